@@ -1,0 +1,149 @@
+/**
+ * tmux awareness in VS Code: the `dsh_tmux_context` language model tool and the opt-in status bar
+ * item. The detection itself lives in `src/tmux/` (plain Node); this layer only wires it up.
+ */
+import * as vscode from 'vscode';
+
+import { TmuxContextNotes } from '../tmux/contextNotes';
+import { TmuxDetection, detectTmuxPane } from '../tmux/detect';
+
+/** Name of the language model tool, as contributed in `package.json`. */
+export const TMUX_CONTEXT_TOOL_NAME = 'dsh_tmux_context';
+
+/** Setting section and key of the opt-in status bar item (boolean, default false). */
+export const TMUX_SETTINGS_SECTION = 'dsh.tmux';
+export const TMUX_STATUS_BAR_KEY = 'statusBar';
+/** Full id of the status bar setting: `dsh.tmux.statusBar`. */
+export const TMUX_STATUS_BAR_SETTING = `${TMUX_SETTINGS_SECTION}.${TMUX_STATUS_BAR_KEY}`;
+
+/** Input of `dsh_tmux_context`: none (`inputSchema` is an empty object). */
+export type TmuxContextInput = Record<string, never>;
+
+/**
+ * Registers the `dsh_tmux_context` tool and the opt-in status bar item; everything it creates is
+ * disposed with `context`. Detection is about the extension host's own process (`process.pid`):
+ * whether it runs in the tmux pane its inherited `TMUX`/`TMUX_PANE` name. Unexpected failures to
+ * run tmux go to `log` as warnings; every other outcome is a quiet "not in a pane".
+ */
+export function registerTmux(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const detect = (): Promise<TmuxDetection> => detectTmuxPane({ warn: (message) => log.warn(`tmux: ${message}`) });
+  context.subscriptions.push(
+    vscode.lm.registerTool(TMUX_CONTEXT_TOOL_NAME, new TmuxContextTool(detect, log)),
+    new TmuxStatusBar(detect, log),
+  );
+}
+
+/**
+ * `dsh_tmux_context {}`: the extension host's tmux location as JSON, `{inPane: true, session,
+ * windowIndex, windowName, paneIndex, paneId, paneTty, paneCommand, unchanged}` or `{inPane: false,
+ * reason, unchanged}`.
+ *
+ * `unchanged` is true when the answer equals the previous one this tool returned. VS Code does not
+ * tell a tool who calls it (no chat session or extension id reaches `invoke`), so the "caller" is
+ * one owner object per extension session: every chat and every extension invoking the tool share
+ * it, and it starts afresh when the extension is reactivated.
+ */
+export class TmuxContextTool implements vscode.LanguageModelTool<TmuxContextInput> {
+  private readonly notes = new TmuxContextNotes();
+  /** The single caller identity of this extension session (see the class comment). */
+  private readonly sessionOwner = {};
+
+  constructor(
+    private readonly detect: () => Promise<TmuxDetection>,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  prepareInvocation(): vscode.PreparedToolInvocation {
+    // Read-only: an invocation message, never a confirmation.
+    return { invocationMessage: 'Checking whether VS Code runs inside a tmux pane' };
+  }
+
+  async invoke(
+    _options: vscode.LanguageModelToolInvocationOptions<TmuxContextInput>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
+    const detection = await this.detect();
+    if (token.isCancellationRequested) {
+      // Not delivered, so not remembered as reported.
+      throw new vscode.CancellationError();
+    }
+    const note = this.notes.report(this.sessionOwner, detection);
+    this.log.debug(
+      `tmux: ${TMUX_CONTEXT_TOOL_NAME} -> ${note.inPane ? `in pane ${note.paneId}` : 'not in a pane'}` +
+        `${note.unchanged ? ' (unchanged)' : ''}`,
+    );
+    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(note))]);
+  }
+}
+
+/**
+ * The opt-in status bar item `tmux: session:window.pane`, shown only while `dsh.tmux.statusBar` is
+ * true and the extension host really is in a pane. Re-detects when the setting changes and when
+ * the VS Code window gains focus (the user may have renamed or moved the pane meanwhile).
+ */
+class TmuxStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('dsh.tmux', vscode.StatusBarAlignment.Left, 0);
+  private readonly subscriptions: vscode.Disposable[] = [];
+  /** Bumped on every refresh and on dispose, so a slow detection never paints over a newer state. */
+  private generation = 0;
+
+  constructor(
+    private readonly detect: () => Promise<TmuxDetection>,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.item.name = 'DSH Bridge: tmux pane';
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(TMUX_STATUS_BAR_SETTING)) {
+          void this.refresh();
+        }
+      }),
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused && this.enabled()) {
+          void this.refresh();
+        }
+      }),
+    );
+    void this.refresh();
+  }
+
+  private enabled(): boolean {
+    return vscode.workspace.getConfiguration(TMUX_SETTINGS_SECTION).get<unknown>(TMUX_STATUS_BAR_KEY, false) === true;
+  }
+
+  private async refresh(): Promise<void> {
+    const generation = ++this.generation;
+    if (!this.enabled()) {
+      this.item.hide();
+      return;
+    }
+    const detection = await this.detect();
+    if (generation !== this.generation) {
+      return;
+    }
+    if (!detection.inPane) {
+      this.log.debug(`tmux: status bar hidden: ${detection.reason}`);
+      this.item.hide();
+      return;
+    }
+    this.item.text = `tmux: ${escapeIcons(`${detection.session}:${detection.windowIndex}.${detection.paneIndex}`)}`;
+    this.item.tooltip =
+      `VS Code runs in tmux session "${detection.session}", window ${detection.windowIndex} ` +
+      `("${detection.windowName}"), pane ${detection.paneIndex} (${detection.paneId}) on ${detection.paneTty}, ` +
+      `running ${detection.paneCommand}.`;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.generation++;
+    this.item.dispose();
+    for (const subscription of this.subscriptions) {
+      subscription.dispose();
+    }
+  }
+}
+
+/** Keeps a session or window name such as `$(bug)` from being rendered as a codicon. */
+function escapeIcons(text: string): string {
+  return text.replace(/\$\(/g, '\\$(');
+}
