@@ -1,0 +1,114 @@
+/**
+ * Terminal settings with their defaults and the rules between them. Plain Node: the VS Code layer
+ * reads `dsh.terminal.*` and hands the values here; a test checks that package.json agrees.
+ */
+
+/** Timing and bounds of the pty-bash backend. Times in ms, sizes in UTF-8 bytes or lines. */
+export interface TerminalConfig {
+  /** Shell executable (a path or a name on PATH). */
+  shell: string;
+  /** How often readiness is evaluated during a send. */
+  pollIntervalMs: number;
+  /** Quiet required after the prompt marker before `stdin_read`; must be ≥ pollIntervalMs. */
+  promptGraceMs: number;
+  /** Delay after the write before the /proc probe may report a program waiting for input. */
+  probeStartDelayMs: number;
+  /** Silence after which a send returns `inferred_idle`. */
+  quietThresholdMs: number;
+  /** Absolute limit of a send without its own `timeoutMs`. */
+  defaultTimeoutMs: number;
+  /** Limit for a new shell to reach its first controlled prompt. */
+  openTimeoutMs: number;
+  /** Scrollback bound in lines (oldest lines go first). */
+  retainedLines: number;
+  /** Scrollback bound in bytes (applied after the line bound). */
+  retainedBytes: number;
+  /** Cap of every read and of every send's viewport; must be ≤ retainedBytes. */
+  maxReadBytes: number;
+  /** Environment applied over the defaults of every session; `null` removes a variable. */
+  env: Record<string, string | null>;
+}
+
+export const DEFAULT_TERMINAL_CONFIG: Readonly<TerminalConfig> = Object.freeze({
+  shell: 'bash',
+  pollIntervalMs: 25,
+  promptGraceMs: 50,
+  probeStartDelayMs: 150,
+  quietThresholdMs: 30_000,
+  defaultTimeoutMs: 120_000,
+  openTimeoutMs: 30_000,
+  retainedLines: 10_000,
+  retainedBytes: 4 * 1024 * 1024,
+  maxReadBytes: 256 * 1024,
+  env: {},
+});
+
+/**
+ * Environment that keeps common tools from waiting on a human: pagers print, editors return at
+ * once, git and apt do not prompt. Settings override each entry (`null` removes it).
+ */
+export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = Object.freeze({
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  MANPAGER: 'cat',
+  SYSTEMD_PAGER: 'cat',
+  GIT_EDITOR: ':',
+  GIT_TERMINAL_PROMPT: '0',
+  DEBIAN_FRONTEND: 'noninteractive',
+});
+
+/** A configuration that breaks a rule; `problems` names each setting and the rule. */
+export class TerminalConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid terminal configuration: ${problems.join('; ')}`);
+    this.name = 'TerminalConfigError';
+  }
+}
+
+/**
+ * Fills defaults and checks every rule, reporting all problems at once.
+ * @throws TerminalConfigError naming each bad setting, its value and what is valid.
+ */
+export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): TerminalConfig {
+  const config: TerminalConfig = { ...DEFAULT_TERMINAL_CONFIG, ...stripUndefined(input) };
+  const problems: string[] = [];
+  const positive: (keyof TerminalConfig)[] = [
+    'pollIntervalMs',
+    'promptGraceMs',
+    'probeStartDelayMs',
+    'quietThresholdMs',
+    'defaultTimeoutMs',
+    'openTimeoutMs',
+    'retainedLines',
+    'retainedBytes',
+    'maxReadBytes',
+  ];
+  for (const key of positive) {
+    const value = config[key];
+    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+      problems.push(`${key} must be a positive integer (got ${JSON.stringify(value)})`);
+    }
+  }
+  if (typeof config.shell !== 'string' || !config.shell.trim()) problems.push('shell must name an executable');
+  if (config.promptGraceMs < config.pollIntervalMs) {
+    problems.push(
+      `promptGraceMs (${config.promptGraceMs}) must be ≥ pollIntervalMs (${config.pollIntervalMs}): at least one readiness poll has to run inside the grace window`,
+    );
+  }
+  if (config.maxReadBytes > config.retainedBytes) {
+    problems.push(`maxReadBytes (${config.maxReadBytes}) must be ≤ retainedBytes (${config.retainedBytes})`);
+  }
+  if (config.quietThresholdMs <= config.promptGraceMs) {
+    problems.push(`quietThresholdMs (${config.quietThresholdMs}) must be > promptGraceMs (${config.promptGraceMs})`);
+  }
+  for (const [name, value] of Object.entries(config.env ?? {})) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problems.push(`env: ${JSON.stringify(name)} is not a valid variable name`);
+    if (value !== null && typeof value !== 'string') problems.push(`env.${name} must be a string or null`);
+  }
+  if (problems.length) throw new TerminalConfigError(problems);
+  return config;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

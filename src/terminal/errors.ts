@@ -1,0 +1,45 @@
+/**
+ * Errors of the terminal seam. Every error carries a stable `code` a caller can branch on, and a
+ * message that says what was wrong and what is valid, so a model can act on it.
+ */
+export type TerminalErrorCode =
+  | 'NO_SUCH_SESSION'
+  | 'NOT_SESSION_OWNER'
+  | 'SESSION_BUSY'
+  | 'SESSION_EXITED'
+  | 'INVALID_ARGUMENT'
+  | 'NO_SUCH_BACKEND'
+  | 'BACKEND_REGISTRATION'
+  | 'OWNER_DISPOSED'
+  | 'SPAWN_FAILED';
+
+export class TerminalError extends Error {
+  constructor(
+    readonly code: TerminalErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'TerminalError';
+  }
+}
+
+/**
+ * A spawn failed and the backend could not bring what it took back to rest. `cause` is the
+ * cleanup failure; `reason` keeps the caller's original cancellation reason (or the spawn error).
+ */
+export class TerminalBackendCleanupError extends Error {
+  constructor(
+    readonly reason: unknown,
+    readonly cleanupError: unknown,
+  ) {
+    super(
+      `terminal backend cleanup failed after: ${describe(reason)}; cleanup error: ${describe(cleanupError)}`,
+    );
+    this.name = 'TerminalBackendCleanupError';
+  }
+}
+
+/** One readable line for any thrown value. */
+export function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,170 @@
+/**
+ * The controlled prompt's markers and a streaming parser that removes them from PTY output.
+ *
+ * The shell prints OSC sequences (ECMA-48 "operating system command", `ESC ] … BEL`) that
+ * terminals ignore: `ESC ] 6973 ; <nonce> ; <kind> ; <fields> BEL` with kind
+ * - `P;<status>;<seq>`: PS1 was shown; `status` is `$?` of the last command, `seq` counts prompts;
+ * - `S;<seq>`: PS0, the shell starts executing what it read after prompt `seq`;
+ * - `C`: PS2, the shell waits for the rest of a command.
+ * Only markers with this session's nonce count; anything else passes through as program output.
+ */
+
+/** OSC number used for our markers; arbitrary, unassigned by xterm. */
+export const MARKER_OSC = '6973';
+/** Visible text of the controlled PS1, after its marker. */
+export const PROMPT_TEXT = '$ ';
+/** Visible text of the controlled PS2, after its marker. */
+export const CONTINUATION_TEXT = '> ';
+
+const OSC_START = '\x1b]';
+const BEL = '\x07';
+/** A marker is short; anything longer without BEL is not ours and is released as text. */
+const MAX_MARKER_LENGTH = 96;
+
+export type MarkerEvent =
+  | { kind: 'text'; text: string }
+  | { kind: 'prompt'; status: number; seq: number }
+  /** The controlled PS1 text was seen after a prompt marker. */
+  | { kind: 'prompt-text' }
+  | { kind: 'start'; seq: number }
+  | { kind: 'continuation' };
+
+/**
+ * Stateful parser: feed decoded PTY chunks with `push`; it returns text and marker events in
+ * order. A marker (or the prompt text after it) split across chunks is held back until complete.
+ */
+export class MarkerParser {
+  private pending = '';
+  /** Characters of PROMPT_TEXT still expected after a prompt marker (0 when not expecting). */
+  private promptTextIndex = -1;
+  private readonly prefix: string;
+
+  constructor(nonce: string) {
+    this.prefix = `${OSC_START}${MARKER_OSC};${nonce};`;
+  }
+
+  push(chunk: string): MarkerEvent[] {
+    const events: MarkerEvent[] = [];
+    const data = this.pending + chunk;
+    this.pending = '';
+    let text = '';
+    const flushText = () => {
+      if (text) events.push({ kind: 'text', text });
+      text = '';
+    };
+    let i = 0;
+    while (i < data.length) {
+      if (this.promptTextIndex >= 0) {
+        if (data[i] === PROMPT_TEXT[this.promptTextIndex]) {
+          this.promptTextIndex++;
+          i++;
+          if (this.promptTextIndex === PROMPT_TEXT.length) {
+            this.promptTextIndex = -1;
+            events.push({ kind: 'prompt-text' });
+          }
+          continue;
+        }
+        // Not our prompt text after all (e.g. redrawn prompt): release what was swallowed.
+        text += PROMPT_TEXT.slice(0, this.promptTextIndex);
+        this.promptTextIndex = -1;
+      }
+      const esc = data.indexOf('\x1b', i);
+      if (esc < 0) {
+        text += data.slice(i);
+        break;
+      }
+      text += data.slice(i, esc);
+      const rest = data.slice(esc);
+      if (rest.length < this.prefix.length) {
+        if (this.prefix.startsWith(rest)) {
+          this.pending = rest;
+          break;
+        }
+        text += '\x1b';
+        i = esc + 1;
+        continue;
+      }
+      if (!rest.startsWith(this.prefix)) {
+        text += '\x1b';
+        i = esc + 1;
+        continue;
+      }
+      const bel = rest.indexOf(BEL, this.prefix.length);
+      if (bel < 0) {
+        if (rest.length <= MAX_MARKER_LENGTH) {
+          this.pending = rest;
+          break;
+        }
+        text += '\x1b';
+        i = esc + 1;
+        continue;
+      }
+      const event = parseFields(rest.slice(this.prefix.length, bel));
+      if (!event) {
+        text += rest.slice(0, bel + 1);
+      } else {
+        flushText();
+        events.push(event);
+        if (event.kind === 'prompt') this.promptTextIndex = 0;
+      }
+      i = esc + bel + 1;
+    }
+    flushText();
+    return events;
+  }
+}
+
+function parseFields(body: string): MarkerEvent | undefined {
+  const parts = body.split(';');
+  const int = (s: string | undefined) => (s !== undefined && /^\d+$/.test(s) ? Number(s) : undefined);
+  switch (parts[0]) {
+    case 'P': {
+      const status = int(parts[1]);
+      const seq = int(parts[2]);
+      return status === undefined || seq === undefined ? undefined : { kind: 'prompt', status, seq };
+    }
+    case 'S': {
+      const seq = int(parts[1]);
+      return seq === undefined ? undefined : { kind: 'start', seq };
+    }
+    case 'C':
+      return parts.length === 1 ? { kind: 'continuation' } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The rc file that installs the controlled prompt after the user's startup files.
+ * Rules (bash(1), PROMPTING and PROMPT_COMMAND):
+ * - PS1 carries the marker itself, with `$?` and an arithmetic seq increment: no command
+ *   substitution, nothing that can fail under `set -u`/`set -e`/`pipefail`.
+ * - PROMPT_COMMAND (appended last, as an array element on bash ≥ 5.1) re-asserts PS0/PS1/PS2 at
+ *   every prompt, so a user's `PS1=` cannot silence it, and since PS1 itself carries the marker,
+ *   neither can `PROMPT_COMMAND=`. (Both at once can; then the /proc probe still sees the shell
+ *   reading its terminal.)
+ * - Bracketed paste is off so pasted multi-line input is not wrapped in `ESC[200~`.
+ */
+export function controlledPromptRc(nonce: string): string {
+  const m = `\\e]${MARKER_OSC};${nonce};`;
+  return [
+    '# DSH Bridge controlled prompt. Sources the usual startup files first.',
+    '[ -r /etc/bash.bashrc ] && . /etc/bash.bashrc',
+    '[ -r "$HOME/.bashrc" ] && . "$HOME/.bashrc"',
+    'unset HISTFILE',
+    "bind 'set enable-bracketed-paste off' 2>/dev/null",
+    'shopt -s promptvars',
+    '__dsh_seq=0',
+    `__dsh_ps1='\\[${m}P;$?;$((__dsh_seq=\${__dsh_seq:-0}+1))\\a\\]${PROMPT_TEXT}'`,
+    `__dsh_ps0='${m}S;\${__dsh_seq:-0}\\a'`,
+    `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
+    '__dsh_prompt() { PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; return 0; }',
+    'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
+    '  PROMPT_COMMAND=("${PROMPT_COMMAND[@]}" __dsh_prompt)',
+    'else',
+    '  PROMPT_COMMAND="${PROMPT_COMMAND:+$PROMPT_COMMAND;}__dsh_prompt"',
+    'fi',
+    '__dsh_prompt',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,525 @@
+/**
+ * `pty-bash`: the node-pty backend. One interactive bash per session on its own PTY, started with
+ * a controlled prompt (see `markers.ts`), with readiness decided per send in this order:
+ * 1. the shell exited → `session_exit`;
+ * 2. prompt marker past the send's baseline, prompt text seen, `promptGraceMs` of quiet, and the
+ *    shell's own process group in the foreground → `stdin_read` (`shell-prompt`), or the PS2
+ *    marker likewise → `stdin_read` (`shell-continuation`);
+ * 3. Linux probe after `probeStartDelayMs`: a thread of the foreground process group newly blocked
+ *    reading this PTY → `stdin_read` (`program-input`);
+ * 4. no output for `quietThresholdMs` → `inferred_idle`;
+ * 5. the absolute `timeoutMs`, armed when the send starts → `timeout`.
+ * PTY bytes stay in memory; the log gets events only.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { IPty } from 'node-pty';
+import { TerminalConfig, NON_INTERACTIVE_ENV } from './config';
+import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
+import { MarkerParser, PROMPT_TEXT, controlledPromptRc } from './markers';
+import type { PtyModule } from './nodePty';
+import * as proc from './procProbe';
+import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
+import {
+  AllowedSignal,
+  BackendSession,
+  ForegroundProcess,
+  ReadRequest,
+  ReadResult,
+  SendRequest,
+  SendResult,
+  SessionStatus,
+  SignalResult,
+  SpawnSpec,
+  TerminalBackend,
+  WaitReason,
+  Waiting,
+} from './types';
+
+/** Event log of the terminal seam: ids, reasons, sizes, durations. Never terminal content. */
+export interface TerminalLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+const MOTD_MAX_BYTES = 4096;
+const ECHO_TAIL_MAX = 4096;
+const DEFAULT_READ_COUNT = 500;
+const SIGNAL_SETTLE_MS = 2000;
+/** Variables never inherited by a session: they describe the host's terminal, not this one. */
+const HOST_ONLY_ENV = ['TMUX', 'TMUX_PANE', 'PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION'];
+
+/** The node-pty backend. `config` is read at each spawn, so a reload applies to new sessions. */
+export class PtyBashBackend implements TerminalBackend {
+  readonly type = 'pty-bash';
+
+  constructor(
+    private readonly pty: PtyModule,
+    private readonly config: () => TerminalConfig,
+    private readonly log: TerminalLog,
+  ) {}
+
+  async spawn(spec: SpawnSpec, signal?: AbortSignal): Promise<BackendSession> {
+    const config = this.config();
+    if (spec.cwd !== undefined && !isDirectory(spec.cwd)) {
+      throw new TerminalError('INVALID_ARGUMENT', `cwd ${JSON.stringify(spec.cwd)} is not an existing directory; give an absolute path to a folder, or omit cwd`);
+    }
+    signal?.throwIfAborted();
+    const nonce = randomBytes(8).toString('hex');
+    const rcDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bridge-'));
+    const rcFile = path.join(rcDir, 'bashrc');
+    fs.writeFileSync(rcFile, controlledPromptRc(nonce), { mode: 0o600 });
+    const removeRc = () => fs.rmSync(rcDir, { recursive: true, force: true });
+    const cwd = spec.cwd ?? os.homedir();
+    let term: IPty;
+    try {
+      term = this.pty.spawn(config.shell, ['--rcfile', rcFile, '-i'], {
+        name: 'xterm-256color',
+        cols: spec.cols ?? 120,
+        rows: spec.rows ?? 30,
+        cwd,
+        env: sessionEnv(config.env, spec.env),
+      });
+    } catch (error) {
+      removeRc();
+      throw new TerminalError('SPAWN_FAILED', `could not start ${config.shell}: ${describe(error)}; check the dsh.terminal.shell setting`);
+    }
+    const session = new PtyBashSession(term, nonce, cwd, config, this.log);
+    try {
+      await session.firstPrompt(config.openTimeoutMs, signal);
+      return session;
+    } catch (error) {
+      try {
+        await session.close(`spawn failed: ${describe(error)}`);
+      } catch (cleanupError) {
+        throw new TerminalBackendCleanupError(signal?.aborted ? signal.reason : error, cleanupError);
+      }
+      throw error;
+    } finally {
+      removeRc();
+    }
+  }
+}
+
+/** Environment of a new session: host env minus host-only variables, non-interactive defaults, settings, spec. */
+export function sessionEnv(
+  configured: Record<string, string | null>,
+  requested: Record<string, string | null> = {},
+): Record<string, string> {
+  const env: Record<string, string | null | undefined> = { ...process.env };
+  for (const name of HOST_ONLY_ENV) delete env[name];
+  Object.assign(env, NON_INTERACTIVE_ENV, { TERM: 'xterm-256color', DSH_BRIDGE_SESSION: '1' }, configured, requested);
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
+}
+
+type Mode = 'echo' | 'output';
+
+interface ActiveSend {
+  baselineSeq: number;
+  mode: Mode;
+  sawContinuation: boolean;
+  viewport: ViewportBuffer;
+  echoTail: string;
+  preWaits: proc.TtyWait[];
+  startedAt: number;
+  probeFrom: number;
+  finish: (reason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess) => void;
+}
+
+class PtyBashSession implements BackendSession {
+  motd = '';
+  private readonly parser: MarkerParser;
+  private readonly scrollback: Scrollback;
+  private readonly shellPid: number;
+  private ptsPath: string | undefined;
+  private readonly probe = proc.probeAvailable();
+  private exitStatus: SessionStatus | undefined;
+  private readonly exitListeners: ((s: SessionStatus) => void)[] = [];
+  private promptSeq = 0;
+  private promptStatus = 0;
+  private promptTextSeen = false;
+  private lastMarker: 'prompt' | 'start' | 'continuation' | undefined;
+  private scrollbackOwesPrompt = false;
+  private lastDataAt = Date.now();
+  private alternateScreen = false;
+  private active: ActiveSend | undefined;
+  private firstPromptWaiter: (() => void) | undefined;
+  private closing: Promise<void> | undefined;
+  /** Prompt seq when a signal was last delivered; a send first lets the shell settle after it. */
+  private signalledAtSeq: number | undefined;
+
+  constructor(
+    private readonly term: IPty,
+    nonce: string,
+    readonly cwd: string,
+    private readonly config: TerminalConfig,
+    private readonly log: TerminalLog,
+  ) {
+    this.parser = new MarkerParser(nonce);
+    this.scrollback = new Scrollback({ maxLines: config.retainedLines, maxBytes: config.retainedBytes });
+    this.shellPid = term.pid;
+    this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
+    term.onData((chunk) => this.onData(chunk));
+    term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
+  }
+
+  status(): SessionStatus {
+    return this.exitStatus ?? { kind: 'running' };
+  }
+
+  isBusy(): boolean {
+    if (this.exitStatus) return false;
+    if (this.active) return true;
+    const tpgid = this.foregroundGroup();
+    return tpgid !== undefined ? tpgid !== this.shellPid : this.lastMarker === 'start';
+  }
+
+  foreground(): ForegroundProcess | undefined {
+    if (this.exitStatus) return undefined;
+    const tpgid = this.foregroundGroup();
+    const pid = tpgid ?? this.shellPid;
+    return { pid, command: this.commandOf(pid) };
+  }
+
+  /** Resolves at the first controlled prompt; rejects on exit, abort or after `timeoutMs`. */
+  firstPrompt(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = (error?: Error) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.firstPromptWaiter = undefined;
+        if (error) reject(error);
+        else resolve();
+      };
+      const timer = setTimeout(
+        () => done(new TerminalError('SPAWN_FAILED', `the shell did not show its first prompt within ${timeoutMs} ms; check your shell startup files or raise dsh.terminal.openTimeoutMs`)),
+        timeoutMs,
+      );
+      const onAbort = () => done(new TerminalError('SPAWN_FAILED', `opening the session was cancelled: ${describe(signal?.reason)}`));
+      signal?.addEventListener('abort', onAbort);
+      this.firstPromptWaiter = () => {
+        if (this.exitStatus) done(new TerminalError('SPAWN_FAILED', `the shell exited before its first prompt (${statusText(this.exitStatus)})`));
+        else if (this.promptSeq > 0 && this.promptTextSeen) done();
+      };
+    });
+  }
+
+  async send(request: SendRequest): Promise<SendResult> {
+    if (this.exitStatus) {
+      throw new TerminalError('SESSION_EXITED', `the session's shell has exited (${statusText(this.exitStatus)}); open a new session`);
+    }
+    if (this.active) throw new TerminalError('SESSION_BUSY', 'a send is already in flight on this session; wait for it to return');
+    const timeoutMs = request.timeoutMs ?? this.config.defaultTimeoutMs;
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
+      throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be a positive integer of milliseconds (got ${JSON.stringify(request.timeoutMs)})`);
+    }
+    await this.settleAfterSignal();
+    const tpgid = this.foregroundGroup();
+    const shellInForeground = tpgid === undefined ? this.lastMarker !== 'start' : tpgid === this.shellPid;
+    let preWaits: proc.TtyWait[] = [];
+    if (this.probe && tpgid !== undefined) {
+      preWaits = proc.ttyWaits(proc.groupProcesses(this.shellPid, tpgid), this.pts());
+      if (!shellInForeground && preWaits.length === 0) {
+        const fg = this.foreground();
+        throw new TerminalError(
+          'SESSION_BUSY',
+          `session is busy: \`${fg?.command}\` (pid ${fg?.pid}) is running and not reading input, so the text was not typed into it. Wait and read the output (dsh_terminal_read), or interrupt it with a signal (SIGINT).`,
+        );
+      }
+    } else if (!shellInForeground) {
+      throw new TerminalError('SESSION_BUSY', 'session is busy: a command is running and, without a /proc probe, it cannot be proven to read input');
+    }
+    const input = request.input.endsWith('\n') ? request.input : `${request.input}\n`;
+    const startedAt = Date.now();
+    return new Promise<SendResult>((resolve) => {
+      const timer = setTimeout(() => send.finish('timeout'), timeoutMs);
+      const poll = setInterval(() => this.evaluate(), this.config.pollIntervalMs);
+      const onAbort = () => {
+        this.log.info(`send cancelled; SIGINT to the foreground process group`);
+        this.signal('SIGINT');
+      };
+      request.signal?.addEventListener('abort', onAbort, { once: true });
+      const send: ActiveSend = {
+        baselineSeq: this.promptSeq,
+        mode: shellInForeground ? 'echo' : 'output',
+        sawContinuation: false,
+        viewport: new ViewportBuffer(this.config.maxReadBytes),
+        echoTail: '',
+        preWaits,
+        startedAt,
+        probeFrom: startedAt + this.config.probeStartDelayMs,
+        finish: (reason, waiting, foreground) => {
+          if (this.active !== send) return;
+          this.active = undefined;
+          clearTimeout(timer);
+          clearInterval(poll);
+          request.signal?.removeEventListener('abort', onAbort);
+          resolve(this.result(send, reason, waiting, foreground));
+        },
+      };
+      this.active = send;
+      this.term.write(input);
+    });
+  }
+
+  read(request: ReadRequest): ReadResult {
+    const offset = request.offset ?? 0;
+    const count = request.count ?? DEFAULT_READ_COUNT;
+    for (const [name, value, min] of [['offset', offset, 0], ['count', count, 1]] as const) {
+      if (!Number.isInteger(value) || value < min) {
+        throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min} (got ${JSON.stringify(value)})`);
+      }
+    }
+    return this.scrollback.page(offset, count, this.config.maxReadBytes);
+  }
+
+  signal(signal: AllowedSignal): SignalResult {
+    if (this.exitStatus) return { signal, delivered: false };
+    const tpgid = this.foregroundGroup() ?? this.shellPid;
+    const foreground = this.foreground();
+    // Only a group of this session: never signal a group that left it or a reused pid.
+    if (this.probe && proc.groupProcesses(this.shellPid, tpgid).length === 0) return { signal, delivered: false, foreground };
+    try {
+      process.kill(-tpgid, signal);
+      this.signalledAtSeq = this.promptSeq;
+      this.log.info(`signal ${signal} delivered to process group ${tpgid}`);
+      return { signal, delivered: true, foreground };
+    } catch (error) {
+      this.log.warn(`signal ${signal} to process group ${tpgid} failed: ${describe(error)}`);
+      return { signal, delivered: false, foreground };
+    }
+  }
+
+  onExit(listener: (status: SessionStatus) => void): void {
+    if (this.exitStatus) listener(this.exitStatus);
+    else this.exitListeners.push(listener);
+  }
+
+  close(reason: string): Promise<void> {
+    this.closing ??= this.teardown(reason);
+    return this.closing;
+  }
+
+  private async teardown(reason: string): Promise<void> {
+    this.log.info(`closing shell pid ${this.shellPid}: ${reason}`);
+    const groups = () => (this.probe ? [...new Set(proc.sessionProcesses(this.shellPid).map((p) => p.pgrp))] : [this.shellPid]);
+    const signalAll = (sig: NodeJS.Signals) => {
+      for (const pgrp of groups()) {
+        try {
+          process.kill(-pgrp, sig);
+        } catch {
+          // The group is already gone.
+        }
+      }
+    };
+    signalAll('SIGHUP');
+    signalAll('SIGCONT');
+    if (!(await this.waitUntil(() => groups().length === 0 && !!this.exitStatus, 1000))) {
+      signalAll('SIGKILL');
+      try {
+        this.term.kill('SIGKILL');
+      } catch {
+        // Already dead.
+      }
+      if (!(await this.waitUntil(() => groups().length === 0 && !!this.exitStatus, 3000))) {
+        throw new Error(`processes of session ${this.shellPid} survived SIGKILL`);
+      }
+    }
+  }
+
+  /**
+   * After a signal the shell discards type-ahead while it redraws its prompt (readline on SIGINT),
+   * and a dying program may still hold the foreground: input written then is lost or refused.
+   * Waits up to SIGNAL_SETTLE_MS for the next prompt, or for the foreground to be reading again.
+   */
+  private async settleAfterSignal(): Promise<void> {
+    const since = this.signalledAtSeq;
+    if (since === undefined) return;
+    this.signalledAtSeq = undefined;
+    await this.waitUntil(() => {
+      if (this.exitStatus) return true;
+      if (this.promptSeq > since && this.promptTextSeen && Date.now() - this.lastDataAt >= this.config.promptGraceMs) return true;
+      const tpgid = this.foregroundGroup();
+      return tpgid !== undefined && tpgid !== this.shellPid && proc.ttyWaits(proc.groupProcesses(this.shellPid, tpgid), this.pts()).length > 0;
+    }, SIGNAL_SETTLE_MS);
+  }
+
+  private waitUntil(predicate: () => boolean, ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const deadline = Date.now() + ms;
+      const check = () => {
+        if (predicate()) resolve(true);
+        else if (Date.now() >= deadline) resolve(false);
+        else setTimeout(check, 20);
+      };
+      check();
+    });
+  }
+
+  private onData(chunk: string): void {
+    this.lastDataAt = Date.now();
+    for (const event of this.parser.push(chunk)) {
+      switch (event.kind) {
+        case 'text':
+          this.onText(event.text);
+          break;
+        case 'prompt':
+          this.promptSeq = event.seq;
+          this.promptStatus = event.status;
+          this.promptTextSeen = false;
+          this.lastMarker = 'prompt';
+          if (this.active) {
+            this.active.mode = 'echo';
+            this.active.echoTail = '';
+          }
+          break;
+        case 'prompt-text':
+          this.promptTextSeen = true;
+          this.scrollbackOwesPrompt = true;
+          this.firstPromptWaiter?.();
+          break;
+        case 'start':
+          this.lastMarker = 'start';
+          if (this.active) this.active.mode = 'output';
+          break;
+        case 'continuation':
+          this.lastMarker = 'continuation';
+          if (this.active) this.active.sawContinuation = true;
+          break;
+      }
+    }
+  }
+
+  private onText(text: string): void {
+    const alt = /\x1b\[\?(?:1049|1047|47)([hl])/g;
+    for (const m of text.matchAll(alt)) this.alternateScreen = m[1] === 'h';
+    // The prompt text was swallowed with its marker; the scrollback shows it only once something
+    // follows it, so a page read at an idle prompt ends with the last output line.
+    this.scrollback.append(this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text);
+    this.scrollbackOwesPrompt = false;
+    if (this.firstPromptWaiter && this.promptSeq === 0 && Buffer.byteLength(this.motd) < MOTD_MAX_BYTES) {
+      this.motd = tailByBytes(this.motd + text, MOTD_MAX_BYTES).text;
+    }
+    const send = this.active;
+    if (!send) return;
+    if (send.mode === 'output') send.viewport.append(text);
+    else send.echoTail = (send.echoTail + text).slice(-ECHO_TAIL_MAX);
+  }
+
+  private handleExit(exitCode: number, signal?: number): void {
+    const name = signal ? (Object.entries(os.constants.signals).find(([, n]) => n === signal)?.[0] ?? String(signal)) : null;
+    this.exitStatus = { kind: 'exited', exitCode: name ? null : exitCode, signal: name };
+    this.log.info(`shell pid ${this.shellPid} exited: ${statusText(this.exitStatus)}`);
+    this.firstPromptWaiter?.();
+    this.active?.finish('session_exit');
+    for (const listener of this.exitListeners.splice(0)) listener(this.exitStatus);
+  }
+
+  /** One readiness poll of the active send, in the decision order of the module comment. */
+  private evaluate(): void {
+    const send = this.active;
+    if (!send) return;
+    if (this.exitStatus) return send.finish('session_exit');
+    const now = Date.now();
+    const quiet = now - this.lastDataAt;
+    const tpgid = this.foregroundGroup();
+    const shellInForeground = tpgid === undefined || tpgid === this.shellPid;
+    if (shellInForeground && quiet >= this.config.promptGraceMs) {
+      if (this.lastMarker === 'prompt' && this.promptSeq > send.baselineSeq && this.promptTextSeen) {
+        return send.finish('stdin_read', 'shell-prompt');
+      }
+      if (this.lastMarker === 'continuation' && send.sawContinuation) {
+        return send.finish('stdin_read', 'shell-continuation');
+      }
+    }
+    if (this.probe && tpgid !== undefined && now >= send.probeFrom) {
+      const waits = proc.newWaits(proc.ttyWaits(proc.groupProcesses(this.shellPid, tpgid), this.pts()), send.preWaits);
+      if (waits.length > 0) {
+        const pid = waits[0].pid;
+        const fg = { pid, command: this.commandOf(pid) };
+        if (tpgid !== this.shellPid) return send.finish('stdin_read', 'program-input', fg);
+        // The shell reads its terminal but showed no controlled prompt (both PS1 and
+        // PROMPT_COMMAND replaced): it is still the shell waiting for a command.
+        if (quiet >= this.config.promptGraceMs) return send.finish('stdin_read', 'shell-prompt', fg);
+      }
+    }
+    if (quiet >= this.config.quietThresholdMs) send.finish('inferred_idle');
+  }
+
+  private result(send: ActiveSend, waitReason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess): SendResult {
+    const { text, dropped } = send.viewport.result();
+    let output = text;
+    // A send that ends before the shell ran anything shows what the shell shows: the pending
+    // command and its continuation prompt. At a fresh prompt the echo region is just the prompt.
+    if (send.mode === 'echo' && waiting !== 'shell-prompt') output += send.echoTail;
+    const result: SendResult = {
+      waitReason,
+      sessionStatus: this.status(),
+      output: normalizeOutput(output),
+      truncated: dropped > 0,
+      droppedBytes: dropped,
+      probe: this.probe ? 'linux-proc' : 'unavailable',
+      durationMs: Date.now() - send.startedAt,
+    };
+    if (waiting) result.waiting = waiting;
+    if (waiting === 'shell-prompt' && this.lastMarker === 'prompt' && this.promptSeq > send.baselineSeq) {
+      result.exitCode = this.promptStatus;
+    }
+    if (waitReason !== 'session_exit') {
+      result.foreground = foreground ?? this.foreground();
+      if (this.alternateScreen) result.alternateScreen = true;
+      if (waiting === 'program-input' && this.echoDisabled()) result.echoOff = true;
+    }
+    this.log.info(
+      `send finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
+    );
+    return result;
+  }
+
+  /** termios ECHO of the PTY (termios(3)), read with stty; false when it cannot be read. */
+  private echoDisabled(): boolean {
+    try {
+      const settings = execFileSync('stty', ['-F', this.pts(), '-a'], { encoding: 'utf8', timeout: 2000 });
+      return /(^|\s)-echo(\s|$)/.test(settings);
+    } catch {
+      return false;
+    }
+  }
+
+  /** The shell is named by its executable (its command line holds our rc path); others in full. */
+  private commandOf(pid: number): string {
+    if (pid === this.shellPid) return path.basename(this.config.shell);
+    return proc.commandLine(pid, proc.readStat(pid)?.comm ?? '');
+  }
+
+  private foregroundGroup(): number | undefined {
+    if (!this.probe || this.exitStatus) return undefined;
+    const tpgid = proc.readStat(this.shellPid)?.tpgid;
+    return tpgid !== undefined && tpgid > 0 ? tpgid : undefined;
+  }
+
+  private pts(): string {
+    this.ptsPath ??= fs.readlinkSync(`/proc/${this.shellPid}/fd/0`);
+    return this.ptsPath;
+  }
+}
+
+/** Terminal text as a model reads it: `\r\n` → `\n`, trailing newlines dropped. */
+function normalizeOutput(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(/\n+$/, '');
+}
+
+function statusText(status: SessionStatus): string {
+  return status.kind === 'running' ? 'running' : status.signal ? `killed by ${status.signal}` : `exit code ${status.exitCode}`;
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return path.isAbsolute(p) && fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Bounded scrollback and the per-send viewport. Text in, lines out; no terminal content leaves
+ * except through `page()` / `ViewportBuffer.text()`.
+ *
+ * Bounds (in this order): at most `maxLines` complete lines (oldest dropped first), then at most
+ * `maxBytes` UTF-8 bytes in all (oldest lines dropped, then the head of a single oversized line
+ * cut on a code point boundary). Reads are capped separately by their own byte limit.
+ */
+
+/** Limits of a scrollback, in lines and UTF-8 bytes. */
+export interface ScrollbackLimits {
+  maxLines: number;
+  maxBytes: number;
+}
+
+const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/**
+ * Keeps the last `maxBytes` UTF-8 bytes of `text`, never splitting a code point (a surrogate pair
+ * stays whole). Returns the kept tail and the number of bytes dropped.
+ */
+export function tailByBytes(text: string, maxBytes: number): { text: string; dropped: number } {
+  const total = utf8Length(text);
+  if (total <= maxBytes) return { text, dropped: 0 };
+  const buf = Buffer.from(text, 'utf8');
+  let start = buf.length - maxBytes;
+  // Skip UTF-8 continuation bytes (10xxxxxx) so the cut lands on a code point's first byte.
+  while (start < buf.length && (buf[start] & 0xc0) === 0x80) start++;
+  return { text: buf.subarray(start).toString('utf8'), dropped: start };
+}
+
+/** Line-oriented bounded history of a session's output. */
+export class Scrollback {
+  private lines: string[] = [];
+  private lineBytes: number[] = [];
+  private head = 0;
+  private partial = '';
+  private bytes = 0;
+  /** Absolute number of the oldest retained line (lines ever evicted before it). */
+  private evicted = 0;
+
+  constructor(private readonly limits: ScrollbackLimits) {}
+
+  /** Appends decoded output. `\r\n` and `\n` end lines; a trailing `\r` of a line is dropped. */
+  append(text: string): void {
+    let start = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', start);
+      if (nl < 0) break;
+      let line = this.partial + text.slice(start, nl);
+      this.partial = '';
+      if (line.endsWith('\r')) line = line.slice(0, -1);
+      this.pushLine(line);
+      start = nl + 1;
+    }
+    if (start < text.length) this.partial += text.slice(start);
+    this.enforce();
+  }
+
+  /** Retained lines, counting a non-empty unfinished last line. */
+  get totalLines(): number {
+    return this.lines.length - this.head + (this.partial ? 1 : 0);
+  }
+
+  /** Retained UTF-8 bytes (line terminators not counted). */
+  get totalBytes(): number {
+    return this.bytes + utf8Length(this.partial);
+  }
+
+  /**
+   * A page ending `offset` lines back from the newest, of up to `count` lines, at most `maxBytes`
+   * UTF-8 bytes (newline separators included): older lines are dropped first, then the head of
+   * the oldest kept line. `offset` past the end gives an empty page at the oldest line.
+   */
+  page(offset: number, count: number, maxBytes: number) {
+    const total = this.totalLines;
+    const end = Math.max(0, total - offset); // absolute index (0 = oldest retained), exclusive
+    const begin = Math.max(0, end - count);
+    const out: string[] = [];
+    let used = 0;
+    let truncated = false;
+    let first = end;
+    for (let i = end - 1; i >= begin; i--) {
+      const line = this.lineAt(i);
+      const cost = utf8Length(line) + (out.length ? 1 : 0);
+      if (used + cost > maxBytes) {
+        const room = maxBytes - used - (out.length ? 1 : 0);
+        if (room > 0) {
+          out.push(tailByBytes(line, room).text);
+          first = i;
+        }
+        truncated = true;
+        break;
+      }
+      out.push(line);
+      used += cost;
+      first = i;
+    }
+    out.reverse();
+    const shown = end - first;
+    return {
+      offset: total - end,
+      lineBegin: total - end,
+      lineEnd: total - end + shown,
+      totalLines: total,
+      firstLineNumber: this.evicted + first,
+      truncated,
+      text: out.join('\n'),
+    };
+  }
+
+  private lineAt(index: number): string {
+    const complete = this.lines.length - this.head;
+    return index < complete ? this.lines[this.head + index] : this.partial;
+  }
+
+  private pushLine(line: string): void {
+    const n = utf8Length(line);
+    this.lines.push(line);
+    this.lineBytes.push(n);
+    this.bytes += n;
+    if (this.lines.length - this.head > this.limits.maxLines) this.dropOldest();
+  }
+
+  private dropOldest(): void {
+    this.bytes -= this.lineBytes[this.head];
+    this.head++;
+    this.evicted++;
+    if (this.head > 4096 && this.head * 2 > this.lines.length) {
+      this.lines = this.lines.slice(this.head);
+      this.lineBytes = this.lineBytes.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  private enforce(): void {
+    while (this.lines.length - this.head > 0 && this.bytes + utf8Length(this.partial) > this.limits.maxBytes) {
+      this.dropOldest();
+    }
+    if (utf8Length(this.partial) > this.limits.maxBytes) {
+      this.partial = tailByBytes(this.partial, this.limits.maxBytes).text;
+    }
+  }
+}
+
+/**
+ * The tail of one send's output, at most `maxBytes` UTF-8 bytes, counting what it dropped.
+ * Amortised: text is kept in chunks and trimmed only when twice over the bound.
+ */
+export class ViewportBuffer {
+  private chunks: string[] = [];
+  private size = 0;
+  private dropped = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  append(text: string): void {
+    if (!text) return;
+    this.chunks.push(text);
+    this.size += utf8Length(text);
+    if (this.size > this.maxBytes * 2) this.trim();
+  }
+
+  /** The kept text and how many bytes in all were dropped from its oldest end. */
+  result(): { text: string; dropped: number } {
+    this.trim();
+    return { text: this.chunks.join(''), dropped: this.dropped };
+  }
+
+  private trim(): void {
+    if (this.size <= this.maxBytes) return;
+    const { text, dropped } = tailByBytes(this.chunks.join(''), this.maxBytes);
+    this.chunks = [text];
+    this.size -= dropped;
+    this.dropped += dropped;
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * `TerminalService`: session identity over replaceable backends (see ../../shared design map).
+ * - Mints ids `pty-1`, `pty-2`, …; callers never supply one.
+ * - Every call names its owner, an `Owner` object from `createOwner()`; the exact object that
+ *   opened a session is the only one that can use it. Unknown id → `NO_SUCH_SESSION` (listing
+ *   the caller's sessions), another owner's → `NOT_SESSION_OWNER`.
+ * - Create-then-publish: a session is published only after its backend spawned it and while its
+ *   owner is alive; otherwise the half-made session is closed.
+ * - One send in flight per session; read and signal never queue behind it.
+ * - A session leaves the table only after its backend is quiet. Disposing an owner closes its
+ *   sessions; nothing else does, so sessions outlive a reload of the tool layer.
+ */
+import { TerminalError, describe } from './errors';
+import type { TerminalLog } from './ptyBash';
+import {
+  ALLOWED_SIGNALS,
+  AllowedSignal,
+  BackendSession,
+  Disposable,
+  ReadRequest,
+  ReadResult,
+  SendRequest,
+  SendResult,
+  SessionStatus,
+  SignalResult,
+  SpawnSpec,
+  TerminalBackend,
+} from './types';
+
+/** The identity sessions hang on. Disposing it closes all its sessions. */
+export interface Owner extends Disposable {
+  readonly label: string;
+  readonly disposed: boolean;
+}
+
+/** What a caller learns about one of its sessions. */
+export interface SessionInfo {
+  sessionId: string;
+  name: string;
+  backend: string;
+  cwd: string;
+  sessionStatus: SessionStatus;
+  /** True while a send is in flight or a command holds the foreground. */
+  busy: boolean;
+  /** The running foreground command, when busy. */
+  foregroundCommand?: string;
+}
+
+/** Options of `open`. */
+export interface OpenOptions extends SpawnSpec {
+  /** Backend type; default `pty-bash`. */
+  backend?: string;
+  /** Display name; metadata only, never used in a check. Default: the id. */
+  name?: string;
+  signal?: AbortSignal;
+}
+
+interface Entry {
+  id: string;
+  name: string;
+  owner: OwnerImpl;
+  backend: string;
+  session: BackendSession;
+  sending: boolean;
+  closing?: Promise<boolean>;
+}
+
+class OwnerImpl implements Owner {
+  disposed = false;
+  /** Spawns and closes under way; `hasOwnerActivity` is true while any is. */
+  pending = 0;
+  constructor(
+    readonly label: string,
+    private readonly onDispose: (owner: OwnerImpl) => void,
+  ) {}
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.onDispose(this);
+  }
+}
+
+export class TerminalService implements Disposable {
+  private readonly backends = new Map<string, TerminalBackend>();
+  private readonly sessions = new Map<string, Entry>();
+  private nextId = 1;
+
+  constructor(private readonly log: TerminalLog) {}
+
+  /**
+   * Adds a backend. The disposer removes exactly this registration (a later one of the same type
+   * stays). Existing sessions of the backend keep running.
+   * @throws TerminalError BACKEND_REGISTRATION for an empty or already registered type.
+   */
+  registerBackend(backend: TerminalBackend): Disposable {
+    if (typeof backend.type !== 'string' || !backend.type.trim()) {
+      throw new TerminalError('BACKEND_REGISTRATION', 'a terminal backend needs a non-empty type');
+    }
+    if (this.backends.has(backend.type)) {
+      throw new TerminalError('BACKEND_REGISTRATION', `a terminal backend of type ${backend.type} is already registered`);
+    }
+    this.backends.set(backend.type, backend);
+    return {
+      dispose: () => {
+        if (this.backends.get(backend.type) === backend) this.backends.delete(backend.type);
+      },
+    };
+  }
+
+  /** Registered backend types, in registration order. */
+  backendTypes(): string[] {
+    return [...this.backends.keys()];
+  }
+
+  /** A new owner. `label` appears in logs only. */
+  createOwner(label: string): Owner {
+    return new OwnerImpl(label, (owner) => void this.closeOwnerSessions(owner));
+  }
+
+  /** True from the start of a spawn to the end of a close of any of the owner's sessions. */
+  hasOwnerActivity(owner: Owner): boolean {
+    return (owner as OwnerImpl).pending > 0 || this.entriesOf(owner).length > 0;
+  }
+
+  /**
+   * Starts a session and publishes it under a fresh id.
+   * @throws TerminalError NO_SUCH_BACKEND, OWNER_DISPOSED, or the backend's spawn error.
+   */
+  async open(owner: Owner, options: OpenOptions = {}): Promise<SessionInfo> {
+    const o = this.checkOwner(owner);
+    const type = options.backend ?? 'pty-bash';
+    const backend = this.backends.get(type);
+    if (!backend) {
+      const known = this.backendTypes();
+      throw new TerminalError('NO_SUCH_BACKEND', `no terminal backend of type ${type}; registered: ${known.length ? known.join(', ') : 'none (this platform has no backend that can start)'}`);
+    }
+    o.pending++;
+    try {
+      const session = await backend.spawn({ cwd: options.cwd, env: options.env, cols: options.cols, rows: options.rows }, options.signal);
+      if (o.disposed) {
+        await session.close('owner disposed during spawn');
+        throw new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');
+      }
+      const id = `pty-${this.nextId++}`;
+      const entry: Entry = { id, name: options.name?.trim() || id, owner: o, backend: type, session, sending: false };
+      this.sessions.set(id, entry);
+      this.log.info(`session ${id} opened (${type}) for ${o.label}`);
+      return this.info(entry);
+    } finally {
+      o.pending--;
+    }
+  }
+
+  /** Output shown before the session's first prompt (bounded). */
+  motd(owner: Owner, sessionId: string): string {
+    return this.entry(owner, sessionId).session.motd;
+  }
+
+  /**
+   * Writes input and waits for a wait reason. One send in flight per session.
+   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, SESSION_BUSY, SESSION_EXITED,
+   * INVALID_ARGUMENT.
+   */
+  async send(owner: Owner, sessionId: string, request: SendRequest): Promise<SendResult> {
+    const entry = this.entry(owner, sessionId);
+    if (typeof request.input !== 'string') {
+      throw new TerminalError('INVALID_ARGUMENT', 'input must be a string: the text to type into the terminal');
+    }
+    if (entry.sending) {
+      const fg = entry.session.foreground();
+      throw new TerminalError('SESSION_BUSY', `session ${sessionId} already has a send in flight${fg ? ` (running \`${fg.command}\`)` : ''}; wait for it to return, read its output, or send a signal`);
+    }
+    entry.sending = true;
+    try {
+      return await entry.session.send(request);
+    } finally {
+      entry.sending = false;
+    }
+  }
+
+  /** A scrollback page; never waits for a send. */
+  read(owner: Owner, sessionId: string, request: ReadRequest = {}): ReadResult {
+    return this.entry(owner, sessionId).session.read(request);
+  }
+
+  /**
+   * Delivers an allow-listed signal to the session's verified foreground process group.
+   * @throws TerminalError INVALID_ARGUMENT for a signal outside ALLOWED_SIGNALS.
+   */
+  signal(owner: Owner, sessionId: string, signal: string): SignalResult {
+    const entry = this.entry(owner, sessionId);
+    if (!(ALLOWED_SIGNALS as readonly string[]).includes(signal)) {
+      throw new TerminalError('INVALID_ARGUMENT', `signal ${JSON.stringify(signal)} is not allowed; use one of ${ALLOWED_SIGNALS.join(', ')}`);
+    }
+    return entry.session.signal(signal as AllowedSignal);
+  }
+
+  /** Snapshot of the owner's sessions in publish order (exited ones included until closed). */
+  list(owner: Owner): SessionInfo[] {
+    return this.entriesOf(owner).map((e) => this.info(e));
+  }
+
+  /**
+   * Ends the session and every process in it; resolves true once the backend is quiet and the
+   * session left the table, false when it was already closed by an earlier call.
+   */
+  async close(owner: Owner, sessionId: string, reason = 'closed by its owner'): Promise<boolean> {
+    const entry = this.entry(owner, sessionId);
+    if (entry.closing) {
+      await entry.closing;
+      return false;
+    }
+    entry.closing = this.teardown(entry, reason);
+    return entry.closing;
+  }
+
+  /** Closes every session of every owner. */
+  dispose(): void {
+    for (const entry of this.sessions.values()) void this.teardown(entry, 'service disposed');
+  }
+
+  private async teardown(entry: Entry, reason: string): Promise<boolean> {
+    entry.owner.pending++;
+    try {
+      await entry.session.close(reason);
+      this.log.info(`session ${entry.id} closed: ${reason}`);
+    } catch (error) {
+      this.log.warn(`session ${entry.id} cleanup failed (${reason}): ${describe(error)}`);
+      throw error;
+    } finally {
+      this.sessions.delete(entry.id);
+      entry.owner.pending--;
+    }
+    return true;
+  }
+
+  private async closeOwnerSessions(owner: OwnerImpl): Promise<void> {
+    await Promise.allSettled(this.entriesOf(owner).map((e) => (e.closing ??= this.teardown(e, `owner ${owner.label} disposed`))));
+  }
+
+  private entriesOf(owner: Owner): Entry[] {
+    return [...this.sessions.values()].filter((e) => e.owner === owner);
+  }
+
+  private checkOwner(owner: Owner): OwnerImpl {
+    if (!(owner instanceof OwnerImpl)) throw new TerminalError('INVALID_ARGUMENT', 'owner must come from TerminalService.createOwner()');
+    if (owner.disposed) throw new TerminalError('OWNER_DISPOSED', `owner ${owner.label} is disposed`);
+    return owner;
+  }
+
+  private entry(owner: Owner, sessionId: string): Entry {
+    this.checkOwner(owner);
+    const entry = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
+    if (!entry) {
+      const mine = this.list(owner).map((s) => `${s.sessionId} (${s.name}, ${s.sessionStatus.kind}${s.busy ? ', busy' : ''})`);
+      throw new TerminalError(
+        'NO_SUCH_SESSION',
+        `no session ${JSON.stringify(sessionId)}. sessionId is an id returned by dsh_terminal_open, not a command. Valid ids: ${mine.length ? mine.join(', ') : 'none; open one with dsh_terminal_open'}`,
+      );
+    }
+    if (entry.owner !== owner) {
+      throw new TerminalError('NOT_SESSION_OWNER', `session ${sessionId} belongs to another owner and cannot be used from here`);
+    }
+    return entry;
+  }
+
+  private info(entry: Entry): SessionInfo {
+    const busy = entry.sending || entry.session.isBusy();
+    const info: SessionInfo = {
+      sessionId: entry.id,
+      name: entry.name,
+      backend: entry.backend,
+      cwd: entry.session.cwd,
+      sessionStatus: entry.session.status(),
+      busy,
+    };
+    if (busy) {
+      const fg = entry.session.foreground();
+      if (fg) info.foregroundCommand = fg.command;
+    }
+    return info;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Public shapes of the terminal seam. No `vscode` import: this runs under plain Node.
+ *
+ * Vocabulary: a *session* is one shell on one PTY; its *owner* is the exact object that opened it;
+ * the *foreground process group* is the PTY's `tpgid` (see termios(3), `tcgetpgrp`); *scrollback*
+ * is the bounded history of lines the PTY produced, with our own prompt markers removed.
+ */
+
+/**
+ * Why a send returned. Only `stdin_read` with `waiting: 'shell-prompt'` means "the command
+ * finished and the shell is at its prompt".
+ * - `stdin_read`: something is provably waiting for input on this session's terminal: the shell's
+ *   controlled prompt (or its continuation prompt), or a program blocked reading the tty.
+ * - `inferred_idle`: no output for longer than the quiet threshold; nothing is known to be reading.
+ * - `timeout`: the absolute `timeoutMs` of the send elapsed; the command keeps running.
+ * - `session_exit`: the shell process exited.
+ */
+export type WaitReason = 'stdin_read' | 'inferred_idle' | 'timeout' | 'session_exit';
+
+/** Lifecycle state of a session's shell process. `signal` is a name such as `SIGKILL`. */
+export type SessionStatus =
+  | { kind: 'running' }
+  | { kind: 'exited'; exitCode: number | null; signal: string | null };
+
+/**
+ * What is waiting for input when `waitReason` is `stdin_read`:
+ * - `shell-prompt`: the shell printed its controlled prompt; the last command finished.
+ * - `shell-continuation`: the shell waits for the rest of a command (open quote, heredoc: PS2).
+ * - `program-input`: a program in the foreground process group is blocked reading the terminal.
+ */
+export type Waiting = 'shell-prompt' | 'shell-continuation' | 'program-input';
+
+/** A process of the foreground process group: its pid and command line (bounded, 200 chars). */
+export interface ForegroundProcess {
+  pid: number;
+  command: string;
+}
+
+/** How readiness was established for a send: with the Linux /proc probe, or without any probe. */
+export type ProbeAvailability = 'linux-proc' | 'unavailable';
+
+/** Input of one send. */
+export interface SendRequest {
+  /** Text written to the PTY. A trailing newline is appended when missing. */
+  input: string;
+  /** Absolute time limit in ms, armed when the send starts. Defaults to the configured value. */
+  timeoutMs?: number;
+  /** Aborting sends SIGINT to the foreground process group; the send then settles as usual. */
+  signal?: AbortSignal;
+}
+
+/** What one send returns. Text is the send's *viewport*: the output it caused, bounded. */
+export interface SendResult {
+  waitReason: WaitReason;
+  sessionStatus: SessionStatus;
+  /** Exit status of the last command, present when the shell is back at its controlled prompt. */
+  exitCode?: number;
+  waiting?: Waiting;
+  /** The process that is waiting or running, when known (absent when the shell exited). */
+  foreground?: ForegroundProcess;
+  /** True when the terminal does not echo input (a password prompt): ask the human. */
+  echoOff?: boolean;
+  /** True while a full-screen program holds the alternate screen. */
+  alternateScreen?: boolean;
+  /** The viewport text: output of this send, our markers and the echoed command removed. */
+  output: string;
+  /** True when the viewport lost its oldest part to `maxReadBytes`. */
+  truncated: boolean;
+  /** Bytes (UTF-8) dropped from the viewport's oldest end; read the scrollback to see them. */
+  droppedBytes: number;
+  probe: ProbeAvailability;
+  /** Wall time of the send in ms. */
+  durationMs: number;
+}
+
+/**
+ * A page request. Coordinates count lines back from the newest: line 0 is the newest line.
+ * The page covers `[offset, offset + count)` in those coordinates and is returned oldest first.
+ */
+export interface ReadRequest {
+  /** Lines back from the newest line where the page ends (0 = include the newest). Default 0. */
+  offset?: number;
+  /** Lines requested; a request only: the byte cap wins. Default 500. */
+  count?: number;
+}
+
+/** A page of scrollback. `[lineBegin, lineEnd)` is in the same newest-first coordinates as offset. */
+export interface ReadResult {
+  offset: number;
+  lineBegin: number;
+  lineEnd: number;
+  /** Lines retained now (the scrollback's size, not the number ever produced). */
+  totalLines: number;
+  /** Absolute, stable number (0-based, counted since the session opened) of the page's oldest line. */
+  firstLineNumber: number;
+  /** True when the byte cap cut the page (its oldest lines or the oldest part of a long line). */
+  truncated: boolean;
+  /** The page's lines joined by `\n`, oldest first. */
+  text: string;
+}
+
+/** Signals that may be delivered to a session's foreground process group. */
+export const ALLOWED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGKILL', 'SIGQUIT', 'SIGHUP', 'SIGTSTP', 'SIGCONT'] as const;
+export type AllowedSignal = (typeof ALLOWED_SIGNALS)[number];
+
+/** Outcome of a signal: whether it was delivered, and to which foreground process. */
+export interface SignalResult {
+  signal: AllowedSignal;
+  delivered: boolean;
+  foreground?: ForegroundProcess;
+}
+
+/** What a backend needs to start a session. */
+export interface SpawnSpec {
+  /** Absolute working directory; defaults to the backend's choice (the user's home). */
+  cwd?: string;
+  /** Extra environment, applied over the backend's defaults; `null` removes a variable. */
+  env?: Record<string, string | null>;
+  /** Terminal size in character cells. Defaults 120×30. */
+  cols?: number;
+  rows?: number;
+}
+
+/** A session as a backend holds it: terminal state lives here, identity lives in the service. */
+export interface BackendSession {
+  /** Output shown before the first prompt (bounded), e.g. a message of the day. */
+  readonly motd: string;
+  /** Working directory the shell started in. */
+  readonly cwd: string;
+  status(): SessionStatus;
+  /** True while the foreground process group is not the shell's (a command is running). */
+  isBusy(): boolean;
+  /** The foreground process, when one other than the shell holds the terminal. */
+  foreground(): ForegroundProcess | undefined;
+  /** Writes input and resolves when the send has a wait reason. Rejects on bad input or busy. */
+  send(request: SendRequest): Promise<SendResult>;
+  read(request: ReadRequest): ReadResult;
+  signal(signal: AllowedSignal): SignalResult;
+  /** Ends every process of the session and frees the PTY. Idempotent; resolves when quiet. */
+  close(reason: string): Promise<void>;
+  /** Called once when the shell exits. */
+  onExit(listener: (status: SessionStatus) => void): void;
+}
+
+/** A replaceable terminal implementation. `type` is unique in a service (e.g. `pty-bash`). */
+export interface TerminalBackend {
+  readonly type: string;
+  /**
+   * Starts a session. Must either resolve with a ready session or bring every resource it took to
+   * rest and reject (`TerminalBackendCleanupError` when that cleanup itself failed).
+   */
+  spawn(spec: SpawnSpec, signal?: AbortSignal): Promise<BackendSession>;
+}
+
+/** Something that can be disposed; mirrors `vscode.Disposable` without importing vscode. */
+export interface Disposable {
+  dispose(): void;
+}

@@ -1,0 +1,58 @@
+/** Test support: a real TerminalService with the real pty-bash backend on the real node-pty. */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TerminalConfig, resolveTerminalConfig } from '../../../src/terminal/config';
+import { PtyBashBackend, TerminalLog } from '../../../src/terminal/ptyBash';
+import { Owner, TerminalService } from '../../../src/terminal/service';
+
+export const nodePty = require('node-pty');
+
+/** A log that keeps its lines, so tests can check that no terminal content reaches it. */
+export class MemoryLog implements TerminalLog {
+  readonly lines: string[] = [];
+  info(message: string): void {
+    this.lines.push(`info ${message}`);
+  }
+  warn(message: string): void {
+    this.lines.push(`warn ${message}`);
+  }
+}
+
+export interface Harness {
+  service: TerminalService;
+  owner: Owner;
+  log: MemoryLog;
+  /** A fresh temporary folder, removed by `dispose`. */
+  tmp: string;
+  dispose(): Promise<void>;
+}
+
+/** Builds a service with one pty-bash backend; `config` overrides the defaults. */
+export function harness(config: Partial<TerminalConfig> = {}): Harness {
+  const log = new MemoryLog();
+  const service = new TerminalService(log);
+  const resolved = resolveTerminalConfig(config);
+  service.registerBackend(new PtyBashBackend(nodePty, () => resolved, log));
+  const owner = service.createOwner('test');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-test-'));
+  return {
+    service,
+    owner,
+    log,
+    tmp,
+    async dispose() {
+      await Promise.allSettled(service.list(owner).map((s) => service.close(owner, s.sessionId, 'test done')));
+      fs.rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A HOME folder with the given .bashrc, for cases that need a user startup file. */
+export function homeWithRc(tmp: string, rc: string): string {
+  const home = fs.mkdtempSync(path.join(tmp, 'home-'));
+  fs.writeFileSync(path.join(home, '.bashrc'), rc);
+  return home;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
