@@ -1,7 +1,11 @@
-// Bundles the extension (dist/extension.js) and the in-host integration suite
-// (dist/test/integration/index.js). `vscode` and `node-pty` stay external: vscode is provided
-// by the host, node-pty is a native module shipped in the VSIX's node_modules.
+// Bundles the extension (dist/extension.js), the in-host integration suite
+// (dist/test/integration/index.js plus one bundle per test/integration/**/*.test.ts) and the demo
+// transcript (dist/test/demo/transcript.js). `vscode` and `node-pty` stay external: vscode is
+// provided by the host, node-pty is a native module shipped in the VSIX's node_modules. Test
+// bundles are never minified, so failures keep readable stacks even in a --production build.
 import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 const production = process.argv.includes('--production');
 
@@ -17,9 +21,19 @@ const common = {
 };
 
 await esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' });
+
+// Rebuilt from scratch so a deleted test never lingers as a stale bundle.
+fs.rmSync('dist/test', { recursive: true, force: true });
+const integrationTests = fs
+  .readdirSync('test/integration', { recursive: true })
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => path.join('test/integration', f));
 await esbuild.build({
   ...common,
   external: [...common.external, 'mocha'],
-  entryPoints: ['test/integration/index.ts'],
-  outfile: 'dist/test/integration/index.js',
+  sourcemap: true,
+  minify: false,
+  entryPoints: ['test/integration/index.ts', ...integrationTests, 'test/demo/transcript.ts'],
+  outbase: 'test',
+  outdir: 'dist/test',
 });

@@ -1,0 +1,37 @@
+// `npm run demo`: packages the VSIX, installs it into code-server (installed on first use into
+// ~/.cache/dsh-bridge), opens test/fixtures/workspace and runs the scripted agent transcript of
+// test/demo/transcript.ts through vscode.lm.invokeTool inside the extension host, printing every
+// tool call and result. Then it leaves code-server running and prints the URL to open (Ctrl-C
+// stops it); `npm run demo -- --exit` exits after the transcript instead, non-zero if a step or
+// check failed. DSH_DEMO_TIMEOUT_MS bounds the build and the transcript (default 5 minutes).
+import * as path from 'node:path';
+import { FIXTURE_WORKSPACE, guard, ROOT, runInHost, shutdown } from './lib/host.mjs';
+
+const exitAfter = process.argv.includes('--exit');
+const timeoutMs = Number(process.env.DSH_DEMO_TIMEOUT_MS ?? 300_000);
+const state = { failed: true };
+
+const disarm = guard(timeoutMs, () => console.error(`demo: the transcript did not finish within ${timeoutMs / 1000} s`));
+
+try {
+  const { results, exitCode, server } = await runInHost({
+    testsModule: path.join(ROOT, 'dist/test/demo/transcript.js'),
+    folder: FIXTURE_WORKSPACE,
+    state,
+  });
+  if (!results) throw new Error(`the host exited (code ${exitCode}) before the transcript wrote its results`);
+  state.failed = results.failed > 0 || exitCode !== 0;
+  console.log(`\ntranscript: ${results.passed} checks passed, ${results.failed} failed`);
+  if (exitAfter || !server) await shutdown(state.failed ? 1 : 0);
+  disarm();
+  const url = `${server.url}/?folder=${encodeURIComponent(FIXTURE_WORKSPACE)}`;
+  console.log(`\nDSH Bridge is installed in code-server. Open ${url}`);
+  console.log(`(from another machine: ssh -L ${server.port}:127.0.0.1:${server.port} <this host>). Ctrl-C stops it.`);
+  server.exited.then((c) => {
+    console.error(`demo: code-server exited (${c})`);
+    void shutdown(1);
+  });
+} catch (err) {
+  console.error(`demo: ${err?.stack ?? err}`);
+  await shutdown(1);
+}

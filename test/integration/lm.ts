@@ -1,0 +1,64 @@
+// Helpers for calling DSH Bridge's Language Model Tools the way an agent does: through
+// `vscode.lm.invokeTool`, with no chat request behind it (toolInvocationToken undefined).
+import * as vscode from 'vscode';
+
+/** The names of the five terminal tools the extension contributes (public API). */
+export const TERMINAL_TOOLS = [
+  'dsh_terminal_open',
+  'dsh_terminal_send',
+  'dsh_terminal_read',
+  'dsh_terminal_list',
+  'dsh_terminal_close',
+] as const;
+
+/** A parsed tool result: the JSON object of the first text part and the text of the second, if any. */
+export interface ToolCall<T = Record<string, unknown>> {
+  json: T;
+  text: string | undefined;
+}
+
+/**
+ * Invokes tool `name` with `input` through `vscode.lm.invokeTool` and parses its result: the first
+ * `LanguageModelTextPart` must hold a JSON object (returned as `json`); a second text part, when
+ * present, is the terminal text (returned verbatim as `text`). Tool errors propagate as thrown.
+ */
+export async function invokeTool<T = Record<string, unknown>>(
+  name: string,
+  input: object,
+  token?: vscode.CancellationToken,
+): Promise<ToolCall<T>> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token);
+  const texts = result.content
+    .filter((p): p is vscode.LanguageModelTextPart => typeof (p as { value?: unknown }).value === 'string')
+    .map((p) => p.value);
+  if (texts.length === 0) {
+    throw new Error(`${name} returned no text part (${result.content.length} parts)`);
+  }
+  let json: T;
+  try {
+    json = JSON.parse(texts[0]) as T;
+  } catch {
+    throw new Error(`${name}: first text part is not JSON: ${texts[0].slice(0, 200)}`);
+  }
+  return { json, text: texts[1] };
+}
+
+/**
+ * Resolves once every tool in `names` is listed in `vscode.lm.tools` (the list fills
+ * asynchronously after the extension host starts); rejects after `timeoutMs` naming the missing ones.
+ */
+export async function waitForTools(names: readonly string[], timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const listed = new Set(vscode.lm.tools.map((t) => t.name));
+    const missing = names.filter((n) => !listed.has(n));
+    if (missing.length === 0) return;
+    if (Date.now() > deadline) {
+      throw new Error(
+        `tools not in vscode.lm.tools after ${timeoutMs} ms: ${missing.join(', ')} ` +
+          `(listed: ${[...listed].join(', ') || 'none'})`,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

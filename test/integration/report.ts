@@ -1,0 +1,38 @@
+// How code running inside the extension host reports to the launcher on the other side: a line
+// stream (JSON lines appended to $DSH_TEST_LOG, which the launcher tails and prints) and a final
+// results file ($DSH_TEST_RESULTS). Both paths come from the environment code-server (or VS Code)
+// was started with; the extension host inherits it. Without them, lines go to the console only.
+import * as fs from 'node:fs';
+
+/** Final outcome of an in-host run, as read by scripts/lib/host.mjs. */
+export interface Results {
+  passed: number;
+  failed: number;
+  failures: { title: string; error: string }[];
+}
+
+/** One line of the live stream; `outcome` marks a finished test so the launcher can count. */
+export interface LogRecord {
+  text: string;
+  outcome?: 'passed' | 'failed';
+}
+
+/** Appends one record to $DSH_TEST_LOG (and echoes its text to the extension host console). */
+export function emit(record: LogRecord): void {
+  console.log(record.text);
+  const file = process.env.DSH_TEST_LOG;
+  if (file) fs.appendFileSync(file, JSON.stringify(record) + '\n');
+}
+
+/** Writes the final results to $DSH_TEST_RESULTS (atomically: temp file, then rename). */
+export function writeResults(results: Results): void {
+  const file = process.env.DSH_TEST_RESULTS;
+  if (!file) return;
+  fs.writeFileSync(file + '.tmp', JSON.stringify(results, null, 2));
+  fs.renameSync(file + '.tmp', file);
+}
+
+/** Formats an unknown thrown value with its stack when it has one. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
+}

@@ -1,0 +1,19 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { TERMINAL_TOOLS, waitForTools } from './lm';
+
+describe('DSH Bridge installed from the VSIX', () => {
+  it('runs from the extensions folder, not from the repository', () => {
+    const ext = vscode.extensions.getExtension('dsh.dsh-bridge');
+    assert.ok(ext, 'dsh.dsh-bridge is not installed in this extension host');
+    const extensionsDir = process.env.DSH_EXTENSIONS_DIR;
+    assert.ok(extensionsDir, 'DSH_EXTENSIONS_DIR is not set: the launcher passes it to the host');
+    const rel = path.relative(extensionsDir, ext.extensionPath);
+    assert.ok(!rel.startsWith('..') && !path.isAbsolute(rel), `${ext.extensionPath} is not under ${extensionsDir}`);
+  });
+
+  it('contributes the five terminal tools to vscode.lm.tools', async () => {
+    await waitForTools(TERMINAL_TOOLS);
+  });
+});
