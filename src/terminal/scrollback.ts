@@ -3,7 +3,7 @@
  * except through `page()` / `ViewportBuffer.text()`.
  *
  * Bounds (in this order): at most `maxLines` complete lines (oldest dropped first), then at most
- * `maxBytes` UTF-8 bytes in all (oldest lines dropped, then the head of a single oversized line
+ * `maxBytes` UTF-8 bytes in all (a `\n` per line counted) (oldest lines dropped, then the head of a single oversized line
  * cut on a code point boundary). Reads are capped separately by their own byte limit.
  */
 
@@ -62,7 +62,7 @@ export class Scrollback {
     return this.lines.length - this.head + (this.partial ? 1 : 0);
   }
 
-  /** Retained UTF-8 bytes (line terminators not counted). */
+  /** Retained UTF-8 bytes, one `\n` per complete line counted. */
   get totalBytes(): number {
     return this.bytes + utf8Length(this.partial);
   }
@@ -115,7 +115,7 @@ export class Scrollback {
   }
 
   private pushLine(line: string): void {
-    const n = utf8Length(line);
+    const n = utf8Length(line) + 1; // the line and its terminator
     this.lines.push(line);
     this.lineBytes.push(n);
     this.bytes += n;

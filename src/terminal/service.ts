@@ -216,7 +216,7 @@ export class TerminalService implements Disposable {
 
   /** Closes every session of every owner. */
   dispose(): void {
-    for (const entry of this.sessions.values()) void this.teardown(entry, 'service disposed');
+    for (const entry of this.sessions.values()) entry.closing ??= this.teardown(entry, 'service disposed').catch(() => false);
   }
 
   private async teardown(entry: Entry, reason: string): Promise<boolean> {

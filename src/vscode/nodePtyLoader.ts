@@ -1,0 +1,20 @@
+/** Where the extension looks for node-pty: its own packaged copy, then VS Code's. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { PtyLoadResult, loadNodePty } from '../terminal/nodePty';
+
+/**
+ * Loads node-pty: the copy packaged in the VSIX first; if it fails (e.g. built for another
+ * Node ABI or platform), VS Code's own at `<vscode.env.appRoot>/node_modules/node-pty`. The log
+ * says which one loaded and why a fallback happened.
+ * @throws Error listing both failures when neither loads.
+ */
+export function loadExtensionNodePty(log: vscode.LogOutputChannel): PtyLoadResult {
+  const result = loadNodePty([
+    { label: 'packaged with DSH Bridge', module: 'node-pty' },
+    { label: "VS Code's own", module: path.join(vscode.env.appRoot, 'node_modules', 'node-pty') },
+  ]);
+  for (const failure of result.failures) log.warn(`node-pty fallback: ${failure}`);
+  log.info(`node-pty loaded: ${result.label}`);
+  return result;
+}

@@ -1,0 +1,225 @@
+/**
+ * The terminal Language Model Tools. Each class owns its name, a typed input mirroring its
+ * `inputSchema` in package.json, `prepareInvocation` (an invocation message always; confirmation
+ * only for side effects, with the exact command in a code block) and `invoke`, which throws errors
+ * the model can act on. Results: a first text part holding a JSON object, then the terminal text
+ * verbatim as a second part where there is any.
+ */
+import * as vscode from 'vscode';
+import { TerminalError } from '../terminal/errors';
+import type { Owner, TerminalService } from '../terminal/service';
+
+/** Why no terminal backend is available on this machine, or undefined when one is. */
+export type BackendAvailability = () => string | undefined;
+
+/** What every terminal tool needs: the service, the tools' owner, and backend availability. */
+export interface TerminalToolContext {
+  service: TerminalService;
+  owner: Owner;
+  unavailable: BackendAvailability;
+}
+
+/** A tool result: JSON first, then terminal text (if any) as its own part. */
+export function toolResult(json: object, text?: string): vscode.LanguageModelToolResult {
+  const parts = [new vscode.LanguageModelTextPart(JSON.stringify(json))];
+  if (text) parts.push(new vscode.LanguageModelTextPart(text));
+  return new vscode.LanguageModelToolResult(parts);
+}
+
+/** A markdown code block that survives backticks inside `code` (CommonMark: a longer fence). */
+export function codeBlock(code: string, language = 'sh'): vscode.MarkdownString {
+  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return new vscode.MarkdownString(`${fence}${language}\n${code}\n${fence}`);
+}
+
+function abortSignal(token: vscode.CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort('cancelled');
+  token.onCancellationRequested(() => controller.abort('the tool call was cancelled'));
+  return controller.signal;
+}
+
+function requireString(input: Record<string, unknown>, key: string): string {
+  const value = input[key];
+  if (typeof value !== 'string' || !value) {
+    throw new TerminalError('INVALID_ARGUMENT', `${key} is required and must be a non-empty string`);
+  }
+  return value;
+}
+
+function optionalInteger(input: Record<string, unknown>, key: string, min: number): number | undefined {
+  const value = input[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new TerminalError('INVALID_ARGUMENT', `${key} must be an integer ≥ ${min} (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
+  constructor(protected readonly ctx: TerminalToolContext) {}
+
+  abstract prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation;
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<T>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    const why = this.ctx.unavailable();
+    if (why) throw new Error(`DSH Bridge terminals are unavailable on this machine: ${why}. Code navigation tools still work.`);
+    return this.run((options.input ?? {}) as T & Record<string, unknown>, token);
+  }
+
+  protected abstract run(input: T & Record<string, unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+}
+
+/** Input of `dsh_terminal_open`. */
+export interface OpenInput {
+  name?: string;
+  cwd?: string;
+}
+
+export class OpenTool extends TerminalTool<OpenInput> {
+  static readonly toolName = 'dsh_terminal_open';
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OpenInput>): vscode.PreparedToolInvocation {
+    const cwd = options.input.cwd ?? defaultCwd() ?? 'your home folder';
+    return {
+      invocationMessage: `Opening an agent terminal${options.input.name ? ` "${options.input.name}"` : ''}`,
+      confirmationMessages: {
+        title: 'Open an agent terminal?',
+        message: new vscode.MarkdownString(`Start a bash session the agent can type into, in \`${cwd}\`.`),
+      },
+    };
+  }
+
+  protected async run(input: OpenInput & Record<string, unknown>, token: vscode.CancellationToken) {
+    if (input.name !== undefined && typeof input.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
+    if (input.cwd !== undefined && typeof input.cwd !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'cwd must be a string: an absolute folder path');
+    const info = await this.ctx.service.open(this.ctx.owner, { name: input.name, cwd: input.cwd ?? defaultCwd(), signal: abortSignal(token) });
+    const motd = this.ctx.service.motd(this.ctx.owner, info.sessionId);
+    return toolResult({ sessionId: info.sessionId, name: info.name, cwd: info.cwd, sessionStatus: info.sessionStatus }, motd || undefined);
+  }
+}
+
+/** Input of `dsh_terminal_send`. */
+export interface SendInput {
+  sessionId: string;
+  input: string;
+  timeoutMs?: number;
+}
+
+export class SendTool extends TerminalTool<SendInput> {
+  static readonly toolName = 'dsh_terminal_send';
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SendInput>): vscode.PreparedToolInvocation {
+    const { sessionId, input } = options.input;
+    const session = this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId);
+    const where = session ? `${sessionId} (${session.name}) in \`${session.cwd}\`` : String(sessionId);
+    const message = codeBlock(String(input ?? ''));
+    message.appendMarkdown(`\n\nSession ${where}`);
+    return {
+      invocationMessage: `Sending input to agent terminal ${sessionId}`,
+      confirmationMessages: { title: `Run in agent terminal ${sessionId}?`, message },
+    };
+  }
+
+  protected async run(input: SendInput & Record<string, unknown>, token: vscode.CancellationToken) {
+    const sessionId = requireString(input, 'sessionId');
+    if (typeof input.input !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'input is required: the text to type, e.g. a command line');
+    const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: input.input, timeoutMs, signal: abortSignal(token) });
+    const json: Record<string, unknown> = {
+      sessionId,
+      waitReason: r.waitReason,
+      waiting: r.waiting,
+      sessionStatus: r.sessionStatus,
+      exitCode: r.exitCode,
+      foreground: r.foreground,
+      echoOff: r.echoOff,
+      alternateScreen: r.alternateScreen,
+      truncated: r.truncated,
+      droppedBytes: r.truncated ? r.droppedBytes : undefined,
+      hint: r.truncated ? 'the viewport holds only the newest output; page older output with dsh_terminal_read (offset counts lines back from the newest)' : undefined,
+      probe: r.probe,
+      durationMs: r.durationMs,
+    };
+    return toolResult(json, r.output);
+  }
+}
+
+/** Input of `dsh_terminal_read`. */
+export interface ReadInput {
+  sessionId: string;
+  offset?: number;
+  count?: number;
+}
+
+export class ReadTool extends TerminalTool<ReadInput> {
+  static readonly toolName = 'dsh_terminal_read';
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ReadInput>): vscode.PreparedToolInvocation {
+    return { invocationMessage: `Reading agent terminal ${options.input.sessionId}` };
+  }
+
+  protected async run(input: ReadInput & Record<string, unknown>) {
+    const sessionId = requireString(input, 'sessionId');
+    const page = this.ctx.service.read(this.ctx.owner, sessionId, { offset: optionalInteger(input, 'offset', 0), count: optionalInteger(input, 'count', 1) });
+    const { text, ...json } = page;
+    return toolResult({ sessionId, ...json, nextOffset: page.lineEnd < page.totalLines ? page.lineEnd : undefined }, text);
+  }
+}
+
+export class ListTool extends TerminalTool<Record<string, never>> {
+  static readonly toolName = 'dsh_terminal_list';
+
+  prepareInvocation(): vscode.PreparedToolInvocation {
+    return { invocationMessage: 'Listing agent terminals' };
+  }
+
+  protected async run() {
+    const sessions = this.ctx.service.list(this.ctx.owner).map((s) => ({
+      sessionId: s.sessionId,
+      name: s.name,
+      cwd: s.cwd,
+      sessionStatus: s.sessionStatus,
+      busy: s.busy,
+      foregroundCommand: s.foregroundCommand,
+    }));
+    return toolResult({ sessions });
+  }
+}
+
+/** Input of `dsh_terminal_close`. */
+export interface CloseInput {
+  sessionId: string;
+}
+
+export class CloseTool extends TerminalTool<CloseInput> {
+  static readonly toolName = 'dsh_terminal_close';
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CloseInput>): vscode.PreparedToolInvocation {
+    return { invocationMessage: `Closing agent terminal ${options.input.sessionId}` };
+  }
+
+  protected async run(input: CloseInput & Record<string, unknown>) {
+    const sessionId = requireString(input, 'sessionId');
+    const closed = await this.ctx.service.close(this.ctx.owner, sessionId, 'closed by dsh_terminal_close');
+    return toolResult({ sessionId, closed });
+  }
+}
+
+/** The first workspace folder's path, the natural place for an agent's shell; else undefined. */
+export function defaultCwd(): string | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+}
+
+/** Registers the five terminal tools; disposed with the returned Disposable. */
+export function registerTerminalTools(ctx: TerminalToolContext): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.lm.registerTool(OpenTool.toolName, new OpenTool(ctx)),
+    vscode.lm.registerTool(SendTool.toolName, new SendTool(ctx)),
+    vscode.lm.registerTool(ReadTool.toolName, new ReadTool(ctx)),
+    vscode.lm.registerTool(ListTool.toolName, new ListTool(ctx)),
+    vscode.lm.registerTool(CloseTool.toolName, new CloseTool(ctx)),
+  );
+}

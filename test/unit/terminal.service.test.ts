@@ -1,0 +1,119 @@
+/** The TerminalService contract on the real pty-bash backend, plus settings/package.json agreement. */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_TERMINAL_CONFIG, TerminalConfigError, resolveTerminalConfig } from '../../src/terminal/config';
+import { TerminalError } from '../../src/terminal/errors';
+import { loadNodePty } from '../../src/terminal/nodePty';
+import { TerminalService } from '../../src/terminal/service';
+import { BackendSession, TerminalBackend } from '../../src/terminal/types';
+import { Harness, MemoryLog, harness, nodePty, sleep } from './support/terminal';
+
+const code = (c: string) => (e: unknown) => e instanceof TerminalError && e.code === c;
+
+describe('TerminalService', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  beforeEach(() => (h = harness()));
+  afterEach(() => h.dispose());
+
+  it('mints ids pty-1, pty-2 … and lists an owner’s sessions in publish order', async () => {
+    const a = await h.service.open(h.owner, { name: 'first' });
+    const b = await h.service.open(h.owner);
+    assert.deepEqual([a.sessionId, b.sessionId], ['pty-1', 'pty-2']);
+    assert.deepEqual(h.service.list(h.owner).map((s) => [s.sessionId, s.name]), [['pty-1', 'first'], ['pty-2', 'pty-2']]);
+  });
+
+  it('tells apart no such session and a session of another owner', async () => {
+    const other = h.service.createOwner('other');
+    const mine = await h.service.open(h.owner);
+    assert.throws(() => h.service.read(other, mine.sessionId), code('NOT_SESSION_OWNER'));
+    assert.throws(() => h.service.read(h.owner, 'pty-99'), code('NO_SUCH_SESSION'));
+    assert.deepEqual(h.service.list(other), []);
+  });
+
+  it('allows one send in flight; read and signal do not queue behind it', async () => {
+    const { sessionId } = await h.service.open(h.owner);
+    const first = h.service.send(h.owner, sessionId, { input: 'sleep 2; echo slept' });
+    await sleep(200);
+    await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo 2' }), code('SESSION_BUSY'));
+    const t = Date.now();
+    h.service.read(h.owner, sessionId);
+    assert.ok(Date.now() - t < 500);
+    assert.equal(h.service.list(h.owner)[0].busy, true);
+    assert.equal((await first).output, 'slept');
+  });
+
+  it('rejects signals outside the allow-list, naming the valid ones', async () => {
+    const { sessionId } = await h.service.open(h.owner);
+    assert.throws(() => h.service.signal(h.owner, sessionId, 'SIGUSR1'), (e: Error) => code('INVALID_ARGUMENT')(e) && /SIGINT/.test(e.message));
+  });
+
+  it('close removes the session after the shell is gone; a second close returns false', async () => {
+    const { sessionId } = await h.service.open(h.owner);
+    const pid = Number((await h.service.send(h.owner, sessionId, { input: 'echo $$' })).output);
+    const [first, second] = await Promise.all([h.service.close(h.owner, sessionId), h.service.close(h.owner, sessionId)]);
+    assert.deepEqual([first, second], [true, false]);
+    assert.equal(fs.existsSync(`/proc/${pid}`), false);
+    assert.equal(h.service.list(h.owner).length, 0);
+  });
+
+  it('disposing the owner closes its sessions; another owner keeps its own', async () => {
+    const other = h.service.createOwner('other');
+    await h.service.open(h.owner);
+    const kept = await h.service.open(other);
+    h.owner.dispose();
+    while (h.service.hasOwnerActivity(h.owner)) await sleep(50);
+    assert.deepEqual(h.service.list(other).map((s) => s.sessionId), [kept.sessionId]);
+    await h.service.close(other, kept.sessionId);
+  });
+
+  it('validates backends at registration, and the disposer removes exactly that registration', () => {
+    const service = new TerminalService(new MemoryLog());
+    const fake = (type: string): TerminalBackend => ({ type, spawn: async () => ({}) as BackendSession });
+    assert.throws(() => service.registerBackend(fake('')), code('BACKEND_REGISTRATION'));
+    const reg = service.registerBackend(fake('x'));
+    assert.throws(() => service.registerBackend(fake('x')), code('BACKEND_REGISTRATION'));
+    reg.dispose();
+    assert.deepEqual(service.backendTypes(), []);
+  });
+
+  it('an unknown cwd is refused with what is valid', async () => {
+    await assert.rejects(h.service.open(h.owner, { cwd: '/no/such/dir' }), (e: Error) => code('INVALID_ARGUMENT')(e) && /existing directory/.test(e.message));
+  });
+});
+
+describe('terminal configuration', () => {
+  it('reports every broken rule at once', () => {
+    assert.throws(
+      () => resolveTerminalConfig({ pollIntervalMs: 100, promptGraceMs: 50, maxReadBytes: 10, retainedBytes: 5 }),
+      (e: Error) => e instanceof TerminalConfigError && e.problems.length === 2 && /promptGraceMs/.test(e.message) && /maxReadBytes/.test(e.message),
+    );
+  });
+
+  it('package.json declares every setting with the code’s default', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8'));
+    const props = pkg.contributes.configuration.properties;
+    for (const [key, value] of Object.entries(DEFAULT_TERMINAL_CONFIG)) {
+      assert.deepEqual(props[`dsh.terminal.${key}`]?.default, value, `dsh.terminal.${key}`);
+    }
+    assert.equal(props['dsh.terminal.shell'].scope, 'machine-overridable');
+    assert.equal(props['dsh.terminal.env'].scope, 'machine-overridable');
+  });
+});
+
+describe('node-pty loading', () => {
+  it('falls back to the next candidate and says why', () => {
+    const r = loadNodePty([
+      { label: 'packaged', module: '/nonexistent/node-pty' },
+      { label: 'fallback', module: 'node-pty' },
+    ]);
+    assert.equal(r.label, 'fallback');
+    assert.equal(r.pty, nodePty);
+    assert.match(r.failures[0], /packaged .*Cannot find module/);
+  });
+
+  it('fails with every reason when nothing loads', () => {
+    assert.throws(() => loadNodePty([{ label: 'a', module: '/none/a' }]), /could not be loaded.*a \(\/none\/a\)/);
+  });
+});

@@ -1,0 +1,81 @@
+/** Marker parsing and the bounded scrollback, on real strings. */
+import * as assert from 'node:assert/strict';
+import { MarkerEvent, MarkerParser } from '../../src/terminal/markers';
+import { Scrollback, ViewportBuffer, tailByBytes } from '../../src/terminal/scrollback';
+
+const nonce = 'abcdef0123456789';
+const marker = (body: string) => `\x1b]6973;${nonce};${body}\x07`;
+
+describe('MarkerParser', () => {
+  it('removes markers and the prompt text, even when split across chunks, one character at a time', () => {
+    const stream = `hello${marker('P;0;2')}$ ls\r\n${marker('S;2')}out\r\n`;
+    const whole = new MarkerParser(nonce).push(stream);
+    const parser = new MarkerParser(nonce);
+    const pieces: MarkerEvent[] = [];
+    for (const ch of stream) pieces.push(...parser.push(ch));
+    const text = (events: MarkerEvent[]) => events.filter((e) => e.kind === 'text').map((e) => (e as { text: string }).text).join('');
+    assert.equal(text(whole), 'hellols\r\nout\r\n');
+    assert.equal(text(pieces), text(whole));
+    assert.deepEqual(pieces.filter((e) => e.kind !== 'text'), whole.filter((e) => e.kind !== 'text'));
+    assert.deepEqual(whole.filter((e) => e.kind !== 'text').map((e) => e.kind), ['prompt', 'prompt-text', 'start']);
+  });
+
+  it('passes a marker with another nonce through as program output', () => {
+    const fake = '\x1b]6973;ffffffffffffffff;P;0;9\x07';
+    assert.deepEqual(new MarkerParser(nonce).push(fake), [{ kind: 'text', text: fake }]);
+  });
+});
+
+describe('Scrollback', () => {
+  it('drops the oldest lines past the line bound, keeping stable absolute numbers', () => {
+    const s = new Scrollback({ maxLines: 3, maxBytes: 1000 });
+    s.append('1\n2\n3\n4\n5\n');
+    const page = s.page(0, 10, 1000);
+    assert.equal(page.text, '3\n4\n5');
+    assert.equal(page.firstLineNumber, 2);
+    assert.deepEqual([page.lineBegin, page.lineEnd, page.totalLines], [0, 3, 3]);
+  });
+
+  it('drops the oldest bytes past the byte bound', () => {
+    const s = new Scrollback({ maxLines: 100, maxBytes: 6 });
+    // Each line costs its bytes plus its newline: 3 lines × 3 bytes > 6.
+    s.append('aa\nbb\ncc\n');
+    assert.equal(s.page(0, 10, 100).text, 'bb\ncc');
+  });
+
+  it('pages tile the scrollback with no gap or overlap', () => {
+    const s = new Scrollback({ maxLines: 1000, maxBytes: 1 << 20 });
+    for (let i = 1; i <= 95; i++) s.append(`${i}\n`);
+    const seen: string[] = [];
+    let offset = 0;
+    for (;;) {
+      const p = s.page(offset, 10, 1 << 20);
+      if (p.lineEnd === p.lineBegin) break;
+      seen.unshift(...p.text.split('\n'));
+      offset = p.lineEnd;
+    }
+    assert.deepEqual(seen, Array.from({ length: 95 }, (_, i) => String(i + 1)));
+  });
+
+  it('the byte cap wins over count and never splits a code point', () => {
+    const s = new Scrollback({ maxLines: 100, maxBytes: 1 << 20 });
+    s.append('😀😀😀\n中文字\n');
+    const p = s.page(0, 2, 8);
+    assert.equal(p.truncated, true);
+    assert.equal(p.text, '文字');
+  });
+});
+
+describe('tailByBytes / ViewportBuffer', () => {
+  it('keeps whole code points', () => {
+    assert.deepEqual(tailByBytes('a😀b', 5), { text: '😀b', dropped: 1 });
+    assert.deepEqual(tailByBytes('a😀b', 4), { text: 'b', dropped: 5 });
+  });
+
+  it('counts what the viewport dropped', () => {
+    const v = new ViewportBuffer(4);
+    v.append('123456');
+    v.append('78');
+    assert.deepEqual(v.result(), { text: '5678', dropped: 4 });
+  });
+});
