@@ -11,7 +11,7 @@ const exitAfter = process.argv.includes('--exit');
 const timeoutMs = Number(process.env.DSH_DEMO_TIMEOUT_MS ?? 300_000);
 const state = { failed: true };
 
-const disarm = guard(timeoutMs, () => console.error(`demo: the transcript did not finish within ${timeoutMs / 1000} s`));
+const disarm = guard(timeoutMs, (why) => console.error(`demo: ${why}`));
 
 try {
   const { results, exitCode, server } = await runInHost({

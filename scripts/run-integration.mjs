@@ -9,19 +9,13 @@ import { FIXTURE_WORKSPACE, guard, ROOT, runInHost, shutdown } from './lib/host.
 const timeoutMs = Number(process.env.DSH_TEST_TIMEOUT_MS ?? 600_000);
 const state = { failed: true, counted: { passed: 0, failed: 0 } };
 
-let reported = false;
-/** Prints the run's last line, once (a timeout and the run it interrupts may both get here). */
-function summary(passed, failed, why) {
-  if (reported) return;
-  reported = true;
-  if (why) console.error(`run-integration: ${why}`);
-  console.log(`${passed} passed, ${failed} failed`);
+/** The last line for a run that did not report: what streamed, plus one failure for `why`. */
+function unreported(why) {
+  console.error(`run-integration: ${why}`);
+  return `${state.counted.passed} passed, ${state.counted.failed + 1} failed`;
 }
 
-// A suite that does not report counts as one more failure on top of what it streamed.
-guard(timeoutMs, () =>
-  summary(state.counted.passed, state.counted.failed + 1, `the suite did not report within ${timeoutMs / 1000} s`),
-);
+guard(timeoutMs, unreported);
 
 try {
   const { results, exitCode } = await runInHost({
@@ -30,17 +24,17 @@ try {
     state,
   });
   if (!results) {
-    summary(state.counted.passed, state.counted.failed + 1, `the host exited (code ${exitCode}) without writing results`);
-  } else {
-    if (results.failed > 0) {
-      console.log(`\n${results.failed} failing:`);
-      results.failures.forEach((f, i) => console.log(`  ${i + 1}) ${f.title}\n     ${f.error.split('\n')[0]}`));
-    }
-    state.failed = results.failed > 0 || exitCode !== 0;
-    const hostFailed = results.failed === 0 && exitCode !== 0; // e.g. run() threw after writing results
-    summary(results.passed, results.failed + (hostFailed ? 1 : 0), hostFailed ? `host exit code ${exitCode}` : undefined);
+    await shutdown(1, unreported(`the host exited (code ${exitCode}) without writing results`));
   }
+  if (results.failed > 0) {
+    console.log(`\n${results.failed} failing:`);
+    results.failures.forEach((f, i) => console.log(`  ${i + 1}) ${f.title}\n     ${f.error.split('\n')[0]}`));
+  }
+  // A non-zero exit code with no failing test means run() itself failed: count it.
+  const hostFailed = results.failed === 0 && exitCode !== 0;
+  if (hostFailed) console.error(`run-integration: the host reported exit code ${exitCode}`);
+  state.failed = results.failed > 0 || hostFailed;
+  await shutdown(state.failed ? 1 : 0, `${results.passed} passed, ${results.failed + (hostFailed ? 1 : 0)} failed`);
 } catch (err) {
-  summary(state.counted.passed, state.counted.failed + 1, err?.stack ?? String(err));
+  await shutdown(1, unreported(err?.stack ?? String(err)));
 }
-await shutdown(state.failed ? 1 : 0);

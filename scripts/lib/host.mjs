@@ -49,8 +49,11 @@ export function onCleanup(fn) {
   cleanups.push(fn);
 }
 
-/** Runs every cleanup step (each bounded to 10 s, errors reported, never thrown), then exits. */
-export async function shutdown(code) {
+/**
+ * Runs every cleanup step (each bounded to 10 s, errors reported, never thrown), prints
+ * `lastLine` (if any) to stdout so it really is the last line of the run, then exits with `code`.
+ */
+export async function shutdown(code, lastLine) {
   if (shuttingDown) return;
   shuttingDown = true;
   while (cleanups.length > 0) {
@@ -61,28 +64,20 @@ export async function shutdown(code) {
       console.error(`cleanup: ${err?.message ?? err}`);
     }
   }
+  if (lastLine !== undefined) console.log(lastLine);
   process.exit(code);
 }
 
 /**
  * Stops everything on Ctrl-C / SIGTERM (exit 130 / 143), on an uncaught exception (exit 1) and
- * after `timeoutMs` (calls `onTimeout`, then exits 1). Returns a function that disarms the timeout.
+ * after `timeoutMs` (exit 1). `lastLine(why)` gives the line to end the output with in each case.
+ * Returns a function that disarms the timeout.
  */
-export function guard(timeoutMs, onTimeout) {
-  process.on('SIGINT', () => void shutdown(130));
-  process.on('SIGTERM', () => void shutdown(143));
-  process.on('uncaughtException', (err) => {
-    console.error(`uncaught: ${err?.stack ?? err}`);
-    void shutdown(1);
-  });
-  const timer = setTimeout(() => {
-    if (shuttingDown) return;
-    try {
-      onTimeout();
-    } finally {
-      void shutdown(1);
-    }
-  }, timeoutMs);
+export function guard(timeoutMs, lastLine) {
+  process.on('SIGINT', () => void shutdown(130, lastLine('interrupted')));
+  process.on('SIGTERM', () => void shutdown(143, lastLine('terminated')));
+  process.on('uncaughtException', (err) => void shutdown(1, lastLine(`uncaught: ${err?.stack ?? err}`)));
+  const timer = setTimeout(() => void shutdown(1, lastLine(`no report within ${timeoutMs / 1000} s`)), timeoutMs);
   return () => clearTimeout(timer);
 }
 
@@ -266,6 +261,7 @@ export async function openWorkbench({ server, tmp, folder, testsModule }) {
  * and runs `testsModule` there with `env` and `folder` open. Resolves to VS Code's exit code.
  */
 export async function runWithTestElectron({ executable, tmp, vsix, env, folder, testsModule }) {
+  if (!fs.existsSync(executable)) throw new Error(`DSH_VSCODE_EXECUTABLE=${executable} does not exist`);
   const { runTests, resolveCliArgsFromVSCodeExecutablePath } = await import('@vscode/test-electron');
   const profile = makeProfile(tmp);
   const profileArgs = [`--user-data-dir=${profile.userData}`, `--extensions-dir=${profile.extensions}`];
@@ -286,6 +282,7 @@ export async function runWithTestElectron({ executable, tmp, vsix, env, folder, 
       extensionDevelopmentPath: noExtension,
       extensionTestsPath: testsModule,
       launchArgs: [folder, ...profileArgs],
+      // Started from a VS Code terminal, ELECTRON_RUN_AS_NODE would make VS Code a plain node.
       extensionTestsEnv: { ...env, ELECTRON_RUN_AS_NODE: undefined },
     });
   } catch (err) {

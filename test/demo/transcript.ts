@@ -45,13 +45,13 @@ export async function run(): Promise<void> {
 
     await call('dsh_terminal_send', { sessionId, input: 'seq 1 20000' });
     const page = await call('dsh_terminal_read', { sessionId, offset: 0, count: 200 });
-    const { lineBegin, lineEnd } = page.json as { lineBegin: number; lineEnd: number };
+    const { offset, lineBegin, lineEnd } = page.json as { offset: number; lineBegin: number; lineEnd: number };
     const pageLines = lines(page.text).filter((l, i, all) => i < all.length - 1 || l !== '');
     check('the last page holds 20000', pageLines.includes('20000'), `page ends with ${JSON.stringify(pageLines.slice(-3))}`);
     check(
-      'lineEnd - lineBegin equals the lines on the page',
-      Math.abs(lineEnd - lineBegin) === pageLines.length,
-      `lineBegin ${lineBegin}, lineEnd ${lineEnd}, ${pageLines.length} lines on the page`,
+      'offset 0 = lineBegin, and lineEnd - lineBegin = the lines on the page',
+      offset === 0 && lineBegin === offset && lineEnd - lineBegin === pageLines.length,
+      `offset ${offset}, lineBegin ${lineBegin}, lineEnd ${lineEnd}, ${pageLines.length} lines on the page`,
     );
 
     const ask = await call('dsh_terminal_send', { sessionId, input: `python3 -c "n=input('Name: '); print('hi', n)"` });
