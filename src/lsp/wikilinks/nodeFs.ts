@@ -1,0 +1,69 @@
+/**
+ * {@link WorkspaceFs} on Node's `fs` for `file:` URIs (unit tests, scripts, the benchmark). Read
+ * only. The `vscode.workspace.fs` implementation lives in `src/vscode`.
+ */
+
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LspError } from '../types';
+import { canonicalUri, parseUri, formatUri } from '../uri';
+import { FileStat, FileType, WorkspaceFs } from './workspaceFs';
+
+/** The absolute file-system path of a `file:` URI. @throws LspError `invalid_request` for another scheme. */
+export function fileUriToPath(uri: string): string {
+  const u = parseUri(uri);
+  if (u.scheme !== 'file') {
+    throw new LspError('invalid_request', `the Node file system reads only file: URIs, got ${JSON.stringify(uri)}`);
+  }
+  return fileURLToPath(formatUri({ ...u, query: '', fragment: '' }));
+}
+
+/** The canonical `file:` URI of an absolute path (see `canonicalUri`). */
+export function pathToFileUri(p: string): string {
+  const abs = path.resolve(p).split(path.sep).join('/');
+  return canonicalUri(formatUri({ scheme: 'file', authority: '', path: abs.startsWith('/') ? abs : '/' + abs, query: '', fragment: '' }));
+}
+
+/**
+ * A {@link WorkspaceFs} over `node:fs/promises`. Errors keep Node's `code` (`ENOENT` for a missing
+ * file). Symbolic links are reported as `File|SymbolicLink` or `Directory|SymbolicLink`; a
+ * dangling link as `Unknown|SymbolicLink`.
+ */
+export class NodeWorkspaceFs implements WorkspaceFs {
+  async readFile(uri: string): Promise<Uint8Array> {
+    return fsp.readFile(fileUriToPath(uri));
+  }
+
+  async readDirectory(uri: string): Promise<ReadonlyArray<readonly [string, number]>> {
+    const dir = fileUriToPath(uri);
+    const entries = await fsp.readdir(dir, { withFileTypes: true });
+    const out: Array<readonly [string, number]> = [];
+    for (const d of entries) {
+      if (d.isFile()) out.push([d.name, FileType.File]);
+      else if (d.isDirectory()) out.push([d.name, FileType.Directory]);
+      else if (d.isSymbolicLink()) {
+        let type: number = FileType.Unknown;
+        try {
+          const st = await fsp.stat(path.join(dir, d.name));
+          type = st.isFile() ? FileType.File : st.isDirectory() ? FileType.Directory : FileType.Unknown;
+        } catch {
+          // dangling link
+        }
+        out.push([d.name, type | FileType.SymbolicLink]);
+      }
+    }
+    return out;
+  }
+
+  async stat(uri: string): Promise<FileStat> {
+    const p = fileUriToPath(uri);
+    const [st, lst] = await Promise.all([fsp.stat(p), fsp.lstat(p)]);
+    const type = (st.isFile() ? FileType.File : st.isDirectory() ? FileType.Directory : FileType.Unknown) | (lst.isSymbolicLink() ? FileType.SymbolicLink : 0);
+    return { type, mtime: st.mtimeMs, size: st.size };
+  }
+
+  async realUri(uri: string): Promise<string> {
+    return pathToFileUri(await fsp.realpath(fileUriToPath(uri)));
+  }
+}

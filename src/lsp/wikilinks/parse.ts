@@ -1,0 +1,402 @@
+/**
+ * Parsing one markdown note for wiki links (plain Node, no `vscode` import).
+ *
+ * Where code is comes from a real markdown parser (markdown-it, CommonMark + GFM tables, HTML
+ * enabled): fenced code (``` and ~~~), indented code and HTML comment blocks are whole-line
+ * regions; inside each paragraph, heading and table row, code spans and HTML comments are found
+ * with CommonMark's rules (a backtick string closes only on a string of the same length; backslash
+ * escapes do not apply inside code). Wiki links there are not links.
+ *
+ * Grammar (Obsidian / Foam): `[[target]]`, `[[target|alias]]`, `[[target\|alias]]` (inside tables),
+ * `[[target#Heading]]`, `[[target#^block]]`, `[[#Heading]]` (same note), `![[embed]]`,
+ * `[[target.md]]`, `[[dir/target]]`. A link lies on one line; its text contains no `[` or `]`.
+ * Single brackets (`[text]`, `[^1]`) are never wiki links. `[[]]`, `[[|x]]` and `[[#]]` are not
+ * links. A `[[` preceded by a backslash is escaped (not a link).
+ *
+ * All positions are LSP positions: 0-based line, 0-based UTF-16 character.
+ */
+
+import MarkdownIt from 'markdown-it';
+import type { Range } from '../types';
+import { splitLines } from '../position';
+
+/**
+ * Which side of `|` is the target: `'target-first'` (`[[target|alias]]`, Obsidian and Foam, the
+ * default) or `'alias-first'` (`[[alias|target]]`, Dendron and MediaWiki-style vaults).
+ */
+export type AliasOrder = 'target-first' | 'alias-first';
+
+/** A link's anchor: a heading (`#Heading`, text as written) or a block (`#^id`, id without `^`). */
+export type WikiLinkAnchor = { readonly kind: 'heading'; readonly text: string } | { readonly kind: 'block'; readonly id: string };
+
+/** One wiki link as written in a note. */
+export interface WikiLink {
+  /** The link as written, e.g. `![[note#Heading|alias]]`. */
+  readonly raw: string;
+  /** `![[…]]`: an embed (it counts as a reference like any link). */
+  readonly embed: boolean;
+  /** The target path as written, trimmed, without the anchor (`dir/note`, `note.md`); `''` for a same-note link `[[#Heading]]`. */
+  readonly target: string;
+  readonly anchor?: WikiLinkAnchor;
+  /** The alias (display text), trimmed; for embeds it may be a size like `300`. */
+  readonly alias?: string;
+  /** The whole link: from `!` (embeds) or `[[` to after `]]`. */
+  readonly range: Range;
+  /** The target text including its anchor (`note#Heading`), trimmed; never includes the `\` of `\|`. */
+  readonly targetRange: Range;
+}
+
+/** A heading: `level` 1–6, `text` as written (inline markup kept, trailing `^id` removed), its line and the line's range. */
+export interface Heading {
+  readonly level: number;
+  readonly text: string;
+  readonly line: number;
+  readonly range: Range;
+}
+
+/**
+ * A block anchor `^id` ending a line (Obsidian, Foam): `id` without `^`; `line` is the line the
+ * `^id` is written on; `range` is the block it names, from the block's first line (character 0) to
+ * the end of the anchor's line. The block is, for an anchor after text on a line, the paragraph or
+ * heading it ends (`> text ^id` is its own line); for an anchor alone on its line, the top-level
+ * block it continues (a list, blockquote or table) or the one right before it (directly or after
+ * one blank line: a fence, a paragraph). Sources: Obsidian "Link to blocks", Foam block-anchors.md.
+ */
+export interface BlockAnchor {
+  readonly id: string;
+  readonly line: number;
+  readonly range: Range;
+}
+
+/** Why a region is not searched for links. */
+export type IgnoredKind = 'fence' | 'indented-code' | 'inline-code' | 'html-comment';
+
+/** A region where links are ignored (for tests and diagnostics). */
+export interface IgnoredRegion {
+  readonly kind: IgnoredKind;
+  readonly range: Range;
+}
+
+/** The parse of one note. */
+export interface ParsedNote {
+  /** Number of lines (LSP rule: a trailing newline adds an empty last line). */
+  readonly lineCount: number;
+  readonly links: readonly WikiLink[];
+  readonly headings: readonly Heading[];
+  readonly blocks: readonly BlockAnchor[];
+  /** `title:` from the front matter, else the first level-1 heading's text; `undefined` when neither exists. */
+  readonly title?: string;
+  /** The YAML front matter's lines `[start, end]` inclusive (0-based), when the note starts with `---`. */
+  readonly frontMatter?: { readonly startLine: number; readonly endLine: number };
+  readonly ignored: readonly IgnoredRegion[];
+}
+
+/** Options of {@link parseNote}. */
+export interface ParseOptions {
+  /** Default `'target-first'`. */
+  readonly aliasOrder?: AliasOrder;
+}
+
+const md = new MarkdownIt('commonmark', { html: true }).enable('table');
+
+interface Span {
+  start: number; // UTF-16 offset in the line
+  end: number; // exclusive
+  kind: IgnoredKind;
+}
+
+/**
+ * Parse a note's text (any line endings; a leading BOM is ignored by position math since it is one
+ * UTF-16 unit like in VS Code). Never throws on any input.
+ */
+export function parseNote(text: string, options: ParseOptions = {}): ParsedNote {
+  const aliasOrder = options.aliasOrder ?? 'target-first';
+  const lines = splitLines(text);
+  const n = lines.length;
+
+  // Front matter: `---` on the first line, closed by `---` or `...`.
+  let frontMatter: { startLine: number; endLine: number } | undefined;
+  let fmTitle: string | undefined;
+  if (n > 1 && /^---\s*$/.test(lines[0]!.replace(/^\uFEFF/, ''))) {
+    for (let i = 1; i < n; i++) {
+      if (/^(---|\.\.\.)\s*$/.test(lines[i]!)) {
+        frontMatter = { startLine: 0, endLine: i };
+        break;
+      }
+    }
+    if (frontMatter) {
+      for (let i = 1; i < frontMatter.endLine; i++) {
+        const m = /^title:\s*(.*?)\s*$/.exec(lines[i]!);
+        if (m && m[1]) {
+          fmTitle = m[1].replace(/^(['"])(.*)\1$/, '$2').trim() || undefined;
+          break;
+        }
+      }
+    }
+  }
+
+  // Per-line state: whole-line code/comment kind, and ignored spans.
+  const lineKind: Array<IgnoredKind | undefined> = new Array(n).fill(undefined);
+  const spans: Span[][] = Array.from({ length: n }, () => []);
+  const ignored: IgnoredRegion[] = [];
+  const headings: Heading[] = [];
+
+  const source = frontMatter ? lines.map((l, i) => (i <= frontMatter!.endLine ? '' : l)).join('\n') : lines.join('\n');
+  const tokens = md.parse(source, {});
+  const blockSpans: Array<{ type: string; level: number; a: number; b: number }> = [];
+  for (let t = 0; t < tokens.length; t++) {
+    const tok = tokens[t]!;
+    const map = tok.map;
+    if (!map) continue;
+    const [a, b] = map;
+    if (tok.nesting >= 0 && tok.type !== 'inline') blockSpans.push({ type: tok.type, level: tok.level, a, b });
+    switch (tok.type) {
+      case 'fence':
+      case 'code_block': {
+        const kind: IgnoredKind = tok.type === 'fence' ? 'fence' : 'indented-code';
+        markLines(a, Math.min(b, n), kind);
+        break;
+      }
+      case 'html_block':
+        if (tok.content.trimStart().startsWith('<!--')) markLines(a, Math.min(b, n), 'html-comment');
+        else scanInline(a, Math.min(b, n), false);
+        break;
+      case 'inline':
+        scanInline(a, Math.min(b, n), true);
+        break;
+      case 'tr_open':
+        scanInline(a, Math.min(b, n), true);
+        break;
+      case 'heading_open': {
+        const inline = tokens[t + 1];
+        const level = Number(tok.tag.slice(1));
+        let text = inline && inline.type === 'inline' ? inline.content.trim() : '';
+        text = text.replace(/\s+\^[A-Za-z0-9][A-Za-z0-9-]*$/, '');
+        if (a < n) headings.push({ level, text, line: a, range: lineRange(a) });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  function lineRange(line: number): Range {
+    return { start: { line, character: 0 }, end: { line, character: lines[line]!.length } };
+  }
+
+  function markLines(a: number, b: number, kind: IgnoredKind): void {
+    if (a >= b) return;
+    for (let i = a; i < b; i++) lineKind[i] = kind;
+    ignored.push({ kind, range: { start: { line: a, character: 0 }, end: { line: b - 1, character: lines[b - 1]!.length } } });
+  }
+
+  /** Find code spans (when `code`) and HTML comments in lines [a, b) taken as one inline block. */
+  function scanInline(a: number, b: number, code: boolean): void {
+    if (a >= b) return;
+    const block = lines.slice(a, b).join('\n');
+    const lineStarts: number[] = [];
+    let off = 0;
+    for (let i = a; i < b; i++) {
+      lineStarts.push(off);
+      off += lines[i]!.length + 1;
+    }
+    const toPos = (o: number) => {
+      let k = lineStarts.length - 1;
+      while (k > 0 && lineStarts[k]! > o) k--;
+      return { line: a + k, character: o - lineStarts[k]! };
+    };
+    const record = (start: number, end: number, kind: IgnoredKind) => {
+      const s = toPos(start);
+      const e = toPos(end);
+      ignored.push({ kind, range: { start: s, end: e } });
+      for (let line = s.line; line <= e.line; line++) {
+        const from = line === s.line ? s.character : 0;
+        const to = line === e.line ? e.character : lines[line]!.length;
+        spans[line]!.push({ start: from, end: to, kind });
+      }
+    };
+    let i = 0;
+    const len = block.length;
+    while (i < len) {
+      const c = block.charCodeAt(i);
+      if (c === 0x5c /* \ */) {
+        i += 2; // an escaped character is literal (backslash escapes do not apply inside code; we are outside)
+        continue;
+      }
+      if (code && c === 0x60 /* ` */) {
+        let k = i;
+        while (k < len && block.charCodeAt(k) === 0x60) k++;
+        const run = k - i;
+        // find a closing run of exactly `run` backticks
+        let j = k;
+        let close = -1;
+        while (j < len) {
+          if (block.charCodeAt(j) === 0x60) {
+            let m = j;
+            while (m < len && block.charCodeAt(m) === 0x60) m++;
+            if (m - j === run) {
+              close = j;
+              break;
+            }
+            j = m;
+          } else j++;
+        }
+        if (close >= 0) {
+          record(i, close + run, 'inline-code');
+          i = close + run;
+        } else {
+          i = k; // no closer: the backticks are literal
+        }
+        continue;
+      }
+      if (c === 0x3c /* < */ && block.startsWith('<!--', i)) {
+        const endAt = block.startsWith('<!-->', i) ? i + 5 : block.startsWith('<!--->', i) ? i + 6 : (() => {
+          const e = block.indexOf('-->', i + 4);
+          return e < 0 ? -1 : e + 3;
+        })();
+        if (endAt > 0) {
+          record(i, endAt, 'html-comment');
+          i = endAt;
+          continue;
+        }
+      }
+      i++;
+    }
+  }
+
+  // Links and block anchors, line by line.
+  const links: WikiLink[] = [];
+  const blocks: BlockAnchor[] = [];
+  const LINK_RE = /\[\[([^[\]\r\n]*)\]\]/g;
+  for (let line = 0; line < n; line++) {
+    if (lineKind[line] !== undefined) continue;
+    const text = lines[line]!;
+    const lineSpans = spans[line]!;
+    const inSpan = (from: number, to: number) => lineSpans.some((s) => from < s.end && to > s.start);
+
+    if (text.includes('[[')) {
+      LINK_RE.lastIndex = 0;
+      for (let m = LINK_RE.exec(text); m; m = LINK_RE.exec(text)) {
+        const open = m.index;
+        const close = open + m[0].length;
+        if (precededByBackslash(text, open)) continue;
+        const embed = open > 0 && text[open - 1] === '!' && !precededByBackslash(text, open - 1);
+        const start = embed ? open - 1 : open;
+        if (inSpan(start, close)) continue;
+        const link = parseLinkBody(m[1]!, open + 2, line, aliasOrder);
+        if (!link) continue;
+        links.push({
+          raw: text.slice(start, close),
+          embed,
+          ...link,
+          range: { start: { line, character: start }, end: { line, character: close } },
+        });
+      }
+    }
+
+    if (frontMatter && line <= frontMatter.endLine) continue;
+    const bm = /(?:^|\s)\^([A-Za-z0-9][A-Za-z0-9-]*)\s*$/.exec(text);
+    if (bm) {
+      const at = text.lastIndexOf('^' + bm[1]);
+      if (!inSpan(at, at + bm[1]!.length + 1)) {
+        const alone = /^[\s>]*$/.test(text.slice(0, at));
+        const start = alone ? ownLineBlockStart(line) : innerBlockStart(line);
+        blocks.push({ id: bm[1]!, line, range: { start: { line: start, character: 0 }, end: lineRange(line).end } });
+      }
+    }
+  }
+
+  /** First line of the innermost paragraph or heading containing `line` (the line itself if none). */
+  function innerBlockStart(line: number): number {
+    let best: { a: number; b: number } | undefined;
+    for (const s of blockSpans) {
+      if ((s.type === 'paragraph_open' || s.type === 'heading_open' || s.type === 'tr_open') && s.a <= line && line < s.b) {
+        if (!best || s.b - s.a < best.b - best.a) best = s;
+      }
+    }
+    return best ? best.a : line;
+  }
+
+  /** First line of the top-level block an anchor alone on `line` names (see {@link BlockAnchor}). */
+  function ownLineBlockStart(line: number): number {
+    const top = blockSpans.filter((s) => s.level === 0);
+    const containing = top.find((s) => s.a < line && line < s.b);
+    if (containing) return containing.a;
+    const blankBefore = line > 0 && lines[line - 1]!.trim() === '';
+    let best: { a: number; b: number } | undefined;
+    for (const s of top) {
+      if (s.b === line || (blankBefore && s.b === line - 1)) {
+        if (!best || s.b > best.b) best = s;
+      }
+    }
+    return best ? best.a : line;
+  }
+
+  const h1 = headings.find((h) => h.level === 1);
+  const title = fmTitle ?? (h1 && h1.text ? h1.text : undefined);
+  return { lineCount: n, links, headings, blocks, title, frontMatter, ignored };
+}
+
+function precededByBackslash(text: string, index: number): boolean {
+  let k = index - 1;
+  let count = 0;
+  while (k >= 0 && text[k] === '\\') {
+    count++;
+    k--;
+  }
+  return count % 2 === 1;
+}
+
+/**
+ * Split a link body (between `[[` and `]]`) into target, anchor and alias.
+ * `bodyStart` is the UTF-16 character of the body's first character on `line`.
+ */
+function parseLinkBody(
+  body: string,
+  bodyStart: number,
+  line: number,
+  aliasOrder: AliasOrder,
+): Pick<WikiLink, 'target' | 'anchor' | 'alias' | 'targetRange'> | undefined {
+  // The first `|` divides; `\|` (escaped inside a table) divides too, and the backslash belongs to neither side.
+  const bar = body.indexOf('|');
+  let first: [number, number];
+  let second: [number, number] | undefined;
+  if (bar < 0) first = [0, body.length];
+  else {
+    const firstEnd = bar > 0 && body[bar - 1] === '\\' ? bar - 1 : bar;
+    first = [0, firstEnd];
+    second = [bar + 1, body.length];
+  }
+  let targetPart = first;
+  let aliasPart = second;
+  if (aliasOrder === 'alias-first' && second) {
+    targetPart = second;
+    aliasPart = first;
+  }
+  const [ts, te] = trimBounds(body, targetPart[0], targetPart[1]);
+  const targetText = body.slice(ts, te);
+  const hash = targetText.indexOf('#');
+  const path = (hash < 0 ? targetText : targetText.slice(0, hash)).trim();
+  let anchor: WikiLinkAnchor | undefined;
+  if (hash >= 0) {
+    const a = targetText.slice(hash + 1).trim();
+    if (a.startsWith('^')) {
+      const id = a.slice(1).trim();
+      if (id) anchor = { kind: 'block', id };
+    } else if (a) anchor = { kind: 'heading', text: a };
+  }
+  if (path === '' && !anchor) return undefined;
+  const alias = aliasPart ? body.slice(aliasPart[0], aliasPart[1]).trim() : undefined;
+  return {
+    target: path,
+    ...(anchor ? { anchor } : {}),
+    ...(alias !== undefined && alias !== '' ? { alias } : {}),
+    targetRange: { start: { line, character: bodyStart + ts }, end: { line, character: bodyStart + te } },
+  };
+}
+
+function trimBounds(s: string, a: number, b: number): [number, number] {
+  while (a < b && /\s/.test(s[a]!)) a++;
+  while (b > a && /\s/.test(s[b - 1]!)) b--;
+  return [a, b];
+}

@@ -1,0 +1,347 @@
+/**
+ * The `md-links` navigation provider: markdown wiki links as symbols, without a language server
+ * (plain Node, no `vscode` import). Registers on the seam for `.md` and `.markdown`. Issue 7 and
+ * the W rows of `../shared/cases/lsp.md`.
+ *
+ * - `goToDefinition` on a link -> the note it resolves to (line 0), the heading line for
+ *   `[[Note#Heading]]`, the block line for `[[Note#^id]]` (file start, `anchorMissing`, when the
+ *   anchor is not found). An unresolved link answers one location, the link itself, flagged
+ *   `unresolved` (nothing is created). Not on a link: no locations.
+ * - `findReferences` on a link, or anywhere else in a note (meaning the note itself) -> the
+ *   declaration (the note's start, `isDeclaration`) and every link in the workspace that
+ *   resolves to the note, the one at the query position included; embeds count. On an unresolved
+ *   link: every link with the same unresolved target, flagged `unresolved`.
+ * - `goToImplementation` -> no locations (legal: the four operations are a closed set, not four
+ *   promises every provider must fill).
+ * - `hover` on a resolved link -> the note's title and its first lines (bounded); otherwise `null`.
+ */
+
+import { LspError, LspProvider, LspRequest, LspResult, NavLocation, Range, assertNever, Disposable } from '../types';
+import { canonicalUri, uriKey } from '../uri';
+import { splitLines } from '../position';
+import { slugify, ResolvableFile, Resolution } from './resolve';
+import { IndexedLink, IndexedNote, VaultIndex, VaultIndexOptions, decode } from './vaultIndex';
+import { isNotFoundError, WorkspaceFs } from './workspaceFs';
+import type { WikiLink } from './parse';
+
+/** Options of the `md-links` provider: the index options plus hover bounds. */
+export interface MdLinksOptions extends VaultIndexOptions {
+  /** Most lines of the target note shown in a hover (after the title). Default 12. */
+  readonly hoverMaxLines?: number;
+  /** Most characters of a hover's excerpt. Default 1200. */
+  readonly hoverMaxChars?: number;
+}
+
+/** The provider id on the seam. */
+export const MD_LINKS_PROVIDER_ID = 'md-links';
+
+const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/**
+ * The wiki-link provider. One instance serves every workspace folder: each request's
+ * `workspaceUri` selects (and on first use builds) that folder's {@link VaultIndex}, keyed by its
+ * real path. Keep indexes current with {@link onFileChanged} / {@link onFileDeleted} (from a file
+ * watcher and editor change events); queries never rescan.
+ */
+export class MdLinksProvider implements LspProvider, Disposable {
+  readonly id = MD_LINKS_PROVIDER_ID;
+  readonly extensions: Readonly<Record<string, string>> = Object.freeze({ '.md': 'markdown', '.markdown': 'markdown' });
+  private readonly byGivenRoot = new Map<string, Promise<VaultIndex>>();
+  private readonly byRealRoot = new Map<string, VaultIndex>();
+  private disposed = false;
+
+  constructor(
+    private readonly fs: WorkspaceFs,
+    private readonly options: MdLinksOptions = {},
+  ) {}
+
+  /**
+   * The built index of a workspace folder (built on first use; later calls share it).
+   * @param workspaceUri the folder's URI; resolved to its real path when `fs.realUri` exists.
+   * @throws LspError `file_not_found` when the folder does not exist; `cancelled` when `signal`
+   *   aborts while waiting (the build itself continues for later queries).
+   */
+  async index(workspaceUri: string, signal?: AbortSignal): Promise<VaultIndex> {
+    if (this.disposed) throw new LspError('provider_failed', `provider '${this.id}' is disposed`);
+    const key = uriKey(workspaceUri);
+    let p = this.byGivenRoot.get(key);
+    if (!p) {
+      p = this.createIndex(workspaceUri);
+      this.byGivenRoot.set(key, p);
+      p.catch(() => {
+        if (this.byGivenRoot.get(key) === p) this.byGivenRoot.delete(key);
+      });
+    }
+    const index = await raceSignal(p, signal);
+    await raceSignal(index.build(), signal);
+    return index;
+  }
+
+  private async createIndex(workspaceUri: string): Promise<VaultIndex> {
+    const given = canonicalUri(workspaceUri);
+    let real = given;
+    if (this.fs.realUri) {
+      try {
+        real = canonicalUri(await this.fs.realUri(given));
+      } catch (e) {
+        if (isNotFoundError(e)) throw new LspError('file_not_found', `workspace folder not found: ${workspaceUri}`, { uri: workspaceUri }, { cause: e });
+        throw e;
+      }
+    }
+    const realKey = uriKey(real);
+    let index = this.byRealRoot.get(realKey);
+    if (!index) {
+      index = new VaultIndex(this.fs, real, this.options, real === given ? [] : [given]);
+      this.byRealRoot.set(realKey, index);
+      index.build().catch(() => {
+        if (this.byRealRoot.get(realKey) === index) this.byRealRoot.delete(realKey);
+      });
+    }
+    return index;
+  }
+
+  /**
+   * A file was created or changed (`text`: its current content, e.g. an unsaved editor buffer;
+   * read from the file system when omitted). Updates every index the URI belongs to.
+   */
+  async onFileChanged(uri: string, text?: string): Promise<void> {
+    await Promise.all([...this.byRealRoot.values()].map((ix) => ix.onFileChanged(uri, text).catch(() => false)));
+  }
+
+  /** A file or folder was deleted. Updates every index the URI belongs to. */
+  async onFileDeleted(uri: string): Promise<void> {
+    await Promise.all([...this.byRealRoot.values()].map((ix) => ix.onFileDeleted(uri).catch(() => false)));
+  }
+
+  /** Drop all indexes; later queries fail. */
+  dispose(): void {
+    this.disposed = true;
+    this.byGivenRoot.clear();
+    this.byRealRoot.clear();
+  }
+
+  /**
+   * Answer one request (see the module comment for each operation).
+   * @throws LspError `file_not_found` (document or folder missing), `outside_workspace` (the
+   *   document is not inside `workspaceUri`), `cancelled`.
+   */
+  async query(request: LspRequest, signal: AbortSignal): Promise<LspResult> {
+    const index = await this.index(request.workspaceUri, signal);
+    const note = await this.documentNote(index, request.uri);
+    checkAborted(signal);
+    const link = linkAt(note, request.position.line, request.position.character);
+    const op = request.operation;
+    switch (op) {
+      case 'goToDefinition':
+        return { kind: 'locations', locations: link ? this.definition(index, link) : [], resolvedWorkspaceUri: index.rootUri };
+      case 'findReferences':
+        return { kind: 'locations', locations: this.references(index, note, link), resolvedWorkspaceUri: index.rootUri };
+      case 'goToImplementation':
+        return { kind: 'locations', locations: [], resolvedWorkspaceUri: index.rootUri };
+      case 'hover':
+        return { kind: 'hover', contents: link ? await this.hover(index, link) : null };
+      default:
+        return assertNever(op);
+    }
+  }
+
+  /** The indexed note for a document URI; added to the index when it exists but was not seen yet. */
+  private async documentNote(index: VaultIndex, uri: string): Promise<IndexedNote> {
+    let relPath = index.relPathOf(uri);
+    if (relPath === undefined && this.fs.realUri) {
+      try {
+        relPath = index.relPathOf(await this.fs.realUri(uri));
+      } catch (e) {
+        if (!isNotFoundError(e)) throw e;
+      }
+    }
+    if (relPath === undefined) {
+      throw new LspError('outside_workspace', `${uri} is not inside the workspace folder ${index.rootUri}; pass the workspace folder that contains the file`, {
+        uri,
+        workspaceUri: index.rootUri,
+      });
+    }
+    const known = index.note(relPath);
+    if (known) return known;
+    let text: string;
+    try {
+      text = decode(await this.fs.readFile(uri));
+    } catch (e) {
+      if (isNotFoundError(e)) throw new LspError('file_not_found', `file not found: ${relPath} (in ${index.rootUri})`, { uri, relPath }, { cause: e });
+      throw e;
+    }
+    await index.onFileChanged(uri, text);
+    return index.note(relPath) ?? index.transientNote(uri, relPath, text);
+  }
+
+  private definition(index: VaultIndex, l: IndexedLink): NavLocation[] {
+    const r = index.resolve(l);
+    const origin = { originRange: l.link.targetRange };
+    if (r.kind === 'unresolved') {
+      return [{ uri: l.source.uri, range: l.link.range, unresolved: true, linkTarget: l.link.target, ...origin }];
+    }
+    const { range, anchorMissing } = anchorRange(index.note(r.file.relPath) ?? r.file, l.link);
+    return [
+      {
+        uri: r.file.uri,
+        range,
+        ...(anchorMissing ? { anchorMissing: true } : {}),
+        ...resolutionFlags(r),
+        ...origin,
+      },
+    ];
+  }
+
+  private references(index: VaultIndex, note: IndexedNote, at: IndexedLink | undefined): NavLocation[] {
+    const inIndex = index.note(note.relPath) === note;
+    if (at) {
+      const r = index.resolve(at);
+      if (r.kind === 'unresolved') {
+        const links = index.unresolvedLinksLike(at);
+        if (!inIndex) links.push(...note.links.filter((l) => l.link.target.trim().toLowerCase() === at.link.target.trim().toLowerCase()));
+        return sortLocations(links.map((l) => ({ ...linkLocation(l, undefined), unresolved: true, linkTarget: l.link.target })));
+      }
+      return this.referencesTo(index, r.file, inIndex ? undefined : note);
+    }
+    return this.referencesTo(index, note, inIndex ? undefined : note);
+  }
+
+  private referencesTo(index: VaultIndex, file: ResolvableFile, transient: IndexedNote | undefined): NavLocation[] {
+    const links = index.linksTo(file);
+    if (transient) {
+      for (const l of transient.links) {
+        const r = index.resolve(l);
+        if (r.kind === 'resolved' && (r.file === transient || r.file.relPath === file.relPath)) links.push(l);
+      }
+    }
+    const decl: NavLocation = { uri: file.uri, range: ZERO, isDeclaration: true };
+    return [decl, ...sortLocations(links.map((l) => linkLocation(l, index.resolve(l))))];
+  }
+
+  private async hover(index: VaultIndex, l: IndexedLink): Promise<string | null> {
+    const r = index.resolve(l);
+    if (r.kind === 'unresolved') return null;
+    const file = r.file;
+    const notes: string[] = [];
+    if (r.ambiguous) notes.push(`ambiguous: ${r.candidates.length} files match '${l.link.target}'; showing the first of ${r.candidates.map((c) => c.relPath).join(', ')}`);
+    if (r.fuzzy) notes.push(`fuzzy: '${l.link.target}' matched '${file.relPath}' by slug only`);
+    if (file.kind !== 'note') return [`${file.name} (${file.relPath})`, ...notes.map((n) => `(${n})`)].join('\n\n');
+    const target = index.note(file.relPath) ?? (file as IndexedNote); // the current parse, not a cached one
+    let text: string;
+    try {
+      text = decode(await this.fs.readFile(file.uri));
+    } catch (e) {
+      if (isNotFoundError(e)) return null;
+      throw e;
+    }
+    const title = target.parsed.title ?? target.name;
+    const lines = splitLines(text);
+    const { range, anchorMissing } = anchorRange(target, l.link);
+    let start = range.start.line;
+    if (start === 0 && target.parsed.frontMatter) start = target.parsed.frontMatter.endLine + 1;
+    while (start < lines.length && lines[start]!.trim() === '') start++;
+    if (!l.link.anchor && start < lines.length && /^#\s/.test(lines[start]!) && target.parsed.headings.some((h) => h.line === start && h.level === 1)) {
+      start++;
+      while (start < lines.length && lines[start]!.trim() === '') start++;
+    }
+    const maxLines = Math.max(1, this.options.hoverMaxLines ?? 12);
+    const maxChars = Math.max(40, this.options.hoverMaxChars ?? 1200);
+    let excerpt = lines.slice(start, start + maxLines).join('\n').replace(/\s+$/, '');
+    let cut = start + maxLines < lines.length;
+    if (excerpt.length > maxChars) {
+      excerpt = excerpt.slice(0, maxChars);
+      cut = true;
+    }
+    if (cut) excerpt += '\n…';
+    if (anchorMissing) notes.push(`anchor '${anchorText(l.link)}' not found in ${file.relPath}`);
+    return [`${title} (${file.relPath})`, excerpt, ...notes.map((n) => `(${n})`)].filter((s) => s !== '').join('\n\n');
+  }
+}
+
+/** The link at an LSP position: the one containing it (`start <= character < end`), else one ending exactly there. */
+function linkAt(note: IndexedNote, line: number, character: number): IndexedLink | undefined {
+  const onLine = note.links.filter((l) => l.link.range.start.line === line);
+  return (
+    onLine.find((l) => l.link.range.start.character <= character && character < l.link.range.end.character) ??
+    onLine.find((l) => l.link.range.end.character === character)
+  );
+}
+
+function anchorText(link: WikiLink): string {
+  const a = link.anchor;
+  return !a ? '' : a.kind === 'block' ? `#^${a.id}` : `#${a.text}`;
+}
+
+/** Where a link lands in its target: heading/block line, or the file start (with `anchorMissing` when an anchor was not found). */
+function anchorRange(file: ResolvableFile, link: WikiLink): { range: Range; anchorMissing: boolean } {
+  const a = link.anchor;
+  if (!a) return { range: ZERO, anchorMissing: false };
+  const parsed = (file as Partial<IndexedNote>).parsed;
+  if (!parsed) return { range: ZERO, anchorMissing: true };
+  if (a.kind === 'heading') {
+    const want = a.text;
+    const h =
+      parsed.headings.find((x) => x.text === want) ??
+      parsed.headings.find((x) => x.text.toLowerCase() === want.toLowerCase()) ??
+      parsed.headings.find((x) => slugify(x.text) === slugify(want) && slugify(want) !== '');
+    return h ? { range: h.range, anchorMissing: false } : { range: ZERO, anchorMissing: true };
+  }
+  const b = parsed.blocks.find((x) => x.id === a.id) ?? parsed.blocks.find((x) => x.id.toLowerCase() === a.id.toLowerCase());
+  return b ? { range: b.range, anchorMissing: false } : { range: ZERO, anchorMissing: true };
+}
+
+function resolutionFlags(r: Resolution): Partial<NavLocation> {
+  if (r.kind !== 'resolved') return {};
+  return {
+    ...(r.ambiguous ? { ambiguous: true, candidates: r.candidates.map((c) => c.uri) } : {}),
+    ...(r.fuzzy ? { fuzzy: true } : {}),
+  };
+}
+
+function linkLocation(l: IndexedLink, r: Resolution | undefined): NavLocation {
+  return {
+    uri: l.source.uri,
+    range: l.link.range,
+    ...(l.link.embed ? { embed: true } : {}),
+    ...(r ? resolutionFlags(r) : {}),
+  };
+}
+
+function sortLocations(locs: NavLocation[]): NavLocation[] {
+  const seen = new Set<string>();
+  return locs
+    .filter((l) => {
+      const k = `${l.uri}|${l.range.start.line}|${l.range.start.character}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .sort((a, b) => {
+      if (a.uri !== b.uri) return a.uri < b.uri ? -1 : 1;
+      if (a.range.start.line !== b.range.start.line) return a.range.start.line - b.range.start.line;
+      return a.range.start.character - b.range.start.character;
+    });
+}
+
+function checkAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') });
+}
+
+function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  checkAborted(signal);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

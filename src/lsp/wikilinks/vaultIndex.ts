@@ -1,0 +1,434 @@
+/**
+ * The index of one workspace folder's notes and links (plain Node, no `vscode` import): built once
+ * by walking the folder, then kept current by {@link VaultIndex.onFileChanged} and
+ * {@link VaultIndex.onFileDeleted}, so queries never rescan. Reads go through a
+ * {@link WorkspaceFs}; nothing is ever written.
+ */
+
+import { LspError } from '../types';
+import { joinUri, relativePathOf, uriKey } from '../uri';
+import { AliasOrder, parseNote, ParsedNote, WikiLink } from './parse';
+import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, resolveTarget, slugify, targetNameKey } from './resolve';
+import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
+
+/** Options of a {@link VaultIndex}. */
+export interface VaultIndexOptions {
+  /** Which side of `|` is the target (W08). Default `'target-first'` (Obsidian/Foam). */
+  readonly aliasOrder?: AliasOrder;
+  /**
+   * Folder names never walked, at any depth. Default `['node_modules']`; folders whose name
+   * starts with `.` (`.git`, `.obsidian`, `.foam`, `.vscode`) are always skipped.
+   */
+  readonly excludeFolders?: readonly string[];
+  /** How many files are read at once while building. Default 32. */
+  readonly readConcurrency?: number;
+}
+
+/** A note in the index. */
+export interface IndexedNote extends ResolvableFile {
+  readonly kind: 'note';
+  readonly parsed: ParsedNote;
+  readonly links: readonly IndexedLink[];
+}
+
+/** A link in the index: the parsed link, the note it is written in, and a cached resolution. */
+export interface IndexedLink {
+  readonly link: WikiLink;
+  readonly source: IndexedNote;
+  /** @internal resolution cache, valid while `generation` equals the index's. */
+  cache?: { generation: number; resolution: Resolution };
+}
+
+/** Counts and problems, for diagnostics and the benchmark. */
+export interface VaultIndexStats {
+  readonly notes: number;
+  readonly attachments: number;
+  readonly links: number;
+  /** Milliseconds the initial build took (wall clock). */
+  readonly buildMs: number;
+  /** Files or folders that could not be read during the build, with the reason. */
+  readonly problems: ReadonlyArray<{ readonly uri: string; readonly message: string }>;
+}
+
+const DEFAULT_EXCLUDES = ['node_modules'];
+
+/**
+ * Notes, attachments and links of one workspace folder.
+ *
+ * `rootUri` is the folder as the index knows it (normally its real path); `aliasRoots` are other
+ * URIs of the same folder (e.g. the path through a symbolic link) accepted by the update methods.
+ */
+export class VaultIndex implements FileCatalog {
+  private readonly notes = new Map<string, IndexedNote>(); // relPath -> note
+  private readonly attachments = new Map<string, ResolvableFile>(); // relPath -> file
+  private readonly namesLower = new Map<string, Set<ResolvableFile>>();
+  private readonly slugs = new Map<string, Set<ResolvableFile>>();
+  private readonly linksByName = new Map<string, Set<IndexedLink>>(); // targetNameKey -> links
+  private readonly linksBySlug = new Map<string, Set<IndexedLink>>(); // slug of last segment -> links
+  private generation = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private built: Promise<void> | undefined;
+  private buildMs = 0;
+  private problems: Array<{ uri: string; message: string }> = [];
+  private readonly excludes: ReadonlySet<string>;
+  private readonly aliasOrder: AliasOrder;
+
+  constructor(
+    private readonly fs: WorkspaceFs,
+    readonly rootUri: string,
+    private readonly options: VaultIndexOptions = {},
+    private readonly aliasRoots: readonly string[] = [],
+  ) {
+    this.excludes = new Set(options.excludeFolders ?? DEFAULT_EXCLUDES);
+    this.aliasOrder = options.aliasOrder ?? 'target-first';
+  }
+
+  /**
+   * Build the index once (later calls return the same promise). Walks the folder with
+   * `fs.findFiles` when available, else `fs.readDirectory` (symbolic links to files are followed,
+   * symbolic links to folders are not: no cycles). Unreadable files are recorded in
+   * {@link stats}`().problems` and skipped.
+   * @throws LspError `file_not_found` when the root folder does not exist; `cancelled` when
+   *   `signal` aborts (the index can be built again later).
+   */
+  build(signal?: AbortSignal): Promise<void> {
+    if (!this.built) {
+      const p = this.enqueue(() => this.doBuild(signal));
+      this.built = p;
+      p.catch(() => {
+        if (this.built === p) this.built = undefined;
+      });
+    }
+    return this.built;
+  }
+
+  private async doBuild(signal?: AbortSignal): Promise<void> {
+    const t0 = performance.now();
+    this.clear();
+    let uris: string[];
+    try {
+      uris = this.fs.findFiles ? [...(await this.fs.findFiles(this.rootUri))] : await this.walk(signal);
+    } catch (e) {
+      if (isNotFoundError(e)) throw new LspError('file_not_found', `workspace folder not found: ${this.rootUri}`, { uri: this.rootUri }, { cause: e });
+      throw e;
+    }
+    const files: Array<{ uri: string; relPath: string }> = [];
+    for (const uri of uris) {
+      const relPath = this.relPathOf(uri);
+      if (relPath === undefined || this.isExcluded(relPath)) continue;
+      files.push({ uri: joinUri(this.rootUri, ...relPath.split('/')), relPath });
+    }
+    const noteFiles = files.filter((f) => noteExtensionOf(f.relPath) !== undefined);
+    for (const f of files) if (noteExtensionOf(f.relPath) === undefined) this.addAttachment(makeFile(f.uri, f.relPath));
+    const concurrency = Math.max(1, this.options.readConcurrency ?? 32);
+    let next = 0;
+    const worker = async () => {
+      while (next < noteFiles.length) {
+        checkAborted(signal);
+        const f = noteFiles[next++]!;
+        try {
+          const text = decode(await this.fs.readFile(f.uri));
+          this.putNote(f.uri, f.relPath, text);
+        } catch (e) {
+          this.problems.push({ uri: f.uri, message: e instanceof Error ? e.message : String(e) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, noteFiles.length) }, worker));
+    this.generation++;
+    this.buildMs = performance.now() - t0;
+  }
+
+  private async walk(signal?: AbortSignal): Promise<string[]> {
+    const out: string[] = [];
+    const visit = async (dirUri: string, rel: string, isRoot: boolean): Promise<void> => {
+      checkAborted(signal);
+      let entries: ReadonlyArray<readonly [string, number]>;
+      try {
+        entries = await this.fs.readDirectory(dirUri);
+      } catch (e) {
+        if (isRoot) throw e;
+        this.problems.push({ uri: dirUri, message: e instanceof Error ? e.message : String(e) });
+        return;
+      }
+      const subdirs: Array<Promise<void>> = [];
+      for (const [name, type] of entries) {
+        const childRel = rel ? `${rel}/${name}` : name;
+        if (type & FileType.File) out.push(joinUri(dirUri, name));
+        else if (type & FileType.Directory && !(type & FileType.SymbolicLink) && !this.isExcludedName(name)) {
+          subdirs.push(visit(joinUri(dirUri, name), childRel, false));
+        }
+      }
+      await Promise.all(subdirs);
+    };
+    await visit(this.rootUri, '', true);
+    return out;
+  }
+
+  /**
+   * Re-read (or take `text` of) a created or changed file and update the index; a file that no
+   * longer exists is removed. URIs outside the folder, in excluded folders, or under a folder
+   * whose name starts with `.` are ignored. Non-markdown files are tracked as attachments.
+   * Serialised with the build and other updates; resolves when applied.
+   * @param text the document's current text (e.g. an unsaved editor buffer); read from `fs` when omitted.
+   * @returns `true` when the URI belongs to this index.
+   */
+  onFileChanged(uri: string, text?: string): Promise<boolean> {
+    return this.enqueue(async () => {
+      const relPath = this.relPathOf(uri);
+      if (relPath === undefined || this.isExcluded(relPath)) return false;
+      const canonical = joinUri(this.rootUri, ...relPath.split('/'));
+      if (noteExtensionOf(relPath) === undefined) {
+        if (!this.attachments.has(relPath)) {
+          this.addAttachment(makeFile(canonical, relPath));
+          this.generation++;
+        }
+        return true;
+      }
+      let content = text;
+      if (content === undefined) {
+        try {
+          content = decode(await this.fs.readFile(canonical));
+        } catch (e) {
+          if (isNotFoundError(e)) {
+            this.removePrefix(relPath);
+            return true;
+          }
+          throw e;
+        }
+      }
+      const isNew = !this.notes.has(relPath);
+      this.putNote(canonical, relPath, content);
+      if (isNew) this.generation++;
+      return true;
+    });
+  }
+
+  /**
+   * Remove a deleted file, or every file under a deleted folder.
+   * @returns `true` when the URI belongs to this index.
+   */
+  onFileDeleted(uri: string): Promise<boolean> {
+    return this.enqueue(async () => {
+      const relPath = this.relPathOf(uri);
+      if (relPath === undefined) return false;
+      this.removePrefix(relPath);
+      return true;
+    });
+  }
+
+  /** Wait until the build and every update queued so far are applied. */
+  async settled(): Promise<void> {
+    await this.queue.catch(() => undefined);
+  }
+
+  /** The workspace-relative path of `uri` (decoded), or `undefined` when outside this folder. */
+  relPathOf(uri: string): string | undefined {
+    for (const root of [this.rootUri, ...this.aliasRoots]) {
+      const rel = relativePathOf(root, uri);
+      if (rel !== undefined) return rel;
+    }
+    return undefined;
+  }
+
+  /** True when `uri` names this index's folder itself (through any of its root URIs). */
+  isRoot(uri: string): boolean {
+    const k = uriKey(uri);
+    return [this.rootUri, ...this.aliasRoots].some((r) => uriKey(r) === k);
+  }
+
+  /** The note at a workspace-relative path, if indexed. */
+  note(relPath: string): IndexedNote | undefined {
+    return this.notes.get(relPath);
+  }
+
+  /** Every indexed note, in no particular order. */
+  allNotes(): IterableIterator<IndexedNote> {
+    return this.notes.values();
+  }
+
+  /** Make a note object for a document of this folder that is not in the index (e.g. in an excluded folder) without adding it. */
+  transientNote(uri: string, relPath: string, text: string): IndexedNote {
+    return this.makeNote(uri, relPath, text);
+  }
+
+  /** Resolve a link (cached until the set of files changes). Same-note links (`[[#Heading]]`) resolve to their source. */
+  resolve(l: IndexedLink): Resolution {
+    if (l.cache && l.cache.generation === this.generation) return l.cache.resolution;
+    let resolution: Resolution;
+    if (l.link.target === '') {
+      resolution = { kind: 'resolved', file: l.source, candidates: [l.source], ambiguous: false, fuzzy: false, via: 'path' };
+    } else {
+      resolution = resolveTarget(l.link.target, l.source.dir, this);
+    }
+    l.cache = { generation: this.generation, resolution };
+    return resolution;
+  }
+
+  /**
+   * Every indexed link that resolves to `file` (by relPath), in no particular order. Only links
+   * that resolve to the file count: no substring matches (`[[target-old]]` is not `[[target]]`).
+   */
+  linksTo(file: ResolvableFile): IndexedLink[] {
+    const candidates = new Set<IndexedLink>();
+    const add = (set: Set<IndexedLink> | undefined) => set?.forEach((l) => candidates.add(l));
+    add(this.linksByName.get(file.name.toLowerCase()));
+    if (file.kind === 'note') {
+      add(this.linksBySlug.get(slugify(file.name)));
+      if (/^(index|readme)$/i.test(file.name) && file.dir) add(this.linksByName.get(file.dir.slice(file.dir.lastIndexOf('/') + 1).toLowerCase()));
+      const self = this.notes.get(file.relPath);
+      self?.links.forEach((l) => {
+        if (l.link.target === '') candidates.add(l);
+      });
+    }
+    const out: IndexedLink[] = [];
+    for (const l of candidates) {
+      const r = this.resolve(l);
+      if (r.kind === 'resolved' && r.file.relPath === file.relPath) out.push(l);
+    }
+    return out;
+  }
+
+  /** Links whose target is unresolved and has the same name key as `l`'s (for references on a dangling link). */
+  unresolvedLinksLike(l: IndexedLink): IndexedLink[] {
+    const key = targetNameKey(l.link.target);
+    const wanted = l.link.target.trim().toLowerCase();
+    const out: IndexedLink[] = [];
+    for (const other of this.linksByName.get(key) ?? []) {
+      if (other.link.target.trim().toLowerCase() === wanted && this.resolve(other).kind === 'unresolved') out.push(other);
+    }
+    return out;
+  }
+
+  /** Every indexed link (for tests and diagnostics). */
+  *allLinks(): IterableIterator<IndexedLink> {
+    for (const n of this.notes.values()) yield* n.links;
+  }
+
+  /** Counts, build time and problems. */
+  stats(): VaultIndexStats {
+    let links = 0;
+    for (const n of this.notes.values()) links += n.links.length;
+    return { notes: this.notes.size, attachments: this.attachments.size, links, buildMs: this.buildMs, problems: [...this.problems] };
+  }
+
+  // FileCatalog
+  byName(nameLower: string): Iterable<ResolvableFile> {
+    return this.namesLower.get(nameLower) ?? [];
+  }
+
+  bySlug(slug: string): Iterable<ResolvableFile> {
+    return this.slugs.get(slug) ?? [];
+  }
+
+  // ---- internals
+
+  private enqueue<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(op, op);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private isExcludedName(name: string): boolean {
+    return name.startsWith('.') || this.excludes.has(name);
+  }
+
+  private isExcluded(relPath: string): boolean {
+    const segs = relPath.split('/');
+    for (let i = 0; i < segs.length - 1; i++) if (this.isExcludedName(segs[i]!)) return true;
+    return false;
+  }
+
+  private clear(): void {
+    this.notes.clear();
+    this.attachments.clear();
+    this.namesLower.clear();
+    this.slugs.clear();
+    this.linksByName.clear();
+    this.linksBySlug.clear();
+    this.problems = [];
+  }
+
+  private makeNote(uri: string, relPath: string, text: string): IndexedNote {
+    const file = makeFile(uri, relPath);
+    const parsed = parseNote(text, { aliasOrder: this.aliasOrder });
+    const links: IndexedLink[] = [];
+    const note: IndexedNote = { ...file, kind: 'note', parsed, links };
+    for (const link of parsed.links) links.push({ link, source: note });
+    return note;
+  }
+
+  private putNote(uri: string, relPath: string, text: string): void {
+    const old = this.notes.get(relPath);
+    if (old) this.removeNote(old);
+    const note = this.makeNote(uri, relPath, text);
+    this.notes.set(relPath, note);
+    addTo(this.namesLower, note.name.toLowerCase(), note);
+    addTo(this.slugs, slugify(note.name), note);
+    for (const l of note.links) {
+      if (l.link.target === '') continue;
+      const key = targetNameKey(l.link.target);
+      addTo(this.linksByName, key, l);
+      addTo(this.linksBySlug, slugify(key), l);
+    }
+  }
+
+  private removeNote(note: IndexedNote): void {
+    this.notes.delete(note.relPath);
+    removeFrom(this.namesLower, note.name.toLowerCase(), note);
+    removeFrom(this.slugs, slugify(note.name), note);
+    for (const l of note.links) {
+      if (l.link.target === '') continue;
+      const key = targetNameKey(l.link.target);
+      removeFrom(this.linksByName, key, l);
+      removeFrom(this.linksBySlug, slugify(key), l);
+    }
+  }
+
+  private addAttachment(file: ResolvableFile): void {
+    this.attachments.set(file.relPath, file);
+    addTo(this.namesLower, file.name.toLowerCase(), file);
+  }
+
+  private removePrefix(relPath: string): void {
+    let changed = false;
+    for (const [p, note] of [...this.notes]) {
+      if (p === relPath || p.startsWith(relPath + '/')) {
+        this.removeNote(note);
+        changed = true;
+      }
+    }
+    for (const [p, file] of [...this.attachments]) {
+      if (p === relPath || p.startsWith(relPath + '/')) {
+        this.attachments.delete(p);
+        removeFrom(this.namesLower, file.name.toLowerCase(), file);
+        changed = true;
+      }
+    }
+    if (changed) this.generation++;
+  }
+}
+
+function addTo<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
+  let s = m.get(k);
+  if (!s) m.set(k, (s = new Set()));
+  s.add(v);
+}
+
+function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
+  const s = m.get(k);
+  if (!s) return;
+  s.delete(v);
+  if (s.size === 0) m.delete(k);
+}
+
+const utf8 = new TextDecoder('utf-8');
+
+/** Decode UTF-8 bytes, dropping a leading BOM (TextDecoder does by default). */
+export function decode(bytes: Uint8Array): string {
+  return utf8.decode(bytes);
+}
+
+function checkAborted(signal?: AbortSignal): void {
+  if (signal?.aborted) throw new LspError('cancelled', 'wiki-link index build cancelled', { reason: String(signal.reason ?? 'aborted') });
+}
