@@ -17,11 +17,22 @@ export interface LogRecord {
   outcome?: 'passed' | 'failed';
 }
 
-/** Appends one record to $DSH_TEST_LOG (and echoes its text to the extension host console). */
+let logBroken = false;
+
+/**
+ * Appends one record to $DSH_TEST_LOG (and echoes its text to the extension host console). Best
+ * effort: a log that cannot be written must not stop the run, whose results file still decides.
+ */
 export function emit(record: LogRecord): void {
   console.log(record.text);
   const file = process.env.DSH_TEST_LOG;
-  if (file) fs.appendFileSync(file, JSON.stringify(record) + '\n');
+  if (!file || logBroken) return;
+  try {
+    fs.appendFileSync(file, JSON.stringify(record) + '\n');
+  } catch (err) {
+    logBroken = true;
+    console.error(`cannot write ${file}: ${err}`);
+  }
 }
 
 /** Writes the final results to $DSH_TEST_RESULTS (atomically: temp file, then rename). */
