@@ -334,6 +334,7 @@ export function parseNote(text: string, options: ParseOptions = {}): ParsedNote 
 
   const h1 = headings.find((h) => h.level === 1);
   const title = fmTitle ?? (h1 && h1.text ? h1.text : undefined);
+  ignored.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
   return { lineCount: n, links, headings, blocks, title, frontMatter, ignored };
 }
 

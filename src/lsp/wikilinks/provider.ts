@@ -240,7 +240,8 @@ export class MdLinksProvider implements LspProvider, Disposable {
     let start = range.start.line;
     if (start === 0 && target.parsed.frontMatter) start = target.parsed.frontMatter.endLine + 1;
     while (start < lines.length && lines[start]!.trim() === '') start++;
-    if (!l.link.anchor && start < lines.length && /^#\s/.test(lines[start]!) && target.parsed.headings.some((h) => h.line === start && h.level === 1)) {
+    // The H1 the title came from is not repeated in the excerpt.
+    if (!l.link.anchor && target.parsed.headings.some((h) => h.line === start && h.level === 1 && h.text === title)) {
       start++;
       while (start < lines.length && lines[start]!.trim() === '') start++;
     }
