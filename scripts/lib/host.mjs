@@ -244,11 +244,12 @@ export async function openWorkbench({ server, tmp, folder, testsModule }) {
   const close = () => browser.close();
   onCleanup(close);
   const page = await browser.newPage();
-  const consoleLog = fs.createWriteStream(path.join(tmp, 'browser-console.log'));
-  onCleanup(() => new Promise((r) => consoleLog.end(r)));
-  page.on('console', (msg) => consoleLog.write(`[${msg.type()}] ${msg.text()}\n`));
-  page.on('pageerror', (err) => consoleLog.write(`[pageerror] ${err.stack ?? err}\n`));
-  const exitCode = new Promise((resolve) => void page.exposeFunction('codeAutomationExit', (code) => resolve(code)));
+  const consoleLog = path.join(tmp, 'browser-console.log');
+  page.on('console', (msg) => fs.appendFileSync(consoleLog, `[${msg.type()}] ${msg.text()}\n`));
+  page.on('pageerror', (err) => fs.appendFileSync(consoleLog, `[pageerror] ${err.stack ?? err}\n`));
+  let reportExit;
+  const exitCode = new Promise((resolve) => (reportExit = resolve));
+  await page.exposeFunction('codeAutomationExit', (code) => reportExit(code));
   await page.goto(url);
   return { exitCode, close };
 }
