@@ -1,0 +1,201 @@
+// Benchmark of the md-links wiki-link provider (issue 7): index build time and the median time of a
+// warm findReferences query through the LspService, on the real foam-docs vault and on a generated
+// 10 000-note vault (in a temp folder, removed afterwards), next to `rg -F` searching the same
+// vault for the link text. Run: npx tsx scripts/bench-wikilinks.ts [--notes N] [--runs N]
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { LspService } from '../src/lsp/service';
+import { MdLinksProvider } from '../src/lsp/wikilinks/provider';
+import { NodeWorkspaceFs, pathToFileUri } from '../src/lsp/wikilinks/nodeFs';
+
+const args = process.argv.slice(2);
+const arg = (name: string, dflt: number) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : dflt;
+};
+const NOTES = arg('--notes', 10_000);
+const RUNS = arg('--runs', 30);
+const FOAM_DOCS = path.resolve(__dirname, '../../shared/data/foam-docs');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
+
+/** A deterministic PRNG (mulberry32) so the generated vault is the same on every run. */
+function rng(seed: number) {
+  return () => {
+    seed |= 0;
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Write `n` notes in 100 folders, each with a title, prose, ~6 links (aliases, headings, embeds) and a code fence. */
+function generateVault(dir: string, n: number): void {
+  const rand = rng(42);
+  const name = (i: number) => `note-${String(i).padStart(5, '0')}`;
+  for (let i = 0; i < n; i++) {
+    const folder = path.join(dir, `area-${String(i % 100).padStart(2, '0')}`);
+    if (i < 100) fs.mkdirSync(folder, { recursive: true });
+    const links: string[] = [];
+    for (let k = 0; k < 6; k++) {
+      const t = name(Math.floor(rand() * n));
+      const r = rand();
+      links.push(r < 0.6 ? `[[${t}]]` : r < 0.8 ? `[[${t}|see ${t}]]` : r < 0.9 ? `[[${t}#Details]]` : `![[${t}]]`);
+    }
+    const body = [
+      `# Note ${i}`,
+      '',
+      `Some prose about topic ${i} that links to ${links[0]} and ${links[1]}, with \`inline [[code]]\` too.`,
+      '',
+      '## Details',
+      '',
+      `- point one ${links[2]}`,
+      `- point two ${links[3]} ^point-${i}`,
+      '',
+      '```md',
+      `[[${name((i + 1) % n)}]] in a code example is not a link`,
+      '```',
+      '',
+      `More text. ${links[4]} ${links[5]}`,
+      'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.',
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(folder, `${name(i)}.md`), body);
+  }
+}
+
+interface Row {
+  vault: string;
+  notes: number;
+  links: number;
+  buildMs: number;
+  coldFirstQueryMs: number;
+  warmReferencesMs: number;
+  distinctReferencesMs: number;
+  hits: number;
+  rgMs: number | undefined;
+  rgLines: number | undefined;
+}
+
+async function bench(label: string, dir: string, targetRel: string, needle: string): Promise<Row> {
+  const service = new LspService();
+  const provider = new MdLinksProvider(new NodeWorkspaceFs());
+  service.registerProvider(provider);
+  const ws = pathToFileUri(dir);
+  const query = { operation: 'findReferences' as const, uri: pathToFileUri(path.join(dir, targetRel)), position: { line: 0, character: 0 }, workspaceUri: ws };
+
+  const t0 = performance.now();
+  const first = await service.query(query, new AbortController().signal);
+  const coldFirstQueryMs = performance.now() - t0;
+  const index = await provider.index(ws);
+  const stats = index.stats();
+
+  const times: number[] = [];
+  let hits = 0;
+  for (let i = 0; i < RUNS; i++) {
+    const s = performance.now();
+    const r = await service.query(query, new AbortController().signal);
+    times.push(performance.now() - s);
+    hits = r.kind === 'locations' ? r.locations.length - 1 : 0; // minus the declaration
+  }
+  if (first.kind !== 'locations') throw new Error('unexpected result');
+
+  // Warm index, a different note each time (no resolution cached for that note's links yet).
+  const others = [...index.allNotes()].map((n) => n.relPath).sort();
+  const step = Math.max(1, Math.floor(others.length / RUNS));
+  const distinct: number[] = [];
+  for (let i = 0; i < others.length && distinct.length < RUNS; i += step) {
+    const q = { ...query, uri: pathToFileUri(path.join(dir, others[i]!)) };
+    const s = performance.now();
+    await service.query(q, new AbortController().signal);
+    distinct.push(performance.now() - s);
+  }
+
+  let rgMs: number | undefined;
+  let rgLines: number | undefined;
+  const rgTimes: number[] = [];
+  for (let i = 0; i < Math.min(RUNS, 10); i++) {
+    const s = performance.now();
+    const rg = spawnSync('rg', ['-F', '--no-config', '-c', needle, dir], { encoding: 'utf8' });
+    const took = performance.now() - s;
+    if (rg.error) break; // rg not installed
+    rgTimes.push(took);
+    rgLines = rg.stdout
+      .split('\n')
+      .filter(Boolean)
+      .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(':') + 1)), 0);
+  }
+  if (rgTimes.length) rgMs = median(rgTimes);
+
+  return {
+    vault: label,
+    notes: stats.notes,
+    links: stats.links,
+    buildMs: stats.buildMs,
+    coldFirstQueryMs,
+    warmReferencesMs: median(times),
+    distinctReferencesMs: median(distinct),
+    hits,
+    rgMs,
+    rgLines,
+  };
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  if (fs.existsSync(FOAM_DOCS)) {
+    rows.push(await bench('foam-docs', FOAM_DOCS, 'user/features/wikilinks.md', '[[wikilinks'));
+  } else {
+    console.error(`foam-docs not found at ${FOAM_DOCS} (expected ../shared/data/foam-docs beside the repository); skipping it`);
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-vault-'));
+  try {
+    const g0 = performance.now();
+    generateVault(tmp, NOTES);
+    console.error(`generated ${NOTES} notes in ${ms(performance.now() - g0)} at ${tmp}`);
+    const target = 'note-01234';
+    rows.push(await bench(`generated ${NOTES}`, tmp, `area-${String(1234 % 100).padStart(2, '0')}/${target}.md`, `[[${target}`));
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+
+  console.log(`\nmd-links benchmark (median of ${RUNS} warm findReferences through LspService; rg -F median of up to 10 runs)\n`);
+  const header = ['vault', 'notes', 'links', 'index build', 'cold 1st query', 'warm refs (same)', 'warm refs (each new)', 'hits', 'rg -F', 'rg lines', 'rg / warm new'];
+  const table = rows.map((r) => [
+    r.vault,
+    String(r.notes),
+    String(r.links),
+    ms(r.buildMs),
+    ms(r.coldFirstQueryMs),
+    ms(r.warmReferencesMs),
+    ms(r.distinctReferencesMs),
+    String(r.hits),
+    r.rgMs === undefined ? 'n/a' : ms(r.rgMs),
+    r.rgLines === undefined ? 'n/a' : String(r.rgLines),
+    r.rgMs === undefined ? 'n/a' : `${(r.rgMs / r.distinctReferencesMs).toFixed(0)}x`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of table) console.log(line(row));
+  console.log(
+    '\nwarm refs (same): the same note again (resolutions cached); (each new): a different note each time on the built index.\n' +
+      'hits = links resolving to the note (code examples excluded, exact resolution); rg lines = lines containing the text, code examples and all.',
+  );
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
