@@ -1,6 +1,8 @@
 // Rules of the navigation seam (src/lsp/service.ts, src/lsp/types.ts): atomic registration,
 // extension validation, disposal, selection by extension, languageId derivation, errors.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import {
   assertNever,
   isLspError,
@@ -304,6 +306,18 @@ describe('lsp seam: LspService', () => {
       type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
       const exact: Equal<LspOperation, 'goToDefinition' | 'findReferences' | 'goToImplementation' | 'hover'> = true;
       assert.equal(exact, true);
+    });
+  });
+
+  describe('layering', () => {
+    it('nothing under src/lsp imports vscode (the seam is plain Node)', () => {
+      const root = path.resolve(__dirname, '../../src/lsp');
+      const files = (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts'));
+      assert.ok(files.length >= 10, `found ${files.length} files`);
+      for (const f of files) {
+        const text = fs.readFileSync(path.join(root, f), 'utf8');
+        assert.doesNotMatch(text, /(from\s+|require\(\s*|import\(\s*)['"]vscode['"]/, `src/lsp/${f} imports vscode`);
+      }
     });
   });
 });

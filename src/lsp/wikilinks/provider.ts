@@ -72,9 +72,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
         if (this.byGivenRoot.get(key) === p) this.byGivenRoot.delete(key);
       });
     }
-    const index = await raceSignal(p, signal);
-    await raceSignal(index.build(), signal);
-    return index;
+    return raceSignal(p, signal);
   }
 
   private async createIndex(workspaceUri: string): Promise<VaultIndex> {
@@ -92,10 +90,13 @@ export class MdLinksProvider implements LspProvider, Disposable {
     let index = this.byRealRoot.get(realKey);
     if (!index) {
       index = new VaultIndex(this.fs, real, this.options, real === given ? [] : [given]);
-      this.byRealRoot.set(realKey, index);
-      index.build().catch(() => {
-        if (this.byRealRoot.get(realKey) === index) this.byRealRoot.delete(realKey);
-      });
+      this.byRealRoot.set(realKey, index); // visible to onFileChanged while it builds (updates queue behind the build)
+    }
+    try {
+      await index.build(); // not tied to any query's signal: one build serves every query
+    } catch (e) {
+      if (this.byRealRoot.get(realKey) === index) this.byRealRoot.delete(realKey);
+      throw e;
     }
     return index;
   }

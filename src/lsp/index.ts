@@ -1,0 +1,36 @@
+/**
+ * The navigation seam's public API (plain Node, no `vscode` import), for the composition root and
+ * the VS Code layer (`dsh_lsp` tool, editor providers, the `vscode.workspace.fs` adapter).
+ *
+ * - Types and errors: `./types` (LSP shapes, the closed operation union, results, `LspError`).
+ * - `LspService`: provider registration and routing by file extension (`./service`).
+ * - The one position converter and symbol re-anchoring (`./position`).
+ * - URI helpers (`./uri`).
+ * - The `md-links` wiki-link provider and its file-system interface (`./wikilinks/*`).
+ */
+
+export * from './types';
+export { LspService } from './service';
+export type { ProviderDescription, ServiceDescription } from './service';
+export {
+  splitLines,
+  codePointLength,
+  modelColumnToCharacter,
+  characterToModelColumn,
+  toLspPosition,
+  toModelPosition,
+  anchorToSymbol,
+} from './position';
+export type { ModelPosition, ConvertedPosition, SymbolAnchor } from './position';
+export { parseUri, formatUri, canonicalUri, uriKey, joinUri, relativePathOf, extensionOfUri, encodePath } from './uri';
+export type { ParsedUri } from './uri';
+export { MdLinksProvider, MD_LINKS_PROVIDER_ID } from './wikilinks/provider';
+export type { MdLinksOptions } from './wikilinks/provider';
+export { FileType, isNotFoundError } from './wikilinks/workspaceFs';
+export type { WorkspaceFs, FileStat } from './wikilinks/workspaceFs';
+export { VaultIndex } from './wikilinks/vaultIndex';
+export type { VaultIndexOptions, VaultIndexStats, IndexedNote, IndexedLink } from './wikilinks/vaultIndex';
+export { parseNote } from './wikilinks/parse';
+export type { AliasOrder, WikiLink, WikiLinkAnchor, Heading, BlockAnchor, ParsedNote, IgnoredRegion } from './wikilinks/parse';
+export { resolveTarget, slugify } from './wikilinks/resolve';
+export type { Resolution, ResolvableFile } from './wikilinks/resolve';
