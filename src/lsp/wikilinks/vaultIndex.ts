@@ -6,7 +6,7 @@
  */
 
 import { LspError } from '../types';
-import { joinUri, relativePathOf, uriKey } from '../uri';
+import { joinUri, relativePathOf } from '../uri';
 import { AliasOrder, parseNote, ParsedNote, WikiLink } from './parse';
 import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, resolveTarget, slugify, targetNameKey } from './resolve';
 import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
@@ -229,12 +229,6 @@ export class VaultIndex implements FileCatalog {
       if (rel !== undefined) return rel;
     }
     return undefined;
-  }
-
-  /** True when `uri` names this index's folder itself (through any of its root URIs). */
-  isRoot(uri: string): boolean {
-    const k = uriKey(uri);
-    return [this.rootUri, ...this.aliasRoots].some((r) => uriKey(r) === k);
   }
 
   /** The note at a workspace-relative path, if indexed. */
