@@ -1,0 +1,114 @@
+/**
+ * The terminal tools through `vscode.lm.invokeTool`, as an agent calls them, in a real extension
+ * host running the installed VSIX: cases C01, C05, C08, C21, C22, C25, C32 of
+ * ../shared/cases/terminal.md, plus the result shapes the tools promise.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { TERMINAL_TOOLS, invokeTool, waitForTools } from './lm';
+
+interface SendJson {
+  sessionId: string;
+  waitReason: string;
+  waiting?: string;
+  exitCode?: number;
+  sessionStatus: { kind: string; exitCode?: number | null; signal?: string | null };
+  foreground?: { pid: number; command: string };
+  truncated: boolean;
+}
+
+describe('terminal tools through vscode.lm.invokeTool', function () {
+  this.timeout(120_000);
+  let sessionId: string;
+  const send = (input: string, timeoutMs?: number) => invokeTool<SendJson>('dsh_terminal_send', { sessionId, input, timeoutMs });
+
+  before(async () => {
+    await waitForTools(TERMINAL_TOOLS);
+  });
+
+  beforeEach(async () => {
+    const opened = await invokeTool<{ sessionId: string; sessionStatus: { kind: string }; cwd: string }>('dsh_terminal_open', { name: 'integration' });
+    sessionId = opened.json.sessionId;
+    assert.match(sessionId, /^pty-\d+$/);
+    assert.deepEqual(opened.json.sessionStatus, { kind: 'running' });
+    assert.equal(opened.json.cwd, vscode.workspace.workspaceFolders?.[0].uri.fsPath, 'opens in the workspace folder');
+  });
+
+  afterEach(async () => {
+    const listed = await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {});
+    if (listed.json.sessions.some((s) => s.sessionId === sessionId)) {
+      const closed = await invokeTool<{ closed: boolean }>('dsh_terminal_close', { sessionId });
+      assert.equal(closed.json.closed, true);
+    }
+  });
+
+  it('C01 echo hello: stdin_read at the prompt, output exactly hello as the second part', async () => {
+    const r = await send('echo hello');
+    assert.equal(r.json.waitReason, 'stdin_read');
+    assert.equal(r.json.waiting, 'shell-prompt');
+    assert.equal(r.json.exitCode, 0);
+    assert.equal(r.json.truncated, false);
+    assert.equal(r.text, 'hello');
+  });
+
+  it('C05 sleep 20; echo done with a 60 s timeout: returns only after the sleep', async () => {
+    const t = Date.now();
+    const r = await send('sleep 20; echo done', 60_000);
+    assert.equal(r.json.waitReason, 'stdin_read');
+    assert.equal(r.text, 'done');
+    assert.ok(Date.now() - t >= 19_000);
+  });
+
+  it('C08 input(): program-input naming python3; the answer prints hi Bob and returns to the prompt', async () => {
+    const r = await send(`python3 -c "n=input('Name: '); print('hi', n)"`);
+    assert.equal(r.json.waitReason, 'stdin_read');
+    assert.equal(r.json.waiting, 'program-input');
+    assert.match(r.json.foreground?.command ?? '', /python3/);
+    assert.match(r.text ?? '', /Name: $/);
+    const answer = await send('Bob');
+    assert.equal(answer.json.waiting, 'shell-prompt');
+    assert.match(answer.text ?? '', /hi Bob/);
+  });
+
+  it('C21 set -u keeps the prompt; set -e then false ends the session with exit 1', async () => {
+    await send('set -u');
+    assert.equal((await send('echo ok')).text, 'ok');
+    await send('set -e');
+    const r = await send('false');
+    assert.equal(r.json.waitReason, 'session_exit');
+    assert.deepEqual(r.json.sessionStatus, { kind: 'exited', exitCode: 1, signal: null });
+  });
+
+  it('C22 exit 42: session_exit with 42, listed as exited, a new session opens', async () => {
+    const r = await send('exit 42');
+    assert.equal(r.json.waitReason, 'session_exit');
+    assert.deepEqual(r.json.sessionStatus, { kind: 'exited', exitCode: 42, signal: null });
+    const listed = await invokeTool<{ sessions: { sessionId: string; sessionStatus: { kind: string } }[] }>('dsh_terminal_list', {});
+    assert.equal(listed.json.sessions.find((s) => s.sessionId === sessionId)?.sessionStatus.kind, 'exited');
+    const again = await invokeTool<{ sessionId: string }>('dsh_terminal_open', {});
+    assert.notEqual(again.json.sessionId, sessionId);
+    await invokeTool('dsh_terminal_close', { sessionId: again.json.sessionId });
+  });
+
+  it('read pages count back from the newest line and agree with each other', async () => {
+    await send('seq 1 20000');
+    const page = await invokeTool<{ offset: number; lineBegin: number; lineEnd: number; totalLines: number; nextOffset?: number }>('dsh_terminal_read', { sessionId, offset: 0, count: 200 });
+    const lines = (page.text ?? '').split('\n');
+    assert.equal(lines.length, 200);
+    assert.equal(lines.at(-1), '20000');
+    assert.deepEqual([page.json.offset, page.json.lineBegin, page.json.lineEnd], [0, 0, 200]);
+    assert.equal(page.json.nextOffset, 200);
+    const older = await invokeTool('dsh_terminal_read', { sessionId, offset: 200, count: 1 });
+    assert.equal(older.text, '19800');
+  });
+
+  it('C25 a send while a command runs is refused with a busy error naming it', async () => {
+    const r = await send(`bash -c 'echo starting; sleep 120; echo finished'`, 1000);
+    assert.equal(r.json.waitReason, 'timeout');
+    await assert.rejects(send('ls'), /busy.*sleep 120/s);
+  });
+
+  it('C32 a command string as session id: the error lists the valid ids', async () => {
+    await assert.rejects(invokeTool('dsh_terminal_read', { sessionId: 'npm test' }), new RegExp(`not a command.*${sessionId}`, 's'));
+  });
+});
