@@ -188,6 +188,35 @@ export class ListTool extends TerminalTool<Record<string, never>> {
   }
 }
 
+/** Input of `dsh_terminal_signal`. */
+export interface SignalInput {
+  sessionId: string;
+  signal: string;
+}
+
+export class SignalTool extends TerminalTool<SignalInput> {
+  static readonly toolName = 'dsh_terminal_signal';
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SignalInput>): vscode.PreparedToolInvocation {
+    const { sessionId, signal } = options.input;
+    const session = this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId);
+    const target = session?.foregroundCommand ? `\`${session.foregroundCommand}\`` : 'the shell of the session';
+    return {
+      invocationMessage: `Sending ${signal} to agent terminal ${sessionId}`,
+      confirmationMessages: {
+        title: `Send ${signal} in agent terminal ${sessionId}?`,
+        message: new vscode.MarkdownString(`Deliver **${signal}** to the foreground process group: ${target}${session ? ` (in \`${session.cwd}\`)` : ''}.`),
+      },
+    };
+  }
+
+  protected async run(input: SignalInput & Record<string, unknown>) {
+    const sessionId = requireString(input, 'sessionId');
+    const r = this.ctx.service.signal(this.ctx.owner, sessionId, requireString(input, 'signal'));
+    return toolResult({ sessionId, ...r });
+  }
+}
+
 /** Input of `dsh_terminal_close`. */
 export interface CloseInput {
   sessionId: string;
@@ -213,7 +242,7 @@ export function defaultCwd(): string | undefined {
   return folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
 }
 
-/** Registers the five terminal tools; disposed with the returned Disposable. */
+/** Registers the terminal tools; disposed with the returned Disposable. */
 export function registerTerminalTools(ctx: TerminalToolContext): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.lm.registerTool(OpenTool.toolName, new OpenTool(ctx)),
@@ -221,5 +250,6 @@ export function registerTerminalTools(ctx: TerminalToolContext): vscode.Disposab
     vscode.lm.registerTool(ReadTool.toolName, new ReadTool(ctx)),
     vscode.lm.registerTool(ListTool.toolName, new ListTool(ctx)),
     vscode.lm.registerTool(CloseTool.toolName, new CloseTool(ctx)),
+    vscode.lm.registerTool(SignalTool.toolName, new SignalTool(ctx)),
   );
 }

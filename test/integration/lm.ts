@@ -2,13 +2,14 @@
 // `vscode.lm.invokeTool`, with no chat request behind it (toolInvocationToken undefined).
 import * as vscode from 'vscode';
 
-/** The names of the five terminal tools the extension contributes (public API). */
+/** The names of the terminal tools the extension contributes (public API). */
 export const TERMINAL_TOOLS = [
   'dsh_terminal_open',
   'dsh_terminal_send',
   'dsh_terminal_read',
   'dsh_terminal_list',
   'dsh_terminal_close',
+  'dsh_terminal_signal',
 ] as const;
 
 /** A parsed tool result: the JSON object of the first text part and the text of the second, if any. */

@@ -108,6 +108,16 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     await assert.rejects(send('ls'), /busy.*sleep 120/s);
   });
 
+  it('dsh_terminal_signal interrupts the foreground command with a real SIGINT', async () => {
+    const r = await send('sleep 300', 1000);
+    assert.equal(r.json.waitReason, 'timeout');
+    const sig = await invokeTool<{ delivered: boolean; foreground?: { command: string } }>('dsh_terminal_signal', { sessionId, signal: 'SIGINT' });
+    assert.equal(sig.json.delivered, true);
+    assert.equal(sig.json.foreground?.command, 'sleep 300');
+    assert.equal((await send('echo $?')).text, '130');
+    await assert.rejects(invokeTool('dsh_terminal_signal', { sessionId, signal: 'SIGSEGV' }), /not allowed.*SIGINT/);
+  });
+
   it('C32 a command string as session id: the error lists the valid ids', async () => {
     await assert.rejects(invokeTool('dsh_terminal_read', { sessionId: 'npm test' }), new RegExp(`not a command.*${sessionId}`, 's'));
   });
