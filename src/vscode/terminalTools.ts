@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import { TerminalError } from '../terminal/errors';
 import type { Owner, TerminalService } from '../terminal/service';
+import type { SendResult } from '../terminal/types';
 
 /** Why no terminal backend is available on this machine, or undefined when one is. */
 export type BackendAvailability = () => string | undefined;
@@ -127,22 +128,73 @@ export class SendTool extends TerminalTool<SendInput> {
     if (typeof input.input !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'input is required: the text to type, e.g. a command line');
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
     const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: input.input, timeoutMs, signal: abortSignal(token) });
-    const json: Record<string, unknown> = {
-      sessionId,
-      waitReason: r.waitReason,
-      waiting: r.waiting,
-      sessionStatus: r.sessionStatus,
-      exitCode: r.exitCode,
-      foreground: r.foreground,
-      echoOff: r.echoOff,
-      alternateScreen: r.alternateScreen,
-      truncated: r.truncated,
-      droppedBytes: r.truncated ? r.droppedBytes : undefined,
-      hint: r.truncated ? 'the viewport holds only the newest output; page older output with dsh_terminal_read (offset counts lines back from the newest)' : undefined,
-      probe: r.probe,
-      durationMs: r.durationMs,
+    return sendResult(sessionId, r);
+  }
+}
+
+/** The send tools' result: the JSON fields of `dsh_terminal_send`, then the output as text. */
+function sendResult(sessionId: string, r: SendResult): vscode.LanguageModelToolResult {
+  const json: Record<string, unknown> = {
+    sessionId,
+    waitReason: r.waitReason,
+    waiting: r.waiting,
+    sessionStatus: r.sessionStatus,
+    exitCode: r.exitCode,
+    foreground: r.foreground,
+    echoOff: r.echoOff,
+    alternateScreen: r.alternateScreen,
+    truncated: r.truncated,
+    droppedBytes: r.truncated ? r.droppedBytes : undefined,
+    hint: r.truncated ? 'the viewport holds only the newest output; page older output with dsh_terminal_read (offset counts lines back from the newest)' : undefined,
+    probe: r.probe,
+    durationMs: r.durationMs,
+  };
+  return toolResult(json, r.output);
+}
+
+/** Input of `dsh_run`. */
+export interface RunInput {
+  command: string;
+  timeoutMs?: number;
+}
+
+/**
+ * `dsh_run`: the plain "run a command" tool, a consumer of the persistent service. It uses the
+ * owner's session named `dsh_run`, opening it on first use and again when its shell exited, so
+ * state (cwd, variables) carries over between calls like in one terminal.
+ */
+export class RunTool extends TerminalTool<RunInput> {
+  static readonly toolName = 'dsh_run';
+  static readonly sessionName = 'dsh_run';
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunInput>): vscode.PreparedToolInvocation {
+    const session = this.defaultSession();
+    const message = codeBlock(String(options.input.command ?? ''));
+    message.appendMarkdown(`\n\n${session ? `Session ${session.sessionId} in \`${session.cwd}\`` : `A new session in \`${defaultCwd() ?? 'your home folder'}\``}`);
+    return {
+      invocationMessage: 'Running a command in the agent terminal',
+      confirmationMessages: { title: 'Run in the agent terminal?', message },
     };
-    return toolResult(json, r.output);
+  }
+
+  protected async run(input: RunInput & Record<string, unknown>, token: vscode.CancellationToken) {
+    const command = requireString(input, 'command');
+    const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
+    // An earlier dsh_run shell that exited already reported it; it makes way for a new one.
+    for (const old of this.ctx.service.list(this.ctx.owner)) {
+      if (old.name === RunTool.sessionName && old.sessionStatus.kind === 'exited') {
+        await this.ctx.service.close(this.ctx.owner, old.sessionId, 'dsh_run reopens its session');
+      }
+    }
+    const sessionId =
+      this.defaultSession()?.sessionId ??
+      (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal: abortSignal(token) })).sessionId;
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, signal: abortSignal(token) });
+    return sendResult(sessionId, r);
+  }
+
+  private defaultSession() {
+    return this.ctx.service.list(this.ctx.owner).find((s) => s.name === RunTool.sessionName && s.sessionStatus.kind === 'running');
   }
 }
 
@@ -251,5 +303,6 @@ export function registerTerminalTools(ctx: TerminalToolContext): vscode.Disposab
     vscode.lm.registerTool(ListTool.toolName, new ListTool(ctx)),
     vscode.lm.registerTool(CloseTool.toolName, new CloseTool(ctx)),
     vscode.lm.registerTool(SignalTool.toolName, new SignalTool(ctx)),
+    vscode.lm.registerTool(RunTool.toolName, new RunTool(ctx)),
   );
 }
