@@ -424,7 +424,8 @@ class PtyBashSession implements BackendSession {
     if (!send) return;
     if (this.exitStatus) return send.finish('session_exit');
     const now = Date.now();
-    const quiet = now - this.lastDataAt;
+    // Quiet counts from the write at the earliest: output from before this send is not silence of it.
+    const quiet = now - Math.max(this.lastDataAt, send.startedAt);
     const tpgid = this.foregroundGroup();
     const shellInForeground = tpgid === undefined || tpgid === this.shellPid;
     if (shellInForeground && quiet >= this.config.promptGraceMs) {

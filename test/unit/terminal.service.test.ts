@@ -78,6 +78,19 @@ describe('TerminalService', function () {
     assert.deepEqual(service.backendTypes(), []);
   });
 
+  it('silence before a send does not count as its quiet (found by npm run stress)', async () => {
+    const quick = harness({ quietThresholdMs: 800 });
+    try {
+      const { sessionId } = await quick.service.open(quick.owner);
+      await sleep(1200);
+      const r = await quick.service.send(quick.owner, sessionId, { input: 'sleep 0.4; echo late' });
+      assert.equal(r.waitReason, 'stdin_read');
+      assert.equal(r.output, 'late');
+    } finally {
+      await quick.dispose();
+    }
+  });
+
   it('an unknown cwd is refused with what is valid', async () => {
     await assert.rejects(h.service.open(h.owner, { cwd: '/no/such/dir' }), (e: Error) => code('INVALID_ARGUMENT')(e) && /existing directory/.test(e.message));
   });
