@@ -26,6 +26,7 @@ import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
 import {
   AllowedSignal,
   BackendSession,
+  Disposable,
   ForegroundProcess,
   ReadRequest,
   ReadResult,
@@ -138,6 +139,7 @@ class PtyBashSession implements BackendSession {
   private readonly probe = proc.probeAvailable();
   private exitStatus: SessionStatus | undefined;
   private readonly exitListeners: ((s: SessionStatus) => void)[] = [];
+  private readonly outputListeners = new Set<(text: string) => void>();
   private promptSeq = 0;
   private promptStatus = 0;
   private promptTextSeen = false;
@@ -293,6 +295,11 @@ class PtyBashSession implements BackendSession {
     }
   }
 
+  onOutput(listener: (text: string) => void): Disposable {
+    this.outputListeners.add(listener);
+    return { dispose: () => this.outputListeners.delete(listener) };
+  }
+
   onExit(listener: (status: SessionStatus) => void): void {
     if (this.exitStatus) listener(this.exitStatus);
     else this.exitListeners.push(listener);
@@ -398,7 +405,9 @@ class PtyBashSession implements BackendSession {
     for (const m of text.matchAll(alt)) this.alternateScreen = m[1] === 'h';
     // The prompt text was swallowed with its marker; the scrollback shows it only once something
     // follows it, so a page read at an idle prompt ends with the last output line.
-    this.scrollback.append(this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text);
+    const shown = this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text;
+    this.scrollback.append(shown);
+    for (const listener of this.outputListeners) listener(shown);
     this.scrollbackOwesPrompt = false;
     if (this.firstPromptWaiter && this.promptSeq === 0 && Buffer.byteLength(this.motd) < MOTD_MAX_BYTES) {
       this.motd = tailByBytes(this.motd + text, MOTD_MAX_BYTES).text;

@@ -140,6 +140,11 @@ export interface BackendSession {
   close(reason: string): Promise<void>;
   /** Called once when the shell exits. */
   onExit(listener: (status: SessionStatus) => void): void;
+  /**
+   * Streams the terminal's output as it arrives (decoded text, escapes kept, our markers removed,
+   * the prompt shown as `$ `), e.g. to mirror the session in a terminal panel. In memory only.
+   */
+  onOutput(listener: (text: string) => void): Disposable;
 }
 
 /** A replaceable terminal implementation. `type` is unique in a service (e.g. `pty-bash`). */
