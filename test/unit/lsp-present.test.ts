@@ -1,0 +1,136 @@
+// What dsh_lsp shows the model (src/lsp/present.ts): result shaping and paging (L09, L12, L13,
+// L18, L19), hover flattening (L03, L04) and declaration-keyword snapping (L11), under plain Node.
+import * as assert from 'node:assert/strict';
+import { flattenHover, isLoadingHover, shapeLocations, snapToDeclaredName } from '../../src/lsp/present';
+import { splitLines } from '../../src/lsp/position';
+import type { NavLocation } from '../../src/lsp/types';
+
+const ROOT = 'file:///ws';
+const loc = (uri: string, line: number, character: number, length = 1, extra: Partial<NavLocation> = {}): NavLocation => ({
+  uri,
+  range: { start: { line, character }, end: { line, character: character + length } },
+  ...extra,
+});
+
+function reader(files: Record<string, string>) {
+  const calls: string[] = [];
+  return {
+    calls,
+    readLines: async (uri: string) => {
+      calls.push(uri);
+      const t = files[uri];
+      return t === undefined ? undefined : splitLines(t);
+    },
+  };
+}
+
+describe('lsp present: shaping dsh_lsp locations', () => {
+  it('L09: 150 references page as "showing 1–50 of 150" with per-file counts and nextOffset', async () => {
+    const many = Array.from({ length: 100 }, (_, i) => loc(`${ROOT}/many.ts`, i + 1, 0, 4));
+    const more = Array.from({ length: 49 }, (_, i) => loc(`${ROOT}/more.ts`, i + 1, 0, 4));
+    const all = [...more, loc(`${ROOT}/decl.ts`, 0, 16, 4, { isDeclaration: true }), ...many];
+    const r = reader({});
+    const first = await shapeLocations(all, { operation: 'findReferences', resolvedWorkspaceUri: ROOT, readLines: r.readLines });
+    assert.equal(first.total, 150);
+    assert.equal(first.shown, 50);
+    assert.equal(first.nextOffset, 50);
+    assert.match(first.summary, /^showing 1–50 of 150 in 3 files; next page: offset 50/);
+    assert.deepEqual(first.files, [
+      { path: 'decl.ts', count: 1 },
+      { path: 'many.ts', count: 100 },
+      { path: 'more.ts', count: 49 },
+    ]);
+    assert.equal(first.locations[0]!.isDeclaration, true, 'L19: the declaration comes first and is marked');
+    const last = await shapeLocations(all, { operation: 'findReferences', resolvedWorkspaceUri: ROOT, offset: 100, readLines: r.readLines });
+    assert.equal(last.shown, 50);
+    assert.equal(last.nextOffset, undefined);
+    assert.match(last.summary, /^showing 101–150 of 150/);
+    const past = await shapeLocations(all, { operation: 'findReferences', resolvedWorkspaceUri: ROOT, offset: 150, readLines: r.readLines });
+    assert.equal(past.shown, 0);
+    assert.match(past.summary, /past the end: there are 150 results/);
+  });
+
+  it('L18/L12: workspace hits first; node_modules and outside references collapsed into counts', async () => {
+    const locations = [
+      loc('file:///elsewhere/lib.ts', 3, 0),
+      loc(`${ROOT}/node_modules/lib/index.d.ts`, 1, 0),
+      loc(`${ROOT}/node_modules/lib/index.d.ts`, 0, 24, 4, { isDeclaration: true }),
+      loc(`${ROOT}/src/use.ts`, 1, 0),
+    ];
+    const r = reader({});
+    const refs = await shapeLocations(locations, { operation: 'findReferences', resolvedWorkspaceUri: ROOT, readLines: r.readLines });
+    assert.deepEqual(
+      refs.locations.map((l) => [l.path, l.isDeclaration ?? false, l.nodeModules ?? false]),
+      [
+        ['src/use.ts', false, false],
+        ['node_modules/lib/index.d.ts', true, true],
+      ],
+    );
+    assert.deepEqual(refs.collapsed, {
+      nodeModules: { count: 1, files: [{ path: 'node_modules/lib/index.d.ts', count: 1 }] },
+      external: { count: 1, files: [{ path: '/elsewhere/lib.ts', count: 1 }] },
+    });
+    assert.match(refs.summary, /1 in node_modules and 1 outside the workspace not listed/);
+    const defs = await shapeLocations([loc('file:///elsewhere/lib.ts', 3, 0)], { operation: 'goToDefinition', resolvedWorkspaceUri: ROOT, readLines: r.readLines });
+    assert.deepEqual(defs.locations.map((l) => [l.path, l.external]), [['/elsewhere/lib.ts', true]], 'a definition outside is listed, labelled external');
+  });
+
+  it('L13/L14: decoded workspace-relative paths; columns converted from UTF-16 with the target line; duplicates removed', async () => {
+    const uri = `${ROOT}/docs/My%20Notes%20%231/a%25b%2Bc.ts`;
+    const r = reader({ [uri]: 'x\n  🍋l = 1;  ' });
+    const s = await shapeLocations([loc(uri, 1, 4, 1), loc(`${ROOT}/docs/My Notes %231/a%25b+c.ts`, 1, 4, 1)], {
+      operation: 'goToDefinition',
+      resolvedWorkspaceUri: ROOT,
+      readLines: r.readLines,
+    });
+    assert.equal(s.total, 1, 'the same resource through two encodings is one location');
+    assert.deepEqual(s.locations[0], { path: 'docs/My Notes #1/a%b+c.ts', line: 2, column: 4, endLine: 2, endColumn: 5, preview: '🍋l = 1;' });
+    assert.equal(r.calls.length, 1, 'each document is read once');
+  });
+
+  it('an unreadable target keeps character + 1 and an empty preview', async () => {
+    const s = await shapeLocations([loc(`${ROOT}/gone.ts`, 0, 3)], { operation: 'goToDefinition', resolvedWorkspaceUri: ROOT, readLines: async () => undefined });
+    assert.deepEqual(s.locations[0], { path: 'gone.ts', line: 1, column: 4, endLine: 1, endColumn: 5, preview: '' });
+  });
+});
+
+describe('lsp present: hover flattening', () => {
+  it('L03: MarkdownString, string and {language, value} flatten to plain text without instanceof', () => {
+    assert.equal(flattenHover([{ value: '```typescript\nconst x: 1\n```', isTrusted: false }]), 'const x: 1');
+    assert.equal(flattenHover(['plain *doc*']), 'plain *doc*');
+    assert.equal(flattenHover([{ language: 'typescript', value: 'const x: number' }]), 'const x: number');
+    assert.equal(flattenHover([[{ value: '```ts\nlet a: A\n```' }, { value: 'Docs.' }]]), 'let a: A\n\nDocs.');
+  });
+
+  it('L04: empty hovers (empty MarkupContent, empty fences, nulls) are null, never an empty code block', () => {
+    assert.equal(flattenHover([{ kind: '', value: '' }]), null);
+    assert.equal(flattenHover([{ value: '```typescript\n\n```' }]), null);
+    assert.equal(flattenHover([null, undefined, '']), null);
+    assert.equal(flattenHover(null), null);
+    assert.equal(flattenHover([]), null);
+  });
+
+  it('a "(loading...)" hover is recognised as not ready', () => {
+    assert.equal(isLoadingHover('(loading...)'), true);
+    assert.equal(isLoadingHover('loading…'), true);
+    assert.equal(isLoadingHover('const loading: 1'), false);
+    assert.equal(isLoadingHover(null), false);
+  });
+});
+
+describe('lsp present: L11 declaration keywords', () => {
+  it('a column on `export` snaps to the declared name and says so', () => {
+    const s = snapToDeclaredName('export function helper() {}', 1);
+    assert.equal(s.column, 17);
+    assert.equal(s.token, 'helper');
+    assert.match(s.note!, /keyword 'export'; used the declared name 'helper' at column 17/);
+    assert.equal(snapToDeclaredName('export default async function run() {}', 8).column, 31);
+    assert.equal(snapToDeclaredName('  export const 名前 = 1;', 3).token, '名前');
+  });
+
+  it('a column on a name stays and names the token; a keyword with nothing after says so', () => {
+    assert.deepEqual(snapToDeclaredName('helper();', 3), { column: 3, token: 'helper' });
+    assert.deepEqual(snapToDeclaredName('a + b', 3), { column: 3, token: '+' });
+    assert.match(snapToDeclaredName('export {', 2).note!, /no declared name follows/);
+  });
+});
