@@ -11,6 +11,7 @@
  *   sessions; nothing else does, so sessions outlive a reload of the tool layer.
  */
 import { TerminalError, describe } from './errors';
+import { tailByBytes } from './scrollback';
 import type { TerminalLog } from './ptyBash';
 import {
   ALLOWED_SIGNALS,
@@ -55,8 +56,38 @@ export interface OpenOptions extends SpawnSpec {
   signal?: AbortSignal;
 }
 
+/** A send started with `startBackground`: its output since the last `output` call, and its end. */
+interface Job {
+  id: string;
+  /** Output not yet handed out, at most `maxBytes` (oldest dropped first). */
+  pending: string;
+  droppedBytes: number;
+  result?: SendResult;
+  error?: unknown;
+}
+
+/** What `output` returns: the job's output since the previous call, and its end once known. */
+export interface JobOutput {
+  jobId: string;
+  /** True once the send has a wait reason (`result`) or failed (`error`). */
+  done: boolean;
+  /** The send's result without its viewport (the text came through the cursor reads). */
+  result?: Omit<SendResult, 'output'>;
+  error?: string;
+  /** Output since the previous call (raw terminal text: escapes kept, markers removed). */
+  text: string;
+  /** Bytes of output dropped because they were not read in time (see dsh_terminal_read). */
+  droppedBytes: number;
+}
+
+/** Unread output kept per background job before the oldest is dropped (UTF-8 bytes). */
+const JOB_BUFFER_BYTES = 1024 * 1024;
+/** Finished jobs kept per session for a last `output` call. */
+const FINISHED_JOBS_KEPT = 16;
+
 interface Entry {
   id: string;
+  jobs: Map<string, Job>;
   name: string;
   owner: OwnerImpl;
   backend: string;
@@ -84,6 +115,7 @@ export class TerminalService implements Disposable {
   private readonly backends = new Map<string, TerminalBackend>();
   private readonly sessions = new Map<string, Entry>();
   private nextId = 1;
+  private nextJobId = 1;
 
   constructor(private readonly log: TerminalLog) {}
 
@@ -142,7 +174,7 @@ export class TerminalService implements Disposable {
         throw new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');
       }
       const id = `pty-${this.nextId++}`;
-      const entry: Entry = { id, name: options.name?.trim() || id, owner: o, backend: type, session, sending: false };
+      const entry: Entry = { id, jobs: new Map(), name: options.name?.trim() || id, owner: o, backend: type, session, sending: false };
       this.sessions.set(id, entry);
       this.log.info(`session ${id} opened (${type}) for ${o.label}`);
       return this.info(entry);
@@ -163,19 +195,64 @@ export class TerminalService implements Disposable {
    */
   async send(owner: Owner, sessionId: string, request: SendRequest): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
-    if (typeof request.input !== 'string') {
-      throw new TerminalError('INVALID_ARGUMENT', 'input must be a string: the text to type into the terminal');
-    }
-    if (entry.sending) {
-      const fg = entry.session.foreground();
-      throw new TerminalError('SESSION_BUSY', `session ${sessionId} already has a send in flight${fg ? ` (running \`${fg.command}\`)` : ''}; wait for it to return, read its output, or send a signal`);
-    }
+    this.checkSendable(entry, request);
     entry.sending = true;
     try {
       return await entry.session.send(request);
     } finally {
       entry.sending = false;
     }
+  }
+
+  /**
+   * Starts a send and returns at once with a job id; the send holds the session like any send
+   * until it has a wait reason. Read its output with `output`.
+   * @throws TerminalError as `send` does, before anything is written.
+   */
+  startBackground(owner: Owner, sessionId: string, request: SendRequest): { jobId: string } {
+    const entry = this.entry(owner, sessionId);
+    this.checkSendable(entry, request);
+    const job: Job = { id: `job-${this.nextJobId++}`, pending: '', droppedBytes: 0 };
+    const listener = entry.session.onOutput((text) => {
+      const { text: kept, dropped } = tailByBytes(job.pending + text, JOB_BUFFER_BYTES);
+      job.pending = kept;
+      job.droppedBytes += dropped;
+    });
+    entry.jobs.set(job.id, job);
+    entry.sending = true;
+    entry.session
+      .send(request)
+      .then((r) => (job.result = r), (e) => (job.error = e))
+      .finally(() => {
+        entry.sending = false;
+        listener.dispose();
+        const finished = [...entry.jobs.values()].filter((j) => j.result || j.error);
+        for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_JOBS_KEPT))) entry.jobs.delete(old.id);
+      });
+    return { jobId: job.id };
+  }
+
+  /**
+   * Read-and-advance: the output of a background job since the previous call. Independent of
+   * scrollback pages; concatenated, the texts are the job's output exactly once.
+   * @throws TerminalError INVALID_ARGUMENT for an unknown job id (listing the session's jobs).
+   */
+  output(owner: Owner, sessionId: string, jobId: string): JobOutput {
+    const entry = this.entry(owner, sessionId);
+    const job = entry.jobs.get(jobId);
+    if (!job) {
+      const known = [...entry.jobs.keys()];
+      throw new TerminalError('INVALID_ARGUMENT', `no job ${JSON.stringify(jobId)} in session ${sessionId}; jobs: ${known.length ? known.join(', ') : 'none (start one with a background send)'}`);
+    }
+    const out: JobOutput = { jobId, done: !!(job.result || job.error), text: job.pending, droppedBytes: job.droppedBytes };
+    job.pending = '';
+    job.droppedBytes = 0;
+    if (job.result) {
+      const { output: _viewport, ...result } = job.result;
+      out.result = result;
+    }
+    if (job.error) out.error = describe(job.error);
+    return out;
   }
 
   /** A scrollback page; never waits for a send. */
@@ -236,6 +313,16 @@ export class TerminalService implements Disposable {
 
   private async closeOwnerSessions(owner: OwnerImpl): Promise<void> {
     await Promise.allSettled(this.entriesOf(owner).map((e) => (e.closing ??= this.teardown(e, `owner ${owner.label} disposed`))));
+  }
+
+  private checkSendable(entry: Entry, request: SendRequest): void {
+    if (typeof request?.input !== 'string') {
+      throw new TerminalError('INVALID_ARGUMENT', 'input must be a string: the text to type into the terminal');
+    }
+    if (entry.sending) {
+      const fg = entry.session.foreground();
+      throw new TerminalError('SESSION_BUSY', `session ${entry.id} already has a send in flight${fg ? ` (running \`${fg.command}\`)` : ''}; wait for it to return, read its output, or send a signal`);
+    }
   }
 
   private entriesOf(owner: Owner): Entry[] {

@@ -78,6 +78,32 @@ describe('TerminalService', function () {
     assert.deepEqual(service.backendTypes(), []);
   });
 
+  it('background send: returns at once; cursor reads give the output exactly once, then the end', async () => {
+    const { sessionId } = await h.service.open(h.owner);
+    const { jobId } = h.service.startBackground(h.owner, sessionId, { input: 'for i in 1 2 3 4 5; do echo line$i; sleep 0.2; done' });
+    await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo no' }), code('SESSION_BUSY'));
+    let text = '';
+    let reads = 0;
+    for (;;) {
+      const out = h.service.output(h.owner, sessionId, jobId);
+      text += out.text;
+      reads++;
+      if (out.done) {
+        assert.equal(out.result?.waitReason, 'stdin_read');
+        assert.equal(out.result?.exitCode, 0);
+        break;
+      }
+      await sleep(150);
+    }
+    assert.ok(reads > 2, 'the job ended before it could be read in pieces');
+    const lines = text.replace(/\r/g, '').split('\n').filter((l) => /^line\d$/.test(l));
+    assert.deepEqual(lines, ['line1', 'line2', 'line3', 'line4', 'line5']);
+    const scrollback = h.service.read(h.owner, sessionId).text;
+    assert.ok(scrollback.replace(/\r/g, '').includes(lines.join('\n')));
+    assert.equal(h.service.output(h.owner, sessionId, jobId).text, '');
+    assert.throws(() => h.service.output(h.owner, sessionId, 'job-999'), /no job "job-999".*job-/);
+  });
+
   it('silence before a send does not count as its quiet (found by npm run stress)', async () => {
     const quick = harness({ quietThresholdMs: 800 });
     try {
