@@ -106,6 +106,8 @@ export interface SendInput {
   sessionId: string;
   input: string;
   timeoutMs?: number;
+  /** Return at once with a job id; read the output with dsh_terminal_output. */
+  background?: boolean;
 }
 
 export class SendTool extends TerminalTool<SendInput> {
@@ -127,6 +129,13 @@ export class SendTool extends TerminalTool<SendInput> {
     const sessionId = requireString(input, 'sessionId');
     if (typeof input.input !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'input is required: the text to type, e.g. a command line');
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
+    if (input.background !== undefined && typeof input.background !== 'boolean') {
+      throw new TerminalError('INVALID_ARGUMENT', 'background must be true or false');
+    }
+    if (input.background) {
+      const { jobId } = this.ctx.service.startBackground(this.ctx.owner, sessionId, { input: input.input, timeoutMs });
+      return toolResult({ sessionId, jobId, background: true, hint: 'read its output with dsh_terminal_output {sessionId, jobId} until done is true' });
+    }
     const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: input.input, timeoutMs, signal: abortSignal(token) });
     return sendResult(sessionId, r);
   }
@@ -240,6 +249,26 @@ export class ListTool extends TerminalTool<Record<string, never>> {
   }
 }
 
+/** Input of `dsh_terminal_output`. */
+export interface OutputInput {
+  sessionId: string;
+  jobId: string;
+}
+
+export class OutputTool extends TerminalTool<OutputInput> {
+  static readonly toolName = 'dsh_terminal_output';
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OutputInput>): vscode.PreparedToolInvocation {
+    return { invocationMessage: `Reading new output of ${options.input.jobId} in agent terminal ${options.input.sessionId}` };
+  }
+
+  protected async run(input: OutputInput & Record<string, unknown>) {
+    const sessionId = requireString(input, 'sessionId');
+    const { text, ...json } = this.ctx.service.output(this.ctx.owner, sessionId, requireString(input, 'jobId'));
+    return toolResult({ sessionId, ...json }, text);
+  }
+}
+
 /** Input of `dsh_terminal_signal`. */
 export interface SignalInput {
   sessionId: string;
@@ -304,5 +333,6 @@ export function registerTerminalTools(ctx: TerminalToolContext): vscode.Disposab
     vscode.lm.registerTool(CloseTool.toolName, new CloseTool(ctx)),
     vscode.lm.registerTool(SignalTool.toolName, new SignalTool(ctx)),
     vscode.lm.registerTool(RunTool.toolName, new RunTool(ctx)),
+    vscode.lm.registerTool(OutputTool.toolName, new OutputTool(ctx)),
   );
 }

@@ -10,6 +10,8 @@ export const TERMINAL_TOOLS = [
   'dsh_terminal_list',
   'dsh_terminal_close',
   'dsh_terminal_signal',
+  'dsh_terminal_output',
+  'dsh_run',
 ] as const;
 
 /** A parsed tool result: the JSON object of the first text part and the text of the second, if any. */

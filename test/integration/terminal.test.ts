@@ -118,6 +118,23 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     await assert.rejects(invokeTool('dsh_terminal_signal', { sessionId, signal: 'SIGSEGV' }), /not allowed.*SIGINT/);
   });
 
+  it('background send: returns a job id at once; dsh_terminal_output hands out the output once, then the end', async () => {
+    const started = await invokeTool<{ jobId: string }>('dsh_terminal_send', { sessionId, input: 'for i in 1 2 3; do echo bg$i; sleep 0.3; done', background: true });
+    assert.match(started.json.jobId, /^job-\d+$/);
+    let text = '';
+    for (let i = 0; i < 100; i++) {
+      const out = await invokeTool<{ done: boolean; result?: { waitReason: string; exitCode?: number } }>('dsh_terminal_output', { sessionId, jobId: started.json.jobId });
+      text += out.text ?? '';
+      if (out.json.done) {
+        assert.equal(out.json.result?.waitReason, 'stdin_read');
+        assert.equal(out.json.result?.exitCode, 0);
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.deepEqual(text.replace(/\r/g, '').split('\n').filter((l) => /^bg\d$/.test(l)), ['bg1', 'bg2', 'bg3']);
+  });
+
   it('C32 a command string as session id: the error lists the valid ids', async () => {
     await assert.rejects(invokeTool('dsh_terminal_read', { sessionId: 'npm test' }), new RegExp(`not a command.*${sessionId}`, 's'));
   });
