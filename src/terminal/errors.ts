@@ -11,7 +11,8 @@ export type TerminalErrorCode =
   | 'NO_SUCH_BACKEND'
   | 'BACKEND_REGISTRATION'
   | 'OWNER_DISPOSED'
-  | 'SPAWN_FAILED';
+  | 'SPAWN_FAILED'
+  | 'TAKEN_OVER';
 
 export class TerminalError extends Error {
   constructor(

@@ -295,6 +295,10 @@ class PtyBashSession implements BackendSession {
     }
   }
 
+  writeUserInput(data: string): void {
+    if (!this.exitStatus) this.term.write(data);
+  }
+
   onOutput(listener: (text: string) => void): Disposable {
     this.outputListeners.add(listener);
     return { dispose: () => this.outputListeners.delete(listener) };

@@ -45,7 +45,13 @@ export interface SessionInfo {
   busy: boolean;
   /** The running foreground command, when busy. */
   foregroundCommand?: string;
+  /** True while the person took the session over: agent sends and signals are refused. */
+  takenOver: boolean;
 }
+
+/** What changed in the session table, for views (panel mirrors, status bar). */
+export type SessionEvent =
+  | { kind: 'opened' | 'closed' | 'changed'; sessionId: string; owner: Owner };
 
 /** Options of `open`. */
 export interface OpenOptions extends SpawnSpec {
@@ -93,6 +99,7 @@ interface Entry {
   backend: string;
   session: BackendSession;
   sending: boolean;
+  takenOver: boolean;
   closing?: Promise<boolean>;
 }
 
@@ -114,6 +121,7 @@ class OwnerImpl implements Owner {
 export class TerminalService implements Disposable {
   private readonly backends = new Map<string, TerminalBackend>();
   private readonly sessions = new Map<string, Entry>();
+  private readonly listeners = new Set<(event: SessionEvent) => void>();
   private nextId = 1;
   private nextJobId = 1;
 
@@ -142,6 +150,38 @@ export class TerminalService implements Disposable {
   /** Registered backend types, in registration order. */
   backendTypes(): string[] {
     return [...this.backends.keys()];
+  }
+
+  /**
+   * Subscribes to session events of every owner: opened (after publication), changed (a send
+   * started or ended, the shell exited, a take-over began or ended), closed (after removal).
+   */
+  onDidChangeSessions(listener: (event: SessionEvent) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /**
+   * The person takes the session over: from now on agent sends and signals are refused with
+   * TAKEN_OVER until `handBack`; `writeUserInput` types into it. Returns false if already taken.
+   */
+  takeOver(owner: Owner, sessionId: string): boolean {
+    return this.setTakenOver(this.entry(owner, sessionId), true);
+  }
+
+  /** Ends a take-over: agent sends are accepted again. Returns false if it was not taken over. */
+  handBack(owner: Owner, sessionId: string): boolean {
+    return this.setTakenOver(this.entry(owner, sessionId), false);
+  }
+
+  /**
+   * Keystrokes of the person, written to the PTY as they are.
+   * @throws TerminalError INVALID_ARGUMENT unless the session is taken over.
+   */
+  writeUserInput(owner: Owner, sessionId: string, data: string): void {
+    const entry = this.entry(owner, sessionId);
+    if (!entry.takenOver) throw new TerminalError('INVALID_ARGUMENT', `session ${sessionId} is the agent's; take it over before typing into it`);
+    entry.session.writeUserInput(data);
   }
 
   /** A new owner. `label` appears in logs only. */
@@ -174,8 +214,10 @@ export class TerminalService implements Disposable {
         throw new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');
       }
       const id = `pty-${this.nextId++}`;
-      const entry: Entry = { id, jobs: new Map(), name: options.name?.trim() || id, owner: o, backend: type, session, sending: false };
+      const entry: Entry = { id, jobs: new Map(), name: options.name?.trim() || id, owner: o, backend: type, session, sending: false, takenOver: false };
       this.sessions.set(id, entry);
+      session.onExit(() => this.emit('changed', entry));
+      this.emit('opened', entry);
       this.log.info(`session ${id} opened (${type}) for ${o.label}`);
       return this.info(entry);
     } finally {
@@ -197,10 +239,12 @@ export class TerminalService implements Disposable {
     const entry = this.entry(owner, sessionId);
     this.checkSendable(entry, request);
     entry.sending = true;
+    this.emit('changed', entry);
     try {
       return await entry.session.send(request);
     } finally {
       entry.sending = false;
+      this.emit('changed', entry);
     }
   }
 
@@ -220,11 +264,13 @@ export class TerminalService implements Disposable {
     });
     entry.jobs.set(job.id, job);
     entry.sending = true;
+    this.emit('changed', entry);
     entry.session
       .send(request)
       .then((r) => (job.result = r), (e) => (job.error = e))
       .finally(() => {
         entry.sending = false;
+        this.emit('changed', entry);
         listener.dispose();
         const finished = [...entry.jobs.values()].filter((j) => j.result || j.error);
         for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_JOBS_KEPT))) entry.jobs.delete(old.id);
@@ -269,6 +315,7 @@ export class TerminalService implements Disposable {
     if (!(ALLOWED_SIGNALS as readonly string[]).includes(signal)) {
       throw new TerminalError('INVALID_ARGUMENT', `signal ${JSON.stringify(signal)} is not allowed; use one of ${ALLOWED_SIGNALS.join(', ')}`);
     }
+    this.checkNotTakenOver(entry);
     return entry.session.signal(signal as AllowedSignal);
   }
 
@@ -307,6 +354,7 @@ export class TerminalService implements Disposable {
     } finally {
       this.sessions.delete(entry.id);
       entry.owner.pending--;
+      this.emit('closed', entry);
     }
     return true;
   }
@@ -315,7 +363,32 @@ export class TerminalService implements Disposable {
     await Promise.allSettled(this.entriesOf(owner).map((e) => (e.closing ??= this.teardown(e, `owner ${owner.label} disposed`))));
   }
 
+  private checkNotTakenOver(entry: Entry): void {
+    if (entry.takenOver) {
+      throw new TerminalError('TAKEN_OVER', `the user has taken over session ${entry.id} in the terminal panel; agent input and signals are refused until they hand it back. Read its output with dsh_terminal_read, use another session, or ask the user`);
+    }
+  }
+
+  private setTakenOver(entry: Entry, value: boolean): boolean {
+    if (entry.takenOver === value) return false;
+    entry.takenOver = value;
+    this.log.info(`session ${entry.id} ${value ? 'taken over by the user' : 'handed back to the agent'}`);
+    this.emit('changed', entry);
+    return true;
+  }
+
+  private emit(kind: SessionEvent['kind'], entry: Entry): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener({ kind, sessionId: entry.id, owner: entry.owner });
+      } catch (error) {
+        this.log.warn(`session event listener failed: ${describe(error)}`);
+      }
+    }
+  }
+
   private checkSendable(entry: Entry, request: SendRequest): void {
+    this.checkNotTakenOver(entry);
     if (typeof request?.input !== 'string') {
       throw new TerminalError('INVALID_ARGUMENT', 'input must be a string: the text to type into the terminal');
     }
@@ -360,6 +433,7 @@ export class TerminalService implements Disposable {
       cwd: entry.session.cwd,
       sessionStatus: entry.session.status(),
       busy,
+      takenOver: entry.takenOver,
     };
     if (busy) {
       const fg = entry.session.foreground();

@@ -145,6 +145,11 @@ export interface BackendSession {
    * the prompt shown as `$ `), e.g. to mirror the session in a terminal panel. In memory only.
    */
   onOutput(listener: (text: string) => void): Disposable;
+  /**
+   * Writes keystrokes of the person who took the session over, as they are (no newline added, no
+   * readiness). Ignored after the shell exited.
+   */
+  writeUserInput(data: string): void;
 }
 
 /** A replaceable terminal implementation. `type` is unique in a service (e.g. `pty-bash`). */

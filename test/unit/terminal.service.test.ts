@@ -104,6 +104,25 @@ describe('TerminalService', function () {
     assert.throws(() => h.service.output(h.owner, sessionId, 'job-999'), /no job "job-999".*job-/);
   });
 
+  it('take-over refuses agent sends and signals, lets the person type, and hand-back restores the agent', async () => {
+    const events: string[] = [];
+    h.service.onDidChangeSessions((e) => events.push(`${e.kind} ${e.sessionId}`));
+    const { sessionId } = await h.service.open(h.owner);
+    assert.throws(() => h.service.writeUserInput(h.owner, sessionId, 'x'), /take it over/);
+    assert.equal(h.service.takeOver(h.owner, sessionId), true);
+    assert.equal(h.service.list(h.owner)[0].takenOver, true);
+    await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo agent' }), (e: Error) => code('TAKEN_OVER')(e) && /taken over/.test(e.message));
+    assert.throws(() => h.service.signal(h.owner, sessionId, 'SIGINT'), code('TAKEN_OVER'));
+    h.service.writeUserInput(h.owner, sessionId, 'echo typed-by-person\r');
+    for (let i = 0; i < 50 && !h.service.read(h.owner, sessionId).text.includes('\ntyped-by-person'); i++) await sleep(50);
+    assert.match(h.service.read(h.owner, sessionId).text, /\ntyped-by-person/);
+    assert.equal(h.service.handBack(h.owner, sessionId), true);
+    assert.equal((await h.service.send(h.owner, sessionId, { input: 'echo agent-again' })).output, 'agent-again');
+    await h.service.close(h.owner, sessionId);
+    assert.deepEqual(events.filter((e) => !e.startsWith('changed')), [`opened ${sessionId}`, `closed ${sessionId}`]);
+    assert.ok(events.filter((e) => e.startsWith('changed')).length >= 4);
+  });
+
   it('silence before a send does not count as its quiet (found by npm run stress)', async () => {
     const quick = harness({ quietThresholdMs: 800 });
     try {
