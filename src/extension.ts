@@ -11,12 +11,19 @@ import { TerminalSettings } from './vscode/settings';
 import { registerTerminalCommands } from './vscode/terminalCommands';
 import { TerminalToolContext, registerTerminalTools } from './vscode/terminalTools';
 import { registerTmux } from './vscode/tmux';
+import type { LspService } from './lsp/service';
+import { registerNavigation } from './vscode/navigation';
 
 /** What `activate` returns to other extensions (`vscode.extensions.getExtension(...).exports`). */
 export interface DshBridgeApi {
   apiVersion: 1;
   /** The terminal service: call `createOwner()` for your own identity; our sessions are not yours. */
   terminal: TerminalService;
+  /**
+   * The navigation seam: `registerProvider({id, extensions, query})` serves `dsh_lsp` (and the
+   * palette commands) for your file extensions; `query(...)` answers with LSP positions (0-based).
+   */
+  navigation: LspService;
 }
 
 export function activate(context: vscode.ExtensionContext): DshBridgeApi {
@@ -42,7 +49,8 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable };
   context.subscriptions.push(registerTerminalTools(tools), registerTerminalCommands(tools));
   registerTmux(context, log);
-  return { apiVersion: 1, terminal: service };
+  const navigation = registerNavigation(context, log, () => service.backendTypes());
+  return { apiVersion: 1, terminal: service, navigation };
 }
 
 export function deactivate(): void {}

@@ -300,9 +300,12 @@ function markdownToText(md: string): string {
     .trim();
 }
 
-/** True for a hover that only says the language server is still loading (TypeScript: `(loading...)`). */
+/**
+ * True for a hover answered while the language server is still loading the project: TypeScript's
+ * syntax server prefixes such hovers with `(loading...)` (the semantic answer comes later).
+ */
 export function isLoadingHover(text: string | null): boolean {
-  return text !== null && /^\(?\s*loading\s*(\.\.\.|…)?\s*\)?$/i.test(text.trim());
+  return text !== null && /^\(?\s*loading\s*(\.\.\.|…)\s*\)?(\s|$)/i.test(text.trim());
 }
 
 /** Words that start a declaration but never name it, across common languages. */

@@ -110,8 +110,10 @@ describe('lsp present: hover flattening', () => {
     assert.equal(flattenHover([]), null);
   });
 
-  it('a "(loading...)" hover is recognised as not ready', () => {
+  it('a "(loading...)" hover (alone or as a prefix) is recognised as not ready', () => {
     assert.equal(isLoadingHover('(loading...)'), true);
+    assert.equal(isLoadingHover('(loading...) const x: 1'), true);
+    assert.equal(isLoadingHover('(loading...)\nconst x: 1'), true);
     assert.equal(isLoadingHover('loading…'), true);
     assert.equal(isLoadingHover('const loading: 1'), false);
     assert.equal(isLoadingHover(null), false);

@@ -1,0 +1,273 @@
+/**
+ * Navigation in the extension: the seam's {@link LspService} with the `md-links` wiki-link provider
+ * (reading through `vscode.workspace.fs`, kept current by a file watcher and editor edits) and the
+ * VS Code provider (every other contributed language), the `dsh_lsp` tool, VS Code's own
+ * definition/reference/hover providers for markdown from `md-links` (setting
+ * `dsh.markdown.editorProviders`), and the palette commands "DSH: Show What the Agent Sees at
+ * Cursor" and "DSH: Show Effective Configuration".
+ */
+import { promises as fsp } from 'node:fs';
+import * as vscode from 'vscode';
+import { characterToModelColumn } from '../lsp/position';
+import { LspService } from '../lsp/service';
+import { LSP_OPERATIONS, LspOperation, NavLocation, Disposable as SeamDisposable } from '../lsp/types';
+import { MdLinksProvider } from '../lsp/wikilinks/provider';
+import type { AliasOrder } from '../lsp/wikilinks/parse';
+import { FileStat, WorkspaceFs } from '../lsp/wikilinks/workspaceFs';
+import { LspTool } from './lspTool';
+import { VsCodeProvider, contributedExtensions } from './vscodeProvider';
+
+/** Settings of this module (declared in package.json `contributes.configuration`). */
+export const EDITOR_PROVIDERS_SETTING = 'dsh.markdown.editorProviders';
+export const ALIAS_ORDER_SETTING = 'dsh.markdown.aliasOrder';
+
+/** Commands of this module (declared in package.json `contributes.commands`). */
+export const SHOW_AGENT_VIEW_COMMAND = 'dsh.showAgentViewAtCursor';
+export const SHOW_CONFIGURATION_COMMAND = 'dsh.showEffectiveConfiguration';
+
+const VIEW_SCHEME = 'dsh-view';
+
+/**
+ * A {@link WorkspaceFs} on `vscode.workspace.fs` (works in remote and virtual workspaces). URIs are
+ * strings parsed with `Uri.parse`. `realUri` resolves symbolic links for `file:` URIs with Node's
+ * `realpath` (the extension runs where the files are) and returns other URIs unchanged. Errors are
+ * `vscode.FileSystemError`s (`code: 'FileNotFound'` for a missing file).
+ */
+export class VsCodeWorkspaceFs implements WorkspaceFs {
+  async readFile(uri: string): Promise<Uint8Array> {
+    return vscode.workspace.fs.readFile(vscode.Uri.parse(uri));
+  }
+
+  async readDirectory(uri: string): Promise<ReadonlyArray<readonly [string, number]>> {
+    return vscode.workspace.fs.readDirectory(vscode.Uri.parse(uri));
+  }
+
+  async stat(uri: string): Promise<FileStat> {
+    const s = await vscode.workspace.fs.stat(vscode.Uri.parse(uri));
+    return { type: s.type, mtime: s.mtime, size: s.size };
+  }
+
+  async realUri(uri: string): Promise<string> {
+    const u = vscode.Uri.parse(uri);
+    if (u.scheme !== 'file') return u.toString();
+    try {
+      return vscode.Uri.file(await fsp.realpath(u.fsPath)).toString();
+    } catch (e) {
+      if ((e as { code?: unknown }).code === 'ENOENT') throw Object.assign(new Error(`not found: ${u.fsPath}`), { code: 'ENOENT' });
+      throw e;
+    }
+  }
+}
+
+/**
+ * Register navigation: builds the {@link LspService}, registers `md-links` and the VS Code provider
+ * on it, the `dsh_lsp` tool, the markdown editor providers and the two palette commands; everything
+ * is disposed with `context`.
+ * @param backendTypes the registered terminal backends, for "Show Effective Configuration".
+ * @returns the service (exposed as `navigation` in the extension API so other extensions can
+ *   register providers).
+ */
+export function registerNavigation(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, backendTypes: () => string[] = () => []): LspService {
+  const service = new LspService();
+  const subs = context.subscriptions;
+
+  const aliasOrder = (): AliasOrder => (vscode.workspace.getConfiguration().get<string>(ALIAS_ORDER_SETTING) === 'alias-first' ? 'alias-first' : 'target-first');
+  let md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder() });
+  let mdRegistration = service.registerProvider(md);
+  subs.push({ dispose: () => (mdRegistration.dispose(), md.dispose()) });
+
+  // Keep md-links indexes current: saved files through the watcher, unsaved edits through documents.
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*.{md,markdown}');
+  const changed = (uri: vscode.Uri) => void md.onFileChanged(uri.toString()).catch((e) => log.warn(`md-links: update of ${uri.toString()} failed: ${String(e)}`));
+  subs.push(
+    watcher,
+    watcher.onDidCreate(changed),
+    watcher.onDidChange(changed),
+    watcher.onDidDelete((uri) => void md.onFileDeleted(uri.toString())),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document.languageId === 'markdown' && e.contentChanges.length > 0) void md.onFileChanged(e.document.uri.toString(), e.document.getText());
+    }),
+    vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => void md.onFileDeleted(u.toString()))),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(ALIAS_ORDER_SETTING)) return;
+      mdRegistration.dispose();
+      md.dispose();
+      md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder() });
+      mdRegistration = service.registerProvider(md);
+      log.info(`md-links: alias order is now ${aliasOrder()}`);
+    }),
+  );
+
+  // The VS Code provider: every contributed extension not served by another provider. Re-claimed
+  // when extensions are installed or removed.
+  let vsRegistration: SeamDisposable | undefined;
+  const registerVsCode = () => {
+    vsRegistration?.dispose();
+    vsRegistration = undefined;
+    const extensions = contributedExtensions(service.servedExtensions());
+    if (Object.keys(extensions).length === 0) {
+      log.warn('navigation: no installed extension contributes languages; only md-links serves dsh_lsp');
+      return;
+    }
+    vsRegistration = service.registerProvider(new VsCodeProvider(extensions));
+    log.info(`navigation: vscode provider serves ${Object.keys(extensions).length} extensions`);
+  };
+  registerVsCode();
+  subs.push(vscode.extensions.onDidChange(registerVsCode), { dispose: () => vsRegistration?.dispose() });
+
+  const tool = new LspTool(service);
+  subs.push(vscode.lm.registerTool(LspTool.toolName, tool));
+
+  subs.push(registerMarkdownEditorProviders(() => md, log));
+
+  // Palette commands: results in read-only virtual documents beside the editor.
+  const views = new Map<string, string>();
+  const viewChanged = new vscode.EventEmitter<vscode.Uri>();
+  subs.push(
+    viewChanged,
+    vscode.workspace.registerTextDocumentContentProvider(VIEW_SCHEME, { onDidChange: viewChanged.event, provideTextDocumentContent: (uri) => views.get(uri.path) ?? '' }),
+  );
+  const showView = async (name: string, text: string) => {
+    const uri = vscode.Uri.from({ scheme: VIEW_SCHEME, path: `/${name}` });
+    views.set(uri.path, text);
+    viewChanged.fire(uri);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(doc, 'jsonc');
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+    return doc;
+  };
+
+  subs.push(
+    vscode.commands.registerCommand(SHOW_AGENT_VIEW_COMMAND, async () => {
+      const editor = vscode.window.activeTextEditor;
+      if (!editor || editor.document.uri.scheme === VIEW_SCHEME) {
+        void vscode.window.showInformationMessage('DSH: open a file and place the cursor on a symbol first.');
+        return undefined;
+      }
+      const doc = editor.document;
+      const pos = editor.selection.active;
+      const line = pos.line + 1;
+      const column = characterToModelColumn(doc.lineAt(pos.line).text, pos.character);
+      const filePath = doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString();
+      const sections: string[] = [`// What dsh_lsp answers at ${vscode.workspace.asRelativePath(doc.uri)}:${line}:${column} (1-based), through vscode.lm.invokeTool`];
+      const answers: Record<string, unknown> = {};
+      for (const operation of LSP_OPERATIONS) {
+        const input = { operation, filePath, line, column };
+        try {
+          const result = await vscode.lm.invokeTool(LspTool.toolName, { input, toolInvocationToken: undefined });
+          const text = result.content.map((p) => (p as { value?: unknown }).value).filter((v): v is string => typeof v === 'string');
+          answers[operation] = JSON.parse(text[0] ?? 'null');
+          sections.push(`// ${operation}\n${JSON.stringify(answers[operation], null, 2)}`);
+        } catch (e) {
+          answers[operation] = { error: e instanceof Error ? e.message : String(e) };
+          sections.push(`// ${operation}: error\n${JSON.stringify(answers[operation], null, 2)}`);
+        }
+      }
+      await showView('agent-view.jsonc', sections.join('\n\n') + '\n');
+      return answers;
+    }),
+    vscode.commands.registerCommand(SHOW_CONFIGURATION_COMMAND, async () => {
+      const config = effectiveConfiguration(context, service, backendTypes);
+      await showView('effective-configuration.jsonc', `// DSH Bridge: effective configuration\n${JSON.stringify(config, null, 2)}\n`);
+      return config;
+    }),
+  );
+  return service;
+}
+
+/**
+ * What "DSH: Show Effective Configuration" shows: terminal backends, navigation providers with
+ * their extensions, the tools this extension contributes (and whether they are registered), and
+ * every `dsh.*` setting in force with where its value comes from.
+ */
+export function effectiveConfiguration(context: vscode.ExtensionContext, service: LspService, backendTypes: () => string[]) {
+  const pkg = context.extension.packageJSON as {
+    contributes?: { languageModelTools?: Array<{ name: string }>; configuration?: { properties?: Record<string, unknown> } };
+  };
+  const registered = new Set(vscode.lm.tools.map((t) => t.name));
+  const tools = (pkg.contributes?.languageModelTools ?? []).map((t) => ({ name: t.name, registered: registered.has(t.name) }));
+  const settings: Record<string, { value: unknown; source: string }> = {};
+  for (const key of Object.keys(pkg.contributes?.configuration?.properties ?? {})) {
+    const i = vscode.workspace.getConfiguration().inspect(key);
+    const source =
+      i?.workspaceFolderValue !== undefined ? 'workspaceFolder' : i?.workspaceValue !== undefined ? 'workspace' : i?.globalValue !== undefined ? 'user' : 'default';
+    settings[key] = { value: vscode.workspace.getConfiguration().get(key), source };
+  }
+  return {
+    terminalBackends: backendTypes(),
+    navigationProviders: service.describe().providers.map((p) => ({ id: p.id, extensions: p.extensions.map((e) => `${e.extension} (${e.languageId})`) })),
+    tools,
+    settings,
+  };
+}
+
+/** Seam locations -> VS Code locations (URIs parsed, ranges as given). */
+function toVsLocations(locations: readonly NavLocation[]): vscode.Location[] {
+  return locations
+    .filter((l) => !l.unresolved)
+    .map((l) => new vscode.Location(vscode.Uri.parse(l.uri), new vscode.Range(l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character)));
+}
+
+/**
+ * VS Code's own definition, reference and hover providers for markdown files, answered by the
+ * `md-links` provider, so F12 / Shift+F12 / hover work on wiki links; on while
+ * `dsh.markdown.editorProviders` is true (default), re-registered when it changes.
+ */
+function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: vscode.LogOutputChannel): vscode.Disposable {
+  let registrations: vscode.Disposable | undefined;
+  const ask = async (document: vscode.TextDocument, position: vscode.Position, operation: LspOperation, token: vscode.CancellationToken) => {
+    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+    if (!folder) return undefined;
+    const controller = new AbortController();
+    const sub = token.onCancellationRequested(() => controller.abort('cancelled'));
+    try {
+      const provider = md();
+      await provider.onFileChanged(document.uri.toString(), document.getText());
+      return await provider.query(
+        { operation, uri: document.uri.toString(), position: { line: position.line, character: position.character }, languageId: 'markdown', workspaceUri: folder.uri.toString() },
+        controller.signal,
+      );
+    } catch (e) {
+      log.warn(`md-links editor ${operation} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    } finally {
+      sub.dispose();
+    }
+  };
+  const selector: vscode.DocumentSelector = [{ language: 'markdown', scheme: 'file' }, { language: 'markdown', scheme: 'vscode-remote' }];
+  const apply = () => {
+    registrations?.dispose();
+    registrations = undefined;
+    if (vscode.workspace.getConfiguration().get<boolean>(EDITOR_PROVIDERS_SETTING, true) === false) return;
+    registrations = vscode.Disposable.from(
+      vscode.languages.registerDefinitionProvider(selector, {
+        provideDefinition: async (doc, pos, token) => {
+          const r = await ask(doc, pos, 'goToDefinition', token);
+          return r?.kind === 'locations' ? toVsLocations(r.locations) : undefined;
+        },
+      }),
+      vscode.languages.registerReferenceProvider(selector, {
+        provideReferences: async (doc, pos, ctx, token) => {
+          const r = await ask(doc, pos, 'findReferences', token);
+          return r?.kind === 'locations' ? toVsLocations(r.locations.filter((l) => ctx.includeDeclaration || !l.isDeclaration)) : undefined;
+        },
+      }),
+      vscode.languages.registerHoverProvider(selector, {
+        provideHover: async (doc, pos, token) => {
+          const r = await ask(doc, pos, 'hover', token);
+          return r?.kind === 'hover' && r.contents ? new vscode.Hover(new vscode.MarkdownString(r.contents)) : undefined;
+        },
+      }),
+    );
+  };
+  apply();
+  const listener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(EDITOR_PROVIDERS_SETTING)) apply();
+  });
+  return { dispose: () => (listener.dispose(), registrations?.dispose()) };
+}
+
+/** Model column of a VS Code position (1-based, code points), for messages. */
+export function modelColumnOf(document: vscode.TextDocument, position: vscode.Position): number {
+  return characterToModelColumn(document.lineAt(position.line).text, position.character);
+}

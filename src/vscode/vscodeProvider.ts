@@ -1,0 +1,307 @@
+/**
+ * The seam's VS Code provider: answers the four navigation operations with VS Code's own language
+ * features through `vscode.executeDefinitionProvider`, `vscode.executeReferenceProvider`,
+ * `vscode.executeImplementationProvider` and `vscode.executeHoverProvider` (the built-in commands
+ * documented at https://code.visualstudio.com/api/references/commands).
+ *
+ * Positions in and out are LSP positions (0-based line, 0-based UTF-16 character), which is what
+ * `vscode.Position` is, so no conversion happens here.
+ */
+import { promises as fsp } from 'node:fs';
+import * as vscode from 'vscode';
+import { LspError, LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../lsp/types';
+import { flattenHover, isLoadingHover } from '../lsp/present';
+
+/** Provider id on the seam. */
+export const VSCODE_PROVIDER_ID = 'vscode';
+
+const EXT_RE = /^\.[^./\\\s]+$/;
+
+/**
+ * The file extensions installed extensions contribute for their languages
+ * (`contributes.languages[].extensions` of every entry in `vscode.extensions.all`), lower-cased,
+ * as `{'.ts': 'typescript', …}`; multi-dot extensions (`.d.ts`) are skipped (selection uses the
+ * last dot), the first language to claim an extension keeps it. `exclude` removes extensions other
+ * providers serve (e.g. `.md`, `.markdown`).
+ */
+export function contributedExtensions(exclude: Iterable<string> = []): Record<string, string> {
+  const skip = new Set([...exclude].map((e) => e.toLowerCase()));
+  const map: Record<string, string> = {};
+  for (const ext of vscode.extensions.all) {
+    const languages = (ext.packageJSON as { contributes?: { languages?: unknown } } | undefined)?.contributes?.languages;
+    if (!Array.isArray(languages)) continue;
+    for (const lang of languages as Array<{ id?: unknown; extensions?: unknown }>) {
+      if (typeof lang?.id !== 'string' || !/^[^\s]+$/.test(lang.id) || !Array.isArray(lang.extensions)) continue;
+      for (const raw of lang.extensions) {
+        if (typeof raw !== 'string') continue;
+        const e = raw.toLowerCase();
+        if (!EXT_RE.test(e) || skip.has(e) || e in map) continue;
+        map[e] = lang.id;
+      }
+    }
+  }
+  return map;
+}
+
+/** Options of {@link VsCodeProvider}. */
+export interface VsCodeProviderOptions {
+  /**
+   * How long (ms) an empty answer is retried while no language feature has answered yet for the
+   * document's language (a language server still starting). Default 20000.
+   */
+  readonly readyTimeoutMs?: number;
+  /** First retry delay (ms); doubles up to 1000. Default 100. */
+  readonly firstRetryMs?: number;
+  /**
+   * How long (ms) an empty answer is retried when the language has document symbols but nothing
+   * answered non-empty yet (the position may simply have nothing). Default 3000.
+   */
+  readonly settleMs?: number;
+}
+
+type Raw = unknown;
+
+/**
+ * An {@link LspProvider} that delegates to VS Code's language features.
+ *
+ * - Opens the document (`openTextDocument`) before asking, so providers see it.
+ * - Readiness, per languageId: until the language is ready, every answer comes with a hover probe
+ *   at the same position; a "(loading...)" hover (TypeScript's syntax server while the project
+ *   loads, whose definitions and references are partial) means "retry". The language is ready once
+ *   an answer or the probe is non-empty and not loading. Empty answers are retried with backoff
+ *   (100 ms doubling to 1 s) within `readyTimeoutMs`; an empty answer is accepted as "no results"
+ *   when the language is ready, or when it has document symbols and `settleMs` passed. Still
+ *   nothing at the bound -> `LspError` `no_provider` with `details.reason: 'not_ready'`:
+ *   "language support for .x is not available or not ready" (never an empty list).
+ * - Locations: `Location` and `LocationLink` (its `targetSelectionRange`, else `targetRange`;
+ *   `originSelectionRange` optional), told apart by shape, never `instanceof`. URIs are rebuilt:
+ *   `file:` ones with `Uri.file(realpath)` (symbolic links resolved; duplicates by real path and
+ *   range removed), others with `Uri.parse`.
+ * - `findReferences` unions in the definition(s) and marks the declaration `isDeclaration`.
+ * - `resolvedWorkspaceUri` is `Uri.file(realpath(workspace folder))` for `file:` folders.
+ */
+export class VsCodeProvider implements LspProvider {
+  readonly id = VSCODE_PROVIDER_ID;
+  private readonly ready = new Set<string>();
+  private readonly readyTimeoutMs: number;
+  private readonly firstRetryMs: number;
+  private readonly settleMs: number;
+
+  /** @param extensions extension -> languageId, e.g. from {@link contributedExtensions}. */
+  constructor(
+    readonly extensions: Readonly<Record<string, string>>,
+    options: VsCodeProviderOptions = {},
+  ) {
+    this.readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
+    this.firstRetryMs = options.firstRetryMs ?? 100;
+    this.settleMs = options.settleMs ?? 3000;
+  }
+
+  /** Answer one request; see the class comment. @throws LspError `file_not_found`, `no_provider` (not ready), `cancelled`. */
+  async query(request: LspRequest, signal: AbortSignal): Promise<LspResult> {
+    const uri = vscode.Uri.parse(request.uri);
+    let document: vscode.TextDocument;
+    try {
+      document = await vscode.workspace.openTextDocument(uri);
+    } catch (e) {
+      throw new LspError('file_not_found', `cannot open ${uri.scheme === 'file' ? uri.fsPath : request.uri}: ${e instanceof Error ? e.message : String(e)}`, { uri: request.uri }, { cause: e });
+    }
+    const position = new vscode.Position(request.position.line, request.position.character);
+    const language = document.languageId;
+    const started = Date.now();
+    const deadline = started + this.readyTimeoutMs;
+    let delay = this.firstRetryMs;
+    let symbolsSeen = false;
+    for (;;) {
+      checkAborted(signal);
+      const result = await this.ask(request, uri, position);
+      // While the language is not known to be ready, a hover probe at the same position tells a
+      // server that is still loading (TypeScript answers "(loading...) …" from its syntax server,
+      // and partial definitions/references) from one that has the project.
+      const probe = this.ready.has(language) ? undefined : request.operation === 'hover' ? result : await this.ask({ ...request, operation: 'hover' }, uri, position);
+      const loading = !!result.loading || !!probe?.loading;
+      if (!loading) {
+        if (!isEmpty(result) || (probe && !isEmpty(probe))) this.ready.add(language);
+        if (!isEmpty(result) || this.ready.has(language)) return this.finish(request, result);
+        symbolsSeen ||= await hasSymbols(uri);
+        // The language has support (document symbols) and stopped loading: the empty answer is real.
+        if (symbolsSeen && Date.now() - started >= this.settleMs) return this.finish(request, result);
+      }
+      if (Date.now() + delay > deadline) break;
+      await sleep(delay, signal);
+      delay = Math.min(delay * 2, 1000);
+    }
+    const ext = /\.[^./]+$/.exec(uri.path)?.[0]?.toLowerCase() ?? language;
+    throw new LspError(
+      'no_provider',
+      `language support for ${ext} (${language}) is not available or not ready: nothing answered within ${Math.round(this.readyTimeoutMs / 1000)} s. ` +
+        `Install or enable an extension for ${language}, wait for it to finish loading and retry; this is not the same as "no results".`,
+      { extension: ext, languageId: language, reason: 'not_ready' },
+    );
+  }
+
+  private async ask(request: LspRequest, uri: vscode.Uri, position: vscode.Position): Promise<Answer> {
+    const op = request.operation;
+    switch (op) {
+      case 'goToDefinition':
+        return { locations: toNav(await exec('vscode.executeDefinitionProvider', uri, position)) };
+      case 'goToImplementation':
+        return { locations: toNav(await exec('vscode.executeImplementationProvider', uri, position)) };
+      case 'findReferences': {
+        const [refs, defs] = await Promise.all([
+          exec('vscode.executeReferenceProvider', uri, position),
+          exec('vscode.executeDefinitionProvider', uri, position),
+        ]);
+        return { locations: toNav(refs), definitions: toNav(defs) };
+      }
+      case 'hover': {
+        const hovers = await exec('vscode.executeHoverProvider', uri, position);
+        const text = flattenHover(Array.isArray(hovers) ? hovers.map((h) => (h as { contents?: unknown })?.contents) : null);
+        return { hover: isLoadingHover(text) ? null : text, loading: isLoadingHover(text) };
+      }
+      default:
+        return assertNever(op);
+    }
+  }
+
+  private async finish(request: LspRequest, answer: Answer): Promise<LspResult> {
+    if (request.operation === 'hover') return { kind: 'hover', contents: answer.hover ?? null };
+    const real = new RealPaths();
+    let locations = await real.rebuild(answer.locations ?? []);
+    if (request.operation === 'findReferences') {
+      // The definition is the declaration: mark it where the references contain it, else add it.
+      const defs = await real.rebuild(answer.definitions ?? []);
+      const marked = locations.map((l) => (defs.some((d) => sameStart(d, l)) ? { ...l, isDeclaration: true } : l));
+      const missing = defs.filter((d) => !locations.some((l) => sameStart(d, l))).map((d) => ({ ...d, isDeclaration: true }));
+      locations = [...missing, ...marked];
+    }
+    return { kind: 'locations', locations: dedupe(locations), resolvedWorkspaceUri: await real.uri(request.workspaceUri) };
+  }
+}
+
+interface Answer {
+  readonly locations?: readonly NavLocation[];
+  readonly definitions?: readonly NavLocation[];
+  readonly hover?: string | null;
+  readonly loading?: boolean;
+}
+
+function isEmpty(a: Answer): boolean {
+  if (a.loading) return true;
+  if (a.hover !== undefined) return a.hover === null;
+  return (a.locations?.length ?? 0) === 0 && (a.definitions?.length ?? 0) === 0;
+}
+
+async function exec(command: string, uri: vscode.Uri, position: vscode.Position): Promise<Raw[]> {
+  const r = await vscode.commands.executeCommand<unknown>(command, uri, position);
+  // null, undefined and [] all mean "no results" (L20); a single object is tolerated.
+  if (r === null || r === undefined) return [];
+  return Array.isArray(r) ? r : [r];
+}
+
+async function hasSymbols(uri: vscode.Uri): Promise<boolean> {
+  try {
+    const r = await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', uri);
+    return Array.isArray(r) && r.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+interface RangeLike {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+function isRange(r: unknown): r is RangeLike {
+  const x = r as RangeLike | null | undefined;
+  return !!x && typeof x.start?.line === 'number' && typeof x.start?.character === 'number' && typeof x.end?.line === 'number';
+}
+
+/** `Location` (`{uri, range}`) or `LocationLink` (`{targetUri, targetSelectionRange?, targetRange}`) -> seam locations; anything else is skipped. */
+function toNav(items: readonly Raw[]): NavLocation[] {
+  const out: NavLocation[] = [];
+  for (const item of items) {
+    const o = item as { uri?: unknown; range?: unknown; targetUri?: unknown; targetRange?: unknown; targetSelectionRange?: unknown; originSelectionRange?: unknown } | null;
+    if (!o || typeof o !== 'object') continue;
+    if (o.targetUri !== undefined) {
+      const range = isRange(o.targetSelectionRange) ? o.targetSelectionRange : isRange(o.targetRange) ? o.targetRange : undefined;
+      if (!range) continue;
+      out.push({
+        uri: String(o.targetUri),
+        range: plainRange(range),
+        ...(isRange(o.originSelectionRange) ? { originRange: plainRange(o.originSelectionRange) } : {}),
+      });
+    } else if (o.uri !== undefined && isRange(o.range)) {
+      out.push({ uri: String(o.uri), range: plainRange(o.range) });
+    }
+  }
+  return out;
+}
+
+function plainRange(r: RangeLike) {
+  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+}
+
+function sameStart(a: NavLocation, b: NavLocation): boolean {
+  return a.uri === b.uri && a.range.start.line === b.range.start.line && a.range.start.character === b.range.start.character;
+}
+
+function dedupe(locations: readonly NavLocation[]): NavLocation[] {
+  const byKey = new Map<string, NavLocation>();
+  for (const l of locations) {
+    const k = `${l.uri}#${l.range.start.line}:${l.range.start.character}-${l.range.end.line}:${l.range.end.character}`;
+    const prev = byKey.get(k);
+    byKey.set(k, prev ? { ...l, ...prev, isDeclaration: prev.isDeclaration || l.isDeclaration || undefined } : l);
+  }
+  return [...byKey.values()].map((l) => (l.isDeclaration ? l : withoutUndefined(l)));
+}
+
+function withoutUndefined(l: NavLocation): NavLocation {
+  const { isDeclaration, ...rest } = l;
+  return isDeclaration ? l : rest;
+}
+
+/** Real-path URIs, cached for one answer. `file:` URIs -> `Uri.file(realpath)`; others -> `Uri.parse(...).toString()`. */
+class RealPaths {
+  private readonly cache = new Map<string, Promise<string>>();
+
+  uri(uri: string): Promise<string> {
+    let p = this.cache.get(uri);
+    if (!p) {
+      p = (async () => {
+        const u = vscode.Uri.parse(uri);
+        if (u.scheme !== 'file') return u.toString();
+        try {
+          return vscode.Uri.file(await fsp.realpath(u.fsPath)).toString();
+        } catch {
+          return vscode.Uri.file(u.fsPath).toString();
+        }
+      })();
+      this.cache.set(uri, p);
+    }
+    return p;
+  }
+
+  async rebuild(locations: readonly NavLocation[]): Promise<NavLocation[]> {
+    return Promise.all(locations.map(async (l) => ({ ...l, uri: await this.uri(l.uri) })));
+  }
+}
+
+function checkAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') }));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
