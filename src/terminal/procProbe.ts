@@ -5,19 +5,30 @@
  * process group of the controlling terminal); `/proc/<pid>/task/<tid>/syscall` (syscall number and
  * arguments of a blocked thread); `/proc/<pid>/fd/<n>` (link to the open file);
  * `/proc/<pid>/fdinfo/<epfd>` (`tfd:` lines of an epoll instance); `/proc/<pid>/status`
- * (`voluntary_ctxt_switches`, which changes whenever a thread blocks anew).
+ * (`voluntary_ctxt_switches`, which changes whenever a thread blocks anew); `/proc/<pid>/mem`
+ * (only the `pollfd` array or `fd_set` that a thread blocked in poll/select passed to the kernel,
+ * at most 8 KiB, readable for our own descendants under ptrace access rules, see ptrace(2)).
  * Everything here is synchronous and bounded by the size of one process group; no terminal
  * content is read.
  */
 import * as fs from 'node:fs';
 
-/** Syscall numbers that are proof of waiting on a descriptor, per architecture (unistd.h). */
-const SYSCALLS: Record<string, { read: number[]; epoll: number[] }> = {
-  // x86_64: read 0, readv 19, pread64 17; epoll_wait 232, epoll_pwait 281, epoll_pwait2 441.
-  x64: { read: [0, 17, 19], epoll: [232, 281, 441] },
-  // aarch64 (asm-generic): read 63, readv 65, pread64 67; epoll_pwait 22, epoll_pwait2 441.
-  arm64: { read: [63, 65, 67], epoll: [22, 441] },
+/**
+ * Syscall numbers that can be proof of waiting on a descriptor, per architecture (unistd.h).
+ * `poll`: (fds, nfds, …) with an array of `struct pollfd`; `select`: (nfds, readfds, …).
+ */
+const SYSCALLS: Record<string, { read: number[]; epoll: number[]; poll: number[]; select: number[] }> = {
+  // x86_64: read 0, readv 19, pread64 17; epoll_wait 232, epoll_pwait 281, epoll_pwait2 441;
+  // poll 7, ppoll 271; select 23, pselect6 270.
+  x64: { read: [0, 17, 19], epoll: [232, 281, 441], poll: [7, 271], select: [23, 270] },
+  // aarch64 (asm-generic): read 63, readv 65, pread64 67; epoll_pwait 22, epoll_pwait2 441;
+  // ppoll 73; pselect6 72.
+  arm64: { read: [63, 65, 67], epoll: [22, 441], poll: [73], select: [72] },
 };
+/** Largest descriptor set the probe reads from a poll (entries) or select (nfds). */
+const MAX_POLL_FDS = 1024;
+/** `events` bits of a pollfd that mean "wants to read" (poll.h: POLLIN, POLLPRI, POLLRDNORM). */
+const POLL_READ_EVENTS = 0x1 | 0x2 | 0x40;
 
 /** Fields of `/proc/<pid>/stat` that the probe needs. */
 export interface ProcStat {
@@ -97,8 +108,10 @@ export function commandLine(pid: number, fallback = ''): string {
 
 /**
  * Threads of the processes in `group` (all of one PTY session) that are blocked reading `ttyPath` — through any descriptor
- * (stdin, `/dev/tty` opened anew, a dup), or in `epoll_wait` on an epoll set that watches it.
- * `poll`/`select` are not proof (the descriptor set is not visible) and are not counted.
+ * (stdin, `/dev/tty` opened anew, a dup), in `epoll_wait` on an epoll set that watches it, or in
+ * `poll`/`select` (vim waits in pselect6) with the tty in the set of descriptors it waits to read.
+ * The poll/select set lives in the process's memory: when `/proc/<pid>/mem` cannot be read, that
+ * wait is not proof and is not counted.
  */
 export function ttyWaits(group: ProcStat[], ttyPath: string): TtyWait[] {
   const numbers = SYSCALLS[process.arch];
@@ -115,6 +128,8 @@ export function ttyWaits(group: ProcStat[], ttyPath: string): TtyWait[] {
       let onTty = false;
       if (numbers.read.includes(nr)) onTty = isOurTty(fdTarget(proc.pid, fd), ttyPath);
       else if (numbers.epoll.includes(nr)) onTty = epollWatches(proc.pid, fd, ttyPath);
+      else if (numbers.poll.includes(nr)) onTty = pollWatches(proc.pid, fields[1], Number.parseInt(fields[2] ?? '', 16), ttyPath);
+      else if (numbers.select.includes(nr)) onTty = selectWatches(proc.pid, fd, fields[2] ?? '0', ttyPath);
       if (onTty) waits.push({ pid: proc.pid, tid: Number(tid), switches: voluntarySwitches(proc.pid, tid) });
     }
   }
@@ -124,6 +139,60 @@ export function ttyWaits(group: ProcStat[], ttyPath: string): TtyWait[] {
 /** Waits in `now` that are new since `before`: a thread not waiting then, or one that has run since. */
 export function newWaits(now: TtyWait[], before: TtyWait[]): TtyWait[] {
   return now.filter((w) => !before.some((b) => b.pid === w.pid && b.tid === w.tid && b.switches === w.switches));
+}
+
+/** True when a `poll(fds, nfds)` wait has a descriptor of our tty with a read event in `fds`. */
+function pollWatches(pid: number, fdsAddress: string, nfds: number, ttyPath: string): boolean {
+  if (!Number.isInteger(nfds) || nfds <= 0 || nfds > MAX_POLL_FDS) return false;
+  const ttyFds = ttyDescriptors(pid, ttyPath);
+  if (ttyFds.size === 0) return false;
+  const fds = readMemory(pid, fdsAddress, nfds * 8); // struct pollfd { int fd; short events; short revents; }
+  if (!fds) return false;
+  for (let i = 0; i < nfds; i++) {
+    if (ttyFds.has(fds.readInt32LE(i * 8)) && (fds.readInt16LE(i * 8 + 4) & POLL_READ_EVENTS) !== 0) return true;
+  }
+  return false;
+}
+
+/** True when a `select(nfds, readfds, …)` wait has a descriptor of our tty in `readfds`. */
+function selectWatches(pid: number, nfds: number, readfdsAddress: string, ttyPath: string): boolean {
+  if (nfds <= 0 || nfds > MAX_POLL_FDS) return false;
+  const ttyFds = [...ttyDescriptors(pid, ttyPath)].filter((fd) => fd < nfds);
+  if (ttyFds.length === 0) return false;
+  // fd_set: a bit array in unsigned longs; on little-endian x86_64 and aarch64 bit fd is bit
+  // (fd % 8) of byte (fd / 8).
+  const set = readMemory(pid, readfdsAddress, Math.ceil(nfds / 64) * 8);
+  return !!set && ttyFds.some((fd) => (set[fd >> 3] & (1 << (fd & 7))) !== 0);
+}
+
+/** Descriptors of `pid` open on our tty (or /dev/tty). */
+function ttyDescriptors(pid: number, ttyPath: string): Set<number> {
+  const fds = new Set<number>();
+  for (const name of safeReaddir(`/proc/${pid}/fd`)) {
+    if (isOurTty(fdTarget(pid, Number(name)), ttyPath)) fds.add(Number(name));
+  }
+  return fds;
+}
+
+/** `length` bytes at `address` (hex, from the syscall file) of `pid`'s memory; undefined when unreadable. */
+function readMemory(pid: number, address: string, length: number): Buffer | undefined {
+  let position: bigint;
+  try {
+    position = BigInt(address);
+  } catch {
+    return undefined;
+  }
+  if (position === 0n) return undefined;
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(`/proc/${pid}/mem`, 'r');
+    const buffer = Buffer.alloc(length);
+    return fs.readSync(fd, buffer, 0, length, position) === length ? buffer : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }
 
 function epollWatches(pid: number, epfd: number, ttyPath: string): boolean {

@@ -22,6 +22,7 @@ import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { MarkerParser, PROMPT_TEXT, controlledPromptRc } from './markers';
 import type { PtyModule } from './nodePty';
 import * as proc from './procProbe';
+import { TextRenderer } from './screenText';
 import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
 import {
   AllowedSignal,
@@ -50,6 +51,10 @@ const MOTD_MAX_BYTES = 4096;
 const ECHO_TAIL_MAX = 4096;
 const DEFAULT_READ_COUNT = 500;
 const SIGNAL_SETTLE_MS = 2000;
+/** Longest scrollback line in UTF-8 bytes before it is split with a visible marker (see scrollback.ts). */
+const MAX_LINE_BYTES = 16 * 1024;
+/** Raw scrollback lines rendered for a `screen: true` read: enough to redraw a full-screen program. */
+const SCREEN_TAIL_LINES = 400;
 /** Variables never inherited by a session: they describe the host's terminal, not this one. */
 const HOST_ONLY_ENV = ['TMUX', 'TMUX_PANE', 'PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION'];
 
@@ -124,6 +129,8 @@ interface ActiveSend {
   sawContinuation: boolean;
   viewport: ViewportBuffer;
   echoTail: string;
+  /** The alternate screen was active when the send started (input to a running vim or less). */
+  alternateAtStart: boolean;
   preWaits: proc.TtyWait[];
   startedAt: number;
   probeFrom: number;
@@ -134,6 +141,8 @@ class PtyBashSession implements BackendSession {
   motd = '';
   private readonly parser: MarkerParser;
   private readonly scrollback: Scrollback;
+  /** Renders model text (see screenText.ts); created on first use. */
+  private renderer: TextRenderer | undefined;
   private readonly shellPid: number;
   private ptsPath: string | undefined;
   private readonly probe = proc.probeAvailable();
@@ -161,7 +170,11 @@ class PtyBashSession implements BackendSession {
     private readonly log: TerminalLog,
   ) {
     this.parser = new MarkerParser(nonce);
-    this.scrollback = new Scrollback({ maxLines: config.retainedLines, maxBytes: config.retainedBytes });
+    this.scrollback = new Scrollback({
+      maxLines: config.retainedLines,
+      maxBytes: config.retainedBytes,
+      maxLineBytes: Math.min(MAX_LINE_BYTES, config.maxReadBytes),
+    });
     this.shellPid = term.pid;
     this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
     term.onData((chunk) => this.onData(chunk));
@@ -250,6 +263,7 @@ class PtyBashSession implements BackendSession {
         sawContinuation: false,
         viewport: new ViewportBuffer(this.config.maxReadBytes),
         echoTail: '',
+        alternateAtStart: this.alternateScreen,
         preWaits,
         startedAt,
         probeFrom: startedAt + this.config.probeStartDelayMs,
@@ -275,7 +289,26 @@ class PtyBashSession implements BackendSession {
         throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min} (got ${JSON.stringify(value)})`);
       }
     }
-    return this.scrollback.page(offset, count, this.config.maxReadBytes);
+    if (request.screen) {
+      const tail = this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes);
+      const text = this.render().screen(tail.text).join('\n');
+      return { ...tail, offset: 0, lineBegin: 0, lineEnd: 0, truncated: false, text };
+    }
+    const page = this.scrollback.page(offset, count, this.config.maxReadBytes);
+    if (request.raw) return page;
+    try {
+      // Rendering removes escapes and redraws, but a tab becomes spaces: the cap is applied again.
+      const rendered = tailByBytes(this.render().render(page.text).lines.join('\n'), this.config.maxReadBytes);
+      return { ...page, text: rendered.text, truncated: page.truncated || rendered.dropped > 0 };
+    } catch (error) {
+      this.log.warn(`rendering a page failed, returning raw text: ${describe(error)}`);
+      return page;
+    }
+  }
+
+  private render(): TextRenderer {
+    this.renderer ??= new TextRenderer(this.term.cols, this.term.rows);
+    return this.renderer;
   }
 
   signal(signal: AllowedSignal): SignalResult {
@@ -316,6 +349,8 @@ class PtyBashSession implements BackendSession {
 
   private async teardown(reason: string): Promise<void> {
     this.log.info(`closing shell pid ${this.shellPid}: ${reason}`);
+    this.renderer?.dispose();
+    this.renderer = undefined;
     const groups = () => (this.probe ? [...new Set(proc.sessionProcesses(this.shellPid).map((p) => p.pgrp))] : [this.shellPid]);
     const signalAll = (sig: NodeJS.Signals) => {
       for (const pgrp of groups()) {
@@ -472,7 +507,7 @@ class PtyBashSession implements BackendSession {
     const result: SendResult = {
       waitReason,
       sessionStatus: this.status(),
-      output: normalizeOutput(output),
+      output: this.modelText(output, send.alternateAtStart),
       truncated: dropped > 0,
       droppedBytes: dropped,
       probe: this.probe ? 'linux-proc' : 'unavailable',
@@ -493,11 +528,32 @@ class PtyBashSession implements BackendSession {
     return result;
   }
 
-  /** termios ECHO of the PTY (termios(3)), read with stty; false when it cannot be read. */
+  /**
+   * A send's viewport as a person saw it (screenText.ts): escapes and redraws applied, trailing
+   * blank lines dropped, the blanks before the cursor kept (`Name: `). When a full-screen program
+   * holds the alternate screen at the end, its visible screen follows. Capped at maxReadBytes.
+   */
+  private modelText(raw: string, startInAlternate: boolean): string {
+    try {
+      const { lines, alternateScreen } = this.render().render(raw, { startInAlternate, keepCursorBlanks: true });
+      let text = normalizeOutput(lines.join('\n'));
+      if (alternateScreen?.length) text = text ? `${text}\n${alternateScreen.join('\n')}` : alternateScreen.join('\n');
+      return tailByBytes(text, this.config.maxReadBytes).text;
+    } catch (error) {
+      // Never lose a send's result to the renderer: fall back to the raw text.
+      this.log.warn(`rendering the viewport failed, returning raw text: ${describe(error)}`);
+      return normalizeOutput(raw);
+    }
+  }
+
+  /**
+   * A password prompt: termios ECHO off while ICANON is on (termios(3)), read with stty; false when
+   * it cannot be read. Full-screen programs (vim, less) turn both off and are not password prompts.
+   */
   private echoDisabled(): boolean {
     try {
       const settings = execFileSync('stty', ['-F', this.pts(), '-a'], { encoding: 'utf8', timeout: 2000 });
-      return /(^|\s)-echo(\s|$)/.test(settings);
+      return /(^|\s)-echo(\s|$)/.test(settings) && /(^|\s)icanon(\s|$)/.test(settings);
     } catch {
       return false;
     }

@@ -5,13 +5,23 @@
  * Bounds (in this order): at most `maxLines` complete lines (oldest dropped first), then at most
  * `maxBytes` UTF-8 bytes in all (a `\n` per line counted) (oldest lines dropped, then the head of a single oversized line
  * cut on a code point boundary). Reads are capped separately by their own byte limit.
+ *
+ * A line longer than `maxLineBytes` is stored as several lines, each but the last ending with
+ * LINE_SPLIT_MARKER, cut on code point boundaries: with `maxLineBytes` ≤ the read cap, every byte of
+ * a 200 000-byte line is reachable by paging (a page never has to cut a line's head away).
  */
 
 /** Limits of a scrollback, in lines and UTF-8 bytes. */
 export interface ScrollbackLimits {
   maxLines: number;
   maxBytes: number;
+  /** Longest stored line in UTF-8 bytes, marker included (≥ 16); longer ones are split. Default: maxBytes. */
+  maxLineBytes?: number;
 }
+
+/** Visible end of a stored piece of a line that was split because it was too long (U+23CE, 3 bytes). */
+export const LINE_SPLIT_MARKER = '⏎';
+const LINE_SPLIT_MARKER_BYTES = 3;
 
 const utf8Length = (s: string) => Buffer.byteLength(s, 'utf8');
 
@@ -38,8 +48,11 @@ export class Scrollback {
   private bytes = 0;
   /** Absolute number of the oldest retained line (lines ever evicted before it). */
   private evicted = 0;
+  private readonly maxLineBytes: number;
 
-  constructor(private readonly limits: ScrollbackLimits) {}
+  constructor(private readonly limits: ScrollbackLimits) {
+    this.maxLineBytes = Math.max(16, limits.maxLineBytes ?? limits.maxBytes);
+  }
 
   /** Appends decoded output. `\r\n` and `\n` end lines; a trailing `\r` of a line is dropped. */
   append(text: string): void {
@@ -53,7 +66,16 @@ export class Scrollback {
       this.pushLine(line);
       start = nl + 1;
     }
-    if (start < text.length) this.partial += text.slice(start);
+    if (start < text.length) {
+      this.partial += text.slice(start);
+      // An unfinished line that is already too long: its head is final, store it now. The
+      // length in UTF-16 units is ≤ its UTF-8 length, so the cheap check comes first.
+      if (this.partial.length * 3 > this.maxLineBytes && utf8Length(this.partial) > this.maxLineBytes) {
+        const pieces = splitLine(this.partial, this.maxLineBytes);
+        this.partial = pieces.pop() ?? '';
+        for (const piece of pieces) this.storeLine(piece);
+      }
+    }
     this.enforce();
   }
 
@@ -69,8 +91,9 @@ export class Scrollback {
 
   /**
    * A page ending `offset` lines back from the newest, of up to `count` lines, at most `maxBytes`
-   * UTF-8 bytes (newline separators included): older lines are dropped first, then the head of
-   * the oldest kept line. `offset` past the end gives an empty page at the oldest line.
+   * UTF-8 bytes (newline separators included): the oldest lines that do not fit are left to the
+   * next page (`lineEnd` stops before them); only a single line larger than the cap loses its head.
+   * `offset` past the end gives an empty page at the oldest line.
    */
   page(offset: number, count: number, maxBytes: number) {
     const total = this.totalLines;
@@ -84,9 +107,10 @@ export class Scrollback {
       const line = this.lineAt(i);
       const cost = utf8Length(line) + (out.length ? 1 : 0);
       if (used + cost > maxBytes) {
-        const room = maxBytes - used - (out.length ? 1 : 0);
-        if (room > 0) {
-          out.push(tailByBytes(line, room).text);
+        // Only a page's newest line is ever cut (when it alone exceeds the cap): cutting an older
+        // one would hide its head from the next page, which starts at lineEnd.
+        if (out.length === 0) {
+          out.push(tailByBytes(line, maxBytes).text);
           first = i;
         }
         truncated = true;
@@ -115,6 +139,14 @@ export class Scrollback {
   }
 
   private pushLine(line: string): void {
+    if (line.length * 3 > this.maxLineBytes && utf8Length(line) > this.maxLineBytes) {
+      for (const piece of splitLine(line, this.maxLineBytes)) this.storeLine(piece);
+    } else {
+      this.storeLine(line);
+    }
+  }
+
+  private storeLine(line: string): void {
     const n = utf8Length(line) + 1; // the line and its terminator
     this.lines.push(line);
     this.lineBytes.push(n);
@@ -141,6 +173,37 @@ export class Scrollback {
       this.partial = tailByBytes(this.partial, this.limits.maxBytes).text;
     }
   }
+}
+
+/**
+ * Cuts a line longer than `maxBytes` into pieces on code point boundaries: every piece but the last
+ * is at most `maxBytes` bytes including the LINE_SPLIT_MARKER it ends with; the last piece (the
+ * rest, unmarked) is at most `maxBytes` bytes as well.
+ */
+export function splitLine(line: string, maxBytes: number): string[] {
+  const room = maxBytes - LINE_SPLIT_MARKER_BYTES;
+  const pieces: string[] = [];
+  let left = utf8Length(line);
+  let start = 0;
+  // Walks UTF-16 code units, never between the halves of a surrogate pair; a lone surrogate
+  // (an unfinished line may end in one) stays in the rest, untouched.
+  while (left > maxBytes) {
+    let i = start;
+    let bytes = 0;
+    for (;;) {
+      const c = line.charCodeAt(i);
+      const pair = c >= 0xd800 && c <= 0xdbff && (line.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      const size = pair ? 4 : c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+      if (bytes + size > room && i > start) break;
+      bytes += size;
+      i += pair ? 2 : 1;
+    }
+    pieces.push(line.slice(start, i) + LINE_SPLIT_MARKER);
+    left -= bytes;
+    start = i;
+  }
+  pieces.push(line.slice(start));
+  return pieces;
 }
 
 /**

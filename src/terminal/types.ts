@@ -82,6 +82,17 @@ export interface ReadRequest {
   offset?: number;
   /** Lines requested; a request only: the byte cap wins. Default 500. */
   count?: number;
+  /**
+   * Default false: the text a person would have seen (rendered by a terminal emulator: colour and
+   * cursor escapes applied and removed, carriage-return redraws collapsed, wrapping undone). True:
+   * the lines as the PTY produced them, escapes included. Our markers are absent from both.
+   */
+  raw?: boolean;
+  /**
+   * True: ignore offset/count and return the terminal's visible screen (`rows` lines at most) as
+   * text, e.g. what a full-screen program (vim, less) shows on the alternate screen.
+   */
+  screen?: boolean;
 }
 
 /** A page of scrollback. `[lineBegin, lineEnd)` is in the same newest-first coordinates as offset. */
@@ -95,7 +106,12 @@ export interface ReadResult {
   firstLineNumber: number;
   /** True when the byte cap cut the page (its oldest lines or the oldest part of a long line). */
   truncated: boolean;
-  /** The page's lines joined by `\n`, oldest first. */
+  /**
+   * The page's lines joined by `\n`, oldest first. Lines are counted as the PTY produced them;
+   * in rendered text (not `raw`) a cursor-addressed redraw may merge or blank some of them. A line
+   * longer than the scrollback's line limit is stored as several lines, each but the last ending
+   * with LINE_SPLIT_MARKER (`⏎`).
+   */
   text: string;
 }
 
