@@ -8,6 +8,7 @@ import { PtyBashBackend } from './terminal/ptyBash';
 import { TerminalService } from './terminal/service';
 import { loadExtensionNodePty } from './vscode/nodePtyLoader';
 import { TerminalSettings } from './vscode/settings';
+import { registerAgentTerminals } from './vscode/agentTerminals';
 import { registerTerminalCommands } from './vscode/terminalCommands';
 import { TerminalToolContext, registerTerminalTools } from './vscode/terminalTools';
 import { registerTmux } from './vscode/tmux';
@@ -47,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   }
 
   const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable };
-  context.subscriptions.push(registerTerminalTools(tools), registerTerminalCommands(tools));
+  context.subscriptions.push(registerTerminalTools(tools), registerTerminalCommands(tools), registerAgentTerminals(tools));
   registerTmux(context, log);
   const navigation = registerNavigation(context, log, () => service.backendTypes());
   return { apiVersion: 1, terminal: service, navigation };

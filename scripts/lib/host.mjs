@@ -362,7 +362,13 @@ export async function runInHost({ testsModule, folder, state }) {
   });
   onCleanup(stop);
   // DSH_EXTENSIONS_DIR lets the suite check that the extension runs from the installed VSIX.
-  const env = { DSH_TEST_RESULTS: resultsFile, DSH_TEST_LOG: logFile, DSH_EXTENSIONS_DIR: path.join(tmp, 'extensions') };
+  // DSH_USER_DATA_DIR lets it check that no terminal content reaches logs or storage on disk.
+  const env = {
+    DSH_TEST_RESULTS: resultsFile,
+    DSH_TEST_LOG: logFile,
+    DSH_EXTENSIONS_DIR: path.join(tmp, 'extensions'),
+    DSH_USER_DATA_DIR: path.join(tmp, 'user-data'),
+  };
 
   let exitCode;
   let server;

@@ -184,6 +184,14 @@ export class TerminalService implements Disposable {
     entry.session.writeUserInput(data);
   }
 
+  /**
+   * Streams a session's output as it arrives (see `BackendSession.onOutput`); for views that
+   * mirror the terminal. The text stays in memory.
+   */
+  onOutput(owner: Owner, sessionId: string, listener: (text: string) => void): Disposable {
+    return this.entry(owner, sessionId).session.onOutput(listener);
+  }
+
   /** A new owner. `label` appears in logs only. */
   createOwner(label: string): Owner {
     return new OwnerImpl(label, (owner) => void this.closeOwnerSessions(owner));

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { describe } from '../terminal/errors';
 import type { SessionInfo } from '../terminal/service';
-import { TerminalToolContext, defaultCwd } from './terminalTools';
+import { TerminalToolContext, UNTRUSTED_MESSAGE, defaultCwd } from './terminalTools';
 
 /** URI scheme of the read-only scrollback documents: `dsh-scrollback:/<sessionId>.log`. */
 export const SCROLLBACK_SCHEME = 'dsh-scrollback';
@@ -39,6 +39,10 @@ export function registerTerminalCommands(ctx: TerminalToolContext): vscode.Dispo
 }
 
 async function guarded<T>(ctx: TerminalToolContext, action: () => Promise<T>): Promise<T | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showErrorMessage(UNTRUSTED_MESSAGE);
+    return undefined;
+  }
   const why = ctx.unavailable();
   if (why) {
     void vscode.window.showErrorMessage(`DSH Bridge terminals are unavailable: ${why}`);

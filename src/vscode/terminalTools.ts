@@ -58,12 +58,19 @@ function optionalInteger(input: Record<string, unknown>, key: string, min: numbe
   return value;
 }
 
+/** Why terminal tools refuse in Restricted Mode, and how to lift it. */
+export const UNTRUSTED_MESSAGE =
+  'DSH Bridge terminals are disabled because this workspace is not trusted (Restricted Mode): running shell commands could execute code from it. ' +
+  'The user can trust it with the command "Workspaces: Manage Workspace Trust". Code navigation (dsh_lsp) still works.';
+
 abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
   constructor(protected readonly ctx: TerminalToolContext) {}
 
   abstract prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation;
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<T>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    // Re-checked on every call: any extension can invoke a tool, whatever its `when` clause says.
+    if (!vscode.workspace.isTrusted) throw new Error(UNTRUSTED_MESSAGE);
     const why = this.ctx.unavailable();
     if (why) throw new Error(`DSH Bridge terminals are unavailable on this machine: ${why}. Code navigation tools still work.`);
     return this.run((options.input ?? {}) as T & Record<string, unknown>, token);
@@ -307,7 +314,16 @@ export class CloseTool extends TerminalTool<CloseInput> {
   static readonly toolName = 'dsh_terminal_close';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CloseInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Closing agent terminal ${options.input.sessionId}` };
+    const { sessionId } = options.input;
+    const session = this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId);
+    const running = session?.foregroundCommand ? ` \`${session.foregroundCommand}\` is still running.` : '';
+    return {
+      invocationMessage: `Closing agent terminal ${sessionId}`,
+      confirmationMessages: {
+        title: `Close agent terminal ${sessionId}?`,
+        message: new vscode.MarkdownString(`End the shell of ${sessionId}${session ? ` (in \`${session.cwd}\`)` : ''} and every process it started.${running}`),
+      },
+    };
   }
 
   protected async run(input: CloseInput & Record<string, unknown>) {

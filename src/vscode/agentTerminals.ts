@@ -1,0 +1,196 @@
+/**
+ * The agent's terminals made visible to the person: every session of the tools' owner appears in
+ * VS Code's terminal panel as an extension terminal (a `Pseudoterminal`) mirroring its output,
+ * colours included, titled `DSH <id> · <name>`. It is read-only while the agent owns it: typing
+ * offers "Take Over"; while the person holds it, agent sends are refused (TAKEN_OVER) and their
+ * keystrokes go to the real session; "Hand Back" returns it. Closing the panel terminal asks
+ * before closing the session. A status bar item counts sessions and busy ones.
+ */
+import * as vscode from 'vscode';
+import { describe } from '../terminal/errors';
+import type { SessionEvent, SessionInfo } from '../terminal/service';
+import type { TerminalToolContext } from './terminalTools';
+
+/** Prefix of every mirror terminal's name; the session id follows. */
+export const MIRROR_PREFIX = 'DSH';
+
+/** Registers the panel mirrors, the take-over commands and the status bar item. */
+export function registerAgentTerminals(ctx: TerminalToolContext): vscode.Disposable {
+  const mirrors = new Map<string, Mirror>();
+  const status = vscode.window.createStatusBarItem('dsh.agentTerminals', vscode.StatusBarAlignment.Left, 10);
+  status.name = 'DSH Bridge agent terminals';
+  status.command = 'dsh.listAgentTerminals';
+
+  const info = (sessionId: string) => ctx.service.list(ctx.owner).find((s) => s.sessionId === sessionId);
+  const updateStatus = () => {
+    const sessions = ctx.service.list(ctx.owner);
+    if (sessions.length === 0) return status.hide();
+    const busy = sessions.filter((s) => s.busy).length;
+    status.text = `$(terminal) ${sessions.length} agent${busy ? ` · ${busy} busy` : ''}`;
+    status.tooltip = sessions.map((s) => `${s.sessionId} ${s.name}: ${stateText(s)}`).join('\n');
+    status.show();
+  };
+  const ensureMirror = (sessionId: string) => {
+    const session = info(sessionId);
+    if (!session || mirrors.has(sessionId) || session.sessionStatus.kind === 'exited') return;
+    const mirror: Mirror = new Mirror(ctx, session, {
+      gone: () => {
+        if (mirrors.get(sessionId) === mirror) mirrors.delete(sessionId);
+      },
+      // Kept running after its panel terminal closed: every agent session has one, so a new one.
+      kept: () => ensureMirror(sessionId),
+    });
+    mirrors.set(sessionId, mirror);
+  };
+  const onEvent = (event: SessionEvent) => {
+    if (event.owner !== ctx.owner) return;
+    if (event.kind === 'opened') ensureMirror(event.sessionId);
+    if (event.kind === 'closed') mirrors.get(event.sessionId)?.sessionClosed();
+    if (event.kind === 'changed') mirrors.get(event.sessionId)?.refreshName();
+    updateStatus();
+  };
+  const subscription = ctx.service.onDidChangeSessions(onEvent);
+  for (const s of ctx.service.list(ctx.owner)) ensureMirror(s.sessionId);
+  updateStatus();
+
+  /** The session of the active mirror terminal, else one the person picks among `candidates`. */
+  const targetSession = async (candidates: SessionInfo[], placeHolder: string) => {
+    const active = [...mirrors.values()].find((m) => m.terminal === vscode.window.activeTerminal);
+    if (active && candidates.some((c) => c.sessionId === active.sessionId)) return active.sessionId;
+    if (candidates.length === 1) return candidates[0].sessionId;
+    const pick = await vscode.window.showQuickPick(
+      candidates.map((s) => ({ label: s.sessionId, description: s.name, sessionId: s.sessionId })),
+      { placeHolder },
+    );
+    return pick?.sessionId;
+  };
+
+  return vscode.Disposable.from(
+    status,
+    { dispose: () => subscription.dispose() },
+    { dispose: () => [...mirrors.values()].forEach((m) => m.dispose(true)) },
+    vscode.commands.registerCommand('dsh.takeOverAgentTerminal', async (sessionId?: string) => {
+      const candidates = ctx.service.list(ctx.owner).filter((s) => !s.takenOver && s.sessionStatus.kind === 'running');
+      if (candidates.length === 0) return void vscode.window.showInformationMessage('DSH Bridge: no agent terminal to take over.');
+      const id = typeof sessionId === 'string' ? sessionId : await targetSession(candidates, 'Take over which agent terminal?');
+      if (!id) return;
+      ctx.service.takeOver(ctx.owner, id);
+      mirrors.get(id)?.terminal.show();
+    }),
+    vscode.commands.registerCommand('dsh.handBackAgentTerminal', async (sessionId?: string) => {
+      const candidates = ctx.service.list(ctx.owner).filter((s) => s.takenOver);
+      if (candidates.length === 0) return void vscode.window.showInformationMessage('DSH Bridge: no agent terminal is taken over.');
+      const id = typeof sessionId === 'string' ? sessionId : await targetSession(candidates, 'Hand back which agent terminal?');
+      if (id) ctx.service.handBack(ctx.owner, id);
+    }),
+  );
+}
+
+function stateText(s: SessionInfo): string {
+  if (s.sessionStatus.kind === 'exited') return 'exited';
+  if (s.takenOver) return 'taken over by you';
+  return s.busy ? `busy: ${s.foregroundCommand ?? 'running'}` : 'idle';
+}
+
+/** One session's panel terminal. */
+class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
+  readonly sessionId: string;
+  readonly terminal: vscode.Terminal;
+  private readonly writeEmitter = new vscode.EventEmitter<string>();
+  private readonly closeEmitter = new vscode.EventEmitter<number | void>();
+  private readonly nameEmitter = new vscode.EventEmitter<string>();
+  readonly onDidWrite = this.writeEmitter.event;
+  readonly onDidClose = this.closeEmitter.event;
+  readonly onDidChangeName = this.nameEmitter.event;
+  private readonly output: { dispose(): void };
+  private opened = false;
+  private buffered = '';
+  /** Set when the terminal closes for a reason other than the person closing it. */
+  private quiet = false;
+  private offering = false;
+
+  constructor(
+    private readonly ctx: TerminalToolContext,
+    session: SessionInfo,
+    private readonly hooks: { gone(): void; kept(): void },
+  ) {
+    this.sessionId = session.sessionId;
+    this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.write(text));
+    this.terminal = vscode.window.createTerminal({ name: this.title(session), pty: this, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
+  }
+
+  open(): void {
+    this.opened = true;
+    this.writeEmitter.fire(this.buffered || '$ ');
+    this.buffered = '';
+  }
+
+  /** Typing: the person's keystrokes go to the session only while they hold it. */
+  handleInput(data: string): void {
+    const session = this.info();
+    if (session?.takenOver) {
+      this.ctx.service.writeUserInput(this.ctx.owner, this.sessionId, data);
+      return;
+    }
+    if (this.offering || !session) return;
+    this.offering = true;
+    void vscode.window
+      .showInformationMessage(`${this.sessionId} is the agent's terminal and is read-only. Take it over to type into it? Agent input is refused until you hand it back.`, 'Take Over')
+      .then((pick) => {
+        this.offering = false;
+        if (pick) void vscode.commands.executeCommand('dsh.takeOverAgentTerminal', this.sessionId);
+      });
+  }
+
+  /** The person closed the panel terminal: ask before ending the session itself. */
+  close(): void {
+    if (this.quiet) return;
+    this.dispose();
+    void vscode.window
+      .showWarningMessage(`Close agent terminal ${this.sessionId} too? Its shell and everything running in it will end.`, { modal: true }, 'Close Session', 'Keep Running')
+      .then(async (pick) => {
+        if (pick === 'Close Session') {
+          await this.ctx.service.close(this.ctx.owner, this.sessionId, 'closed from its panel terminal').catch((e) => vscode.window.showErrorMessage(`DSH Bridge: ${describe(e)}`));
+        } else if (this.info()) {
+          this.hooks.kept();
+        }
+      });
+  }
+
+  refreshName(): void {
+    const session = this.info();
+    if (session) this.nameEmitter.fire(this.title(session));
+  }
+
+  /** The session left the table: its panel terminal goes too, without asking. */
+  sessionClosed(): void {
+    this.dispose(true);
+  }
+
+  /** Stops mirroring; `closeTerminal` also removes the panel terminal (on deactivation). */
+  dispose(closeTerminal = false): void {
+    this.output.dispose();
+    this.hooks.gone();
+    if (closeTerminal) {
+      this.quiet = true;
+      this.terminal.dispose();
+    }
+    this.writeEmitter.dispose();
+    this.closeEmitter.dispose();
+    this.nameEmitter.dispose();
+  }
+
+  private write(text: string): void {
+    if (this.opened) this.writeEmitter.fire(text);
+    else this.buffered = (this.buffered + text).slice(-64 * 1024);
+  }
+
+  private info(): SessionInfo | undefined {
+    return this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === this.sessionId);
+  }
+
+  private title(s: SessionInfo): string {
+    const name = s.name === s.sessionId ? '' : ` · ${s.name}`;
+    return `${MIRROR_PREFIX} ${s.sessionId}${name}${s.takenOver ? ' (you)' : ''}`;
+  }
+}

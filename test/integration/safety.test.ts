@@ -1,0 +1,78 @@
+/**
+ * Issue "safe by default, visible to the human", in a trusted workspace: agent sessions appear in
+ * the terminal panel; take-over refuses agent sends and hand-back restores them; terminal content
+ * never reaches the log or any file of the profile (logs, storage).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { invokeTool, waitForTools } from './lm';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => T | undefined, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** Every regular file under `dir` (symlinks not followed). */
+function filesUnder(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+    .filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
+}
+
+describe('safety and visibility', function () {
+  this.timeout(60_000);
+  let sessionId: string;
+
+  before(async () => waitForTools(['dsh_terminal_open']));
+  beforeEach(async () => {
+    sessionId = (await invokeTool<{ sessionId: string }>('dsh_terminal_open', { name: 'visible' })).json.sessionId;
+  });
+  afterEach(async () => {
+    const listed = await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {});
+    if (!listed.json.sessions.some((s) => s.sessionId === sessionId)) return;
+    await vscode.commands.executeCommand('dsh.handBackAgentTerminal', sessionId);
+    await invokeTool('dsh_terminal_close', { sessionId });
+  });
+
+  it('an agent session appears in the terminal panel, titled with its id and name, and goes with it', async () => {
+    const terminal = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
+    assert.match(terminal.name, new RegExp(`${sessionId} · visible`));
+    await invokeTool('dsh_terminal_close', { sessionId });
+    await until('the mirror to close', () => !vscode.window.terminals.some((t) => t.name.includes(sessionId)) || undefined);
+  });
+
+  it('take-over refuses agent sends with the take-over error; hand-back makes them work again', async () => {
+    await vscode.commands.executeCommand('dsh.takeOverAgentTerminal', sessionId);
+    await assert.rejects(invokeTool('dsh_terminal_send', { sessionId, input: 'echo agent' }), /user has taken over/);
+    const listed = await invokeTool<{ sessions: { sessionId: string; takenOver?: boolean }[] }>('dsh_terminal_list', {});
+    assert.ok(listed.json.sessions.find((s) => s.sessionId === sessionId));
+    await vscode.commands.executeCommand('dsh.handBackAgentTerminal', sessionId);
+    const r = await invokeTool('dsh_terminal_send', { sessionId, input: 'echo agent-again' });
+    assert.equal(r.text, 'agent-again');
+  });
+
+  it('terminal content never reaches the log or the profile on disk', async () => {
+    const secret = `dsh-secret-${Date.now()}-XYZZY`;
+    const r = await invokeTool('dsh_terminal_send', { sessionId, input: `echo ${secret.replace('XYZZY', "'XY'ZZY")}` });
+    assert.equal(r.text, secret);
+    await invokeTool('dsh_terminal_read', { sessionId });
+    await sleep(1500); // let the log channel flush
+    const userData = process.env.DSH_USER_DATA_DIR;
+    assert.ok(userData && fs.existsSync(userData), 'DSH_USER_DATA_DIR is not set by the launcher');
+    const files = filesUnder(userData);
+    const ourLog = files.find((f) => /DSH Bridge\.log$/.test(f));
+    assert.ok(ourLog, `the extension's log file was not found under ${userData}`);
+    assert.match(fs.readFileSync(ourLog, 'utf8'), /send finished: stdin_read/);
+    const leaks = files.filter((f) => fs.statSync(f).size < 64 * 2 ** 20 && fs.readFileSync(f).includes(secret));
+    assert.deepEqual(leaks, []);
+  });
+});
