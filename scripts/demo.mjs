@@ -3,11 +3,20 @@
 // test/demo/transcript.ts through vscode.lm.invokeTool inside the extension host, printing every
 // tool call and result. Then it leaves code-server running and prints the URL to open (Ctrl-C
 // stops it); `npm run demo -- --exit` exits after the transcript instead, non-zero if a step or
-// check failed. DSH_DEMO_TIMEOUT_MS bounds the build and the transcript (default 5 minutes).
+// check failed; `npm run demo -- --folder DIR` opens DIR instead of the fixture.
+// DSH_DEMO_TIMEOUT_MS bounds the build and the transcript (default 5 minutes).
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FIXTURE_WORKSPACE, guard, ROOT, runInHost, shutdown } from './lib/host.mjs';
 
 const exitAfter = process.argv.includes('--exit');
+// `--folder DIR` opens your own workspace instead of the fixture (the transcript runs there).
+const folderArg = process.argv.indexOf('--folder');
+const folder = folderArg > 0 ? path.resolve(process.argv[folderArg + 1] ?? '') : FIXTURE_WORKSPACE;
+if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
+  console.error(`demo: --folder ${folder} is not a folder; give the path of a workspace folder, or omit --folder for ${FIXTURE_WORKSPACE}`);
+  process.exit(2);
+}
 const timeoutMs = Number(process.env.DSH_DEMO_TIMEOUT_MS ?? 300_000);
 const state = { failed: true };
 
@@ -16,7 +25,7 @@ const disarm = guard(timeoutMs, (why) => console.error(`demo: ${why}`));
 try {
   const { results, exitCode, server } = await runInHost({
     testsModule: path.join(ROOT, 'dist/test/demo/transcript.js'),
-    folder: FIXTURE_WORKSPACE,
+    folder,
     state,
   });
   if (!results) throw new Error(`the host exited (code ${exitCode}) before the transcript wrote its results`);
@@ -24,7 +33,7 @@ try {
   console.log(`\ntranscript: ${results.passed} checks passed, ${results.failed} failed`);
   if (exitAfter || !server) await shutdown(state.failed ? 1 : 0);
   disarm();
-  const url = `${server.url}/?folder=${encodeURIComponent(FIXTURE_WORKSPACE)}`;
+  const url = `${server.url}/?folder=${encodeURIComponent(folder)}`;
   console.log(`\nDSH Bridge is installed in code-server. Open ${url}`);
   console.log(`(from another machine: ssh -L ${server.port}:127.0.0.1:${server.port} <this host>). Ctrl-C stops it.`);
   server.exited.then((c) => {
