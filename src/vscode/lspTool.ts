@@ -4,6 +4,7 @@
  * (1-based line, 1-based column counted in characters) is converted to an LSP position exactly once
  * here (`src/lsp/position.ts`), and result positions back the same way (`src/lsp/present.ts`).
  */
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { splitLines, toLspPosition, anchorToSymbol } from '../lsp/position';
@@ -189,8 +190,8 @@ async function resolveFile(filePath: string): Promise<Target> {
   else for (const f of folders) candidates.push(vscode.Uri.joinPath(f.uri, ...filePath.replace(/\\/g, '/').split('/').filter(Boolean)));
   for (const uri of candidates) {
     try {
-      const st = await vscode.workspace.fs.stat(uri);
-      if (st.type & vscode.FileType.Directory) throw new Error(`${filePath} is a folder; pass a file path`);
+      const isDirectory = uri.scheme === 'file' ? (await fsp.stat(uri.fsPath)).isDirectory() : ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.Directory) !== 0;
+      if (isDirectory) throw new Error(`${filePath} is a folder; pass a file path`);
       const folder = vscode.workspace.getWorkspaceFolder(uri) ?? folders[0];
       const shown = folder && vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri, folders.length > 1) : uri.scheme === 'file' ? uri.fsPath : uri.toString();
       return { uri, folder, shown };
@@ -207,12 +208,16 @@ async function resolveFile(filePath: string): Promise<Target> {
   throw new Error(`file not found: ${filePath}${where}. Check the path, e.g. list the folder first.`);
 }
 
-/** The text of a document: the open editor buffer when there is one (unsaved edits included), else the file's bytes as UTF-8. */
+/**
+ * The text of a document: the open editor buffer when there is one (unsaved edits included), else
+ * the file's bytes as UTF-8 (Node's fs for `file:` URIs: the extension runs where the files are;
+ * `vscode.workspace.fs` for other schemes).
+ */
 async function readText(uri: vscode.Uri): Promise<string> {
   const key = uri.toString();
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
   if (open) return open.getText();
-  const bytes = await vscode.workspace.fs.readFile(uri);
+  const bytes = uri.scheme === 'file' ? await fsp.readFile(uri.fsPath) : await vscode.workspace.fs.readFile(uri);
   const text = new TextDecoder('utf-8').decode(bytes);
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }

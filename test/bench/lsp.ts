@@ -1,0 +1,89 @@
+/**
+ * In-host benchmark (run by scripts/bench-lsp.mjs in a real extension host on
+ * test/fixtures/workspace): median time of `dsh_lsp` findReferences through
+ * `vscode.lm.invokeTool` next to a direct `vscode.executeReferenceProvider` at the same position,
+ * and their ratio (issue 6 goal: <= 1.2). Positions: `ts/l09/decl.ts` 1:17 (150 references in 3
+ * files) and `ts/l10/a.ts` 1:17 (3 references in 2 files). Prints through the launcher's stream and
+ * writes a results file (1 passed when every measurement ran).
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { emit, errorText, Results, writeResults } from '../integration/report';
+
+const RUNS = Number(process.env.DSH_BENCH_RUNS ?? 30);
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+async function time(f: () => PromiseLike<unknown>): Promise<number> {
+  const t = process.hrtime.bigint();
+  await f();
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+async function waitForTool(name: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!vscode.lm.tools.some((t) => t.name === name)) {
+    if (Date.now() > deadline) throw new Error(`${name} is not registered`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function run(): Promise<void> {
+  const results: Results = { passed: 0, failed: 0, failures: [] };
+  try {
+    await waitForTool('dsh_lsp');
+    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    // The floor: a tool that does nothing but answer, through the same invokeTool path.
+    await waitForTool('dsh_terminal_list');
+    const floor: number[] = [];
+    const floorMedian = () => median(floor);
+    for (let i = 0; i < RUNS; i++) floor.push(await time(() => vscode.lm.invokeTool('dsh_terminal_list', { input: {}, toolInvocationToken: undefined })));
+    emit({ text: `vscode.lm.invokeTool floor (dsh_terminal_list, no work): median ${median(floor).toFixed(2)} ms` });
+    for (const [rel, line, column] of [
+      ['ts/l09/decl.ts', 1, 17],
+      ['ts/l10/a.ts', 1, 17],
+    ] as const) {
+      const uri = vscode.Uri.file(path.join(root, rel));
+      const position = new vscode.Position(line - 1, column - 1);
+      const input = { operation: 'findReferences', filePath: rel, line, column, limit: 500 };
+      const viaTool = () => vscode.lm.invokeTool('dsh_lsp', { input, toolInvocationToken: undefined });
+      const direct = () => vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, position);
+      const first = await time(viaTool); // opens the document and waits for the language server
+      const warm = JSON.parse((((await viaTool()).content[0] as vscode.LanguageModelTextPart).value)) as { total: number };
+      const count = (await direct()).length;
+      for (let i = 0; i < 3; i++) {
+        await viaTool();
+        await direct();
+      }
+      const tool: number[] = [];
+      const raw: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        // alternate the order so neither side always runs on a warmer server
+        if (i % 2) {
+          tool.push(await time(viaTool));
+          raw.push(await time(direct));
+        } else {
+          raw.push(await time(direct));
+          tool.push(await time(viaTool));
+        }
+      }
+      const mt = median(tool);
+      const mr = median(raw);
+      emit({ text: `${rel}:${line}:${column} findReferences (${warm.total} via dsh_lsp, ${count} direct), ${RUNS} runs, first call ${first.toFixed(1)} ms` });
+      emit({ text: `  dsh_lsp via vscode.lm.invokeTool   median ${mt.toFixed(2)} ms` });
+      emit({ text: `  executeReferenceProvider direct    median ${mr.toFixed(2)} ms` });
+      emit({ text: `  ratio ${(mt / mr).toFixed(2)} (goal <= 1.2); without the invokeTool floor ${((mt - floorMedian()) / mr).toFixed(2)}`, outcome: 'passed' });
+      results.passed++;
+    }
+  } catch (err) {
+    results.failed++;
+    results.failures.push({ title: 'bench-lsp', error: errorText(err) });
+    emit({ text: `✘ bench-lsp\n${errorText(err)}`, outcome: 'failed' });
+  }
+  writeResults(results);
+  if (results.failed > 0) throw new Error('bench-lsp failed');
+}
