@@ -345,6 +345,27 @@ describe('dsh_lsp through vscode.lm.invokeTool: notes (md-links on test/fixtures
     const refs = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, new vscode.Position(2, 16));
     assert.ok(refs.some((r) => r.uri.toString() === uri.toString() && r.range.start.line === 2), JSON.stringify(refs));
   });
+  it('settings: dsh.markdown.aliasOrder alias-first reads [[label|target]]; dsh.markdown.editorProviders false turns the editor providers off', async () => {
+    const config = vscode.workspace.getConfiguration();
+    const uri = vscode.Uri.file(path.join(root(), 'vault/one note.md'));
+    const mdLinksAnswers = async () => {
+      const defs = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', uri, new vscode.Position(2, 16));
+      const target = vscode.Uri.file(path.join(root(), 'vault/another note.md')).toString();
+      return defs.some((d) => ('targetUri' in d ? d.targetUri : d.uri).toString() === target);
+    };
+    try {
+      await config.update('dsh.markdown.aliasOrder', 'alias-first', vscode.ConfigurationTarget.Global);
+      await until(async () => (await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations[0]?.unresolved === true, '[[one note\\|first]] reads "first" as the target');
+      await config.update('dsh.markdown.editorProviders', false, vscode.ConfigurationTarget.Global);
+      await until(async () => !(await mdLinksAnswers()), 'the editor providers are off');
+      assert.equal((await lsp({ operation: 'goToDefinition', filePath: 'vault/one note.md', line: 3, column: 17 })).total, 1, 'dsh_lsp still answers');
+    } finally {
+      await config.update('dsh.markdown.aliasOrder', undefined, vscode.ConfigurationTarget.Global);
+      await config.update('dsh.markdown.editorProviders', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await until(async () => mdLinksAnswers(), 'the editor providers are back');
+    assert.deepEqual((await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations.map(at), ['vault/one note.md:1:1']);
+  });
 });
 
 describe('navigation API and palette commands', function () {
