@@ -6,6 +6,8 @@
  * - `LspService`: provider registration and routing by file extension (`./service`).
  * - The one position converter and symbol re-anchoring (`./position`).
  * - URI helpers (`./uri`).
+ * - What `dsh_lsp` shows the model: result shaping and paging, hover flattening, declaration-keyword
+ *   snapping (`./present`).
  * - The `md-links` wiki-link provider and its file-system interface (`./wikilinks/*`).
  */
 
@@ -24,6 +26,8 @@ export {
 export type { ModelPosition, ConvertedPosition, SymbolAnchor } from './position';
 export { parseUri, formatUri, canonicalUri, uriKey, joinUri, relativePathOf, extensionOfUri, encodePath } from './uri';
 export type { ParsedUri } from './uri';
+export { shapeLocations, flattenHover, isLoadingHover, snapToDeclaredName, preview, DEFAULT_LIMIT, MAX_LIMIT, PREVIEW_MAX_CHARS } from './present';
+export type { ShownLocation, FileCount, CollapsedGroup, ShapedLocations, ShapeOptions, Snap } from './present';
 export { MdLinksProvider, MD_LINKS_PROVIDER_ID } from './wikilinks/provider';
 export type { MdLinksOptions } from './wikilinks/provider';
 export { FileType, isNotFoundError } from './wikilinks/workspaceFs';

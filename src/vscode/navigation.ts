@@ -76,14 +76,20 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
   let mdRegistration = service.registerProvider(md);
   subs.push({ dispose: () => (mdRegistration.dispose(), md.dispose()) });
 
-  // Keep md-links indexes current: saved files through the watcher, unsaved edits through documents.
+  // Keep md-links indexes current: saved notes through the watcher, unsaved edits through
+  // documents; a second watcher reports created and deleted files and folders of any kind (folder
+  // deletions, attachments such as images that links may point to).
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.{md,markdown}');
+  const anyFile = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
   const changed = (uri: vscode.Uri) => void md.onFileChanged(uri.toString()).catch((e) => log.warn(`md-links: update of ${uri.toString()} failed: ${String(e)}`));
   subs.push(
     watcher,
     watcher.onDidCreate(changed),
     watcher.onDidChange(changed),
     watcher.onDidDelete((uri) => void md.onFileDeleted(uri.toString())),
+    anyFile,
+    anyFile.onDidCreate(changed),
+    anyFile.onDidDelete((uri) => void md.onFileDeleted(uri.toString())),
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (e.document.languageId === 'markdown' && e.contentChanges.length > 0) void md.onFileChanged(e.document.uri.toString(), e.document.getText());
     }),

@@ -321,16 +321,17 @@ describe('dsh_lsp through vscode.lm.invokeTool: notes (md-links on test/fixtures
     assert.equal((await lsp({ operation: 'goToImplementation', filePath: 'vault/one note.md', line: 3, column: 17 })).total, 0);
   });
 
-  it('the index follows file changes: a new note linking [[one note]] appears in references, and leaves when deleted', async () => {
-    const uri = vscode.Uri.file(path.join(root(), 'vault/fresh note.md'));
+  it('the index follows file changes: a new note linking [[one note]] appears in references, and leaves when its folder is deleted', async () => {
+    const dir = vscode.Uri.file(path.join(root(), 'vault/fresh'));
+    const uri = vscode.Uri.joinPath(dir, 'fresh note.md');
     const refsOfOne = async () => (await lsp({ operation: 'findReferences', filePath: 'vault/one note.md', line: 1, column: 1 })).locations.map(at);
     await vscode.workspace.fs.writeFile(uri, Buffer.from('# Fresh\n\nSee [[one note]].\n'));
     try {
-      await until(async () => (await refsOfOne()).includes('vault/fresh note.md:3:5'), 'the new note is referenced');
+      await until(async () => (await refsOfOne()).includes('vault/fresh/fresh note.md:3:5'), 'the new note is referenced');
     } finally {
-      await vscode.workspace.fs.delete(uri);
+      await vscode.workspace.fs.delete(dir, { recursive: true });
     }
-    await until(async () => !(await refsOfOne()).some((k) => k.startsWith('vault/fresh note.md')), 'the deleted note is gone');
+    await until(async () => !(await refsOfOne()).some((k) => k.startsWith('vault/fresh/')), 'the deleted folder\'s note is gone');
   });
 
   it('the editor too: VS Code definition and references on a wiki link come from md-links', async () => {
