@@ -10,7 +10,7 @@ import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { characterToModelColumn } from '../lsp/position';
 import { LspService } from '../lsp/service';
-import { LSP_OPERATIONS, LspOperation, NavLocation, Disposable as SeamDisposable } from '../lsp/types';
+import { LSP_OPERATIONS, LspOperation, LspProvider, NavLocation, Disposable as SeamDisposable } from '../lsp/types';
 import { MdLinksProvider } from '../lsp/wikilinks/provider';
 import type { AliasOrder } from '../lsp/wikilinks/parse';
 import { FileStat, WorkspaceFs } from '../lsp/wikilinks/workspaceFs';
@@ -60,6 +60,65 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
 }
 
 /**
+ * The {@link LspService} of the extension: the VS Code provider is a *fallback* that serves the
+ * contributed extensions no other provider serves. A provider registered later (md-links, or
+ * another extension through the API) may take an extension the fallback holds: the fallback is
+ * re-registered without it, and takes it back when that provider is disposed. Every other rule of
+ * `registerProvider` (validation, atomic reservation, conflicts between non-fallback providers)
+ * is unchanged.
+ */
+export class NavigationService extends LspService {
+  /** Re-registers the fallback provider over the extensions nobody else serves (set by {@link registerNavigation}). */
+  reclaim: () => void = () => undefined;
+  private fallback: { id: string; extensions: ReadonlySet<string> } | undefined;
+
+  /** Register the fallback provider (the VS Code provider); see the class comment. */
+  registerFallback(provider: LspProvider): SeamDisposable {
+    const registration = super.registerProvider(provider);
+    const mine = { id: provider.id, extensions: new Set(Object.keys(provider.extensions)) };
+    this.fallback = mine;
+    return {
+      dispose: () => {
+        if (this.fallback === mine) this.fallback = undefined;
+        registration.dispose();
+      },
+    };
+  }
+
+  override registerProvider(provider: LspProvider): SeamDisposable {
+    const wanted = Object.keys((provider as Partial<LspProvider> | null)?.extensions ?? {}).map((e) => e.toLowerCase());
+    const fallback = this.fallback;
+    const overlaps = fallback !== undefined && provider?.id !== fallback.id && wanted.some((e) => fallback.extensions.has(e));
+    if (!overlaps) return super.registerProvider(provider);
+    // Release the fallback, register, and let the fallback take what is still free (also on failure).
+    this.fallbackRelease();
+    let registration: SeamDisposable;
+    try {
+      registration = super.registerProvider(provider);
+    } finally {
+      this.reclaim();
+    }
+    let disposed = false;
+    return {
+      dispose: () => {
+        if (disposed) return;
+        disposed = true;
+        registration.dispose();
+        this.fallbackRelease();
+        this.reclaim();
+      },
+    };
+  }
+
+  private fallbackRelease(): void {
+    this.releaseFallback?.();
+  }
+
+  /** Disposes the current fallback registration (set by {@link registerNavigation}). */
+  releaseFallback: (() => void) | undefined;
+}
+
+/**
  * Register navigation: builds the {@link LspService}, registers `md-links` and the VS Code provider
  * on it, the `dsh_lsp` tool, the markdown editor providers and the two palette commands; everything
  * is disposed with `context`.
@@ -67,8 +126,8 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
  * @returns the service (exposed as `navigation` in the extension API so other extensions can
  *   register providers).
  */
-export function registerNavigation(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, backendTypes: () => string[] = () => []): LspService {
-  const service = new LspService();
+export function registerNavigation(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, backendTypes: () => string[] = () => []): NavigationService {
+  const service = new NavigationService();
   const subs = context.subscriptions;
 
   const aliasOrder = (): AliasOrder => (vscode.workspace.getConfiguration().get<string>(ALIAS_ORDER_SETTING) === 'alias-first' ? 'alias-first' : 'target-first');
@@ -115,10 +174,15 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
       log.warn('navigation: no installed extension contributes languages; only md-links serves dsh_lsp');
       return;
     }
-    vsRegistration = service.registerProvider(new VsCodeProvider(extensions));
+    vsRegistration = service.registerFallback(new VsCodeProvider(extensions));
     log.info(`navigation: vscode provider serves ${Object.keys(extensions).length} extensions`);
   };
   registerVsCode();
+  service.reclaim = registerVsCode;
+  service.releaseFallback = () => {
+    vsRegistration?.dispose();
+    vsRegistration = undefined;
+  };
   subs.push(vscode.extensions.onDidChange(registerVsCode), { dispose: () => vsRegistration?.dispose() });
 
   const tool = new LspTool(service);

@@ -394,6 +394,29 @@ describe('navigation API and palette commands', function () {
     await assert.rejects(lsp({ operation: 'hover', filePath: 'ts/sample.dshx', line: 1, column: 1 }), /no navigation provider for \.dshx/);
   });
 
+  it('a provider registered through the API may take an extension the vscode provider holds, which takes it back on dispose', async () => {
+    const api = (await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate()) as {
+      navigation: { registerProvider(p: unknown): { dispose(): void }; describe(): { providers: { id: string; extensions: { extension: string }[] }[] } };
+    };
+    const owner = () => api.navigation.describe().providers.find((p) => p.extensions.some((e) => e.extension === '.ini'))?.id;
+    assert.equal(owner(), 'vscode');
+    const reg = api.navigation.registerProvider({
+      id: 'test-ini',
+      extensions: { '.ini': 'ini' },
+      query: async () => ({ kind: 'hover', contents: 'ini from the test provider' }),
+    });
+    try {
+      assert.equal(owner(), 'test-ini');
+      const r = await lsp({ operation: 'hover', filePath: 'ts/custom.ini', line: 1, column: 2 });
+      assert.deepEqual([r.provider, r.hover], ['test-ini', 'ini from the test provider']);
+      assert.ok(api.navigation.describe().providers.find((p) => p.id === 'vscode')!.extensions.some((e) => e.extension === '.ts'), 'the vscode provider keeps the rest');
+    } finally {
+      reg.dispose();
+    }
+    assert.equal(owner(), 'vscode');
+    assert.throws(() => api.navigation.registerProvider({ id: 'test-md', extensions: { '.md': 'markdown' }, query: async () => null }), /already served by provider 'md-links'/);
+  });
+
   it('"DSH: Show Effective Configuration" lists backends, providers with extensions, tools and settings', async () => {
     const c = await vscode.commands.executeCommand<{
       terminalBackends: string[];
