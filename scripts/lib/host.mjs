@@ -135,8 +135,12 @@ export function tempDir(state) {
   return dir;
 }
 
-/** A throwaway VS Code profile under `tmp`: user data (workspace trust off) and extensions folders. */
-function makeProfile(tmp) {
+/**
+ * A throwaway VS Code profile under `tmp`: user data and extensions folders. Workspace trust is
+ * off unless `trusted` is false: then trust is on, nothing is trusted yet and no dialog asks, so
+ * the folder opens in Restricted Mode.
+ */
+function makeProfile(tmp, trusted = true) {
   const userData = path.join(tmp, 'user-data');
   const extensions = path.join(tmp, 'extensions');
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
@@ -144,7 +148,14 @@ function makeProfile(tmp) {
   fs.writeFileSync(
     path.join(userData, 'User/settings.json'),
     JSON.stringify({
-      'security.workspace.trust.enabled': false,
+      ...(trusted
+        ? { 'security.workspace.trust.enabled': false }
+        : {
+            'security.workspace.trust.enabled': true,
+            'security.workspace.trust.startupPrompt': 'never',
+            'security.workspace.trust.banner': 'never',
+            'security.workspace.trust.emptyWindow': false,
+          }),
       'telemetry.telemetryLevel': 'off',
       'extensions.autoCheckUpdates': false,
       'extensions.autoUpdate': false,
@@ -162,8 +173,8 @@ function makeProfile(tmp) {
  * OS picks) with `env` added to its environment. Resolves to `{url, port, profile, log, exited}`
  * once it listens; `exited` settles when the server process ends. Stopped on shutdown.
  */
-export async function startCodeServer({ bin, tmp, vsix, env }) {
-  const profile = makeProfile(tmp);
+export async function startCodeServer({ bin, tmp, vsix, env, trusted = true }) {
+  const profile = makeProfile(tmp, trusted);
   const config = path.join(tmp, 'code-server.yaml'); // keeps code-server away from ~/.config
   fs.writeFileSync(config, 'auth: none\n');
   const base = ['--config', config, '--user-data-dir', profile.userData, '--extensions-dir', profile.extensions];
@@ -176,7 +187,7 @@ export async function startCodeServer({ bin, tmp, vsix, env }) {
   const child = spawn(
     bin,
     [...base, '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
-      '--disable-workspace-trust', '--ignore-last-opened'],
+      ...(trusted ? ['--disable-workspace-trust'] : []), '--ignore-last-opened'],
     { detached: true, stdio: ['ignore', out, out], env: { ...process.env, ...env } },
   );
   fs.closeSync(out);
@@ -261,10 +272,10 @@ export async function openWorkbench({ server, tmp, folder, testsModule }) {
  * Installs `vsix` into a fresh profile of the desktop VS Code at `executable` (through its CLI)
  * and runs `testsModule` there with `env` and `folder` open. Resolves to VS Code's exit code.
  */
-export async function runWithTestElectron({ executable, tmp, vsix, env, folder, testsModule }) {
+export async function runWithTestElectron({ executable, tmp, vsix, env, folder, testsModule, trusted = true }) {
   if (!fs.existsSync(executable)) throw new Error(`DSH_VSCODE_EXECUTABLE=${executable} does not exist`);
   const { runTests, resolveCliArgsFromVSCodeExecutablePath } = await import('@vscode/test-electron');
-  const profile = makeProfile(tmp);
+  const profile = makeProfile(tmp, trusted);
   const profileArgs = [`--user-data-dir=${profile.userData}`, `--extensions-dir=${profile.extensions}`];
   const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(executable, { reuseMachineInstall: true });
   console.error(`host: ${path.basename(cli)} --install-extension ${path.relative(ROOT, vsix)}`);
@@ -282,7 +293,7 @@ export async function runWithTestElectron({ executable, tmp, vsix, env, folder, 
       vscodeExecutablePath: executable,
       extensionDevelopmentPath: noExtension,
       extensionTestsPath: testsModule,
-      launchArgs: [folder, ...profileArgs],
+      launchArgs: [folder, ...profileArgs, ...(trusted ? ['--disable-workspace-trust'] : [])],
       // Started from a VS Code terminal, ELECTRON_RUN_AS_NODE would make VS Code a plain node.
       extensionTestsEnv: { ...env, ELECTRON_RUN_AS_NODE: undefined },
     });
@@ -349,8 +360,7 @@ export function follow(file, onRecord) {
  * if it never wrote one), `counted` the pass/fail outcomes seen in the stream, and `server` the
  * running code-server (undefined for desktop VS Code), left running for the caller.
  */
-export async function runInHost({ testsModule, folder, state }) {
-  const vsix = packageVsix();
+export async function runInHost({ testsModule, folder, state, trusted = true, vsix = packageVsix() }) {
   const tmp = tempDir(state);
   const resultsFile = path.join(tmp, 'results.json');
   const logFile = path.join(tmp, 'host-log.jsonl');
@@ -368,15 +378,17 @@ export async function runInHost({ testsModule, folder, state }) {
     DSH_TEST_LOG: logFile,
     DSH_EXTENSIONS_DIR: path.join(tmp, 'extensions'),
     DSH_USER_DATA_DIR: path.join(tmp, 'user-data'),
+    // Which suites run: `*.untrusted.test.js` in Restricted Mode, every other one when trusted.
+    DSH_TEST_TRUST: trusted ? 'trusted' : 'untrusted',
   };
 
   let exitCode;
   let server;
   const executable = process.env.DSH_VSCODE_EXECUTABLE;
   if (executable) {
-    exitCode = await runWithTestElectron({ executable, tmp, vsix, env, folder, testsModule });
+    exitCode = await runWithTestElectron({ executable, tmp, vsix, env, folder, testsModule, trusted });
   } else {
-    server = await startCodeServer({ bin: codeServerBin(), tmp, vsix, env });
+    server = await startCodeServer({ bin: codeServerBin(), tmp, vsix, env, trusted });
     console.error(`host: code-server listening on ${server.url}, opening the workbench`);
     const workbench = await openWorkbench({ server, tmp, folder, testsModule });
     exitCode = await Promise.race([

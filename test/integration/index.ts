@@ -36,10 +36,15 @@ function makeReporter(results: Results) {
   };
 }
 
-/** Lists the bundled test files (*.test.js) under `dir`, sorted for a stable order. */
+/**
+ * Lists the bundled test files under `dir`, sorted for a stable order: `*.untrusted.test.js` when
+ * the launcher opened the workspace in Restricted Mode (DSH_TEST_TRUST=untrusted), every other
+ * `*.test.js` otherwise.
+ */
 function testFiles(dir: string): string[] {
+  const untrusted = process.env.DSH_TEST_TRUST === 'untrusted';
   return (fs.readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.test.js'))
+    .filter((f) => f.endsWith('.test.js') && f.endsWith('.untrusted.test.js') === untrusted)
     .sort()
     .map((f) => path.join(dir, f));
 }

@@ -1,0 +1,42 @@
+/**
+ * Restricted Mode (the launcher opens the workspace untrusted for `*.untrusted.test.ts`): the
+ * terminal tools refuse, saying why and how to trust the workspace; navigation still answers.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { invokeTool, waitForTools } from './lm';
+
+describe('in an untrusted workspace', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    assert.equal(vscode.workspace.isTrusted, false, 'the launcher should open this run in Restricted Mode');
+    await waitForTools(['dsh_terminal_open', 'dsh_run', 'dsh_lsp']);
+  });
+
+  for (const [tool, input] of [
+    ['dsh_terminal_open', {}],
+    ['dsh_run', { command: 'echo hi' }],
+    ['dsh_terminal_send', { sessionId: 'pty-1', input: 'echo hi' }],
+  ] as const) {
+    it(`${tool} refuses with the reason and how to trust the workspace`, async () => {
+      await assert.rejects(invokeTool(tool, input), /not trusted \(Restricted Mode\).*Manage Workspace Trust/s);
+    });
+  }
+
+  it('the refused calls started nothing: no agent terminal in the panel, the palette command refuses too', async () => {
+    assert.ok(!vscode.window.terminals.some((t) => t.name.startsWith('DSH pty-')));
+    await vscode.commands.executeCommand('dsh.openAgentTerminal');
+    assert.ok(!vscode.window.terminals.some((t) => t.name.startsWith('DSH pty-')));
+  });
+
+  it('dsh_lsp still answers: a wiki-link definition in the vault', async () => {
+    const r = await invokeTool<{ locations: { path: string; line: number }[] }>('dsh_lsp', {
+      operation: 'goToDefinition',
+      filePath: 'vault/one note.md',
+      line: 3,
+      column: 17,
+    });
+    assert.deepEqual(r.json.locations.map((l) => `${l.path}:${l.line}`), ['vault/another note.md:1']);
+  });
+});
