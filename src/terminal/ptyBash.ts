@@ -135,6 +135,8 @@ interface ActiveSend {
   startedAt: number;
   probeFrom: number;
   finish: (reason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess) => void;
+  /** One-shot evaluation `promptGraceMs` after the latest output that followed a prompt marker. */
+  graceTimer?: ReturnType<typeof setTimeout>;
 }
 
 class PtyBashSession implements BackendSession {
@@ -271,6 +273,7 @@ class PtyBashSession implements BackendSession {
           if (this.active !== send) return;
           this.active = undefined;
           clearTimeout(timer);
+          clearTimeout(send.graceTimer);
           clearInterval(poll);
           request.signal?.removeEventListener('abort', onAbort);
           resolve(this.result(send, reason, waiting, foreground));
@@ -436,6 +439,14 @@ class PtyBashSession implements BackendSession {
           if (this.active) this.active.sawContinuation = true;
           break;
       }
+    }
+    // After a prompt (or continuation) marker the send may be complete once promptGraceMs of
+    // quiet has passed: evaluate exactly then, not at the next poll tick, which would add up to
+    // one poll interval to every send (bench:terminal measured 78 ms against a 75 ms bound).
+    const send = this.active;
+    if (send && (this.lastMarker === 'prompt' || this.lastMarker === 'continuation')) {
+      clearTimeout(send.graceTimer);
+      send.graceTimer = setTimeout(() => this.evaluate(), this.config.promptGraceMs + 1);
     }
   }
 
