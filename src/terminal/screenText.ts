@@ -56,8 +56,11 @@ export class TextRenderer {
     private readonly cols: number,
     private readonly rows: number,
   ) {
-    // `buffer` is a "proposed" API in the headless build.
-    this.term = new Terminal({ cols, rows, scrollback: 1000, logLevel: 'off', allowProposedApi: true });
+    // `buffer` is a "proposed" API in the headless build. A `clear` (ED2 + ED3) must not erase
+    // the lines before it from the page: ED2 pushes the screen into the scrollback, as many
+    // terminals do, and ED3 (erase the scrollback) is swallowed, since our scrollback keeps them.
+    this.term = new Terminal({ cols, rows, scrollback: 1000, logLevel: 'off', allowProposedApi: true, scrollOnEraseInDisplay: true });
+    this.term.parser.registerCsiHandler({ final: 'J' }, (params) => params[0] === 3);
     const handler = (this.term as unknown as SyncCore)._core?._inputHandler;
     const parse = handler?.parse;
     if (typeof parse !== 'function') {

@@ -123,6 +123,30 @@ describe('terminal readiness and output cases (pty-bash)', function () {
     assert.equal(quit.alternateScreen, undefined);
   });
 
+  for (const [name, wait] of [
+    ['poll', 'p=select.poll();p.register(0,select.POLLIN);p.poll()'],
+    ['select', 'select.select([sys.stdin],[],[])'],
+  ] as const) {
+    it(`a program waiting for the terminal in ${name}() (not read) is seen by the probe; its answer prints`, async () => {
+      await open();
+      const r = await send(`python3 -c "import select,sys;${wait};print('got', sys.stdin.readline().strip())"`);
+      assert.equal(r.waitReason, 'stdin_read');
+      assert.equal(r.waiting, 'program-input');
+      assert.match(r.foreground?.command ?? '', /python3/);
+      const answer = await send('x');
+      assert.equal(answer.waiting, 'shell-prompt');
+      assert.match(answer.output, /^got x$/m);
+    });
+  }
+
+  it('a program polling only a socket is not taken for one waiting for input (http.server polls its socket)', async () => {
+    h = harness({ quietThresholdMs: 1_500 });
+    await open();
+    const r = await send(`python3 -c "import socket,select;s=socket.socket();s.bind(('127.0.0.1',0));s.listen();select.select([s],[],[],6)"`, 8_000);
+    assert.equal(r.waitReason, 'inferred_idle');
+    h.service.signal(h.owner, id, 'SIGINT');
+  });
+
   it('C17 seq 1 2000000: a bounded viewport flagged truncated; scrollback at its line cap; later pages readable', async () => {
     await open();
     const r = await send('seq 1 2000000');
@@ -331,6 +355,8 @@ describe('long lines and the renderer (no PTY)', () => {
     assert.deepEqual(vim.alternateScreen, ['screen']);
     assert.deepEqual(r.render('$ Name: ', { keepCursorBlanks: true }).lines, ['$ Name: ']);
     assert.deepEqual(r.render('more', { startInAlternate: true }).alternateScreen, ['more']);
+    // `clear` (tput clear for xterm-256color) keeps what came before it in the rendered text.
+    assert.deepEqual(r.render('one\ntwo\n\x1b[H\x1b[2J\x1b[3Jthree').lines.filter(Boolean), ['one', 'two', 'three']);
   });
 });
 
