@@ -18,6 +18,8 @@ const BATCH_LINES = 200;
 /** Characters per emulator batch (a longer single line is a batch of its own). */
 const BATCH_CHARS = 64 * 1024;
 const ENTER_ALTERNATE = '\x1b[?1049h';
+/** Emulator scrollback (rows) between renders; a render raises it for its batch, then restores it. */
+const BASE_SCROLLBACK = 1000;
 
 /**
  * @xterm/headless only offers an asynchronous `write()`; its input handler's `parse()` is the
@@ -59,7 +61,7 @@ export class TextRenderer {
     // `buffer` is a "proposed" API in the headless build. A `clear` (ED2 + ED3) must not erase
     // the lines before it from the page: ED2 pushes the screen into the scrollback, as many
     // terminals do, and ED3 (erase the scrollback) is swallowed, since our scrollback keeps them.
-    this.term = new Terminal({ cols, rows, scrollback: 1000, logLevel: 'off', allowProposedApi: true, scrollOnEraseInDisplay: true });
+    this.term = new Terminal({ cols, rows, scrollback: BASE_SCROLLBACK, logLevel: 'off', allowProposedApi: true, scrollOnEraseInDisplay: true });
     this.term.parser.registerCsiHandler({ final: 'J' }, (params) => params[0] === 3);
     const handler = (this.term as unknown as SyncCore)._core?._inputHandler;
     const parse = handler?.parse;
@@ -95,6 +97,7 @@ export class TextRenderer {
       if (last && alternate) alternateScreen = this.visibleScreen();
       i = end;
     }
+    this.release();
     return alternateScreen ? { lines: out, alternateScreen } : { lines: out };
   }
 
@@ -106,7 +109,15 @@ export class TextRenderer {
     if (this.term.options.scrollback! < needed) this.term.options.scrollback = needed;
     if (startInAlternate) this.parse(ENTER_ALTERNATE);
     this.parse(lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)).join('\r\n'));
-    return this.visibleScreen();
+    const screen = this.visibleScreen();
+    this.release();
+    return screen;
+  }
+
+  /** Frees the rows of the last render: an idle session keeps only an empty screen (about rows × cols × 12 bytes). */
+  private release(): void {
+    if (this.term.options.scrollback !== BASE_SCROLLBACK) this.term.options.scrollback = BASE_SCROLLBACK;
+    this.term.reset();
   }
 
   private visibleScreen(): string[] {
