@@ -16,6 +16,7 @@ import type { AliasOrder } from '../lsp/wikilinks/parse';
 import { FileStat, WorkspaceFs } from '../lsp/wikilinks/workspaceFs';
 import { LspTool } from './lspTool';
 import { VsCodeProvider, contributedExtensions } from './vscodeProvider';
+import { registerStdioServers } from './stdioProvider';
 
 /** Settings of this module (declared in package.json `contributes.configuration`). */
 export const EDITOR_PROVIDERS_SETTING = 'dsh.markdown.editorProviders';
@@ -185,6 +186,11 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
   };
   subs.push(vscode.extensions.onDidChange(registerVsCode), { dispose: () => vsRegistration?.dispose() });
 
+  // User-configured language servers (dsh.lsp.servers): registered after the fallback, so each
+  // takes its extensions from the VS Code provider.
+  const stdio = registerStdioServers(service, log);
+  subs.push(stdio);
+
   const tool = new LspTool(service);
   subs.push(vscode.lm.registerTool(LspTool.toolName, tool));
 
@@ -237,7 +243,7 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
       return answers;
     }),
     vscode.commands.registerCommand(SHOW_CONFIGURATION_COMMAND, async () => {
-      const config = effectiveConfiguration(context, service, backendTypes);
+      const config = { ...effectiveConfiguration(context, service, backendTypes), languageServers: { servers: stdio.describe(), errors: stdio.errors } };
       await showView('effective-configuration.jsonc', `// DSH Bridge: effective configuration\n${JSON.stringify(config, null, 2)}\n`);
       return config;
     }),

@@ -1,0 +1,118 @@
+/**
+ * User-configured language servers (`dsh.lsp.servers`) on the navigation seam: one
+ * {@link StdioLspProvider} per valid entry, registered on the {@link NavigationService} (so it takes
+ * its extensions from the VS Code fallback provider, and gives them back when it goes).
+ *
+ * The client side of the protocol is `vscode-languageclient`'s node module: its re-export of the
+ * protocol connection and request types (`createProtocolConnection`, `DefinitionRequest`, …) is
+ * handed to the plain-Node provider. No `LanguageClient` is created, so nothing is registered into
+ * VS Code's own feature registry (no document sync, no definition/hover providers): the servers'
+ * answers reach agents through the seam (`dsh_lsp`) only and never flow into
+ * `vscode.execute*Provider`.
+ *
+ * Lifecycle: providers start their server on their first query; every provider is stopped (its
+ * server and process group ended) when the setting changes (all entries are re-read and
+ * re-registered) and when the extension deactivates. A bad entry is logged and reported in one
+ * notification per load, with an "Open Settings" action; the other entries still work.
+ */
+import * as vscode from 'vscode';
+import * as languageclient from 'vscode-languageclient/node';
+import { LspError } from '../lsp/types';
+import { parseServerConfigs, SERVERS_SETTING, StdioServerConfig } from '../lsp/stdio/config';
+import { StdioLspProvider, StdioServerState } from '../lsp/stdio/provider';
+import type { NavigationService } from './navigation';
+
+/** One configured server as "DSH: Show Effective Configuration" shows it. */
+export interface StdioServerDescription {
+  readonly id: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly extensions: Readonly<Record<string, string>>;
+  /** `idle` until its first query; `running`, `backoff` (after a crash), `failed`, `stopped`. */
+  readonly state: StdioServerState;
+}
+
+/** What {@link registerStdioServers} returns: a disposable (stops every server) that can describe itself. */
+export interface StdioServers extends vscode.Disposable {
+  /** The registered servers, in setting order. */
+  describe(): StdioServerDescription[];
+  /** Problems found in the setting at the last load (one sentence per skipped entry). */
+  readonly errors: readonly string[];
+  /** Stop every server and wait until their processes are gone (for `deactivate`). */
+  stopAll(): Promise<void>;
+}
+
+/**
+ * Read `dsh.lsp.servers` now and on every change, and keep one registered provider per valid entry.
+ * @param service the extension's navigation service (registration precedence over the fallback).
+ * @param log the extension's log channel (start, stop, crash and configuration messages).
+ */
+export function registerStdioServers(service: NavigationService, log: vscode.LogOutputChannel): StdioServers {
+  let current: { provider: StdioLspProvider; registration: vscode.Disposable }[] = [];
+  let errors: string[] = [];
+
+  const unload = (): Promise<void> => {
+    const old = current;
+    current = [];
+    for (const c of old) c.registration.dispose();
+    return Promise.all(old.map((c) => c.provider.stop())).then(() => undefined);
+  };
+
+  const load = () => {
+    void unload();
+    const parsed = parseServerConfigs(vscode.workspace.getConfiguration().get<unknown>(SERVERS_SETTING));
+    errors = [...parsed.errors];
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+    if (parsed.servers.length > 0 && !folder) {
+      errors.push(`${SERVERS_SETTING}: language servers run in a local workspace folder; this window has none, so none is started`);
+    } else if (folder) {
+      for (const config of parsed.servers) {
+        const provider = new StdioLspProvider(config, { protocol: languageclient, workspaceUri: folder.uri.toString(), log });
+        try {
+          current.push({ provider, registration: service.registerProvider(provider) });
+          log.info(`lsp '${config.id}': serves ${describeExtensions(config)} (starts on first query): ${config.command} ${config.args.join(' ')}`);
+        } catch (e) {
+          errors.push(`${SERVERS_SETTING} entry '${config.id}' cannot be registered: ${e instanceof LspError ? e.message : String(e)}; skipped`);
+        }
+      }
+    }
+    if (errors.length > 0) {
+      for (const e of errors) log.error(e);
+      const text = errors.length === 1 ? errors[0]! : `${errors.length} problems in ${SERVERS_SETTING} (see the DSH Bridge output): ${errors[0]}`;
+      void vscode.window.showErrorMessage(`DSH Bridge: ${text}`, 'Open Settings', 'Open Output').then((pick) => {
+        if (pick === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', SERVERS_SETTING);
+        if (pick === 'Open Output') log.show(true);
+      });
+    }
+  };
+
+  load();
+  const listener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(SERVERS_SETTING)) load();
+  });
+
+  return {
+    get errors() {
+      return errors;
+    },
+    describe: () =>
+      current.map(({ provider }) => ({
+        id: provider.id,
+        command: provider.config.command,
+        args: provider.config.args,
+        extensions: provider.config.extensions,
+        state: provider.state,
+      })),
+    stopAll: unload,
+    dispose: () => {
+      listener.dispose();
+      void unload();
+    },
+  };
+}
+
+function describeExtensions(config: StdioServerConfig): string {
+  return Object.entries(config.extensions)
+    .map(([e, l]) => `${e} (${l})`)
+    .join(', ');
+}
