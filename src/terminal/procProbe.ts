@@ -47,6 +47,8 @@ export interface TtyWait {
   tid: number;
   /** `voluntary_ctxt_switches` of the thread at the time of the look. */
   switches: number;
+  /** How it waits: `read` (any read syscall), `epoll`, or `poll`/`select` (the set read from its memory). */
+  via: 'read' | 'epoll' | 'poll' | 'select';
 }
 
 /** True when this machine has a readable /proc with per-thread syscall files (Linux). */
@@ -126,11 +128,17 @@ export function ttyWaits(group: ProcStat[], ttyPath: string): TtyWait[] {
       const fd = Number.parseInt(fields[1] ?? '', 16);
       if (!Number.isInteger(fd)) continue;
       let onTty = false;
+      let via: TtyWait['via'] = 'read';
       if (numbers.read.includes(nr)) onTty = isOurTty(fdTarget(proc.pid, fd), ttyPath);
-      else if (numbers.epoll.includes(nr)) onTty = epollWatches(proc.pid, fd, ttyPath);
-      else if (numbers.poll.includes(nr)) onTty = pollWatches(proc.pid, fields[1], Number.parseInt(fields[2] ?? '', 16), ttyPath);
-      else if (numbers.select.includes(nr)) onTty = selectWatches(proc.pid, fd, fields[2] ?? '0', ttyPath);
-      if (onTty) waits.push({ pid: proc.pid, tid: Number(tid), switches: voluntarySwitches(proc.pid, tid) });
+      else if (numbers.epoll.includes(nr)) [onTty, via] = [epollWatches(proc.pid, fd, ttyPath), 'epoll'];
+      else if (numbers.poll.includes(nr)) [onTty, via] = [pollWatches(proc.pid, fields[1], Number.parseInt(fields[2] ?? '', 16), ttyPath), 'poll'];
+      else if (numbers.select.includes(nr)) [onTty, via] = [selectWatches(proc.pid, fd, fields[2] ?? '0', ttyPath), 'select'];
+      // A thread woken by our input but not yet scheduled still shows its old syscall: only one
+      // asleep (state S) is waiting. Without this, a shell that blocked just after the send's
+      // first look and has not yet run since the write looked like a shell idle at its prompt.
+      if (onTty && taskState(proc.pid, tid) === 'S') {
+        waits.push({ pid: proc.pid, tid: Number(tid), switches: voluntarySwitches(proc.pid, tid), via });
+      }
     }
   }
   return waits;
@@ -218,6 +226,12 @@ function fdTarget(pid: number, fd: number): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** State letter of a thread (proc(5) stat field 3: R running or runnable, S sleeping, …). */
+function taskState(pid: number, tid: string): string | undefined {
+  const stat = readText(`/proc/${pid}/task/${tid}/stat`);
+  return stat ? stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) : undefined;
 }
 
 function voluntarySwitches(pid: number, tid: string): number {

@@ -502,8 +502,10 @@ class PtyBashSession implements BackendSession {
         const fg = { pid, command: this.commandOf(pid) };
         if (tpgid !== this.shellPid) return send.finish('stdin_read', 'program-input', fg);
         // The shell reads its terminal but showed no controlled prompt (both PS1 and
-        // PROMPT_COMMAND replaced): it is still the shell waiting for a command.
-        if (quiet >= this.config.promptGraceMs) return send.finish('stdin_read', 'shell-prompt', fg);
+        // PROMPT_COMMAND replaced): it is still the shell waiting for a command. Only a blocking
+        // read counts here: readline waits in pselect6 between keys too, and under load it was
+        // seen re-blocking there before it had echoed the send's input (npm run stress).
+        if (quiet >= this.config.promptGraceMs && waits.some((w) => w.via === 'read')) return send.finish('stdin_read', 'shell-prompt', fg);
       }
     }
     if (quiet >= this.config.quietThresholdMs) send.finish('inferred_idle');
