@@ -123,11 +123,13 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     assert.match(started.json.jobId, /^job-\d+$/);
     let text = '';
     for (let i = 0; i < 100; i++) {
-      const out = await invokeTool<{ done: boolean; result?: { waitReason: string; exitCode?: number } }>('dsh_terminal_output', { sessionId, jobId: started.json.jobId });
+      const out = await invokeTool<{ done: boolean; result?: { waitReason: string; waiting?: string; exitCode?: number } }>('dsh_terminal_output', { sessionId, jobId: started.json.jobId });
       text += out.text ?? '';
       if (out.json.done) {
-        assert.equal(out.json.result?.waitReason, 'stdin_read');
-        assert.equal(out.json.result?.exitCode, 0);
+        const seen = JSON.stringify(out.json.result);
+        assert.equal(out.json.result?.waitReason, 'stdin_read', seen);
+        assert.equal(out.json.result?.waiting, 'shell-prompt', seen);
+        assert.equal(out.json.result?.exitCode, 0, seen);
         break;
       }
       await new Promise((r) => setTimeout(r, 200));
