@@ -175,7 +175,7 @@ describe('StdioLspProvider with bash-language-server', function () {
     const pgid = p.pgid!;
     assert.ok(groupMembers(pgid).length > 0);
     await p.stop();
-    assert.equal(groupMembers(pgid).length, 0, 'no orphans after stop');
+    await until(`no orphans after stop (group ${pgid})`, () => groupMembers(pgid).length === 0, 3000);
     await assert.rejects(query(p, 'hover', 'sh/main.sh', 4, 0), /was stopped/);
   });
 });

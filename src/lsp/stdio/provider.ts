@@ -95,10 +95,12 @@ interface Running {
  *   seam's request, version 1) before, `didClose` after (reference-counted between concurrent
  *   queries on the same document).
  * - Readiness: the server is ready once `initialized` was sent, no work-done progress it began is
- *   still running, and `settleMs` passed since the later of the two. An empty answer before that is
- *   retried with backoff (100 ms doubling to 1 s) until ready or `readyTimeoutMs`; still empty and
- *   not ready at the bound -> `LspError` `no_provider`, `details.reason: 'not_ready'`. An empty
- *   answer from a ready server is "no results".
+ *   still running, and `settleMs` passed since the later of the two. An answer received while it is
+ *   not ready is provisional (typescript-language-server answers from a syntax-only server while
+ *   the project loads, with progress running): the request is asked again with backoff (100 ms
+ *   doubling to 1 s) until the server is ready or `readyTimeoutMs` passed. At the bound a non-empty
+ *   answer is returned as it is; an empty one -> `LspError` `no_provider`,
+ *   `details.reason: 'not_ready'`. An empty answer from a ready server is "no results".
  * - `findReferences` sends `includeDeclaration: true` and marks the locations the definition
  *   request at the same position returns as `isDeclaration` (added when missing).
  * - Crashes (the server exits while not being stopped): restart with {@link CrashPolicy} backoff on
@@ -176,9 +178,15 @@ export class StdioLspProvider implements LspProvider {
         if (!running.closed) throw this.failure(request, e);
         // The server went away during the request: loop, restart within the bound.
       }
-      if (answer && (!isEmpty(answer) || this.isReady(running))) return this.finish(request, answer);
+      // While the server is not ready (still in its settle time, or a work-done progress is
+      // running, e.g. typescript-language-server loading the project after didOpen and answering
+      // from its syntax-only server meanwhile) an answer is provisional: ask again once ready.
+      if (answer && this.isReady(running)) return this.finish(request, answer);
       const left = deadline - Date.now();
-      if (left <= 0) break;
+      if (left <= 0) {
+        if (answer && !isEmpty(answer)) return this.finish(request, answer);
+        break;
+      }
       await sleep(Math.min(delay, left), signal);
       delay = Math.min(delay * 2, 1000);
     }
