@@ -63,6 +63,13 @@ export const UNTRUSTED_MESSAGE =
   'DSH Bridge terminals are disabled because this workspace is not trusted (Restricted Mode): running shell commands could execute code from it. ' +
   'The user can trust it with the command "Workspaces: Manage Workspace Trust". Code navigation (dsh_lsp) still works.';
 
+function optionalBoolean(input: Record<string, unknown>, key: string): boolean | undefined {
+  const value = input[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `${key} must be true or false (got ${JSON.stringify(value)})`);
+  return value;
+}
+
 abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
   constructor(protected readonly ctx: TerminalToolContext) {}
 
@@ -219,6 +226,10 @@ export interface ReadInput {
   sessionId: string;
   offset?: number;
   count?: number;
+  /** The lines as the PTY produced them, escapes included, instead of the rendered text. */
+  raw?: boolean;
+  /** The terminal's visible screen instead of a scrollback page (full-screen programs). */
+  screen?: boolean;
 }
 
 export class ReadTool extends TerminalTool<ReadInput> {
@@ -230,7 +241,12 @@ export class ReadTool extends TerminalTool<ReadInput> {
 
   protected async run(input: ReadInput & Record<string, unknown>) {
     const sessionId = requireString(input, 'sessionId');
-    const page = this.ctx.service.read(this.ctx.owner, sessionId, { offset: optionalInteger(input, 'offset', 0), count: optionalInteger(input, 'count', 1) });
+    const page = this.ctx.service.read(this.ctx.owner, sessionId, {
+      offset: optionalInteger(input, 'offset', 0),
+      count: optionalInteger(input, 'count', 1),
+      raw: optionalBoolean(input, 'raw'),
+      screen: optionalBoolean(input, 'screen'),
+    });
     const { text, ...json } = page;
     return toolResult({ sessionId, ...json, nextOffset: page.lineEnd < page.totalLines ? page.lineEnd : undefined }, text);
   }

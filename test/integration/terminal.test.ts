@@ -102,6 +102,16 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     assert.equal(older.text, '19800');
   });
 
+  it('C35 colours: the model reads `red plain`; raw: true keeps the escapes; neither shows our marker', async () => {
+    const r = await send(`python3 -c "print('\\x1b[31mred\\x1b[0m plain')"`);
+    assert.equal(r.text, 'red plain');
+    const page = await invokeTool('dsh_terminal_read', { sessionId, count: 1 });
+    assert.equal(page.text, 'red plain');
+    const raw = await invokeTool('dsh_terminal_read', { sessionId, count: 1, raw: true });
+    assert.equal(raw.text, '\x1b[31mred\x1b[0m plain');
+    assert.doesNotMatch(`${page.text}${raw.text}`, /6973/);
+  });
+
   it('C25 a send while a command runs is refused with a busy error naming it', async () => {
     const r = await send(`bash -c 'echo starting; sleep 120; echo finished'`, 1000);
     assert.equal(r.json.waitReason, 'timeout');
