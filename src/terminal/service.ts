@@ -10,7 +10,7 @@
  * - A session leaves the table only after its backend is quiet. Disposing an owner closes its
  *   sessions; nothing else does, so sessions outlive a reload of the tool layer.
  */
-import { TerminalError, describe } from './errors';
+import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { tailByBytes } from './scrollback';
 import type { TerminalLog } from './ptyBash';
 import {
@@ -218,8 +218,14 @@ export class TerminalService implements Disposable {
     try {
       const session = await backend.spawn({ cwd: options.cwd, env: options.env, cols: options.cols, rows: options.rows }, options.signal);
       if (o.disposed) {
-        await session.close('owner disposed during spawn');
-        throw new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');
+        // Create-then-publish: an owner that went away never sees the session; it is closed here.
+        const reason = new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');
+        try {
+          await session.close('owner disposed during spawn');
+        } catch (cleanupError) {
+          throw new TerminalBackendCleanupError(reason, cleanupError);
+        }
+        throw reason;
       }
       const id = `pty-${this.nextId++}`;
       const entry: Entry = { id, jobs: new Map(), name: options.name?.trim() || id, owner: o, backend: type, session, sending: false, takenOver: false };

@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_TERMINAL_CONFIG, TerminalConfigError, resolveTerminalConfig } from '../../src/terminal/config';
-import { TerminalError } from '../../src/terminal/errors';
+import { TerminalBackendCleanupError, TerminalError } from '../../src/terminal/errors';
+import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { loadNodePty } from '../../src/terminal/nodePty';
 import { TerminalService } from '../../src/terminal/service';
 import { BackendSession, TerminalBackend } from '../../src/terminal/types';
@@ -136,6 +137,74 @@ describe('TerminalService', function () {
     }
   });
 
+  it('sessions outlive a reload of the backend registration; new ones use the new registration', async () => {
+    const service = new TerminalService(h.log);
+    const backend = new PtyBashBackend(nodePty, () => resolveTerminalConfig(), h.log);
+    const registration = service.registerBackend(backend);
+    const owner = service.createOwner('reload');
+    const { sessionId } = await service.open(owner);
+    registration.dispose();
+    assert.equal((await service.send(owner, sessionId, { input: 'echo still-here' })).output, 'still-here');
+    await assert.rejects(service.open(owner), code('NO_SUCH_BACKEND'));
+    service.registerBackend(new PtyBashBackend(nodePty, () => resolveTerminalConfig(), h.log));
+    const second = await service.open(owner);
+    assert.equal((await service.send(owner, second.sessionId, { input: 'echo new' })).output, 'new');
+    owner.dispose();
+    while (service.hasOwnerActivity(owner)) await sleep(50);
+  });
+
+  it('create-then-publish: an owner disposed during spawn never gets the session, and its shell is ended', async () => {
+    const service = new TerminalService(h.log);
+    const real = new PtyBashBackend(nodePty, () => resolveTerminalConfig(), h.log);
+    const spawned: BackendSession[] = [];
+    let releaseSpawn!: () => void;
+    const gate = new Promise<void>((r) => (releaseSpawn = r));
+    // The backend is real; the test only holds its result back until the owner is gone.
+    service.registerBackend({ type: 'pty-bash', spawn: async (spec, signal) => {
+      const session = await real.spawn(spec, signal);
+      spawned.push(session);
+      await gate;
+      return session;
+    } });
+    const owner = service.createOwner('short-lived');
+    const opening = service.open(owner);
+    while (spawned.length === 0) await sleep(20);
+    assert.equal(service.hasOwnerActivity(owner), true);
+    owner.dispose();
+    releaseSpawn();
+    await assert.rejects(opening, code('OWNER_DISPOSED'));
+    assert.deepEqual(spawned[0].status().kind, 'exited');
+    assert.equal(service.hasOwnerActivity(owner), false);
+  });
+
+  it('a failed cleanup after an abandoned spawn is a TerminalBackendCleanupError keeping the reason', async () => {
+    const service = new TerminalService(h.log);
+    const real = new PtyBashBackend(nodePty, () => resolveTerminalConfig(), h.log);
+    let session!: BackendSession;
+    service.registerBackend({ type: 'pty-bash', spawn: async (spec, signal) => {
+      session = await real.spawn(spec, signal);
+      owner.dispose();
+      // This backend's close fails (after really ending the shell): the service must say both.
+      return Object.assign(Object.create(session), { close: async () => { await session.close('test'); throw new Error('disk on fire'); } });
+    } });
+    const owner = service.createOwner('doomed');
+    await assert.rejects(service.open(owner), (e: Error) =>
+      e instanceof TerminalBackendCleanupError && (e.reason as TerminalError).code === 'OWNER_DISPOSED' && /disk on fire/.test(e.message));
+    assert.equal(session.status().kind, 'exited');
+  });
+
+  it('a spawn cancelled before the first prompt rejects and leaves no shell behind', async () => {
+    const abort = new AbortController();
+    const home = fs.mkdtempSync(path.join(h.tmp, 'slow-'));
+    fs.writeFileSync(path.join(home, '.bashrc'), 'sleep 5\n');
+    const opening = h.service.open(h.owner, { env: { HOME: home }, signal: abort.signal });
+    while (processesWithHome(home).length === 0) await sleep(50); // the shell runs its slow rc
+    abort.abort('the tool call was cancelled');
+    await assert.rejects(opening, /cancelled/);
+    assert.deepEqual(h.service.list(h.owner), []);
+    assert.deepEqual(processesWithHome(home), []);
+  });
+
   it('an unknown cwd is refused with what is valid', async () => {
     await assert.rejects(h.service.open(h.owner, { cwd: '/no/such/dir' }), (e: Error) => code('INVALID_ARGUMENT')(e) && /existing directory/.test(e.message));
   });
@@ -175,3 +244,14 @@ describe('node-pty loading', () => {
     assert.throws(() => loadNodePty([{ label: 'a', module: '/none/a' }]), /could not be loaded.*a \(\/none\/a\)/);
   });
 });
+
+/** Pids of processes whose environment has HOME=`home` (the shell of a test and its children). */
+function processesWithHome(home: string): string[] {
+  return fs.readdirSync('/proc').filter((p) => {
+    try {
+      return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/environ`, 'utf8').split('\0').includes(`HOME=${home}`);
+    } catch {
+      return false;
+    }
+  });
+}
