@@ -7,9 +7,9 @@
 //
 // Tests run against the INSTALLED VSIX. VS Code only runs `extensionTestsPath` in extension
 // development mode, which needs an `extensionDevelopmentPath` (checked: code-server 4.100.3 ignores
-// extensionTestsPath alone). We point that at an empty folder, so development mode is on but no
-// development extension exists and dsh.dsh-bridge loads from the extensions folder; the suite
-// asserts that (test/integration/tools.test.ts).
+// extensionTestsPath alone). We point that at test/fixtures/api-consumer, a test-only second
+// extension that uses DSH Bridge's API; dsh.dsh-bridge itself loads from the extensions folder,
+// which the suite asserts (test/integration/tools.test.ts).
 //
 // The in-host side (test/integration/report.ts) appends JSON lines to $DSH_TEST_LOG and writes
 // $DSH_TEST_RESULTS at the end; both are in code-server's environment, which its extension host
@@ -24,6 +24,12 @@ import { fileURLToPath } from 'node:url';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /** The packaged extension. */
 export const VSIX = path.join(ROOT, 'dist/dsh-bridge.vsix');
+/**
+ * The extension under development while tests run: a test-only second extension that uses DSH
+ * Bridge's API (VS Code runs extensionTestsPath only in development mode). DSH Bridge itself
+ * loads from the installed VSIX.
+ */
+export const API_CONSUMER = path.join(ROOT, 'test/fixtures/api-consumer');
 /** The workspace both launchers open. */
 export const FIXTURE_WORKSPACE = path.join(ROOT, 'test/fixtures/workspace');
 
@@ -233,11 +239,9 @@ async function killGroup(child, exited) {
  */
 export async function openWorkbench({ server, tmp, folder, testsModule }) {
   const { chromium } = await import('playwright-core');
-  const noExtension = path.join(tmp, 'no-development-extension');
-  fs.mkdirSync(noExtension, { recursive: true });
   const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
   const payload = [
-    ['extensionDevelopmentPath', remote(noExtension)],
+    ['extensionDevelopmentPath', remote(API_CONSUMER)],
     ['extensionTestsPath', remote(testsModule)],
     ['skipWelcome', 'true'],
     ['skipReleaseNotes', 'true'],
@@ -280,8 +284,6 @@ export async function runWithTestElectron({ executable, tmp, vsix, env, folder, 
   const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(executable, { reuseMachineInstall: true });
   console.error(`host: ${path.basename(cli)} --install-extension ${path.relative(ROOT, vsix)}`);
   run(cli, [...cliArgs, ...profileArgs, '--install-extension', vsix], { shell: process.platform === 'win32' });
-  const noExtension = path.join(tmp, 'no-development-extension');
-  fs.mkdirSync(noExtension, { recursive: true });
   // runTests does not hand out its child; its own Ctrl-C handling (SIGINT, then SIGINT again
   // = kill the process tree) is the way to stop VS Code if we shut down first.
   let running = true;
@@ -291,7 +293,7 @@ export async function runWithTestElectron({ executable, tmp, vsix, env, folder, 
   try {
     return await runTests({
       vscodeExecutablePath: executable,
-      extensionDevelopmentPath: noExtension,
+      extensionDevelopmentPath: API_CONSUMER,
       extensionTestsPath: testsModule,
       launchArgs: [folder, ...profileArgs, ...(trusted ? ['--disable-workspace-trust'] : [])],
       // Started from a VS Code terminal, ELECTRON_RUN_AS_NODE would make VS Code a plain node.

@@ -37,26 +37,38 @@ describe('dsh_run and the extension API', function () {
     await invokeTool('dsh_terminal_close', { sessionId: again.json.sessionId });
   });
 
-  it('another extension opens sessions under its own owner; neither side can touch the other’s', async () => {
-    const ext = vscode.extensions.getExtension<DshBridgeApi>('dsh.dsh-bridge');
-    assert.ok(ext);
-    const api = ext.isActive ? ext.exports : await ext.activate();
-    assert.equal(api.apiVersion, 1);
-    const foreign = api.terminal.createOwner('integration test extension');
+  it('a second extension opens sessions under its own owner; neither side can touch the other’s', async () => {
+    interface Consumer {
+      open(name: string): Promise<{ sessionId: string }>;
+      send(id: string, input: string): Promise<{ output: string }>;
+      read(id: string): { text: string };
+      list(): { sessionId: string }[];
+      close(id: string): Promise<boolean>;
+    }
+    const ext = vscode.extensions.getExtension<Consumer>('dsh-test.api-consumer');
+    assert.ok(ext, 'the test-only extension test/fixtures/api-consumer is not loaded');
+    const consumer = ext.isActive ? ext.exports : await ext.activate();
+    const theirs = await consumer.open('theirs');
     try {
-      const theirs = await api.terminal.open(foreign, { name: 'theirs' });
-      const r = await api.terminal.send(foreign, theirs.sessionId, { input: 'echo from-api' });
-      assert.equal(r.output, 'from-api');
-
+      assert.equal((await consumer.send(theirs.sessionId, 'echo from-api')).output, 'from-api');
       const listed = await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {});
       assert.ok(!listed.json.sessions.some((s) => s.sessionId === theirs.sessionId), 'the tools see a foreign session');
       await assert.rejects(invokeTool('dsh_terminal_send', { sessionId: theirs.sessionId, input: 'echo hijack' }), /belongs to another owner/);
+      assert.doesNotMatch(consumer.read(theirs.sessionId).text, /hijack/);
 
       const ours = await invokeTool<{ sessionId: string }>('dsh_terminal_open', {});
-      assert.throws(() => api.terminal.read(foreign, ours.json.sessionId), /belongs to another owner/);
+      assert.throws(() => consumer.read(ours.json.sessionId), /belongs to another owner/);
+      assert.ok(!consumer.list().some((s) => s.sessionId === ours.json.sessionId));
       await invokeTool('dsh_terminal_close', { sessionId: ours.json.sessionId });
     } finally {
-      foreign.dispose();
+      await consumer.close(theirs.sessionId);
     }
+  });
+
+  it('the API object exposes the terminal and navigation services', async () => {
+    const api = await vscode.extensions.getExtension<DshBridgeApi>('dsh.dsh-bridge')!.activate();
+    assert.equal(api.apiVersion, 1);
+    assert.equal(typeof api.terminal.createOwner, 'function');
+    assert.equal(typeof api.navigation.registerProvider, 'function');
   });
 });
