@@ -10,6 +10,10 @@
  * answers reach agents through the seam (`dsh_lsp`) only and never flow into
  * `vscode.execute*Provider`.
  *
+ * Restricted Mode: no server is registered or started while the workspace is untrusted (a language
+ * server reads and may run workspace code, e.g. typescript-language-server loads the workspace's own
+ * TypeScript); the VS Code provider keeps serving those extensions; trust granted loads them.
+ *
  * Lifecycle: providers start their server on their first query; every provider is stopped (its
  * server and process group ended) when the setting changes (all entries are re-read and
  * re-registered) and when the extension deactivates. A bad entry is logged and reported in one
@@ -63,7 +67,11 @@ export function registerStdioServers(service: NavigationService, log: vscode.Log
     const parsed = parseServerConfigs(vscode.workspace.getConfiguration().get<unknown>(SERVERS_SETTING));
     errors = [...parsed.errors];
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-    if (parsed.servers.length > 0 && !folder) {
+    if (parsed.servers.length > 0 && !vscode.workspace.isTrusted) {
+      // A language server reads, and may run, code from the workspace (typescript-language-server
+      // loads the workspace's own TypeScript): none starts in Restricted Mode.
+      log.info(`${SERVERS_SETTING}: ${parsed.servers.length} server(s) configured, none started: the workspace is not trusted (Restricted Mode); trust it to use them`);
+    } else if (parsed.servers.length > 0 && !folder) {
       errors.push(`${SERVERS_SETTING}: language servers run in a local workspace folder; this window has none, so none is started`);
     } else if (folder) {
       for (const config of parsed.servers) {
@@ -87,9 +95,12 @@ export function registerStdioServers(service: NavigationService, log: vscode.Log
   };
 
   load();
-  const listener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration(SERVERS_SETTING)) load();
-  });
+  const listeners = [
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SERVERS_SETTING)) load();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(load),
+  ];
 
   return {
     get errors() {
@@ -105,7 +116,7 @@ export function registerStdioServers(service: NavigationService, log: vscode.Log
       })),
     stopAll: unload,
     dispose: () => {
-      listener.dispose();
+      listeners.forEach((l) => l.dispose());
       void unload();
     },
   };

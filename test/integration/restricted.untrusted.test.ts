@@ -3,6 +3,8 @@
  * terminal tools refuse, saying why and how to trust the workspace; navigation still answers.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
 
@@ -38,5 +40,22 @@ describe('in an untrusted workspace', function () {
       column: 17,
     });
     assert.deepEqual(r.json.locations.map((l) => `${l.path}:${l.line}`), ['vault/another note.md:1']);
+  });
+
+  it('dsh.lsp.servers starts no language server: .sh stays with the vscode provider and dsh_lsp does not use it', async () => {
+    const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const log = path.join(root, '../../../dist/untrusted-fake-lsp.log');
+    const servers = [{ id: 'untrusted-sh', command: process.execPath, args: [path.join(root, '../../fixtures/lsp-servers/fake-lsp.js'), '--log', log], extensions: { '.sh': 'shellscript' } }];
+    fs.rmSync(log, { force: true });
+    await vscode.workspace.getConfiguration().update('dsh.lsp.servers', servers, vscode.ConfigurationTarget.Global);
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      const api = vscode.extensions.getExtension('dsh.dsh-bridge')!.exports as { navigation: { providerFor(uri: string): { providerId: string } | undefined } };
+      assert.notEqual(api.navigation.providerFor(vscode.Uri.file(path.join(root, 'sh/main.sh')).toString())?.providerId, 'untrusted-sh');
+      await invokeTool('dsh_lsp', { operation: 'hover', filePath: 'sh/main.sh', line: 5, column: 1 }).catch(() => undefined);
+      assert.equal(fs.existsSync(log), false, 'the configured server never started');
+    } finally {
+      await vscode.workspace.getConfiguration().update('dsh.lsp.servers', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });
