@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { TerminalError } from '../terminal/errors';
+import { tailByBytes } from '../terminal/scrollback';
 import type { Owner, TerminalService } from '../terminal/service';
 import type { SendResult } from '../terminal/types';
 
@@ -20,12 +21,26 @@ export interface TerminalToolContext {
   unavailable: BackendAvailability;
 }
 
-/** A tool result: JSON first, then terminal text (if any) as its own part. */
+/**
+ * A tool result: JSON first, then terminal text (if any) as its own part. Text over
+ * TOOL_OUTPUT_CAP_BYTES keeps its newest part and the JSON says `truncated` and how much went.
+ */
 export function toolResult(json: object, text?: string): vscode.LanguageModelToolResult {
-  const parts = [new vscode.LanguageModelTextPart(JSON.stringify(json))];
-  if (text) parts.push(new vscode.LanguageModelTextPart(text));
+  let body = text;
+  let head: object = json;
+  if (body && Buffer.byteLength(body) > TOOL_OUTPUT_CAP_BYTES) {
+    // The tool layer's own bound, whatever the terminal settings allow: the newest part is kept.
+    const kept = tailByBytes(body, TOOL_OUTPUT_CAP_BYTES);
+    body = kept.text;
+    head = { ...json, truncated: true, toolCapDroppedBytes: kept.dropped };
+  }
+  const parts = [new vscode.LanguageModelTextPart(JSON.stringify(head))];
+  if (body) parts.push(new vscode.LanguageModelTextPart(body));
   return new vscode.LanguageModelToolResult(parts);
 }
+
+/** Cap of the terminal text in one tool result (UTF-8 bytes), independent of dsh.terminal.maxReadBytes. */
+export const TOOL_OUTPUT_CAP_BYTES = 256 * 1024;
 
 /** A markdown code block that survives backticks inside `code` (CommonMark: a longer fence). */
 export function codeBlock(code: string, language = 'sh'): vscode.MarkdownString {

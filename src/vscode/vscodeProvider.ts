@@ -54,7 +54,7 @@ export interface VsCodeProviderOptions {
   readonly firstRetryMs?: number;
   /**
    * How long (ms) an empty answer is retried when the language has document symbols but nothing
-   * answered non-empty yet (the position may simply have nothing). Default 3000.
+   * answered non-empty yet (the position may simply have nothing). Default 10000.
    */
   readonly settleMs?: number;
 }
@@ -94,7 +94,9 @@ export class VsCodeProvider implements LspProvider {
   ) {
     this.readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
     this.firstRetryMs = options.firstRetryMs ?? 100;
-    this.settleMs = options.settleMs ?? 3000;
+    // 10 s, not less: under load tsserver answered null hovers (not "(loading...)") for over 3 s
+    // after its syntax server already gave document symbols (a flaky L03 at 3 s).
+    this.settleMs = options.settleMs ?? 10_000;
   }
 
   /** Answer one request; see the class comment. @throws LspError `file_not_found`, `no_provider` (not ready), `cancelled`. */

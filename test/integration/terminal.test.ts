@@ -112,6 +112,25 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     assert.doesNotMatch(`${page.text}${raw.text}`, /6973/);
   });
 
+  it('the tool layer caps its text at 256 KiB even when dsh.terminal.maxReadBytes allows more', async () => {
+    const config = vscode.workspace.getConfiguration('dsh.terminal');
+    await config.update('maxReadBytes', 1024 * 1024, vscode.ConfigurationTarget.Global);
+    await new Promise((r) => setTimeout(r, 1000)); // the extension applies settings on its change event
+    try {
+      const big = await invokeTool<{ sessionId: string }>('dsh_terminal_open', {});
+      const r = await invokeTool<SendJson & { toolCapDroppedBytes?: number }>('dsh_terminal_send', {
+        sessionId: big.json.sessionId,
+        input: `python3 -c "print('y'*600000)"`,
+      });
+      assert.equal(r.json.truncated, true);
+      assert.ok(Buffer.byteLength(r.text ?? '') <= 256 * 1024);
+      assert.ok((r.json.toolCapDroppedBytes ?? 0) > 300_000, JSON.stringify(r.json));
+      await invokeTool('dsh_terminal_close', { sessionId: big.json.sessionId });
+    } finally {
+      await config.update('maxReadBytes', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('C25 a send while a command runs is refused with a busy error naming it', async () => {
     const r = await send(`bash -c 'echo starting; sleep 120; echo finished'`, 1000);
     assert.equal(r.json.waitReason, 'timeout');
