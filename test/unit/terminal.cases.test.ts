@@ -5,9 +5,8 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
-import { Harness, harness, homeWithRc, sleep } from './support/terminal';
+import { Harness, harness, homeWithRc, sleep, waitForPort } from './support/terminal';
 
 describe('terminal cases (pty-bash)', function () {
   this.timeout(120_000);
@@ -335,21 +334,3 @@ describe('terminal cases (pty-bash)', function () {
     assert.ok(['x86_64', 'aarch64'].includes(out), `probe syscall table has no entry for ${out}`);
   });
 });
-
-function waitForPort(port: number, open: boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = net.connect(port, '127.0.0.1');
-      const retry = (isOpen: boolean) => {
-        socket.destroy();
-        if (isOpen === open) resolve();
-        else if (Date.now() > deadline) reject(new Error(`port ${port} still ${isOpen ? 'open' : 'closed'}`));
-        else setTimeout(attempt, 200);
-      };
-      socket.once('connect', () => retry(true));
-      socket.once('error', () => retry(false));
-    };
-    attempt();
-  });
-}

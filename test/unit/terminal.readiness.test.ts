@@ -6,11 +6,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import * as net from 'node:net';
 import { TextRenderer } from '../../src/terminal/screenText';
 import { LINE_SPLIT_MARKER, Scrollback, splitLine } from '../../src/terminal/scrollback';
 import type { ReadResult } from '../../src/terminal/types';
-import { Harness, harness, sleep } from './support/terminal';
+import { Harness, harness, sleep, waitForPort } from './support/terminal';
 
 const MARKER = /\x1b\]6973|6973;/;
 
@@ -359,21 +358,3 @@ describe('long lines and the renderer (no PTY)', () => {
     assert.deepEqual(r.render('one\ntwo\n\x1b[H\x1b[2J\x1b[3Jthree').lines.filter(Boolean), ['one', 'two', 'three']);
   });
 });
-
-function waitForPort(port: number, open: boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = net.connect(port, '127.0.0.1');
-      const retry = (isOpen: boolean) => {
-        socket.destroy();
-        if (isOpen === open) resolve();
-        else if (Date.now() > deadline) reject(new Error(`port ${port} still ${isOpen ? 'open' : 'closed'}`));
-        else setTimeout(attempt, 200);
-      };
-      socket.once('connect', () => retry(true));
-      socket.once('error', () => retry(false));
-    };
-    attempt();
-  });
-}

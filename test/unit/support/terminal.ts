@@ -1,5 +1,6 @@
 /** Test support: a real TerminalService with the real pty-bash backend on the real node-pty. */
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TerminalConfig, resolveTerminalConfig } from '../../../src/terminal/config';
@@ -56,3 +57,22 @@ export function homeWithRc(tmp: string, rc: string): string {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves once a TCP connect to 127.0.0.1:`port` succeeds (`open`) or fails (`!open`); rejects after `ms`. */
+export function waitForPort(port: number, open: boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = net.connect(port, '127.0.0.1');
+      const retry = (isOpen: boolean) => {
+        socket.destroy();
+        if (isOpen === open) resolve();
+        else if (Date.now() > deadline) reject(new Error(`port ${port} still ${isOpen ? 'open' : 'closed'}`));
+        else setTimeout(attempt, 200);
+      };
+      socket.once('connect', () => retry(true));
+      socket.once('error', () => retry(false));
+    };
+    attempt();
+  });
+}
