@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { TerminalError } from '../terminal/errors';
 import { tailByBytes } from '../terminal/scrollback';
-import type { Owner, TerminalService } from '../terminal/service';
+import type { Owner, SessionInfo, TerminalService } from '../terminal/service';
 import type { SendResult } from '../terminal/types';
 
 /** Why no terminal backend is available on this machine, or undefined when one is. */
@@ -98,6 +98,11 @@ abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
     return this.run((options.input ?? {}) as T & Record<string, unknown>, token);
   }
 
+  /** The caller's view of one of the tools' sessions, or undefined (for confirmation texts). */
+  protected session(sessionId: unknown): SessionInfo | undefined {
+    return this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId);
+  }
+
   protected abstract run(input: T & Record<string, unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
 }
 
@@ -144,7 +149,7 @@ export class SendTool extends TerminalTool<SendInput> {
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SendInput>): vscode.PreparedToolInvocation {
     const { sessionId, input } = options.input;
-    const session = this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId);
+    const session = this.session(sessionId);
     const where = session ? `${sessionId} (${session.name}) in \`${session.cwd}\`` : String(sessionId);
     const message = codeBlock(String(input ?? ''));
     message.appendMarkdown(`\n\nSession ${where}`);
@@ -318,7 +323,7 @@ export class SignalTool extends TerminalTool<SignalInput> {
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SignalInput>): vscode.PreparedToolInvocation {
     const { sessionId, signal } = options.input;
-    const session = this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId);
+    const session = this.session(sessionId);
     const target = session?.foregroundCommand ? `\`${session.foregroundCommand}\`` : 'the shell of the session';
     return {
       invocationMessage: `Sending ${signal} to agent terminal ${sessionId}`,
@@ -346,7 +351,7 @@ export class CloseTool extends TerminalTool<CloseInput> {
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CloseInput>): vscode.PreparedToolInvocation {
     const { sessionId } = options.input;
-    const session = this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId);
+    const session = this.session(sessionId);
     const running = session?.foregroundCommand ? ` \`${session.foregroundCommand}\` is still running.` : '';
     return {
       invocationMessage: `Closing agent terminal ${sessionId}`,
