@@ -93,6 +93,17 @@ describe('dsh.lsp.servers validation', () => {
     assert.match(errors[4]!, /dsh\.lsp\.servers\[6\] must be an object/);
   });
 
+  it('package.json declares the setting as the code reads it: machine-overridable, restricted, the same keys', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const setting = pkg.contributes.configuration.properties['dsh.lsp.servers'];
+    assert.equal(setting.scope, 'machine-overridable');
+    assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('dsh.lsp.servers'));
+    assert.deepEqual(Object.keys(setting.items.properties).sort(), ['args', 'command', 'extensions', 'id', 'initializationOptions', 'readyTimeoutMs']);
+    const full = { id: 'a', command: 'c', args: [], extensions: { '.x': 'x' }, initializationOptions: {}, readyTimeoutMs: 5 };
+    assert.deepEqual(parseServerConfigs([full]).errors, [], 'every declared key is accepted');
+    assert.ok(!('bash-language-server' in pkg.dependencies) && !('typescript-language-server' in pkg.dependencies), 'servers are dev dependencies only');
+  });
+
   it('no value is no servers; a non-array is one error', () => {
     assert.deepEqual(parseServerConfigs(undefined), { servers: [], errors: [] });
     assert.match(parseServerConfigs({ id: 'x' }).errors[0]!, /must be an array/);
