@@ -51,10 +51,23 @@ describe('safety and visibility', function () {
   });
 
   it('take-over refuses agent sends with the take-over error; hand-back makes them work again', async () => {
+    const mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
+    mirror.sendText('echo typed-while-agent-owned');
+    await sleep(1000);
+    assert.doesNotMatch((await invokeTool('dsh_terminal_read', { sessionId, raw: true })).text ?? '', /typed-while-agent-owned/, 'the panel is read-only while the agent owns it');
     await vscode.commands.executeCommand('dsh.takeOverAgentTerminal', sessionId);
     await assert.rejects(invokeTool('dsh_terminal_send', { sessionId, input: 'echo agent' }), /user has taken over/);
     const listed = await invokeTool<{ sessions: { sessionId: string; takenOver?: boolean }[] }>('dsh_terminal_list', {});
     assert.ok(listed.json.sessions.find((s) => s.sessionId === sessionId));
+    // What the person types in the panel terminal reaches the real session while they hold it.
+    mirror.sendText('echo typed-in-the-panel');
+    const deadline = Date.now() + 10_000;
+    let page = '';
+    while (Date.now() < deadline && !/\ntyped-in-the-panel/.test(page)) {
+      page = (await invokeTool('dsh_terminal_read', { sessionId })).text ?? '';
+      await sleep(100);
+    }
+    assert.match(page, /\ntyped-in-the-panel/);
     await vscode.commands.executeCommand('dsh.handBackAgentTerminal', sessionId);
     const r = await invokeTool('dsh_terminal_send', { sessionId, input: 'echo agent-again' });
     assert.equal(r.text, 'agent-again');
