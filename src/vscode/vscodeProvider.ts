@@ -10,6 +10,7 @@
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../lsp/types';
+import { UriResolver, abortableSleep, cancelledError, shapeAnswer } from '../lsp/locations';
 import { flattenHover, isLoadingHover } from '../lsp/present';
 
 /** Provider id on the seam. */
@@ -130,7 +131,7 @@ export class VsCodeProvider implements LspProvider {
         if (symbolsSeen && Date.now() - started >= this.settleMs) return this.finish(request, result);
       }
       if (Date.now() + delay > deadline) break;
-      await sleep(delay, signal);
+      await abortableSleep(delay, signal);
       delay = Math.min(delay * 2, 1000);
     }
     const ext = /\.[^./]+$/.exec(uri.path)?.[0]?.toLowerCase() ?? language;
@@ -166,19 +167,10 @@ export class VsCodeProvider implements LspProvider {
     }
   }
 
-  private async finish(request: LspRequest, answer: Answer): Promise<LspResult> {
-    if (request.operation === 'hover') return { kind: 'hover', contents: answer.hover ?? null };
-    const real = new RealPaths();
-    let locations = await real.rebuild(answer.locations ?? []);
-    if (request.operation === 'findReferences') {
-      // The definition is the declaration: mark it where the references contain it, else add it.
-      const defs = await real.rebuild(answer.definitions ?? []);
-      const marked = locations.map((l) => (defs.some((d) => sameStart(d, l)) ? { ...l, isDeclaration: true } : l));
-      const missing = defs.filter((d) => !locations.some((l) => sameStart(d, l))).map((d) => ({ ...d, isDeclaration: true }));
-      locations = [...missing, ...marked];
-    }
-    return { kind: 'locations', locations: dedupe(locations), resolvedWorkspaceUri: await real.uri(request.workspaceUri) };
+  private finish(request: LspRequest, answer: Answer): Promise<LspResult> {
+    return shapeAnswer(request, answer, new RealPaths());
   }
+
 }
 
 interface Answer {
@@ -245,27 +237,8 @@ function plainRange(r: RangeLike) {
   return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
 }
 
-function sameStart(a: NavLocation, b: NavLocation): boolean {
-  return a.uri === b.uri && a.range.start.line === b.range.start.line && a.range.start.character === b.range.start.character;
-}
-
-function dedupe(locations: readonly NavLocation[]): NavLocation[] {
-  const byKey = new Map<string, NavLocation>();
-  for (const l of locations) {
-    const k = `${l.uri}#${l.range.start.line}:${l.range.start.character}-${l.range.end.line}:${l.range.end.character}`;
-    const prev = byKey.get(k);
-    byKey.set(k, prev ? { ...l, ...prev, isDeclaration: prev.isDeclaration || l.isDeclaration || undefined } : l);
-  }
-  return [...byKey.values()].map((l) => (l.isDeclaration ? l : withoutUndefined(l)));
-}
-
-function withoutUndefined(l: NavLocation): NavLocation {
-  const { isDeclaration, ...rest } = l;
-  return isDeclaration ? l : rest;
-}
-
 /** Real-path URIs, cached for one answer. `file:` URIs -> `Uri.file(realpath)`; others -> `Uri.parse(...).toString()`. */
-class RealPaths {
+class RealPaths implements UriResolver {
   private readonly cache = new Map<string, Promise<string>>();
 
   uri(uri: string): Promise<string> {
@@ -285,25 +258,8 @@ class RealPaths {
     return p;
   }
 
-  async rebuild(locations: readonly NavLocation[]): Promise<NavLocation[]> {
-    return Promise.all(locations.map(async (l) => ({ ...l, uri: await this.uri(l.uri) })));
-  }
 }
 
 function checkAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') }));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  if (signal.aborted) throw cancelledError(signal);
 }

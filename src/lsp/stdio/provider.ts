@@ -14,6 +14,7 @@
 import { promises as fsp } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Protocol from 'vscode-languageserver-protocol/node';
+import { UriResolver, abortableSleep, cancelledError, shapeAnswer } from '../locations';
 import { flattenHover } from '../present';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../types';
 import { canonicalUri, parseUri } from '../uri';
@@ -174,7 +175,7 @@ export class StdioLspProvider implements LspProvider {
       try {
         answer = await this.ask(running, request, text, signal);
       } catch (e) {
-        if (signal.aborted) throw cancelled(signal);
+        if (signal.aborted) throw cancelledError(signal);
         if (!running.closed) throw this.failure(request, e);
         // The server went away during the request: loop, restart within the bound.
       }
@@ -187,7 +188,7 @@ export class StdioLspProvider implements LspProvider {
         if (answer && !isEmpty(answer)) return this.finish(request, answer);
         break;
       }
-      await sleep(Math.min(delay, left), signal);
+      await abortableSleep(Math.min(delay, left), signal);
       delay = Math.min(delay * 2, 1000);
     }
     throw this.notReady(request);
@@ -222,7 +223,7 @@ export class StdioLspProvider implements LspProvider {
       if (wait > 0) {
         if (Date.now() + wait > deadline) throw this.notReadyFor(`restarting after a crash in ${Math.ceil(wait / 1000)} s`);
         this._state = 'backoff';
-        await sleep(wait, signal);
+        await abortableSleep(wait, signal);
         if (this.running && !this.running.closed) return this.running;
       }
       if (this.stopped) throw new LspError('no_provider', `language server '${this.id}' was stopped; retry`, { providerId: this.id, reason: 'not_ready' });
@@ -450,18 +451,10 @@ export class StdioLspProvider implements LspProvider {
     }
   }
 
-  private async finish(request: LspRequest, answer: Answer): Promise<LspResult> {
-    if (request.operation === 'hover') return { kind: 'hover', contents: answer.hover ?? null };
-    const real = new RealPaths();
-    let locations = await real.rebuild(answer.locations ?? []);
-    if (request.operation === 'findReferences') {
-      const defs = await real.rebuild(answer.definitions ?? []);
-      const marked = locations.map((l) => (defs.some((d) => sameStart(d, l)) ? { ...l, isDeclaration: true } : l));
-      const missing = defs.filter((d) => !locations.some((l) => sameStart(d, l))).map((d) => ({ ...d, isDeclaration: true }));
-      locations = [...missing, ...marked];
-    }
-    return { kind: 'locations', locations: dedupe(locations), resolvedWorkspaceUri: await real.uri(request.workspaceUri) };
+  private finish(request: LspRequest, answer: Answer): Promise<LspResult> {
+    return shapeAnswer(request, answer, new RealPaths());
   }
+
 
   // -- errors ----------------------------------------------------------------------------------
 
@@ -538,22 +531,8 @@ export function toNav(raw: unknown): NavLocation[] {
   return out;
 }
 
-function sameStart(a: NavLocation, b: NavLocation): boolean {
-  return a.uri === b.uri && a.range.start.line === b.range.start.line && a.range.start.character === b.range.start.character;
-}
-
-function dedupe(locations: readonly NavLocation[]): NavLocation[] {
-  const byKey = new Map<string, NavLocation>();
-  for (const l of locations) {
-    const k = `${l.uri}#${l.range.start.line}:${l.range.start.character}-${l.range.end.line}:${l.range.end.character}`;
-    const prev = byKey.get(k);
-    byKey.set(k, prev ? { ...l, ...prev, ...(prev.isDeclaration || l.isDeclaration ? { isDeclaration: true } : {}) } : l);
-  }
-  return [...byKey.values()];
-}
-
 /** Real-path, canonical URIs, cached for one answer; non-`file:` URIs are only canonicalised. */
-class RealPaths {
+class RealPaths implements UriResolver {
   private readonly cache = new Map<string, Promise<string>>();
 
   uri(uri: string): Promise<string> {
@@ -570,34 +549,23 @@ class RealPaths {
     return p;
   }
 
-  async rebuild(locations: readonly NavLocation[]): Promise<NavLocation[]> {
-    return Promise.all(locations.map(async (l) => ({ ...l, uri: await this.uri(l.uri) })));
-  }
-}
-
-function cancelled(signal: AbortSignal): LspError {
-  return new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') });
 }
 
 function checkAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw cancelled(signal);
+  if (signal.aborted) throw cancelledError(signal);
 }
 
 /** `p`, or a `cancelled` LspError as soon as `signal` aborts. */
 function race<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(cancelled(signal));
+  if (signal.aborted) return Promise.reject(cancelledError(signal));
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelled(signal));
+    const onAbort = () => reject(cancelledError(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(
       (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
       (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
     );
   });
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return race(new Promise<void>((r) => setTimeout(r, ms)), signal);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
