@@ -57,6 +57,9 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = Object.free
   DEBIAN_FRONTEND: 'noninteractive',
 });
 
+/** Longest delay Node's timers take (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 /** A configuration that breaks a rule; `problems` names each setting and the rule. */
 export class TerminalConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -87,6 +90,8 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
     const value = config[key];
     if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
       problems.push(`${key} must be a positive integer (got ${JSON.stringify(value)})`);
+    } else if (key.endsWith('Ms') && value > MAX_TIMER_MS) {
+      problems.push(`${key} must be at most ${MAX_TIMER_MS} ms (got ${value})`);
     }
   }
   if (typeof config.shell !== 'string' || !config.shell.trim()) problems.push('shell must name an executable');

@@ -17,7 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IPty } from 'node-pty';
-import { TerminalConfig, NON_INTERACTIVE_ENV } from './config';
+import { MAX_TIMER_MS, NON_INTERACTIVE_ENV, TerminalConfig } from './config';
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { MarkerParser, PROMPT_TEXT, controlledPromptRc } from './markers';
 import type { PtyModule } from './nodePty';
@@ -230,8 +230,8 @@ class PtyBashSession implements BackendSession {
     }
     if (this.active) throw new TerminalError('SESSION_BUSY', 'a send is already in flight on this session; wait for it to return');
     const timeoutMs = request.timeoutMs ?? this.config.defaultTimeoutMs;
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-      throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be a positive integer of milliseconds (got ${JSON.stringify(request.timeoutMs)})`);
+    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
+      throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${JSON.stringify(request.timeoutMs)})`);
     }
     await this.settleAfterSignal();
     const tpgid = this.foregroundGroup();
