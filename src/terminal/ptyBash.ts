@@ -51,6 +51,10 @@ const MOTD_MAX_BYTES = 4096;
 const ECHO_TAIL_MAX = 4096;
 const DEFAULT_READ_COUNT = 500;
 const SIGNAL_SETTLE_MS = 2000;
+/** Largest input typed by one send (UTF-8 bytes); bash's line editor needs seconds per MiB. */
+const MAX_INPUT_BYTES = 256 * 1024;
+/** Longest line a program in canonical mode receives whole (Linux N_TTY_BUF_SIZE - 1). */
+const MAX_CANONICAL_LINE_BYTES = 4095;
 /** Longest scrollback line in UTF-8 bytes before it is split with a visible marker (see scrollback.ts). */
 const MAX_LINE_BYTES = 16 * 1024;
 /** Raw scrollback lines rendered for a `screen: true` read: enough to redraw a full-screen program. */
@@ -163,6 +167,11 @@ class PtyBashSession implements BackendSession {
   private closing: Promise<void> | undefined;
   /** Prompt seq when a signal was last delivered; a send first lets the shell settle after it. */
   private signalledAtSeq: number | undefined;
+  /**
+   * Input was written to the shell at its prompt and no prompt (or continuation prompt) has come
+   * since: the shell may still be reading or echoing it (a 1 MiB line takes seconds).
+   */
+  private inputPending = false;
 
   constructor(
     private readonly term: IPty,
@@ -189,7 +198,7 @@ class PtyBashSession implements BackendSession {
 
   isBusy(): boolean {
     if (this.exitStatus) return false;
-    if (this.active) return true;
+    if (this.active || this.inputPending) return true;
     const tpgid = this.foregroundGroup();
     return tpgid !== undefined ? tpgid !== this.shellPid : this.lastMarker === 'start';
   }
@@ -233,12 +242,28 @@ class PtyBashSession implements BackendSession {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
       throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${JSON.stringify(request.timeoutMs)})`);
     }
+    const inputBytes = Buffer.byteLength(request.input);
+    if (inputBytes > MAX_INPUT_BYTES) {
+      throw new TerminalError('INVALID_ARGUMENT', `input is ${inputBytes} bytes; at most ${MAX_INPUT_BYTES} bytes are typed into a terminal. Write large data to a file instead (e.g. with a heredoc in several sends, or a file the program reads)`);
+    }
     await this.settleAfterSignal();
     const tpgid = this.foregroundGroup();
     const shellInForeground = tpgid === undefined ? this.lastMarker !== 'start' : tpgid === this.shellPid;
+    // The shell waits for a command only at its prompt or continuation prompt; after PS0 it runs
+    // one (its own `read` builtin, or an `exec`ed program, may then read the terminal).
+    const atPrompt = shellInForeground && this.lastMarker !== 'start';
     let preWaits: proc.TtyWait[] = [];
     if (this.probe && tpgid !== undefined) {
       preWaits = proc.ttyWaits(proc.groupProcesses(this.shellPid, tpgid), this.pts());
+      // Not even a shell blocked in read proves the input was consumed: node-pty writes large
+      // input in pieces as the terminal drains it. Only the next prompt (or SIGINT) does.
+      if (atPrompt && this.inputPending) {
+        throw new TerminalError(
+          'SESSION_BUSY',
+          'session is busy: the shell has not finished reading the previous input (no prompt since it was typed), so this input was not typed ahead of it. Wait and read the output (dsh_terminal_read), or interrupt with a signal (SIGINT).',
+        );
+      }
+      if (!atPrompt && preWaits.length > 0) this.checkLineLength(request.input);
       if (!shellInForeground && preWaits.length === 0) {
         const fg = this.foreground();
         throw new TerminalError(
@@ -261,7 +286,7 @@ class PtyBashSession implements BackendSession {
       request.signal?.addEventListener('abort', onAbort, { once: true });
       const send: ActiveSend = {
         baselineSeq: this.promptSeq,
-        mode: shellInForeground ? 'echo' : 'output',
+        mode: atPrompt ? 'echo' : 'output',
         sawContinuation: false,
         viewport: new ViewportBuffer(this.config.maxReadBytes),
         echoTail: '',
@@ -280,6 +305,7 @@ class PtyBashSession implements BackendSession {
         },
       };
       this.active = send;
+      if (atPrompt) this.inputPending = true;
       this.term.write(input);
     });
   }
@@ -416,6 +442,7 @@ class PtyBashSession implements BackendSession {
           this.onText(event.text);
           break;
         case 'prompt':
+          this.inputPending = false;
           this.promptSeq = event.seq;
           this.promptStatus = event.status;
           this.promptTextSeen = false;
@@ -435,6 +462,7 @@ class PtyBashSession implements BackendSession {
           if (this.active) this.active.mode = 'output';
           break;
         case 'continuation':
+          this.inputPending = false;
           this.lastMarker = 'continuation';
           if (this.active) this.active.sawContinuation = true;
           break;
@@ -500,7 +528,9 @@ class PtyBashSession implements BackendSession {
       if (waits.length > 0) {
         const pid = waits[0].pid;
         const fg = { pid, command: this.commandOf(pid) };
-        if (tpgid !== this.shellPid) return send.finish('stdin_read', 'program-input', fg);
+        // A process other than the shell, or the shell itself after PS0 (its `read` builtin, or a
+        // program it became with `exec`): a command is waiting for input, not the shell prompt.
+        if (tpgid !== this.shellPid || this.lastMarker === 'start') return send.finish('stdin_read', 'program-input', fg);
         // The shell reads its terminal but showed no controlled prompt (both PS1 and
         // PROMPT_COMMAND replaced): it is still the shell waiting for a command. Only a blocking
         // read counts here: readline waits in pselect6 between keys too, and under load it was
@@ -560,21 +590,46 @@ class PtyBashSession implements BackendSession {
   }
 
   /**
-   * A password prompt: termios ECHO off while ICANON is on (termios(3)), read with stty; false when
-   * it cannot be read. Full-screen programs (vim, less) turn both off and are not password prompts.
+   * A password prompt: termios ECHO off while ICANON is on (termios(3)); false when the settings
+   * cannot be read. Full-screen programs (vim, less) turn both off and are not password prompts.
    */
   private echoDisabled(): boolean {
+    const settings = this.termios();
+    return /(^|\s)-echo(\s|$)/.test(settings) && /(^|\s)icanon(\s|$)/.test(settings);
+  }
+
+  /** True when the PTY is in canonical (line-by-line) mode, termios(3) ICANON. */
+  private canonicalMode(): boolean {
+    return /(^|\s)icanon(\s|$)/.test(this.termios());
+  }
+
+  /** The PTY's termios settings as `stty -a` prints them, or '' when they cannot be read. */
+  private termios(): string {
     try {
-      const settings = execFileSync('stty', ['-F', this.pts(), '-a'], { encoding: 'utf8', timeout: 2000 });
-      return /(^|\s)-echo(\s|$)/.test(settings) && /(^|\s)icanon(\s|$)/.test(settings);
+      return execFileSync('stty', ['-F', this.pts(), '-a'], { encoding: 'utf8', timeout: 2000 });
     } catch {
-      return false;
+      return '';
     }
+  }
+
+  /**
+   * In canonical mode the line discipline keeps at most 4095 bytes of a line (N_TTY_BUF_SIZE 4096,
+   * newline included) and silently drops the rest, so such input is refused.
+   * @throws TerminalError INVALID_ARGUMENT naming the line, its size and the limit.
+   */
+  private checkLineLength(input: string): void {
+    const lines = input.split('\n');
+    const long = lines.findIndex((line) => Buffer.byteLength(line) > MAX_CANONICAL_LINE_BYTES);
+    if (long < 0 || !this.canonicalMode()) return;
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      `line ${long + 1} of the input is ${Buffer.byteLength(lines[long])} bytes; a program reading the terminal line by line gets at most ${MAX_CANONICAL_LINE_BYTES} bytes of a line and the rest would be lost. Put the data in a file and let the program read the file`,
+    );
   }
 
   /** The shell is named by its executable (its command line holds our rc path); others in full. */
   private commandOf(pid: number): string {
-    if (pid === this.shellPid) return path.basename(this.config.shell);
+    if (pid === this.shellPid && proc.readStat(pid)?.comm === path.basename(this.config.shell)) return path.basename(this.config.shell);
     return proc.commandLine(pid, proc.readStat(pid)?.comm ?? '');
   }
 

@@ -334,3 +334,60 @@ describe('terminal cases (pty-bash)', function () {
     assert.ok(['x86_64', 'aarch64'].includes(out), `probe syscall table has no entry for ${out}`);
   });
 });
+
+describe('input the shell and programs can really take (found by a new-user test)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let id: string;
+  const send = (input: string, timeoutMs?: number) => h.service.send(h.owner, id, { input, timeoutMs });
+  beforeEach(async () => {
+    h = harness({ quietThresholdMs: 5_000 });
+    id = (await h.service.open(h.owner)).sessionId;
+  });
+  afterEach(async () => h.dispose());
+
+  it("bash's own read builtin is a program waiting for input, not the shell prompt; the answer's output is kept", async () => {
+    const r = await send('read -p "Name: " x; echo got=$x');
+    assert.equal(r.waitReason, 'stdin_read');
+    assert.equal(r.waiting, 'program-input');
+    assert.equal(r.exitCode, undefined);
+    assert.equal(r.output, 'Name: ');
+    const answer = await send('Bob');
+    assert.equal(answer.waiting, 'shell-prompt');
+    assert.match(answer.output, /got=Bob$/);
+  });
+
+  it('read -s is flagged as a password prompt', async () => {
+    const r = await send('read -s -p "Password: " pw; echo; echo len=${#pw}');
+    assert.equal(r.waiting, 'program-input');
+    assert.equal(r.echoOff, true);
+    assert.match((await send('secret')).output, /len=6$/);
+  });
+
+  it('a send while the shell still reads the previous input is refused, not typed ahead', async () => {
+    const r = await send(`echo ${'a'.repeat(200_000)} | wc -c`, 200);
+    assert.equal(r.waitReason, 'timeout');
+    await assert.rejects(send('echo second'), (e: Error & { code?: string }) => e.code === 'SESSION_BUSY' && /not finished reading the previous input/.test(e.message));
+    assert.equal(h.service.list(h.owner)[0].busy, true);
+    for (let i = 0; i < 100 && h.service.list(h.owner)[0].busy; i++) await sleep(100);
+    assert.equal((await send('echo third')).output, 'third');
+    assert.match(h.service.read(h.owner, id, { raw: true }).text, /\n200001\n/);
+  });
+
+  it('a line longer than canonical mode keeps is refused with the limit, before anything is lost', async () => {
+    const r = await send('python3 -c "s=input(); print(len(s))"');
+    assert.equal(r.waiting, 'program-input');
+    await assert.rejects(send('b'.repeat(10_000)), /10000 bytes.*at most 4095 bytes/);
+    assert.equal((await send('b'.repeat(4000))).output.split('\n').at(-1), '4000');
+  });
+
+  it('input over 256 KiB is refused with the limit and what to do instead', async () => {
+    await assert.rejects(send('a'.repeat(300_000)), /300000 bytes; at most 262144 bytes.*file/);
+  });
+
+  it('after exec, the foreground is named by what the shell became', async () => {
+    const r = await send('exec cat');
+    assert.equal(r.waiting, 'program-input');
+    assert.equal(r.foreground?.command, 'cat');
+  });
+});
