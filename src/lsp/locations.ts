@@ -4,10 +4,8 @@
  */
 import { LspError, LspRequest, LspResult, NavLocation } from './types';
 
-/** Rewrites URIs to their real paths (one answer's cache); each provider formats URIs its own way. */
-export interface UriResolver {
-  uri(uri: string): Promise<string>;
-}
+/** Rewrites a URI to its real path; each provider formats URIs its own way. */
+export type RealUri = (uri: string) => Promise<string>;
 
 /** A provider's raw answer: locations, the definitions (for references), or hover text. */
 export interface RawAnswer {
@@ -21,9 +19,11 @@ export interface RawAnswer {
  * range, and for `findReferences` the definitions marked `isDeclaration` (added first when the
  * references lack them: the declaration is always included, design map).
  */
-export async function shapeAnswer(request: LspRequest, answer: RawAnswer, real: UriResolver): Promise<LspResult> {
+export async function shapeAnswer(request: LspRequest, answer: RawAnswer, realUri: RealUri): Promise<LspResult> {
   if (request.operation === 'hover') return { kind: 'hover', contents: answer.hover ?? null };
-  const rebuild = (ls: readonly NavLocation[]) => Promise.all(ls.map(async (l) => ({ ...l, uri: await real.uri(l.uri) })));
+  const cache = new Map<string, Promise<string>>(); // one answer names few files, many times
+  const real = (uri: string) => cache.get(uri) ?? cache.set(uri, realUri(uri)).get(uri)!;
+  const rebuild = (ls: readonly NavLocation[]) => Promise.all(ls.map(async (l) => ({ ...l, uri: await real(l.uri) })));
   let locations = await rebuild(answer.locations ?? []);
   if (request.operation === 'findReferences') {
     const defs = await rebuild(answer.definitions ?? []);
@@ -31,7 +31,48 @@ export async function shapeAnswer(request: LspRequest, answer: RawAnswer, real: 
     const missing = defs.filter((d) => !locations.some((l) => sameStart(d, l))).map((d) => ({ ...d, isDeclaration: true }));
     locations = [...missing, ...marked];
   }
-  return { kind: 'locations', locations: dedupe(locations), resolvedWorkspaceUri: await real.uri(request.workspaceUri) };
+  return { kind: 'locations', locations: dedupe(locations), resolvedWorkspaceUri: await real(request.workspaceUri) };
+}
+
+interface RangeLike {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+function isRange(r: unknown): r is RangeLike {
+  const x = r as RangeLike | null | undefined;
+  return !!x && typeof x.start?.line === 'number' && typeof x.start?.character === 'number' && typeof x.end?.line === 'number' && typeof x.end?.character === 'number';
+}
+
+function plainRange(r: RangeLike) {
+  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+}
+
+/**
+ * A provider's definition/implementation/references answer -> seam locations. Takes what LSP and
+ * VS Code answer alike: `Location | Location[] | LocationLink[] | null | undefined`; a URI is a
+ * string (LSP) or an object whose `toString()` is the URI (`vscode.Uri`). A `LocationLink` reports
+ * its `targetSelectionRange` (the name), else `targetRange` (LSP 3.17 §LocationLink); items of
+ * another shape are skipped.
+ */
+export function toNavLocations(raw: unknown): NavLocation[] {
+  const items = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const uriOf = (u: unknown) => (typeof u === 'string' ? u : u && typeof u === 'object' ? String(u) : undefined);
+  const out: NavLocation[] = [];
+  for (const item of items) {
+    const o = item as { uri?: unknown; range?: unknown; targetUri?: unknown; targetRange?: unknown; targetSelectionRange?: unknown; originSelectionRange?: unknown } | null;
+    if (!o || typeof o !== 'object') continue;
+    const targetUri = uriOf(o.targetUri);
+    const uri = uriOf(o.uri);
+    if (targetUri !== undefined) {
+      const range = isRange(o.targetSelectionRange) ? o.targetSelectionRange : isRange(o.targetRange) ? o.targetRange : undefined;
+      if (!range) continue;
+      out.push({ uri: targetUri, range: plainRange(range), ...(isRange(o.originSelectionRange) ? { originRange: plainRange(o.originSelectionRange) } : {}) });
+    } else if (uri !== undefined && isRange(o.range)) {
+      out.push({ uri, range: plainRange(o.range) });
+    }
+  }
+  return out;
 }
 
 /** Same document and same start position. */

@@ -10,7 +10,7 @@
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../lsp/types';
-import { UriResolver, abortableSleep, cancelledError, shapeAnswer } from '../lsp/locations';
+import { abortableSleep, cancelledError, shapeAnswer, toNavLocations } from '../lsp/locations';
 import { flattenHover, isLoadingHover } from '../lsp/present';
 
 /** Provider id on the seam. */
@@ -59,8 +59,6 @@ export interface VsCodeProviderOptions {
    */
   readonly settleMs?: number;
 }
-
-type Raw = unknown;
 
 /**
  * An {@link LspProvider} that delegates to VS Code's language features.
@@ -147,15 +145,15 @@ export class VsCodeProvider implements LspProvider {
     const op = request.operation;
     switch (op) {
       case 'goToDefinition':
-        return { locations: toNav(await exec('vscode.executeDefinitionProvider', uri, position)) };
+        return { locations: toNavLocations(await exec('vscode.executeDefinitionProvider', uri, position)) };
       case 'goToImplementation':
-        return { locations: toNav(await exec('vscode.executeImplementationProvider', uri, position)) };
+        return { locations: toNavLocations(await exec('vscode.executeImplementationProvider', uri, position)) };
       case 'findReferences': {
         const [refs, defs] = await Promise.all([
           exec('vscode.executeReferenceProvider', uri, position),
           exec('vscode.executeDefinitionProvider', uri, position),
         ]);
-        return { locations: toNav(refs), definitions: toNav(defs) };
+        return { locations: toNavLocations(refs), definitions: toNavLocations(defs) };
       }
       case 'hover': {
         const hovers = await exec('vscode.executeHoverProvider', uri, position);
@@ -168,7 +166,7 @@ export class VsCodeProvider implements LspProvider {
   }
 
   private finish(request: LspRequest, answer: Answer): Promise<LspResult> {
-    return shapeAnswer(request, answer, new RealPaths());
+    return shapeAnswer(request, answer, realUri);
   }
 
 }
@@ -186,7 +184,7 @@ function isEmpty(a: Answer): boolean {
   return (a.locations?.length ?? 0) === 0 && (a.definitions?.length ?? 0) === 0;
 }
 
-async function exec(command: string, uri: vscode.Uri, position: vscode.Position): Promise<Raw[]> {
+async function exec(command: string, uri: vscode.Uri, position: vscode.Position): Promise<unknown[]> {
   const r = await vscode.commands.executeCommand<unknown>(command, uri, position);
   // null, undefined and [] all mean "no results" (L20); a single object is tolerated.
   if (r === null || r === undefined) return [];
@@ -202,62 +200,15 @@ async function hasSymbols(uri: vscode.Uri): Promise<boolean> {
   }
 }
 
-interface RangeLike {
-  start: { line: number; character: number };
-  end: { line: number; character: number };
-}
-
-function isRange(r: unknown): r is RangeLike {
-  const x = r as RangeLike | null | undefined;
-  return !!x && typeof x.start?.line === 'number' && typeof x.start?.character === 'number' && typeof x.end?.line === 'number';
-}
-
-/** `Location` (`{uri, range}`) or `LocationLink` (`{targetUri, targetSelectionRange?, targetRange}`) -> seam locations; anything else is skipped. */
-function toNav(items: readonly Raw[]): NavLocation[] {
-  const out: NavLocation[] = [];
-  for (const item of items) {
-    const o = item as { uri?: unknown; range?: unknown; targetUri?: unknown; targetRange?: unknown; targetSelectionRange?: unknown; originSelectionRange?: unknown } | null;
-    if (!o || typeof o !== 'object') continue;
-    if (o.targetUri !== undefined) {
-      const range = isRange(o.targetSelectionRange) ? o.targetSelectionRange : isRange(o.targetRange) ? o.targetRange : undefined;
-      if (!range) continue;
-      out.push({
-        uri: String(o.targetUri),
-        range: plainRange(range),
-        ...(isRange(o.originSelectionRange) ? { originRange: plainRange(o.originSelectionRange) } : {}),
-      });
-    } else if (o.uri !== undefined && isRange(o.range)) {
-      out.push({ uri: String(o.uri), range: plainRange(o.range) });
-    }
+/** Real-path URI: `file:` URIs -> `Uri.file(realpath)`; others -> `Uri.parse(...).toString()`. */
+async function realUri(uri: string): Promise<string> {
+  const u = vscode.Uri.parse(uri);
+  if (u.scheme !== 'file') return u.toString();
+  try {
+    return vscode.Uri.file(await fsp.realpath(u.fsPath)).toString();
+  } catch {
+    return vscode.Uri.file(u.fsPath).toString();
   }
-  return out;
-}
-
-function plainRange(r: RangeLike) {
-  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
-}
-
-/** Real-path URIs, cached for one answer. `file:` URIs -> `Uri.file(realpath)`; others -> `Uri.parse(...).toString()`. */
-class RealPaths implements UriResolver {
-  private readonly cache = new Map<string, Promise<string>>();
-
-  uri(uri: string): Promise<string> {
-    let p = this.cache.get(uri);
-    if (!p) {
-      p = (async () => {
-        const u = vscode.Uri.parse(uri);
-        if (u.scheme !== 'file') return u.toString();
-        try {
-          return vscode.Uri.file(await fsp.realpath(u.fsPath)).toString();
-        } catch {
-          return vscode.Uri.file(u.fsPath).toString();
-        }
-      })();
-      this.cache.set(uri, p);
-    }
-    return p;
-  }
-
 }
 
 function checkAborted(signal: AbortSignal): void {

@@ -14,7 +14,7 @@
 import { promises as fsp } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Protocol from 'vscode-languageserver-protocol/node';
-import { UriResolver, abortableSleep, cancelledError, shapeAnswer } from '../locations';
+import { abortableSleep, cancelledError, shapeAnswer, toNavLocations } from '../locations';
 import { flattenHover } from '../present';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../types';
 import { canonicalUri, parseUri } from '../uri';
@@ -406,15 +406,15 @@ export class StdioLspProvider implements LspProvider {
       const op = request.operation;
       switch (op) {
         case 'goToDefinition':
-          return { locations: toNav(await send(running.connection.sendRequest(P.DefinitionRequest.type, { textDocument, position }, source.token))) };
+          return { locations: toNavLocations(await send(running.connection.sendRequest(P.DefinitionRequest.type, { textDocument, position }, source.token))) };
         case 'goToImplementation':
-          return { locations: toNav(await send(running.connection.sendRequest(P.ImplementationRequest.type, { textDocument, position }, source.token))) };
+          return { locations: toNavLocations(await send(running.connection.sendRequest(P.ImplementationRequest.type, { textDocument, position }, source.token))) };
         case 'findReferences': {
           const [refs, defs] = await Promise.all([
             send(running.connection.sendRequest(P.ReferencesRequest.type, { textDocument, position, context: { includeDeclaration: true } }, source.token)),
             send(running.connection.sendRequest(P.DefinitionRequest.type, { textDocument, position }, source.token)),
           ]);
-          return { locations: toNav(refs), definitions: toNav(defs) };
+          return { locations: toNavLocations(refs), definitions: toNavLocations(defs) };
         }
         case 'hover': {
           const h = await send(running.connection.sendRequest(P.HoverRequest.type, { textDocument, position }, source.token));
@@ -452,7 +452,7 @@ export class StdioLspProvider implements LspProvider {
   }
 
   private finish(request: LspRequest, answer: Answer): Promise<LspResult> {
-    return shapeAnswer(request, answer, new RealPaths());
+    return shapeAnswer(request, answer, realUri);
   }
 
 
@@ -499,56 +499,12 @@ function isEmpty(a: Answer): boolean {
   return (a.locations?.length ?? 0) === 0 && (a.definitions?.length ?? 0) === 0;
 }
 
-interface RangeLike {
-  start: { line: number; character: number };
-  end: { line: number; character: number };
-}
-
-function isRange(r: unknown): r is RangeLike {
-  const x = r as RangeLike | null | undefined;
-  return !!x && typeof x.start?.line === 'number' && typeof x.start?.character === 'number' && typeof x.end?.line === 'number' && typeof x.end?.character === 'number';
-}
-
-function plainRange(r: RangeLike) {
-  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
-}
-
-/** LSP `Location | Location[] | LocationLink[] | null` -> seam locations; malformed items are skipped. */
-export function toNav(raw: unknown): NavLocation[] {
-  const items = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  const out: NavLocation[] = [];
-  for (const item of items) {
-    const o = item as { uri?: unknown; range?: unknown; targetUri?: unknown; targetRange?: unknown; targetSelectionRange?: unknown; originSelectionRange?: unknown } | null;
-    if (!o || typeof o !== 'object') continue;
-    if (typeof o.targetUri === 'string') {
-      const range = isRange(o.targetSelectionRange) ? o.targetSelectionRange : isRange(o.targetRange) ? o.targetRange : undefined;
-      if (!range) continue;
-      out.push({ uri: o.targetUri, range: plainRange(range), ...(isRange(o.originSelectionRange) ? { originRange: plainRange(o.originSelectionRange) } : {}) });
-    } else if (typeof o.uri === 'string' && isRange(o.range)) {
-      out.push({ uri: o.uri, range: plainRange(o.range) });
-    }
-  }
-  return out;
-}
-
-/** Real-path, canonical URIs, cached for one answer; non-`file:` URIs are only canonicalised. */
-class RealPaths implements UriResolver {
-  private readonly cache = new Map<string, Promise<string>>();
-
-  uri(uri: string): Promise<string> {
-    let p = this.cache.get(uri);
-    if (!p) {
-      p = (async () => {
-        if (parseUri(uri).scheme !== 'file') return canonicalUri(uri);
-        const file = fileURLToPath(uri);
-        const real = await fsp.realpath(file).catch(() => file);
-        return canonicalUri(pathToFileURL(real).href);
-      })();
-      this.cache.set(uri, p);
-    }
-    return p;
-  }
-
+/** Real-path, canonical URI; non-`file:` URIs are only canonicalised. */
+async function realUri(uri: string): Promise<string> {
+  if (parseUri(uri).scheme !== 'file') return canonicalUri(uri);
+  const file = fileURLToPath(uri);
+  const real = await fsp.realpath(file).catch(() => file);
+  return canonicalUri(pathToFileURL(real).href);
 }
 
 function checkAborted(signal: AbortSignal): void {
