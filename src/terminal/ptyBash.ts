@@ -141,6 +141,8 @@ interface ActiveSend {
   finish: (reason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess) => void;
   /** One-shot evaluation `promptGraceMs` after the latest output that followed a prompt marker. */
   graceTimer?: ReturnType<typeof setTimeout>;
+  /** The shell's own blocked read, first seen at `at` (ms); judged only once it has lasted. */
+  shellWait?: { wait: proc.TtyWait; at: number };
 }
 
 class PtyBashSession implements BackendSession {
@@ -528,14 +530,21 @@ class PtyBashSession implements BackendSession {
       if (waits.length > 0) {
         const pid = waits[0].pid;
         const fg = { pid, command: this.commandOf(pid) };
-        // A process other than the shell, or the shell itself after PS0 (its `read` builtin, or a
-        // program it became with `exec`): a command is waiting for input, not the shell prompt.
-        if (tpgid !== this.shellPid || this.lastMarker === 'start') return send.finish('stdin_read', 'program-input', fg);
-        // The shell reads its terminal but showed no controlled prompt (both PS1 and
-        // PROMPT_COMMAND replaced): it is still the shell waiting for a command. Only a blocking
-        // read counts here: readline waits in pselect6 between keys too, and under load it was
-        // seen re-blocking there before it had echoed the send's input (npm run stress).
-        if (quiet >= this.config.promptGraceMs && waits.some((w) => w.via === 'read')) return send.finish('stdin_read', 'shell-prompt', fg);
+        if (tpgid !== this.shellPid) return send.finish('stdin_read', 'program-input', fg);
+        // The shell itself reads its terminal. Only a blocking read counts: readline waits in
+        // pselect6 between keys too, and under load it was seen re-blocking there before it had
+        // echoed the send's input (npm run stress). And only a read that lasted promptGraceMs: a
+        // shell that just printed its prompt reads at once, before its marker has reached us.
+        const read = waits.find((w) => w.via === 'read');
+        const seen = send.shellWait;
+        if (!read) send.shellWait = undefined;
+        else if (!seen || seen.wait.tid !== read.tid || seen.wait.switches !== read.switches) send.shellWait = { wait: read, at: now };
+        else if (now - seen.at >= this.config.promptGraceMs && quiet >= this.config.promptGraceMs) {
+          // After PS0 it runs a command that reads (its `read` builtin, or a program it became
+          // with `exec`); otherwise it waits for a command without a controlled prompt (both PS1
+          // and PROMPT_COMMAND were replaced).
+          return send.finish('stdin_read', this.lastMarker === 'start' ? 'program-input' : 'shell-prompt', fg);
+        }
       }
     }
     if (quiet >= this.config.quietThresholdMs) send.finish('inferred_idle');
