@@ -18,7 +18,7 @@ const arg = (name: string, dflt: number) => {
 };
 const NOTES = arg('--notes', 10_000);
 const RUNS = arg('--runs', 30);
-const FOAM_DOCS = path.resolve(__dirname, '../../shared/data/foam-docs');
+const FOAM_DOCS = path.resolve(__dirname, '../test/fixtures/foam-docs');
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
   if (fs.existsSync(FOAM_DOCS)) {
     rows.push(await bench('foam-docs', FOAM_DOCS, 'user/features/wikilinks.md', '[[wikilinks'));
   } else {
-    console.error(`foam-docs not found at ${FOAM_DOCS} (expected ../shared/data/foam-docs beside the repository); skipping it`);
+    console.error(`foam-docs not found at ${FOAM_DOCS} (it is part of the repository: test/fixtures/foam-docs); skipping it`);
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-vault-'));
   try {

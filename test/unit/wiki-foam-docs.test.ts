@@ -1,6 +1,6 @@
-// The md-links provider on a real vault: Foam's documentation (../shared/data/foam-docs, 87
-// markdown files, MIT, see its SOURCE.md). Read only: nothing here writes to it (checked).
-// In CI the shared folder sits at ../shared next to the repository clone.
+// The md-links provider on a real vault: Foam's documentation (test/fixtures/foam-docs, 87
+// markdown files, MIT, see its SOURCE.md and LICENSE.txt). Read only: nothing here writes to it
+// (checked).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,7 +10,7 @@ import { parseNote } from '../../src/lsp/wikilinks/parse';
 import { splitLines, toModelPosition } from '../../src/lsp/position';
 import { LspResult } from '../../src/lsp/types';
 
-const FOAM_DOCS = path.resolve(__dirname, '../../../shared/data/foam-docs');
+const FOAM_DOCS = path.resolve(__dirname, '../fixtures/foam-docs');
 
 /** Every `.md` file of the vault, workspace-relative, sorted. */
 function markdownFiles(dir: string, rel = ''): string[] {
@@ -29,10 +29,7 @@ describe('wiki links: the real foam-docs vault', function () {
 
   before(async function () {
     if (!fs.existsSync(path.join(FOAM_DOCS, 'SOURCE.md'))) {
-      throw new Error(
-        `the foam-docs vault is missing at ${FOAM_DOCS}: these tests need the shared data folder next to the repository ` +
-          `(…/shared/data/foam-docs beside …/main); check out or mount it there`,
-      );
+      throw new Error(`the foam-docs vault is missing at ${FOAM_DOCS}; it is part of the repository (git checkout -- test/fixtures/foam-docs)`);
     }
     untouched = snapshot(FOAM_DOCS);
     v = new Vault(FOAM_DOCS);
@@ -40,7 +37,7 @@ describe('wiki links: the real foam-docs vault', function () {
   });
 
   after(() => {
-    if (untouched) assert.deepEqual(snapshot(FOAM_DOCS), untouched, 'the shared vault must not be modified');
+    if (untouched) assert.deepEqual(snapshot(FOAM_DOCS), untouched, 'the foam-docs fixture must not be modified');
   });
 
   it('indexes all 87 markdown files and every [[…]] in them is either a link or inside code', async () => {
