@@ -1,7 +1,6 @@
 /**
  * The navigation seam's service (plain Node, no `vscode` import): providers register the file
  * extensions they serve; each query is routed to the provider serving the file's extension.
- * Rules: see `../shared/notes/design.md` ("Navigation seam") and issue 6.
  */
 
 import { extensionOfUri, parseUri } from './uri';

@@ -1,5 +1,5 @@
 /**
- * `TerminalService`: session identity over replaceable backends (see ../../shared design map).
+ * `TerminalService`: session identity over replaceable backends (the terminal seam).
  * - Mints ids `pty-1`, `pty-2`, …; callers never supply one.
  * - Every call names its owner, an `Owner` object from `createOwner()`; the exact object that
  *   opened a session is the only one that can use it. Unknown id → `NO_SUCH_SESSION` (listing

@@ -1,6 +1,6 @@
 /**
  * `dsh_lsp` through `vscode.lm.invokeTool`, as an agent calls it, in a real extension host running
- * the installed VSIX: the L cases of ../shared/cases/lsp.md on the TypeScript fixture
+ * the installed VSIX: the field's navigation cases (L) on the TypeScript fixture
  * (test/fixtures/workspace/ts, answered by the built-in TypeScript extension), providers this test
  * registers for `.ini` (L01, L04, L20, L21: the input to the thing under test), W cases and the DSH
  * verification on the vault copy (test/fixtures/workspace/vault), the markdown editor providers, the

@@ -1,7 +1,7 @@
 /**
  * The terminal tools through `vscode.lm.invokeTool`, as an agent calls them, in a real extension
  * host running the installed VSIX: cases C01, C05, C08, C21, C22, C25, C32 of
- * ../shared/cases/terminal.md, plus the result shapes the tools promise.
+ * the field's terminal failure cases, plus the result shapes the tools promise.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';

@@ -1,5 +1,5 @@
 // The one position converter (src/lsp/position.ts): model 1-based line + 1-based column in code
-// points <-> seam 0-based line + 0-based UTF-16 character. Cases L14–L17 of ../shared/cases/lsp.md.
+// points <-> seam 0-based line + 0-based UTF-16 character. Field cases L14–L17.
 import * as assert from 'node:assert/strict';
 import {
   anchorToSymbol,

@@ -1,5 +1,5 @@
 /**
- * The field's terminal cases (../shared/cases/terminal.md) on the real pty-bash backend: real
+ * The field's terminal failure cases on the real pty-bash backend: real
  * node-pty, real bash, real processes. Each test is named by its case id.
  */
 import * as assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The remaining field cases of ../shared/cases/terminal.md (C03, C04, C11, C12, C17–C20, C24, C29,
+ * The remaining field cases of the terminal case table (C03, C04, C11, C12, C17–C20, C24, C29,
  * C35) and issue 5's text-for-models rules, on the real pty-bash backend: real node-pty, real bash,
  * real vim / less / git / python3. Each case test is named by its case id. No timing is asserted
  * beyond generous sanity bounds.

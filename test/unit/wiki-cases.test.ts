@@ -1,4 +1,4 @@
-// W01–W13 of ../shared/cases/lsp.md ("Markdown wiki links"), each on a real temp vault, through
+// The field's wiki-link cases W01–W13, each on a real temp vault, through
 // the real md-links provider registered on the real LspService. Positions are the model's: 1-based
 // line and column in characters, converted once like the dsh_lsp tool does.
 import * as assert from 'node:assert/strict';

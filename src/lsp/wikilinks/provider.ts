@@ -1,7 +1,6 @@
 /**
  * The `md-links` navigation provider: markdown wiki links as symbols, without a language server
- * (plain Node, no `vscode` import). Registers on the seam for `.md` and `.markdown`. Issue 7 and
- * the W rows of `../shared/cases/lsp.md`.
+ * (plain Node, no `vscode` import). Registers on the seam for `.md` and `.markdown`.
  *
  * - `goToDefinition` on a link -> the note it resolves to (line 0), the heading line for
  *   `[[Note#Heading]]`, the block line for `[[Note#^id]]` (file start, `anchorMissing`, when the
