@@ -14,6 +14,7 @@
 import { promises as fsp } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Protocol from 'vscode-languageserver-protocol/node';
+import { NavigationReadError, readNavigationText } from '../fileRead';
 import { abortableSleep, cancelledError, shapeAnswer, toNavLocations } from '../locations';
 import { flattenHover } from '../present';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../types';
@@ -163,8 +164,9 @@ export class StdioLspProvider implements LspProvider {
     const filePath = fileURLToPath(request.uri);
     let text: string;
     try {
-      text = await fsp.readFile(filePath, 'utf8');
+      text = (await readNavigationText(filePath)).text;
     } catch (e) {
+      if (e instanceof NavigationReadError) throw new LspError('invalid_request', e.message, { uri: request.uri, reason: e.reason }, { cause: e });
       throw new LspError('file_not_found', `cannot read ${filePath}: ${(e as Error).message}`, { uri: request.uri }, { cause: e });
     }
     let delay = 100;

@@ -1,11 +1,14 @@
 /**
  * {@link WorkspaceFs} on Node's `fs` for `file:` URIs (unit tests, scripts, the benchmark). Read
- * only. The `vscode.workspace.fs` implementation lives in `src/vscode`.
+ * only; file text is read through the navigation read (`../fileRead.ts`). The
+ * `vscode.workspace.fs` implementation lives in `src/vscode`.
  */
 
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readNavigationFileInside, realFolders } from '../containment';
+import { readNavigationFile } from '../fileRead';
 import { LspError } from '../types';
 import { canonicalUri, parseUri, formatUri } from '../uri';
 import { FileStat, FileType, WorkspaceFs } from './workspaceFs';
@@ -25,14 +28,38 @@ export function pathToFileUri(p: string): string {
   return canonicalUri(formatUri({ scheme: 'file', authority: '', path: abs.startsWith('/') ? abs : '/' + abs, query: '', fragment: '' }));
 }
 
+/** Options of {@link NodeWorkspaceFs}. */
+export interface NodeWorkspaceFsOptions {
+  /**
+   * Absolute paths of the workspace folders: when given, {@link NodeWorkspaceFs.readFile} refuses
+   * files whose real path lies outside all of them (a note linked to a file elsewhere).
+   */
+  readonly workspaceFolders?: readonly string[];
+}
+
 /**
  * A {@link WorkspaceFs} over `node:fs/promises`. Errors keep Node's `code` (`ENOENT` for a missing
  * file). Symbolic links are reported as `File|SymbolicLink` or `Directory|SymbolicLink`; a
- * dangling link as `Unknown|SymbolicLink`.
+ * dangling link, or one to a FIFO, device or socket, as `Unknown|SymbolicLink`; a FIFO, device or
+ * socket itself as `Unknown`.
  */
 export class NodeWorkspaceFs implements WorkspaceFs {
+  private folders: Promise<string[]> | undefined;
+
+  constructor(private readonly options: NodeWorkspaceFsOptions = {}) {}
+
+  /**
+   * The file's bytes, read with {@link readNavigationFile}: regular files only, up to its cap,
+   * never blocking; with `workspaceFolders`, only inside them.
+   * @throws NavigationReadError (`not_regular_file`, `pseudo_file`, `too_large`,
+   *   `outside_workspace`, …), Node's `ENOENT` for a missing file.
+   */
   async readFile(uri: string): Promise<Uint8Array> {
-    return fsp.readFile(fileUriToPath(uri));
+    const p = fileUriToPath(uri);
+    const folders = this.options.workspaceFolders;
+    if (!folders) return (await readNavigationFile(p)).bytes;
+    this.folders ??= realFolders(folders);
+    return (await readNavigationFileInside(p, await this.folders)).bytes;
   }
 
   async readDirectory(uri: string): Promise<ReadonlyArray<readonly [string, number]>> {
@@ -51,6 +78,8 @@ export class NodeWorkspaceFs implements WorkspaceFs {
           // dangling link
         }
         out.push([d.name, type | FileType.SymbolicLink]);
+      } else {
+        out.push([d.name, FileType.Unknown]); // FIFO, device, socket: listed like vscode.workspace.fs does, never read
       }
     }
     return out;

@@ -22,6 +22,12 @@ export interface VaultIndexOptions {
   readonly excludeFolders?: readonly string[];
   /** How many files are read at once while building. Default 32. */
   readonly readConcurrency?: number;
+  /**
+   * Told about every note skipped because it could not or must not be read (a FIFO or device
+   * named like a note, a link to `/proc`, a file over the read cap or outside the workspace), with
+   * the reader's message; during the build and on updates. The extension logs it.
+   */
+  readonly onSkip?: (uri: string, message: string) => void;
 }
 
 /** A note in the index. */
@@ -87,7 +93,7 @@ export class VaultIndex implements FileCatalog {
    * Build the index once (later calls return the same promise). Walks the folder with
    * `fs.findFiles` when available, else `fs.readDirectory` (symbolic links to files are followed,
    * symbolic links to folders are not: no cycles). Unreadable files are recorded in
-   * {@link stats}`().problems` and skipped.
+   * {@link stats}`().problems`, told to {@link VaultIndexOptions.onSkip}, and skipped.
    * @throws LspError `file_not_found` when the root folder does not exist; `cancelled` when
    *   `signal` aborts (the index can be built again later).
    */
@@ -130,7 +136,7 @@ export class VaultIndex implements FileCatalog {
           const text = decode(await this.fs.readFile(f.uri));
           this.putNote(f.uri, f.relPath, text);
         } catch (e) {
-          this.problems.push({ uri: f.uri, message: e instanceof Error ? e.message : String(e) });
+          this.skip(f.uri, e);
         }
       }
     };
@@ -154,7 +160,9 @@ export class VaultIndex implements FileCatalog {
       const subdirs: Array<Promise<void>> = [];
       for (const [name, type] of entries) {
         const childRel = rel ? `${rel}/${name}` : name;
-        if (type & FileType.File) out.push(joinUri(dirUri, name));
+        // A FIFO, device or socket named like a note is listed too: reading it is refused (the
+        // reader never blocks), and that refusal is what reports it.
+        if (type & FileType.File || (!(type & FileType.Directory) && noteExtensionOf(name) !== undefined)) out.push(joinUri(dirUri, name));
         else if (type & FileType.Directory && !(type & FileType.SymbolicLink) && !this.isExcludedName(name)) {
           subdirs.push(visit(joinUri(dirUri, name), childRel, false));
         }
@@ -190,11 +198,10 @@ export class VaultIndex implements FileCatalog {
         try {
           content = decode(await this.fs.readFile(canonical));
         } catch (e) {
-          if (isNotFoundError(e)) {
-            this.removePrefix(relPath);
-            return true;
-          }
-          throw e;
+          // Gone, or no longer readable (turned into a FIFO, a link elsewhere…): no stale note stays.
+          if (!isNotFoundError(e)) this.skip(canonical, e);
+          this.removePrefix(relPath);
+          return true;
         }
       }
       const isNew = !this.notes.has(relPath);
@@ -331,6 +338,14 @@ export class VaultIndex implements FileCatalog {
     const segs = relPath.split('/');
     for (let i = 0; i < segs.length - 1; i++) if (this.isExcludedName(segs[i]!)) return true;
     return false;
+  }
+
+  /** Record a note that was not read, and tell {@link VaultIndexOptions.onSkip}. */
+  private skip(uri: string, e: unknown): void {
+    const message = e instanceof Error ? e.message : String(e);
+    this.problems = this.problems.filter((p) => p.uri !== uri); // one entry per file, the latest
+    this.problems.push({ uri, message });
+    this.options.onSkip?.(uri, message);
   }
 
   private clear(): void {
