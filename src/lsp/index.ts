@@ -9,6 +9,8 @@
  * - What `dsh_lsp` shows the model: result shaping and paging, hover flattening, declaration-keyword
  *   snapping (`./present`).
  * - The `md-links` wiki-link provider and its file-system interface (`./wikilinks/*`).
+ * - The one navigation file read (regular files only, bounded, never blocking: `./fileRead`) and
+ *   workspace containment by real path with the record of consents to read outside (`./containment`).
  */
 
 export * from './types';
@@ -27,7 +29,30 @@ export type { ModelPosition, ConvertedPosition, SymbolAnchor } from './position'
 export { parseUri, formatUri, canonicalUri, uriKey, joinUri, relativePathOf, extensionOfUri, encodePath } from './uri';
 export type { ParsedUri } from './uri';
 export { shapeLocations, flattenHover, isLoadingHover, snapToDeclaredName, preview, DEFAULT_LIMIT, MAX_LIMIT, PREVIEW_MAX_CHARS } from './present';
-export type { ShownLocation, FileCount, CollapsedGroup, ShapedLocations, ShapeOptions, Snap } from './present';
+export type { ShownLocation, FileCount, CollapsedGroup, ShapedLocations, ShapeOptions, Snap, WithheldLines } from './present';
+export {
+  readNavigationFile,
+  readNavigationText,
+  checkNavigationFile,
+  isPseudoFilePath,
+  describeFileKind,
+  NavigationReadError,
+  NAVIGATION_READ_CAP_BYTES,
+  PSEUDO_FILE_ROOTS,
+} from './fileRead';
+export type { NavigationFile, NavigationReadOptions, NavigationReadRefusal } from './fileRead';
+export {
+  containmentOf,
+  containmentOfReal,
+  isInsideFolder,
+  realFolders,
+  readNavigationFileInside,
+  checkInside,
+  outsideMessage,
+  OutsideReadConsents,
+  OUTSIDE_READ_CONSENT_TTL_MS,
+} from './containment';
+export type { Containment } from './containment';
 export { MdLinksProvider, MD_LINKS_PROVIDER_ID } from './wikilinks/provider';
 export type { MdLinksOptions } from './wikilinks/provider';
 export { FileType, isNotFoundError } from './wikilinks/workspaceFs';

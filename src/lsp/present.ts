@@ -21,8 +21,13 @@ export interface ShownLocation {
   readonly endLine: number;
   /** 1-based, exclusive: the range covers columns `column .. endColumn-1` when on one line. */
   readonly endColumn: number;
-  /** The location's line, trimmed, at most {@link PREVIEW_MAX_CHARS} characters (`…` when cut); `''` when unreadable. */
+  /** The location's line, trimmed, at most {@link PREVIEW_MAX_CHARS} characters (`…` when cut); `''` when unreadable or withheld. */
   readonly preview: string;
+  /**
+   * Why the file was not read for {@link preview} (e.g. `'outside the workspace'`): its text is not
+   * shown without the user's consent. Columns are then the UTF-16 offset + 1 (the line is unknown).
+   */
+  readonly previewWithheld?: string;
   readonly isDeclaration?: true;
   /** The location is outside every workspace folder (e.g. reached through a symbolic link). */
   readonly external?: true;
@@ -67,6 +72,18 @@ export interface ShapedLocations {
   readonly locations: readonly ShownLocation[];
   /** Present when references were collapsed: `nodeModules` and/or `external` groups. */
   readonly collapsed?: { readonly nodeModules?: CollapsedGroup; readonly external?: CollapsedGroup };
+  /** Present when a shown location's preview was withheld: says how many, why, and how to read one (the `howToRead` of {@link WithheldLines}). */
+  readonly previewsWithheld?: string;
+}
+
+/**
+ * What {@link ShapeOptions.readLines} answers for a document whose text must not be shown:
+ * `reason` (e.g. `'outside the workspace'`) and `howToRead` (what the caller can do to read it,
+ * e.g. which call asks the user).
+ */
+export interface WithheldLines {
+  readonly withheld: string;
+  readonly howToRead: string;
 }
 
 /** Options of {@link shapeLocations}. */
@@ -81,10 +98,11 @@ export interface ShapeOptions {
   /** Most locations shown. Default {@link DEFAULT_LIMIT}. */
   readonly limit?: number;
   /**
-   * The lines of a document (split by `splitLines`), or `undefined` when unreadable; used for
-   * previews and UTF-16 -> column conversion of the shown locations only. Called once per URI.
+   * The lines of a document (split by `splitLines`), `undefined` when unreadable, or
+   * {@link WithheldLines} when it must not be shown; used for previews and UTF-16 -> column
+   * conversion of the shown locations only. Called once per URI, for shown locations only.
    */
-  readonly readLines: (uri: string) => Promise<readonly string[] | undefined>;
+  readonly readLines: (uri: string) => Promise<readonly string[] | undefined | WithheldLines>;
 }
 
 /** Default page size of `dsh_lsp`. */
@@ -160,7 +178,7 @@ export async function shapeLocations(locations: readonly NavLocation[], options:
   const folded = collapse ? placed.filter((p) => p.where !== 'workspace' && !p.loc.isDeclaration) : [];
 
   const page = listed.slice(offset, offset + limit);
-  const cache = new Map<string, Promise<readonly string[] | undefined>>();
+  const cache = new Map<string, Promise<readonly string[] | undefined | WithheldLines>>();
   const lines = (uri: string) => {
     const k = uriKey(uri);
     let p = cache.get(k);
@@ -171,6 +189,7 @@ export async function shapeLocations(locations: readonly NavLocation[], options:
     return p;
   };
   const shown = await Promise.all(page.map(async (p) => show(p, await lines(p.loc.uri), pathOf)));
+  const withheld = (await Promise.all(page.map((p) => lines(p.loc.uri)))).filter(isWithheld);
 
   const collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } = {};
   for (const where of ['nodeModules', 'external'] as const) {
@@ -188,7 +207,14 @@ export async function shapeLocations(locations: readonly NavLocation[], options:
     files,
     locations: shown,
     ...(Object.keys(collapsed).length > 0 ? { collapsed } : {}),
+    ...(withheld.length > 0
+      ? { previewsWithheld: `${withheld.length} shown location${withheld.length === 1 ? '' : 's'} without preview (${[...new Set(withheld.map((w) => w.withheld))].join('; ')}): ${withheld[0]!.howToRead}` }
+      : {}),
   };
+}
+
+function isWithheld(x: readonly string[] | undefined | WithheldLines): x is WithheldLines {
+  return x !== undefined && !Array.isArray(x) && typeof (x as WithheldLines).withheld === 'string';
 }
 
 function countFiles(items: readonly Placed[]): FileCount[] {
@@ -217,8 +243,10 @@ function summarize(
   return `showing ${offset + 1}–${offset + shown} of ${total} in ${files}${more}${tail}`;
 }
 
-function show(p: Placed, lines: readonly string[] | undefined, pathOf: (uri: string) => { path: string }): ShownLocation {
+function show(p: Placed, answer: readonly string[] | undefined | WithheldLines, pathOf: (uri: string) => { path: string }): ShownLocation {
   const { loc } = p;
+  const withheld = isWithheld(answer) ? answer.withheld : undefined;
+  const lines = isWithheld(answer) ? undefined : answer;
   const col = (line: number, character: number) => {
     const text = lines?.[line];
     return text === undefined ? character + 1 : characterToModelColumn(text, character);
@@ -231,6 +259,7 @@ function show(p: Placed, lines: readonly string[] | undefined, pathOf: (uri: str
     endLine: loc.range.end.line + 1,
     endColumn: col(loc.range.end.line, loc.range.end.character),
     preview: text === undefined ? '' : preview(text),
+    ...(withheld !== undefined ? { previewWithheld: withheld } : {}),
     ...(loc.isDeclaration ? { isDeclaration: true as const } : {}),
     ...(p.where === 'external' ? { external: true as const } : {}),
     ...(p.where === 'nodeModules' ? { nodeModules: true as const } : {}),

@@ -7,12 +7,14 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { OutsideReadConsents } from '../lsp/containment';
 import { splitLines, toLspPosition, anchorToSymbol } from '../lsp/position';
-import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, snapToDeclaredName } from '../lsp/present';
+import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, snapToDeclaredName, WithheldLines } from '../lsp/present';
 import type { LspService } from '../lsp/service';
 import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../lsp/types';
 import { extensionOfUri } from '../lsp/uri';
-import { toolResult } from './terminalTools';
+import { describeOutside, placeOf, readUriText, UriPlace } from './fileAccess';
+import { codeBlock, toolResult } from './terminalTools';
 
 /** Input of `dsh_lsp` (mirrors its `inputSchema` in package.json). */
 export interface LspToolInput {
@@ -67,30 +69,68 @@ interface Target {
   shown: string;
 }
 
+/**
+ * How {@link LspTool.run} may read outside the workspace. `consent(shown)` answers whether the user
+ * confirmed reading the file named `shown` (its real path, or URI for other schemes) in this call;
+ * without it, a file outside the workspace is refused.
+ */
+export interface ReadAccess {
+  readonly consent?: (shown: string) => boolean;
+}
+
 export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
   static readonly toolName = 'dsh_lsp';
+  private readonly consents = new OutsideReadConsents();
 
   constructor(private readonly service: LspService) {}
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<LspToolInput>): vscode.PreparedToolInvocation {
-    const { operation, filePath, line, column, symbol } = options.input ?? ({} as LspToolInput);
-    return { invocationMessage: `${String(operation)} at ${String(filePath)}:${String(line)}:${String(column)}${symbol ? ` (${symbol})` : ''}` };
+  /**
+   * The invocation message, and a confirmation when the file's real path lies outside every
+   * workspace folder (the way VS Code's own file tools ask before reading outside the workspace):
+   * it names the real path, says it is outside the workspace, names the path given when a symbolic
+   * link led there, and says what the answer will show. The consent is recorded for this input and
+   * real path; {@link invoke} uses it once. In Restricted Mode nothing is asked: the message says
+   * the call will be refused. Input errors are left to {@link invoke}.
+   */
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<LspToolInput>, _token?: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
+    const input = (options.input ?? {}) as LspToolInput;
+    const { operation, filePath, line, column, symbol } = input;
+    const invocationMessage = `${String(operation)} at ${String(filePath)}:${String(line)}:${String(column)}${symbol ? ` (${symbol})` : ''}`;
+    let place: UriPlace;
+    try {
+      validate(input);
+      place = await placeOf((await resolveFile(filePath)).uri);
+    } catch {
+      return { invocationMessage }; // invoke reports the error
+    }
+    if (place.inside) return { invocationMessage };
+    if (!vscode.workspace.isTrusted) return { invocationMessage: `${invocationMessage} (outside the workspace: refused in Restricted Mode)` };
+    this.consents.record(callKey(input), place.shown);
+    return { invocationMessage, confirmationMessages: outsideConfirmation(place, input) };
   }
 
   /**
-   * Answer one call. Resolves `filePath`, reads the document, re-anchors the column (`symbol`, or
-   * a declaration keyword snapped to the declared name), converts once, queries the seam and shapes
-   * the answer.
+   * Answer one call. Resolves `filePath`, checks where it leads (outside the workspace: only with
+   * the consent asked in {@link prepareInvocation}, never in Restricted Mode), reads the document
+   * (regular files only, bounded, never blocking), re-anchors the column (`symbol`, or a
+   * declaration keyword snapped to the declared name), converts once, queries the seam and shapes
+   * the answer (previews of locations outside the workspace only with that same consent).
    * @throws Error (model-actionable message): invalid input; file not found (naming the folders
-   *   tried); no navigation provider for the extension (listing those served); line out of range
-   *   (quoting `1..N`); symbol not on the line; language support not ready; cancelled.
+   *   tried); no navigation provider for the extension (listing those served); outside the
+   *   workspace without consent or in Restricted Mode; not a regular file, a `/proc` or `/sys`
+   *   file, or over the read cap; line out of range (quoting `1..N`); symbol not on the line;
+   *   language support not ready; cancelled.
    */
   async invoke(options: vscode.LanguageModelToolInvocationOptions<LspToolInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    return toolResult(await this.run((options.input ?? {}) as LspToolInput, token));
+    const input = (options.input ?? {}) as LspToolInput;
+    return toolResult(await this.run(input, token, { consent: (shown) => this.consents.consume(callKey(input), shown) }));
   }
 
-  /** The JSON answer of one call (also used by the palette commands). Same errors as {@link invoke}. */
-  async run(input: LspToolInput, token?: vscode.CancellationToken): Promise<LspToolLocationsJson | LspToolHoverJson> {
+  /**
+   * The JSON answer of one call. Same errors as {@link invoke}; `access` says whether reading
+   * outside the workspace was confirmed (default: it was not).
+   */
+  async run(input: LspToolInput, token?: vscode.CancellationToken, access: ReadAccess = {}): Promise<LspToolLocationsJson | LspToolHoverJson> {
     const { operation, filePath, line, column, symbol } = validate(input);
     const offset = optionalInt(input.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
     const limit = optionalInt(input.limit, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
@@ -106,7 +146,24 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
           `extensions served: ${list.join(', ') || '(none)'}. Use text search for this file instead.`,
       );
     }
-    const lines = splitLines(await readText(target.uri));
+    const place = await placeOf(target.uri);
+    let outsideConfirmed = false;
+    if (!place.inside) {
+      if (!vscode.workspace.isTrusted) {
+        throw new Error(
+          `${await describeOutside(place)}. In Restricted Mode dsh_lsp reads only files inside the workspace folders; ` +
+            'pass a workspace file, or the user can trust the workspace with the command "Workspaces: Manage Workspace Trust" to be asked instead.',
+        );
+      }
+      if (!access.consent?.(place.shown)) {
+        throw new Error(
+          `${await describeOutside(place)}: reading it needs the user's confirmation, which this call does not have ` +
+            '(VS Code asks when the tool is called through vscode.lm.invokeTool or chat; if the path changed since it was confirmed, call again).',
+        );
+      }
+      outsideConfirmed = true;
+    }
+    const lines = splitLines(await readUriText(target.uri, place.containment?.realPath));
 
     // Re-anchor, then convert once (line_out_of_range quotes 1..N).
     const converted0 = toLspPosition(lines, { line, column: 1 });
@@ -148,7 +205,7 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
         otherRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()),
         offset,
         limit,
-        readLines: async (u) => splitLines(await readText(vscode.Uri.parse(u))),
+        readLines: (u) => readPreviewLines(vscode.Uri.parse(u), outsideConfirmed),
       });
       return { operation: operation as Exclude<LspOperation, 'hover'>, file: target.shown, provider: served.providerId, position, ...shaped };
     } finally {
@@ -209,15 +266,41 @@ async function resolveFile(filePath: string): Promise<Target> {
 }
 
 /**
- * The text of a document: the open editor buffer when there is one (unsaved edits included), else
- * the file's bytes as UTF-8 (Node's fs for `file:` URIs: the extension runs where the files are;
- * `vscode.workspace.fs` for other schemes).
+ * The lines of a result location's document for its preview: read (open editor buffer, else the
+ * navigation read) when it lies inside the workspace, or outside it when the user confirmed reading
+ * outside in this call and the workspace is trusted; otherwise withheld, saying why and how to ask.
+ * Unreadable files (FIFOs, devices, `/proc`, over the cap, gone) reject: no preview.
  */
-async function readText(uri: vscode.Uri): Promise<string> {
-  const key = uri.toString();
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
-  if (open) return open.getText();
-  const bytes = uri.scheme === 'file' ? await fsp.readFile(uri.fsPath) : await vscode.workspace.fs.readFile(uri);
-  const text = new TextDecoder('utf-8').decode(bytes);
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+async function readPreviewLines(uri: vscode.Uri, outsideConfirmed: boolean): Promise<readonly string[] | WithheldLines> {
+  const place = await placeOf(uri);
+  if (!place.inside) {
+    if (!vscode.workspace.isTrusted) {
+      return { withheld: 'outside the workspace, Restricted Mode', howToRead: 'in Restricted Mode dsh_lsp reads no file outside the workspace folders' };
+    }
+    if (!outsideConfirmed) {
+      return {
+        withheld: 'outside the workspace',
+        howToRead: "files outside the workspace are read only with the user's confirmation: call dsh_lsp on such a location's path (e.g. hover at its line and column), which asks the user",
+      };
+    }
+  }
+  return splitLines(await readUriText(uri, place.containment?.realPath));
+}
+
+/** The key of one call for {@link OutsideReadConsents}: its input, serialised with sorted keys. */
+function callKey(input: LspToolInput): string {
+  const o = input as unknown as Record<string, unknown>;
+  return JSON.stringify(o, Object.keys(o).sort());
+}
+
+/** The confirmation of a read outside the workspace: what is read (real path), how it was reached, and what the model sees of it. */
+function outsideConfirmation(place: UriPlace, input: LspToolInput): { title: string; message: vscode.MarkdownString } {
+  const via = place.containment?.via;
+  const parts = [
+    `\`dsh_lsp\` (${String(input.operation)} at line ${String(input.line)}, column ${String(input.column)}) will read this file, which is outside every workspace folder:`,
+    codeBlock(place.shown, 'text').value,
+    ...(via ? ['The path it was given leads there through a symbolic link:', codeBlock(via, 'text').value] : []),
+    'The answer shows the model text from it (the line at the position, hover text), and preview lines of result locations outside the workspace.',
+  ];
+  return { title: 'Read a file outside the workspace?', message: new vscode.MarkdownString(parts.join('\n\n')) };
 }

@@ -14,6 +14,7 @@ import { LSP_OPERATIONS, LspOperation, LspProvider, NavLocation, Disposable as S
 import { MdLinksProvider } from '../lsp/wikilinks/provider';
 import type { AliasOrder } from '../lsp/wikilinks/parse';
 import { FileStat, WorkspaceFs } from '../lsp/wikilinks/workspaceFs';
+import { readInsideWorkspace } from './fileAccess';
 import { LspTool } from './lspTool';
 import { VsCodeProvider, contributedExtensions } from './vscodeProvider';
 import { registerStdioServers } from './stdioProvider';
@@ -29,14 +30,20 @@ export const SHOW_CONFIGURATION_COMMAND = 'dsh.showEffectiveConfiguration';
 const VIEW_SCHEME = 'dsh-view';
 
 /**
- * A {@link WorkspaceFs} on `vscode.workspace.fs` (works in remote and virtual workspaces). URIs are
+ * A {@link WorkspaceFs} on `vscode.workspace.fs` (works in remote and virtual workspaces); file
+ * text through the navigation read, inside the workspace only. URIs are
  * strings parsed with `Uri.parse`. `realUri` resolves symbolic links for `file:` URIs with Node's
  * `realpath` (the extension runs where the files are) and returns other URIs unchanged. Errors are
  * `vscode.FileSystemError`s (`code: 'FileNotFound'` for a missing file).
  */
 export class VsCodeWorkspaceFs implements WorkspaceFs {
+  /**
+   * A note's bytes, read only inside the workspace with the navigation read (`./fileAccess.ts`):
+   * FIFOs, devices, `/proc` files, files over the cap and files whose real path is outside every
+   * workspace folder are refused (the index skips them and the extension logs why).
+   */
   async readFile(uri: string): Promise<Uint8Array> {
-    return vscode.workspace.fs.readFile(vscode.Uri.parse(uri));
+    return readInsideWorkspace(vscode.Uri.parse(uri));
   }
 
   async readDirectory(uri: string): Promise<ReadonlyArray<readonly [string, number]>> {
@@ -132,7 +139,8 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
   const subs = context.subscriptions;
 
   const aliasOrder = (): AliasOrder => (vscode.workspace.getConfiguration().get<string>(ALIAS_ORDER_SETTING) === 'alias-first' ? 'alias-first' : 'target-first');
-  let md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder() });
+  const onSkip = (uri: string, message: string) => log.warn(`md-links: skipped ${uri}: ${message}`);
+  let md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });
   let mdRegistration = service.registerProvider(md);
   subs.push({ dispose: () => (mdRegistration.dispose(), md.dispose()) });
 
@@ -158,7 +166,7 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
       if (!e.affectsConfiguration(ALIAS_ORDER_SETTING)) return;
       mdRegistration.dispose();
       md.dispose();
-      md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder() });
+      md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });
       mdRegistration = service.registerProvider(md);
       log.info(`md-links: alias order is now ${aliasOrder()}`);
     }),

@@ -202,6 +202,8 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
     const real = fs.realpathSync(path.join(outside, 'lib.ts'));
     const def = await lsp({ operation: 'goToDefinition', filePath: 'ts/l12.ts', line: 2, column: 1 });
     assert.deepEqual(def.locations.map((l) => [l.path, l.line, l.column, l.external]), [[real, 1, 17, true]]);
+    // Its text is outside the workspace: no preview unless the user confirmed reading outside.
+    assert.deepEqual(def.locations.map((l) => [l.preview, (l as Loc & { previewWithheld?: string }).previewWithheld]), [['', 'outside the workspace']]);
     const refs = await lsp({ operation: 'findReferences', filePath: 'ts/l12.ts', line: 2, column: 1 });
     const keys = refs.locations.map(at);
     assert.equal(new Set(keys).size, keys.length, `duplicates: ${keys.join(', ')}`);

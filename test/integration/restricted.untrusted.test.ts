@@ -1,11 +1,15 @@
 /**
  * Restricted Mode (the launcher opens the workspace untrusted for `*.untrusted.test.ts`): the
- * terminal tools refuse, saying why and how to trust the workspace; navigation still answers.
+ * terminal tools refuse, saying why and how to trust the workspace; navigation still answers, but
+ * reads nothing outside the workspace (no question is asked: the call is refused).
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { LspService } from '../../src/lsp/service';
+import { LspTool } from '../../src/vscode/lspTool';
 import { invokeTool, waitForTools } from './lm';
 
 describe('in an untrusted workspace', function () {
@@ -57,5 +61,65 @@ describe('in an untrusted workspace', function () {
     } finally {
       await vscode.workspace.getConfiguration().update('dsh.lsp.servers', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  describe('navigation reads nothing outside the workspace', () => {
+    let tmp: string;
+    let outside: string;
+    let secret: string;
+    const rel = (name: string) => path.relative(vscode.workspace.workspaceFolders![0]!.uri.fsPath, path.join(tmp, name)).split(path.sep).join('/');
+    before(() => {
+      const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+      tmp = fs.mkdtempSync(path.join(root, 'dsh-untrusted-reads-'));
+      outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-untrusted-out-')));
+      secret = path.join(outside, 'secret.ts');
+      fs.writeFileSync(secret, 'export const secretValue = 42;\n');
+      fs.symlinkSync(secret, path.join(tmp, 'linked.ts'));
+      fs.symlinkSync('/proc/self/environ', path.join(tmp, 'env.ts'));
+      fs.writeFileSync(path.join(tmp, 'probe.dshu'), 'probe\n');
+    });
+    after(() => {
+      fs.rmSync(tmp, { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    });
+
+    it('an absolute path outside the workspace: prepareInvocation asks nothing and says it will be refused; invoke refuses', async () => {
+      const api = (await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate()) as { navigation: LspService };
+      const tool = new LspTool(api.navigation);
+      const input = { operation: 'hover' as const, filePath: secret, line: 1, column: 14 };
+      const prepared = await tool.prepareInvocation({ input }, new vscode.CancellationTokenSource().token);
+      assert.equal(prepared.confirmationMessages, undefined);
+      assert.match(String(prepared.invocationMessage), /outside the workspace: refused in Restricted Mode/);
+      await assert.rejects(invokeTool('dsh_lsp', input), /secret\.ts is outside the workspace .*In Restricted Mode dsh_lsp reads only files inside the workspace folders.*Manage Workspace Trust/s);
+    });
+
+    it('a workspace symlink leading outside is refused, naming the link; /proc/self/environ too', async () => {
+      await assert.rejects(invokeTool('dsh_lsp', { operation: 'hover', filePath: rel('linked.ts'), line: 1, column: 14 }), /secret\.ts \(reached through .*linked\.ts\) is outside the workspace/);
+      await assert.rejects(invokeTool('dsh_lsp', { operation: 'hover', filePath: rel('env.ts'), line: 1, column: 1 }), /under \/proc/);
+    });
+
+    it('previews of result locations outside the workspace are withheld', async () => {
+      const api = (await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate()) as { navigation: { registerProvider(p: unknown): vscode.Disposable } };
+      const reg = api.navigation.registerProvider({
+        id: 'test-untrusted-reads',
+        extensions: { '.dshu': 'plaintext' },
+        query: async (req: { operation: string; uri: string; workspaceUri: string }) =>
+          req.operation === 'hover'
+            ? { kind: 'hover', contents: null }
+            : { kind: 'locations', locations: [{ uri: vscode.Uri.file(secret).toString(), range: { start: { line: 0, character: 13 }, end: { line: 0, character: 24 } } }], resolvedWorkspaceUri: req.workspaceUri },
+      });
+      try {
+        const r = await invokeTool<{ locations: { path: string; preview: string; previewWithheld?: string }[]; previewsWithheld?: string }>('dsh_lsp', {
+          operation: 'goToDefinition',
+          filePath: rel('probe.dshu'),
+          line: 1,
+          column: 1,
+        });
+        assert.deepEqual(r.json.locations.map((l) => [l.path, l.preview, l.previewWithheld]), [[secret, '', 'outside the workspace, Restricted Mode']]);
+        assert.match(r.json.previewsWithheld ?? '', /in Restricted Mode dsh_lsp reads no file outside the workspace folders/);
+      } finally {
+        reg.dispose();
+      }
+    });
   });
 });

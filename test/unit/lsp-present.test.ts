@@ -92,6 +92,23 @@ describe('lsp present: shaping dsh_lsp locations', () => {
     const s = await shapeLocations([loc(`${ROOT}/gone.ts`, 0, 3)], { operation: 'goToDefinition', resolvedWorkspaceUri: ROOT, readLines: async () => undefined });
     assert.deepEqual(s.locations[0], { path: 'gone.ts', line: 1, column: 4, endLine: 1, endColumn: 5, preview: '' });
   });
+
+  it('a withheld document: no preview, the reason on the location, one note saying how to read it', async () => {
+    const outside = 'file:///elsewhere/lib.ts';
+    const r = await shapeLocations([loc(outside, 0, 16, 4), loc(`${ROOT}/a.ts`, 0, 7, 1)], {
+      operation: 'goToDefinition',
+      resolvedWorkspaceUri: ROOT,
+      readLines: async (uri) => (uri === outside ? { withheld: 'outside the workspace', howToRead: 'ask the user first' } : splitLines('const x = 1;\n')),
+    });
+    assert.deepEqual(
+      r.locations.map((l) => [l.path, l.column, l.preview, l.previewWithheld]),
+      [
+        ['a.ts', 8, 'const x = 1;', undefined],
+        ['/elsewhere/lib.ts', 17, '', 'outside the workspace'],
+      ],
+    );
+    assert.equal(r.previewsWithheld, '1 shown location without preview (outside the workspace): ask the user first');
+  });
 });
 
 describe('lsp present: hover flattening', () => {
