@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { describe } from './terminal/errors';
-import { PtyBashBackend } from './terminal/ptyBash';
+import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/ptyBash';
 import { TerminalService } from './terminal/service';
 import { loadExtensionNodePty } from './vscode/nodePtyLoader';
 import { TerminalSettings } from './vscode/settings';
@@ -27,10 +27,22 @@ export interface DshBridgeApi {
   navigation: LspService;
 }
 
+/** The running terminal service, for {@link deactivate}. */
+let activeService: TerminalService | undefined;
+
+/**
+ * How long deactivation may take: VS Code gives an extension host at most 5 s to shut down after
+ * it calls `deactivate` (VS Code maintainers in microsoft/vscode#47881 and #114688: "Extensions
+ * have at most 5 seconds to clean up"). A session's close takes at most CLOSE_MAX_MS (SIGHUP, then
+ * SIGKILL); the rest is left for everything else that shuts down.
+ */
+const DEACTIVATE_BUDGET_MS = Math.min(4500, CLOSE_MAX_MS + 250);
+
 export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const log = vscode.window.createOutputChannel('DSH Bridge', { log: true });
   const settings = new TerminalSettings(log);
   const service = new TerminalService(log);
+  activeService = service;
   const owner = service.createOwner('DSH Bridge tools');
   context.subscriptions.push(log, settings, service, owner);
 
@@ -54,4 +66,17 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   return { apiVersion: 1, terminal: service, navigation };
 }
 
-export function deactivate(): void {}
+/**
+ * Ends every terminal session and waits for it, with the SIGKILL escalation, within
+ * DEACTIVATE_BUDGET_MS. Called by VS Code before it disposes `context.subscriptions` (whose
+ * service disposal would not wait).
+ */
+export async function deactivate(): Promise<void> {
+  const service = activeService;
+  activeService = undefined;
+  if (!service) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, DEACTIVATE_BUDGET_MS)));
+  await Promise.race([service.closeAll('extension deactivated'), budget]);
+  clearTimeout(timer);
+}

@@ -134,9 +134,53 @@ function parseFields(body: string): MarkerEvent | undefined {
   }
 }
 
+/** Where the controlled rc reports its progress and how it treats tmux during startup; see {@link controlledPromptRc}. */
+export interface StartupRcOptions {
+  /**
+   * File the rc rewrites (truncating) with the path of each startup file before sourcing it, and
+   * with `done` after the last: when the shell stops being our shell during startup, its last line
+   * names the file that did it.
+   */
+  progressFile: string;
+  /**
+   * Private `TMUX_TMPDIR` the session starts with, so a tmux started by a startup file gets a
+   * server of its own and never attaches to the user's. The rc restores `userTmuxTmpdir` (or
+   * unsets the variable) after the startup files, unless a startup file changed it.
+   */
+  privateTmuxTmpdir: string;
+  /** The `TMUX_TMPDIR` the session would have had; undefined when unset. */
+  userTmuxTmpdir: string | undefined;
+}
+
+/** `value` as one single-quoted POSIX shell word. */
+export function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Shell lines that close every inherited descriptor above stderr except bash's own terminal
+ * descriptor (255): a PTY master of another session, a pipe or socket of the host, whatever the
+ * process that started the shell left open. Descriptors are listed from `/proc/$$/fd` (Linux) or
+ * `/dev/fd` (macOS, BSD); the glob is expanded before the loop, so its directory handle is closed
+ * by then. Plain POSIX `exec N>&-` through `eval`, which bash 3.2 understands.
+ */
+export const CLOSE_INHERITED_FDS = [
+  'if [ -d "/proc/$$/fd" ]; then __dsh_fds="/proc/$$/fd/"; else __dsh_fds=/dev/fd/; fi',
+  'for __dsh_fd in "$__dsh_fds"*; do',
+  '  __dsh_fd=${__dsh_fd##*/}',
+  '  case $__dsh_fd in 0|1|2|255|*[!0-9]*) continue ;; esac',
+  '  eval "exec $__dsh_fd>&-" 2>/dev/null',
+  'done',
+  'unset __dsh_fd __dsh_fds',
+].join('\n');
+
 /**
  * The rc file that installs the controlled prompt after the user's startup files.
  * Rules (bash(1), PROMPTING and PROMPT_COMMAND):
+ * - Before anything else it closes inherited descriptors ({@link CLOSE_INHERITED_FDS}), so neither
+ *   the shell nor anything it starts holds another session's PTY master, whatever node-pty did.
+ * - It records each startup file in `progressFile` before sourcing it, and runs them with the
+ *   private `TMUX_TMPDIR` of {@link StartupRcOptions}; then restores the user's.
  * - PS1 carries the marker itself, with `$?` and an arithmetic seq increment: no command
  *   substitution, nothing that can fail under `set -u`/`set -e`/`pipefail`.
  * - PROMPT_COMMAND (appended last, as an array element on bash ≥ 5.1) re-asserts PS0/PS1/PS2 at
@@ -145,12 +189,23 @@ function parseFields(body: string): MarkerEvent | undefined {
  *   reading its terminal.)
  * - Bracketed paste is off so pasted multi-line input is not wrapped in `ESC[200~`.
  */
-export function controlledPromptRc(nonce: string): string {
+export function controlledPromptRc(nonce: string, startup: StartupRcOptions): string {
   const m = `\\e]${MARKER_OSC};${nonce};`;
+  const progress = shellQuote(startup.progressFile);
+  const privateTmux = shellQuote(startup.privateTmuxTmpdir);
+  const restoreTmux =
+    startup.userTmuxTmpdir === undefined ? 'unset TMUX_TMPDIR' : `export TMUX_TMPDIR=${shellQuote(startup.userTmuxTmpdir)}`;
   return [
     '# DSH Bridge controlled prompt. Sources the usual startup files first.',
+    CLOSE_INHERITED_FDS,
+    `__dsh_startup() { printf '%s\\n' "$1" >| ${progress} 2>/dev/null; return 0; }`,
+    '__dsh_startup /etc/bash.bashrc',
     '[ -r /etc/bash.bashrc ] && . /etc/bash.bashrc',
+    '__dsh_startup "$HOME/.bashrc"',
     '[ -r "$HOME/.bashrc" ] && . "$HOME/.bashrc"',
+    '__dsh_startup done',
+    'unset -f __dsh_startup',
+    `[ "\${TMUX_TMPDIR-}" = ${privateTmux} ] && ${restoreTmux}`,
     'unset HISTFILE',
     "bind 'set enable-bracketed-paste off' 2>/dev/null",
     'shopt -s promptvars',

@@ -2,7 +2,8 @@
  * The Linux /proc probe: who holds a PTY's foreground, and is any of it blocked reading that PTY?
  *
  * Sources (proc(5)): `/proc/<pid>/stat` fields 5 `pgrp`, 6 `session`, 8 `tpgid` (foreground
- * process group of the controlling terminal); `/proc/<pid>/task/<tid>/syscall` (syscall number and
+ * process group of the controlling terminal), 22 `starttime` (clock ticks after boot: with the pid
+ * it names one process across pid reuse); `/proc/<pid>/task/<tid>/syscall` (syscall number and
  * arguments of a blocked thread); `/proc/<pid>/fd/<n>` (link to the open file);
  * `/proc/<pid>/fdinfo/<epfd>` (`tfd:` lines of an epoll instance); `/proc/<pid>/status`
  * (`voluntary_ctxt_switches`, which changes whenever a thread blocks anew); `/proc/<pid>/mem`
@@ -11,6 +12,7 @@
  * Everything here is synchronous and bounded by the size of one process group; no terminal
  * content is read.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 
 /**
@@ -39,6 +41,8 @@ export interface ProcStat {
   session: number;
   ttyNr: number;
   tpgid: number;
+  /** Start time in clock ticks after boot (field 22); unchanged by exec. */
+  startTime: number;
 }
 
 /** A thread provably blocked reading the PTY, with a counter that changes when it blocks anew. */
@@ -70,7 +74,7 @@ export function readStat(pid: number): ProcStat | undefined {
   const close = raw.lastIndexOf(')');
   const comm = raw.slice(raw.indexOf('(') + 1, close);
   const f = raw.slice(close + 2).split(' ');
-  // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8)
+  // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) … starttime(22)
   return {
     pid,
     comm,
@@ -79,23 +83,104 @@ export function readStat(pid: number): ProcStat | undefined {
     session: Number(f[3]),
     ttyNr: Number(f[4]),
     tpgid: Number(f[5]),
+    startTime: Number(f[19]),
   };
 }
 
-/** Pids of every process whose session id is `sid` (all process groups of one PTY session). */
-export function sessionProcesses(sid: number): ProcStat[] {
+/**
+ * Every process of the session whose leader had pid `sid`: all process groups of one PTY session,
+ * including jobs that ignore SIGHUP and outlived the shell.
+ *
+ * With `leaderStart` (the leader's `startTime`), only that session counts. A session id stays
+ * reserved while any process carries it (the kernel frees a pid only when no process uses it as
+ * pid, process group or session id), so: a live process with pid `sid` and another start time means
+ * the number was reused after our session ended, and nothing returned is ours; otherwise every
+ * member with that session id (started no earlier than the leader) is ours.
+ */
+export function sessionProcesses(sid: number, leaderStart?: number): ProcStat[] {
+  if (leaderStart !== undefined) {
+    const leader = readStat(sid);
+    if (leader && leader.startTime !== leaderStart) return [];
+  }
   const result: ProcStat[] = [];
   for (const name of safeReaddir('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const stat = readStat(Number(name));
-    if (stat && stat.session === sid) result.push(stat);
+    if (stat && stat.session === sid && (leaderStart === undefined || stat.startTime >= leaderStart)) result.push(stat);
   }
   return result;
 }
 
-/** Members of process group `pgrp` inside session `sid`. */
-export function groupProcesses(sid: number, pgrp: number): ProcStat[] {
-  return sessionProcesses(sid).filter((p) => p.pgrp === pgrp);
+/** Members of process group `pgrp` inside session `sid` (see {@link sessionProcesses} for `leaderStart`). */
+export function groupProcesses(sid: number, pgrp: number, leaderStart?: number): ProcStat[] {
+  return sessionProcesses(sid, leaderStart).filter((p) => p.pgrp === pgrp);
+}
+
+/**
+ * True when descriptor `fd` of this process is close-on-exec: `O_CLOEXEC` (02000000 octal, open(2))
+ * in the `flags:` line of `/proc/self/fdinfo/<fd>`. Undefined without /proc or when unreadable.
+ */
+export function closeOnExec(fd: number): boolean | undefined {
+  const m = /^flags:\s*([0-7]+)/m.exec(readText(`/proc/self/fdinfo/${fd}`) ?? '');
+  return m ? (Number.parseInt(m[1], 8) & 0o2000000) !== 0 : undefined;
+}
+
+/**
+ * The command line of `pid` (NULs as spaces): `/proc/<pid>/cmdline` when `useProc`, else
+ * `ps -o args= -p <pid>` (POSIX ps; macOS, BSD). Undefined when the process is gone or unreadable.
+ */
+export function processArgs(pid: number, useProc: boolean): string | undefined {
+  if (useProc) {
+    const raw = readText(`/proc/${pid}/cmdline`);
+    return raw ? raw.replace(/\0+$/, '').replace(/\0/g, ' ') : undefined;
+  }
+  const out = ps(['-ww', '-o', 'args=', '-p', String(pid)]).trim();
+  return out || undefined;
+}
+
+/** A process as ps(1) lists it: pid, process group and start time (`lstart`, as ps prints it). */
+export interface PsEntry {
+  pid: number;
+  pgid: number;
+  lstart: string;
+}
+
+/**
+ * Without /proc: the processes whose controlling terminal is `ttyPath` (`ps -t`), each with its
+ * process group and start time. A PTY's slave name is ours for as long as we hold its master, so
+ * everything listed belongs to the session. Processes that lost the terminal (jobs that outlived
+ * the shell) are not listed: see {@link psStillSame}.
+ */
+export function psOnTty(ttyPath: string): PsEntry[] {
+  return parsePs(ps(['-t', ttyPath, '-o', 'pid=,pgid=,lstart=']));
+}
+
+/**
+ * Without /proc: those of `entries` that still run as the same process (same pid, process group and
+ * start time, `ps -p`), so a remembered process group is signalled only while it is still ours.
+ */
+export function psStillSame(entries: PsEntry[]): PsEntry[] {
+  if (entries.length === 0) return [];
+  const now = parsePs(ps(['-o', 'pid=,pgid=,lstart=', '-p', entries.map((e) => e.pid).join(',')]));
+  return entries.filter((e) => now.some((n) => n.pid === e.pid && n.pgid === e.pgid && n.lstart === e.lstart));
+}
+
+function parsePs(out: string): PsEntry[] {
+  const entries: PsEntry[] = [];
+  for (const line of out.split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+)\s+(.+?)\s*$/.exec(line);
+    if (m) entries.push({ pid: Number(m[1]), pgid: Number(m[2]), lstart: m[3] });
+  }
+  return entries;
+}
+
+/** Output of ps(1) with `args`; '' when it lists nothing (ps exits 1) or cannot run. */
+function ps(args: string[]): string {
+  try {
+    return execFileSync('ps', args, { encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (error) {
+    return String((error as { stdout?: unknown }).stdout ?? '');
+  }
 }
 
 /** Command line of a process, NULs as spaces, at most 200 characters; `comm` when unreadable. */

@@ -62,15 +62,41 @@ const SCREEN_TAIL_LINES = 400;
 /** Variables never inherited by a session: they describe the host's terminal, not this one. */
 const HOST_ONLY_ENV = ['TMUX', 'TMUX_PANE', 'PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION'];
 
+/** The guard variable every session's environment carries; startup files test it to stay out of agent sessions. */
+export const SESSION_GUARD_VARIABLE = 'DSH_BRIDGE_SESSION';
+/** How often the open checks that the shell is still our shell while its startup files run (ms): /proc, ps(1). */
+const STARTUP_CHECK_MS = { proc: 100, ps: 250 };
+/** Time between SIGHUP and SIGKILL when a session closes (ms). */
+const CLOSE_HANGUP_MS = 1000;
+/** Time after SIGKILL before close reports survivors (ms). */
+const CLOSE_KILL_MS = 3000;
+/** Longest a close can take: the SIGHUP grace plus the SIGKILL wait (ms). */
+export const CLOSE_MAX_MS = CLOSE_HANGUP_MS + CLOSE_KILL_MS;
+
+/** Options of {@link PtyBashBackend}. */
+export interface PtyBashOptions {
+  /**
+   * Use the Linux /proc probe (foreground group, blocked reads, session members by start time).
+   * Default: where available. `false` runs the portable path (ps(1) on the session's terminal), as
+   * on macOS, so that path is tested on Linux too.
+   */
+  probe?: boolean;
+}
+
 /** The node-pty backend. `config` is read at each spawn, so a reload applies to new sessions. */
 export class PtyBashBackend implements TerminalBackend {
   readonly type = 'pty-bash';
+  private readonly probe: boolean;
+  private protectionLogged = false;
 
   constructor(
     private readonly pty: PtyModule,
     private readonly config: () => TerminalConfig,
     private readonly log: TerminalLog,
-  ) {}
+    options: PtyBashOptions = {},
+  ) {
+    this.probe = options.probe ?? proc.probeAvailable();
+  }
 
   async spawn(spec: SpawnSpec, signal?: AbortSignal): Promise<BackendSession> {
     const config = this.config();
@@ -79,25 +105,30 @@ export class PtyBashBackend implements TerminalBackend {
     }
     signal?.throwIfAborted();
     const nonce = randomBytes(8).toString('hex');
-    const rcDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bridge-'));
-    const rcFile = path.join(rcDir, 'bashrc');
-    fs.writeFileSync(rcFile, controlledPromptRc(nonce), { mode: 0o600 });
-    const removeRc = () => fs.rmSync(rcDir, { recursive: true, force: true });
+    const startup = createStartupDir();
     const cwd = spec.cwd ?? os.homedir();
+    const env = sessionEnv(config.env, spec.env);
+    fs.writeFileSync(
+      startup.rcFile,
+      controlledPromptRc(nonce, { progressFile: startup.progressFile, privateTmuxTmpdir: startup.tmuxTmpdir, userTmuxTmpdir: env.TMUX_TMPDIR }),
+      { mode: 0o600 },
+    );
     let term: IPty;
     try {
-      term = this.pty.spawn(config.shell, ['--rcfile', rcFile, '-i'], {
+      term = this.pty.spawn(config.shell, ['--rcfile', startup.rcFile, '-i'], {
         name: 'xterm-256color',
         cols: spec.cols ?? 120,
         rows: spec.rows ?? 30,
         cwd,
-        env: sessionEnv(config.env, spec.env),
+        // While the startup files run, tmux gets a private socket folder (see markers.ts).
+        env: { ...env, TMUX_TMPDIR: startup.tmuxTmpdir },
       });
     } catch (error) {
-      removeRc();
+      startup.remove();
       throw new TerminalError('SPAWN_FAILED', `could not start ${config.shell}: ${describe(error)}; check the dsh.terminal.shell setting`);
     }
-    const session = new PtyBashSession(term, nonce, cwd, config, this.log);
+    this.logProtection(term);
+    const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup);
     try {
       await session.firstPrompt(config.openTimeoutMs, signal);
       return session;
@@ -109,9 +140,60 @@ export class PtyBashBackend implements TerminalBackend {
       }
       throw error;
     } finally {
-      removeRc();
+      startup.removeRc();
     }
   }
+
+  /**
+   * Logs once which protection keeps a session's PTY master from other processes: node-pty
+   * setting close-on-exec on it (the packaged, patched node-pty; verified in /proc/self/fdinfo on
+   * Linux), or only the session rc and the language server watchdog closing inherited descriptors
+   * (an unpatched node-pty, such as VS Code's own).
+   */
+  private logProtection(term: IPty): void {
+    if (this.protectionLogged) return;
+    this.protectionLogged = true;
+    const fd = (term as unknown as { fd?: number }).fd;
+    const cloexec = typeof fd === 'number' ? proc.closeOnExec(fd) : undefined;
+    const always = 'each session closes inherited descriptors before its startup files, and language servers start without them';
+    if (cloexec === true) this.log.info(`PTY masters are close-on-exec (node-pty sets FD_CLOEXEC); also ${always}`);
+    else if (cloexec === false) {
+      this.log.warn(`this node-pty leaves PTY masters inheritable: ${always}, but other processes the extension host starts can inherit a session's PTY master`);
+    } else this.log.info(`close-on-exec of PTY masters cannot be checked here (no /proc); ${always}`);
+  }
+}
+
+/**
+ * A session's private folder (mode 0700): the controlled rc, the startup progress file, and the
+ * private `TMUX_TMPDIR`. The rc and progress file go once the shell reached its first prompt; the
+ * folder goes when the session closes, after any tmux server in it was stopped.
+ */
+interface StartupDir {
+  dir: string;
+  rcFile: string;
+  progressFile: string;
+  tmuxTmpdir: string;
+  removeRc(): void;
+  remove(): void;
+}
+
+function createStartupDir(): StartupDir {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bridge-'));
+  const rcFile = path.join(dir, 'bashrc');
+  const progressFile = path.join(dir, 'startup');
+  const tmuxTmpdir = path.join(dir, 'tmux');
+  fs.mkdirSync(tmuxTmpdir, { mode: 0o700 });
+  return {
+    dir,
+    rcFile,
+    progressFile,
+    tmuxTmpdir,
+    removeRc: () => {
+      fs.rmSync(rcFile, { force: true });
+      fs.rmSync(progressFile, { force: true });
+    },
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Environment of a new session: host env minus host-only variables, non-interactive defaults, settings, spec. */
@@ -153,7 +235,10 @@ class PtyBashSession implements BackendSession {
   private renderer: TextRenderer | undefined;
   private readonly shellPid: number;
   private ptsPath: string | undefined;
-  private readonly probe = proc.probeAvailable();
+  /** The shell's start time (/proc stat field 22): with its pid it names our shell across pid reuse. */
+  private readonly shellStart: number | undefined;
+  /** Without /proc: every process seen on this session's terminal, to be signalled while still the same. */
+  private readonly seenOnTty: proc.PsEntry[] = [];
   private exitStatus: SessionStatus | undefined;
   private readonly exitListeners: ((s: SessionStatus) => void)[] = [];
   private readonly outputListeners = new Set<(text: string) => void>();
@@ -166,6 +251,10 @@ class PtyBashSession implements BackendSession {
   private alternateScreen = false;
   private active: ActiveSend | undefined;
   private firstPromptWaiter: (() => void) | undefined;
+  /** The first prompt was reached: the startup files ran to the end. */
+  private opened = false;
+  /** The host's own command line: what the forked shell process shows before its exec. */
+  private hostArgs: string | undefined;
   private closing: Promise<void> | undefined;
   /** Prompt seq when a signal was last delivered; a send first lets the shell settle after it. */
   private signalledAtSeq: number | undefined;
@@ -181,6 +270,8 @@ class PtyBashSession implements BackendSession {
     readonly cwd: string,
     private readonly config: TerminalConfig,
     private readonly log: TerminalLog,
+    private readonly probe: boolean,
+    private readonly startup: StartupDir,
   ) {
     this.parser = new MarkerParser(nonce);
     this.scrollback = new Scrollback({
@@ -190,6 +281,7 @@ class PtyBashSession implements BackendSession {
     });
     this.shellPid = term.pid;
     this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
+    this.shellStart = probe ? proc.readStat(term.pid)?.startTime : undefined;
     term.onData((chunk) => this.onData(chunk));
     term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
   }
@@ -212,27 +304,80 @@ class PtyBashSession implements BackendSession {
     return { pid, command: this.commandOf(pid) };
   }
 
-  /** Resolves at the first controlled prompt; rejects on exit, abort or after `timeoutMs`. */
+  /**
+   * Resolves at the first controlled prompt; rejects on exit, abort, after `timeoutMs`, or as soon
+   * as the shell stopped being our shell (a startup file `exec`ed another program: the process no
+   * longer runs with our rc on its command line), naming the startup file and the guard variable.
+   */
   firstPrompt(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       const done = (error?: Error) => {
         clearTimeout(timer);
+        clearInterval(watch);
         signal?.removeEventListener('abort', onAbort);
         this.firstPromptWaiter = undefined;
         if (error) reject(error);
-        else resolve();
+        else {
+          this.opened = true;
+          resolve();
+        }
       };
       const timer = setTimeout(
-        () => done(new TerminalError('SPAWN_FAILED', `the shell did not show its first prompt within ${timeoutMs} ms; check your shell startup files or raise dsh.terminal.openTimeoutMs`)),
+        () => done(new TerminalError('SPAWN_FAILED', `the shell did not show its first prompt within ${timeoutMs} ms (${this.startupStage()}); check your shell startup files or raise dsh.terminal.openTimeoutMs`)),
         timeoutMs,
       );
+      const watch = setInterval(() => {
+        if (this.exitStatus || this.promptSeq > 0) return;
+        const replacedBy = this.startupReplacedBy();
+        if (replacedBy !== undefined) done(this.hijackError(replacedBy));
+      }, this.probe ? STARTUP_CHECK_MS.proc : STARTUP_CHECK_MS.ps);
       const onAbort = () => done(new TerminalError('SPAWN_FAILED', `opening the session was cancelled: ${describe(signal?.reason)}`));
       signal?.addEventListener('abort', onAbort);
       this.firstPromptWaiter = () => {
-        if (this.exitStatus) done(new TerminalError('SPAWN_FAILED', `the shell exited before its first prompt (${statusText(this.exitStatus)})`));
+        if (this.exitStatus) done(new TerminalError('SPAWN_FAILED', `the shell exited before its first prompt (${statusText(this.exitStatus)}, ${this.startupStage()})`));
         else if (this.promptSeq > 0 && this.promptTextSeen) done();
       };
     });
+  }
+
+  /**
+   * The command line the shell's process runs now, when it is no longer our shell: it does not
+   * carry our rc file and is not the forked host before its exec. Undefined while it is ours or
+   * cannot be read.
+   */
+  private startupReplacedBy(): string | undefined {
+    const args = proc.processArgs(this.shellPid, this.probe);
+    if (args === undefined || args.includes(this.startup.rcFile)) return undefined;
+    this.hostArgs ??= proc.processArgs(process.pid, this.probe) ?? '';
+    return args === this.hostArgs ? undefined : args;
+  }
+
+  /** The startup file bash was reading, from the rc's progress file (see markers.ts). */
+  private startupFile(): string | undefined {
+    try {
+      return fs.readFileSync(this.startup.progressFile, 'utf8').trim().split('\n').pop() || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Where startup stood, for error messages: the file being read, or after / before all of them. */
+  private startupStage(): string {
+    const file = this.startupFile();
+    if (file === undefined) return 'before the startup files ran';
+    if (file === 'done') return 'after the startup files, while the first prompt was drawn';
+    return `while bash read ${file}`;
+  }
+
+  private hijackError(replacedBy: string): TerminalError {
+    const file = this.startupFile();
+    const where = file && file !== 'done' ? file : 'a startup file';
+    return new TerminalError(
+      'SPAWN_FAILED',
+      `a startup file replaced the shell before its first prompt: ${this.startupStage()}, the session's process became \`${replacedBy.slice(0, 200)}\` (an \`exec\` in that file or one it sources). ` +
+        `Agent sessions set ${SESSION_GUARD_VARIABLE}=1: in ${where} put \`[ -n "$${SESSION_GUARD_VARIABLE}" ] && return\` above the exec, or wrap the exec in \`if [ -z "$${SESSION_GUARD_VARIABLE}" ]; then … fi\`. ` +
+        'The session and what it started are ended (a tmux it started had a server of its own, never yours).',
+    );
   }
 
   async send(request: SendRequest): Promise<SendResult> {
@@ -347,7 +492,7 @@ class PtyBashSession implements BackendSession {
     const tpgid = this.foregroundGroup() ?? this.shellPid;
     const foreground = this.foreground();
     // Only a group of this session: never signal a group that left it or a reused pid.
-    if (this.probe && proc.groupProcesses(this.shellPid, tpgid).length === 0) return { signal, delivered: false, foreground };
+    if (this.probe && proc.groupProcesses(this.shellPid, tpgid, this.shellStart).length === 0) return { signal, delivered: false, foreground };
     try {
       process.kill(-tpgid, signal);
       this.signalledAtSeq = this.promptSeq;
@@ -378,13 +523,21 @@ class PtyBashSession implements BackendSession {
     return this.closing;
   }
 
+  /**
+   * Ends every process of the session, and only those: SIGHUP and SIGCONT to each of its process
+   * groups, SIGKILL to what is left after CLOSE_HANGUP_MS, and an error when anything survives
+   * CLOSE_KILL_MS more. Each round re-lists the groups with {@link ownGroups}, so a group id is
+   * signalled only while it still belongs to the session. Then, for an open that failed during
+   * startup, processes that escaped the session (a daemonized tmux server) are ended, any tmux
+   * server in the private socket folder is stopped, and the session's folder is removed.
+   * @throws Error naming the shell pid when processes survive SIGKILL.
+   */
   private async teardown(reason: string): Promise<void> {
     this.log.info(`closing shell pid ${this.shellPid}: ${reason}`);
     this.renderer?.dispose();
     this.renderer = undefined;
-    const groups = () => (this.probe ? [...new Set(proc.sessionProcesses(this.shellPid).map((p) => p.pgrp))] : [this.shellPid]);
     const signalAll = (sig: NodeJS.Signals) => {
-      for (const pgrp of groups()) {
+      for (const pgrp of this.ownGroups()) {
         try {
           process.kill(-pgrp, sig);
         } catch {
@@ -392,17 +545,92 @@ class PtyBashSession implements BackendSession {
         }
       }
     };
+    const quiet = () => !!this.exitStatus && this.ownGroups().length === 0;
+    const pollMs = this.probe ? 20 : 100;
+    let survived = false;
     signalAll('SIGHUP');
     signalAll('SIGCONT');
-    if (!(await this.waitUntil(() => groups().length === 0 && !!this.exitStatus, 1000))) {
+    if (!(await this.waitUntil(quiet, CLOSE_HANGUP_MS, pollMs))) {
       signalAll('SIGKILL');
-      try {
-        this.term.kill('SIGKILL');
-      } catch {
-        // Already dead.
+      if (!this.exitStatus) {
+        try {
+          this.term.kill('SIGKILL');
+        } catch {
+          // Already dead.
+        }
       }
-      if (!(await this.waitUntil(() => groups().length === 0 && !!this.exitStatus, 3000))) {
-        throw new Error(`processes of session ${this.shellPid} survived SIGKILL`);
+      survived = !(await this.waitUntil(quiet, CLOSE_KILL_MS, pollMs));
+    }
+    if (!this.opened) this.endEscapedStartupProcesses();
+    this.stopPrivateTmuxServers();
+    this.startup.remove();
+    if (survived) throw new Error(`processes of session ${this.shellPid} survived SIGKILL`);
+  }
+
+  /**
+   * The process groups that belong to this session now. With /proc: every group of the shell's
+   * session, checked by the shell's start time (see procProbe.sessionProcesses), so a reused pid
+   * is never taken for ours. Without /proc: the groups of processes on the session's terminal
+   * (ps -t; the terminal is ours while we hold its master), plus those seen there before that still
+   * run as the same process (same pid, group and start time: jobs that outlived the shell), plus
+   * the shell's own group until it exited.
+   */
+  private ownGroups(): number[] {
+    if (this.probe) {
+      if (this.shellStart === undefined && this.exitStatus) return [];
+      return [...new Set(proc.sessionProcesses(this.shellPid, this.shellStart).map((p) => p.pgrp))];
+    }
+    const tty = this.ptsPath;
+    for (const entry of tty ? proc.psOnTty(tty) : []) {
+      if (!this.seenOnTty.some((e) => e.pid === entry.pid && e.lstart === entry.lstart)) this.seenOnTty.push(entry);
+    }
+    const alive = proc.psStillSame(this.seenOnTty);
+    this.seenOnTty.splice(0, this.seenOnTty.length, ...alive);
+    const groups = new Set(alive.map((e) => e.pgid));
+    if (!this.exitStatus) groups.add(this.shellPid);
+    return [...groups];
+  }
+
+  /**
+   * After an open that failed during startup: SIGKILL to the processes that left the session but
+   * carry its private `TMUX_TMPDIR` in their environment (only processes started by this session's
+   * startup files have it), e.g. a tmux server that daemonized. Linux /proc only; elsewhere
+   * {@link stopPrivateTmuxServers} covers tmux.
+   */
+  private endEscapedStartupProcesses(): void {
+    if (!this.probe) return;
+    const mark = `\0TMUX_TMPDIR=${this.startup.tmuxTmpdir}\0`;
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+      try {
+        const stat = proc.readStat(Number(name));
+        if (!stat || (this.shellStart !== undefined && stat.startTime < this.shellStart)) continue;
+        if (!`\0${fs.readFileSync(`/proc/${name}/environ`, 'latin1')}`.includes(mark)) continue;
+        process.kill(Number(name), 'SIGKILL');
+        this.log.info(`ended pid ${name}, started by the startup files of shell pid ${this.shellPid} outside its session`);
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }
+  }
+
+  /** Stops each tmux server whose socket is in the session's private `TMUX_TMPDIR` (tmux kill-server). */
+  private stopPrivateTmuxServers(): void {
+    const uid = process.getuid?.();
+    if (uid === undefined) return;
+    const socketDir = path.join(this.startup.tmuxTmpdir, `tmux-${uid}`);
+    let sockets: string[];
+    try {
+      sockets = fs.readdirSync(socketDir);
+    } catch {
+      return;
+    }
+    for (const socket of sockets) {
+      try {
+        execFileSync('tmux', ['-S', path.join(socketDir, socket), 'kill-server'], { timeout: 2000, stdio: 'ignore' });
+        this.log.info(`stopped the tmux server at socket ${socket} that the startup files of shell pid ${this.shellPid} started`);
+      } catch {
+        // No server behind the socket any more, or tmux is gone.
       }
     }
   }
@@ -424,13 +652,13 @@ class PtyBashSession implements BackendSession {
     }, SIGNAL_SETTLE_MS);
   }
 
-  private waitUntil(predicate: () => boolean, ms: number): Promise<boolean> {
+  private waitUntil(predicate: () => boolean, ms: number, pollMs = 20): Promise<boolean> {
     return new Promise((resolve) => {
       const deadline = Date.now() + ms;
       const check = () => {
         if (predicate()) resolve(true);
         else if (Date.now() >= deadline) resolve(false);
-        else setTimeout(check, 20);
+        else setTimeout(check, pollMs);
       };
       check();
     });

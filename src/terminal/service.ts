@@ -352,9 +352,19 @@ export class TerminalService implements Disposable {
     return entry.closing;
   }
 
-  /** Closes every session of every owner. */
+  /** Closes every session of every owner, without waiting; see {@link closeAll} to wait. */
   dispose(): void {
-    for (const entry of this.sessions.values()) entry.closing ??= this.teardown(entry, 'service disposed').catch(() => false);
+    void this.closeAll('service disposed');
+  }
+
+  /**
+   * Closes every session of every owner and resolves once each backend brought its processes to
+   * rest (for pty-bash: SIGHUP, then SIGKILL, within CLOSE_MAX_MS of ptyBash.ts) or reported that
+   * it could not; a failure is logged, never thrown. Sessions already closing are waited for too.
+   */
+  async closeAll(reason: string): Promise<void> {
+    const closing = [...this.sessions.values()].map((entry) => (entry.closing ??= this.teardown(entry, reason)));
+    await Promise.allSettled(closing);
   }
 
   private async teardown(entry: Entry, reason: string): Promise<boolean> {

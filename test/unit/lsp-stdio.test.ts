@@ -150,6 +150,17 @@ describe('watchdog', () => {
     assert.equal(alive(child), false);
   });
 
+  it('a server that crashes leaves no child behind: the rest of its process group is ended', async () => {
+    const g = spawnGuarded(process.execPath, [FAKE, '--child'], { cwd: WS, graceSeconds: 1 });
+    await until('the child', () => g.stderrTail().some((l) => l.startsWith('child-pid ')));
+    const child = Number(g.stderrTail().find((l) => l.startsWith('child-pid '))!.split(' ')[1]);
+    const server = Number(fs.readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+    process.kill(server, 'SIGKILL');
+    await g.exited;
+    await until('the crashed server’s child to be gone', () => !alive(child), 5000);
+    await until('the group to be gone', () => groupMembers(g.pgid!).length === 0, 3000);
+  });
+
   it('kill() ends the group; a missing command is refused before spawning', async () => {
     const g = spawnGuarded(process.execPath, [FAKE, '--child'], { cwd: WS });
     await until('the child', () => g.stderrTail().some((l) => l.startsWith('child-pid ')));

@@ -8,12 +8,23 @@
  * process group, waits `graceSeconds` and sends SIGKILL. The server's own children (tsserver, a
  * linter) are in the same group and go with it unless they start their own session.
  *
+ * Before anything else the watchdog closes every descriptor it inherited above fd 3 (the host's
+ * own are close-on-exec, but a PTY master opened by an unpatched node-pty is not, and the server
+ * must not hold another terminal session). That needs a shell that takes multi-digit descriptor
+ * numbers in a redirection: bash when it is on PATH; a plain POSIX `sh` such as dash cannot, and
+ * then only descriptors 4 to 9 are closed.
+ *
+ * When the watchdog exits while its group still has members (the server crashed and left
+ * children behind), the rest of the group gets SIGTERM and, after the grace period, SIGKILL, each
+ * time only if the group is still ours (see {@link groupStillOurs}).
+ *
  * On Windows there is no `/bin/sh` and no process groups: the server is spawned directly and only
  * an orderly stop ends it.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { probeAvailable, readStat, sessionProcesses } from '../../terminal/procProbe';
 
 /**
  * The watchdog script. `$1..` is the server command line. A background subshell ignores SIGTERM,
@@ -22,6 +33,9 @@ import * as path from 'node:path';
  * exits with the server's status and takes the reader with it.
  */
 const WATCHDOG = [
+  'if [ -d "/proc/$$/fd" ]; then d="/proc/$$/fd/"; else d=/dev/fd/; fi',
+  'for f in "$d"*; do f=${f##*/}; case $f in 0|1|2|3|*[!0-9]*) ;; *) eval "exec $f>&-" 2>/dev/null ;; esac; done',
+  'unset d f',
   'g="$DSH_WATCHDOG_GRACE"; unset DSH_WATCHDOG_GRACE',
   '{ trap "" TERM; read -r _ <&3; kill -TERM 0 2>/dev/null; sleep "$g"; kill -KILL 0 2>/dev/null; } </dev/null >/dev/null 2>&1 &',
   'w=$!',
@@ -116,7 +130,7 @@ export function spawnGuarded(command: string, args: readonly string[], options: 
   const windows = process.platform === 'win32';
   const child = windows
     ? spawn(program, [...args], { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true })
-    : spawn('/bin/sh', ['-c', WATCHDOG, 'dsh-lsp-watchdog', program, ...args], {
+    : spawn(watchdogShell(env), ['-c', WATCHDOG, 'dsh-lsp-watchdog', program, ...args], {
         cwd: options.cwd,
         env: { ...env, DSH_WATCHDOG_GRACE: String(options.graceSeconds ?? 2) },
         // fd 3: the parent-death pipe; the host never writes to it, only holds it open.
@@ -142,14 +156,23 @@ export function spawnGuarded(command: string, args: readonly string[], options: 
     child.once('error', () => resolve({ code: null, signal: null }));
   });
   let killing: Promise<void> | undefined;
+  let watchdogExited = false;
   const signalGroup = (sig: NodeJS.Signals) => {
     try {
-      if (pgid !== undefined) process.kill(-pgid, sig);
-      else child.kill(sig);
+      if (pgid === undefined) child.kill(sig);
+      else if (!watchdogExited || groupStillOurs(pgid)) process.kill(-pgid, sig);
     } catch {
       // already gone
     }
   };
+  // A server that crashed may leave children in its group: end them, as the host-death path does.
+  void exited.then(async () => {
+    watchdogExited = true;
+    if (pgid === undefined || killing) return;
+    signalGroup('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, (options.graceSeconds ?? 2) * 1000).unref());
+    if (!killing) signalGroup('SIGKILL');
+  });
   return {
     child,
     pgid,
@@ -170,4 +193,32 @@ export function spawnGuarded(command: string, args: readonly string[], options: 
       return killing;
     },
   };
+}
+
+/** bash when it is on PATH (it closes descriptors of any number), else `/bin/sh`. */
+function watchdogShell(env: NodeJS.ProcessEnv): string {
+  try {
+    return resolveCommand('bash', '/', env);
+  } catch {
+    return '/bin/sh';
+  }
+}
+
+/**
+ * True when process group `pgid`, whose leader (the watchdog) has exited and was reaped, may still
+ * be signalled as ours. The watchdog leads its own session (`detached`), so the group's members
+ * carry its pid as session id too. The kernel keeps a pid number reserved while any process uses it as its
+ * process group id, so while members remain the number cannot name another process; once a live
+ * process has that pid, the old group is gone and the number names a stranger. With /proc: true
+ * when no process has pid `pgid` and some member of that session has it as its group. Without /proc: true when
+ * `kill(pgid, 0)` finds no such process (ESRCH) and so the group id is not a reused pid.
+ */
+export function groupStillOurs(pgid: number): boolean {
+  if (probeAvailable()) return readStat(pgid) === undefined && sessionProcesses(pgid).some((p) => p.pgrp === pgid);
+  try {
+    process.kill(pgid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }

@@ -1,0 +1,304 @@
+/**
+ * The session lifecycle on the real pty-bash backend: who holds a session's PTY master, startup
+ * files that replace the shell, and cleanup that touches only the session's own processes.
+ */
+import * as assert from 'node:assert/strict';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawnGuarded, GuardedProcess } from '../../src/lsp/stdio/watchdog';
+import { resolveTerminalConfig } from '../../src/terminal/config';
+import { TerminalError } from '../../src/terminal/errors';
+import { PtyModule } from '../../src/terminal/nodePty';
+import * as proc from '../../src/terminal/procProbe';
+import { PtyBashBackend } from '../../src/terminal/ptyBash';
+import { TerminalService } from '../../src/terminal/service';
+import { Harness, MemoryLog, harness, homeWithRc, nodePty, sleep } from './support/terminal';
+
+const linux = process.platform === 'linux';
+
+/** Every process that holds a PTY master (`/dev/ptmx`), with the index of the PTY (`tty-index` in fdinfo). */
+function ptyMasterHolders(): { pid: number; fd: number; index: number }[] {
+  const holders: { pid: number; fd: number; index: number }[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let fds: string[];
+    try {
+      fds = fs.readdirSync(`/proc/${name}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const target = fs.readlinkSync(`/proc/${name}/fd/${fd}`);
+        if (target !== '/dev/ptmx' && target !== '/dev/pts/ptmx') continue;
+        const index = /^tty-index:\s*(\d+)/m.exec(fs.readFileSync(`/proc/${name}/fdinfo/${fd}`, 'utf8'));
+        if (index) holders.push({ pid: Number(name), fd: Number(fd), index: Number(index[1]) });
+      } catch {
+        // the process or descriptor went away during the scan
+      }
+    }
+  }
+  return holders;
+}
+
+/** The shell pid and PTY path of a session, asked of the shell itself. */
+async function shellOf(h: Harness, sessionId: string): Promise<{ pid: number; tty: string }> {
+  const out = (await h.service.send(h.owner, sessionId, { input: 'echo "$$ $(tty)"' })).output.trim().split(/\s+/);
+  return { pid: Number(out[0]), tty: out[1] };
+}
+
+/** VS Code's own node-pty in the test host (an unpatched copy), when scripts/install-host.sh installed it. */
+function vscodeNodePty(): PtyModule | undefined {
+  const root = path.join(os.homedir(), '.cache/dsh-bridge');
+  let dirs: string[];
+  try {
+    dirs = fs.readdirSync(root).filter((d) => /^code-server-[\d.]+$/.test(d));
+  } catch {
+    return undefined;
+  }
+  for (const d of dirs) {
+    const candidate = path.join(root, d, 'node_modules/code-server/lib/vscode/node_modules/node-pty');
+    try {
+      return require(candidate) as PtyModule;
+    } catch {
+      // not installed there, or built for another Node
+    }
+  }
+  return undefined;
+}
+
+/** Pids of live processes whose environment holds `NAME=value` (Linux /proc). */
+function processesWithEnv(name: string, value: string): number[] {
+  const mark = `\0${name}=${value}\0`;
+  const pids: number[] = [];
+  for (const d of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+    try {
+      if (proc.readStat(Number(d))?.state === 'Z') continue;
+      if (`\0${fs.readFileSync(`/proc/${d}/environ`, 'latin1')}`.includes(mark)) pids.push(Number(d));
+    } catch {
+      // gone, or not readable
+    }
+  }
+  return pids;
+}
+
+function alive(pid: number): boolean {
+  const stat = proc.readStat(pid);
+  return stat !== undefined && stat.state !== 'Z';
+}
+
+async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** Opens sessions each running a job and a nohup job, and returns the index of each session's PTY. */
+async function sessionsWithJobs(h: Harness, count: number): Promise<number[]> {
+  const indexes: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp });
+    const r = await h.service.send(h.owner, sessionId, { input: `sleep 300 & nohup sleep 301 >/dev/null 2>&1 & echo started` });
+    assert.equal(r.output.split('\n').pop(), 'started');
+    const { tty } = await shellOf(h, sessionId);
+    indexes.push(Number(/\/dev\/pts\/(\d+)$/.exec(tty)![1]));
+  }
+  return indexes;
+}
+
+function describeHolders(holders: { pid: number; fd: number; index: number }[]): string[] {
+  return holders.map((x) => {
+    let comm = '?';
+    try {
+      comm = fs.readFileSync(`/proc/${x.pid}/comm`, 'utf8').trim();
+    } catch {
+      // gone
+    }
+    return `pid ${x.pid} (${comm}) holds the master of pts/${x.index} as fd ${x.fd}`;
+  });
+}
+
+(linux ? describe : describe.skip)('session lifecycle: PTY masters', function () {
+  this.timeout(90_000);
+  let h: Harness;
+  const children: ChildProcess[] = [];
+  const guarded: GuardedProcess[] = [];
+  beforeEach(() => (h = harness()));
+  afterEach(async () => {
+    for (const c of children.splice(0)) c.kill('SIGKILL');
+    await Promise.all(guarded.splice(0).map((g) => g.kill(200)));
+    await h.dispose();
+  });
+
+  it('no process but the host holds a session’s PTY master: not another session, its jobs, a nohup child, a language server or a later child', async () => {
+    const indexes = await sessionsWithJobs(h, 3);
+    // Processes the host starts after the sessions: a language server under the watchdog, and a
+    // plain child as any other extension spawns one.
+    guarded.push(spawnGuarded('sleep', ['302'], { cwd: h.tmp }));
+    children.push(spawn('sleep', ['303'], { stdio: 'ignore' }));
+    await sleep(300);
+    const holders = ptyMasterHolders().filter((x) => indexes.includes(x.index));
+    assert.deepEqual(describeHolders(holders.filter((x) => x.pid !== process.pid)), []);
+    // The host itself holds each master exactly once.
+    for (const index of indexes) assert.equal(holders.filter((x) => x.index === index).length, 1, `pts/${index}`);
+    assert.ok(h.log.lines.some((l) => /PTY masters are close-on-exec/.test(l)), 'the log says which protection is in force');
+  });
+
+  it('with an unpatched node-pty (VS Code’s own) no session, job or language server holds another session’s master', async function () {
+    const vscodePty = vscodeNodePty();
+    if (!vscodePty) this.skip();
+    const log = new MemoryLog();
+    const service = new TerminalService(log);
+    const config = resolveTerminalConfig({});
+    service.registerBackend(new PtyBashBackend(vscodePty!, () => config, log));
+    const owner = service.createOwner('test');
+    const vh: Harness = { service, owner, log, tmp: h.tmp, dispose: async () => { await service.closeAll('test done'); } };
+    try {
+      const indexes = await sessionsWithJobs(vh, 3);
+      guarded.push(spawnGuarded('sleep', ['302'], { cwd: h.tmp }));
+      await sleep(300);
+      const holders = ptyMasterHolders().filter((x) => indexes.includes(x.index));
+      // Only the host, and (the limit of this protection) no process of ours: a plain child the
+      // host spawns can still inherit, which is why the packaged node-pty is patched.
+      assert.deepEqual(describeHolders(holders.filter((x) => x.pid !== process.pid)), []);
+      assert.ok(log.lines.some((l) => /^warn this node-pty leaves PTY masters inheritable/.test(l)), log.lines.join('\n'));
+    } finally {
+      await vh.dispose();
+    }
+  });
+});
+
+(linux ? describe : describe.skip)('session lifecycle: startup files that replace the shell', function () {
+  this.timeout(90_000);
+  let h: Harness;
+  let mark: string;
+  beforeEach(() => {
+    h = harness({ openTimeoutMs: 30_000 });
+    mark = randomBytes(6).toString('hex');
+  });
+  afterEach(() => h.dispose());
+
+  async function openFails(rc: string, env: Record<string, string> = {}): Promise<{ error: TerminalError; ms: number; home: string }> {
+    const home = homeWithRc(h.tmp, rc);
+    const started = Date.now();
+    const error = await h.service.open(h.owner, { cwd: h.tmp, env: { HOME: home, DSH_TEST_MARK: mark, ...env } }).then(
+      () => assert.fail('the open succeeded'),
+      (e: unknown) => e as TerminalError,
+    );
+    return { error, ms: Date.now() - started, home };
+  }
+
+  function assertNamesFileAndGuard(error: TerminalError, home: string): void {
+    assert.ok(error instanceof TerminalError && error.code === 'SPAWN_FAILED', String(error));
+    assert.ok(error.message.includes(path.join(home, '.bashrc')), error.message);
+    assert.match(error.message, /\[ -n "\$DSH_BRIDGE_SESSION" \] && return/);
+  }
+
+  for (const program of ['cat', 'sh']) {
+    it(`a .bashrc that execs ${program} fails the open in seconds, naming the file and the guard, and leaves no process`, async () => {
+      const { error, ms, home } = await openFails(`exec ${program}\n`);
+      assertNamesFileAndGuard(error, home);
+      assert.ok(ms < 10_000, `failed after ${ms} ms; the open timeout is 30000 ms`);
+      assert.match(error.message, new RegExp(`became \`${program}\``));
+      await until('no process of the failed open', () => processesWithEnv('DSH_TEST_MARK', mark).length === 0, 3000);
+      assert.deepEqual(h.service.list(h.owner), []);
+    });
+  }
+
+  it('a .bashrc that execs `tmux new -A -s main` never attaches to the user’s tmux, fails fast, and leaves no tmux server behind', async function () {
+    try {
+      execFileSync('tmux', ['-V']);
+    } catch {
+      this.skip();
+    }
+    // The user's tmux: a server on the default socket of the test's own TMUX_TMPDIR, with a session
+    // `main`, and a hook that records any client attaching to it.
+    const userTmp = fs.mkdtempSync(path.join(h.tmp, 'user-tmux-'));
+    const attached = path.join(h.tmp, 'attached');
+    const userEnv: NodeJS.ProcessEnv = { ...process.env, TMUX_TMPDIR: userTmp, HOME: h.tmp };
+    delete userEnv.TMUX;
+    const userTmux = (...args: string[]) => execFileSync('tmux', args, { env: userEnv, encoding: 'utf8' });
+    userTmux('new-session', '-d', '-s', 'main', 'sleep 600');
+    try {
+      userTmux('set-hook', '-g', 'client-attached', `run-shell "touch ${attached}"`);
+      const { error, ms, home } = await openFails('[ -z "$TMUX" ] && exec tmux new -A -s main\n', { TMUX_TMPDIR: userTmp });
+      assertNamesFileAndGuard(error, home);
+      assert.ok(ms < 10_000, `failed after ${ms} ms; the open timeout is 30000 ms`);
+      assert.equal(fs.existsSync(attached), false, 'a client attached to the user’s tmux');
+      assert.equal(userTmux('list-sessions', '-F', '#{session_name}').trim(), 'main');
+      await until('no process of the failed open (the tmux it started included)', () => processesWithEnv('DSH_TEST_MARK', mark).length === 0, 3000);
+    } finally {
+      try {
+        userTmux('kill-server');
+      } catch {
+        // already gone
+      }
+    }
+  });
+
+  it('a guarded .bashrc opens; commands then see the user’s TMUX_TMPDIR again', async () => {
+    const home = homeWithRc(h.tmp, '[ -n "$DSH_BRIDGE_SESSION" ] && return\nexec cat\n');
+    const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp, env: { HOME: home, TMUX_TMPDIR: '/some/user dir' } });
+    assert.equal((await h.service.send(h.owner, sessionId, { input: 'echo "[$TMUX_TMPDIR]"' })).output, '[/some/user dir]');
+    const unset = await h.service.open(h.owner, { cwd: h.tmp, env: { HOME: home, TMUX_TMPDIR: null } });
+    assert.equal((await h.service.send(h.owner, unset.sessionId, { input: 'echo "[${TMUX_TMPDIR-unset}]"' })).output, '[unset]');
+  });
+});
+
+(linux ? describe : describe.skip)('session lifecycle: cleanup touches only what is ours', function () {
+  this.timeout(90_000);
+
+  it('a session id whose leader pid now names another process (another start time) has no members of ours', async () => {
+    const leader = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
+    try {
+      await until('the new session', () => proc.readStat(leader.pid!)?.session === leader.pid);
+      const start = proc.readStat(leader.pid!)!.startTime;
+      assert.deepEqual(proc.sessionProcesses(leader.pid!, start).map((p) => p.pid), [leader.pid]);
+      assert.deepEqual(proc.sessionProcesses(leader.pid!, start - 1), []);
+      assert.deepEqual(proc.groupProcesses(leader.pid!, leader.pid!, start + 1), []);
+    } finally {
+      leader.kill('SIGKILL');
+    }
+  });
+
+  it('without the /proc probe, close ends the shell, its jobs and a nohup job, and reports no false failure', async () => {
+    const log = new MemoryLog();
+    const service = new TerminalService(log);
+    const config = resolveTerminalConfig({});
+    service.registerBackend(new PtyBashBackend(nodePty, () => config, log, { probe: false }));
+    const owner = service.createOwner('test');
+    const { sessionId } = await service.open(owner, { cwd: os.tmpdir() });
+    const r = await service.send(owner, sessionId, { input: 'sleep 300 & a=$!; nohup sleep 301 >/dev/null 2>&1 & echo "$$ $a $!"' });
+    assert.equal(r.probe, 'unavailable');
+    const pids = r.output.trim().split('\n').pop()!.split(' ').map(Number);
+    assert.equal(pids.length, 3);
+    assert.equal(await service.close(owner, sessionId), true);
+    await until('the shell and its jobs to be gone', () => pids.every((p) => !alive(p)), 3000);
+    assert.ok(!log.lines.some((l) => /survived SIGKILL|cleanup failed/.test(l)), log.lines.join('\n'));
+  });
+
+  it('closeAll ends every session and waits for it: a job that ignores SIGHUP is gone when it resolves', async () => {
+    const h = harness();
+    try {
+      const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp });
+      const other = h.service.createOwner('other');
+      const second = await h.service.open(other, { cwd: h.tmp });
+      const r = await h.service.send(h.owner, sessionId, { input: `(trap '' HUP; exec sleep 300) & echo "$!"` });
+      const stubborn = Number(r.output.trim().split('\n').pop());
+      const shells = [(await shellOf(h, sessionId)).pid];
+      const r2 = await h.service.send(other, second.sessionId, { input: 'echo "$$"' });
+      shells.push(Number(r2.output.trim()));
+      await h.service.closeAll('extension deactivated');
+      assert.deepEqual([stubborn, ...shells].filter(alive), []);
+      assert.deepEqual(h.service.list(h.owner), []);
+    } finally {
+      await h.dispose();
+    }
+  });
+});
