@@ -19,11 +19,11 @@ export interface TerminalConfig {
   defaultTimeoutMs: number;
   /** Limit for a new shell to reach its first controlled prompt. */
   openTimeoutMs: number;
-  /** Scrollback bound in lines (oldest lines go first). */
+  /** Scrollback bound in lines (oldest lines go first); at most TERMINAL_CONFIG_MAXIMA.retainedLines. */
   retainedLines: number;
-  /** Scrollback bound in bytes (applied after the line bound). */
+  /** Scrollback bound in bytes (applied after the line bound); at most TERMINAL_CONFIG_MAXIMA.retainedBytes. */
   retainedBytes: number;
-  /** Cap of every read and of every send's viewport; must be ≤ retainedBytes. */
+  /** Cap of every read and of every send's viewport; ≤ retainedBytes and ≤ TERMINAL_CONFIG_MAXIMA.maxReadBytes. */
   maxReadBytes: number;
   /** Environment applied over the defaults of every session; `null` removes a variable. */
   env: Record<string, string | null>;
@@ -55,6 +55,20 @@ export const NON_INTERACTIVE_ENV: Readonly<Record<string, string>> = Object.free
   GIT_EDITOR: ':',
   GIT_TERMINAL_PROMPT: '0',
   DEBIAN_FRONTEND: 'noninteractive',
+});
+
+/**
+ * Upper bounds of the scrollback and read sizes, per session: past them one session could hold
+ * hundreds of MiB of the extension host's memory, or one tool result flood the model's context.
+ * package.json declares the same numbers as each setting's `maximum`.
+ */
+export const TERMINAL_CONFIG_MAXIMA = Object.freeze({
+  /** Lines of scrollback. */
+  retainedLines: 1_000_000,
+  /** Bytes of scrollback: 256 MiB. */
+  retainedBytes: 256 * 1024 * 1024,
+  /** Bytes of one read page or send viewport: 16 MiB. */
+  maxReadBytes: 16 * 1024 * 1024,
 });
 
 /** Longest delay Node's timers take (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
@@ -92,6 +106,9 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
       problems.push(`${key} must be a positive integer (got ${JSON.stringify(value)})`);
     } else if (key.endsWith('Ms') && value > MAX_TIMER_MS) {
       problems.push(`${key} must be at most ${MAX_TIMER_MS} ms (got ${value})`);
+    } else if (key in TERMINAL_CONFIG_MAXIMA && value > TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA]) {
+      const unit = key === 'retainedLines' ? 'lines' : 'bytes';
+      problems.push(`dsh.terminal.${key} must be at most ${TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA]} ${unit} (got ${value})`);
     }
   }
   if (typeof config.shell !== 'string' || !config.shell.trim()) problems.push('shell must name an executable');

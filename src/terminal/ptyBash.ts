@@ -17,12 +17,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IPty } from 'node-pty';
-import { MAX_TIMER_MS, NON_INTERACTIVE_ENV, TerminalConfig } from './config';
+import { MAX_TIMER_MS, TerminalConfig } from './config';
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { MarkerParser, PROMPT_TEXT, controlledPromptRc } from './markers';
 import type { PtyModule } from './nodePty';
 import * as proc from './procProbe';
 import { TextRenderer } from './screenText';
+import { sessionEnv } from './sessionEnv';
 import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
 import {
   AllowedSignal,
@@ -59,8 +60,6 @@ const MAX_CANONICAL_LINE_BYTES = 4095;
 const MAX_LINE_BYTES = 16 * 1024;
 /** Raw scrollback lines rendered for a `screen: true` read: enough to redraw a full-screen program. */
 const SCREEN_TAIL_LINES = 400;
-/** Variables never inherited by a session: they describe the host's terminal, not this one. */
-const HOST_ONLY_ENV = ['TMUX', 'TMUX_PANE', 'PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION'];
 
 /** The guard variable every session's environment carries; startup files test it to stay out of agent sessions. */
 export const SESSION_GUARD_VARIABLE = 'DSH_BRIDGE_SESSION';
@@ -194,17 +193,6 @@ function createStartupDir(): StartupDir {
     },
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
-}
-
-/** Environment of a new session: host env minus host-only variables, non-interactive defaults, settings, spec. */
-export function sessionEnv(
-  configured: Record<string, string | null>,
-  requested: Record<string, string | null> = {},
-): Record<string, string> {
-  const env: Record<string, string | null | undefined> = { ...process.env };
-  for (const name of HOST_ONLY_ENV) delete env[name];
-  Object.assign(env, NON_INTERACTIVE_ENV, { TERM: 'xterm-256color', DSH_BRIDGE_SESSION: '1' }, configured, requested);
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
 type Mode = 'echo' | 'output';

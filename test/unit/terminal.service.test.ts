@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_TERMINAL_CONFIG, TerminalConfigError, resolveTerminalConfig } from '../../src/terminal/config';
+import { DEFAULT_TERMINAL_CONFIG, TERMINAL_CONFIG_MAXIMA, TerminalConfigError, resolveTerminalConfig } from '../../src/terminal/config';
 import { TerminalBackendCleanupError, TerminalError } from '../../src/terminal/errors';
 import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { loadNodePty } from '../../src/terminal/nodePty';
@@ -224,6 +224,26 @@ describe('terminal configuration', () => {
       () => resolveTerminalConfig({ pollIntervalMs: 100, promptGraceMs: 50, maxReadBytes: 10, retainedBytes: 5 }),
       (e: Error) => e instanceof TerminalConfigError && e.problems.length === 2 && /promptGraceMs/.test(e.message) && /maxReadBytes/.test(e.message),
     );
+  });
+
+  it('refuses scrollback and read bounds over their maxima, naming the setting, the value and the limit', () => {
+    assert.deepEqual(TERMINAL_CONFIG_MAXIMA, { retainedLines: 1_000_000, retainedBytes: 256 * 1024 * 1024, maxReadBytes: 16 * 1024 * 1024 });
+    const at = resolveTerminalConfig({ ...TERMINAL_CONFIG_MAXIMA });
+    assert.equal(at.retainedBytes, 256 * 1024 * 1024);
+    assert.throws(
+      () => resolveTerminalConfig({ retainedLines: 1_000_001, retainedBytes: 2 ** 40, maxReadBytes: 16 * 1024 * 1024 + 1 }),
+      (e: Error) =>
+        e instanceof TerminalConfigError &&
+        e.problems.length === 3 &&
+        e.message.includes('dsh.terminal.retainedLines must be at most 1000000 lines (got 1000001)') &&
+        e.message.includes('dsh.terminal.retainedBytes must be at most 268435456 bytes (got 1099511627776)') &&
+        e.message.includes('dsh.terminal.maxReadBytes must be at most 16777216 bytes (got 16777217)'),
+    );
+  });
+
+  it('package.json declares the maxima the code enforces', () => {
+    const props = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')).contributes.configuration.properties;
+    for (const [key, max] of Object.entries(TERMINAL_CONFIG_MAXIMA)) assert.equal(props[`dsh.terminal.${key}`]?.maximum, max, `dsh.terminal.${key}`);
   });
 
   it('package.json declares every setting with the code’s default', () => {
