@@ -12,19 +12,26 @@ import { registerAgentTerminals } from './vscode/agentTerminals';
 import { registerTerminalCommands } from './vscode/terminalCommands';
 import { TerminalToolContext, registerTerminalTools } from './vscode/terminalTools';
 import { registerTmux } from './vscode/tmux';
-import type { LspService } from './lsp/service';
+import { NavigationApi, createNavigationApi } from './lsp/navigationApi';
+import { TerminalApi, createTerminalApi } from './terminal/terminalApi';
 import { registerNavigation } from './vscode/navigation';
 
-/** What `activate` returns to other extensions (`vscode.extensions.getExtension(...).exports`). */
+/**
+ * What `activate` returns to other extensions (`vscode.extensions.getExtension(...).exports`):
+ * frozen facades over the services, never the services themselves.
+ */
 export interface DshBridgeApi {
-  apiVersion: 1;
-  /** The terminal service: call `createOwner()` for your own identity; our sessions are not yours. */
-  terminal: TerminalService;
+  readonly apiVersion: 1;
+  /**
+   * Terminals: call `createOwner(label)` for your own identity and pass it to every call; you see,
+   * read and act on the sessions you opened, and on no other (the agent tools' included).
+   */
+  readonly terminal: TerminalApi;
   /**
    * The navigation seam: `registerProvider({id, extensions, query})` serves `dsh_lsp` (and the
    * palette commands) for your file extensions; `query(...)` answers with LSP positions (0-based).
    */
-  navigation: LspService;
+  readonly navigation: NavigationApi;
 }
 
 /** The running terminal service, for {@link deactivate}. */
@@ -63,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   context.subscriptions.push(registerTerminalTools(tools), registerTerminalCommands(tools), registerAgentTerminals(tools));
   registerTmux(context, log);
   const navigation = registerNavigation(context, log, () => service.backendTypes());
-  return { apiVersion: 1, terminal: service, navigation };
+  return Object.freeze({ apiVersion: 1, terminal: createTerminalApi(service), navigation: createNavigationApi(navigation) });
 }
 
 /**

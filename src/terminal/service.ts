@@ -8,7 +8,10 @@
  *   owner is alive; otherwise the half-made session is closed.
  * - One send in flight per session; read and signal never queue behind it.
  * - A session leaves the table only after its backend is quiet. Disposing an owner closes its
- *   sessions; nothing else does, so sessions outlive a reload of the tool layer.
+ *   sessions; nothing else does, so sessions outlive a reload of the tool layer. A session the
+ *   person has taken over closes only with their confirmation.
+ * - Events go only to subscriptions of the session's owner and carry ids, never owners. Other
+ *   extensions get `terminalApi.ts`'s facade, never this object.
  */
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { tailByBytes } from './scrollback';
@@ -49,9 +52,23 @@ export interface SessionInfo {
   takenOver: boolean;
 }
 
-/** What changed in the session table, for views (panel mirrors, status bar). */
-export type SessionEvent =
-  | { kind: 'opened' | 'closed' | 'changed'; sessionId: string; owner: Owner };
+/**
+ * What changed in one of the subscriber's sessions, for views (panel mirrors, status bar). It
+ * names the session by id and never carries an owner: a subscriber hears only of its own sessions.
+ */
+export interface SessionEvent {
+  readonly kind: 'opened' | 'closed' | 'changed';
+  readonly sessionId: string;
+}
+
+/** Options of `close`. */
+export interface CloseOptions {
+  /**
+   * The person confirmed closing a session they have taken over (a modal dialog, or closing its
+   * panel terminal and confirming). Without it such a close is refused with TAKEN_OVER.
+   */
+  userConfirmed?: boolean;
+}
 
 /** Options of `open`. */
 export interface OpenOptions extends SpawnSpec {
@@ -121,7 +138,8 @@ class OwnerImpl implements Owner {
 export class TerminalService implements Disposable {
   private readonly backends = new Map<string, TerminalBackend>();
   private readonly sessions = new Map<string, Entry>();
-  private readonly listeners = new Set<(event: SessionEvent) => void>();
+  /** Subscriptions, each bound to the owner whose sessions it hears of. */
+  private readonly listeners = new Set<{ owner: OwnerImpl; listener: (event: SessionEvent) => void }>();
   private nextId = 1;
   private nextJobId = 1;
 
@@ -153,12 +171,17 @@ export class TerminalService implements Disposable {
   }
 
   /**
-   * Subscribes to session events of every owner: opened (after publication), changed (a send
-   * started or ended, the shell exited, a take-over began or ended), closed (after removal).
+   * Subscribes to events of `owner`'s own sessions: opened (after publication), changed (a send
+   * started or ended, the shell exited, a take-over began or ended), closed (after removal). Each
+   * event is a fresh `{kind, sessionId}`; other owners' sessions are never reported.
+   * @throws TerminalError INVALID_ARGUMENT unless `owner` came from `createOwner()` and `listener`
+   *   is a function; OWNER_DISPOSED for a disposed owner.
    */
-  onDidChangeSessions(listener: (event: SessionEvent) => void): Disposable {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
+  onDidChangeSessions(owner: Owner, listener: (event: SessionEvent) => void): Disposable {
+    const subscription = { owner: this.checkOwner(owner), listener };
+    if (typeof listener !== 'function') throw new TerminalError('INVALID_ARGUMENT', 'onDidChangeSessions(owner, listener): listener must be a function');
+    this.listeners.add(subscription);
+    return { dispose: () => void this.listeners.delete(subscription) };
   }
 
   /**
@@ -341,12 +364,17 @@ export class TerminalService implements Disposable {
   /**
    * Ends the session and every process in it; resolves true once the backend is quiet and the
    * session left the table, false when it was already closed by an earlier call.
+   * @throws TerminalError TAKEN_OVER for a session the person has taken over, unless
+   *   `options.userConfirmed` (their shell and what runs in it are theirs until they hand it back).
    */
-  async close(owner: Owner, sessionId: string, reason = 'closed by its owner'): Promise<boolean> {
+  async close(owner: Owner, sessionId: string, reason = 'closed by its owner', options: CloseOptions = {}): Promise<boolean> {
     const entry = this.entry(owner, sessionId);
     if (entry.closing) {
       await entry.closing;
       return false;
+    }
+    if (entry.takenOver && options.userConfirmed !== true) {
+      throw new TerminalError('TAKEN_OVER', `the user has taken over session ${entry.id} and did not confirm closing it; it keeps running. Leave it to them, ask them to close it or hand it back, or use another session`);
     }
     entry.closing = this.teardown(entry, reason);
     return entry.closing;
@@ -402,9 +430,10 @@ export class TerminalService implements Disposable {
   }
 
   private emit(kind: SessionEvent['kind'], entry: Entry): void {
-    for (const listener of [...this.listeners]) {
+    for (const { owner, listener } of [...this.listeners]) {
+      if (owner !== entry.owner) continue;
       try {
-        listener({ kind, sessionId: entry.id, owner: entry.owner });
+        listener(Object.freeze({ kind, sessionId: entry.id }));
       } catch (error) {
         this.log.warn(`session event listener failed: ${describe(error)}`);
       }

@@ -4,10 +4,11 @@
  * colours included, titled `DSH <id> · <name>`. It is read-only while the agent owns it: typing
  * offers "Take Over"; while the person holds it, agent sends are refused (TAKEN_OVER) and their
  * keystrokes go to the real session; "Hand Back" returns it. Closing the panel terminal asks
- * before closing the session. A status bar item counts sessions and busy ones.
+ * before closing the session, and a session the person holds closes from anywhere only with
+ * their confirmation (`closeAgentSession`). A status bar item counts sessions and busy ones.
  */
 import * as vscode from 'vscode';
-import { describe } from '../terminal/errors';
+import { TerminalError, describe } from '../terminal/errors';
 import type { SessionEvent, SessionInfo } from '../terminal/service';
 import type { TerminalToolContext } from './terminalTools';
 
@@ -43,13 +44,12 @@ export function registerAgentTerminals(ctx: TerminalToolContext): vscode.Disposa
     mirrors.set(sessionId, mirror);
   };
   const onEvent = (event: SessionEvent) => {
-    if (event.owner !== ctx.owner) return;
     if (event.kind === 'opened') ensureMirror(event.sessionId);
     if (event.kind === 'closed') mirrors.get(event.sessionId)?.sessionClosed();
     if (event.kind === 'changed') mirrors.get(event.sessionId)?.refreshName();
     updateStatus();
   };
-  const subscription = ctx.service.onDidChangeSessions(onEvent);
+  const subscription = ctx.service.onDidChangeSessions(ctx.owner, onEvent);
   for (const s of ctx.service.list(ctx.owner)) ensureMirror(s.sessionId);
   updateStatus();
 
@@ -84,6 +84,33 @@ export function registerAgentTerminals(ctx: TerminalToolContext): vscode.Disposa
       if (id) ctx.service.handBack(ctx.owner, id);
     }),
   );
+}
+
+/**
+ * Closes one of the tools' sessions. A session the person has taken over closes only if they
+ * confirm in a modal warning; `requestedBy` says who asked (e.g. "the agent (dsh_terminal_close)").
+ * A dialog VS Code cannot show (it refuses modal dialogs while extension tests run) counts as no.
+ * @returns what `TerminalService.close` returns.
+ * @throws TerminalError TAKEN_OVER when the person did not confirm; the service's errors otherwise.
+ */
+export async function closeAgentSession(ctx: TerminalToolContext, sessionId: string, reason: string, requestedBy: string): Promise<boolean> {
+  const session = ctx.service.list(ctx.owner).find((s) => s.sessionId === sessionId);
+  if (!session?.takenOver) return ctx.service.close(ctx.owner, sessionId, reason);
+  const running = session.foregroundCommand ? ` \`${session.foregroundCommand}\` is running in it.` : '';
+  let pick: string | undefined;
+  try {
+    pick = await vscode.window.showWarningMessage(
+      `Close agent terminal ${sessionId}? You have taken it over; its shell and everything running in it will end.`,
+      { modal: true, detail: `Asked by ${requestedBy}. Working directory: ${session.cwd}.${running}` },
+      'Close Session',
+    );
+  } catch {
+    pick = undefined;
+  }
+  if (pick !== 'Close Session') {
+    throw new TerminalError('TAKEN_OVER', `the user has taken over session ${sessionId} and did not confirm closing it; it keeps running. Leave it to them, ask them to hand it back, or use another session`);
+  }
+  return ctx.service.close(ctx.owner, sessionId, reason, { userConfirmed: true });
 }
 
 function stateText(s: SessionInfo): string {
@@ -150,7 +177,7 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
       .showWarningMessage(`Close agent terminal ${this.sessionId} too? Its shell and everything running in it will end.`, { modal: true }, 'Close Session', 'Keep Running')
       .then(async (pick) => {
         if (pick === 'Close Session') {
-          await this.ctx.service.close(this.ctx.owner, this.sessionId, 'closed from its panel terminal').catch((e) => vscode.window.showErrorMessage(`DSH Bridge: ${describe(e)}`));
+          await this.ctx.service.close(this.ctx.owner, this.sessionId, 'closed from its panel terminal', { userConfirmed: true }).catch((e) => vscode.window.showErrorMessage(`DSH Bridge: ${describe(e)}`));
         } else if (this.info()) {
           this.hooks.kept();
         }

@@ -1,14 +1,22 @@
 /**
  * Palette commands for agent terminals: open one, list them (and see a session's newest
- * scrollback page in a read-only editor), close one. They act on the same owner as the tools, so
- * a terminal opened here is one the agent can use.
+ * scrollback page in a read-only editor), close one (asking first if the person has taken it
+ * over). They act on the same owner as the tools, so a terminal opened here is one the agent can
+ * use.
  */
+import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { describe } from '../terminal/errors';
 import type { SessionInfo } from '../terminal/service';
 import { TerminalToolContext, UNTRUSTED_MESSAGE, defaultCwd } from './terminalTools';
+import { closeAgentSession } from './agentTerminals';
 
-/** URI scheme of the read-only scrollback documents: `dsh-scrollback:/<sessionId>.log`. */
+/**
+ * URI scheme of the read-only scrollback documents: `dsh-scrollback://<token>/<sessionId>.log`,
+ * where `<token>` is 128 random bits minted for each view the person opens. Any extension can ask
+ * a content provider for any URI, so the token, not the path, names the session: a URI without a
+ * token this window minted serves nothing.
+ */
 export const SCROLLBACK_SCHEME = 'dsh-scrollback';
 
 /** Registers `dsh.openAgentTerminal`, `dsh.listAgentTerminals`, `dsh.closeAgentTerminal`. */
@@ -24,14 +32,13 @@ export function registerTerminalCommands(ctx: TerminalToolContext): vscode.Dispo
     vscode.commands.registerCommand('dsh.listAgentTerminals', () => guarded(ctx, async () => {
       const pick = await pickSession(ctx, 'Agent terminals: pick one to see its newest scrollback page');
       if (!pick) return;
-      const uri = vscode.Uri.from({ scheme: SCROLLBACK_SCHEME, path: `/${pick.sessionId}.log` });
-      pages.refresh(uri);
+      const uri = pages.mint(pick.sessionId);
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
     })),
     vscode.commands.registerCommand('dsh.closeAgentTerminal', () => guarded(ctx, async () => {
       const pick = await pickSession(ctx, 'Close which agent terminal?');
       if (!pick) return;
-      await ctx.service.close(ctx.owner, pick.sessionId, 'closed from the command palette');
+      await closeAgentSession(ctx, pick.sessionId, 'closed from the command palette', 'you (DSH: Close Agent Terminal)');
       void vscode.window.showInformationMessage(`DSH Bridge: agent terminal ${pick.sessionId} closed.`);
     })),
     pages,
@@ -71,19 +78,34 @@ async function pickSession(ctx: TerminalToolContext, placeHolder: string): Promi
   return (await vscode.window.showQuickPick(items, { placeHolder }))?.session;
 }
 
-/** Serves a session's newest scrollback page (500 lines, byte-capped) as a read-only document. */
+/**
+ * Serves a session's newest scrollback page (500 lines, byte-capped) as a read-only document, for
+ * the views this window opened: each has its own token; an unknown token serves a line saying so.
+ * A token is forgotten when its document is closed.
+ */
 class ScrollbackDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
+  /** Token → session id of every view opened and not yet closed. */
+  private readonly views = new Map<string, string>();
+  private readonly closed: vscode.Disposable;
 
-  constructor(private readonly ctx: TerminalToolContext) {}
+  constructor(private readonly ctx: TerminalToolContext) {
+    this.closed = vscode.workspace.onDidCloseTextDocument((doc) => {
+      if (doc.uri.scheme === SCROLLBACK_SCHEME) this.views.delete(doc.uri.authority);
+    });
+  }
 
-  refresh(uri: vscode.Uri): void {
-    this.changed.fire(uri);
+  /** A fresh URI for a new view of `sessionId`. */
+  mint(sessionId: string): vscode.Uri {
+    const token = randomBytes(16).toString('hex');
+    this.views.set(token, sessionId);
+    return vscode.Uri.from({ scheme: SCROLLBACK_SCHEME, authority: token, path: `/${sessionId}.log` });
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    const sessionId = uri.path.replace(/^\//, '').replace(/\.log$/, '');
+    const sessionId = this.views.get(uri.authority);
+    if (sessionId === undefined || uri.path !== `/${sessionId}.log`) {
+      return '# This scrollback view is not open: use "DSH: List Agent Terminals" to see an agent terminal.';
+    }
     try {
       const page = this.ctx.service.read(this.ctx.owner, sessionId, {});
       const header = `# ${sessionId}: lines ${page.firstLineNumber + 1}–${page.firstLineNumber + page.lineEnd - page.lineBegin} (newest page${page.truncated ? ', cut to the byte cap' : ''})\n`;
@@ -94,6 +116,7 @@ class ScrollbackDocuments implements vscode.TextDocumentContentProvider, vscode.
   }
 
   dispose(): void {
-    this.changed.dispose();
+    this.closed.dispose();
+    this.views.clear();
   }
 }

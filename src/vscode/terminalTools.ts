@@ -10,6 +10,7 @@ import { TerminalError } from '../terminal/errors';
 import { tailByBytes } from '../terminal/scrollback';
 import type { Owner, SessionInfo, TerminalService } from '../terminal/service';
 import type { SendResult } from '../terminal/types';
+import { closeAgentSession } from './agentTerminals';
 
 /** Why no terminal backend is available on this machine, or undefined when one is. */
 export type BackendAvailability = () => string | undefined;
@@ -225,7 +226,7 @@ export class RunTool extends TerminalTool<RunInput> {
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
     // An earlier dsh_run shell that exited already reported it; it makes way for a new one.
     for (const old of this.ctx.service.list(this.ctx.owner)) {
-      if (old.name === RunTool.sessionName && old.sessionStatus.kind === 'exited') {
+      if (old.name === RunTool.sessionName && old.sessionStatus.kind === 'exited' && !old.takenOver) {
         await this.ctx.service.close(this.ctx.owner, old.sessionId, 'dsh_run reopens its session');
       }
     }
@@ -364,7 +365,7 @@ export class CloseTool extends TerminalTool<CloseInput> {
 
   protected async run(input: CloseInput & Record<string, unknown>) {
     const sessionId = requireString(input, 'sessionId');
-    const closed = await this.ctx.service.close(this.ctx.owner, sessionId, 'closed by dsh_terminal_close');
+    const closed = await closeAgentSession(this.ctx, sessionId, 'closed by dsh_terminal_close', 'the agent (dsh_terminal_close)');
     return toolResult({ sessionId, closed });
   }
 }

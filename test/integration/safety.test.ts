@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
+import { runPickingFirst } from './ui';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -71,6 +72,20 @@ describe('safety and visibility', function () {
     await vscode.commands.executeCommand('dsh.handBackAgentTerminal', sessionId);
     const r = await invokeTool('dsh_terminal_send', { sessionId, input: 'echo agent-again' });
     assert.equal(r.text, 'agent-again');
+  });
+
+  it('closing a session the person took over needs their confirmation: dsh_terminal_close and the palette are refused without it', async () => {
+    // The palette's quick pick is accepted on its first item: make it this session.
+    const others = (await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {})).json.sessions.filter((s) => s.sessionId !== sessionId);
+    for (const other of others) await invokeTool('dsh_terminal_close', { sessionId: other.sessionId });
+    await vscode.commands.executeCommand('dsh.takeOverAgentTerminal', sessionId);
+    // VS Code refuses modal dialogs while extension tests run: the confirmation is not given.
+    await assert.rejects(invokeTool('dsh_terminal_close', { sessionId }), /taken over session pty-\d+ and did not confirm closing it/);
+    await runPickingFirst('dsh.closeAgentTerminal');
+    const listed = await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {});
+    assert.ok(listed.json.sessions.some((s) => s.sessionId === sessionId), 'the session keeps running');
+    await vscode.commands.executeCommand('dsh.handBackAgentTerminal', sessionId);
+    assert.equal((await invokeTool<{ closed: boolean }>('dsh_terminal_close', { sessionId })).json.closed, true);
   });
 
   it('terminal content never reaches the log or the profile on disk', async () => {

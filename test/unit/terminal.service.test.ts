@@ -115,7 +115,7 @@ describe('TerminalService', function () {
 
   it('take-over refuses agent sends and signals, lets the person type, and hand-back restores the agent', async () => {
     const events: string[] = [];
-    h.service.onDidChangeSessions((e) => events.push(`${e.kind} ${e.sessionId}`));
+    h.service.onDidChangeSessions(h.owner, (e) => events.push(`${e.kind} ${e.sessionId}`));
     const { sessionId } = await h.service.open(h.owner);
     assert.throws(() => h.service.writeUserInput(h.owner, sessionId, 'x'), /take it over/);
     assert.equal(h.service.takeOver(h.owner, sessionId), true);
@@ -130,6 +130,45 @@ describe('TerminalService', function () {
     await h.service.close(h.owner, sessionId);
     assert.deepEqual(events.filter((e) => !e.startsWith('changed')), [`opened ${sessionId}`, `closed ${sessionId}`]);
     assert.ok(events.filter((e) => e.startsWith('changed')).length >= 4);
+  });
+
+  it('session events reach only the owner’s own subscriptions and carry the id, never an owner', async () => {
+    const other = h.service.createOwner('other');
+    const mine: object[] = [];
+    const theirs: object[] = [];
+    h.service.onDidChangeSessions(h.owner, (e) => mine.push(e));
+    h.service.onDidChangeSessions(other, (e) => theirs.push(e));
+    const a = await h.service.open(h.owner);
+    const b = await h.service.open(other);
+    await h.service.send(h.owner, a.sessionId, { input: 'echo a' });
+    await h.service.send(other, b.sessionId, { input: 'echo b' });
+    assert.equal(h.service.takeOver(h.owner, a.sessionId), true);
+    await h.service.close(h.owner, a.sessionId, 'test', { userConfirmed: true });
+    await h.service.close(other, b.sessionId);
+    const ids = (events: object[]) => [...new Set(events.map((e) => (e as { sessionId: string }).sessionId))];
+    assert.deepEqual(ids(mine), [a.sessionId]);
+    assert.deepEqual(ids(theirs), [b.sessionId]);
+    for (const e of [...mine, ...theirs]) {
+      assert.deepEqual(Object.keys(e).sort(), ['kind', 'sessionId']);
+      assert.ok(Object.values(e).every((v) => typeof v === 'string'), 'an event holds only strings');
+    }
+    assert.deepEqual(mine.map((e) => (e as { kind: string }).kind).filter((k) => k !== 'changed'), ['opened', 'closed']);
+  });
+
+  it('subscribing needs an owner from createOwner; a listener alone is refused', () => {
+    const listener = () => undefined;
+    assert.throws(() => (h.service.onDidChangeSessions as unknown as (l: unknown) => unknown)(listener), code('INVALID_ARGUMENT'));
+    assert.throws(() => h.service.onDidChangeSessions({ label: 'fake', disposed: false, dispose() {} }, listener), code('INVALID_ARGUMENT'));
+  });
+
+  it('a session the person took over closes only with their confirmation; the refusal says so', async () => {
+    const { sessionId } = await h.service.open(h.owner);
+    h.service.takeOver(h.owner, sessionId);
+    await assert.rejects(h.service.close(h.owner, sessionId), (e: Error) => code('TAKEN_OVER')(e) && /confirm/.test(e.message) && e.message.includes(sessionId));
+    assert.equal(h.service.list(h.owner).length, 1, 'the refused close left the session running');
+    await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo x' }), code('TAKEN_OVER'));
+    assert.equal(await h.service.close(h.owner, sessionId, 'the person confirmed', { userConfirmed: true }), true);
+    assert.deepEqual(h.service.list(h.owner), []);
   });
 
   it('silence before a send does not count as its quiet (found by npm run stress)', async () => {

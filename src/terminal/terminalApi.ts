@@ -1,0 +1,110 @@
+/**
+ * The terminal operations other extensions get (`exports.terminal`): a frozen object of functions
+ * bound to the service by closure. Nothing reachable from it — its properties, their prototypes,
+ * what its functions return or throw, the events it delivers — leads to the service, its tables
+ * or an owner other than the caller's own: an owner here is an opaque handle (a frozen object
+ * with `label`, `disposed` and `dispose()`), mapped to the service's owner in a WeakMap only this
+ * module holds. So another extension sees, reads and acts on the sessions it opened, and no other.
+ *
+ * This is the boundary the API draws, not a sandbox: extensions share one JavaScript realm and
+ * one process, so code that patches built-ins or reads the process's file descriptors is out of
+ * its reach.
+ */
+import { TerminalError } from './errors';
+import type { JobOutput, OpenOptions, Owner, SessionEvent, SessionInfo, TerminalService } from './service';
+import type { Disposable, ReadRequest, ReadResult, SendRequest, SendResult, SignalResult } from './types';
+
+/** An owner as another extension holds it: disposing it closes every session it opened. */
+export interface OwnerHandle extends Disposable {
+  readonly label: string;
+  readonly disposed: boolean;
+}
+
+/**
+ * What `exports.terminal` offers. Every session call takes the caller's {@link OwnerHandle} first
+ * and throws TerminalError (`code` NO_SUCH_SESSION, NOT_SESSION_OWNER, SESSION_BUSY, TAKEN_OVER,
+ * INVALID_ARGUMENT, OWNER_DISPOSED, …) as {@link TerminalService} documents.
+ */
+export interface TerminalApi {
+  /** A new owner; `label` (1–100 characters) appears in DSH Bridge's log only. */
+  createOwner(label: string): OwnerHandle;
+  /** Registered backend types, e.g. `['pty-bash']`; empty where no backend can start. */
+  backendTypes(): string[];
+  open(owner: OwnerHandle, options?: OpenOptions): Promise<SessionInfo>;
+  /** Output the shell printed before its first prompt. */
+  motd(owner: OwnerHandle, sessionId: string): string;
+  send(owner: OwnerHandle, sessionId: string, request: SendRequest): Promise<SendResult>;
+  startBackground(owner: OwnerHandle, sessionId: string, request: SendRequest): { jobId: string };
+  output(owner: OwnerHandle, sessionId: string, jobId: string): JobOutput;
+  read(owner: OwnerHandle, sessionId: string, request?: ReadRequest): ReadResult;
+  signal(owner: OwnerHandle, sessionId: string, signal: string): SignalResult;
+  /** The caller's own sessions, in the order they were opened. */
+  list(owner: OwnerHandle): SessionInfo[];
+  close(owner: OwnerHandle, sessionId: string): Promise<boolean>;
+  /** Events `{kind, sessionId}` of the caller's own sessions only. */
+  onDidChangeSessions(owner: OwnerHandle, listener: (event: SessionEvent) => void): Disposable;
+  /** Output of one of the caller's sessions as it arrives (raw terminal text). */
+  onOutput(owner: OwnerHandle, sessionId: string, listener: (text: string) => void): Disposable;
+}
+
+/**
+ * Builds the facade over `service`. `prefix` goes before each owner's label in the log.
+ * @returns a frozen {@link TerminalApi}.
+ */
+export function createTerminalApi(service: TerminalService, prefix = 'extension'): TerminalApi {
+  const owners = new WeakMap<object, Owner>();
+  const real = (handle: unknown): Owner => {
+    const owner = typeof handle === 'object' && handle !== null ? owners.get(handle) : undefined;
+    if (!owner) throw new TerminalError('INVALID_ARGUMENT', 'owner must be a handle returned by exports.terminal.createOwner(label) of this API');
+    return owner;
+  };
+  const disposable = (d: Disposable): Disposable => Object.freeze({ dispose: () => void d.dispose() });
+  // Results leave as copies: plain data the caller may keep or change without touching ours.
+  const copy = <T>(value: T): T => structuredClone(value);
+
+  return Object.freeze({
+    createOwner(label: string): OwnerHandle {
+      if (typeof label !== 'string' || !label.trim() || label.length > 100) {
+        throw new TerminalError('INVALID_ARGUMENT', 'createOwner(label): label must be a non-empty string of at most 100 characters, e.g. your extension id');
+      }
+      const owner = service.createOwner(`${prefix} ${label}`);
+      const handle: OwnerHandle = Object.freeze({
+        label,
+        get disposed() {
+          return owner.disposed;
+        },
+        dispose: () => owner.dispose(),
+      });
+      owners.set(handle, owner);
+      return handle;
+    },
+    backendTypes: () => service.backendTypes(),
+    async open(owner: OwnerHandle, options: OpenOptions = {}) {
+      const o = real(owner);
+      const spec: OpenOptions = { ...options };
+      if (spec.env !== undefined && spec.env !== null) spec.env = { ...spec.env };
+      return copy(await service.open(o, spec));
+    },
+    motd: (owner: OwnerHandle, sessionId: string) => service.motd(real(owner), sessionId),
+    async send(owner: OwnerHandle, sessionId: string, request: SendRequest) {
+      const o = real(owner);
+      return copy(await service.send(o, sessionId, { ...request }));
+    },
+    startBackground: (owner: OwnerHandle, sessionId: string, request: SendRequest) => copy(service.startBackground(real(owner), sessionId, { ...request })),
+    output: (owner: OwnerHandle, sessionId: string, jobId: string) => copy(service.output(real(owner), sessionId, jobId)),
+    read: (owner: OwnerHandle, sessionId: string, request: ReadRequest = {}) => copy(service.read(real(owner), sessionId, { ...request })),
+    signal: (owner: OwnerHandle, sessionId: string, signal: string) => copy(service.signal(real(owner), sessionId, signal)),
+    list: (owner: OwnerHandle) => copy(service.list(real(owner))),
+    close: (owner: OwnerHandle, sessionId: string) => service.close(real(owner), sessionId, 'closed through the extension API'),
+    onDidChangeSessions(owner: OwnerHandle, listener: (event: SessionEvent) => void) {
+      const o = real(owner);
+      if (typeof listener !== 'function') throw new TerminalError('INVALID_ARGUMENT', 'onDidChangeSessions(owner, listener): listener must be a function');
+      return disposable(service.onDidChangeSessions(o, (e) => listener(Object.freeze({ kind: e.kind, sessionId: e.sessionId }))));
+    },
+    onOutput(owner: OwnerHandle, sessionId: string, listener: (text: string) => void) {
+      const o = real(owner);
+      if (typeof listener !== 'function') throw new TerminalError('INVALID_ARGUMENT', 'onOutput(owner, sessionId, listener): listener must be a function');
+      return disposable(service.onOutput(o, sessionId, (text) => listener(text)));
+    },
+  });
+}
