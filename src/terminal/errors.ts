@@ -12,7 +12,9 @@ export type TerminalErrorCode =
   | 'BACKEND_REGISTRATION'
   | 'OWNER_DISPOSED'
   | 'SPAWN_FAILED'
-  | 'TAKEN_OVER';
+  | 'TAKEN_OVER'
+  /** What would read the input is not what the person confirmed; nothing was typed. */
+  | 'RECEIVER_CHANGED';
 
 export class TerminalError extends Error {
   constructor(

@@ -3,7 +3,9 @@
  *
  * The shell prints OSC sequences (ECMA-48 "operating system command", `ESC ] … BEL`) that
  * terminals ignore: `ESC ] 6973 ; <nonce> ; <kind> ; <fields> BEL` with kind
- * - `P;<status>;<seq>`: PS1 was shown; `status` is `$?` of the last command, `seq` counts prompts;
+ * - `P;<status>;<seq>;<editing>`: PS1 was shown; `status` is `$?` of the last command, `seq` counts
+ *   prompts, `editing` is `e` while readline edits the line (`set -o emacs` or `vi`), `n` when line
+ *   editing is off (absent in older shells' markers: unknown);
  * - `S;<seq>`: PS0, the shell starts executing what it read after prompt `seq`;
  * - `C`: PS2, the shell waits for the rest of a command.
  * Only markers with this session's nonce count; anything else passes through as program output.
@@ -13,6 +15,16 @@
 export const MARKER_OSC = '6973';
 /** Visible text of the controlled PS1, after its marker. */
 export const PROMPT_TEXT = '$ ';
+/**
+ * What a send writes around text typed into bash's line editor: a private key sequence bound to
+ * readline's `kill-whole-line` (the line starts empty whatever earlier keys left on it), then the
+ * text as one bracketed paste (xterm ctlseqs "Bracketed Paste Mode"; readline inserts everything
+ * between the brackets literally, so nothing in it acts as an editing key). Text cannot end the
+ * paste early: ESC is refused in text (input.ts).
+ */
+export const KILL_LINE_KEYS = '\x1b[6973~';
+export const PASTE_START = '\x1b[200~';
+export const PASTE_END = '\x1b[201~';
 /** Visible text of the controlled PS2, after its marker. */
 export const CONTINUATION_TEXT = '> ';
 
@@ -23,7 +35,8 @@ const MAX_MARKER_LENGTH = 96;
 
 export type MarkerEvent =
   | { kind: 'text'; text: string }
-  | { kind: 'prompt'; status: number; seq: number }
+  /** `lineEditing`: readline edits the line (`set -o emacs`/`vi`); undefined when the marker does not say. */
+  | { kind: 'prompt'; status: number; seq: number; lineEditing?: boolean }
   /** The controlled PS1 text was seen after a prompt marker. */
   | { kind: 'prompt-text' }
   | { kind: 'start'; seq: number }
@@ -121,7 +134,9 @@ function parseFields(body: string): MarkerEvent | undefined {
     case 'P': {
       const status = int(parts[1]);
       const seq = int(parts[2]);
-      return status === undefined || seq === undefined ? undefined : { kind: 'prompt', status, seq };
+      if (status === undefined || seq === undefined || parts.length > 4) return undefined;
+      if (parts[3] === 'e' || parts[3] === 'n') return { kind: 'prompt', status, seq, lineEditing: parts[3] === 'e' };
+      return parts[3] === undefined ? { kind: 'prompt', status, seq } : undefined;
     }
     case 'S': {
       const seq = int(parts[1]);
@@ -187,7 +202,14 @@ export const CLOSE_INHERITED_FDS = [
  *   every prompt, so a user's `PS1=` cannot silence it, and since PS1 itself carries the marker,
  *   neither can `PROMPT_COMMAND=`. (Both at once can; then the /proc probe still sees the shell
  *   reading its terminal.)
- * - Bracketed paste is off so pasted multi-line input is not wrapped in `ESC[200~`.
+ * - PS1's marker says whether line editing is on (`__dsh_prompt` sets `__dsh_le` from SHELLOPTS):
+ *   only then does readline read the line, and only readline understands a bracketed paste.
+ * - Readline's paste brackets and our kill-line keys are bound in the emacs, vi-insert and
+ *   vi-command keymaps. readline binds `ESC [ 200 ~` itself whatever `enable-bracketed-paste` says
+ *   (that variable only makes readline ask the terminal to bracket pastes with `ESC [ ? 2004 h`);
+ *   it stays off so those mode switches do not fill the output, and `enable-active-region` is off
+ *   so pasted text is not echoed in reverse video.
+ * - History expansion (`!!`, `!-2`, `^a^b`) is off: it would run text other than what was typed.
  */
 export function controlledPromptRc(nonce: string, startup: StartupRcOptions): string {
   const m = `\\e]${MARKER_OSC};${nonce};`;
@@ -208,12 +230,19 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     `[ "\${TMUX_TMPDIR-}" = ${privateTmux} ] && ${restoreTmux}`,
     'unset HISTFILE',
     "bind 'set enable-bracketed-paste off' 2>/dev/null",
+    "bind 'set enable-active-region off' 2>/dev/null",
+    ...['emacs', 'vi-insert', 'vi-command'].flatMap((map) => [
+      `bind -m ${map} '"\\e[200~": bracketed-paste-begin' 2>/dev/null`,
+      `bind -m ${map} '"\\e[6973~": kill-whole-line' 2>/dev/null`,
+    ]),
+    'set +H',
     'shopt -s promptvars',
     '__dsh_seq=0',
-    `__dsh_ps1='\\[${m}P;$?;$((__dsh_seq=\${__dsh_seq:-0}+1))\\a\\]${PROMPT_TEXT}'`,
+    '__dsh_le=e',
+    `__dsh_ps1='\\[${m}P;$?;$((__dsh_seq=\${__dsh_seq:-0}+1));\${__dsh_le:-e}\\a\\]${PROMPT_TEXT}'`,
     `__dsh_ps0='${m}S;\${__dsh_seq:-0}\\a'`,
     `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
-    '__dsh_prompt() { PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; return 0; }',
+    '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; return 0; }',
     'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
     '  PROMPT_COMMAND=("${PROMPT_COMMAND[@]}" __dsh_prompt)',
     'else',

@@ -19,7 +19,8 @@ import * as path from 'node:path';
 import type { IPty } from 'node-pty';
 import { MAX_TIMER_MS, TerminalConfig } from './config';
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
-import { MarkerParser, PROMPT_TEXT, controlledPromptRc } from './markers';
+import { checkSendInput, keyBytes } from './input';
+import { KILL_LINE_KEYS, MarkerParser, PASTE_END, PASTE_START, PROMPT_TEXT, controlledPromptRc } from './markers';
 import type { PtyModule } from './nodePty';
 import * as proc from './procProbe';
 import { TextRenderer } from './screenText';
@@ -30,6 +31,7 @@ import {
   BackendSession,
   Disposable,
   ForegroundProcess,
+  InputReceiver,
   ReadRequest,
   ReadResult,
   SendRequest,
@@ -40,6 +42,7 @@ import {
   TerminalBackend,
   WaitReason,
   Waiting,
+  receiverIdentity,
 } from './types';
 
 /** Event log of the terminal seam: ids, reasons, sizes, durations. Never terminal content. */
@@ -205,6 +208,8 @@ interface ActiveSend {
   echoTail: string;
   /** The alternate screen was active when the send started (input to a running vim or less). */
   alternateAtStart: boolean;
+  /** Keys were pressed at the shell's prompt: the line they edited is part of the result. */
+  keysAtPrompt: boolean;
   preWaits: proc.TtyWait[];
   startedAt: number;
   probeFrom: number;
@@ -237,6 +242,10 @@ class PtyBashSession implements BackendSession {
   private scrollbackOwesPrompt = false;
   private lastDataAt = Date.now();
   private alternateScreen = false;
+  /** DECCKM (application cursor keys) is set: cursor keys send `ESC O x`. */
+  private applicationCursor = false;
+  /** Readline edits the shell's line, as the last prompt marker said (undefined: not said). */
+  private lineEditing: boolean | undefined;
   private active: ActiveSend | undefined;
   private firstPromptWaiter: (() => void) | undefined;
   /** The first prompt was reached: the startup files ran to the end. */
@@ -290,6 +299,44 @@ class PtyBashSession implements BackendSession {
     const tpgid = this.foregroundGroup();
     const pid = tpgid ?? this.shellPid;
     return { pid, command: this.commandOf(pid) };
+  }
+
+  currentCwd(): string | undefined {
+    if (this.exitStatus || process.platform !== 'linux') return undefined;
+    try {
+      return fs.readlinkSync(`/proc/${this.shellPid}/cwd`);
+    } catch {
+      return undefined;
+    }
+  }
+
+  receiver(): InputReceiver {
+    if (this.exitStatus) return { kind: 'exited' };
+    const { tpgid, atPrompt } = this.inputState();
+    if (atPrompt) {
+      return {
+        kind: this.lastMarker === 'continuation' ? 'shell-continuation' : 'shell-prompt',
+        process: { pid: this.shellPid, command: this.commandOf(this.shellPid) },
+        lineEditing: this.lineEditing !== false,
+      };
+    }
+    const processGroup = tpgid ?? this.shellPid;
+    if (!this.probe) return { kind: 'program', process: { pid: processGroup, command: this.commandOf(processGroup) }, processGroup };
+    // The process that will read: one blocked reading the terminal, else the group's leader.
+    const waits = proc.ttyWaits(proc.groupProcesses(this.shellPid, processGroup), this.pts());
+    const pid = waits[0]?.pid ?? processGroup;
+    return { kind: 'program', process: { pid, command: this.commandOf(pid) }, processGroup, reading: waits.length > 0 };
+  }
+
+  /**
+   * Who holds the terminal now: the foreground process group (undefined without a probe), whether
+   * it is the shell's, and whether the shell waits for a command at its prompt or continuation
+   * prompt (after PS0 it runs one: its own `read` builtin, or an `exec`ed program, may then read).
+   */
+  private inputState(): { tpgid: number | undefined; shellInForeground: boolean; atPrompt: boolean } {
+    const tpgid = this.foregroundGroup();
+    const shellInForeground = tpgid === undefined ? this.lastMarker !== 'start' : tpgid === this.shellPid;
+    return { tpgid, shellInForeground, atPrompt: shellInForeground && this.lastMarker !== 'start' };
   }
 
   /**
@@ -377,16 +424,14 @@ class PtyBashSession implements BackendSession {
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
       throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${JSON.stringify(request.timeoutMs)})`);
     }
-    const inputBytes = Buffer.byteLength(request.input);
+    const typed = checkSendInput(request);
+    const inputBytes = typed.kind === 'text' ? Buffer.byteLength(typed.text) : 0;
     if (inputBytes > MAX_INPUT_BYTES) {
       throw new TerminalError('INVALID_ARGUMENT', `input is ${inputBytes} bytes; at most ${MAX_INPUT_BYTES} bytes are typed into a terminal. Write large data to a file instead (e.g. with a heredoc in several sends, or a file the program reads)`);
     }
     await this.settleAfterSignal();
-    const tpgid = this.foregroundGroup();
-    const shellInForeground = tpgid === undefined ? this.lastMarker !== 'start' : tpgid === this.shellPid;
-    // The shell waits for a command only at its prompt or continuation prompt; after PS0 it runs
-    // one (its own `read` builtin, or an `exec`ed program, may then read the terminal).
-    const atPrompt = shellInForeground && this.lastMarker !== 'start';
+    const { tpgid, shellInForeground, atPrompt } = this.inputState();
+    if (request.expectReceiver) this.checkReceiver(request.expectReceiver);
     let preWaits: proc.TtyWait[] = [];
     if (this.probe && tpgid !== undefined) {
       preWaits = proc.ttyWaits(proc.groupProcesses(this.shellPid, tpgid), this.pts());
@@ -398,7 +443,7 @@ class PtyBashSession implements BackendSession {
           'session is busy: the shell has not finished reading the previous input (no prompt since it was typed), so this input was not typed ahead of it. Wait and read the output (dsh_terminal_read), or interrupt with a signal (SIGINT).',
         );
       }
-      if (!atPrompt && preWaits.length > 0) this.checkLineLength(request.input);
+      if (!atPrompt && preWaits.length > 0 && typed.kind === 'text') this.checkLineLength(typed.text);
       if (!shellInForeground && preWaits.length === 0) {
         const fg = this.foreground();
         throw new TerminalError(
@@ -409,7 +454,7 @@ class PtyBashSession implements BackendSession {
     } else if (!shellInForeground) {
       throw new TerminalError('SESSION_BUSY', 'session is busy: a command is running and, without a /proc probe, it cannot be proven to read input');
     }
-    const input = request.input.endsWith('\n') ? request.input : `${request.input}\n`;
+    const input = this.bytesToWrite(typed, atPrompt);
     const startedAt = Date.now();
     return new Promise<SendResult>((resolve) => {
       const timer = setTimeout(() => send.finish('timeout'), timeoutMs);
@@ -426,6 +471,7 @@ class PtyBashSession implements BackendSession {
         viewport: new ViewportBuffer(this.config.maxReadBytes),
         echoTail: '',
         alternateAtStart: this.alternateScreen,
+        keysAtPrompt: typed.kind === 'keys' && atPrompt,
         preWaits,
         startedAt,
         probeFrom: startedAt + this.config.probeStartDelayMs,
@@ -440,9 +486,39 @@ class PtyBashSession implements BackendSession {
         },
       };
       this.active = send;
-      if (atPrompt) this.inputPending = true;
+      // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
+      // may follow them. Text always ends with a newline: the shell prompts again once it read it.
+      if (atPrompt && typed.kind === 'text') this.inputPending = true;
       this.term.write(input);
     });
+  }
+
+  /**
+   * The bytes a send writes. Keys: their sequences (cursor keys by DECCKM). Text: a newline is
+   * appended when missing; where bash's line editor reads it, the text goes in as one bracketed
+   * paste into an emptied line, followed by the newline that submits it.
+   */
+  private bytesToWrite(typed: ReturnType<typeof checkSendInput>, atPrompt: boolean): string {
+    if (typed.kind === 'keys') return keyBytes(typed.keys, this.applicationCursor);
+    const text = typed.text.endsWith('\n') ? typed.text.slice(0, -1) : typed.text;
+    if (atPrompt && this.lineEditing !== false) return `${KILL_LINE_KEYS}${PASTE_START}${text}${PASTE_END}\n`;
+    return `${text}\n`;
+  }
+
+  /**
+   * Refuses the send when what would read it is not the receiver the person confirmed.
+   * @throws TerminalError RECEIVER_CHANGED naming both.
+   */
+  private checkReceiver(expected: NonNullable<SendRequest['expectReceiver']>): void {
+    const now = this.receiver();
+    const actual = receiverIdentity(now);
+    if (actual.kind === expected.kind && actual.processGroup === expected.processGroup) return;
+    const name = (r: InputReceiver) => (r.kind === 'exited' ? 'nobody (the shell exited)' : r.kind === 'program' ? `\`${r.process.command}\` (pid ${r.process.pid})` : `the shell at its ${r.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`);
+    const was = expected.kind === 'program' ? `a program in process group ${expected.processGroup}` : expected.kind === 'exited' ? 'nobody' : `the shell at its ${expected.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
+    throw new TerminalError(
+      'RECEIVER_CHANGED',
+      `nothing was typed: the confirmation named ${was} as the receiver, but now ${name(now)} would read the input. Read the session (dsh_terminal_read) and send again`,
+    );
   }
 
   read(request: ReadRequest): ReadResult {
@@ -663,6 +739,7 @@ class PtyBashSession implements BackendSession {
           this.inputPending = false;
           this.promptSeq = event.seq;
           this.promptStatus = event.status;
+          if (event.lineEditing !== undefined) this.lineEditing = event.lineEditing;
           this.promptTextSeen = false;
           this.lastMarker = 'prompt';
           if (this.active) {
@@ -699,6 +776,7 @@ class PtyBashSession implements BackendSession {
   private onText(text: string): void {
     const alt = /\x1b\[\?(?:1049|1047|47)([hl])/g;
     for (const m of text.matchAll(alt)) this.alternateScreen = m[1] === 'h';
+    for (const m of text.matchAll(/\x1b\[\?1([hl])/g)) this.applicationCursor = m[1] === 'h';
     // The prompt text was swallowed with its marker; the scrollback shows it only once something
     // follows it, so a page read at an idle prompt ends with the last output line.
     const shown = this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text;
@@ -751,7 +829,10 @@ class PtyBashSession implements BackendSession {
         // pselect6 between keys too, and under load it was seen re-blocking there before it had
         // echoed the send's input (npm run stress). And only a read that lasted promptGraceMs: a
         // shell that just printed its prompt reads at once, before its marker has reached us.
-        const read = waits.find((w) => w.via === 'read');
+        // Keys pressed at the prompt are one small write that readline takes at once; when they
+        // did not end the line (Up, Tab) no prompt follows, and readline's wait for the next key
+        // (pselect6) is the answer.
+        const read = waits.find((w) => w.via === 'read' || send.keysAtPrompt);
         const seen = send.shellWait;
         if (!read) send.shellWait = undefined;
         else if (!seen || seen.wait.tid !== read.tid || seen.wait.switches !== read.switches) send.shellWait = { wait: read, at: now };
@@ -771,7 +852,8 @@ class PtyBashSession implements BackendSession {
     let output = text;
     // A send that ends before the shell ran anything shows what the shell shows: the pending
     // command and its continuation prompt. At a fresh prompt the echo region is just the prompt.
-    if (send.mode === 'echo' && waiting !== 'shell-prompt') output += send.echoTail;
+    // Keys pressed at the prompt that did not end the line (Up, Tab) show the line they edited.
+    if (send.mode === 'echo' && (waiting !== 'shell-prompt' || (send.keysAtPrompt && this.promptSeq === send.baselineSeq))) output += send.echoTail;
     const result: SendResult = {
       waitReason,
       sessionStatus: this.status(),

@@ -14,6 +14,7 @@
  *   extensions get `terminalApi.ts`'s facade, never this object.
  */
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
+import { checkLabel, checkSendInput } from './input';
 import { tailByBytes } from './scrollback';
 import type { TerminalLog } from './ptyBash';
 import {
@@ -21,6 +22,7 @@ import {
   AllowedSignal,
   BackendSession,
   Disposable,
+  InputReceiver,
   ReadRequest,
   ReadResult,
   SendRequest,
@@ -51,6 +53,19 @@ export interface SessionInfo {
   /** True while the person took the session over: agent sends and signals are refused. */
   takenOver: boolean;
 }
+
+/** Where a send would go, read at the moment of asking (for a confirmation). */
+export interface SendTarget {
+  /** Who would read the input now. */
+  receiver: InputReceiver;
+  /** The shell's working directory now; when it cannot be read, the one it was opened in. */
+  cwd: string;
+  /** False when `cwd` is the folder the session was opened in because the current one could not be read. */
+  cwdIsCurrent: boolean;
+}
+
+/** The longest session name (characters). */
+const MAX_NAME_LENGTH = 100;
 
 /**
  * What changed in one of the subscriber's sessions, for views (panel mirrors, status bar). It
@@ -231,6 +246,11 @@ export class TerminalService implements Disposable {
    */
   async open(owner: Owner, options: OpenOptions = {}): Promise<SessionInfo> {
     const o = this.checkOwner(owner);
+    if (options.name !== undefined) {
+      if (typeof options.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
+      checkLabel(options.name, 'name');
+      if ([...options.name].length > MAX_NAME_LENGTH) throw new TerminalError('INVALID_ARGUMENT', `name is ${[...options.name].length} characters; at most ${MAX_NAME_LENGTH}`);
+    }
     const type = options.backend ?? 'pty-bash';
     const backend = this.backends.get(type);
     if (!backend) {
@@ -262,15 +282,27 @@ export class TerminalService implements Disposable {
     }
   }
 
+  /**
+   * Who would read a send typed now and the shell's working directory now, both read at the call
+   * (for a confirmation shown before the send; pass `receiverIdentity(target.receiver)` as the
+   * send's `expectReceiver` so a changed receiver refuses the send).
+   */
+  sendTarget(owner: Owner, sessionId: string): SendTarget {
+    const session = this.entry(owner, sessionId).session;
+    const current = session.currentCwd();
+    return { receiver: session.receiver(), cwd: current ?? session.cwd, cwdIsCurrent: current !== undefined };
+  }
+
   /** Output shown before the session's first prompt (bounded). */
   motd(owner: Owner, sessionId: string): string {
     return this.entry(owner, sessionId).session.motd;
   }
 
   /**
-   * Writes input and waits for a wait reason. One send in flight per session.
+   * Types text or presses keys (exactly one of `input` and `keys`, see input.ts) and waits for a
+   * wait reason. One send in flight per session.
    * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, SESSION_BUSY, SESSION_EXITED,
-   * INVALID_ARGUMENT.
+   * INVALID_ARGUMENT (naming a refused character or key), RECEIVER_CHANGED.
    */
   async send(owner: Owner, sessionId: string, request: SendRequest): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
@@ -442,9 +474,7 @@ export class TerminalService implements Disposable {
 
   private checkSendable(entry: Entry, request: SendRequest): void {
     this.checkNotTakenOver(entry);
-    if (typeof request?.input !== 'string') {
-      throw new TerminalError('INVALID_ARGUMENT', 'input must be a string: the text to type into the terminal');
-    }
+    checkSendInput(request);
     if (entry.sending) {
       const fg = entry.session.foreground();
       throw new TerminalError('SESSION_BUSY', `session ${entry.id} already has a send in flight${fg ? ` (running \`${fg.command}\`)` : ''}; wait for it to return, read its output, or send a signal`);

@@ -36,13 +36,52 @@ export interface ForegroundProcess {
   command: string;
 }
 
+/**
+ * Who reads what a send types, as seen at one moment:
+ * - `shell-prompt` / `shell-continuation`: bash's line editor at the controlled prompt or the
+ *   continuation prompt (PS2); `lineEditing` says whether readline is on (`set -o emacs`/`vi`);
+ * - `program`: a process of the foreground process group (`reading`: it is provably blocked
+ *   reading the terminal; false: it runs and a send would be refused; absent: no /proc probe);
+ * - `exited`: nobody, the shell has exited.
+ */
+export type InputReceiver =
+  | { kind: 'shell-prompt' | 'shell-continuation'; process: ForegroundProcess; lineEditing: boolean }
+  | { kind: 'program'; process: ForegroundProcess; processGroup: number; reading?: boolean }
+  | { kind: 'exited' };
+
+/** What must not change between a confirmation and the write: the kind and the foreground process group. */
+export interface ReceiverIdentity {
+  kind: InputReceiver['kind'];
+  processGroup?: number;
+}
+
+/** The identity of a receiver, to pass back as `SendRequest.expectReceiver`. */
+export function receiverIdentity(receiver: InputReceiver): ReceiverIdentity {
+  if (receiver.kind === 'exited') return { kind: 'exited' };
+  return { kind: receiver.kind, processGroup: receiver.kind === 'program' ? receiver.processGroup : receiver.process.pid };
+}
+
 /** How readiness was established for a send: with the Linux /proc probe, or without any probe. */
 export type ProbeAvailability = 'linux-proc' | 'unavailable';
 
-/** Input of one send. */
+/**
+ * Input of one send: exactly one of `input` and `keys` (see input.ts for what each may hold).
+ */
 export interface SendRequest {
-  /** Text written to the PTY. A trailing newline is appended when missing. */
-  input: string;
+  /**
+   * Text to type: printable characters, newlines and tabs (CR LF counts as a newline); controls
+   * and bidirectional controls are refused. A trailing newline is appended when missing. Where
+   * bash's line editor receives it (the shell at its prompt or continuation prompt), it is typed
+   * as one bracketed paste into an emptied line, so nothing in it acts as an editing key.
+   */
+  input?: string;
+  /** Keys to press, by name (`Enter`, `Up`, `Ctrl-C`, or one printable character); nothing is appended. */
+  keys?: string[];
+  /**
+   * The receiver a person confirmed (from `receiver()`): when the receiver is another one at the
+   * moment of writing, the send is refused with RECEIVER_CHANGED and nothing is typed.
+   */
+  expectReceiver?: ReceiverIdentity;
   /** Absolute time limit in ms, armed when the send starts. Defaults to the configured value. */
   timeoutMs?: number;
   /** Aborting sends SIGINT to the foreground process group; the send then settles as usual. */
@@ -143,6 +182,13 @@ export interface BackendSession {
   readonly motd: string;
   /** Working directory the shell started in. */
   readonly cwd: string;
+  /**
+   * The shell's working directory now (Linux: the link /proc/<shell pid>/cwd, read at the call),
+   * or undefined where it cannot be read (no /proc, or the shell exited).
+   */
+  currentCwd(): string | undefined;
+  /** Who would read a send typed now (read at the call; see InputReceiver). */
+  receiver(): InputReceiver;
   status(): SessionStatus;
   /** True while the foreground process group is not the shell's (a command is running). */
   isBusy(): boolean;

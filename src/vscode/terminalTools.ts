@@ -7,9 +7,10 @@
  */
 import * as vscode from 'vscode';
 import { TerminalError } from '../terminal/errors';
+import { SendInput as TypedInput, checkSendInput, checkText, keyLabel, visibleText } from '../terminal/input';
 import { tailByBytes } from '../terminal/scrollback';
-import type { Owner, SessionInfo, TerminalService } from '../terminal/service';
-import type { SendResult } from '../terminal/types';
+import type { Owner, SendTarget, SessionInfo, TerminalService } from '../terminal/service';
+import { ALLOWED_SIGNALS, ReceiverIdentity, SendResult, receiverIdentity } from '../terminal/types';
 import { closeAgentSession } from './agentTerminals';
 
 /** Why no terminal backend is available on this machine, or undefined when one is. */
@@ -43,11 +44,109 @@ export function toolResult(json: object, text?: string): vscode.LanguageModelToo
 /** Cap of the terminal text in one tool result (UTF-8 bytes), independent of dsh.terminal.maxReadBytes. */
 export const TOOL_OUTPUT_CAP_BYTES = 256 * 1024;
 
-/** A markdown code block that survives backticks inside `code` (CommonMark: a longer fence). */
+/**
+ * A markdown code block of `code` in full that survives backticks inside it (CommonMark § 4.5: a
+ * fence longer than any backtick run); characters a terminal would act on are shown as `⟨U+0007⟩`.
+ */
 export function codeBlock(code: string, language = 'sh'): vscode.MarkdownString {
-  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
+  const shown = visibleText(code, true);
+  const longest = Math.max(2, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
-  return new vscode.MarkdownString(`${fence}${language}\n${code}\n${fence}`);
+  return new vscode.MarkdownString(`${fence}${language}\n${shown}\n${fence}`);
+}
+
+/**
+ * Text a model or a program supplied (a session name, a session id, a signal name), made inert
+ * for markdown: controls, line breaks and bidirectional controls shown as `⟨U+202E⟩`, every ASCII
+ * punctuation character backslash-escaped (CommonMark § 2.4), so it renders as the same text and
+ * never as a link, an image, emphasis or HTML.
+ */
+export function escapeMarkdown(text: string): string {
+  return visibleText(String(text)).replace(/[!-/:-@[-`{-~]/g, '\\$&');
+}
+
+/** A markdown code span of one-line text (a path, a command line), safe for any backticks in it (CommonMark § 6.1). */
+export function inlineCode(text: string): string {
+  const shown = visibleText(String(text));
+  const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = shown.startsWith('`') || shown.endsWith('`') || shown === '' ? ' ' : '';
+  return `${fence}${pad}${shown}${pad}${fence}`;
+}
+
+/** Text over either bound gets its size stated under the code block that shows it in full. */
+const LONG_TEXT_LINES = 10;
+const LONG_TEXT_BYTES = 1024;
+
+/** How a confirmation names the program that reads the input, and what happens to the input. */
+function receiverText(target: SendTarget, keys: boolean): string {
+  const r = target.receiver;
+  const then = keys ? 'nothing is appended' : 'then Enter';
+  switch (r.kind) {
+    case 'shell-prompt':
+      return r.lineEditing
+        ? `**${escapeMarkdown(r.process.command)} at its prompt**: ${keys ? 'the keys edit its command line' : 'pasted as one piece into an empty command line, then Enter runs it'}${keys ? `; ${then}` : ''}.`
+        : `**${escapeMarkdown(r.process.command)} at its prompt** (line editing off): ${keys ? then : 'typed, then Enter runs it'}.`;
+    case 'shell-continuation':
+      return `**${escapeMarkdown(r.process.command)} at its continuation prompt**: ${keys ? 'the keys edit the unfinished command' : 'pasted as the next line of an unfinished command'}; ${then}.`;
+    case 'program': {
+      const who = `${inlineCode(r.process.command)} (pid ${r.process.pid})`;
+      if (r.reading === false) return `${who}, which is running and not reading input now: the send is refused unless it reads by then.`;
+      return `${who}${r.reading ? ', which is waiting for input' : ''}: ${keys ? 'pressed' : 'typed'}, ${then}.`;
+    }
+    case 'exited':
+      return 'nobody: the shell has exited, so the send will fail.';
+  }
+}
+
+/** The shell's folder as a confirmation states it: current, or the opening one when unreadable. */
+function folderText(target: SendTarget): string {
+  return target.cwdIsCurrent
+    ? `in ${inlineCode(target.cwd)}`
+    : `opened in ${inlineCode(target.cwd)} (its current folder could not be read and may differ)`;
+}
+
+/**
+ * The confirmation body of a send: the exact text in full (with its size when long) or the keys by
+ * name, who receives it, the session and the shell's current folder.
+ */
+function sendConfirmation(typed: TypedInput, session: SessionInfo, target: SendTarget): vscode.MarkdownString {
+  let message: vscode.MarkdownString;
+  if (typed.kind === 'text') {
+    message = codeBlock(typed.text, target.receiver.kind.startsWith('shell') ? 'sh' : 'text');
+    const bytes = Buffer.byteLength(typed.text);
+    const lines = typed.text.replace(/\n$/, '').split('\n').length;
+    if (lines > LONG_TEXT_LINES || bytes > LONG_TEXT_BYTES) message.appendMarkdown(`\n\n${lines} lines, ${bytes} bytes, shown in full above.`);
+  } else {
+    message = new vscode.MarkdownString(`Press keys: ${typed.keys.map((k) => inlineCode(keyLabel(k))).join(' ')}`);
+  }
+  message.appendMarkdown(`\n\nReceiver: ${receiverText(target, typed.kind === 'keys')}`);
+  message.appendMarkdown(`\n\nSession ${escapeMarkdown(session.sessionId)} (${escapeMarkdown(session.name)}), ${folderText(target)}.`);
+  if (session.takenOver) message.appendMarkdown('\n\nThe user has taken this session over: the send will be refused.');
+  return message;
+}
+
+/**
+ * The receivers shown in confirmations, kept until the confirmed call runs: its send then refuses
+ * (RECEIVER_CHANGED, nothing typed) when another program would read the input by then.
+ */
+class ConfirmedReceivers {
+  private readonly byCall = new Map<string, ReceiverIdentity>();
+  private static readonly MAX = 64;
+
+  remember(call: unknown, identity: ReceiverIdentity): void {
+    const key = JSON.stringify(call);
+    this.byCall.delete(key);
+    this.byCall.set(key, identity);
+    if (this.byCall.size > ConfirmedReceivers.MAX) this.byCall.delete(this.byCall.keys().next().value!);
+  }
+
+  take(call: unknown): ReceiverIdentity | undefined {
+    const key = JSON.stringify(call);
+    const identity = this.byCall.get(key);
+    this.byCall.delete(key);
+    return identity;
+  }
 }
 
 function abortSignal(token: vscode.CancellationToken): AbortSignal {
@@ -104,6 +203,15 @@ abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
     return this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId);
   }
 
+  /** Where a send to one of the tools' sessions would go now, or undefined when it is gone. */
+  protected target(sessionId: string): SendTarget | undefined {
+    try {
+      return this.ctx.service.sendTarget(this.ctx.owner, sessionId);
+    } catch {
+      return undefined;
+    }
+  }
+
   protected abstract run(input: T & Record<string, unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
 }
 
@@ -117,12 +225,14 @@ export class OpenTool extends TerminalTool<OpenInput> {
   static readonly toolName = 'dsh_terminal_open';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OpenInput>): vscode.PreparedToolInvocation {
-    const cwd = options.input.cwd ?? defaultCwd() ?? 'your home folder';
+    const { name, cwd } = options.input;
+    const folder = typeof cwd === 'string' ? inlineCode(cwd) : (defaultCwd() && inlineCode(defaultCwd()!)) ?? 'your home folder';
+    const named = typeof name === 'string' && name ? ` named ${escapeMarkdown(name)}` : '';
     return {
-      invocationMessage: `Opening an agent terminal${options.input.name ? ` "${options.input.name}"` : ''}`,
+      invocationMessage: new vscode.MarkdownString(`Opening an agent terminal${named}`),
       confirmationMessages: {
         title: 'Open an agent terminal?',
-        message: new vscode.MarkdownString(`Start a bash session the agent can type into, in \`${cwd}\`.`),
+        message: new vscode.MarkdownString(`Start a bash session${named} the agent can type into, in ${folder}.`),
       },
     };
   }
@@ -136,10 +246,13 @@ export class OpenTool extends TerminalTool<OpenInput> {
   }
 }
 
-/** Input of `dsh_terminal_send`. */
+/** Input of `dsh_terminal_send`: exactly one of `input` (text) and `keys` (key names). */
 export interface SendInput {
   sessionId: string;
-  input: string;
+  /** Text to type; a newline is appended when missing. */
+  input?: string;
+  /** Keys to press by name (see input.ts); nothing is appended. */
+  keys?: string[];
   timeoutMs?: number;
   /** Return at once with a job id; read the output with dsh_terminal_output. */
   background?: boolean;
@@ -148,30 +261,49 @@ export interface SendInput {
 export class SendTool extends TerminalTool<SendInput> {
   static readonly toolName = 'dsh_terminal_send';
 
+  private readonly confirmed = new ConfirmedReceivers();
+
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SendInput>): vscode.PreparedToolInvocation {
-    const { sessionId, input } = options.input;
+    const { sessionId, input, keys } = options.input;
     const session = this.session(sessionId);
-    const where = session ? `${sessionId} (${session.name}) in \`${session.cwd}\`` : String(sessionId);
-    const message = codeBlock(String(input ?? ''));
-    message.appendMarkdown(`\n\nSession ${where}`);
+    const target = session && this.target(session.sessionId);
+    let typed: TypedInput;
+    try {
+      typed = checkSendInput({ input, keys });
+    } catch {
+      // Refused before anything is typed, with the same error, when the call runs.
+      return { invocationMessage: new vscode.MarkdownString(`Sending to agent terminal ${escapeMarkdown(String(sessionId))}`) };
+    }
+    const verb = typed.kind === 'keys' ? 'Pressing keys in' : 'Sending input to';
+    if (!session || !target) {
+      return { invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(String(sessionId))} (no such session)`) };
+    }
+    this.confirmed.remember([sessionId, input, keys], receiverIdentity(target.receiver));
+    const title =
+      typed.kind === 'keys'
+        ? `Press keys in agent terminal ${session.sessionId}?`
+        : target.receiver.kind.startsWith('shell')
+          ? `Run in agent terminal ${session.sessionId}?`
+          : `Type into a program in agent terminal ${session.sessionId}?`;
     return {
-      invocationMessage: `Sending input to agent terminal ${sessionId}`,
-      confirmationMessages: { title: `Run in agent terminal ${sessionId}?`, message },
+      invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(session.sessionId)}`),
+      confirmationMessages: { title, message: sendConfirmation(typed, session, target) },
     };
   }
 
   protected async run(input: SendInput & Record<string, unknown>, token: vscode.CancellationToken) {
     const sessionId = requireString(input, 'sessionId');
-    if (typeof input.input !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'input is required: the text to type, e.g. a command line');
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
     if (input.background !== undefined && typeof input.background !== 'boolean') {
       throw new TerminalError('INVALID_ARGUMENT', 'background must be true or false');
     }
+    const expectReceiver = this.confirmed.take([input.sessionId, input.input, input.keys]);
+    const request = { input: input.input, keys: input.keys, timeoutMs, expectReceiver };
     if (input.background) {
-      const { jobId } = this.ctx.service.startBackground(this.ctx.owner, sessionId, { input: input.input, timeoutMs });
+      const { jobId } = this.ctx.service.startBackground(this.ctx.owner, sessionId, request);
       return toolResult({ sessionId, jobId, background: true, hint: 'read its output with dsh_terminal_output {sessionId, jobId} until done is true' });
     }
-    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: input.input, timeoutMs, signal: abortSignal(token) });
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { ...request, signal: abortSignal(token) });
     return sendResult(sessionId, r);
   }
 }
@@ -211,18 +343,34 @@ export class RunTool extends TerminalTool<RunInput> {
   static readonly toolName = 'dsh_run';
   static readonly sessionName = 'dsh_run';
 
+  private readonly confirmed = new ConfirmedReceivers();
+
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunInput>): vscode.PreparedToolInvocation {
+    const { command } = options.input;
+    const invocationMessage = 'Running a command in the agent terminal';
+    let text: string;
+    try {
+      text = checkRunCommand(command);
+    } catch {
+      return { invocationMessage }; // refused with the same error when the call runs
+    }
     const session = this.defaultSession();
-    const message = codeBlock(String(options.input.command ?? ''));
-    message.appendMarkdown(`\n\n${session ? `Session ${session.sessionId} in \`${session.cwd}\`` : `A new session in \`${defaultCwd() ?? 'your home folder'}\``}`);
-    return {
-      invocationMessage: 'Running a command in the agent terminal',
-      confirmationMessages: { title: 'Run in the agent terminal?', message },
-    };
+    const target = session && this.target(session.sessionId);
+    let message: vscode.MarkdownString;
+    if (session && target) {
+      this.confirmed.remember([session.sessionId, command], receiverIdentity(target.receiver));
+      message = sendConfirmation({ kind: 'text', text }, session, target);
+    } else {
+      const folder = defaultCwd();
+      message = codeBlock(text);
+      message.appendMarkdown(`\n\nReceiver: **bash at its prompt** in a new session, ${folder ? `in ${inlineCode(folder)}` : 'in your home folder'}: pasted as one piece, then Enter runs it.`);
+    }
+    return { invocationMessage, confirmationMessages: { title: 'Run in the agent terminal?', message } };
   }
 
   protected async run(input: RunInput & Record<string, unknown>, token: vscode.CancellationToken) {
     const command = requireString(input, 'command');
+    checkRunCommand(command);
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
     // An earlier dsh_run shell that exited already reported it; it makes way for a new one.
     for (const old of this.ctx.service.list(this.ctx.owner)) {
@@ -233,13 +381,23 @@ export class RunTool extends TerminalTool<RunInput> {
     const sessionId =
       this.defaultSession()?.sessionId ??
       (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal: abortSignal(token) })).sessionId;
-    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, signal: abortSignal(token) });
+    const expectReceiver = this.confirmed.take([sessionId, command]);
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver, signal: abortSignal(token) });
     return sendResult(sessionId, r);
   }
 
   private defaultSession() {
     return this.ctx.service.list(this.ctx.owner).find((s) => s.name === RunTool.sessionName && s.sessionStatus.kind === 'running');
   }
+}
+
+/**
+ * Validates dsh_run's command as text (input.ts rules).
+ * @throws TerminalError INVALID_ARGUMENT naming a refused character.
+ */
+function checkRunCommand(command: unknown): string {
+  if (typeof command !== 'string' || !command) throw new TerminalError('INVALID_ARGUMENT', 'command is required and must be a non-empty string');
+  return checkText(command, 'command', 'To press keys (Ctrl-C, arrows, Ctrl-D), use dsh_terminal_send with keys on the session id dsh_run returned');
 }
 
 /** Input of `dsh_terminal_read`. */
@@ -257,7 +415,7 @@ export class ReadTool extends TerminalTool<ReadInput> {
   static readonly toolName = 'dsh_terminal_read';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ReadInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Reading agent terminal ${options.input.sessionId}` };
+    return { invocationMessage: new vscode.MarkdownString(`Reading agent terminal ${escapeMarkdown(String(options.input.sessionId))}`) };
   }
 
   protected async run(input: ReadInput & Record<string, unknown>) {
@@ -303,7 +461,9 @@ export class OutputTool extends TerminalTool<OutputInput> {
   static readonly toolName = 'dsh_terminal_output';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OutputInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: `Reading new output of ${options.input.jobId} in agent terminal ${options.input.sessionId}` };
+    return {
+      invocationMessage: new vscode.MarkdownString(`Reading new output of ${escapeMarkdown(String(options.input.jobId))} in agent terminal ${escapeMarkdown(String(options.input.sessionId))}`),
+    };
   }
 
   protected async run(input: OutputInput & Record<string, unknown>) {
@@ -325,12 +485,18 @@ export class SignalTool extends TerminalTool<SignalInput> {
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SignalInput>): vscode.PreparedToolInvocation {
     const { sessionId, signal } = options.input;
     const session = this.session(sessionId);
-    const target = session?.foregroundCommand ? `\`${session.foregroundCommand}\`` : 'the shell of the session';
+    const where = session && this.target(session.sessionId);
+    const id = session ? session.sessionId : 'unknown session';
+    const name = (ALLOWED_SIGNALS as readonly unknown[]).includes(signal) ? (signal as string) : 'a signal';
+    const receiver = where?.receiver;
+    const target = receiver?.kind === 'program' ? inlineCode(receiver.process.command) : 'the shell of the session';
     return {
-      invocationMessage: `Sending ${signal} to agent terminal ${sessionId}`,
+      invocationMessage: new vscode.MarkdownString(`Sending ${escapeMarkdown(String(signal))} to agent terminal ${escapeMarkdown(String(sessionId))}`),
       confirmationMessages: {
-        title: `Send ${signal} in agent terminal ${sessionId}?`,
-        message: new vscode.MarkdownString(`Deliver **${signal}** to the foreground process group: ${target}${session ? ` (in \`${session.cwd}\`)` : ''}.`),
+        title: `Send ${name} in agent terminal ${id}?`,
+        message: new vscode.MarkdownString(
+          `Deliver **${escapeMarkdown(String(signal))}** to the foreground process group: ${target}${session ? ` (session ${escapeMarkdown(session.sessionId)} (${escapeMarkdown(session.name)})${where ? `, ${folderText(where)}` : ''})` : ''}.`,
+        ),
       },
     };
   }
@@ -353,12 +519,16 @@ export class CloseTool extends TerminalTool<CloseInput> {
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CloseInput>): vscode.PreparedToolInvocation {
     const { sessionId } = options.input;
     const session = this.session(sessionId);
-    const running = session?.foregroundCommand ? ` \`${session.foregroundCommand}\` is still running.` : '';
+    const where = session && this.target(session.sessionId);
+    const running = session?.foregroundCommand ? ` ${inlineCode(session.foregroundCommand)} is still running.` : '';
+    const id = session ? session.sessionId : 'unknown session';
     return {
-      invocationMessage: `Closing agent terminal ${sessionId}`,
+      invocationMessage: new vscode.MarkdownString(`Closing agent terminal ${escapeMarkdown(String(sessionId))}`),
       confirmationMessages: {
-        title: `Close agent terminal ${sessionId}?`,
-        message: new vscode.MarkdownString(`End the shell of ${sessionId}${session ? ` (in \`${session.cwd}\`)` : ''} and every process it started.${running}`),
+        title: `Close agent terminal ${id}?`,
+        message: new vscode.MarkdownString(
+          `End the shell of ${escapeMarkdown(String(sessionId))}${session ? ` (${escapeMarkdown(session.name)}${where ? `, ${folderText(where)}` : ''})` : ''} and every process it started.${running}`,
+        ),
       },
     };
   }

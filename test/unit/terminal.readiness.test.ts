@@ -111,7 +111,7 @@ describe('terminal readiness and output cases (pty-bash)', function () {
     assert.match(listed.foregroundCommand ?? '', /^vim /);
     // vim flushes its typeahead when it notices the interrupt, so the next keys may be eaten;
     // the result says so (vim still waits), nothing is lost silently. An Escape is harmless.
-    const poke = await send('\x1b');
+    const poke = await h.service.send(h.owner, id, { keys: ['Escape'] });
     assert.equal(poke.waiting, 'program-input');
     assert.match(poke.foreground?.command ?? '', /^vim /);
     assert.equal(poke.alternateScreen, true);

@@ -1,0 +1,148 @@
+/**
+ * What is typed is what was confirmed, in a real extension host: the terminal tool classes'
+ * `prepareInvocation` shows the exact text in full (its size when long) or the keys by name, the
+ * session name escaped for markdown, the shell's current folder and the program that will read the
+ * input; a call whose receiver changed after its confirmation types nothing. VS Code answers
+ * confirmations "yes" without showing them in extension tests, so the returned messages are checked.
+ * The tools run on a service of their own (real node-pty, real bash) inside the host: the API
+ * object other extensions get is a facade that hands out no service or owner.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { resolveTerminalConfig } from '../../src/terminal/config';
+import { PtyBashBackend } from '../../src/terminal/ptyBash';
+import { Owner, TerminalService } from '../../src/terminal/service';
+import { CloseTool, OpenTool, RunTool, SendTool, SignalTool, TerminalToolContext } from '../../src/vscode/terminalTools';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The markdown text of a confirmation message. */
+function text(message: string | vscode.MarkdownString | undefined): string {
+  return typeof message === 'string' ? message : (message?.value ?? '');
+}
+
+function prepare<T>(tool: { prepareInvocation(o: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation | undefined | null | Thenable<unknown> }, input: T) {
+  return tool.prepareInvocation({ input } as vscode.LanguageModelToolInvocationPrepareOptions<T>) as vscode.PreparedToolInvocation;
+}
+
+function invoke<T>(tool: vscode.LanguageModelTool<T>, input: T): Promise<vscode.LanguageModelToolResult> {
+  return Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined } as vscode.LanguageModelToolInvocationOptions<T>, new vscode.CancellationTokenSource().token)).then((r) => {
+    if (!r) throw new Error('the tool returned no result');
+    return r;
+  });
+}
+
+describe('confirmations show what will really happen', function () {
+  this.timeout(60_000);
+  let service: TerminalService;
+  let owner: Owner;
+  let ctx: TerminalToolContext;
+  let tmp: string;
+  let sessionId: string;
+  const hostile = '*bold* [click](https://example.com/x) `tick` <img src=x>';
+
+  before(() => {
+    const log = { info: () => undefined, warn: () => undefined };
+    service = new TerminalService(log);
+    // node-pty stays external in the test bundle: it loads from the repository's node_modules.
+    service.registerBackend(new PtyBashBackend(require('node-pty'), () => resolveTerminalConfig({}), log));
+  });
+  after(() => service.dispose());
+  beforeEach(async () => {
+    owner = service.createOwner('confirmation test');
+    ctx = { service, owner, unavailable: () => undefined };
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-confirm-')));
+    sessionId = (await service.open(owner, { name: hostile, cwd: tmp })).sessionId;
+  });
+  afterEach(async () => {
+    await Promise.allSettled(service.list(owner).map((s) => service.close(owner, s.sessionId, 'test done')));
+    owner.dispose();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('the session name is escaped in every confirmation and invocation message', async () => {
+    const escaped = '\\*bold\\* \\[click\\]\\(https\\:\\/\\/example\\.com\\/x\\) \\`tick\\` \\<img src\\=x\\>';
+    for (const [tool, input] of [
+      [new SendTool(ctx), { sessionId, input: 'echo hi' }],
+      [new SignalTool(ctx), { sessionId, signal: 'SIGINT' }],
+      [new CloseTool(ctx), { sessionId }],
+    ] as const) {
+      const prepared = prepare(tool as SendTool, input as never);
+      const message = text(prepared.confirmationMessages?.message);
+      assert.ok(message.includes(escaped), `${tool.constructor.name}: ${message}`);
+      assert.ok(!message.includes('[click](https'), `${tool.constructor.name} renders a link: ${message}`);
+    }
+    const open = prepare(new OpenTool(ctx), { name: hostile });
+    assert.ok(text(open.invocationMessage).includes(escaped), text(open.invocationMessage));
+    assert.ok(text(open.confirmationMessages?.message).includes(escaped));
+  });
+
+  it('the folder is where the shell is now, read at confirmation time (after cd)', async () => {
+    fs.mkdirSync(path.join(tmp, 'deeper'));
+    await service.send(owner, sessionId, { input: 'cd deeper' });
+    const message = text(prepare(new SendTool(ctx), { sessionId, input: 'ls' }).confirmationMessages?.message);
+    assert.ok(message.includes(`in \`${path.join(tmp, 'deeper')}\``), message);
+    assert.match(message, /bash at its prompt/);
+  });
+
+  it('the program that will read the input is named: python3 waiting in input()', async () => {
+    const r = await service.send(owner, sessionId, { input: `python3 -c "print('got', input('Name: '))"` });
+    assert.equal(r.waiting, 'program-input');
+    const tool = new SendTool(ctx);
+    const prepared = prepare(tool, { sessionId, input: 'Bob' });
+    const message = text(prepared.confirmationMessages?.message);
+    assert.match(message, /python3 -c .*waiting for input/, message);
+    assert.match(prepared.confirmationMessages?.title ?? '', /Type into a program/);
+    const answered = await invoke(tool, { sessionId, input: 'Bob' });
+    assert.match(JSON.stringify(answered.content), /got Bob/);
+  });
+
+  it('long text is shown in full with its size, never cut', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => `echo line-${i + 1}`);
+    const input = lines.join('\n');
+    const message = text(prepare(new SendTool(ctx), { sessionId, input }).confirmationMessages?.message);
+    assert.ok(message.includes(input), 'the whole text is in the confirmation');
+    assert.ok(message.includes('echo line-300'));
+    assert.match(message, new RegExp(`300 lines, ${Buffer.byteLength(input)} bytes, shown in full`));
+  });
+
+  it('keys are shown by name; text with a control character gets no confirmation and is refused naming it', async () => {
+    const keys = prepare(new SendTool(ctx), { sessionId, keys: ['Up', 'Ctrl-D', '`'] });
+    assert.match(text(keys.confirmationMessages?.message), /Press keys: `Up` `Ctrl-D` ``"`"``/);
+    const marker = path.join(tmp, 'x');
+    const hidden = { sessionId, input: `# touch ${marker}\u0001\u0004` };
+    assert.equal(prepare(new SendTool(ctx), hidden).confirmationMessages, undefined);
+    await assert.rejects(invoke(new SendTool(ctx), hidden), /U\+0001.*keys/);
+    await assert.rejects(invoke(new SendTool(ctx), { sessionId, input: 'echo \u202Eexe.txt' }), /U\+202E/);
+    await sleep(300);
+    assert.equal(fs.existsSync(marker), false);
+  });
+
+  it('a call whose receiver changed after the confirmation types nothing', async () => {
+    await service.send(owner, sessionId, { input: `python3 -c "input('Answer: ')"` });
+    const marker = path.join(tmp, 'meant-for-python');
+    const input = { sessionId, input: `touch ${marker}` };
+    // One tool object, as VS Code registers it: its prepareInvocation, then its invoke.
+    const tool = new SendTool(ctx);
+    assert.match(text(prepare(tool, input).confirmationMessages?.message), /python3/);
+    service.signal(owner, sessionId, 'SIGINT');
+    for (let i = 0; i < 50 && service.sendTarget(owner, sessionId).receiver.kind !== 'shell-prompt'; i++) await sleep(100);
+    await assert.rejects(invoke(tool, input), /nothing was typed.*the shell at its prompt/);
+    await sleep(300);
+    assert.equal(fs.existsSync(marker), false, 'the answer for python3 ran as a shell command');
+  });
+
+  it('dsh_run: the same rules and the same confirmation as a send', async () => {
+    const run = new RunTool(ctx);
+    assert.equal(prepare(run, { command: 'echo \u202Eabc' }).confirmationMessages, undefined);
+    await assert.rejects(invoke(run, { command: 'echo a\u0003' }), /command contains U\+0003.*dsh_terminal_send with keys/);
+    assert.match(text(prepare(run, { command: 'pwd' }).confirmationMessages?.message), /bash at its prompt\*\* in a new session/);
+    await invoke(run, { command: `cd ${tmp}` });
+    const message = text(prepare(run, { command: 'pwd' }).confirmationMessages?.message);
+    assert.ok(message.includes(`in \`${tmp}\``), message);
+    assert.match(message, /bash at its prompt/);
+  });
+});

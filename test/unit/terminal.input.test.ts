@@ -1,0 +1,212 @@
+/**
+ * What is typed is what was confirmed, on the real pty-bash backend (real node-pty, real bash):
+ * text holds no controls, keys are pressed by name, text at the shell's prompt is a bracketed
+ * paste into an emptied line, and a send reports who reads it and where the shell is now.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TerminalError } from '../../src/terminal/errors';
+import type { SendRequest } from '../../src/terminal/types';
+import { Harness, harness, homeWithRc, sleep } from './support/terminal';
+
+const refused = (code: string, pattern: RegExp) => (e: unknown) =>
+  e instanceof TerminalError && e.code === code && pattern.test(e.message);
+
+describe('terminal input: text, keys and receivers (pty-bash)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let id: string;
+  const send = (request: SendRequest | string, timeoutMs?: number) =>
+    h.service.send(h.owner, id, typeof request === 'string' ? { input: request, timeoutMs } : { timeoutMs, ...request });
+  const open = async (options = {}) => (id = (await h.service.open(h.owner, { cwd: h.tmp, ...options })).sessionId);
+  /** The raw scrollback, to prove what was (not) typed. */
+  const raw = () => h.service.read(h.owner, id, { raw: true }).text;
+
+  beforeEach(() => {
+    h = harness({ quietThresholdMs: 5_000 });
+  });
+  afterEach(async () => h.dispose());
+
+  it('refuses Ctrl-A Ctrl-D hidden after a shell comment, naming U+0001, and types nothing', async () => {
+    await open();
+    const marker = path.join(h.tmp, 'x');
+    await assert.rejects(send(`# touch ${marker}\u0001\u0004`), refused('INVALID_ARGUMENT', /U\+0001.*Ctrl-A.*keys/));
+    await sleep(500);
+    assert.equal(fs.existsSync(marker), false, 'the hidden keys ran touch');
+    assert.doesNotMatch(raw(), /touch/);
+    assert.equal((await send('echo still-clean')).output, 'still-clean');
+  });
+
+  it('refuses bidirectional controls, DEL, C1 controls, a lone CR and ESC, naming each code point', async () => {
+    await open();
+    for (const [text, name] of [
+      ['echo "\u202Etxt.exe"', 'U\\+202E'],
+      ['echo \u2066a\u2069', 'U\\+2066'],
+      ['echo abc\u007f', 'U\\+007F'],
+      ['echo \u009b31m', 'U\\+009B'],
+      ['echo a\rrm -rf x', 'U\\+000D'],
+      ['echo \u001b[A', 'U\\+001B'],
+    ]) {
+      await assert.rejects(send(text), refused('INVALID_ARGUMENT', new RegExp(name)), JSON.stringify(text));
+    }
+    assert.doesNotMatch(raw(), /txt\.exe|abc|31m|rm -rf/);
+  });
+
+  it('a CR LF pair counts as a newline: two commands run', async () => {
+    await open();
+    const r = await send('echo a\r\necho b\r\n');
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.equal(r.output, 'a\nb');
+  });
+
+  it('a tab in text is typed as a tab, never completion: the paste is inert to editing keys', async () => {
+    await open();
+    fs.writeFileSync(path.join(h.tmp, 'xylophone'), '');
+    const r = await send("printf '%s' 'x\ty' | od -An -c");
+    assert.equal(r.output.replace(/\s+/g, ' ').trim(), 'x \\t y');
+  });
+
+  it('a printable key the user bound to a macro in ~/.inputrc is inert inside text', async () => {
+    const home = homeWithRc(h.tmp, '');
+    fs.writeFileSync(path.join(home, '.inputrc'), `"%": "\\C-a\\C-k touch ${h.tmp}/macro-ran\\n"\n`);
+    await open({ env: { HOME: home, INPUTRC: path.join(home, '.inputrc') } });
+    const r = await send('echo 100%');
+    assert.equal(r.output, '100%');
+    assert.equal(fs.existsSync(path.join(h.tmp, 'macro-ran')), false);
+  });
+
+  it('history expansion is off: !! is typed and printed, not replaced by the last command', async () => {
+    await open();
+    await send('echo first');
+    assert.equal((await send('echo a!!b')).output, 'a!!b');
+  });
+
+  it('Ctrl-D at an empty cat line ends cat (end of input); nothing is appended to keys', async () => {
+    await open();
+    assert.equal((await send('cat')).waiting, 'program-input');
+    const r = await send({ keys: ['Ctrl-D'] });
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.equal(r.exitCode, 0);
+  });
+
+  it('Ctrl-C as a key interrupts the program reading: exit 130', async () => {
+    await open();
+    assert.equal((await send('cat')).waiting, 'program-input');
+    const r = await send({ keys: ['Ctrl-C'] });
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.equal(r.exitCode, 130);
+  });
+
+  it('arrow keys edit the readline prompt: Up recalls the last command, Left and a character edit it, Enter runs it', async () => {
+    await open();
+    await send('echo abc');
+    const up = await send({ keys: ['Up'] });
+    assert.equal(up.waitReason, 'stdin_read');
+    assert.match(up.output, /echo abc$/);
+    const r = await send({ keys: ['Left', 'X', 'Enter'] });
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.equal(r.output, 'abXc');
+  });
+
+  it('text at the prompt replaces what earlier keys left on the line', async () => {
+    await open();
+    await send(`echo recalled > ${h.tmp}/recalled`);
+    fs.rmSync(path.join(h.tmp, 'recalled'));
+    await send({ keys: ['Up'] });
+    const r = await send('echo typed');
+    assert.equal(r.output, 'typed');
+    assert.equal(fs.existsSync(path.join(h.tmp, 'recalled')), false, 'the recalled line ran with the typed text');
+  });
+
+  it('cursor keys follow application cursor mode (DECCKM) of the program reading', async () => {
+    await open();
+    const program = `import os,sys,tty; sys.stdout.write('\\x1b[?1h'); sys.stdout.flush(); tty.setraw(0); b=os.read(0,3); sys.stdout.write('\\x1b[?1l'); print(); print(repr(b))`;
+    assert.equal((await send(`python3 -c "${program}"`)).waiting, 'program-input');
+    const r = await send({ keys: ['Up'] });
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.match(r.output, /b'\\x1bOA'/);
+  });
+
+  it('a single printable character key is typed alone, without a newline (read -n 1)', async () => {
+    await open();
+    assert.equal((await send('read -n 1 -p "Continue? " a; echo; echo "got [$a]"')).waiting, 'program-input');
+    const r = await send({ keys: ['y'] });
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.match(r.output, /got \[y\]$/);
+  });
+
+  it('keys are validated: unknown names list the valid ones, input and keys together are refused', async () => {
+    await open();
+    await assert.rejects(send({ keys: ['Ctrl-Alt-Del'] }), refused('INVALID_ARGUMENT', /not a key; valid names: Enter, Tab,.*Ctrl-A–Ctrl-Z/));
+    await assert.rejects(send({ keys: [] }), refused('INVALID_ARGUMENT', /non-empty array/));
+    await assert.rejects(send({ input: 'echo a', keys: ['Enter'] }), refused('INVALID_ARGUMENT', /not both/));
+    await assert.rejects(h.service.send(h.owner, id, {}), refused('INVALID_ARGUMENT', /input or keys is required/));
+    assert.equal((await send({ keys: ['ctrl+c'] })).waiting, 'shell-prompt');
+  });
+
+  it('multi-line input with a heredoc and an open quote still behaves as a paste', async () => {
+    await open();
+    const r = await send(`cat > ${h.tmp}/h.txt << 'EOF'\nline $1 \`x\`\nEOF\ncat ${h.tmp}/h.txt`);
+    assert.equal(r.output, 'line $1 `x`');
+    const open1 = await send('echo "one');
+    assert.equal(open1.waiting, 'shell-continuation');
+    const closed = await send('two"');
+    assert.equal(closed.waiting, 'shell-prompt');
+    assert.equal(closed.output, 'one\ntwo');
+  });
+
+  it('with line editing off (set +o emacs) text is typed plainly and still runs', async () => {
+    await open();
+    await send('set +o emacs');
+    const r = await send('echo plain');
+    assert.equal(r.output, 'plain');
+    assert.doesNotMatch(raw(), /200~/);
+  });
+
+  it('in vi mode, text after Escape (command mode) still replaces the line and runs as typed', async () => {
+    await open({ env: { HOME: homeWithRc(h.tmp, 'set -o vi\n') } });
+    assert.equal((await send('echo one')).output, 'one');
+    await send({ keys: ['Up', 'Escape'] });
+    assert.equal((await send('echo two')).output, 'two');
+  });
+
+  it('sendTarget: the shell at its prompt with its current folder, read at the call', async () => {
+    await open();
+    fs.mkdirSync(path.join(h.tmp, 'sub dir'));
+    let target = h.service.sendTarget(h.owner, id);
+    assert.equal(target.receiver.kind, 'shell-prompt');
+    assert.equal(target.cwd, fs.realpathSync(h.tmp));
+    assert.equal(target.cwdIsCurrent, true);
+    await send("cd 'sub dir'");
+    target = h.service.sendTarget(h.owner, id);
+    assert.equal(target.cwd, fs.realpathSync(path.join(h.tmp, 'sub dir')));
+    assert.equal(h.service.list(h.owner)[0].cwd, h.tmp, 'the info keeps the folder it was opened in');
+    await send(`echo "a`);
+    assert.equal(h.service.sendTarget(h.owner, id).receiver.kind, 'shell-continuation');
+  });
+
+  it('sendTarget: a program waiting in input() is named as the receiver, reading', async () => {
+    await open();
+    await send(`python3 -c "input('Name: ')"`);
+    const { receiver } = h.service.sendTarget(h.owner, id);
+    assert.equal(receiver.kind, 'program');
+    assert.match(receiver.kind === 'program' ? receiver.process.command : '', /python3 -c/);
+    assert.equal(receiver.kind === 'program' && receiver.reading, true);
+  });
+
+  it('a send whose confirmed receiver changed is refused and nothing is typed', async () => {
+    await open();
+    const { receiver } = h.service.sendTarget(h.owner, id);
+    const expectReceiver = { kind: receiver.kind, processGroup: receiver.kind === 'exited' ? undefined : receiver.process.pid };
+    assert.equal((await send('cat')).waiting, 'program-input');
+    await assert.rejects(send({ input: 'meant-for-the-shell', expectReceiver }), refused('RECEIVER_CHANGED', /nothing was typed.*`cat`/));
+    assert.doesNotMatch(raw(), /meant-for-the-shell/);
+  });
+
+  it('a session name with a bidirectional control or a line break is refused, naming it', async () => {
+    await assert.rejects(h.service.open(h.owner, { name: 'build\u202Eevil' }), refused('INVALID_ARGUMENT', /name contains U\+202E/));
+    await assert.rejects(h.service.open(h.owner, { name: 'a\nb' }), refused('INVALID_ARGUMENT', /name contains U\+000A/));
+    assert.equal(h.service.list(h.owner).length, 0);
+  });
+});

@@ -1,0 +1,94 @@
+/** The input rules of src/terminal/input.ts on real strings, and their agreement with package.json. */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  KEY_NAMES,
+  checkKeys,
+  checkLabel,
+  checkSendInput,
+  checkText,
+  keyBytes,
+  keyLabel,
+  keyNamesSummary,
+  visibleText,
+} from '../../src/terminal/input';
+
+describe('terminal input rules', () => {
+  it('text: newline, tab and CR LF pass (CR LF becomes a newline); printable Unicode passes', () => {
+    assert.equal(checkText('a\tb\r\nc\n'), 'a\tb\nc\n');
+    assert.equal(checkText('héllo 😀 中文 ‎'), 'héllo 😀 中文 ‎');
+  });
+
+  it('text: every C0 control but newline and tab, DEL, C1 and bidi controls are refused naming the code point', () => {
+    const refused: number[] = [];
+    for (let cp = 0; cp <= 0x9f; cp++) {
+      try {
+        checkText(`x${String.fromCharCode(cp)}`);
+      } catch (e) {
+        assert.match((e as Error).message, new RegExp(`U\\+${cp.toString(16).toUpperCase().padStart(4, '0')} at character 2`));
+        refused.push(cp);
+      }
+    }
+    const expected = [...Array.from({ length: 0x20 }, (_, i) => i).filter((cp) => cp !== 9 && cp !== 10), ...Array.from({ length: 0x21 }, (_, i) => 0x7f + i)];
+    assert.deepEqual(refused, expected);
+    for (const cp of [0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069]) {
+      assert.throws(() => checkText(`a${String.fromCodePoint(cp)}`), new RegExp(`U\\+${cp.toString(16).toUpperCase()}.*bidirectional`));
+    }
+    assert.throws(() => checkText('a\ud800b'), /U\+D800.*unpaired/);
+  });
+
+  it('text: the error names the key and how to press keys instead; positions count characters', () => {
+    assert.throws(() => checkText('😀\u0003'), /input contains U\+0003 at character 2, a control character \(Ctrl-C\).*keys \["Ctrl-C"\]/);
+    assert.throws(() => checkText('ls\u001b', 'command', 'use dsh_terminal_send'), /^TerminalError|command contains U\+001B.*Escape.*use dsh_terminal_send/);
+  });
+
+  it('labels: one line of printable text', () => {
+    assert.equal(checkLabel('build · api', 'name'), 'build · api');
+    assert.throws(() => checkLabel('a\tb', 'name'), /name contains U\+0009, a tab/);
+  });
+
+  it('visibleText shows refused characters as their code point', () => {
+    assert.equal(visibleText('a\u202Eb\nc\u0007'), 'a⟨U+202E⟩b⟨U+000A⟩c⟨U+0007⟩');
+    assert.equal(visibleText('a\nb', true), 'a\nb');
+  });
+
+  it('keys: canonical names, case-insensitive, + or - after Ctrl; single characters type themselves', () => {
+    assert.deepEqual(checkKeys(['enter', 'ctrl+c', 'CTRL-d', 'esc', 'Return', 'shift+tab', 'q', 'Q', 'é']), ['Enter', 'Ctrl-C', 'Ctrl-D', 'Escape', 'Enter', 'Shift-Tab', 'q', 'Q', 'é']);
+    assert.throws(() => checkKeys(['\u0001']), /keys\[0\] "\\u0001" is not a key/);
+    assert.throws(() => checkKeys([' ']), /not a key/);
+    assert.throws(() => checkKeys(['ab']), /not a key; valid names: Enter/);
+    assert.throws(() => checkKeys('Enter'), /non-empty array/);
+    assert.throws(() => checkKeys(Array(257).fill('a')), /at most 256/);
+  });
+
+  it('keys: the bytes an xterm sends, cursor keys by DECCKM', () => {
+    assert.equal(keyBytes(['Enter', 'Tab', 'Escape', 'Backspace', 'Ctrl-A', 'Ctrl-D', 'Ctrl-\\', 'Space', 'q']), '\r\t\x1b\x7f\x01\x04\x1c q');
+    assert.equal(keyBytes(['Up', 'Down', 'Right', 'Left', 'Home', 'End']), '\x1b[A\x1b[B\x1b[C\x1b[D\x1b[H\x1b[F');
+    assert.equal(keyBytes(['Up', 'Home'], true), '\x1bOA\x1bOH');
+    assert.equal(keyBytes(['Delete', 'PageUp', 'F1', 'F5', 'F12']), '\x1b[3~\x1b[5~\x1bOP\x1b[15~\x1b[24~');
+    assert.equal(keyLabel('Enter'), 'Enter');
+    assert.equal(keyLabel('`'), '"`"');
+  });
+
+  it('a send input is exactly one of input and keys', () => {
+    assert.deepEqual(checkSendInput({ input: 'ls\r\n' }), { kind: 'text', text: 'ls\n' });
+    assert.deepEqual(checkSendInput({ keys: ['Up'] }), { kind: 'keys', keys: ['Up'] });
+    assert.throws(() => checkSendInput({}), /input or keys is required/);
+    assert.throws(() => checkSendInput({ input: 'a', keys: ['b'] }), /not both/);
+    assert.throws(() => checkSendInput({ input: 3 }), /must be a string/);
+  });
+
+  it('package.json lists the key names of the code in dsh_terminal_send, and both tools refuse controls in their description', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8'));
+    const tools = pkg.contributes.languageModelTools as { name: string; modelDescription: string; inputSchema: { properties: Record<string, { description: string; items?: unknown }>; required?: string[] } }[];
+    const send = tools.find((t) => t.name === 'dsh_terminal_send')!;
+    assert.ok(send.inputSchema.properties.keys.description.includes(keyNamesSummary()), 'keys description lists keyNamesSummary()');
+    assert.deepEqual(send.inputSchema.properties.keys.items, { type: 'string' });
+    assert.deepEqual(send.inputSchema.required, ['sessionId']);
+    for (const name of ['dsh_terminal_send', 'dsh_run']) {
+      assert.match(tools.find((t) => t.name === name)!.modelDescription, /U\+202A/);
+    }
+    assert.ok(KEY_NAMES.includes('Ctrl-D'));
+  });
+});
