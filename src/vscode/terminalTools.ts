@@ -279,12 +279,15 @@ export class SendTool extends TerminalTool<SendInput> {
       return { invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(String(sessionId))} (no such session)`) };
     }
     this.confirmed.remember([sessionId, input, keys], receiverIdentity(target.receiver));
+    const kind = target.receiver.kind;
     const title =
       typed.kind === 'keys'
         ? `Press keys in agent terminal ${session.sessionId}?`
-        : target.receiver.kind.startsWith('shell')
-          ? `Run in agent terminal ${session.sessionId}?`
-          : `Type into a program in agent terminal ${session.sessionId}?`;
+        : kind === 'program'
+          ? `Type into a program in agent terminal ${session.sessionId}?`
+          : kind === 'exited'
+            ? `Send to agent terminal ${session.sessionId}?`
+            : `Run in agent terminal ${session.sessionId}?`;
     return {
       invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(session.sessionId)}`),
       confirmationMessages: { title, message: sendConfirmation(typed, session, target) },
