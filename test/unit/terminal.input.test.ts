@@ -24,7 +24,7 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
   const raw = () => h.service.read(h.owner, id, { raw: true }).text;
 
   beforeEach(() => {
-    h = harness({ quietThresholdMs: 5_000 });
+    h = harness({ quietThresholdMs: 15_000 });
   });
   afterEach(async () => h.dispose());
 
@@ -121,8 +121,12 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
 
   it('cursor keys follow application cursor mode (DECCKM) of the program reading', async () => {
     await open();
-    const program = `import os,sys,tty; sys.stdout.write('\\x1b[?1h'); sys.stdout.flush(); tty.setraw(0); b=os.read(0,3); sys.stdout.write('\\x1b[?1l'); print(); print(repr(b))`;
-    assert.equal((await send(`python3 -c "${program}"`)).waiting, 'program-input');
+    const program = `import os,sys,tty; sys.stdout.write('\\x1b[?1h'+'re'+'ady>'); sys.stdout.flush(); tty.setraw(0); b=os.read(0,3); sys.stdout.write('\\x1b[?1l'); print(); print(repr(b))`;
+    const started = await send(`python3 -c "${program}"`);
+    assert.equal(started.waiting, 'program-input', JSON.stringify(started));
+    // The probe can see the program reading before its output reached us; the mode switch comes
+    // with "ready>" (spelled apart in the command, so the echoed command line does not match).
+    for (let i = 0; i < 100 && !/ready>/.test(raw()); i++) await sleep(50);
     const r = await send({ keys: ['Up'] });
     assert.equal(r.waiting, 'shell-prompt');
     assert.match(r.output, /b'\\x1bOA'/);
