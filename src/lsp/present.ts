@@ -137,14 +137,7 @@ export async function shapeLocations(locations: readonly NavLocation[], options:
   if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be an integer >= 0, got ${offset}`);
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new RangeError(`limit must be an integer in 1..${MAX_LIMIT}, got ${limit}`);
   const roots = [options.resolvedWorkspaceUri, ...(options.otherRoots ?? [])];
-  const pathOf = (uri: string): { path: string; inside: boolean } => {
-    for (const root of roots) {
-      const rel = relativePathOf(root, uri);
-      if (rel !== undefined) return { path: rel, inside: true };
-    }
-    const u = parseUri(uri);
-    return { path: u.scheme === 'file' ? u.path : uri, inside: false };
-  };
+  const pathOf = (uri: string) => placeUri(roots, uri);
 
   const seen = new Map<string, number>();
   const placed: Placed[] = [];
@@ -156,8 +149,7 @@ export async function shapeLocations(locations: readonly NavLocation[], options:
       placed[earlier] = { ...prev, loc: { ...loc, ...prev.loc, isDeclaration: prev.loc.isDeclaration || loc.isDeclaration } };
       continue;
     }
-    const { path, inside } = pathOf(loc.uri);
-    const where = !inside ? 'external' : /(^|\/)node_modules\//.test(path) ? 'nodeModules' : 'workspace';
+    const { path, where } = pathOf(loc.uri);
     seen.set(key, placed.length);
     placed.push({ loc, path, where });
   }
@@ -217,13 +209,38 @@ function isWithheld(x: readonly string[] | undefined | WithheldLines): x is With
   return x !== undefined && !Array.isArray(x) && typeof (x as WithheldLines).withheld === 'string';
 }
 
+/** Where a URI lies for the model: its shown path and whether it is in the workspace, under `node_modules`, or outside. */
+export interface PlacedPath {
+  /** Workspace-relative and decoded (`docs/My Notes #1/a.ts`); the absolute path (or the URI for other schemes) outside. */
+  readonly path: string;
+  readonly where: 'workspace' | 'nodeModules' | 'external';
+}
+
+/**
+ * Place `uri` against workspace `roots` (URI strings, the first containing root wins): the path to
+ * show and where it lies (see {@link PlacedPath}). The one rule for paths in every tool's answer.
+ */
+export function placeUri(roots: readonly string[], uri: string): PlacedPath {
+  for (const root of roots) {
+    const rel = relativePathOf(root, uri);
+    if (rel !== undefined) return { path: rel, where: /(^|\/)node_modules\//.test(rel) ? 'nodeModules' : 'workspace' };
+  }
+  const u = parseUri(uri);
+  return { path: u.scheme === 'file' ? u.path : uri, where: 'external' };
+}
+
 function countFiles(items: readonly Placed[]): FileCount[] {
   const counts = new Map<string, number>();
   for (const p of items) counts.set(p.path, (counts.get(p.path) ?? 0) + 1);
   return [...counts.entries()].map(([path, count]) => ({ path, count }));
 }
 
-function summarize(
+/**
+ * The one-line summary of a page, shared by every paged tool: `"showing 1–50 of 150 in 3 files;
+ * next page: offset 50"`, `"no results"`, or an `offset` past the end; folded counts appended
+ * (`"; 4 in node_modules not listed (counted in collapsed)"`).
+ */
+export function summarize(
   total: number,
   offset: number,
   shown: number,
@@ -243,7 +260,7 @@ function summarize(
   return `showing ${offset + 1}–${offset + shown} of ${total} in ${files}${more}${tail}`;
 }
 
-function show(p: Placed, answer: readonly string[] | undefined | WithheldLines, pathOf: (uri: string) => { path: string }): ShownLocation {
+function show(p: Placed, answer: readonly string[] | undefined | WithheldLines, pathOf: (uri: string) => PlacedPath): ShownLocation {
   const { loc } = p;
   const withheld = isWithheld(answer) ? answer.withheld : undefined;
   const lines = isWithheld(answer) ? undefined : answer;

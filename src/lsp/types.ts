@@ -176,6 +176,8 @@ export interface Disposable {
  * - `outside_workspace`: the document is not inside the request's workspace folder.
  * - `cancelled`: the signal aborted.
  * - `provider_failed`: the provider threw or answered with the wrong shape.
+ * - `unsupported`: the source serving the file does not offer the feature asked for (symbols,
+ *   diagnostics, call hierarchy beside the seam); the message names the source and the feature.
  */
 export type LspErrorCode =
   | 'no_provider'
@@ -187,7 +189,8 @@ export type LspErrorCode =
   | 'file_not_found'
   | 'outside_workspace'
   | 'cancelled'
-  | 'provider_failed';
+  | 'provider_failed'
+  | 'unsupported';
 
 /**
  * The seam's error: `code` is stable ({@link LspErrorCode}); `message` says what was wrong and what

@@ -11,7 +11,7 @@ import { OutsideReadConsents } from '../lsp/containment';
 import { splitLines, toLspPosition, anchorToSymbol } from '../lsp/position';
 import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, snapToDeclaredName, WithheldLines } from '../lsp/present';
 import type { LspService } from '../lsp/service';
-import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../lsp/types';
+import { LSP_OPERATIONS, LspOperation, Position, isLspOperation } from '../lsp/types';
 import { extensionOfUri } from '../lsp/uri';
 import { describeOutside, placeOf, readUriText, UriPlace } from './fileAccess';
 import { codeBlock, toolResult } from './terminalTools';
@@ -165,37 +165,14 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
     }
     const lines = splitLines(await readUriText(target.uri, place.containment?.realPath));
 
-    // Re-anchor, then convert once (line_out_of_range quotes 1..N).
-    const converted0 = toLspPosition(lines, { line, column: 1 });
-    const lineText = converted0.lineText;
-    let used = column;
-    let note: string | undefined;
-    let tokenText: string;
-    if (symbol !== undefined) {
-      const anchor = anchorToSymbol(lineText, column, symbol);
-      used = anchor.column;
-      tokenText = symbol;
-      if (used !== column) note = `re-anchored to '${symbol}' at column ${used}${anchor.occurrences.length > 1 ? ` (occurrences at columns ${anchor.occurrences.join(', ')})` : ''}`;
-    } else {
-      const snap = snapToDeclaredName(lineText, column);
-      used = snap.column;
-      tokenText = snap.token;
-      note = snap.note;
-    }
-    const converted = toLspPosition(lines, { line, column: used });
-    if (converted.clamped) {
-      const end = Array.from(lineText).length + 1;
-      note = `${note ? note + '; ' : ''}column ${used} is past the end of the line; used column ${end}`;
-      used = end;
-    }
-    const position: UsedPosition = { line, column: used, lineText, token: tokenText, ...(note ? { note } : {}) };
+    const { position: lspPosition, used: position } = resolveModelPosition(lines, line, column, symbol);
 
     const controller = new AbortController();
     const sub = token?.onCancellationRequested(() => controller.abort('the tool call was cancelled'));
     if (token?.isCancellationRequested) controller.abort('the tool call was cancelled');
     try {
       const workspaceUri = (target.folder?.uri ?? vscode.Uri.file(path.dirname(target.uri.fsPath))).toString();
-      const result = await this.service.query({ operation, uri: uriText, position: converted.position, workspaceUri }, controller.signal);
+      const result = await this.service.query({ operation, uri: uriText, position: lspPosition, workspaceUri }, controller.signal);
       if (result.kind === 'hover') {
         return { operation: 'hover', file: target.shown, provider: served.providerId, position, hover: result.contents };
       }
@@ -238,8 +215,47 @@ function optionalInt(v: unknown, name: string, min: number, max: number): number
   return v;
 }
 
+/**
+ * The position a tool uses for a 1-based model position: re-anchored to `symbol` (nearest
+ * occurrence at identifier boundaries) or, without one, a column on a declaration keyword snapped
+ * to the declared name; then converted once to LSP (`toLspPosition`), a column past the end
+ * clamped to the end. Shared by `dsh_lsp` and `dsh_call_hierarchy`.
+ * @param lines the document's lines (`splitLines`).
+ * @returns the LSP position and the {@link UsedPosition} to show.
+ * @throws LspError `line_out_of_range` (quoting `1..N`), `column_out_of_range`, `symbol_not_found`.
+ */
+export function resolveModelPosition(lines: readonly string[], line: number, column: number, symbol?: string): { position: Position; used: UsedPosition } {
+  // Re-anchor, then convert once (line_out_of_range quotes 1..N).
+  const converted0 = toLspPosition(lines, { line, column: 1 });
+  const lineText = converted0.lineText;
+  let used = column;
+  let note: string | undefined;
+  let tokenText: string;
+  if (symbol !== undefined) {
+    const anchor = anchorToSymbol(lineText, column, symbol);
+    used = anchor.column;
+    tokenText = symbol;
+    if (used !== column) note = `re-anchored to '${symbol}' at column ${used}${anchor.occurrences.length > 1 ? ` (occurrences at columns ${anchor.occurrences.join(', ')})` : ''}`;
+  } else {
+    const snap = snapToDeclaredName(lineText, column);
+    used = snap.column;
+    tokenText = snap.token;
+    note = snap.note;
+  }
+  const converted = toLspPosition(lines, { line, column: used });
+  if (converted.clamped) {
+    const end = Array.from(lineText).length + 1;
+    note = `${note ? note + '; ' : ''}column ${used} is past the end of the line; used column ${end}`;
+    used = end;
+  }
+  return { position: converted.position, used: { line, column: used, lineText, token: tokenText, ...(note ? { note } : {}) } };
+}
+
+/** Where a file path leads (see {@link resolveFile}). */
+export type ResolvedFile = Target;
+
 /** Resolve `filePath`: absolute as is; relative against each workspace folder in order (first existing wins). */
-async function resolveFile(filePath: string): Promise<Target> {
+export async function resolveFile(filePath: string): Promise<Target> {
   const folders = vscode.workspace.workspaceFolders ?? [];
   const candidates: vscode.Uri[] = [];
   if (path.isAbsolute(filePath)) candidates.push(vscode.Uri.file(filePath));

@@ -3,7 +3,9 @@
  * (reading through `vscode.workspace.fs`, kept current by a file watcher and editor edits) and the
  * VS Code provider (every other contributed language), the `dsh_lsp` tool, VS Code's own
  * definition/reference/hover providers for markdown from `md-links` (setting
- * `dsh.markdown.editorProviders`), and the palette commands "DSH: Show What the Agent Sees at
+ * `dsh.markdown.editorProviders`), the `dsh_symbols`, `dsh_diagnostics` and `dsh_call_hierarchy`
+ * tools with their sources (VS Code, `md-links`, whose link problems also go to the Problems
+ * panel, and configured stdio servers), and the palette commands "DSH: Show What the Agent Sees at
  * Cursor" and "DSH: Show Effective Configuration".
  */
 import { promises as fsp } from 'node:fs';
@@ -18,6 +20,11 @@ import { readInsideWorkspace } from './fileAccess';
 import { LspTool } from './lspTool';
 import { VsCodeProvider, contributedExtensions } from './vscodeProvider';
 import { registerStdioServers } from './stdioProvider';
+import { FeatureRegistry } from '../lsp/features/registry';
+import { MdLinksFeatures, NO_CALL_HIERARCHY } from '../lsp/wikilinks/features';
+import { DiagnosticsTracker, VsCodeFeatures } from './vscodeFeatures';
+import { CallHierarchyTool, DiagnosticsTool, SymbolsTool } from './featureTools';
+import { registerWikiDiagnostics } from './wikiDiagnostics';
 
 /** Settings of this module (declared in package.json `contributes.configuration`). */
 export const EDITOR_PROVIDERS_SETTING = 'dsh.markdown.editorProviders';
@@ -149,25 +156,40 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
   // deletions, attachments such as images that links may point to).
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.{md,markdown}');
   const anyFile = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
-  const changed = (uri: vscode.Uri) => void md.onFileChanged(uri.toString()).catch((e) => log.warn(`md-links: update of ${uri.toString()} failed: ${String(e)}`));
+  // Symbols, diagnostics and call hierarchy beside the seam: one registry routed like dsh_lsp.
+  const features = new FeatureRegistry(service);
+  const mdFeatures = new MdLinksFeatures(() => md);
+  const wikiDiagnostics = registerWikiDiagnostics(mdFeatures, log);
+  subs.push(wikiDiagnostics, features.register('symbols', mdFeatures), features.register('diagnostics', mdFeatures), features.explainMissing(mdFeatures.id, 'callHierarchy', NO_CALL_HIERARCHY));
+  const tracker = new DiagnosticsTracker();
+  const vsFeatures = new VsCodeFeatures(tracker);
+  subs.push(tracker, features.register('symbols', vsFeatures), features.register('diagnostics', vsFeatures), features.register('callHierarchy', vsFeatures));
+
+  const changed = (uri: vscode.Uri) =>
+    void md
+      .onFileChanged(uri.toString())
+      .then(() => wikiDiagnostics.refresh())
+      .catch((e) => log.warn(`md-links: update of ${uri.toString()} failed: ${String(e)}`));
+  const deleted = (uri: vscode.Uri) => void md.onFileDeleted(uri.toString()).then(() => wikiDiagnostics.refresh());
   subs.push(
     watcher,
     watcher.onDidCreate(changed),
     watcher.onDidChange(changed),
-    watcher.onDidDelete((uri) => void md.onFileDeleted(uri.toString())),
+    watcher.onDidDelete(deleted),
     anyFile,
     anyFile.onDidCreate(changed),
-    anyFile.onDidDelete((uri) => void md.onFileDeleted(uri.toString())),
+    anyFile.onDidDelete(deleted),
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.document.languageId === 'markdown' && e.contentChanges.length > 0) void md.onFileChanged(e.document.uri.toString(), e.document.getText());
+      if (e.document.languageId === 'markdown' && e.contentChanges.length > 0) void md.onFileChanged(e.document.uri.toString(), e.document.getText()).then(() => wikiDiagnostics.refresh());
     }),
-    vscode.workspace.onDidDeleteFiles((e) => e.files.forEach((u) => void md.onFileDeleted(u.toString()))),
+    vscode.workspace.onDidDeleteFiles((e) => e.files.forEach(deleted)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(ALIAS_ORDER_SETTING)) return;
       mdRegistration.dispose();
       md.dispose();
       md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });
       mdRegistration = service.registerProvider(md);
+      wikiDiagnostics.refresh(0);
       log.info(`md-links: alias order is now ${aliasOrder()}`);
     }),
   );
@@ -201,6 +223,14 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
 
   const tool = new LspTool(service);
   subs.push(vscode.lm.registerTool(LspTool.toolName, tool));
+  const symbolsTool = new SymbolsTool(features);
+  const diagnosticsTool = new DiagnosticsTool(features);
+  const callsTool = new CallHierarchyTool(features);
+  subs.push(
+    vscode.lm.registerTool(SymbolsTool.toolName, symbolsTool),
+    vscode.lm.registerTool(DiagnosticsTool.toolName, diagnosticsTool),
+    vscode.lm.registerTool(CallHierarchyTool.toolName, callsTool),
+  );
 
   subs.push(registerMarkdownEditorProviders(() => md, log));
 
@@ -233,18 +263,28 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
       const line = pos.line + 1;
       const column = characterToModelColumn(doc.lineAt(pos.line).text, pos.character);
       const filePath = doc.uri.scheme === 'file' ? doc.uri.fsPath : doc.uri.toString();
-      const sections: string[] = [`// What dsh_lsp answers at ${vscode.workspace.asRelativePath(doc.uri)}:${line}:${column} (1-based), through vscode.lm.invokeTool`];
+      const sections: string[] = [
+        `// What the agent's navigation tools answer at ${vscode.workspace.asRelativePath(doc.uri)}:${line}:${column} (1-based), through vscode.lm.invokeTool: ` +
+          `dsh_lsp's four operations, then the file's outline (dsh_symbols), its problems (dsh_diagnostics) and the calls at the cursor (dsh_call_hierarchy)`,
+      ];
       const answers: Record<string, unknown> = {};
-      for (const operation of LSP_OPERATIONS) {
-        const input = { operation, filePath, line, column };
+      const asks: Array<[string, string, object]> = [
+        ...LSP_OPERATIONS.map((operation): [string, string, object] => [operation, LspTool.toolName, { operation, filePath, line, column }]),
+        ['symbols', SymbolsTool.toolName, { filePath }],
+        ['diagnostics', DiagnosticsTool.toolName, { filePath }],
+        ['callHierarchyIncoming', CallHierarchyTool.toolName, { filePath, line, column, direction: 'incoming' }],
+        ['callHierarchyOutgoing', CallHierarchyTool.toolName, { filePath, line, column, direction: 'outgoing' }],
+      ];
+      for (const [key, toolName, input] of asks) {
+        const title = `${key} (${toolName} ${JSON.stringify(input)})`;
         try {
-          const result = await vscode.lm.invokeTool(LspTool.toolName, { input, toolInvocationToken: undefined });
+          const result = await vscode.lm.invokeTool(toolName, { input, toolInvocationToken: undefined });
           const text = result.content.map((p) => (p as { value?: unknown }).value).filter((v): v is string => typeof v === 'string');
-          answers[operation] = JSON.parse(text[0] ?? 'null');
-          sections.push(`// ${operation}\n${JSON.stringify(answers[operation], null, 2)}`);
+          answers[key] = JSON.parse(text[0] ?? 'null');
+          sections.push(`// ${title}\n${JSON.stringify(answers[key], null, 2)}`);
         } catch (e) {
-          answers[operation] = { error: e instanceof Error ? e.message : String(e) };
-          sections.push(`// ${operation}: error\n${JSON.stringify(answers[operation], null, 2)}`);
+          answers[key] = { error: e instanceof Error ? e.message : String(e) };
+          sections.push(`// ${title}: error\n${JSON.stringify(answers[key], null, 2)}`);
         }
       }
       await showView('agent-view.jsonc', sections.join('\n\n') + '\n');

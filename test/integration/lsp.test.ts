@@ -437,11 +437,11 @@ describe('navigation API and palette commands', function () {
     assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'dsh-view'), 'shown beside the editor');
   });
 
-  it('"DSH: Show What the Agent Sees at Cursor" runs the four operations through dsh_lsp at the cursor', async () => {
+  it('"DSH: Show What the Agent Sees at Cursor" runs the four operations through dsh_lsp at the cursor, then the file\'s symbols, diagnostics and call hierarchy', async () => {
     const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(root(), 'ts/l10/b.ts')), { viewColumn: vscode.ViewColumn.One });
     editor.selection = new vscode.Selection(1, 0, 1, 0);
     const answers = await vscode.commands.executeCommand<Record<string, Answer>>('dsh.showAgentViewAtCursor');
-    assert.deepEqual(Object.keys(answers), ['goToDefinition', 'findReferences', 'goToImplementation', 'hover']);
+    assert.deepEqual(Object.keys(answers), ['goToDefinition', 'findReferences', 'goToImplementation', 'hover', 'symbols', 'diagnostics', 'callHierarchyIncoming', 'callHierarchyOutgoing']);
     assert.deepEqual(answers.goToDefinition!.locations.map(at), ['ts/l10/a.ts:1:17']);
     assert.equal(answers.findReferences!.total, 3);
     assert.match(answers.hover!.hover ?? '', /f\(\): void/);

@@ -16,6 +16,7 @@
  * All positions are LSP positions: 0-based line, 0-based UTF-16 character.
  */
 
+import { load as loadYaml, JSON_SCHEMA } from 'js-yaml';
 import MarkdownIt from 'markdown-it';
 import type { Range } from '../types';
 import { splitLines } from '../position';
@@ -88,6 +89,12 @@ export interface ParsedNote {
   readonly title?: string;
   /** The YAML front matter's lines `[start, end]` inclusive (0-based), when the note starts with `---`. */
   readonly frontMatter?: { readonly startLine: number; readonly endLine: number };
+  /**
+   * The note's other names from its front matter (`aliases:` as a list or one string, or `alias:`;
+   * Obsidian's and Foam's property), each with the 0-based line it is written on. Empty when the
+   * front matter is missing or is not valid YAML.
+   */
+  readonly aliases: ReadonlyArray<{ readonly text: string; readonly line: number }>;
   readonly ignored: readonly IgnoredRegion[];
 }
 
@@ -335,7 +342,41 @@ export function parseNote(text: string, options: ParseOptions = {}): ParsedNote 
   const h1 = headings.find((h) => h.level === 1);
   const title = fmTitle ?? (h1 && h1.text ? h1.text : undefined);
   ignored.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
-  return { lineCount: n, links, headings, blocks, title, frontMatter, ignored };
+  const aliases = frontMatter ? frontMatterAliases(lines, frontMatter.endLine) : [];
+  return { lineCount: n, links, headings, blocks, title, frontMatter, aliases, ignored };
+}
+
+/** `aliases` (or `alias`) of the front matter in `lines[1 .. endLine-1]`, parsed as YAML (JSON schema: no custom types). */
+function frontMatterAliases(lines: readonly string[], endLine: number): Array<{ text: string; line: number }> {
+  let data: unknown;
+  try {
+    data = loadYaml(lines.slice(1, endLine).join('\n'), { schema: JSON_SCHEMA });
+  } catch {
+    return [];
+  }
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return [];
+  const record = data as Record<string, unknown>;
+  const key = 'aliases' in record ? 'aliases' : 'alias' in record ? 'alias' : undefined;
+  if (!key) return [];
+  const raw = record[key];
+  const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string | number => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number').map((v) => String(v).trim());
+  let keyLine = 1;
+  for (let i = 1; i < endLine; i++) {
+    if (new RegExp(`^${key}\\s*:`).test(lines[i]!)) {
+      keyLine = i;
+      break;
+    }
+  }
+  return values.map((text) => {
+    let line = keyLine;
+    for (let i = keyLine; i < endLine; i++) {
+      if (lines[i]!.includes(text)) {
+        line = i;
+        break;
+      }
+    }
+    return { text, line };
+  });
 }
 
 function precededByBackslash(text: string, index: number): boolean {

@@ -145,8 +145,11 @@ export class MdLinksProvider implements LspProvider, Disposable {
     }
   }
 
-  /** The indexed note for a document URI; added to the index when it exists but was not seen yet. */
-  private async documentNote(index: VaultIndex, uri: string): Promise<IndexedNote> {
+  /**
+   * The indexed note for a document URI; added to the index when it exists but was not seen yet.
+   * @throws LspError `outside_workspace` (not in the index's folder), `file_not_found`.
+   */
+  async documentNote(index: VaultIndex, uri: string): Promise<IndexedNote> {
     let relPath = index.relPathOf(uri);
     if (relPath === undefined && this.fs.realUri) {
       try {
@@ -274,7 +277,7 @@ function anchorText(link: WikiLink): string {
 }
 
 /** Where a link lands in its target: heading/block line, or the file start (with `anchorMissing` when an anchor was not found). */
-function anchorRange(file: ResolvableFile, link: WikiLink): { range: Range; anchorMissing: boolean } {
+export function anchorRange(file: ResolvableFile, link: WikiLink): { range: Range; anchorMissing: boolean } {
   const a = link.anchor;
   if (!a) return { range: ZERO, anchorMissing: false };
   const parsed = (file as Partial<IndexedNote>).parsed;

@@ -1,0 +1,85 @@
+/**
+ * Walking a call hierarchy to a bounded depth (plain Node): from the prepared item, its callers
+ * (`incoming`) or callees (`outgoing`), level by level. An item already on the path from the root
+ * is a recursion: listed once more with `cycle` and not expanded; an item already expanded
+ * elsewhere in the answer is listed with `seenAbove` and not expanded again; past `depth` items
+ * are listed with `depthLimit`. At most `maxNodes` items are listed in all.
+ */
+import { LspError } from '../types';
+import type { CallTreeNode } from './present';
+import type { CallHierarchyProvider, CallItem, FeatureContext } from './types';
+
+/** Default and largest depth of `dsh_call_hierarchy`. */
+export const DEFAULT_CALL_DEPTH = 1;
+export const MAX_CALL_DEPTH = 5;
+/** Most items one answer lists. */
+export const MAX_CALL_NODES = 500;
+
+/** Options of {@link walkCalls}. */
+export interface WalkOptions {
+  readonly direction: 'incoming' | 'outgoing';
+  /** Levels to expand below the root, 1..{@link MAX_CALL_DEPTH}. */
+  readonly depth: number;
+  readonly maxNodes?: number;
+}
+
+/** The result of {@link walkCalls}: the tree and whether `maxNodes` cut it. */
+export interface WalkedCalls {
+  readonly root: CallTreeNode;
+  readonly nodes: number;
+  readonly truncated: boolean;
+}
+
+const keyOf = (i: CallItem) => `${i.uri}#${i.selectionRange.start.line}:${i.selectionRange.start.character}#${i.name}`;
+
+/**
+ * Walk from `root` (breadth-first, so a bound cuts the deepest levels first).
+ * @throws LspError from the provider (`cancelled`, `unsupported`, …).
+ */
+export async function walkCalls(provider: CallHierarchyProvider, root: CallItem, options: WalkOptions, ctx: FeatureContext): Promise<WalkedCalls> {
+  if (!Number.isInteger(options.depth) || options.depth < 1 || options.depth > MAX_CALL_DEPTH) {
+    throw new LspError('invalid_request', `depth must be an integer in 1..${MAX_CALL_DEPTH} (got ${String(options.depth)})`);
+  }
+  const maxNodes = options.maxNodes ?? MAX_CALL_NODES;
+  type Mutable = { item: CallItem; sites?: CallTreeNode['sites']; cycle?: boolean; seenAbove?: boolean; depthLimit?: boolean; calls?: Mutable[]; path: Set<string> };
+  const top: Mutable = { item: root, path: new Set([keyOf(root)]) };
+  const expanded = new Set<string>([keyOf(root)]);
+  let nodes = 1;
+  let truncated = false;
+  let level: Mutable[] = [top];
+  for (let d = 1; d <= options.depth && level.length > 0; d++) {
+    const next: Mutable[] = [];
+    for (const node of level) {
+      if (ctx.signal.aborted) throw new LspError('cancelled', 'call hierarchy cancelled');
+      const edges = options.direction === 'incoming' ? await provider.incoming(node.item, ctx) : await provider.outgoing(node.item, ctx);
+      node.calls = [];
+      for (const e of edges) {
+        if (nodes >= maxNodes) {
+          truncated = true;
+          break;
+        }
+        const k = keyOf(e.item);
+        const child: Mutable = { item: e.item, sites: { uri: e.rangesUri, ranges: e.ranges }, path: new Set([...node.path, k]) };
+        nodes++;
+        if (node.path.has(k)) child.cycle = true;
+        else if (expanded.has(k)) child.seenAbove = true;
+        else if (d === options.depth) child.depthLimit = true;
+        else {
+          expanded.add(k);
+          next.push(child);
+        }
+        node.calls.push(child);
+      }
+    }
+    level = next;
+  }
+  const strip = (m: Mutable): CallTreeNode => ({
+    item: m.item,
+    ...(m.sites ? { sites: m.sites } : {}),
+    ...(m.cycle ? { cycle: true } : {}),
+    ...(m.seenAbove ? { seenAbove: true } : {}),
+    ...(m.depthLimit ? { depthLimit: true } : {}),
+    ...(m.calls ? { calls: m.calls.map(strip) } : {}),
+  });
+  return { root: strip(top), nodes, truncated };
+}

@@ -1,0 +1,158 @@
+/**
+ * The one conversion of symbol, diagnostic and call hierarchy answers into the feature shapes
+ * (plain Node), shared by the VS Code source and configured stdio servers. Shapes are told apart by
+ * their fields, never `instanceof` (objects may come from another copy of the API):
+ * - `DocumentSymbol` `{name, kind, range, selectionRange, detail?, children?}`;
+ * - `SymbolInformation` / `WorkspaceSymbol` `{name, kind, location: {uri, range?}, containerName?}`
+ *   (VS Code's `executeDocumentSymbolProvider` answers objects with both sets of fields);
+ * - `Diagnostic` `{range, severity, message, source?, code?}` (`code` a string, a number or
+ *   `{value, target}`);
+ * - `CallHierarchyItem` and LSP's incoming / outgoing calls (`from`/`to` with `fromRanges`).
+ * URIs are strings (LSP) or objects whose `toString()` is the URI (`vscode.Uri`). Kinds and
+ * severities are numbers counted from `base`: 1 in LSP, 0 in `vscode.SymbolKind` /
+ * `vscode.DiagnosticSeverity`.
+ */
+import type { Range } from '../types';
+import { CallEdge, CallItem, DiagnosticItem, SEVERITIES, Severity, SymbolItem, symbolKindName } from './types';
+
+interface RangeLike {
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+function isRange(r: unknown): r is RangeLike {
+  const x = r as RangeLike | null | undefined;
+  return !!x && typeof x.start?.line === 'number' && typeof x.start?.character === 'number' && typeof x.end?.line === 'number' && typeof x.end?.character === 'number';
+}
+
+/** A plain copy of a range-like object. */
+export function plainRange(r: RangeLike): Range {
+  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+}
+
+function uriText(u: unknown): string | undefined {
+  return typeof u === 'string' ? u : u && typeof u === 'object' ? String(u) : undefined;
+}
+
+const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/**
+ * Symbols of any shape -> {@link SymbolItem}s. `documentUri` is the URI of `DocumentSymbol`s (which
+ * carry none). A flat `SymbolInformation` outline stays flat (see {@link nestByRange}). Items with
+ * neither shape are skipped.
+ */
+export function toSymbolItems(raw: unknown, base: 0 | 1, documentUri?: string): SymbolItem[] {
+  const items = Array.isArray(raw) ? raw : raw === null || raw === undefined ? [] : [raw];
+  const out: SymbolItem[] = [];
+  for (const it of items) {
+    const o = it as { name?: unknown; kind?: unknown; detail?: unknown; containerName?: unknown; range?: unknown; selectionRange?: unknown; children?: unknown; location?: { uri?: unknown; range?: unknown } };
+    if (!o || typeof o !== 'object' || typeof o.name !== 'string') continue;
+    const kind = symbolKindName(o.kind, base);
+    const detail = typeof o.detail === 'string' && o.detail !== '' ? o.detail : undefined;
+    const containerName = typeof o.containerName === 'string' && o.containerName !== '' ? o.containerName : undefined;
+    const locUri = uriText(o.location?.uri);
+    const uri = locUri ?? documentUri;
+    if (uri === undefined) continue;
+    if (isRange(o.range) && isRange(o.selectionRange)) {
+      const children = Array.isArray(o.children) && o.children.length > 0 ? toSymbolItems(o.children, base, uri) : undefined;
+      out.push({ name: o.name, kind, uri, range: plainRange(o.range), selectionRange: plainRange(o.selectionRange), ...(detail ? { detail } : {}), ...(containerName ? { containerName } : {}), ...(children ? { children } : {}) });
+    } else {
+      // SymbolInformation, or a WorkspaceSymbol whose location has no range (resolved lazily: the file start stands in)
+      const range = isRange(o.location?.range) ? plainRange(o.location!.range as RangeLike) : ZERO;
+      out.push({ name: o.name, kind, uri, range, selectionRange: range, ...(detail ? { detail } : {}), ...(containerName ? { containerName } : {}) });
+    }
+  }
+  return out;
+}
+
+function contains(outer: Range, inner: Range): boolean {
+  const le = (a: { line: number; character: number }, b: { line: number; character: number }) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  return le(outer.start, inner.start) && le(inner.end, outer.end);
+}
+
+/**
+ * A flat outline (`SymbolInformation`s) nested by range containment, as VS Code's outline does:
+ * a symbol becomes a child of the smallest earlier symbol whose range contains its range. Trees
+ * (items with `children`) are returned unchanged.
+ */
+export function nestByRange(items: readonly SymbolItem[]): SymbolItem[] {
+  if (items.some((i) => i.children)) return [...items];
+  const sorted = [...items].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || b.range.end.line - a.range.end.line);
+  type Node = { item: SymbolItem; children: Node[] };
+  const roots: Node[] = [];
+  const stack: Node[] = [];
+  for (const item of sorted) {
+    const node: Node = { item, children: [] };
+    while (stack.length > 0 && !contains(stack[stack.length - 1]!.item.range, item.range)) stack.pop();
+    (stack.length > 0 ? stack[stack.length - 1]!.children : roots).push(node);
+    stack.push(node);
+  }
+  const build = (n: Node): SymbolItem => (n.children.length > 0 ? { ...n.item, children: n.children.map(build) } : n.item);
+  return roots.map(build);
+}
+
+/** A diagnostic's code as text: `2322`, `'no-unused-vars'`, `{value: 'x', target}` -> `'x'`. */
+function codeText(code: unknown): string | undefined {
+  if (typeof code === 'string' || typeof code === 'number') return String(code);
+  if (code && typeof code === 'object' && 'value' in code) return codeText((code as { value: unknown }).value);
+  return undefined;
+}
+
+/** The severity of a numeric `DiagnosticSeverity` counted from `base` (LSP: absent means error). */
+export function severityName(severity: unknown, base: 0 | 1): Severity {
+  return typeof severity === 'number' ? (SEVERITIES[severity - base] ?? 'error') : 'error';
+}
+
+/** Diagnostics of any shape for document `uri` -> {@link DiagnosticItem}s (items without range or message skipped). */
+export function toDiagnosticItems(raw: unknown, uri: string, base: 0 | 1): DiagnosticItem[] {
+  const items = Array.isArray(raw) ? raw : [];
+  const out: DiagnosticItem[] = [];
+  for (const it of items) {
+    const o = it as { range?: unknown; severity?: unknown; message?: unknown; source?: unknown; code?: unknown };
+    if (!o || !isRange(o.range) || typeof o.message !== 'string') continue;
+    const code = codeText(o.code);
+    out.push({
+      uri,
+      range: plainRange(o.range),
+      severity: severityName(o.severity, base),
+      message: o.message,
+      ...(typeof o.source === 'string' && o.source !== '' ? { source: o.source } : {}),
+      ...(code !== undefined ? { code } : {}),
+    });
+  }
+  return out;
+}
+
+/** A `CallHierarchyItem` of either API -> {@link CallItem}, keeping the original as `data`; `undefined` for another shape. */
+export function toCallItem(raw: unknown, base: 0 | 1): CallItem | undefined {
+  const o = raw as { name?: unknown; kind?: unknown; detail?: unknown; uri?: unknown; range?: unknown; selectionRange?: unknown } | null;
+  const uri = uriText(o?.uri);
+  if (!o || typeof o.name !== 'string' || uri === undefined || !isRange(o.range)) return undefined;
+  const selection = isRange(o.selectionRange) ? o.selectionRange : o.range;
+  return {
+    name: o.name,
+    kind: symbolKindName(o.kind, base),
+    ...(typeof o.detail === 'string' && o.detail !== '' ? { detail: o.detail } : {}),
+    uri,
+    range: plainRange(o.range),
+    selectionRange: plainRange(selection),
+    data: raw,
+  };
+}
+
+/**
+ * Incoming (`{from, fromRanges}`) or outgoing (`{to, fromRanges}`) calls -> {@link CallEdge}s.
+ * @param askedUri the document of the item asked about (where outgoing calls' `fromRanges` are).
+ */
+export function toCallEdges(raw: unknown, direction: 'incoming' | 'outgoing', askedUri: string, base: 0 | 1): CallEdge[] {
+  const items = Array.isArray(raw) ? raw : [];
+  const out: CallEdge[] = [];
+  for (const it of items) {
+    const o = it as { from?: unknown; to?: unknown; fromRanges?: unknown };
+    const item = toCallItem(direction === 'incoming' ? o?.from : o?.to, base);
+    if (!item) continue;
+    const ranges = Array.isArray(o.fromRanges) ? o.fromRanges.filter(isRange).map(plainRange) : [];
+    out.push({ item, ranges, rangesUri: direction === 'incoming' ? item.uri : askedUri });
+  }
+  return out;
+}

@@ -1,0 +1,374 @@
+/**
+ * What the model sees of symbols, diagnostics and call hierarchy answers (plain Node): paths
+ * placed by the same rule as `dsh_lsp` (`placeUri`), LSP ranges converted to 1-based lines and
+ * character columns with `characterToModelColumn` (the one converter), paging and summaries as
+ * `dsh_lsp` shows them (`summarize`), hits under `node_modules` or outside the workspace folded
+ * into counts when the workspace has hits of its own.
+ */
+import { characterToModelColumn } from '../position';
+import { CollapsedGroup, FileCount, PlacedPath, placeUri, preview, summarize } from '../present';
+import type { Range } from '../types';
+import { uriKey } from '../uri';
+import type { CallItem, DiagnosticItem, Severity, SymbolItem } from './types';
+import { SEVERITIES } from './types';
+
+/** Reads a document's lines (split by `splitLines`), `undefined` when unreadable. */
+export type ReadLines = (uri: string) => Promise<readonly string[] | undefined>;
+
+/** A range as the model sees it: 1-based lines, 1-based character columns, `endColumn` exclusive. */
+export interface ModelRange {
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+}
+
+/**
+ * A symbol as the model sees it. `line`/`column` is where its name starts (feed it to `dsh_lsp`);
+ * `endLine`/`endColumn` where its declaration ends (exclusive). Outline entries carry `children`.
+ */
+export interface ShownSymbol extends ModelRange {
+  readonly name: string;
+  readonly kind: string;
+  readonly detail?: string;
+  readonly containerName?: string;
+  readonly path: string;
+  readonly external?: true;
+  readonly nodeModules?: true;
+  readonly children?: readonly ShownSymbol[];
+}
+
+/** Paging fields every answer has (as in `dsh_lsp`). */
+export interface Paged {
+  readonly total: number;
+  readonly shown: number;
+  readonly offset: number;
+  readonly nextOffset?: number;
+  readonly summary: string;
+}
+
+/** Workspace symbols: a flat page, best matches first. */
+export interface ShapedSymbols extends Paged {
+  readonly files: readonly FileCount[];
+  readonly symbols: readonly ShownSymbol[];
+  readonly collapsed?: { readonly nodeModules?: CollapsedGroup; readonly external?: CollapsedGroup };
+}
+
+/** A file's outline: a page of its symbols in document order (pre-order), as a tree. */
+export interface ShapedOutline extends Paged {
+  readonly outline: readonly ShownSymbol[];
+}
+
+/** Options shared by the shapers. */
+export interface PresentOptions {
+  /** Workspace roots (URI strings): the resolved (real-path) folder first, then folders as opened. */
+  readonly roots: readonly string[];
+  readonly offset: number;
+  readonly limit: number;
+  readonly readLines: ReadLines;
+}
+
+/** A cache around `readLines`: each URI is read once per answer. */
+export function cachedLines(readLines: ReadLines): ReadLines {
+  const cache = new Map<string, Promise<readonly string[] | undefined>>();
+  return (uri) => {
+    const k = uriKey(uri);
+    let p = cache.get(k);
+    if (!p) cache.set(k, (p = readLines(uri).catch(() => undefined)));
+    return p;
+  };
+}
+
+/** An LSP range -> {@link ModelRange}; without the document's lines a column is the UTF-16 character + 1. */
+export function toModelRange(range: Range, lines: readonly string[] | undefined): ModelRange {
+  const col = (line: number, character: number) => {
+    const text = lines?.[line];
+    return text === undefined ? character + 1 : characterToModelColumn(text, character);
+  };
+  return {
+    line: range.start.line + 1,
+    column: col(range.start.line, range.start.character),
+    endLine: range.end.line + 1,
+    endColumn: col(range.end.line, range.end.character),
+  };
+}
+
+/** The name's start to the declaration's end (see {@link ShownSymbol}); the name's range when it lies outside. */
+function symbolRange(s: SymbolItem): Range {
+  const sel = s.selectionRange;
+  const endsAfter = s.range.end.line > sel.end.line || (s.range.end.line === sel.end.line && s.range.end.character >= sel.end.character);
+  return { start: sel.start, end: endsAfter ? s.range.end : sel.end };
+}
+
+async function showSymbol(s: SymbolItem, place: PlacedPath, lines: ReadLines, children?: ShownSymbol[]): Promise<ShownSymbol> {
+  return {
+    name: s.name,
+    kind: s.kind,
+    ...(s.detail ? { detail: s.detail } : {}),
+    ...(s.containerName ? { containerName: s.containerName } : {}),
+    path: place.path,
+    ...toModelRange(symbolRange(s), await lines(s.uri)),
+    ...(place.where === 'external' ? { external: true as const } : {}),
+    ...(place.where === 'nodeModules' ? { nodeModules: true as const } : {}),
+    ...(children && children.length > 0 ? { children } : {}),
+  };
+}
+
+function checkPage(offset: number, limit: number): void {
+  if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be an integer >= 0, got ${offset}`);
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer >= 1, got ${limit}`);
+}
+
+function fold<T extends { place: PlacedPath }>(placed: readonly T[]): { listed: T[]; collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } } {
+  const hasWorkspace = placed.some((p) => p.place.where === 'workspace');
+  if (!hasWorkspace) return { listed: [...placed], collapsed: {} };
+  const collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } = {};
+  for (const where of ['nodeModules', 'external'] as const) {
+    const group = placed.filter((p) => p.place.where === where);
+    if (group.length > 0) collapsed[where] = { count: group.length, files: countByPath(group.map((g) => g.place.path)) };
+  }
+  return { listed: placed.filter((p) => p.place.where === 'workspace'), collapsed };
+}
+
+function countByPath(paths: readonly string[]): FileCount[] {
+  const counts = new Map<string, number>();
+  for (const p of paths) counts.set(p, (counts.get(p) ?? 0) + 1);
+  return [...counts.entries()].map(([path, count]) => ({ path, count }));
+}
+
+/**
+ * Shape workspace symbols: duplicates (same name, kind and range in the same file) removed, ranked
+ * by `score` (higher first; then workspace before `node_modules` before outside, path, line),
+ * folded and paged.
+ * @param scored the symbols with their match score (`./match.ts`).
+ * @throws RangeError for a bad `offset` / `limit` (the tool validates first).
+ */
+export async function shapeWorkspaceSymbols(scored: ReadonlyArray<{ symbol: SymbolItem; score: number }>, options: PresentOptions): Promise<ShapedSymbols> {
+  checkPage(options.offset, options.limit);
+  const seen = new Set<string>();
+  const rank = { workspace: 0, nodeModules: 1, external: 2 } as const;
+  const placed = scored
+    .filter(({ symbol: s }) => {
+      const k = `${uriKey(s.uri)}#${s.name}#${s.kind}#${s.selectionRange.start.line}:${s.selectionRange.start.character}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .map((x) => ({ ...x, place: placeUri(options.roots, x.symbol.uri) }))
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        rank[a.place.where] - rank[b.place.where] ||
+        (a.place.path < b.place.path ? -1 : a.place.path > b.place.path ? 1 : 0) ||
+        a.symbol.selectionRange.start.line - b.symbol.selectionRange.start.line,
+    );
+  const { listed, collapsed } = fold(placed);
+  const page = listed.slice(options.offset, options.offset + options.limit);
+  const lines = cachedLines(options.readLines);
+  const symbols = await Promise.all(page.map((p) => showSymbol(p.symbol, p.place, lines)));
+  const files = countByPath(listed.map((p) => p.place.path));
+  const nextOffset = options.offset + page.length < listed.length ? options.offset + page.length : undefined;
+  return {
+    total: listed.length,
+    shown: symbols.length,
+    offset: options.offset,
+    ...(nextOffset !== undefined ? { nextOffset } : {}),
+    summary: summarize(listed.length, options.offset, symbols.length, files.length, collapsed, nextOffset),
+    files,
+    symbols,
+    ...(Object.keys(collapsed).length > 0 ? { collapsed } : {}),
+  };
+}
+
+/**
+ * Shape a document's outline: symbols in document order, flattened pre-order for paging; the page
+ * is rebuilt as a tree (an entry whose parent is on another page is a root of this page, with the
+ * parent's name as `containerName`). `total` counts every symbol at every depth.
+ */
+export async function shapeOutline(tree: readonly SymbolItem[], options: PresentOptions): Promise<ShapedOutline> {
+  checkPage(options.offset, options.limit);
+  const flat: Array<{ item: SymbolItem; parent: number }> = [];
+  const byStart = (a: SymbolItem, b: SymbolItem) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+  const visit = (items: readonly SymbolItem[], parent: number) => {
+    for (const item of [...items].sort(byStart)) {
+      const me = flat.length;
+      flat.push({ item, parent });
+      if (item.children) visit(item.children, me);
+    }
+  };
+  visit(tree, -1);
+  const from = options.offset;
+  const to = Math.min(flat.length, from + options.limit);
+  const lines = cachedLines(options.readLines);
+  const kids = new Map<number, ShownSymbol[]>();
+  const roots: ShownSymbol[] = [];
+  for (let i = to - 1; i >= from; i--) {
+    const { item, parent } = flat[i]!;
+    const withContainer = parent >= 0 && parent < from && !item.containerName ? { ...item, containerName: flat[parent]!.item.name } : item;
+    const shown = await showSymbol(withContainer, placeUri(options.roots, item.uri), lines, kids.get(i)?.reverse());
+    if (parent >= from) {
+      const list = kids.get(parent) ?? [];
+      list.push(shown);
+      kids.set(parent, list);
+    } else roots.push(shown);
+  }
+  roots.reverse();
+  const shownCount = Math.max(0, to - from);
+  const nextOffset = to < flat.length ? to : undefined;
+  return {
+    total: flat.length,
+    shown: shownCount,
+    offset: from,
+    ...(nextOffset !== undefined ? { nextOffset } : {}),
+    summary: summarize(flat.length, from, shownCount, flat.length > 0 ? 1 : 0, {}, nextOffset),
+    outline: roots,
+  };
+}
+
+/** A diagnostic as the model sees it. */
+export interface ShownDiagnostic extends ModelRange {
+  readonly path: string;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly source?: string;
+  readonly code?: string;
+}
+
+/** Per-file counts of diagnostics: `count` and the number of each severity present. */
+export interface DiagnosticFileCount {
+  readonly path: string;
+  readonly count: number;
+  readonly error?: number;
+  readonly warning?: number;
+  readonly information?: number;
+  readonly hint?: number;
+}
+
+/** A page of diagnostics, errors first. */
+export interface ShapedDiagnostics extends Paged {
+  /** Counts of the listed diagnostics by severity. */
+  readonly counts: Readonly<Record<Severity, number>>;
+  readonly files: readonly DiagnosticFileCount[];
+  readonly diagnostics: readonly ShownDiagnostic[];
+  readonly collapsed?: { readonly nodeModules?: CollapsedGroup; readonly external?: CollapsedGroup };
+}
+
+/**
+ * Shape diagnostics: those less severe than `minSeverity` dropped, duplicates (same file, range,
+ * message) removed, sorted by severity (errors first), path, line and column, folded and paged.
+ */
+export async function shapeDiagnostics(items: readonly DiagnosticItem[], options: PresentOptions & { minSeverity?: Severity }): Promise<ShapedDiagnostics> {
+  checkPage(options.offset, options.limit);
+  const maxRank = SEVERITIES.indexOf(options.minSeverity ?? 'hint');
+  const seen = new Set<string>();
+  const placed = items
+    .filter((d) => SEVERITIES.indexOf(d.severity) <= maxRank)
+    .filter((d) => {
+      const r = d.range;
+      const k = `${uriKey(d.uri)}#${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}#${d.severity}#${d.message}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .map((d) => ({ d, place: placeUri(options.roots, d.uri) }))
+    .sort(
+      (a, b) =>
+        SEVERITIES.indexOf(a.d.severity) - SEVERITIES.indexOf(b.d.severity) ||
+        (a.place.path < b.place.path ? -1 : a.place.path > b.place.path ? 1 : 0) ||
+        a.d.range.start.line - b.d.range.start.line ||
+        a.d.range.start.character - b.d.range.start.character,
+    );
+  const { listed, collapsed } = fold(placed);
+  const page = listed.slice(options.offset, options.offset + options.limit);
+  const lines = cachedLines(options.readLines);
+  const diagnostics = await Promise.all(
+    page.map(async ({ d, place }) => ({
+      path: place.path,
+      ...toModelRange(d.range, await lines(d.uri)),
+      severity: d.severity,
+      message: d.message,
+      ...(d.source ? { source: d.source } : {}),
+      ...(d.code !== undefined ? { code: d.code } : {}),
+    })),
+  );
+  const counts = { error: 0, warning: 0, information: 0, hint: 0 };
+  const perFile = new Map<string, { path: string; count: number } & Partial<Record<Severity, number>>>();
+  for (const { d, place } of listed) {
+    counts[d.severity]++;
+    const f = perFile.get(place.path) ?? { path: place.path, count: 0 };
+    f.count++;
+    f[d.severity] = (f[d.severity] ?? 0) + 1;
+    perFile.set(place.path, f);
+  }
+  const nextOffset = options.offset + page.length < listed.length ? options.offset + page.length : undefined;
+  const bySeverity = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}${counts[s] === 1 || s === 'information' ? '' : 's'}`);
+  const base = summarize(listed.length, options.offset, diagnostics.length, perFile.size, collapsed, nextOffset);
+  return {
+    total: listed.length,
+    shown: diagnostics.length,
+    offset: options.offset,
+    ...(nextOffset !== undefined ? { nextOffset } : {}),
+    summary: listed.length === 0 ? base.replace(/^no results/, 'no problems') : `${base} (${bySeverity.join(', ')})`,
+    counts,
+    files: [...perFile.values()],
+    diagnostics,
+    ...(Object.keys(collapsed).length > 0 ? { collapsed } : {}),
+  };
+}
+
+/** A call hierarchy node as the model sees it. */
+export interface ShownCall extends ModelRange {
+  readonly name: string;
+  readonly kind: string;
+  readonly detail?: string;
+  readonly path: string;
+  readonly external?: true;
+  readonly nodeModules?: true;
+  /** Where the calls are: in the caller (incoming) or in the parent item (outgoing). */
+  readonly callSites?: ReadonlyArray<ModelRange & { readonly path: string; readonly preview: string }>;
+  /** Already listed higher up this path (a recursion): not expanded again. */
+  readonly cycle?: true;
+  /** Already expanded elsewhere in this answer: not expanded again. */
+  readonly seenAbove?: true;
+  /** Not expanded: the depth bound was reached. */
+  readonly depthLimit?: true;
+  readonly calls?: readonly ShownCall[];
+}
+
+/** An item with the edges walked from it (see `./callHierarchy.ts`). */
+export interface CallTreeNode {
+  readonly item: CallItem;
+  readonly sites?: { readonly uri: string; readonly ranges: readonly Range[] };
+  readonly cycle?: boolean;
+  readonly seenAbove?: boolean;
+  readonly depthLimit?: boolean;
+  readonly calls?: readonly CallTreeNode[];
+}
+
+/** Convert a walked call tree for the model (paths placed, positions 1-based; call-site previews from the lines). */
+export async function shapeCallTree(node: CallTreeNode, roots: readonly string[], readLines: ReadLines): Promise<ShownCall> {
+  const lines = cachedLines(readLines);
+  const show = async (n: CallTreeNode): Promise<ShownCall> => {
+    const place = placeUri(roots, n.item.uri);
+    const itemLines = await lines(n.item.uri);
+    const siteLines = n.sites ? await lines(n.sites.uri) : undefined;
+    const sitePath = n.sites ? placeUri(roots, n.sites.uri).path : '';
+    return {
+      name: n.item.name,
+      kind: n.item.kind,
+      ...(n.item.detail ? { detail: n.item.detail } : {}),
+      path: place.path,
+      ...toModelRange(n.item.selectionRange, itemLines),
+      ...(place.where === 'external' ? { external: true as const } : {}),
+      ...(place.where === 'nodeModules' ? { nodeModules: true as const } : {}),
+      ...(n.sites
+        ? { callSites: n.sites.ranges.map((r) => ({ path: sitePath, ...toModelRange(r, siteLines), preview: siteLines?.[r.start.line] !== undefined ? preview(siteLines[r.start.line]!) : '' })) }
+        : {}),
+      ...(n.cycle ? { cycle: true as const } : {}),
+      ...(n.seenAbove ? { seenAbove: true as const } : {}),
+      ...(n.depthLimit ? { depthLimit: true as const } : {}),
+      ...(n.calls ? { calls: await Promise.all(n.calls.map(show)) } : {}),
+    };
+  };
+  return show(node);
+}

@@ -1,0 +1,177 @@
+/**
+ * Symbols and diagnostics of markdown notes from the `md-links` index (plain Node, no `vscode`
+ * import), the index that serves `dsh_lsp` for notes; no call hierarchy (notes have no calls).
+ *
+ * - Outline: a note's headings nested by level (a `##` under the `#` before it), each spanning its
+ *   section (to the line before the next heading of the same or a higher level); block anchors
+ *   (`^id`) as children of the section they are in. Kind `String` for headings (as VS Code's
+ *   markdown outline), `Key` for block anchors (named `^id`).
+ * - Workspace symbols: every note by its file name (`detail: 'file name'`), its title when it
+ *   differs (front matter `title:` or the first `#` heading; `detail: 'title'`) and each alias of
+ *   its front matter (`detail: 'alias'`), kind `File`, `containerName` the note's folder. A note's
+ *   file name and alias symbols sit at the note's start, where `dsh_lsp` findReferences answers the
+ *   links to the note.
+ * - Diagnostics, on the link's target text: `broken-link` (error: no note or file matches),
+ *   `missing-heading` / `missing-block` (error: the note exists, the `#Heading` or `#^id` does not),
+ *   `ambiguous-link` (warning: several notes match; the one chosen and the others named). Source
+ *   `md-links`.
+ */
+import type { Range } from '../types';
+import type { DiagnosticItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../features/types';
+import { matchSymbolName } from '../features/match';
+import { MD_LINKS_PROVIDER_ID, MdLinksProvider, anchorRange } from './provider';
+import type { IndexedLink, IndexedNote, VaultIndex } from './vaultIndex';
+
+const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
+
+/** Why notes have no call hierarchy (the `unsupported` error's text). */
+export const NO_CALL_HIERARCHY = 'markdown notes have no call hierarchy (nothing calls anything); use dsh_lsp findReferences on a note for the links to it';
+
+/**
+ * The `md-links` source of symbols and diagnostics. `provider` is read on every call (the
+ * extension replaces the provider when its settings change).
+ */
+export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
+  readonly id = MD_LINKS_PROVIDER_ID;
+
+  constructor(private readonly provider: () => MdLinksProvider) {}
+
+  /** The note's outline (see the module comment). @throws LspError `outside_workspace`, `file_not_found`, `cancelled`. */
+  async documentSymbols(uri: string, _languageId: string, ctx: FeatureContext): Promise<SymbolItem[]> {
+    const p = this.provider();
+    const index = await p.index(ctx.workspaceUri, ctx.signal);
+    return outlineOf(await p.documentNote(index, uri));
+  }
+
+  /** Notes whose file name, title or alias matches `query` (see the module comment). */
+  async workspaceSymbols(query: string, ctx: FeatureContext): Promise<SymbolItem[]> {
+    const index = await this.provider().index(ctx.workspaceUri, ctx.signal);
+    await index.settled();
+    const out: SymbolItem[] = [];
+    for (const note of index.allNotes()) {
+      const container = note.dir === '' ? undefined : note.dir;
+      const add = (name: string, detail: string, range: Range) => {
+        if (matchSymbolName(query, name) === undefined) return;
+        out.push({ name, kind: 'File', detail, uri: note.uri, range, selectionRange: range, ...(container ? { containerName: container } : {}) });
+      };
+      add(note.name, 'file name', ZERO);
+      const title = note.parsed.title;
+      if (title && title.toLowerCase() !== note.name.toLowerCase()) {
+        const h = note.parsed.headings.find((x) => x.level === 1 && x.text === title);
+        add(title, 'title', h ? h.range : ZERO);
+      }
+      for (const a of note.parsed.aliases) add(a.text, 'alias', { start: { line: a.line, character: 0 }, end: { line: a.line, character: 0 } });
+    }
+    return out;
+  }
+
+  /** A note's link problems; always `settled` (the index is current once its queued updates applied). */
+  async documentDiagnostics(uri: string, _languageId: string, ctx: FeatureContext): Promise<DiagnosticsAnswer> {
+    const p = this.provider();
+    const index = await p.index(ctx.workspaceUri, ctx.signal);
+    await index.settled();
+    return { diagnostics: noteDiagnostics(index, await p.documentNote(index, uri)), freshness: 'settled' };
+  }
+
+  /** Link problems of every note in the workspace folder. */
+  async workspaceDiagnostics(ctx: FeatureContext): Promise<DiagnosticsAnswer> {
+    const index = await this.provider().index(ctx.workspaceUri, ctx.signal);
+    await index.settled();
+    return { diagnostics: vaultDiagnostics(index), freshness: 'settled' };
+  }
+}
+
+/** A note's outline: headings nested by level with their sections, block anchors inside. */
+export function outlineOf(note: IndexedNote): SymbolItem[] {
+  const { headings, blocks, lineCount } = note.parsed;
+  type Node = { item: SymbolItem; level: number; children: Node[]; endLine: number };
+  const lastLine = Math.max(0, lineCount - 1);
+  const roots: Node[] = [];
+  const stack: Node[] = [];
+  const all: Node[] = [];
+  for (let i = 0; i < headings.length; i++) {
+    const h = headings[i]!;
+    // The section ends where the next heading of the same or a higher level starts (exclusive),
+    // else at the end of the note (a character past the line's end means its end, LSP rule).
+    let sectionEnd = { line: lastLine, character: Number.MAX_SAFE_INTEGER };
+    let end = lastLine;
+    for (let k = i + 1; k < headings.length; k++) {
+      if (headings[k]!.level <= h.level) {
+        sectionEnd = { line: headings[k]!.line, character: 0 };
+        end = headings[k]!.line - 1;
+        break;
+      }
+    }
+    const node: Node = {
+      item: { name: h.text || '(empty heading)', kind: 'String', detail: '#'.repeat(h.level), uri: note.uri, range: { start: h.range.start, end: sectionEnd }, selectionRange: h.range },
+      level: h.level,
+      children: [],
+      endLine: end,
+    };
+    while (stack.length > 0 && stack[stack.length - 1]!.level >= h.level) stack.pop();
+    (stack.length > 0 ? stack[stack.length - 1]!.children : roots).push(node);
+    stack.push(node);
+    all.push(node);
+  }
+  for (const b of blocks) {
+    const anchorAt = b.range.end.character - (b.id.length + 1);
+    const item: SymbolItem = {
+      name: `^${b.id}`,
+      kind: 'Key',
+      detail: 'block',
+      uri: note.uri,
+      range: b.range,
+      selectionRange: { start: { line: b.line, character: Math.max(0, anchorAt) }, end: b.range.end },
+    };
+    // the innermost heading section holding the anchor's line
+    let holder: Node | undefined;
+    for (const n of all) if (n.item.selectionRange.start.line <= b.line && b.line <= n.endLine) holder = n;
+    (holder ? holder.children : roots).push({ item, level: 7, children: [], endLine: b.line });
+  }
+  const byStart = (a: Node, b: Node) => a.item.range.start.line - b.item.range.start.line || a.item.range.start.character - b.item.range.start.character;
+  const build = (n: Node): SymbolItem => (n.children.length > 0 ? { ...n.item, children: n.children.sort(byStart).map(build) } : n.item);
+  return roots.sort(byStart).map(build);
+}
+
+function linkProblem(index: VaultIndex, l: IndexedLink): Omit<DiagnosticItem, 'uri' | 'range'> | undefined {
+  const r = index.resolve(l);
+  const target = l.link.target;
+  if (r.kind === 'unresolved') {
+    return { severity: 'error', code: 'broken-link', source: 'md-links', message: `broken wiki link: no note or file matches '${target}'` };
+  }
+  const anchor = l.link.anchor;
+  if (anchor) {
+    const { anchorMissing } = anchorRange(index.note(r.file.relPath) ?? r.file, l.link);
+    if (anchorMissing) {
+      return anchor.kind === 'heading'
+        ? { severity: 'error', code: 'missing-heading', source: 'md-links', message: `no heading '${anchor.text}' in ${r.file.relPath}` }
+        : { severity: 'error', code: 'missing-block', source: 'md-links', message: `no block '^${anchor.id}' in ${r.file.relPath}` };
+    }
+  }
+  if (r.ambiguous) {
+    return {
+      severity: 'warning',
+      code: 'ambiguous-link',
+      source: 'md-links',
+      message: `ambiguous wiki link: '${target}' matches ${r.candidates.length} files (${r.candidates.map((c) => c.relPath).join(', ')}); it goes to ${r.file.relPath}. Write the folder to choose, e.g. [[${r.candidates[0]!.relKey}]]`,
+    };
+  }
+  return undefined;
+}
+
+/** The link problems of one note (its links resolved against the whole index). */
+export function noteDiagnostics(index: VaultIndex, note: IndexedNote): DiagnosticItem[] {
+  const out: DiagnosticItem[] = [];
+  for (const l of note.links) {
+    const p = linkProblem(index, l);
+    if (p) out.push({ uri: note.uri, range: l.link.targetRange, ...p });
+  }
+  return out;
+}
+
+/** The link problems of every note in the index. */
+export function vaultDiagnostics(index: VaultIndex): DiagnosticItem[] {
+  const out: DiagnosticItem[] = [];
+  for (const note of index.allNotes()) out.push(...noteDiagnostics(index, note));
+  return out;
+}
