@@ -17,6 +17,7 @@ import { readNavigationText } from '../lsp/fileRead';
 import { abortableSleep, cancelledError } from '../lsp/locations';
 import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems } from '../lsp/features/convert';
 import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../lsp/features/types';
+import { flattenHover, isLoadingHover } from '../lsp/present';
 import { LspError, Position } from '../lsp/types';
 import { VSCODE_PROVIDER_ID } from './vscodeProvider';
 
@@ -28,6 +29,11 @@ export interface VsCodeFeaturesOptions {
   readonly diagnosticsWaitMs?: number;
   /** Quiet time (ms) after the last diagnostics change of a file before it counts as settled. Default 750. */
   readonly settleMs?: number;
+  /**
+   * How long (ms) a file with no diagnostics ever published must stay shown and unchanged, its
+   * language ready, before "nothing published" counts as "no problems". Default 2500.
+   */
+  readonly cleanQuietMs?: number;
 }
 
 /**
@@ -104,6 +110,8 @@ export class DiagnosticsTracker implements vscode.Disposable {
 export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallHierarchyProvider {
   readonly id = VSCODE_PROVIDER_ID;
   private readonly readyLanguages = new Set<string>();
+  private readonly semanticLanguages = new Set<string>();
+  private readonly cleanQuietMs: number;
   private readonly readyTimeoutMs: number;
   private readonly diagnosticsWaitMs: number;
   private readonly settleMs: number;
@@ -115,6 +123,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     this.readyTimeoutMs = options.readyTimeoutMs ?? 10_000;
     this.diagnosticsWaitMs = options.diagnosticsWaitMs ?? 20_000;
     this.settleMs = options.settleMs ?? 750;
+    this.cleanQuietMs = options.cleanQuietMs ?? 2500;
   }
 
   /** `vscode.executeWorkspaceSymbolProvider` with `query` (every registered provider, merged by VS Code). */
@@ -122,7 +131,8 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     check(ctx.signal);
     const raw = await vscode.commands.executeCommand<unknown>('vscode.executeWorkspaceSymbolProvider', query);
     check(ctx.signal);
-    return toSymbolItems(raw, 0);
+    // TypeScript labels functions and methods `name()` in this list; the symbol's name is `name`.
+    return toSymbolItems(raw, 0).map((s) => (/^(Function|Method|Constructor)$/.test(s.kind) && s.name.endsWith('()') ? { ...s, name: s.name.slice(0, -2) } : s));
   }
 
   /**
@@ -157,7 +167,9 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
    * the language support has not published diagnostics for the document's current text: the
    * document is opened, and shown in a background editor tab when no tab holds it (TypeScript
    * checks only files shown in tabs), then the answer waits for a publication followed by
-   * `settleMs` of quiet, within `diagnosticsWaitMs`. Freshness: `settled` after that;
+   * `settleMs` of quiet, within `diagnosticsWaitMs`; a file for which nothing was ever published
+   * counts as analysed once the language is ready (a hover that is not "(loading...)") and the
+   * shown file stayed unchanged for `cleanQuietMs`. Freshness: `settled` after that;
    * `pending` when the text changed after the last publication or publications kept coming;
    * `unknown` when nothing was ever published for it.
    */
@@ -180,11 +192,28 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     const quiet = () => Date.now() - (this.tracker.publishedAt(key) ?? 0) >= this.settleMs;
     const deadline = Date.now() + this.diagnosticsWaitMs;
     let shown = false;
+    let shownAt = Date.now();
+    // Nothing published for a file that never had problems is the normal case for TypeScript
+    // (it publishes changes only): once the language has its project loaded and the file was
+    // shown and unchanged for `cleanQuietMs`, no publication means no problems.
+    const cleanAndQuiet = async () =>
+      current &&
+      this.tracker.publishedAt(key) === undefined &&
+      Date.now() - Math.max(shownAt, this.tracker.editedAt(key) ?? 0) >= this.cleanQuietMs &&
+      (await this.semanticReady(document));
     while (!(fresh() && quiet())) {
       check(ctx.signal);
       if (!fresh() && !shown && !isInTab(document.uri)) {
         shown = true;
         await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Active });
+        shownAt = Date.now();
+      }
+      if (await cleanAndQuiet()) {
+        return {
+          diagnostics: toDiagnosticItems(vscode.languages.getDiagnostics(document.uri), key, 0),
+          freshness: 'settled',
+          note: `no diagnostics were ever published for this file; its language support has its project loaded and stayed quiet for ${(this.cleanQuietMs / 1000).toFixed(1)} s while the file was shown (language servers such as TypeScript publish nothing for a file without problems)`,
+        };
       }
       const left = deadline - Date.now();
       if (left <= 0) break;
@@ -202,6 +231,23 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
       };
     }
     return { diagnostics, freshness: 'pending', note: `analysis of this file was still running after ${secs} s (its text changed, or results kept changing); the list may be incomplete. Ask again.` };
+  }
+
+  /**
+   * True once the language of `document` answers a semantic question: a hover on its first
+   * symbol that is not TypeScript's "(loading...)" (remembered per language).
+   */
+  private async semanticReady(document: vscode.TextDocument): Promise<boolean> {
+    if (this.semanticLanguages.has(document.languageId)) return true;
+    const symbols = toSymbolItems(await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri), 0, document.uri.toString());
+    const first = symbols[0];
+    if (!first) return false;
+    const at = first.selectionRange.start;
+    const hovers = await vscode.commands.executeCommand<unknown>('vscode.executeHoverProvider', document.uri, new vscode.Position(at.line, at.character));
+    const text = flattenHover(Array.isArray(hovers) ? hovers.map((h) => (h as { contents?: unknown })?.contents) : null);
+    if (text === null || isLoadingHover(text)) return false;
+    this.semanticLanguages.add(document.languageId);
+    return true;
   }
 
   /**

@@ -89,13 +89,13 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     assert.ok(lines.includes('  Class Circle 8:16'), lines.join('\n'));
     assert.ok(lines.includes('    Property radius 9:5'), lines.join('\n'));
     assert.match(lines[0]!, /^(Module|Namespace) Geometry 1:18$/);
-    assert.ok(lines.some((l) => /^ {4,}Class UnitCircle /.test(l)), `a class nested in a class: ${lines.join('\n')}`);
+    assert.ok(lines.includes('    Class Cube 17:18'), `a class two levels down: ${lines.join('\n')}`);
     assert.equal(r.total, lines.length);
     const page = await symbols({ filePath: 'ts/outline/shapes.ts', offset: 2, limit: 2 });
     assert.equal(page.shown, 2);
     assert.match(page.summary, new RegExp(`^showing 3–4 of ${r.total} in 1 file; next page: offset 4$`));
     const classes = await symbols({ filePath: 'ts/outline/shapes.ts', kinds: ['Class'] });
-    assert.deepEqual(tree(classes.outline).map((l) => l.trim().split(' ')[1]), ['Shape', 'Circle', 'UnitCircle']);
+    assert.deepEqual(tree(classes.outline).map((l) => l.trim().split(' ')[1]), ['Shape', 'Circle', 'Cube']);
   });
 
   it('workspace symbols by name and by partial name; a result feeds straight into dsh_lsp', async () => {
@@ -103,7 +103,7 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     const full = await symbols({ query: 'computeTotalPrice' });
     const hit = full.symbols!.find((s) => s.name === 'computeTotalPrice');
     assert.ok(hit, JSON.stringify(full));
-    assert.deepEqual([hit.kind, hit.path, hit.line], ['Function', 'ts/calls/main.ts', 3]);
+    assert.deepEqual([hit.kind, hit.path, hit.line, hit.column], ['Function', 'ts/calls/main.ts', 3, 17], 'the name, not the declaration\'s start and not TypeScript\'s "()" label');
     assert.ok(full.sources!.some((s) => s.id === 'vscode' && !s.error));
     const partial = await symbols({ query: 'TotalPri' });
     assert.ok(partial.symbols!.some((s) => s.name === 'computeTotalPrice' && s.path === 'ts/calls/main.ts'), JSON.stringify(partial));
@@ -137,7 +137,7 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     assert.deepEqual([incoming.root!.name, incoming.root!.line, incoming.root!.column], ['leaf', 1, 17]);
     assert.deepEqual(edges(incoming.root!).sort(), ['computeTotalPrice ts/calls/main.ts:3', 'middle ts/calls/lib.ts:5']);
     const fromMain = incoming.root!.calls!.find((c) => c.name === 'computeTotalPrice')!;
-    assert.deepEqual(fromMain.callSites!.map((s) => `${s.path}:${s.line}:${s.column} ${s.preview}`), ['ts/calls/main.ts:4:22 return middle() + leaf();']);
+    assert.deepEqual(fromMain.callSites!.map((s) => `${s.path}:${s.line}:${s.column} ${s.preview}`), ['ts/calls/main.ts:4:21 return middle() + leaf();']);
     const outgoing = await calls({ filePath: 'ts/calls/main.ts', line: 3, column: 1, direction: 'outgoing' });
     assert.equal(outgoing.position!.token, 'computeTotalPrice', 'the keyword snaps to the declared name');
     assert.deepEqual(edges(outgoing.root!).sort(), ['leaf ts/calls/lib.ts:1', 'middle ts/calls/lib.ts:5']);

@@ -73,6 +73,12 @@ describe('features beside the seam: matching, conversion, shaping', () => {
     assert.deepEqual(shaped.collapsed, { nodeModules: { count: 1, files: [{ path: 'node_modules/x/i.d.ts', count: 1 }] }, external: { count: 1, files: [{ path: '/elsewhere/o.ts', count: 1 }] } });
   });
 
+  it('a symbol given by its whole declaration (SymbolInformation) is shown at its name, so it feeds dsh_lsp', async () => {
+    const info = toSymbolItems([{ name: 'helper', kind: 11, location: { uri: `${ROOT}/a.ts`, range: R(0, 0, 2, 1) } }], 0);
+    const shaped = await shapeWorkspaceSymbols([{ symbol: info[0]!, score: 1 }], { roots: [ROOT], offset: 0, limit: 5, readLines: async () => ['export function helper() {', '}', '}'] });
+    assert.deepEqual(shaped.symbols.map((s) => [s.line, s.column, s.endLine, s.endColumn]), [[1, 17, 3, 2]]);
+  });
+
   it('an outline page starting past the end says so', async () => {
     const o = await shapeOutline([{ name: 'A', kind: 'Class', uri: `${ROOT}/a.ts`, range: R(0, 0, 1, 0), selectionRange: R(0, 0, 0, 1) }], { roots: [ROOT], offset: 5, limit: 10, readLines: noLines });
     assert.equal(o.summary, 'offset 5 is past the end: there are 1 results (use offset 0..0)');

@@ -5,7 +5,7 @@
  * `dsh_lsp` shows them (`summarize`), hits under `node_modules` or outside the workspace folded
  * into counts when the workspace has hits of its own.
  */
-import { characterToModelColumn } from '../position';
+import { anchorToSymbol, characterToModelColumn, modelColumnToCharacter } from '../position';
 import { CollapsedGroup, FileCount, PlacedPath, placeUri, preview, summarize } from '../present';
 import type { Range } from '../types';
 import { uriKey } from '../uri';
@@ -93,9 +93,31 @@ export function toModelRange(range: Range, lines: readonly string[] | undefined)
   };
 }
 
-/** The name's start to the declaration's end (see {@link ShownSymbol}); the name's range when it lies outside. */
-function symbolRange(s: SymbolItem): Range {
-  const sel = s.selectionRange;
+const sameRange = (a: Range, b: Range) =>
+  a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+
+/**
+ * The name's start to the declaration's end (see {@link ShownSymbol}); the name's range when it
+ * lies outside. A source that gives one range for the whole declaration (`SymbolInformation`):
+ * the name is looked up on the declaration's first line, from its start, as a whole identifier.
+ */
+function symbolRange(s: SymbolItem, lines: readonly string[] | undefined): Range {
+  let sel = s.selectionRange;
+  const text = lines?.[sel.start.line];
+  const empty = sel.start.line === sel.end.line && sel.start.character === sel.end.character;
+  if (sameRange(sel, s.range) && !empty && text !== undefined) {
+    const from = characterToModelColumn(text, sel.start.character);
+    try {
+      const { occurrences } = anchorToSymbol(text, from, s.name);
+      const column = occurrences.find((c) => c >= from);
+      if (column !== undefined) {
+        const start = modelColumnToCharacter(text, column).character;
+        sel = { start: { line: sel.start.line, character: start }, end: { line: sel.start.line, character: start + s.name.length } };
+      }
+    } catch {
+      // the name is not written on that line (a computed or synthesized name): keep the range
+    }
+  }
   const endsAfter = s.range.end.line > sel.end.line || (s.range.end.line === sel.end.line && s.range.end.character >= sel.end.character);
   return { start: sel.start, end: endsAfter ? s.range.end : sel.end };
 }
@@ -107,7 +129,10 @@ async function showSymbol(s: SymbolItem, place: PlacedPath, lines: ReadLines, ch
     ...(s.detail ? { detail: s.detail } : {}),
     ...(s.containerName ? { containerName: s.containerName } : {}),
     path: place.path,
-    ...toModelRange(symbolRange(s), await lines(s.uri)),
+    ...(await (async () => {
+      const l = await lines(s.uri);
+      return toModelRange(symbolRange(s, l), l);
+    })()),
     ...(place.where === 'external' ? { external: true as const } : {}),
     ...(place.where === 'nodeModules' ? { nodeModules: true as const } : {}),
     ...(children && children.length > 0 ? { children } : {}),

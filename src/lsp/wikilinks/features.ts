@@ -50,9 +50,10 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
     const out: SymbolItem[] = [];
     for (const note of index.allNotes()) {
       const container = note.dir === '' ? undefined : note.dir;
+      // The selection is the start of the range (a line's start), so nothing looks for the name on the line.
       const add = (name: string, detail: string, range: Range) => {
         if (matchSymbolName(query, name) === undefined) return;
-        out.push({ name, kind: 'File', detail, uri: note.uri, range, selectionRange: range, ...(container ? { containerName: container } : {}) });
+        out.push({ name, kind: 'File', detail, uri: note.uri, range, selectionRange: { start: range.start, end: range.start }, ...(container ? { containerName: container } : {}) });
       };
       add(note.name, 'file name', ZERO);
       const title = note.parsed.title;
