@@ -218,7 +218,7 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
 
   // User-configured language servers (dsh.lsp.servers): registered after the fallback, so each
   // takes its extensions from the VS Code provider.
-  const stdio = registerStdioServers(service, log);
+  const stdio = registerStdioServers(service, log, features);
   subs.push(stdio);
 
   const tool = new LspTool(service);

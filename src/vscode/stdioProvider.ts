@@ -25,6 +25,8 @@ import { LspError } from '../lsp/types';
 import { parseServerConfigs, SERVERS_SETTING, StdioServerConfig } from '../lsp/stdio/config';
 import { StdioLspProvider, StdioServerState } from '../lsp/stdio/provider';
 import type { NavigationService } from './navigation';
+import type { FeatureRegistry } from '../lsp/features/registry';
+import { StdioFeatures } from '../lsp/stdio/features';
 
 /** One configured server as "DSH: Show Effective Configuration" shows it. */
 export interface StdioServerDescription {
@@ -50,8 +52,10 @@ export interface StdioServers extends vscode.Disposable {
  * Read `dsh.lsp.servers` now and on every change, and keep one registered provider per valid entry.
  * @param service the extension's navigation service (registration precedence over the fallback).
  * @param log the extension's log channel (start, stop, crash and configuration messages).
+ * @param features where each server's symbols, diagnostics and call hierarchy are registered
+ *   (under the server's id, beside its navigation provider).
  */
-export function registerStdioServers(service: NavigationService, log: vscode.LogOutputChannel): StdioServers {
+export function registerStdioServers(service: NavigationService, log: vscode.LogOutputChannel, features?: FeatureRegistry): StdioServers {
   let current: { provider: StdioLspProvider; registration: vscode.Disposable }[] = [];
   let errors: string[] = [];
 
@@ -77,7 +81,10 @@ export function registerStdioServers(service: NavigationService, log: vscode.Log
       for (const config of parsed.servers) {
         const provider = new StdioLspProvider(config, { protocol: languageclient, workspaceUri: folder.uri.toString(), log });
         try {
-          current.push({ provider, registration: service.registerProvider(provider) });
+          const registration = service.registerProvider(provider);
+          const f = new StdioFeatures(provider);
+          const extra = features ? [features.register('symbols', f), features.register('diagnostics', f), features.register('callHierarchy', f)] : [];
+          current.push({ provider, registration: { dispose: () => (registration.dispose(), extra.forEach((d) => d.dispose())) } });
           log.info(`lsp '${config.id}': serves ${describeExtensions(config)} (starts on first query): ${config.command} ${config.args.join(' ')}`);
         } catch (e) {
           errors.push(`${SERVERS_SETTING} entry '${config.id}' cannot be registered: ${e instanceof LspError ? e.message : String(e)}; skipped`);

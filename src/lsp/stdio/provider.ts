@@ -18,7 +18,7 @@ import { NavigationReadError, readNavigationText } from '../fileRead';
 import { abortableSleep, cancelledError, shapeAnswer, toNavLocations } from '../locations';
 import { flattenHover } from '../present';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../types';
-import { canonicalUri, parseUri } from '../uri';
+import { canonicalUri, parseUri, uriKey } from '../uri';
 import { CrashPolicy, CrashPolicyOptions } from './backoff';
 import { DEFAULT_READY_TIMEOUT_MS, SERVERS_SETTING, StdioServerConfig } from './config';
 import { CommandNotFoundError, GuardedProcess, spawnGuarded } from './watchdog';
@@ -86,6 +86,26 @@ interface Running {
   /** Documents open on the server, with how many queries use each. */
   readonly open: Map<string, number>;
   closed: boolean;
+  /** What the server said it can do (`InitializeResult.capabilities`). */
+  capabilities?: Record<string, unknown>;
+  /** The last `textDocument/publishDiagnostics` per document (by `uriKey`), with when it arrived (ms). */
+  readonly published: Map<string, { readonly uri: string; readonly diagnostics: readonly unknown[]; readonly at: number }>;
+  /** Called on every `publishDiagnostics`. */
+  readonly onPublish: Set<() => void>;
+}
+
+/** Options of {@link StdioLspProvider.featureRequest}. */
+export interface FeatureRequest<T> {
+  /** The LSP method, e.g. `workspace/symbol`, `textDocument/documentSymbol`. */
+  readonly method: string;
+  /** The server capability that announces the method (`workspaceSymbolProvider`, …), named in the `unsupported` error. */
+  readonly capability: string;
+  /** Builds the params (called for each attempt). */
+  readonly params: unknown;
+  /** A document to open on the server around the request (`didOpen` … `didClose`): its URI and languageId. */
+  readonly document?: { readonly uri: string; readonly languageId: string };
+  /** True for an answer that says nothing (retried while the server is not ready). */
+  readonly isEmpty: (result: T) => boolean;
 }
 
 /**
@@ -215,6 +235,124 @@ export class StdioLspProvider implements LspProvider {
     void this.stop();
   }
 
+  // -- features beside the seam (symbols, diagnostics, call hierarchy) --------------------------
+
+  /**
+   * Send one feature request (`workspace/symbol`, `textDocument/documentSymbol`,
+   * `textDocument/prepareCallHierarchy`, `callHierarchy/*`, `textDocument/diagnostic`, …) with the
+   * rules of {@link query}: the server started on demand, the document opened around the request,
+   * answers provisional (asked again with backoff) while the server is not ready, within
+   * `readyTimeoutMs`; at the bound a non-empty answer is returned, an empty one is `not_ready`.
+   * @throws LspError `unsupported` when the server does not announce `capability` (naming the
+   *   server and the method), `no_provider` (not ready / start failed), `provider_failed`,
+   *   `file_not_found`, `cancelled`.
+   */
+  async featureRequest<T>(request: FeatureRequest<T>, signal: AbortSignal): Promise<T> {
+    if (this.stopped) throw new LspError('no_provider', `language server '${this.id}' was stopped (its configuration changed or the extension is shutting down); retry`, { providerId: this.id, reason: 'not_ready' });
+    const deadline = Date.now() + this.readyTimeoutMs;
+    const text = request.document ? await readDocument(request.document.uri) : undefined;
+    let delay = 100;
+    for (;;) {
+      checkAborted(signal);
+      const running = await this.ensureRunning(signal, deadline);
+      this.requireCapability(running, request.capability, request.method);
+      let answer: { value: T } | undefined;
+      try {
+        answer = { value: await this.send<T>(running, request.method, request.params, request.document && text !== undefined ? { ...request.document, text } : undefined, signal) };
+      } catch (e) {
+        if (signal.aborted) throw cancelledError(signal);
+        if (!running.closed) throw new LspError('provider_failed', `language server '${this.id}' failed on ${request.method}: ${e instanceof Error ? e.message : String(e)}`, { providerId: this.id }, { cause: e });
+      }
+      if (answer && this.isReady(running)) return answer.value;
+      const left = deadline - Date.now();
+      if (left <= 0) {
+        if (answer && !request.isEmpty(answer.value)) return answer.value;
+        break;
+      }
+      await abortableSleep(Math.min(delay, left), signal);
+      delay = Math.min(delay * 2, 1000);
+    }
+    throw this.notReadyFor(`nothing answered ${request.method} within ${Math.round(this.readyTimeoutMs / 1000)} s while it was starting or indexing`);
+  }
+
+  /** True when the running (or next started) server announces `capability`; starts the server. */
+  async supports(capability: string, signal: AbortSignal): Promise<boolean> {
+    const running = await this.ensureRunning(signal, Date.now() + this.readyTimeoutMs);
+    return hasCapability(running, capability);
+  }
+
+  /**
+   * Diagnostics the server pushes (`textDocument/publishDiagnostics`) for one document: the
+   * document is opened on the server, and the answer waits for a publication after the open
+   * followed by `quietMs` without another while the server is ready, within `readyTimeoutMs`;
+   * then the document is closed. `freshness`: `settled` after that; `pending` when publications
+   * came but did not settle; `unknown` when none came.
+   */
+  async pushedDiagnostics(uri: string, languageId: string, signal: AbortSignal, quietMs = 500): Promise<{ diagnostics: readonly unknown[]; freshness: 'settled' | 'pending' | 'unknown' }> {
+    const deadline = Date.now() + this.readyTimeoutMs;
+    const text = await readDocument(uri);
+    const running = await this.ensureRunning(signal, deadline);
+    const key = uriKey(uri);
+    const openedAt = Date.now();
+    await this.openDocument(running, uri, languageId, text);
+    let wake: () => void = () => undefined;
+    const onPublish = () => wake();
+    running.onPublish.add(onPublish);
+    try {
+      for (;;) {
+        checkAborted(signal);
+        const last = running.published.get(key);
+        const heard = last !== undefined && last.at >= openedAt;
+        if (heard && this.isReady(running) && Date.now() - last.at >= quietMs) return { diagnostics: last.diagnostics, freshness: 'settled' };
+        const left = deadline - Date.now();
+        if (left <= 0 || running.closed) return { diagnostics: last?.diagnostics ?? [], freshness: heard ? 'pending' : 'unknown' };
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(left, heard ? quietMs : 200));
+          wake = () => (clearTimeout(timer), resolve());
+        });
+      }
+    } finally {
+      running.onPublish.delete(onPublish);
+      await this.closeDocument(running, uri);
+    }
+  }
+
+  /** Every document's last pushed diagnostics since the server started (non-empty ones). */
+  publishedDiagnostics(): Array<{ uri: string; diagnostics: readonly unknown[] }> {
+    return [...(this.running?.published.values() ?? [])].filter((p) => p.diagnostics.length > 0).map((p) => ({ uri: p.uri, diagnostics: p.diagnostics }));
+  }
+
+  private requireCapability(running: Running, capability: string, method: string): void {
+    if (hasCapability(running, capability)) return;
+    throw new LspError('unsupported', `language server '${this.id}' does not support ${method} (it does not announce ${capability} in its capabilities)`, {
+      providerId: this.id,
+      method,
+      capability,
+    });
+  }
+
+  private async send<T>(running: Running, method: string, params: unknown, document: { uri: string; languageId: string; text: string } | undefined, signal: AbortSignal): Promise<T> {
+    if (document) await this.openDocument(running, document.uri, document.languageId, document.text);
+    const source = new this.protocol.CancellationTokenSource();
+    const onAbort = () => source.cancel();
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await race(
+        Promise.race([
+          running.connection.sendRequest<T>(method, params, source.token),
+          running.process.exited.then(() => {
+            throw new Error('the server exited');
+          }),
+        ]),
+        signal,
+      );
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+      source.dispose();
+      if (document) await this.closeDocument(running, document.uri);
+    }
+  }
+
   // -- lifecycle -------------------------------------------------------------------------------
 
   private async ensureRunning(signal: AbortSignal, deadline: number): Promise<Running> {
@@ -262,6 +400,8 @@ export class StdioLspProvider implements LspProvider {
       activeProgress: new Set(),
       open: new Map(),
       closed: false,
+      published: new Map(),
+      onPublish: new Set(),
     };
     this.log.info(`lsp '${this.id}': started ${this.config.command} ${this.config.args.join(' ')} (pid ${proc.child.pid})`);
 
@@ -284,7 +424,17 @@ export class StdioLspProvider implements LspProvider {
     connection.onRequest('workspace/applyEdit', () => ({ applied: false, failureReason: 'DSH Bridge applies no edits' }));
     connection.onNotification('window/logMessage', () => undefined);
     connection.onNotification('window/showMessage', (p: { message?: string }) => this.log.info(`lsp '${this.id}': ${p.message ?? ''}`));
-    connection.onNotification('textDocument/publishDiagnostics', () => undefined);
+    connection.onNotification('textDocument/publishDiagnostics', (p: { uri?: unknown; diagnostics?: unknown }) => {
+      if (typeof p?.uri !== 'string') return;
+      let key: string;
+      try {
+        key = uriKey(p.uri);
+      } catch {
+        return;
+      }
+      running.published.set(key, { uri: p.uri, diagnostics: Array.isArray(p.diagnostics) ? p.diagnostics : [], at: Date.now() });
+      running.onPublish.forEach((f) => f());
+    });
     connection.onNotification('telemetry/event', () => undefined);
     connection.onError(() => undefined);
     connection.onClose(() => (running.closed = true));
@@ -319,22 +469,27 @@ export class StdioLspProvider implements LspProvider {
         capabilities: {
           general: { positionEncodings: ['utf-16'] },
           window: { workDoneProgress: true },
-          workspace: { workspaceFolders: true, configuration: true },
+          workspace: { workspaceFolders: true, configuration: true, symbol: { dynamicRegistration: false } },
           textDocument: {
             synchronization: { dynamicRegistration: false },
             definition: { linkSupport: true },
             implementation: { linkSupport: true },
             references: {},
             hover: { contentFormat: ['markdown', 'plaintext'] },
+            documentSymbol: { hierarchicalDocumentSymbolSupport: true },
+            callHierarchy: { dynamicRegistration: false },
+            diagnostic: { dynamicRegistration: false, relatedDocumentSupport: false },
+            publishDiagnostics: { relatedInformation: false },
           },
         },
       };
-      await Promise.race([
+      const result = await Promise.race([
         connection.sendRequest(P.InitializeRequest.type, params),
         proc.exited.then(({ code, signal }) => {
           throw new Error(`the server exited during initialize (code ${code}, signal ${signal})`);
         }),
       ]);
+      running.capabilities = ((result as { capabilities?: Record<string, unknown> } | undefined)?.capabilities ?? {}) as Record<string, unknown>;
       await connection.sendNotification(P.InitializedNotification.type, {});
       running.initializedAt = Date.now();
     })();
@@ -499,6 +654,21 @@ interface Answer {
 function isEmpty(a: Answer): boolean {
   if (a.hover !== undefined) return a.hover === null;
   return (a.locations?.length ?? 0) === 0 && (a.definitions?.length ?? 0) === 0;
+}
+
+/** True when the server's capabilities announce `name` (present and not `false`). */
+function hasCapability(running: Running, name: string): boolean {
+  const v = running.capabilities?.[name];
+  return v !== undefined && v !== null && v !== false;
+}
+
+async function readDocument(uri: string): Promise<string> {
+  const file = fileURLToPath(uri);
+  try {
+    return await fsp.readFile(file, 'utf8');
+  } catch (e) {
+    throw new LspError('file_not_found', `cannot read ${file}: ${(e as Error).message}`, { uri }, { cause: e });
+  }
 }
 
 /** Real-path, canonical URI; non-`file:` URIs are only canonicalised. */
