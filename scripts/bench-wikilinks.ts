@@ -1,7 +1,9 @@
 // Benchmark of the md-links wiki-link provider (issue 7): index build time and the median time of a
 // warm findReferences query through the LspService, on the real foam-docs vault and on a generated
 // 10 000-note vault (in a temp folder, removed afterwards), next to `rg -F` searching the same
-// vault for the link text. Run: npx tsx scripts/bench-wikilinks.ts [--notes N] [--runs N]
+// vault for the link text; then dsh_symbols' markdown answers on the generated vault: a note's
+// outline and a workspace symbol search by name (warm index, shaped as the tool shows them).
+// Run: npx tsx scripts/bench-wikilinks.ts [--notes N] [--runs N]
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -9,7 +11,11 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { LspService } from '../src/lsp/service';
 import { MdLinksProvider } from '../src/lsp/wikilinks/provider';
-import { NodeWorkspaceFs, pathToFileUri } from '../src/lsp/wikilinks/nodeFs';
+import { NodeWorkspaceFs, fileUriToPath, pathToFileUri } from '../src/lsp/wikilinks/nodeFs';
+import { MdLinksFeatures } from '../src/lsp/wikilinks/features';
+import { matchSymbolName } from '../src/lsp/features/match';
+import { shapeOutline, shapeWorkspaceSymbols } from '../src/lsp/features/present';
+import { splitLines } from '../src/lsp/position';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: number) => {
@@ -151,6 +157,47 @@ async function bench(label: string, dir: string, targetRel: string, needle: stri
   };
 }
 
+/**
+ * dsh_symbols on notes, warm: the outline of one note and a workspace search by name (a prefix
+ * matching 10 notes' file names and titles, a scattered query matching many), each through
+ * MdLinksFeatures and shaped as the tool shows them (first page of 50). Median of RUNS, in ms.
+ */
+async function benchSymbols(dir: string, noteRel: string): Promise<string[][]> {
+  const provider = new MdLinksProvider(new NodeWorkspaceFs());
+  const features = new MdLinksFeatures(() => provider);
+  const ws = pathToFileUri(dir);
+  const ctx = { workspaceUri: ws, signal: new AbortController().signal };
+  const page = { roots: [ws], offset: 0, limit: 50, readLines: async (uri: string) => splitLines(fs.readFileSync(fileUriToPath(uri), 'utf8')) };
+  const t0 = performance.now();
+  await provider.index(ws);
+  const buildMs = performance.now() - t0;
+  const timed = async (f: () => Promise<{ total: number }>) => {
+    let total = 0;
+    await f();
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const s = performance.now();
+      total = (await f()).total;
+      times.push(performance.now() - s);
+    }
+    return { ms: median(times), total };
+  };
+  const noteUri = pathToFileUri(path.join(dir, noteRel));
+  const outline = await timed(async () => shapeOutline(await features.documentSymbols(noteUri, 'markdown', ctx), page));
+  const search = (q: string) => async () =>
+    shapeWorkspaceSymbols((await features.workspaceSymbols(q, ctx)).map((symbol) => ({ symbol, score: matchSymbolName(q, symbol.name)! })), page);
+  const prefix = await timed(search('note-0123'));
+  const scattered = await timed(search('n1234'));
+  return [
+    ['index build (for these)', '', ms(buildMs)],
+    [`outline of ${noteRel}`, String(outline.total), ms(outline.ms)],
+    ["workspace symbols 'note-0123' (prefix)", String(prefix.total), ms(prefix.ms)],
+    ["workspace symbols 'n1234' (scattered)", String(scattered.total), ms(scattered.ms)],
+  ];
+}
+
+let symbolRows: string[][] = [];
+
 async function main(): Promise<void> {
   const rows: Row[] = [];
   if (fs.existsSync(FOAM_DOCS)) {
@@ -165,6 +212,7 @@ async function main(): Promise<void> {
     console.error(`generated ${NOTES} notes in ${ms(performance.now() - g0)} at ${tmp}`);
     const target = 'note-01234';
     rows.push(await bench(`generated ${NOTES}`, tmp, `area-${String(1234 % 100).padStart(2, '0')}/${target}.md`, `[[${target}`));
+    symbolRows = await benchSymbols(tmp, `area-${String(1234 % 100).padStart(2, '0')}/${target}.md`);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -193,6 +241,15 @@ async function main(): Promise<void> {
     '\nwarm refs (same): the same note again (resolutions cached); (each new): a different note each time on the built index.\n' +
       'hits = links resolving to the note (code examples excluded, exact resolution); rg lines = lines containing the text, code examples and all.',
   );
+  if (symbolRows.length > 0) {
+    console.log(`\ndsh_symbols on the generated ${NOTES}-note vault (warm index, median of ${RUNS}, shaped first page of 50)\n`);
+    const h = ['what', 'symbols', 'median'];
+    const w = h.map((x, i) => Math.max(x.length, ...symbolRows.map((r) => r[i]!.length)));
+    const l = (cells: string[]) => cells.map((c, i) => c.padEnd(w[i]!)).join('  ');
+    console.log(l(h));
+    console.log(w.map((x) => '-'.repeat(x)).join('  '));
+    for (const r of symbolRows) console.log(l(r));
+  }
 }
 
 main().catch((e) => {

@@ -83,6 +83,29 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
     assert.deepEqual(r ?? [], []);
   });
 
+  it('dsh_symbols and dsh_call_hierarchy through bash-language-server: workspace symbol by name, outline, call hierarchy unsupported by that server', async () => {
+    type Sym = { name: string; kind: string; path: string; line: number; column: number };
+    const symbols = async (input: Record<string, unknown>) =>
+      (await invokeTool<{ provider?: string; symbols?: Sym[]; outline?: Sym[]; sources?: { id: string; count: number; error?: string }[] }>('dsh_symbols', input)).json;
+    const outline = await symbols({ filePath: 'sh/lib.sh' });
+    assert.equal(outline.provider, 'bash');
+    assert.deepEqual(outline.outline!.map((s) => `${s.kind} ${s.name} ${s.line}:${s.column}`), ['Function greet 4:1']);
+    let found: Sym[] = [];
+    const end = Date.now() + 30_000; // the server indexes the workspace in the background after it starts
+    while (Date.now() < end) {
+      const r = await symbols({ query: 'greet' });
+      assert.ok(r.sources!.some((s) => s.id === 'bash' && !s.error), JSON.stringify(r.sources));
+      found = r.symbols!.filter((s) => s.path.startsWith('sh/'));
+      if (found.length > 0) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    assert.deepEqual(found.map((s) => `${s.kind} ${s.name} ${s.path}:${s.line}`), ['Function greet sh/lib.sh:4']);
+    await assert.rejects(
+      invokeTool('dsh_call_hierarchy', { filePath: 'sh/main.sh', line: 5, column: 1, direction: 'incoming' }),
+      /language server 'bash' does not support textDocument\/prepareCallHierarchy \(it does not announce callHierarchyProvider/,
+    );
+  });
+
   it('the effective configuration shows the server, its extensions and its state', async () => {
     const config = await vscode.commands.executeCommand<{
       navigationProviders: { id: string; extensions: string[] }[];
