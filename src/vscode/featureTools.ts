@@ -93,6 +93,13 @@ async function capped<T extends Paged>(limit: number, build: (limit: number) => 
   return used < limit ? { ...answer, capNote: `the page was cut to ${used} entries to stay within the 256 KiB tool result cap; continue with offset ${answer.nextOffset ?? 'none'}` } : answer;
 }
 
+/** The workspace folders' URIs. @throws LspError `invalid_request` when none is open (`why` says what to do). */
+function openFolders(why: string): string[] {
+  const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
+  if (folders.length === 0) throw new LspError('invalid_request', `no workspace folder is open: ${why}`);
+  return folders;
+}
+
 function keepKinds(items: readonly SymbolItem[], kinds: readonly SymbolKindName[] | undefined): SymbolItem[] {
   if (!kinds) return [...items];
   const out: SymbolItem[] = [];
@@ -140,14 +147,14 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
         return { mode: 'outline', file: target.shown, provider: providerId, ...shaped };
       }
       const query = i.query!;
-      const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
+      const folders = openFolders('workspace symbols search the workspace folders; pass filePath for one file\'s outline');
       const sources: SourceReport[] = [];
       const scored: Array<{ symbol: SymbolItem; score: number }> = [];
       await Promise.all(
         this.registry.all('symbols').map(async (p) => {
           let count = 0;
           try {
-            for (const workspaceUri of folders.length > 0 ? folders : ['file:///']) {
+            for (const workspaceUri of folders) {
               for (const s of await p.workspaceSymbols(query, { workspaceUri, signal })) {
                 if (!this.registry.owns('symbols', p.id, s.uri)) continue;
                 if (i.kinds && !i.kinds.includes(s.kind)) continue;
@@ -208,7 +215,7 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
         const shaped = await shape(answer.diagnostics);
         return { scope: 'file', file: target.shown, provider: providerId, freshness: answer.freshness, ...(answer.note ? { freshnessNote: answer.note } : {}), ...shaped };
       }
-      const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString());
+      const folders = openFolders('the workspace\'s problems are those of its folders; pass filePath for one file');
       const items: DiagnosticItem[] = [];
       const sources: Array<SourceReport & { freshness?: Freshness; note?: string }> = [];
       let freshness: Freshness = 'settled';

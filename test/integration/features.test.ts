@@ -67,11 +67,22 @@ const symbols = (input: Record<string, unknown>) => call('dsh_symbols', input);
 const diagnostics = (input: Record<string, unknown>) => call('dsh_diagnostics', input);
 const calls = (input: Record<string, unknown>) => call('dsh_call_hierarchy', input);
 const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+/** `dsh_lsp`, asked again while it answers "not ready" (TypeScript loading its project on a loaded machine), up to 90 s. */
+async function lspWhenReady<T>(input: Record<string, unknown>): Promise<T> {
+  const end = Date.now() + 90_000;
+  for (;;) {
+    try {
+      return (await invokeTool<T>('dsh_lsp', input)).json;
+    } catch (e) {
+      if (!/not available or not ready/.test(String(e)) || Date.now() > end) throw e;
+    }
+  }
+}
 const tree = (s: readonly Sym[] = [], depth = 0): string[] => s.flatMap((x) => [`${'  '.repeat(depth)}${x.kind} ${x.name} ${x.line}:${x.column}`, ...tree(x.children, depth + 1)]);
 const edges = (c: Call): string[] => (c.calls ?? []).map((x) => `${x.name} ${x.path}:${x.line}${x.cycle ? ' cycle' : ''}${x.seenAbove ? ' seenAbove' : ''}`);
 
 describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fixture', function () {
-  this.timeout(120_000);
+  this.timeout(180_000);
   const broken = () => path.join(root(), 'ts/diag/broken.ts');
 
   before(async () => {
@@ -107,10 +118,10 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     assert.ok(full.sources!.some((s) => s.id === 'vscode' && !s.error));
     const partial = await symbols({ query: 'TotalPri' });
     assert.ok(partial.symbols!.some((s) => s.name === 'computeTotalPrice' && s.path === 'ts/calls/main.ts'), JSON.stringify(partial));
-    const refs = (await invokeTool<{ total: number; locations: { path: string }[] }>('dsh_lsp', { operation: 'findReferences', filePath: hit.path, line: hit.line, column: hit.column })).json;
+    const refs = await lspWhenReady<{ total: number; locations: { path: string }[] }>({ operation: 'findReferences', filePath: hit.path, line: hit.line, column: hit.column });
     assert.equal(refs.total, 1, JSON.stringify(refs));
     const mid = (await symbols({ query: 'middle', kinds: ['Function'] })).symbols!.find((s) => s.path === 'ts/calls/lib.ts')!;
-    const midRefs = (await invokeTool<{ locations: { path: string; line: number }[] }>('dsh_lsp', { operation: 'findReferences', filePath: mid.path, line: mid.line, column: mid.column })).json;
+    const midRefs = await lspWhenReady<{ locations: { path: string; line: number }[] }>({ operation: 'findReferences', filePath: mid.path, line: mid.line, column: mid.column });
     assert.deepEqual(midRefs.locations.map((l) => `${l.path}:${l.line}`).sort(), ['ts/calls/lib.ts:5', 'ts/calls/main.ts:1', 'ts/calls/main.ts:4']);
   });
 
