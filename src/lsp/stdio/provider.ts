@@ -662,11 +662,13 @@ function hasCapability(running: Running, name: string): boolean {
   return v !== undefined && v !== null && v !== false;
 }
 
+/** A document's text for the server, through the navigation read (regular files only, bounded, never blocking), with `query`'s errors. */
 async function readDocument(uri: string): Promise<string> {
   const file = fileURLToPath(uri);
   try {
-    return await fsp.readFile(file, 'utf8');
+    return (await readNavigationText(file)).text;
   } catch (e) {
+    if (e instanceof NavigationReadError) throw new LspError('invalid_request', e.message, { uri, reason: e.reason }, { cause: e });
     throw new LspError('file_not_found', `cannot read ${file}: ${(e as Error).message}`, { uri }, { cause: e });
   }
 }
