@@ -25,6 +25,18 @@ async function time(f: () => PromiseLike<unknown>): Promise<number> {
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
+/** `f()`, asked again while it fails with "not available or not ready" (a language server loading on a busy machine), up to 180 s. */
+async function whenReady<T>(f: () => PromiseLike<T>): Promise<T> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      return await f();
+    } catch (e) {
+      if (!/not available or not ready/.test(String(e)) || Date.now() > deadline) throw e;
+    }
+  }
+}
+
 async function waitForTool(name: string): Promise<void> {
   const deadline = Date.now() + 20_000;
   while (!vscode.lm.tools.some((t) => t.name === name)) {
@@ -53,7 +65,7 @@ export async function run(): Promise<void> {
       const input = { operation: 'findReferences', filePath: rel, line, column, limit: 500 };
       const viaTool = () => vscode.lm.invokeTool('dsh_lsp', { input, toolInvocationToken: undefined });
       const direct = () => vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, position);
-      const first = await time(viaTool); // opens the document and waits for the language server
+      const first = await time(() => whenReady(viaTool)); // opens the document and waits for the language server
       const warm = JSON.parse((((await viaTool()).content[0] as vscode.LanguageModelTextPart).value)) as { total: number };
       const count = (await direct()).length;
       for (let i = 0; i < 3; i++) {
@@ -81,7 +93,7 @@ export async function run(): Promise<void> {
       results.passed++;
     }
     // dsh_symbols by name against the provider command it is built on, same query.
-    await vscode.lm.invokeTool('dsh_symbols', { input: { filePath: 'ts/calls/main.ts' }, toolInvocationToken: undefined }); // the project is loaded
+    await whenReady(() => vscode.lm.invokeTool('dsh_symbols', { input: { filePath: 'ts/calls/main.ts' }, toolInvocationToken: undefined })); // the project is loaded
     for (const query of ['computeTotalPrice', 'helper']) {
       const viaTool = () => vscode.lm.invokeTool('dsh_symbols', { input: { query, limit: 500 }, toolInvocationToken: undefined });
       const direct = () => vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query);
