@@ -6,7 +6,6 @@
  * `resolveModelPosition` (shared with `dsh_lsp`), answers by `src/lsp/features/present.ts`. Input
  * rules live in `src/lsp/features/input.ts` (kept in agreement with package.json by a test).
  */
-import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { walkCalls } from '../lsp/features/callHierarchy';
@@ -18,7 +17,7 @@ import type { DiagnosticItem, Freshness, SymbolItem, SymbolKindName } from '../l
 import { splitLines } from '../lsp/position';
 import { LspError } from '../lsp/types';
 import { checkNavigationFile } from '../lsp/fileRead';
-import { describeOutside, placeOf, readUriText } from './fileAccess';
+import { describeOutside, placeOf, readUriText, workspaceFolderRealPaths } from './fileAccess';
 import { resolveFile, resolveModelPosition, ResolvedFile, UsedPosition } from './lspTool';
 import { TOOL_OUTPUT_CAP_BYTES, toolResult } from './terminalTools';
 
@@ -58,13 +57,10 @@ async function resolveInside(filePath: string, tool: string): Promise<ResolvedFi
   return { ...target, ...(place.containment?.realPath ? { realPath: place.containment.realPath } : {}) };
 }
 
-/** Workspace roots for placing paths: each folder's real path (file folders), then the folders as opened. */
+/** Workspace roots for placing paths: the `file:` folders' real paths, then the folders as opened. */
 async function roots(): Promise<string[]> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  const real = await Promise.all(
-    folders.map(async (f) => (f.uri.scheme === 'file' ? vscode.Uri.file(await fsp.realpath(f.uri.fsPath).catch(() => f.uri.fsPath)).toString() : f.uri.toString())),
-  );
-  return [...real, ...folders.map((f) => f.uri.toString())];
+  const real = (await workspaceFolderRealPaths()).map((p) => vscode.Uri.file(p).toString());
+  return [...real, ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString())];
 }
 
 function workspaceUriOf(target: ResolvedFile): string {
@@ -100,6 +96,7 @@ function openFolders(why: string): string[] {
   return folders;
 }
 
+/** The symbols of the given kinds; a symbol of another kind is dropped and its matching descendants take its place. */
 function keepKinds(items: readonly SymbolItem[], kinds: readonly SymbolKindName[] | undefined): SymbolItem[] {
   if (!kinds) return [...items];
   const out: SymbolItem[] = [];
