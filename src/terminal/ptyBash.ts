@@ -531,15 +531,20 @@ class PtyBashSession implements BackendSession {
     }
     if (request.screen) {
       const tail = this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes);
-      const text = this.render().screen(tail.text).join('\n');
-      return { ...tail, offset: 0, lineBegin: 0, lineEnd: 0, truncated: false, text };
+      const screen = this.render().screen(tail.text);
+      const result: ReadResult = { ...tail, offset: 0, lineBegin: 0, lineEnd: 0, truncated: false, text: screen.lines.join('\n') };
+      if (screen.limited) result.renderLimited = true;
+      return result;
     }
     const page = this.scrollback.page(offset, count, this.config.maxReadBytes);
     if (request.raw) return page;
     try {
       // Rendering removes escapes and redraws, but a tab becomes spaces: the cap is applied again.
-      const rendered = tailByBytes(this.render().render(page.text).lines.join('\n'), this.config.maxReadBytes);
-      return { ...page, text: rendered.text, truncated: page.truncated || rendered.dropped > 0 };
+      const { lines, limited } = this.render().render(page.text);
+      const rendered = tailByBytes(lines.join('\n'), this.config.maxReadBytes);
+      const result: ReadResult = { ...page, text: rendered.text, truncated: page.truncated || rendered.dropped > 0 };
+      if (limited) result.renderLimited = true;
+      return result;
     } catch (error) {
       this.log.warn(`rendering a page failed, returning raw text: ${describe(error)}`);
       return page;
@@ -854,15 +859,17 @@ class PtyBashSession implements BackendSession {
     // command and its continuation prompt. At a fresh prompt the echo region is just the prompt.
     // Keys pressed at the prompt that did not end the line (Up, Tab) show the line they edited.
     if (send.mode === 'echo' && (waiting !== 'shell-prompt' || (send.keysAtPrompt && this.promptSeq === send.baselineSeq))) output += send.echoTail;
+    const viewport = this.modelText(output, send.alternateAtStart);
     const result: SendResult = {
       waitReason,
       sessionStatus: this.status(),
-      output: this.modelText(output, send.alternateAtStart),
+      output: viewport.text,
       truncated: dropped > 0,
       droppedBytes: dropped,
       probe: this.probe ? 'linux-proc' : 'unavailable',
       durationMs: Date.now() - send.startedAt,
     };
+    if (viewport.limited) result.renderLimited = true;
     if (waiting) result.waiting = waiting;
     if (waiting === 'shell-prompt' && this.lastMarker === 'prompt' && this.promptSeq > send.baselineSeq) {
       result.exitCode = this.promptStatus;
@@ -882,17 +889,18 @@ class PtyBashSession implements BackendSession {
    * A send's viewport as a person saw it (screenText.ts): escapes and redraws applied, trailing
    * blank lines dropped, the blanks before the cursor kept (`Name: `). When a full-screen program
    * holds the alternate screen at the end, its visible screen follows. Capped at maxReadBytes.
+   * `limited`: the rendering was cut short (screenText.ts, Rendered.limited).
    */
-  private modelText(raw: string, startInAlternate: boolean): string {
+  private modelText(raw: string, startInAlternate: boolean): { text: string; limited?: boolean } {
     try {
-      const { lines, alternateScreen } = this.render().render(raw, { startInAlternate, keepCursorBlanks: true });
+      const { lines, alternateScreen, limited } = this.render().render(raw, { startInAlternate, keepCursorBlanks: true });
       let text = normalizeOutput(lines.join('\n'));
       if (alternateScreen?.length) text = text ? `${text}\n${alternateScreen.join('\n')}` : alternateScreen.join('\n');
-      return tailByBytes(text, this.config.maxReadBytes).text;
+      return { text: tailByBytes(text, this.config.maxReadBytes).text, limited };
     } catch (error) {
       // Never lose a send's result to the renderer: fall back to the raw text.
       this.log.warn(`rendering the viewport failed, returning raw text: ${describe(error)}`);
-      return normalizeOutput(raw);
+      return { text: normalizeOutput(raw) };
     }
   }
 

@@ -7,27 +7,66 @@
  * Rendering is on demand and synchronous (reads are synchronous), from raw text whose lines are
  * separated by `\n` (a `\r` before it is ignored). To bound the emulator's memory (one row costs
  * about 12 bytes per column), the text is rendered in batches of lines, the emulator reset between
- * batches: a cursor movement that reaches across a batch boundary (every BATCH_LINES lines) is not
- * replayed. Whether the alternate screen (vim, less) is active carries over between batches;
- * what is drawn there never appears in the rendered scrollback, as in a person's terminal.
+ * batches: a cursor movement or an escape sequence that reaches across a batch boundary (every
+ * BATCH_LINES lines) is not replayed. Whether the alternate screen (vim, less) is active carries
+ * over between batches; what is drawn there never appears in the rendered scrollback, as in a
+ * person's terminal.
+ *
+ * Rendering runs on the caller's thread (the extension host), so it is bounded in time whatever a
+ * program prints. Counts that make the emulator loop (`CSI 300000000 b`) are lowered to the least
+ * count with the same result before the emulator applies them (escapeCounts.ts); the text is fed
+ * in chunks of bounded cost (escapeScan.ts) and the clock (this process's CPU time, and wall
+ * time) is checked between chunks. Past either limit the emulator is fed no more: the rest follows
+ * RENDER_LIMIT_NOTICE as plain text (escape sequences removed, nothing printable dropped) and the
+ * result says `limited`. So one render holds the thread for at most RENDER_WALL_MS plus one chunk
+ * (a few ms) plus reading the buffer back and scanning the rest (linear in the text).
  */
 import { Terminal } from '@xterm/headless';
+import { COUNTED_FINALS, CountedFinal, Geometry, boundCount } from './escapeCounts';
+import { plainText, renderChunks } from './escapeScan';
 
 /** Raw lines per emulator batch. */
 const BATCH_LINES = 200;
 /** Characters per emulator batch (a longer single line is a batch of its own). */
 const BATCH_CHARS = 64 * 1024;
 const ENTER_ALTERNATE = '\x1b[?1049h';
+/** CAN: ends whatever sequence the previous feed left open (xterm.js's parser is not reset with the buffer). */
+const CANCEL = '\x18';
 /** Emulator scrollback (rows) between renders; a render raises it for its batch, then restores it. */
 const BASE_SCROLLBACK = 1000;
 
 /**
+ * CPU time (ms, this process) one render may spend feeding the emulator; the rest of the text is
+ * then shown as plain text. CPU time, so that how busy the machine is does not change the result.
+ */
+export const RENDER_BUDGET_MS = 250;
+/** Wall time (ms) one render may spend feeding the emulator, however little CPU time it got. */
+export const RENDER_WALL_MS = 750;
+
+/**
+ * Most UTF-16 units one REP may print when its character is a cluster of several units (a letter
+ * with combining marks): xterm.js appends each mark to its cell one by one (about 1 µs each).
+ * Beyond this the count is lowered and the render says `limited`.
+ */
+export const REPEAT_UNITS = 16 * 1024;
+
+/** The line where a render that ran out of time stops, before the plain text of the rest. */
+export const RENDER_LIMIT_NOTICE = '⟪rendering stopped here: time budget spent; what follows is plain text, escape sequences removed⟫';
+
+/**
  * @xterm/headless only offers an asynchronous `write()`; its input handler's `parse()` is the
- * synchronous step that `write()` schedules. The version is pinned in package.json, and the unit
- * tests render through it, so a change of this internal fails a test instead of a user.
+ * synchronous step that `write()` schedules, and its `registerCsiHandler()` hands a handler the
+ * parser's own parameters (the public API hands a copy), so a count can be lowered before the
+ * built-in handler applies it. The version is pinned in package.json, and the unit tests render
+ * through both, so a change of these internals fails a test instead of a user.
  */
 interface SyncCore {
-  _core?: { _inputHandler?: { parse?: (data: string) => unknown } };
+  _core?: {
+    _inputHandler?: {
+      parse?: (data: string) => unknown;
+      registerCsiHandler?: (id: { final: string }, callback: (params: { params: Int32Array }) => boolean) => unknown;
+    };
+  };
 }
 
 export interface RenderOptions {
@@ -40,24 +79,64 @@ export interface RenderOptions {
   keepCursorBlanks?: boolean;
 }
 
+/** Limits of a renderer (see the module comment). A render stops feeding at whichever limit comes first. */
+export interface RenderLimits {
+  /** CPU time (ms) one render may spend feeding the emulator. Default RENDER_BUDGET_MS. */
+  budgetMs?: number;
+  /** Wall time (ms) one render may spend feeding the emulator. Default RENDER_WALL_MS. */
+  wallMs?: number;
+  /**
+   * Lower counts to the least with the same result (escapeCounts.ts) and shorten a REP of a
+   * cluster past REPEAT_UNITS. Default true; false feeds the emulator the counts as they are
+   * (only to compare the two).
+   */
+  boundCounts?: boolean;
+}
+
 /** What rendering produced: the normal buffer's lines, and the visible screen if alternate. */
 export interface Rendered {
-  /** Lines of the normal buffer (scrollback and screen), wrapped rows joined, oldest first. */
+  /**
+   * Lines of the normal buffer (scrollback and screen), wrapped rows joined, oldest first. When
+   * the time budget ran out: the lines rendered so far (and the alternate screen at that point, if
+   * active), RENDER_LIMIT_NOTICE, then the plain text of the rest.
+   */
   lines: string[];
   /** The visible alternate screen, trailing blank rows removed, when it is active at the end. */
   alternateScreen?: string[];
+  /**
+   * True when the rendering is not complete: the time budget ran out (see `lines`), or a REP of a
+   * cluster was shortened to REPEAT_UNITS units.
+   */
+  limited?: true;
+}
+
+/** What the screen shows at the end; `limited` as in Rendered (then the notice and the plain tail follow). */
+export interface RenderedScreen {
+  lines: string[];
+  limited?: true;
 }
 
 /** One emulator of a session's size, reused for every render of that session. Not thread-safe. */
 export class TextRenderer {
   private readonly term: Terminal;
   private readonly parse: (data: string) => void;
+  private readonly budgetMs: number;
+  private readonly wallMs: number;
+  private readonly boundCounts: boolean;
+  /** Rows of scrollback the emulator keeps now (its `scrollback` option). */
+  private scrollback = BASE_SCROLLBACK;
+  /** A REP was shortened during the current render. */
+  private shortened = false;
 
   /** `cols` × `rows`: the session's terminal size in character cells. */
   constructor(
     private readonly cols: number,
     private readonly rows: number,
+    limits: RenderLimits = {},
   ) {
+    this.budgetMs = limits.budgetMs ?? RENDER_BUDGET_MS;
+    this.wallMs = limits.wallMs ?? RENDER_WALL_MS;
+    this.boundCounts = limits.boundCounts ?? true;
     // `buffer` is a "proposed" API in the headless build. A `clear` (ED2 + ED3) must not erase
     // the lines before it from the page: ED2 pushes the screen into the scrollback, as many
     // terminals do, and ED3 (erase the scrollback) is swallowed, since our scrollback keeps them.
@@ -65,14 +144,19 @@ export class TextRenderer {
     this.term.parser.registerCsiHandler({ final: 'J' }, (params) => params[0] === 3);
     const handler = (this.term as unknown as SyncCore)._core?._inputHandler;
     const parse = handler?.parse;
-    if (typeof parse !== 'function') {
-      throw new Error('@xterm/headless has no synchronous input parser (internal _core._inputHandler.parse); pin the version in package.json');
+    const register = handler?.registerCsiHandler;
+    if (typeof parse !== 'function' || typeof register !== 'function') {
+      throw new Error('@xterm/headless has no synchronous input parser (internal _core._inputHandler.parse, registerCsiHandler); pin the version in package.json');
     }
     this.parse = (data) => void parse.call(handler, data);
+    // Registered after the built-in handlers, so called first; `false` passes the (lowered) count on.
+    for (const final of COUNTED_FINALS) register.call(handler, { final }, (params) => this.lower(final, params.params));
   }
 
   /** Renders `raw` (see the module comment) and returns the normal buffer's lines and the alternate screen. */
   render(raw: string, options: RenderOptions = {}): Rendered {
+    const expired = this.clock();
+    this.shortened = false;
     const lines = raw.split('\n');
     const out: string[] = [];
     let alternate = options.startInAlternate ?? false;
@@ -88,35 +172,115 @@ export class TextRenderer {
       this.term.reset();
       // A UTF-16 unit takes at most 2 cells (wide CJK): a raw line wraps into at most
       // ceil(2 × length / cols) rows, and all of them must stay in the buffer.
-      const needed = Math.ceil((2 * chars) / this.cols) + (end - i) + this.rows;
-      if (this.term.options.scrollback! < needed) this.term.options.scrollback = needed;
-      if (alternate) this.parse(ENTER_ALTERNATE);
-      this.parse(lines.slice(i, end).map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)).join('\r\n'));
-      out.push(...this.normalLines(last && (options.keepCursorBlanks ?? false)));
+      this.reserve(Math.ceil((2 * chars) / this.cols) + (end - i) + this.rows);
+      const text = lines.slice(i, end).map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)).join('\r\n');
+      const fed = this.feed(text, alternate, expired);
+      const stopped = fed < text.length || (!last && expired());
+      out.push(...this.normalLines(last && !stopped && (options.keepCursorBlanks ?? false)));
       alternate = this.term.buffer.active.type === 'alternate';
+      if (stopped) {
+        if (alternate) out.push(...this.visibleScreen());
+        const rest = plainText(text, fed) + (last ? '' : `\n${plainText(lines.slice(end).join('\n'))}`);
+        out.push(RENDER_LIMIT_NOTICE);
+        for (const line of rest.split('\n')) out.push(line);
+        this.release();
+        return { lines: out, limited: true };
+      }
       if (last && alternate) alternateScreen = this.visibleScreen();
       i = end;
     }
     this.release();
-    return alternateScreen ? { lines: out, alternateScreen } : { lines: out };
+    const result: Rendered = alternateScreen ? { lines: out, alternateScreen } : { lines: out };
+    if (this.shortened) result.limited = true;
+    return result;
   }
 
   /** Renders `raw` and returns what the screen shows at the end (the alternate screen if active). */
-  screen(raw: string, startInAlternate = false): string[] {
+  screen(raw: string, startInAlternate = false): RenderedScreen {
+    const expired = this.clock();
+    this.shortened = false;
     this.term.reset();
     const lines = raw.split('\n');
-    const needed = Math.ceil((2 * raw.length) / this.cols) + lines.length + this.rows;
-    if (this.term.options.scrollback! < needed) this.term.options.scrollback = needed;
-    if (startInAlternate) this.parse(ENTER_ALTERNATE);
-    this.parse(lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)).join('\r\n'));
+    this.reserve(Math.ceil((2 * raw.length) / this.cols) + lines.length + this.rows);
+    const text = lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)).join('\r\n');
+    const fed = this.feed(text, startInAlternate, expired);
     const screen = this.visibleScreen();
     this.release();
-    return screen;
+    if (fed < text.length) return { lines: [...screen, RENDER_LIMIT_NOTICE, ...plainText(text, fed).split('\n').slice(-this.rows)], limited: true };
+    return this.shortened ? { lines: screen, limited: true } : { lines: screen };
+  }
+
+  /** A clock started now: true once this render spent its CPU budget or its wall time. */
+  private clock(): () => boolean {
+    const wallEnd = performance.now() + this.wallMs;
+    const cpuEnd = cpuMs() + this.budgetMs;
+    return () => performance.now() >= wallEnd || cpuMs() >= cpuEnd;
+  }
+
+  /**
+   * Feeds `text` to the freshly reset emulator in chunks of bounded cost, until it is all fed or
+   * `expired()` after a chunk. Returns how many UTF-16 units were fed.
+   */
+  private feed(text: string, alternate: boolean, expired: () => boolean): number {
+    this.parse(CANCEL);
+    if (alternate) this.parse(ENTER_ALTERNATE);
+    const geometry = this.geometry();
+    let fed = 0;
+    for (const end of renderChunks(text, geometry)) {
+      this.parse(text.slice(fed, end));
+      fed = end;
+      if (fed < text.length && expired()) break;
+    }
+    return fed;
+  }
+
+  /** Raises the emulator's scrollback to `rows` for the current render (release() restores it). */
+  private reserve(rows: number): void {
+    if (this.scrollback < rows) {
+      this.term.options.scrollback = rows;
+      this.scrollback = rows;
+    }
+  }
+
+  private geometry(): Geometry {
+    return { cols: this.cols, rows: this.rows, bufferRows: this.scrollback + this.rows };
+  }
+
+  /**
+   * Lowers the count (first parameter) of a counted CSI sequence in place before the emulator's
+   * own handler applies it; returns false so that handler runs.
+   */
+  private lower(final: CountedFinal, params: Int32Array): boolean {
+    if (!this.boundCounts) return false;
+    let count = boundCount(final, params[0], this.geometry());
+    if (final === 'b') {
+      const units = this.precedingUnits();
+      if (units > 2 && Math.max(1, count) * units > REPEAT_UNITS) {
+        count = Math.max(1, Math.floor(REPEAT_UNITS / units));
+        this.shortened = true;
+      }
+    }
+    if (count !== params[0]) params[0] = count;
+    return false;
+  }
+
+  /** UTF-16 units of the cell before the cursor (the character REP repeats), the wide character's when it is one. */
+  private precedingUnits(): number {
+    const buffer = this.term.buffer.active;
+    const line = buffer.getLine(buffer.baseY + buffer.cursorY);
+    const x = buffer.cursorX;
+    if (!line || x < 1) return 1;
+    let cell = line.getCell(x - 1);
+    if (cell?.getWidth() === 0 && x > 1) cell = line.getCell(x - 2);
+    return cell?.getChars().length || 1;
   }
 
   /** Frees the rows of the last render: an idle session keeps only an empty screen (about rows × cols × 12 bytes). */
   private release(): void {
-    if (this.term.options.scrollback !== BASE_SCROLLBACK) this.term.options.scrollback = BASE_SCROLLBACK;
+    if (this.scrollback !== BASE_SCROLLBACK) {
+      this.term.options.scrollback = BASE_SCROLLBACK;
+      this.scrollback = BASE_SCROLLBACK;
+    }
     this.term.reset();
   }
 
@@ -164,4 +328,10 @@ export class TextRenderer {
   dispose(): void {
     this.term.dispose();
   }
+}
+
+/** CPU time (ms) of this process so far, user and system, all threads. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }

@@ -107,6 +107,13 @@ export interface SendResult {
   truncated: boolean;
   /** Bytes (UTF-8) dropped from the viewport's oldest end; read the scrollback to see them. */
   droppedBytes: number;
+  /**
+   * True when rendering the viewport was cut short to keep the extension host responsive: past its
+   * time budget the rest of `output` follows a line RENDER_LIMIT_NOTICE as plain text (escape
+   * sequences removed, redraws not applied), or a repeat (REP) of a many-unit character was
+   * shortened. Nothing is dropped; the raw text is in the scrollback (read with `raw: true`).
+   */
+  renderLimited?: true;
   probe: ProbeAvailability;
   /** Wall time of the send in ms. */
   durationMs: number;
@@ -152,6 +159,8 @@ export interface ReadResult {
    * with LINE_SPLIT_MARKER (`⏎`).
    */
   text: string;
+  /** As SendResult.renderLimited, for a rendered page or screen. */
+  renderLimited?: true;
 }
 
 /** Signals that may be delivered to a session's foreground process group. */

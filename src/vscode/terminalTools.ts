@@ -324,6 +324,7 @@ function sendResult(sessionId: string, r: SendResult): vscode.LanguageModelToolR
     alternateScreen: r.alternateScreen,
     truncated: r.truncated,
     droppedBytes: r.truncated ? r.droppedBytes : undefined,
+    renderLimited: r.renderLimited,
     hint: r.truncated ? 'the viewport holds only the newest output; page older output with dsh_terminal_read (offset counts lines back from the newest)' : undefined,
     probe: r.probe,
     durationMs: r.durationMs,
