@@ -37,18 +37,22 @@ const BASE_SCROLLBACK = 1000;
 
 /**
  * CPU time (ms, this process) one render may spend feeding the emulator; the rest of the text is
- * then shown as plain text. CPU time, so that how busy the machine is does not change the result.
+ * then shown as plain text. CPU time, so that how busy the machine is does not change the result:
+ * the densest normal viewport (256 KiB of one-character lines) takes about 300 ms.
  */
-export const RENDER_BUDGET_MS = 250;
-/** Wall time (ms) one render may spend feeding the emulator, however little CPU time it got. */
-export const RENDER_WALL_MS = 750;
+export const RENDER_BUDGET_MS = 500;
+/**
+ * Wall time (ms) one render may spend feeding the emulator, however little CPU time it got: with
+ * one chunk more and reading the buffer back, a render holds the thread for under a second.
+ */
+export const RENDER_WALL_MS = 800;
 
 /**
  * Most UTF-16 units one REP may print when its character is a cluster of several units (a letter
- * with combining marks): xterm.js appends each mark to its cell one by one (about 1 µs each).
- * Beyond this the count is lowered and the render says `limited`.
+ * with combining marks): xterm.js appends each mark to its cell one by one, several µs each when
+ * repeated. Beyond this the count is lowered and the render says `limited`.
  */
-export const REPEAT_UNITS = 16 * 1024;
+export const REPEAT_UNITS = 4096;
 
 /** The line where a render that ran out of time stops, before the plain text of the rest. */
 export const RENDER_LIMIT_NOTICE = '⟪rendering stopped here: time budget spent; what follows is plain text, escape sequences removed⟫';
