@@ -8,11 +8,16 @@
  *   just before the run (after a GC when node runs with --expose-gc).
  * Then the time to serve a 500-line page from the full scrollback, rendered (model text) and raw
  * (median and p95 of 200 reads at varying offsets).
+ * Then pathological output (escapes that make a terminal emulator loop over a count or redraw the
+ * screen): the wall time of one render of each for the model (TextRenderer, 120×30, as a send's
+ * viewport and as a `screen` read), the longest the event loop was held by one send through a real
+ * session, and whether the render was complete or stopped at its budget. `--render` runs only these.
  */
 import { execFileSync } from 'node:child_process';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
-import { TerminalService } from '../src/terminal/service';
+import { Owner, TerminalService } from '../src/terminal/service';
+import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/screenText';
 
 const pty = require('node-pty') as typeof import('node-pty');
 const COMMANDS = ['seq 1 2000000', "head -c 200000000 /dev/zero | tr '\\0' x | fold -w 100"];
@@ -45,6 +50,58 @@ function rawRun(command: string): Promise<number> {
   });
 }
 
+const E = '\x1b';
+const lines40 = Array.from({ length: 40 }, (_, i) => `line ${i}`).join('\n');
+/** Pathological outputs, each about what one send's viewport (256 KiB) holds. */
+const PATHOLOGICAL: [string, string][] = [
+  ["REP count 300 000 000 (printf 'x\\e[300000000b')", `x${E}[300000000b`],
+  ['REP count 300 000 000, 1 000 times', `x${E}[300000000b`.repeat(1000)],
+  ['ICH count 10^9, 20 000 times', `abc${`${E}[1000000000@`.repeat(20_000)}`],
+  ['IL count 10^6, 20 000 times', `${lines40}${E}[H${`${E}[1000000L`.repeat(20_000)}`],
+  ['DL, SU, SD count 10^6, 7 000 times each', `${lines40}${E}[H${`${E}[1000000M${E}[1000000S${E}[1000000T`.repeat(7_000)}`],
+  ['cursor jump + ICH + IL count 10^6, 12 000 times', Array.from({ length: 12_000 }, (_, i) => `${E}[${(i % 30) + 1};${(i % 120) + 1}H${E}[1000@${E}[1000000L`).join('')],
+  ['CHT/CBT count 2*10^9, 10 000 times (tab stops cleared)', `${E}[3g${`${E}[2000000000I${E}[2000000000Z`.repeat(10_000)}`],
+  ['ECH/DCH count 2*10^9, 10 000 times', `ab${`${E}[2000000000X${E}[2000000000P`.repeat(10_000)}`],
+  ['DECALN (ESC # 8), 80 000 times', `${E}#8`.repeat(80_000)],
+  ['REP of e + 1 000 combining marks, count 10^6, 100 times', `e${'\u0301'.repeat(1000)}${E}[1000000b`.repeat(100)],
+  ['OSC title of 250 000 characters', `${E}]0;${'t'.repeat(250_000)}\x07after`],
+  ['DCS string of 250 000 characters', `${E}P$q${'d'.repeat(250_000)}${E}\\after`],
+  ['resize request CSI 8;10000;10000 t', `${E}[8;10000;10000tresize`],
+  ['HT with the tab stops cleared, 250 000 times', `${E}[3g${'\t'.repeat(250_000)}`],
+  ['insert mode (IRM) printing 250 000 characters', `${E}[4h${'y'.repeat(250_000)}`],
+  ['scroll region + 250 000 line feeds', `${E}[2;29r${E}[29H${'\n'.repeat(250_000)}`],
+  ['reference: 40 000 plain lines (seq)', Array.from({ length: 40_000 }, (_, i) => String(i + 1)).join('\n')],
+];
+
+/** Render time (ms) of each pathological output, and one real send's longest event-loop stall. */
+async function pathological(service: TerminalService, owner: Owner, sessionId: string): Promise<void> {
+  console.log(`\nPathological output, one render for the model (120×30; budget ${RENDER_BUDGET_MS} ms CPU / ${RENDER_WALL_MS} ms wall):`);
+  const renderer = new TextRenderer(120, 30);
+  renderer.render('warm up\n'.repeat(1000));
+  for (const [name, raw] of PATHOLOGICAL) {
+    let t = now();
+    const rendered = renderer.render(raw, { keepCursorBlanks: true });
+    const renderMs = now() - t;
+    t = now();
+    const screen = renderer.screen(raw);
+    const screenMs = now() - t;
+    const how = rendered.limited || screen.limited ? 'stopped at the budget / shortened (renderLimited)' : 'complete';
+    console.log(`  ${name.padEnd(58)} ${String(raw.length).padStart(7)} chars   render ${renderMs.toFixed(1).padStart(6)} ms   screen ${screenMs.toFixed(1).padStart(6)} ms   ${how}`);
+  }
+  for (const command of ["printf 'x\\e[300000000b\\n'", `python3 -c 'import sys; sys.stdout.write("\\x1b[1000000L" * 20000 + "\\n")'`]) {
+    let last = now();
+    let worst = 0;
+    const timer = setInterval(() => {
+      worst = Math.max(worst, now() - last);
+      last = now();
+    }, 5);
+    const r = await service.send(owner, sessionId, { input: command, timeoutMs: 600_000 });
+    clearInterval(timer);
+    worst = Math.max(worst, now() - last);
+    console.log(`  through a session: $ ${command}\n    send ${r.durationMs} ms, longest event-loop stall ${worst.toFixed(0)} ms, viewport ${r.output.length} chars${r.renderLimited ? ', renderLimited' : ''}`);
+  }
+}
+
 async function main(): Promise<void> {
   const log = { info: () => {}, warn: (m: string) => console.warn(m) };
   const service = new TerminalService(log);
@@ -52,6 +109,11 @@ async function main(): Promise<void> {
   service.registerBackend(new PtyBashBackend(pty, () => config, log));
   const owner = service.createOwner('bench');
   const { sessionId } = await service.open(owner);
+  if (process.argv.includes('--render')) {
+    await pathological(service, owner, sessionId);
+    await service.close(owner, sessionId, 'bench done');
+    return;
+  }
   console.log(`bench:output — node ${process.version}, ${process.platform}/${process.arch}; retained ${config.retainedLines} lines / ${config.retainedBytes / MiB} MiB, read cap ${config.maxReadBytes / 1024} KiB`);
   for (const command of COMMANDS) {
     const bytes = Number(execFileSync('bash', ['-c', `${command} | wc -c`], { encoding: 'utf8' }).trim());
@@ -75,6 +137,7 @@ async function main(): Promise<void> {
     const total = service.read(owner, sessionId, { count: 1 }).totalLines;
     console.log(`\n500-line page from a full scrollback (${total} lines, ${raw ? 'raw' : 'rendered model text'}): median ${quantile(times, 0.5).toFixed(2)} ms, p95 ${quantile(times, 0.95).toFixed(2)} ms`);
   }
+  await pathological(service, owner, sessionId);
   await service.close(owner, sessionId, 'bench done');
 }
 
