@@ -21,6 +21,8 @@ const require = createRequire(import.meta.url);
 const ptyDir = path.dirname(require.resolve('node-pty/package.json'));
 const prebuilt = fs.existsSync(path.join(ptyDir, 'prebuilds', `${process.platform}-${process.arch}`));
 
+/** Runs node-gyp with `args` in node-pty's folder; returns its exit status. */
+/** @param {string[]} args */
 function nodeGyp(args) {
   const viaPath = spawnSync('node-gyp', args, { cwd: ptyDir, stdio: 'inherit' });
   if (!viaPath.error) return viaPath.status;

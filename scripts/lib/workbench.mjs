@@ -1,0 +1,63 @@
+// @ts-check
+// The workbench client of a code-server: headless Chromium (Debian's package) driven by
+// playwright-core. The extension host starts only when a workbench connects.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { API_CONSUMER } from './paths.mjs';
+
+const CHROMIUM = process.env.DSH_CHROMIUM ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run', '--disable-quic',
+];
+
+/**
+ * Opens the workbench of `server` in headless Chromium at `folder`, running `testsModule` (an
+ * absolute path on this machine) as the extension-tests module with test/fixtures/api-consumer as
+ * the extension under development. Resolves once the page is loading, to `{exitCode, close}`:
+ * `exitCode` settles with the code VS Code reports when the module's `run()` settled
+ * (`window.codeAutomationExit`); `close()` closes the browser, which `scope` also does. The page's
+ * console goes to `<tmp>/browser-console.log`.
+ * @param {object} o
+ * @param {import('./code-server.mjs').CodeServer} o.server
+ * @param {string} o.tmp
+ * @param {string} o.folder
+ * @param {string} o.testsModule
+ * @param {import('./cleanup.mjs').CleanupScope} o.scope
+ * @returns {Promise<{ exitCode: Promise<number>, close: () => Promise<void> }>}
+ */
+export async function openWorkbench({ server, tmp, folder, testsModule, scope }) {
+  const { chromium } = await import('playwright-core');
+  // Plain paths instead of vscode-remote URIs fail: "No extension host found that can launch the
+  // test runner".
+  const remote = (/** @type {string} */ p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(API_CONSUMER)],
+    ['extensionTestsPath', remote(testsModule)],
+    ['skipWelcome', 'true'],
+    ['skipReleaseNotes', 'true'],
+  ];
+  const url = `${server.url}/?folder=${encodeURIComponent(folder)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_FLAGS,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  const close = () => browser.close();
+  scope.add(close);
+  const page = await browser.newPage();
+  const consoleLog = path.join(tmp, 'browser-console.log');
+  page.on('console', (msg) => fs.appendFileSync(consoleLog, `[${msg.type()}] ${msg.text()}\n`));
+  page.on('pageerror', (err) => fs.appendFileSync(consoleLog, `[pageerror] ${err.stack ?? err}\n`));
+  /** @type {(code: number) => void} */
+  let reportExit = () => {};
+  /** @type {Promise<number>} */
+  const exitCode = new Promise((resolve) => (reportExit = resolve));
+  await page.exposeFunction('codeAutomationExit', (/** @type {number} */ code) => reportExit(code));
+  await page.goto(url);
+  return { exitCode, close };
+}
