@@ -98,7 +98,7 @@ try {
     for (const trusted of [true, false]) await runOnce(host, trusted, vsix);
   }
   if (total.failures.length > 0) {
-    console.log(`\n${total.failures.length} failing:`);
+    console.log('\nFailed, by host run:');
     total.failures.forEach((f, i) => console.log(`  ${i + 1}) ${f.title}\n     ${f.error.split('\n')[0]}`));
   }
   await shutdown(total.failed > 0 ? 1 : 0, `${total.passed} passed, ${total.failed} failed`);
