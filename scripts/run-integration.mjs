@@ -8,7 +8,7 @@
 // exactly one line "N passed, N failed" summing all runs. Exits non-zero on any failure.
 //
 // Select hosts with `-- --vscode 1.100` or DSH_VSCODE_VERSIONS=1.100 (comma separated; default:
-// all). A run that does not report within DSH_TEST_TIMEOUT_MS (default 10 minutes) counts as one
+// all). A run that does not report within DSH_TEST_TIMEOUT_MS (default 15 minutes) counts as one
 // failure and the next run starts.
 import { cleanupScope, guard, shutdown } from './lib/cleanup.mjs';
 import { describeHost, requestedVersions, resolveHosts } from './lib/hosts.mjs';
@@ -16,7 +16,7 @@ import { packageVsix } from './lib/package-vsix.mjs';
 import { FIXTURE_WORKSPACE, INTEGRATION_TESTS } from './lib/paths.mjs';
 import { runInHost } from './lib/run-in-host.mjs';
 
-const runTimeoutMs = Number(process.env.DSH_TEST_TIMEOUT_MS ?? 600_000);
+const runTimeoutMs = Number(process.env.DSH_TEST_TIMEOUT_MS ?? 900_000);
 
 /**
  * Sums over every finished run; `failures` titles name their host run.

@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import { API_CONSUMER } from './paths.mjs';
 
 const CHROMIUM = process.env.DSH_CHROMIUM ?? '/usr/bin/chromium';
+/** How long (ms) the workbench page may take to start loading. */
+const GOTO_TIMEOUT_MS = 300_000;
 const CHROMIUM_FLAGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic',
@@ -58,6 +60,8 @@ export async function openWorkbench({ server, tmp, folder, testsModule, scope })
   /** @type {Promise<number>} */
   const exitCode = new Promise((resolve) => (reportExit = resolve));
   await page.exposeFunction('codeAutomationExit', (/** @type {number} */ code) => reportExit(code));
-  await page.goto(url);
+  // Only the navigation itself is awaited: the suite's end is `exitCode`, bounded by the caller.
+  // Playwright's default 30 s was too short for the first response on a loaded machine.
+  await page.goto(url, { waitUntil: 'commit', timeout: GOTO_TIMEOUT_MS });
   return { exitCode, close };
 }
