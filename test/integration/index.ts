@@ -1,4 +1,4 @@
-// The in-host test runner (the `extensionTestsPath` module). The launcher (scripts/lib/host.mjs)
+// The in-host test runner (the `extensionTestsPath` module). The launcher (scripts/run-integration.mjs)
 // loads it in a real extension host where DSH Bridge is installed from the VSIX. It runs every
 // test/integration/**/*.test.ts, which esbuild bundles next to this file as *.test.js, with
 // mocha's BDD interface (describe/it), streams one line per suite and test to the launcher and

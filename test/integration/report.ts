@@ -4,7 +4,7 @@
 // was started with; the extension host inherits it. Without them, lines go to the console only.
 import * as fs from 'node:fs';
 
-/** Final outcome of an in-host run, as read by scripts/lib/host.mjs. */
+/** Final outcome of an in-host run, as read by the launcher (scripts/lib/run-in-host.mjs). */
 export interface Results {
   passed: number;
   failed: number;
