@@ -1,4 +1,4 @@
-// Bundles the extension (dist/extension.js), the in-host integration suite
+// Bundles the extension (dist/extension.js), the MCP stdio bridge (dist/mcp-bridge.js), the in-host integration suite
 // (dist/test/integration/index.js plus one bundle per test/integration/**/*.test.ts) and the demo
 // transcript (dist/test/demo/transcript.js). `vscode` and `node-pty` stay external: vscode is
 // provided by the host, node-pty is a native module shipped in the VSIX's node_modules. Test
@@ -21,6 +21,8 @@ const common = {
 };
 
 await esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' });
+// The MCP stdio bridge: a plain Node program an MCP client launches (shipped in the VSIX).
+await esbuild.build({ ...common, entryPoints: ['src/mcp/bridge.ts'], outfile: 'dist/mcp-bridge.js' });
 
 // Rebuilt from scratch so a deleted test never lingers as a stale bundle.
 fs.rmSync('dist/test', { recursive: true, force: true });

@@ -1,0 +1,188 @@
+/**
+ * The MCP endpoint under plain Node: the socket's folder and permissions on the real file system,
+ * the secret handshake on a real Unix socket, and the stdio bridge (src/mcp/bridge.ts, run as a
+ * child process) driven by the MCP SDK's real `Client` against a real SDK `Server`.
+ */
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ENDPOINT_ENV, formatEndpoint, parseEndpoint } from '../../src/mcp/discovery';
+import { EndpointServer } from '../../src/mcp/endpointServer';
+import { helloLine } from '../../src/mcp/handshake';
+import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '../../src/mcp/socketPath';
+import { SocketTransport } from '../../src/mcp/socketTransport';
+
+const BRIDGE = path.resolve(__dirname, '../../src/mcp/bridge.ts');
+const quiet = { info: () => undefined, warn: () => undefined };
+
+/** Runs the bridge from source (through tsx) with `env`; resolves to its exit code and output. */
+function runBridge(env: Record<string, string | undefined>, args: string[] = [], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', 'tsx/cjs', BRIDGE, ...args], { env: { PATH: process.env.PATH, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+/** The first line the endpoint answers to `hello` (then the connection's end). */
+function answerTo(socketPath: string, hello: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const s = net.createConnection(socketPath, () => s.write(hello));
+    let got = '';
+    s.on('data', (d) => (got += d));
+    s.on('close', () => resolve(got));
+    s.on('error', reject);
+  });
+}
+
+describe('MCP endpoint (plain Node)', function () {
+  this.timeout(30_000);
+  let tmp: string;
+  let servers: EndpointServer[];
+  beforeEach(() => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-mcp-'));
+    servers = [];
+  });
+  afterEach(async () => {
+    for (const s of servers) await s.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function listening(onConnection: (socket: net.Socket, rest: Buffer) => void = () => undefined): Promise<EndpointServer> {
+    const server = new EndpointServer(chooseSocketPath([path.join(tmp, 'mcp')]), onConnection, quiet);
+    servers.push(server);
+    await server.listen();
+    return server;
+  }
+
+  it('listens on a 0600 socket in a 0700 folder, and close removes the socket', async () => {
+    const server = await listening();
+    assert.equal(fs.statSync(path.dirname(server.socketPath)).mode & 0o777, 0o700);
+    const st = fs.statSync(server.socketPath);
+    assert.ok(st.isSocket());
+    assert.equal(st.mode & 0o777, 0o600);
+    await server.close();
+    assert.equal(fs.existsSync(server.socketPath), false);
+  });
+
+  it('narrows a folder of ours with a wider mode to 0700; refuses a symbolic link and a folder of another user', () => {
+    const wide = path.join(tmp, 'wide');
+    fs.mkdirSync(wide, { mode: 0o777 });
+    fs.chmodSync(wide, 0o777);
+    chooseSocketPath([wide]);
+    assert.equal(fs.statSync(wide).mode & 0o777, 0o700);
+
+    const link = path.join(tmp, 'link');
+    fs.symlinkSync(wide, link);
+    assert.throws(() => chooseSocketPath([link]), /not a plain folder/);
+    if (process.getuid?.() === 0) {
+      const theirs = path.join(tmp, 'theirs');
+      fs.mkdirSync(theirs, { mode: 0o700 });
+      fs.chownSync(theirs, 65534, 65534);
+      assert.throws(() => chooseSocketPath([theirs]), /belongs to user 65534/);
+    }
+  });
+
+  it('a storage folder too deep for sun_path falls back to the next candidate', () => {
+    const deep = path.join(tmp, 'x'.repeat(120));
+    const runtime = path.join(tmp, 'run');
+    const chosen = chooseSocketPath(socketDirCandidates(deep, { XDG_RUNTIME_DIR: runtime }));
+    assert.equal(path.dirname(chosen), path.join(runtime, 'dsh-bridge'));
+    assert.ok(Buffer.byteLength(chosen) <= MAX_SOCKET_PATH_BYTES);
+    assert.equal(fs.existsSync(deep), false, 'the deep folder was not even created');
+    assert.throws(() => chooseSocketPath([deep]), /would be \d+ bytes \(at most 103\)/);
+  });
+
+  it('the endpoint variable round-trips and bad values say what is expected', () => {
+    const e = { socketPath: '/tmp/a#b/w.sock', secret: 'ab'.repeat(32) };
+    assert.deepEqual(parseEndpoint(formatEndpoint(e)), e);
+    assert.throws(() => parseEndpoint('unix:/tmp/w.sock#short'), /unix:<absolute socket path>#<64 hex digits>/);
+    assert.throws(() => parseEndpoint('/tmp/w.sock'), /DSH_BRIDGE_MCP must look like/);
+  });
+
+  it('a wrong, missing or malformed secret is refused with an ERROR line; nothing reaches the MCP side', async () => {
+    const accepted: Buffer[] = [];
+    const server = await listening((_s, rest) => accepted.push(rest));
+    const mcp = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n';
+    assert.match(await answerTo(server.socketPath, helloLine('0'.repeat(64)) + mcp), /^ERROR wrong secret/);
+    assert.match(await answerTo(server.socketPath, 'DSH-BRIDGE-MCP/1\n' + mcp), /^ERROR no secret presented/);
+    assert.match(await answerTo(server.socketPath, mcp), /^ERROR not a DSH Bridge MCP client/);
+    assert.match(await answerTo(server.socketPath, 'x'.repeat(300)), /^ERROR the first line is longer than 256 bytes/);
+    assert.equal(accepted.length, 0);
+    // The right secret: the bytes after the line are handed on untouched.
+    const right = await new Promise<string>((resolve) => {
+      const s = net.createConnection(server.socketPath, () => s.write(helloLine(server.secret) + mcp));
+      s.once('data', (d) => (resolve(String(d)), s.destroy()));
+    });
+    assert.equal(right, 'OK\n');
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(Buffer.concat(accepted).toString(), mcp);
+  });
+
+  describe('the stdio bridge', () => {
+    it('--help explains discovery, the command and the setting', async () => {
+      const r = await runBridge({}, ['--help']);
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /DSH_BRIDGE_MCP/);
+      assert.match(r.stdout, /DSH: Connect an Agent \(MCP\)/);
+      assert.match(r.stdout, /dsh\.mcp\.enabled/);
+    });
+
+    it('exits 1 with a message when the variable is unset or no window listens', async () => {
+      const unset = await runBridge({});
+      assert.equal(unset.code, 1);
+      assert.match(unset.stderr, /DSH_BRIDGE_MCP is not set.*integrated terminal/);
+      const gone = await runBridge({ [ENDPOINT_ENV]: formatEndpoint({ socketPath: path.join(tmp, 'nobody.sock'), secret: 'a'.repeat(64) }) });
+      assert.equal(gone.code, 1);
+      assert.match(gone.stderr, /no VS Code window is reachable at .*nobody\.sock \(ENOENT\)/);
+      assert.equal(gone.stdout, '', 'nothing but MCP ever goes to stdout');
+    });
+
+    it('exits 1 printing the refusal when the secret is wrong', async () => {
+      const server = await listening(() => assert.fail('a wrong secret must never reach MCP'));
+      const r = await runBridge({ [ENDPOINT_ENV]: formatEndpoint({ socketPath: server.socketPath, secret: 'f'.repeat(64) }) }, [], '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /the window refused the connection: wrong secret/);
+    });
+
+    it('carries MCP both ways: the SDK Client lists and calls a tool of an SDK Server behind the socket', async () => {
+      let clientName: string | undefined;
+      const server = await listening((socket, rest) => {
+        const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+        mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
+        mcp.setRequestHandler(CallToolRequestSchema, async (req) => {
+          clientName = mcp.getClientVersion()?.name;
+          return { content: [{ type: 'text', text: JSON.stringify(req.params.arguments) }] };
+        });
+        void mcp.connect(new SocketTransport(socket, rest));
+      });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: ['-r', 'tsx/cjs', BRIDGE],
+        env: { PATH: process.env.PATH ?? '', [ENDPOINT_ENV]: formatEndpoint(server.endpoint) },
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'unit-client', version: '0.0.1' });
+      await client.connect(transport);
+      try {
+        assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['echo']);
+        const r = await client.callTool({ name: 'echo', arguments: { big: 'é'.repeat(100_000) } });
+        assert.deepEqual(JSON.parse((r.content as { text: string }[])[0]!.text), { big: 'é'.repeat(100_000) });
+        assert.equal(clientName, 'unit-client');
+      } finally {
+        await client.close();
+      }
+    });
+  });
+});
