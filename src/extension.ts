@@ -15,6 +15,8 @@ import { registerTmux } from './vscode/tmux';
 import { NavigationApi, createNavigationApi } from './lsp/navigationApi';
 import { TerminalApi, createTerminalApi } from './terminal/terminalApi';
 import { registerNavigation } from './vscode/navigation';
+import { AgentOwners } from './vscode/agentOwners';
+import { registerMcp } from './vscode/mcp';
 
 /**
  * What `activate` returns to other extensions (`vscode.extensions.getExtension(...).exports`):
@@ -67,9 +69,11 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   }
 
   const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable };
-  context.subscriptions.push(registerTerminalTools(tools), registerTerminalCommands(tools), registerAgentTerminals(tools));
+  const mcpClients = new AgentOwners();
+  context.subscriptions.push(registerTerminalTools(tools), registerTerminalCommands(tools), registerAgentTerminals(tools, mcpClients));
   registerTmux(context, log);
   const navigation = registerNavigation(context, log, () => service.backendTypes());
+  context.subscriptions.push(registerMcp(context, { terminal: tools, navigation, clients: mcpClients, log }));
   return Object.freeze({ apiVersion: 1, terminal: createTerminalApi(service), navigation: createNavigationApi(navigation) });
 }
 

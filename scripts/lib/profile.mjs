@@ -56,5 +56,9 @@ export function profileSettings(trusted) {
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
     'workbench.startupEditor': 'none',
+    // The person's choices the MCP tests rely on: the endpoint on (in Restricted Mode it must
+    // still refuse), and one test client name whose side effects run without a dialog.
+    'dsh.mcp.enabled': true,
+    'dsh.mcp.autoApprove': ['dsh-test-approved'],
   };
 }

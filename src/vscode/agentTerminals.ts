@@ -6,25 +6,33 @@
  * keystrokes go to the real session; "Hand Back" returns it. Closing the panel terminal asks
  * before closing the session, and a session the person holds closes from anywhere only with
  * their confirmation (`closeAgentSession`). A status bar item counts sessions and busy ones.
+ * Sessions of MCP clients (the owners in {@link AgentOwners}) appear the same way, titled with the
+ * client's name.
  */
 import * as vscode from 'vscode';
 import { TerminalError, describe } from '../terminal/errors';
-import type { SessionEvent, SessionInfo } from '../terminal/service';
+import type { Owner, SessionEvent, SessionInfo } from '../terminal/service';
+import { AgentOwners } from './agentOwners';
 import type { TerminalToolContext } from './terminalTools';
 
 /** Prefix of every mirror terminal's name; the session id follows. */
 export const MIRROR_PREFIX = 'DSH';
 
-/** Registers the panel mirrors, the take-over commands and the status bar item. */
-export function registerAgentTerminals(ctx: TerminalToolContext): vscode.Disposable {
+/**
+ * Registers the panel mirrors, the take-over commands and the status bar item, for the tools'
+ * owner and every owner in `clients` (MCP connections).
+ */
+export function registerAgentTerminals(ctx: TerminalToolContext, clients = new AgentOwners()): vscode.Disposable {
   const mirrors = new Map<string, Mirror>();
+  /** Every followed session with its owner, the tools' first. */
+  const all = () => [ctx.owner, ...clients.owners()].flatMap((owner) => ctx.service.list(owner).map((session) => ({ owner, session })));
   const status = vscode.window.createStatusBarItem('dsh.agentTerminals', vscode.StatusBarAlignment.Left, 10);
   status.name = 'DSH Bridge agent terminals';
   status.command = 'dsh.listAgentTerminals';
 
-  const info = (sessionId: string) => ctx.service.list(ctx.owner).find((s) => s.sessionId === sessionId);
+  const info = (sessionId: string) => all().find((e) => e.session.sessionId === sessionId);
   const updateStatus = () => {
-    const sessions = ctx.service.list(ctx.owner);
+    const sessions = all().map((e) => e.session);
     if (sessions.length === 0) return status.hide();
     const busy = sessions.filter((s) => s.busy).length;
     status.text = `$(terminal) ${sessions.length} agent${busy ? ` · ${busy} busy` : ''}`;
@@ -32,9 +40,9 @@ export function registerAgentTerminals(ctx: TerminalToolContext): vscode.Disposa
     status.show();
   };
   const ensureMirror = (sessionId: string) => {
-    const session = info(sessionId);
-    if (!session || mirrors.has(sessionId) || session.sessionStatus.kind === 'exited') return;
-    const mirror: Mirror = new Mirror(ctx, session, {
+    const found = info(sessionId);
+    if (!found || mirrors.has(sessionId) || found.session.sessionStatus.kind === 'exited') return;
+    const mirror: Mirror = new Mirror({ ...ctx, owner: found.owner }, found.session, clients.clientOf(found.owner), {
       gone: () => {
         if (mirrors.get(sessionId) === mirror) mirrors.delete(sessionId);
       },
@@ -49,8 +57,17 @@ export function registerAgentTerminals(ctx: TerminalToolContext): vscode.Disposa
     if (event.kind === 'changed') mirrors.get(event.sessionId)?.refreshName();
     updateStatus();
   };
-  const subscription = ctx.service.onDidChangeSessions(ctx.owner, onEvent);
-  for (const s of ctx.service.list(ctx.owner)) ensureMirror(s.sessionId);
+  // Session events come per owner: the tools' owner, and each MCP client's while it is followed.
+  const subscriptions = new Map<Owner, { dispose(): void }>();
+  const follow = (owner: Owner, followed = true) => {
+    subscriptions.get(owner)?.dispose();
+    subscriptions.delete(owner);
+    if (followed) subscriptions.set(owner, ctx.service.onDidChangeSessions(owner, onEvent));
+  };
+  follow(ctx.owner);
+  clients.owners().forEach((o) => follow(o));
+  const followClients = clients.onDidChange(follow);
+  for (const e of all()) ensureMirror(e.session.sessionId);
   updateStatus();
 
   /** The session of the active mirror terminal, else one the person picks among `candidates`. */
@@ -67,21 +84,24 @@ export function registerAgentTerminals(ctx: TerminalToolContext): vscode.Disposa
 
   return vscode.Disposable.from(
     status,
-    { dispose: () => subscription.dispose() },
+    followClients,
+    { dispose: () => [...subscriptions.values()].forEach((s) => s.dispose()) },
     { dispose: () => [...mirrors.values()].forEach((m) => m.dispose(true)) },
     vscode.commands.registerCommand('dsh.takeOverAgentTerminal', async (sessionId?: string) => {
-      const candidates = ctx.service.list(ctx.owner).filter((s) => !s.takenOver && s.sessionStatus.kind === 'running');
+      const candidates = all().map((e) => e.session).filter((s) => !s.takenOver && s.sessionStatus.kind === 'running');
       if (candidates.length === 0) return void vscode.window.showInformationMessage('DSH Bridge: no agent terminal to take over.');
       const id = typeof sessionId === 'string' ? sessionId : await targetSession(candidates, 'Take over which agent terminal?');
-      if (!id) return;
-      ctx.service.takeOver(ctx.owner, id);
+      const owner = id ? info(id)?.owner : undefined;
+      if (!id || !owner) return;
+      ctx.service.takeOver(owner, id);
       mirrors.get(id)?.terminal.show();
     }),
     vscode.commands.registerCommand('dsh.handBackAgentTerminal', async (sessionId?: string) => {
-      const candidates = ctx.service.list(ctx.owner).filter((s) => s.takenOver);
+      const candidates = all().map((e) => e.session).filter((s) => s.takenOver);
       if (candidates.length === 0) return void vscode.window.showInformationMessage('DSH Bridge: no agent terminal is taken over.');
       const id = typeof sessionId === 'string' ? sessionId : await targetSession(candidates, 'Hand back which agent terminal?');
-      if (id) ctx.service.handBack(ctx.owner, id);
+      const owner = id ? info(id)?.owner : undefined;
+      if (id && owner) ctx.service.handBack(owner, id);
     }),
   );
 }
@@ -119,7 +139,7 @@ function stateText(s: SessionInfo): string {
   return s.busy ? `busy: ${s.foregroundCommand ?? 'running'}` : 'idle';
 }
 
-/** One session's panel terminal. */
+/** One session's panel terminal; `ctx.owner` is the session's owner. */
 class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   readonly sessionId: string;
   readonly terminal: vscode.Terminal;
@@ -139,6 +159,8 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   constructor(
     private readonly ctx: TerminalToolContext,
     session: SessionInfo,
+    /** The MCP client's name for a client's session; undefined for the tools' own. */
+    private readonly client: string | undefined,
     private readonly hooks: { gone(): void; kept(): void },
   ) {
     this.sessionId = session.sessionId;
@@ -218,6 +240,7 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
 
   private title(s: SessionInfo): string {
     const name = s.name === s.sessionId ? '' : ` · ${s.name}`;
-    return `${MIRROR_PREFIX} ${s.sessionId}${name}${s.takenOver ? ' (you)' : ''}`;
+    const client = this.client === undefined ? '' : ` · ${this.client}`;
+    return `${MIRROR_PREFIX} ${s.sessionId}${client}${name}${s.takenOver ? ' (you)' : ''}`;
   }
 }

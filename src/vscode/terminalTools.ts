@@ -550,16 +550,18 @@ export function defaultCwd(): string | undefined {
   return folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
 }
 
+/**
+ * One instance of every terminal tool acting for `ctx.owner`, by tool name: the Language Model
+ * Tools use the tools' owner, each MCP connection its own.
+ */
+export function createTerminalTools(ctx: TerminalToolContext): Map<string, vscode.LanguageModelTool<object>> {
+  const tools: Array<{ toolName: string; new (ctx: TerminalToolContext): vscode.LanguageModelTool<object> }> = [
+    OpenTool, SendTool, ReadTool, ListTool, CloseTool, SignalTool, RunTool, OutputTool,
+  ];
+  return new Map(tools.map((T) => [T.toolName, new T(ctx)]));
+}
+
 /** Registers the terminal tools; disposed with the returned Disposable. */
 export function registerTerminalTools(ctx: TerminalToolContext): vscode.Disposable {
-  return vscode.Disposable.from(
-    vscode.lm.registerTool(OpenTool.toolName, new OpenTool(ctx)),
-    vscode.lm.registerTool(SendTool.toolName, new SendTool(ctx)),
-    vscode.lm.registerTool(ReadTool.toolName, new ReadTool(ctx)),
-    vscode.lm.registerTool(ListTool.toolName, new ListTool(ctx)),
-    vscode.lm.registerTool(CloseTool.toolName, new CloseTool(ctx)),
-    vscode.lm.registerTool(SignalTool.toolName, new SignalTool(ctx)),
-    vscode.lm.registerTool(RunTool.toolName, new RunTool(ctx)),
-    vscode.lm.registerTool(OutputTool.toolName, new OutputTool(ctx)),
-  );
+  return vscode.Disposable.from(...[...createTerminalTools(ctx)].map(([name, tool]) => vscode.lm.registerTool(name, tool)));
 }

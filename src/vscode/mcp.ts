@@ -1,0 +1,43 @@
+/**
+ * The MCP surface of the extension: the window's endpoint (./mcpEndpoint.ts), the command "DSH:
+ * Connect an Agent (MCP)" (./mcpConnect.ts) and, where VS Code offers it, the MCP server
+ * definition provider. Every connection gets its own instance of every tool, acting for its own
+ * owner; dsh_lsp and dsh_tmux_context are the same classes the Language Model Tools use.
+ */
+import * as vscode from 'vscode';
+import type { LspService } from '../lsp/service';
+import type { Owner } from '../terminal/service';
+import { detectTmuxPane } from '../tmux/detect';
+import type { AgentOwners } from './agentOwners';
+import { LspTool } from './lspTool';
+import { registerConnectCommand } from './mcpConnect';
+import { McpEndpoint, contributedTools, registerMcpDefinitionProvider } from './mcpEndpoint';
+import { TerminalToolContext, createTerminalTools } from './terminalTools';
+import { TMUX_CONTEXT_TOOL_NAME, TmuxContextTool } from './tmux';
+
+/** What the MCP surface needs from the composition root. */
+export interface McpDeps {
+  /** The terminal tools' context; each connection replaces its owner with its own. */
+  terminal: TerminalToolContext;
+  navigation: LspService;
+  clients: AgentOwners;
+  log: vscode.LogOutputChannel;
+}
+
+/** Registers the MCP surface; everything is disposed with the returned Disposable. */
+export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): vscode.Disposable {
+  const { terminal, navigation, clients, log } = deps;
+  const toolsFor = (owner: Owner) => {
+    const tools = createTerminalTools({ ...terminal, owner });
+    tools.set(LspTool.toolName, new LspTool(navigation));
+    tools.set(TMUX_CONTEXT_TOOL_NAME, new TmuxContextTool(() => detectTmuxPane({ warn: (m) => log.warn(`tmux: ${m}`) }), log));
+    return tools;
+  };
+  // Every contributed tool must be served: a tool added to package.json without an MCP instance is a bug.
+  const missing = contributedTools(context).map((t) => t.name).filter((n) => !toolsFor(terminal.owner).has(n));
+  if (missing.length > 0) log.error(`mcp: contributed tools without an implementation: ${missing.join(', ')}`);
+  const endpoint = new McpEndpoint(context, { service: terminal.service, toolsFor, clients, log });
+  const provider = registerMcpDefinitionProvider(endpoint);
+  log.info(`mcp: VS Code's MCP server definition API is ${provider ? 'available: listed there while on' : 'not available (VS Code before 1.101)'}`);
+  return vscode.Disposable.from(endpoint, registerConnectCommand(endpoint), ...(provider ? [provider] : []));
+}

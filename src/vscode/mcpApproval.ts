@@ -1,0 +1,94 @@
+/**
+ * Asking the person before an MCP client's side effect. Outside chat there is no chat
+ * confirmation, so a tool call whose `prepareInvocation` returns `confirmationMessages` (opening a
+ * session, sending input, signals, closing, and whatever else a tool marks so) shows them in a modal
+ * VS Code dialog: "Allow Once", "Allow <client> Until the Window Closes" (this connection, for the
+ * rest of its life) or "Deny". Calls without `confirmationMessages` (reads, navigation) never ask.
+ *
+ * `dsh.mcp.autoApprove` (machine scope: only the person's own user or remote-machine settings,
+ * never a workspace's) lists client names whose side effects run without asking; the person opts
+ * in, like VS Code's own `chat.tools.autoApprove`. When it grows while the window runs, a warning
+ * says which clients no longer ask.
+ */
+import * as vscode from 'vscode';
+
+/** Setting: MCP client names (their `initialize` clientInfo.name) allowed to act without asking. */
+export const AUTO_APPROVE_SETTING = 'dsh.mcp.autoApprove';
+
+/** A call the person refused (or VS Code could not ask about); its message is for the client. */
+export class McpDeniedError extends Error {}
+
+/** The client names in `dsh.mcp.autoApprove` (strings only; anything else is ignored). */
+export function autoApprovedClients(): string[] {
+  const value = vscode.workspace.getConfiguration().get<unknown>(AUTO_APPROVE_SETTING);
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.length > 0) : [];
+}
+
+/** Markdown source of a confirmation message (a plain string as is). */
+function text(message: string | vscode.MarkdownString): string {
+  return typeof message === 'string' ? message : message.value;
+}
+
+/** The approvals of one MCP connection. */
+export class McpApproval {
+  private allowedForConnection = false;
+
+  /** @param client the client's name, read when asking (known after `initialize`). */
+  constructor(private readonly client: () => string) {}
+
+  /**
+   * Resolves when the call may run; asks the person when `prepared` holds confirmation messages.
+   * The dialog shows the confirmation's title and its full message (the exact input, as the tool
+   * prepared it) as the detail.
+   * @throws McpDeniedError when the person chose Deny or closed the dialog, or VS Code refused to
+   *   show it (as it does in extension-test mode).
+   */
+  async check(toolName: string, prepared: vscode.PreparedToolInvocation | null | undefined): Promise<void> {
+    const confirmation = prepared?.confirmationMessages;
+    if (!confirmation) return;
+    const client = this.client();
+    if (this.allowedForConnection || autoApprovedClients().includes(client)) return;
+    const once: vscode.MessageItem = { title: 'Allow Once' };
+    const always: vscode.MessageItem = { title: `Allow ${client} Until the Window Closes` };
+    const deny: vscode.MessageItem = { title: 'Deny', isCloseAffordance: true };
+    let pick: vscode.MessageItem | undefined;
+    try {
+      pick = await vscode.window.showWarningMessage(
+        `${client} (MCP) asks: ${confirmation.title}`,
+        { modal: true, detail: `${text(confirmation.message)}\n\nTool: ${toolName}` },
+        once,
+        always,
+        deny,
+      );
+    } catch (e) {
+      throw new McpDeniedError(
+        `${toolName} was not run: VS Code could not ask the person to allow it (${e instanceof Error ? e.message : String(e)}). ` +
+          `The person can allow this client without asking by adding "${client}" to the setting ${AUTO_APPROVE_SETTING}.`,
+      );
+    }
+    if (pick === always) this.allowedForConnection = true;
+    if (pick === once || pick === always) return;
+    throw new McpDeniedError(`${toolName} was denied: the person did not allow "${confirmation.title}" in VS Code. Do not retry it unless they ask you to.`);
+  }
+}
+
+/**
+ * Warns when `dsh.mcp.autoApprove` gains client names while the window runs (so a change the
+ * person did not make is seen), with an action that opens the setting.
+ */
+export function watchAutoApprove(): vscode.Disposable {
+  let known = new Set(autoApprovedClients());
+  return vscode.workspace.onDidChangeConfiguration((e) => {
+    if (!e.affectsConfiguration(AUTO_APPROVE_SETTING)) return;
+    const now = autoApprovedClients();
+    const added = now.filter((c) => !known.has(c));
+    known = new Set(now);
+    if (added.length === 0) return;
+    void vscode.window
+      .showWarningMessage(
+        `DSH Bridge: the MCP client${added.length > 1 ? 's' : ''} ${added.map((c) => `"${c}"`).join(', ')} may now open terminals and run commands without asking (${AUTO_APPROVE_SETTING}).`,
+        'Open Setting',
+      )
+      .then((pick) => pick && vscode.commands.executeCommand('workbench.action.openSettings', AUTO_APPROVE_SETTING));
+  });
+}

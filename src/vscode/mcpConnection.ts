@@ -1,0 +1,155 @@
+/**
+ * One MCP client connection: an MCP `Server` (the official SDK) serving the extension's Language
+ * Model Tools under the same names, input schemas and descriptions (read from package.json
+ * `contributes.languageModelTools`, the one definition), with the same results (each
+ * `LanguageModelTextPart` becomes an MCP text content item) and the same errors (as `isError`
+ * results). Every connection is its own {@link Owner}: it sees and acts on its own sessions only,
+ * and when it disconnects its sessions are closed with their process groups. A call runs the same
+ * tool object's `prepareInvocation` (its confirmation asks the person, see ./mcpApproval.ts) and
+ * `invoke`.
+ */
+import type { Socket } from 'node:net';
+import * as vscode from 'vscode';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { SocketTransport } from '../mcp/socketTransport';
+import type { Owner, TerminalService } from '../terminal/service';
+import type { AgentOwners } from './agentOwners';
+import { McpApproval, McpDeniedError } from './mcpApproval';
+import { UNTRUSTED_MESSAGE } from './terminalTools';
+
+/** A contributed tool as package.json declares it (the fields MCP needs). */
+export interface ContributedTool {
+  name: string;
+  modelDescription: string;
+  inputSchema?: Record<string, unknown>;
+}
+
+/** What a connection needs from the extension. */
+export interface McpConnectionDeps {
+  service: TerminalService;
+  /** The contributed tools (package.json), in order. */
+  definitions: readonly ContributedTool[];
+  /** One instance of every tool acting for `owner`, by name. */
+  toolsFor(owner: Owner): Map<string, vscode.LanguageModelTool<object>>;
+  /** Where the connection's owner is registered for the panel mirrors. */
+  clients: AgentOwners;
+  log: vscode.LogOutputChannel;
+  /** The extension's version, reported as the MCP server's version. */
+  version: string;
+}
+
+/** The MCP `Tool` entries of `definitions`: name, description and input schema as contributed. */
+export function mcpToolList(definitions: readonly ContributedTool[]): Tool[] {
+  return definitions.map((d) => ({
+    name: d.name,
+    description: d.modelDescription,
+    inputSchema: (d.inputSchema ?? { type: 'object', properties: {} }) as Tool['inputSchema'],
+  }));
+}
+
+/** A tool error as MCP reports it: an `isError` result whose text is the message. */
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}
+
+let nextConnection = 1;
+
+export class McpConnection {
+  /** Connection number in this window (logs only). */
+  readonly id = nextConnection++;
+  private readonly server: Server;
+  private readonly approval = new McpApproval(() => this.clientName());
+  private owned?: { owner: Owner; tools: Map<string, vscode.LanguageModelTool<object>>; mirror: { dispose(): void } };
+  private closed = false;
+
+  /**
+   * Serves MCP on an authenticated socket until it closes.
+   * @param rest bytes that followed the handshake line (the first MCP bytes).
+   * @param onClosed called once when the connection is gone and its sessions are being closed.
+   */
+  constructor(
+    socket: Socket,
+    rest: Buffer,
+    private readonly deps: McpConnectionDeps,
+    private readonly onClosed: (c: McpConnection) => void,
+  ) {
+    this.server = new Server({ name: 'dsh-bridge', version: deps.version }, { capabilities: { tools: {} } });
+    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpToolList(deps.definitions) }));
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.call(request.params.name, request.params.arguments ?? {}, extra.signal));
+    this.server.oninitialized = () => deps.log.info(`mcp: connection ${this.id} is ${this.clientName()}`);
+    const transport = new SocketTransport(socket, rest);
+    transport.onerror = (e) => deps.log.warn(`mcp: connection ${this.id}: ${e.message}`);
+    this.server.onclose = () => this.dispose();
+    void this.server.connect(transport).catch((e) => {
+      deps.log.error(`mcp: connection ${this.id} failed to start: ${e instanceof Error ? e.message : String(e)}`);
+      this.dispose();
+    });
+  }
+
+  /** The client's name from its `initialize` request, else "MCP client". */
+  clientName(): string {
+    const name = this.server.getClientVersion()?.name;
+    return typeof name === 'string' && name.trim() ? name.trim().slice(0, 64) : 'MCP client';
+  }
+
+  /** Ends the connection; its owner is disposed, which closes its sessions. Idempotent. */
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.owned) {
+      this.deps.log.info(`mcp: connection ${this.id} (${this.clientName()}) closed; closing its sessions`);
+      const { owner, mirror } = this.owned;
+      // The panel keeps following the owner until its last session is closed (and its mirror gone).
+      const release = () => {
+        if (this.deps.service.hasOwnerActivity(owner)) return;
+        watch.dispose();
+        setTimeout(() => mirror.dispose(), 0);
+      };
+      const watch = this.deps.service.onDidChangeSessions(owner, () => release());
+      owner.dispose();
+      release();
+    }
+    void this.server.close().catch(() => undefined);
+    this.onClosed(this);
+  }
+
+  private async call(name: string, input: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    if (this.closed) return errorResult('the connection is closing');
+    // Never served in Restricted Mode; re-checked on every call all the same.
+    if (!vscode.workspace.isTrusted) return errorResult(UNTRUSTED_MESSAGE);
+    const tools = this.ownTools();
+    const tool = tools.get(name);
+    if (!tool) return errorResult(`no tool named ${JSON.stringify(name)}; tools: ${[...tools.keys()].join(', ')}`);
+    const cts = new vscode.CancellationTokenSource();
+    const cancel = () => cts.cancel();
+    signal.addEventListener('abort', cancel);
+    try {
+      const prepared = await tool.prepareInvocation?.({ input }, cts.token);
+      await this.approval.check(name, prepared);
+      if (signal.aborted) return errorResult(`${name} was cancelled by the client`);
+      const result = await tool.invoke({ input, toolInvocationToken: undefined }, cts.token);
+      const content: CallToolResult['content'] = [];
+      for (const part of result?.content ?? []) {
+        if (part instanceof vscode.LanguageModelTextPart) content.push({ type: 'text', text: part.value });
+      }
+      return { content };
+    } catch (e) {
+      if (!(e instanceof McpDeniedError)) this.deps.log.info(`mcp: ${this.clientName()}: ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return errorResult(e instanceof Error ? e.message : String(e));
+    } finally {
+      signal.removeEventListener('abort', cancel);
+      cts.dispose();
+    }
+  }
+
+  /** The connection's owner and tools, made on the first call (the client's name is known by then). */
+  private ownTools(): Map<string, vscode.LanguageModelTool<object>> {
+    if (!this.owned) {
+      const client = this.clientName();
+      const owner = this.deps.service.createOwner(`${client} (MCP connection ${this.id})`);
+      this.owned = { owner, tools: this.deps.toolsFor(owner), mirror: this.deps.clients.add(owner, client) };
+    }
+    return this.owned.tools;
+  }
+}
