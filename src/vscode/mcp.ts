@@ -37,7 +37,7 @@ export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): vs
   const missing = contributedTools(context).map((t) => t.name).filter((n) => !toolsFor(terminal.owner).has(n));
   if (missing.length > 0) log.error(`mcp: contributed tools without an implementation: ${missing.join(', ')}`);
   const endpoint = new McpEndpoint(context, { service: terminal.service, toolsFor, clients, log });
-  const provider = registerMcpDefinitionProvider(endpoint);
-  log.info(`mcp: VS Code's MCP server definition API is ${provider ? 'available: listed there while on' : 'not available (VS Code before 1.101)'}`);
+  const provider = registerMcpDefinitionProvider(endpoint, log);
+  log.info(`mcp: ${provider ? "listed in VS Code's own MCP servers while on" : "not listed in VS Code's own MCP servers (no usable API before VS Code 1.101)"}`);
   return vscode.Disposable.from(endpoint, registerConnectCommand(endpoint), ...(provider ? [provider] : []));
 }

@@ -153,12 +153,24 @@ type McpStdioDefinitionCtor = new (label: string, command: string, args: string[
 /**
  * Lists the endpoint to VS Code's own MCP support where the API exists (VS Code 1.101 and
  * later): a stdio server running the bridge with this window's `DSH_BRIDGE_MCP`, present only
- * while the endpoint listens. Returns undefined where the API is missing (VS Code 1.100).
+ * while the endpoint listens. Returns undefined where the API is missing or refuses (VS Code
+ * 1.100 has an earlier form that wants another contribution point; that is logged).
  */
-export function registerMcpDefinitionProvider(endpoint: McpEndpoint): vscode.Disposable | undefined {
+export function registerMcpDefinitionProvider(endpoint: McpEndpoint, log: vscode.LogOutputChannel): vscode.Disposable | undefined {
   const lm = vscode.lm as unknown as Partial<McpDefinitionApi>;
   const Definition = (vscode as unknown as { McpStdioServerDefinition?: McpStdioDefinitionCtor }).McpStdioServerDefinition;
   if (typeof lm.registerMcpServerDefinitionProvider !== 'function' || typeof Definition !== 'function') return undefined;
+  // VS Code 1.100 has an earlier form of the API that wants another contribution point and
+  // throws: the endpoint works without the listing.
+  try {
+    return registerProvider(lm as McpDefinitionApi, Definition, endpoint);
+  } catch (e) {
+    log.warn(`mcp: VS Code's MCP server definition API refused the provider (${e instanceof Error ? e.message : String(e)}); agents connect through the bridge only`);
+    return undefined;
+  }
+}
+
+function registerProvider(lm: McpDefinitionApi, Definition: McpStdioDefinitionCtor, endpoint: McpEndpoint): vscode.Disposable {
   return lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
     onDidChangeMcpServerDefinitions: endpoint.onDidChange,
     provideMcpServerDefinitions: () => {
