@@ -87,10 +87,14 @@ export class McpConnection {
     });
   }
 
-  /** The client's name from its `initialize` request, else "MCP client". */
+  /**
+   * The client's name from its `initialize` request (control and format characters replaced, at
+   * most 64 characters, since it appears in dialogs and terminal titles), else "MCP client".
+   */
   clientName(): string {
     const name = this.server.getClientVersion()?.name;
-    return typeof name === 'string' && name.trim() ? name.trim().slice(0, 64) : 'MCP client';
+    const shown = typeof name === 'string' ? Array.from(name.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '?').trim()).slice(0, 64).join('') : '';
+    return shown || 'MCP client';
   }
 
   /** Ends the connection; its owner is disposed, which closes its sessions. Idempotent. */
