@@ -20,6 +20,13 @@ export function tempDir(scope, outcome) {
 }
 
 /**
+ * The person's choices the MCP tests rely on (machine-scoped settings): the endpoint on (in
+ * Restricted Mode it must still refuse), and one test client name whose side effects run without
+ * a dialog.
+ */
+const MCP_CHOICES = { 'dsh.mcp.enabled': true, 'dsh.mcp.autoApprove': ['dsh-test-approved'] };
+
+/**
  * A throwaway VS Code profile under `tmp`: `user-data` and `extensions` folders. Workspace trust is
  * off when `trusted`; otherwise trust is on, nothing is trusted yet and no dialog asks, so the
  * folder opens in Restricted Mode.
@@ -33,6 +40,10 @@ export function makeProfile(tmp, trusted) {
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
   fs.mkdirSync(extensions, { recursive: true });
   fs.writeFileSync(path.join(userData, 'User/settings.json'), JSON.stringify(profileSettings(trusted), null, 2));
+  // code-server's window is a remote one: machine-scoped settings apply from its Machine settings
+  // (and from User settings only until those are next rewritten), so they go to both.
+  fs.mkdirSync(path.join(userData, 'Machine'), { recursive: true });
+  fs.writeFileSync(path.join(userData, 'Machine/settings.json'), JSON.stringify(MCP_CHOICES, null, 2));
   return { userData, extensions };
 }
 
@@ -56,9 +67,6 @@ export function profileSettings(trusted) {
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
     'workbench.startupEditor': 'none',
-    // The person's choices the MCP tests rely on: the endpoint on (in Restricted Mode it must
-    // still refuse), and one test client name whose side effects run without a dialog.
-    'dsh.mcp.enabled': true,
-    'dsh.mcp.autoApprove': ['dsh-test-approved'],
+    ...MCP_CHOICES,
   };
 }

@@ -65,6 +65,10 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     await waitForTools(['dsh_terminal_open', 'dsh_lsp']);
     // An enabled endpoint is there without any tool call: onStartupFinished activates the extension.
     await until('activation after startup', () => vscode.extensions.getExtension('dsh.dsh-bridge')!.isActive, 30_000);
+    // Other suites rewrite the user settings (as a person does); the machine-scoped choices must survive that.
+    await vscode.workspace.getConfiguration().update('dsh.markdown.aliasOrder', 'alias-first', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration().update('dsh.markdown.aliasOrder', undefined, vscode.ConfigurationTarget.Global);
+    assert.deepEqual(vscode.workspace.getConfiguration().get('dsh.mcp.autoApprove'), ['dsh-test-approved']);
     value = await terminalEndpointValue();
   });
   after(async () => {
