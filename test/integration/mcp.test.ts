@@ -84,6 +84,14 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     assert.ok(fs.statSync(state.socketPath).isSocket());
     assert.equal(fs.statSync(path.dirname(state.socketPath)).mode & 0o777, 0o700);
     assert.ok(!JSON.stringify(state).includes(value.slice(-64)), 'the command never returns the secret');
+    // It shows ready-to-paste configuration naming the shipped bridge, and never the secret.
+    const guide = vscode.window.activeTextEditor?.document;
+    assert.equal(guide?.uri.scheme, 'dsh-mcp');
+    const text = guide!.getText();
+    for (const client of ['## Claude Code', '## Codex CLI', '## Gemini CLI']) assert.ok(text.includes(client), client);
+    assert.ok(text.includes(`claude mcp add --scope user dsh-bridge -- node ${JSON.stringify(bridgePath())}`));
+    assert.ok(text.includes('env_vars = ["DSH_BRIDGE_MCP"]'));
+    assert.ok(!text.includes(value.slice(-64)), 'the guide never holds the secret');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
