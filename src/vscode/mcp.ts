@@ -2,14 +2,14 @@
  * The MCP surface of the extension: the window's endpoint (./mcpEndpoint.ts), the command "DSH:
  * Connect an Agent (MCP)" (./mcpConnect.ts) and, where VS Code offers it, the MCP server
  * definition provider. Every connection gets its own instance of every tool, acting for its own
- * owner; dsh_lsp and dsh_tmux_context are the same classes the Language Model Tools use.
+ * owner; the navigation tools and dsh_tmux_context are the same classes the Language Model Tools
+ * use, one instance per connection too.
  */
 import * as vscode from 'vscode';
-import type { LspService } from '../lsp/service';
 import type { Owner } from '../terminal/service';
 import { detectTmuxPane } from '../tmux/detect';
 import type { AgentOwners } from './agentOwners';
-import { LspTool } from './lspTool';
+import type { NavigationService } from './navigation';
 import { registerConnectCommand } from './mcpConnect';
 import { McpEndpoint, contributedTools, registerMcpDefinitionProvider } from './mcpEndpoint';
 import { TerminalToolContext, createTerminalTools } from './terminalTools';
@@ -19,7 +19,7 @@ import { TMUX_CONTEXT_TOOL_NAME, TmuxContextTool } from './tmux';
 export interface McpDeps {
   /** The terminal tools' context; each connection replaces its owner with its own. */
   terminal: TerminalToolContext;
-  navigation: LspService;
+  navigation: NavigationService;
   clients: AgentOwners;
   log: vscode.LogOutputChannel;
 }
@@ -29,7 +29,7 @@ export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): vs
   const { terminal, navigation, clients, log } = deps;
   const toolsFor = (owner: Owner) => {
     const tools = createTerminalTools({ ...terminal, owner });
-    tools.set(LspTool.toolName, new LspTool(navigation));
+    for (const [name, tool] of navigation.createTools()) tools.set(name, tool);
     tools.set(TMUX_CONTEXT_TOOL_NAME, new TmuxContextTool(() => detectTmuxPane({ warn: (m) => log.warn(`tmux: ${m}`) }), log));
     return tools;
   };

@@ -62,7 +62,8 @@ ${json({ mcpServers: { 'dsh-bridge': { command: 'node', args: [bridge], env: { [
 ## What an agent may do
 
 - Reads and navigation (dsh_terminal_read, dsh_terminal_list, dsh_terminal_output, dsh_lsp,
-  dsh_tmux_context) run without asking.
+  dsh_symbols, dsh_diagnostics, dsh_call_hierarchy, dsh_tmux_context) run without asking, except
+  reading a file outside the workspace, which asks as it does in chat.
 - Opening a session, sending input, signals and closing ask you in VS Code first: Allow Once,
   Allow <client> Until the Window Closes (that connection), or Deny. \`${AUTO_APPROVE_SETTING}\`
   lists clients you allow without asking (your choice and your risk: such a client runs commands

@@ -85,6 +85,12 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
 export class NavigationService extends LspService {
   /** Re-registers the fallback provider over the extensions nobody else serves (set by {@link registerNavigation}). */
   reclaim: () => void = () => undefined;
+  /**
+   * Fresh instances of the navigation tools (`dsh_lsp`, `dsh_symbols`, `dsh_diagnostics`,
+   * `dsh_call_hierarchy`) by name, for another surface (MCP: one set per client connection, so a
+   * consent one client was given is never another's). Set by {@link registerNavigation}.
+   */
+  createTools: () => Map<string, vscode.LanguageModelTool<object>> = () => new Map();
   private fallback: { id: string; extensions: ReadonlySet<string> } | undefined;
 
   /** Register the fallback provider (the VS Code provider); see the class comment. */
@@ -226,6 +232,13 @@ export function registerNavigation(context: vscode.ExtensionContext, log: vscode
   const symbolsTool = new SymbolsTool(features);
   const diagnosticsTool = new DiagnosticsTool(features);
   const callsTool = new CallHierarchyTool(features);
+  service.createTools = () =>
+    new Map<string, vscode.LanguageModelTool<object>>([
+      [LspTool.toolName, new LspTool(service)],
+      [SymbolsTool.toolName, new SymbolsTool(features)],
+      [DiagnosticsTool.toolName, new DiagnosticsTool(features)],
+      [CallHierarchyTool.toolName, new CallHierarchyTool(features)],
+    ]);
   subs.push(
     vscode.lm.registerTool(SymbolsTool.toolName, symbolsTool),
     vscode.lm.registerTool(DiagnosticsTool.toolName, diagnosticsTool),

@@ -103,6 +103,12 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
       tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
       pkg.contributes.languageModelTools.map((t) => ({ name: t.name, description: t.modelDescription, inputSchema: t.inputSchema })),
     );
+    // Every listed tool is served (a client the person has not allowed: side effects are refused, nothing runs).
+    const unapproved = await connect('dsh-test-unapproved');
+    for (const t of tools) {
+      const r = await callTool(unapproved, t.name, {});
+      assert.doesNotMatch(r.first, /no tool named/, `${t.name} is listed but not served`);
+    }
   });
 
   it('opens a session, runs a command and answers an input() prompt; the session is in the panel named after the client', async () => {
