@@ -1,5 +1,5 @@
 /**
- * In-host benchmark (run by scripts/bench-lsp.mjs in a real extension host on
+ * In-host benchmark (run by scripts/bench-in-host.mjs lsp in a real extension host on
  * test/fixtures/workspace): median time of `dsh_lsp` findReferences through
  * `vscode.lm.invokeTool` next to a direct `vscode.executeReferenceProvider` at the same position,
  * and their ratio (goal: <= 1.2). Positions: `ts/l09/decl.ts` 1:17 (150 references in 3

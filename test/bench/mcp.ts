@@ -1,5 +1,5 @@
 /**
- * In-host benchmark (run by scripts/bench-mcp.mjs in a real extension host on
+ * In-host benchmark (run by scripts/bench-in-host.mjs mcp in a real extension host on
  * test/fixtures/workspace): the MCP round trip (SDK `Client` → shipped stdio bridge → the
  * window's socket → the same tool object) next to the same call through `vscode.lm.invokeTool`,
  * and their ratio, for `dsh_lsp` findReferences (`ts/l10/a.ts` 1:17, 3 references in 2 files) and
