@@ -709,6 +709,10 @@ class PtyBashSession implements BackendSession {
    * and a dying program may still hold the foreground: input written then is lost or refused.
    * Waits up to SIGNAL_SETTLE_MS for the next prompt, or for the foreground to be reading again.
    */
+  settled(): Promise<void> {
+    return this.settleAfterSignal();
+  }
+
   private async settleAfterSignal(): Promise<void> {
     const since = this.signalledAtSeq;
     if (since === undefined) return;

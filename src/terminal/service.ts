@@ -388,6 +388,16 @@ export class TerminalService implements Disposable {
     return entry.session.signal(signal as AllowedSignal);
   }
 
+  /**
+   * Resolves once a signal delivered to the session has taken effect (see
+   * `BackendSession.settled`, at most 2 s), so what `sendTarget` reports next is where input
+   * would go after it.
+   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER.
+   */
+  async settled(owner: Owner, sessionId: string): Promise<void> {
+    await this.entry(owner, sessionId).session.settled();
+  }
+
   /** Snapshot of the owner's sessions in publish order (exited ones included until closed). */
   list(owner: Owner): SessionInfo[] {
     return this.entriesOf(owner).map((e) => this.info(e));

@@ -207,6 +207,12 @@ export interface BackendSession {
   send(request: SendRequest): Promise<SendResult>;
   read(request: ReadRequest): ReadResult;
   signal(signal: AllowedSignal): SignalResult;
+  /**
+   * Resolves once a signal delivered since the last send has taken effect: the shell printed its
+   * next prompt, or the foreground program reads the terminal again; at most 2 s. At once when no
+   * signal is pending. A send waits for the same before it types.
+   */
+  settled(): Promise<void>;
   /** Ends every process of the session and frees the PTY. Idempotent; resolves when quiet. */
   close(reason: string): Promise<void>;
   /** Called once when the shell exits. */

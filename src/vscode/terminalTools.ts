@@ -508,6 +508,9 @@ export class SignalTool extends TerminalTool<SignalInput> {
   protected async run(input: SignalInput & Record<string, unknown>) {
     const sessionId = requireString(input, 'sessionId');
     const r = this.ctx.service.signal(this.ctx.owner, sessionId, requireString(input, 'signal'));
+    // Returns once the signal took effect, so the next send's confirmation names who reads then
+    // (the shell back at its prompt, or the program reading again), not the program that is ending.
+    if (r.delivered) await this.ctx.service.settled(this.ctx.owner, sessionId);
     return toolResult({ sessionId, ...r });
   }
 }

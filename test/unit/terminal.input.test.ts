@@ -199,6 +199,17 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.equal(receiver.kind === 'program' && receiver.reading, true);
   });
 
+  it('after a signal, settled() waits for the shell to take the terminal back, so the next confirmation names the shell', async () => {
+    await open();
+    assert.equal((await send('sleep 300', 500)).waitReason, 'timeout');
+    assert.equal(h.service.signal(h.owner, id, 'SIGINT').delivered, true);
+    await h.service.settled(h.owner, id);
+    assert.equal(h.service.sendTarget(h.owner, id).receiver.kind, 'shell-prompt');
+    const { receiver } = h.service.sendTarget(h.owner, id);
+    const expectReceiver = { kind: receiver.kind, processGroup: receiver.kind === 'exited' ? undefined : receiver.process.pid };
+    assert.equal((await send({ input: 'echo $?', expectReceiver })).output, '130');
+  });
+
   it('a send whose confirmed receiver changed is refused and nothing is typed', async () => {
     await open();
     const { receiver } = h.service.sendTarget(h.owner, id);
