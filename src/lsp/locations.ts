@@ -3,6 +3,7 @@
  * language server (VS Code's providers, configured stdio servers). Plain Node.
  */
 import { LspError, LspRequest, LspResult, NavLocation } from './types';
+import { isRange, plainRange } from './rangeLike';
 
 /** Rewrites a URI to its real path; each provider formats URIs its own way. */
 export type RealUri = (uri: string) => Promise<string>;
@@ -32,20 +33,6 @@ export async function shapeAnswer(request: LspRequest, answer: RawAnswer, realUr
     locations = [...missing, ...marked];
   }
   return { kind: 'locations', locations: dedupe(locations), resolvedWorkspaceUri: await real(request.workspaceUri) };
-}
-
-interface RangeLike {
-  start: { line: number; character: number };
-  end: { line: number; character: number };
-}
-
-function isRange(r: unknown): r is RangeLike {
-  const x = r as RangeLike | null | undefined;
-  return !!x && typeof x.start?.line === 'number' && typeof x.start?.character === 'number' && typeof x.end?.line === 'number' && typeof x.end?.character === 'number';
-}
-
-function plainRange(r: RangeLike) {
-  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
 }
 
 /**

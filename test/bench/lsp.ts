@@ -10,20 +10,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { emit, errorText, Results, writeResults } from '../integration/report';
+import { compareMedians, median, RUNS, time } from './timing';
 
-const RUNS = Number(process.env.DSH_BENCH_RUNS ?? 30);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-async function time(f: () => PromiseLike<unknown>): Promise<number> {
-  const t = process.hrtime.bigint();
-  await f();
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}
 
 /** `f()`, asked again while it fails with "not available or not ready" (a language server loading on a busy machine), up to 180 s. */
 async function whenReady<T>(f: () => PromiseLike<T>): Promise<T> {
@@ -68,24 +56,7 @@ export async function run(): Promise<void> {
       const first = await time(() => whenReady(viaTool)); // opens the document and waits for the language server
       const warm = JSON.parse((((await viaTool()).content[0] as vscode.LanguageModelTextPart).value)) as { total: number };
       const count = (await direct()).length;
-      for (let i = 0; i < 3; i++) {
-        await viaTool();
-        await direct();
-      }
-      const tool: number[] = [];
-      const raw: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        // alternate the order so neither side always runs on a warmer server
-        if (i % 2) {
-          tool.push(await time(viaTool));
-          raw.push(await time(direct));
-        } else {
-          raw.push(await time(direct));
-          tool.push(await time(viaTool));
-        }
-      }
-      const mt = median(tool);
-      const mr = median(raw);
+      const { a: mt, b: mr } = await compareMedians(viaTool, direct);
       emit({ text: `${rel}:${line}:${column} findReferences (${warm.total} via dsh_lsp, ${count} direct), ${RUNS} runs, first call ${first.toFixed(1)} ms` });
       emit({ text: `  dsh_lsp via vscode.lm.invokeTool   median ${mt.toFixed(2)} ms` });
       emit({ text: `  executeReferenceProvider direct    median ${mr.toFixed(2)} ms` });
@@ -99,23 +70,7 @@ export async function run(): Promise<void> {
       const direct = () => vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query);
       const warm = JSON.parse(((await viaTool()).content[0] as vscode.LanguageModelTextPart).value) as { total: number };
       const count = (await direct()).length;
-      for (let i = 0; i < 3; i++) {
-        await viaTool();
-        await direct();
-      }
-      const tool: number[] = [];
-      const raw: number[] = [];
-      for (let i = 0; i < RUNS; i++) {
-        if (i % 2) {
-          tool.push(await time(viaTool));
-          raw.push(await time(direct));
-        } else {
-          raw.push(await time(direct));
-          tool.push(await time(viaTool));
-        }
-      }
-      const mt = median(tool);
-      const mr = median(raw);
+      const { a: mt, b: mr } = await compareMedians(viaTool, direct);
       emit({ text: `dsh_symbols query '${query}' (${warm.total} via dsh_symbols, ${count} direct), ${RUNS} runs` });
       emit({ text: `  dsh_symbols via vscode.lm.invokeTool          median ${mt.toFixed(2)} ms` });
       emit({ text: `  executeWorkspaceSymbolProvider direct         median ${mr.toFixed(2)} ms` });

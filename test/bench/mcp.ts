@@ -9,41 +9,13 @@
  */
 import * as vscode from 'vscode';
 import { emit, errorText, Results, writeResults } from '../integration/report';
+import { compareMedians, RUNS } from './timing';
 import { callTool, connectClient, terminalEndpointValue } from '../integration/mcp';
 
-const RUNS = Number(process.env.DSH_BENCH_RUNS ?? 30);
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-async function time(f: () => PromiseLike<unknown>): Promise<number> {
-  const t = process.hrtime.bigint();
-  await f();
-  return Number(process.hrtime.bigint() - t) / 1e6;
-}
 
 /** Medians of `viaMcp` and `viaTool` over RUNS alternating runs, printed with their ratio. */
 async function compare(label: string, viaMcp: () => Promise<unknown>, viaTool: () => PromiseLike<unknown>): Promise<void> {
-  for (let i = 0; i < 3; i++) {
-    await viaMcp();
-    await viaTool();
-  }
-  const mcp: number[] = [];
-  const lm: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    if (i % 2) {
-      mcp.push(await time(viaMcp));
-      lm.push(await time(viaTool));
-    } else {
-      lm.push(await time(viaTool));
-      mcp.push(await time(viaMcp));
-    }
-  }
-  const a = median(mcp);
-  const b = median(lm);
+  const { a, b } = await compareMedians(viaMcp, viaTool);
   emit({ text: `${label}, ${RUNS} runs` });
   emit({ text: `  via MCP (bridge + socket)      median ${a.toFixed(2)} ms` });
   emit({ text: `  via vscode.lm.invokeTool       median ${b.toFixed(2)} ms` });

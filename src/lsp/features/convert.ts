@@ -13,22 +13,8 @@
  * `vscode.DiagnosticSeverity`.
  */
 import type { Range } from '../types';
+import { RangeLike, isRange, plainRange } from '../rangeLike';
 import { CallEdge, CallItem, DiagnosticItem, SEVERITIES, Severity, SymbolItem, symbolKindName } from './types';
-
-interface RangeLike {
-  start: { line: number; character: number };
-  end: { line: number; character: number };
-}
-
-function isRange(r: unknown): r is RangeLike {
-  const x = r as RangeLike | null | undefined;
-  return !!x && typeof x.start?.line === 'number' && typeof x.start?.character === 'number' && typeof x.end?.line === 'number' && typeof x.end?.character === 'number';
-}
-
-/** A plain copy of a range-like object. */
-export function plainRange(r: RangeLike): Range {
-  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
-}
 
 function uriText(u: unknown): string | undefined {
   return typeof u === 'string' ? u : u && typeof u === 'object' ? String(u) : undefined;
