@@ -173,17 +173,22 @@ export function shellQuote(value: string): string {
 }
 
 /**
- * Shell lines that close every inherited descriptor above stderr except bash's own terminal
- * descriptor (255): a PTY master of another session, a pipe or socket of the host, whatever the
- * process that started the shell left open. Descriptors are listed from `/proc/$$/fd` (Linux) or
- * `/dev/fd` (macOS, BSD); the glob is expanded before the loop, so its directory handle is closed
- * by then. Plain POSIX `exec N>&-` through `eval`, which bash 3.2 understands.
+ * Shell lines that close every inherited descriptor above stderr except those open on the
+ * session's own terminal (the same file as stdin, `test -ef`): a PTY master of another session, a
+ * pipe or socket of the host, whatever the process that started the shell left open. Bash keeps
+ * its terminal on a high descriptor (255, or the highest free one below it), so the descriptor is
+ * told by what it is, not by its number: an inherited descriptor 255 (another session's master
+ * when the host had that many open) is closed like any other. Descriptors are listed from
+ * `/proc/$$/fd` (Linux) or `/dev/fd` (macOS, BSD); the glob is expanded before the loop, so its
+ * directory handle is closed by then. Plain POSIX `exec N>&-` through `eval`, which bash 3.2
+ * understands.
  */
 export const CLOSE_INHERITED_FDS = [
   'if [ -d "/proc/$$/fd" ]; then __dsh_fds="/proc/$$/fd/"; else __dsh_fds=/dev/fd/; fi',
   'for __dsh_fd in "$__dsh_fds"*; do',
   '  __dsh_fd=${__dsh_fd##*/}',
-  '  case $__dsh_fd in 0|1|2|255|*[!0-9]*) continue ;; esac',
+  '  case $__dsh_fd in 0|1|2|*[!0-9]*) continue ;; esac',
+  '  [ "$__dsh_fds$__dsh_fd" -ef "${__dsh_fds}0" ] && continue',
   '  eval "exec $__dsh_fd>&-" 2>/dev/null',
   'done',
   'unset __dsh_fd __dsh_fds',

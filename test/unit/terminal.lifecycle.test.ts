@@ -172,6 +172,40 @@ function describeHolders(holders: { pid: number; fd: number; index: number }[]):
       await vh.dispose();
     }
   });
+
+  it('with an unpatched node-pty, another session’s master at the host’s descriptor 255 (bash’s usual terminal descriptor) is closed too', async function () {
+    const vscodePty = vscodeNodePty();
+    if (!vscodePty) this.skip();
+    const log = new MemoryLog();
+    const service = new TerminalService(log);
+    const config = resolveTerminalConfig({});
+    service.registerBackend(new PtyBashBackend(vscodePty!, () => config, log));
+    const owner = service.createOwner('test');
+    const vh: Harness = { service, owner, log, tmp: h.tmp, dispose: async () => { await service.closeAll('test done'); } };
+    // A busy extension host has hundreds of descriptors open: take every one below 255, so the
+    // first session's PTY master is opened as descriptor 255.
+    const fillers: number[] = [];
+    try {
+      for (let fd = fs.openSync('/dev/null', 'r'); ; fd = fs.openSync('/dev/null', 'r')) {
+        fillers.push(fd);
+        if (fd >= 254) break;
+      }
+      const [first] = await sessionsWithJobs(vh, 1);
+      for (const fd of fillers.splice(0)) fs.closeSync(fd);
+      assert.ok(ptyMasterHolders().some((x) => x.pid === process.pid && x.fd === 255 && x.index === first), 'the first master is the host’s descriptor 255');
+      const later = await sessionsWithJobs(vh, 1);
+      const holders = ptyMasterHolders().filter((x) => x.index === first || later.includes(x.index));
+      assert.deepEqual(describeHolders(holders.filter((x) => x.pid !== process.pid)), []);
+      // The shell keeps its own terminal descriptors: job control still works.
+      const { sessionId } = service.list(owner)[1]!;
+      const r = await service.send(owner, sessionId, { input: 'sleep 0.2 & wait $!; echo "fg:$(ps -o tpgid= -p $$ | tr -d " ") pg:$(ps -o pgid= -p $$ | tr -d " ")"' });
+      const m = /fg:(\d+) pg:(\d+)/.exec(r.output);
+      assert.ok(m && m[1] === m[2], `the shell holds the foreground of its terminal at its prompt: ${r.output}`);
+    } finally {
+      for (const fd of fillers) fs.closeSync(fd);
+      await vh.dispose();
+    }
+  });
 });
 
 (linux ? describe : describe.skip)('session lifecycle: startup files that replace the shell', function () {
