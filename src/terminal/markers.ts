@@ -152,15 +152,18 @@ function parseFields(body: string): MarkerEvent | undefined {
 /** Where the controlled rc reports its progress and how it treats tmux during startup; see {@link controlledPromptRc}. */
 export interface StartupRcOptions {
   /**
-   * File the rc rewrites (truncating) with the path of each startup file before sourcing it, and
-   * with `done` after the last: when the shell stops being our shell during startup, its last line
-   * names the file that did it.
+   * File the rc appends the path of each startup file to before sourcing it, and `done` after the
+   * last: when the shell stops being our shell during startup, its last line names the file that
+   * did it (or is `done`: then a PROMPT_COMMAND one of the listed files set did it at the first
+   * prompt).
    */
   progressFile: string;
   /**
    * Private `TMUX_TMPDIR` the session starts with, so a tmux started by a startup file gets a
    * server of its own and never attaches to the user's. The rc restores `userTmuxTmpdir` (or
-   * unsets the variable) after the startup files, unless a startup file changed it.
+   * unsets the variable) at the end of the first prompt's PROMPT_COMMAND, after whatever the
+   * startup files put there ran (a `PROMPT_COMMAND` that execs tmux is startup too), unless a
+   * startup file changed it.
    */
   privateTmuxTmpdir: string;
   /** The `TMUX_TMPDIR` the session would have had; undefined when unset. */
@@ -199,8 +202,9 @@ export const CLOSE_INHERITED_FDS = [
  * Rules (bash(1), PROMPTING and PROMPT_COMMAND):
  * - Before anything else it closes inherited descriptors ({@link CLOSE_INHERITED_FDS}), so neither
  *   the shell nor anything it starts holds another session's PTY master, whatever node-pty did.
- * - It records each startup file in `progressFile` before sourcing it, and runs them with the
- *   private `TMUX_TMPDIR` of {@link StartupRcOptions}; then restores the user's.
+ * - It records each startup file in `progressFile` before sourcing it, and runs them, and the first
+ *   prompt's PROMPT_COMMAND they set, with the private `TMUX_TMPDIR` of {@link StartupRcOptions};
+ *   the last element of that PROMPT_COMMAND restores the user's, once.
  * - PS1 carries the marker itself, with `$?` and an arithmetic seq increment: no command
  *   substitution, nothing that can fail under `set -u`/`set -e`/`pipefail`.
  * - PROMPT_COMMAND (appended last, as an array element on bash ≥ 5.1) re-asserts PS0/PS1/PS2 at
@@ -225,14 +229,14 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   return [
     '# DSH Bridge controlled prompt. Sources the usual startup files first.',
     CLOSE_INHERITED_FDS,
-    `__dsh_startup() { printf '%s\\n' "$1" >| ${progress} 2>/dev/null; return 0; }`,
+    `__dsh_startup() { printf '%s\\n' "$1" >> ${progress} 2>/dev/null; return 0; }`,
     '__dsh_startup /etc/bash.bashrc',
     '[ -r /etc/bash.bashrc ] && . /etc/bash.bashrc',
     '__dsh_startup "$HOME/.bashrc"',
     '[ -r "$HOME/.bashrc" ] && . "$HOME/.bashrc"',
     '__dsh_startup done',
     'unset -f __dsh_startup',
-    `[ "\${TMUX_TMPDIR-}" = ${privateTmux} ] && ${restoreTmux}`,
+    `__dsh_tmux() { [ "\${TMUX_TMPDIR-}" = ${privateTmux} ] && ${restoreTmux}; return 0; }`,
     'unset HISTFILE',
     "bind 'set enable-bracketed-paste off' 2>/dev/null",
     "bind 'set enable-active-region off' 2>/dev/null",
@@ -247,13 +251,14 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     `__dsh_ps1='\\[${m}P;$?;$((__dsh_seq=\${__dsh_seq:-0}+1));\${__dsh_le:-e}\\a\\]${PROMPT_TEXT}'`,
     `__dsh_ps0='${m}S;\${__dsh_seq:-0}\\a'`,
     `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
-    '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; return 0; }',
+    '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; if [ -n "${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }',
     'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
     '  PROMPT_COMMAND=("${PROMPT_COMMAND[@]}" __dsh_prompt)',
     'else',
     '  PROMPT_COMMAND="${PROMPT_COMMAND:+$PROMPT_COMMAND;}__dsh_prompt"',
     'fi',
     '__dsh_prompt',
+    '__dsh_tmux_due=1',
     '',
   ].join('\n');
 }

@@ -389,10 +389,15 @@ class PtyBashSession implements BackendSession {
 
   /** The startup file bash was reading, from the rc's progress file (see markers.ts). */
   private startupFile(): string | undefined {
+    return this.startupProgress().pop();
+  }
+
+  /** Every line of the rc's progress file: the startup files in the order bash read them, then `done`. */
+  private startupProgress(): string[] {
     try {
-      return fs.readFileSync(this.startup.progressFile, 'utf8').trim().split('\n').pop() || undefined;
+      return fs.readFileSync(this.startup.progressFile, 'utf8').split('\n').filter((l) => l !== '');
     } catch {
-      return undefined;
+      return [];
     }
   }
 
@@ -400,13 +405,15 @@ class PtyBashSession implements BackendSession {
   private startupStage(): string {
     const file = this.startupFile();
     if (file === undefined) return 'before the startup files ran';
-    if (file === 'done') return 'after the startup files, while the first prompt was drawn';
+    if (file === 'done') return 'after the startup files, at the first prompt (in a PROMPT_COMMAND or trap they set)';
     return `while bash read ${file}`;
   }
 
   private hijackError(replacedBy: string): TerminalError {
     const file = this.startupFile();
-    const where = file && file !== 'done' ? file : 'a startup file';
+    // After the last file, the exec ran from a PROMPT_COMMAND (or trap) one of them set.
+    const read = this.startupProgress().filter((f) => f !== 'done' && fs.existsSync(f));
+    const where = file && file !== 'done' ? file : read.length > 0 ? `${read.join(' or ')} (the one that sets that PROMPT_COMMAND or trap)` : 'a startup file';
     return new TerminalError(
       'SPAWN_FAILED',
       `a startup file replaced the shell before its first prompt: ${this.startupStage()}, the session's process became \`${replacedBy.slice(0, 200)}\` (an \`exec\` in that file or one it sources). ` +

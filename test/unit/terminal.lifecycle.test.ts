@@ -245,11 +245,12 @@ function describeHolders(holders: { pid: number; fd: number; index: number }[]):
     });
   }
 
-  it('a .bashrc that execs `tmux new -A -s main` never attaches to the user’s tmux, fails fast, and leaves no tmux server behind', async function () {
+  /** Opens a session whose .bashrc is `rc`, next to the user's tmux (a server with a session `main`): the open must fail fast, attach nothing and leave no process. */
+  async function failsWithoutAttachingToUserTmux(ctx: Mocha.Context, rc: string): Promise<void> {
     try {
       execFileSync('tmux', ['-V']);
     } catch {
-      this.skip();
+      ctx.skip();
     }
     // The user's tmux: a server on the default socket of the test's own TMUX_TMPDIR, with a session
     // `main`, and a hook that records any client attaching to it.
@@ -261,10 +262,10 @@ function describeHolders(holders: { pid: number; fd: number; index: number }[]):
     userTmux('new-session', '-d', '-s', 'main', 'sleep 600');
     try {
       userTmux('set-hook', '-g', 'client-attached', `run-shell "touch ${attached}"`);
-      const { error, ms, home } = await openFails('[ -z "$TMUX" ] && exec tmux new -A -s main\n', { TMUX_TMPDIR: userTmp });
+      const { error, ms, home } = await openFails(rc, { TMUX_TMPDIR: userTmp });
+      assert.equal(fs.existsSync(attached), false, 'a client attached to the user’s tmux');
       assertNamesFileAndGuard(error, home);
       assert.ok(ms < 10_000, `failed after ${ms} ms; the open timeout is 30000 ms`);
-      assert.equal(fs.existsSync(attached), false, 'a client attached to the user’s tmux');
       assert.equal(userTmux('list-sessions', '-F', '#{session_name}').trim(), 'main');
       await until('no process of the failed open (the tmux it started included)', () => processesWithEnv('DSH_TEST_MARK', mark).length === 0, 3000);
     } finally {
@@ -274,6 +275,14 @@ function describeHolders(holders: { pid: number; fd: number; index: number }[]):
         // already gone
       }
     }
+  }
+
+  it('a .bashrc that execs `tmux new -A -s main` never attaches to the user’s tmux, fails fast, and leaves no tmux server behind', async function () {
+    await failsWithoutAttachingToUserTmux(this, '[ -z "$TMUX" ] && exec tmux new -A -s main\n');
+  });
+
+  it('a .bashrc whose PROMPT_COMMAND execs `tmux new -A -s main` (at the first prompt) never attaches to the user’s tmux and fails fast', async function () {
+    await failsWithoutAttachingToUserTmux(this, `PROMPT_COMMAND='[ -z "$TMUX" ] && exec tmux new -A -s main'\n`);
   });
 
   it('a guarded .bashrc opens; commands then see the user’s TMUX_TMPDIR again', async () => {
