@@ -290,11 +290,22 @@ function show(p: Placed, answer: readonly string[] | undefined | WithheldLines, 
   };
 }
 
-/** A line trimmed and bounded to {@link PREVIEW_MAX_CHARS} code points (`…` appended when cut). */
+/**
+ * A line trimmed and bounded to {@link PREVIEW_MAX_CHARS} code points (`…` appended when cut).
+ * Reads only the code points it keeps: a location on a minified file's one line of megabytes
+ * costs as little as one on a short line.
+ */
 export function preview(line: string): string {
   const t = line.trim();
-  const cps = Array.from(t);
-  return cps.length <= PREVIEW_MAX_CHARS ? t : cps.slice(0, PREVIEW_MAX_CHARS).join('') + '…';
+  if (t.length <= PREVIEW_MAX_CHARS) return t; // UTF-16 units ≥ code points
+  let kept = 0;
+  let end = 0;
+  for (const cp of t) {
+    if (kept === PREVIEW_MAX_CHARS) return t.slice(0, end) + '…';
+    kept++;
+    end += cp.length;
+  }
+  return t;
 }
 
 /**

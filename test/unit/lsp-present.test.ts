@@ -1,7 +1,7 @@
 // What dsh_lsp shows the model (src/lsp/present.ts): result shaping and paging (L09, L12, L13,
 // L18, L19), hover flattening (L03, L04) and declaration-keyword snapping (L11), under plain Node.
 import * as assert from 'node:assert/strict';
-import { flattenHover, isLoadingHover, shapeLocations, snapToDeclaredName } from '../../src/lsp/present';
+import { flattenHover, isLoadingHover, preview, PREVIEW_MAX_CHARS, shapeLocations, snapToDeclaredName } from '../../src/lsp/present';
 import { splitLines } from '../../src/lsp/position';
 import type { NavLocation } from '../../src/lsp/types';
 
@@ -86,6 +86,19 @@ describe('lsp present: shaping dsh_lsp locations', () => {
     assert.equal(s.total, 1, 'the same resource through two encodings is one location');
     assert.deepEqual(s.locations[0], { path: 'docs/My Notes #1/a%b+c.ts', line: 2, column: 4, endLine: 2, endColumn: 5, preview: '🍋l = 1;' });
     assert.equal(r.calls.length, 1, 'each document is read once');
+  });
+
+  it('previews keep the first 200 code points of the trimmed line, a surrogate pair never split, also on a minified line of megabytes', async () => {
+    const pair = '\u{1F600}';
+    assert.equal(preview(`  ${'a'.repeat(PREVIEW_MAX_CHARS)}  `), 'a'.repeat(PREVIEW_MAX_CHARS));
+    assert.equal(preview(pair.repeat(PREVIEW_MAX_CHARS)), pair.repeat(PREVIEW_MAX_CHARS), '200 code points in 400 UTF-16 units are not cut');
+    assert.equal(preview(pair.repeat(PREVIEW_MAX_CHARS + 1)), pair.repeat(PREVIEW_MAX_CHARS) + '…');
+    assert.equal(preview('a'.repeat(PREVIEW_MAX_CHARS - 1) + pair + 'b'), 'a'.repeat(PREVIEW_MAX_CHARS - 1) + pair + '…');
+    const minified = 'var a=1;'.repeat(1024 * 1024); // one 8 MiB line
+    const locations = Array.from({ length: 50 }, (_, i) => loc(`${ROOT}/dist/bundle.min.js`, 0, i * 8, 3));
+    const shaped = await shapeLocations(locations, { operation: 'findReferences', resolvedWorkspaceUri: ROOT, otherRoots: [], offset: 0, limit: 50, readLines: async () => [minified] });
+    assert.equal(shaped.locations.length, 50);
+    for (const l of shaped.locations) assert.equal(l.preview, minified.slice(0, PREVIEW_MAX_CHARS) + '…');
   });
 
   it('an unreadable target keeps character + 1 and an empty preview', async () => {
