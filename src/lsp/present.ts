@@ -389,24 +389,47 @@ export interface Snap {
  * stays and `token` names the word under it, so the tool can say which token was used.
  */
 export function snapToDeclaredName(lineText: string, column: number): Snap {
-  const cps = Array.from(lineText);
-  const words: Array<{ start: number; end: number; text: string }> = []; // 0-based code point indices, end exclusive
-  const re = /[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*/gu;
-  for (const m of lineText.matchAll(re)) {
-    const start = Array.from(lineText.slice(0, m.index)).length;
-    words.push({ start, end: start + Array.from(m[0]).length, text: m[0] });
-  }
   const at = column - 1;
-  const i = words.findIndex((w) => at >= w.start && at < w.end);
-  if (i < 0) {
-    return { column, token: cps[at] !== undefined && !/\s/.test(cps[at]!) ? cps[at]! : '' };
-  }
-  const word = words[i]!;
-  if (!DECLARATION_KEYWORDS.has(word.text)) return { column, token: word.text };
-  for (let k = i + 1; k < words.length; k++) {
-    const w = words[k]!;
+  let word: { start: number; end: number; text: string } | undefined;
+  // One pass over the words (0-based code point indices, end exclusive), counting code points
+  // only between consecutive words, so a minified line of megabytes costs linear time; it stops
+  // at the word under the column, or at the declared name after a keyword there.
+  for (const w of wordsOf(lineText)) {
+    if (word === undefined) {
+      if (w.end <= at) continue;
+      if (w.start > at) break;
+      word = w;
+      if (!DECLARATION_KEYWORDS.has(w.text)) return { column, token: w.text };
+      continue;
+    }
     if (DECLARATION_KEYWORDS.has(w.text)) continue;
     return { column: w.start + 1, token: w.text, note: `column ${column} is on the keyword '${word.text}'; used the declared name '${w.text}' at column ${w.start + 1}` };
   }
+  if (word === undefined) {
+    const cp = codePointAt(lineText, at);
+    return { column, token: cp !== undefined && !/\s/.test(cp) ? cp : '' };
+  }
   return { column, token: word.text, note: `column ${column} is on the keyword '${word.text}' and no declared name follows on this line; pass the column of the name or 'symbol'` };
+}
+
+/** The identifiers of `lineText` in order, with 0-based code point start and end (exclusive). */
+function* wordsOf(lineText: string): Generator<{ start: number; end: number; text: string }> {
+  const re = /[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*/gu;
+  let unit = 0; // UTF-16 index where the previous word ended
+  let cp = 0; // code points before `unit`
+  for (const m of lineText.matchAll(re)) {
+    cp += characterToModelColumn(lineText.slice(unit, m.index), m.index - unit) - 1;
+    const end = m.index + m[0].length;
+    const len = characterToModelColumn(m[0], m[0].length) - 1;
+    yield { start: cp, end: cp + len, text: m[0] };
+    cp += len;
+    unit = end;
+  }
+}
+
+/** The code point at 0-based code point index `index` of `text`, or undefined past its end. */
+function codePointAt(text: string, index: number): string | undefined {
+  let k = 0;
+  for (const c of text) if (k++ === index) return c;
+  return undefined;
 }

@@ -160,6 +160,19 @@ describe('lsp present: L11 declaration keywords', () => {
     assert.equal(snapToDeclaredName('  export const 名前 = 1;', 3).token, '名前');
   });
 
+  it('on a minified line of megabytes: columns in code points past astral characters, keyword snapping, the token under the column', () => {
+    const head = '\u{1D4B3}=1;'; // an astral identifier: 2 UTF-16 units, 1 code point
+    const line = head + 'var a=1;'.repeat(1024 * 1024) + 'export const last=2;';
+    const total = Array.from(line).length;
+    const exportCol = total - 'export const last=2;'.length + 1;
+    assert.deepEqual(snapToDeclaredName(line, exportCol), { column: exportCol + 'export const '.length, token: 'last', note: `column ${exportCol} is on the keyword 'export'; used the declared name 'last' at column ${exportCol + 13}` });
+    assert.deepEqual(snapToDeclaredName(line, 1), { column: 1, token: '\u{1D4B3}' });
+    assert.deepEqual(snapToDeclaredName(line, 2), { column: 2, token: '=' });
+    assert.deepEqual(snapToDeclaredName(line, 4 + 8 * 500_000 + 5), { column: 4 + 8 * 500_000 + 5, token: 'a' });
+    assert.equal(snapToDeclaredName(line, 4 + 8 * 500_000 + 1).token, 'a', "'var' snaps to the name after it");
+    assert.deepEqual(snapToDeclaredName(line, total + 5), { column: total + 5, token: '' });
+  });
+
   it('a column on a name stays and names the token; a keyword with nothing after says so', () => {
     assert.deepEqual(snapToDeclaredName('helper();', 3), { column: 3, token: 'helper' });
     assert.deepEqual(snapToDeclaredName('a + b', 3), { column: 3, token: '+' });
