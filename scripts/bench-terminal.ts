@@ -1,5 +1,13 @@
 /**
- * `npm run bench:terminal`: readiness latency of the pty-bash backend (issue 4). Prints figures, asserts nothing.
+ * `npm run bench:terminal`: what a waiting send costs and how fast sends return, on the pty-bash
+ * backend. Prints figures, asserts nothing.
+ * - waiting: the CPU (process.cpuUsage() of this process, which holds the session as the extension
+ *   host does) during one send of `sleep N` that waits N seconds, as a share of one core, with
+ *   about 100 and with about 3 000 other processes on the machine (idle `sleep`s this script
+ *   starts in one process group and ends again), and the ratio of the two: it should stay flat.
+ *   Beside it the same process's CPU over the same time with the session open and no send (what
+ *   it costs anyway), and the difference;
+ * readiness latency:
  * - session: 200 sends of `true` through TerminalService, each timed from the call to its
  *   `stdin_read` result (ms, wall clock);
  * - raw: 200 round trips of `echo tokN` on a bare node-pty bash (no markers, no probe), each timed
@@ -7,13 +15,17 @@
  * then median and p95 of both, their ratio, the added latency, and the bound it should stay within:
  * one poll interval plus the prompt grace (the controlled prompt needs `promptGraceMs` of quiet,
  * seen by a poll every `pollIntervalMs`).
- * Environment: DSH_BENCH_SENDS (default 200).
+ * Environment: DSH_BENCH_SENDS (default 200), DSH_BENCH_WAIT_S (seconds of the waiting send,
+ * default 10).
  */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { TerminalService } from '../src/terminal/service';
 
 const SENDS = Number(process.env.DSH_BENCH_SENDS ?? 200);
+const WAIT_S = Number(process.env.DSH_BENCH_WAIT_S ?? 10);
 const pty = require('node-pty') as typeof import('node-pty');
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
@@ -83,8 +95,81 @@ async function raw(): Promise<number[]> {
   return times;
 }
 
+/** Processes on the machine now (numeric entries of /proc). */
+const processCount = () => fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)).length;
+
+/**
+ * Starts `count` idle `sleep` processes in a process group of their own and resolves once all
+ * were started; the returned function ends the group.
+ */
+async function extraProcesses(count: number): Promise<() => void> {
+  if (count <= 0) return () => {};
+  // The loop says `started` once every sleep was forked; `wait` keeps the group's leader alive.
+  const child = spawn('bash', ['-c', `for i in $(seq ${count}); do sleep 3600 & done; echo started; wait`], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  const end = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  };
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('started') && resolve());
+    child.once('exit', () => reject(new Error(`the shell starting ${count} extra processes exited early`)));
+  });
+  return end;
+}
+
+/**
+ * One send of `sleep WAIT_S` through TerminalService: this process's CPU time during it (user +
+ * system, process.cpuUsage) as a share of one core over its wall time, and the machine's process count.
+ */
+async function waitingSend(extra: number): Promise<{ share: number; idle: number; processes: number; waitReason: string; looks: string }> {
+  let looks = '?';
+  const log = { info: (m: string) => void (looks = /, (\d+) looks/.exec(m)?.[1] ?? looks), warn: () => {} };
+  const service = new TerminalService(log);
+  const config = resolveTerminalConfig();
+  service.registerBackend(new PtyBashBackend(pty, () => config, log));
+  const owner = service.createOwner('bench');
+  const end = await extraProcesses(extra);
+  try {
+    const { sessionId } = await service.open(owner);
+    try {
+      // A first send warms up the code paths; then a moment of rest.
+      await service.send(owner, sessionId, { input: 'true' });
+      // The same time with the session open and no send: what this process costs anyway.
+      const rest = process.cpuUsage();
+      const restStart = now();
+      await new Promise((r) => setTimeout(r, WAIT_S * 1000));
+      const restUsed = process.cpuUsage(rest);
+      const idle = (restUsed.user + restUsed.system) / 1000 / (now() - restStart);
+      const processes = processCount();
+      const cpu = process.cpuUsage();
+      const t = now();
+      const r = await service.send(owner, sessionId, { input: `sleep ${WAIT_S}` });
+      const wall = now() - t;
+      const used = process.cpuUsage(cpu);
+      return { share: (used.user + used.system) / 1000 / wall, idle, processes, waitReason: `${r.waitReason}/${r.waiting}`, looks };
+    } finally {
+      await service.close(owner, sessionId, 'bench done');
+    }
+  } finally {
+    end();
+  }
+}
+
 async function main(): Promise<void> {
   const config = resolveTerminalConfig();
+  const base = processCount();
+  const few = await waitingSend(Math.max(0, 100 - base));
+  const many = await waitingSend(Math.max(0, 3000 - base));
+  const pct = (x: number) => `${(x * 100).toFixed(2)} %`;
+  const row = (r: typeof few) =>
+    `  with ${String(r.processes).padStart(5)} processes on the machine: ${pct(r.share)} during the send, ${pct(r.idle)} idle before it, the send's own ${pct(r.share - r.idle)}   (${r.waitReason}, ${r.looks} looks)`;
+  console.log(`waiting send \`sleep ${WAIT_S}\`: CPU of the process holding the session (process.cpuUsage), share of one core`);
+  console.log(row(few));
+  console.log(row(many));
+  console.log(`  ratio during the send (${many.processes} / ${few.processes} processes) ${(many.share / few.share).toFixed(2)}×; goal at most 1 % at either, flat`);
   const s = await session();
   const r = await raw();
   const [sMed, sP95, rMed, rP95] = [quantile(s, 0.5), quantile(s, 0.95), quantile(r, 0.5), quantile(r, 0.95)];

@@ -37,6 +37,8 @@ export interface ProcStat {
   pid: number;
   comm: string;
   state: string;
+  /** Parent pid (field 4); after the parent exited, the reaper the process was reparented to. */
+  ppid: number;
   pgrp: number;
   session: number;
   ttyNr: number;
@@ -79,6 +81,7 @@ export function readStat(pid: number): ProcStat | undefined {
     pid,
     comm,
     state: f[0],
+    ppid: Number(f[1]),
     pgrp: Number(f[2]),
     session: Number(f[3]),
     ttyNr: Number(f[4]),
@@ -109,6 +112,31 @@ export function sessionProcesses(sid: number, leaderStart?: number): ProcStat[] 
     if (stat && stat.session === sid && (leaderStart === undefined || stat.startTime >= leaderStart)) result.push(stat);
   }
   return result;
+}
+
+/**
+ * True when this kernel lists a thread's children in `/proc/<pid>/task/<tid>/children` (proc(5),
+ * CONFIG_PROC_CHILDREN): a session's processes can then be found from its own process tree.
+ */
+export function childListsAvailable(): boolean {
+  return fs.existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+}
+
+/**
+ * Pids of the children of `pid`: of every thread (`/proc/<pid>/task/<tid>/children`, where a child
+ * is listed under the thread that forked it), or with `mainThreadOnly` of its main thread only,
+ * which is where the kernel reparents orphans when `pid` is their reaper (kernel/exit.c
+ * find_new_reaper: the first live thread of the reaper, its leader unless that is exiting). Empty
+ * when the process is gone. A child created or ended during the read may be missing (proc(5)).
+ */
+export function childPids(pid: number, mainThreadOnly = false): number[] {
+  const pids: number[] = [];
+  for (const tid of mainThreadOnly ? [String(pid)] : safeReaddir(`/proc/${pid}/task`)) {
+    const list = readText(`/proc/${pid}/task/${tid}/children`);
+    if (!list) continue;
+    for (const child of list.split(' ')) if (child.trim()) pids.push(Number(child));
+  }
+  return pids;
 }
 
 /** Members of process group `pgrp` inside session `sid` (see {@link sessionProcesses} for `leaderStart`). */

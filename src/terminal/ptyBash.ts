@@ -11,7 +11,7 @@
  * 5. the absolute `timeoutMs`, armed when the send starts → `timeout`.
  * PTY bytes stay in memory; the log gets events only.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -22,7 +22,9 @@ import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { checkSendInput, keyBytes } from './input';
 import { KILL_LINE_KEYS, MarkerParser, PASTE_END, PASTE_START, PROMPT_TEXT, controlledPromptRc } from './markers';
 import type { PtyModule } from './nodePty';
+import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
+import { SessionProcessTree } from './processTree';
 import { TextRenderer } from './screenText';
 import { sessionEnv } from './sessionEnv';
 import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
@@ -213,6 +215,12 @@ interface ActiveSend {
   preWaits: proc.TtyWait[];
   startedAt: number;
   probeFrom: number;
+  /** The readiness poll, backed off while nothing changes (pollBackoff.ts). */
+  poll?: PollLoop;
+  /** The foreground process group at the previous look; a change keeps the poll fast. */
+  lastTpgid?: number;
+  /** Full scans of /proc the session's process tree had made when the send started. */
+  fullScansAtStart?: number;
   finish: (reason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess) => void;
   /** One-shot evaluation `promptGraceMs` after the latest output that followed a prompt marker. */
   graceTimer?: ReturnType<typeof setTimeout>;
@@ -230,6 +238,8 @@ class PtyBashSession implements BackendSession {
   private ptsPath: string | undefined;
   /** The shell's start time (/proc stat field 22): with its pid it names our shell across pid reuse. */
   private readonly shellStart: number | undefined;
+  /** The session's processes from its own process tree (Linux /proc probe only). */
+  private readonly tree: SessionProcessTree | undefined;
   /** Without /proc: every process seen on this session's terminal, to be signalled while still the same. */
   private readonly seenOnTty: proc.PsEntry[] = [];
   private exitStatus: SessionStatus | undefined;
@@ -279,6 +289,7 @@ class PtyBashSession implements BackendSession {
     this.shellPid = term.pid;
     this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
     this.shellStart = probe ? proc.readStat(term.pid)?.startTime : undefined;
+    this.tree = probe ? new SessionProcessTree(term.pid, this.shellStart) : undefined;
     term.onData((chunk) => this.onData(chunk));
     term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
   }
@@ -323,7 +334,7 @@ class PtyBashSession implements BackendSession {
     const processGroup = tpgid ?? this.shellPid;
     if (!this.probe) return { kind: 'program', process: { pid: processGroup, command: this.commandOf(processGroup) }, processGroup };
     // The process that will read: one blocked reading the terminal, else the group's leader.
-    const waits = proc.ttyWaits(proc.groupProcesses(this.shellPid, processGroup), this.pts());
+    const waits = proc.ttyWaits(this.groupMembers(processGroup), this.pts());
     const pid = waits[0]?.pid ?? processGroup;
     return { kind: 'program', process: { pid, command: this.commandOf(pid) }, processGroup, reading: waits.length > 0 };
   }
@@ -441,7 +452,7 @@ class PtyBashSession implements BackendSession {
     if (request.expectReceiver) this.checkReceiver(request.expectReceiver);
     let preWaits: proc.TtyWait[] = [];
     if (this.probe && tpgid !== undefined) {
-      preWaits = proc.ttyWaits(proc.groupProcesses(this.shellPid, tpgid), this.pts());
+      preWaits = proc.ttyWaits(this.groupMembers(tpgid), this.pts());
       // Not even a shell blocked in read proves the input was consumed: node-pty writes large
       // input in pieces as the terminal drains it. Only the next prompt (or SIGINT) does.
       if (atPrompt && this.inputPending) {
@@ -450,7 +461,7 @@ class PtyBashSession implements BackendSession {
           'session is busy: the shell has not finished reading the previous input (no prompt since it was typed), so this input was not typed ahead of it. Wait and read the output (dsh_terminal_read), or interrupt with a signal (SIGINT).',
         );
       }
-      if (!atPrompt && preWaits.length > 0 && typed.kind === 'text') this.checkLineLength(typed.text);
+      if (!atPrompt && preWaits.length > 0 && typed.kind === 'text') await this.checkLineLength(typed.text);
       if (!shellInForeground && preWaits.length === 0) {
         const fg = this.foreground();
         throw new TerminalError(
@@ -465,7 +476,7 @@ class PtyBashSession implements BackendSession {
     const startedAt = Date.now();
     return new Promise<SendResult>((resolve) => {
       const timer = setTimeout(() => send.finish('timeout'), timeoutMs);
-      const poll = setInterval(() => this.evaluate(), this.config.pollIntervalMs);
+      const poll = new PollLoop(this.config.pollIntervalMs, () => this.evaluate());
       const onAbort = () => {
         this.log.info(`send cancelled; SIGINT to the foreground process group`);
         this.signal('SIGINT');
@@ -482,14 +493,22 @@ class PtyBashSession implements BackendSession {
         preWaits,
         startedAt,
         probeFrom: startedAt + this.config.probeStartDelayMs,
+        poll,
+        fullScansAtStart: this.tree?.fullScanCount,
         finish: (reason, waiting, foreground) => {
           if (this.active !== send) return;
           this.active = undefined;
           clearTimeout(timer);
           clearTimeout(send.graceTimer);
-          clearInterval(poll);
+          poll.stop();
           request.signal?.removeEventListener('abort', onAbort);
-          resolve(this.result(send, reason, waiting, foreground));
+          const result = this.result(send, reason, waiting, foreground);
+          // Whether the terminal echoes is read by a child process, never on this thread.
+          if (waiting !== 'program-input') return resolve(result);
+          void this.echoDisabled().then((off) => {
+            if (off) result.echoOff = true;
+            resolve(result);
+          });
         },
       };
       this.active = send;
@@ -568,7 +587,7 @@ class PtyBashSession implements BackendSession {
     const tpgid = this.foregroundGroup() ?? this.shellPid;
     const foreground = this.foreground();
     // Only a group of this session: never signal a group that left it or a reused pid.
-    if (this.probe && proc.groupProcesses(this.shellPid, tpgid, this.shellStart).length === 0) return { signal, delivered: false, foreground };
+    if (this.probe && this.groupMembers(tpgid, true).length === 0) return { signal, delivered: false, foreground };
     try {
       process.kill(-tpgid, signal);
       this.signalledAtSeq = this.promptSeq;
@@ -728,7 +747,7 @@ class PtyBashSession implements BackendSession {
       if (this.exitStatus) return true;
       if (this.promptSeq > since && this.promptTextSeen && Date.now() - this.lastDataAt >= this.config.promptGraceMs) return true;
       const tpgid = this.foregroundGroup();
-      return tpgid !== undefined && tpgid !== this.shellPid && proc.ttyWaits(proc.groupProcesses(this.shellPid, tpgid), this.pts()).length > 0;
+      return tpgid !== undefined && tpgid !== this.shellPid && proc.ttyWaits(this.groupMembers(tpgid), this.pts()).length > 0;
     }, SIGNAL_SETTLE_MS);
   }
 
@@ -746,6 +765,7 @@ class PtyBashSession implements BackendSession {
 
   private onData(chunk: string): void {
     this.lastDataAt = Date.now();
+    this.active?.poll?.poke();
     for (const event of this.parser.push(chunk)) {
       switch (event.kind) {
         case 'text':
@@ -817,30 +837,36 @@ class PtyBashSession implements BackendSession {
     for (const listener of this.exitListeners.splice(0)) listener(this.exitStatus);
   }
 
-  /** One readiness poll of the active send, in the decision order of the module comment. */
-  private evaluate(): void {
+  /**
+   * One readiness poll of the active send, in the decision order of the module comment. Returns
+   * what the poll loop needs: whether anything changed since the previous look (the foreground
+   * group, a shell read still to be confirmed), and the next deadline it waits for.
+   */
+  private evaluate(): LookOutcome | undefined {
     const send = this.active;
-    if (!send) return;
-    if (this.exitStatus) return send.finish('session_exit');
+    if (!send) return undefined;
+    if (this.exitStatus) return void send.finish('session_exit');
     const now = Date.now();
     // Quiet counts from the write at the earliest: output from before this send is not silence of it.
     const quiet = now - Math.max(this.lastDataAt, send.startedAt);
     const tpgid = this.foregroundGroup();
+    const changed = tpgid !== send.lastTpgid;
+    send.lastTpgid = tpgid;
     const shellInForeground = tpgid === undefined || tpgid === this.shellPid;
     if (shellInForeground && quiet >= this.config.promptGraceMs) {
       if (this.lastMarker === 'prompt' && this.promptSeq > send.baselineSeq && this.promptTextSeen) {
-        return send.finish('stdin_read', 'shell-prompt');
+        return void send.finish('stdin_read', 'shell-prompt');
       }
       if (this.lastMarker === 'continuation' && send.sawContinuation) {
-        return send.finish('stdin_read', 'shell-continuation');
+        return void send.finish('stdin_read', 'shell-continuation');
       }
     }
     if (this.probe && tpgid !== undefined && now >= send.probeFrom) {
-      const waits = proc.newWaits(proc.ttyWaits(proc.groupProcesses(this.shellPid, tpgid), this.pts()), send.preWaits);
+      const waits = proc.newWaits(proc.ttyWaits(this.groupMembers(tpgid), this.pts()), send.preWaits);
       if (waits.length > 0) {
         const pid = waits[0].pid;
         const fg = { pid, command: this.commandOf(pid) };
-        if (tpgid !== this.shellPid) return send.finish('stdin_read', 'program-input', fg);
+        if (tpgid !== this.shellPid) return void send.finish('stdin_read', 'program-input', fg);
         // The shell itself reads its terminal. Only a blocking read counts: readline waits in
         // pselect6 between keys too, and under load it was seen re-blocking there before it had
         // echoed the send's input (npm run stress). And only a read that lasted promptGraceMs: a
@@ -856,11 +882,23 @@ class PtyBashSession implements BackendSession {
           // After PS0 it runs a command that reads (its `read` builtin, or a program it became
           // with `exec`); otherwise it waits for a command without a controlled prompt (both PS1
           // and PROMPT_COMMAND were replaced).
-          return send.finish('stdin_read', this.lastMarker === 'start' ? 'program-input' : 'shell-prompt', fg);
+          return void send.finish('stdin_read', this.lastMarker === 'start' ? 'program-input' : 'shell-prompt', fg);
         }
       }
     }
-    if (quiet >= this.config.quietThresholdMs) send.finish('inferred_idle');
+    if (quiet >= this.config.quietThresholdMs) return void send.finish('inferred_idle');
+    const dueInMs = Math.min(this.config.quietThresholdMs - quiet, now < send.probeFrom ? send.probeFrom - now : Infinity);
+    return { changed: changed || send.shellWait !== undefined, dueInMs };
+  }
+
+  /**
+   * Members of process group `pgrp` in this session, from the session's own process tree
+   * (processTree.ts). `thorough`: when the tree finds none, a full scan of /proc decides at once
+   * (a signal must never miss a member, nor reach a group that is not ours).
+   */
+  private groupMembers(pgrp: number, thorough = false): proc.ProcStat[] {
+    const members = this.tree?.group(pgrp) ?? proc.groupProcesses(this.shellPid, pgrp, this.shellStart);
+    return members.length > 0 || !thorough ? members : proc.groupProcesses(this.shellPid, pgrp, this.shellStart);
   }
 
   private result(send: ActiveSend, waitReason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess): SendResult {
@@ -888,10 +926,9 @@ class PtyBashSession implements BackendSession {
     if (waitReason !== 'session_exit') {
       result.foreground = foreground ?? this.foreground();
       if (this.alternateScreen) result.alternateScreen = true;
-      if (waiting === 'program-input' && this.echoDisabled()) result.echoOff = true;
     }
     this.log.info(
-      `send finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
+      `send finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${send.poll?.looks ?? 0} looks, ${(this.tree?.fullScanCount ?? 0) - (send.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
     );
     return result;
   }
@@ -919,23 +956,24 @@ class PtyBashSession implements BackendSession {
    * A password prompt: termios ECHO off while ICANON is on (termios(3)); false when the settings
    * cannot be read. Full-screen programs (vim, less) turn both off and are not password prompts.
    */
-  private echoDisabled(): boolean {
-    const settings = this.termios();
+  private async echoDisabled(): Promise<boolean> {
+    const settings = await this.termios();
     return /(^|\s)-echo(\s|$)/.test(settings) && /(^|\s)icanon(\s|$)/.test(settings);
   }
 
   /** True when the PTY is in canonical (line-by-line) mode, termios(3) ICANON. */
-  private canonicalMode(): boolean {
-    return /(^|\s)icanon(\s|$)/.test(this.termios());
+  private async canonicalMode(): Promise<boolean> {
+    return /(^|\s)icanon(\s|$)/.test(await this.termios());
   }
 
-  /** The PTY's termios settings as `stty -a` prints them, or '' when they cannot be read. */
-  private termios(): string {
-    try {
-      return execFileSync('stty', ['-F', this.pts(), '-a'], { encoding: 'utf8', timeout: 2000 });
-    } catch {
-      return '';
-    }
+  /**
+   * The PTY's termios settings as `stty -a` prints them, or '' when they cannot be read. stty runs
+   * as an asynchronous child process: nothing waits for it on the extension host's thread.
+   */
+  private termios(): Promise<string> {
+    return new Promise((resolve) => {
+      execFile('stty', ['-F', this.pts(), '-a'], { encoding: 'utf8', timeout: 2000 }, (error, stdout) => resolve(error ? '' : stdout));
+    });
   }
 
   /**
@@ -943,10 +981,10 @@ class PtyBashSession implements BackendSession {
    * newline included) and silently drops the rest, so such input is refused.
    * @throws TerminalError INVALID_ARGUMENT naming the line, its size and the limit.
    */
-  private checkLineLength(input: string): void {
+  private async checkLineLength(input: string): Promise<void> {
     const lines = input.split('\n');
     const long = lines.findIndex((line) => Buffer.byteLength(line) > MAX_CANONICAL_LINE_BYTES);
-    if (long < 0 || !this.canonicalMode()) return;
+    if (long < 0 || !(await this.canonicalMode())) return;
     throw new TerminalError(
       'INVALID_ARGUMENT',
       `line ${long + 1} of the input is ${Buffer.byteLength(lines[long])} bytes; a program reading the terminal line by line gets at most ${MAX_CANONICAL_LINE_BYTES} bytes of a line and the rest would be lost. Put the data in a file and let the program read the file`,

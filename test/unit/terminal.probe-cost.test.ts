@@ -1,0 +1,114 @@
+/**
+ * What a waiting send costs: the foreground group is found from the session's own process tree
+ * (processTree.ts), including a member whose parent exited, and the readiness poll backs off
+ * while nothing changes (pollBackoff.ts). Real node-pty, real bash, real processes; the poll is
+ * observed through the number of looks each send logs, never through timing.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PollBackoff } from '../../src/terminal/pollBackoff';
+import * as proc from '../../src/terminal/procProbe';
+import { SessionProcessTree } from '../../src/terminal/processTree';
+import { Harness, harness } from './support/terminal';
+
+const linux = proc.probeAvailable() && proc.childListsAvailable();
+
+describe('the poll backs off while nothing changes (no PTY)', () => {
+  it('doubles the delay after each quiet look up to the ceiling, and returns to the base on a change or output', () => {
+    const b = new PollBackoff(25, 500);
+    assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map(() => b.next({ changed: false })), [50, 100, 200, 400, 500, 500, 500]);
+    assert.equal(b.next({ changed: true }), 25);
+    b.next({ changed: false });
+    b.next({ changed: false });
+    assert.equal(b.reset(), 25);
+    assert.equal(b.next({ changed: false }), 50);
+  });
+
+  it('a deadline the look waits for shortens the delay; a base above the ceiling is kept', () => {
+    const b = new PollBackoff(25, 500);
+    for (let i = 0; i < 10; i++) b.next({ changed: false });
+    assert.equal(b.next({ changed: false, dueInMs: 120 }), 120);
+    assert.equal(b.next({ changed: false, dueInMs: 0 }), 1);
+    assert.equal(new PollBackoff(800, 500).next({ changed: false }), 800);
+  });
+});
+
+(linux ? describe : describe.skip)('the session process tree (pty-bash, Linux /proc)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let id: string;
+  let shell: number;
+  const send = (input: string, timeoutMs?: number) => h.service.send(h.owner, id, { input, timeoutMs });
+  const lastSend = () => h.log.lines.filter((l) => l.includes('send finished')).at(-1) ?? '';
+  const looks = () => Number(/, (\d+) looks/.exec(lastSend())?.[1]);
+  const fullScans = () => Number(/, (\d+) full scans of \/proc/.exec(lastSend())?.[1]);
+
+  beforeEach(async () => {
+    h = harness({ quietThresholdMs: 20_000 });
+    id = (await h.service.open(h.owner)).sessionId;
+    shell = Number((await send('echo $$')).output);
+  });
+  afterEach(async () => h.dispose());
+
+  const tree = () => new SessionProcessTree(shell, proc.readStat(shell)!.startTime);
+  const tpgid = () => proc.readStat(shell)!.tpgid;
+
+  it('finds the foreground pipeline from the shell’s descendants, without a scan of /proc', async () => {
+    const pidFile = path.join(h.tmp, 'pids');
+    const r = await send(`sh -c 'echo $$ > ${pidFile}; exec sleep 30' | cat`, 1000);
+    assert.equal(r.waitReason, 'timeout');
+    const t = tree();
+    const group = t.group(tpgid());
+    const sleeper = Number(fs.readFileSync(pidFile, 'utf8'));
+    assert.ok(group.some((p) => p.pid === sleeper && p.comm === 'sleep'), JSON.stringify(group));
+    assert.ok(group.some((p) => p.comm === 'cat'), JSON.stringify(group));
+    assert.ok(group.every((p) => p.pgrp === tpgid() && p.session === shell));
+    assert.ok(!group.some((p) => p.pid === shell), 'the shell is in its own group');
+    assert.equal(t.fullScanCount, 0);
+    h.service.signal(h.owner, id, 'SIGINT');
+  });
+
+  it('still finds a group member whose parent exited (reparented out of the shell’s tree)', async () => {
+    const pidFile = path.join(h.tmp, 'orphan');
+    // sh starts a sleep in the background and exits: the sleep keeps the pipe open, so cat (and
+    // the job) runs on, and the sleep now belongs to a reaper outside the shell's tree.
+    const r = await send(`sh -c 'sleep 300 & echo $! > ${pidFile}; exit' | cat`, 1000);
+    assert.equal(r.waitReason, 'timeout');
+    const orphan = Number(fs.readFileSync(pidFile, 'utf8'));
+    const descendants = new Set<number>([shell]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const pid of [...descendants]) for (const c of proc.childPids(pid)) if (!descendants.has(c)) (descendants.add(c), (grew = true));
+    }
+    assert.ok(!descendants.has(orphan), 'the sleep was reparented out of the shell’s tree');
+    const t = tree();
+    const group = t.group(tpgid());
+    assert.ok(group.some((p) => p.pid === orphan), `orphan ${orphan} not among ${JSON.stringify(group.map((p) => p.pid))}`);
+    assert.equal(t.fullScanCount, 0, 'found through the reaper’s children, not a full scan');
+    h.service.signal(h.owner, id, 'SIGINT');
+    process.kill(orphan, 'SIGKILL');
+  });
+
+  it('a group member whose parent exited and that reads the terminal is seen waiting for input; its answer prints', async () => {
+    const r = await send(`sh -c '(read -r line; echo "got $line") </dev/tty & exit' | cat`);
+    assert.equal(r.waitReason, 'stdin_read');
+    assert.equal(r.waiting, 'program-input');
+    const after = await send('hello');
+    assert.match(after.output, /got hello/);
+    assert.equal(after.waiting, 'shell-prompt');
+  });
+
+  it('a silent command is looked at far less often than one that keeps printing', async () => {
+    const silent = await send('sleep 3');
+    assert.equal(silent.waiting, 'shell-prompt');
+    const quietLooks = looks();
+    assert.equal(fullScans(), 0, lastSend());
+    const busy = await send('for i in $(seq 30); do echo $i; sleep 0.1; done');
+    assert.equal(busy.waiting, 'shell-prompt');
+    const busyLooks = looks();
+    // A fixed 25 ms poll would look about 120 times during 3 s of sleep.
+    assert.ok(quietLooks < 40, `${quietLooks} looks during a silent sleep 3`);
+    assert.ok(busyLooks > 2 * quietLooks, `${busyLooks} looks while printing vs ${quietLooks} while silent`);
+  });
+});
