@@ -14,7 +14,9 @@ export type TerminalErrorCode =
   | 'SPAWN_FAILED'
   | 'TAKEN_OVER'
   /** What would read the input is not what the person confirmed; nothing was typed. */
-  | 'RECEIVER_CHANGED';
+  | 'RECEIVER_CHANGED'
+  /** A wait found no running command to wait for (the shell is at its prompt). */
+  | 'NOTHING_TO_WAIT_FOR';
 
 export class TerminalError extends Error {
   constructor(

@@ -25,6 +25,7 @@ import type { PtyModule } from './nodePty';
 import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
 import { SessionProcessTree } from './processTree';
+import { UntilMatcher } from './untilPattern';
 import { TextRenderer } from './screenText';
 import { sessionEnv } from './sessionEnv';
 import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
@@ -43,6 +44,7 @@ import {
   SpawnSpec,
   TerminalBackend,
   WaitReason,
+  WaitRequest,
   Waiting,
   receiverIdentity,
 } from './types';
@@ -203,6 +205,8 @@ function createStartupDir(): StartupDir {
 type Mode = 'echo' | 'output';
 
 interface ActiveSend {
+  /** A send writes input first; a wait types nothing. */
+  kind: 'send' | 'wait';
   baselineSeq: number;
   mode: Mode;
   sawContinuation: boolean;
@@ -221,6 +225,10 @@ interface ActiveSend {
   lastTpgid?: number;
   /** Full scans of /proc the session's process tree had made when the send started. */
   fullScansAtStart?: number;
+  /** A wait's `until` pattern, matched as output arrives (untilPattern.ts). */
+  until?: UntilMatcher;
+  /** What `until` matched. */
+  match?: string;
   finish: (reason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess) => void;
   /** One-shot evaluation `promptGraceMs` after the latest output that followed a prompt marker. */
   graceTimer?: ReturnType<typeof setTimeout>;
@@ -438,10 +446,7 @@ class PtyBashSession implements BackendSession {
       throw new TerminalError('SESSION_EXITED', `the session's shell has exited (${statusText(this.exitStatus)}); open a new session`);
     }
     if (this.active) throw new TerminalError('SESSION_BUSY', 'a send is already in flight on this session; wait for it to return');
-    const timeoutMs = request.timeoutMs ?? this.config.defaultTimeoutMs;
-    if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
-      throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${JSON.stringify(request.timeoutMs)})`);
-    }
+    const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
     const typed = checkSendInput(request);
     const inputBytes = typed.kind === 'text' ? Buffer.byteLength(typed.text) : 0;
     if (inputBytes > MAX_INPUT_BYTES) {
@@ -473,35 +478,76 @@ class PtyBashSession implements BackendSession {
       throw new TerminalError('SESSION_BUSY', 'session is busy: a command is running and, without a /proc probe, it cannot be proven to read input');
     }
     const input = this.bytesToWrite(typed, atPrompt);
+    const keysAtPrompt = typed.kind === 'keys' && atPrompt;
+    return this.track({ kind: 'send', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: this.config.probeStartDelayMs, keysAtPrompt }, () => {
+      // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
+      // may follow them. Text always ends with a newline: the shell prompts again once it read it.
+      if (atPrompt && typed.kind === 'text') this.inputPending = true;
+      this.term.write(input);
+    });
+  }
+
+  async wait(request: WaitRequest): Promise<SendResult> {
+    if (this.exitStatus) {
+      throw new TerminalError('SESSION_EXITED', `nothing to wait for: the session's shell has exited (${statusText(this.exitStatus)}); open a new session`);
+    }
+    if (this.active) throw new TerminalError('SESSION_BUSY', 'a send or wait is already in flight on this session; wait for it to return');
+    const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
+    await this.settleAfterSignal();
+    const { tpgid, atPrompt } = this.inputState();
+    if (atPrompt && !this.inputPending) {
+      const where =
+        this.lastMarker === 'continuation'
+          ? 'the shell waits for the rest of a command at its continuation prompt (an open quote or heredoc): send the rest with dsh_terminal_send, or SIGINT to drop it'
+          : `the shell is at its prompt (the last command finished${this.lastMarker === 'prompt' ? ` with exit code ${this.promptStatus}` : ''}): send a command with dsh_terminal_send`;
+      throw new TerminalError('NOTHING_TO_WAIT_FOR', `nothing to wait for: no command is running; ${where}`);
+    }
+    // A program already waiting for input is the answer at once; only input the shell is still
+    // reading at its prompt is judged as a send's would be (waits from before do not count).
+    const preWaits = this.probe && tpgid !== undefined && atPrompt ? proc.ttyWaits(this.groupMembers(tpgid), this.pts()) : [];
+    return this.track({ kind: 'wait', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: 0, until: request.until }, () => {});
+  }
+
+  /**
+   * Makes a send or wait the active one: arms its absolute timeout, its backed-off readiness poll
+   * and its cancellation (SIGINT to the foreground process group), runs `start` (the write of a
+   * send; nothing for a wait), and resolves with its result once it has a wait reason.
+   */
+  private track(
+    options: { kind: ActiveSend['kind']; timeoutMs: number; signal?: AbortSignal; atPrompt: boolean; preWaits: proc.TtyWait[]; probeDelayMs: number; until?: RegExp; keysAtPrompt?: boolean },
+    start: () => void,
+  ): Promise<SendResult> {
     const startedAt = Date.now();
     return new Promise<SendResult>((resolve) => {
-      const timer = setTimeout(() => send.finish('timeout'), timeoutMs);
+      const timer = setTimeout(() => send.finish('timeout'), options.timeoutMs);
       const poll = new PollLoop(this.config.pollIntervalMs, () => this.evaluate());
       const onAbort = () => {
-        this.log.info(`send cancelled; SIGINT to the foreground process group`);
+        this.log.info(`${options.kind} cancelled; SIGINT to the foreground process group`);
         this.signal('SIGINT');
       };
-      request.signal?.addEventListener('abort', onAbort, { once: true });
+      options.signal?.addEventListener('abort', onAbort, { once: true });
       const send: ActiveSend = {
+        kind: options.kind,
         baselineSeq: this.promptSeq,
-        mode: atPrompt ? 'echo' : 'output',
+        mode: options.atPrompt ? 'echo' : 'output',
         sawContinuation: false,
         viewport: new ViewportBuffer(this.config.maxReadBytes),
         echoTail: '',
         alternateAtStart: this.alternateScreen,
-        keysAtPrompt: typed.kind === 'keys' && atPrompt,
-        preWaits,
+        keysAtPrompt: options.keysAtPrompt ?? false,
+        preWaits: options.preWaits,
         startedAt,
-        probeFrom: startedAt + this.config.probeStartDelayMs,
+        probeFrom: startedAt + options.probeDelayMs,
         poll,
         fullScansAtStart: this.tree?.fullScanCount,
+        until: options.until ? new UntilMatcher(options.until) : undefined,
         finish: (reason, waiting, foreground) => {
           if (this.active !== send) return;
           this.active = undefined;
           clearTimeout(timer);
           clearTimeout(send.graceTimer);
           poll.stop();
-          request.signal?.removeEventListener('abort', onAbort);
+          options.signal?.removeEventListener('abort', onAbort);
           const result = this.result(send, reason, waiting, foreground);
           // Whether the terminal echoes is read by a child process, never on this thread.
           if (waiting !== 'program-input') return resolve(result);
@@ -512,10 +558,7 @@ class PtyBashSession implements BackendSession {
         },
       };
       this.active = send;
-      // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
-      // may follow them. Text always ends with a newline: the shell prompts again once it read it.
-      if (atPrompt && typed.kind === 'text') this.inputPending = true;
-      this.term.write(input);
+      start();
     });
   }
 
@@ -583,7 +626,9 @@ class PtyBashSession implements BackendSession {
   }
 
   signal(signal: AllowedSignal): SignalResult {
-    if (this.exitStatus) return { signal, delivered: false };
+    if (this.exitStatus) {
+      return { signal, delivered: false, sessionStatus: this.exitStatus, reason: `the session's shell has exited (${statusText(this.exitStatus)}): there is no process to signal` };
+    }
     const tpgid = this.foregroundGroup() ?? this.shellPid;
     const foreground = this.foreground();
     // Only a group of this session: never signal a group that left it or a reused pid.
@@ -826,6 +871,11 @@ class PtyBashSession implements BackendSession {
     if (!send) return;
     if (send.mode === 'output') send.viewport.append(text);
     else send.echoTail = (send.echoTail + text).slice(-ECHO_TAIL_MAX);
+    const match = send.until?.push(text);
+    if (match !== undefined) {
+      send.match = match;
+      send.finish('output_match');
+    }
   }
 
   private handleExit(exitCode: number, signal?: number): void {
@@ -920,6 +970,7 @@ class PtyBashSession implements BackendSession {
     };
     if (viewport.limited) result.renderLimited = true;
     if (waiting) result.waiting = waiting;
+    if (send.match !== undefined) result.match = send.match;
     if (waiting === 'shell-prompt' && this.lastMarker === 'prompt' && this.promptSeq > send.baselineSeq) {
       result.exitCode = this.promptStatus;
     }
@@ -928,7 +979,7 @@ class PtyBashSession implements BackendSession {
       if (this.alternateScreen) result.alternateScreen = true;
     }
     this.log.info(
-      `send finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${send.poll?.looks ?? 0} looks, ${(this.tree?.fullScanCount ?? 0) - (send.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
+      `${send.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${send.poll?.looks ?? 0} looks, ${(this.tree?.fullScanCount ?? 0) - (send.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
     );
     return result;
   }
@@ -1007,6 +1058,17 @@ class PtyBashSession implements BackendSession {
     this.ptsPath ??= fs.readlinkSync(`/proc/${this.shellPid}/fd/0`);
     return this.ptsPath;
   }
+}
+
+/**
+ * A send's or wait's absolute time limit (ms), checked.
+ * @throws TerminalError INVALID_ARGUMENT unless an integer from 1 to MAX_TIMER_MS (`given` is shown).
+ */
+function checkTimeout(timeoutMs: number, given: unknown): number {
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
+    throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${JSON.stringify(given)})`);
+  }
+  return timeoutMs;
 }
 
 /** Terminal text as a model reads it: `\r\n` → `\n`, trailing newlines dropped. */

@@ -6,7 +6,7 @@
  *   the caller's sessions), another owner's → `NOT_SESSION_OWNER`.
  * - Create-then-publish: a session is published only after its backend spawned it and while its
  *   owner is alive; otherwise the half-made session is closed.
- * - One send in flight per session; read and signal never queue behind it.
+ * - One send or wait in flight per session; read and signal never queue behind it.
  * - A session leaves the table only after its backend is quiet. Disposing an owner closes its
  *   sessions; nothing else does, so sessions outlive a reload of the tool layer. A session the
  *   person has taken over closes only with their confirmation.
@@ -31,6 +31,7 @@ import {
   SignalResult,
   SpawnSpec,
   TerminalBackend,
+  WaitRequest,
 } from './types';
 
 /** The identity sessions hang on. Disposing it closes all its sessions. */
@@ -318,6 +319,28 @@ export class TerminalService implements Disposable {
   }
 
   /**
+   * Types nothing and waits for the running command's next wait reason, or for new output that
+   * matches `request.until` (see `BackendSession.wait`). Takes the session's one in-flight slot,
+   * as a send does.
+   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, TAKEN_OVER, SESSION_BUSY (a send or
+   * wait in flight), NOTHING_TO_WAIT_FOR (the shell is at its prompt), SESSION_EXITED,
+   * INVALID_ARGUMENT.
+   */
+  async wait(owner: Owner, sessionId: string, request: WaitRequest = {}): Promise<SendResult> {
+    const entry = this.entry(owner, sessionId);
+    this.checkNotTakenOver(entry);
+    this.checkIdle(entry);
+    entry.sending = true;
+    this.emit('changed', entry);
+    try {
+      return await entry.session.wait(request);
+    } finally {
+      entry.sending = false;
+      this.emit('changed', entry);
+    }
+  }
+
+  /**
    * Starts a send and returns at once with a job id; the send holds the session like any send
    * until it has a wait reason. Read its output with `output`.
    * @throws TerminalError as `send` does, before anything is written.
@@ -485,9 +508,14 @@ export class TerminalService implements Disposable {
   private checkSendable(entry: Entry, request: SendRequest): void {
     this.checkNotTakenOver(entry);
     checkSendInput(request);
+    this.checkIdle(entry);
+  }
+
+  /** @throws TerminalError SESSION_BUSY while a send or wait is in flight on the session. */
+  private checkIdle(entry: Entry): void {
     if (entry.sending) {
       const fg = entry.session.foreground();
-      throw new TerminalError('SESSION_BUSY', `session ${entry.id} already has a send in flight${fg ? ` (running \`${fg.command}\`)` : ''}; wait for it to return, read its output, or send a signal`);
+      throw new TerminalError('SESSION_BUSY', `session ${entry.id} already has a send or wait in flight${fg ? ` (running \`${fg.command}\`)` : ''}; wait for it to return, read its output, or send a signal`);
     }
   }
 

@@ -14,8 +14,9 @@
  * - `inferred_idle`: no output for longer than the quiet threshold; nothing is known to be reading.
  * - `timeout`: the absolute `timeoutMs` of the send elapsed; the command keeps running.
  * - `session_exit`: the shell process exited.
+ * - `output_match`: (waits only) new output matched the wait's `until` pattern; the command runs on.
  */
-export type WaitReason = 'stdin_read' | 'inferred_idle' | 'timeout' | 'session_exit';
+export type WaitReason = 'stdin_read' | 'inferred_idle' | 'timeout' | 'session_exit' | 'output_match';
 
 /** Lifecycle state of a session's shell process. `signal` is a name such as `SIGKILL`. */
 export type SessionStatus =
@@ -88,7 +89,20 @@ export interface SendRequest {
   signal?: AbortSignal;
 }
 
-/** What one send returns. Text is the send's *viewport*: the output it caused, bounded. */
+/**
+ * Input of one wait: nothing is typed; it returns at the running command's next wait reason, as
+ * a send would, or when new output matches `until`.
+ */
+export interface WaitRequest {
+  /** Absolute time limit in ms, armed when the wait starts. Defaults to the configured value. */
+  timeoutMs?: number;
+  /** Return with `output_match` once the output since the wait began matches (see untilPattern.ts). */
+  until?: RegExp;
+  /** Aborting sends SIGINT to the foreground process group, as for a send. */
+  signal?: AbortSignal;
+}
+
+/** What one send (or wait) returns. Text is the send's *viewport*: the output it caused, bounded. */
 export interface SendResult {
   waitReason: WaitReason;
   sessionStatus: SessionStatus;
@@ -101,6 +115,8 @@ export interface SendResult {
   echoOff?: boolean;
   /** True while a full-screen program holds the alternate screen. */
   alternateScreen?: boolean;
+  /** With `output_match`: the text the `until` pattern matched (at most 200 characters). */
+  match?: string;
   /** The viewport text: output of this send, our markers and the echoed command removed. */
   output: string;
   /** True when the viewport lost its oldest part to `maxReadBytes`. */
@@ -172,6 +188,10 @@ export interface SignalResult {
   signal: AllowedSignal;
   delivered: boolean;
   foreground?: ForegroundProcess;
+  /** Present when the shell has exited: its status (nothing was delivered). */
+  sessionStatus?: SessionStatus;
+  /** Why nothing was delivered, when known. */
+  reason?: string;
 }
 
 /** What a backend needs to start a session. */
@@ -205,6 +225,13 @@ export interface BackendSession {
   foreground(): ForegroundProcess | undefined;
   /** Writes input and resolves when the send has a wait reason. Rejects on bad input or busy. */
   send(request: SendRequest): Promise<SendResult>;
+  /**
+   * Types nothing; resolves at the running command's next wait reason exactly as a send would
+   * (output since the wait began, the same bounds), or with `output_match`.
+   * Rejects with NOTHING_TO_WAIT_FOR at the shell's prompt, SESSION_BUSY during a send or wait,
+   * SESSION_EXITED after the shell exited.
+   */
+  wait(request: WaitRequest): Promise<SendResult>;
   read(request: ReadRequest): ReadResult;
   signal(signal: AllowedSignal): SignalResult;
   /**

@@ -1,0 +1,129 @@
+/**
+ * Waiting without typing (`TerminalService.wait`) on the real pty-bash backend: every outcome a
+ * send can have, the `until` pattern, refusals, cancellation; and a signal to an exited shell.
+ */
+import * as assert from 'node:assert/strict';
+import { MAX_UNTIL_LENGTH, compileUntil, plainText } from '../../src/terminal/untilPattern';
+import { Harness, harness, sleep } from './support/terminal';
+
+describe('waiting without typing (pty-bash)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let id: string;
+  const send = (input: string, timeoutMs?: number) => h.service.send(h.owner, id, { input, timeoutMs });
+  const wait = (request: Parameters<Harness['service']['wait']>[2] = {}) => h.service.wait(h.owner, id, request);
+  const code = (c: string) => (e: Error & { code?: string }) => e.code === c;
+
+  beforeEach(async () => {
+    h = harness({ quietThresholdMs: 10_000 });
+    id = (await h.service.open(h.owner)).sessionId;
+  });
+  afterEach(async () => h.dispose());
+
+  it('returns when the command finishes: the shell prompt with its exit code, only the output since the wait began', async () => {
+    assert.equal((await send('echo before; sleep 2; echo after; false', 500)).waitReason, 'timeout');
+    const r = await wait();
+    assert.equal(r.waitReason, 'stdin_read');
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.equal(r.exitCode, 1);
+    assert.equal(r.output, 'after');
+    assert.equal(h.service.list(h.owner)[0].busy, false);
+  });
+
+  it('returns when the program waits for input, naming it; it was typed nothing', async () => {
+    assert.equal((await send(`sleep 1; python3 -c "print('hi ' + input('name: '))"`, 300)).waitReason, 'timeout');
+    const r = await wait();
+    assert.equal(r.waitReason, 'stdin_read');
+    assert.equal(r.waiting, 'program-input');
+    assert.match(r.foreground?.command ?? '', /python3/);
+    assert.equal(r.output, 'name: ');
+    assert.equal((await send('ada')).output.split('\n').at(-1), 'hi ada');
+  });
+
+  it('a program already waiting for input is the answer at once', async () => {
+    assert.equal((await send(`python3 -c "print('hi ' + input('name: '))"`)).waiting, 'program-input');
+    const r = await wait({ timeoutMs: 5000 });
+    assert.equal(r.waitReason, 'stdin_read');
+    assert.equal(r.waiting, 'program-input');
+    h.service.signal(h.owner, id, 'SIGINT');
+  });
+
+  it('returns when new output matches until, saying what matched; the command runs on', async () => {
+    assert.equal((await send('echo "ready on 1"; for i in 1 2 3; do sleep 0.5; printf "\\033[32mstep %s\\033[0m\\n" $i; done; sleep 30', 300)).waitReason, 'timeout');
+    const r = await wait({ until: compileUntil('^step 2$'), timeoutMs: 20_000 });
+    assert.equal(r.waitReason, 'output_match');
+    assert.equal(r.match, 'step 2');
+    assert.match(r.output, /step 2/);
+    assert.doesNotMatch(r.output, /ready on/, 'output from before the wait is not matched or shown');
+    assert.equal(h.service.list(h.owner)[0].busy, true, 'the command still runs');
+    h.service.signal(h.owner, id, 'SIGINT');
+  });
+
+  it('times out while the command runs on, with what it printed meanwhile', async () => {
+    assert.equal((await send('sleep 1; echo tick; sleep 30', 300)).waitReason, 'timeout');
+    const r = await wait({ timeoutMs: 2500 });
+    assert.equal(r.waitReason, 'timeout');
+    assert.equal(r.output, 'tick');
+    assert.equal(h.service.list(h.owner)[0].busy, true);
+    h.service.signal(h.owner, id, 'SIGINT');
+  });
+
+  it('a cancelled wait interrupts the command like a cancelled send: the prompt with exit 130', async () => {
+    assert.equal((await send('sleep 30', 300)).waitReason, 'timeout');
+    const controller = new AbortController();
+    setTimeout(() => controller.abort('cancelled'), 500);
+    const r = await wait({ signal: controller.signal });
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.equal(r.exitCode, 130);
+  });
+
+  it('is refused at the shell prompt, and at the continuation prompt, saying what to do', async () => {
+    await assert.rejects(wait(), (e: Error & { code?: string }) => e.code === 'NOTHING_TO_WAIT_FOR' && /at its prompt.*exit code 0.*dsh_terminal_send/.test(e.message));
+    assert.equal((await send('echo "open')).waiting, 'shell-continuation');
+    await assert.rejects(wait(), (e: Error & { code?: string }) => e.code === 'NOTHING_TO_WAIT_FOR' && /continuation prompt/.test(e.message));
+  });
+
+  it('is refused while a send or another wait is in flight', async () => {
+    const { jobId } = h.service.startBackground(h.owner, id, { input: 'sleep 3' });
+    await assert.rejects(wait(), code('SESSION_BUSY'));
+    for (let i = 0; i < 100 && !h.service.output(h.owner, id, jobId).done; i++) await sleep(100);
+    assert.equal((await send('sleep 30', 300)).waitReason, 'timeout');
+    const first = wait({ timeoutMs: 1500 });
+    await assert.rejects(wait(), code('SESSION_BUSY'));
+    await assert.rejects(send('echo no'), code('SESSION_BUSY'));
+    assert.equal((await first).waitReason, 'timeout');
+    h.service.signal(h.owner, id, 'SIGINT');
+  });
+
+  it('checks timeoutMs as a send does', async () => {
+    assert.equal((await send('sleep 30', 300)).waitReason, 'timeout');
+    await assert.rejects(wait({ timeoutMs: 0 }), /timeoutMs must be an integer of milliseconds from 1/);
+    h.service.signal(h.owner, id, 'SIGINT');
+  });
+
+  it('a signal to a session whose shell exited answers with its status and delivers nothing; a wait is refused', async () => {
+    assert.equal((await send('exit 3')).waitReason, 'session_exit');
+    const r = h.service.signal(h.owner, id, 'SIGINT');
+    assert.equal(r.delivered, false);
+    assert.deepEqual(r.sessionStatus, { kind: 'exited', exitCode: 3, signal: null });
+    assert.match(r.reason ?? '', /exited \(exit code 3\).*no process/);
+    await assert.rejects(wait(), code('SESSION_EXITED'));
+  });
+});
+
+describe('the until pattern (no PTY)', () => {
+  it('accepts a JavaScript regular expression, with ^ and $ at line ends', () => {
+    assert.ok(compileUntil('^ready on \\d+$').test('x\nready on 3000\ny'));
+  });
+
+  it('refuses what is not a usable pattern, saying what is valid', () => {
+    for (const bad of [undefined, 3, '', 'x'.repeat(MAX_UNTIL_LENGTH + 1)]) {
+      assert.throws(() => compileUntil(bad), /until must be a non-empty string of at most 1000 characters/);
+    }
+    assert.throws(() => compileUntil('ready (on'), /not a valid JavaScript regular expression.*Escape special characters/);
+  });
+
+  it('sees output as plain text: escape sequences and carriage returns removed', () => {
+    assert.equal(plainText('\x1b[1;32mready\x1b[0m on\r\n\x1b]0;title\x07port 3000'), 'ready on\nport 3000');
+  });
+});
