@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { TerminalError } from '../terminal/errors';
 import { SendInput as TypedInput, checkSendInput, checkText, keyLabel, visibleText } from '../terminal/input';
 import { tailByBytes } from '../terminal/scrollback';
+import { compileUntil } from '../terminal/untilPattern';
 import type { Owner, SendTarget, SessionInfo, TerminalService } from '../terminal/service';
 import { ALLOWED_SIGNALS, ReceiverIdentity, SendResult, receiverIdentity } from '../terminal/types';
 import { closeAgentSession } from './agentTerminals';
@@ -149,14 +150,16 @@ class ConfirmedReceivers {
   }
 }
 
-function abortSignal(token: vscode.CancellationToken): AbortSignal {
+/** An AbortSignal that aborts when the tool call's token is cancelled. */
+export function abortSignal(token: vscode.CancellationToken): AbortSignal {
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort('cancelled');
   token.onCancellationRequested(() => controller.abort('the tool call was cancelled'));
   return controller.signal;
 }
 
-function requireString(input: Record<string, unknown>, key: string): string {
+/** `input[key]` as a non-empty string. @throws TerminalError INVALID_ARGUMENT otherwise. */
+export function requireString(input: Record<string, unknown>, key: string): string {
   const value = input[key];
   if (typeof value !== 'string' || !value) {
     throw new TerminalError('INVALID_ARGUMENT', `${key} is required and must be a non-empty string`);
@@ -164,7 +167,8 @@ function requireString(input: Record<string, unknown>, key: string): string {
   return value;
 }
 
-function optionalInteger(input: Record<string, unknown>, key: string, min: number): number | undefined {
+/** `input[key]` as an integer ≥ `min`, or undefined. @throws TerminalError INVALID_ARGUMENT otherwise. */
+export function optionalInteger(input: Record<string, unknown>, key: string, min: number): number | undefined {
   const value = input[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
@@ -185,7 +189,8 @@ function optionalBoolean(input: Record<string, unknown>, key: string): boolean |
   return value;
 }
 
-abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
+/** Base of the terminal tools: trust and availability checks on every call, then `run`. */
+export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
   constructor(protected readonly ctx: TerminalToolContext) {}
 
   abstract prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation;
@@ -312,11 +317,12 @@ export class SendTool extends TerminalTool<SendInput> {
 }
 
 /** The send tools' result: the JSON fields of `dsh_terminal_send`, then the output as text. */
-function sendResult(sessionId: string, r: SendResult): vscode.LanguageModelToolResult {
+export function sendResult(sessionId: string, r: SendResult): vscode.LanguageModelToolResult {
   const json: Record<string, unknown> = {
     sessionId,
     waitReason: r.waitReason,
     waiting: r.waiting,
+    match: r.match,
     sessionStatus: r.sessionStatus,
     exitCode: r.exitCode,
     foreground: r.foreground,
@@ -547,6 +553,37 @@ export class CloseTool extends TerminalTool<CloseInput> {
   }
 }
 
+/**
+ * `dsh_terminal_wait`: keep waiting for a running command without typing anything. After a send
+ * returned `timeout` or `inferred_idle` ("I returned for now": the command may still run), the model
+ * waits for its next wait reason, exactly as a send would, or for a line it expects (`until`).
+ */
+/** Input of `dsh_terminal_wait`. */
+export interface WaitInput {
+  sessionId: string;
+  timeoutMs?: number;
+  /** A JavaScript regular expression matched against new output (see untilPattern.ts). */
+  until?: string;
+}
+
+export class WaitTool extends TerminalTool<WaitInput> {
+  static readonly toolName = 'dsh_terminal_wait';
+
+  /** Types nothing: no confirmation, as for reading. */
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<WaitInput>): vscode.PreparedToolInvocation {
+    const { sessionId, until } = options.input;
+    return { invocationMessage: `Waiting for agent terminal ${sessionId}${typeof until === 'string' ? ` until output matches /${until.slice(0, 80)}/` : ''}` };
+  }
+
+  protected async run(input: WaitInput & Record<string, unknown>, token: vscode.CancellationToken) {
+    const sessionId = requireString(input, 'sessionId');
+    const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
+    const until = input.until === undefined || input.until === null ? undefined : compileUntil(input.until);
+    const r = await this.ctx.service.wait(this.ctx.owner, sessionId, { timeoutMs, until, signal: abortSignal(token) });
+    return sendResult(sessionId, r);
+  }
+}
+
 /** The first workspace folder's path, the natural place for an agent's shell; else undefined. */
 export function defaultCwd(): string | undefined {
   const folder = vscode.workspace.workspaceFolders?.[0];
@@ -559,7 +596,7 @@ export function defaultCwd(): string | undefined {
  */
 export function createTerminalTools(ctx: TerminalToolContext): Map<string, vscode.LanguageModelTool<object>> {
   const tools: Array<{ toolName: string; new (ctx: TerminalToolContext): vscode.LanguageModelTool<object> }> = [
-    OpenTool, SendTool, ReadTool, ListTool, CloseTool, SignalTool, RunTool, OutputTool,
+    OpenTool, SendTool, ReadTool, ListTool, CloseTool, SignalTool, RunTool, OutputTool, WaitTool,
   ];
   return new Map(tools.map((T) => [T.toolName, new T(ctx)]));
 }

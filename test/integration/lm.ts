@@ -11,6 +11,7 @@ export const TERMINAL_TOOLS = [
   'dsh_terminal_close',
   'dsh_terminal_signal',
   'dsh_terminal_output',
+  'dsh_terminal_wait',
   'dsh_run',
 ] as const;
 

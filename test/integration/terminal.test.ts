@@ -166,6 +166,22 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     assert.deepEqual(text.replace(/\r/g, '').split('\n').filter((l) => /^bg\d$/.test(l)), ['bg1', 'bg2', 'bg3']);
   });
 
+  it('dsh_terminal_wait keeps waiting without typing: until a line, then to the prompt; refused at the prompt and with a bad pattern', async () => {
+    assert.equal((await send('sleep 1; echo "ready on 3000"; sleep 1; echo bye', 300)).json.waitReason, 'timeout');
+    const ready = await invokeTool<SendJson & { match?: string }>('dsh_terminal_wait', { sessionId, until: 'ready on \\d+' });
+    assert.equal(ready.json.waitReason, 'output_match');
+    assert.equal(ready.json.match, 'ready on 3000');
+    const done = await invokeTool<SendJson>('dsh_terminal_wait', { sessionId, timeoutMs: 20_000 });
+    assert.equal(done.json.waitReason, 'stdin_read');
+    assert.equal(done.json.waiting, 'shell-prompt');
+    assert.equal(done.json.exitCode, 0);
+    assert.equal(done.text, 'bye');
+    await assert.rejects(invokeTool('dsh_terminal_wait', { sessionId }), /nothing to wait for.*at its prompt/);
+    assert.equal((await send('sleep 30', 300)).json.waitReason, 'timeout');
+    await assert.rejects(invokeTool('dsh_terminal_wait', { sessionId, until: 'ready (on' }), /not a valid JavaScript regular expression/);
+    await invokeTool('dsh_terminal_signal', { sessionId, signal: 'SIGINT' });
+  });
+
   it('C32 a command string as session id: the error lists the valid ids', async () => {
     await assert.rejects(invokeTool('dsh_terminal_read', { sessionId: 'npm test' }), new RegExp(`not a command.*${sessionId}`, 's'));
   });
