@@ -135,8 +135,9 @@ async function waitingSend(extra: number): Promise<{ share: number; idle: number
   try {
     const { sessionId } = await service.open(owner);
     try {
-      // A first send warms up the code paths; then a moment of rest.
-      await service.send(owner, sessionId, { input: 'true' });
+      // A first waiting send warms up the code paths it takes (the first one of a process is
+      // compiled on the way and costs several times more).
+      await service.send(owner, sessionId, { input: 'sleep 2' });
       // The same time with the session open and no send: what this process costs anyway.
       const rest = process.cpuUsage();
       const restStart = now();
