@@ -124,6 +124,16 @@ function describeHolders(holders: { pid: number; fd: number; index: number }[]):
   });
 }
 
+/** A service on the given node-pty (e.g. VS Code's unpatched copy) with default settings, in `tmp`. */
+function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
+  const log = new MemoryLog();
+  const service = new TerminalService(log);
+  const config = resolveTerminalConfig({});
+  service.registerBackend(new PtyBashBackend(pty, () => config, log));
+  const owner = service.createOwner('test');
+  return { service, owner, log, tmp, dispose: async () => { await service.closeAll('test done'); } };
+}
+
 (linux ? describe : describe.skip)('session lifecycle: PTY masters', function () {
   this.timeout(90_000);
   let h: Harness;
@@ -153,12 +163,8 @@ function describeHolders(holders: { pid: number; fd: number; index: number }[]):
   it('with an unpatched node-pty (VS Code’s own) no session, job or language server holds another session’s master', async function () {
     const vscodePty = vscodeNodePty();
     if (!vscodePty) this.skip();
-    const log = new MemoryLog();
-    const service = new TerminalService(log);
-    const config = resolveTerminalConfig({});
-    service.registerBackend(new PtyBashBackend(vscodePty!, () => config, log));
-    const owner = service.createOwner('test');
-    const vh: Harness = { service, owner, log, tmp: h.tmp, dispose: async () => { await service.closeAll('test done'); } };
+    const vh = unpatchedHarness(vscodePty!, h.tmp);
+    const log = vh.log;
     try {
       const indexes = await sessionsWithJobs(vh, 3);
       guarded.push(spawnGuarded('sleep', ['302'], { cwd: h.tmp }));
@@ -176,12 +182,8 @@ function describeHolders(holders: { pid: number; fd: number; index: number }[]):
   it('with an unpatched node-pty, another session’s master at the host’s descriptor 255 (bash’s usual terminal descriptor) is closed too', async function () {
     const vscodePty = vscodeNodePty();
     if (!vscodePty) this.skip();
-    const log = new MemoryLog();
-    const service = new TerminalService(log);
-    const config = resolveTerminalConfig({});
-    service.registerBackend(new PtyBashBackend(vscodePty!, () => config, log));
-    const owner = service.createOwner('test');
-    const vh: Harness = { service, owner, log, tmp: h.tmp, dispose: async () => { await service.closeAll('test done'); } };
+    const vh = unpatchedHarness(vscodePty!, h.tmp);
+    const { service, owner } = vh;
     // A busy extension host has hundreds of descriptors open: take every one below 255, so the
     // first session's PTY master is opened as descriptor 255.
     const fillers: number[] = [];
