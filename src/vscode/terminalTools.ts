@@ -553,11 +553,6 @@ export class CloseTool extends TerminalTool<CloseInput> {
   }
 }
 
-/**
- * `dsh_terminal_wait`: keep waiting for a running command without typing anything. After a send
- * returned `timeout` or `inferred_idle` ("I returned for now": the command may still run), the model
- * waits for its next wait reason, exactly as a send would, or for a line it expects (`until`).
- */
 /** Input of `dsh_terminal_wait`. */
 export interface WaitInput {
   sessionId: string;
@@ -566,13 +561,19 @@ export interface WaitInput {
   until?: string;
 }
 
+/**
+ * `dsh_terminal_wait`: keep waiting for a running command without typing anything. After a send
+ * returned `timeout` or `inferred_idle` ("I returned for now": the command may still run), the model
+ * waits for its next wait reason, exactly as a send would, or for a line it expects (`until`).
+ */
 export class WaitTool extends TerminalTool<WaitInput> {
   static readonly toolName = 'dsh_terminal_wait';
 
   /** Types nothing: no confirmation, as for reading. */
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<WaitInput>): vscode.PreparedToolInvocation {
     const { sessionId, until } = options.input;
-    return { invocationMessage: `Waiting for agent terminal ${sessionId}${typeof until === 'string' ? ` until output matches /${until.slice(0, 80)}/` : ''}` };
+    const pattern = typeof until === 'string' ? ` until output matches ${inlineCode(until.slice(0, 80))}` : '';
+    return { invocationMessage: new vscode.MarkdownString(`Waiting for agent terminal ${escapeMarkdown(String(sessionId))}${pattern}`) };
   }
 
   protected async run(input: WaitInput & Record<string, unknown>, token: vscode.CancellationToken) {
