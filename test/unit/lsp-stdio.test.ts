@@ -213,7 +213,10 @@ describe('StdioLspProvider lifecycle (fake-lsp.js)', function () {
     const p = provider({ command: process.execPath, args: [FAKE, '--log', log] });
     const r = await query(p, 'findReferences', 'sh/main.sh', 4, 0);
     assert.deepEqual(r.kind === 'locations' && r.locations, []);
-    const lines = fs.readFileSync(log, 'utf8').trim().split('\n');
+    // didClose is a notification written after the answer: the server logs it when it reads it.
+    const read = () => fs.readFileSync(log, 'utf8').trim().split('\n');
+    await until('the server logged didClose', () => read().at(-1) === 'textDocument/didClose', 5000);
+    const lines = read();
     assert.deepEqual(lines.slice(0, 3), ['initialize', 'initialized', 'textDocument/didOpen shellscript']);
     assert.ok(lines.includes('textDocument/references {"includeDeclaration":true}'), lines.join('\n'));
     assert.equal(lines.at(-1), 'textDocument/didClose');
