@@ -70,7 +70,8 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
 
   const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable };
   const mcpClients = new AgentOwners();
-  context.subscriptions.push(registerTerminalTools(tools), registerTerminalCommands(tools), registerAgentTerminals(tools, mcpClients));
+  const panel = registerAgentTerminals(tools, mcpClients);
+  context.subscriptions.push(registerTerminalTools(tools), panel, registerTerminalCommands(tools, panel));
   registerTmux(context, log);
   const navigation = registerNavigation(context, log, () => service.backendTypes());
   context.subscriptions.push(registerMcp(context, { terminal: tools, navigation, clients: mcpClients, log }));

@@ -18,11 +18,21 @@ import type { TerminalToolContext } from './terminalTools';
 /** Prefix of every mirror terminal's name; the session id follows. */
 export const MIRROR_PREFIX = 'DSH';
 
+/** The panel mirrors as the palette commands use them; disposing removes them all. */
+export interface AgentTerminalPanel extends vscode.Disposable {
+  /**
+   * Brings the panel terminal of `sessionId` forward and focuses it, opening the panel, as VS
+   * Code's own "Terminal: Create New Terminal" does. Returns false when the session has none (it is
+   * unknown or its shell has exited).
+   */
+  show(sessionId: string): boolean;
+}
+
 /**
  * Registers the panel mirrors, the take-over commands and the status bar item, for the tools'
  * owner and every owner in `clients` (MCP connections).
  */
-export function registerAgentTerminals(ctx: TerminalToolContext, clients = new AgentOwners()): vscode.Disposable {
+export function registerAgentTerminals(ctx: TerminalToolContext, clients = new AgentOwners()): AgentTerminalPanel {
   const mirrors = new Map<string, Mirror>();
   /** Every followed session with its owner, the tools' first. */
   const all = () => [ctx.owner, ...clients.owners()].flatMap((owner) => ctx.service.list(owner).map((session) => ({ owner, session })));
@@ -82,7 +92,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, clients = new A
     return pick?.sessionId;
   };
 
-  return vscode.Disposable.from(
+  const registrations = vscode.Disposable.from(
     status,
     followClients,
     { dispose: () => [...subscriptions.values()].forEach((s) => s.dispose()) },
@@ -104,6 +114,15 @@ export function registerAgentTerminals(ctx: TerminalToolContext, clients = new A
       if (id && owner) ctx.service.handBack(owner, id);
     }),
   );
+  return {
+    show: (sessionId) => {
+      ensureMirror(sessionId);
+      const mirror = mirrors.get(sessionId);
+      mirror?.terminal.show();
+      return mirror !== undefined;
+    },
+    dispose: () => registrations.dispose(),
+  };
 }
 
 /**

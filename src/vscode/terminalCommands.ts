@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { describe } from '../terminal/errors';
 import type { SessionInfo } from '../terminal/service';
 import { TerminalToolContext, UNTRUSTED_MESSAGE, defaultCwd } from './terminalTools';
-import { closeAgentSession } from './agentTerminals';
+import { AgentTerminalPanel, closeAgentSession } from './agentTerminals';
 
 /**
  * URI scheme of the read-only scrollback documents: `dsh-scrollback://<token>/<sessionId>.log`,
@@ -19,13 +19,17 @@ import { closeAgentSession } from './agentTerminals';
  */
 export const SCROLLBACK_SCHEME = 'dsh-scrollback';
 
-/** Registers `dsh.openAgentTerminal`, `dsh.listAgentTerminals`, `dsh.closeAgentTerminal`. */
-export function registerTerminalCommands(ctx: TerminalToolContext): vscode.Disposable {
+/**
+ * Registers `dsh.openAgentTerminal` (which brings the new session's panel terminal forward through
+ * `panel`), `dsh.listAgentTerminals`, `dsh.closeAgentTerminal`.
+ */
+export function registerTerminalCommands(ctx: TerminalToolContext, panel: AgentTerminalPanel): vscode.Disposable {
   const pages = new ScrollbackDocuments(ctx);
   return vscode.Disposable.from(
     vscode.workspace.registerTextDocumentContentProvider(SCROLLBACK_SCHEME, pages),
     vscode.commands.registerCommand('dsh.openAgentTerminal', () => guarded(ctx, async () => {
       const info = await ctx.service.open(ctx.owner, { cwd: defaultCwd() });
+      panel.show(info.sessionId);
       void vscode.window.showInformationMessage(`DSH Bridge: agent terminal ${info.sessionId} is open in ${info.cwd}.`);
       return info;
     })),

@@ -104,3 +104,27 @@ describe('safety and visibility', function () {
     assert.deepEqual(leaks, []);
   });
 });
+
+describe('DSH: Open Agent Terminal from the palette', function () {
+  this.timeout(60_000);
+
+  it('shows the new session in the terminal panel, in front of the terminal the person had active', async () => {
+    // The person already has a terminal in front; a command named "Open … Terminal" brings its own forward.
+    const write = new vscode.EventEmitter<string>();
+    const theirs = vscode.window.createTerminal({ name: 'their terminal', pty: { onDidWrite: write.event, open: () => undefined, close: () => undefined } });
+    let sessionId: string | undefined;
+    try {
+      theirs.show();
+      await until('their terminal to be the active one', () => vscode.window.activeTerminal === theirs || undefined);
+      const info = await vscode.commands.executeCommand<{ sessionId: string } | undefined>('dsh.openAgentTerminal');
+      assert.ok(info, 'the command opened no session');
+      sessionId = info.sessionId;
+      const mirror = new RegExp(`^DSH ${sessionId}( |$)`);
+      await until(`the panel terminal of ${sessionId} to be the active one (right after the command: ${vscode.window.activeTerminal?.name ?? "none"})`, () => mirror.test(vscode.window.activeTerminal?.name ?? '') || undefined);
+    } finally {
+      theirs.dispose();
+      write.dispose();
+      if (sessionId) await invokeTool('dsh_terminal_close', { sessionId });
+    }
+  });
+});
