@@ -2,18 +2,8 @@
 // `vscode.lm.invokeTool`, with no chat request behind it (toolInvocationToken undefined).
 import * as vscode from 'vscode';
 
-/** The names of the terminal tools the extension contributes (public API). */
-export const TERMINAL_TOOLS = [
-  'dsh_terminal_open',
-  'dsh_terminal_send',
-  'dsh_terminal_read',
-  'dsh_terminal_list',
-  'dsh_terminal_close',
-  'dsh_terminal_signal',
-  'dsh_terminal_output',
-  'dsh_terminal_wait',
-  'dsh_run',
-] as const;
+/** The names of the terminal tools the extension contributes (public API), checked against package.json by test/unit/ids.test.ts. */
+export { TERMINAL_TOOLS } from '../../src/common/ids';
 
 /** A parsed tool result: the JSON object of the first text part and the text of the second, if any. */
 export interface ToolCall<T = Record<string, unknown>> {

@@ -1,0 +1,78 @@
+/**
+ * The ids of src/common/ids.ts against package.json `contributes`, in both directions, and the ids
+ * the integration tests spell out against both.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { COMMAND, MCP_SERVER_DEFINITION_PROVIDER, SETTING, TERMINAL_SETTINGS_SECTION, TERMINAL_TOOLS, TOOL } from '../../src/common/ids';
+
+const ROOT = path.join(__dirname, '../..');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const contributes = pkg.contributes;
+
+const sorted = (values: Iterable<string>) => [...values].sort();
+
+describe('ids and package.json', () => {
+  it('every contributed tool has a constant, and every tool constant is contributed', () => {
+    const contributed: string[] = contributes.languageModelTools.map((t: { name: string }) => t.name);
+    assert.deepEqual(sorted(Object.values(TOOL)), sorted(contributed));
+    assert.equal(new Set(contributed).size, contributed.length, 'a tool is contributed twice');
+  });
+
+  it('the terminal session tools are contributed terminal tools, each once', () => {
+    const tagged = new Set(
+      contributes.languageModelTools.filter((t: { tags?: string[] }) => t.tags?.includes('terminal')).map((t: { name: string }) => t.name),
+    );
+    assert.equal(new Set(TERMINAL_TOOLS).size, TERMINAL_TOOLS.length);
+    for (const name of TERMINAL_TOOLS) assert.ok(tagged.has(name), `${name} is not a contributed tool tagged "terminal"`);
+  });
+
+  it('every contributed command has a constant, and every command constant is contributed', () => {
+    const contributed: string[] = contributes.commands.map((c: { command: string }) => c.command);
+    assert.deepEqual(sorted(Object.values(COMMAND)), sorted(contributed));
+    assert.equal(new Set(contributed).size, contributed.length, 'a command is contributed twice');
+  });
+
+  it('every contributed setting has a constant, and every setting constant is contributed', () => {
+    const contributed = Object.keys(contributes.configuration.properties);
+    assert.deepEqual(sorted(Object.values(SETTING)), sorted(contributed));
+    for (const key of pkg.capabilities.untrustedWorkspaces.restrictedConfigurations as string[]) {
+      assert.ok((Object.values(SETTING) as string[]).includes(key), `restricted setting ${key} is not a setting`);
+    }
+    const terminalKeys = contributed.filter((k) => k.startsWith(`${TERMINAL_SETTINGS_SECTION}.`));
+    assert.ok(terminalKeys.length > 0, `no setting under ${TERMINAL_SETTINGS_SECTION}`);
+  });
+
+  it('the MCP server definition provider id is the contributed one', () => {
+    assert.deepEqual(contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), [MCP_SERVER_DEFINITION_PROVIDER]);
+  });
+
+  it('the integration tests name only contributed tools, commands and settings', () => {
+    const dir = path.join(ROOT, 'test/integration');
+    const known = new Set<string>([
+      ...Object.values(TOOL),
+      ...Object.values(COMMAND),
+      ...Object.values(SETTING),
+      TERMINAL_SETTINGS_SECTION,
+      `${pkg.publisher}.${pkg.name}`, // the extension's own id
+      'dsh_nope', // a name no tool has, for the MCP "no tool named" error
+    ]);
+    const unknown: string[] = [];
+    let seen = 0;
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+      const text = fs.readFileSync(path.join(dir, file), 'utf8');
+      for (const m of text.matchAll(/['"`](dsh_[a-z_]+|dsh\.[A-Za-z.-]+)['"`]/g)) {
+        seen++;
+        if (!known.has(m[1])) unknown.push(`${file}: ${m[1]}`);
+      }
+    }
+    assert.ok(seen > 50, `only ${seen} ids found in test/integration: the pattern no longer matches how the tests spell them`);
+    assert.deepEqual(unknown, []);
+  });
+
+  it('the integration tests take their list of terminal tools from the ids module', () => {
+    const lm = fs.readFileSync(path.join(ROOT, 'test/integration/lm.ts'), 'utf8');
+    assert.match(lm, /export \{ TERMINAL_TOOLS \} from '\.\.\/\.\.\/src\/common\/ids';/);
+  });
+});
