@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { TerminalError, describe } from '../terminal/errors';
 import type { Owner, SessionEvent, SessionInfo } from '../terminal/service';
 import { AgentOwners } from './agentOwners';
-import type { TerminalToolContext } from './terminalTools';
+import type { TerminalToolContext } from './tools/terminal/context';
 
 /** Prefix of every mirror terminal's name; the session id follows. */
 export const MIRROR_PREFIX = 'DSH';

@@ -12,7 +12,8 @@ import type { AgentOwners } from './agentOwners';
 import type { NavigationService } from './navigation';
 import { registerConnectCommand } from './mcpConnect';
 import { McpEndpoint, contributedTools, registerMcpDefinitionProvider } from './mcpEndpoint';
-import { TerminalToolContext, createTerminalTools } from './terminalTools';
+import type { TerminalToolContext } from './tools/terminal/context';
+import { createTerminalTools } from './tools/terminal/tools';
 import { TMUX_CONTEXT_TOOL_NAME, TmuxContextTool } from './tmux';
 
 /** What the MCP surface needs from the composition root. */

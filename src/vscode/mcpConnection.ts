@@ -16,7 +16,7 @@ import { SocketTransport } from '../mcp/socketTransport';
 import type { Owner, TerminalService } from '../terminal/service';
 import type { AgentOwners } from './agentOwners';
 import { McpApproval, McpDeniedError } from './mcpApproval';
-import { UNTRUSTED_MESSAGE } from './terminalTools';
+import { UNTRUSTED_MESSAGE } from './tools/terminal/terminalTool';
 
 /** A contributed tool as package.json declares it (the fields MCP needs). */
 export interface ContributedTool {

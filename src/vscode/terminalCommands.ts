@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { describe } from '../terminal/errors';
 import type { SessionInfo } from '../terminal/service';
-import { TerminalToolContext, UNTRUSTED_MESSAGE, defaultCwd } from './terminalTools';
+import { TerminalToolContext, defaultCwd } from './tools/terminal/context';
+import { UNTRUSTED_MESSAGE } from './tools/terminal/terminalTool';
 import { AgentTerminalPanel, closeAgentSession } from './agentTerminals';
 
 /**

@@ -15,7 +15,12 @@ import * as vscode from 'vscode';
 import { resolveTerminalConfig } from '../../src/terminal/config';
 import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { Owner, TerminalService } from '../../src/terminal/service';
-import { CloseTool, OpenTool, RunTool, SendTool, SignalTool, TerminalToolContext } from '../../src/vscode/terminalTools';
+import { CloseTool } from '../../src/vscode/tools/terminal/closeTool';
+import type { TerminalToolContext } from '../../src/vscode/tools/terminal/context';
+import { OpenTool } from '../../src/vscode/tools/terminal/openTool';
+import { RunTool } from '../../src/vscode/tools/terminal/runTool';
+import { SendTool } from '../../src/vscode/tools/terminal/sendTool';
+import { SignalTool } from '../../src/vscode/tools/terminal/signalTool';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,0 +1,37 @@
+/**
+ * Markdown text for what a tool shows the person (invocation messages, confirmations): text a
+ * model or a program supplied, made inert and shown as the same characters. Plain strings, no
+ * `vscode` import; callers wrap them in a `vscode.MarkdownString`.
+ */
+import { visibleText } from '../../terminal/input';
+
+/**
+ * A fenced markdown code block of `code` in full that survives backticks inside it (CommonMark
+ * § 4.5: a fence longer than any backtick run); characters a terminal would act on are shown as
+ * `⟨U+0007⟩`, line breaks kept.
+ */
+export function codeFence(code: string, language = 'sh'): string {
+  const shown = visibleText(code, true);
+  const longest = Math.max(2, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language}\n${shown}\n${fence}`;
+}
+
+/**
+ * Text a model or a program supplied (a session name, a session id, a signal name), made inert
+ * for markdown: controls, line breaks and bidirectional controls shown as `⟨U+202E⟩`, every ASCII
+ * punctuation character backslash-escaped (CommonMark § 2.4), so it renders as the same text and
+ * never as a link, an image, emphasis or HTML.
+ */
+export function escapeMarkdown(text: string): string {
+  return visibleText(String(text)).replace(/[!-/:-@[-`{-~]/g, '\\$&');
+}
+
+/** A markdown code span of one-line text (a path, a command line), safe for any backticks in it (CommonMark § 6.1). */
+export function inlineCode(text: string): string {
+  const shown = visibleText(String(text));
+  const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = shown.startsWith('`') || shown.endsWith('`') || shown === '' ? ' ' : '';
+  return `${fence}${pad}${shown}${pad}${fence}`;
+}

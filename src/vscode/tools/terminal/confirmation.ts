@@ -1,0 +1,93 @@
+/**
+ * The confirmation texts of the terminal tools with side effects, as markdown: what will really
+ * happen, the exact input in full, who receives it, in which session and folder. Everything a
+ * model or a program supplied is made inert (../markdownText.ts). Plain Node, no `vscode`
+ * import; the tools wrap the text in a `vscode.MarkdownString`.
+ */
+import { SendInput, keyLabel } from '../../../terminal/input';
+import type { SendTarget, SessionInfo } from '../../../terminal/service';
+import { codeFence, escapeMarkdown, inlineCode } from '../markdownText';
+
+/** Text over either bound gets its size stated under the code block that shows it in full. */
+const LONG_TEXT_LINES = 10;
+const LONG_TEXT_BYTES = 1024;
+
+/** How a confirmation names the program that reads the input, and what happens to the input. */
+export function receiverText(target: SendTarget, keys: boolean): string {
+  const r = target.receiver;
+  const then = keys ? 'nothing is appended' : 'then Enter';
+  switch (r.kind) {
+    case 'shell-prompt':
+      return r.lineEditing
+        ? `**${escapeMarkdown(r.process.command)} at its prompt**: ${keys ? 'the keys edit its command line' : 'pasted as one piece into an empty command line, then Enter runs it'}${keys ? `; ${then}` : ''}.`
+        : `**${escapeMarkdown(r.process.command)} at its prompt** (line editing off): ${keys ? then : 'typed, then Enter runs it'}.`;
+    case 'shell-continuation':
+      return `**${escapeMarkdown(r.process.command)} at its continuation prompt**: ${keys ? 'the keys edit the unfinished command' : 'pasted as the next line of an unfinished command'}; ${then}.`;
+    case 'program': {
+      const who = `${inlineCode(r.process.command)} (pid ${r.process.pid})`;
+      if (r.reading === false) return `${who}, which is running and not reading input now: the send is refused unless it reads by then.`;
+      return `${who}${r.reading ? ', which is waiting for input' : ''}: ${keys ? 'pressed' : 'typed'}, ${then}.`;
+    }
+    case 'exited':
+      return 'nobody: the shell has exited, so the send will fail.';
+  }
+}
+
+/** The shell's folder as a confirmation states it: current, or the opening one when unreadable. */
+export function folderText(target: SendTarget): string {
+  return target.cwdIsCurrent
+    ? `in ${inlineCode(target.cwd)}`
+    : `opened in ${inlineCode(target.cwd)} (its current folder could not be read and may differ)`;
+}
+
+/**
+ * The confirmation body of a send: the exact text in full in a code block (with its size in lines
+ * and UTF-8 bytes when over 10 lines or 1024 bytes) or the keys by name, who receives it, the
+ * session and the shell's current folder.
+ */
+export function sendConfirmationText(typed: SendInput, session: SessionInfo, target: SendTarget): string {
+  let message: string;
+  if (typed.kind === 'text') {
+    message = codeFence(typed.text, target.receiver.kind.startsWith('shell') ? 'sh' : 'text');
+    const bytes = Buffer.byteLength(typed.text);
+    const lines = typed.text.replace(/\n$/, '').split('\n').length;
+    if (lines > LONG_TEXT_LINES || bytes > LONG_TEXT_BYTES) message += `\n\n${lines} lines, ${bytes} bytes, shown in full above.`;
+  } else {
+    message = `Press keys: ${typed.keys.map((k) => inlineCode(keyLabel(k))).join(' ')}`;
+  }
+  message += `\n\nReceiver: ${receiverText(target, typed.kind === 'keys')}`;
+  message += `\n\nSession ${escapeMarkdown(session.sessionId)} (${escapeMarkdown(session.name)}), ${folderText(target)}.`;
+  if (session.takenOver) message += '\n\nThe user has taken this session over: the send will be refused.';
+  return message;
+}
+
+/**
+ * The confirmation body of a `dsh_run` that opens its session first: the command in full, then
+ * bash at its prompt in `folder` (the home folder when undefined) as the receiver.
+ */
+export function newSessionRunText(command: string, folder: string | undefined): string {
+  return (
+    codeFence(command) +
+    `\n\nReceiver: **bash at its prompt** in a new session, ${folder ? `in ${inlineCode(folder)}` : 'in your home folder'}: pasted as one piece, then Enter runs it.`
+  );
+}
+
+/**
+ * The confirmation body of a signal: which signal, delivered to whom (the program in the
+ * foreground, else the shell), in which session and folder. `session` and `where` are undefined
+ * when the session is unknown or gone.
+ */
+export function signalConfirmationText(signal: unknown, session: SessionInfo | undefined, where: SendTarget | undefined): string {
+  const receiver = where?.receiver;
+  const target = receiver?.kind === 'program' ? inlineCode(receiver.process.command) : 'the shell of the session';
+  return `Deliver **${escapeMarkdown(String(signal))}** to the foreground process group: ${target}${session ? ` (session ${escapeMarkdown(session.sessionId)} (${escapeMarkdown(session.name)})${where ? `, ${folderText(where)}` : ''})` : ''}.`;
+}
+
+/**
+ * The confirmation body of a close: the session, its name and folder, and the command still
+ * running in it, if any. `session` and `where` are undefined when the session is unknown or gone.
+ */
+export function closeConfirmationText(sessionId: unknown, session: SessionInfo | undefined, where: SendTarget | undefined): string {
+  const running = session?.foregroundCommand ? ` ${inlineCode(session.foregroundCommand)} is still running.` : '';
+  return `End the shell of ${escapeMarkdown(String(sessionId))}${session ? ` (${escapeMarkdown(session.name)}${where ? `, ${folderText(where)}` : ''})` : ''} and every process it started.${running}`;
+}

@@ -1,0 +1,19 @@
+/** What every terminal tool needs from the extension, and the folder a new agent shell opens in. */
+import * as vscode from 'vscode';
+import type { Owner, TerminalService } from '../../../terminal/service';
+
+/** Why no terminal backend is available on this machine, or undefined when one is. */
+export type BackendAvailability = () => string | undefined;
+
+/** What every terminal tool needs: the service, the tools' owner, and backend availability. */
+export interface TerminalToolContext {
+  service: TerminalService;
+  owner: Owner;
+  unavailable: BackendAvailability;
+}
+
+/** The first workspace folder's path, the natural place for an agent's shell; else undefined. */
+export function defaultCwd(): string | undefined {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+}

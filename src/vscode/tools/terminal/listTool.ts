@@ -1,0 +1,25 @@
+import * as vscode from 'vscode';
+import { TOOL } from '../../../common/ids';
+import { toolResult } from '../toolResult';
+import { TerminalTool } from './terminalTool';
+
+/** `dsh_terminal_list`: the caller's sessions with their status, folder and foreground command. */
+export class ListTool extends TerminalTool<Record<string, never>> {
+  static readonly toolName = TOOL.terminalList;
+
+  prepareInvocation(): vscode.PreparedToolInvocation {
+    return { invocationMessage: 'Listing agent terminals' };
+  }
+
+  protected async run() {
+    const sessions = this.ctx.service.list(this.ctx.owner).map((s) => ({
+      sessionId: s.sessionId,
+      name: s.name,
+      cwd: s.cwd,
+      sessionStatus: s.sessionStatus,
+      busy: s.busy,
+      foregroundCommand: s.foregroundCommand,
+    }));
+    return toolResult({ sessions });
+  }
+}

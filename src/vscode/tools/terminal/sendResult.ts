@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import type { SendResult } from '../../../terminal/types';
+import { toolResult } from '../toolResult';
+
+/**
+ * The result of the tools that send or wait (`dsh_terminal_send`, `dsh_run`, `dsh_terminal_wait`):
+ * the JSON fields of `dsh_terminal_send`, then the output as text.
+ */
+export function sendResult(sessionId: string, r: SendResult): vscode.LanguageModelToolResult {
+  const json: Record<string, unknown> = {
+    sessionId,
+    waitReason: r.waitReason,
+    waiting: r.waiting,
+    match: r.match,
+    sessionStatus: r.sessionStatus,
+    exitCode: r.exitCode,
+    foreground: r.foreground,
+    echoOff: r.echoOff,
+    alternateScreen: r.alternateScreen,
+    truncated: r.truncated,
+    droppedBytes: r.truncated ? r.droppedBytes : undefined,
+    renderLimited: r.renderLimited,
+    hint: r.truncated ? 'the viewport holds only the newest output; page older output with dsh_terminal_read (offset counts lines back from the newest)' : undefined,
+    probe: r.probe,
+    durationMs: r.durationMs,
+  };
+  return toolResult(json, r.output);
+}

@@ -1,0 +1,83 @@
+import * as vscode from 'vscode';
+import { TOOL } from '../../../common/ids';
+import { TerminalError } from '../../../terminal/errors';
+import { SendInput as TypedInput, checkSendInput } from '../../../terminal/input';
+import { receiverIdentity } from '../../../terminal/types';
+import { escapeMarkdown } from '../markdownText';
+import { toolResult } from '../toolResult';
+import { optionalInteger, requireString } from './args';
+import { sendConfirmationText } from './confirmation';
+import { ConfirmedReceivers } from './confirmedReceivers';
+import { sendResult } from './sendResult';
+import { TerminalTool, abortSignal } from './terminalTool';
+
+/** Input of `dsh_terminal_send`: exactly one of `input` (text) and `keys` (key names). */
+export interface SendInput {
+  sessionId: string;
+  /** Text to type; a newline is appended when missing. */
+  input?: string;
+  /** Keys to press by name (see input.ts); nothing is appended. */
+  keys?: string[];
+  timeoutMs?: number;
+  /** Return at once with a job id; read the output with dsh_terminal_output. */
+  background?: boolean;
+}
+
+/**
+ * `dsh_terminal_send`: types text (then Enter) or presses keys in one of the caller's sessions
+ * and returns when the terminal says why (see sendResult.ts), or at once with a job id
+ * (`background`). The confirmation names the receiver; the send refuses when another program
+ * would read the input by the time it runs.
+ */
+export class SendTool extends TerminalTool<SendInput> {
+  static readonly toolName = TOOL.terminalSend;
+
+  private readonly confirmed = new ConfirmedReceivers();
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SendInput>): vscode.PreparedToolInvocation {
+    const { sessionId, input, keys } = options.input;
+    const session = this.session(sessionId);
+    const target = session && this.target(session.sessionId);
+    let typed: TypedInput;
+    try {
+      typed = checkSendInput({ input, keys });
+    } catch {
+      // Refused before anything is typed, with the same error, when the call runs.
+      return { invocationMessage: new vscode.MarkdownString(`Sending to agent terminal ${escapeMarkdown(String(sessionId))}`) };
+    }
+    const verb = typed.kind === 'keys' ? 'Pressing keys in' : 'Sending input to';
+    if (!session || !target) {
+      return { invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(String(sessionId))} (no such session)`) };
+    }
+    this.confirmed.remember([sessionId, input, keys], receiverIdentity(target.receiver));
+    const kind = target.receiver.kind;
+    const title =
+      typed.kind === 'keys'
+        ? `Press keys in agent terminal ${session.sessionId}?`
+        : kind === 'program'
+          ? `Type into a program in agent terminal ${session.sessionId}?`
+          : kind === 'exited'
+            ? `Send to agent terminal ${session.sessionId}?`
+            : `Run in agent terminal ${session.sessionId}?`;
+    return {
+      invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(session.sessionId)}`),
+      confirmationMessages: { title, message: new vscode.MarkdownString(sendConfirmationText(typed, session, target)) },
+    };
+  }
+
+  protected async run(input: SendInput & Record<string, unknown>, token: vscode.CancellationToken) {
+    const sessionId = requireString(input, 'sessionId');
+    const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
+    if (input.background !== undefined && typeof input.background !== 'boolean') {
+      throw new TerminalError('INVALID_ARGUMENT', 'background must be true or false');
+    }
+    const expectReceiver = this.confirmed.take([input.sessionId, input.input, input.keys]);
+    const request = { input: input.input, keys: input.keys, timeoutMs, expectReceiver };
+    if (input.background) {
+      const { jobId } = this.ctx.service.startBackground(this.ctx.owner, sessionId, request);
+      return toolResult({ sessionId, jobId, background: true, hint: 'read its output with dsh_terminal_output {sessionId, jobId} until done is true' });
+    }
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { ...request, signal: abortSignal(token) });
+    return sendResult(sessionId, r);
+  }
+}

@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import { TOOL } from '../../../common/ids';
+import { ALLOWED_SIGNALS } from '../../../terminal/types';
+import { escapeMarkdown } from '../markdownText';
+import { toolResult } from '../toolResult';
+import { requireString } from './args';
+import { signalConfirmationText } from './confirmation';
+import { TerminalTool } from './terminalTool';
+
+/** Input of `dsh_terminal_signal`. */
+export interface SignalInput {
+  sessionId: string;
+  signal: string;
+}
+
+/**
+ * `dsh_terminal_signal`: delivers one of ALLOWED_SIGNALS to a session's foreground process group
+ * and returns once it took effect.
+ */
+export class SignalTool extends TerminalTool<SignalInput> {
+  static readonly toolName = TOOL.terminalSignal;
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SignalInput>): vscode.PreparedToolInvocation {
+    const { sessionId, signal } = options.input;
+    const session = this.session(sessionId);
+    const where = session && this.target(session.sessionId);
+    const id = session ? session.sessionId : 'unknown session';
+    const name = (ALLOWED_SIGNALS as readonly unknown[]).includes(signal) ? (signal as string) : 'a signal';
+    return {
+      invocationMessage: new vscode.MarkdownString(`Sending ${escapeMarkdown(String(signal))} to agent terminal ${escapeMarkdown(String(sessionId))}`),
+      confirmationMessages: {
+        title: `Send ${name} in agent terminal ${id}?`,
+        message: new vscode.MarkdownString(signalConfirmationText(signal, session, where)),
+      },
+    };
+  }
+
+  protected async run(input: SignalInput & Record<string, unknown>) {
+    const sessionId = requireString(input, 'sessionId');
+    const r = this.ctx.service.signal(this.ctx.owner, sessionId, requireString(input, 'signal'));
+    // Returns once the signal took effect, so the next send's confirmation names who reads then
+    // (the shell back at its prompt, or the program reading again), not the program that is ending.
+    if (r.delivered) await this.ctx.service.settled(this.ctx.owner, sessionId);
+    return toolResult({ sessionId, ...r });
+  }
+}

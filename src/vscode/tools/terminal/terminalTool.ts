@@ -1,0 +1,58 @@
+/**
+ * The base of every terminal tool: the trust and availability checks on every call, then the
+ * tool's own `run`; plus what the tools share to act on the service (a call's AbortSignal, the
+ * caller's view of a session, where a send would go).
+ */
+import * as vscode from 'vscode';
+import type { SendTarget, SessionInfo } from '../../../terminal/service';
+import type { TerminalToolContext } from './context';
+
+/** Why terminal tools refuse in Restricted Mode, and how to lift it. */
+export const UNTRUSTED_MESSAGE =
+  'DSH Bridge terminals are disabled because this workspace is not trusted (Restricted Mode): running shell commands could execute code from it. ' +
+  'The user can trust it with the command "Workspaces: Manage Workspace Trust". Code navigation (dsh_lsp) still works.';
+
+/** An AbortSignal that aborts when the tool call's token is cancelled. */
+export function abortSignal(token: vscode.CancellationToken): AbortSignal {
+  const controller = new AbortController();
+  if (token.isCancellationRequested) controller.abort('cancelled');
+  token.onCancellationRequested(() => controller.abort('the tool call was cancelled'));
+  return controller.signal;
+}
+
+/**
+ * Base of the terminal tools. Each tool owns its name (`static toolName`, a package.json tool),
+ * a typed input mirroring its `inputSchema`, `prepareInvocation` (an invocation message always;
+ * a confirmation only for side effects, with the exact input in a code block) and `run`, which
+ * throws errors the model can act on. `invoke` refuses in Restricted Mode and where no terminal
+ * backend can start, on every call.
+ */
+export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
+  constructor(protected readonly ctx: TerminalToolContext) {}
+
+  abstract prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation;
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<T>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    // Re-checked on every call: any extension can invoke a tool, whatever its `when` clause says.
+    if (!vscode.workspace.isTrusted) throw new Error(UNTRUSTED_MESSAGE);
+    const why = this.ctx.unavailable();
+    if (why) throw new Error(`DSH Bridge terminals are unavailable on this machine: ${why}. Code navigation tools still work.`);
+    return this.run((options.input ?? {}) as T & Record<string, unknown>, token);
+  }
+
+  /** The caller's view of one of the tools' sessions, or undefined (for confirmation texts). */
+  protected session(sessionId: unknown): SessionInfo | undefined {
+    return this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId);
+  }
+
+  /** Where a send to one of the tools' sessions would go now, or undefined when it is gone. */
+  protected target(sessionId: string): SendTarget | undefined {
+    try {
+      return this.ctx.service.sendTarget(this.ctx.owner, sessionId);
+    } catch {
+      return undefined;
+    }
+  }
+
+  protected abstract run(input: T & Record<string, unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+}

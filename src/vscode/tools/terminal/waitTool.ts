@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import { TOOL } from '../../../common/ids';
+import { compileUntil } from '../../../terminal/untilPattern';
+import { escapeMarkdown, inlineCode } from '../markdownText';
+import { optionalInteger, requireString } from './args';
+import { sendResult } from './sendResult';
+import { TerminalTool, abortSignal } from './terminalTool';
+
+/** Input of `dsh_terminal_wait`. */
+export interface WaitInput {
+  sessionId: string;
+  timeoutMs?: number;
+  /** A JavaScript regular expression matched against new output (see untilPattern.ts). */
+  until?: string;
+}
+
+/**
+ * `dsh_terminal_wait`: keep waiting for a running command without typing anything. After a send
+ * returned `timeout` or `inferred_idle` ("I returned for now": the command may still run), the model
+ * waits for its next wait reason, exactly as a send would, or for a line it expects (`until`).
+ */
+export class WaitTool extends TerminalTool<WaitInput> {
+  static readonly toolName = TOOL.terminalWait;
+
+  /** Types nothing: no confirmation, as for reading. */
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<WaitInput>): vscode.PreparedToolInvocation {
+    const { sessionId, until } = options.input;
+    const pattern = typeof until === 'string' ? ` until output matches ${inlineCode(until.slice(0, 80))}` : '';
+    return { invocationMessage: new vscode.MarkdownString(`Waiting for agent terminal ${escapeMarkdown(String(sessionId))}${pattern}`) };
+  }
+
+  protected async run(input: WaitInput & Record<string, unknown>, token: vscode.CancellationToken) {
+    const sessionId = requireString(input, 'sessionId');
+    const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
+    const until = input.until === undefined || input.until === null ? undefined : compileUntil(input.until);
+    const r = await this.ctx.service.wait(this.ctx.owner, sessionId, { timeoutMs, until, signal: abortSignal(token) });
+    return sendResult(sessionId, r);
+  }
+}

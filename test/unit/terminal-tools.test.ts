@@ -1,0 +1,168 @@
+/**
+ * The parts of the terminal tools that need no editor, under plain Node: argument checks, the
+ * markdown made of model-supplied text, the receivers kept between confirmation and call, and the
+ * confirmation texts for real sessions of the real pty-bash backend.
+ */
+import * as assert from 'node:assert/strict';
+import { TerminalError } from '../../src/terminal/errors';
+import { codeFence, escapeMarkdown, inlineCode } from '../../src/vscode/tools/markdownText';
+import { checkRunCommand, optionalBoolean, optionalInteger, requireString } from '../../src/vscode/tools/terminal/args';
+import {
+  closeConfirmationText,
+  newSessionRunText,
+  sendConfirmationText,
+  signalConfirmationText,
+} from '../../src/vscode/tools/terminal/confirmation';
+import { ConfirmedReceivers } from '../../src/vscode/tools/terminal/confirmedReceivers';
+import { Harness, harness, sleep } from './support/terminal';
+
+/** Asserts that `fn` throws a TerminalError INVALID_ARGUMENT whose message matches `message`. */
+function refuses(fn: () => unknown, message: RegExp): void {
+  assert.throws(fn, (e: unknown) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT' && message.test(e.message));
+}
+
+describe('terminal tools: argument checks', () => {
+  it('requireString takes a non-empty string and names the field otherwise', () => {
+    assert.equal(requireString({ sessionId: 'pty-1' }, 'sessionId'), 'pty-1');
+    for (const bad of [undefined, null, '', 3, ['pty-1'], { id: 'pty-1' }]) {
+      refuses(() => requireString({ sessionId: bad }, 'sessionId'), /^sessionId is required and must be a non-empty string$/);
+    }
+  });
+
+  it('optionalInteger takes absent, null or an integer at or above the minimum, and says what was sent otherwise', () => {
+    assert.equal(optionalInteger({}, 'timeoutMs', 1), undefined);
+    assert.equal(optionalInteger({ timeoutMs: null }, 'timeoutMs', 1), undefined);
+    assert.equal(optionalInteger({ timeoutMs: 1 }, 'timeoutMs', 1), 1);
+    assert.equal(optionalInteger({ offset: 0 }, 'offset', 0), 0);
+    refuses(() => optionalInteger({ timeoutMs: 0 }, 'timeoutMs', 1), /^timeoutMs must be an integer ≥ 1 \(got 0\)$/);
+    refuses(() => optionalInteger({ timeoutMs: 1.5 }, 'timeoutMs', 1), /\(got 1\.5\)$/);
+    refuses(() => optionalInteger({ timeoutMs: '100' }, 'timeoutMs', 1), /\(got "100"\)$/);
+    refuses(() => optionalInteger({ offset: -1 }, 'offset', 0), /^offset must be an integer ≥ 0 \(got -1\)$/);
+  });
+
+  it('optionalBoolean takes absent, null, true or false only', () => {
+    assert.equal(optionalBoolean({}, 'raw'), undefined);
+    assert.equal(optionalBoolean({ raw: null }, 'raw'), undefined);
+    assert.equal(optionalBoolean({ raw: false }, 'raw'), false);
+    refuses(() => optionalBoolean({ raw: 'true' }, 'raw'), /^raw must be true or false \(got "true"\)$/);
+    refuses(() => optionalBoolean({ raw: 1 }, 'raw'), /\(got 1\)$/);
+  });
+
+  it("checkRunCommand takes text with newlines and tabs, refuses controls and points to keys", () => {
+    assert.equal(checkRunCommand('make\ttest\n'), 'make\ttest\n');
+    refuses(() => checkRunCommand(''), /^command is required and must be a non-empty string$/);
+    refuses(() => checkRunCommand(42), /^command is required/);
+    refuses(() => checkRunCommand('echo \x03'), /U\+0003[\s\S]*dsh_terminal_send with keys/);
+    refuses(() => checkRunCommand('echo \u202Eevil'), /U\+202E/);
+  });
+});
+
+describe('terminal tools: markdown of supplied text', () => {
+  it('escapeMarkdown renders links, images, emphasis and HTML as their characters', () => {
+    assert.equal(escapeMarkdown('[x](http://e.example) ![i](j) *b* <img src=x>'), '\\[x\\]\\(http\\:\\/\\/e\\.example\\) \\!\\[i\\]\\(j\\) \\*b\\* \\<img src\\=x\\>');
+    assert.equal(escapeMarkdown('pty-1'), 'pty\\-1');
+  });
+
+  it('escapeMarkdown and inlineCode show line breaks and bidirectional controls by code point', () => {
+    assert.doesNotMatch(escapeMarkdown('a\nb\u202Ec'), /[\n\u202E]/);
+    assert.equal(escapeMarkdown('a\nb\u202Ec'), 'a⟨U\\+000A⟩b⟨U\\+202E⟩c');
+    assert.doesNotMatch(inlineCode('rm -rf /\n\u2066x'), /[\n\u2066]/);
+  });
+
+  it('inlineCode fences with more backticks than the text holds, padded where the text touches one', () => {
+    assert.equal(inlineCode('ls -la'), '`ls -la`');
+    assert.equal(inlineCode('echo `date`'), '`` echo `date` ``');
+    assert.equal(inlineCode('a ``` b'), '````a ``` b````');
+    assert.equal(inlineCode(''), '`  `');
+  });
+
+  it('codeFence keeps the text in full inside a fence longer than any backtick run in it', () => {
+    assert.equal(codeFence('echo hi'), '```sh\necho hi\n```');
+    const code = 'cat <<EOF\n````\nEOF';
+    const fenced = codeFence(code, 'text');
+    assert.ok(fenced.startsWith('`````text\n') && fenced.endsWith('\n`````'), fenced);
+    assert.ok(fenced.includes(code));
+  });
+});
+
+describe('terminal tools: confirmed receivers', () => {
+  it('gives back the receiver remembered for the same call once, and nothing for another call', () => {
+    const kept = new ConfirmedReceivers();
+    kept.remember(['pty-1', 'ls', undefined], { kind: 'shell-prompt', processGroup: 10 });
+    assert.equal(kept.take(['pty-1', 'ls -l', undefined]), undefined);
+    assert.deepEqual(kept.take(['pty-1', 'ls', undefined]), { kind: 'shell-prompt', processGroup: 10 });
+    assert.equal(kept.take(['pty-1', 'ls', undefined]), undefined, 'taken once');
+  });
+
+  it('keeps the newest receiver for a call, and at most MAX calls, the oldest forgotten first', () => {
+    const kept = new ConfirmedReceivers();
+    kept.remember(['pty-1', 'ls'], { kind: 'shell-prompt', processGroup: 10 });
+    kept.remember(['pty-1', 'ls'], { kind: 'program', processGroup: 20 });
+    for (let i = 0; i < ConfirmedReceivers.MAX; i++) kept.remember(['pty-2', `echo ${i}`], { kind: 'exited' });
+    assert.equal(kept.take(['pty-1', 'ls']), undefined, 'the oldest call was forgotten');
+    assert.deepEqual(kept.take(['pty-2', 'echo 0']), { kind: 'exited' });
+    assert.deepEqual(kept.take(['pty-2', `echo ${ConfirmedReceivers.MAX - 1}`]), { kind: 'exited' });
+  });
+});
+
+describe('terminal tools: confirmation texts without a session', () => {
+  it('an unknown session: the id the model sent, made inert, and no session details', () => {
+    assert.equal(closeConfirmationText('pty-9 [x](y)', undefined, undefined), 'End the shell of pty\\-9 \\[x\\]\\(y\\) and every process it started.');
+    assert.equal(signalConfirmationText('SIGTERM', undefined, undefined), 'Deliver **SIGTERM** to the foreground process group: the shell of the session.');
+  });
+
+  it('dsh_run before its session exists: the command in full, bash in the given folder or the home folder', () => {
+    assert.equal(newSessionRunText('ls', '/work/x'), '```sh\nls\n```\n\nReceiver: **bash at its prompt** in a new session, in `/work/x`: pasted as one piece, then Enter runs it.');
+    assert.match(newSessionRunText('ls', undefined), /in a new session, in your home folder: /);
+  });
+});
+
+describe('terminal tools: confirmation texts of real sessions', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let sessionId: string;
+  const info = () => h.service.list(h.owner).find((s) => s.sessionId === sessionId)!;
+
+  before(async () => {
+    h = harness();
+    sessionId = (await h.service.open(h.owner, { name: 'build *now* [x](y)', cwd: h.tmp })).sessionId;
+  });
+  after(async () => h.dispose());
+
+  it('a command for the shell: the text in full as sh, bash at its prompt, the session and its current folder', () => {
+    const target = h.service.sendTarget(h.owner, sessionId);
+    const text = sendConfirmationText({ kind: 'text', text: 'make test' }, info(), target);
+    assert.equal(
+      text,
+      '```sh\nmake test\n```' +
+        '\n\nReceiver: **bash at its prompt**: pasted as one piece into an empty command line, then Enter runs it.' +
+        `\n\nSession ${escapeMarkdown(sessionId)} (build \\*now\\* \\[x\\]\\(y\\)), in ${inlineCode(h.tmp)}.`,
+    );
+  });
+
+  it('long text states its size under the block; keys are named one by one', () => {
+    const target = h.service.sendTarget(h.owner, sessionId);
+    const long = Array.from({ length: 12 }, (_, i) => `echo ${i}`).join('\n');
+    assert.match(sendConfirmationText({ kind: 'text', text: long }, info(), target), new RegExp(`\\n\\n12 lines, ${Buffer.byteLength(long)} bytes, shown in full above\\.\\n\\nReceiver`));
+    const keys = sendConfirmationText({ kind: 'keys', keys: ['Up', 'Enter'] }, info(), target);
+    assert.match(keys, /^Press keys: `Up` `Enter`\n\nReceiver: \*\*bash at its prompt\*\*: the keys edit its command line; nothing is appended\./);
+  });
+
+  // Last: it leaves cat running in the session.
+  it('a program reading input is named with its pid; signal and close name it too', async () => {
+    void h.service.send(h.owner, sessionId, { input: 'cat' }).catch(() => undefined);
+    let target = h.service.sendTarget(h.owner, sessionId);
+    for (let i = 0; i < 100 && target.receiver.kind !== 'program'; i++) {
+      await sleep(100);
+      target = h.service.sendTarget(h.owner, sessionId);
+    }
+    assert.equal(target.receiver.kind, 'program');
+    const r = target.receiver as Extract<typeof target.receiver, { kind: 'program' }>;
+    assert.match(sendConfirmationText({ kind: 'text', text: 'hello' }, info(), target), new RegExp(`^\`\`\`text\\nhello\\n\`\`\`\\n\\nReceiver: \`cat\` \\(pid ${r.process.pid}\\)`));
+    assert.equal(
+      signalConfirmationText('SIGINT', info(), target),
+      `Deliver **SIGINT** to the foreground process group: \`cat\` (session ${escapeMarkdown(sessionId)} (build \\*now\\* \\[x\\]\\(y\\)), in ${inlineCode(h.tmp)}).`,
+    );
+    assert.match(closeConfirmationText(sessionId, info(), target), /and every process it started\. `cat` is still running\.$/);
+  });
+});
