@@ -14,6 +14,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { parseProcStat, readStat } from '../proc/stat';
+import type { ProcStat } from '../proc/stat';
+
+export { readStat };
+export type { ProcStat };
 
 /**
  * Syscall numbers that can be proof of waiting on a descriptor, per architecture (unistd.h).
@@ -32,21 +37,6 @@ const MAX_POLL_FDS = 1024;
 /** `events` bits of a pollfd that mean "wants to read" (poll.h: POLLIN, POLLPRI, POLLRDNORM). */
 const POLL_READ_EVENTS = 0x1 | 0x2 | 0x40;
 
-/** Fields of `/proc/<pid>/stat` that the probe needs. */
-export interface ProcStat {
-  pid: number;
-  comm: string;
-  state: string;
-  /** Parent pid (field 4); after the parent exited, the reaper the process was reparented to. */
-  ppid: number;
-  pgrp: number;
-  session: number;
-  ttyNr: number;
-  tpgid: number;
-  /** Start time in clock ticks after boot (field 22); unchanged by exec. */
-  startTime: number;
-}
-
 /** A thread provably blocked reading the PTY, with a counter that changes when it blocks anew. */
 export interface TtyWait {
   pid: number;
@@ -60,34 +50,6 @@ export interface TtyWait {
 /** True when this machine has a readable /proc with per-thread syscall files (Linux). */
 export function probeAvailable(): boolean {
   return process.platform === 'linux' && SYSCALLS[process.arch] !== undefined && fs.existsSync('/proc/self/stat');
-}
-
-/**
- * Parses `/proc/<pid>/stat`. `comm` may contain spaces and parentheses, so fields are read after
- * the last `)`. Returns undefined when the process is gone.
- */
-export function readStat(pid: number): ProcStat | undefined {
-  let raw: string;
-  try {
-    raw = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const close = raw.lastIndexOf(')');
-  const comm = raw.slice(raw.indexOf('(') + 1, close);
-  const f = raw.slice(close + 2).split(' ');
-  // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) … starttime(22)
-  return {
-    pid,
-    comm,
-    state: f[0],
-    ppid: Number(f[1]),
-    pgrp: Number(f[2]),
-    session: Number(f[3]),
-    ttyNr: Number(f[4]),
-    tpgid: Number(f[5]),
-    startTime: Number(f[19]),
-  };
 }
 
 /**
@@ -344,7 +306,7 @@ function fdTarget(pid: number, fd: number): string | undefined {
 /** State letter of a thread (proc(5) stat field 3: R running or runnable, S sleeping, …). */
 function taskState(pid: number, tid: string): string | undefined {
   const stat = readText(`/proc/${pid}/task/${tid}/stat`);
-  return stat ? stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) : undefined;
+  return stat === undefined ? undefined : parseProcStat(stat, pid)?.state;
 }
 
 function voluntarySwitches(pid: number, tid: string): number {

@@ -9,8 +9,8 @@
  *
  * Plain Node: no `vscode` import.
  */
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readControllingTerminal } from '../proc/controllingTerminal';
+import { clip, describeError, run } from '../proc/run';
 
 /** The process runs in a tmux pane; where it is. */
 export interface TmuxPaneLocation {
@@ -80,9 +80,6 @@ const FIELDS = [
 ] as const;
 
 const FORMAT = FIELDS.map((field) => `#{${field}}`).join(SEP);
-
-/** Bound on what is kept of a command's stderr inside a reason. */
-const MAX_REASON_DETAIL = 200;
 
 /**
  * Decides whether process `pid` (default: this process) runs in the tmux pane that its environment
@@ -225,182 +222,9 @@ function parsePaneAnswer(stdout: string, paneVar: string, socketPath: string): T
   };
 }
 
-/** The controlling terminal of a process (`/dev/...`), or `null` with the reason it is unknown or absent. */
-export type ControllingTerminal = { readonly tty: string } | { readonly tty: null; readonly reason: string };
-
-/**
- * Reads the controlling terminal of process `pid`. On Linux from `/proc/<pid>/stat` field 7
- * (`tty_nr`), decoded with {@link decodeTtyNr} to `/dev/pts/N`; where `/proc` cannot be read, and on
- * every other platform, from `ps -o tty= -p <pid>` (`pts/3` → `/dev/pts/3`, `ttys003` →
- * `/dev/ttys003`). Never rejects: a process without a controlling terminal, a missing process or an
- * unreadable answer gives `{tty: null, reason}`.
- */
-export async function readControllingTerminal(
-  pid: number,
-  options: { readonly platform?: NodeJS.Platform; readonly timeoutMs?: number } = {},
-): Promise<ControllingTerminal> {
-  const platform = options.platform ?? process.platform;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (!Number.isInteger(pid) || pid <= 0) {
-    return { tty: null, reason: `${String(pid)} is not a process id` };
-  }
-  let procFailure: string | undefined;
-  if (platform === 'linux') {
-    const statPath = `/proc/${pid}/stat`;
-    let stat: string | undefined;
-    try {
-      stat = await readFile(statPath, 'utf8');
-    } catch (error) {
-      procFailure = `${statPath}: ${describeError(error)}`;
-    }
-    if (stat !== undefined) {
-      return controllingTerminalFromProcStat(stat, pid);
-    }
-  }
-  const ps = await readControllingTerminalWithPs(pid, timeoutMs);
-  if (ps.tty === null && procFailure !== undefined) {
-    return { tty: null, reason: `${procFailure}; ${ps.reason}` };
-  }
-  return ps;
-}
-
-function controllingTerminalFromProcStat(stat: string, pid: number): ControllingTerminal {
-  // Field 2 (comm) is parenthesised and may itself contain spaces and ')': the fixed fields start
-  // after the LAST ')'. They are then: state ppid pgrp session tty_nr ...
-  const close = stat.lastIndexOf(')');
-  const rest = close === -1 ? [] : stat.slice(close + 1).trim().split(/\s+/);
-  const ttyField = rest[4];
-  if (ttyField === undefined || !/^-?\d+$/.test(ttyField)) {
-    return { tty: null, reason: `/proc/${pid}/stat has no readable tty_nr field` };
-  }
-  const ttyNr = Number(ttyField);
-  if (ttyNr === 0) {
-    return { tty: null, reason: `process ${pid} has no controlling terminal` };
-  }
-  const { major, minor } = decodeTtyNr(ttyNr);
-  const path = ptsPath(major, minor);
-  if (path === undefined) {
-    return {
-      tty: null,
-      reason: `process ${pid}'s controlling terminal (device ${major}:${minor}) is not a pseudo-terminal`,
-    };
-  }
-  return { tty: path };
-}
-
-/**
- * Splits a `tty_nr` value of `/proc/<pid>/stat` into device numbers, per the kernel's
- * `new_encode_dev`: major in bits 8–19, minor in bits 0–7 plus 20–31 (proc(5) documents bits
- * 15–8 and 31–20 + 7–0). Negative values (bit 31 set, printed signed) are taken as unsigned.
- */
-export function decodeTtyNr(ttyNr: number): { major: number; minor: number } {
-  const value = ttyNr >>> 0;
-  return {
-    major: (value >>> 8) & 0xfff,
-    minor: (value & 0xff) | ((value >>> 12) & 0xfff00),
-  };
-}
-
-/**
- * `/dev/pts/N` for a Unix98 pty slave device (majors 136–143, 256 minors each in the historical
- * layout; current kernels use major 136 with minors past 255), `undefined` for any other device.
- */
-export function ptsPath(major: number, minor: number): string | undefined {
-  if (major < 136 || major > 143) {
-    return undefined;
-  }
-  return `/dev/pts/${(major - 136) * 256 + minor}`;
-}
-
-async function readControllingTerminalWithPs(pid: number, timeoutMs: number): Promise<ControllingTerminal> {
-  const answer = await run('ps', ['-o', 'tty=', '-p', String(pid)], timeoutMs);
-  if (answer.kind !== 'ok') {
-    const detail =
-      answer.kind === 'failed'
-        ? `exited with ${answer.status}${answer.stderr ? `: ${answer.stderr}` : ' (no such process?)'}`
-        : answer.kind === 'not-found'
-          ? 'is not installed'
-          : answer.kind === 'spawn-error'
-            ? `could not be run: ${answer.message}`
-            : answer.kind === 'timeout'
-              ? `did not answer within ${timeoutMs} ms`
-              : 'answered too much';
-    return { tty: null, reason: `ps -o tty= -p ${pid} ${detail}` };
-  }
-  const tty = answer.stdout.trim();
-  if (tty === '') {
-    return { tty: null, reason: `ps knows no process ${pid}` };
-  }
-  if (/^\?+$/.test(tty) || tty === '-') {
-    return { tty: null, reason: `process ${pid} has no controlling terminal` };
-  }
-  return { tty: tty.startsWith('/') ? tty : `/dev/${tty}` };
-}
-
 /** `/dev/pts/3` and `pts/3` compare equal. */
 function normalizeTty(tty: string): string {
   return tty.startsWith('/dev/') ? tty.slice('/dev/'.length) : tty;
-}
-
-type RunResult =
-  | { readonly kind: 'ok'; readonly stdout: string }
-  | { readonly kind: 'failed'; readonly status: string; readonly stderr: string }
-  | { readonly kind: 'timeout' }
-  | { readonly kind: 'too-large' }
-  | { readonly kind: 'not-found' }
-  | { readonly kind: 'spawn-error'; readonly message: string };
-
-/** Runs a command without a shell; resolves how it went, never rejects. */
-function run(file: string, args: readonly string[], timeoutMs: number): Promise<RunResult> {
-  return new Promise((resolve) => {
-    try {
-      execFile(
-        file,
-        args,
-        { timeout: timeoutMs, maxBuffer: 64 * 1024, encoding: 'utf8', windowsHide: true, killSignal: 'SIGKILL' },
-        (error, stdout, stderr) => {
-          if (!error) {
-            resolve({ kind: 'ok', stdout });
-            return;
-          }
-          const failure = error as NodeJS.ErrnoException & { killed?: boolean; signal?: NodeJS.Signals | null; code?: unknown };
-          if (failure.code === 'ENOENT') {
-            resolve({ kind: 'not-found' });
-          } else if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
-            resolve({ kind: 'too-large' });
-          } else if (typeof failure.code === 'number') {
-            resolve({ kind: 'failed', status: `status ${failure.code}`, stderr: firstLine(stderr) });
-          } else if (failure.killed) {
-            resolve({ kind: 'timeout' });
-          } else if (failure.signal) {
-            resolve({ kind: 'failed', status: `signal ${failure.signal}`, stderr: firstLine(stderr) });
-          } else {
-            resolve({ kind: 'spawn-error', message: describeError(error) });
-          }
-        },
-      );
-    } catch (error) {
-      // execFile throws synchronously for invalid arguments (e.g. a NUL byte in a path).
-      resolve({ kind: 'spawn-error', message: describeError(error) });
-    }
-  });
-}
-
-function firstLine(text: string): string {
-  const line = text.split('\n').find((candidate) => candidate.trim() !== '') ?? '';
-  return clip(line.trim());
-}
-
-function clip(text: string): string {
-  return text.length > MAX_REASON_DETAIL ? `${text.slice(0, MAX_REASON_DETAIL)}…` : text;
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code && !error.message.includes(String(code)) ? `${code}: ${error.message}` : error.message;
-  }
-  return String(error);
 }
 
 function notInPane(reason: string): TmuxNotInPane {

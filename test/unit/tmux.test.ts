@@ -11,14 +11,8 @@ import { promisify } from 'node:util';
 import * as pty from 'node-pty';
 
 import { TmuxContextNotes } from '../../src/tmux/contextNotes';
-import {
-  TmuxDetection,
-  decodeTtyNr,
-  detectTmuxPane,
-  ptsPath,
-  readControllingTerminal,
-  socketPathFromTmuxVar,
-} from '../../src/tmux/detect';
+import { decodeTtyNr, ptsPath, readControllingTerminal } from '../../src/proc/controllingTerminal';
+import { TmuxDetection, detectTmuxPane, socketPathFromTmuxVar } from '../../src/tmux/detect';
 
 const execFileAsync = promisify(execFile);
 

@@ -1,0 +1,69 @@
+/**
+ * `/proc/<pid>/stat` on Linux (proc(5)): one line of space-separated fields, the second of which
+ * (`comm`, in parentheses) may itself contain spaces and parentheses. Read by the terminal probe
+ * (foreground process group, session, start time) and by tmux detection (controlling terminal).
+ * Plain Node, no `vscode` import.
+ */
+import * as fs from 'node:fs';
+
+/** The fields of `/proc/<pid>/stat` this extension uses (proc(5) field numbers, 1-based). */
+export interface ProcStat {
+  pid: number;
+  /** Field 2, without its parentheses. */
+  comm: string;
+  /** Field 3: R running or runnable, S sleeping, D disk sleep, Z zombie, T stopped, … */
+  state: string;
+  /** Parent pid (field 4); after the parent exited, the reaper the process was reparented to. */
+  ppid: number;
+  /** Process group (field 5). */
+  pgrp: number;
+  /** Session id (field 6): the pid of the session leader. */
+  session: number;
+  /** Controlling terminal (field 7) as an encoded device number, 0 for none; see decodeTtyNr. */
+  ttyNr: number;
+  /** Foreground process group of the controlling terminal (field 8), -1 for none. */
+  tpgid: number;
+  /** Start time in clock ticks after boot (field 22); unchanged by exec. */
+  startTime: number;
+}
+
+/**
+ * Parses the text of a `/proc/<pid>/stat` file. The fixed fields are read after the LAST `)`, so a
+ * `comm` holding spaces or `)` cannot shift them. Returns undefined when the text is not such a
+ * line (no `)`, fewer than 22 fields, or a non-integer where the kernel prints an integer).
+ */
+export function parseProcStat(text: string, pid: number): ProcStat | undefined {
+  const close = text.lastIndexOf(')');
+  if (close === -1) return undefined;
+  const comm = text.slice(text.indexOf('(') + 1, close);
+  // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) … starttime(22)
+  const f = text.slice(close + 1).trim().split(/\s+/);
+  if (f.length < 20) return undefined;
+  const numbers = [f[1], f[2], f[3], f[4], f[5], f[19]];
+  if (!numbers.every((n) => /^-?\d+$/.test(n))) return undefined;
+  return {
+    pid,
+    comm,
+    state: f[0],
+    ppid: Number(f[1]),
+    pgrp: Number(f[2]),
+    session: Number(f[3]),
+    ttyNr: Number(f[4]),
+    tpgid: Number(f[5]),
+    startTime: Number(f[19]),
+  };
+}
+
+/**
+ * Reads and parses `/proc/<pid>/stat` (synchronously: one small file). Returns undefined when the
+ * process is gone, the file cannot be read (no `/proc`) or its text does not parse.
+ */
+export function readStat(pid: number): ProcStat | undefined {
+  let raw: string;
+  try {
+    raw = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return parseProcStat(raw, pid);
+}
