@@ -37,8 +37,11 @@ export interface DshBridgeApi {
   readonly navigation: NavigationApi;
 }
 
-/** The running terminal service, for {@link deactivate}. */
-let activeService: TerminalService | undefined;
+/**
+ * What {@link deactivate} awaits: each step ends something that needs time (terminal sessions,
+ * the MCP endpoint's socket); they run at once.
+ */
+let teardown: Array<() => Promise<void>> = [];
 
 /**
  * How long deactivation may take: VS Code gives an extension host at most 5 s to shut down after
@@ -52,7 +55,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const log = vscode.window.createOutputChannel('DSH Bridge', { log: true });
   const settings = new TerminalSettings(log);
   const service = new TerminalService(log);
-  activeService = service;
+  teardown = [() => service.closeAll('extension deactivated')];
   const owner = service.createOwner('DSH Bridge tools');
   context.subscriptions.push(log, settings, service, owner);
 
@@ -75,21 +78,23 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   context.subscriptions.push(registerTerminalTools(tools), panel, registerTerminalCommands(tools, panel));
   registerTmux(context, log);
   const navigation = registerNavigation(context, log, () => service.backendTypes());
-  context.subscriptions.push(registerMcp(context, { terminal: tools, navigation, clients: mcpClients, log }));
+  const mcp = registerMcp(context, { terminal: tools, navigation, clients: mcpClients, log });
+  context.subscriptions.push(mcp);
+  teardown.push(() => mcp.shutdown());
   return Object.freeze({ apiVersion: 1, terminal: createTerminalApi(service), navigation: createNavigationApi(navigation) });
 }
 
 /**
- * Ends every terminal session and waits for it, with the SIGKILL escalation, within
- * DEACTIVATE_BUDGET_MS. Called by VS Code before it disposes `context.subscriptions` (whose
- * service disposal would not wait).
+ * Ends every terminal session (with the SIGKILL escalation) and stops the MCP endpoint (its
+ * connections closed, its socket removed), and waits for both within DEACTIVATE_BUDGET_MS. Called
+ * by VS Code before it disposes `context.subscriptions` (whose disposal would not wait).
  */
 export async function deactivate(): Promise<void> {
-  const service = activeService;
-  activeService = undefined;
-  if (!service) return;
+  const steps = teardown;
+  teardown = [];
+  if (steps.length === 0) return;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, DEACTIVATE_BUDGET_MS)));
-  await Promise.race([service.closeAll('extension deactivated'), budget]);
+  await Promise.race([Promise.allSettled(steps.map((step) => step())), budget]);
   clearTimeout(timer);
 }

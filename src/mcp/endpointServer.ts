@@ -7,14 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import type { Log } from '../common/log';
 import type { Endpoint } from './discovery';
 import { HELLO_TIMEOUT_MS, checkHello, readFirstLine } from './handshake';
 
-/** What the endpoint reports (no secret, no client data). */
-export interface EndpointLog {
-  info(message: string): void;
-  warn(message: string): void;
-}
 
 /**
  * An authenticated connection: the socket (paused) and the bytes that arrived after the
@@ -36,7 +32,8 @@ export class EndpointServer {
   constructor(
     readonly socketPath: string,
     private readonly onConnection: ConnectionHandler,
-    private readonly log: EndpointLog,
+    /** Where the endpoint reports (no secret, no client data). */
+    private readonly log: Pick<Log, 'info' | 'warn'>,
     private readonly helloTimeoutMs = HELLO_TIMEOUT_MS,
   ) {
     this.server = net.createServer({ pauseOnConnect: true }, (socket) => void this.accept(socket));

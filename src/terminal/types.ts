@@ -5,6 +5,7 @@
  * the *foreground process group* is the PTY's `tpgid` (see termios(3), `tcgetpgrp`); *scrollback*
  * is the bounded history of lines the PTY produced, with our own prompt markers removed.
  */
+import type { Disposable } from '../common/disposable';
 
 /**
  * Why a send returned. Only `stdin_read` with `waiting: 'shell-prompt'` means "the command
@@ -266,7 +267,4 @@ export interface TerminalBackend {
   spawn(spec: SpawnSpec, signal?: AbortSignal): Promise<BackendSession>;
 }
 
-/** Something that can be disposed; mirrors `vscode.Disposable` without importing vscode. */
-export interface Disposable {
-  dispose(): void;
-}
+export type { Disposable };

@@ -25,8 +25,14 @@ export interface McpDeps {
   log: vscode.LogOutputChannel;
 }
 
+/** The MCP surface as the composition root holds it. */
+export interface McpSurface extends vscode.Disposable {
+  /** Closes every connection and removes the endpoint's socket; resolves when it is gone (for `deactivate`). */
+  shutdown(): Promise<void>;
+}
+
 /** Registers the MCP surface; everything is disposed with the returned Disposable. */
-export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): vscode.Disposable {
+export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): McpSurface {
   const { terminal, navigation, clients, log } = deps;
   const toolsFor = (owner: Owner) => {
     const tools = createTerminalTools({ ...terminal, owner });
@@ -40,5 +46,6 @@ export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): vs
   const endpoint = new McpEndpoint(context, { service: terminal.service, toolsFor, clients, log });
   const provider = registerMcpDefinitionProvider(endpoint, log);
   log.info(`mcp: ${provider ? "listed in VS Code's own MCP servers while on" : "not listed in VS Code's own MCP servers (no usable API before VS Code 1.101)"}`);
-  return vscode.Disposable.from(endpoint, registerConnectCommand(endpoint), ...(provider ? [provider] : []));
+  const registrations = vscode.Disposable.from(endpoint, registerConnectCommand(endpoint), ...(provider ? [provider] : []));
+  return { shutdown: () => endpoint.shutdown(), dispose: () => registrations.dispose() };
 }

@@ -89,6 +89,17 @@ export class McpEndpoint implements vscode.Disposable {
     return this.applying;
   }
 
+  /**
+   * Stops serving for good (on deactivation): closes every connection, removes the socket and the
+   * variable; resolves once the socket is gone. Settings or trust changes after it start nothing.
+   */
+  shutdown(): Promise<void> {
+    this.subscriptions.forEach((s) => s.dispose());
+    // After a start or stop in progress, so a start that was under way is undone too.
+    this.applying = this.applying.then(() => this.stop()).catch((e) => this.deps.log.error(`mcp: ${String(e)}`));
+    return this.applying;
+  }
+
   dispose(): void {
     void this.stop();
     this.subscriptions.forEach((s) => s.dispose());
