@@ -10,6 +10,7 @@
  * client's name.
  */
 import * as vscode from 'vscode';
+import { COMMAND } from '../common/ids';
 import { TerminalError, describe } from '../terminal/errors';
 import type { Owner, SessionEvent, SessionInfo } from '../terminal/service';
 import { AgentOwners } from './agentOwners';
@@ -38,7 +39,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, clients = new A
   const all = () => [ctx.owner, ...clients.owners()].flatMap((owner) => ctx.service.list(owner).map((session) => ({ owner, session })));
   const status = vscode.window.createStatusBarItem('dsh.agentTerminals', vscode.StatusBarAlignment.Left, 10);
   status.name = 'DSH Bridge agent terminals';
-  status.command = 'dsh.listAgentTerminals';
+  status.command = COMMAND.listAgentTerminals;
 
   const info = (sessionId: string) => all().find((e) => e.session.sessionId === sessionId);
   const updateStatus = () => {
@@ -97,7 +98,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, clients = new A
     followClients,
     { dispose: () => [...subscriptions.values()].forEach((s) => s.dispose()) },
     { dispose: () => [...mirrors.values()].forEach((m) => m.dispose(true)) },
-    vscode.commands.registerCommand('dsh.takeOverAgentTerminal', async (sessionId?: string) => {
+    vscode.commands.registerCommand(COMMAND.takeOverAgentTerminal, async (sessionId?: string) => {
       const candidates = all().map((e) => e.session).filter((s) => !s.takenOver && s.sessionStatus.kind === 'running');
       if (candidates.length === 0) return void vscode.window.showInformationMessage('DSH Bridge: no agent terminal to take over.');
       const id = typeof sessionId === 'string' ? sessionId : await targetSession(candidates, 'Take over which agent terminal?');
@@ -106,7 +107,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, clients = new A
       ctx.service.takeOver(owner, id);
       mirrors.get(id)?.terminal.show();
     }),
-    vscode.commands.registerCommand('dsh.handBackAgentTerminal', async (sessionId?: string) => {
+    vscode.commands.registerCommand(COMMAND.handBackAgentTerminal, async (sessionId?: string) => {
       const candidates = all().map((e) => e.session).filter((s) => s.takenOver);
       if (candidates.length === 0) return void vscode.window.showInformationMessage('DSH Bridge: no agent terminal is taken over.');
       const id = typeof sessionId === 'string' ? sessionId : await targetSession(candidates, 'Hand back which agent terminal?');
@@ -206,7 +207,7 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
       .showInformationMessage(`${this.sessionId} is the agent's terminal and is read-only. Take it over to type into it? Agent input is refused until you hand it back.`, 'Take Over')
       .then((pick) => {
         this.offering = false;
-        if (pick) void vscode.commands.executeCommand('dsh.takeOverAgentTerminal', this.sessionId);
+        if (pick) void vscode.commands.executeCommand(COMMAND.takeOverAgentTerminal, this.sessionId);
       });
   }
 

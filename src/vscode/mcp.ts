@@ -6,6 +6,7 @@
  * use, one instance per connection too.
  */
 import * as vscode from 'vscode';
+import { TOOL } from '../common/ids';
 import type { Owner } from '../terminal/service';
 import { detectTmuxPane } from '../tmux/detect';
 import type { AgentOwners } from './agentOwners';
@@ -14,7 +15,7 @@ import { registerConnectCommand } from './mcpConnect';
 import { McpEndpoint, contributedTools, registerMcpDefinitionProvider } from './mcpEndpoint';
 import type { TerminalToolContext } from './tools/terminal/context';
 import { createTerminalTools } from './tools/terminal/tools';
-import { TMUX_CONTEXT_TOOL_NAME, TmuxContextTool } from './tmux';
+import { TmuxContextTool } from './tmux';
 
 /** What the MCP surface needs from the composition root. */
 export interface McpDeps {
@@ -37,7 +38,7 @@ export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): Mc
   const toolsFor = (owner: Owner) => {
     const tools = createTerminalTools({ ...terminal, owner });
     for (const [name, tool] of navigation.createTools()) tools.set(name, tool);
-    tools.set(TMUX_CONTEXT_TOOL_NAME, new TmuxContextTool(() => detectTmuxPane({ warn: (m) => log.warn(`tmux: ${m}`) }), log));
+    tools.set(TOOL.tmuxContext, new TmuxContextTool(() => detectTmuxPane({ warn: (m) => log.warn(`tmux: ${m}`) }), log));
     return tools;
   };
   // Every contributed tool must be served: a tool added to package.json without an MCP instance is a bug.

@@ -11,16 +11,14 @@
  * says which clients no longer ask.
  */
 import * as vscode from 'vscode';
-
-/** Setting: MCP client names (their `initialize` clientInfo.name) allowed to act without asking. */
-export const AUTO_APPROVE_SETTING = 'dsh.mcp.autoApprove';
+import { SETTING } from '../common/ids';
 
 /** A call the person refused (or VS Code could not ask about); its message is for the client. */
 export class McpDeniedError extends Error {}
 
 /** The client names in `dsh.mcp.autoApprove` (strings only; anything else is ignored). */
 export function autoApprovedClients(): string[] {
-  const value = vscode.workspace.getConfiguration().get<unknown>(AUTO_APPROVE_SETTING);
+  const value = vscode.workspace.getConfiguration().get<unknown>(SETTING.mcpAutoApprove);
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.length > 0) : [];
 }
 
@@ -63,7 +61,7 @@ export class McpApproval {
     } catch (e) {
       throw new McpDeniedError(
         `${toolName} was not run: VS Code could not ask the person to allow it (${e instanceof Error ? e.message : String(e)}). ` +
-          `The person can allow this client without asking by adding "${client}" to the setting ${AUTO_APPROVE_SETTING}.`,
+          `The person can allow this client without asking by adding "${client}" to the setting ${SETTING.mcpAutoApprove}.`,
       );
     }
     if (pick === always) this.allowedForConnection = true;
@@ -79,16 +77,16 @@ export class McpApproval {
 export function watchAutoApprove(): vscode.Disposable {
   let known = new Set(autoApprovedClients());
   return vscode.workspace.onDidChangeConfiguration((e) => {
-    if (!e.affectsConfiguration(AUTO_APPROVE_SETTING)) return;
+    if (!e.affectsConfiguration(SETTING.mcpAutoApprove)) return;
     const now = autoApprovedClients();
     const added = now.filter((c) => !known.has(c));
     known = new Set(now);
     if (added.length === 0) return;
     void vscode.window
       .showWarningMessage(
-        `DSH Bridge: the MCP client${added.length > 1 ? 's' : ''} ${added.map((c) => `"${c}"`).join(', ')} may now open terminals and run commands without asking (${AUTO_APPROVE_SETTING}).`,
+        `DSH Bridge: the MCP client${added.length > 1 ? 's' : ''} ${added.map((c) => `"${c}"`).join(', ')} may now open terminals and run commands without asking (${SETTING.mcpAutoApprove}).`,
         'Open Setting',
       )
-      .then((pick) => pick && vscode.commands.executeCommand('workbench.action.openSettings', AUTO_APPROVE_SETTING));
+      .then((pick) => pick && vscode.commands.executeCommand('workbench.action.openSettings', SETTING.mcpAutoApprove));
   });
 }

@@ -5,12 +5,9 @@
  * through `DSH_BRIDGE_MCP`, which the extension sets in the window's integrated terminals.
  */
 import * as vscode from 'vscode';
+import { COMMAND, SETTING } from '../common/ids';
 import { ENDPOINT_ENV } from '../mcp/discovery';
-import { AUTO_APPROVE_SETTING } from './mcpApproval';
-import { MCP_ENABLED_SETTING, McpEndpoint, McpState } from './mcpEndpoint';
-
-/** Command id (package.json `contributes.commands`). */
-export const CONNECT_AGENT_COMMAND = 'dsh.connectAgent';
+import { McpEndpoint, McpState } from './mcpEndpoint';
 
 const VIEW_SCHEME = 'dsh-mcp';
 
@@ -65,13 +62,13 @@ ${json({ mcpServers: { 'dsh-bridge': { command: 'node', args: [bridge], env: { [
   dsh_symbols, dsh_diagnostics, dsh_call_hierarchy, dsh_tmux_context) run without asking, except
   reading a file outside the workspace, which asks as it does in chat.
 - Opening a session, sending input, signals and closing ask you in VS Code first: Allow Once,
-  Allow <client> Until the Window Closes (that connection), or Deny. \`${AUTO_APPROVE_SETTING}\`
+  Allow <client> Until the Window Closes (that connection), or Deny. \`${SETTING.mcpAutoApprove}\`
   lists clients you allow without asking (your choice and your risk: such a client runs commands
   as you without a prompt).
 - Each connection sees only its own sessions; they appear in the terminal panel named after the
   client, with Take Over as for Copilot's. When the client disconnects, its sessions are closed.
 
-Turn it off with the setting \`${MCP_ENABLED_SETTING}\` (false): the socket and the variable go.
+Turn it off with the setting \`${SETTING.mcpEnabled}\` (false): the socket and the variable go.
 `;
 }
 
@@ -82,13 +79,13 @@ export function registerConnectCommand(endpoint: McpEndpoint): vscode.Disposable
   return vscode.Disposable.from(
     changed,
     vscode.workspace.registerTextDocumentContentProvider(VIEW_SCHEME, { onDidChange: changed.event, provideTextDocumentContent: (uri) => views.get(uri.path) ?? '' }),
-    vscode.commands.registerCommand(CONNECT_AGENT_COMMAND, async (): Promise<McpState> => {
+    vscode.commands.registerCommand(COMMAND.connectAgent, async (): Promise<McpState> => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showErrorMessage('DSH Bridge: the MCP endpoint is never on in Restricted Mode (an agent could run code from this workspace). Trust the workspace first.');
         return endpoint.state;
       }
       if (endpoint.state.state !== 'listening') {
-        if (vscode.workspace.getConfiguration().get<boolean>(MCP_ENABLED_SETTING) !== true) {
+        if (vscode.workspace.getConfiguration().get<boolean>(SETTING.mcpEnabled) !== true) {
           let pick: string | undefined;
           try {
             pick = await vscode.window.showWarningMessage(
@@ -96,7 +93,7 @@ export function registerConnectCommand(endpoint: McpEndpoint): vscode.Disposable
               {
                 modal: true,
                 detail:
-                  `Turns on ${MCP_ENABLED_SETTING} in your user settings. Programs of your user on this machine that hold this window's secret ` +
+                  `Turns on ${SETTING.mcpEnabled} in your user settings. Programs of your user on this machine that hold this window's secret ` +
                   '(agents started in its integrated terminals) can then list and call the tools; side effects ask you first.',
               },
               'Turn On',
@@ -105,7 +102,7 @@ export function registerConnectCommand(endpoint: McpEndpoint): vscode.Disposable
             pick = undefined; // VS Code refused to show the dialog: nothing changes
           }
           if (pick !== 'Turn On') return endpoint.state;
-          await vscode.workspace.getConfiguration().update(MCP_ENABLED_SETTING, true, vscode.ConfigurationTarget.Global);
+          await vscode.workspace.getConfiguration().update(SETTING.mcpEnabled, true, vscode.ConfigurationTarget.Global);
         }
         await endpoint.apply();
       }

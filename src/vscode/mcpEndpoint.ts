@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { MCP_SERVER_DEFINITION_PROVIDER, SETTING } from '../common/ids';
 import { ENDPOINT_ENV, formatEndpoint } from '../mcp/discovery';
 import { EndpointServer } from '../mcp/endpointServer';
 import { chooseSocketPath, socketDirCandidates } from '../mcp/socketPath';
@@ -18,10 +19,6 @@ import type { AgentOwners } from './agentOwners';
 import { watchAutoApprove } from './mcpApproval';
 import { ContributedTool, McpConnection } from './mcpConnection';
 
-/** Setting: serve the tools over MCP from this window (boolean, machine scope, default false). */
-export const MCP_ENABLED_SETTING = 'dsh.mcp.enabled';
-/** Id of the MCP server definition provider (package.json `contributes.mcpServerDefinitionProviders`). */
-export const MCP_PROVIDER_ID = 'dsh.mcp';
 
 /** What the endpoint is doing: `listening` (with its socket path), `off`, `restricted`, or `failed` (with why). */
 export type McpState =
@@ -59,7 +56,7 @@ export class McpEndpoint implements vscode.Disposable {
     this.subscriptions.push(
       this.changed,
       watchAutoApprove(),
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(MCP_ENABLED_SETTING) && void this.apply()),
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(SETTING.mcpEnabled) && void this.apply()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.apply()),
     );
     void this.apply();
@@ -106,7 +103,7 @@ export class McpEndpoint implements vscode.Disposable {
   }
 
   private async applyNow(): Promise<void> {
-    const enabled = vscode.workspace.getConfiguration().get<boolean>(MCP_ENABLED_SETTING) === true;
+    const enabled = vscode.workspace.getConfiguration().get<boolean>(SETTING.mcpEnabled) === true;
     const want = enabled && vscode.workspace.isTrusted;
     if (want && !this.server) await this.start();
     if (!want && this.server) await this.stop();
@@ -182,7 +179,7 @@ export function registerMcpDefinitionProvider(endpoint: McpEndpoint, log: vscode
 }
 
 function registerProvider(lm: McpDefinitionApi, Definition: McpStdioDefinitionCtor, endpoint: McpEndpoint): vscode.Disposable {
-  return lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, {
+  return lm.registerMcpServerDefinitionProvider(MCP_SERVER_DEFINITION_PROVIDER, {
     onDidChangeMcpServerDefinitions: endpoint.onDidChange,
     provideMcpServerDefinitions: () => {
       const value = endpoint.connectionValue;

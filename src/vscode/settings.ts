@@ -4,11 +4,10 @@
  * stays in force (the defaults at first load).
  */
 import * as vscode from 'vscode';
+import { TERMINAL_SETTINGS_SECTION } from '../common/ids';
 import { DEFAULT_TERMINAL_CONFIG, TerminalConfig, resolveTerminalConfig } from '../terminal/config';
 import { describe } from '../terminal/errors';
 
-/** The settings section; each TerminalConfig key is `dsh.terminal.<key>` in package.json. */
-export const TERMINAL_SECTION = 'dsh.terminal';
 
 /** Holds the terminal configuration in force and keeps it current. */
 export class TerminalSettings implements vscode.Disposable {
@@ -18,7 +17,7 @@ export class TerminalSettings implements vscode.Disposable {
   constructor(private readonly log: vscode.LogOutputChannel) {
     this.reload();
     this.listener = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(TERMINAL_SECTION)) this.reload();
+      if (e.affectsConfiguration(TERMINAL_SETTINGS_SECTION)) this.reload();
     });
   }
 
@@ -28,7 +27,7 @@ export class TerminalSettings implements vscode.Disposable {
   }
 
   private reload(): void {
-    const section = vscode.workspace.getConfiguration(TERMINAL_SECTION);
+    const section = vscode.workspace.getConfiguration(TERMINAL_SETTINGS_SECTION);
     const read: Partial<TerminalConfig> = {};
     for (const key of Object.keys(DEFAULT_TERMINAL_CONFIG) as (keyof TerminalConfig)[]) {
       (read as Record<string, unknown>)[key] = section.get(key);
@@ -39,7 +38,7 @@ export class TerminalSettings implements vscode.Disposable {
     } catch (error) {
       this.log.error(`terminal settings rejected, previous configuration kept: ${describe(error)}`);
       void vscode.window.showErrorMessage(`DSH Bridge: ${describe(error)}. The previous terminal settings stay in force.`, 'Open Settings').then((pick) => {
-        if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', TERMINAL_SECTION);
+        if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', TERMINAL_SETTINGS_SECTION);
       });
     }
   }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { COMMAND } from '../common/ids';
 import { describe } from '../terminal/errors';
 import type { SessionInfo } from '../terminal/service';
 import { TerminalToolContext, defaultCwd } from './tools/terminal/context';
@@ -28,19 +29,19 @@ export function registerTerminalCommands(ctx: TerminalToolContext, panel: AgentT
   const pages = new ScrollbackDocuments(ctx);
   return vscode.Disposable.from(
     vscode.workspace.registerTextDocumentContentProvider(SCROLLBACK_SCHEME, pages),
-    vscode.commands.registerCommand('dsh.openAgentTerminal', () => guarded(ctx, async () => {
+    vscode.commands.registerCommand(COMMAND.openAgentTerminal, () => guarded(ctx, async () => {
       const info = await ctx.service.open(ctx.owner, { cwd: defaultCwd() });
       panel.show(info.sessionId);
       void vscode.window.showInformationMessage(`DSH Bridge: agent terminal ${info.sessionId} is open in ${info.cwd}.`);
       return info;
     })),
-    vscode.commands.registerCommand('dsh.listAgentTerminals', () => guarded(ctx, async () => {
+    vscode.commands.registerCommand(COMMAND.listAgentTerminals, () => guarded(ctx, async () => {
       const pick = await pickSession(ctx, 'Agent terminals: pick one to see its newest scrollback page');
       if (!pick) return;
       const uri = pages.mint(pick.sessionId);
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
     })),
-    vscode.commands.registerCommand('dsh.closeAgentTerminal', () => guarded(ctx, async () => {
+    vscode.commands.registerCommand(COMMAND.closeAgentTerminal, () => guarded(ctx, async () => {
       const pick = await pickSession(ctx, 'Close which agent terminal?');
       if (!pick) return;
       await closeAgentSession(ctx, pick.sessionId, 'closed from the command palette', 'you (DSH: Close Agent Terminal)');

@@ -3,18 +3,9 @@
  * item. The detection itself lives in `src/tmux/` (plain Node); this layer only wires it up.
  */
 import * as vscode from 'vscode';
-
+import { SETTING, TOOL } from '../common/ids';
 import { TmuxContextNotes } from '../tmux/contextNotes';
 import { TmuxDetection, detectTmuxPane } from '../tmux/detect';
-
-/** Name of the language model tool, as contributed in `package.json`. */
-export const TMUX_CONTEXT_TOOL_NAME = 'dsh_tmux_context';
-
-/** Setting section and key of the opt-in status bar item (boolean, default false). */
-export const TMUX_SETTINGS_SECTION = 'dsh.tmux';
-export const TMUX_STATUS_BAR_KEY = 'statusBar';
-/** Full id of the status bar setting: `dsh.tmux.statusBar`. */
-export const TMUX_STATUS_BAR_SETTING = `${TMUX_SETTINGS_SECTION}.${TMUX_STATUS_BAR_KEY}`;
 
 /** Input of `dsh_tmux_context`: none (`inputSchema` is an empty object). */
 export type TmuxContextInput = Record<string, never>;
@@ -28,7 +19,7 @@ export type TmuxContextInput = Record<string, never>;
 export function registerTmux(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   const detect = (): Promise<TmuxDetection> => detectTmuxPane({ warn: (message) => log.warn(`tmux: ${message}`) });
   context.subscriptions.push(
-    vscode.lm.registerTool(TMUX_CONTEXT_TOOL_NAME, new TmuxContextTool(detect, log)),
+    vscode.lm.registerTool(TOOL.tmuxContext, new TmuxContextTool(detect, log)),
     new TmuxStatusBar(detect, log),
   );
 }
@@ -69,7 +60,7 @@ export class TmuxContextTool implements vscode.LanguageModelTool<TmuxContextInpu
     }
     const note = this.notes.report(this.sessionOwner, detection);
     this.log.debug(
-      `tmux: ${TMUX_CONTEXT_TOOL_NAME} -> ${note.inPane ? `in pane ${note.paneId}` : 'not in a pane'}` +
+      `tmux: ${TOOL.tmuxContext} -> ${note.inPane ? `in pane ${note.paneId}` : 'not in a pane'}` +
         `${note.unchanged ? ' (unchanged)' : ''}`,
     );
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(note))]);
@@ -94,7 +85,7 @@ class TmuxStatusBar implements vscode.Disposable {
     this.item.name = 'DSH Bridge: tmux pane';
     this.subscriptions.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(TMUX_STATUS_BAR_SETTING)) {
+        if (event.affectsConfiguration(SETTING.tmuxStatusBar)) {
           void this.refresh();
         }
       }),
@@ -108,7 +99,7 @@ class TmuxStatusBar implements vscode.Disposable {
   }
 
   private enabled(): boolean {
-    return vscode.workspace.getConfiguration(TMUX_SETTINGS_SECTION).get<unknown>(TMUX_STATUS_BAR_KEY, false) === true;
+    return vscode.workspace.getConfiguration().get<unknown>(SETTING.tmuxStatusBar, false) === true;
   }
 
   private async refresh(): Promise<void> {
