@@ -160,10 +160,7 @@ export interface LspProvider {
   query(request: LspRequest, signal: AbortSignal): Promise<LspResult>;
 }
 
-/** Something that frees what it holds when disposed; `dispose()` is idempotent. Structurally a `vscode.Disposable`. */
-export interface Disposable {
-  dispose(): void;
-}
+export type { Disposable } from '../common/disposable';
 
 /**
  * Stable error codes of the seam (safe to switch on; messages are for people and models):

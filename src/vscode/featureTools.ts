@@ -8,6 +8,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { TOOL } from '../common/ids';
 import { walkCalls } from '../lsp/features/callHierarchy';
 import { validateCallHierarchyInput, validateDiagnosticsInput, validateSymbolsInput } from '../lsp/features/input';
 import { matchSymbolName } from '../lsp/features/match';
@@ -19,7 +20,7 @@ import { LspError } from '../lsp/types';
 import { checkNavigationFile } from '../lsp/fileRead';
 import { describeOutside, placeOf, readUriText, workspaceFolderRealPaths } from './fileAccess';
 import { resolveFile, resolveModelPosition, ResolvedFile, UsedPosition } from './lspTool';
-import { TOOL_OUTPUT_CAP_BYTES, toolResult } from './terminalTools';
+import { TOOL_OUTPUT_CAP_BYTES, toolResult } from './tools/toolResult';
 
 /** What one source contributed to a workspace-wide answer (its error, if it failed, instead of failing the call). */
 export interface SourceReport {
@@ -114,7 +115,7 @@ function errorText(e: unknown): string {
 
 /** `dsh_symbols`: workspace symbols by `query`, or the outline of `filePath`. */
 export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unknown>> {
-  static readonly toolName = 'dsh_symbols';
+  static readonly toolName = TOOL.symbols;
   constructor(private readonly registry: FeatureRegistry) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
@@ -185,7 +186,7 @@ const FRESHNESS_RANK: Record<Freshness, number> = { settled: 0, unknown: 1, pend
 
 /** `dsh_diagnostics`: problems of one file (waiting for analysis) or of the workspace. */
 export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, unknown>> {
-  static readonly toolName = 'dsh_diagnostics';
+  static readonly toolName = TOOL.diagnostics;
   constructor(private readonly registry: FeatureRegistry) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
@@ -247,7 +248,7 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
 
 /** `dsh_call_hierarchy`: callers or callees of the item at a 1-based position. */
 export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string, unknown>> {
-  static readonly toolName = 'dsh_call_hierarchy';
+  static readonly toolName = TOOL.callHierarchy;
   constructor(private readonly registry: FeatureRegistry) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {

@@ -7,6 +7,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { TOOL } from '../common/ids';
 import { OutsideReadConsents } from '../lsp/containment';
 import { splitLines, toLspPosition, anchorToSymbol } from '../lsp/position';
 import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, snapToDeclaredName, WithheldLines } from '../lsp/present';
@@ -14,7 +15,8 @@ import type { LspService } from '../lsp/service';
 import { LSP_OPERATIONS, LspOperation, Position, isLspOperation } from '../lsp/types';
 import { extensionOfUri } from '../lsp/uri';
 import { describeOutside, placeOf, readUriText, UriPlace } from './fileAccess';
-import { codeBlock, toolResult } from './terminalTools';
+import { codeFence } from './tools/markdownText';
+import { toolResult } from './tools/toolResult';
 
 /** Input of `dsh_lsp` (mirrors its `inputSchema` in package.json). */
 export interface LspToolInput {
@@ -79,7 +81,7 @@ export interface ReadAccess {
 }
 
 export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
-  static readonly toolName = 'dsh_lsp';
+  static readonly toolName = TOOL.lsp;
   private readonly consents = new OutsideReadConsents();
 
   constructor(private readonly service: LspService) {}
@@ -314,8 +316,8 @@ function outsideConfirmation(place: UriPlace, input: LspToolInput): { title: str
   const via = place.containment?.via;
   const parts = [
     `\`dsh_lsp\` (${String(input.operation)} at line ${String(input.line)}, column ${String(input.column)}) will read this file, which is outside every workspace folder:`,
-    codeBlock(place.shown, 'text').value,
-    ...(via ? ['The path it was given leads there through a symbolic link:', codeBlock(via, 'text').value] : []),
+    codeFence(place.shown, 'text'),
+    ...(via ? ['The path it was given leads there through a symbolic link:', codeFence(via, 'text')] : []),
     'The answer shows the model text from it (the line at the position, hover text), and preview lines of result locations outside the workspace.',
   ];
   return { title: 'Read a file outside the workspace?', message: new vscode.MarkdownString(parts.join('\n\n')) };

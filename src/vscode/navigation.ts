@@ -10,6 +10,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
+import { COMMAND, SETTING } from '../common/ids';
 import { characterToModelColumn } from '../lsp/position';
 import { LspService } from '../lsp/service';
 import { LSP_OPERATIONS, LspOperation, LspProvider, NavLocation, Disposable as SeamDisposable } from '../lsp/types';
@@ -27,12 +28,12 @@ import { CallHierarchyTool, DiagnosticsTool, SymbolsTool } from './featureTools'
 import { registerWikiDiagnostics } from './wikiDiagnostics';
 
 /** Settings of this module (declared in package.json `contributes.configuration`). */
-export const EDITOR_PROVIDERS_SETTING = 'dsh.markdown.editorProviders';
-export const ALIAS_ORDER_SETTING = 'dsh.markdown.aliasOrder';
+export const EDITOR_PROVIDERS_SETTING = SETTING.markdownEditorProviders;
+export const ALIAS_ORDER_SETTING = SETTING.markdownAliasOrder;
 
 /** Commands of this module (declared in package.json `contributes.commands`). */
-export const SHOW_AGENT_VIEW_COMMAND = 'dsh.showAgentViewAtCursor';
-export const SHOW_CONFIGURATION_COMMAND = 'dsh.showEffectiveConfiguration';
+export const SHOW_AGENT_VIEW_COMMAND = COMMAND.showAgentViewAtCursor;
+export const SHOW_CONFIGURATION_COMMAND = COMMAND.showEffectiveConfiguration;
 
 const VIEW_SCHEME = 'dsh-view';
 

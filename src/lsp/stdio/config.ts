@@ -3,9 +3,10 @@
  * each (plain Node, no `vscode` import). Validated on load: a bad entry is reported in one readable
  * sentence naming the setting and the entry, and skipped; the others still work.
  */
+import { SETTING } from '../../common/ids';
 
 /** The setting's name (package.json `contributes.configuration`). */
-export const SERVERS_SETTING = 'dsh.lsp.servers';
+export const SERVERS_SETTING = SETTING.lspServers;
 
 /**
  * One configured language server, as validated by {@link parseServerConfigs}.

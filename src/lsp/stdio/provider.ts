@@ -12,6 +12,7 @@
  * LSP-shaped (0-based line, UTF-16 character, URI strings), so answers convert directly.
  */
 import { promises as fsp } from 'node:fs';
+import type { Log } from '../../common/log';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as Protocol from 'vscode-languageserver-protocol/node';
 import { NavigationReadError, readNavigationText } from '../fileRead';
@@ -45,11 +46,7 @@ export type ProtocolModule = Pick<
 >;
 
 /** A log sink (a `vscode.LogOutputChannel` fits). */
-export interface StdioLog {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
+export type StdioLog = Log;
 
 /** Options of {@link StdioLspProvider}. */
 export interface StdioProviderOptions {
