@@ -11,6 +11,7 @@
  * 5. the absolute `timeoutMs`, armed when the send starts → `timeout`.
  * PTY bytes stay in memory; the log gets events only.
  */
+import type { Log } from '../common/log';
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -50,10 +51,7 @@ import {
 } from './types';
 
 /** Event log of the terminal seam: ids, reasons, sizes, durations. Never terminal content. */
-export interface TerminalLog {
-  info(message: string): void;
-  warn(message: string): void;
-}
+export type TerminalLog = Pick<Log, 'info' | 'warn'>;
 
 const MOTD_MAX_BYTES = 4096;
 const ECHO_TAIL_MAX = 4096;
