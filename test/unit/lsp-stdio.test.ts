@@ -246,7 +246,7 @@ describe('StdioLspProvider lifecycle (fake-lsp.js)', function () {
   });
 
   it('crashes restart with backoff, then the server is reported failed with its last stderr lines', async () => {
-    const p = provider({ command: process.execPath, args: [FAKE, '--crash-on-request'], readyTimeoutMs: 2000 }, { crashPolicy: { maxRestarts: 2, baseDelayMs: 50, maxDelayMs: 100 } });
+    const p = provider({ command: process.execPath, args: [FAKE, '--crash-on-request'], readyTimeoutMs: 10_000 }, { crashPolicy: { maxRestarts: 2, baseDelayMs: 50, maxDelayMs: 100 } });
     const err = await query(p, 'goToDefinition', 'sh/main.sh', 4, 0).then(
       () => assert.fail('should fail'),
       (e: unknown) => e,
