@@ -3,7 +3,7 @@
  * name or a file's outline, problems, and callers / callees, answered by the sources registered in
  * a {@link FeatureRegistry} (VS Code's language features, `md-links`, configured stdio servers),
  * chosen by file extension like `dsh_lsp`. Positions in and out are converted once: model input by
- * `resolveModelPosition` (shared with `dsh_lsp`), answers by `src/lsp/features/present.ts`. Input
+ * `resolveModelPosition` (`src/lsp/usedPosition.ts`, shared with `dsh_lsp`), answers by `src/lsp/features/present.ts`. Input
  * rules live in `src/lsp/features/input.ts` (kept in agreement with package.json by a test).
  */
 import * as path from 'node:path';
@@ -19,7 +19,8 @@ import { splitLines } from '../lsp/position';
 import { LspError } from '../lsp/types';
 import { checkNavigationFile } from '../lsp/fileRead';
 import { describeOutside, placeOf, readUriText, workspaceFolderRealPaths } from './fileAccess';
-import { resolveFile, resolveModelPosition, ResolvedFile, UsedPosition } from './lspTool';
+import { resolveFile, ResolvedFile } from './lspTool';
+import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
 import { TOOL_OUTPUT_CAP_BYTES, toolResult } from './tools/toolResult';
 
 /** What one source contributed to a workspace-wide answer (its error, if it failed, instead of failing the call). */

@@ -9,10 +9,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TOOL } from '../common/ids';
 import { OutsideReadConsents } from '../lsp/containment';
-import { splitLines, toLspPosition, anchorToSymbol } from '../lsp/position';
-import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, snapToDeclaredName, WithheldLines } from '../lsp/present';
+import { splitLines } from '../lsp/position';
+import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLines } from '../lsp/present';
 import type { LspService } from '../lsp/service';
-import { LSP_OPERATIONS, LspOperation, Position, isLspOperation } from '../lsp/types';
+import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../lsp/types';
+import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
 import { extensionOfUri } from '../lsp/uri';
 import { describeOutside, placeOf, readUriText, UriPlace } from './fileAccess';
 import { codeFence } from './tools/markdownText';
@@ -33,18 +34,6 @@ export interface LspToolInput {
   offset?: number;
   /** Page size, 1..500. Default 50. */
   limit?: number;
-}
-
-/** The position the tool actually used, as shown to the model (1-based). */
-export interface UsedPosition {
-  line: number;
-  column: number;
-  /** The text of that line. */
-  lineText: string;
-  /** The token at the column (identifier or character), `''` on whitespace. */
-  token: string;
-  /** Why the column differs from the one given (symbol re-anchoring, keyword snapping, clamping). */
-  note?: string;
 }
 
 /** JSON of a locations answer. */
@@ -215,42 +204,6 @@ function optionalInt(v: unknown, name: string, min: number, max: number): number
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max === Number.MAX_SAFE_INTEGER ? '∞' : max} (got ${JSON.stringify(v)})`);
   return v;
-}
-
-/**
- * The position a tool uses for a 1-based model position: re-anchored to `symbol` (nearest
- * occurrence at identifier boundaries) or, without one, a column on a declaration keyword snapped
- * to the declared name; then converted once to LSP (`toLspPosition`), a column past the end
- * clamped to the end. Shared by `dsh_lsp` and `dsh_call_hierarchy`.
- * @param lines the document's lines (`splitLines`).
- * @returns the LSP position and the {@link UsedPosition} to show.
- * @throws LspError `line_out_of_range` (quoting `1..N`), `column_out_of_range`, `symbol_not_found`.
- */
-export function resolveModelPosition(lines: readonly string[], line: number, column: number, symbol?: string): { position: Position; used: UsedPosition } {
-  // Re-anchor, then convert once (line_out_of_range quotes 1..N).
-  const converted0 = toLspPosition(lines, { line, column: 1 });
-  const lineText = converted0.lineText;
-  let used = column;
-  let note: string | undefined;
-  let tokenText: string;
-  if (symbol !== undefined) {
-    const anchor = anchorToSymbol(lineText, column, symbol);
-    used = anchor.column;
-    tokenText = symbol;
-    if (used !== column) note = `re-anchored to '${symbol}' at column ${used}${anchor.occurrences.length > 1 ? ` (occurrences at columns ${anchor.occurrences.join(', ')})` : ''}`;
-  } else {
-    const snap = snapToDeclaredName(lineText, column);
-    used = snap.column;
-    tokenText = snap.token;
-    note = snap.note;
-  }
-  const converted = toLspPosition(lines, { line, column: used });
-  if (converted.clamped) {
-    const end = Array.from(lineText).length + 1;
-    note = `${note ? note + '; ' : ''}column ${used} is past the end of the line; used column ${end}`;
-    used = end;
-  }
-  return { position: converted.position, used: { line, column: used, lineText, token: tokenText, ...(note ? { note } : {}) } };
 }
 
 /** Where a file path leads (see {@link resolveFile}). */

@@ -1,0 +1,56 @@
+/**
+ * The position a navigation tool actually uses for a model position (plain Node, no `vscode`
+ * import): the 1-based line and column the model gave, re-anchored to a symbol or snapped from a
+ * declaration keyword to the declared name, clamped to the line, and converted once to LSP.
+ */
+import { anchorToSymbol, toLspPosition } from './position';
+import { snapToDeclaredName } from './present';
+import { Position } from './types';
+
+/** The position the tool actually used, as shown to the model (1-based). */
+export interface UsedPosition {
+  line: number;
+  column: number;
+  /** The text of that line. */
+  lineText: string;
+  /** The token at the column (identifier or character), `''` on whitespace. */
+  token: string;
+  /** Why the column differs from the one given (symbol re-anchoring, keyword snapping, clamping). */
+  note?: string;
+}
+
+/**
+ * The position a tool uses for a 1-based model position: re-anchored to `symbol` (nearest
+ * occurrence at identifier boundaries) or, without one, a column on a declaration keyword snapped
+ * to the declared name; then converted once to LSP (`toLspPosition`), a column past the end
+ * clamped to the end. Shared by `dsh_lsp` and `dsh_call_hierarchy`.
+ * @param lines the document's lines (`splitLines`).
+ * @returns the LSP position and the {@link UsedPosition} to show.
+ * @throws LspError `line_out_of_range` (quoting `1..N`), `column_out_of_range`, `symbol_not_found`.
+ */
+export function resolveModelPosition(lines: readonly string[], line: number, column: number, symbol?: string): { position: Position; used: UsedPosition } {
+  // Re-anchor, then convert once (line_out_of_range quotes 1..N).
+  const converted0 = toLspPosition(lines, { line, column: 1 });
+  const lineText = converted0.lineText;
+  let used = column;
+  let note: string | undefined;
+  let tokenText: string;
+  if (symbol !== undefined) {
+    const anchor = anchorToSymbol(lineText, column, symbol);
+    used = anchor.column;
+    tokenText = symbol;
+    if (used !== column) note = `re-anchored to '${symbol}' at column ${used}${anchor.occurrences.length > 1 ? ` (occurrences at columns ${anchor.occurrences.join(', ')})` : ''}`;
+  } else {
+    const snap = snapToDeclaredName(lineText, column);
+    used = snap.column;
+    tokenText = snap.token;
+    note = snap.note;
+  }
+  const converted = toLspPosition(lines, { line, column: used });
+  if (converted.clamped) {
+    const end = Array.from(lineText).length + 1;
+    note = `${note ? note + '; ' : ''}column ${used} is past the end of the line; used column ${end}`;
+    used = end;
+  }
+  return { position: converted.position, used: { line, column: used, lineText, token: tokenText, ...(note ? { note } : {}) } };
+}
