@@ -23,9 +23,14 @@ export {
   characterToModelColumn,
   toLspPosition,
   toModelPosition,
-  anchorToSymbol,
 } from './position';
-export type { ModelPosition, ConvertedPosition, SymbolAnchor } from './position';
+export type { ModelPosition, ConvertedPosition } from './position';
+export { anchorToSymbol } from './symbolAnchor';
+export type { SymbolAnchor } from './symbolAnchor';
+export { lineWindow, LINE_TEXT_MAX_UNITS, CUT_MARKER } from './lineWindow';
+export type { LineWindow } from './lineWindow';
+export { resolveModelPosition } from './usedPosition';
+export type { UsedPosition } from './usedPosition';
 export { parseUri, formatUri, canonicalUri, uriKey, joinUri, relativePathOf, extensionOfUri, encodePath } from './uri';
 export type { ParsedUri } from './uri';
 export { shapeLocations, flattenHover, isLoadingHover, snapToDeclaredName, preview, DEFAULT_LIMIT, MAX_LIMIT, PREVIEW_MAX_CHARS } from './present';

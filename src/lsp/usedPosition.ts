@@ -3,16 +3,29 @@
  * import): the 1-based line and column the model gave, re-anchored to a symbol or snapped from a
  * declaration keyword to the declared name, clamped to the line, and converted once to LSP.
  */
-import { anchorToSymbol, toLspPosition } from './position';
+import { lineWindow } from './lineWindow';
+import { toLspPosition } from './position';
 import { snapToDeclaredName } from './present';
+import { anchorToSymbol } from './symbolAnchor';
 import { Position } from './types';
+import type { LINE_TEXT_MAX_UNITS } from './lineWindow';
 
 /** The position the tool actually used, as shown to the model (1-based). */
 export interface UsedPosition {
   line: number;
   column: number;
-  /** The text of that line. */
+  /**
+   * The text of that line; a line longer than {@link LINE_TEXT_MAX_UNITS} UTF-16 code units is cut
+   * to a window of that size around {@link column}, each cut end marked with `…` (see
+   * {@link lineWindow}).
+   */
   lineText: string;
+  /**
+   * Present only when {@link lineText} was cut at its start: the 1-based column of the line where
+   * the shown text begins, after the leading `…` (column `c` is the `(c - lineTextStart)`-th
+   * character, 0-based, after it).
+   */
+  lineTextStart?: number;
   /** The token at the column (identifier or character), `''` on whitespace. */
   token: string;
   /** Why the column differs from the one given (symbol re-anchoring, keyword snapping, clamping). */
@@ -52,5 +65,9 @@ export function resolveModelPosition(lines: readonly string[], line: number, col
     note = `${note ? note + '; ' : ''}column ${used} is past the end of the line; used column ${end}`;
     used = end;
   }
-  return { position: converted.position, used: { line, column: used, lineText, token: tokenText, ...(note ? { note } : {}) } };
+  const shown = lineWindow(lineText, used);
+  return {
+    position: converted.position,
+    used: { line, column: used, lineText: shown.text, ...(shown.start !== undefined ? { lineTextStart: shown.start } : {}), token: tokenText, ...(note ? { note } : {}) },
+  };
 }

@@ -2,7 +2,6 @@
 // points <-> seam 0-based line + 0-based UTF-16 character. Field cases L14–L17.
 import * as assert from 'node:assert/strict';
 import {
-  anchorToSymbol,
   characterToModelColumn,
   codePointLength,
   modelColumnToCharacter,
@@ -10,6 +9,7 @@ import {
   toLspPosition,
   toModelPosition,
 } from '../../src/lsp/position';
+import { anchorToSymbol } from '../../src/lsp/symbolAnchor';
 import { isLspError, LspError } from '../../src/lsp/types';
 
 function roundTrip(text: string, model: { line: number; column: number }, lsp: { line: number; character: number }): void {

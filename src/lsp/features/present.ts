@@ -5,7 +5,8 @@
  * `dsh_lsp` shows them (`summarize`), hits under `node_modules` or outside the workspace folded
  * into counts when the workspace has hits of its own.
  */
-import { anchorToSymbol, characterToModelColumn, modelColumnToCharacter } from '../position';
+import { characterToModelColumn, modelColumnToCharacter } from '../position';
+import { anchorToSymbol } from '../symbolAnchor';
 import { CollapsedGroup, FileCount, PlacedPath, placeUri, preview, summarize } from '../present';
 import type { Range } from '../types';
 import { uriKey } from '../uri';
