@@ -5,7 +5,8 @@
  * default page), in ms. Prints figures, asserts nothing. The extension host runs every extension on
  * one thread, so this time is time no extension runs.
  */
-import { preview, shapeLocations } from '../src/lsp/present';
+import { preview } from '../src/lsp/previewLine';
+import { shapeLocations } from '../src/lsp/shapeLocations';
 import type { NavLocation } from '../src/lsp/types';
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;

@@ -15,7 +15,15 @@ import { registerTerminalTools } from './vscode/tools/terminal/tools';
 import { registerTmux } from './vscode/tmux';
 import { NavigationApi, createNavigationApi } from './lsp/navigationApi';
 import { TerminalApi, createTerminalApi } from './terminal/terminalApi';
-import { registerNavigation } from './vscode/navigation';
+import { LspService } from './lsp/service';
+import { FeatureRegistry } from './lsp/features/registry';
+import { NavigationContext } from './vscode/navigationContext';
+import { registerMdLinks } from './vscode/mdLinks';
+import { registerVsCodeFeatures } from './vscode/vscodeFeatures';
+import { registerVsCodeFallback } from './vscode/vscodeFallback';
+import { registerStdioServers } from './vscode/stdioProvider';
+import { registerNavigationTools } from './vscode/navigationTools';
+import { registerNavigationCommands } from './vscode/navigationCommands';
 import { AgentOwners } from './vscode/agentOwners';
 import { registerMcp } from './vscode/mcp';
 
@@ -77,8 +85,20 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const panel = registerAgentTerminals(tools, mcpClients);
   context.subscriptions.push(registerTerminalTools(tools), panel, registerTerminalCommands(tools, panel));
   registerTmux(context, log);
-  const navigation = registerNavigation(context, log, () => service.backendTypes());
-  const mcp = registerMcp(context, { terminal: tools, navigation, clients: mcpClients, log });
+
+  // Navigation: md-links first, then the VS Code fallback over every other contributed language,
+  // then the configured language servers (each takes its extensions from the fallback).
+  const navigation = new LspService();
+  const nav: NavigationContext = { service: navigation, features: new FeatureRegistry(navigation), log };
+  context.subscriptions.push(registerMdLinks(nav), registerVsCodeFeatures(nav), registerVsCodeFallback(nav));
+  const servers = registerStdioServers(nav);
+  const navigationTools = registerNavigationTools(nav);
+  context.subscriptions.push(
+    servers,
+    navigationTools,
+    registerNavigationCommands(nav, { extension: context, backendTypes: () => service.backendTypes(), languageServers: () => ({ servers: servers.describe(), errors: servers.errors }) }),
+  );
+  const mcp = registerMcp(context, { terminal: tools, navigationTools: () => navigationTools.create(), clients: mcpClients, log });
   context.subscriptions.push(mcp);
   teardown.push(() => mcp.shutdown());
   return Object.freeze({ apiVersion: 1, terminal: createTerminalApi(service), navigation: createNavigationApi(navigation) });

@@ -6,8 +6,10 @@
  * - `LspService`: provider registration and routing by file extension (`./service`).
  * - The one position converter and symbol re-anchoring (`./position`).
  * - URI helpers (`./uri`).
- * - What `dsh_lsp` shows the model: result shaping and paging, hover flattening, declaration-keyword
- *   snapping (`./present`).
+ * - What `dsh_lsp` shows the model: result shaping and paging (`./shapeLocations`, `./pageSummary`,
+ *   `./placeUri`, `./previewLine`), hover text (`./hoverText`, `./loadingHover`), declaration-keyword
+ *   snapping (`./declaredName`), the used position and its bounded line (`./usedPosition`,
+ *   `./lineWindow`, `./symbolAnchor`).
  * - The `md-links` wiki-link provider and its file-system interface (`./wikilinks/*`).
  * - The one navigation file read (regular files only, bounded, never blocking: `./fileRead`) and
  *   workspace containment by real path with the record of consents to read outside (`./containment`).
@@ -15,7 +17,7 @@
 
 export * from './types';
 export { LspService } from './service';
-export type { ProviderDescription, ServiceDescription } from './service';
+export type { ProviderDescription, ServiceDescription, FallbackBuilder, FallbackRegistration } from './service';
 export {
   splitLines,
   codePointLength,
@@ -31,10 +33,20 @@ export { lineWindow, LINE_TEXT_MAX_UNITS, CUT_MARKER } from './lineWindow';
 export type { LineWindow } from './lineWindow';
 export { resolveModelPosition } from './usedPosition';
 export type { UsedPosition } from './usedPosition';
-export { parseUri, formatUri, canonicalUri, uriKey, joinUri, relativePathOf, extensionOfUri, encodePath } from './uri';
+export { parseUri, formatUri, canonicalUri, uriKey, joinUri, relativePathOf, extensionOfUri, encodePath, fileUriToPath, pathToFileUri } from './uri';
+export { realUri } from './realUri';
 export type { ParsedUri } from './uri';
-export { shapeLocations, flattenHover, isLoadingHover, snapToDeclaredName, preview, DEFAULT_LIMIT, MAX_LIMIT, PREVIEW_MAX_CHARS } from './present';
-export type { ShownLocation, FileCount, CollapsedGroup, ShapedLocations, ShapeOptions, Snap, WithheldLines } from './present';
+export { shapeLocations, DEFAULT_LIMIT, MAX_LIMIT } from './shapeLocations';
+export type { ShownLocation, ShapedLocations, ShapeOptions, WithheldLines } from './shapeLocations';
+export { summarize } from './pageSummary';
+export type { FileCount, CollapsedGroup } from './pageSummary';
+export { placeUri } from './placeUri';
+export type { PlacedPath } from './placeUri';
+export { preview, PREVIEW_MAX_CHARS } from './previewLine';
+export { flattenHover } from './hoverText';
+export { isLoadingHover } from './loadingHover';
+export { snapToDeclaredName } from './declaredName';
+export type { Snap } from './declaredName';
 export {
   readNavigationFile,
   readNavigationText,

@@ -2,7 +2,7 @@
  * Shaping a provider's raw answer into the seam's result, shared by every provider that asks a
  * language server (VS Code's providers, configured stdio servers). Plain Node.
  */
-import { LspError, LspRequest, LspResult, NavLocation } from './types';
+import { LspRequest, LspResult, NavLocation } from './types';
 import { isRange, plainRange } from './rangeLike';
 
 /** Rewrites a URI to its real path; each provider formats URIs its own way. */
@@ -76,25 +76,4 @@ export function dedupe(locations: readonly NavLocation[]): NavLocation[] {
     byKey.set(k, prev ? { ...l, ...prev, ...(prev.isDeclaration || l.isDeclaration ? { isDeclaration: true } : {}) } : l);
   }
   return [...byKey.values()];
-}
-
-/** The `cancelled` error of a query whose AbortSignal fired. */
-export function cancelledError(signal: AbortSignal): LspError {
-  return new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') });
-}
-
-/** Waits `ms`, or rejects with `cancelledError` as soon as `signal` aborts. */
-export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.reject(cancelledError(signal));
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(cancelledError(signal));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

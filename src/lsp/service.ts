@@ -3,6 +3,8 @@
  * extensions they serve; each query is routed to the provider serving the file's extension.
  */
 
+import { cancelledError, throwIfAborted } from './cancellation';
+import { isFileExtension, isLanguageId, isProviderId } from './registrationRules';
 import { extensionOfUri, parseUri } from './uri';
 import {
   Disposable,
@@ -35,15 +37,27 @@ interface Registration {
   readonly extensions: ReadonlyMap<string, string>;
 }
 
-const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const EXT_RE = /^\.[^./\\\s]+$/;
-const LANGUAGE_ID_RE = /^[^\s]+$/;
+/**
+ * Builds the fallback provider (see {@link LspService.registerFallback}) for the extensions that
+ * are free: `served` lists those other providers serve now (sorted, lower case), which the
+ * provider must leave out. `undefined` when it has nothing to serve.
+ */
+export type FallbackBuilder = (served: readonly string[]) => LspProvider | undefined;
+
+/** What {@link LspService.registerFallback} returns. */
+export interface FallbackRegistration extends Disposable {
+  /** Build and register the fallback again (e.g. when the set of extensions it could serve changed). */
+  refresh(): void;
+}
 
 /**
  * Routes navigation queries to providers by file extension.
  *
  * - {@link registerProvider} validates the provider's id and every extension and reserves them all
  *   at once or none; the returned disposer frees them together.
+ * - One provider may be the *fallback* ({@link registerFallback}): it serves the extensions no
+ *   other provider serves. A provider registered later may take an extension the fallback holds:
+ *   the fallback is rebuilt without it, and takes it back when that provider is disposed.
  * - {@link query} picks the provider by the file's extension on every call (independent of
  *   registration order), derives `languageId` from that provider's map and hands over a complete
  *   {@link LspRequest}.
@@ -51,6 +65,55 @@ const LANGUAGE_ID_RE = /^[^\s]+$/;
 export class LspService {
   private readonly byId = new Map<string, Registration>();
   private readonly byExtension = new Map<string, Registration>();
+  private fallback: { readonly build: FallbackBuilder; current?: { readonly id: string; readonly extensions: ReadonlySet<string>; readonly registration: Disposable } } | undefined;
+
+  /**
+   * Register the fallback provider: `build` is called now, and again whenever a provider that took
+   * one of its extensions is registered (before and after: the fallback lets go of all it holds,
+   * the provider registers, and the fallback is rebuilt over what is still free, also when that
+   * registration fails) or disposed, and on {@link FallbackRegistration.refresh}. Each provider
+   * it builds is registered like any other (same validation). There is at most one fallback.
+   * @returns a registration whose `dispose()` frees the fallback's extensions and stops rebuilding.
+   * @throws LspError `invalid_registration` when a fallback is already registered, or when the
+   *   provider built now is invalid.
+   */
+  registerFallback(build: FallbackBuilder): FallbackRegistration {
+    if (this.fallback) throw new LspError('invalid_registration', 'a fallback navigation provider is already registered', { problems: ['fallback already registered'] });
+    const mine: NonNullable<LspService['fallback']> = { build };
+    this.fallback = mine;
+    const refresh = () => {
+      if (this.fallback === mine) this.refreshFallback();
+    };
+    try {
+      this.refreshFallback();
+    } catch (e) {
+      this.fallback = undefined;
+      throw e;
+    }
+    return {
+      refresh,
+      dispose: () => {
+        if (this.fallback !== mine) return;
+        this.releaseFallback();
+        this.fallback = undefined;
+      },
+    };
+  }
+
+  private releaseFallback(): void {
+    const fallback = this.fallback;
+    fallback?.current?.registration.dispose();
+    if (fallback) fallback.current = undefined;
+  }
+
+  /** Rebuild the fallback over the free extensions, if there is one. */
+  private refreshFallback(): void {
+    const fallback = this.fallback;
+    if (!fallback) return;
+    this.releaseFallback();
+    const provider = fallback.build(this.servedExtensions());
+    if (provider) fallback.current = { id: provider.id, extensions: new Set(Object.keys(provider.extensions)), registration: this.reserve(provider) };
+  }
 
   /**
    * Register a provider for the extensions in `provider.extensions` (copied now; later changes to
@@ -65,11 +128,39 @@ export class LspService {
    *   no key served by another provider; every value a non-empty languageId without whitespace;
    * - `query`: a function.
    *
+   * An extension the fallback holds ({@link registerFallback}) is not a conflict: the fallback
+   * gives it up.
+   *
    * @returns a {@link Disposable} whose `dispose()` frees the id and all extensions together
    *   (idempotent; it never frees what a later registration took).
    * @throws LspError `invalid_registration` with `details.problems: string[]`.
    */
   registerProvider(provider: LspProvider): Disposable {
+    const wanted = Object.keys((provider as Partial<LspProvider> | null)?.extensions ?? {}).map((e) => e.toLowerCase());
+    const held = this.fallback?.current;
+    const overlaps = held !== undefined && provider?.id !== held.id && wanted.some((e) => held.extensions.has(e));
+    if (!overlaps) return this.reserve(provider);
+    // Release the fallback, register, and let the fallback take what is still free (also on failure).
+    this.releaseFallback();
+    let registration: Disposable;
+    try {
+      registration = this.reserve(provider);
+    } finally {
+      this.refreshFallback();
+    }
+    let disposed = false;
+    return {
+      dispose: () => {
+        if (disposed) return;
+        disposed = true;
+        registration.dispose();
+        this.refreshFallback();
+      },
+    };
+  }
+
+  /** Validate and reserve, as {@link registerProvider} describes, without regard to the fallback. */
+  private reserve(provider: LspProvider): Disposable {
     const problems: string[] = [];
     const p = provider as Partial<LspProvider> | null | undefined;
     if (typeof p !== 'object' || p === null) {
@@ -79,7 +170,7 @@ export class LspService {
     }
     const id = p.id;
     const idText = typeof id === 'string' ? id : String(id);
-    if (typeof id !== 'string' || !ID_RE.test(id)) {
+    if (!isProviderId(id)) {
       problems.push(`id ${JSON.stringify(id)} is invalid: use 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. 'md-links')`);
     } else if (this.byId.has(id)) {
       problems.push(`id '${id}' is already registered`);
@@ -97,7 +188,7 @@ export class LspService {
       for (const ext of keys) {
         const languageId = (raw as Record<string, unknown>)[ext];
         const lower = ext.toLowerCase();
-        if (!EXT_RE.test(ext)) {
+        if (!isFileExtension(ext)) {
           problems.push(`extension ${JSON.stringify(ext)} is invalid: use one leading dot and no other dot, slash or space (e.g. '.ts'; '.d.ts' files are served by '.ts')`);
         } else if (ext !== lower) {
           problems.push(`extension '${ext}' is not lower case: use '${lower}' (files match case-insensitively)`);
@@ -108,7 +199,7 @@ export class LspService {
         } else {
           seenLower.set(lower, ext);
         }
-        if (typeof languageId !== 'string' || !LANGUAGE_ID_RE.test(languageId)) {
+        if (!isLanguageId(languageId)) {
           problems.push(`languageId for '${ext}' must be a non-empty string without spaces (e.g. 'markdown'), got ${JSON.stringify(languageId)}`);
         }
         const owner = this.byExtension.get(lower);
@@ -203,7 +294,7 @@ export class LspService {
       result = await registration.provider.query(request, signal);
     } catch (e) {
       if (isLspError(e)) throw e;
-      if (signal.aborted) throw cancelledError(signal, e);
+      if (signal.aborted) throw cancelledError(signal, undefined, e);
       throw new LspError(
         'provider_failed',
         `navigation provider '${registration.id}' failed on ${query.operation}: ${e instanceof Error ? e.message : String(e)}`,
@@ -252,14 +343,6 @@ function validateQuery(q: LspQuery): void {
     }
   }
   if (problems.length > 0) throw new LspError('invalid_request', `invalid navigation query: ${problems.join('; ')}`, { problems });
-}
-
-function cancelledError(signal: AbortSignal, cause?: unknown): LspError {
-  return new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') }, { cause: cause ?? signal.reason });
-}
-
-function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw cancelledError(signal);
 }
 
 function checkResult(providerId: string, request: LspRequest, result: LspResult): void {

@@ -1,5 +1,6 @@
 /**
- * Small, dependency-free URI helpers for the navigation seam (plain Node, no `vscode` import).
+ * Small, dependency-free URI helpers for the navigation seam (plain Node, no `vscode` import),
+ * and the conversions between `file:` URIs and file-system paths.
  *
  * URIs are strings (RFC 3986): `scheme://authority/path?query#fragment`. Different producers
  * percent-encode differently (`vscode.Uri.toString()` encodes `+`, `:` and `@`; Node's
@@ -7,6 +8,8 @@
  * with one canonical rule ({@link canonicalUri}).
  */
 
+import * as nodePath from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LspError } from './types';
 
 /** A parsed URI. `path` is decoded (`/home/me/My Notes #1/a.md`); `scheme` is lower case. */
@@ -124,4 +127,19 @@ export function extensionOfUri(uri: string): string | undefined {
   const dot = name.lastIndexOf('.');
   if (dot <= 0 || dot === name.length - 1) return undefined;
   return name.slice(dot).toLowerCase();
+}
+
+/** The absolute file-system path of a `file:` URI. @throws LspError `invalid_request` for another scheme. */
+export function fileUriToPath(uri: string): string {
+  const u = parseUri(uri);
+  if (u.scheme !== 'file') {
+    throw new LspError('invalid_request', `the Node file system reads only file: URIs, got ${JSON.stringify(uri)}`);
+  }
+  return fileURLToPath(formatUri({ ...u, query: '', fragment: '' }));
+}
+
+/** The canonical `file:` URI of an absolute path (see `canonicalUri`). */
+export function pathToFileUri(p: string): string {
+  const abs = nodePath.resolve(p).split(nodePath.sep).join('/');
+  return canonicalUri(formatUri({ scheme: 'file', authority: '', path: abs.startsWith('/') ? abs : '/' + abs, query: '', fragment: '' }));
 }

@@ -5,7 +5,7 @@
  */
 import { lineWindow } from './lineWindow';
 import { toLspPosition } from './position';
-import { snapToDeclaredName } from './present';
+import { snapToDeclaredName } from './declaredName';
 import { anchorToSymbol } from './symbolAnchor';
 import { Position } from './types';
 import type { LINE_TEXT_MAX_UNITS } from './lineWindow';

@@ -9,6 +9,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TOOL } from '../common/ids';
+import { abortOnCancel } from './cancellation';
 import { walkCalls } from '../lsp/features/callHierarchy';
 import { validateCallHierarchyInput, validateDiagnosticsInput, validateSymbolsInput } from '../lsp/features/input';
 import { matchSymbolName } from '../lsp/features/match';
@@ -69,14 +70,6 @@ function workspaceUriOf(target: ResolvedFile): string {
   return (target.folder?.uri ?? vscode.Uri.file(path.dirname(target.uri.fsPath))).toString();
 }
 
-/** An AbortSignal that fires when the tool call's token is cancelled. */
-function signalOf(token?: vscode.CancellationToken): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const sub = token?.onCancellationRequested(() => controller.abort('the tool call was cancelled'));
-  if (token?.isCancellationRequested) controller.abort('the tool call was cancelled');
-  return { signal: controller.signal, dispose: () => sub?.dispose() };
-}
-
 /**
  * Keep an answer within the tool result cap (256 KiB of JSON): while it is larger, the page is
  * halved (its `nextOffset` then leads on) and `capNote` says so.
@@ -135,7 +128,7 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
    */
   async run(input: unknown, token?: vscode.CancellationToken): Promise<object> {
     const i = validateSymbolsInput(input);
-    const { signal, dispose } = signalOf(token);
+    const { signal, dispose } = abortOnCancel(token);
     try {
       const rootList = await roots();
       if (i.filePath !== undefined) {
@@ -202,7 +195,7 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
   /** The JSON answer (also used by the palette command); errors as {@link SymbolsTool.run}. */
   async run(input: unknown, token?: vscode.CancellationToken): Promise<object> {
     const i = validateDiagnosticsInput(input);
-    const { signal, dispose } = signalOf(token);
+    const { signal, dispose } = abortOnCancel(token);
     try {
       const rootList = await roots();
       const shape = (items: readonly DiagnosticItem[]) =>
@@ -269,7 +262,7 @@ export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string
    */
   async run(input: unknown, token?: vscode.CancellationToken): Promise<object> {
     const i = validateCallHierarchyInput(input);
-    const { signal, dispose } = signalOf(token);
+    const { signal, dispose } = abortOnCancel(token);
     try {
       const target = await resolveInside(i.filePath, CallHierarchyTool.toolName);
       const uri = target.uri.toString();

@@ -2,15 +2,16 @@
  * The `dsh_lsp` Language Model Tool: definition, references, implementation and hover at a
  * 1-based position, through the navigation seam ({@link LspService}). The model-facing position
  * (1-based line, 1-based column counted in characters) is converted to an LSP position exactly once
- * here (`src/lsp/position.ts`), and result positions back the same way (`src/lsp/present.ts`).
+ * here (`src/lsp/position.ts`), and result positions back the same way (`src/lsp/shapeLocations.ts`).
  */
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TOOL } from '../common/ids';
+import { abortOnCancel } from './cancellation';
 import { OutsideReadConsents } from '../lsp/containment';
 import { splitLines } from '../lsp/position';
-import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLines } from '../lsp/present';
+import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLines } from '../lsp/shapeLocations';
 import type { LspService } from '../lsp/service';
 import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../lsp/types';
 import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
@@ -158,12 +159,10 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
 
     const { position: lspPosition, used: position } = resolveModelPosition(lines, line, column, symbol);
 
-    const controller = new AbortController();
-    const sub = token?.onCancellationRequested(() => controller.abort('the tool call was cancelled'));
-    if (token?.isCancellationRequested) controller.abort('the tool call was cancelled');
+    const cancellation = abortOnCancel(token);
     try {
       const workspaceUri = (target.folder?.uri ?? vscode.Uri.file(path.dirname(target.uri.fsPath))).toString();
-      const result = await this.service.query({ operation, uri: uriText, position: lspPosition, workspaceUri }, controller.signal);
+      const result = await this.service.query({ operation, uri: uriText, position: lspPosition, workspaceUri }, cancellation.signal);
       if (result.kind === 'hover') {
         return { operation: 'hover', file: target.shown, provider: served.providerId, position, hover: result.contents };
       }
@@ -177,7 +176,7 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
       });
       return { operation: operation as Exclude<LspOperation, 'hover'>, file: target.shown, provider: served.providerId, position, ...shaped };
     } finally {
-      sub?.dispose();
+      cancellation.dispose();
     }
   }
 }

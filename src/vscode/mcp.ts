@@ -10,7 +10,6 @@ import { TOOL } from '../common/ids';
 import type { Owner } from '../terminal/service';
 import { detectTmuxPane } from '../tmux/detect';
 import type { AgentOwners } from './agentOwners';
-import type { NavigationService } from './navigation';
 import { registerConnectCommand } from './mcpConnect';
 import { McpEndpoint, contributedTools, registerMcpDefinitionProvider } from './mcpEndpoint';
 import type { TerminalToolContext } from './tools/terminal/context';
@@ -21,7 +20,8 @@ import { TmuxContextTool } from './tmux';
 export interface McpDeps {
   /** The terminal tools' context; each connection replaces its owner with its own. */
   terminal: TerminalToolContext;
-  navigation: NavigationService;
+  /** Fresh instances of the navigation tools by name (one set per connection). */
+  navigationTools: () => Map<string, vscode.LanguageModelTool<object>>;
   clients: AgentOwners;
   log: vscode.LogOutputChannel;
 }
@@ -34,10 +34,10 @@ export interface McpSurface extends vscode.Disposable {
 
 /** Registers the MCP surface; everything is disposed with the returned Disposable. */
 export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): McpSurface {
-  const { terminal, navigation, clients, log } = deps;
+  const { terminal, navigationTools, clients, log } = deps;
   const toolsFor = (owner: Owner) => {
     const tools = createTerminalTools({ ...terminal, owner });
-    for (const [name, tool] of navigation.createTools()) tools.set(name, tool);
+    for (const [name, tool] of navigationTools()) tools.set(name, tool);
     tools.set(TOOL.tmuxContext, new TmuxContextTool(() => detectTmuxPane({ warn: (m) => log.warn(`tmux: ${m}`) }), log));
     return tools;
   };

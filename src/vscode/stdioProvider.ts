@@ -1,7 +1,8 @@
 /**
  * User-configured language servers (`dsh.lsp.servers`) on the navigation seam: one
- * {@link StdioLspProvider} per valid entry, registered on the {@link NavigationService} (so it takes
- * its extensions from the VS Code fallback provider, and gives them back when it goes).
+ * {@link StdioLspProvider} per valid entry, registered on the navigation seam (so it takes its
+ * extensions from the VS Code fallback provider, and gives them back when it goes), with its
+ * symbols, diagnostics and call hierarchy in the feature registry.
  *
  * The client side of the protocol is `vscode-languageclient`'s node module: its re-export of the
  * protocol connection and request types (`createProtocolConnection`, `DefinitionRequest`, …) is
@@ -24,8 +25,7 @@ import * as languageclient from 'vscode-languageclient/node';
 import { LspError } from '../lsp/types';
 import { parseServerConfigs, SERVERS_SETTING, StdioServerConfig } from '../lsp/stdio/config';
 import { StdioLspProvider, StdioServerState } from '../lsp/stdio/provider';
-import type { NavigationService } from './navigation';
-import type { FeatureRegistry } from '../lsp/features/registry';
+import type { NavigationContext } from './navigationContext';
 import { StdioFeatures } from '../lsp/stdio/features';
 
 /** One configured server as "DSH: Show Effective Configuration" shows it. */
@@ -49,13 +49,13 @@ export interface StdioServers extends vscode.Disposable {
 }
 
 /**
- * Read `dsh.lsp.servers` now and on every change, and keep one registered provider per valid entry.
- * @param service the extension's navigation service (registration precedence over the fallback).
- * @param log the extension's log channel (start, stop, crash and configuration messages).
- * @param features where each server's symbols, diagnostics and call hierarchy are registered
- *   (under the server's id, beside its navigation provider).
+ * Read `dsh.lsp.servers` now and on every change, and keep one registered provider per valid entry
+ * on `nav.service` (taking precedence over the fallback), its symbols, diagnostics and call
+ * hierarchy in `nav.features` under the server's id; start, stop, crash and configuration
+ * messages go to `nav.log`.
  */
-export function registerStdioServers(service: NavigationService, log: vscode.LogOutputChannel, features?: FeatureRegistry): StdioServers {
+export function registerStdioServers(nav: NavigationContext): StdioServers {
+  const { service, features, log } = nav;
   let current: { provider: StdioLspProvider; registration: vscode.Disposable }[] = [];
   let errors: string[] = [];
 
@@ -83,7 +83,7 @@ export function registerStdioServers(service: NavigationService, log: vscode.Log
         try {
           const registration = service.registerProvider(provider);
           const f = new StdioFeatures(provider);
-          const extra = features ? [features.register('symbols', f), features.register('diagnostics', f), features.register('callHierarchy', f)] : [];
+          const extra = [features.register('symbols', f), features.register('diagnostics', f), features.register('callHierarchy', f)];
           current.push({ provider, registration: { dispose: () => (registration.dispose(), extra.forEach((d) => d.dispose())) } });
           log.info(`lsp '${config.id}': serves ${describeExtensions(config)} (starts on first query): ${config.command} ${config.args.join(' ')}`);
         } catch (e) {

@@ -14,11 +14,13 @@
  */
 import * as vscode from 'vscode';
 import { readNavigationText } from '../lsp/fileRead';
-import { abortableSleep, cancelledError } from '../lsp/locations';
+import { abortableSleep, cancelledError, throwIfAborted } from '../lsp/cancellation';
 import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems } from '../lsp/features/convert';
 import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../lsp/features/types';
-import { flattenHover, isLoadingHover } from '../lsp/present';
+import { flattenHover } from '../lsp/hoverText';
+import { isLoadingHover } from '../lsp/loadingHover';
 import { LspError, Position } from '../lsp/types';
+import type { NavigationContext } from './navigationContext';
 import { VSCODE_PROVIDER_ID } from './vscodeProvider';
 
 /** Options of {@link VsCodeFeatures}. */
@@ -128,9 +130,9 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
 
   /** `vscode.executeWorkspaceSymbolProvider` with `query` (every registered provider, merged by VS Code). */
   async workspaceSymbols(query: string, ctx: FeatureContext): Promise<SymbolItem[]> {
-    check(ctx.signal);
+    throwIfAborted(ctx.signal);
     const raw = await vscode.commands.executeCommand<unknown>('vscode.executeWorkspaceSymbolProvider', query);
-    check(ctx.signal);
+    throwIfAborted(ctx.signal);
     // TypeScript labels functions and methods `name()` in this list; the symbol's name is `name`.
     return toSymbolItems(raw, 0).map((s) => (/^(Function|Method|Constructor)$/.test(s.kind) && s.name.endsWith('()') ? { ...s, name: s.name.slice(0, -2) } : s));
   }
@@ -147,7 +149,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     const deadline = Date.now() + this.readyTimeoutMs;
     let delay = 100;
     for (;;) {
-      check(ctx.signal);
+      throwIfAborted(ctx.signal);
       const raw = await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri);
       const items = toSymbolItems(raw, 0, document.uri.toString());
       if (items.length > 0) {
@@ -202,7 +204,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
       Date.now() - Math.max(shownAt, this.tracker.editedAt(key) ?? 0) >= this.cleanQuietMs &&
       (await this.semanticReady(document));
     while (!(fresh() && quiet())) {
-      check(ctx.signal);
+      throwIfAborted(ctx.signal);
       if (!fresh() && !shown && !isInTab(document.uri)) {
         shown = true;
         await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Active });
@@ -255,7 +257,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
    * support has analysed. `pending` while diagnostics changed within `settleMs`.
    */
   async workspaceDiagnostics(ctx: FeatureContext): Promise<DiagnosticsAnswer> {
-    check(ctx.signal);
+    throwIfAborted(ctx.signal);
     const diagnostics: DiagnosticItem[] = [];
     for (const [uri, list] of vscode.languages.getDiagnostics()) diagnostics.push(...toDiagnosticItems(list, uri.toString(), 0));
     const last = this.tracker.lastPublished();
@@ -270,7 +272,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     const deadline = Date.now() + this.readyTimeoutMs;
     let delay = 100;
     for (;;) {
-      check(ctx.signal);
+      throwIfAborted(ctx.signal);
       const raw = await vscode.commands.executeCommand<unknown>('vscode.prepareCallHierarchy', document.uri, new vscode.Position(position.line, position.character));
       const items = (Array.isArray(raw) ? raw : raw ? [raw] : []).map((r) => toCallItem(r, 0)).filter((i): i is CallItem => i !== undefined);
       if (items.length > 0) return items;
@@ -285,13 +287,13 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
 
   /** `vscode.provideIncomingCalls` on an item this source prepared. */
   async incoming(item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
-    check(ctx.signal);
+    throwIfAborted(ctx.signal);
     return toCallEdges(await vscode.commands.executeCommand<unknown>('vscode.provideIncomingCalls', item.data), 'incoming', item.uri, 0);
   }
 
   /** `vscode.provideOutgoingCalls` on an item this source prepared. */
   async outgoing(item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
-    check(ctx.signal);
+    throwIfAborted(ctx.signal);
     return toCallEdges(await vscode.commands.executeCommand<unknown>('vscode.provideOutgoingCalls', item.data), 'outgoing', item.uri, 0);
   }
 }
@@ -319,6 +321,13 @@ function notReady(document: vscode.TextDocument, what: string, ms: number): LspE
   );
 }
 
-function check(signal: AbortSignal): void {
-  if (signal.aborted) throw cancelledError(signal);
+
+/**
+ * Register VS Code's language features as the `vscode` source of symbols, diagnostics and call
+ * hierarchy in `nav.features`; disposed (with the diagnostics tracker) with the returned Disposable.
+ */
+export function registerVsCodeFeatures(nav: NavigationContext): vscode.Disposable {
+  const tracker = new DiagnosticsTracker();
+  const features = new VsCodeFeatures(tracker);
+  return vscode.Disposable.from(tracker, nav.features.register('symbols', features), nav.features.register('diagnostics', features), nav.features.register('callHierarchy', features));
 }

@@ -7,16 +7,17 @@
  * Positions in and out are LSP positions (0-based line, 0-based UTF-16 character), which is what
  * `vscode.Position` is, so no conversion happens here.
  */
-import { promises as fsp } from 'node:fs';
 import * as vscode from 'vscode';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../lsp/types';
-import { abortableSleep, cancelledError, shapeAnswer, toNavLocations } from '../lsp/locations';
-import { flattenHover, isLoadingHover } from '../lsp/present';
+import { abortableSleep, throwIfAborted } from '../lsp/cancellation';
+import { shapeAnswer, toNavLocations } from '../lsp/locations';
+import { flattenHover } from '../lsp/hoverText';
+import { isLoadingHover } from '../lsp/loadingHover';
+import { realUri } from '../lsp/realUri';
+import { isFileExtension, isLanguageId } from '../lsp/registrationRules';
 
 /** Provider id on the seam. */
 export const VSCODE_PROVIDER_ID = 'vscode';
-
-const EXT_RE = /^\.[^./\\\s]+$/;
 
 /**
  * The file extensions installed extensions contribute for their languages
@@ -32,11 +33,11 @@ export function contributedExtensions(exclude: Iterable<string> = []): Record<st
     const languages = (ext.packageJSON as { contributes?: { languages?: unknown } } | undefined)?.contributes?.languages;
     if (!Array.isArray(languages)) continue;
     for (const lang of languages as Array<{ id?: unknown; extensions?: unknown }>) {
-      if (typeof lang?.id !== 'string' || !/^[^\s]+$/.test(lang.id) || !Array.isArray(lang.extensions)) continue;
+      if (!isLanguageId(lang?.id) || !Array.isArray(lang.extensions)) continue;
       for (const raw of lang.extensions) {
         if (typeof raw !== 'string') continue;
         const e = raw.toLowerCase();
-        if (!EXT_RE.test(e) || skip.has(e) || e in map) continue;
+        if (!isFileExtension(e) || skip.has(e) || e in map) continue;
         map[e] = lang.id;
       }
     }
@@ -114,7 +115,7 @@ export class VsCodeProvider implements LspProvider {
     let delay = this.firstRetryMs;
     let symbolsSeen = false;
     for (;;) {
-      checkAborted(signal);
+      throwIfAborted(signal);
       const result = await this.ask(request, uri, position);
       // While the language is not known to be ready, a hover probe at the same position tells a
       // server that is still loading (TypeScript answers "(loading...) …" from its syntax server,
@@ -166,7 +167,7 @@ export class VsCodeProvider implements LspProvider {
   }
 
   private finish(request: LspRequest, answer: Answer): Promise<LspResult> {
-    return shapeAnswer(request, answer, realUri);
+    return shapeAnswer(request, answer, vscodeRealUri);
   }
 
 }
@@ -200,17 +201,9 @@ async function hasSymbols(uri: vscode.Uri): Promise<boolean> {
   }
 }
 
-/** Real-path URI: `file:` URIs -> `Uri.file(realpath)`; others -> `Uri.parse(...).toString()`. */
-async function realUri(uri: string): Promise<string> {
+/** Real-path URI (`src/lsp/realUri.ts`, the URI's own path when `realpath` fails), formatted by `vscode.Uri`. */
+async function vscodeRealUri(uri: string): Promise<string> {
   const u = vscode.Uri.parse(uri);
-  if (u.scheme !== 'file') return u.toString();
-  try {
-    return vscode.Uri.file(await fsp.realpath(u.fsPath)).toString();
-  } catch {
-    return vscode.Uri.file(u.fsPath).toString();
-  }
+  return u.scheme === 'file' ? vscode.Uri.parse(await realUri(uri, 'keep')).toString() : u.toString();
 }
 
-function checkAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw cancelledError(signal);
-}

@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { NAVIGATION_READ_CAP_BYTES, NavigationReadError, readNavigationFile, readNavigationText } from '../../src/lsp/fileRead';
 import { containmentOf, isInsideFolder, OutsideReadConsents, realFolders } from '../../src/lsp/containment';
-import { NodeWorkspaceFs, pathToFileUri } from '../../src/lsp/wikilinks/nodeFs';
+import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
+import { pathToFileUri } from '../../src/lsp/uri';
 import { mkfifo, releaseFifo, unixSocket, within } from './support/files';
 
 /** How long a refusal may take: generous for a loaded machine, far below "hangs forever". */

@@ -1,7 +1,12 @@
-// What dsh_lsp shows the model (src/lsp/present.ts): result shaping and paging (L09, L12, L13,
+// What dsh_lsp shows the model (src/lsp/shapeLocations.ts and its parts, hoverText.ts, loadingHover.ts,
+// declaredName.ts): result shaping and paging (L09, L12, L13,
 // L18, L19), hover flattening (L03, L04) and declaration-keyword snapping (L11), under plain Node.
 import * as assert from 'node:assert/strict';
-import { flattenHover, isLoadingHover, preview, PREVIEW_MAX_CHARS, shapeLocations, snapToDeclaredName } from '../../src/lsp/present';
+import { snapToDeclaredName } from '../../src/lsp/declaredName';
+import { flattenHover } from '../../src/lsp/hoverText';
+import { isLoadingHover } from '../../src/lsp/loadingHover';
+import { preview, PREVIEW_MAX_CHARS } from '../../src/lsp/previewLine';
+import { shapeLocations } from '../../src/lsp/shapeLocations';
 import { splitLines } from '../../src/lsp/position';
 import type { NavLocation } from '../../src/lsp/types';
 

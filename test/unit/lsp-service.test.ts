@@ -1,5 +1,6 @@
 // Rules of the navigation seam (src/lsp/service.ts, src/lsp/types.ts): atomic registration,
-// extension validation, disposal, selection by extension, languageId derivation, errors.
+// extension validation, disposal, the fallback provider, selection by extension, languageId
+// derivation, errors.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -306,6 +307,65 @@ describe('lsp seam: LspService', () => {
       type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
       const exact: Equal<LspOperation, 'goToDefinition' | 'findReferences' | 'goToImplementation' | 'hover'> = true;
       assert.equal(exact, true);
+    });
+  });
+
+  describe('the fallback provider', () => {
+    /** A fallback over `all` that leaves out what others serve, counting its builds. */
+    const fallbackOver = (all: Record<string, string>) => {
+      const built: string[][] = [];
+      const build = (served: readonly string[]) => {
+        const free = Object.fromEntries(Object.entries(all).filter(([e]) => !served.includes(e)));
+        built.push(Object.keys(free));
+        return Object.keys(free).length > 0 ? new RecordingProvider('vscode', free) : undefined;
+      };
+      return { build, built };
+    };
+    const servedBy = (s: LspService) => Object.fromEntries(s.describe().providers.map((p) => [p.id, p.extensions.map((e) => e.extension)]));
+
+    it('serves what no other provider serves; a later provider takes an extension from it and gives it back on dispose', async () => {
+      const s = new LspService();
+      s.registerProvider(new RecordingProvider('md-links', { '.md': 'markdown' }));
+      const f = fallbackOver({ '.md': 'markdown', '.sh': 'shellscript', '.ts': 'typescript' });
+      s.registerFallback(f.build);
+      assert.deepEqual(servedBy(s), { 'md-links': ['.md'], vscode: ['.sh', '.ts'] });
+      const bash = s.registerProvider(new RecordingProvider('bash', { '.sh': 'shellscript' }));
+      assert.deepEqual(servedBy(s), { bash: ['.sh'], 'md-links': ['.md'], vscode: ['.ts'] });
+      assert.deepEqual(await s.query(q('file:///a.sh', 'hover'), signal()), { kind: 'hover', contents: 'bash hover' });
+      bash.dispose();
+      assert.deepEqual(servedBy(s), { 'md-links': ['.md'], vscode: ['.sh', '.ts'] });
+      bash.dispose();
+      assert.deepEqual(servedBy(s), { 'md-links': ['.md'], vscode: ['.sh', '.ts'] }, 'a second dispose changes nothing');
+    });
+
+    it('a registration that fails leaves the fallback serving what it served', () => {
+      const s = new LspService();
+      s.registerProvider(new RecordingProvider('md-links', { '.md': 'markdown' }));
+      s.registerFallback(fallbackOver({ '.sh': 'shellscript', '.ts': 'typescript' }).build);
+      assert.match(registrationError(() => s.registerProvider(new RecordingProvider('bad', { '.sh': 'shellscript', '.md': 'markdown' }))).message, /'.md' is already served by provider 'md-links'/);
+      assert.deepEqual(servedBy(s), { 'md-links': ['.md'], vscode: ['.sh', '.ts'] });
+    });
+
+    it('a provider that does not overlap the fallback does not rebuild it; refresh and dispose do', () => {
+      const s = new LspService();
+      const f = fallbackOver({ '.ts': 'typescript' });
+      const fallback = s.registerFallback(f.build);
+      s.registerProvider(new RecordingProvider('md-links', { '.md': 'markdown' }));
+      assert.equal(f.built.length, 1);
+      fallback.refresh();
+      assert.equal(f.built.length, 2);
+      fallback.dispose();
+      assert.deepEqual(servedBy(s), { 'md-links': ['.md'] });
+      fallback.refresh();
+      assert.equal(f.built.length, 2, 'a disposed fallback is not rebuilt');
+    });
+
+    it('builds nothing when nothing is free, and there is at most one fallback', () => {
+      const s = new LspService();
+      s.registerProvider(new RecordingProvider('code', { '.ts': 'typescript' }));
+      s.registerFallback(fallbackOver({ '.ts': 'typescript' }).build);
+      assert.deepEqual(servedBy(s), { code: ['.ts'] });
+      assert.match(registrationError(() => s.registerFallback(fallbackOver({}).build)).message, /already registered/);
     });
   });
 

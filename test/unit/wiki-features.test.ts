@@ -8,7 +8,7 @@ import { shapeDiagnostics, shapeOutline, shapeWorkspaceSymbols, ShownSymbol } fr
 import { matchSymbolName } from '../../src/lsp/features/match';
 import { MdLinksFeatures } from '../../src/lsp/wikilinks/features';
 import { splitLines } from '../../src/lsp/position';
-import { fileUriToPath } from '../../src/lsp/wikilinks/nodeFs';
+import { fileUriToPath } from '../../src/lsp/uri';
 import { Vault } from './wiki-helpers';
 
 const FIXTURE_VAULT = path.resolve(__dirname, '../fixtures/workspace/vault');

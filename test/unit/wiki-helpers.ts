@@ -7,7 +7,8 @@ import { LspService } from '../../src/lsp/service';
 import { LspOperation, LspResult, NavLocation } from '../../src/lsp/types';
 import { splitLines, toLspPosition, toModelPosition } from '../../src/lsp/position';
 import { MdLinksOptions, MdLinksProvider } from '../../src/lsp/wikilinks/provider';
-import { NodeWorkspaceFs, fileUriToPath, pathToFileUri } from '../../src/lsp/wikilinks/nodeFs';
+import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
+import { fileUriToPath, pathToFileUri } from '../../src/lsp/uri';
 import { relativePathOf } from '../../src/lsp/uri';
 
 /** Write `files` (workspace-relative path -> text) into a fresh temp folder; returns its real path. */

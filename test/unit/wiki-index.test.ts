@@ -8,7 +8,8 @@ import { makeVaultDir, Vault } from './wiki-helpers';
 import { LspService } from '../../src/lsp/service';
 import { LspError, LspResult } from '../../src/lsp/types';
 import { MdLinksProvider } from '../../src/lsp/wikilinks/provider';
-import { NodeWorkspaceFs, pathToFileUri, fileUriToPath } from '../../src/lsp/wikilinks/nodeFs';
+import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
+import { fileUriToPath, pathToFileUri } from '../../src/lsp/uri';
 import { WorkspaceFs } from '../../src/lsp/wikilinks/workspaceFs';
 
 /** The real Node file system, counting the calls that reach it. */

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import { LspService } from '../../src/lsp/service';
 import { LspResult } from '../../src/lsp/types';
 import { MdLinksProvider } from '../../src/lsp/wikilinks/provider';
-import { NodeWorkspaceFs, pathToFileUri } from '../../src/lsp/wikilinks/nodeFs';
+import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
+import { pathToFileUri } from '../../src/lsp/uri';
 import { makeVaultDir } from './wiki-helpers';
 import { mkfifo, releaseFifo, within } from './support/files';
 

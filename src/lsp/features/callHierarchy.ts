@@ -5,6 +5,7 @@
  * elsewhere in the answer is listed with `seenAbove` and not expanded again; past `depth` items
  * are listed with `depthLimit`. At most `maxNodes` items are listed in all.
  */
+import { throwIfAborted } from '../cancellation';
 import { LspError } from '../types';
 import type { CallTreeNode } from './present';
 import type { CallHierarchyProvider, CallItem, FeatureContext } from './types';
@@ -50,7 +51,7 @@ export async function walkCalls(provider: CallHierarchyProvider, root: CallItem,
   for (let d = 1; d <= options.depth && level.length > 0; d++) {
     const next: Mutable[] = [];
     for (const node of level) {
-      if (ctx.signal.aborted) throw new LspError('cancelled', 'call hierarchy cancelled');
+      throwIfAborted(ctx.signal, 'call hierarchy');
       const edges = options.direction === 'incoming' ? await provider.incoming(node.item, ctx) : await provider.outgoing(node.item, ctx);
       node.calls = [];
       for (const e of edges) {

@@ -3,7 +3,7 @@
  * bounds the tools enforce and package.json's input schemas declare (a unit test keeps the two in
  * agreement). Every check throws an `LspError` `invalid_request` whose message says what is valid.
  */
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../present';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../shapeLocations';
 import { LspError } from '../types';
 import { DEFAULT_CALL_DEPTH, MAX_CALL_DEPTH } from './callHierarchy';
 import { isSeverity, isSymbolKindName, SEVERITIES, Severity, SYMBOL_KINDS, SymbolKindName } from './types';

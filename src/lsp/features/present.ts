@@ -7,7 +7,9 @@
  */
 import { characterToModelColumn, modelColumnToCharacter } from '../position';
 import { anchorToSymbol } from '../symbolAnchor';
-import { CollapsedGroup, FileCount, PlacedPath, placeUri, preview, summarize } from '../present';
+import { CollapsedGroup, FileCount, summarize } from '../pageSummary';
+import { PlacedPath, placeUri } from '../placeUri';
+import { preview } from '../previewLine';
 import type { Range } from '../types';
 import { uriKey } from '../uri';
 import type { CallItem, DiagnosticItem, Severity, SymbolItem } from './types';

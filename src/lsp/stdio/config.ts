@@ -5,6 +5,8 @@
  */
 import { SETTING } from '../../common/ids';
 
+import { isFileExtension, isLanguageId, isProviderId } from '../registrationRules';
+
 /** The setting's name (package.json `contributes.configuration`). */
 export const SERVERS_SETTING = SETTING.lspServers;
 
@@ -41,8 +43,6 @@ export interface ParsedServers {
   readonly errors: readonly string[];
 }
 
-const ID_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const EXT_RE = /^\.[^./\\\s]+$/;
 const KNOWN_KEYS = new Set(['id', 'command', 'args', 'extensions', 'initializationOptions', 'readyTimeoutMs']);
 
 /**
@@ -80,7 +80,7 @@ export function parseServerConfigs(raw: unknown): ParsedServers {
     const e = entry as Record<string, unknown>;
     const problems: string[] = [];
     const id = e.id;
-    if (typeof id !== 'string' || !ID_RE.test(id)) {
+    if (!isProviderId(id)) {
       problems.push(`id ${JSON.stringify(id)} is invalid: use 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. 'bash')`);
     } else if (ids.has(id)) {
       problems.push(`id '${id}' is used by an earlier entry: ids must be unique`);
@@ -97,9 +97,9 @@ export function parseServerConfigs(raw: unknown): ParsedServers {
       problems.push(`extensions must be a non-empty object mapping extension to languageId, e.g. {".sh": "shellscript"}`);
     } else {
       for (const [key, languageId] of Object.entries(ext as Record<string, unknown>)) {
-        if (!EXT_RE.test(key)) problems.push(`extension ${JSON.stringify(key)} is invalid: use one leading dot and no other dot, slash or space (e.g. ".sh")`);
+        if (!isFileExtension(key)) problems.push(`extension ${JSON.stringify(key)} is invalid: use one leading dot and no other dot, slash or space (e.g. ".sh")`);
         else if (key !== key.toLowerCase()) problems.push(`extension '${key}' is not lower case: use '${key.toLowerCase()}' (files match case-insensitively)`);
-        if (typeof languageId !== 'string' || !/^[^\s]+$/.test(languageId)) {
+        if (!isLanguageId(languageId)) {
           problems.push(`languageId for '${key}' must be a non-empty string without spaces (e.g. "shellscript"), got ${JSON.stringify(languageId)}`);
         }
         extensions[key] = String(languageId);
@@ -113,7 +113,7 @@ export function parseServerConfigs(raw: unknown): ParsedServers {
     if (unknown.length > 0) problems.push(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${[...KNOWN_KEYS].join(', ')})`);
     if (problems.length > 0) {
       errors.push(`${where}${typeof id === 'string' ? ` ('${id}')` : ''}: ${problems.join('; ')}; skipped`);
-      if (typeof id === 'string' && !ids.has(id) && ID_RE.test(id)) ids.add(id);
+      if (isProviderId(id) && !ids.has(id)) ids.add(id);
       return;
     }
     ids.add(id as string);

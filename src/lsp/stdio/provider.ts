@@ -11,15 +11,16 @@
  * by construction, and the whole lifecycle runs (and is tested) under plain Node. The seam is
  * LSP-shaped (0-based line, UTF-16 character, URI strings), so answers convert directly.
  */
-import { promises as fsp } from 'node:fs';
 import type { Log } from '../../common/log';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type * as Protocol from 'vscode-languageserver-protocol/node';
 import { NavigationReadError, readNavigationText } from '../fileRead';
-import { abortableSleep, cancelledError, shapeAnswer, toNavLocations } from '../locations';
-import { flattenHover } from '../present';
+import { abortableSleep, cancelledError, raceAbort, throwIfAborted } from '../cancellation';
+import { shapeAnswer, toNavLocations } from '../locations';
+import { flattenHover } from '../hoverText';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../types';
-import { canonicalUri, parseUri, uriKey } from '../uri';
+import { realUri } from '../realUri';
+import { uriKey } from '../uri';
 import { CrashPolicy, CrashPolicyOptions } from './backoff';
 import { DEFAULT_READY_TIMEOUT_MS, SERVERS_SETTING, StdioServerConfig } from './config';
 import { CommandNotFoundError, GuardedProcess, spawnGuarded } from './watchdog';
@@ -188,7 +189,7 @@ export class StdioLspProvider implements LspProvider {
     }
     let delay = 100;
     for (;;) {
-      checkAborted(signal);
+      throwIfAborted(signal);
       const running = await this.ensureRunning(signal, deadline);
       let answer: Answer | undefined;
       try {
@@ -250,7 +251,7 @@ export class StdioLspProvider implements LspProvider {
     const text = request.document ? await readDocument(request.document.uri) : undefined;
     let delay = 100;
     for (;;) {
-      checkAborted(signal);
+      throwIfAborted(signal);
       const running = await this.ensureRunning(signal, deadline);
       this.requireCapability(running, request.capability, request.method);
       let answer: { value: T } | undefined;
@@ -297,7 +298,7 @@ export class StdioLspProvider implements LspProvider {
     running.onPublish.add(onPublish);
     try {
       for (;;) {
-        checkAborted(signal);
+        throwIfAborted(signal);
         const last = running.published.get(key);
         const heard = last !== undefined && last.at >= openedAt;
         if (heard && this.isReady(running) && Date.now() - last.at >= quietMs) return { diagnostics: last.diagnostics, freshness: 'settled' };
@@ -334,7 +335,7 @@ export class StdioLspProvider implements LspProvider {
     const onAbort = () => source.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     try {
-      return await race(
+      return await raceAbort(
         Promise.race([
           running.connection.sendRequest<T>(method, params, source.token),
           running.process.exited.then(() => {
@@ -367,7 +368,7 @@ export class StdioLspProvider implements LspProvider {
       this.starting ??= this.start().finally(() => (this.starting = undefined));
     }
     const starting = this.starting!;
-    return await race(starting, signal);
+    return await raceAbort(starting, signal);
   }
 
   private async start(): Promise<Running> {
@@ -547,7 +548,7 @@ export class StdioLspProvider implements LspProvider {
     const onAbort = () => source.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
     const send = <R>(p: Promise<R>) =>
-      race(
+      raceAbort(
         Promise.race([
           p,
           running.process.exited.then(() => {
@@ -606,7 +607,7 @@ export class StdioLspProvider implements LspProvider {
   }
 
   private finish(request: LspRequest, answer: Answer): Promise<LspResult> {
-    return shapeAnswer(request, answer, realUri);
+    return shapeAnswer(request, answer, (uri) => realUri(uri, 'keep'));
   }
 
 
@@ -668,31 +669,6 @@ async function readDocument(uri: string): Promise<string> {
     if (e instanceof NavigationReadError) throw new LspError('invalid_request', e.message, { uri, reason: e.reason }, { cause: e });
     throw new LspError('file_not_found', `cannot read ${file}: ${(e as Error).message}`, { uri }, { cause: e });
   }
-}
-
-/** Real-path, canonical URI; non-`file:` URIs are only canonicalised. */
-async function realUri(uri: string): Promise<string> {
-  if (parseUri(uri).scheme !== 'file') return canonicalUri(uri);
-  const file = fileURLToPath(uri);
-  const real = await fsp.realpath(file).catch(() => file);
-  return canonicalUri(pathToFileURL(real).href);
-}
-
-function checkAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw cancelledError(signal);
-}
-
-/** `p`, or a `cancelled` LspError as soon as `signal` aborts. */
-function race<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(cancelledError(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(cancelledError(signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
-    );
-  });
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

@@ -6,27 +6,11 @@
 
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { readNavigationFileInside, realFolders } from '../containment';
 import { readNavigationFile } from '../fileRead';
-import { LspError } from '../types';
-import { canonicalUri, parseUri, formatUri } from '../uri';
+import { realUri } from '../realUri';
+import { fileUriToPath } from '../uri';
 import { FileStat, FileType, WorkspaceFs } from './workspaceFs';
-
-/** The absolute file-system path of a `file:` URI. @throws LspError `invalid_request` for another scheme. */
-export function fileUriToPath(uri: string): string {
-  const u = parseUri(uri);
-  if (u.scheme !== 'file') {
-    throw new LspError('invalid_request', `the Node file system reads only file: URIs, got ${JSON.stringify(uri)}`);
-  }
-  return fileURLToPath(formatUri({ ...u, query: '', fragment: '' }));
-}
-
-/** The canonical `file:` URI of an absolute path (see `canonicalUri`). */
-export function pathToFileUri(p: string): string {
-  const abs = path.resolve(p).split(path.sep).join('/');
-  return canonicalUri(formatUri({ scheme: 'file', authority: '', path: abs.startsWith('/') ? abs : '/' + abs, query: '', fragment: '' }));
-}
 
 /** Options of {@link NodeWorkspaceFs}. */
 export interface NodeWorkspaceFsOptions {
@@ -93,6 +77,6 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   }
 
   async realUri(uri: string): Promise<string> {
-    return pathToFileUri(await fsp.realpath(fileUriToPath(uri)));
+    return realUri(uri);
   }
 }

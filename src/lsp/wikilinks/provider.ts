@@ -15,6 +15,7 @@
  * - `hover` on a resolved link -> the note's title and its first lines (bounded); otherwise `null`.
  */
 
+import { raceAbort, throwIfAborted } from '../cancellation';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, Range, assertNever, Disposable } from '../types';
 import { canonicalUri, uriKey } from '../uri';
 import { splitLines } from '../position';
@@ -71,7 +72,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
         if (this.byGivenRoot.get(key) === p) this.byGivenRoot.delete(key);
       });
     }
-    return raceSignal(p, signal);
+    return raceAbort(p, signal);
   }
 
   private async createIndex(workspaceUri: string): Promise<VaultIndex> {
@@ -128,7 +129,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
   async query(request: LspRequest, signal: AbortSignal): Promise<LspResult> {
     const index = await this.index(request.workspaceUri, signal);
     const note = await this.documentNote(index, request.uri);
-    checkAborted(signal);
+    throwIfAborted(signal);
     const link = linkAt(note, request.position.line, request.position.character);
     const op = request.operation;
     switch (op) {
@@ -327,25 +328,3 @@ function sortLocations(locs: NavLocation[]): NavLocation[] {
     });
 }
 
-function checkAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') });
-}
-
-function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return p;
-  checkAborted(signal);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new LspError('cancelled', 'navigation query cancelled', { reason: String(signal.reason ?? 'aborted') }));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
-}

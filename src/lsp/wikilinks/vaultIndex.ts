@@ -5,6 +5,7 @@
  * {@link WorkspaceFs}; nothing is ever written.
  */
 
+import { throwIfAborted } from '../cancellation';
 import { LspError } from '../types';
 import { joinUri, relativePathOf } from '../uri';
 import { AliasOrder, parseNote, ParsedNote, WikiLink } from './parse';
@@ -130,7 +131,7 @@ export class VaultIndex implements FileCatalog {
     let next = 0;
     const worker = async () => {
       while (next < noteFiles.length) {
-        checkAborted(signal);
+        throwIfAborted(signal, 'wiki-link index build');
         const f = noteFiles[next++]!;
         try {
           const text = decode(await this.fs.readFile(f.uri));
@@ -148,7 +149,7 @@ export class VaultIndex implements FileCatalog {
   private async walk(signal?: AbortSignal): Promise<string[]> {
     const out: string[] = [];
     const visit = async (dirUri: string, rel: string, isRoot: boolean): Promise<void> => {
-      checkAborted(signal);
+      throwIfAborted(signal, 'wiki-link index build');
       let entries: ReadonlyArray<readonly [string, number]>;
       try {
         entries = await this.fs.readDirectory(dirUri);
@@ -438,6 +439,3 @@ export function decode(bytes: Uint8Array): string {
   return utf8.decode(bytes);
 }
 
-function checkAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) throw new LspError('cancelled', 'wiki-link index build cancelled', { reason: String(signal.reason ?? 'aborted') });
-}

@@ -13,12 +13,7 @@ export const UNTRUSTED_MESSAGE =
   'The user can trust it with the command "Workspaces: Manage Workspace Trust". Code navigation (dsh_lsp) still works.';
 
 /** An AbortSignal that aborts when the tool call's token is cancelled. */
-export function abortSignal(token: vscode.CancellationToken): AbortSignal {
-  const controller = new AbortController();
-  if (token.isCancellationRequested) controller.abort('cancelled');
-  token.onCancellationRequested(() => controller.abort('the tool call was cancelled'));
-  return controller.signal;
-}
+export { abortSignal } from '../../cancellation';
 
 /**
  * Base of the terminal tools. Each tool owns its name (`static toolName`, a package.json tool),

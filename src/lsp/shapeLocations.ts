@@ -1,16 +1,19 @@
 /**
- * What the model sees of a navigation answer (plain Node, no `vscode` import): the `dsh_lsp`
- * tool's result shaping, hover flattening and declaration-keyword snapping. The VS Code layer only
- * feeds it documents' lines.
+ * What the model sees of a locations answer (plain Node, no `vscode` import): the `dsh_lsp` tool's
+ * result shaping — paths placed and decoded, workspace hits first, duplicates merged, references
+ * outside the workspace folded into counts, paging — with a preview line per shown location.
  *
  * Coordinates: everything produced here for the model is 1-based (line, column counted in
  * characters, i.e. code points); everything consumed from the seam is LSP (0-based line, 0-based
  * UTF-16 character). The conversion uses `./position.ts` only.
  */
 
+import { CollapsedGroup, FileCount, summarize } from './pageSummary';
+import { PlacedPath, placeUri } from './placeUri';
 import { characterToModelColumn } from './position';
+import { preview } from './previewLine';
 import { LspOperation, NavLocation } from './types';
-import { parseUri, relativePathOf, uriKey } from './uri';
+import { uriKey } from './uri';
 
 /** One location as the model sees it. Paths are decoded; `line`/`column` 1-based; `endColumn` is exclusive. */
 export interface ShownLocation {
@@ -43,19 +46,6 @@ export interface ShownLocation {
   readonly embed?: true;
 }
 
-/** A per-file count: `path` as in {@link ShownLocation.path}. */
-export interface FileCount {
-  readonly path: string;
-  readonly count: number;
-}
-
-/** Locations folded into a count instead of listed (references under `node_modules` or outside the workspace). */
-export interface CollapsedGroup {
-  readonly count: number;
-  readonly files: readonly FileCount[];
-}
-
-/** The shaped answer of a locations operation (see {@link shapeLocations}). */
 export interface ShapedLocations {
   /** Listable locations (workspace first), before paging; collapsed ones excluded. */
   readonly total: number;
@@ -106,11 +96,11 @@ export interface ShapeOptions {
 }
 
 /** Default page size of `dsh_lsp`. */
+
+/** Default page size of `dsh_lsp`. */
 export const DEFAULT_LIMIT = 50;
 /** Largest page `dsh_lsp` accepts. */
 export const MAX_LIMIT = 500;
-/** Bound on a preview line. */
-export const PREVIEW_MAX_CHARS = 200;
 
 interface Placed {
   readonly loc: NavLocation;
@@ -210,54 +200,11 @@ function isWithheld(x: readonly string[] | undefined | WithheldLines): x is With
 }
 
 /** Where a URI lies for the model: its shown path and whether it is in the workspace, under `node_modules`, or outside. */
-export interface PlacedPath {
-  /** Workspace-relative and decoded (`docs/My Notes #1/a.ts`); the absolute path (or the URI for other schemes) outside. */
-  readonly path: string;
-  readonly where: 'workspace' | 'nodeModules' | 'external';
-}
-
-/**
- * Place `uri` against workspace `roots` (URI strings, the first containing root wins): the path to
- * show and where it lies (see {@link PlacedPath}). The one rule for paths in every tool's answer.
- */
-export function placeUri(roots: readonly string[], uri: string): PlacedPath {
-  for (const root of roots) {
-    const rel = relativePathOf(root, uri);
-    if (rel !== undefined) return { path: rel, where: /(^|\/)node_modules\//.test(rel) ? 'nodeModules' : 'workspace' };
-  }
-  const u = parseUri(uri);
-  return { path: u.scheme === 'file' ? u.path : uri, where: 'external' };
-}
 
 function countFiles(items: readonly Placed[]): FileCount[] {
   const counts = new Map<string, number>();
   for (const p of items) counts.set(p.path, (counts.get(p.path) ?? 0) + 1);
   return [...counts.entries()].map(([path, count]) => ({ path, count }));
-}
-
-/**
- * The one-line summary of a page, shared by every paged tool: `"showing 1–50 of 150 in 3 files;
- * next page: offset 50"`, `"no results"`, or an `offset` past the end; folded counts appended
- * (`"; 4 in node_modules not listed (counted in collapsed)"`).
- */
-export function summarize(
-  total: number,
-  offset: number,
-  shown: number,
-  fileCount: number,
-  collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup },
-  nextOffset: number | undefined,
-): string {
-  const folded = [
-    collapsed.nodeModules ? `${collapsed.nodeModules.count} in node_modules` : '',
-    collapsed.external ? `${collapsed.external.count} outside the workspace` : '',
-  ].filter(Boolean);
-  const tail = folded.length > 0 ? `; ${folded.join(' and ')} not listed (counted in collapsed)` : '';
-  if (total === 0) return `no results${tail}`;
-  if (shown === 0) return `offset ${offset} is past the end: there are ${total} results (use offset 0..${total - 1})${tail}`;
-  const files = `${fileCount} file${fileCount === 1 ? '' : 's'}`;
-  const more = nextOffset !== undefined ? `; next page: offset ${nextOffset}` : '';
-  return `showing ${offset + 1}–${offset + shown} of ${total} in ${files}${more}${tail}`;
 }
 
 function show(p: Placed, answer: readonly string[] | undefined | WithheldLines, pathOf: (uri: string) => PlacedPath): ShownLocation {
@@ -288,148 +235,4 @@ function show(p: Placed, answer: readonly string[] | undefined | WithheldLines, 
     ...(loc.anchorMissing ? { anchorMissing: true as const } : {}),
     ...(loc.embed ? { embed: true as const } : {}),
   };
-}
-
-/**
- * A line trimmed and bounded to {@link PREVIEW_MAX_CHARS} code points (`…` appended when cut).
- * Reads only the code points it keeps: a location on a minified file's one line of megabytes
- * costs as little as one on a short line.
- */
-export function preview(line: string): string {
-  const t = line.trim();
-  if (t.length <= PREVIEW_MAX_CHARS) return t; // UTF-16 units ≥ code points
-  let kept = 0;
-  let end = 0;
-  for (const cp of t) {
-    if (kept === PREVIEW_MAX_CHARS) return t.slice(0, end) + '…';
-    kept++;
-    end += cp.length;
-  }
-  return t;
-}
-
-/**
- * Flatten hover contents of every shape VS Code and LSP use, without `instanceof` (objects may
- * come from another extension's copy of the API):
- * - a string (a `MarkedString` in markdown);
- * - `{value, kind?}` / `{value, isTrusted?, …}` (`MarkdownString`, LSP `MarkupContent`);
- * - `{language, value}` (a code `MarkedString`);
- * - an array of those, or `{contents}` objects (`Hover`) holding those.
- *
- * Markdown code fences are removed (their content kept), so `const x: 1` reads as plain text.
- * Empty parts (blank text, fences with nothing inside) are dropped; when nothing is left the
- * answer is `null` (no hover), never an empty code block. Parts are joined by a blank line and
- * duplicates removed.
- */
-export function flattenHover(contents: unknown): string | null {
-  const parts: string[] = [];
-  const visit = (c: unknown, depth: number): void => {
-    if (c === null || c === undefined || depth > 4) return;
-    if (typeof c === 'string') {
-      parts.push(markdownToText(c));
-      return;
-    }
-    if (Array.isArray(c)) {
-      for (const x of c) visit(x, depth + 1);
-      return;
-    }
-    if (typeof c === 'object') {
-      const o = c as { value?: unknown; language?: unknown; contents?: unknown };
-      if (typeof o.value === 'string') {
-        parts.push(typeof o.language === 'string' ? o.value.trim() : markdownToText(o.value));
-      } else if (o.contents !== undefined) {
-        visit(o.contents, depth + 1);
-      }
-    }
-  };
-  visit(contents, 0);
-  const unique = [...new Set(parts.filter((p) => p.trim().length > 0))];
-  return unique.length > 0 ? unique.join('\n\n') : null;
-}
-
-/** Markdown to readable text: code fences dropped (content kept), horizontal rules dropped, trimmed. */
-function markdownToText(md: string): string {
-  return md
-    .split(/\r\n|\r|\n/)
-    .filter((l) => !/^\s*(```|~~~)/.test(l) && !/^\s*(-{3,}|\*{3,}|_{3,})\s*$/.test(l))
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
-
-/**
- * True for a hover answered while the language server is still loading the project: TypeScript's
- * syntax server prefixes such hovers with `(loading...)` (the semantic answer comes later).
- */
-export function isLoadingHover(text: string | null): boolean {
-  return text !== null && /^\(?\s*loading\s*(\.\.\.|…)\s*\)?(\s|$)/i.test(text.trim());
-}
-
-/** Words that start a declaration but never name it, across common languages. */
-const DECLARATION_KEYWORDS = new Set([
-  'export', 'default', 'declare', 'async', 'function', 'function*', 'class', 'interface', 'type', 'enum', 'const', 'let', 'var',
-  'abstract', 'public', 'private', 'protected', 'static', 'readonly', 'override', 'namespace', 'module', 'get', 'set',
-  'def', 'fn', 'pub', 'struct', 'impl', 'trait', 'func', 'val', 'final', 'record', 'extern', 'unsafe', 'mut',
-]);
-
-/** Result of {@link snapToDeclaredName}. */
-export interface Snap {
-  /** The 1-based column to use. */
-  readonly column: number;
-  /** The identifier (or other token) at that column, `''` when the column is on no token. */
-  readonly token: string;
-  /** Set when the column moved: says from which keyword to which name. */
-  readonly note?: string;
-}
-
-/**
- * L11: when `column` (1-based, code points) lies on a declaration keyword (`export`, `function`,
- * `const`, …), move it to the first identifier after the keywords on the same line, i.e. the
- * declared name (`export default async function helper()` -> `helper`). Otherwise the column
- * stays and `token` names the word under it, so the tool can say which token was used.
- */
-export function snapToDeclaredName(lineText: string, column: number): Snap {
-  const at = column - 1;
-  let word: { start: number; end: number; text: string } | undefined;
-  // One pass over the words (0-based code point indices, end exclusive), counting code points
-  // only between consecutive words, so a minified line of megabytes costs linear time; it stops
-  // at the word under the column, or at the declared name after a keyword there.
-  for (const w of wordsOf(lineText)) {
-    if (word === undefined) {
-      if (w.end <= at) continue;
-      if (w.start > at) break;
-      word = w;
-      if (!DECLARATION_KEYWORDS.has(w.text)) return { column, token: w.text };
-      continue;
-    }
-    if (DECLARATION_KEYWORDS.has(w.text)) continue;
-    return { column: w.start + 1, token: w.text, note: `column ${column} is on the keyword '${word.text}'; used the declared name '${w.text}' at column ${w.start + 1}` };
-  }
-  if (word === undefined) {
-    const cp = codePointAt(lineText, at);
-    return { column, token: cp !== undefined && !/\s/.test(cp) ? cp : '' };
-  }
-  return { column, token: word.text, note: `column ${column} is on the keyword '${word.text}' and no declared name follows on this line; pass the column of the name or 'symbol'` };
-}
-
-/** The identifiers of `lineText` in order, with 0-based code point start and end (exclusive). */
-function* wordsOf(lineText: string): Generator<{ start: number; end: number; text: string }> {
-  const re = /[\p{ID_Start}$_][\p{ID_Continue}$\u200C\u200D]*/gu;
-  let unit = 0; // UTF-16 index where the previous word ended
-  let cp = 0; // code points before `unit`
-  for (const m of lineText.matchAll(re)) {
-    cp += characterToModelColumn(lineText.slice(unit, m.index), m.index - unit) - 1;
-    const end = m.index + m[0].length;
-    const len = characterToModelColumn(m[0], m[0].length) - 1;
-    yield { start: cp, end: cp + len, text: m[0] };
-    cp += len;
-    unit = end;
-  }
-}
-
-/** The code point at 0-based code point index `index` of `text`, or undefined past its end. */
-function codePointAt(text: string, index: number): string | undefined {
-  let k = 0;
-  for (const c of text) if (k++ === index) return c;
-  return undefined;
 }

@@ -1,0 +1,78 @@
+/**
+ * VS Code's own definition, reference and hover providers for markdown files, answered by the
+ * `md-links` provider, so F12 / Shift+F12 / hover work on wiki links in the editor (setting
+ * `dsh.markdown.editorProviders`).
+ */
+import * as vscode from 'vscode';
+import { SETTING } from '../common/ids';
+import type { LspOperation, NavLocation } from '../lsp/types';
+import type { MdLinksProvider } from '../lsp/wikilinks/provider';
+import { abortOnCancel } from './cancellation';
+
+/** The setting that turns the editor providers on and off (package.json `contributes.configuration`). */
+export const EDITOR_PROVIDERS_SETTING = SETTING.markdownEditorProviders;
+
+/** Seam locations -> VS Code locations (URIs parsed, ranges as given). */
+function toVsLocations(locations: readonly NavLocation[]): vscode.Location[] {
+  return locations
+    .filter((l) => !l.unresolved)
+    .map((l) => new vscode.Location(vscode.Uri.parse(l.uri), new vscode.Range(l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character)));
+}
+
+/**
+ * VS Code's own definition, reference and hover providers for markdown files, answered by the
+ * `md-links` provider, so F12 / Shift+F12 / hover work on wiki links; on while
+ * `dsh.markdown.editorProviders` is true (default), re-registered when it changes.
+ */
+export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: vscode.LogOutputChannel): vscode.Disposable {
+  let registrations: vscode.Disposable | undefined;
+  const ask = async (document: vscode.TextDocument, position: vscode.Position, operation: LspOperation, token: vscode.CancellationToken) => {
+    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+    if (!folder) return undefined;
+    const cancellation = abortOnCancel(token);
+    try {
+      const provider = md();
+      await provider.onFileChanged(document.uri.toString(), document.getText());
+      return await provider.query(
+        { operation, uri: document.uri.toString(), position: { line: position.line, character: position.character }, languageId: 'markdown', workspaceUri: folder.uri.toString() },
+        cancellation.signal,
+      );
+    } catch (e) {
+      log.warn(`md-links editor ${operation} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    } finally {
+      cancellation.dispose();
+    }
+  };
+  const selector: vscode.DocumentSelector = [{ language: 'markdown', scheme: 'file' }, { language: 'markdown', scheme: 'vscode-remote' }];
+  const apply = () => {
+    registrations?.dispose();
+    registrations = undefined;
+    if (vscode.workspace.getConfiguration().get<boolean>(EDITOR_PROVIDERS_SETTING, true) === false) return;
+    registrations = vscode.Disposable.from(
+      vscode.languages.registerDefinitionProvider(selector, {
+        provideDefinition: async (doc, pos, token) => {
+          const r = await ask(doc, pos, 'goToDefinition', token);
+          return r?.kind === 'locations' ? toVsLocations(r.locations) : undefined;
+        },
+      }),
+      vscode.languages.registerReferenceProvider(selector, {
+        provideReferences: async (doc, pos, ctx, token) => {
+          const r = await ask(doc, pos, 'findReferences', token);
+          return r?.kind === 'locations' ? toVsLocations(r.locations.filter((l) => ctx.includeDeclaration || !l.isDeclaration)) : undefined;
+        },
+      }),
+      vscode.languages.registerHoverProvider(selector, {
+        provideHover: async (doc, pos, token) => {
+          const r = await ask(doc, pos, 'hover', token);
+          return r?.kind === 'hover' && r.contents ? new vscode.Hover(new vscode.MarkdownString(r.contents)) : undefined;
+        },
+      }),
+    );
+  };
+  apply();
+  const listener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(EDITOR_PROVIDERS_SETTING)) apply();
+  });
+  return { dispose: () => (listener.dispose(), registrations?.dispose()) };
+}

@@ -1,0 +1,75 @@
+/**
+ * The `md-links` wiki-link provider in the extension: registered on the navigation seam for
+ * `.md`/`.markdown` (reading through `vscode.workspace.fs`), kept current by file watchers and
+ * editor edits, rebuilt when `dsh.markdown.aliasOrder` changes; its symbols and diagnostics beside
+ * the seam (link problems also go to the Problems panel) and VS Code's own editor providers for
+ * markdown.
+ */
+import * as vscode from 'vscode';
+import { SETTING } from '../common/ids';
+import type { AliasOrder } from '../lsp/wikilinks/parse';
+import { MdLinksFeatures, NO_CALL_HIERARCHY } from '../lsp/wikilinks/features';
+import { MdLinksProvider } from '../lsp/wikilinks/provider';
+import { registerMarkdownEditorProviders } from './markdownEditorProviders';
+import type { NavigationContext } from './navigationContext';
+import { VsCodeWorkspaceFs } from './vscodeWorkspaceFs';
+import { registerWikiDiagnostics } from './wikiDiagnostics';
+
+/** The setting that orders `[[target|alias]]` (package.json `contributes.configuration`). */
+export const ALIAS_ORDER_SETTING = SETTING.markdownAliasOrder;
+
+/**
+ * Register `md-links` on `nav.service` and `nav.features`, with its watchers, the Problems panel
+ * publisher and the markdown editor providers; everything is disposed with the returned Disposable.
+ */
+export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
+  const { service, features, log } = nav;
+  const subs: vscode.Disposable[] = [];
+  const aliasOrder = (): AliasOrder => (vscode.workspace.getConfiguration().get<string>(ALIAS_ORDER_SETTING) === 'alias-first' ? 'alias-first' : 'target-first');
+  const onSkip = (uri: string, message: string) => log.warn(`md-links: skipped ${uri}: ${message}`);
+  let md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });
+  let mdRegistration = service.registerProvider(md);
+  subs.push({ dispose: () => (mdRegistration.dispose(), md.dispose()) });
+
+  // Symbols and diagnostics beside the seam, read from the current provider.
+  const mdFeatures = new MdLinksFeatures(() => md);
+  const wikiDiagnostics = registerWikiDiagnostics(mdFeatures, log);
+  subs.push(wikiDiagnostics, features.register('symbols', mdFeatures), features.register('diagnostics', mdFeatures), features.explainMissing(mdFeatures.id, 'callHierarchy', NO_CALL_HIERARCHY));
+
+  // Keep md-links indexes current: saved notes through the watcher, unsaved edits through
+  // documents; a second watcher reports created and deleted files and folders of any kind (folder
+  // deletions, attachments such as images that links may point to).
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*.{md,markdown}');
+  const anyFile = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+  const changed = (uri: vscode.Uri) =>
+    void md
+      .onFileChanged(uri.toString())
+      .then(() => wikiDiagnostics.refresh())
+      .catch((e) => log.warn(`md-links: update of ${uri.toString()} failed: ${String(e)}`));
+  const deleted = (uri: vscode.Uri) => void md.onFileDeleted(uri.toString()).then(() => wikiDiagnostics.refresh());
+  subs.push(
+    watcher,
+    watcher.onDidCreate(changed),
+    watcher.onDidChange(changed),
+    watcher.onDidDelete(deleted),
+    anyFile,
+    anyFile.onDidCreate(changed),
+    anyFile.onDidDelete(deleted),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document.languageId === 'markdown' && e.contentChanges.length > 0) void md.onFileChanged(e.document.uri.toString(), e.document.getText()).then(() => wikiDiagnostics.refresh());
+    }),
+    vscode.workspace.onDidDeleteFiles((e) => e.files.forEach(deleted)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(ALIAS_ORDER_SETTING)) return;
+      mdRegistration.dispose();
+      md.dispose();
+      md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });
+      mdRegistration = service.registerProvider(md);
+      wikiDiagnostics.refresh(0);
+      log.info(`md-links: alias order is now ${aliasOrder()}`);
+    }),
+  );
+
+  subs.push(registerMarkdownEditorProviders(() => md, log));
+  return vscode.Disposable.from(...subs);
+}

@@ -1,0 +1,42 @@
+/**
+ * The `md-links` index's file system in the extension: {@link WorkspaceFs} on
+ * `vscode.workspace.fs` (works in remote and virtual workspaces), file text through the navigation
+ * read, inside the workspace only.
+ */
+import * as vscode from 'vscode';
+import { realUri } from '../lsp/realUri';
+import { FileStat, WorkspaceFs } from '../lsp/wikilinks/workspaceFs';
+import { readInsideWorkspace } from './fileAccess';
+
+/**
+ * A {@link WorkspaceFs} on `vscode.workspace.fs`. URIs are strings parsed with `Uri.parse`.
+ * `realUri` resolves symbolic links for `file:` URIs (`src/lsp/realUri.ts`: the extension runs
+ * where the files are) and returns other URIs unchanged, formatted by `vscode.Uri`. Errors are
+ * `vscode.FileSystemError`s (`code: 'FileNotFound'` for a missing file); `realUri` of a missing
+ * file throws an Error with `code: 'ENOENT'`.
+ */
+export class VsCodeWorkspaceFs implements WorkspaceFs {
+  /**
+   * A note's bytes, read only inside the workspace with the navigation read (`./fileAccess.ts`):
+   * FIFOs, devices, `/proc` files, files over the cap and files whose real path is outside every
+   * workspace folder are refused (the index skips them and the extension logs why).
+   */
+  async readFile(uri: string): Promise<Uint8Array> {
+    return readInsideWorkspace(vscode.Uri.parse(uri));
+  }
+
+  async readDirectory(uri: string): Promise<ReadonlyArray<readonly [string, number]>> {
+    return vscode.workspace.fs.readDirectory(vscode.Uri.parse(uri));
+  }
+
+  async stat(uri: string): Promise<FileStat> {
+    const s = await vscode.workspace.fs.stat(vscode.Uri.parse(uri));
+    return { type: s.type, mtime: s.mtime, size: s.size };
+  }
+
+  async realUri(uri: string): Promise<string> {
+    const u = vscode.Uri.parse(uri);
+    if (u.scheme !== 'file') return u.toString();
+    return vscode.Uri.parse(await realUri(uri)).toString();
+  }
+}
