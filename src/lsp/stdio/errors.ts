@@ -1,0 +1,46 @@
+/**
+ * The errors a configured language server's answers fail with (plain Node), each saying what the
+ * caller can do: wait and retry, fix the setting, or read the server's last stderr lines.
+ */
+import { LspError } from '../types';
+import type { CrashPolicy } from './backoff';
+import { SERVERS_SETTING, StdioServerConfig } from './config';
+
+/** How the server last exited on its own, with its last stderr lines. */
+export interface LastCrash {
+  readonly code: number | null;
+  readonly signal: string | null;
+  readonly stderr: readonly string[];
+}
+
+/** `no_provider` (`details.reason: 'not_ready'`): the server is not available or not ready, saying `why`. */
+export function notReadyError(config: StdioServerConfig, why: string): LspError {
+  const extensions = Object.keys(config.extensions);
+  return new LspError(
+    'no_provider',
+    `language support for ${extensions.join(', ')} (language server '${config.id}') is not available or not ready: ${why}. Wait and retry; this is not the same as "no results".`,
+    { providerId: config.id, extensions, reason: 'not_ready' },
+  );
+}
+
+/** `no_provider` (`details.reason: 'not_ready'`): the server was stopped; `why` is added in parentheses when given. */
+export function stoppedError(config: StdioServerConfig, why?: string): LspError {
+  return new LspError('no_provider', `language server '${config.id}' was stopped${why ? ` (${why})` : ''}; retry`, { providerId: config.id, reason: 'not_ready' });
+}
+
+/** `provider_failed` (`details.reason: 'crashed'`): crashed too often within the policy's window, with its last stderr lines. */
+export function crashedError(config: StdioServerConfig, policy: CrashPolicy, last: LastCrash | undefined): LspError {
+  const stderr = last?.stderr ?? [];
+  return new LspError(
+    'provider_failed',
+    `language server '${config.id}' failed: it crashed ${policy.recentCrashes()} times within ${Math.round(policy.windowMs / 1000)} s (last exit code ${last?.code ?? 'none'}, signal ${last?.signal ?? 'none'}) and is not restarted until ${SERVERS_SETTING} changes.` +
+      (stderr.length > 0 ? ` Last stderr lines:\n${stderr.slice(-10).join('\n')}` : ' It wrote nothing to stderr.'),
+    { providerId: config.id, reason: 'crashed', stderr, setting: SERVERS_SETTING },
+  );
+}
+
+/** `provider_failed`: the server answered `what` (an operation or method) with an error. */
+export function failedOnError(config: StdioServerConfig, what: string, e: unknown): LspError {
+  const message = e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? e);
+  return new LspError('provider_failed', `language server '${config.id}' failed on ${what}: ${message}`, { providerId: config.id }, { cause: e });
+}
