@@ -117,152 +117,163 @@ interface Span {
  * UTF-16 unit like in VS Code). Never throws on any input.
  */
 export function parseNote(text: string, options: ParseOptions = {}): ParsedNote {
-  const aliasOrder = options.aliasOrder ?? 'target-first';
-  const lines = splitLines(text);
-  const n = lines.length;
+  return new NoteParser(splitLines(text), options.aliasOrder ?? 'target-first').parse();
+}
 
-  // Front matter: `---` on the first line, closed by `---` or `...`.
-  let frontMatter: { startLine: number; endLine: number } | undefined;
-  let fmTitle: string | undefined;
-  if (n > 1 && /^---\s*$/.test(lines[0]!.replace(/^\uFEFF/, ''))) {
+/** A markdown-it block token's line span, for finding the block a `^id` anchor names. */
+interface BlockSpan {
+  readonly type: string;
+  readonly level: number;
+  /** First line (0-based). */
+  readonly a: number;
+  /** Line after the last (exclusive). */
+  readonly b: number;
+}
+
+/**
+ * One note's parse, in named steps: the front matter; the markdown blocks (whole-line code and
+ * comment regions, code spans and comments inside inline blocks, headings); then, line by line
+ * outside those, the wiki links and the block anchors.
+ */
+class NoteParser {
+  private readonly n: number;
+  /** Per line: the whole-line code or comment region it belongs to, if any. */
+  private readonly lineKind: Array<IgnoredKind | undefined>;
+  /** Per line: the code spans and comments on it. */
+  private readonly spans: Span[][];
+  private readonly ignored: IgnoredRegion[] = [];
+  private readonly headings: Heading[] = [];
+  private readonly blockSpans: BlockSpan[] = [];
+  private readonly links: WikiLink[] = [];
+  private readonly blocks: BlockAnchor[] = [];
+  private frontMatter: { startLine: number; endLine: number } | undefined;
+  private frontMatterTitle: string | undefined;
+
+  constructor(
+    private readonly lines: readonly string[],
+    private readonly aliasOrder: AliasOrder,
+  ) {
+    this.n = lines.length;
+    this.lineKind = new Array<IgnoredKind | undefined>(this.n).fill(undefined);
+    this.spans = Array.from({ length: this.n }, () => []);
+  }
+
+  parse(): ParsedNote {
+    this.readFrontMatter();
+    this.readBlocks();
+    for (let line = 0; line < this.n; line++) {
+      if (this.lineKind[line] !== undefined) continue;
+      this.readLinks(line);
+      if (this.frontMatter && line <= this.frontMatter.endLine) continue;
+      this.readBlockAnchor(line);
+    }
+    const h1 = this.headings.find((h) => h.level === 1);
+    const title = this.frontMatterTitle ?? (h1 && h1.text ? h1.text : undefined);
+    this.ignored.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
+    const aliases = this.frontMatter ? frontMatterAliases(this.lines, this.frontMatter.endLine) : [];
+    return { lineCount: this.n, links: this.links, headings: this.headings, blocks: this.blocks, title, frontMatter: this.frontMatter, aliases, ignored: this.ignored };
+  }
+
+  /** Front matter: `---` on the first line, closed by `---` or `...`; its `title:` if any. */
+  private readFrontMatter(): void {
+    const { lines, n } = this;
+    if (!(n > 1 && /^---\s*$/.test(lines[0]!.replace(/^\uFEFF/, '')))) return;
     for (let i = 1; i < n; i++) {
       if (/^(---|\.\.\.)\s*$/.test(lines[i]!)) {
-        frontMatter = { startLine: 0, endLine: i };
+        this.frontMatter = { startLine: 0, endLine: i };
         break;
       }
     }
-    if (frontMatter) {
-      for (let i = 1; i < frontMatter.endLine; i++) {
-        const m = /^title:\s*(.*?)\s*$/.exec(lines[i]!);
-        if (m && m[1]) {
-          fmTitle = m[1].replace(/^(['"])(.*)\1$/, '$2').trim() || undefined;
+    if (!this.frontMatter) return;
+    for (let i = 1; i < this.frontMatter.endLine; i++) {
+      const m = /^title:\s*(.*?)\s*$/.exec(lines[i]!);
+      if (m && m[1]) {
+        this.frontMatterTitle = m[1].replace(/^(['"])(.*)\1$/, '$2').trim() || undefined;
+        break;
+      }
+    }
+  }
+
+  /** The markdown blocks (front matter blanked): code and comment regions, inline code spans and comments, headings, block spans. */
+  private readBlocks(): void {
+    const { lines, n } = this;
+    const fm = this.frontMatter;
+    const source = fm ? lines.map((l, i) => (i <= fm.endLine ? '' : l)).join('\n') : lines.join('\n');
+    const tokens = md.parse(source, {});
+    for (let t = 0; t < tokens.length; t++) {
+      const tok = tokens[t]!;
+      const map = tok.map;
+      if (!map) continue;
+      const [a, b] = map;
+      if (tok.nesting >= 0 && tok.type !== 'inline') this.blockSpans.push({ type: tok.type, level: tok.level, a, b });
+      switch (tok.type) {
+        case 'fence':
+        case 'code_block':
+          this.markLines(a, Math.min(b, n), tok.type === 'fence' ? 'fence' : 'indented-code');
+          break;
+        case 'html_block':
+          if (tok.content.trimStart().startsWith('<!--')) this.markLines(a, Math.min(b, n), 'html-comment');
+          else this.scanInline(a, Math.min(b, n), false);
+          break;
+        case 'inline':
+        case 'tr_open':
+          this.scanInline(a, Math.min(b, n), true);
+          break;
+        case 'heading_open': {
+          const inline = tokens[t + 1];
+          const level = Number(tok.tag.slice(1));
+          let text = inline && inline.type === 'inline' ? inline.content.trim() : '';
+          text = text.replace(/\s+\^[A-Za-z0-9][A-Za-z0-9-]*$/, '');
+          if (a < n) this.headings.push({ level, text, line: a, range: this.lineRange(a) });
           break;
         }
+        default:
+          break;
       }
     }
   }
 
-  // Per-line state: whole-line code/comment kind, and ignored spans.
-  const lineKind: Array<IgnoredKind | undefined> = new Array(n).fill(undefined);
-  const spans: Span[][] = Array.from({ length: n }, () => []);
-  const ignored: IgnoredRegion[] = [];
-  const headings: Heading[] = [];
-
-  const source = frontMatter ? lines.map((l, i) => (i <= frontMatter!.endLine ? '' : l)).join('\n') : lines.join('\n');
-  const tokens = md.parse(source, {});
-  const blockSpans: Array<{ type: string; level: number; a: number; b: number }> = [];
-  for (let t = 0; t < tokens.length; t++) {
-    const tok = tokens[t]!;
-    const map = tok.map;
-    if (!map) continue;
-    const [a, b] = map;
-    if (tok.nesting >= 0 && tok.type !== 'inline') blockSpans.push({ type: tok.type, level: tok.level, a, b });
-    switch (tok.type) {
-      case 'fence':
-      case 'code_block': {
-        const kind: IgnoredKind = tok.type === 'fence' ? 'fence' : 'indented-code';
-        markLines(a, Math.min(b, n), kind);
-        break;
-      }
-      case 'html_block':
-        if (tok.content.trimStart().startsWith('<!--')) markLines(a, Math.min(b, n), 'html-comment');
-        else scanInline(a, Math.min(b, n), false);
-        break;
-      case 'inline':
-        scanInline(a, Math.min(b, n), true);
-        break;
-      case 'tr_open':
-        scanInline(a, Math.min(b, n), true);
-        break;
-      case 'heading_open': {
-        const inline = tokens[t + 1];
-        const level = Number(tok.tag.slice(1));
-        let text = inline && inline.type === 'inline' ? inline.content.trim() : '';
-        text = text.replace(/\s+\^[A-Za-z0-9][A-Za-z0-9-]*$/, '');
-        if (a < n) headings.push({ level, text, line: a, range: lineRange(a) });
-        break;
-      }
-      default:
-        break;
-    }
+  private lineRange(line: number): Range {
+    return { start: { line, character: 0 }, end: { line, character: this.lines[line]!.length } };
   }
 
-  function lineRange(line: number): Range {
-    return { start: { line, character: 0 }, end: { line, character: lines[line]!.length } };
-  }
-
-  function markLines(a: number, b: number, kind: IgnoredKind): void {
+  /** Lines [a, b) are one whole-line region of `kind`. */
+  private markLines(a: number, b: number, kind: IgnoredKind): void {
     if (a >= b) return;
-    for (let i = a; i < b; i++) lineKind[i] = kind;
-    ignored.push({ kind, range: { start: { line: a, character: 0 }, end: { line: b - 1, character: lines[b - 1]!.length } } });
+    for (let i = a; i < b; i++) this.lineKind[i] = kind;
+    this.ignored.push({ kind, range: { start: { line: a, character: 0 }, end: { line: b - 1, character: this.lines[b - 1]!.length } } });
   }
 
   /** Find code spans (when `code`) and HTML comments in lines [a, b) taken as one inline block. */
-  function scanInline(a: number, b: number, code: boolean): void {
+  private scanInline(a: number, b: number, code: boolean): void {
     if (a >= b) return;
-    const block = lines.slice(a, b).join('\n');
-    const lineStarts: number[] = [];
-    let off = 0;
-    for (let i = a; i < b; i++) {
-      lineStarts.push(off);
-      off += lines[i]!.length + 1;
-    }
-    const toPos = (o: number) => {
-      let k = lineStarts.length - 1;
-      while (k > 0 && lineStarts[k]! > o) k--;
-      return { line: a + k, character: o - lineStarts[k]! };
-    };
-    const record = (start: number, end: number, kind: IgnoredKind) => {
-      const s = toPos(start);
-      const e = toPos(end);
-      ignored.push({ kind, range: { start: s, end: e } });
-      for (let line = s.line; line <= e.line; line++) {
-        const from = line === s.line ? s.character : 0;
-        const to = line === e.line ? e.character : lines[line]!.length;
-        spans[line]!.push({ start: from, end: to, kind });
-      }
-    };
+    const block = new InlineBlock(this.lines, a, b);
+    const text = block.text;
     let i = 0;
-    const len = block.length;
+    const len = text.length;
     while (i < len) {
-      const c = block.charCodeAt(i);
+      const c = text.charCodeAt(i);
       if (c === 0x5c /* \ */) {
         i += 2; // an escaped character is literal (backslash escapes do not apply inside code; we are outside)
         continue;
       }
       if (code && c === 0x60 /* ` */) {
         let k = i;
-        while (k < len && block.charCodeAt(k) === 0x60) k++;
+        while (k < len && text.charCodeAt(k) === 0x60) k++;
         const run = k - i;
-        // find a closing run of exactly `run` backticks
-        let j = k;
-        let close = -1;
-        while (j < len) {
-          if (block.charCodeAt(j) === 0x60) {
-            let m = j;
-            while (m < len && block.charCodeAt(m) === 0x60) m++;
-            if (m - j === run) {
-              close = j;
-              break;
-            }
-            j = m;
-          } else j++;
-        }
+        const close = closingBackticks(text, k, run);
         if (close >= 0) {
-          record(i, close + run, 'inline-code');
+          this.recordSpan(block, i, close + run, 'inline-code');
           i = close + run;
         } else {
           i = k; // no closer: the backticks are literal
         }
         continue;
       }
-      if (c === 0x3c /* < */ && block.startsWith('<!--', i)) {
-        const endAt = block.startsWith('<!-->', i) ? i + 5 : block.startsWith('<!--->', i) ? i + 6 : (() => {
-          const e = block.indexOf('-->', i + 4);
-          return e < 0 ? -1 : e + 3;
-        })();
+      if (c === 0x3c /* < */ && text.startsWith('<!--', i)) {
+        const endAt = htmlCommentEnd(text, i);
         if (endAt > 0) {
-          record(i, endAt, 'html-comment');
+          this.recordSpan(block, i, endAt, 'html-comment');
           i = endAt;
           continue;
         }
@@ -271,52 +282,62 @@ export function parseNote(text: string, options: ParseOptions = {}): ParsedNote 
     }
   }
 
-  // Links and block anchors, line by line.
-  const links: WikiLink[] = [];
-  const blocks: BlockAnchor[] = [];
-  const LINK_RE = /\[\[([^[\]\r\n]*)\]\]/g;
-  for (let line = 0; line < n; line++) {
-    if (lineKind[line] !== undefined) continue;
-    const text = lines[line]!;
-    const lineSpans = spans[line]!;
-    const inSpan = (from: number, to: number) => lineSpans.some((s) => from < s.end && to > s.start);
-
-    if (text.includes('[[')) {
-      LINK_RE.lastIndex = 0;
-      for (let m = LINK_RE.exec(text); m; m = LINK_RE.exec(text)) {
-        const open = m.index;
-        const close = open + m[0].length;
-        if (precededByBackslash(text, open)) continue;
-        const embed = open > 0 && text[open - 1] === '!' && !precededByBackslash(text, open - 1);
-        const start = embed ? open - 1 : open;
-        if (inSpan(start, close)) continue;
-        const link = parseLinkBody(m[1]!, open + 2, line, aliasOrder);
-        if (!link) continue;
-        links.push({
-          raw: text.slice(start, close),
-          embed,
-          ...link,
-          range: { start: { line, character: start }, end: { line, character: close } },
-        });
-      }
-    }
-
-    if (frontMatter && line <= frontMatter.endLine) continue;
-    const bm = /(?:^|\s)\^([A-Za-z0-9][A-Za-z0-9-]*)\s*$/.exec(text);
-    if (bm) {
-      const at = text.lastIndexOf('^' + bm[1]);
-      if (!inSpan(at, at + bm[1]!.length + 1)) {
-        const alone = /^[\s>]*$/.test(text.slice(0, at));
-        const start = alone ? ownLineBlockStart(line) : innerBlockStart(line);
-        blocks.push({ id: bm[1]!, line, range: { start: { line: start, character: 0 }, end: lineRange(line).end } });
-      }
+  /** Offsets [start, end) of `block` are an ignored span of `kind`, on each line it covers. */
+  private recordSpan(block: InlineBlock, start: number, end: number, kind: IgnoredKind): void {
+    const s = block.position(start);
+    const e = block.position(end);
+    this.ignored.push({ kind, range: { start: s, end: e } });
+    for (let line = s.line; line <= e.line; line++) {
+      const from = line === s.line ? s.character : 0;
+      const to = line === e.line ? e.character : this.lines[line]!.length;
+      this.spans[line]!.push({ start: from, end: to, kind });
     }
   }
 
+  /** True when [from, to) on `line` overlaps a code span or comment. */
+  private inSpan(line: number, from: number, to: number): boolean {
+    return this.spans[line]!.some((s) => from < s.end && to > s.start);
+  }
+
+  /** The wiki links on `line` outside code spans and comments, not escaped. */
+  private readLinks(line: number): void {
+    const text = this.lines[line]!;
+    if (!text.includes('[[')) return;
+    const LINK_RE = /\[\[([^[\]\r\n]*)\]\]/g;
+    for (let m = LINK_RE.exec(text); m; m = LINK_RE.exec(text)) {
+      const open = m.index;
+      const close = open + m[0].length;
+      if (precededByBackslash(text, open)) continue;
+      const embed = open > 0 && text[open - 1] === '!' && !precededByBackslash(text, open - 1);
+      const start = embed ? open - 1 : open;
+      if (this.inSpan(line, start, close)) continue;
+      const link = parseLinkBody(m[1]!, open + 2, line, this.aliasOrder);
+      if (!link) continue;
+      this.links.push({
+        raw: text.slice(start, close),
+        embed,
+        ...link,
+        range: { start: { line, character: start }, end: { line, character: close } },
+      });
+    }
+  }
+
+  /** A `^id` ending `line` (outside code spans), with the block it names. */
+  private readBlockAnchor(line: number): void {
+    const text = this.lines[line]!;
+    const bm = /(?:^|\s)\^([A-Za-z0-9][A-Za-z0-9-]*)\s*$/.exec(text);
+    if (!bm) return;
+    const at = text.lastIndexOf('^' + bm[1]);
+    if (this.inSpan(line, at, at + bm[1]!.length + 1)) return;
+    const alone = /^[\s>]*$/.test(text.slice(0, at));
+    const start = alone ? this.ownLineBlockStart(line) : this.innerBlockStart(line);
+    this.blocks.push({ id: bm[1]!, line, range: { start: { line: start, character: 0 }, end: this.lineRange(line).end } });
+  }
+
   /** First line of the innermost paragraph or heading containing `line` (the line itself if none). */
-  function innerBlockStart(line: number): number {
+  private innerBlockStart(line: number): number {
     let best: { a: number; b: number } | undefined;
-    for (const s of blockSpans) {
+    for (const s of this.blockSpans) {
       if ((s.type === 'paragraph_open' || s.type === 'heading_open' || s.type === 'tr_open') && s.a <= line && line < s.b) {
         if (!best || s.b - s.a < best.b - best.a) best = s;
       }
@@ -325,11 +346,11 @@ export function parseNote(text: string, options: ParseOptions = {}): ParsedNote 
   }
 
   /** First line of the top-level block an anchor alone on `line` names (see {@link BlockAnchor}). */
-  function ownLineBlockStart(line: number): number {
-    const top = blockSpans.filter((s) => s.level === 0);
+  private ownLineBlockStart(line: number): number {
+    const top = this.blockSpans.filter((s) => s.level === 0);
     const containing = top.find((s) => s.a < line && line < s.b);
     if (containing) return containing.a;
-    const blankBefore = line > 0 && lines[line - 1]!.trim() === '';
+    const blankBefore = line > 0 && this.lines[line - 1]!.trim() === '';
     let best: { a: number; b: number } | undefined;
     for (const s of top) {
       if (s.b === line || (blankBefore && s.b === line - 1)) {
@@ -338,12 +359,55 @@ export function parseNote(text: string, options: ParseOptions = {}): ParsedNote 
     }
     return best ? best.a : line;
   }
+}
 
-  const h1 = headings.find((h) => h.level === 1);
-  const title = fmTitle ?? (h1 && h1.text ? h1.text : undefined);
-  ignored.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
-  const aliases = frontMatter ? frontMatterAliases(lines, frontMatter.endLine) : [];
-  return { lineCount: n, links, headings, blocks, title, frontMatter, aliases, ignored };
+/** Lines [a, b) of a note joined by `\n` as one inline block, with offsets mapped back to positions. */
+class InlineBlock {
+  readonly text: string;
+  private readonly lineStarts: number[] = [];
+
+  constructor(
+    lines: readonly string[],
+    private readonly a: number,
+    b: number,
+  ) {
+    this.text = lines.slice(a, b).join('\n');
+    let off = 0;
+    for (let i = a; i < b; i++) {
+      this.lineStarts.push(off);
+      off += lines[i]!.length + 1;
+    }
+  }
+
+  /** The LSP position of offset `o` in {@link text}. */
+  position(o: number): { line: number; character: number } {
+    let k = this.lineStarts.length - 1;
+    while (k > 0 && this.lineStarts[k]! > o) k--;
+    return { line: this.a + k, character: o - this.lineStarts[k]! };
+  }
+}
+
+/** Offset of the first run of exactly `run` backticks at or after `from` in `text` (CommonMark code span closer), or -1. */
+function closingBackticks(text: string, from: number, run: number): number {
+  const len = text.length;
+  let j = from;
+  while (j < len) {
+    if (text.charCodeAt(j) === 0x60) {
+      let m = j;
+      while (m < len && text.charCodeAt(m) === 0x60) m++;
+      if (m - j === run) return j;
+      j = m;
+    } else j++;
+  }
+  return -1;
+}
+
+/** Offset after the HTML comment opening at `i` (`<!-->` and `<!--->` are complete comments), or -1 when it never closes. */
+function htmlCommentEnd(text: string, i: number): number {
+  if (text.startsWith('<!-->', i)) return i + 5;
+  if (text.startsWith('<!--->', i)) return i + 6;
+  const e = text.indexOf('-->', i + 4);
+  return e < 0 ? -1 : e + 3;
 }
 
 /** `aliases` (or `alias`) of the front matter in `lines[1 .. endLine-1]`, parsed as YAML (JSON schema: no custom types). */
