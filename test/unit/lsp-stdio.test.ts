@@ -231,7 +231,7 @@ describe('StdioLspProvider lifecycle (fake-lsp.js)', function () {
       return true;
     });
     assert.ok(Date.now() - t >= 1000, 'it waited within the bound first');
-    const ready = provider({ id: 'ready', command: process.execPath, args: [FAKE], readyTimeoutMs: 1500 });
+    const ready = provider({ id: 'ready', command: process.execPath, args: [FAKE], readyTimeoutMs: 10_000 });
     const r = await query(ready, 'goToDefinition', 'sh/main.sh', 4, 0);
     assert.deepEqual(r.kind === 'locations' && r.locations, []);
   });
