@@ -48,7 +48,7 @@ export type MarkerEvent =
  */
 export class MarkerParser {
   private pending = '';
-  /** Characters of PROMPT_TEXT still expected after a prompt marker (0 when not expecting). */
+  /** Index in PROMPT_TEXT of the next character expected after a prompt marker; -1 when none is expected. */
   private promptTextIndex = -1;
   private readonly prefix: string;
 

@@ -85,11 +85,14 @@ export function childListsAvailable(): boolean {
 }
 
 /**
- * Pids of the children of `pid`: of every thread (`/proc/<pid>/task/<tid>/children`, where a child
- * is listed under the thread that forked it), or with `mainThreadOnly` of its main thread only,
- * which is where the kernel reparents orphans when `pid` is their reaper (kernel/exit.c
- * find_new_reaper: the first live thread of the reaper, its leader unless that is exiting). Empty
- * when the process is gone. A child created or ended during the read may be missing (proc(5)).
+ * The pids the kernel lists as children of `pid` at the moment of the read: of every thread
+ * (`/proc/<pid>/task/<tid>/children`, where a child is listed under the thread that forked it), or
+ * with `mainThreadOnly` of its main thread only, which is where the kernel reparents orphans when
+ * `pid` is their reaper (kernel/exit.c find_new_reaper: the first live thread of the reaper, its
+ * leader unless that is exiting). Empty when the process is gone or the lists cannot be read. The
+ * list is not a proof of identity: a child created or ended during the read may be missing
+ * (proc(5)), and a listed pid may have exited, or been reused, before the caller reads it, so
+ * callers check each one (session id and start time, see processTree.ts).
  */
 export function childPids(pid: number, mainThreadOnly = false): number[] {
   const pids: number[] = [];
@@ -184,9 +187,10 @@ export function commandLine(pid: number, fallback = ''): string {
 }
 
 /**
- * Threads of the processes in `group` (all of one PTY session) that are blocked reading `ttyPath` — through any descriptor
- * (stdin, `/dev/tty` opened anew, a dup), in `epoll_wait` on an epoll set that watches it, or in
- * `poll`/`select` (vim waits in pselect6) with the tty in the set of descriptors it waits to read.
+ * Threads of the processes in `group` (members of one process group of the PTY's session) that
+ * are asleep blocked reading `ttyPath`: in a read through any descriptor (stdin, `/dev/tty` opened
+ * anew, a dup), in `epoll_wait` on an epoll set that watches it, or in `poll`/`select` (vim waits
+ * in pselect6) with the tty in the set of descriptors it waits to read.
  * The poll/select set lives in the process's memory: when `/proc/<pid>/mem` cannot be read, that
  * wait is not proof and is not counted.
  */

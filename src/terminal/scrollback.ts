@@ -1,6 +1,6 @@
 /**
  * Bounded scrollback and the per-send viewport. Text in, lines out; no terminal content leaves
- * except through `page()` / `ViewportBuffer.text()`.
+ * except through `Scrollback.page()` / `ViewportBuffer.result()`.
  *
  * Bounds (in this order): at most `maxLines` complete lines (oldest dropped first), then at most
  * `maxBytes` UTF-8 bytes in all (a `\n` per line counted) (oldest lines dropped, then the head of a single oversized line

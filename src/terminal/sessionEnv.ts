@@ -4,6 +4,9 @@
  */
 import { NON_INTERACTIVE_ENV } from './config';
 
+/** The guard variable every session's environment carries (value `1`); startup files test it to stay out of agent sessions. */
+export const SESSION_GUARD_VARIABLE = 'DSH_BRIDGE_SESSION';
+
 /** Variables never inherited by a session: they describe the host's terminal, not this one. */
 const HOST_TERMINAL_ENV = ['TMUX', 'TMUX_PANE', 'PROMPT_COMMAND', 'PS0', 'PS1', 'PS2', 'TERM_PROGRAM', 'TERM_PROGRAM_VERSION'];
 
@@ -39,6 +42,6 @@ export function sessionEnv(
     if (HOST_TERMINAL_ENV.includes(name) || HOST_PRIVATE_ENV.some((re) => re.test(name))) continue;
     env[name] = value;
   }
-  Object.assign(env, NON_INTERACTIVE_ENV, { TERM: 'xterm-256color', DSH_BRIDGE_SESSION: '1' }, configured, requested);
+  Object.assign(env, NON_INTERACTIVE_ENV, { TERM: 'xterm-256color', [SESSION_GUARD_VARIABLE]: '1' }, configured, requested);
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }

@@ -1,0 +1,662 @@
+/**
+ * A pty-bash session: the shell on its PTY, its output, and its sends and waits. What it decides
+ * lives beside it: the marker state (shellMarkers.ts), send admission (sendAdmission.ts), the
+ * readiness decision (readiness.ts), termios (termios.ts), teardown (sessionTeardown.ts), and the
+ * rendering of what it returns (outputText.ts). PTY bytes stay in memory; the log gets events only.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { IPty } from 'node-pty';
+import type { TerminalConfig } from './config';
+import { TerminalError, describe } from './errors';
+import { MarkerParser, PROMPT_TEXT } from './markers';
+import { viewportText, renderedPage } from './outputText';
+import { PollLoop, type LookOutcome } from './pollBackoff';
+import * as proc from './procProbe';
+import { SessionProcessTree } from './processTree';
+import type { TerminalLog } from './ptyBash';
+import { ReadinessSnapshot, decideReadiness } from './readiness';
+import { TextRenderer } from './screenText';
+import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
+import {
+  bytesToWrite,
+  checkInput,
+  checkLineLength,
+  checkReceiver,
+  checkTimeout,
+  inputPendingError,
+  notReadingError,
+  unprovenReaderError,
+} from './sendAdmission';
+import { ShellMarkers } from './shellMarkers';
+import { StartupDir, StartupWatch } from './sessionStartup';
+import { SessionTeardown } from './sessionTeardown';
+import { echoDisabled } from './termios';
+import {
+  AllowedSignal,
+  BackendSession,
+  Disposable,
+  ForegroundProcess,
+  InputReceiver,
+  ReadRequest,
+  ReadResult,
+  SendRequest,
+  SendResult,
+  SessionStatus,
+  SignalResult,
+  WaitReason,
+  WaitRequest,
+  Waiting,
+} from './types';
+import { UntilMatcher } from './untilPattern';
+import { waitUntil } from './waitUntil';
+
+/** Bytes of output before the first prompt kept as the message of the day. */
+const MOTD_MAX_BYTES = 4096;
+/** Bytes of echo kept while a send is in its echo region (the typed line and prompts). */
+const ECHO_TAIL_MAX = 4096;
+/** Lines a read returns when it names no count. */
+const DEFAULT_READ_COUNT = 500;
+/** Longest wait for a signal to take effect before the next send types (ms). */
+const SIGNAL_SETTLE_MS = 2000;
+/** Longest scrollback line in UTF-8 bytes before it is split with a visible marker (see scrollback.ts). */
+const MAX_LINE_BYTES = 16 * 1024;
+/** Raw scrollback lines rendered for a `screen: true` read: enough to redraw a full-screen program. */
+const SCREEN_TAIL_LINES = 400;
+/** How often the open checks that the shell is still our shell while its startup files run (ms): /proc, ps(1). */
+const STARTUP_CHECK_MS = { proc: 100, ps: 250 };
+
+type Mode = 'echo' | 'output';
+
+interface ActiveSend {
+  /** A send writes input first; a wait types nothing. */
+  kind: 'send' | 'wait';
+  baselineSeq: number;
+  mode: Mode;
+  sawContinuation: boolean;
+  viewport: ViewportBuffer;
+  echoTail: string;
+  /** The alternate screen was active when the send started (input to a running vim or less). */
+  alternateAtStart: boolean;
+  /** Keys were pressed at the shell's prompt: the line they edited is part of the result. */
+  keysAtPrompt: boolean;
+  preWaits: proc.TtyWait[];
+  startedAt: number;
+  probeFrom: number;
+  /** The readiness poll, backed off while nothing changes (pollBackoff.ts). */
+  poll?: PollLoop;
+  /** The foreground process group at the previous look; a change keeps the poll fast. */
+  lastTpgid?: number;
+  /** Full scans of /proc the session's process tree had made when the send started. */
+  fullScansAtStart?: number;
+  /** A wait's `until` pattern, matched as output arrives (untilPattern.ts). */
+  until?: UntilMatcher;
+  /** What `until` matched. */
+  match?: string;
+  finish: (reason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess) => void;
+  /** One-shot evaluation `promptGraceMs` after the latest output that followed a prompt marker. */
+  graceTimer?: ReturnType<typeof setTimeout>;
+  /** The shell's own blocked read, first seen at `at` (ms); judged only once it has lasted. */
+  shellWait?: { wait: proc.TtyWait; at: number };
+}
+
+/**
+ * One pty-bash session: a bash on its own PTY with the controlled prompt. It feeds the PTY's
+ * output through the marker parser into the scrollback, the active send's viewport and the output
+ * listeners, decides each send's readiness (readiness.ts), and closes with the session teardown.
+ */
+export class PtyBashSession implements BackendSession {
+  motd = '';
+  private readonly parser: MarkerParser;
+  private readonly scrollback: Scrollback;
+  /** Renders model text (see screenText.ts); created on first use. */
+  private renderer: TextRenderer | undefined;
+  private readonly shellPid: number;
+  private ptsPath: string | undefined;
+  /** The shell's start time (/proc stat field 22): with its pid it names our shell across pid reuse. */
+  private readonly shellStart: number | undefined;
+  /** The session's processes from its own process tree (Linux /proc probe only). */
+  private readonly tree: SessionProcessTree | undefined;
+  private readonly startupWatch: StartupWatch;
+  private readonly teardownPlan: SessionTeardown;
+  private exitStatus: SessionStatus | undefined;
+  private readonly exitListeners: ((s: SessionStatus) => void)[] = [];
+  private readonly outputListeners = new Set<(text: string) => void>();
+  private readonly markers = new ShellMarkers();
+  private scrollbackOwesPrompt = false;
+  private lastDataAt = Date.now();
+  private alternateScreen = false;
+  /** DECCKM (application cursor keys) is set: cursor keys send `ESC O x`. */
+  private applicationCursor = false;
+  private active: ActiveSend | undefined;
+  private firstPromptWaiter: (() => void) | undefined;
+  /** The first prompt was reached: the startup files ran to the end. */
+  private opened = false;
+  private closing: Promise<void> | undefined;
+  /** Prompt seq when a signal was last delivered; a send first lets the shell settle after it. */
+  private signalledAtSeq: number | undefined;
+
+  /**
+   * @param term the PTY with the shell already spawned on it.
+   * @param nonce the controlled prompt's nonce written into the rc (markers.ts).
+   * @param cwd the folder the shell started in.
+   * @param probe use the Linux /proc probe (else ps(1) and no probe).
+   * @param startup the session's private folder, removed when it closes.
+   */
+  constructor(
+    private readonly term: IPty,
+    nonce: string,
+    readonly cwd: string,
+    private readonly config: TerminalConfig,
+    private readonly log: TerminalLog,
+    private readonly probe: boolean,
+    startup: StartupDir,
+  ) {
+    this.parser = new MarkerParser(nonce);
+    this.scrollback = new Scrollback({
+      maxLines: config.retainedLines,
+      maxBytes: config.retainedBytes,
+      maxLineBytes: Math.min(MAX_LINE_BYTES, config.maxReadBytes),
+    });
+    this.shellPid = term.pid;
+    this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
+    this.shellStart = probe ? proc.readStat(term.pid)?.startTime : undefined;
+    this.tree = probe ? new SessionProcessTree(term.pid, this.shellStart) : undefined;
+    this.startupWatch = new StartupWatch(startup, term.pid, probe);
+    this.teardownPlan = new SessionTeardown({
+      shellPid: this.shellPid,
+      shellStart: this.shellStart,
+      probe,
+      startup,
+      log,
+      ptsPath: () => this.ptsPath,
+      exited: () => !!this.exitStatus,
+      opened: () => this.opened,
+      killShell: () => term.kill('SIGKILL'),
+    });
+    term.onData((chunk) => this.onData(chunk));
+    term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
+  }
+
+  status(): SessionStatus {
+    return this.exitStatus ?? { kind: 'running' };
+  }
+
+  isBusy(): boolean {
+    if (this.exitStatus) return false;
+    if (this.active || this.markers.inputPending) return true;
+    const tpgid = this.foregroundGroup();
+    return tpgid !== undefined ? tpgid !== this.shellPid : this.markers.last === 'start';
+  }
+
+  foreground(): ForegroundProcess | undefined {
+    if (this.exitStatus) return undefined;
+    const tpgid = this.foregroundGroup();
+    const pid = tpgid ?? this.shellPid;
+    return { pid, command: this.commandOf(pid) };
+  }
+
+  currentCwd(): string | undefined {
+    if (this.exitStatus || process.platform !== 'linux') return undefined;
+    try {
+      return fs.readlinkSync(`/proc/${this.shellPid}/cwd`);
+    } catch {
+      return undefined;
+    }
+  }
+
+  receiver(): InputReceiver {
+    if (this.exitStatus) return { kind: 'exited' };
+    const { tpgid, atPrompt } = this.inputState();
+    if (atPrompt) {
+      return {
+        kind: this.markers.last === 'continuation' ? 'shell-continuation' : 'shell-prompt',
+        process: { pid: this.shellPid, command: this.commandOf(this.shellPid) },
+        lineEditing: this.markers.lineEditing !== false,
+      };
+    }
+    const processGroup = tpgid ?? this.shellPid;
+    if (!this.probe) return { kind: 'program', process: { pid: processGroup, command: this.commandOf(processGroup) }, processGroup };
+    // The process that will read: one blocked reading the terminal, else the group's leader.
+    const waits = proc.ttyWaits(this.groupMembers(processGroup), this.pts());
+    const pid = waits[0]?.pid ?? processGroup;
+    return { kind: 'program', process: { pid, command: this.commandOf(pid) }, processGroup, reading: waits.length > 0 };
+  }
+
+  /**
+   * Who holds the terminal now: the foreground process group (undefined without a probe), whether
+   * it is the shell's, and whether the shell waits for a command at its prompt or continuation
+   * prompt (after PS0 it runs one: its own `read` builtin, or an `exec`ed program, may then read).
+   */
+  private inputState(): { tpgid: number | undefined; shellInForeground: boolean; atPrompt: boolean } {
+    const tpgid = this.foregroundGroup();
+    const shellInForeground = tpgid === undefined ? this.markers.last !== 'start' : tpgid === this.shellPid;
+    return { tpgid, shellInForeground, atPrompt: shellInForeground && this.markers.last !== 'start' };
+  }
+
+  /**
+   * Resolves at the first controlled prompt; rejects on exit, abort, after `timeoutMs`, or as soon
+   * as the shell stopped being our shell (a startup file `exec`ed another program: the process no
+   * longer runs with our rc on its command line), naming the startup file and the guard variable.
+   */
+  firstPrompt(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = (error?: Error) => {
+        clearTimeout(timer);
+        clearInterval(watch);
+        signal?.removeEventListener('abort', onAbort);
+        this.firstPromptWaiter = undefined;
+        if (error) reject(error);
+        else {
+          this.opened = true;
+          resolve();
+        }
+      };
+      const timer = setTimeout(
+        () => done(new TerminalError('SPAWN_FAILED', `the shell did not show its first prompt within ${timeoutMs} ms (${this.startupWatch.stage()}); check your shell startup files or raise dsh.terminal.openTimeoutMs`)),
+        timeoutMs,
+      );
+      const watch = setInterval(() => {
+        if (this.exitStatus || this.markers.promptSeq > 0) return;
+        const replacedBy = this.startupWatch.replacedBy();
+        if (replacedBy !== undefined) done(this.startupWatch.hijackError(replacedBy));
+      }, this.probe ? STARTUP_CHECK_MS.proc : STARTUP_CHECK_MS.ps);
+      const onAbort = () => done(new TerminalError('SPAWN_FAILED', `opening the session was cancelled: ${describe(signal?.reason)}`));
+      signal?.addEventListener('abort', onAbort);
+      this.firstPromptWaiter = () => {
+        if (this.exitStatus) done(new TerminalError('SPAWN_FAILED', `the shell exited before its first prompt (${statusText(this.exitStatus)}, ${this.startupWatch.stage()})`));
+        else if (this.markers.promptSeq > 0 && this.markers.promptTextSeen) done();
+      };
+    });
+  }
+
+  async send(request: SendRequest): Promise<SendResult> {
+    if (this.exitStatus) {
+      throw new TerminalError('SESSION_EXITED', `the session's shell has exited (${statusText(this.exitStatus)}); open a new session`);
+    }
+    if (this.active) throw new TerminalError('SESSION_BUSY', 'a send is already in flight on this session; wait for it to return');
+    const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
+    const typed = checkInput(request);
+    await this.settleAfterSignal();
+    const { tpgid, shellInForeground, atPrompt } = this.inputState();
+    if (request.expectReceiver) checkReceiver(this.receiver(), request.expectReceiver);
+    let preWaits: proc.TtyWait[] = [];
+    if (this.probe && tpgid !== undefined) {
+      preWaits = proc.ttyWaits(this.groupMembers(tpgid), this.pts());
+      // Not even a shell blocked in read proves the input was consumed: node-pty writes large
+      // input in pieces as the terminal drains it. Only the next prompt (or SIGINT) does.
+      if (atPrompt && this.markers.inputPending) throw inputPendingError();
+      if (!atPrompt && preWaits.length > 0 && typed.kind === 'text') await checkLineLength(typed.text, this.pts());
+      if (!shellInForeground && preWaits.length === 0) throw notReadingError(this.foreground());
+    } else if (!shellInForeground) {
+      throw unprovenReaderError();
+    }
+    const input = bytesToWrite(typed, atPrompt, this.markers.lineEditing, this.applicationCursor);
+    const keysAtPrompt = typed.kind === 'keys' && atPrompt;
+    return this.track({ kind: 'send', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: this.config.probeStartDelayMs, keysAtPrompt }, () => {
+      // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
+      // may follow them. Text always ends with a newline: the shell prompts again once it read it.
+      if (atPrompt && typed.kind === 'text') this.markers.inputPending = true;
+      this.term.write(input);
+    });
+  }
+
+  async wait(request: WaitRequest): Promise<SendResult> {
+    if (this.exitStatus) {
+      throw new TerminalError('SESSION_EXITED', `nothing to wait for: the session's shell has exited (${statusText(this.exitStatus)}); open a new session`);
+    }
+    if (this.active) throw new TerminalError('SESSION_BUSY', 'a send or wait is already in flight on this session; wait for it to return');
+    const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
+    await this.settleAfterSignal();
+    const { tpgid, atPrompt } = this.inputState();
+    if (atPrompt && !this.markers.inputPending) {
+      const where =
+        this.markers.last === 'continuation'
+          ? 'the shell waits for the rest of a command at its continuation prompt (an open quote or heredoc): send the rest with dsh_terminal_send, or SIGINT to drop it'
+          : `the shell is at its prompt (the last command finished${this.markers.last === 'prompt' ? ` with exit code ${this.markers.promptStatus}` : ''}): send a command with dsh_terminal_send`;
+      throw new TerminalError('NOTHING_TO_WAIT_FOR', `nothing to wait for: no command is running; ${where}`);
+    }
+    // A program already waiting for input is the answer at once; only input the shell is still
+    // reading at its prompt is judged as a send's would be (waits from before do not count).
+    const preWaits = this.probe && tpgid !== undefined && atPrompt ? proc.ttyWaits(this.groupMembers(tpgid), this.pts()) : [];
+    return this.track({ kind: 'wait', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: 0, until: request.until }, () => {});
+  }
+
+  /**
+   * Makes a send or wait the active one: arms its absolute timeout, its backed-off readiness poll
+   * and its cancellation (SIGINT to the foreground process group), runs `start` (the write of a
+   * send; nothing for a wait), and resolves with its result once it has a wait reason.
+   */
+  private track(
+    options: { kind: ActiveSend['kind']; timeoutMs: number; signal?: AbortSignal; atPrompt: boolean; preWaits: proc.TtyWait[]; probeDelayMs: number; until?: RegExp; keysAtPrompt?: boolean },
+    start: () => void,
+  ): Promise<SendResult> {
+    const startedAt = Date.now();
+    return new Promise<SendResult>((resolve) => {
+      const timer = setTimeout(() => send.finish('timeout'), options.timeoutMs);
+      const poll = new PollLoop(this.config.pollIntervalMs, () => this.evaluate());
+      const onAbort = () => {
+        this.log.info(`${options.kind} cancelled; SIGINT to the foreground process group`);
+        this.signal('SIGINT');
+      };
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const send: ActiveSend = {
+        kind: options.kind,
+        baselineSeq: this.markers.promptSeq,
+        mode: options.atPrompt ? 'echo' : 'output',
+        sawContinuation: false,
+        viewport: new ViewportBuffer(this.config.maxReadBytes),
+        echoTail: '',
+        alternateAtStart: this.alternateScreen,
+        keysAtPrompt: options.keysAtPrompt ?? false,
+        preWaits: options.preWaits,
+        startedAt,
+        probeFrom: startedAt + options.probeDelayMs,
+        poll,
+        fullScansAtStart: this.tree?.fullScanCount,
+        until: options.until ? new UntilMatcher(options.until) : undefined,
+        finish: (reason, waiting, foreground) => {
+          if (this.active !== send) return;
+          this.active = undefined;
+          clearTimeout(timer);
+          clearTimeout(send.graceTimer);
+          poll.stop();
+          options.signal?.removeEventListener('abort', onAbort);
+          const result = this.result(send, reason, waiting, foreground);
+          // Whether the terminal echoes is read by a child process, never on this thread.
+          if (waiting !== 'program-input') return resolve(result);
+          void echoDisabled(this.ptsIfKnown()).then((off) => {
+            if (off) result.echoOff = true;
+            resolve(result);
+          });
+        },
+      };
+      this.active = send;
+      start();
+    });
+  }
+
+  read(request: ReadRequest): ReadResult {
+    const offset = request.offset ?? 0;
+    const count = request.count ?? DEFAULT_READ_COUNT;
+    for (const [name, value, min] of [['offset', offset, 0], ['count', count, 1]] as const) {
+      if (!Number.isInteger(value) || value < min) {
+        throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min} (got ${JSON.stringify(value)})`);
+      }
+    }
+    if (request.screen) {
+      const tail = this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes);
+      const screen = this.render().screen(tail.text);
+      const result: ReadResult = { ...tail, offset: 0, lineBegin: 0, lineEnd: 0, truncated: false, text: screen.lines.join('\n') };
+      if (screen.limited) result.renderLimited = true;
+      return result;
+    }
+    const page = this.scrollback.page(offset, count, this.config.maxReadBytes);
+    if (request.raw) return page;
+    return renderedPage(() => this.render(), page, this.config.maxReadBytes, this.log);
+  }
+
+  private render(): TextRenderer {
+    this.renderer ??= new TextRenderer(this.term.cols, this.term.rows);
+    return this.renderer;
+  }
+
+  signal(signal: AllowedSignal): SignalResult {
+    if (this.exitStatus) {
+      return { signal, delivered: false, sessionStatus: this.exitStatus, reason: `the session's shell has exited (${statusText(this.exitStatus)}): there is no process to signal` };
+    }
+    const tpgid = this.foregroundGroup() ?? this.shellPid;
+    const foreground = this.foreground();
+    // Only a group of this session: never signal a group that left it or a reused pid.
+    if (this.probe && this.groupMembers(tpgid, true).length === 0) return { signal, delivered: false, foreground };
+    try {
+      process.kill(-tpgid, signal);
+      this.signalledAtSeq = this.markers.promptSeq;
+      this.log.info(`signal ${signal} delivered to process group ${tpgid}`);
+      return { signal, delivered: true, foreground };
+    } catch (error) {
+      this.log.warn(`signal ${signal} to process group ${tpgid} failed: ${describe(error)}`);
+      return { signal, delivered: false, foreground };
+    }
+  }
+
+  writeUserInput(data: string): void {
+    if (!this.exitStatus) this.term.write(data);
+  }
+
+  onOutput(listener: (text: string) => void): Disposable {
+    this.outputListeners.add(listener);
+    return { dispose: () => this.outputListeners.delete(listener) };
+  }
+
+  onExit(listener: (status: SessionStatus) => void): void {
+    if (this.exitStatus) listener(this.exitStatus);
+    else this.exitListeners.push(listener);
+  }
+
+  close(reason: string): Promise<void> {
+    this.closing ??= this.teardown(reason);
+    return this.closing;
+  }
+
+  private async teardown(reason: string): Promise<void> {
+    this.log.info(`closing shell pid ${this.shellPid}: ${reason}`);
+    this.renderer?.dispose();
+    this.renderer = undefined;
+    await this.teardownPlan.run();
+  }
+
+  /**
+   * After a signal the shell discards type-ahead while it redraws its prompt (readline on SIGINT),
+   * and a dying program may still hold the foreground: input written then is lost or refused.
+   * Waits up to SIGNAL_SETTLE_MS for the next prompt, or for the foreground to be reading again.
+   */
+  settled(): Promise<void> {
+    return this.settleAfterSignal();
+  }
+
+  private async settleAfterSignal(): Promise<void> {
+    const since = this.signalledAtSeq;
+    if (since === undefined) return;
+    this.signalledAtSeq = undefined;
+    await waitUntil(() => {
+      if (this.exitStatus) return true;
+      if (this.markers.promptSeq > since && this.markers.promptTextSeen && Date.now() - this.lastDataAt >= this.config.promptGraceMs) return true;
+      const tpgid = this.foregroundGroup();
+      return tpgid !== undefined && tpgid !== this.shellPid && proc.ttyWaits(this.groupMembers(tpgid), this.pts()).length > 0;
+    }, SIGNAL_SETTLE_MS);
+  }
+
+  private onData(chunk: string): void {
+    this.lastDataAt = Date.now();
+    this.active?.poll?.poke();
+    for (const event of this.parser.push(chunk)) {
+      if (event.kind === 'text') {
+        this.onText(event.text);
+        continue;
+      }
+      this.markers.apply(event);
+      switch (event.kind) {
+        case 'prompt':
+          if (this.active) {
+            this.active.mode = 'echo';
+            this.active.echoTail = '';
+          }
+          break;
+        case 'prompt-text':
+          this.scrollbackOwesPrompt = true;
+          this.firstPromptWaiter?.();
+          break;
+        case 'start':
+          if (this.active) this.active.mode = 'output';
+          break;
+        case 'continuation':
+          if (this.active) this.active.sawContinuation = true;
+          break;
+      }
+    }
+    // After a prompt (or continuation) marker the send may be complete once promptGraceMs of
+    // quiet has passed: evaluate exactly then, not at the next poll tick, which would add up to
+    // one poll interval to every send (bench:terminal measured 78 ms against a 75 ms bound).
+    const send = this.active;
+    if (send && (this.markers.last === 'prompt' || this.markers.last === 'continuation')) {
+      clearTimeout(send.graceTimer);
+      send.graceTimer = setTimeout(() => this.evaluate(), this.config.promptGraceMs + 1);
+    }
+  }
+
+  private onText(text: string): void {
+    const alt = /\x1b\[\?(?:1049|1047|47)([hl])/g;
+    for (const m of text.matchAll(alt)) this.alternateScreen = m[1] === 'h';
+    for (const m of text.matchAll(/\x1b\[\?1([hl])/g)) this.applicationCursor = m[1] === 'h';
+    // The prompt text was swallowed with its marker; the scrollback shows it only once something
+    // follows it, so a page read at an idle prompt ends with the last output line.
+    const shown = this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text;
+    this.scrollback.append(shown);
+    for (const listener of this.outputListeners) listener(shown);
+    this.scrollbackOwesPrompt = false;
+    if (this.firstPromptWaiter && this.markers.promptSeq === 0 && Buffer.byteLength(this.motd) < MOTD_MAX_BYTES) {
+      this.motd = tailByBytes(this.motd + text, MOTD_MAX_BYTES).text;
+    }
+    const send = this.active;
+    if (!send) return;
+    if (send.mode === 'output') send.viewport.append(text);
+    else send.echoTail = (send.echoTail + text).slice(-ECHO_TAIL_MAX);
+    const match = send.until?.push(text);
+    if (match !== undefined) {
+      send.match = match;
+      send.finish('output_match');
+    }
+  }
+
+  private handleExit(exitCode: number, signal?: number): void {
+    const name = signal ? (Object.entries(os.constants.signals).find(([, n]) => n === signal)?.[0] ?? String(signal)) : null;
+    this.exitStatus = { kind: 'exited', exitCode: name ? null : exitCode, signal: name };
+    this.log.info(`shell pid ${this.shellPid} exited: ${statusText(this.exitStatus)}`);
+    this.firstPromptWaiter?.();
+    this.active?.finish('session_exit');
+    for (const listener of this.exitListeners.splice(0)) listener(this.exitStatus);
+  }
+
+  /**
+   * One readiness look at the active send: gathers the snapshot (readiness.ts), with the probe's
+   * waits only when the decision asks for them, and acts on the decision. Returns what the poll
+   * loop needs: whether anything changed since the previous look, and the next deadline.
+   */
+  private evaluate(): LookOutcome | undefined {
+    const send = this.active;
+    if (!send) return undefined;
+    const now = Date.now();
+    const tpgid = this.foregroundGroup();
+    const snapshot: ReadinessSnapshot = {
+      now,
+      exited: !!this.exitStatus,
+      // Quiet counts from the write at the earliest: output from before this send is not silence of it.
+      quietMs: now - Math.max(this.lastDataAt, send.startedAt),
+      marker: { last: this.markers.last, promptSeq: this.markers.promptSeq, promptTextSeen: this.markers.promptTextSeen },
+      send: {
+        baselineSeq: send.baselineSeq,
+        sawContinuation: send.sawContinuation,
+        keysAtPrompt: send.keysAtPrompt,
+        probeFrom: send.probeFrom,
+        shellWait: send.shellWait,
+        lastForegroundGroup: send.lastTpgid,
+      },
+      shellPid: this.shellPid,
+      foregroundGroup: tpgid,
+      probe: this.probe,
+      timing: { promptGraceMs: this.config.promptGraceMs, quietThresholdMs: this.config.quietThresholdMs },
+    };
+    let decision = decideReadiness(snapshot);
+    if (decision.kind === 'look' && tpgid !== undefined) {
+      const waits = proc.newWaits(proc.ttyWaits(this.groupMembers(tpgid), this.pts()), send.preWaits);
+      decision = decideReadiness({ ...snapshot, waits });
+    }
+    send.lastTpgid = tpgid;
+    if (decision.kind === 'finish') {
+      const pid = decision.foregroundPid;
+      return void send.finish(decision.reason, decision.waiting, pid === undefined ? undefined : { pid, command: this.commandOf(pid) });
+    }
+    if (decision.kind === 'look') return { changed: true, dueInMs: this.config.pollIntervalMs };
+    send.shellWait = decision.shellWait;
+    return { changed: decision.changed, dueInMs: decision.dueInMs };
+  }
+
+  /**
+   * Members of process group `pgrp` in this session, from the session's own process tree
+   * (processTree.ts). `thorough`: when the tree finds none, a full scan of /proc decides at once
+   * (a signal must never miss a member, nor reach a group that is not ours).
+   */
+  private groupMembers(pgrp: number, thorough = false): proc.ProcStat[] {
+    const members = this.tree?.group(pgrp) ?? proc.groupProcesses(this.shellPid, pgrp, this.shellStart);
+    return members.length > 0 || !thorough ? members : proc.groupProcesses(this.shellPid, pgrp, this.shellStart);
+  }
+
+  private result(send: ActiveSend, waitReason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess): SendResult {
+    const { text, dropped } = send.viewport.result();
+    let output = text;
+    // A send that ends before the shell ran anything shows what the shell shows: the pending
+    // command and its continuation prompt. At a fresh prompt the echo region is just the prompt.
+    // Keys pressed at the prompt that did not end the line (Up, Tab) show the line they edited.
+    if (send.mode === 'echo' && (waiting !== 'shell-prompt' || (send.keysAtPrompt && this.markers.promptSeq === send.baselineSeq))) output += send.echoTail;
+    const viewport = viewportText(() => this.render(), output, send.alternateAtStart, this.config.maxReadBytes, this.log);
+    const result: SendResult = {
+      waitReason,
+      sessionStatus: this.status(),
+      output: viewport.text,
+      truncated: dropped > 0,
+      droppedBytes: dropped,
+      probe: this.probe ? 'linux-proc' : 'unavailable',
+      durationMs: Date.now() - send.startedAt,
+    };
+    if (viewport.limited) result.renderLimited = true;
+    if (waiting) result.waiting = waiting;
+    if (send.match !== undefined) result.match = send.match;
+    if (waiting === 'shell-prompt' && this.markers.last === 'prompt' && this.markers.promptSeq > send.baselineSeq) {
+      result.exitCode = this.markers.promptStatus;
+    }
+    if (waitReason !== 'session_exit') {
+      result.foreground = foreground ?? this.foreground();
+      if (this.alternateScreen) result.alternateScreen = true;
+    }
+    this.log.info(
+      `${send.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${send.poll?.looks ?? 0} looks, ${(this.tree?.fullScanCount ?? 0) - (send.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
+    );
+    return result;
+  }
+
+  /** The shell is named by its executable (its command line holds our rc path); others in full. */
+  private commandOf(pid: number): string {
+    if (pid === this.shellPid && proc.readStat(pid)?.comm === path.basename(this.config.shell)) return path.basename(this.config.shell);
+    return proc.commandLine(pid, proc.readStat(pid)?.comm ?? '');
+  }
+
+  private foregroundGroup(): number | undefined {
+    if (!this.probe || this.exitStatus) return undefined;
+    const tpgid = proc.readStat(this.shellPid)?.tpgid;
+    return tpgid !== undefined && tpgid > 0 ? tpgid : undefined;
+  }
+
+  /** The session's terminal, or '' when it cannot be named (then stty reads nothing). */
+  private ptsIfKnown(): string {
+    try {
+      return this.pts();
+    } catch {
+      return '';
+    }
+  }
+
+  /**
+   * The session's terminal (`/dev/pts/N`): node-pty's name for it, else the link of the shell's stdin.
+   * @throws the file system's error when neither is known and the link cannot be read.
+   */
+  private pts(): string {
+    this.ptsPath ??= fs.readlinkSync(`/proc/${this.shellPid}/fd/0`);
+    return this.ptsPath;
+  }
+}
+
+function statusText(status: SessionStatus): string {
+  return status.kind === 'running' ? 'running' : status.signal ? `killed by ${status.signal}` : `exit code ${status.exitCode}`;
+}

@@ -1,0 +1,125 @@
+/**
+ * The readiness decision of one send or wait: why it returns now, or what it waits for. A pure
+ * function of a {@link ReadinessSnapshot}; the session gathers the snapshot (markers, the PTY's
+ * foreground process group, the /proc probe's waits, quiet, time) and acts on the answer. Order:
+ * 1. the shell exited → `session_exit`;
+ * 2. the prompt marker past the send's baseline with its prompt text, `promptGraceMs` of quiet,
+ *    and the shell's own process group in the foreground → `stdin_read` / `shell-prompt`; the
+ *    continuation marker likewise → `stdin_read` / `shell-continuation`;
+ * 3. the Linux probe, from `probeFrom`: a thread of the foreground process group newly blocked
+ *    reading the PTY → `stdin_read` / `program-input`; the shell's own read counts only once it
+ *    has lasted `promptGraceMs` with no output;
+ * 4. `quietThresholdMs` without output → `inferred_idle`;
+ * the absolute timeout and `output_match` are decided where they happen (a timer, the output).
+ */
+import type { TtyWait } from './procProbe';
+import type { WaitReason, Waiting } from './types';
+
+/** The controlled prompt's marker seen last: PS1, PS0 (a command starts), PS2; undefined before any. */
+export type LastMarker = 'prompt' | 'start' | 'continuation' | undefined;
+
+/** A blocked read of the PTY, first seen at `at` (ms since the epoch, Date.now()). */
+export interface SeenWait {
+  wait: TtyWait;
+  at: number;
+}
+
+/** Everything the decision needs, read at one moment. Times in ms. */
+export interface ReadinessSnapshot {
+  /** The moment of the look (Date.now()). */
+  now: number;
+  /** The shell has exited. */
+  exited: boolean;
+  /** ms without output, counted from the send's start at the earliest. */
+  quietMs: number;
+  /** The marker state of the shell (markers.ts). */
+  marker: {
+    last: LastMarker;
+    /** Sequence number of the latest prompt marker (1-based; 0 before the first). */
+    promptSeq: number;
+    /** The prompt text followed the latest prompt marker. */
+    promptTextSeen: boolean;
+  };
+  /** The send or wait being decided. */
+  send: {
+    /** `marker.promptSeq` when the send started: only a later prompt answers it. */
+    baselineSeq: number;
+    /** A continuation marker arrived during the send. */
+    sawContinuation: boolean;
+    /** Keys (not text) were pressed at the shell's prompt. */
+    keysAtPrompt: boolean;
+    /** From this moment (ms since the epoch) the probe may report a wait. */
+    probeFrom: number;
+    /** The shell's own blocked read seen at an earlier look, not yet confirmed. */
+    shellWait?: SeenWait;
+    /** The foreground process group at the previous look. */
+    lastForegroundGroup?: number;
+  };
+  /** The shell's pid, which is also its process group id. */
+  shellPid: number;
+  /** The PTY's foreground process group (tpgid); undefined when it cannot be read (no /proc probe). */
+  foregroundGroup: number | undefined;
+  /** The Linux /proc probe is in use. */
+  probe: boolean;
+  /**
+   * Waits of the foreground group's threads on the PTY that are new since the send started, or
+   * undefined when not looked at: the decision asks for them with `{kind: 'look'}` when it needs them.
+   */
+  waits?: TtyWait[];
+  timing: { promptGraceMs: number; quietThresholdMs: number };
+}
+
+/**
+ * What to do now:
+ * - `finish`: return with `reason` (and `waiting`; `foregroundPid` names the process that reads);
+ * - `look`: the probe is due: decide again with `waits` filled in;
+ * - `continue`: nothing decided; `shellWait` is the read to confirm at a later look, `changed`
+ *   says whether the next look should come soon (see pollBackoff.ts), `dueInMs` when it must come
+ *   at the latest (the probe's start, the quiet threshold).
+ */
+export type ReadinessDecision =
+  | { kind: 'finish'; reason: WaitReason; waiting?: Waiting; foregroundPid?: number }
+  | { kind: 'look' }
+  | { kind: 'continue'; shellWait: SeenWait | undefined; changed: boolean; dueInMs: number };
+
+/** Decides readiness from one snapshot, in the order of the module comment. Never throws. */
+export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
+  if (s.exited) return { kind: 'finish', reason: 'session_exit' };
+  const { promptGraceMs, quietThresholdMs } = s.timing;
+  const tpgid = s.foregroundGroup;
+  const shellInForeground = tpgid === undefined || tpgid === s.shellPid;
+  if (shellInForeground && s.quietMs >= promptGraceMs) {
+    if (s.marker.last === 'prompt' && s.marker.promptSeq > s.send.baselineSeq && s.marker.promptTextSeen) {
+      return { kind: 'finish', reason: 'stdin_read', waiting: 'shell-prompt' };
+    }
+    if (s.marker.last === 'continuation' && s.send.sawContinuation) {
+      return { kind: 'finish', reason: 'stdin_read', waiting: 'shell-continuation' };
+    }
+  }
+  let shellWait = s.send.shellWait;
+  if (s.probe && tpgid !== undefined && s.now >= s.send.probeFrom) {
+    if (s.waits === undefined) return { kind: 'look' };
+    if (s.waits.length > 0) {
+      const pid = s.waits[0].pid;
+      if (tpgid !== s.shellPid) return { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: pid };
+      // The shell itself reads its terminal. Only a blocking read counts: readline waits in
+      // pselect6 between keys too, and under load it was seen re-blocking there before it had
+      // echoed the send's input. And only a read that lasted promptGraceMs: a shell that just
+      // printed its prompt reads at once, before its marker has reached us. Keys pressed at the
+      // prompt are one small write that readline takes at once; when they did not end the line
+      // (Up, Tab) no prompt follows, and readline's wait for the next key (pselect6) is the answer.
+      const read = s.waits.find((w) => w.via === 'read' || s.send.keysAtPrompt);
+      if (!read) shellWait = undefined;
+      else if (!shellWait || shellWait.wait.tid !== read.tid || shellWait.wait.switches !== read.switches) shellWait = { wait: read, at: s.now };
+      else if (s.now - shellWait.at >= promptGraceMs && s.quietMs >= promptGraceMs) {
+        // After PS0 it runs a command that reads (its `read` builtin, or a program it became
+        // with `exec`); otherwise it waits for a command without a controlled prompt (both PS1
+        // and PROMPT_COMMAND were replaced).
+        return { kind: 'finish', reason: 'stdin_read', waiting: s.marker.last === 'start' ? 'program-input' : 'shell-prompt', foregroundPid: pid };
+      }
+    }
+  }
+  if (s.quietMs >= quietThresholdMs) return { kind: 'finish', reason: 'inferred_idle' };
+  const dueInMs = Math.min(quietThresholdMs - s.quietMs, s.now < s.send.probeFrom ? s.send.probeFrom - s.now : Infinity);
+  return { kind: 'continue', shellWait, changed: tpgid !== s.send.lastForegroundGroup || shellWait !== undefined, dueInMs };
+}

@@ -1,0 +1,107 @@
+/**
+ * Send admission: what a send must pass before anything is typed, and the bytes it then writes.
+ * A refused send types nothing and says why, what is valid, and what to do instead.
+ */
+import { MAX_TIMER_MS } from './config';
+import { TerminalError } from './errors';
+import { checkSendInput, keyBytes } from './input';
+import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from './markers';
+import { canonicalMode } from './termios';
+import { ForegroundProcess, InputReceiver, SendRequest, receiverIdentity } from './types';
+
+/** Largest input typed by one send (UTF-8 bytes); bash's line editor needs seconds per MiB. */
+export const MAX_INPUT_BYTES = 256 * 1024;
+/** Longest line a program in canonical mode receives whole (Linux N_TTY_BUF_SIZE - 1), in bytes. */
+export const MAX_CANONICAL_LINE_BYTES = 4095;
+
+/** A send's input after checkSendInput: text to type or keys to press. */
+export type TypedInput = ReturnType<typeof checkSendInput>;
+
+/**
+ * A send's or wait's absolute time limit (ms), checked.
+ * @throws TerminalError INVALID_ARGUMENT unless an integer from 1 to MAX_TIMER_MS (`given` is shown).
+ */
+export function checkTimeout(timeoutMs: number, given: unknown): number {
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
+    throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${JSON.stringify(given)})`);
+  }
+  return timeoutMs;
+}
+
+/**
+ * Checks the request's input (input.ts) and its size.
+ * @throws TerminalError INVALID_ARGUMENT for bad input, or text over MAX_INPUT_BYTES (its size and the limit).
+ */
+export function checkInput(request: SendRequest): TypedInput {
+  const typed = checkSendInput(request);
+  const inputBytes = typed.kind === 'text' ? Buffer.byteLength(typed.text) : 0;
+  if (inputBytes > MAX_INPUT_BYTES) {
+    throw new TerminalError('INVALID_ARGUMENT', `input is ${inputBytes} bytes; at most ${MAX_INPUT_BYTES} bytes are typed into a terminal. Write large data to a file instead (e.g. with a heredoc in several sends, or a file the program reads)`);
+  }
+  return typed;
+}
+
+/** The refusal of a send while the shell has not read the previous input (no prompt since it was typed). */
+export function inputPendingError(): TerminalError {
+  return new TerminalError(
+    'SESSION_BUSY',
+    'session is busy: the shell has not finished reading the previous input (no prompt since it was typed), so this input was not typed ahead of it. Wait and read the output (dsh_terminal_read), or interrupt with a signal (SIGINT).',
+  );
+}
+
+/** The refusal of a send while `fg` runs and nothing reads the terminal. */
+export function notReadingError(fg: ForegroundProcess | undefined): TerminalError {
+  return new TerminalError(
+    'SESSION_BUSY',
+    `session is busy: \`${fg?.command}\` (pid ${fg?.pid}) is running and not reading input, so the text was not typed into it. Wait and read the output (dsh_terminal_read), or interrupt it with a signal (SIGINT).`,
+  );
+}
+
+/** The refusal of a send while a command runs and, without a /proc probe, nothing proves it reads. */
+export function unprovenReaderError(): TerminalError {
+  return new TerminalError('SESSION_BUSY', 'session is busy: a command is running and, without a /proc probe, it cannot be proven to read input');
+}
+
+/**
+ * In canonical mode the line discipline keeps at most 4095 bytes of a line (N_TTY_BUF_SIZE 4096,
+ * newline included) and silently drops the rest, so such input is refused. The terminal's mode is
+ * read (stty on `ptsPath`) only when a line is that long.
+ * @throws TerminalError INVALID_ARGUMENT naming the line (1-based), its size and the limit.
+ */
+export async function checkLineLength(input: string, ptsPath: string): Promise<void> {
+  const lines = input.split('\n');
+  const long = lines.findIndex((line) => Buffer.byteLength(line) > MAX_CANONICAL_LINE_BYTES);
+  if (long < 0 || !(await canonicalMode(ptsPath))) return;
+  throw new TerminalError(
+    'INVALID_ARGUMENT',
+    `line ${long + 1} of the input is ${Buffer.byteLength(lines[long])} bytes; a program reading the terminal line by line gets at most ${MAX_CANONICAL_LINE_BYTES} bytes of a line and the rest would be lost. Put the data in a file and let the program read the file`,
+  );
+}
+
+/**
+ * Refuses the send when what would read it (`now`) is not the receiver the person confirmed.
+ * @throws TerminalError RECEIVER_CHANGED naming both.
+ */
+export function checkReceiver(now: InputReceiver, expected: NonNullable<SendRequest['expectReceiver']>): void {
+  const actual = receiverIdentity(now);
+  if (actual.kind === expected.kind && actual.processGroup === expected.processGroup) return;
+  const name = (r: InputReceiver) => (r.kind === 'exited' ? 'nobody (the shell exited)' : r.kind === 'program' ? `\`${r.process.command}\` (pid ${r.process.pid})` : `the shell at its ${r.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`);
+  const was = expected.kind === 'program' ? `a program in process group ${expected.processGroup}` : expected.kind === 'exited' ? 'nobody' : `the shell at its ${expected.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
+  throw new TerminalError(
+    'RECEIVER_CHANGED',
+    `nothing was typed: the confirmation named ${was} as the receiver, but now ${name(now)} would read the input. Read the session (dsh_terminal_read) and send again`,
+  );
+}
+
+/**
+ * The bytes a send writes. Keys: their sequences (cursor keys by DECCKM, `applicationCursor`).
+ * Text: a newline is appended when missing; where bash's line editor reads it (`atPrompt` and
+ * `lineEditing` not false), the text goes in as one bracketed paste into an emptied line, followed
+ * by the newline that submits it.
+ */
+export function bytesToWrite(typed: TypedInput, atPrompt: boolean, lineEditing: boolean | undefined, applicationCursor: boolean): string {
+  if (typed.kind === 'keys') return keyBytes(typed.keys, applicationCursor);
+  const text = typed.text.endsWith('\n') ? typed.text.slice(0, -1) : typed.text;
+  if (atPrompt && lineEditing !== false) return `${KILL_LINE_KEYS}${PASTE_START}${text}${PASTE_END}\n`;
+  return `${text}\n`;
+}

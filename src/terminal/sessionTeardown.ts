@@ -1,0 +1,156 @@
+/**
+ * Process-group teardown of a session: which process groups belong to it now, and ending every
+ * process of it, and only those, when it closes.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as proc from './procProbe';
+import type { StartupDir } from './sessionStartup';
+import type { TerminalLog } from './ptyBash';
+import { waitUntil } from './waitUntil';
+
+/** Time between SIGHUP and SIGKILL when a session closes (ms). */
+const CLOSE_HANGUP_MS = 1000;
+/** Time after SIGKILL before close reports survivors (ms). */
+const CLOSE_KILL_MS = 3000;
+/** Longest a close can take: the SIGHUP grace plus the SIGKILL wait (ms). */
+export const CLOSE_MAX_MS = CLOSE_HANGUP_MS + CLOSE_KILL_MS;
+
+/** What the teardown needs to know about its session, read when it needs it. */
+export interface TeardownSubject {
+  /** The shell's pid: its session id and its process group id. */
+  shellPid: number;
+  /** The shell's start time (/proc stat field 22), or undefined without /proc. */
+  shellStart: number | undefined;
+  /** The Linux /proc probe is in use (else ps(1) on the session's terminal). */
+  probe: boolean;
+  startup: StartupDir;
+  log: TerminalLog;
+  /** The session's terminal (`/dev/pts/N`), when known. */
+  ptsPath(): string | undefined;
+  /** The shell has exited. */
+  exited(): boolean;
+  /** The shell reached its first prompt (startup ran to the end). */
+  opened(): boolean;
+  /** SIGKILL to the shell through node-pty. */
+  killShell(): void;
+}
+
+/** Finds and ends the process groups of one session. */
+export class SessionTeardown {
+  /** Without /proc: every process seen on this session's terminal, to be signalled while still the same. */
+  private readonly seenOnTty: proc.PsEntry[] = [];
+
+  constructor(private readonly s: TeardownSubject) {}
+
+  /**
+   * Ends every process of the session, and only those: SIGHUP and SIGCONT to each of its process
+   * groups, SIGKILL to what is left after CLOSE_HANGUP_MS, and an error when anything survives
+   * CLOSE_KILL_MS more. Each round re-lists the groups with {@link ownGroups}, so a group id is
+   * signalled only while it still belongs to the session. Then, for an open that failed during
+   * startup, processes that escaped the session (a daemonized tmux server) are ended, any tmux
+   * server in the private socket folder is stopped, and the session's folder is removed.
+   * @throws Error naming the shell pid when processes survive SIGKILL.
+   */
+  async run(): Promise<void> {
+    const signalAll = (sig: NodeJS.Signals) => {
+      for (const pgrp of this.ownGroups()) {
+        try {
+          process.kill(-pgrp, sig);
+        } catch {
+          // The group is already gone.
+        }
+      }
+    };
+    const quiet = () => this.s.exited() && this.ownGroups().length === 0;
+    const pollMs = this.s.probe ? 20 : 100;
+    let survived = false;
+    signalAll('SIGHUP');
+    signalAll('SIGCONT');
+    if (!(await waitUntil(quiet, CLOSE_HANGUP_MS, pollMs))) {
+      signalAll('SIGKILL');
+      if (!this.s.exited()) {
+        try {
+          this.s.killShell();
+        } catch {
+          // Already dead.
+        }
+      }
+      survived = !(await waitUntil(quiet, CLOSE_KILL_MS, pollMs));
+    }
+    if (!this.s.opened()) this.endEscapedStartupProcesses();
+    this.stopPrivateTmuxServers();
+    this.s.startup.remove();
+    if (survived) throw new Error(`processes of session ${this.s.shellPid} survived SIGKILL`);
+  }
+
+  /**
+   * The process groups that belong to this session now. With /proc: every group of the shell's
+   * session, checked by the shell's start time (see procProbe.sessionProcesses), so a reused pid
+   * is never taken for ours. Without /proc: the groups of processes on the session's terminal
+   * (ps -t; the terminal is ours while we hold its master), plus those seen there before that still
+   * run as the same process (same pid, group and start time: jobs that outlived the shell), plus
+   * the shell's own group until it exited.
+   */
+  ownGroups(): number[] {
+    const { shellPid, shellStart } = this.s;
+    if (this.s.probe) {
+      if (shellStart === undefined && this.s.exited()) return [];
+      return [...new Set(proc.sessionProcesses(shellPid, shellStart).map((p) => p.pgrp))];
+    }
+    const tty = this.s.ptsPath();
+    for (const entry of tty ? proc.psOnTty(tty) : []) {
+      if (!this.seenOnTty.some((e) => e.pid === entry.pid && e.lstart === entry.lstart)) this.seenOnTty.push(entry);
+    }
+    const alive = proc.psStillSame(this.seenOnTty);
+    this.seenOnTty.splice(0, this.seenOnTty.length, ...alive);
+    const groups = new Set(alive.map((e) => e.pgid));
+    if (!this.s.exited()) groups.add(shellPid);
+    return [...groups];
+  }
+
+  /**
+   * After an open that failed during startup: SIGKILL to the processes that left the session but
+   * carry its private `TMUX_TMPDIR` in their environment (only processes started by this session's
+   * startup files have it), e.g. a tmux server that daemonized. Linux /proc only; elsewhere
+   * {@link stopPrivateTmuxServers} covers tmux.
+   */
+  private endEscapedStartupProcesses(): void {
+    if (!this.s.probe) return;
+    const mark = `\0TMUX_TMPDIR=${this.s.startup.tmuxTmpdir}\0`;
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+      try {
+        const stat = proc.readStat(Number(name));
+        if (!stat || (this.s.shellStart !== undefined && stat.startTime < this.s.shellStart)) continue;
+        if (!`\0${fs.readFileSync(`/proc/${name}/environ`, 'latin1')}`.includes(mark)) continue;
+        process.kill(Number(name), 'SIGKILL');
+        this.s.log.info(`ended pid ${name}, started by the startup files of shell pid ${this.s.shellPid} outside its session`);
+      } catch {
+        // Gone, or not ours to read.
+      }
+    }
+  }
+
+  /** Stops each tmux server whose socket is in the session's private `TMUX_TMPDIR` (tmux kill-server). */
+  private stopPrivateTmuxServers(): void {
+    const uid = process.getuid?.();
+    if (uid === undefined) return;
+    const socketDir = path.join(this.s.startup.tmuxTmpdir, `tmux-${uid}`);
+    let sockets: string[];
+    try {
+      sockets = fs.readdirSync(socketDir);
+    } catch {
+      return;
+    }
+    for (const socket of sockets) {
+      try {
+        execFileSync('tmux', ['-S', path.join(socketDir, socket), 'kill-server'], { timeout: 2000, stdio: 'ignore' });
+        this.s.log.info(`stopped the tmux server at socket ${socket} that the startup files of shell pid ${this.s.shellPid} started`);
+      } catch {
+        // No server behind the socket any more, or tmux is gone.
+      }
+    }
+  }
+}
