@@ -9,7 +9,12 @@ export interface TerminalConfig {
   shell: string;
   /** How often readiness is evaluated during a send. */
   pollIntervalMs: number;
-  /** Quiet required after the prompt marker before `stdin_read`; must be ≥ pollIntervalMs. */
+  /**
+   * Quiet that confirms a wait: a blocked read of the PTY counts once it lasted this long with no
+   * output. After the prompt marker it is required only where the foreground process group cannot
+   * be read (no /proc) or the send typed several lines read one at a time (readiness.ts). Must be
+   * ≥ pollIntervalMs.
+   */
   promptGraceMs: number;
   /** Delay after the write before the /proc probe may report a program waiting for input. */
   probeStartDelayMs: number;

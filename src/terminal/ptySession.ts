@@ -26,6 +26,7 @@ import {
   checkReceiver,
   checkTimeout,
   inputPendingError,
+  linesSubmitted,
   notReadingError,
   unprovenReaderError,
 } from './sendAdmission';
@@ -81,6 +82,8 @@ interface ActiveSend {
   alternateAtStart: boolean;
   /** Keys were pressed at the shell's prompt: the line they edited is part of the result. */
   keysAtPrompt: boolean;
+  /** The send typed several lines read one at a time (readiness.ts, `typeAhead`). */
+  typeAhead: boolean;
   preWaits: proc.TtyWait[];
   startedAt: number;
   probeFrom: number;
@@ -294,7 +297,8 @@ export class PtyBashSession implements BackendSession {
     }
     const input = bytesToWrite(typed, atPrompt, this.markers.lineEditing, this.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
-    return this.track({ kind: 'send', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: this.config.probeStartDelayMs, keysAtPrompt }, () => {
+    const typeAhead = linesSubmitted(input) > 1;
+    return this.track({ kind: 'send', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: this.config.probeStartDelayMs, keysAtPrompt, typeAhead }, () => {
       // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
       // may follow them. Text always ends with a newline: the shell prompts again once it read it.
       if (atPrompt && typed.kind === 'text') this.markers.inputPending = true;
@@ -329,7 +333,17 @@ export class PtyBashSession implements BackendSession {
    * send; nothing for a wait), and resolves with its result once it has a wait reason.
    */
   private track(
-    options: { kind: ActiveSend['kind']; timeoutMs: number; signal?: AbortSignal; atPrompt: boolean; preWaits: proc.TtyWait[]; probeDelayMs: number; until?: RegExp; keysAtPrompt?: boolean },
+    options: {
+      kind: ActiveSend['kind'];
+      timeoutMs: number;
+      signal?: AbortSignal;
+      atPrompt: boolean;
+      preWaits: proc.TtyWait[];
+      probeDelayMs: number;
+      until?: RegExp;
+      keysAtPrompt?: boolean;
+      typeAhead?: boolean;
+    },
     start: () => void,
   ): Promise<SendResult> {
     const startedAt = Date.now();
@@ -350,6 +364,7 @@ export class PtyBashSession implements BackendSession {
         echoTail: '',
         alternateAtStart: this.alternateScreen,
         keysAtPrompt: options.keysAtPrompt ?? false,
+        typeAhead: options.typeAhead ?? false,
         preWaits: options.preWaits,
         startedAt,
         probeFrom: startedAt + options.probeDelayMs,
@@ -496,13 +511,16 @@ export class PtyBashSession implements BackendSession {
           break;
       }
     }
-    // After a prompt (or continuation) marker the send may be complete once promptGraceMs of
-    // quiet has passed: evaluate exactly then, not at the next poll tick, which would add up to
-    // one poll interval to every send (bench:terminal measured 78 ms against a 75 ms bound).
     const send = this.active;
     if (send && (this.markers.last === 'prompt' || this.markers.last === 'continuation')) {
-      clearTimeout(send.graceTimer);
-      send.graceTimer = setTimeout(() => this.evaluate(), this.config.promptGraceMs + 1);
+      // The evidence of a prompt is complete (marker and its text): decide now, on the event.
+      if (this.markers.last === 'prompt' ? this.markers.promptTextSeen : this.markers.continuationTextSeen) this.evaluate();
+      // Where the event does not decide (no /proc, or type-ahead), promptGraceMs of quiet after
+      // the marker does: evaluate exactly then, not at the next poll tick.
+      if (this.active === send) {
+        clearTimeout(send.graceTimer);
+        send.graceTimer = setTimeout(() => this.evaluate(), this.config.promptGraceMs + 1);
+      }
     }
   }
 
@@ -516,6 +534,7 @@ export class PtyBashSession implements BackendSession {
     this.scrollback.append(shown);
     for (const listener of this.outputListeners) listener(shown);
     this.scrollbackOwesPrompt = false;
+    this.markers.text(text);
     if (this.firstPromptWaiter && this.markers.promptSeq === 0 && Buffer.byteLength(this.motd) < MOTD_MAX_BYTES) {
       this.motd = tailByBytes(this.motd + text, MOTD_MAX_BYTES).text;
     }
@@ -554,11 +573,17 @@ export class PtyBashSession implements BackendSession {
       exited: !!this.exitStatus,
       // Quiet counts from the write at the earliest: output from before this send is not silence of it.
       quietMs: now - Math.max(this.lastDataAt, send.startedAt),
-      marker: { last: this.markers.last, promptSeq: this.markers.promptSeq, promptTextSeen: this.markers.promptTextSeen },
+      marker: {
+        last: this.markers.last,
+        promptSeq: this.markers.promptSeq,
+        promptTextSeen: this.markers.promptTextSeen,
+        continuationTextSeen: this.markers.continuationTextSeen,
+      },
       send: {
         baselineSeq: send.baselineSeq,
         sawContinuation: send.sawContinuation,
         keysAtPrompt: send.keysAtPrompt,
+        typeAhead: send.typeAhead,
         probeFrom: send.probeFrom,
         shellWait: send.shellWait,
         lastForegroundGroup: send.lastTpgid,

@@ -3,9 +3,13 @@
  * function of a {@link ReadinessSnapshot}; the session gathers the snapshot (markers, the PTY's
  * foreground process group, the /proc probe's waits, quiet, time) and acts on the answer. Order:
  * 1. the shell exited → `session_exit`;
- * 2. the prompt marker past the send's baseline with its prompt text, `promptGraceMs` of quiet,
- *    and the shell's own process group in the foreground → `stdin_read` / `shell-prompt`; the
- *    continuation marker likewise → `stdin_read` / `shell-continuation`;
+ * 2. the prompt marker (this session's nonce) past the send's baseline, with the prompt text
+ *    after it, while the PTY's foreground process group is the shell's own → `stdin_read` /
+ *    `shell-prompt`; the continuation marker seen during the send, with its text after it,
+ *    likewise → `stdin_read` / `shell-continuation`. This is decided the moment that evidence
+ *    arrives. Only where the foreground group cannot be read (no /proc), or when the send typed
+ *    several lines the shell reads one at a time (a prompt may then come before the last line
+ *    was read), the marker must also be followed by `promptGraceMs` of quiet;
  * 3. the Linux probe, from `probeFrom`: a thread of the foreground process group newly blocked
  *    reading the PTY → `stdin_read` / `program-input`; the shell's own read counts only once it
  *    has lasted `promptGraceMs` with no output;
@@ -39,6 +43,8 @@ export interface ReadinessSnapshot {
     promptSeq: number;
     /** The prompt text followed the latest prompt marker. */
     promptTextSeen: boolean;
+    /** The continuation prompt's text followed the latest continuation marker. */
+    continuationTextSeen: boolean;
   };
   /** The send or wait being decided. */
   send: {
@@ -48,6 +54,12 @@ export interface ReadinessSnapshot {
     sawContinuation: boolean;
     /** Keys (not text) were pressed at the shell's prompt. */
     keysAtPrompt: boolean;
+    /**
+     * The send typed more than one line that is read line by line (text written without the
+     * line editor's bracketed paste, or several Enter keys): a prompt may come before the last
+     * line was read, so only a prompt followed by `promptGraceMs` of quiet answers it.
+     */
+    typeAhead: boolean;
     /** From this moment (ms since the epoch) the probe may report a wait. */
     probeFrom: number;
     /** The shell's own blocked read seen at an earlier look, not yet confirmed. */
@@ -88,11 +100,14 @@ export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
   const { promptGraceMs, quietThresholdMs } = s.timing;
   const tpgid = s.foregroundGroup;
   const shellInForeground = tpgid === undefined || tpgid === s.shellPid;
-  if (shellInForeground && s.quietMs >= promptGraceMs) {
+  // The foreground group read as the shell's own proves the command ended (bash takes the
+  // terminal back before it prints the prompt); without it, quiet after the marker stands in.
+  const proven = tpgid !== undefined && !s.send.typeAhead;
+  if (shellInForeground && (proven || s.quietMs >= promptGraceMs)) {
     if (s.marker.last === 'prompt' && s.marker.promptSeq > s.send.baselineSeq && s.marker.promptTextSeen) {
       return { kind: 'finish', reason: 'stdin_read', waiting: 'shell-prompt' };
     }
-    if (s.marker.last === 'continuation' && s.send.sawContinuation) {
+    if (s.marker.last === 'continuation' && s.send.sawContinuation && (s.marker.continuationTextSeen || s.quietMs >= promptGraceMs)) {
       return { kind: 'finish', reason: 'stdin_read', waiting: 'shell-continuation' };
     }
   }

@@ -105,3 +105,17 @@ export function bytesToWrite(typed: TypedInput, atPrompt: boolean, lineEditing: 
   if (atPrompt && lineEditing !== false) return `${KILL_LINE_KEYS}${PASTE_START}${text}${PASTE_END}\n`;
   return `${text}\n`;
 }
+
+/**
+ * How many lines the written `bytes` submit one at a time: each CR or LF outside a bracketed
+ * paste (inside one, readline takes line ends literally and only the newline after it submits).
+ * More than one means the shell or a program may read them one by one, with a prompt in between.
+ */
+export function linesSubmitted(bytes: string): number {
+  let outside = bytes;
+  for (let start = outside.indexOf(PASTE_START); start >= 0; start = outside.indexOf(PASTE_START)) {
+    const end = outside.indexOf(PASTE_END, start);
+    outside = end < 0 ? outside.slice(0, start) : outside.slice(0, start) + outside.slice(end + PASTE_END.length);
+  }
+  return (outside.match(/[\r\n]/g) ?? []).length;
+}

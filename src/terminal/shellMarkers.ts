@@ -3,7 +3,7 @@
  * latest prompt's sequence number and exit status, whether its prompt text followed, which marker
  * came last, whether readline edits the line, and whether typed input still waits to be read.
  */
-import type { MarkerEvent } from './markers';
+import { CONTINUATION_TEXT, type MarkerEvent } from './markers';
 import type { LastMarker } from './readiness';
 
 /** The marker state of one session's shell. */
@@ -14,6 +14,10 @@ export class ShellMarkers {
   promptStatus = 0;
   /** The prompt text (`$ `) followed the latest prompt marker. */
   promptTextSeen = false;
+  /** The continuation prompt's text (`> `) followed the latest continuation marker. */
+  continuationTextSeen = false;
+  /** Text seen since the latest continuation marker while its prompt text is still expected. */
+  private afterContinuation: string | undefined;
   last: LastMarker;
   /** Readline edits the shell's line, as the last prompt marker said (undefined: not said). */
   lineEditing: boolean | undefined;
@@ -25,6 +29,7 @@ export class ShellMarkers {
 
   /** Applies one marker event (not text) in the order the PTY delivered it. */
   apply(event: Exclude<MarkerEvent, { kind: 'text' }>): void {
+    this.afterContinuation = undefined;
     switch (event.kind) {
       case 'prompt':
         this.inputPending = false;
@@ -43,7 +48,21 @@ export class ShellMarkers {
       case 'continuation':
         this.inputPending = false;
         this.last = 'continuation';
+        this.continuationTextSeen = false;
+        this.afterContinuation = '';
         break;
     }
+  }
+
+  /** Takes program text (markers removed) in PTY order: the continuation prompt's text is seen here. */
+  text(text: string): void {
+    if (this.afterContinuation === undefined) return;
+    const seen = this.afterContinuation + text;
+    if (seen.length < CONTINUATION_TEXT.length) {
+      this.afterContinuation = seen;
+      return;
+    }
+    this.continuationTextSeen = seen.startsWith(CONTINUATION_TEXT);
+    this.afterContinuation = undefined;
   }
 }

@@ -168,6 +168,15 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.doesNotMatch(raw(), /200~/);
   });
 
+  it('with line editing off, several lines typed in one send return after the last one, not at the first prompt', async () => {
+    await open();
+    await send('set +o emacs');
+    const r = await send('echo first\nsleep 0.5\necho last');
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.match(r.output, /last$/);
+    assert.ok(r.durationMs >= 450, `returned after ${r.durationMs} ms, before sleep 0.5 ended`);
+  });
+
   it('in vi mode, text after Escape (command mode) still replaces the line and runs as typed', async () => {
     await open({ env: { HOME: homeWithRc(h.tmp, 'set -o vi\n') } });
     assert.equal((await send('echo one')).output, 'one');

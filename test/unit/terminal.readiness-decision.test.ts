@@ -20,7 +20,9 @@ function snapshot(o: {
   last?: ReadinessSnapshot['marker']['last'];
   promptSeq?: number;
   promptTextSeen?: boolean;
+  continuationTextSeen?: boolean;
   sawContinuation?: boolean;
+  typeAhead?: boolean;
   keysAtPrompt?: boolean;
   probeFrom?: number;
   shellWait?: ReadinessSnapshot['send']['shellWait'];
@@ -33,11 +35,12 @@ function snapshot(o: {
     now: NOW,
     exited: o.exited ?? false,
     quietMs: o.quietMs ?? 0,
-    marker: { last: 'last' in o ? o.last : 'start', promptSeq: o.promptSeq ?? 3, promptTextSeen: o.promptTextSeen ?? false },
+    marker: { last: 'last' in o ? o.last : 'start', promptSeq: o.promptSeq ?? 3, promptTextSeen: o.promptTextSeen ?? false, continuationTextSeen: o.continuationTextSeen ?? false },
     send: {
       baselineSeq: 3,
       sawContinuation: o.sawContinuation ?? false,
       keysAtPrompt: o.keysAtPrompt ?? false,
+      typeAhead: o.typeAhead ?? false,
       probeFrom: o.probeFrom ?? NOW - 1,
       shellWait: o.shellWait,
       lastForegroundGroup: 'lastForegroundGroup' in o ? o.lastForegroundGroup : SHELL,
@@ -72,7 +75,36 @@ const rows: [string, ReadinessSnapshot, ReadinessDecision | ((d: ReadinessDecisi
     snapshot({ ...prompted, quietMs: GRACE, foregroundGroup: PROGRAM, waits: [] }),
     (d) => assert.equal(d.kind, 'continue'),
   ],
-  ['output after the prompt, within the grace: not yet', snapshot({ ...prompted, quietMs: GRACE - 1, waits: [] }), (d) => assert.equal(d.kind, 'continue')],
+  [
+    'the prompt event itself (no quiet yet) with the shell in the foreground: shell-prompt at once',
+    snapshot({ ...prompted, quietMs: 0 }),
+    { kind: 'finish', reason: 'stdin_read', waiting: 'shell-prompt' },
+  ],
+  [
+    'without /proc the foreground is unknown: the prompt waits for the grace',
+    snapshot({ ...prompted, quietMs: GRACE - 1, foregroundGroup: undefined, probe: false }),
+    (d) => assert.equal(d.kind, 'continue'),
+  ],
+  [
+    'several lines typed one at a time: a prompt within the grace may precede the next line, not yet',
+    snapshot({ ...prompted, typeAhead: true, quietMs: GRACE - 1, waits: [] }),
+    (d) => assert.equal(d.kind, 'continue'),
+  ],
+  [
+    'several lines typed, the last prompt quiet for the grace: shell-prompt',
+    snapshot({ ...prompted, typeAhead: true, quietMs: GRACE }),
+    { kind: 'finish', reason: 'stdin_read', waiting: 'shell-prompt' },
+  ],
+  [
+    'a continuation marker whose text has not arrived: not yet',
+    snapshot({ last: 'continuation', sawContinuation: true, quietMs: 0, waits: [] }),
+    (d) => assert.equal(d.kind, 'continue'),
+  ],
+  [
+    'a continuation marker with its text, the shell in the foreground: shell-continuation at once',
+    snapshot({ last: 'continuation', sawContinuation: true, continuationTextSeen: true, quietMs: 0 }),
+    { kind: 'finish', reason: 'stdin_read', waiting: 'shell-continuation' },
+  ],
   [
     'a continuation prompt seen during the send, quiet past the grace: shell-continuation',
     snapshot({ last: 'continuation', sawContinuation: true, quietMs: GRACE }),
