@@ -7,12 +7,19 @@
  *   prompts, `editing` is `e` while readline edits the line (`set -o emacs` or `vi`), `n` when line
  *   editing is off (absent in older shells' markers: unknown);
  * - `S;<seq>`: PS0, the shell starts executing what it read after prompt `seq`;
- * - `C`: PS2, the shell waits for the rest of a command.
+ * - `C`: PS2, the shell waits for the rest of a command;
+ * - `D;<seq>`: not printed by the shell but written by the session itself into the PTY's output
+ *   (ptyDrain.ts): everything the terminal's programs wrote before it has been read.
  * Only markers with this session's nonce count; anything else passes through as program output.
  */
 
 /** OSC number used for our markers; arbitrary, unassigned by xterm. */
 export const MARKER_OSC = '6973';
+
+/** The drain marker `seq` (1-based) of the session with `nonce`, as written into the PTY's output. */
+export function drainMarker(nonce: string, seq: number): string {
+  return `${OSC_START}${MARKER_OSC};${nonce};D;${seq}${BEL}`;
+}
 /** Visible text of the controlled PS1, after its marker. */
 export const PROMPT_TEXT = '$ ';
 /**
@@ -40,7 +47,9 @@ export type MarkerEvent =
   /** The controlled PS1 text was seen after a prompt marker. */
   | { kind: 'prompt-text' }
   | { kind: 'start'; seq: number }
-  | { kind: 'continuation' };
+  | { kind: 'continuation' }
+  /** The session's own drain marker came through the PTY (ptyDrain.ts). */
+  | { kind: 'drain'; seq: number };
 
 /**
  * Stateful parser: feed decoded PTY chunks with `push`; it returns text and marker events in
@@ -144,6 +153,10 @@ function parseFields(body: string): MarkerEvent | undefined {
     }
     case 'C':
       return parts.length === 1 ? { kind: 'continuation' } : undefined;
+    case 'D': {
+      const seq = int(parts[1]);
+      return seq === undefined || parts.length !== 2 ? undefined : { kind: 'drain', seq };
+    }
     default:
       return undefined;
   }

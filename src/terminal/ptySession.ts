@@ -1,8 +1,9 @@
 /**
  * A pty-bash session: the shell on its PTY, its output, and its sends and waits. What it decides
  * lives beside it: the marker state (shellMarkers.ts), send admission (sendAdmission.ts), the
- * readiness decision (readiness.ts), termios (termios.ts), teardown (sessionTeardown.ts), and the
- * rendering of what it returns (outputText.ts). PTY bytes stay in memory; the log gets events only.
+ * readiness decision (readiness.ts), draining the PTY before a `program-input` answer
+ * (ptyDrain.ts), termios (termios.ts), teardown (sessionTeardown.ts), and the rendering of what it
+ * returns (outputText.ts). PTY bytes stay in memory; the log gets events only.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,13 +11,14 @@ import * as path from 'node:path';
 import type { IPty } from 'node-pty';
 import type { TerminalConfig } from './config';
 import { TerminalError, describe } from './errors';
-import { MarkerParser, PROMPT_TEXT } from './markers';
+import { MarkerParser, PROMPT_TEXT, drainMarker } from './markers';
 import { viewportText, renderedPage } from './outputText';
 import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
 import { SessionProcessTree } from './processTree';
 import type { TerminalLog } from './ptyBash';
-import { ReadinessSnapshot, decideReadiness } from './readiness';
+import { writeDrainMarker } from './ptyDrain';
+import { ReadinessSnapshot, SeenWait, decideReadiness } from './readiness';
 import { TextRenderer } from './screenText';
 import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
 import {
@@ -65,6 +67,11 @@ const SIGNAL_SETTLE_MS = 2000;
 const MAX_LINE_BYTES = 16 * 1024;
 /** Raw scrollback lines rendered for a `screen: true` read: enough to redraw a full-screen program. */
 const SCREEN_TAIL_LINES = 400;
+/**
+ * Longest wait for the drain marker before a `program-input` answer returns without it (ms): the
+ * marker comes back within milliseconds unless the terminal's output is stopped.
+ */
+const DRAIN_MAX_MS = 1000;
 /** How often the open checks that the shell is still our shell while its startup files run (ms): /proc, ps(1). */
 const STARTUP_CHECK_MS = { proc: 100, ps: 250 };
 
@@ -100,8 +107,10 @@ interface ActiveSend {
   finish: (reason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess) => void;
   /** One-shot evaluation `promptGraceMs` after the latest output that followed a prompt marker. */
   graceTimer?: ReturnType<typeof setTimeout>;
-  /** The shell's own blocked read, first seen at `at` (ms); judged only once it has lasted. */
-  shellWait?: { wait: proc.TtyWait; at: number };
+  /** A blocked read first seen at `at` (ms); judged only once it has lasted (readiness.ts). */
+  seenWait?: SeenWait;
+  /** The answer waiting for the drain marker `seq` (ptyDrain.ts) before it is returned. */
+  draining?: { seq: number; reason: WaitReason; waiting?: Waiting; foreground?: ForegroundProcess; timer: ReturnType<typeof setTimeout> };
 }
 
 /**
@@ -137,6 +146,8 @@ export class PtyBashSession implements BackendSession {
   /** The first prompt was reached: the startup files ran to the end. */
   private opened = false;
   private closing: Promise<void> | undefined;
+  /** Drain markers written so far (ptyDrain.ts); the next one gets the next number. */
+  private drainSeq = 0;
   /** Prompt seq when a signal was last delivered; a send first lets the shell settle after it. */
   private signalledAtSeq: number | undefined;
 
@@ -149,7 +160,7 @@ export class PtyBashSession implements BackendSession {
    */
   constructor(
     private readonly term: IPty,
-    nonce: string,
+    private readonly nonce: string,
     readonly cwd: string,
     private readonly config: TerminalConfig,
     private readonly log: TerminalLog,
@@ -376,6 +387,7 @@ export class PtyBashSession implements BackendSession {
           this.active = undefined;
           clearTimeout(timer);
           clearTimeout(send.graceTimer);
+          clearTimeout(send.draining?.timer);
           poll.stop();
           options.signal?.removeEventListener('abort', onAbort);
           const result = this.result(send, reason, waiting, foreground);
@@ -491,6 +503,11 @@ export class PtyBashSession implements BackendSession {
         this.onText(event.text);
         continue;
       }
+      if (event.kind === 'drain') {
+        const draining = this.active?.draining;
+        if (draining?.seq === event.seq) this.active!.finish(draining.reason, draining.waiting, draining.foreground);
+        continue;
+      }
       this.markers.apply(event);
       switch (event.kind) {
         case 'prompt':
@@ -566,6 +583,8 @@ export class PtyBashSession implements BackendSession {
   private evaluate(): LookOutcome | undefined {
     const send = this.active;
     if (!send) return undefined;
+    // Decided already; the answer waits for the PTY to be drained.
+    if (send.draining) return { changed: false };
     const now = Date.now();
     const tpgid = this.foregroundGroup();
     const snapshot: ReadinessSnapshot = {
@@ -585,7 +604,7 @@ export class PtyBashSession implements BackendSession {
         keysAtPrompt: send.keysAtPrompt,
         typeAhead: send.typeAhead,
         probeFrom: send.probeFrom,
-        shellWait: send.shellWait,
+        seenWait: send.seenWait,
         lastForegroundGroup: send.lastTpgid,
       },
       shellPid: this.shellPid,
@@ -601,11 +620,38 @@ export class PtyBashSession implements BackendSession {
     send.lastTpgid = tpgid;
     if (decision.kind === 'finish') {
       const pid = decision.foregroundPid;
-      return void send.finish(decision.reason, decision.waiting, pid === undefined ? undefined : { pid, command: this.commandOf(pid) });
+      const foreground = pid === undefined ? undefined : { pid, command: this.commandOf(pid) };
+      if (decision.waiting === 'program-input') return void this.drainThenFinish(send, decision.reason, decision.waiting, foreground);
+      return void send.finish(decision.reason, decision.waiting, foreground);
     }
     if (decision.kind === 'look') return { changed: true, dueInMs: this.config.pollIntervalMs };
-    send.shellWait = decision.shellWait;
+    send.seenWait = decision.seenWait;
     return { changed: decision.changed, dueInMs: decision.dueInMs };
+  }
+
+  /**
+   * Finishes `send` once everything the terminal's programs wrote so far has been read: writes the
+   * drain marker into the PTY's output and finishes when the parser sees it come back
+   * (ptyDrain.ts). Finishes at once when the marker cannot be written, and after DRAIN_MAX_MS
+   * when it does not come back (output stopped by XOFF), logging either.
+   */
+  private drainThenFinish(send: ActiveSend, reason: WaitReason, waiting: Waiting, foreground: ForegroundProcess | undefined): void {
+    const seq = ++this.drainSeq;
+    let pts: string | undefined;
+    try {
+      pts = this.pts();
+    } catch {
+      // Not nameable: no drain.
+    }
+    if (!pts || !writeDrainMarker(pts, drainMarker(this.nonce, seq))) {
+      this.log.warn(`${send.kind}: the drain marker could not be written to the terminal; returning without it`);
+      return send.finish(reason, waiting, foreground);
+    }
+    const timer = setTimeout(() => {
+      this.log.warn(`${send.kind}: the drain marker did not come back within ${DRAIN_MAX_MS} ms; returning without it`);
+      send.finish(reason, waiting, foreground);
+    }, DRAIN_MAX_MS);
+    send.draining = { seq, reason, waiting, foreground, timer };
   }
 
   /**

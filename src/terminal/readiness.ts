@@ -11,8 +11,11 @@
  *    several lines the shell reads one at a time (a prompt may then come before the last line
  *    was read), the marker must also be followed by `promptGraceMs` of quiet;
  * 3. the Linux probe, from `probeFrom`: a thread of the foreground process group newly blocked
- *    reading the PTY → `stdin_read` / `program-input`; the shell's own read counts only once it
- *    has lasted `promptGraceMs` with no output;
+ *    reading the PTY, and still blocked in the same wait `promptGraceMs` later with no output in
+ *    the last `promptGraceMs` → `stdin_read` / `program-input` (a program, or the shell's own
+ *    `read`), or `shell-prompt` (the shell reading without a controlled prompt). The session then
+ *    drains the PTY (ptyDrain.ts) before it returns, so the answer ends with what the program
+ *    printed last;
  * 4. `quietThresholdMs` without output → `inferred_idle`;
  * the absolute timeout and `output_match` are decided where they happen (a timer, the output).
  */
@@ -62,8 +65,8 @@ export interface ReadinessSnapshot {
     typeAhead: boolean;
     /** From this moment (ms since the epoch) the probe may report a wait. */
     probeFrom: number;
-    /** The shell's own blocked read seen at an earlier look, not yet confirmed. */
-    shellWait?: SeenWait;
+    /** A blocked read seen at an earlier look, not yet confirmed. */
+    seenWait?: SeenWait;
     /** The foreground process group at the previous look. */
     lastForegroundGroup?: number;
   };
@@ -85,14 +88,14 @@ export interface ReadinessSnapshot {
  * What to do now:
  * - `finish`: return with `reason` (and `waiting`; `foregroundPid` names the process that reads);
  * - `look`: the probe is due: decide again with `waits` filled in;
- * - `continue`: nothing decided; `shellWait` is the read to confirm at a later look, `changed`
+ * - `continue`: nothing decided; `seenWait` is the read to confirm at a later look, `changed`
  *   says whether the next look should come soon (see pollBackoff.ts), `dueInMs` when it must come
  *   at the latest (the probe's start, the quiet threshold).
  */
 export type ReadinessDecision =
   | { kind: 'finish'; reason: WaitReason; waiting?: Waiting; foregroundPid?: number }
   | { kind: 'look' }
-  | { kind: 'continue'; shellWait: SeenWait | undefined; changed: boolean; dueInMs: number };
+  | { kind: 'continue'; seenWait: SeenWait | undefined; changed: boolean; dueInMs: number };
 
 /** Decides readiness from one snapshot, in the order of the module comment. Never throws. */
 export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
@@ -111,30 +114,35 @@ export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
       return { kind: 'finish', reason: 'stdin_read', waiting: 'shell-continuation' };
     }
   }
-  let shellWait = s.send.shellWait;
+  let seenWait = s.send.seenWait;
   if (s.probe && tpgid !== undefined && s.now >= s.send.probeFrom) {
     if (s.waits === undefined) return { kind: 'look' };
-    if (s.waits.length > 0) {
-      const pid = s.waits[0].pid;
+    // The shell itself reading its terminal counts only in a blocking read: readline waits in
+    // pselect6 between keys too, and under load it was seen re-blocking there before it had
+    // echoed the send's input. Keys pressed at the prompt are one small write that readline takes
+    // at once; when they did not end the line (Up, Tab) no prompt follows, and readline's wait for
+    // the next key (pselect6) is the answer. A program counts in any wait on the terminal.
+    const candidates = tpgid === s.shellPid ? s.waits.filter((w) => w.via === 'read' || s.send.keysAtPrompt) : s.waits;
+    const same = seenWait && candidates.find((w) => w.pid === seenWait!.wait.pid && w.tid === seenWait!.wait.tid && w.switches === seenWait!.wait.switches);
+    if (candidates.length === 0) seenWait = undefined;
+    else if (!same) seenWait = { wait: candidates[0], at: s.now };
+    // A read counts once it lasted promptGraceMs with no output meanwhile: a program blocks while
+    // what it printed just before can still be on its way to us (and a shell that just printed
+    // its prompt reads at once, before its marker has reached us).
+    else if (s.now - seenWait!.at >= promptGraceMs && s.quietMs >= promptGraceMs) {
+      const pid = same.pid;
       if (tpgid !== s.shellPid) return { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: pid };
-      // The shell itself reads its terminal. Only a blocking read counts: readline waits in
-      // pselect6 between keys too, and under load it was seen re-blocking there before it had
-      // echoed the send's input. And only a read that lasted promptGraceMs: a shell that just
-      // printed its prompt reads at once, before its marker has reached us. Keys pressed at the
-      // prompt are one small write that readline takes at once; when they did not end the line
-      // (Up, Tab) no prompt follows, and readline's wait for the next key (pselect6) is the answer.
-      const read = s.waits.find((w) => w.via === 'read' || s.send.keysAtPrompt);
-      if (!read) shellWait = undefined;
-      else if (!shellWait || shellWait.wait.tid !== read.tid || shellWait.wait.switches !== read.switches) shellWait = { wait: read, at: s.now };
-      else if (s.now - shellWait.at >= promptGraceMs && s.quietMs >= promptGraceMs) {
-        // After PS0 it runs a command that reads (its `read` builtin, or a program it became
-        // with `exec`); otherwise it waits for a command without a controlled prompt (both PS1
-        // and PROMPT_COMMAND were replaced).
-        return { kind: 'finish', reason: 'stdin_read', waiting: s.marker.last === 'start' ? 'program-input' : 'shell-prompt', foregroundPid: pid };
-      }
+      // After PS0 the shell runs a command that reads (its `read` builtin, or a program it became
+      // with `exec`); otherwise it waits for a command without a controlled prompt (both PS1 and
+      // PROMPT_COMMAND were replaced).
+      return { kind: 'finish', reason: 'stdin_read', waiting: s.marker.last === 'start' ? 'program-input' : 'shell-prompt', foregroundPid: pid };
     }
   }
   if (s.quietMs >= quietThresholdMs) return { kind: 'finish', reason: 'inferred_idle' };
-  const dueInMs = Math.min(quietThresholdMs - s.quietMs, s.now < s.send.probeFrom ? s.send.probeFrom - s.now : Infinity);
-  return { kind: 'continue', shellWait, changed: tpgid !== s.send.lastForegroundGroup || shellWait !== undefined, dueInMs };
+  const dueInMs = Math.min(
+    quietThresholdMs - s.quietMs,
+    s.now < s.send.probeFrom ? s.send.probeFrom - s.now : Infinity,
+    seenWait ? Math.max(seenWait.at + promptGraceMs - s.now, promptGraceMs - s.quietMs, 1) : Infinity,
+  );
+  return { kind: 'continue', seenWait, changed: tpgid !== s.send.lastForegroundGroup || seenWait !== undefined, dueInMs };
 }

@@ -25,7 +25,7 @@ function snapshot(o: {
   typeAhead?: boolean;
   keysAtPrompt?: boolean;
   probeFrom?: number;
-  shellWait?: ReadinessSnapshot['send']['shellWait'];
+  seenWait?: ReadinessSnapshot['send']['seenWait'];
   lastForegroundGroup?: number;
   foregroundGroup?: number | undefined;
   probe?: boolean;
@@ -42,7 +42,7 @@ function snapshot(o: {
       keysAtPrompt: o.keysAtPrompt ?? false,
       typeAhead: o.typeAhead ?? false,
       probeFrom: o.probeFrom ?? NOW - 1,
-      shellWait: o.shellWait,
+      seenWait: o.seenWait,
       lastForegroundGroup: 'lastForegroundGroup' in o ? o.lastForegroundGroup : SHELL,
     },
     shellPid: SHELL,
@@ -116,53 +116,73 @@ const rows: [string, ReadinessSnapshot, ReadinessDecision | ((d: ReadinessDecisi
     (d) => assert.equal(d.kind, 'continue'),
   ],
   ['a program in the foreground, probe due, waits not read yet: look', snapshot({ foregroundGroup: PROGRAM }), { kind: 'look' }],
-  ['the probe not due yet: no look, due when it starts', snapshot({ foregroundGroup: PROGRAM, probeFrom: NOW + 120 }), (d) => assert.deepEqual(d, { kind: 'continue', shellWait: undefined, changed: true, dueInMs: 120 })],
+  ['the probe not due yet: no look, due when it starts', snapshot({ foregroundGroup: PROGRAM, probeFrom: NOW + 120 }), (d) => assert.deepEqual(d, { kind: 'continue', seenWait: undefined, changed: true, dueInMs: 120 })],
   ['no probe (no /proc): never a look', snapshot({ foregroundGroup: undefined, probe: false }), (d) => assert.equal(d.kind, 'continue')],
   [
-    'a program of the foreground group newly blocked reading: program-input naming it',
-    snapshot({ foregroundGroup: PROGRAM, waits: [wait(PROGRAM + 1, 'epoll')] }),
+    'a program of the foreground group newly blocked reading: remembered, due again after the grace',
+    snapshot({ foregroundGroup: PROGRAM, waits: [wait(PROGRAM + 1, 'epoll')], quietMs: 10 }),
+    { kind: 'continue', seenWait: { wait: wait(PROGRAM + 1, 'epoll'), at: NOW }, changed: true, dueInMs: GRACE },
+  ],
+  [
+    "the program's wait still the same after the grace, no output meanwhile: program-input naming it",
+    snapshot({ foregroundGroup: PROGRAM, waits: [wait(PROGRAM + 1, 'epoll')], quietMs: GRACE, seenWait: { wait: wait(PROGRAM + 1, 'epoll'), at: NOW - GRACE } }),
     { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: PROGRAM + 1 },
+  ],
+  [
+    "the program's wait lasting, but output arrived within the grace (its question still coming): not yet",
+    snapshot({ foregroundGroup: PROGRAM, waits: [wait(PROGRAM + 1)], quietMs: GRACE - 1, seenWait: { wait: wait(PROGRAM + 1), at: NOW - GRACE } }),
+    (d) => assert.deepEqual(d.kind === 'continue' && [d.seenWait, d.dueInMs], [{ wait: wait(PROGRAM + 1), at: NOW - GRACE }, 1]),
+  ],
+  [
+    'the program ran since (its wait has other context switches): seen anew, not an answer',
+    snapshot({ foregroundGroup: PROGRAM, waits: [wait(PROGRAM + 1, 'read', 9)], quietMs: GRACE, seenWait: { wait: wait(PROGRAM + 1), at: NOW - GRACE } }),
+    (d) => assert.deepEqual(d.kind === 'continue' && d.seenWait, { wait: wait(PROGRAM + 1, 'read', 9), at: NOW }),
+  ],
+  [
+    'a program waiting in select on the terminal counts (vim waits in pselect6)',
+    snapshot({ foregroundGroup: PROGRAM, waits: [wait(PROGRAM, 'select')], quietMs: GRACE, seenWait: { wait: wait(PROGRAM, 'select'), at: NOW - GRACE } }),
+    { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: PROGRAM },
   ],
   [
     "the shell's own read, first seen: remembered, not yet an answer",
     snapshot({ last: 'start', waits: [wait(SHELL)], quietMs: GRACE }),
-    (d) => assert.deepEqual(d, { kind: 'continue', shellWait: { wait: wait(SHELL), at: NOW }, changed: true, dueInMs: QUIET_LIMIT - GRACE }),
+    (d) => assert.deepEqual(d, { kind: 'continue', seenWait: { wait: wait(SHELL), at: NOW }, changed: true, dueInMs: GRACE }),
   ],
   [
     "the shell's read still the same after the grace, quiet: program-input after PS0 (its read builtin)",
-    snapshot({ last: 'start', waits: [wait(SHELL)], quietMs: GRACE, shellWait: { wait: wait(SHELL), at: NOW - GRACE } }),
+    snapshot({ last: 'start', waits: [wait(SHELL)], quietMs: GRACE, seenWait: { wait: wait(SHELL), at: NOW - GRACE } }),
     { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: SHELL },
   ],
   [
     "the shell's read lasting, without a controlled prompt: shell-prompt",
-    snapshot({ last: 'prompt', promptSeq: 3, waits: [wait(SHELL)], quietMs: GRACE, shellWait: { wait: wait(SHELL), at: NOW - GRACE } }),
+    snapshot({ last: 'prompt', promptSeq: 3, waits: [wait(SHELL)], quietMs: GRACE, seenWait: { wait: wait(SHELL), at: NOW - GRACE } }),
     { kind: 'finish', reason: 'stdin_read', waiting: 'shell-prompt', foregroundPid: SHELL },
   ],
   [
     "the shell's read re-blocked since (other context switches): seen anew, not an answer",
-    snapshot({ last: 'start', waits: [wait(SHELL, 'read', 8)], quietMs: GRACE, shellWait: { wait: wait(SHELL), at: NOW - GRACE } }),
-    (d) => assert.deepEqual(d.kind === 'continue' && d.shellWait, { wait: wait(SHELL, 'read', 8), at: NOW }),
+    snapshot({ last: 'start', waits: [wait(SHELL, 'read', 8)], quietMs: GRACE, seenWait: { wait: wait(SHELL), at: NOW - GRACE } }),
+    (d) => assert.deepEqual(d.kind === 'continue' && d.seenWait, { wait: wait(SHELL, 'read', 8), at: NOW }),
   ],
   [
     "the shell's read lasting but output within the grace: not yet",
-    snapshot({ last: 'start', waits: [wait(SHELL)], quietMs: GRACE - 1, shellWait: { wait: wait(SHELL), at: NOW - GRACE } }),
+    snapshot({ last: 'start', waits: [wait(SHELL)], quietMs: GRACE - 1, seenWait: { wait: wait(SHELL), at: NOW - GRACE } }),
     (d) => assert.equal(d.kind, 'continue'),
   ],
   [
     "the shell waiting in pselect6 (readline between keys) is not a read, unless keys were pressed at the prompt",
-    snapshot({ last: 'start', waits: [wait(SHELL, 'select')], quietMs: GRACE, shellWait: { wait: wait(SHELL, 'select'), at: NOW - GRACE } }),
-    (d) => assert.deepEqual(d.kind === 'continue' && d.shellWait, undefined),
+    snapshot({ last: 'start', waits: [wait(SHELL, 'select')], quietMs: GRACE, seenWait: { wait: wait(SHELL, 'select'), at: NOW - GRACE } }),
+    (d) => assert.deepEqual(d.kind === 'continue' && d.seenWait, undefined),
   ],
   [
     'keys at the prompt that did not end the line: readline waiting for the next key is the answer',
-    snapshot({ last: 'prompt', promptSeq: 3, keysAtPrompt: true, waits: [wait(SHELL, 'select')], quietMs: GRACE, shellWait: { wait: wait(SHELL, 'select'), at: NOW - GRACE } }),
+    snapshot({ last: 'prompt', promptSeq: 3, keysAtPrompt: true, waits: [wait(SHELL, 'select')], quietMs: GRACE, seenWait: { wait: wait(SHELL, 'select'), at: NOW - GRACE } }),
     { kind: 'finish', reason: 'stdin_read', waiting: 'shell-prompt', foregroundPid: SHELL },
   ],
   ['quiet past the threshold, nothing reading: inferred_idle', snapshot({ foregroundGroup: PROGRAM, waits: [], quietMs: QUIET_LIMIT }), { kind: 'finish', reason: 'inferred_idle' }],
   [
     'nothing yet: the next look is due at the quiet threshold; an unchanged foreground lets the poll back off',
     snapshot({ foregroundGroup: PROGRAM, lastForegroundGroup: PROGRAM, waits: [], quietMs: 1000 }),
-    { kind: 'continue', shellWait: undefined, changed: false, dueInMs: QUIET_LIMIT - 1000 },
+    { kind: 'continue', seenWait: undefined, changed: false, dueInMs: QUIET_LIMIT - 1000 },
   ],
 ];
 

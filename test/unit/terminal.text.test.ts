@@ -1,6 +1,7 @@
 /** Marker parsing and the bounded scrollback, on real strings. */
 import * as assert from 'node:assert/strict';
-import { MarkerEvent, MarkerParser } from '../../src/terminal/markers';
+import { MarkerEvent, MarkerParser, drainMarker } from '../../src/terminal/markers';
+import { ShellMarkers } from '../../src/terminal/shellMarkers';
 import { Scrollback, ViewportBuffer, tailByBytes } from '../../src/terminal/scrollback';
 
 const nonce = 'abcdef0123456789';
@@ -18,6 +19,17 @@ describe('MarkerParser', () => {
     assert.equal(text(pieces), text(whole));
     assert.deepEqual(pieces.filter((e) => e.kind !== 'text'), whole.filter((e) => e.kind !== 'text'));
     assert.deepEqual(whole.filter((e) => e.kind !== 'text').map((e) => e.kind), ['prompt', 'prompt-text', 'start']);
+  });
+
+  it("removes the session's drain marker and reports its number; the shell's continuation text is seen", () => {
+    const events = new MarkerParser(nonce).push(`Name: ${drainMarker(nonce, 7)}${marker('C')}> `);
+    assert.deepEqual(events, [{ kind: 'text', text: 'Name: ' }, { kind: 'drain', seq: 7 }, { kind: 'continuation' }, { kind: 'text', text: '> ' }]);
+    const markers = new ShellMarkers();
+    markers.apply({ kind: 'continuation' });
+    markers.text('>');
+    assert.equal(markers.continuationTextSeen, false, 'half of the continuation text');
+    markers.text(' ');
+    assert.equal(markers.continuationTextSeen, true);
   });
 
   it('passes a marker with another nonce through as program output', () => {
