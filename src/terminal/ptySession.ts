@@ -308,7 +308,9 @@ export class PtyBashSession implements BackendSession {
     }
     const input = bytesToWrite(typed, atPrompt, this.markers.lineEditing, this.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
-    const typeAhead = linesSubmitted(input) > 1;
+    // Typed while the shell is not at its prompt, the input is read after the prompt that ends the
+    // running command: that prompt is not this send's answer, so it is judged with quiet after it.
+    const typeAhead = !atPrompt || linesSubmitted(input) > 1;
     return this.track({ kind: 'send', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: this.config.probeStartDelayMs, keysAtPrompt, typeAhead }, () => {
       // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
       // may follow them. Text always ends with a newline: the shell prompts again once it read it.

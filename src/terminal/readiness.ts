@@ -7,9 +7,10 @@
  *    after it, while the PTY's foreground process group is the shell's own → `stdin_read` /
  *    `shell-prompt`; the continuation marker seen during the send, with its text after it,
  *    likewise → `stdin_read` / `shell-continuation`. This is decided the moment that evidence
- *    arrives. Only where the foreground group cannot be read (no /proc), or when the send typed
- *    several lines the shell reads one at a time (a prompt may then come before the last line
- *    was read), the marker must also be followed by `promptGraceMs` of quiet;
+ *    arrives. Only where the foreground group cannot be read (no /proc), or when the send's input
+ *    may be read after a prompt that is not its answer (`typeAhead`: several lines read one at
+ *    a time, or typed while a command ran), the marker must also be followed by `promptGraceMs`
+ *    of quiet;
  * 3. the Linux probe, from `probeFrom`: a thread of the foreground process group newly blocked
  *    reading the PTY, and still blocked in the same wait `promptGraceMs` later with no output in
  *    the last `promptGraceMs` → `stdin_read` / `program-input` (a program, or the shell's own
@@ -58,9 +59,11 @@ export interface ReadinessSnapshot {
     /** Keys (not text) were pressed at the shell's prompt. */
     keysAtPrompt: boolean;
     /**
-     * The send typed more than one line that is read line by line (text written without the
-     * line editor's bracketed paste, or several Enter keys): a prompt may come before the last
-     * line was read, so only a prompt followed by `promptGraceMs` of quiet answers it.
+     * The send's input may be read after a prompt that is not its answer: it typed more than one
+     * line read line by line (text written without the line editor's bracketed paste, or several
+     * Enter keys), or it typed while the shell was not at its prompt (the prompt ending the
+     * running command comes first). Then only a prompt followed by `promptGraceMs` of quiet
+     * answers it.
      */
     typeAhead: boolean;
     /** From this moment (ms since the epoch) the probe may report a wait. */
