@@ -9,6 +9,7 @@ import * as path from 'node:path';
 
 const production = process.argv.includes('--production');
 
+/** @satisfies {esbuild.BuildOptions} */
 const common = {
   bundle: true,
   platform: 'node',
@@ -26,8 +27,7 @@ await esbuild.build({ ...common, entryPoints: ['src/mcp/bridge.ts'], outfile: 'd
 
 // Rebuilt from scratch so a deleted test never lingers as a stale bundle.
 fs.rmSync('dist/test', { recursive: true, force: true });
-const integrationTests = fs
-  .readdirSync('test/integration', { recursive: true })
+const integrationTests = /** @type {string[]} */ (fs.readdirSync('test/integration', { recursive: true }))
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => path.join('test/integration', f));
 await esbuild.build({

@@ -48,5 +48,5 @@ try {
   outcome.failed = !results || results.failed > 0 || exitCode !== 0;
   await shutdown(outcome.failed ? 1 : 0, outcome.failed ? `${label} failed (exit ${exitCode})` : `${label} done`);
 } catch (err) {
-  await shutdown(1, `${label}: ${err instanceof Error ? err.stack ?? err.message : err}`);
+  await shutdown(1, `${label}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
 }

@@ -14,12 +14,12 @@
  * session, and whether the render was complete or stopped at its budget. `--render` runs only these.
  */
 import { execFileSync } from 'node:child_process';
+import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { Owner, TerminalService } from '../src/terminal/service';
 import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/screenText';
 
-const pty = require('node-pty') as typeof import('node-pty');
 const COMMANDS = ['seq 1 2000000', "head -c 200000000 /dev/zero | tr '\\0' x | fold -w 100"];
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;

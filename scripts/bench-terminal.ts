@@ -24,6 +24,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { TerminalService } from '../src/terminal/service';
@@ -32,7 +33,6 @@ const SENDS = Number(process.env.DSH_BENCH_SENDS ?? 200);
 /** Goal of the added latency of a send of `true` over a raw PTY round trip (median, ms). */
 const ADDED_GOAL_MS = 10;
 const WAIT_S = Number(process.env.DSH_BENCH_WAIT_S ?? 10);
-const pty = require('node-pty') as typeof import('node-pty');
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const quantile = (xs: number[], q: number) => {

@@ -54,12 +54,13 @@ try {
     const url = `${server.url}/?folder=${encodeURIComponent(folder)}`;
     console.log(`\nDSH Bridge is installed in code-server. Open ${url}`);
     console.log(`(from another machine: ssh -L ${server.port}:127.0.0.1:${server.port} <this host>). Ctrl-C stops it.`);
-    server.exited.then((c) => {
+    // `exited` never rejects: it resolves with the exit code or signal.
+    void server.exited.then((c) => {
       console.error(`demo: code-server exited (${c})`);
       void shutdown(1);
     });
   }
 } catch (err) {
-  console.error(`demo: ${err instanceof Error ? err.stack ?? err.message : err}`);
+  console.error(`demo: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
   await shutdown(1);
 }

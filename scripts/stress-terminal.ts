@@ -6,6 +6,7 @@
  * Environment: DSH_STRESS_SESSIONS (default 50), DSH_STRESS_MS (default 20000).
  */
 import * as fs from 'node:fs';
+import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { describe } from '../src/terminal/errors';
 import { sessionProcesses } from '../src/terminal/procProbe';
@@ -14,7 +15,6 @@ import { TerminalService } from '../src/terminal/service';
 
 const SESSIONS = Number(process.env.DSH_STRESS_SESSIONS ?? 50);
 const DURATION_MS = Number(process.env.DSH_STRESS_MS ?? 20_000);
-const pty = require('node-pty');
 
 const fdCount = () => fs.readdirSync('/proc/self/fd').length;
 const counts: Record<string, number> = {};

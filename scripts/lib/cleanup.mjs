@@ -37,7 +37,7 @@ async function runStep(step) {
   try {
     await Promise.race([step(), sleep(STEP_LIMIT_MS)]);
   } catch (err) {
-    console.error(`cleanup: ${err instanceof Error ? err.message : err}`);
+    console.error(`cleanup: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

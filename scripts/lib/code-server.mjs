@@ -74,7 +74,7 @@ export async function startCodeServer({ host, tmp, vsix, env, trusted, scope }) 
   const deadline = Date.now() + 60_000;
   /** @type {number | string | undefined} */
   let gone;
-  exited.then((c) => (gone = c));
+  void exited.then((c) => (gone = c)); // never rejects: it resolves with the exit code or signal
   for (;;) {
     const m = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(fs.readFileSync(log, 'utf8'));
     if (m) {

@@ -57,7 +57,7 @@ export function resolveHosts(versions) {
       }
       // entry is <code-server>/out/node/entry.js; its VS Code is in <code-server>/lib/vscode.
       const dir = path.resolve(path.dirname(entry), '../..');
-      const version = (/** @type {string} */ rel) => JSON.parse(fs.readFileSync(path.join(dir, rel), 'utf8')).version;
+      const version = (/** @type {string} */ rel) => String(JSON.parse(fs.readFileSync(path.join(dir, rel), 'utf8')).version);
       const codeServer = version('package.json');
       if (version('lib/vscode/package.json') !== vscode) {
         throw new Error(`code-server ${codeServer} at ${dir} holds VS Code ${version('lib/vscode/package.json')}, not ${vscode}`);

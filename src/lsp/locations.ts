@@ -44,6 +44,7 @@ export async function shapeAnswer(request: LspRequest, answer: RawAnswer, realUr
  */
 export function toNavLocations(raw: unknown): NavLocation[] {
   const items = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a Uri object's own toString() is its URI text
   const uriOf = (u: unknown) => (typeof u === 'string' ? u : u && typeof u === 'object' ? String(u) : undefined);
   const out: NavLocation[] = [];
   for (const item of items) {

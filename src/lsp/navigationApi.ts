@@ -54,6 +54,7 @@ export function createNavigationApi(service: LspService): NavigationApi {
 /** The provider's id, extensions and query, each read once; the query keeps the provider as `this`. */
 function snapshot(provider: LspProvider): LspProvider {
   if (typeof provider !== 'object' || provider === null) return provider;
+  // eslint-disable-next-line @typescript-eslint/unbound-method -- read once here; called below with the provider as `this`
   const { id, extensions, query } = provider;
   return {
     id,
@@ -70,7 +71,7 @@ function plain<T>(value: T): T {
 /** An error as the caller sees it: an LspError with code, message and JSON details, no cause. */
 function publicError(error: unknown): Error {
   if (!isLspError(error)) return new Error(error instanceof Error ? error.message : String(error));
-  let details: Record<string, unknown> = {};
+  let details: Record<string, unknown>;
   try {
     details = plain(error.details ?? {});
   } catch {

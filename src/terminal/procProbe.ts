@@ -172,7 +172,7 @@ function ps(args: string[]): string {
   try {
     return execFileSync('ps', args, { encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] });
   } catch (error) {
-    return String((error as { stdout?: unknown }).stdout ?? '');
+    return (error as { stdout?: string }).stdout ?? '';
   }
 }
 

@@ -359,7 +359,7 @@ export class TerminalService implements Disposable {
     this.emit('changed', entry);
     entry.session
       .send(request)
-      .then((r) => (job.result = r), (e) => (job.error = e))
+      .then((r) => (job.result = r), (e: unknown) => (job.error = e))
       .finally(() => {
         entry.sending = false;
         this.emit('changed', entry);

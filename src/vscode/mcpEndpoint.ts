@@ -99,7 +99,7 @@ export class McpEndpoint implements vscode.Disposable {
 
   dispose(): void {
     void this.stop();
-    this.subscriptions.forEach((s) => s.dispose());
+    for (const s of this.subscriptions) s.dispose();
   }
 
   private async applyNow(): Promise<void> {
@@ -138,7 +138,7 @@ export class McpEndpoint implements vscode.Disposable {
     const connection = new McpConnection(
       socket,
       rest,
-      { ...this.deps, definitions: contributedTools(this.context), version: String(this.context.extension.packageJSON.version ?? '0') },
+      { ...this.deps, definitions: contributedTools(this.context), version: (this.context.extension.packageJSON as { version?: string }).version ?? '0' },
       (c) => this.connections.delete(c),
     );
     this.connections.add(connection);

@@ -123,7 +123,7 @@ export function registerStdioServers(nav: NavigationContext): StdioServers {
       })),
     stopAll: unload,
     dispose: () => {
-      listeners.forEach((l) => l.dispose());
+      for (const l of listeners) l.dispose();
       void unload();
     },
   };

@@ -100,7 +100,7 @@ export class DiagnosticsTracker implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subs.forEach((s) => s.dispose());
+    for (const s of this.subs) s.dispose();
     this.waiters.clear();
   }
 }

@@ -189,7 +189,7 @@ async function exec(command: string, uri: vscode.Uri, position: vscode.Position)
   const r = await vscode.commands.executeCommand<unknown>(command, uri, position);
   // null, undefined and [] all mean "no results" (L20); a single object is tolerated.
   if (r === null || r === undefined) return [];
-  return Array.isArray(r) ? r : [r];
+  return Array.isArray(r) ? (r as unknown[]) : [r];
 }
 
 async function hasSymbols(uri: vscode.Uri): Promise<boolean> {

@@ -17,6 +17,7 @@ import { RangeLike, isRange, plainRange } from '../rangeLike';
 import { CallEdge, CallItem, DiagnosticItem, SEVERITIES, Severity, SymbolItem, symbolKindName } from './types';
 
 function uriText(u: unknown): string | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a Uri object's own toString() is its URI text
   return typeof u === 'string' ? u : u && typeof u === 'object' ? String(u) : undefined;
 }
 

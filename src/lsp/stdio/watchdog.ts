@@ -145,7 +145,10 @@ export function spawnGuarded(command: string, args: readonly string[], options: 
     const parts = (partial + chunk).split(/\r?\n/);
     partial = parts.pop() ?? '';
     for (const l of parts) if (l.trim() !== '') lines.push(l.length > 500 ? l.slice(0, 500) + '…' : l);
-    if (partial.length > 2000) (lines.push(partial.slice(0, 500) + '…'), (partial = ''));
+    if (partial.length > 2000) {
+      lines.push(partial.slice(0, 500) + '…');
+      partial = '';
+    }
     if (lines.length > keep) lines.splice(0, lines.length - keep);
   });
   // A broken pipe after the server died must not crash the host.
