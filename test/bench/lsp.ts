@@ -9,6 +9,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { waitForTools } from '../integration/lm';
 import { emit, errorText, Results, writeResults } from '../integration/report';
 import { compareMedians, median, RUNS, time } from './timing';
 
@@ -25,21 +26,13 @@ async function whenReady<T>(f: () => PromiseLike<T>): Promise<T> {
   }
 }
 
-async function waitForTool(name: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!vscode.lm.tools.some((t) => t.name === name)) {
-    if (Date.now() > deadline) throw new Error(`${name} is not registered`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 export async function run(): Promise<void> {
   const results: Results = { passed: 0, failed: 0, failures: [] };
   try {
-    await waitForTool('dsh_lsp');
+    await waitForTools(['dsh_lsp'], 20_000);
     const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     // The floor: a tool that does nothing but answer, through the same invokeTool path.
-    await waitForTool('dsh_terminal_list');
+    await waitForTools(['dsh_terminal_list'], 20_000);
     const floor: number[] = [];
     const floorMedian = () => median(floor);
     for (let i = 0; i < RUNS; i++) floor.push(await time(() => vscode.lm.invokeTool('dsh_terminal_list', { input: {}, toolInvocationToken: undefined })));

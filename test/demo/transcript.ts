@@ -55,13 +55,13 @@ export async function run(): Promise<void> {
     );
 
     const ask = await call('dsh_terminal_send', { sessionId, input: `python3 -c "n=input('Name: '); print('hi', n)"` });
-    check('input() makes the send return stdin_read', ask.json.waitReason === 'stdin_read', `waitReason ${ask.json.waitReason}`);
+    check('input() makes the send return stdin_read', ask.json.waitReason === 'stdin_read', `waitReason ${String(ask.json.waitReason)}`);
     const answer = await call('dsh_terminal_send', { sessionId, input: 'Bob' });
     check('the answer prints "hi Bob"', lines(answer.text).includes('hi Bob'), 'no line "hi Bob" in the viewport');
-    check('back at the prompt: stdin_read', answer.json.waitReason === 'stdin_read', `waitReason ${answer.json.waitReason}`);
+    check('back at the prompt: stdin_read', answer.json.waitReason === 'stdin_read', `waitReason ${String(answer.json.waitReason)}`);
 
     const slow = await call('dsh_terminal_send', { sessionId, input: 'sleep 30', timeoutMs: 2000 });
-    check('sleep 30 with timeoutMs 2000 returns timeout', slow.json.waitReason === 'timeout', `waitReason ${slow.json.waitReason}`);
+    check('sleep 30 with timeoutMs 2000 returns timeout', slow.json.waitReason === 'timeout', `waitReason ${String(slow.json.waitReason)}`);
   } catch (err) {
     results.failed++;
     results.failures.push({ title: 'transcript', error: errorText(err) });

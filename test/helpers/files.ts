@@ -1,5 +1,5 @@
 // Special files for the navigation read tests: FIFOs (and a way to release any reader still blocked
-// on one), Unix sockets, and a timer guard that turns a hang into a failure. Not a test file itself.
+// on one) and Unix sockets, for the unit and the integration tests. Not a test file itself.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
@@ -28,20 +28,4 @@ export async function unixSocket(p: string): Promise<net.Server> {
   const server = net.createServer((c) => c.end());
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(p, () => resolve()));
   return server;
-}
-
-/**
- * `promise`, or a rejection naming `what` when it has not settled within `ms` (a hang becomes a
- * failure instead of a stuck test). The timer is cleared either way.
- */
-export async function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const guard = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, guard]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DshBridgeApi } from '../../src/extension';
+import { consumer as apiConsumer } from './apiConsumer';
 import { invokeTool, waitForTools } from './lm';
 
 interface RunJson {
@@ -38,16 +39,7 @@ describe('dsh_run and the extension API', function () {
   });
 
   it('a second extension opens sessions under its own owner; neither side can touch the other’s', async () => {
-    interface Consumer {
-      open(name: string): Promise<{ sessionId: string }>;
-      send(id: string, input: string): Promise<{ output: string }>;
-      read(id: string): { text: string };
-      list(): { sessionId: string }[];
-      close(id: string): Promise<boolean>;
-    }
-    const ext = vscode.extensions.getExtension<Consumer>('dsh-test.api-consumer');
-    assert.ok(ext, 'the test-only extension test/fixtures/api-consumer is not loaded');
-    const consumer = ext.isActive ? ext.exports : await ext.activate();
+    const consumer = await apiConsumer();
     const theirs = await consumer.open('theirs');
     try {
       assert.equal((await consumer.send(theirs.sessionId, 'echo from-api')).output, 'from-api');

@@ -21,8 +21,7 @@ import { OpenTool } from '../../src/vscode/tools/terminal/openTool';
 import { RunTool } from '../../src/vscode/tools/terminal/runTool';
 import { SendTool } from '../../src/vscode/tools/terminal/sendTool';
 import { SignalTool } from '../../src/vscode/tools/terminal/signalTool';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep, until } from '../helpers/wait';
 
 /** The markdown text of a confirmation message. */
 function text(message: string | vscode.MarkdownString | undefined): string {
@@ -49,11 +48,11 @@ describe('confirmations show what will really happen', function () {
   let sessionId: string;
   const hostile = '*bold* [click](https://example.com/x) `tick` <img src=x>';
 
-  before(() => {
+  before(async () => {
     const log = { info: () => undefined, warn: () => undefined };
     service = new TerminalService(log);
     // node-pty stays external in the test bundle: it loads from the repository's node_modules.
-    service.registerBackend(new PtyBashBackend(require('node-pty'), () => resolveTerminalConfig({}), log));
+    service.registerBackend(new PtyBashBackend(await import('node-pty'), () => resolveTerminalConfig({}), log));
   });
   after(() => service.dispose());
   beforeEach(async () => {
@@ -122,6 +121,7 @@ describe('confirmations show what will really happen', function () {
     assert.equal(prepare(new SendTool(ctx), hidden).confirmationMessages, undefined);
     await assert.rejects(invoke(new SendTool(ctx), hidden), /U\+0001.*keys/);
     await assert.rejects(invoke(new SendTool(ctx), { sessionId, input: 'echo \u202Eexe.txt' }), /U\+202E/);
+    // Asserts that something does NOT happen: nothing may run in the moment after the refusals.
     await sleep(300);
     assert.equal(fs.existsSync(marker), false);
   });
@@ -134,8 +134,9 @@ describe('confirmations show what will really happen', function () {
     const tool = new SendTool(ctx);
     assert.match(text(prepare(tool, input).confirmationMessages?.message), /python3/);
     service.signal(owner, sessionId, 'SIGINT');
-    for (let i = 0; i < 50 && service.sendTarget(owner, sessionId).receiver.kind !== 'shell-prompt'; i++) await sleep(100);
+    await until('the shell at its prompt', () => service.sendTarget(owner, sessionId).receiver.kind === 'shell-prompt');
     await assert.rejects(invoke(tool, input), /nothing was typed.*the shell at its prompt/);
+    // Asserts that something does NOT happen: nothing may run in the moment after the refusal.
     await sleep(300);
     assert.equal(fs.existsSync(marker), false, 'the answer for python3 ran as a shell command');
   });

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
+import { until } from '../helpers/wait';
 
 interface Sym {
   name: string;
@@ -199,7 +200,7 @@ describe('dsh_symbols and dsh_diagnostics on the wiki vault (md-links)', functio
     assert.ok(ws.diagnostics!.some((d) => d.code === 'broken-link' && d.path === 'vault/index.md'), JSON.stringify(ws));
     assert.equal(ws.diagnostics!.filter((d) => d.path === 'vault/index.md').length, 2, 'md-links answers once for notes (the Problems panel copy is not counted again)');
     const uri = vscode.Uri.file(path.join(root(), 'vault/index.md'));
-    await until(() => vscode.languages.getDiagnostics(uri).some((d) => d.source === 'md-links' && d.code === 'broken-link'), 'the broken link is in the Problems panel');
+    await until('the broken link in the Problems panel', () => vscode.languages.getDiagnostics(uri).some((d) => d.source === 'md-links' && d.code === 'broken-link'), 15_000);
     const panel = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'md-links');
     assert.deepEqual(panel.map((d) => [d.range.start.line, d.range.start.character, d.severity]).sort(), [
       [3, 4, vscode.DiagnosticSeverity.Warning],
@@ -213,12 +214,12 @@ describe('dsh_symbols and dsh_diagnostics on the wiki vault (md-links)', functio
     const broken = () => vscode.languages.getDiagnostics(index).some((d) => d.code === 'broken-link');
     await vscode.workspace.fs.writeFile(missing, Buffer.from('# Missing note\n'));
     try {
-      await until(() => !broken(), 'the broken link is resolved');
+      await until('the broken link to be resolved', () => !broken(), 15_000);
       assert.equal((await diagnostics({ filePath: 'vault/index.md', severity: 'error' })).total, 0);
     } finally {
       await vscode.workspace.fs.delete(missing);
     }
-    await until(broken, 'the link is broken again');
+    await until('the link to be broken again', broken, 15_000);
   });
 });
 
@@ -237,11 +238,3 @@ describe('"DSH: Show What the Agent Sees at Cursor" with the new tools', functio
     assert.ok(view && view.getText().includes('dsh_call_hierarchy'), 'the view document holds the new answers');
   });
 });
-
-async function until(check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 // mocha stays external (esbuild.mjs): it loads from the repository's node_modules.
-import Mocha = require('mocha');
+import Mocha from 'mocha';
 import { emit, errorText, Results, writeResults } from './report';
 
 const { EVENT_SUITE_BEGIN, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;

@@ -6,27 +6,11 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { consumer } from './apiConsumer';
 import { invokeTool, waitForTools } from './lm';
 import { runPickingFirst } from './ui';
 
-interface Consumer {
-  open(name: string): Promise<{ sessionId: string }>;
-  send(id: string, input: string): Promise<{ output: string }>;
-  read(id: string): { text: string };
-  list(): { sessionId: string }[];
-  close(id: string): Promise<boolean>;
-  subscribe(): void;
-  events(): { keys: string[]; sessionId: string; kind: string }[];
-  probe(foreignIds: string[], maxId: number, forbiddenStrings: string[]): Promise<string[]>;
-}
-
 const idNumber = (id: string) => Number(id.replace(/^pty-/, ''));
-
-async function consumer(): Promise<Consumer> {
-  const ext = vscode.extensions.getExtension<Consumer>('dsh-test.api-consumer');
-  assert.ok(ext, 'the test-only extension test/fixtures/api-consumer is not loaded');
-  return ext.isActive ? ext.exports : ext.activate();
-}
 
 async function toolSessions(): Promise<string[]> {
   return (await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {})).json.sessions.map((s) => s.sessionId);

@@ -1,6 +1,7 @@
 // Helpers for calling DSH Bridge's Language Model Tools the way an agent does: through
 // `vscode.lm.invokeTool`, with no chat request behind it (toolInvocationToken undefined).
 import * as vscode from 'vscode';
+import { until } from '../helpers/wait';
 
 /** The names of the terminal tools the extension contributes (public API), checked against package.json by test/unit/ids.test.ts. */
 export { TERMINAL_TOOLS } from '../../src/common/ids';
@@ -42,17 +43,9 @@ export async function invokeTool<T = Record<string, unknown>>(
  * asynchronously after the extension host starts); rejects after `timeoutMs` naming the missing ones.
  */
 export async function waitForTools(names: readonly string[], timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const listed = new Set(vscode.lm.tools.map((t) => t.name));
-    const missing = names.filter((n) => !listed.has(n));
-    if (missing.length === 0) return;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `tools not in vscode.lm.tools after ${timeoutMs} ms: ${missing.join(', ')} ` +
-          `(listed: ${[...listed].join(', ') || 'none'})`,
-      );
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const listed = () => new Set(vscode.lm.tools.map((t) => t.name));
+  await until('the tools in vscode.lm.tools', () => names.every((n) => listed().has(n)), timeoutMs, 100).catch(() => {
+    const now = listed();
+    throw new Error(`tools not in vscode.lm.tools after ${timeoutMs} ms: ${names.filter((n) => !now.has(n)).join(', ')} (listed: ${[...now].join(', ') || 'none'})`);
+  });
 }

@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
+import { until } from '../helpers/wait';
 
 interface Loc {
   path: string;
@@ -222,7 +223,9 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
         }),
       );
     });
-    after(() => disposables.splice(0).forEach((d) => d.dispose()));
+    after(() => {
+      for (const d of disposables.splice(0)) d.dispose();
+    });
 
     it('L01/L21: LocationLinks report targetSelectionRange (not targetRange); no originSelectionRange is fine; merged with a Location and deduped', async () => {
       const regs = [
@@ -235,7 +238,7 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
         const r = await lsp({ operation: 'goToDefinition', filePath: iniFile, line: 3, column: 9 });
         assert.deepEqual(r.locations, [{ path: iniFile, line: 2, column: 1, endLine: 2, endColumn: 4, preview: 'key = value' }]);
       } finally {
-        regs.forEach((d) => d.dispose());
+        for (const d of regs) d.dispose();
       }
     });
 
@@ -329,11 +332,11 @@ describe('dsh_lsp through vscode.lm.invokeTool: notes (md-links on test/fixtures
     const refsOfOne = async () => (await lsp({ operation: 'findReferences', filePath: 'vault/one note.md', line: 1, column: 1 })).locations.map(at);
     await vscode.workspace.fs.writeFile(uri, Buffer.from('# Fresh\n\nSee [[one note]].\n'));
     try {
-      await until(async () => (await refsOfOne()).includes('vault/fresh/fresh note.md:3:5'), 'the new note is referenced');
+      await until('the new note to be referenced', async () => (await refsOfOne()).includes('vault/fresh/fresh note.md:3:5'), 10_000, 200);
     } finally {
       await vscode.workspace.fs.delete(dir, { recursive: true });
     }
-    await until(async () => !(await refsOfOne()).some((k) => k.startsWith('vault/fresh/')), 'the deleted folder\'s note is gone');
+    await until('the deleted folder\'s note to go', async () => !(await refsOfOne()).some((k) => k.startsWith('vault/fresh/')), 10_000, 200);
   });
 
   it('the editor too: VS Code definition and references on a wiki link come from md-links', async () => {
@@ -358,15 +361,15 @@ describe('dsh_lsp through vscode.lm.invokeTool: notes (md-links on test/fixtures
     };
     try {
       await config.update('dsh.markdown.aliasOrder', 'alias-first', vscode.ConfigurationTarget.Global);
-      await until(async () => (await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations[0]?.unresolved === true, '[[one note\\|first]] reads "first" as the target');
+      await until('[[one note\\|first]] to read "first" as the target', async () => (await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations[0]?.unresolved === true, 10_000, 200);
       await config.update('dsh.markdown.editorProviders', false, vscode.ConfigurationTarget.Global);
-      await until(async () => !(await mdLinksAnswers()), 'the editor providers are off');
+      await until('the editor providers to be off', async () => !(await mdLinksAnswers()), 10_000, 200);
       assert.equal((await lsp({ operation: 'goToDefinition', filePath: 'vault/one note.md', line: 3, column: 17 })).total, 1, 'dsh_lsp still answers');
     } finally {
       await config.update('dsh.markdown.aliasOrder', undefined, vscode.ConfigurationTarget.Global);
       await config.update('dsh.markdown.editorProviders', undefined, vscode.ConfigurationTarget.Global);
     }
-    await until(async () => mdLinksAnswers(), 'the editor providers are back');
+    await until('the editor providers to be back', mdLinksAnswers, 10_000, 200);
     assert.deepEqual((await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations.map(at), ['vault/one note.md:1:1']);
   });
 });
@@ -449,12 +452,3 @@ describe('navigation API and palette commands', function () {
     assert.ok(view && view.getText().includes('"goToDefinition"'), 'the view document holds the answers');
   });
 });
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}

@@ -14,18 +14,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
 import { ENDPOINT_ENV, McpTestClient, bridgePath, callTool, connectClient, terminalEndpointValue } from './mcp';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+import { until } from '../helpers/wait';
 
 function alive(pid: number): boolean {
   try {
@@ -116,7 +105,7 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     const open = await callTool<{ sessionId: string }>(c, 'dsh_terminal_open', { name: 'mcp-work' });
     assert.equal(open.isError, false, open.first);
     const { sessionId } = open.json;
-    const mirror = await until('the panel terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
+    const mirror = await until('the panel terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)), 15_000);
     assert.match(mirror.name, new RegExp(`${sessionId} · dsh-test-approved · mcp-work`));
 
     const ran = await callTool<{ waitReason: string; waiting: string; exitCode: number }>(c, 'dsh_terminal_send', { sessionId, input: 'echo from-mcp-$((6*7))' });
@@ -133,7 +122,7 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
 
     const closed = await callTool<{ closed: boolean }>(c, 'dsh_terminal_close', { sessionId });
     assert.equal(closed.json.closed, true);
-    await until('the panel terminal to go', () => !vscode.window.terminals.some((t) => t.name.includes(sessionId)));
+    await until('the panel terminal to go', () => !vscode.window.terminals.some((t) => t.name.includes(sessionId)), 15_000);
   });
 
   it('bad input gets the same clear errors as the tools', async () => {
@@ -229,12 +218,12 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     const [shell, sleeper] = await until('the pids', () => {
       const lines = fs.existsSync(pids) ? fs.readFileSync(pids, 'utf8').trim().split('\n') : [];
       return lines.length === 2 && lines.map(Number);
-    });
+    }, 15_000);
     assert.ok(alive(shell!) && alive(sleeper!));
     await a.transport.close(); // the bridge goes: the connection drops mid-send
     await pending;
-    await until('the session\'s processes to end', () => !alive(shell!) && !alive(sleeper!));
-    await until('its panel terminal to go', () => !vscode.window.terminals.some((t) => t.name.includes(sessionId)));
+    await until('the session\'s processes to end', () => !alive(shell!) && !alive(sleeper!), 15_000);
+    await until('its panel terminal to go', () => !vscode.window.terminals.some((t) => t.name.includes(sessionId)), 15_000);
     const r = await callTool<{ waiting: string }>(other, 'dsh_terminal_send', { sessionId: keep, input: 'echo still-here' });
     assert.match(r.text ?? '', /still-here/);
     await callTool(other, 'dsh_terminal_close', { sessionId: keep });
@@ -253,7 +242,7 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     const socketPath = value.slice('unix:'.length, value.lastIndexOf('#'));
     await vscode.workspace.getConfiguration().update('dsh.mcp.enabled', false, vscode.ConfigurationTarget.Global);
     try {
-      await until('the socket to go', () => !fs.existsSync(socketPath));
+      await until('the socket to go', () => !fs.existsSync(socketPath), 15_000);
       const r = await runBridge(value, INIT);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /no VS Code window is reachable/);

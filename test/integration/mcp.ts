@@ -7,10 +7,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { until } from '../helpers/wait';
 
 export const ENDPOINT_ENV = 'DSH_BRIDGE_MCP';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The bridge inside the installed extension. */
 export function bridgePath(): string {
@@ -25,23 +24,31 @@ export function bridgePath(): string {
  */
 export async function terminalEndpointValue(want: 'value' | 'none' = 'value', timeoutMs = 20_000): Promise<string> {
   const deadline = Date.now() + timeoutMs;
-  for (let i = 0; ; i++) {
-    const out = path.join(os.tmpdir(), `dsh-mcp-env-${process.pid}-${i}`);
+  let i = 0;
+  const seen = await until(
+    want === 'value' ? `${ENDPOINT_ENV} to reach the integrated terminals` : `${ENDPOINT_ENV} to leave new terminals`,
+    async () => {
+      const value = await valueInNewTerminal(i++, deadline - Date.now());
+      return (want === 'value') === (value !== '') && { value };
+    },
+    timeoutMs,
+    300,
+  );
+  return seen.value;
+}
+
+/** `DSH_BRIDGE_MCP` as a new integrated terminal (named `env probe <i>`, closed after) sees it. */
+async function valueInNewTerminal(i: number, timeoutMs: number): Promise<string> {
+  const out = path.join(os.tmpdir(), `dsh-mcp-env-${process.pid}-${i}`);
+  fs.rmSync(out, { force: true });
+  const terminal = vscode.window.createTerminal({ name: `env probe ${i}`, shellPath: '/bin/sh', shellArgs: ['-c', `printf %s "$${ENDPOINT_ENV}" > '${out}.tmp' && mv '${out}.tmp' '${out}'`] });
+  try {
+    await until(`the integrated terminal env probe ${i} to run its command`, () => fs.existsSync(out), Math.max(timeoutMs, 0), 100);
+    const value = fs.readFileSync(out, 'utf8');
     fs.rmSync(out, { force: true });
-    const terminal = vscode.window.createTerminal({ name: `env probe ${i}`, shellPath: '/bin/sh', shellArgs: ['-c', `printf %s "$${ENDPOINT_ENV}" > '${out}.tmp' && mv '${out}.tmp' '${out}'`] });
-    try {
-      while (!fs.existsSync(out)) {
-        if (Date.now() > deadline) throw new Error('an integrated terminal never ran its command');
-        await sleep(100);
-      }
-      const value = fs.readFileSync(out, 'utf8');
-      fs.rmSync(out, { force: true });
-      if ((want === 'value') === (value !== '')) return value;
-      if (Date.now() > deadline) throw new Error(want === 'value' ? `${ENDPOINT_ENV} never reached the integrated terminals` : `${ENDPOINT_ENV} stayed in new terminals`);
-      await sleep(300);
-    } finally {
-      terminal.dispose();
-    }
+    return value;
+  } finally {
+    terminal.dispose();
   }
 }
 

@@ -31,7 +31,7 @@ export function emit(record: LogRecord): void {
     fs.appendFileSync(file, JSON.stringify(record) + '\n');
   } catch (err) {
     logBroken = true;
-    console.error(`cannot write ${file}: ${err}`);
+    console.error(`cannot write ${file}: ${String(err)}`);
   }
 }
 

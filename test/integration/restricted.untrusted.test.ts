@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import type { LspService } from '../../src/lsp/service';
 import { LspTool } from '../../src/vscode/lspTool';
 import { invokeTool, waitForTools } from './lm';
+import { until } from '../helpers/wait';
 
 describe('in an untrusted workspace', function () {
   this.timeout(60_000);
@@ -53,7 +54,9 @@ describe('in an untrusted workspace', function () {
     fs.rmSync(log, { force: true });
     await vscode.workspace.getConfiguration().update('dsh.lsp.servers', servers, vscode.ConfigurationTarget.Global);
     try {
-      await new Promise((r) => setTimeout(r, 500));
+      // The host updates its configuration and fires the change event (on which the extension
+      // reloads its servers) in one step: once the value reads back, the extension has seen it.
+      await until('the new dsh.lsp.servers in the host', () => vscode.workspace.getConfiguration().get<unknown[]>('dsh.lsp.servers')?.length === 1);
       const api = vscode.extensions.getExtension('dsh.dsh-bridge')!.exports as { navigation: { providerFor(uri: string): { providerId: string } | undefined } };
       assert.notEqual(api.navigation.providerFor(vscode.Uri.file(path.join(root, 'sh/main.sh')).toString())?.providerId, 'untrusted-sh');
       await invokeTool('dsh_lsp', { operation: 'hover', filePath: 'sh/main.sh', line: 5, column: 1 }).catch(() => undefined);
@@ -89,7 +92,7 @@ describe('in an untrusted workspace', function () {
       const input = { operation: 'hover' as const, filePath: secret, line: 1, column: 14 };
       const prepared = await tool.prepareInvocation({ input }, new vscode.CancellationTokenSource().token);
       assert.equal(prepared.confirmationMessages, undefined);
-      assert.match(String(prepared.invocationMessage), /outside the workspace: refused in Restricted Mode/);
+      assert.match(typeof prepared.invocationMessage === 'string' ? prepared.invocationMessage : (prepared.invocationMessage?.value ?? ''), /outside the workspace: refused in Restricted Mode/);
       await assert.rejects(invokeTool('dsh_lsp', input), /secret\.ts is outside the workspace .*In Restricted Mode dsh_lsp reads only files inside the workspace folders.*Manage Workspace Trust/s);
     });
 

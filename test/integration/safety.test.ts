@@ -9,18 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
 import { runPickingFirst } from './ui';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => T | undefined, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+import { sleep, until } from '../helpers/wait';
 
 /** Every regular file under `dir` (symlinks not followed). */
 function filesUnder(dir: string): string[] {
@@ -48,12 +37,13 @@ describe('safety and visibility', function () {
     const terminal = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
     assert.match(terminal.name, new RegExp(`${sessionId} · visible`));
     await invokeTool('dsh_terminal_close', { sessionId });
-    await until('the mirror to close', () => !vscode.window.terminals.some((t) => t.name.includes(sessionId)) || undefined);
+    await until('the mirror to close', () => !vscode.window.terminals.some((t) => t.name.includes(sessionId)));
   });
 
   it('take-over refuses agent sends with the take-over error; hand-back makes them work again', async () => {
     const mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
     mirror.sendText('echo typed-while-agent-owned');
+    // Asserts that something does NOT happen: the typed line must not reach the session within a second.
     await sleep(1000);
     assert.doesNotMatch((await invokeTool('dsh_terminal_read', { sessionId, raw: true })).text ?? '', /typed-while-agent-owned/, 'the panel is read-only while the agent owns it');
     await vscode.commands.executeCommand('dsh.takeOverAgentTerminal', sessionId);
@@ -62,13 +52,7 @@ describe('safety and visibility', function () {
     assert.ok(listed.json.sessions.find((s) => s.sessionId === sessionId));
     // What the person types in the panel terminal reaches the real session while they hold it.
     mirror.sendText('echo typed-in-the-panel');
-    const deadline = Date.now() + 10_000;
-    let page = '';
-    while (Date.now() < deadline && !/\ntyped-in-the-panel/.test(page)) {
-      page = (await invokeTool('dsh_terminal_read', { sessionId })).text ?? '';
-      await sleep(100);
-    }
-    assert.match(page, /\ntyped-in-the-panel/);
+    await until('the typed line in the scrollback', async () => /\ntyped-in-the-panel/.test((await invokeTool('dsh_terminal_read', { sessionId })).text ?? ''));
     await vscode.commands.executeCommand('dsh.handBackAgentTerminal', sessionId);
     const r = await invokeTool('dsh_terminal_send', { sessionId, input: 'echo agent-again' });
     assert.equal(r.text, 'agent-again');
@@ -89,17 +73,21 @@ describe('safety and visibility', function () {
   });
 
   it('terminal content never reaches the log or the profile on disk', async () => {
+    const userData = process.env.DSH_USER_DATA_DIR;
+    assert.ok(userData && fs.existsSync(userData), 'DSH_USER_DATA_DIR is not set by the launcher');
+    const ourLog = () => filesUnder(userData).find((f) => /DSH Bridge\.log$/.test(f));
+    const sendsLogged = () => {
+      const log = ourLog();
+      return log ? (fs.readFileSync(log, 'utf8').match(/send finished: stdin_read/g) ?? []).length : 0;
+    };
+    const before = sendsLogged();
     const secret = `dsh-secret-${Date.now()}-XYZZY`;
     const r = await invokeTool('dsh_terminal_send', { sessionId, input: `echo ${secret.replace('XYZZY', "'XY'ZZY")}` });
     assert.equal(r.text, secret);
     await invokeTool('dsh_terminal_read', { sessionId });
-    await sleep(1500); // let the log channel flush
-    const userData = process.env.DSH_USER_DATA_DIR;
-    assert.ok(userData && fs.existsSync(userData), 'DSH_USER_DATA_DIR is not set by the launcher');
+    // The log channel writes its file asynchronously: wait until this send's event is on disk.
+    await until(`the send's event in the extension's log under ${userData}`, () => sendsLogged() > before);
     const files = filesUnder(userData);
-    const ourLog = files.find((f) => /DSH Bridge\.log$/.test(f));
-    assert.ok(ourLog, `the extension's log file was not found under ${userData}`);
-    assert.match(fs.readFileSync(ourLog, 'utf8'), /send finished: stdin_read/);
     const leaks = files.filter((f) => fs.statSync(f).size < 64 * 2 ** 20 && fs.readFileSync(f).includes(secret));
     assert.deepEqual(leaks, []);
   });

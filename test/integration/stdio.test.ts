@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
+import { until } from '../helpers/wait';
 
 interface Loc {
   path: string;
@@ -44,11 +45,9 @@ function navigation(): { providerFor(uri: string): { providerId: string } | unde
 async function configure(servers: unknown[] | undefined, file: string, providerId: string): Promise<void> {
   await vscode.workspace.getConfiguration().update(SETTING, servers, vscode.ConfigurationTarget.Global);
   const uri = vscode.Uri.file(path.join(root(), file)).toString();
-  const end = Date.now() + 10_000;
-  while (navigation().providerFor(uri)?.providerId !== providerId) {
-    if (Date.now() > end) assert.fail(`${file} is served by ${navigation().providerFor(uri)?.providerId}, expected ${providerId}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await until(`${file} to be served by ${providerId}`, () => navigation().providerFor(uri)?.providerId === providerId).catch((e: Error) => {
+    throw new Error(`${e.message}; it is served by ${navigation().providerFor(uri)?.providerId}`);
+  });
 }
 
 describe('dsh_lsp through configured language servers (dsh.lsp.servers)', function () {
@@ -59,8 +58,9 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
     assert.ok(fs.existsSync(bin('bash-language-server')), 'npm install puts bash-language-server in node_modules/.bin');
   });
 
+  // Restoring the setting gives .sh back to the vscode provider (the hook fails if it does not).
   after(async () => {
-    await vscode.workspace.getConfiguration().update(SETTING, undefined, vscode.ConfigurationTarget.Global);
+    await configure(undefined, 'sh/main.sh', 'vscode');
   });
 
   it('bash-language-server: definition and references of a shell function across two .sh files', async () => {
@@ -90,15 +90,13 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
     const outline = await symbols({ filePath: 'sh/lib.sh' });
     assert.equal(outline.provider, 'bash');
     assert.deepEqual(outline.outline!.map((s) => `${s.kind} ${s.name} ${s.line}:${s.column}`), ['Function greet 4:1']);
-    let found: Sym[] = [];
-    const end = Date.now() + 30_000; // the server indexes the workspace in the background after it starts
-    while (Date.now() < end) {
+    // The server indexes the workspace in the background after it starts.
+    const found = await until('workspace symbols for greet under sh/', async () => {
       const r = await symbols({ query: 'greet' });
       assert.ok(r.sources!.some((s) => s.id === 'bash' && !s.error), JSON.stringify(r.sources));
-      found = r.symbols!.filter((s) => s.path.startsWith('sh/'));
-      if (found.length > 0) break;
-      await new Promise((r) => setTimeout(r, 500));
-    }
+      const underSh = r.symbols!.filter((s) => s.path.startsWith('sh/'));
+      return underSh.length > 0 && underSh;
+    }, 30_000, 500);
     assert.deepEqual(found.map((s) => `${s.kind} ${s.name} ${s.path}:${s.line}`), ['Function greet sh/lib.sh:4']);
     await assert.rejects(
       invokeTool('dsh_call_hierarchy', { filePath: 'sh/main.sh', line: 5, column: 1, direction: 'incoming' }),
@@ -177,9 +175,5 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
     const none = await lsp({ operation: 'goToDefinition', filePath: 'sh/main.sh', line: 5, column: 1 });
     assert.equal(none.provider, 'ready');
     assert.equal(none.total, 0);
-  });
-
-  it('restoring the setting gives .sh back to the vscode provider', async () => {
-    await configure(undefined, 'sh/main.sh', 'vscode');
   });
 });

@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from './lm';
+import { until } from '../helpers/wait';
 
 interface SendJson {
   sessionId: string;
@@ -115,7 +116,9 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
   it('the tool layer caps its text at 256 KiB even when dsh.terminal.maxReadBytes allows more', async () => {
     const config = vscode.workspace.getConfiguration('dsh.terminal');
     await config.update('maxReadBytes', 1024 * 1024, vscode.ConfigurationTarget.Global);
-    await new Promise((r) => setTimeout(r, 1000)); // the extension applies settings on its change event
+    // The host updates its configuration and fires the change event (on which the extension applies
+    // the settings) in one step: once the new value reads back, the extension has it too.
+    await until('the new maxReadBytes in the host', () => config.get('maxReadBytes') === 1024 * 1024);
     try {
       const big = await invokeTool<{ sessionId: string }>('dsh_terminal_open', {});
       const r = await invokeTool<SendJson & { toolCapDroppedBytes?: number }>('dsh_terminal_send', {
@@ -151,18 +154,15 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     const started = await invokeTool<{ jobId: string }>('dsh_terminal_send', { sessionId, input: 'for i in 1 2 3; do echo bg$i; sleep 0.3; done', background: true });
     assert.match(started.json.jobId, /^job-\d+$/);
     let text = '';
-    for (let i = 0; i < 100; i++) {
+    const end = await until('the background send to end', async () => {
       const out = await invokeTool<{ done: boolean; result?: { waitReason: string; waiting?: string; exitCode?: number } }>('dsh_terminal_output', { sessionId, jobId: started.json.jobId });
       text += out.text ?? '';
-      if (out.json.done) {
-        const seen = JSON.stringify(out.json.result);
-        assert.equal(out.json.result?.waitReason, 'stdin_read', seen);
-        assert.equal(out.json.result?.waiting, 'shell-prompt', seen);
-        assert.equal(out.json.result?.exitCode, 0, seen);
-        break;
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      return out.json.done && out.json;
+    }, 20_000, 200);
+    const seen = JSON.stringify(end.result);
+    assert.equal(end.result?.waitReason, 'stdin_read', seen);
+    assert.equal(end.result?.waiting, 'shell-prompt', seen);
+    assert.equal(end.result?.exitCode, 0, seen);
     assert.deepEqual(text.replace(/\r/g, '').split('\n').filter((l) => /^bg\d$/.test(l)), ['bg1', 'bg2', 'bg3']);
   });
 

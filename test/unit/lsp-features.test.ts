@@ -3,16 +3,15 @@
 // bounded call-hierarchy walk, selection of the source by file extension, and the input rules
 // (with package.json's schemas in agreement).
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { matchSymbolName } from '../../src/lsp/features/match';
 import { nestByRange, toDiagnosticItems, toSymbolItems } from '../../src/lsp/features/convert';
 import { shapeCallTree, shapeOutline, shapeWorkspaceSymbols, shapeDiagnostics } from '../../src/lsp/features/present';
 import { walkCalls, MAX_CALL_DEPTH } from '../../src/lsp/features/callHierarchy';
 import { FeatureRegistry } from '../../src/lsp/features/registry';
 import { TOOL_INPUT_KEYS, validateCallHierarchyInput, validateDiagnosticsInput, validateSymbolsInput, QUERY_MAX_CHARS } from '../../src/lsp/features/input';
-import type { CallEdge, CallHierarchyProvider, CallItem, SymbolItem } from '../../src/lsp/features/types';
+import { SYMBOL_KINDS, type CallEdge, type CallHierarchyProvider, type CallItem, type SymbolItem } from '../../src/lsp/features/types';
 import { LspService } from '../../src/lsp/service';
+import { packageJson } from '../helpers/packageJson';
 
 const R = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: l1, character: c1 }, end: { line: l2, character: c2 } });
 const ROOT = 'file:///ws';
@@ -185,8 +184,7 @@ describe('feature selection by file extension and input rules', () => {
   });
 
   it('package.json declares each new tool with exactly the inputs and bounds the code takes', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8'));
-    const tools = pkg.contributes.languageModelTools as Array<{ name: string; modelDescription: string; inputSchema: { properties: Record<string, { maximum?: number; maxLength?: number; minLength?: number; enum?: string[]; items?: { enum?: string[] } }>; required?: string[] } }>;
+    const tools = packageJson().contributes.languageModelTools;
     for (const [name, keys] of Object.entries(TOOL_INPUT_KEYS)) {
       const tool = tools.find((t) => t.name === name);
       assert.ok(tool, `${name} is in package.json`);
@@ -197,7 +195,7 @@ describe('feature selection by file extension and input rules', () => {
     const sym = tools.find((t) => t.name === 'dsh_symbols')!.inputSchema.properties;
     assert.equal(sym.query!.maxLength, QUERY_MAX_CHARS);
     assert.equal(sym.limit!.maximum, 500);
-    assert.deepEqual(sym.kinds!.items!.enum, [...require('../../src/lsp/features/types').SYMBOL_KINDS]);
+    assert.deepEqual(sym.kinds!.items!.enum, [...SYMBOL_KINDS]);
     const diag = tools.find((t) => t.name === 'dsh_diagnostics')!.inputSchema.properties;
     assert.deepEqual(diag.severity!.enum, ['error', 'warning', 'information', 'hint']);
     const calls = tools.find((t) => t.name === 'dsh_call_hierarchy')!;

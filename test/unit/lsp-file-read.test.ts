@@ -10,7 +10,8 @@ import { NAVIGATION_READ_CAP_BYTES, NavigationReadError, readNavigationFile, rea
 import { containmentOf, isInsideFolder, OutsideReadConsents, realFolders } from '../../src/lsp/containment';
 import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
 import { pathToFileUri } from '../../src/lsp/uri';
-import { mkfifo, releaseFifo, unixSocket, within } from './support/files';
+import { mkfifo, releaseFifo, unixSocket } from '../helpers/files';
+import { within } from '../helpers/wait';
 
 /** How long a refusal may take: generous for a loaded machine, far below "hangs forever". */
 const PROMPT_MS = 5000;

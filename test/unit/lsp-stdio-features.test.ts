@@ -13,6 +13,7 @@ import { StdioLspProvider } from '../../src/lsp/stdio/provider';
 import { StdioServerConfig } from '../../src/lsp/stdio/config';
 import { relativePathOf } from '../../src/lsp/uri';
 import type { CallTreeNode } from '../../src/lsp/features/present';
+import { until } from '../helpers/wait';
 
 const ROOT = path.resolve(__dirname, '../..');
 const WS = path.join(ROOT, 'test/fixtures/workspace');
@@ -40,12 +41,11 @@ describe('stdio features: bash-language-server', function () {
     const f = bash();
     const outline = await f.documentSymbols(uri('sh/lib.sh'), 'shellscript', ctx());
     assert.deepEqual(outline.map((s) => [s.name, s.kind, s.selectionRange.start.line]), [['greet', 'Function', 3]]);
-    let found: string[] = [];
-    const end = Date.now() + 20_000; // the server indexes the workspace in the background after it starts
-    while (found.length === 0 && Date.now() < end) {
-      found = (await f.workspaceSymbols('greet', ctx())).map((s) => `${s.name} ${s.kind} ${rel(s.uri)}:${s.range.start.line + 1}`);
-      if (found.length === 0) await new Promise((r) => setTimeout(r, 250));
-    }
+    // The server indexes the workspace in the background after it starts.
+    const found = await until('workspace symbols for greet', async () => {
+      const symbols = (await f.workspaceSymbols('greet', ctx())).map((s) => `${s.name} ${s.kind} ${rel(s.uri)}:${s.range.start.line + 1}`);
+      return symbols.length > 0 && symbols;
+    }, 20_000, 250);
     assert.deepEqual(found, ['greet Function sh/lib.sh:4']);
   });
 

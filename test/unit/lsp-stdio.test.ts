@@ -15,6 +15,8 @@ import { parseServerConfigs, StdioServerConfig } from '../../src/lsp/stdio/confi
 import { StdioLspProvider, StdioProviderOptions } from '../../src/lsp/stdio/provider';
 import { resolveCommand, spawnGuarded } from '../../src/lsp/stdio/watchdog';
 import { isLspError, LspOperation } from '../../src/lsp/types';
+import { packageJson } from '../helpers/packageJson';
+import { until } from '../helpers/wait';
 
 const ROOT = path.resolve(__dirname, '../..');
 const WS = path.join(ROOT, 'test/fixtures/workspace');
@@ -44,14 +46,6 @@ function alive(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return false;
-  }
-}
-
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -94,11 +88,11 @@ describe('dsh.lsp.servers validation', () => {
   });
 
   it('package.json declares the setting as the code reads it: machine-overridable, restricted, the same keys', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const pkg = packageJson();
     const setting = pkg.contributes.configuration.properties['dsh.lsp.servers'];
-    assert.equal(setting.scope, 'machine-overridable');
+    assert.equal(setting?.scope, 'machine-overridable');
     assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('dsh.lsp.servers'));
-    assert.deepEqual(Object.keys(setting.items.properties).sort(), ['args', 'command', 'extensions', 'id', 'initializationOptions', 'readyTimeoutMs']);
+    assert.deepEqual(Object.keys(setting.items?.properties ?? {}).sort(), ['args', 'command', 'extensions', 'id', 'initializationOptions', 'readyTimeoutMs']);
     const full = { id: 'a', command: 'c', args: [], extensions: { '.x': 'x' }, initializationOptions: {}, readyTimeoutMs: 5 };
     assert.deepEqual(parseServerConfigs([full]).errors, [], 'every declared key is accepted');
     assert.ok(!('bash-language-server' in pkg.dependencies) && !('typescript-language-server' in pkg.dependencies), 'servers are dev dependencies only');
@@ -143,7 +137,7 @@ describe('watchdog', () => {
       host.once('exit', (code) => reject(new Error(`stand-in host exited early (${code})`)));
     });
     const { pgid, child } = JSON.parse(line) as { pgid: number; child: number };
-    assert.ok(groupMembers(pgid).length >= 3, `watchdog, server and child in group ${pgid}: ${groupMembers(pgid)}`);
+    assert.ok(groupMembers(pgid).length >= 3, `watchdog, server and child in group ${pgid}: ${groupMembers(pgid).join(', ')}`);
     assert.ok(groupMembers(pgid).includes(child));
     host.kill('SIGKILL');
     await until(`process group ${pgid} to be gone after the host's SIGKILL`, () => groupMembers(pgid).length === 0);

@@ -18,6 +18,7 @@ import { EndpointServer } from '../../src/mcp/endpointServer';
 import { helloLine } from '../../src/mcp/handshake';
 import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '../../src/mcp/socketPath';
 import { SocketTransport } from '../../src/mcp/socketTransport';
+import { until } from '../helpers/wait';
 
 const BRIDGE = path.resolve(__dirname, '../../src/mcp/bridge.ts');
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -40,7 +41,7 @@ function answerTo(socketPath: string, hello: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const s = net.createConnection(socketPath, () => s.write(hello));
     let got = '';
-    s.on('data', (d) => (got += d));
+    s.on('data', (d) => (got += String(d)));
     s.on('close', () => resolve(got));
     s.on('error', reject);
   });
@@ -126,7 +127,7 @@ describe('MCP endpoint (plain Node)', function () {
       s.once('data', (d) => (resolve(String(d)), s.destroy()));
     });
     assert.equal(right, 'OK\n');
-    await new Promise((r) => setTimeout(r, 100));
+    await until('the bytes after the line on the MCP side', () => Buffer.concat(accepted).length >= Buffer.byteLength(mcp));
     assert.equal(Buffer.concat(accepted).toString(), mcp);
   });
 

@@ -12,10 +12,10 @@ import { TerminalError } from '../../src/terminal/errors';
 import { createTerminalApi } from '../../src/terminal/terminalApi';
 import { Harness, harness } from './support/terminal';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS, shared with the api-consumer extension
 const { reachable, findings } = require('../fixtures/api-consumer/crawl.js') as {
-  reachable(roots: unknown[]): { objects: object[]; strings: Set<string> };
-  findings(reached: unknown, api: unknown, ownOwner: object, ownProviderIds: string[], forbidden: string[]): string[];
+  reachable: (roots: unknown[]) => { objects: object[]; strings: Set<string> };
+  findings: (reached: unknown, api: unknown, ownOwner: object, ownProviderIds: string[], forbidden: string[]) => string[];
 };
 
 describe('the API facades', function () {

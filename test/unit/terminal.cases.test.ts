@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Harness, harness, homeWithRc, sleep, waitForPort } from './support/terminal';
+import { Harness, harness, homeWithRc, waitForPort } from './support/terminal';
+import { until } from '../helpers/wait';
 
 describe('terminal cases (pty-bash)', function () {
   this.timeout(120_000);
@@ -54,7 +55,7 @@ describe('terminal cases (pty-bash)', function () {
     assert.equal(r.waitReason, 'timeout');
     assert.match(r.output, /start/);
     assert.equal(h.service.list(h.owner)[0].busy, true);
-    await sleep(3500);
+    await until('the shell back at its prompt', () => h.service.sendTarget(h.owner, id).receiver.kind === 'shell-prompt');
     assert.match(h.service.read(h.owner, id).text, /\nend(\n|$)/);
     const next = await send('echo again');
     assert.equal(next.waitReason, 'stdin_read');
@@ -220,7 +221,7 @@ describe('terminal cases (pty-bash)', function () {
     await open();
     const abort = new AbortController();
     const pending = h.service.send(h.owner, id, { input: 'sleep 300', signal: abort.signal });
-    await sleep(500);
+    await until('sleep 300 in the foreground', () => h.service.list(h.owner)[0].foregroundCommand?.startsWith('sleep 300'));
     abort.abort('tool call cancelled');
     const r = await pending;
     assert.equal(r.waitReason, 'stdin_read');
@@ -274,7 +275,7 @@ describe('terminal cases (pty-bash)', function () {
     await open();
     const shellPid = Number((await send('echo $$')).output);
     const pending = send('sleep 100');
-    await sleep(300);
+    await until('sleep 100 in the foreground', () => h.service.list(h.owner)[0].foregroundCommand?.startsWith('sleep 100'));
     process.kill(shellPid, 'SIGKILL');
     const r = await pending;
     assert.equal(r.waitReason, 'session_exit');
@@ -372,7 +373,7 @@ describe('input the shell and programs can really take (found by a new-user test
     assert.equal(r.waitReason, 'timeout');
     await assert.rejects(send('echo second'), (e: Error & { code?: string }) => e.code === 'SESSION_BUSY' && /not finished reading the previous input/.test(e.message));
     assert.equal(h.service.list(h.owner)[0].busy, true);
-    for (let i = 0; i < 100 && h.service.list(h.owner)[0].busy; i++) await sleep(100);
+    await until('the shell to finish reading the input', () => !h.service.list(h.owner)[0].busy);
     assert.equal((await send('echo third')).output, 'third');
     assert.match(h.service.read(h.owner, id, { raw: true }).text, /\n200001\n/);
   });

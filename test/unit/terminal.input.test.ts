@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { TerminalError } from '../../src/terminal/errors';
 import type { SendRequest } from '../../src/terminal/types';
 import { Harness, harness, homeWithRc, sleep } from './support/terminal';
+import { until } from '../helpers/wait';
 
 const refused = (code: string, pattern: RegExp) => (e: unknown) =>
   e instanceof TerminalError && e.code === code && pattern.test(e.message);
@@ -32,6 +33,7 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     await open();
     const marker = path.join(h.tmp, 'x');
     await assert.rejects(send(`# touch ${marker}\u0001\u0004`), refused('INVALID_ARGUMENT', /U\+0001.*Ctrl-A.*keys/));
+    // Asserts that something does NOT happen: nothing may run in the half second after the refusal.
     await sleep(500);
     assert.equal(fs.existsSync(marker), false, 'the hidden keys ran touch');
     assert.doesNotMatch(raw(), /touch/);
@@ -126,7 +128,7 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.equal(started.waiting, 'program-input', JSON.stringify(started));
     // The probe can see the program reading before its output reached us; the mode switch comes
     // with "ready>" (spelled apart in the command, so the echoed command line does not match).
-    for (let i = 0; i < 100 && !/ready>/.test(raw()); i++) await sleep(50);
+    await until('"ready>" in the raw scrollback', () => /ready>/.test(raw()));
     const r = await send({ keys: ['Up'] });
     assert.equal(r.waiting, 'shell-prompt');
     assert.match(r.output, /b'\\x1bOA'/);

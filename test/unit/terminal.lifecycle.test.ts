@@ -15,7 +15,8 @@ import { PtyModule } from '../../src/terminal/nodePty';
 import * as proc from '../../src/terminal/procProbe';
 import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { TerminalService } from '../../src/terminal/service';
-import { Harness, MemoryLog, harness, homeWithRc, nodePty, sleep } from './support/terminal';
+import { Harness, MemoryLog, harness, homeWithRc, nodePty } from './support/terminal';
+import { until } from '../helpers/wait';
 
 const linux = process.platform === 'linux';
 
@@ -62,6 +63,7 @@ function vscodeNodePty(): PtyModule | undefined {
   for (const d of dirs) {
     const candidate = path.join(root, d, 'node_modules/code-server/lib/vscode/node_modules/node-pty');
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- VS Code's own node-pty, at a path found at run time
       return require(candidate) as PtyModule;
     } catch {
       // not installed there, or built for another Node
@@ -91,12 +93,12 @@ function alive(pid: number): boolean {
   return stat !== undefined && stat.state !== 'Z';
 }
 
-async function until(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
+/**
+ * True once the guarded server runs its program (`sleep`): what a process holds after exec is what
+ * it inherited; before exec a forked child briefly holds the host's close-on-exec descriptors too.
+ */
+function runsSleep(server: GuardedProcess): boolean {
+  return proc.groupProcesses(server.pgid!, server.pgid!).some((p) => p.comm === 'sleep');
 }
 
 /** Opens sessions each running a job and a nohup job, and returns the index of each session's PTY. */
@@ -150,9 +152,11 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
     const indexes = await sessionsWithJobs(h, 3);
     // Processes the host starts after the sessions: a language server under the watchdog, and a
     // plain child as any other extension spawns one.
-    guarded.push(spawnGuarded('sleep', ['302'], { cwd: h.tmp }));
-    children.push(spawn('sleep', ['303'], { stdio: 'ignore' }));
-    await sleep(300);
+    const server = spawnGuarded('sleep', ['302'], { cwd: h.tmp });
+    guarded.push(server);
+    const child = spawn('sleep', ['303'], { stdio: 'ignore' });
+    children.push(child);
+    await until('both to run sleep', () => runsSleep(server) && proc.readStat(child.pid!)?.comm === 'sleep');
     const holders = ptyMasterHolders().filter((x) => indexes.includes(x.index));
     assert.deepEqual(describeHolders(holders.filter((x) => x.pid !== process.pid)), []);
     // The host itself holds each master exactly once.
@@ -167,8 +171,9 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
     const log = vh.log;
     try {
       const indexes = await sessionsWithJobs(vh, 3);
-      guarded.push(spawnGuarded('sleep', ['302'], { cwd: h.tmp }));
-      await sleep(300);
+      const server = spawnGuarded('sleep', ['302'], { cwd: h.tmp });
+      guarded.push(server);
+      await until('the language server to run sleep', () => runsSleep(server));
       const holders = ptyMasterHolders().filter((x) => indexes.includes(x.index));
       // Only the host, and (the limit of this protection) no process of ours: a plain child the
       // host spawns can still inherit, which is why the packaged node-pty is patched.

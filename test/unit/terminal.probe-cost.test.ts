@@ -79,7 +79,14 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
     const descendants = new Set<number>([shell]);
     for (let grew = true; grew; ) {
       grew = false;
-      for (const pid of [...descendants]) for (const c of proc.childPids(pid)) if (!descendants.has(c)) (descendants.add(c), (grew = true));
+      for (const pid of [...descendants]) {
+        for (const c of proc.childPids(pid)) {
+          if (!descendants.has(c)) {
+            descendants.add(c);
+            grew = true;
+          }
+        }
+      }
     }
     assert.ok(!descendants.has(orphan), 'the sleep was reparented out of the shell’s tree');
     const t = tree();

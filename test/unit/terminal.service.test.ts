@@ -9,6 +9,8 @@ import { loadNodePty } from '../../src/terminal/nodePty';
 import { TerminalService } from '../../src/terminal/service';
 import { BackendSession, TerminalBackend } from '../../src/terminal/types';
 import { Harness, MemoryLog, harness, nodePty, sleep } from './support/terminal';
+import { packageJson } from '../helpers/packageJson';
+import { until } from '../helpers/wait';
 
 const code = (c: string) => (e: unknown) => e instanceof TerminalError && e.code === c;
 
@@ -36,7 +38,7 @@ describe('TerminalService', function () {
   it('allows one send in flight; read and signal do not queue behind it', async () => {
     const { sessionId } = await h.service.open(h.owner);
     const first = h.service.send(h.owner, sessionId, { input: 'sleep 2; echo slept' });
-    await sleep(200);
+    await until('sleep 2 in the foreground', () => h.service.list(h.owner)[0].foregroundCommand?.startsWith('sleep 2'));
     await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo 2' }), code('SESSION_BUSY'));
     const t = Date.now();
     h.service.read(h.owner, sessionId);
@@ -72,7 +74,7 @@ describe('TerminalService', function () {
     await h.service.open(h.owner);
     const kept = await h.service.open(other);
     h.owner.dispose();
-    while (h.service.hasOwnerActivity(h.owner)) await sleep(50);
+    await until("the disposed owner's sessions to close", () => !h.service.hasOwnerActivity(h.owner));
     assert.deepEqual(h.service.list(other).map((s) => s.sessionId), [kept.sessionId]);
     await h.service.close(other, kept.sessionId);
   });
@@ -93,17 +95,14 @@ describe('TerminalService', function () {
     await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo no' }), code('SESSION_BUSY'));
     let text = '';
     let reads = 0;
-    for (;;) {
+    const end = await until('the background send to end', () => {
       const out = h.service.output(h.owner, sessionId, jobId);
       text += out.text;
       reads++;
-      if (out.done) {
-        assert.equal(out.result?.waitReason, 'stdin_read');
-        assert.equal(out.result?.exitCode, 0);
-        break;
-      }
-      await sleep(150);
-    }
+      return out.done && out;
+    }, 10_000, 150);
+    assert.equal(end.result?.waitReason, 'stdin_read');
+    assert.equal(end.result?.exitCode, 0);
     assert.ok(reads > 2, 'the job ended before it could be read in pieces');
     const lines = text.replace(/\r/g, '').split('\n').filter((l) => /^line\d$/.test(l));
     assert.deepEqual(lines, ['line1', 'line2', 'line3', 'line4', 'line5']);
@@ -123,8 +122,7 @@ describe('TerminalService', function () {
     await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo agent' }), (e: Error) => code('TAKEN_OVER')(e) && /taken over/.test(e.message));
     assert.throws(() => h.service.signal(h.owner, sessionId, 'SIGINT'), code('TAKEN_OVER'));
     h.service.writeUserInput(h.owner, sessionId, 'echo typed-by-person\r');
-    for (let i = 0; i < 50 && !h.service.read(h.owner, sessionId).text.includes('\ntyped-by-person'); i++) await sleep(50);
-    assert.match(h.service.read(h.owner, sessionId).text, /\ntyped-by-person/);
+    await until('the typed line in the scrollback', () => h.service.read(h.owner, sessionId).text.includes('\ntyped-by-person'));
     assert.equal(h.service.handBack(h.owner, sessionId), true);
     assert.equal((await h.service.send(h.owner, sessionId, { input: 'echo agent-again' })).output, 'agent-again');
     await h.service.close(h.owner, sessionId);
@@ -175,6 +173,7 @@ describe('TerminalService', function () {
     const quick = harness({ quietThresholdMs: 800 });
     try {
       const { sessionId } = await quick.service.open(quick.owner);
+      // Silence on purpose: longer than the quiet threshold, before the send starts.
       await sleep(1200);
       const r = await quick.service.send(quick.owner, sessionId, { input: 'sleep 0.4; echo late' });
       assert.equal(r.waitReason, 'stdin_read');
@@ -197,7 +196,7 @@ describe('TerminalService', function () {
     const second = await service.open(owner);
     assert.equal((await service.send(owner, second.sessionId, { input: 'echo new' })).output, 'new');
     owner.dispose();
-    while (service.hasOwnerActivity(owner)) await sleep(50);
+    await until("the disposed owner's sessions to close", () => !service.hasOwnerActivity(owner));
   });
 
   it('create-then-publish: an owner disposed during spawn never gets the session, and its shell is ended', async () => {
@@ -215,7 +214,7 @@ describe('TerminalService', function () {
     } });
     const owner = service.createOwner('short-lived');
     const opening = service.open(owner);
-    while (spawned.length === 0) await sleep(20);
+    await until('the backend to spawn the shell', () => spawned.length > 0);
     assert.equal(service.hasOwnerActivity(owner), true);
     owner.dispose();
     releaseSpawn();
@@ -232,7 +231,7 @@ describe('TerminalService', function () {
       session = await real.spawn(spec, signal);
       owner.dispose();
       // This backend's close fails (after really ending the shell): the service must say both.
-      return Object.assign(Object.create(session), { close: async () => { await session.close('test'); throw new Error('disk on fire'); } });
+      return Object.assign(Object.create(session) as BackendSession, { close: async () => { await session.close('test'); throw new Error('disk on fire'); } });
     } });
     const owner = service.createOwner('doomed');
     await assert.rejects(service.open(owner), (e: Error) =>
@@ -245,7 +244,7 @@ describe('TerminalService', function () {
     const home = fs.mkdtempSync(path.join(h.tmp, 'slow-'));
     fs.writeFileSync(path.join(home, '.bashrc'), 'sleep 5\n');
     const opening = h.service.open(h.owner, { env: { HOME: home }, signal: abort.signal });
-    while (processesWithHome(home).length === 0) await sleep(50); // the shell runs its slow rc
+    await until('the shell to run its slow rc', () => processesWithHome(home).length > 0);
     abort.abort('the tool call was cancelled');
     await assert.rejects(opening, /cancelled/);
     assert.deepEqual(h.service.list(h.owner), []);
@@ -281,18 +280,17 @@ describe('terminal configuration', () => {
   });
 
   it('package.json declares the maxima the code enforces', () => {
-    const props = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')).contributes.configuration.properties;
+    const props = packageJson().contributes.configuration.properties;
     for (const [key, max] of Object.entries(TERMINAL_CONFIG_MAXIMA)) assert.equal(props[`dsh.terminal.${key}`]?.maximum, max, `dsh.terminal.${key}`);
   });
 
   it('package.json declares every setting with the code’s default', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8'));
-    const props = pkg.contributes.configuration.properties;
+    const props = packageJson().contributes.configuration.properties;
     for (const [key, value] of Object.entries(DEFAULT_TERMINAL_CONFIG)) {
       assert.deepEqual(props[`dsh.terminal.${key}`]?.default, value, `dsh.terminal.${key}`);
     }
-    assert.equal(props['dsh.terminal.shell'].scope, 'machine-overridable');
-    assert.equal(props['dsh.terminal.env'].scope, 'machine-overridable');
+    assert.equal(props['dsh.terminal.shell']?.scope, 'machine-overridable');
+    assert.equal(props['dsh.terminal.env']?.scope, 'machine-overridable');
   });
 });
 

@@ -4,7 +4,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { MAX_UNTIL_LENGTH, compileUntil, plainText } from '../../src/terminal/untilPattern';
-import { Harness, harness, sleep } from './support/terminal';
+import { Harness, harness } from './support/terminal';
+import { until } from '../helpers/wait';
 
 describe('waiting without typing (pty-bash)', function () {
   this.timeout(60_000);
@@ -86,7 +87,7 @@ describe('waiting without typing (pty-bash)', function () {
   it('is refused while a send or another wait is in flight', async () => {
     const { jobId } = h.service.startBackground(h.owner, id, { input: 'sleep 3' });
     await assert.rejects(wait(), code('SESSION_BUSY'));
-    for (let i = 0; i < 100 && !h.service.output(h.owner, id, jobId).done; i++) await sleep(100);
+    await until('the background send to end', () => h.service.output(h.owner, id, jobId).done);
     assert.equal((await send('sleep 30', 300)).waitReason, 'timeout');
     const first = wait({ timeoutMs: 1500 });
     await assert.rejects(wait(), code('SESSION_BUSY'));

@@ -13,6 +13,7 @@ import * as pty from 'node-pty';
 import { TmuxContextNotes } from '../../src/tmux/contextNotes';
 import { decodeTtyNr, ptsPath, readControllingTerminal } from '../../src/proc/controllingTerminal';
 import { TmuxDetection, detectTmuxPane, socketPathFromTmuxVar } from '../../src/tmux/detect';
+import { until } from '../helpers/wait';
 
 const execFileAsync = promisify(execFile);
 
@@ -47,20 +48,6 @@ function inheritedTmuxEnv(pid: number): { TMUX: string; TMUX_PANE: string } {
   return { TMUX: get('TMUX'), TMUX_PANE: get('TMUX_PANE') };
 }
 
-async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) {
-      return value;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${what}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 function assertNotInPane(detection: TmuxDetection, reason: RegExp): void {
   assert.equal(detection.inPane, false, `expected not in a pane, got ${JSON.stringify(detection)}`);
   if (!detection.inPane) {
@@ -84,7 +71,7 @@ describe('tmux pane detection (real tmux server)', function () {
     try {
       await execFileAsync('tmux', ['-V']);
     } catch (error) {
-      throw new Error(`these tests need a real tmux binary on PATH (apt-get install tmux): ${String(error)}`);
+      throw new Error(`these tests need a real tmux binary on PATH (apt-get install tmux): ${String(error)}`, { cause: error });
     }
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-tmux-'));
     socket = path.join(dir, 'sock');
@@ -96,7 +83,7 @@ describe('tmux pane detection (real tmux server)', function () {
       "require('fs').writeFileSync(process.argv[2], String(process.pid)); setInterval(() => {}, 1 << 30);\n",
     );
     await tmux(socket, 'split-window', '-d', '-t', `${SESSION}:0.0`, `'${process.execPath}' '${helperJs}' '${pidFile}'`);
-    helperPid = await waitFor('the helper to write its pid', () =>
+    helperPid = await until('the helper to write its pid', () =>
       fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '' ? Number(fs.readFileSync(pidFile, 'utf8')) : undefined,
     );
     pane0Pid = Number(await tmux(socket, 'display-message', '-p', '-t', `${SESSION}:0.0`, '#{pane_pid}'));
@@ -316,11 +303,7 @@ describe('tmux pane detection (real tmux server)', function () {
       process.kill(serverPid, 'SIGKILL');
       // The killed server may linger as a zombie (nothing reaps it in a container): wait until it
       // no longer answers on its socket, which it leaves behind.
-      const deadline = Date.now() + 10_000;
-      while (await tmux(sock, 'list-sessions').then(() => true, () => false)) {
-        assert.ok(Date.now() < deadline, 'the killed server still answers');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await until('the killed server to stop answering', () => tmux(sock, 'list-sessions').then(() => false, () => true));
       assert.ok(fs.existsSync(sock), 'precondition: the socket file is left behind');
       try {
         assertNotInPane(await detectTmuxPane({ env, pid }), /tmux exited with status 1/);

@@ -12,7 +12,8 @@ import { MdLinksProvider } from '../../src/lsp/wikilinks/provider';
 import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
 import { pathToFileUri } from '../../src/lsp/uri';
 import { makeVaultDir } from './wiki-helpers';
-import { mkfifo, releaseFifo, within } from './support/files';
+import { mkfifo, releaseFifo } from '../helpers/files';
+import { within } from '../helpers/wait';
 
 const PROMPT_MS = 5000;
 

@@ -3,11 +3,13 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as nodePty from 'node-pty';
 import { TerminalConfig, resolveTerminalConfig } from '../../../src/terminal/config';
 import { PtyBashBackend, TerminalLog } from '../../../src/terminal/ptyBash';
 import { Owner, TerminalService } from '../../../src/terminal/service';
+import { until } from '../../helpers/wait';
 
-export const nodePty = require('node-pty');
+export { nodePty };
 
 /** A log that keeps its lines, so tests can check that no terminal content reaches it. */
 export class MemoryLog implements TerminalLog {
@@ -56,23 +58,19 @@ export function homeWithRc(tmp: string, rc: string): string {
   return home;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export { sleep } from '../../helpers/wait';
 
 /** Resolves once a TCP connect to 127.0.0.1:`port` succeeds (`open`) or fails (`!open`); rejects after `ms`. */
-export function waitForPort(port: number, open: boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      const socket = net.connect(port, '127.0.0.1');
-      const retry = (isOpen: boolean) => {
-        socket.destroy();
-        if (isOpen === open) resolve();
-        else if (Date.now() > deadline) reject(new Error(`port ${port} still ${isOpen ? 'open' : 'closed'}`));
-        else setTimeout(attempt, 200);
-      };
-      socket.once('connect', () => retry(true));
-      socket.once('error', () => retry(false));
-    };
-    attempt();
+export async function waitForPort(port: number, open: boolean, ms = 15_000): Promise<void> {
+  await until(`port ${port} to be ${open ? 'open' : 'closed'}`, async () => (await portOpen(port)) === open, ms, 200);
+}
+
+/** Whether a TCP connect to 127.0.0.1:`port` succeeds. */
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const settle = (isOpen: boolean) => (socket.destroy(), resolve(isOpen));
+    socket.once('connect', () => settle(true));
+    socket.once('error', () => settle(false));
   });
 }
