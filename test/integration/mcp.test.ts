@@ -7,13 +7,13 @@
  * effects need the modal, which VS Code refuses to show in extension-test mode: they are denied.
  */
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
 import { ENDPOINT_ENV, McpTestClient, bridgePath, callTool, connectClient, terminalEndpointValue } from './mcp';
+import { ProgramRun, runProgram } from '../helpers/runProgram';
 import { until } from '../helpers/wait';
 
 function alive(pid: number): boolean {
@@ -25,17 +25,9 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Runs the bridge with `env` and stdin `input`; resolves to its exit code and stderr. */
-function runBridge(value: string, input: string): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bridgePath()], { env: { PATH: process.env.PATH, ELECTRON_RUN_AS_NODE: '1', [ENDPOINT_ENV]: value } });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdout.on('data', (d) => (stdout += d));
-    child.on('close', (code) => resolve({ code, stderr, stdout }));
-    child.stdin.end(input);
-  });
+/** Runs the installed bridge with DSH_BRIDGE_MCP = `value` and stdin `input`. */
+function runBridge(value: string, input: string): Promise<ProgramRun> {
+  return runProgram(process.execPath, [bridgePath()], { PATH: process.env.PATH, ELECTRON_RUN_AS_NODE: '1', [ENDPOINT_ENV]: value }, input);
 }
 
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'dsh-test-approved', version: '1' } } }) + '\n';

@@ -4,7 +4,6 @@
  * child process) driven by the MCP SDK's real `Client` against a real SDK `Server`.
  */
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -18,22 +17,15 @@ import { EndpointServer } from '../../src/mcp/endpointServer';
 import { helloLine } from '../../src/mcp/handshake';
 import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '../../src/mcp/socketPath';
 import { SocketTransport } from '../../src/mcp/socketTransport';
+import { ProgramRun, runProgram } from '../helpers/runProgram';
 import { until } from '../helpers/wait';
 
 const BRIDGE = path.resolve(__dirname, '../../src/mcp/bridge.ts');
 const quiet = { info: () => undefined, warn: () => undefined };
 
-/** Runs the bridge from source (through tsx) with `env`; resolves to its exit code and output. */
-function runBridge(env: Record<string, string | undefined>, args: string[] = [], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['-r', 'tsx/cjs', BRIDGE, ...args], { env: { PATH: process.env.PATH, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+/** Runs the bridge from source (through tsx) with `env`. */
+function runBridge(env: Record<string, string | undefined>, args: string[] = [], stdin = ''): Promise<ProgramRun> {
+  return runProgram(process.execPath, ['-r', 'tsx/cjs', BRIDGE, ...args], { PATH: process.env.PATH, ...env }, stdin);
 }
 
 /** The first line the endpoint answers to `hello` (then the connection's end). */
