@@ -34,6 +34,8 @@ export default defineConfig(
       // `_` names a parameter a signature needs but the body does not use (tsc's
       // noUnusedParameters has the same convention).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // `import x = require('x')` is TypeScript's typed form of a CommonJS import (the module object itself).
+      '@typescript-eslint/no-require-imports': ['error', { allowAsImport: true }],
       // Passing a caught error on unchanged (whatever it is) is right; new rejections are Errors.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
 

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as nodePty from 'node-pty';
+// The module object itself, as the extension's loader returns it (tests compare it by reference).
+import nodePty = require('node-pty');
 import { TerminalConfig, resolveTerminalConfig } from '../../../src/terminal/config';
 import { PtyBashBackend, TerminalLog } from '../../../src/terminal/ptyBash';
 import { Owner, TerminalService } from '../../../src/terminal/service';
