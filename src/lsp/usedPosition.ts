@@ -45,7 +45,7 @@ export function resolveModelPosition(lines: readonly string[], line: number, col
   // Re-anchor, then convert once (line_out_of_range quotes 1..N).
   const converted0 = toLspPosition(lines, { line, column: 1 });
   const lineText = converted0.lineText;
-  let used = column;
+  let used: number;
   let note: string | undefined;
   let tokenText: string;
   if (symbol !== undefined) {

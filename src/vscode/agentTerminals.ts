@@ -122,7 +122,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, clients = new A
       mirror?.terminal.show();
       return mirror !== undefined;
     },
-    dispose: () => registrations.dispose(),
+    dispose: () => void registrations.dispose(),
   };
 }
 

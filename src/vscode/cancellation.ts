@@ -12,11 +12,11 @@ export const CANCELLED_REASON = 'the tool call was cancelled';
  * when it already is; `dispose()` stops listening to the token. Without a token the signal never
  * aborts.
  */
-export function abortOnCancel(token?: vscode.CancellationToken): { readonly signal: AbortSignal; dispose(): void } {
+export function abortOnCancel(token?: vscode.CancellationToken): { readonly signal: AbortSignal; readonly dispose: () => void } {
   const controller = new AbortController();
   const sub = token?.onCancellationRequested(() => controller.abort(CANCELLED_REASON));
   if (token?.isCancellationRequested) controller.abort(CANCELLED_REASON);
-  return { signal: controller.signal, dispose: () => sub?.dispose() };
+  return { signal: controller.signal, dispose: () => void sub?.dispose() };
 }
 
 /**

@@ -247,7 +247,7 @@ export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
     const i = options.input ?? {};
-    return { invocationMessage: `${String(i.direction)} calls at ${String(i.filePath)}:${String(i.line)}:${String(i.column)}${i.symbol ? ` (${String(i.symbol)})` : ''}` };
+    return { invocationMessage: `${String(i.direction)} calls at ${String(i.filePath)}:${String(i.line)}:${String(i.column)}${i.symbol ? ` (${String(i.symbol as unknown)})` : ''}` };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {

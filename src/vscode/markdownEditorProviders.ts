@@ -74,5 +74,10 @@ export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: 
   const listener = vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration(EDITOR_PROVIDERS_SETTING)) apply();
   });
-  return { dispose: () => (listener.dispose(), registrations?.dispose()) };
+  return {
+    dispose: () => {
+      listener.dispose();
+      registrations?.dispose();
+    },
+  };
 }

@@ -48,5 +48,5 @@ export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): Mc
   const provider = registerMcpDefinitionProvider(endpoint, log);
   log.info(`mcp: ${provider ? "listed in VS Code's own MCP servers while on" : "not listed in VS Code's own MCP servers (no usable API before VS Code 1.101)"}`);
   const registrations = vscode.Disposable.from(endpoint, registerConnectCommand(endpoint), ...(provider ? [provider] : []));
-  return { shutdown: () => endpoint.shutdown(), dispose: () => registrations.dispose() };
+  return { shutdown: () => endpoint.shutdown(), dispose: () => void registrations.dispose() };
 }

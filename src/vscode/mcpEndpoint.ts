@@ -91,7 +91,7 @@ export class McpEndpoint implements vscode.Disposable {
    * variable; resolves once the socket is gone. Settings or trust changes after it start nothing.
    */
   shutdown(): Promise<void> {
-    this.subscriptions.forEach((s) => s.dispose());
+    for (const s of this.subscriptions) s.dispose();
     // After a start or stop in progress, so a start that was under way is undone too.
     this.applying = this.applying.then(() => this.stop()).catch((e) => this.deps.log.error(`mcp: ${String(e)}`));
     return this.applying;

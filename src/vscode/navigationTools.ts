@@ -26,5 +26,5 @@ export function registerNavigationTools(nav: NavigationContext): NavigationTools
       [CallHierarchyTool.toolName, new CallHierarchyTool(nav.features)],
     ]);
   const registrations = vscode.Disposable.from(...[...create()].map(([name, tool]) => vscode.lm.registerTool(name, tool)));
-  return { create, dispose: () => registrations.dispose() };
+  return { create, dispose: () => void registrations.dispose() };
 }

@@ -20,16 +20,21 @@ export interface ManifestSchema {
 /** A Language Model Tool as `contributes.languageModelTools` declares it. */
 export interface ManifestTool {
   name: string;
+  tags?: string[];
   modelDescription: string;
   inputSchema: ManifestSchema & { properties: Record<string, ManifestSchema> };
 }
 
 /** The fields of package.json the tests compare with the code. */
 export interface PackageJson {
+  name: string;
+  publisher: string;
   dependencies: Record<string, string>;
   capabilities: { untrustedWorkspaces: { restrictedConfigurations: string[] } };
   contributes: {
     languageModelTools: ManifestTool[];
+    commands: { command: string }[];
+    mcpServerDefinitionProviders: { id: string }[];
     configuration: { properties: Record<string, ManifestSchema | undefined> };
   };
 }

@@ -6,9 +6,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND, MCP_SERVER_DEFINITION_PROVIDER, SETTING, TERMINAL_SETTINGS_SECTION, TERMINAL_TOOLS, TOOL } from '../../src/common/ids';
+import { packageJson } from '../helpers/packageJson';
 
 const ROOT = path.join(__dirname, '../..');
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const pkg = packageJson();
 const contributes = pkg.contributes;
 
 const sorted = (values: Iterable<string>) => [...values].sort();
