@@ -9,7 +9,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 /** Folders whose code must run under plain Node: they never import `vscode`. */
-const SEAMS = ['src/terminal/**', 'src/lsp/**', 'src/tmux/**', 'src/mcp/**', 'src/common/**'];
+const SEAMS = ['src/terminal/**', 'src/lsp/**', 'src/tmux/**', 'src/mcp/**', 'src/proc/**', 'src/common/**'];
 
 export default defineConfig(
   {
