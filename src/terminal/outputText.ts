@@ -4,7 +4,7 @@
  * (a rendering that fails falls back to the raw text, with a warning in the log).
  */
 import { describe } from './errors';
-import type { TerminalLog } from './ptyBash';
+import type { TerminalLog } from './types';
 import type { TextRenderer } from './screenText';
 import { tailByBytes } from './scrollback';
 import type { ReadResult } from './types';

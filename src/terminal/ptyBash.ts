@@ -4,7 +4,6 @@
  * started on the controlled rc (markers.ts), and hands back a session (ptySession.ts) once the
  * shell reached its first prompt. How a send decides to return is in readiness.ts.
  */
-import type { Log } from '../common/log';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -18,12 +17,9 @@ import * as proc from './procProbe';
 import { PtyBashSession } from './ptySession';
 import { sessionEnv } from './sessionEnv';
 import { createStartupDir } from './sessionStartup';
-import type { BackendSession, SpawnSpec, TerminalBackend } from './types';
+import type { BackendSession, SpawnSpec, TerminalBackend, TerminalLog } from './types';
 
 export { CLOSE_MAX_MS } from './sessionTeardown';
-
-/** Event log of the terminal seam: ids, reasons, sizes, durations. Never terminal content. */
-export type TerminalLog = Pick<Log, 'info' | 'warn'>;
 
 /** Options of {@link PtyBashBackend}. */
 export interface PtyBashOptions {

@@ -16,7 +16,7 @@ import { viewportText, renderedPage } from './outputText';
 import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
 import { SessionProcessTree } from './processTree';
-import type { TerminalLog } from './ptyBash';
+import type { TerminalLog } from './types';
 import { writeDrainMarker } from './ptyDrain';
 import { ReadinessSnapshot, SeenWait, decideReadiness } from './readiness';
 import { TextRenderer } from './screenText';

@@ -16,7 +16,7 @@
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { checkLabel, checkSendInput } from './input';
 import { tailByBytes } from './scrollback';
-import type { TerminalLog } from './ptyBash';
+import type { TerminalLog } from './types';
 import {
   ALLOWED_SIGNALS,
   AllowedSignal,

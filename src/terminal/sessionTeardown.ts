@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as proc from './procProbe';
 import type { StartupDir } from './sessionStartup';
-import type { TerminalLog } from './ptyBash';
+import type { TerminalLog } from './types';
 import { waitUntil } from './waitUntil';
 
 /** Time between SIGHUP and SIGKILL when a session closes (ms). */

@@ -6,6 +6,7 @@
  * is the bounded history of lines the PTY produced, with our own prompt markers removed.
  */
 import type { Disposable } from '../common/disposable';
+import type { Log } from '../common/log';
 
 /**
  * Why a send returned. Only `stdin_read` with `waiting: 'shell-prompt'` means "the command
@@ -268,3 +269,6 @@ export interface TerminalBackend {
 }
 
 export type { Disposable };
+
+/** Event log of the terminal seam: ids, reasons, sizes, durations. Never terminal content. */
+export type TerminalLog = Pick<Log, 'info' | 'warn'>;

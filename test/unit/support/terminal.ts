@@ -6,7 +6,8 @@ import * as path from 'node:path';
 // The module object itself, as the extension's loader returns it (tests compare it by reference).
 import nodePty = require('node-pty');
 import { TerminalConfig, resolveTerminalConfig } from '../../../src/terminal/config';
-import { PtyBashBackend, TerminalLog } from '../../../src/terminal/ptyBash';
+import { PtyBashBackend } from '../../../src/terminal/ptyBash';
+import type { TerminalLog } from '../../../src/terminal/types';
 import { Owner, TerminalService } from '../../../src/terminal/service';
 import { until } from '../../helpers/wait';
 
