@@ -53,7 +53,7 @@ async function shellOf(h: Harness, sessionId: string): Promise<{ pid: number; tt
 
 /** VS Code's own node-pty in the test host (an unpatched copy), when scripts/install-host.sh installed it. */
 function vscodeNodePty(): PtyModule | undefined {
-  const root = path.join(os.homedir(), '.cache/dsh-bridge');
+  const root = path.join(os.userInfo().homedir, '.cache/dsh-bridge'); // the account's home: the unit tests' HOME is a fresh folder
   let dirs: string[];
   try {
     dirs = fs.readdirSync(root).filter((d) => /^code-server-[\d.]+$/.test(d));
