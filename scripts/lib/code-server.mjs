@@ -35,17 +35,20 @@ function needsSmokeTestDriver(vscode) {
  * Installs `vsix` into a fresh profile under `tmp` and starts code-server `host` on 127.0.0.1 (a
  * port the OS picks) with `env` added to its environment, run by the host's node so that the
  * shells an extension opens keep this process's PATH. Resolves once it listens; rejects if it
- * exits first or does not listen within 60 s. `scope` stops it (and its process group).
+ * exits first or does not listen within 60 s. `scope` stops it (and its process group). With
+ * `extensionTests` false (default true) the smoke-test driver option is left off: the server is for
+ * plain windows only, as a person uses it.
  * @param {object} o
  * @param {Extract<import('./hosts.mjs').Host, { kind: 'code-server' }>} o.host
  * @param {string} o.tmp
  * @param {string} o.vsix
  * @param {Record<string, string>} o.env
  * @param {boolean} o.trusted  false: the workspace opens in Restricted Mode
+ * @param {boolean} [o.extensionTests]
  * @param {import('./cleanup.mjs').CleanupScope} o.scope
  * @returns {Promise<CodeServer>}
  */
-export async function startCodeServer({ host, tmp, vsix, env, trusted, scope }) {
+export async function startCodeServer({ host, tmp, vsix, env, trusted, extensionTests = true, scope }) {
   const profile = makeProfile(tmp, trusted);
   const config = path.join(tmp, 'code-server.yaml'); // keeps code-server away from ~/.config
   fs.writeFileSync(config, 'auth: none\n');
@@ -61,7 +64,7 @@ export async function startCodeServer({ host, tmp, vsix, env, trusted, scope }) 
     [
       ...base, '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
       ...(trusted ? ['--disable-workspace-trust'] : []), '--ignore-last-opened',
-      ...(needsSmokeTestDriver(host.vscode) ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+      ...(extensionTests && needsSmokeTestDriver(host.vscode) ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     ],
     { detached: true, stdio: ['ignore', out, out], env: { ...process.env, ...env } },
   );

@@ -14,28 +14,37 @@ const CHROMIUM_FLAGS = [
 ];
 
 /**
- * Opens the workbench of `server` in headless Chromium at `folder`, running `testsModule` (an
- * absolute path on this machine) as the extension-tests module with test/fixtures/api-consumer as
- * the extension under development. Resolves once the page is loading, to `{exitCode, close}`:
- * `exitCode` settles with the code VS Code reports when the module's `run()` settled
- * (`window.codeAutomationExit`); `close()` closes the browser, which `scope` also does. The page's
- * console goes to `<tmp>/browser-console.log`.
+ * Opens the workbench of `server` in headless Chromium at `folder`. With `testsModule` (an absolute
+ * path on this machine) the window runs it as the extension-tests module with
+ * test/fixtures/api-consumer as the extension under development; without it the window is a plain
+ * one, as a person opens it: no extension under development, and VS Code shows its dialogs
+ * (extension-test mode answers them without showing them). Resolves once the page is loading, to
+ * `{exitCode, close, page}`: `exitCode` settles with the code VS Code reports when the module's
+ * `run()` settled (`window.codeAutomationExit`; never for a plain window); `close()` closes the
+ * browser, which `scope` also does; `page` is the Playwright page. `viewport` is the page's size in
+ * CSS pixels (default Playwright's 1280x720). The page's console goes to
+ * `<tmp>/browser-console.log`.
  * @param {object} o
  * @param {import('./code-server.mjs').CodeServer} o.server
  * @param {string} o.tmp
  * @param {string} o.folder
- * @param {string} o.testsModule
+ * @param {string} [o.testsModule]
+ * @param {{ width: number, height: number }} [o.viewport]
  * @param {import('./cleanup.mjs').CleanupScope} o.scope
- * @returns {Promise<{ exitCode: Promise<number>, close: () => Promise<void> }>}
+ * @returns {Promise<{ exitCode: Promise<number>, close: () => Promise<void>, page: import('playwright-core').Page }>}
  */
-export async function openWorkbench({ server, tmp, folder, testsModule, scope }) {
+export async function openWorkbench({ server, tmp, folder, testsModule, viewport, scope }) {
   const { chromium } = await import('playwright-core');
   // Plain paths instead of vscode-remote URIs fail: "No extension host found that can launch the
   // test runner".
   const remote = (/** @type {string} */ p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
   const payload = [
-    ['extensionDevelopmentPath', remote(API_CONSUMER)],
-    ['extensionTestsPath', remote(testsModule)],
+    ...(testsModule === undefined
+      ? []
+      : [
+          ['extensionDevelopmentPath', remote(API_CONSUMER)],
+          ['extensionTestsPath', remote(testsModule)],
+        ]),
     ['skipWelcome', 'true'],
     ['skipReleaseNotes', 'true'],
   ];
@@ -51,7 +60,7 @@ export async function openWorkbench({ server, tmp, folder, testsModule, scope })
   });
   const close = () => browser.close();
   scope.add(close);
-  const page = await browser.newPage();
+  const page = await browser.newPage(viewport ? { viewport } : {});
   const consoleLog = path.join(tmp, 'browser-console.log');
   page.on('console', (msg) => fs.appendFileSync(consoleLog, `[${msg.type()}] ${msg.text()}\n`));
   page.on('pageerror', (err) => fs.appendFileSync(consoleLog, `[pageerror] ${err.stack ?? err}\n`));
@@ -63,5 +72,5 @@ export async function openWorkbench({ server, tmp, folder, testsModule, scope })
   // Only the navigation itself is awaited: the suite's end is `exitCode`, bounded by the caller.
   // Playwright's default 30 s was too short for the first response on a loaded machine.
   await page.goto(url, { waitUntil: 'commit', timeout: GOTO_TIMEOUT_MS });
-  return { exitCode, close };
+  return { exitCode, close, page };
 }
