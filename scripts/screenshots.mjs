@@ -119,6 +119,8 @@ try {
   await quickOpen(page, 'greet.test.mjs');
 
   const endpoint = await endpointFromTerminal(page, probeFile);
+  // A terminal opened before the probe profile was in force is a plain shell: none may remain.
+  await runCommand(page, 'Terminal: Kill All Terminals');
   const agent = await connectAgent(server.profile.extensions, endpoint, scope);
 
   console.error('screenshots: the agent opens a session');
