@@ -119,7 +119,9 @@ try {
   await quickOpen(page, 'greet.test.mjs');
 
   const endpoint = await endpointFromTerminal(page, probeFile);
-  // A terminal opened before the probe profile was in force is a plain shell: none may remain.
+  // A plain shell may remain (a terminal opened before the probe profile was in force, or the one
+  // VS Code opens in a visible, empty terminal panel): hide the panel, then close every terminal.
+  if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
   await runCommand(page, 'Terminal: Kill All Terminals');
   const agent = await connectAgent(server.profile.extensions, endpoint, scope);
 
