@@ -83,6 +83,8 @@ const WINDOW_SETTINGS = {
   // The DOM renderer: the terminal's text can be waited for, and headless Chromium has no GPU.
   'terminal.integrated.gpuAcceleration': 'off',
   'terminal.integrated.enablePersistentSessions': false,
+  // A loaded machine may take longer than the default 30 s to reach the session's first prompt.
+  'dsh.terminal.openTimeoutMs': 120_000,
 };
 
 const timeoutMs = Number(process.env.DSH_SCREENSHOTS_TIMEOUT_MS ?? 900_000);
@@ -116,7 +118,7 @@ try {
   page.setDefaultTimeout(STEP_TIMEOUT_MS);
   failureShot = { page, file: path.join(tmp, 'failure.png') };
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: LOAD_TIMEOUT_MS });
-  await quickOpen(page, 'greet.test.mjs');
+  await openFile(page, 'greet.test.mjs');
 
   const endpoint = await endpointFromTerminal(page, probeFile);
   // A plain shell may remain (a terminal opened before the probe profile was in force, or the one
@@ -126,12 +128,12 @@ try {
   const agent = await connectAgent(server.profile.extensions, endpoint, scope);
 
   console.error('screenshots: the agent opens a session');
-  const opened = agent.callTool({ name: 'dsh_terminal_open', arguments: { name: 'tests' } });
+  const opened = agent.callTool({ name: 'dsh_terminal_open', arguments: { name: 'tests' } }, undefined, { timeout: 3 * STEP_TIMEOUT_MS });
   await answerDialog(page, 'Open an agent terminal?', 'Allow Once');
   const { sessionId } = JSON.parse(firstText(await opened));
 
   console.error(`screenshots: the agent asks to run ${COMMAND} in ${sessionId}`);
-  const sent = agent.callTool({ name: 'dsh_terminal_send', arguments: { sessionId, input: COMMAND, timeoutMs: 4000 } });
+  const sent = agent.callTool({ name: 'dsh_terminal_send', arguments: { sessionId, input: COMMAND, timeoutMs: 4000 } }, undefined, { timeout: 3 * STEP_TIMEOUT_MS });
   const dialog = await waitForDialog(page, `Run in agent terminal ${sessionId}?`);
   await dialog.getByText(COMMAND, { exact: false }).first().waitFor();
   await capture(page, 'confirmation.png', await padded(page, [await boxOf(dialog)], 8));
@@ -207,18 +209,18 @@ function addSettings(userData, settings) {
  * @param {string} title  the exact title shown in the palette, e.g. "Terminal: Focus Terminal"
  */
 async function runCommand(page, title) {
-  await page.keyboard.press('F1');
-  await pick(page, `>${title}`, title);
+  await pick(page, 'F1', `>${title}`, title);
 }
 
 /**
- * Opens the workspace file `name` through Quick Open (Ctrl+P) and waits for its editor tab.
+ * Opens the workspace file `name` (at the folder's top level) from the Explorer and waits for its
+ * editor tab. Quick Open is not used: right after start-up its file search may answer "No matching
+ * results" and does not refresh.
  * @param {Page} page
  * @param {string} name
  */
-async function quickOpen(page, name) {
-  await page.keyboard.press('Control+P');
-  await pick(page, name, name);
+async function openFile(page, name) {
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }).dblclick();
   await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
 }
 
@@ -230,25 +232,37 @@ async function quickOpen(page, name) {
  * @param {string} title
  */
 async function showTerminal(page, title) {
-  await page.keyboard.press('Control+P');
-  await pick(page, `term ${title}`, new RegExp(`^\\s*(\\d+(\\.\\d+)?: )?${escapeRegExp(title)}`));
+  await pick(page, 'Control+P', `term ${title}`, new RegExp(`^\\s*(\\d+(\\.\\d+)?: )?${escapeRegExp(title)}`));
   await page.locator('.part.panel .terminal-wrapper.active').waitFor();
 }
 
 /**
- * Types `query` into the open quick input and accepts the entry whose label is exactly `label`
- * (or matches it, for a regular expression).
+ * Opens the quick input with the key `open`, types `query` and accepts the entry whose label is
+ * exactly `label` (or matches it, for a regular expression). An entry that is not there within
+ * 10 s (a command whose part of the workbench is still starting; the list does not refresh) is
+ * looked for again in a newly opened quick input, for up to one step's time.
  * @param {Page} page
+ * @param {string} open  e.g. "F1" or "Control+P"
  * @param {string} query
  * @param {string | RegExp} label
  */
-async function pick(page, query, label) {
+async function pick(page, open, query, label) {
   const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('input.input');
-  await input.waitFor();
-  await input.fill(query);
   const match = typeof label === 'string' ? new RegExp(`^${escapeRegExp(label)}$`) : label;
-  await widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: match }) }).first().click();
+  const entry = widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: match }) }).first();
+  const deadline = Date.now() + STEP_TIMEOUT_MS;
+  for (;;) {
+    await page.keyboard.press(open);
+    await widget.locator('input.input').fill(query);
+    const found = await entry.waitFor({ timeout: 10_000 }).then(() => true, (e) => {
+      if (Date.now() > deadline) throw e;
+      return false;
+    });
+    if (found) break;
+    await page.keyboard.press('Escape');
+    await widget.waitFor({ state: 'hidden' });
+  }
+  await entry.click();
   await widget.waitFor({ state: 'hidden' });
 }
 
