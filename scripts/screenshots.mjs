@@ -172,7 +172,7 @@ try {
     const { page, file } = failureShot;
     await page.screenshot({ path: file, timeout: 10_000 }).then(() => console.error(`screenshots: the window at the failure: ${file}`), () => {});
   }
-  await shutdown(1, `screenshots: ${err instanceof Error ? err.stack ?? err.message : err}`);
+  await shutdown(1, `screenshots: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
 }
 
 /**
@@ -384,7 +384,7 @@ async function growPanel(page, steps) {
  */
 async function boxOf(locator) {
   const box = await locator.boundingBox();
-  if (!box) throw new Error(`${locator} is not visible`);
+  if (!box) throw new Error(`${String(locator)} is not visible`);
   return box;
 }
 
