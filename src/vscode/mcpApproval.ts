@@ -12,6 +12,7 @@
  */
 import * as vscode from 'vscode';
 import { SETTING } from '../common/ids';
+import { markdownPlainText } from './tools/markdownPlainText';
 
 /** A call the person refused (or VS Code could not ask about); its message is for the client. */
 export class McpDeniedError extends Error {}
@@ -22,9 +23,13 @@ export function autoApprovedClients(): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.length > 0) : [];
 }
 
-/** Markdown source of a confirmation message (a plain string as is). */
+/**
+ * What the dialog shows of a confirmation message: a modal's detail renders no markdown, so a
+ * `MarkdownString` is shown as the plain text it reads as (the exact input of a code block, no
+ * escapes or emphasis markers); a plain string as is.
+ */
 function text(message: string | vscode.MarkdownString): string {
-  return typeof message === 'string' ? message : message.value;
+  return typeof message === 'string' ? message : markdownPlainText(message.value);
 }
 
 /** The approvals of one MCP connection. */
@@ -36,8 +41,8 @@ export class McpApproval {
 
   /**
    * Resolves when the call may run; asks the person when `prepared` holds confirmation messages.
-   * The dialog shows the confirmation's title and its full message (the exact input, as the tool
-   * prepared it) as the detail.
+   * The dialog shows the confirmation's title and its full message as plain text (the exact input,
+   * as the tool prepared it) as the detail.
    * @throws McpDeniedError when the person chose Deny or closed the dialog, or VS Code refused to
    *   show it (as it does in extension-test mode).
    */

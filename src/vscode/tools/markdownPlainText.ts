@@ -1,0 +1,41 @@
+/**
+ * The plain text a person reads in a markdown message, for places that show no markdown (a modal
+ * dialog's detail): emphasis markers and backslash escapes go, code spans and code blocks keep their
+ * exact characters, paragraphs are separated by a blank line and list items start with "- ".
+ * Parsed with markdown-it (CommonMark), the parser the wiki-link index uses. No `vscode` import.
+ */
+import MarkdownIt from 'markdown-it';
+
+type Token = ReturnType<MarkdownIt['parse']>[number];
+
+const parser = new MarkdownIt('commonmark', { html: false });
+
+/**
+ * Plain text of `markdown`. A fenced or indented code block yields its content exactly (the
+ * characters between the fences, CommonMark § 4.4–4.5), on lines of its own; inline code yields its
+ * content (§ 6.1); escaped punctuation yields the character (§ 2.4); raw HTML is not interpreted
+ * (`html: false`), so it stays as the text it is. Never throws for any string.
+ */
+export function markdownPlainText(markdown: string): string {
+  const blocks: string[] = [];
+  let item = '';
+  for (const token of parser.parse(markdown, {})) {
+    if (token.type === 'list_item_open') item = '- ';
+    else if (token.type === 'inline') {
+      blocks.push(item + inlineText(token.children ?? []));
+      item = '';
+    } else if (token.type === 'fence' || token.type === 'code_block') blocks.push(token.content.replace(/\n$/, ''));
+    else if (token.type === 'hr') blocks.push('---');
+  }
+  return blocks.join('\n\n');
+}
+
+function inlineText(children: Token[]): string {
+  let out = '';
+  for (const child of children) {
+    if (child.type === 'softbreak' || child.type === 'hardbreak') out += '\n';
+    else if (child.type === 'text' || child.type === 'code_inline' || child.type === 'html_inline') out += child.content;
+    else if (child.type === 'image') out += child.content;
+  }
+  return out;
+}

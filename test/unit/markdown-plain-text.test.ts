@@ -1,0 +1,36 @@
+/**
+ * The plain text an MCP approval dialog shows (a modal's detail renders no markdown): the exact
+ * command of a confirmation, with no markdown syntax or escapes around it.
+ */
+import * as assert from 'node:assert/strict';
+import { markdownPlainText } from '../../src/vscode/tools/markdownPlainText';
+import { closeConfirmationText, newSessionRunText } from '../../src/vscode/tools/terminal/confirmation';
+import { codeFence, escapeMarkdown } from '../../src/vscode/tools/markdownText';
+
+describe('markdown as plain text for dialogs', () => {
+  it('a send confirmation reads as the exact command, the receiver and the folder, without markdown syntax', () => {
+    const plain = markdownPlainText(newSessionRunText('node --test --watch', '/work/greeter'));
+    assert.equal(plain, 'node --test --watch\n\nReceiver: bash at its prompt in a new session, in /work/greeter: pasted as one piece, then Enter runs it.');
+  });
+
+  it('commands holding backticks, fences, markdown and HTML come out character for character', () => {
+    const commands = [
+      'echo `date` ``` ```` `',
+      'printf "**not bold** [x](http://e) <b>y</b> \\\\n" # `rm -rf /`',
+      'cat <<EOF\n```\n# heading?\n- item?\nEOF',
+      '    indented; and *stars*',
+    ];
+    for (const command of commands) assert.equal(markdownPlainText(codeFence(command)), command, command);
+  });
+
+  it('model-supplied names lose their escapes but never become links or emphasis', () => {
+    const name = 'build *now* [x](http://evil) <img src=x> `tick`';
+    assert.equal(markdownPlainText(`Session ${escapeMarkdown(name)}.`), `Session ${name}.`);
+    assert.equal(markdownPlainText(closeConfirmationText('pty-9 [x](y)', undefined, undefined)), 'End the shell of pty-9 [x](y) and every process it started.');
+  });
+
+  it('characters a terminal acts on stay visible as the confirmation shows them', () => {
+    assert.equal(markdownPlainText(codeFence('# touch /tmp/x\u0001\u0004')), '# touch /tmp/x⟨U+0001⟩⟨U+0004⟩');
+    assert.equal(markdownPlainText(codeFence('echo \u202Eevil')), 'echo ⟨U+202E⟩evil');
+  });
+});
