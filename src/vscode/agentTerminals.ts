@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { COMMAND } from '../common/ids';
 import { TerminalError, describe } from '../terminal/errors';
 import type { Owner, SessionEvent, SessionInfo } from '../terminal/service';
+import { LINE_SPLIT_MARKER } from '../terminal/scrollback';
 import { AgentOwners } from './agentOwners';
 import type { TerminalToolContext } from './tools/terminal/context';
 
@@ -159,6 +160,23 @@ function stateText(s: SessionInfo): string {
   return s.busy ? `busy: ${s.foregroundCommand ?? 'running'}` : 'idle';
 }
 
+/** How many of the newest lines a panel terminal shows of what its session printed before it opened. */
+const MIRROR_BACKLOG_LINES = 200;
+
+/**
+ * The newest lines (at most MIRROR_BACKLOG_LINES) the session printed before a panel terminal
+ * subscribed to it, as the PTY produced them (escapes included, our markers removed), with lines
+ * the scrollback split rejoined and CRLF line ends for the terminal; '' if the session is gone.
+ */
+function printedSoFar(ctx: TerminalToolContext, sessionId: string): string {
+  try {
+    const page = ctx.service.read(ctx.owner, sessionId, { raw: true, count: MIRROR_BACKLOG_LINES });
+    return page.text.split(`${LINE_SPLIT_MARKER}\n`).join('').replace(/\r?\n/g, '\r\n');
+  } catch {
+    return '';
+  }
+}
+
 /** One session's panel terminal; `ctx.owner` is the session's owner. */
 class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   readonly sessionId: string;
@@ -184,13 +202,15 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     private readonly hooks: { gone(): void; kept(): void },
   ) {
     this.sessionId = session.sessionId;
+    // Read and subscribe in one turn of the event loop, so no output falls between them.
+    this.buffered = printedSoFar(ctx, session.sessionId);
     this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.write(text));
     this.terminal = vscode.window.createTerminal({ name: this.title(session), pty: this, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
   }
 
   open(): void {
     this.opened = true;
-    this.writeEmitter.fire(this.buffered || '$ ');
+    this.writeEmitter.fire(this.buffered);
     this.buffered = '';
   }
 
