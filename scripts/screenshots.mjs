@@ -123,7 +123,13 @@ try {
   const endpoint = await endpointFromTerminal(page, probeFile);
   // A plain shell may remain (a terminal opened before the probe profile was in force, or the one
   // VS Code opens in a visible, empty terminal panel): hide the panel, then close every terminal.
-  if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'View: Hide Panel');
+  // The panel toggle's key (Ctrl+J), since the palette may not list "View: Hide Panel" while a
+  // terminal in the panel holds the focus.
+  if (await page.locator('.part.panel').isVisible()) {
+    await page.locator('.tabs-container .tab.active').click();
+    await page.keyboard.press('Control+J');
+    await page.locator('.part.panel').waitFor({ state: 'hidden' });
+  }
   await runCommand(page, 'Terminal: Kill All Terminals');
   const agent = await connectAgent(server.profile.extensions, endpoint, scope);
 
@@ -240,7 +246,8 @@ async function showTerminal(page, title) {
  * Opens the quick input with the key `open`, types `query` and accepts the entry whose label is
  * exactly `label` (or matches it, for a regular expression). An entry that is not there within
  * 10 s (a command whose part of the workbench is still starting; the list does not refresh) is
- * looked for again in a newly opened quick input, for up to one step's time.
+ * looked for again in a newly opened quick input, for up to one step's time; so is one that could not
+ * be clicked because the quick input closed.
  * @param {Page} page
  * @param {string} open  e.g. "F1" or "Control+P"
  * @param {string} query
@@ -254,15 +261,19 @@ async function pick(page, open, query, label) {
   for (;;) {
     await page.keyboard.press(open);
     await widget.locator('input.input').fill(query);
-    const found = await entry.waitFor({ timeout: 10_000 }).then(() => true, (e) => {
-      if (Date.now() > deadline) throw e;
-      return false;
-    });
-    if (found) break;
+    // The quick input can also close under the click (a terminal taking focus as it starts): then
+    // the whole pick is tried again.
+    const picked = await entry
+      .waitFor({ timeout: 10_000 })
+      .then(() => entry.click({ timeout: 10_000 }))
+      .then(() => true, (/** @type {unknown} */ e) => {
+        if (Date.now() > deadline) throw e;
+        return false;
+      });
+    if (picked) break;
     await page.keyboard.press('Escape');
     await widget.waitFor({ state: 'hidden' });
   }
-  await entry.click();
   await widget.waitFor({ state: 'hidden' });
 }
 
