@@ -22,7 +22,7 @@ export interface Snap {
 }
 
 /**
- * L11: when `column` (1-based, code points) lies on a declaration keyword (`export`, `function`,
+ * When `column` (1-based, code points) lies on a declaration keyword (`export`, `function`,
  * `const`, …), move it to the first identifier after the keywords on the same line, i.e. the
  * declared name (`export default async function helper()` -> `helper`). Otherwise the column
  * stays and `token` names the word under it, so the tool can say which token was used.

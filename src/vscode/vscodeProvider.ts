@@ -95,7 +95,7 @@ export class VsCodeProvider implements LspProvider {
     this.readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
     this.firstRetryMs = options.firstRetryMs ?? 100;
     // 10 s, not less: under load tsserver answered null hovers (not "(loading...)") for over 3 s
-    // after its syntax server already gave document symbols (a flaky L03 at 3 s).
+    // after its syntax server already gave document symbols; 3 s was too short for a hover on a fresh file.
     this.settleMs = options.settleMs ?? 10_000;
   }
 
@@ -187,7 +187,7 @@ function isEmpty(a: Answer): boolean {
 
 async function exec(command: string, uri: vscode.Uri, position: vscode.Position): Promise<unknown[]> {
   const r = await vscode.commands.executeCommand<unknown>(command, uri, position);
-  // null, undefined and [] all mean "no results" (L20); a single object is tolerated.
+  // null, undefined and [] all mean "no results" (the commands answer any of them); a single object is tolerated.
   if (r === null || r === undefined) return [];
   return Array.isArray(r) ? (r as unknown[]) : [r];
 }

@@ -14,7 +14,7 @@ import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
 
 /** Options of a {@link VaultIndex}. */
 export interface VaultIndexOptions {
-  /** Which side of `|` is the target (W08). Default `'target-first'` (Obsidian/Foam). */
+  /** Which side of `|` is the target. Default `'target-first'` (Obsidian/Foam). */
   readonly aliasOrder?: AliasOrder;
   /**
    * Folder names never walked, at any depth. Default `['node_modules']`; folders whose name
