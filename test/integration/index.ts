@@ -56,7 +56,9 @@ function testFiles(dir: string): string[] {
 export async function run(): Promise<void> {
   const results: Results = { passed: 0, failed: 0, failures: [] };
   try {
-    const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: makeReporter(results) });
+    // DSH_TEST_GREP (a regular expression) runs only the tests whose full title matches it.
+    const grep = process.env.DSH_TEST_GREP ? new RegExp(process.env.DSH_TEST_GREP) : undefined;
+    const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: makeReporter(results), grep });
     const files = testFiles(__dirname);
     if (files.length === 0) throw new Error(`no *.test.js files next to ${__filename}`);
     files.forEach((f) => mocha.addFile(f));

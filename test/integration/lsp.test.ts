@@ -332,11 +332,11 @@ describe('dsh_lsp through vscode.lm.invokeTool: notes (md-links on test/fixtures
     const refsOfOne = async () => (await lsp({ operation: 'findReferences', filePath: 'vault/one note.md', line: 1, column: 1 })).locations.map(at);
     await vscode.workspace.fs.writeFile(uri, Buffer.from('# Fresh\n\nSee [[one note]].\n'));
     try {
-      await until('the new note to be referenced', async () => (await refsOfOne()).includes('vault/fresh/fresh note.md:3:5'), 10_000, 200);
+      await until('the new note to be referenced', async () => (await refsOfOne()).includes('vault/fresh/fresh note.md:3:5'), 30_000, 200);
     } finally {
       await vscode.workspace.fs.delete(dir, { recursive: true });
     }
-    await until('the deleted folder\'s note to go', async () => !(await refsOfOne()).some((k) => k.startsWith('vault/fresh/')), 10_000, 200);
+    await until('the deleted folder\'s note to go', async () => !(await refsOfOne()).some((k) => k.startsWith('vault/fresh/')), 30_000, 200);
   });
 
   it('the editor too: VS Code definition and references on a wiki link come from md-links', async () => {

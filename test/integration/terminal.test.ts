@@ -118,7 +118,7 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     await config.update('maxReadBytes', 1024 * 1024, vscode.ConfigurationTarget.Global);
     // The host updates its configuration and fires the change event (on which the extension applies
     // the settings) in one step: once the new value reads back, the extension has it too.
-    await until('the new maxReadBytes in the host', () => config.get('maxReadBytes') === 1024 * 1024);
+    await until('the new maxReadBytes in the host', () => vscode.workspace.getConfiguration('dsh.terminal').get('maxReadBytes') === 1024 * 1024);
     try {
       const big = await invokeTool<{ sessionId: string }>('dsh_terminal_open', {});
       const r = await invokeTool<SendJson & { toolCapDroppedBytes?: number }>('dsh_terminal_send', {
