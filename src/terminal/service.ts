@@ -308,14 +308,7 @@ export class TerminalService implements Disposable {
   async send(owner: Owner, sessionId: string, request: SendRequest): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
     this.checkSendable(entry, request);
-    entry.sending = true;
-    this.emit('changed', entry);
-    try {
-      return await entry.session.send(request);
-    } finally {
-      entry.sending = false;
-      this.emit('changed', entry);
-    }
+    return this.holdSlot(entry, () => entry.session.send(request));
   }
 
   /**
@@ -330,10 +323,18 @@ export class TerminalService implements Disposable {
     const entry = this.entry(owner, sessionId);
     this.checkNotTakenOver(entry);
     this.checkIdle(entry);
+    return this.holdSlot(entry, () => entry.session.wait(request));
+  }
+
+  /**
+   * Runs `work` holding the session's one in-flight slot (a send or a wait): `busy` in listings and
+   * a `changed` event when it is taken and when it is released, however `work` settles.
+   */
+  private async holdSlot<T>(entry: Entry, work: () => Promise<T>): Promise<T> {
     entry.sending = true;
     this.emit('changed', entry);
     try {
-      return await entry.session.wait(request);
+      return await work();
     } finally {
       entry.sending = false;
       this.emit('changed', entry);
@@ -355,6 +356,8 @@ export class TerminalService implements Disposable {
       job.droppedBytes += dropped;
     });
     entry.jobs.set(job.id, job);
+    // Holds the slot like `holdSlot`, but releases it only once the job has its result, so whoever
+    // the release event wakes finds the job done.
     entry.sending = true;
     this.emit('changed', entry);
     entry.session
