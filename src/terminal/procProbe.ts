@@ -131,10 +131,12 @@ export function processArgs(pid: number, useProc: boolean): string | undefined {
   return out || undefined;
 }
 
-/** A process as ps(1) lists it: pid, process group and start time (`lstart`, as ps prints it). */
+/** A process as ps(1) lists it: pid, process group, state and start time (`lstart`, as ps prints it). */
 export interface PsEntry {
   pid: number;
   pgid: number;
+  /** ps's `stat` column: the state letter first (`Z` for a zombie), then flags such as `s` or `+`. */
+  stat: string;
   lstart: string;
 }
 
@@ -145,24 +147,25 @@ export interface PsEntry {
  * the shell) are not listed: see {@link psStillSame}.
  */
 export function psOnTty(ttyPath: string): PsEntry[] {
-  return parsePs(ps(['-t', ttyPath, '-o', 'pid=,pgid=,lstart=']));
+  return parsePs(ps(['-t', ttyPath, '-o', 'pid=,pgid=,stat=,lstart=']));
 }
 
 /**
- * Without /proc: those of `entries` that still run as the same process (same pid, process group and
- * start time, `ps -p`), so a remembered process group is signalled only while it is still ours.
+ * Without /proc: those of `entries` that are still the same process (same pid, process group and
+ * start time, `ps -p`), as ps lists them now (with their current `stat`), so a remembered process
+ * group is signalled only while it is still ours.
  */
 export function psStillSame(entries: PsEntry[]): PsEntry[] {
   if (entries.length === 0) return [];
-  const now = parsePs(ps(['-o', 'pid=,pgid=,lstart=', '-p', entries.map((e) => e.pid).join(',')]));
-  return entries.filter((e) => now.some((n) => n.pid === e.pid && n.pgid === e.pgid && n.lstart === e.lstart));
+  const now = parsePs(ps(['-o', 'pid=,pgid=,stat=,lstart=', '-p', entries.map((e) => e.pid).join(',')]));
+  return now.filter((n) => entries.some((e) => n.pid === e.pid && n.pgid === e.pgid && n.lstart === e.lstart));
 }
 
 function parsePs(out: string): PsEntry[] {
   const entries: PsEntry[] = [];
   for (const line of out.split('\n')) {
-    const m = /^\s*(\d+)\s+(\d+)\s+(.+?)\s*$/.exec(line);
-    if (m) entries.push({ pid: Number(m[1]), pgid: Number(m[2]), lstart: m[3] });
+    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.+?)\s*$/.exec(line);
+    if (m) entries.push({ pid: Number(m[1]), pgid: Number(m[2]), stat: m[3], lstart: m[4] });
   }
   return entries;
 }

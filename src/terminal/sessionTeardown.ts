@@ -92,12 +92,17 @@ export class SessionTeardown {
    * (ps -t; the terminal is ours while we hold its master), plus those seen there before that still
    * run as the same process (same pid, group and start time: jobs that outlived the shell), plus
    * the shell's own group until it exited.
+   *
+   * Zombies do not count: a process that exited holds no descriptor, memory or port, only its pid
+   * until its parent waits for it, and no signal ends it further. Under an init that never reaps
+   * orphans (Node or code-server as pid 1 of a container) they stay forever.
    */
   ownGroups(): number[] {
     const { shellPid, shellStart } = this.s;
     if (this.s.probe) {
       if (shellStart === undefined && this.s.exited()) return [];
-      return [...new Set(proc.sessionProcesses(shellPid, shellStart).map((p) => p.pgrp))];
+      const running = proc.sessionProcesses(shellPid, shellStart).filter((p) => p.state !== 'Z');
+      return [...new Set(running.map((p) => p.pgrp))];
     }
     const tty = this.s.ptsPath();
     for (const entry of tty ? proc.psOnTty(tty) : []) {
@@ -105,7 +110,7 @@ export class SessionTeardown {
     }
     const alive = proc.psStillSame(this.seenOnTty);
     this.seenOnTty.splice(0, this.seenOnTty.length, ...alive);
-    const groups = new Set(alive.map((e) => e.pgid));
+    const groups = new Set(alive.filter((e) => !e.stat.startsWith('Z')).map((e) => e.pgid));
     if (!this.s.exited()) groups.add(shellPid);
     return [...groups];
   }

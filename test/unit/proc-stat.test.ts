@@ -19,9 +19,26 @@ describe('/proc/<pid>/stat', function () {
     assert.equal(stat.pid, process.pid);
     assert.equal(stat.ppid, process.ppid);
     assert.equal(stat.state, 'R', 'the process reading its own stat is running');
-    assert.ok(Number.isInteger(stat.pgrp) && stat.pgrp > 0);
-    assert.ok(Number.isInteger(stat.session) && stat.session > 0);
+    // 0 when the group or session leader is outside this pid namespace (a container, unshare -p).
+    assert.ok(Number.isInteger(stat.pgrp) && stat.pgrp >= 0);
+    assert.ok(Number.isInteger(stat.session) && stat.session >= 0);
     assert.ok(Number.isInteger(stat.startTime) && stat.startTime > 0);
+  });
+
+  it('reads a new session leader: its own pid as process group and session', async () => {
+    const child = spawn('/bin/sleep', ['30'], { stdio: 'ignore', detached: true }); // setsid(2)
+    try {
+      await new Promise((resolve, reject) => child.once('spawn', resolve).once('error', reject));
+      const stat = readStat(child.pid!);
+      assert.ok(stat);
+      assert.equal(stat.pid, child.pid);
+      assert.equal(stat.ppid, process.pid);
+      assert.equal(stat.pgrp, child.pid);
+      assert.equal(stat.session, child.pid);
+      assert.equal(stat.ttyNr, 0, 'setsid leaves the new session without a controlling terminal');
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('keeps the fields in place when the command name holds spaces and parentheses', async () => {

@@ -333,6 +333,29 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
     assert.ok(!log.lines.some((l) => /survived SIGKILL|cleanup failed/.test(l)), log.lines.join('\n'));
   });
 
+  it('under an init that never reaps orphans (Node as pid 1 of a container), close ends the session and reports no false failure', async function () {
+    // A new pid namespace needs root, or a user namespace mapped to root where unprivileged ones are allowed.
+    const unshare = ['unshare', ...(process.getuid?.() === 0 ? [] : ['--map-root-user']), '--pid', '--fork', '--mount-proc'];
+    try {
+      execFileSync(unshare[0], [...unshare.slice(1), 'true'], { stdio: 'ignore', timeout: 10_000 });
+    } catch {
+      this.skip(); // no way to make a pid namespace here
+    }
+    const script = path.join(__dirname, 'support/close-under-node-init.ts');
+    const out = execFileSync(unshare[0], [...unshare.slice(1), process.execPath, '--import', 'tsx', script], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: process.env,
+    });
+    const results = out.trim().split('\n').map((l) => JSON.parse(l) as { probe: boolean; closed: boolean; error?: string; left: string[] });
+    assert.deepEqual(results.map((r) => r.probe), [true, false]);
+    for (const r of results) {
+      assert.equal(r.error, undefined, `probe ${r.probe}: ${r.error}`);
+      assert.equal(r.closed, true);
+      assert.ok(r.left.every((s) => s === 'Z'), `probe ${r.probe}: only unreaped zombies may remain, saw ${r.left.join(' ')}`);
+    }
+  });
+
   it('closeAll ends every session and waits for it: a job that ignores SIGHUP is gone when it resolves', async () => {
     const h = harness();
     try {
