@@ -2,6 +2,7 @@
  * Declaration-keyword snapping (plain Node): a column on `export`, `function`, `const`, … moves to
  * the declared name, because models often point at the keyword.
  */
+import { textHead } from './lineWindow';
 import { characterToModelColumn } from './position';
 
 /** Words that start a declaration but never name it, across common languages. */
@@ -15,7 +16,10 @@ const DECLARATION_KEYWORDS = new Set([
 export interface Snap {
   /** The 1-based column to use. */
   readonly column: number;
-  /** The identifier (or other token) at that column, `''` when the column is on no token. */
+  /**
+   * The identifier (or other token) at that column, `''` when the column is on no token; one
+   * longer than 200 UTF-16 code units is cut there and ends with `…` (see textHead).
+   */
   readonly token: string;
   /** Set when the column moved: says from which keyword to which name. */
   readonly note?: string;
@@ -38,11 +42,12 @@ export function snapToDeclaredName(lineText: string, column: number): Snap {
       if (w.end <= at) continue;
       if (w.start > at) break;
       word = w;
-      if (!DECLARATION_KEYWORDS.has(w.text)) return { column, token: w.text };
+      if (!DECLARATION_KEYWORDS.has(w.text)) return { column, token: textHead(w.text) };
       continue;
     }
     if (DECLARATION_KEYWORDS.has(w.text)) continue;
-    return { column: w.start + 1, token: w.text, note: `column ${column} is on the keyword '${word.text}'; used the declared name '${w.text}' at column ${w.start + 1}` };
+    const name = textHead(w.text);
+    return { column: w.start + 1, token: name, note: `column ${column} is on the keyword '${word.text}'; used the declared name '${name}' at column ${w.start + 1}` };
   }
   if (word === undefined) {
     const cp = codePointAt(lineText, at);

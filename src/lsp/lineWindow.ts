@@ -47,6 +47,17 @@ export function lineWindow(lineText: string, column: number, max = LINE_TEXT_MAX
   return begin > 0 ? { text, start: characterToModelColumn(lineText, begin) } : { text };
 }
 
+/**
+ * The start of `text` as shown in a result or an error: whole when it has at most `max` UTF-16
+ * code units, else its first `max` units (one fewer where a surrogate pair would be split) and
+ * {@link CUT_MARKER}. For a token or a model-given string that may be megabytes long.
+ */
+export function textHead(text: string, max = LINE_TEXT_MAX_UNITS): string {
+  if (text.length <= max) return text;
+  const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
+  return `${text.slice(0, end)}${CUT_MARKER}`;
+}
+
 function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }

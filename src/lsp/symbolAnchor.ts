@@ -2,7 +2,7 @@
  * Re-anchoring a model column to a symbol on the line (plain Node, no `vscode` import), because
  * models miscount columns.
  */
-import { lineWindow } from './lineWindow';
+import { lineWindow, textHead } from './lineWindow';
 import { LspError } from './types';
 
 const IDENTIFIER_CHAR = /[\p{ID_Continue}$\u200C\u200D]/u;
@@ -15,6 +15,22 @@ export interface SymbolAnchor {
   readonly occurrences: readonly number[];
 }
 
+/** Longest `symbol` a tool accepts (UTF-16 code units): an identifier, never a line. */
+export const SYMBOL_MAX_UNITS = 200;
+
+/**
+ * What is wrong with a model-given `symbol`, as a message the model can act on (quoting at most
+ * the bound of it), or undefined when it is usable: a string of 1..{@link SYMBOL_MAX_UNITS} UTF-16
+ * code units on one line. The bound also bounds the search ({@link anchorToSymbol} costs the
+ * line's length times the symbol's).
+ */
+export function symbolProblem(symbol: unknown): string | undefined {
+  if (typeof symbol !== 'string' || symbol.length === 0) return `symbol, when given, must be the non-empty identifier text on the line (got ${typeof symbol === 'string' ? '""' : typeof symbol})`;
+  if (symbol.length > SYMBOL_MAX_UNITS) return `symbol must be at most ${SYMBOL_MAX_UNITS} UTF-16 code units, the identifier text on the line (got ${symbol.length}, starting ${JSON.stringify(textHead(symbol, 40))})`;
+  if (/[\r\n]/.test(symbol)) return `symbol must be text on one line, got ${JSON.stringify(symbol)}`;
+  return undefined;
+}
+
 /**
  * Re-anchor a model column to an occurrence of `symbol` on the line, because models miscount
  * columns. An occurrence counts only at identifier boundaries: where the symbol begins (ends)
@@ -25,14 +41,13 @@ export interface SymbolAnchor {
  * @param lineText the line, without its terminator.
  * @param column 1-based column in code points (any integer; only used for nearness).
  * @param symbol the exact, case-sensitive text to find; non-empty, single line.
- * @throws LspError `invalid_request` for an empty or multi-line symbol; `symbol_not_found` when no
+ * @throws LspError `invalid_request` for a symbol {@link symbolProblem} refuses; `symbol_not_found` when no
  *   occurrence exists (the message and `details.lineText` quote the line, a long one cut to a
  *   window around `column` by {@link lineWindow}, with `details.lineTextStart` then).
  */
 export function anchorToSymbol(lineText: string, column: number, symbol: string): SymbolAnchor {
-  if (typeof symbol !== 'string' || symbol.length === 0 || /[\r\n]/.test(symbol)) {
-    throw new LspError('invalid_request', `symbol must be non-empty text on one line, got ${JSON.stringify(symbol)}`);
-  }
+  const problem = symbolProblem(symbol);
+  if (problem) throw new LspError('invalid_request', problem);
   const cps = Array.from(lineText);
   const sym = Array.from(symbol);
   const checkBefore = IDENTIFIER_CHAR.test(sym[0]!);

@@ -52,7 +52,7 @@ export function resolveModelPosition(lines: readonly string[], line: number, col
     const anchor = anchorToSymbol(lineText, column, symbol);
     used = anchor.column;
     tokenText = symbol;
-    if (used !== column) note = `re-anchored to '${symbol}' at column ${used}${anchor.occurrences.length > 1 ? ` (occurrences at columns ${anchor.occurrences.join(', ')})` : ''}`;
+    if (used !== column) note = `re-anchored to '${symbol}' at column ${used}${occurrencesNote(anchor.occurrences)}`;
   } else {
     const snap = snapToDeclaredName(lineText, column);
     used = snap.column;
@@ -70,4 +70,14 @@ export function resolveModelPosition(lines: readonly string[], line: number, col
     position: converted.position,
     used: { line, column: used, lineText: shown.text, ...(shown.start !== undefined ? { lineTextStart: shown.start } : {}), token: tokenText, ...(note ? { note } : {}) },
   };
+}
+
+/** Most occurrence columns a note names. */
+const OCCURRENCES_SHOWN = 10;
+
+/** `''` for one occurrence; else their columns, the first {@link OCCURRENCES_SHOWN} and a count when there are more. */
+function occurrencesNote(occurrences: readonly number[]): string {
+  if (occurrences.length <= 1) return '';
+  if (occurrences.length <= OCCURRENCES_SHOWN) return ` (occurrences at columns ${occurrences.join(', ')})`;
+  return ` (${occurrences.length} occurrences, the first at columns ${occurrences.slice(0, OCCURRENCES_SHOWN).join(', ')}, …)`;
 }

@@ -19,6 +19,7 @@ import type { DiagnosticItem, Freshness, SymbolItem, SymbolKindName } from '../l
 import { splitLines } from '../lsp/position';
 import { LspError } from '../lsp/types';
 import { checkNavigationFile } from '../lsp/fileRead';
+import { textHead } from '../lsp/lineWindow';
 import { describeOutside, placeOf, readUriText, workspaceFolderRealPaths } from './fileAccess';
 import { resolveFile, ResolvedFile } from './lspTool';
 import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
@@ -247,7 +248,7 @@ export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
     const i = options.input ?? {};
-    return { invocationMessage: `${String(i.direction)} calls at ${String(i.filePath)}:${String(i.line)}:${String(i.column)}${i.symbol ? ` (${String(i.symbol as unknown)})` : ''}` };
+    return { invocationMessage: `${textHead(String(i.direction))} calls at ${textHead(String(i.filePath))}:${String(i.line)}:${String(i.column)}${i.symbol ? ` (${textHead(String(i.symbol as unknown))})` : ''}` };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {

@@ -15,6 +15,8 @@ import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLine
 import type { LspService } from '../lsp/service';
 import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../lsp/types';
 import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
+import { textHead } from '../lsp/lineWindow';
+import { symbolProblem } from '../lsp/symbolAnchor';
 import { extensionOfUri } from '../lsp/uri';
 import { describeOutside, placeOf, readUriText, UriPlace } from './fileAccess';
 import { codeFence } from './tools/markdownText';
@@ -87,7 +89,7 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<LspToolInput>, _token?: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
     const input = (options.input ?? {}) as LspToolInput;
     const { operation, filePath, line, column, symbol } = input;
-    const invocationMessage = `${String(operation)} at ${String(filePath)}:${String(line)}:${String(column)}${symbol ? ` (${symbol})` : ''}`;
+    const invocationMessage = `${String(operation)} at ${textHead(String(filePath))}:${String(line)}:${String(column)}${symbol ? ` (${textHead(String(symbol))})` : ''}`;
     let place: UriPlace;
     try {
       validate(input);
@@ -189,7 +191,8 @@ function validate(input: LspToolInput): { operation: LspOperation; filePath: str
     if (typeof i[k] !== 'number' || !Number.isInteger(i[k])) throw new Error(`${k} must be a 1-based integer (got ${JSON.stringify(i[k])})`);
   }
   if ((i.column as number) < 1) throw new Error(`column ${String(i.column)} is invalid: columns are 1-based and counted in characters`);
-  if (i.symbol !== undefined && i.symbol !== null && (typeof i.symbol !== 'string' || i.symbol === '')) throw new Error('symbol, when given, must be the non-empty identifier text on the line');
+  const symbolError = i.symbol === undefined || i.symbol === null ? undefined : symbolProblem(i.symbol);
+  if (symbolError) throw new Error(symbolError);
   return {
     operation: i.operation,
     filePath: i.filePath,

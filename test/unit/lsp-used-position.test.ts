@@ -67,4 +67,43 @@ describe('lsp seam: the used position a tool shows', () => {
     assert.equal(used.column, column, 're-anchored to the symbol');
     assert.ok(used.lineText.length <= BOUND);
   });
+
+  it('a token of a 1 MB identifier is cut to the bound, in the token and in the keyword note', () => {
+    const name = 'x'.repeat(1_000_000);
+    const { used } = resolveModelPosition([`const ${name} = 1;`], 1, 3);
+    assert.ok(used.token.length <= BOUND, `token is ${used.token.length} UTF-16 code units`);
+    assert.ok(used.token.endsWith('…'));
+    assert.ok((used.note ?? '').length < 1000, `note is ${(used.note ?? '').length} characters`);
+    assert.equal(used.column, 7, 'snapped to the declared name');
+  });
+
+  it('refuses a symbol longer than 200 UTF-16 code units at once, saying the limit, and quotes only its start', () => {
+    const line = 'a'.repeat(1_000_000);
+    for (const symbol of ['a'.repeat(500_000), 'b'.repeat(201)]) {
+      assert.throws(
+        () => resolveModelPosition([line], 1, 1, symbol),
+        (e: LspError) => {
+          assert.equal(e.code, 'invalid_request');
+          assert.match(e.message, /at most 200 UTF-16 code units/);
+          assert.ok(e.message.length < 1000, `message is ${e.message.length} characters`);
+          return true;
+        },
+      );
+    }
+    assert.equal(resolveModelPosition([`let ${'b'.repeat(200)} = 1;`], 1, 1, 'b'.repeat(200)).used.column, 5, '200 units is allowed');
+  });
+
+  it('a multi-line symbol is refused quoting at most the bound of it', () => {
+    assert.throws(
+      () => anchorToSymbol('a b', 1, `a\n${'c'.repeat(100_000)}`),
+      (e: LspError) => e.code === 'invalid_request' && e.message.length < 1000,
+    );
+  });
+
+  it('names at most ten other occurrences when the symbol is everywhere on a long line', () => {
+    const { used } = resolveModelPosition(['x '.repeat(500_000)], 1, 2, 'x');
+    assert.equal(used.column, 1);
+    assert.ok((used.note ?? '').length < 1000, `note is ${(used.note ?? '').length} characters`);
+    assert.match(used.note ?? '', /500000 occurrences/);
+  });
 });

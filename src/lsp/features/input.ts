@@ -5,6 +5,7 @@
  */
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../shapeLocations';
 import { LspError } from '../types';
+import { symbolProblem } from '../symbolAnchor';
 import { DEFAULT_CALL_DEPTH, MAX_CALL_DEPTH } from './callHierarchy';
 import { isSeverity, isSymbolKindName, SEVERITIES, Severity, SYMBOL_KINDS, SymbolKindName } from './types';
 
@@ -123,7 +124,8 @@ export function validateCallHierarchyInput(input: unknown): CallHierarchyInput {
     if (typeof i[k] !== 'number' || !Number.isInteger(i[k]) || (i[k] as number) < 1) throw bad(`${k} must be a 1-based integer (got ${JSON.stringify(i[k])})`);
   }
   if (i.direction !== 'incoming' && i.direction !== 'outgoing') throw bad(`direction must be "incoming" (who calls it) or "outgoing" (what it calls), got ${JSON.stringify(i.direction)}`);
-  if (i.symbol !== undefined && i.symbol !== null && (typeof i.symbol !== 'string' || i.symbol === '')) throw bad('symbol, when given, must be the non-empty identifier text on the line');
+  const symbolError = i.symbol === undefined || i.symbol === null ? undefined : symbolProblem(i.symbol);
+  if (symbolError) throw bad(symbolError);
   return {
     filePath: file,
     line: i.line as number,
