@@ -1,7 +1,8 @@
 /**
  * Terminal text scanned without an emulator, in time linear in its length: where to cut it into
- * chunks of bounded rendering cost (`renderChunks`), and its plain text with every escape sequence
- * and control character removed (`plainText`).
+ * chunks of bounded rendering cost (`renderChunks`), its plain text with every escape sequence
+ * and control character removed (`plainText`), and what a person's panel terminal is given of it
+ * (`PanelOscFilter`: OSC strings other than hyperlinks emptied).
  *
  * The scanner follows the parser of xterm.js (src/common/parser/EscapeSequenceParser.ts, the DEC
  * ANSI parser of https://vt100.net/emu/dec_ansi_parser with xterm.js's own choices): ESC, CAN, SUB
@@ -272,4 +273,71 @@ export function plainText(text: string, from = 0): string {
   }
   if (run >= 0) out += text.slice(run);
   return out;
+}
+
+/**
+ * OSC strings the panel terminal is given: OSC 8, hyperlinks (the link's text is drawn, and VS Code
+ * shows the target before opening it). See {@link PanelOscFilter}.
+ */
+export const PANEL_OSC_ALLOWED: ReadonlySet<string> = new Set(['8']);
+
+/** Longest OSC identifier read (digits before the first `;`); a longer one is not allowed. */
+const OSC_ID_MAX = 8;
+
+/**
+ * Empties, in a session's output on its way to the person's panel terminal, every OSC string
+ * (ESC ] … BEL or ST, or C1 OSC … ) whose identifier is not in {@link PANEL_OSC_ALLOWED}. Such
+ * strings act outside the drawing, on behalf of whatever program printed them: shell integration
+ * (OSC 133, 633, 1337, 7, 9) would let a program in the agent's session tell VS Code, and through
+ * `terminal.shellIntegration` every extension, that commands ran in that terminal; OSC 52 writes
+ * the clipboard; OSC 0–2 rename the tab; OSC 4, 10–19 and 104–119 recolour the terminal or make it
+ * answer as if the person typed.
+ *
+ * An emptied string keeps its introducer and its terminator and loses its identifier and data
+ * (`ESC ] 633;E;ls BEL` becomes `ESC ] BEL`, which no handler takes), so the emulator's parser
+ * passes through the same states as before and everything else draws exactly as it would have.
+ * Stateful across calls, since a string may span chunks: while its identifier (the digits before
+ * `;`, at most {@link OSC_ID_MAX}) is incomplete it is held back; strings end where the parser of
+ * {@link step} (xterm.js's) ends them.
+ */
+export class PanelOscFilter {
+  private state = S.Ground;
+  /** Inside an OSC string: undefined while its identifier is read, then whether it passes. */
+  private pass: boolean | undefined;
+  /** The withheld identifier of the OSC string being read. */
+  private id = '';
+
+  /** The part of `text`, continuing the text of earlier calls, that the panel terminal is given. */
+  push(text: string): string {
+    let out = '';
+    let run = 0; // where the current stretch of `text` that passes unchanged began
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      const before = this.state;
+      this.state = step(before, c) & 15;
+      // A C1 OSC inside an OSC string ends that string and starts a new one.
+      const content = before === S.Osc && this.state === S.Osc && c !== 0x9d;
+      if (!content) {
+        if (before === S.Osc && this.pass === undefined) this.decide(); // ended while its identifier was read: emptied
+        if (this.state === S.Osc) {
+          this.pass = undefined; // the introducer passes; the identifier is held
+          this.id = '';
+        }
+        continue;
+      }
+      if (this.pass === true) continue;
+      out += text.slice(run, i);
+      run = i + 1;
+      if (this.pass === false) continue;
+      if (c >= 0x30 && c <= 0x39 && this.id.length < OSC_ID_MAX) this.id += text[i];
+      else if (this.decide()) out += this.id + text[i];
+    }
+    return out + text.slice(run);
+  }
+
+  /** Decides the string being read: whether it passes ({@link PANEL_OSC_ALLOWED}). */
+  private decide(): boolean {
+    this.pass = PANEL_OSC_ALLOWED.has(this.id);
+    return this.pass;
+  }
 }

@@ -7,11 +7,15 @@
  * before closing the session, and a session the person holds closes from anywhere only with
  * their confirmation (`closeAgentSession`). A status bar item counts sessions and busy ones.
  * Sessions of MCP clients (the owners in {@link AgentOwners}) appear the same way, titled with the
- * client's name.
+ * client's name. The panel terminal is given the session's output without its OSC strings other
+ * than hyperlinks (see PanelOscFilter): a program in the session cannot claim shell-integration
+ * commands, write the clipboard, rename the tab or recolour the person's terminal.
  */
 import * as vscode from 'vscode';
 import { COMMAND } from '../common/ids';
 import { TerminalError, describe } from '../terminal/errors';
+import { PanelOscFilter } from '../terminal/escapeScan';
+import { isTerminalReport } from '../terminal/terminalReports';
 import type { Owner, SessionEvent, SessionInfo } from '../terminal/service';
 import { LINE_SPLIT_MARKER } from '../terminal/scrollback';
 import { AgentOwners } from './agentOwners';
@@ -193,6 +197,8 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   /** Set when the terminal closes for a reason other than the person closing it. */
   private quiet = false;
   private offering = false;
+  /** What the person's terminal is not given of the session's output: OSC strings but hyperlinks. */
+  private readonly osc = new PanelOscFilter();
 
   constructor(
     private readonly ctx: TerminalToolContext,
@@ -203,7 +209,7 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   ) {
     this.sessionId = session.sessionId;
     // Read and subscribe in one turn of the event loop, so no output falls between them.
-    this.buffered = printedSoFar(ctx, session.sessionId);
+    this.buffered = this.osc.push(printedSoFar(ctx, session.sessionId));
     this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.write(text));
     this.terminal = vscode.window.createTerminal({ name: this.title(session), pty: this, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
   }
@@ -214,14 +220,18 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     this.buffered = '';
   }
 
-  /** Typing: the person's keystrokes go to the session only while they hold it. */
+  /**
+   * Typing: the person's keystrokes go to the session only while they hold it (with the terminal's
+   * own reports, which answer the program); otherwise typing offers Take Over.
+   */
   handleInput(data: string): void {
     const session = this.info();
     if (session?.takenOver) {
       this.ctx.service.writeUserInput(this.ctx.owner, this.sessionId, data);
       return;
     }
-    if (this.offering || !session) return;
+    // An emulator's answer to a query the program printed, or a focus or mouse report, is not typing.
+    if (this.offering || !session || isTerminalReport(data)) return;
     this.offering = true;
     void vscode.window
       .showInformationMessage(`${this.sessionId} is the agent's terminal and is read-only. Take it over to type into it? Agent input is refused until you hand it back.`, 'Take Over')
@@ -269,7 +279,8 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     this.nameEmitter.dispose();
   }
 
-  private write(text: string): void {
+  private write(output: string): void {
+    const text = this.osc.push(output);
     if (this.opened) this.writeEmitter.fire(text);
     else this.buffered = (this.buffered + text).slice(-64 * 1024);
   }
