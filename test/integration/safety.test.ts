@@ -72,6 +72,42 @@ describe('safety and visibility', function () {
     assert.equal((await invokeTool<{ closed: boolean }>('dsh_terminal_close', { sessionId })).json.closed, true);
   });
 
+  it('a program in the session cannot claim shell integration, rename the tab or reach the clipboard through the panel terminal', async function () {
+    // Shell integration events for extensions exist from VS Code 1.93.
+    const api = vscode.window as unknown as {
+      onDidChangeTerminalShellIntegration?: vscode.Event<{ terminal: vscode.Terminal }>;
+      onDidStartTerminalShellExecution?: vscode.Event<{ terminal: vscode.Terminal }>;
+    };
+    if (!api.onDidChangeTerminalShellIntegration || !api.onDidStartTerminalShellExecution) this.skip();
+    const mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
+    const seen: string[] = [];
+    const subscriptions = [
+      api.onDidChangeTerminalShellIntegration((e) => e.terminal === mirror && seen.push('shell integration')),
+      api.onDidStartTerminalShellExecution((e) => e.terminal === mirror && seen.push('command start')),
+    ];
+    // The clipboard check counts only where this host's clipboard round-trips (a browser may refuse it).
+    await vscode.env.clipboard.writeText('clipboard before').then(undefined, () => undefined);
+    const clipboard = (await vscode.env.clipboard.readText().then(undefined, () => '')) === 'clipboard before';
+    try {
+      // What a hostile program prints: VS Code's own shell integration (OSC 633) for a command line
+      // and a cwd, FinalTerm's (OSC 133), a clipboard write (OSC 52: "pwned") and a title (OSC 0).
+      const osc = [
+        '633;A', '633;B', '633;E;rm -rf ~', '633;P;Cwd=/etc', '633;C', '633;D;0',
+        '133;A', '133;B', '133;C', '133;D;0', '52;c;cHduZWQ=', '0;bash',
+      ].map((x) => `\\e]${x}\\a`).join('');
+      const r = await invokeTool('dsh_terminal_send', { sessionId, input: `printf '${osc}%s\\n' after-the-sequences` });
+      assert.match(r.text ?? '', /after-the-sequences/);
+      // Asserts that something does NOT happen: the renderer parses the output within this time.
+      await sleep(3000);
+      assert.deepEqual(seen, []);
+      assert.equal((mirror as unknown as { shellIntegration?: unknown }).shellIntegration, undefined);
+      assert.match(mirror.name, new RegExp(`${sessionId} · visible`));
+      if (clipboard) assert.equal(await vscode.env.clipboard.readText(), 'clipboard before');
+    } finally {
+      for (const d of subscriptions) d.dispose();
+    }
+  });
+
   it('terminal content never reaches the log or the profile on disk', async () => {
     const userData = process.env.DSH_USER_DATA_DIR;
     assert.ok(userData && fs.existsSync(userData), 'DSH_USER_DATA_DIR is not set by the launcher');
