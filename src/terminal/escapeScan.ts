@@ -318,7 +318,11 @@ export class PanelOscFilter {
       // A C1 OSC inside an OSC string ends that string and starts a new one.
       const content = before === S.Osc && this.state === S.Osc && c !== 0x9d;
       if (!content) {
-        if (before === S.Osc && this.pass === undefined) this.decide(); // ended while its identifier was read: emptied
+        if (before === S.Osc && this.pass === undefined && this.decide()) {
+          // It ended while its identifier was read, and passes: the identifier goes before the terminator.
+          out += text.slice(run, i) + this.id;
+          run = i;
+        }
         if (this.state === S.Osc) {
           this.pass = undefined; // the introducer passes; the identifier is held
           this.id = '';

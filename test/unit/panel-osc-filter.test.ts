@@ -88,6 +88,8 @@ describe('panel terminal: OSC strings other than hyperlinks are removed', () => 
     assert.equal(f.push('8'), '');
     assert.equal(f.push(';;u'), '8;;u');
     assert.equal(filterAll([`${ESC}]000000008;;x${BEL}z`]), `${ESC}]${BEL}z`);
+    assert.equal(filterAll([`${ESC}]8${BEL}`, `${ESC}]`, '8', `${ST}`]), `${ESC}]8${BEL}${ESC}]8${ST}`);
+    assert.equal(filterAll([`${ESC}]52${BEL}`]), `${ESC}]${BEL}`);
     assert.equal(filterAll([`${ESC}]8;;u${BEL}t${ESC}]8;;${ST}`]), `${ESC}]8;;u${BEL}t${ESC}]8;;${ST}`);
   });
 
