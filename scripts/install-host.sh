@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the real-extension-host tests and the demo need on a fresh Debian machine:
-#   - Debian packages: code-server's native-module build deps, ripgrep, Chromium (headless
-#     workbench client), tmux and vim (terminal cases), git;
+#   - Debian packages: the C++ toolchain node-gyp builds native modules with (node-pty in `npm ci`,
+#     code-server's own), code-server's native-module build deps, ripgrep, Chromium (headless
+#     workbench client), tmux and vim (terminal cases), git, python3 (node-gyp, the demo);
 #   - the VS Code hosts the integration suite runs in, each a code-server release (VS Code OSS on
 #     npm) in a cache folder outside the repository, keyed by version and reused when present:
 #
@@ -31,11 +32,11 @@ die() { echo "install-host: $*" >&2; exit 1; }
 # Debian packages ---------------------------------------------------------------------------------
 install_debian_packages() {
   local need_pkgs=() p
-  for p in libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep chromium tmux vim-nox git python3 util-linux; do
+  for p in g++ make libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep chromium tmux vim-nox git python3 util-linux; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_pkgs+=("$p")
   done
   [ ${#need_pkgs[@]} -eq 0 ] && return 0
-  [ "$(id -u)" -eq 0 ] || die "missing Debian packages (${need_pkgs[*]}); run as root or install them"
+  [ "$(id -u)" -eq 0 ] || die "missing Debian packages: ${need_pkgs[*]}; run this script as root, or install them first: sudo apt-get install ${need_pkgs[*]}"
   log "apt-get install ${need_pkgs[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
