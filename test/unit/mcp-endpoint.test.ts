@@ -104,6 +104,25 @@ describe('MCP endpoint (plain Node)', function () {
     assert.throws(() => parseEndpoint('/tmp/w.sock'), /DSH_BRIDGE_MCP must look like/);
   });
 
+  it('a bad value is refused without repeating its secret; the pasted assignment says to drop the name', () => {
+    const secret = 'c0ffee'.repeat(10) + 'abcd';
+    const messageOf = (value: string) => {
+      try {
+        parseEndpoint(value);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return assert.fail(`${value} was accepted`);
+    };
+    // What "Copy DSH_BRIDGE_MCP for Another Client" puts on the clipboard, set as the value.
+    const pasted = messageOf(`DSH_BRIDGE_MCP=unix:/tmp/w.sock#${secret}`);
+    assert.ok(!pasted.includes(secret), pasted);
+    assert.match(pasted, /without the leading "DSH_BRIDGE_MCP="/);
+    const short = messageOf(`unix:relative/w.sock#${secret}`);
+    assert.ok(!short.includes(secret), short);
+    assert.match(short, /unix:relative\/w\.sock#…/, 'the socket part is shown, the secret is not');
+  });
+
   it('a wrong, missing or malformed secret is refused with an ERROR line; nothing reaches the MCP side', async () => {
     const accepted: Buffer[] = [];
     const server = await listening((_s, rest) => accepted.push(rest));
