@@ -4,7 +4,7 @@
  * `DSH_BRIDGE_MCP` (set in that window's integrated terminals), presents the window's secret and
  * then copies bytes both ways: stdin → window, window → stdout. Messages go to stderr; the exit
  * code is 0 when the client closed stdin, 1 when no window is reachable, the secret was refused
- * or the window went away, 2 for bad arguments.
+ * or the window went away, 2 for bad arguments or a malformed `DSH_BRIDGE_MCP`.
  */
 import * as net from 'node:net';
 import { ENDPOINT_ENV, parseEndpoint } from './discovery';
@@ -24,11 +24,18 @@ dsh.mcp.enabled, machine scope); that command also shows ready-to-paste configur
 on in Restricted Mode. A terminal opened before the endpoint was on, or before the window was
 reloaded, has no or a stale ${ENDPOINT_ENV}: open a new terminal.
 
-Outside VS Code's terminals, set ${ENDPOINT_ENV} yourself to the value "DSH: Connect an Agent
-(MCP)" copies (it holds the window's secret: keep it private).
+Outside VS Code's terminals, set ${ENDPOINT_ENV} yourself: "Copy ${ENDPOINT_ENV} for Another
+Client" in "DSH: Connect an Agent (MCP)" copies the line ${ENDPOINT_ENV}=unix:<socket>#<secret>
+for the client's environment (it holds the window's secret: keep it private; it stops working
+when the window closes or reloads).
 
-In VS Code, opening a session, sending input, signals and closing ask you first (allow once, allow
-this client until the window closes, deny); reads and navigation do not.
+In VS Code, opening a session, sending input (dsh_run too), signals and closing ask you first
+(allow once, allow this client until the window closes, deny); reads and navigation do not, except
+reading a file outside the workspace. The setting dsh.mcp.autoApprove lists clients that are never
+asked.
+
+Exit status: 0 when the client closed stdin; 1 when no window is reachable, the window refused
+the secret or went away; 2 for a bad argument or a malformed ${ENDPOINT_ENV}.
 `;
 
 function fail(message: string, code = 1): never {
