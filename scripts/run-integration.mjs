@@ -69,7 +69,7 @@ async function runOnce(host, trusted, vsix) {
       host, testsModule: INTEGRATION_TESTS, folder: FIXTURE_WORKSPACE, trusted, vsix, scope, outcome, counted: current,
     });
     running.catch(() => {}); // after a timeout it may still reject, once its processes are stopped
-    const { results, exitCode } = await withTimeout(running, runTimeoutMs, `no results within ${runTimeoutMs / 1000} s`);
+    const { results, exitCode } = await withTimeout(running, runTimeoutMs, `no results within ${runTimeoutMs / 1000} s (DSH_TEST_TIMEOUT_MS, in ms, raises the limit)`);
     if (!results) throw new Error(`the host exited (code ${exitCode}) without writing results`);
     tally = { passed: results.passed, failed: results.failed, failures: results.failures };
     if (results.failed === 0 && exitCode !== 0) {
