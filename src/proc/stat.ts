@@ -38,20 +38,16 @@ export function parseProcStat(text: string, pid: number): ProcStat | undefined {
   const comm = text.slice(text.indexOf('(') + 1, close);
   // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) … starttime(22)
   const f = text.slice(close + 1).trim().split(/\s+/);
-  if (f.length < 20) return undefined;
-  const numbers = [f[1], f[2], f[3], f[4], f[5], f[19]];
-  if (!numbers.every((n) => /^-?\d+$/.test(n))) return undefined;
-  return {
-    pid,
-    comm,
-    state: f[0],
-    ppid: Number(f[1]),
-    pgrp: Number(f[2]),
-    session: Number(f[3]),
-    ttyNr: Number(f[4]),
-    tpgid: Number(f[5]),
-    startTime: Number(f[19]),
-  };
+  const state = f[0];
+  const [ppid, pgrp, session, ttyNr, tpgid, startTime] = [f[1], f[2], f[3], f[4], f[5], f[19]].map(integerField);
+  if (state === undefined || ppid === undefined || pgrp === undefined || session === undefined) return undefined;
+  if (ttyNr === undefined || tpgid === undefined || startTime === undefined) return undefined;
+  return { pid, comm, state, ppid, pgrp, session, ttyNr, tpgid, startTime };
+}
+
+/** A field the kernel prints as a decimal integer, or undefined when it is missing or not one. */
+function integerField(field: string | undefined): number | undefined {
+  return field !== undefined && /^-?\d+$/.test(field) ? Number(field) : undefined;
 }
 
 /**
