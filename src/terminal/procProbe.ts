@@ -114,8 +114,8 @@ export function groupProcesses(sid: number, pgrp: number, leaderStart?: number):
  * in the `flags:` line of `/proc/self/fdinfo/<fd>`. Undefined without /proc or when unreadable.
  */
 export function closeOnExec(fd: number): boolean | undefined {
-  const m = /^flags:\s*([0-7]+)/m.exec(readText(`/proc/self/fdinfo/${fd}`) ?? '');
-  return m ? (Number.parseInt(m[1], 8) & 0o2000000) !== 0 : undefined;
+  const flags = /^flags:\s*([0-7]+)/m.exec(readText(`/proc/self/fdinfo/${fd}`) ?? '')?.[1];
+  return flags === undefined ? undefined : (Number.parseInt(flags, 8) & 0o2000000) !== 0;
 }
 
 /**
@@ -164,8 +164,8 @@ export function psStillSame(entries: PsEntry[]): PsEntry[] {
 function parsePs(out: string): PsEntry[] {
   const entries: PsEntry[] = [];
   for (const line of out.split('\n')) {
-    const m = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.+?)\s*$/.exec(line);
-    if (m) entries.push({ pid: Number(m[1]), pgid: Number(m[2]), stat: m[3], lstart: m[4] });
+    const [, pid, pgid, stat, lstart] = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.+?)\s*$/.exec(line) ?? [];
+    if (pid && pgid && stat && lstart) entries.push({ pid: Number(pid), pgid: Number(pgid), stat, lstart });
   }
   return entries;
 }
@@ -205,16 +205,18 @@ export function ttyWaits(group: ProcStat[], ttyPath: string): TtyWait[] {
     for (const tid of safeReaddir(`/proc/${proc.pid}/task`)) {
       const syscall = readText(`/proc/${proc.pid}/task/${tid}/syscall`);
       if (!syscall || syscall === 'running') continue;
-      const fields = syscall.trim().split(' ');
-      const nr = Number(fields[0]);
-      const fd = Number.parseInt(fields[1] ?? '', 16);
+      // The syscall number, then its arguments in hex: a waiting call has at least the first one.
+      const [nrField, firstArgument, secondArgument] = syscall.trim().split(' ');
+      if (firstArgument === undefined) continue;
+      const nr = Number(nrField);
+      const fd = Number.parseInt(firstArgument, 16);
       if (!Number.isInteger(fd)) continue;
       let onTty = false;
       let via: TtyWait['via'] = 'read';
       if (numbers.read.includes(nr)) onTty = isOurTty(fdTarget(proc.pid, fd), ttyPath);
       else if (numbers.epoll.includes(nr)) [onTty, via] = [epollWatches(proc.pid, fd, ttyPath), 'epoll'];
-      else if (numbers.poll.includes(nr)) [onTty, via] = [pollWatches(proc.pid, fields[1], Number.parseInt(fields[2] ?? '', 16), ttyPath), 'poll'];
-      else if (numbers.select.includes(nr)) [onTty, via] = [selectWatches(proc.pid, fd, fields[2] ?? '0', ttyPath), 'select'];
+      else if (numbers.poll.includes(nr)) [onTty, via] = [pollWatches(proc.pid, firstArgument, Number.parseInt(secondArgument ?? '', 16), ttyPath), 'poll'];
+      else if (numbers.select.includes(nr)) [onTty, via] = [selectWatches(proc.pid, fd, secondArgument ?? '0', ttyPath), 'select'];
       // A thread woken by our input but not yet scheduled still shows its old syscall: only one
       // asleep (state S) is waiting. Without this, a shell that blocked just after the send's
       // first look and has not yet run since the write looked like a shell idle at its prompt.
@@ -252,7 +254,8 @@ function selectWatches(pid: number, nfds: number, readfdsAddress: string, ttyPat
   // fd_set: a bit array in unsigned longs; on little-endian x86_64 and aarch64 bit fd is bit
   // (fd % 8) of byte (fd / 8).
   const set = readMemory(pid, readfdsAddress, Math.ceil(nfds / 64) * 8);
-  return !!set && ttyFds.some((fd) => (set[fd >> 3] & (1 << (fd & 7))) !== 0);
+  // fd < nfds, so byte fd / 8 lies inside the ceil(nfds / 64) × 8 bytes read.
+  return !!set && ttyFds.some((fd) => (set.readUInt8(fd >> 3) & (1 << (fd & 7))) !== 0);
 }
 
 /** Descriptors of `pid` open on our tty (or /dev/tty). */

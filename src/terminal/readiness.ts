@@ -127,8 +127,9 @@ export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
     // the next key (pselect6) is the answer. A program counts in any wait on the terminal.
     const candidates = tpgid === s.shellPid ? s.waits.filter((w) => w.via === 'read' || s.send.keysAtPrompt) : s.waits;
     const same = seenWait && candidates.find((w) => w.pid === seenWait!.wait.pid && w.tid === seenWait!.wait.tid && w.switches === seenWait!.wait.switches);
-    if (candidates.length === 0) seenWait = undefined;
-    else if (!same) seenWait = { wait: candidates[0], at: s.now };
+    const [first] = candidates;
+    if (first === undefined) seenWait = undefined;
+    else if (!same) seenWait = { wait: first, at: s.now };
     // A read counts once it lasted promptGraceMs with no output meanwhile: a program blocks while
     // what it printed just before can still be on its way to us (and a shell that just printed
     // its prompt reads at once, before its marker has reached us).

@@ -168,8 +168,10 @@ export class TextRenderer {
     for (let i = 0; i < lines.length; ) {
       let end = i;
       let chars = 0;
-      while (end < lines.length && end - i < BATCH_LINES && (end === i || chars + lines[end].length <= BATCH_CHARS)) {
-        chars += lines[end].length;
+      while (end - i < BATCH_LINES) {
+        const length = lines[end]?.length; // undefined past the last line
+        if (length === undefined || (end > i && chars + length > BATCH_CHARS)) break;
+        chars += length;
         end++;
       }
       const last = end === lines.length;
@@ -255,8 +257,9 @@ export class TextRenderer {
    * own handler applies it; returns false so that handler runs.
    */
   private lower(final: CountedFinal, params: Int32Array): boolean {
-    if (!this.boundCounts) return false;
-    let count = boundCount(final, params[0], this.geometry());
+    const requested = params[0];
+    if (!this.boundCounts || requested === undefined) return false;
+    let count = boundCount(final, requested, this.geometry());
     if (final === 'b') {
       const units = this.precedingUnits();
       if (units > 2 && Math.max(1, count) * units > REPEAT_UNITS) {
@@ -264,7 +267,7 @@ export class TextRenderer {
         this.shortened = true;
       }
     }
-    if (count !== params[0]) params[0] = count;
+    if (count !== requested) params[0] = count;
     return false;
   }
 

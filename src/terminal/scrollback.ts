@@ -35,7 +35,7 @@ export function tailByBytes(text: string, maxBytes: number): { text: string; dro
   const buf = Buffer.from(text, 'utf8');
   let start = buf.length - maxBytes;
   // Skip UTF-8 continuation bytes (10xxxxxx) so the cut lands on a code point's first byte.
-  while (start < buf.length && (buf[start] & 0xc0) === 0x80) start++;
+  while (start < buf.length && (buf.readUInt8(start) & 0xc0) === 0x80) start++;
   return { text: buf.subarray(start).toString('utf8'), dropped: start };
 }
 
@@ -134,8 +134,8 @@ export class Scrollback {
   }
 
   private lineAt(index: number): string {
-    const complete = this.lines.length - this.head;
-    return index < complete ? this.lines[this.head + index] : this.partial;
+    // Past the complete lines comes the partial one.
+    return this.lines[this.head + index] ?? this.partial;
   }
 
   private pushLine(line: string): void {
@@ -155,7 +155,9 @@ export class Scrollback {
   }
 
   private dropOldest(): void {
-    this.bytes -= this.lineBytes[this.head];
+    const dropped = this.lineBytes[this.head];
+    if (dropped === undefined) return; // no complete line to drop
+    this.bytes -= dropped;
     this.head++;
     this.evicted++;
     if (this.head > 4096 && this.head * 2 > this.lines.length) {

@@ -71,10 +71,11 @@ export function unprovenReaderError(): TerminalError {
 export async function checkLineLength(input: string, ptsPath: string): Promise<void> {
   const lines = input.split('\n');
   const long = lines.findIndex((line) => Buffer.byteLength(line) > MAX_CANONICAL_LINE_BYTES);
-  if (long < 0 || !(await canonicalMode(ptsPath))) return;
+  const longLine = lines[long]; // undefined when no line is too long (long is -1)
+  if (longLine === undefined || !(await canonicalMode(ptsPath))) return;
   throw new TerminalError(
     'INVALID_ARGUMENT',
-    `line ${long + 1} of the input is ${Buffer.byteLength(lines[long])} bytes; a program reading the terminal line by line gets at most ${MAX_CANONICAL_LINE_BYTES} bytes of a line and the rest would be lost. Put the data in a file and let the program read the file`,
+    `line ${long + 1} of the input is ${Buffer.byteLength(longLine)} bytes; a program reading the terminal line by line gets at most ${MAX_CANONICAL_LINE_BYTES} bytes of a line and the rest would be lost. Put the data in a file and let the program read the file`,
   );
 }
 
