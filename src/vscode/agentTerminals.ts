@@ -90,7 +90,8 @@ export function registerAgentTerminals(ctx: TerminalToolContext, clients = new A
   const targetSession = async (candidates: SessionInfo[], placeHolder: string) => {
     const active = [...mirrors.values()].find((m) => m.terminal === vscode.window.activeTerminal);
     if (active && candidates.some((c) => c.sessionId === active.sessionId)) return active.sessionId;
-    if (candidates.length === 1) return candidates[0].sessionId;
+    const [only, ...others] = candidates;
+    if (only && others.length === 0) return only.sessionId;
     const pick = await vscode.window.showQuickPick(
       candidates.map((s) => ({ label: s.sessionId, description: s.name, sessionId: s.sessionId })),
       { placeHolder },
