@@ -26,16 +26,17 @@ export async function invokeTool<T = Record<string, unknown>>(
   const texts = result.content
     .filter((p): p is vscode.LanguageModelTextPart => typeof (p as { value?: unknown }).value === 'string')
     .map((p) => p.value);
-  if (texts.length === 0) {
+  const [first, second] = texts;
+  if (first === undefined) {
     throw new Error(`${name} returned no text part (${result.content.length} parts)`);
   }
   let json: T;
   try {
-    json = JSON.parse(texts[0]) as T;
+    json = JSON.parse(first) as T;
   } catch {
-    throw new Error(`${name}: first text part is not JSON: ${texts[0].slice(0, 200)}`);
+    throw new Error(`${name}: first text part is not JSON: ${first.slice(0, 200)}`);
   }
-  return { json, text: texts[1] };
+  return { json, text: second };
 }
 
 /**

@@ -32,7 +32,7 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     sessionId = opened.json.sessionId;
     assert.match(sessionId, /^pty-\d+$/);
     assert.deepEqual(opened.json.sessionStatus, { kind: 'running' });
-    assert.equal(opened.json.cwd, vscode.workspace.workspaceFolders?.[0].uri.fsPath, 'opens in the workspace folder');
+    assert.equal(opened.json.cwd, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, 'opens in the workspace folder');
   });
 
   afterEach(async () => {

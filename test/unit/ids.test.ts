@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { COMMAND, MCP_SERVER_DEFINITION_PROVIDER, SETTING, TERMINAL_SETTINGS_SECTION, TERMINAL_TOOLS, TOOL } from '../../src/common/ids';
+import { element } from '../helpers/element';
 import { packageJson } from '../helpers/packageJson';
 
 const ROOT = path.join(__dirname, '../..');
@@ -65,7 +66,8 @@ describe('ids and package.json', () => {
       const text = fs.readFileSync(path.join(dir, file), 'utf8');
       for (const m of text.matchAll(/['"`](dsh_[a-z_]+|dsh\.[A-Za-z.-]+)['"`]/g)) {
         seen++;
-        if (!known.has(m[1])) unknown.push(`${file}: ${m[1]}`);
+        const id = element(m, 1, 'quoted id');
+        if (!known.has(id)) unknown.push(`${file}: ${id}`);
       }
     }
     assert.ok(seen > 50, `only ${seen} ids found in test/integration: the pattern no longer matches how the tests spell them`);

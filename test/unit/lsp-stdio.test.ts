@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as protocol from 'vscode-languageserver-protocol/node';
 import { CrashPolicy } from '../../src/lsp/stdio/backoff';
+import { readStat } from '../../src/proc/stat';
 import { parseServerConfigs, StdioServerConfig } from '../../src/lsp/stdio/config';
 import { StdioLspProvider, StdioProviderOptions } from '../../src/lsp/stdio/provider';
 import { resolveCommand, spawnGuarded } from '../../src/lsp/stdio/watchdog';
@@ -148,7 +149,8 @@ describe('watchdog', () => {
     const g = spawnGuarded(process.execPath, [FAKE, '--child'], { cwd: WS, graceSeconds: 1 });
     await until('the child', () => g.stderrTail().some((l) => l.startsWith('child-pid ')));
     const child = Number(g.stderrTail().find((l) => l.startsWith('child-pid '))!.split(' ')[1]);
-    const server = Number(fs.readFileSync(`/proc/${child}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+    const server = readStat(child)?.ppid;
+    assert.ok(server !== undefined, `no /proc stat for the child ${child}`);
     process.kill(server, 'SIGKILL');
     await g.exited;
     await until('the crashed server’s child to be gone', () => !alive(child), 5000);

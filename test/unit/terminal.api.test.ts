@@ -11,6 +11,7 @@ import type { LspProvider } from '../../src/lsp/types';
 import { TerminalError } from '../../src/terminal/errors';
 import { createTerminalApi } from '../../src/terminal/terminalApi';
 import { Harness, harness } from './support/terminal';
+import { element } from '../helpers/element';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS, shared with the api-consumer extension
 const { reachable, findings } = require('../fixtures/api-consumer/crawl.js') as {
@@ -63,7 +64,7 @@ describe('the API facades', function () {
     const { sessionId } = await terminal.open(mine);
     const listed = terminal.list(mine);
     (listed[0] as { name: string }).name = 'changed';
-    assert.equal(terminal.list(mine)[0].name, sessionId);
+    assert.equal(element(terminal.list(mine), 0, 'listed session').name, sessionId);
     mine.dispose();
     assert.equal(mine.disposed, true);
     await assert.rejects(terminal.open(mine), (e: Error) => e instanceof TerminalError && e.code === 'OWNER_DISPOSED');

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Harness, harness, homeWithRc, waitForPort } from './support/terminal';
+import { Harness, firstSession, harness, homeWithRc, waitForPort } from './support/terminal';
 import { until } from '../helpers/wait';
 
 describe('terminal cases (pty-bash)', function () {
@@ -54,7 +54,7 @@ describe('terminal cases (pty-bash)', function () {
     const r = await send("bash -c 'echo start; sleep 3; echo end'", 1000);
     assert.equal(r.waitReason, 'timeout');
     assert.match(r.output, /start/);
-    assert.equal(h.service.list(h.owner)[0].busy, true);
+    assert.equal(firstSession(h).busy, true);
     await until('the shell back at its prompt', () => h.service.sendTarget(h.owner, id).receiver.kind === 'shell-prompt');
     assert.match(h.service.read(h.owner, id).text, /\nend(\n|$)/);
     const next = await send('echo again');
@@ -158,7 +158,7 @@ describe('terminal cases (pty-bash)', function () {
     const r = await send('exit 42');
     assert.equal(r.waitReason, 'session_exit');
     assert.deepEqual(r.sessionStatus, { kind: 'exited', exitCode: 42, signal: null });
-    assert.deepEqual(h.service.list(h.owner)[0].sessionStatus, r.sessionStatus);
+    assert.deepEqual(firstSession(h).sessionStatus, r.sessionStatus);
     await assert.rejects(send('echo x'), /has exited/);
     const second = await h.service.open(h.owner);
     assert.equal((await h.service.send(h.owner, second.sessionId, { input: 'echo fine' })).output, 'fine');
@@ -221,7 +221,7 @@ describe('terminal cases (pty-bash)', function () {
     await open();
     const abort = new AbortController();
     const pending = h.service.send(h.owner, id, { input: 'sleep 300', signal: abort.signal });
-    await until('sleep 300 in the foreground', () => h.service.list(h.owner)[0].foregroundCommand?.startsWith('sleep 300'));
+    await until('sleep 300 in the foreground', () => firstSession(h).foregroundCommand?.startsWith('sleep 300'));
     abort.abort('tool call cancelled');
     const r = await pending;
     assert.equal(r.waitReason, 'stdin_read');
@@ -275,7 +275,7 @@ describe('terminal cases (pty-bash)', function () {
     await open();
     const shellPid = Number((await send('echo $$')).output);
     const pending = send('sleep 100');
-    await until('sleep 100 in the foreground', () => h.service.list(h.owner)[0].foregroundCommand?.startsWith('sleep 100'));
+    await until('sleep 100 in the foreground', () => firstSession(h).foregroundCommand?.startsWith('sleep 100'));
     process.kill(shellPid, 'SIGKILL');
     const r = await pending;
     assert.equal(r.waitReason, 'session_exit');
@@ -372,8 +372,8 @@ describe('input the shell and programs can really take (found by a new-user test
     const r = await send(`echo ${'a'.repeat(200_000)} | wc -c`, 200);
     assert.equal(r.waitReason, 'timeout');
     await assert.rejects(send('echo second'), (e: Error & { code?: string }) => e.code === 'SESSION_BUSY' && /not finished reading the previous input/.test(e.message));
-    assert.equal(h.service.list(h.owner)[0].busy, true);
-    await until('the shell to finish reading the input', () => !h.service.list(h.owner)[0].busy);
+    assert.equal(firstSession(h).busy, true);
+    await until('the shell to finish reading the input', () => !firstSession(h).busy);
     assert.equal((await send('echo third')).output, 'third');
     assert.match(h.service.read(h.owner, id, { raw: true }).text, /\n200001\n/);
   });

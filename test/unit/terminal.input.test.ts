@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerminalError } from '../../src/terminal/errors';
 import type { SendRequest } from '../../src/terminal/types';
-import { Harness, harness, homeWithRc, sleep } from './support/terminal';
+import { Harness, firstSession, harness, homeWithRc, sleep } from './support/terminal';
 import { until } from '../helpers/wait';
 
 const refused = (code: string, pattern: RegExp) => (e: unknown) =>
@@ -49,7 +49,7 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
       ['echo \u009b31m', 'U\\+009B'],
       ['echo a\rrm -rf x', 'U\\+000D'],
       ['echo \u001b[A', 'U\\+001B'],
-    ]) {
+    ] as const) {
       await assert.rejects(send(text), refused('INVALID_ARGUMENT', new RegExp(name)), JSON.stringify(text));
     }
     assert.doesNotMatch(raw(), /txt\.exe|abc|31m|rm -rf/);
@@ -196,7 +196,7 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     await send("cd 'sub dir'");
     target = h.service.sendTarget(h.owner, id);
     assert.equal(target.cwd, fs.realpathSync(path.join(h.tmp, 'sub dir')));
-    assert.equal(h.service.list(h.owner)[0].cwd, h.tmp, 'the info keeps the folder it was opened in');
+    assert.equal(firstSession(h).cwd, h.tmp, 'the info keeps the folder it was opened in');
     await send(`echo "a`);
     assert.equal(h.service.sendTarget(h.owner, id).receiver.kind, 'shell-continuation');
   });

@@ -47,8 +47,10 @@ function ptyMasterHolders(): { pid: number; fd: number; index: number }[] {
 
 /** The shell pid and PTY path of a session, asked of the shell itself. */
 async function shellOf(h: Harness, sessionId: string): Promise<{ pid: number; tty: string }> {
-  const out = (await h.service.send(h.owner, sessionId, { input: 'echo "$$ $(tty)"' })).output.trim().split(/\s+/);
-  return { pid: Number(out[0]), tty: out[1] };
+  const output = (await h.service.send(h.owner, sessionId, { input: 'echo "$$ $(tty)"' })).output;
+  const [pid, tty] = output.trim().split(/\s+/);
+  assert.ok(pid !== undefined && tty !== undefined, `the shell printed no pid and tty: ${JSON.stringify(output)}`);
+  return { pid: Number(pid), tty };
 }
 
 /** VS Code's own node-pty in the test host (an unpatched copy), when scripts/install-host.sh installed it. */
@@ -335,14 +337,14 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
 
   it('under an init that never reaps orphans (Node as pid 1 of a container), close ends the session and reports no false failure', async function () {
     // A new pid namespace needs root, or a user namespace mapped to root where unprivileged ones are allowed.
-    const unshare = ['unshare', ...(process.getuid?.() === 0 ? [] : ['--map-root-user']), '--pid', '--fork', '--mount-proc'];
+    const unshare = [...(process.getuid?.() === 0 ? [] : ['--map-root-user']), '--pid', '--fork', '--mount-proc'];
     try {
-      execFileSync(unshare[0], [...unshare.slice(1), 'true'], { stdio: 'ignore', timeout: 10_000 });
+      execFileSync('unshare', [...unshare, 'true'], { stdio: 'ignore', timeout: 10_000 });
     } catch {
       this.skip(); // no way to make a pid namespace here
     }
     const script = path.join(__dirname, 'support/close-under-node-init.ts');
-    const out = execFileSync(unshare[0], [...unshare.slice(1), process.execPath, '--import', 'tsx', script], {
+    const out = execFileSync('unshare', [...unshare, process.execPath, '--import', 'tsx', script], {
       encoding: 'utf8',
       timeout: 60_000,
       env: process.env,

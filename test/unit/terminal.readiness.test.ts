@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { TextRenderer } from '../../src/terminal/screenText';
 import { LINE_SPLIT_MARKER, Scrollback, splitLine } from '../../src/terminal/scrollback';
 import type { ReadResult } from '../../src/terminal/types';
-import { Harness, harness, sleep, waitForPort } from './support/terminal';
+import { Harness, firstSession, harness, sleep, waitForPort } from './support/terminal';
+import { element } from '../helpers/element';
 import { until } from '../helpers/wait';
 
 const MARKER = /\x1b\]6973|6973;/;
@@ -76,9 +77,10 @@ describe('terminal readiness and output cases (pty-bash)', function () {
       const first = lines.findIndex((l) => l.startsWith('{"a": [0, 1'));
       assert.ok(first >= 0, 'the line’s head is reachable by paging');
       let joined = '';
-      for (let i = first; lines[i - 1] === undefined || lines[i - 1].endsWith(LINE_SPLIT_MARKER) || i === first; i++) {
-        joined += lines[i].endsWith(LINE_SPLIT_MARKER) ? lines[i].slice(0, -LINE_SPLIT_MARKER.length) : lines[i];
-        if (!lines[i].endsWith(LINE_SPLIT_MARKER)) break;
+      for (const line of lines.slice(first)) {
+        const continued = line.endsWith(LINE_SPLIT_MARKER);
+        joined += continued ? line.slice(0, -LINE_SPLIT_MARKER.length) : line;
+        if (!continued) break;
       }
       // assert.ok, not equal: a diff of two 120 000-character strings helps nobody.
       assert.ok(joined === expected, `raw=${raw}: reassembled ${joined.length} characters, expected ${expected.length}`);
@@ -108,7 +110,7 @@ describe('terminal readiness and output cases (pty-bash)', function () {
     assert.match(s.foreground?.command ?? '', /^vim /);
     // Asserts that something does NOT happen: vim must still hold the terminal half a second after SIGINT.
     await sleep(500);
-    const listed = h.service.list(h.owner)[0];
+    const listed = firstSession(h);
     assert.equal(listed.busy, true, 'after SIGINT vim still holds the terminal, and the list says so');
     assert.match(listed.foregroundCommand ?? '', /^vim /);
     // vim flushes its typeahead when it notices the interrupt, so the next keys may be eaten;
@@ -177,7 +179,8 @@ describe('terminal readiness and output cases (pty-bash)', function () {
     assert.ok(bytes <= 64 * 1024, `retained ${bytes} bytes`);
     assert.ok(bytes > 60 * 1024, `retained only ${bytes} bytes`);
     const numbers = lines.map(Number);
-    for (let i = 1; i < numbers.length; i++) assert.equal(numbers[i], numbers[i - 1] + 1, 'no gap or overlap');
+    const start = element(numbers, 0, 'retained line');
+    numbers.forEach((n, i) => assert.equal(n, start + i, 'no gap or overlap'));
     assert.equal(numbers.at(-1), 2_000_000);
   });
 
@@ -208,7 +211,7 @@ describe('terminal readiness and output cases (pty-bash)', function () {
     assert.ok(['timeout', 'inferred_idle'].includes(r.waitReason), r.waitReason);
     assert.ok(r.durationMs >= 4_500);
     await waitForPort(port, true);
-    const listed = h.service.list(h.owner)[0];
+    const listed = firstSession(h);
     assert.equal(listed.busy, true);
     assert.match(listed.foregroundCommand ?? '', /http\.server/);
     assert.equal(h.service.signal(h.owner, id, 'SIGINT').delivered, true);
@@ -235,7 +238,7 @@ describe('terminal readiness and output cases (pty-bash)', function () {
     assert.match(s.foreground?.command ?? '', /^less /);
     // Asserts that something does NOT happen: less must still hold the terminal half a second after SIGINT.
     await sleep(500);
-    const listed = h.service.list(h.owner)[0];
+    const listed = firstSession(h);
     assert.equal(listed.busy, true, 'less survives SIGINT, and the list says so');
     assert.match(listed.foregroundCommand ?? '', /^less /);
     const quit = await send('q');
@@ -249,8 +252,8 @@ describe('terminal readiness and output cases (pty-bash)', function () {
     const r = await send('sleep 8; echo finished', 4_000);
     assert.equal(r.waitReason, 'timeout');
     assert.ok(r.durationMs >= 3_500);
-    assert.equal(h.service.list(h.owner)[0].busy, true);
-    assert.match(h.service.list(h.owner)[0].foregroundCommand ?? '', /bash|sleep/);
+    assert.equal(firstSession(h).busy, true);
+    assert.match(firstSession(h).foregroundCommand ?? '', /bash|sleep/);
     await until('"finished" in the scrollback', () => /(^|\n)finished$/.test(read(0, 5).text), 20_000);
     await until('the shell back at its prompt', () => h.service.sendTarget(h.owner, id).receiver.kind === 'shell-prompt');
     const next = await send('echo next');

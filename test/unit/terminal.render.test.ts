@@ -11,6 +11,7 @@ import { Geometry, boundCount, repeatBound } from '../../src/terminal/escapeCoun
 import { CHUNK_UNITS, plainText, renderChunks } from '../../src/terminal/escapeScan';
 import { RENDER_LIMIT_NOTICE, REPEAT_UNITS, TextRenderer } from '../../src/terminal/screenText';
 import { Harness, harness } from './support/terminal';
+import { element } from '../helpers/element';
 
 const E = '\x1b';
 /**
@@ -58,11 +59,13 @@ function random(seed: number): (n: number) => number {
 describe('lowered counts render what the emulator renders with the full counts', () => {
   /** Random output mixing text, cursor jumps, margins, modes, colours, tab stops and counted sequences. */
   function randomOutput(pick: (n: number) => number, cols: number, rows: number): string {
+    /** One of `items`, picked by `pick` once the items are built (the same draws as indexing them). */
+    const choose = <T>(items: readonly T[]): T => element(items, pick(items.length), 'random choice');
     const { least, period } = repeatBound({ cols, rows, bufferRows: 1000 + rows });
     const finals = ['@', 'I', 'L', 'M', 'P', 'S', 'T', 'X', 'Z', 'b'];
     const texts = ['abc', 'hello world', '中文', '😀', 'x', 'é', '0123456789abcdef'];
     const count = () =>
-      [0, 1, 2, rows - 1, rows, rows + 1, cols - 1, cols, cols + 1, 50 + pick(5000), least + pick(3) * period + pick(period + 2) - 1][pick(11)];
+      choose([0, 1, 2, rows - 1, rows, rows + 1, cols - 1, cols, cols + 1, 50 + pick(5000), least + pick(3) * period + pick(period + 2) - 1]);
     let out = '';
     for (let i = 0; i < 40; i++) {
       switch (pick(12)) {
@@ -76,20 +79,20 @@ describe('lowered counts render what the emulator renders with the full counts',
           out += `${E}[${1 + pick(rows)};${1 + pick(rows)}r`;
           break;
         case 3:
-          out += [`${E}[4h`, `${E}[4l`, `${E}[?7l`, `${E}[?7h`, `${E}[?6h`, `${E}[?6l`][pick(6)];
+          out += choose([`${E}[4h`, `${E}[4l`, `${E}[?7l`, `${E}[?7h`, `${E}[?6h`, `${E}[?6l`]);
           break;
         case 4:
-          out += [`${E}[41m`, `${E}[0m`, `${E}[1;32m`][pick(3)];
+          out += choose([`${E}[41m`, `${E}[0m`, `${E}[1;32m`]);
           break;
         case 5:
-          out += [`${E}H`, `${E}[3g`, `${E}[g`, '\t'][pick(4)];
+          out += choose([`${E}H`, `${E}[3g`, `${E}[g`, '\t']);
           break;
         case 6:
         case 7:
-          out += texts[pick(texts.length)] + `${E}[${count()}b`;
+          out += choose(texts) + `${E}[${count()}b`;
           break;
         default:
-          out += texts[pick(texts.length)].repeat(1 + pick(3)) + `${E}[${count()}${finals[pick(finals.length)]}`;
+          out += choose(texts).repeat(1 + pick(3)) + `${E}[${count()}${choose(finals)}`;
       }
     }
     return out;
@@ -98,7 +101,7 @@ describe('lowered counts render what the emulator renders with the full counts',
   for (const [cols, rows] of [
     [10, 4],
     [11, 5],
-  ]) {
+  ] as const) {
     it(`on random moderate inputs (${cols}×${rows}): same lines, same screen`, () => {
       const lowered = new TextRenderer(cols, rows, { budgetMs: 60_000, wallMs: 60_000 });
       const full = new TextRenderer(cols, rows, { budgetMs: 60_000, wallMs: 60_000, boundCounts: false });
@@ -167,7 +170,7 @@ describe('rendering pathological output is bounded in time (no PTY)', () => {
       // Counts lowered but no time limit: exactly the text of the counts as they are.
       const exact = new TextRenderer(120, 30, { budgetMs: Infinity, wallMs: Infinity }).render(raw);
       assert.ok(!exact.limited && exact.lines.length === lines.length, `${exact.lines.length} lines, limited ${exact.limited}`);
-      exact.lines.forEach((line, i) => assert.ok(line === lines[i], `line ${i}: ${line.length} chars, expected ${lines[i].length}`));
+      exact.lines.forEach((line, i) => assert.ok(line === lines[i], `line ${i}: ${line.length} chars, expected ${lines[i]?.length}`));
       // Within the budget (a loaded machine may stop it early, and then it says so).
       if (bounded.value.limited) assert.ok(bounded.value.lines.includes(RENDER_LIMIT_NOTICE));
       else assert.ok(bounded.value.lines.length === lines.length && bounded.value.lines.every((line, i) => line === lines[i]));
@@ -207,7 +210,8 @@ describe('a render that runs out of time', () => {
   function rejoin(lines: string[]): string[] {
     const at = lines.indexOf(RENDER_LIMIT_NOTICE);
     assert.ok(at >= 0);
-    return [...lines.slice(0, at - 1), lines[at - 1] + lines[at + 1], ...lines.slice(at + 2)];
+    const joined = element(lines, at - 1, 'line before the notice') + element(lines, at + 1, 'line after the notice');
+    return [...lines.slice(0, at - 1), joined, ...lines.slice(at + 2)];
   }
 
   it('inside a batch: rendered lines, the notice, then plain text; every line kept in order', () => {

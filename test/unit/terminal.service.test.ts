@@ -8,7 +8,8 @@ import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { loadNodePty } from '../../src/terminal/nodePty';
 import { TerminalService } from '../../src/terminal/service';
 import { BackendSession, TerminalBackend } from '../../src/terminal/types';
-import { Harness, MemoryLog, harness, nodePty, sleep } from './support/terminal';
+import { Harness, MemoryLog, firstSession, harness, nodePty, sleep } from './support/terminal';
+import { element } from '../helpers/element';
 import { packageJson } from '../helpers/packageJson';
 import { until } from '../helpers/wait';
 
@@ -38,12 +39,12 @@ describe('TerminalService', function () {
   it('allows one send in flight; read and signal do not queue behind it', async () => {
     const { sessionId } = await h.service.open(h.owner);
     const first = h.service.send(h.owner, sessionId, { input: 'sleep 2; echo slept' });
-    await until('sleep 2 in the foreground', () => h.service.list(h.owner)[0].foregroundCommand?.startsWith('sleep 2'));
+    await until('sleep 2 in the foreground', () => firstSession(h).foregroundCommand?.startsWith('sleep 2'));
     await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo 2' }), code('SESSION_BUSY'));
     const t = Date.now();
     h.service.read(h.owner, sessionId);
     assert.ok(Date.now() - t < 500);
-    assert.equal(h.service.list(h.owner)[0].busy, true);
+    assert.equal(firstSession(h).busy, true);
     assert.equal((await first).output, 'slept');
   });
 
@@ -118,7 +119,7 @@ describe('TerminalService', function () {
     const { sessionId } = await h.service.open(h.owner);
     assert.throws(() => h.service.writeUserInput(h.owner, sessionId, 'x'), /take it over/);
     assert.equal(h.service.takeOver(h.owner, sessionId), true);
-    assert.equal(h.service.list(h.owner)[0].takenOver, true);
+    assert.equal(firstSession(h).takenOver, true);
     await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo agent' }), (e: Error) => code('TAKEN_OVER')(e) && /taken over/.test(e.message));
     assert.throws(() => h.service.signal(h.owner, sessionId, 'SIGINT'), code('TAKEN_OVER'));
     h.service.writeUserInput(h.owner, sessionId, 'echo typed-by-person\r');
@@ -219,7 +220,7 @@ describe('TerminalService', function () {
     owner.dispose();
     releaseSpawn();
     await assert.rejects(opening, code('OWNER_DISPOSED'));
-    assert.deepEqual(spawned[0].status().kind, 'exited');
+    assert.deepEqual(element(spawned, 0, 'spawned shell').status().kind, 'exited');
     assert.equal(service.hasOwnerActivity(owner), false);
   });
 
@@ -302,7 +303,7 @@ describe('node-pty loading', () => {
     ]);
     assert.equal(r.label, 'fallback');
     assert.equal(r.pty, nodePty);
-    assert.match(r.failures[0], /packaged .*Cannot find module/);
+    assert.match(element(r.failures, 0, 'failure'), /packaged .*Cannot find module/);
   });
 
   it('fails with every reason when nothing loads', () => {

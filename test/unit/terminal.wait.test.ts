@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { MAX_UNTIL_LENGTH, compileUntil, plainText } from '../../src/terminal/untilPattern';
-import { Harness, harness } from './support/terminal';
+import { Harness, firstSession, harness } from './support/terminal';
 import { until } from '../helpers/wait';
 
 describe('waiting without typing (pty-bash)', function () {
@@ -28,7 +28,7 @@ describe('waiting without typing (pty-bash)', function () {
     assert.equal(r.waiting, 'shell-prompt');
     assert.equal(r.exitCode, 1);
     assert.equal(r.output, 'after');
-    assert.equal(h.service.list(h.owner)[0].busy, false);
+    assert.equal(firstSession(h).busy, false);
   });
 
   it('returns when the program waits for input, naming it; it was typed nothing', async () => {
@@ -56,7 +56,7 @@ describe('waiting without typing (pty-bash)', function () {
     assert.equal(r.match, 'step 2');
     assert.match(r.output, /step 2/);
     assert.doesNotMatch(r.output, /ready on/, 'output from before the wait is not matched or shown');
-    assert.equal(h.service.list(h.owner)[0].busy, true, 'the command still runs');
+    assert.equal(firstSession(h).busy, true, 'the command still runs');
     h.service.signal(h.owner, id, 'SIGINT');
   });
 
@@ -65,7 +65,7 @@ describe('waiting without typing (pty-bash)', function () {
     const r = await wait({ timeoutMs: 2500 });
     assert.equal(r.waitReason, 'timeout');
     assert.equal(r.output, 'tick');
-    assert.equal(h.service.list(h.owner)[0].busy, true);
+    assert.equal(firstSession(h).busy, true);
     h.service.signal(h.owner, id, 'SIGINT');
   });
 

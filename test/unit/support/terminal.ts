@@ -8,7 +8,8 @@ import nodePty = require('node-pty');
 import { TerminalConfig, resolveTerminalConfig } from '../../../src/terminal/config';
 import { PtyBashBackend } from '../../../src/terminal/ptyBash';
 import type { TerminalLog } from '../../../src/terminal/types';
-import { Owner, TerminalService } from '../../../src/terminal/service';
+import { Owner, SessionInfo, TerminalService } from '../../../src/terminal/service';
+import { element } from '../../helpers/element';
 import { until } from '../../helpers/wait';
 
 export { nodePty };
@@ -51,6 +52,14 @@ export function harness(config: Partial<TerminalConfig> = {}): Harness {
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The first session the harness's owner lists (the one session a test opened). Throws an
+ * AssertionError when it lists none.
+ */
+export function firstSession(h: Harness): SessionInfo {
+  return element(h.service.list(h.owner), 0, 'session listed for the test owner');
 }
 
 /** A HOME folder with the given .bashrc, for cases that need a user startup file. */
