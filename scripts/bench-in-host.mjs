@@ -14,7 +14,7 @@ import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanupScope, guard, shutdown } from './lib/cleanup.mjs';
-import { describeHost, requestedVersions, resolveHosts } from './lib/hosts.mjs';
+import { describeHost, requestedVersions, resolveHost } from './lib/hosts.mjs';
 import { packageVsix } from './lib/package-vsix.mjs';
 import { FIXTURE_WORKSPACE, ROOT } from './lib/paths.mjs';
 import { runInHost } from './lib/run-in-host.mjs';
@@ -33,7 +33,7 @@ guard(Number(process.env.DSH_BENCH_TIMEOUT_MS ?? 600_000), (why) => `${label}: $
 try {
   const outfile = path.join(ROOT, 'dist/bench', `${name}.js`);
   await esbuild.build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
-  const [host] = resolveHosts(requestedVersions(process.argv.slice(3), ['1.100']));
+  const host = resolveHost(requestedVersions(process.argv.slice(3), ['1.100']));
   console.error(`${label}: ${describeHost(host)}`);
   const { results, exitCode } = await runInHost({
     host,

@@ -35,9 +35,12 @@ const ADDED_GOAL_MS = 10;
 const WAIT_S = Number(process.env.DSH_BENCH_WAIT_S ?? 10);
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
-const quantile = (xs: number[], q: number) => {
+/** The `q` quantile (0–1, nearest rank) of `xs`; throws when there are no samples. */
+const quantile = (xs: number[], q: number): number => {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  const value = s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  if (value === undefined) throw new Error('no samples to take a quantile of');
+  return value;
 };
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanupScope, guard, shutdown } from './lib/cleanup.mjs';
-import { describeHost, requestedVersions, resolveHosts } from './lib/hosts.mjs';
+import { describeHost, requestedVersions, resolveHost } from './lib/hosts.mjs';
 import { packageVsix } from './lib/package-vsix.mjs';
 import { FIXTURE_WORKSPACE, ROOT } from './lib/paths.mjs';
 import { runInHost } from './lib/run-in-host.mjs';
@@ -35,7 +35,7 @@ const disarm = guard(timeoutMs, (why) => {
 });
 
 try {
-  const [host] = resolveHosts(requestedVersions(argv, ['1.100']));
+  const host = resolveHost(requestedVersions(argv, ['1.100']));
   console.error(`demo: ${describeHost(host)}`);
   const { results, exitCode, server } = await runInHost({
     host,

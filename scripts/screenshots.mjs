@@ -23,7 +23,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { cleanupScope, guard, shutdown, sleep } from './lib/cleanup.mjs';
 import { startCodeServer } from './lib/code-server.mjs';
-import { describeHost, requestedVersions, resolveHosts } from './lib/hosts.mjs';
+import { describeHost, requestedVersions, resolveHost } from './lib/hosts.mjs';
 import { packageVsix } from './lib/package-vsix.mjs';
 import { ROOT } from './lib/paths.mjs';
 import { tempDir } from './lib/profile.mjs';
@@ -95,7 +95,7 @@ guard(timeoutMs, (why) => `screenshots: ${why}`);
 let failureShot;
 
 try {
-  const [host] = resolveHosts(requestedVersions(process.argv.slice(2), ['1.139']));
+  const host = resolveHost(requestedVersions(process.argv.slice(2), ['1.139']));
   if (host.kind !== 'code-server') throw new Error('screenshots need a code-server host (the workbench runs in headless Chromium); unset DSH_VSCODE_EXECUTABLE');
   console.error(`screenshots: ${describeHost(host)}`);
   const vsix = packageVsix();

@@ -27,7 +27,7 @@ import { makeProfile } from './profile.mjs';
  * @param {string} vscode  VS Code version
  */
 function needsSmokeTestDriver(vscode) {
-  const [major, minor] = vscode.split('.').map(Number);
+  const [major = 0, minor = 0] = vscode.split('.').map(Number);
   return major > 1 || (major === 1 && minor >= 133);
 }
 

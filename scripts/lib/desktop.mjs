@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { resolveCliArgsFromVSCodeExecutablePath } from '@vscode/test-electron';
+import { desktopCli } from './hosts.mjs';
 import { API_CONSUMER, ROOT } from './paths.mjs';
 import { killGroup, run } from './processes.mjs';
 import { makeProfile } from './profile.mjs';
@@ -30,7 +30,7 @@ import { makeProfile } from './profile.mjs';
 export async function runInDesktop({ host, tmp, vsix, env, folder, testsModule, trusted, scope }) {
   const profile = makeProfile(tmp, trusted);
   const profileArgs = [`--user-data-dir=${profile.userData}`, `--extensions-dir=${profile.extensions}`];
-  const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(host.executable, { reuseMachineInstall: true });
+  const { cli, cliArgs } = desktopCli(host.executable);
   console.error(`host: ${path.basename(cli)} --install-extension ${path.relative(ROOT, vsix)}`);
   run(cli, [...cliArgs, ...profileArgs, '--install-extension', vsix], { shell: process.platform === 'win32' });
 

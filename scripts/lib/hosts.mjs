@@ -52,8 +52,8 @@ export function resolveHosts(versions) {
     .filter(Boolean)
     .map((line) => {
       const [vscode, node, entry] = line.split('\t');
-      for (const p of [node, entry]) {
-        if (!p || !fs.existsSync(p)) throw new Error(`install-host.sh printed an unusable line: ${JSON.stringify(line)}`);
+      if (!vscode || !node || !entry || !fs.existsSync(node) || !fs.existsSync(entry)) {
+        throw new Error(`install-host.sh printed an unusable line: ${JSON.stringify(line)}`);
       }
       // entry is <code-server>/out/node/entry.js; its VS Code is in <code-server>/lib/vscode.
       const dir = path.resolve(path.dirname(entry), '../..');
@@ -67,19 +67,44 @@ export function resolveHosts(versions) {
 }
 
 /**
+ * The one host a launcher runs in: the first of {@link resolveHosts}(`versions`). Throws as
+ * resolveHosts does, and when it resolves none.
+ * @param {string[] | undefined} versions
+ * @returns {Host}
+ */
+export function resolveHost(versions) {
+  const [host] = resolveHosts(versions);
+  if (!host) throw new Error(`no VS Code host resolved for ${versions ? versions.join(', ') : 'the tested versions'}`);
+  return host;
+}
+
+/**
+ * The CLI of a desktop VS Code (`executable`) and the arguments to pass it before its own, as
+ * @vscode/test-electron finds them. Throws when it finds none.
+ * @param {string} executable
+ * @returns {{ cli: string, cliArgs: string[] }}
+ */
+export function desktopCli(executable) {
+  const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(executable, { reuseMachineInstall: true });
+  if (cli === undefined) throw new Error(`@vscode/test-electron found no CLI for ${executable}`);
+  return { cli, cliArgs };
+}
+
+/**
  * The version a desktop VS Code's CLI reports (first line of `code --version`), or "desktop" if it
  * reports none. Throws when `executable` does not exist.
  */
 function desktopVersion(/** @type {string} */ executable) {
   if (!fs.existsSync(executable)) throw new Error(`DSH_VSCODE_EXECUTABLE=${executable} does not exist`);
   try {
-    const [cli, ...cliArgs] = resolveCliArgsFromVSCodeExecutablePath(executable, { reuseMachineInstall: true });
+    const { cli, cliArgs } = desktopCli(executable);
     const res = run(cli, [...cliArgs, '--version'], {
       stdio: ['ignore', 'pipe', 'ignore'],
       encoding: 'utf8',
       shell: process.platform === 'win32',
     });
-    return String(res.stdout).split('\n')[0].trim() || 'desktop';
+    const [firstLine = ''] = String(res.stdout).split('\n');
+    return firstLine.trim() || 'desktop';
   } catch {
     return 'desktop';
   }
