@@ -54,13 +54,6 @@ export default defineConfig(
     },
   },
   {
-    // vscode-languageserver-protocol is an exports-only package: under this project's module
-    // resolution (node10) its types reach src/ only through the `paths` of tsconfig.json, which
-    // leave ProtocolConnection's members typed any.
-    files: ['src/lsp/stdio/**'],
-    rules: { '@typescript-eslint/no-unsafe-call': 'off', '@typescript-eslint/no-unsafe-argument': 'off' },
-  },
-  {
     // In JavaScript a JSON.parse result is typed by a JSDoc cast, `/** @type {T} */ (JSON.parse(…))`,
     // which ESLint's syntax tree loses with the parentheses: the value still reads as any there.
     files: ['**/*.mjs'],

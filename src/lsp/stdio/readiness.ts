@@ -31,7 +31,7 @@ export class Readiness {
           this.lastProgressEnd = Date.now();
         }
       });
-      return null;
+      // The request's result is void: vscode-jsonrpc answers it with `result: null`.
     });
   }
 
