@@ -70,7 +70,7 @@ export function isLspOperation(value: unknown): value is LspOperation {
  */
 export function assertNever(value: never, what = 'operation', valid: readonly string[] = LSP_OPERATIONS): never {
   throw new LspError('invalid_request', `unknown ${what} ${JSON.stringify(value)}; valid: ${valid.join(', ')}`, {
-    value: value as unknown,
+    value,
     valid,
   });
 }

@@ -13,7 +13,7 @@
  * `vscode.DiagnosticSeverity`.
  */
 import type { Range } from '../types';
-import { RangeLike, isRange, plainRange } from '../rangeLike';
+import { isRange, plainRange } from '../rangeLike';
 import { CallEdge, CallItem, DiagnosticItem, SEVERITIES, Severity, SymbolItem, symbolKindName } from './types';
 
 function uriText(u: unknown): string | undefined {
@@ -45,7 +45,7 @@ export function toSymbolItems(raw: unknown, base: 0 | 1, documentUri?: string): 
       out.push({ name: o.name, kind, uri, range: plainRange(o.range), selectionRange: plainRange(o.selectionRange), ...(detail ? { detail } : {}), ...(containerName ? { containerName } : {}), ...(children ? { children } : {}) });
     } else {
       // SymbolInformation, or a WorkspaceSymbol whose location has no range (resolved lazily: the file start stands in)
-      const range = isRange(o.location?.range) ? plainRange(o.location!.range as RangeLike) : ZERO;
+      const range = isRange(o.location?.range) ? plainRange(o.location.range) : ZERO;
       out.push({ name: o.name, kind, uri, range, selectionRange: range, ...(detail ? { detail } : {}), ...(containerName ? { containerName } : {}) });
     }
   }
@@ -81,7 +81,7 @@ export function nestByRange(items: readonly SymbolItem[]): SymbolItem[] {
 /** A diagnostic's code as text: `2322`, `'no-unused-vars'`, `{value: 'x', target}` -> `'x'`. */
 function codeText(code: unknown): string | undefined {
   if (typeof code === 'string' || typeof code === 'number') return String(code);
-  if (code && typeof code === 'object' && 'value' in code) return codeText((code as { value: unknown }).value);
+  if (code && typeof code === 'object' && 'value' in code) return codeText(code.value);
   return undefined;
 }
 

@@ -121,7 +121,7 @@ export function validateCallHierarchyInput(input: unknown): CallHierarchyInput {
   unknownKeys(i, 'dsh_call_hierarchy');
   const file = filePath(i.filePath, true)!;
   for (const k of ['line', 'column'] as const) {
-    if (typeof i[k] !== 'number' || !Number.isInteger(i[k]) || (i[k] as number) < 1) throw bad(`${k} must be a 1-based integer (got ${JSON.stringify(i[k])})`);
+    if (typeof i[k] !== 'number' || !Number.isInteger(i[k]) || i[k] < 1) throw bad(`${k} must be a 1-based integer (got ${JSON.stringify(i[k])})`);
   }
   if (i.direction !== 'incoming' && i.direction !== 'outgoing') throw bad(`direction must be "incoming" (who calls it) or "outgoing" (what it calls), got ${JSON.stringify(i.direction)}`);
   const symbolError = i.symbol === undefined || i.symbol === null ? undefined : symbolProblem(i.symbol);

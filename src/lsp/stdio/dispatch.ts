@@ -3,7 +3,6 @@
  * opened around the requests, `findReferences` asks references (`includeDeclaration: true`) and
  * the definition together, hovers are flattened to text.
  */
-import type * as Protocol from 'vscode-languageserver-protocol/node';
 import { flattenHover } from '../hoverText';
 import { toNavLocations } from '../locations';
 import { assertNever, LspRequest, NavLocation } from '../types';
@@ -51,7 +50,7 @@ export async function dispatch(session: ServerSession, protocol: ProtocolModule,
         }
         case 'hover': {
           const h = await guard(session.connection.sendRequest(P.HoverRequest.type, { textDocument, position }, token));
-          return { hover: flattenHover(h ? (h as Protocol.Hover).contents : null) };
+          return { hover: flattenHover(h ? h.contents : null) };
         }
         default:
           return assertNever(op);

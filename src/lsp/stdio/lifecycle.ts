@@ -90,7 +90,7 @@ export class ServerLifecycle {
       if (this._stopped) throw stoppedError(this.config);
       this.starting ??= this.start().finally(() => (this.starting = undefined));
     }
-    const starting = this.starting!;
+    const starting = this.starting;
     return await raceAbort(starting, signal);
   }
 
@@ -138,7 +138,7 @@ export class ServerLifecycle {
           throw new Error(`the server exited during initialize (code ${code}, signal ${signal})`);
         }),
       ]);
-      session.capabilities = ((result as { capabilities?: Record<string, unknown> } | undefined)?.capabilities ?? {}) as Record<string, unknown>;
+      session.capabilities = (result as { capabilities?: Record<string, unknown> } | undefined)?.capabilities ?? {};
       await session.connection.sendNotification(this.options.protocol.InitializedNotification.type, {});
       session.readiness.initialized();
     } catch (e) {

@@ -140,8 +140,8 @@ export function spawnGuarded(command: string, args: readonly string[], options: 
   const pgid = windows ? undefined : child.pid;
   const lines: string[] = [];
   let partial = '';
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (chunk: string) => {
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
     const parts = (partial + chunk).split(/\r?\n/);
     partial = parts.pop() ?? '';
     for (const l of parts) if (l.trim() !== '') lines.push(l.length > 500 ? l.slice(0, 500) + '…' : l);
