@@ -49,7 +49,7 @@ export function maskEnvironments(key: string, value: unknown): unknown {
         : MASKED_VALUE;
   if (key === 'dsh.terminal.env') return mask(value);
   if (key === 'dsh.lsp.servers' && Array.isArray(value)) {
-    return (value as unknown[]).map((entry) => (typeof entry === 'object' && entry !== null && 'env' in entry ? { ...entry, env: mask((entry as { env: unknown }).env) } : entry));
+    return (value as unknown[]).map((entry) => (typeof entry === 'object' && entry !== null && 'env' in entry ? { ...entry, env: mask(entry.env) } : entry));
   }
   return value;
 }

@@ -241,6 +241,11 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
   }
 }
 
+/** A model-given value as text in a confirmation, cut to its head ({@link textHead}). */
+function shownHead(value: unknown): string {
+  return textHead(String(value));
+}
+
 /** `dsh_call_hierarchy`: callers or callees of the item at a 1-based position. */
 export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string, unknown>> {
   static readonly toolName = TOOL.callHierarchy;
@@ -248,7 +253,7 @@ export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
     const i = options.input ?? {};
-    return { invocationMessage: `${textHead(String(i.direction))} calls at ${textHead(String(i.filePath))}:${String(i.line)}:${String(i.column)}${i.symbol ? ` (${textHead(String(i.symbol as unknown))})` : ''}` };
+    return { invocationMessage: `${shownHead(i.direction)} calls at ${shownHead(i.filePath)}:${String(i.line)}:${String(i.column)}${i.symbol ? ` (${shownHead(i.symbol)})` : ''}` };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {

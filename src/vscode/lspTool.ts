@@ -87,7 +87,7 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
    * the call will be refused. Input errors are left to {@link invoke}.
    */
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<LspToolInput>, _token?: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
-    const input = (options.input ?? {}) as LspToolInput;
+    const input = options.input ?? {};
     const { operation, filePath, line, column, symbol } = input;
     const invocationMessage = `${String(operation)} at ${textHead(String(filePath))}:${String(line)}:${String(column)}${symbol ? ` (${textHead(String(symbol))})` : ''}`;
     let place: UriPlace;
@@ -116,7 +116,7 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
    *   language support not ready; cancelled.
    */
   async invoke(options: vscode.LanguageModelToolInvocationOptions<LspToolInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const input = (options.input ?? {}) as LspToolInput;
+    const input = options.input ?? {};
     return toolResult(await this.run(input, token, { consent: (shown) => this.consents.consume(callKey(input), shown) }));
   }
 

@@ -25,7 +25,7 @@ export class SignalTool extends TerminalTool<SignalInput> {
     const session = this.session(sessionId);
     const where = session && this.target(session.sessionId);
     const id = session ? session.sessionId : 'unknown session';
-    const name = (ALLOWED_SIGNALS as readonly unknown[]).includes(signal) ? (signal as string) : 'a signal';
+    const name = (ALLOWED_SIGNALS as readonly unknown[]).includes(signal) ? signal : 'a signal';
     return {
       invocationMessage: new vscode.MarkdownString(`Sending ${escapeMarkdown(String(signal))} to agent terminal ${escapeMarkdown(String(sessionId))}`),
       confirmationMessages: {
