@@ -29,11 +29,11 @@ function text(message: string | vscode.MarkdownString | undefined): string {
 }
 
 function prepare<T>(tool: { prepareInvocation(o: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation | undefined | null | Thenable<unknown> }, input: T) {
-  return tool.prepareInvocation({ input } as vscode.LanguageModelToolInvocationPrepareOptions<T>) as vscode.PreparedToolInvocation;
+  return tool.prepareInvocation({ input }) as vscode.PreparedToolInvocation;
 }
 
 function invoke<T>(tool: vscode.LanguageModelTool<T>, input: T): Promise<vscode.LanguageModelToolResult> {
-  return Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined } as vscode.LanguageModelToolInvocationOptions<T>, new vscode.CancellationTokenSource().token)).then((r) => {
+  return Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token)).then((r) => {
     if (!r) throw new Error('the tool returned no result');
     return r;
   });

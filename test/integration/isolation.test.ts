@@ -70,11 +70,11 @@ describe('owners stay apart', function () {
       await runPickingFirst('dsh.listAgentTerminals');
       const view = vscode.window.activeTextEditor?.document;
       assert.equal(view?.uri.scheme, 'dsh-scrollback');
-      assert.match(view!.uri.authority, /^[0-9a-f]{32}$/);
-      assert.equal(view!.uri.path, `/${sessionId}.log`);
-      assert.match(view!.getText(), /scrollback-secret-42/);
+      assert.match(view.uri.authority, /^[0-9a-f]{32}$/);
+      assert.equal(view.uri.path, `/${sessionId}.log`);
+      assert.match(view.getText(), /scrollback-secret-42/);
       // Its path with another token serves nothing.
-      const other = view!.uri.with({ authority: 'f'.repeat(32) });
+      const other = view.uri.with({ authority: 'f'.repeat(32) });
       assert.doesNotMatch((await vscode.workspace.openTextDocument(other)).getText(), /scrollback-secret-42/);
       await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     } finally {

@@ -256,7 +256,7 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
 
     it('L20: references answered null, undefined or [] all mean zero results, no exception', async () => {
       for (const answer of [null, undefined, []]) {
-        const reg = vscode.languages.registerReferenceProvider(sel, { provideReferences: () => answer as unknown as vscode.Location[] });
+        const reg = vscode.languages.registerReferenceProvider(sel, { provideReferences: () => answer });
         try {
           const r = await lsp({ operation: 'findReferences', filePath: iniFile, line: 2, column: 1 });
           assert.deepEqual([r.total, r.locations, r.summary], [0, [], 'no results'], `answer ${JSON.stringify(answer)}`);

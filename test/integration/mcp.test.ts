@@ -68,7 +68,7 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     // It shows ready-to-paste configuration naming the shipped bridge, and never the secret.
     const guide = vscode.window.activeTextEditor?.document;
     assert.equal(guide?.uri.scheme, 'dsh-mcp');
-    const text = guide!.getText();
+    const text = guide.getText();
     for (const client of ['## Claude Code', '## Codex CLI', '## Gemini CLI']) assert.ok(text.includes(client), client);
     assert.ok(text.includes(`claude mcp add --scope user dsh-bridge -- node ${JSON.stringify(bridgePath())}`));
     assert.ok(text.includes('env_vars = ["DSH_BRIDGE_MCP"]'));

@@ -94,7 +94,7 @@ describe('navigation reads only what it should (trusted workspace)', function ()
     const input: LspToolInput = { operation: 'hover', filePath: file, line: 1, column: 14 };
     const prepared = await tool.prepareInvocation({ input }, token());
     assert.equal(prepared.confirmationMessages?.title, 'Read a file outside the workspace?');
-    const message = prepared.confirmationMessages!.message as vscode.MarkdownString;
+    const message = prepared.confirmationMessages.message as vscode.MarkdownString;
     assert.ok(message.value.includes('\n' + file + '\n'), message.value);
     assert.match(message.value, /outside every workspace folder/);
     assert.doesNotMatch(message.value, /symbolic link/);

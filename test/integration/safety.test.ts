@@ -13,7 +13,7 @@ import { sleep, until } from '../helpers/wait';
 
 /** Every regular file under `dir` (symlinks not followed). */
 function filesUnder(dir: string): string[] {
-  return (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
     .map((d) => path.join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
 }

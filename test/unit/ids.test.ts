@@ -39,7 +39,7 @@ describe('ids and package.json', () => {
   it('every contributed setting has a constant, and every setting constant is contributed', () => {
     const contributed = Object.keys(contributes.configuration.properties);
     assert.deepEqual(sorted(Object.values(SETTING)), sorted(contributed));
-    for (const key of pkg.capabilities.untrustedWorkspaces.restrictedConfigurations as string[]) {
+    for (const key of pkg.capabilities.untrustedWorkspaces.restrictedConfigurations) {
       assert.ok((Object.values(SETTING) as string[]).includes(key), `restricted setting ${key} is not a setting`);
     }
     const terminalKeys = contributed.filter((k) => k.startsWith(`${TERMINAL_SETTINGS_SECTION}.`));

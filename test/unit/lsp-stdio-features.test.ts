@@ -71,7 +71,7 @@ describe('stdio features: typescript-language-server', function () {
     const [leaf] = await f.prepare(uri('ts/calls/lib.ts'), 'typescript', { line: 0, character: 16 }, ctx());
     assert.equal(leaf?.name, 'leaf');
     const names = (n: CallTreeNode): string[] => (n.calls ?? []).map((c) => `${c.item.name} ${rel(c.item.uri)} sites ${c.sites!.ranges.map((r) => `${rel(c.sites!.uri)}:${r.start.line + 1}`).join(',')}`);
-    const incoming = await walkCalls(f, leaf!, { direction: 'incoming', depth: 1 }, ctx());
+    const incoming = await walkCalls(f, leaf, { direction: 'incoming', depth: 1 }, ctx());
     assert.deepEqual(names(incoming.root).sort(), ['computeTotalPrice ts/calls/main.ts sites ts/calls/main.ts:4', 'middle ts/calls/lib.ts sites ts/calls/lib.ts:6']);
     const [main] = await f.prepare(uri('ts/calls/main.ts'), 'typescript', { line: 2, character: 16 }, ctx());
     const outgoing = await walkCalls(f, main!, { direction: 'outgoing', depth: 1 }, ctx());

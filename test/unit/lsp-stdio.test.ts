@@ -131,7 +131,7 @@ describe('watchdog', () => {
     const host = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/unit/support/watchdog-host.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
-      host.stdout!.on('data', (d) => {
+      host.stdout.on('data', (d) => {
         out += String(d);
         if (out.includes('\n')) resolve(out.split('\n')[0]!);
       });

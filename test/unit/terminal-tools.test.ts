@@ -157,7 +157,7 @@ describe('terminal tools: confirmation texts of real sessions', function () {
       target = h.service.sendTarget(h.owner, sessionId);
     }
     assert.equal(target.receiver.kind, 'program');
-    const r = target.receiver as Extract<typeof target.receiver, { kind: 'program' }>;
+    const r = target.receiver;
     assert.match(sendConfirmationText({ kind: 'text', text: 'hello' }, info(), target), new RegExp(`^\`\`\`text\\nhello\\n\`\`\`\\n\\nReceiver: \`cat\` \\(pid ${r.process.pid}\\)`));
     assert.equal(
       signalConfirmationText('SIGINT', info(), target),

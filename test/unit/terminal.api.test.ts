@@ -43,7 +43,7 @@ describe('the API facades', function () {
     for (const call of [
       () => terminal.read(mine, tools.sessionId),
       () => terminal.signal(mine, tools.sessionId, 'SIGINT'),
-      () => terminal.list(toolsOwner as unknown as typeof mine),
+      () => terminal.list(toolsOwner),
       () => terminal.read({ label: 'x', disposed: false, dispose() {} }, tools.sessionId),
     ]) {
       assert.throws(call, (e: Error) => (roots.push(e), e instanceof TerminalError));

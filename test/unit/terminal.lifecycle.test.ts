@@ -169,7 +169,7 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
   it('with an unpatched node-pty (VS Code’s own) no session, job or language server holds another session’s master', async function () {
     const vscodePty = vscodeNodePty();
     if (!vscodePty) this.skip();
-    const vh = unpatchedHarness(vscodePty!, h.tmp);
+    const vh = unpatchedHarness(vscodePty, h.tmp);
     const log = vh.log;
     try {
       const indexes = await sessionsWithJobs(vh, 3);
@@ -189,7 +189,7 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
   it('with an unpatched node-pty, another session’s master at the host’s descriptor 255 (bash’s usual terminal descriptor) is closed too', async function () {
     const vscodePty = vscodeNodePty();
     if (!vscodePty) this.skip();
-    const vh = unpatchedHarness(vscodePty!, h.tmp);
+    const vh = unpatchedHarness(vscodePty, h.tmp);
     const { service, owner } = vh;
     // A busy extension host has hundreds of descriptors open: take every one below 255, so the
     // first session's PTY master is opened as descriptor 255.

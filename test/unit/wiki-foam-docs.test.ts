@@ -64,7 +64,7 @@ describe('wiki links: the real foam-docs vault', function () {
             continue;
           }
           const region = parsed.ignored.find((r) => {
-            const afterStart = r.range.start.line < i || (r.range.start.line === i && r.range.start.character <= m!.index);
+            const afterStart = r.range.start.line < i || (r.range.start.line === i && r.range.start.character <= m.index);
             const beforeEnd = r.range.end.line > i || (r.range.end.line === i && r.range.end.character >= end);
             return afterStart && beforeEnd;
           });
