@@ -73,7 +73,7 @@ async function raw(): Promise<number[]> {
     name: 'xterm-256color',
     cols: 120,
     rows: 30,
-    env: { ...process.env, PS1: prompt, PROMPT_COMMAND: '' } as Record<string, string>,
+    env: { ...process.env, PS1: prompt, PROMPT_COMMAND: '' },
   });
   let buffer = '';
   let waiter: (() => void) | undefined;
@@ -125,7 +125,7 @@ async function extraProcesses(count: number): Promise<() => void> {
     }
   };
   await new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => d.toString().includes('started') && resolve());
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('started') && resolve());
     child.once('exit', () => reject(new Error(`the shell starting ${count} extra processes exited early`)));
   });
   return end;
