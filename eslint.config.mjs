@@ -42,10 +42,6 @@ export default defineConfig(
 
       // Off: TypeScript itself reports undefined names, in the .mjs files too (checkJs).
       'no-undef': 'off',
-      // Off: the code marks indexed access with `!` as if noUncheckedIndexedAccess were on (the
-      // element exists); this rule would strip those marks. Turning that compiler option on is
-      // the way to make them checked.
-      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
       // Off: `async` without `await` is how the code implements a Promise-returning interface, so
       // that a throw becomes a rejection rather than a synchronous exception.
       '@typescript-eslint/require-await': 'off',
