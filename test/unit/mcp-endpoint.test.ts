@@ -18,7 +18,7 @@ import { helloLine } from '../../src/mcp/handshake';
 import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '../../src/mcp/socketPath';
 import { SocketTransport } from '../../src/mcp/socketTransport';
 import { ProgramRun, runProgram } from '../helpers/runProgram';
-import { until } from '../helpers/wait';
+import { sleep, until } from '../helpers/wait';
 
 const BRIDGE = path.resolve(__dirname, '../../src/mcp/bridge.ts');
 const quiet = { info: () => undefined, warn: () => undefined };
@@ -140,6 +140,45 @@ describe('MCP endpoint (plain Node)', function () {
     assert.equal(right, 'OK\n');
     await until('the bytes after the line on the MCP side', () => Buffer.concat(accepted).length >= Buffer.byteLength(mcp));
     assert.equal(Buffer.concat(accepted).toString(), mcp);
+  });
+
+  it('a client that sends requests and never reads leaves at most a bounded backlog in the window; every answer arrives once it reads', async () => {
+    let hostSocket: net.Socket | undefined;
+    const description = 'x'.repeat(25_000); // about the size of the contributed tools list
+    const server = await listening((socket, rest) => {
+      hostSocket = socket;
+      const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+      mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', description, inputSchema: { type: 'object' } }] }));
+      void mcp.connect(new SocketTransport(socket, rest));
+    });
+    const requests = 4000;
+    const client = net.createConnection(server.socketPath);
+    await new Promise<void>((resolve) => client.once('connect', resolve));
+    client.pause(); // reads nothing yet
+    let batch = helloLine(server.secret);
+    for (let id = 1; id <= requests; id++) batch += JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) + '\n';
+    client.write(batch);
+    await until('the window has the connection', () => hostSocket !== undefined);
+    let most = 0;
+    for (let i = 0; i < 30; i++) {
+      most = Math.max(most, hostSocket!.writableLength);
+      await sleep(50);
+    }
+    assert.ok(most < 8 * 1024 * 1024, `the window buffered ${(most / 1e6).toFixed(1)} MB of answers for a client that reads nothing`);
+    const ids = new Set<number>();
+    let pending = '';
+    client.on('data', (d: Buffer) => {
+      pending += d.toString('utf8');
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        if (line.startsWith('{')) ids.add((JSON.parse(line) as { id: number }).id);
+      }
+    });
+    client.resume();
+    await until('every answer arrived', () => ids.size === requests, 20_000);
+    client.destroy();
   });
 
   describe('the stdio bridge', () => {
