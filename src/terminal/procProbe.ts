@@ -179,13 +179,30 @@ function ps(args: string[]): string {
   }
 }
 
-/** Command line of a process, NULs as spaces, at most 200 characters; `comm` when unreadable. */
+/** Longest command line {@link commandLine} returns, in UTF-16 code units. */
+const COMMAND_LINE_CHARS = 200;
+/** Bytes of `/proc/<pid>/cmdline` read: enough for {@link COMMAND_LINE_CHARS} characters of UTF-8. */
+const COMMAND_LINE_READ_BYTES = COMMAND_LINE_CHARS * 4;
+
+/**
+ * Command line of a process, NULs as spaces (trailing ones dropped), at most 200 characters;
+ * `comm` when unreadable or empty. Only the first 800 bytes are read: a program chooses its command
+ * line (megabytes, and it may rewrite it), and naming it must cost the same whatever it holds.
+ */
 export function commandLine(pid: number, fallback = ''): string {
+  let fd: number | undefined;
   try {
-    const raw = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').replace(/\0/g, ' ');
-    return (raw || fallback).slice(0, 200);
+    fd = fs.openSync(`/proc/${pid}/cmdline`, 'r');
+    const buf = Buffer.alloc(COMMAND_LINE_READ_BYTES + 1); // one more byte: was the end reached?
+    let length = 0;
+    for (let n; length < buf.length && (n = fs.readSync(fd, buf, length, buf.length - length, null)) > 0; ) length += n;
+    if (length < buf.length) while (length > 0 && buf[length - 1] === 0) length--;
+    const raw = buf.toString('utf8', 0, length).replace(/\0/g, ' ');
+    return (raw || fallback).slice(0, COMMAND_LINE_CHARS);
   } catch {
     return fallback;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 

@@ -54,6 +54,24 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
   const tree = () => new SessionProcessTree(shell, proc.readStat(shell)!.startTime);
   const tpgid = () => proc.readStat(shell)!.tpgid;
 
+  it('names a program whose command line is 100 000 empty arguments without stalling: at most 200 characters', async () => {
+    // A program in the session chooses its command line (up to ARG_MAX, and it may rewrite it);
+    // runs of NULs in it once made the naming scan quadratic and froze the host for minutes.
+    const script = path.join(h.tmp, 'many-args.py');
+    fs.writeFileSync(script, "import os, sys\nos.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(60)'] + [''] * 100000 + ['x'])\n");
+    const r = await send(`python3 ${script}`, 1500);
+    assert.equal(r.waitReason, 'timeout');
+    const started = Date.now();
+    const target = h.service.sendTarget(h.owner, id);
+    const ms = Date.now() - started;
+    assert.equal(target.receiver.kind, 'program');
+    const command = target.receiver.kind === 'program' ? target.receiver.process.command : '';
+    assert.match(command, /^\S*python3\S* -c import time; time\.sleep\(60\) {10}/);
+    assert.ok(command.length <= 200, `${command.length} characters`);
+    // A hang detector, far above the cost of one look (milliseconds): the quadratic scan took minutes.
+    assert.ok(ms < 2000, `naming the program took ${ms} ms`);
+  });
+
   it('finds the foreground pipeline from the shell’s descendants, without a scan of /proc', async () => {
     const pidFile = path.join(h.tmp, 'pids');
     const r = await send(`sh -c 'echo $$ > ${pidFile}; exec sleep 30' | cat`, 1000);
