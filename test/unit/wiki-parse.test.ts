@@ -2,6 +2,7 @@
 // markdown-it, headings, block anchors, front matter. Positions are LSP (0-based, UTF-16).
 import * as assert from 'node:assert/strict';
 import { parseNote } from '../../src/lsp/wikilinks/parse';
+import { Vault } from './wiki-helpers';
 
 const targets = (text: string) => parseNote(text).links.map((l) => l.raw);
 
@@ -169,5 +170,41 @@ describe('wiki links: parser', () => {
       ]);
       assert.equal(p.lineCount, 6);
     });
+  });
+});
+
+describe('wiki links: hostile notes', () => {
+  // A vault is workspace content anyone may have written. Each case took seconds (minutes at the
+  // 8 MiB read cap) in a scan quadratic in a run of spaces; the bound only detects such a hang.
+  const spaces = ' '.repeat(100_000);
+  const parsedWithin = (text: string, ms: number) => {
+    const started = Date.now();
+    const parsed = parseNote(text);
+    const took = Date.now() - started;
+    assert.ok(took < ms, `parsing took ${took} ms`);
+    return parsed;
+  };
+
+  it('a front matter title with a long run of spaces inside parses at once, trimmed', () => {
+    assert.equal(parsedWithin(`---\ntitle: a${spaces}b \n---\n`, 1000).title, `a${spaces}b`);
+  });
+
+  it('a heading with a long run of spaces inside parses at once; a trailing ^id is still dropped', () => {
+    assert.equal(parsedWithin(`# a${spaces}b\n`, 1000).headings[0]!.text, `a${spaces}b`);
+    assert.equal(parsedWithin(`# a${spaces}b ^id-1\n`, 1000).headings[0]!.text, `a${spaces}b`);
+    assert.equal(parseNote('# a^id\n').headings[0]!.text, 'a^id', 'no space before ^: not a block id');
+  });
+
+  it('a hover on a link to a note whose lines hold long runs of spaces answers at once', async () => {
+    const v = Vault.create({ 'a.md': '[[b]]\n', 'b.md': `x${spaces}y\n` });
+    try {
+      const started = Date.now();
+      const r = await v.query('hover', 'a.md', 1, 3);
+      const took = Date.now() - started;
+      assert.equal(r.kind, 'hover');
+      assert.ok(took < 2000, `the hover took ${took} ms`);
+    } finally {
+      v.cleanup();
+    }
   });
 });

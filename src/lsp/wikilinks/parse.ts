@@ -186,9 +186,10 @@ class NoteParser {
     }
     if (!this.frontMatter) return;
     for (let i = 1; i < this.frontMatter.endLine; i++) {
-      const m = /^title:\s*(.*?)\s*$/.exec(lines[i]!);
-      if (m && m[1]) {
-        this.frontMatterTitle = m[1].replace(/^(['"])(.*)\1$/, '$2').trim() || undefined;
+      // trim(), not a lazy match before `\s*$`: that is quadratic in a run of spaces.
+      const value = lines[i]!.startsWith('title:') ? lines[i]!.slice('title:'.length).trim() : '';
+      if (value) {
+        this.frontMatterTitle = value.replace(/^(['"])(.*)\1$/, '$2').trim() || undefined;
         break;
       }
     }
@@ -223,7 +224,7 @@ class NoteParser {
           const inline = tokens[t + 1];
           const level = Number(tok.tag.slice(1));
           let text = inline && inline.type === 'inline' ? inline.content.trim() : '';
-          text = text.replace(/\s+\^[A-Za-z0-9][A-Za-z0-9-]*$/, '');
+          text = withoutBlockId(text);
           if (a < n) this.headings.push({ level, text, line: a, range: this.lineRange(a) });
           break;
         }
@@ -505,4 +506,15 @@ function trimBounds(s: string, a: number, b: number): [number, number] {
   while (a < b && /\s/.test(s[a]!)) a++;
   while (b > a && /\s/.test(s[b - 1]!)) b--;
   return [a, b];
+}
+
+/**
+ * Heading text without a trailing block id (` ^id`: whitespace, `^`, a letter or digit, then
+ * letters, digits and `-`), trailing whitespace before it dropped too. Linear in the text: the
+ * equivalent `/\s+\^id$/` scans each run of spaces once per space (a hostile note's heading).
+ */
+function withoutBlockId(text: string): string {
+  const caret = text.lastIndexOf('^');
+  if (caret <= 0 || !/\s/.test(text[caret - 1]!) || !/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(text.slice(caret + 1))) return text;
+  return text.slice(0, caret).trimEnd();
 }

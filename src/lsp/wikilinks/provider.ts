@@ -251,7 +251,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
     }
     const maxLines = Math.max(1, this.options.hoverMaxLines ?? 12);
     const maxChars = Math.max(40, this.options.hoverMaxChars ?? 1200);
-    let excerpt = lines.slice(start, start + maxLines).join('\n').replace(/\s+$/, '');
+    let excerpt = lines.slice(start, start + maxLines).join('\n').trimEnd(); // not /\s+$/, quadratic in a run of spaces
     let cut = start + maxLines < lines.length;
     if (excerpt.length > maxChars) {
       excerpt = excerpt.slice(0, maxChars);
