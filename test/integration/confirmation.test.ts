@@ -151,4 +151,32 @@ describe('confirmations show what will really happen', function () {
     assert.ok(message.includes(`in \`${tmp}\``), message);
     assert.match(message, /bash at its prompt/);
   });
+
+  it('dsh_run: a command confirmed for a shell that exited before the call runs nowhere else', async () => {
+    const run = new RunTool(ctx);
+    await invoke(run, { command: `cd ${tmp}` });
+    const marker = path.join(tmp, 'ran-in');
+    const command = `pwd > ${marker}`;
+    const message = text(prepare(run, { command }).confirmationMessages?.message);
+    assert.ok(message.includes(`in \`${tmp}\``), message);
+    // The shell exits while the person reads the confirmation (TMOUT, a job killing it, ...).
+    const shell = service.list(owner).find((s) => s.name === RunTool.sessionName)!;
+    await service.send(owner, shell.sessionId, { input: 'exit' });
+    await until('the dsh_run shell exited', () => service.list(owner).find((s) => s.sessionId === shell.sessionId)?.sessionStatus.kind === 'exited');
+    await assert.rejects(invoke(run, { command }), /nothing was run: the confirmation named the shell of session .* which has exited/);
+    // Asserts that something does NOT happen: nothing may run in the moment after the refusal.
+    await sleep(300);
+    assert.equal(fs.existsSync(marker), false, `the command ran in a new shell, in ${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`);
+  });
+
+  it('dsh_run: a command confirmed for a new session is not typed into a session opened since', async () => {
+    const run = new RunTool(ctx);
+    const marker = path.join(tmp, 'ran-in');
+    const command = `pwd > ${marker}`;
+    assert.match(text(prepare(run, { command }).confirmationMessages?.message), /in a new session/);
+    await invoke(run, { command: `cd ${tmp}` }); // another call opened the session and moved it
+    await assert.rejects(invoke(run, { command }), /nothing was run: the confirmation named a new session/);
+    await sleep(300);
+    assert.equal(fs.existsSync(marker), false, 'the command ran in the session another call opened');
+  });
 });

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { TOOL } from '../../../common/ids';
-import { receiverIdentity } from '../../../terminal/types';
+import { TerminalError } from '../../../terminal/errors';
+import { ReceiverIdentity, receiverIdentity } from '../../../terminal/types';
 import { checkRunCommand, optionalInteger, requireString } from './args';
 import { newSessionRunText, sendConfirmationText } from './confirmation';
 import { ConfirmedReceivers } from './confirmedReceivers';
@@ -15,6 +16,15 @@ export interface RunInput {
 }
 
 /**
+ * Where a confirmed dsh_run was shown to go: the shell of an open session (with its receiver), or
+ * a new session (`sessionId` undefined).
+ */
+interface ConfirmedRun {
+  sessionId?: string;
+  receiver?: ReceiverIdentity;
+}
+
+/**
  * `dsh_run`: the plain "run a command" tool, a consumer of the persistent service. It uses the
  * owner's session named `dsh_run`, opening it on first use and again when its shell exited, so
  * state (cwd, variables) carries over between calls like in one terminal.
@@ -23,7 +33,7 @@ export class RunTool extends TerminalTool<RunInput> {
   static readonly toolName = TOOL.run;
   static readonly sessionName = 'dsh_run';
 
-  private readonly confirmed = new ConfirmedReceivers();
+  private readonly confirmed = new ConfirmedReceivers<ConfirmedRun>();
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunInput>): vscode.PreparedToolInvocation {
     const { command } = options.input;
@@ -38,9 +48,10 @@ export class RunTool extends TerminalTool<RunInput> {
     const target = session && this.target(session.sessionId);
     let message: string;
     if (session && target) {
-      this.confirmed.remember([session.sessionId, command], receiverIdentity(target.receiver));
+      this.confirmed.remember([command], { sessionId: session.sessionId, receiver: receiverIdentity(target.receiver) });
       message = sendConfirmationText({ kind: 'text', text }, session, target);
     } else {
+      this.confirmed.remember([command], {});
       message = newSessionRunText(text, defaultCwd());
     }
     return { invocationMessage, confirmationMessages: { title: 'Run in the agent terminal?', message: new vscode.MarkdownString(message) } };
@@ -50,21 +61,39 @@ export class RunTool extends TerminalTool<RunInput> {
     const command = requireString(input, 'command');
     checkRunCommand(command);
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
+    const confirmed = this.confirmed.take([command]);
+    // Before anything changes: an exited shell the model was not told about stays readable.
+    if (confirmed) checkSameSession(confirmed, this.defaultSession()?.sessionId);
     // An earlier dsh_run shell that exited already reported it; it makes way for a new one.
     for (const old of this.ctx.service.list(this.ctx.owner)) {
       if (old.name === RunTool.sessionName && old.sessionStatus.kind === 'exited' && !old.takenOver) {
         await this.ctx.service.close(this.ctx.owner, old.sessionId, 'dsh_run reopens its session');
       }
     }
+    // Again after the closes: another call may have opened the session meanwhile.
+    const existing = this.defaultSession()?.sessionId;
+    if (confirmed) checkSameSession(confirmed, existing);
     const sessionId =
-      this.defaultSession()?.sessionId ??
+      existing ??
       (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal: abortSignal(token) })).sessionId;
-    const expectReceiver = this.confirmed.take([sessionId, command]);
-    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver, signal: abortSignal(token) });
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed?.receiver, signal: abortSignal(token) });
     return sendResult(sessionId, r);
   }
 
   private defaultSession() {
     return this.ctx.service.list(this.ctx.owner).find((s) => s.name === RunTool.sessionName && s.sessionStatus.kind === 'running');
   }
+}
+
+/**
+ * Refuses a dsh_run whose confirmation named another shell than the one it would type into now:
+ * the confirmed session's shell exited since (a new one would open, in another folder), or a new
+ * session was confirmed and one is open since. `current` is the running dsh_run session, if any.
+ * @throws TerminalError RECEIVER_CHANGED naming both; nothing is typed.
+ */
+function checkSameSession(confirmed: ConfirmedRun, current: string | undefined): void {
+  if (confirmed.sessionId === current) return;
+  const now = current ? `it would go to session ${current}, opened since` : 'dsh_run would open a new session';
+  const was = confirmed.sessionId ? `the shell of session ${confirmed.sessionId}, which has exited since` : 'a new session';
+  throw new TerminalError('RECEIVER_CHANGED', `nothing was run: the confirmation named ${was}, but ${now}. Call dsh_run again to confirm where it runs`);
 }
