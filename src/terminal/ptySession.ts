@@ -26,6 +26,7 @@ import {
   checkInput,
   checkLineLength,
   checkReceiver,
+  checkSignalReceiver,
   checkTimeout,
   inputPendingError,
   linesSubmitted,
@@ -44,6 +45,7 @@ import {
   InputReceiver,
   ReadRequest,
   ReadResult,
+  ReceiverIdentity,
   SendRequest,
   SendResult,
   SessionStatus,
@@ -431,10 +433,11 @@ export class PtyBashSession implements BackendSession {
     return this.renderer;
   }
 
-  signal(signal: AllowedSignal): SignalResult {
+  signal(signal: AllowedSignal, expect?: ReceiverIdentity): SignalResult {
     if (this.exitStatus) {
       return { signal, delivered: false, sessionStatus: this.exitStatus, reason: `the session's shell has exited (${statusText(this.exitStatus)}): there is no process to signal` };
     }
+    if (expect) checkSignalReceiver(this.receiver(), expect);
     const tpgid = this.foregroundGroup() ?? this.shellPid;
     const foreground = this.foreground();
     // Only a group of this session: never signal a group that left it or a reused pid.

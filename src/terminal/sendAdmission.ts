@@ -7,7 +7,7 @@ import { TerminalError } from './errors';
 import { checkSendInput, keyBytes } from './input';
 import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from './markers';
 import { canonicalMode } from './termios';
-import { ForegroundProcess, InputReceiver, SendRequest, receiverIdentity } from './types';
+import { ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, receiverIdentity } from './types';
 
 /** Largest input typed by one send (UTF-8 bytes); bash's line editor needs seconds per MiB. */
 export const MAX_INPUT_BYTES = 256 * 1024;
@@ -86,12 +86,36 @@ export async function checkLineLength(input: string, ptsPath: string): Promise<v
 export function checkReceiver(now: InputReceiver, expected: NonNullable<SendRequest['expectReceiver']>): void {
   const actual = receiverIdentity(now);
   if (actual.kind === expected.kind && actual.processGroup === expected.processGroup) return;
-  const name = (r: InputReceiver) => (r.kind === 'exited' ? 'nobody (the shell exited)' : r.kind === 'program' ? `\`${r.process.command}\` (pid ${r.process.pid})` : `the shell at its ${r.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`);
-  const was = expected.kind === 'program' ? `a program in process group ${expected.processGroup}` : expected.kind === 'exited' ? 'nobody' : `the shell at its ${expected.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
   throw new TerminalError(
     'RECEIVER_CHANGED',
-    `nothing was typed: the confirmation named ${was} as the receiver, but now ${name(now)} would read the input. Read the session (dsh_terminal_read) and send again`,
+    `nothing was typed: the confirmation named ${confirmedName(expected)} as the receiver, but now ${receiverName(now)} would read the input. Read the session (dsh_terminal_read) and send again`,
   );
+}
+
+/**
+ * Refuses a signal when the foreground process group it would go to (`now`'s) is not the one the
+ * person confirmed: a program that ended since leaves the shell in the foreground, and SIGKILL or
+ * SIGHUP meant for the program would end the shell and the session.
+ * @throws TerminalError RECEIVER_CHANGED naming both; nothing is delivered.
+ */
+export function checkSignalReceiver(now: InputReceiver, expected: ReceiverIdentity): void {
+  if (receiverIdentity(now).processGroup === expected.processGroup) return;
+  throw new TerminalError(
+    'RECEIVER_CHANGED',
+    `nothing was delivered: the confirmation named ${confirmedName(expected)}, but now ${receiverName(now)} is in the foreground. Read the session (dsh_terminal_read) and signal again if it is still needed`,
+  );
+}
+
+/** How an error names a receiver as it is now. */
+function receiverName(r: InputReceiver): string {
+  if (r.kind === 'exited') return 'nobody (the shell exited)';
+  return r.kind === 'program' ? `\`${r.process.command}\` (pid ${r.process.pid})` : `the shell at its ${r.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
+}
+
+/** How an error names the receiver a confirmation showed (only its identity is kept). */
+function confirmedName(expected: ReceiverIdentity): string {
+  if (expected.kind === 'program') return `a program in process group ${expected.processGroup}`;
+  return expected.kind === 'exited' ? 'nobody' : `the shell at its ${expected.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
 }
 
 /**

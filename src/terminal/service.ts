@@ -25,6 +25,7 @@ import {
   InputReceiver,
   ReadRequest,
   ReadResult,
+  ReceiverIdentity,
   SendRequest,
   SendResult,
   SessionStatus,
@@ -403,15 +404,17 @@ export class TerminalService implements Disposable {
 
   /**
    * Delivers an allow-listed signal to the session's verified foreground process group.
-   * @throws TerminalError INVALID_ARGUMENT for a signal outside ALLOWED_SIGNALS.
+   * @param expect the receiver a person confirmed (from {@link sendTarget}); see `BackendSession.signal`.
+   * @throws TerminalError INVALID_ARGUMENT for a signal outside ALLOWED_SIGNALS; RECEIVER_CHANGED
+   *   when `expect` is given and another process group is in the foreground now.
    */
-  signal(owner: Owner, sessionId: string, signal: string): SignalResult {
+  signal(owner: Owner, sessionId: string, signal: string, expect?: ReceiverIdentity): SignalResult {
     const entry = this.entry(owner, sessionId);
     if (!(ALLOWED_SIGNALS as readonly string[]).includes(signal)) {
       throw new TerminalError('INVALID_ARGUMENT', `signal ${JSON.stringify(signal)} is not allowed; use one of ${ALLOWED_SIGNALS.join(', ')}`);
     }
     this.checkNotTakenOver(entry);
-    return entry.session.signal(signal as AllowedSignal);
+    return entry.session.signal(signal as AllowedSignal, expect);
   }
 
   /**

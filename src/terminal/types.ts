@@ -235,7 +235,12 @@ export interface BackendSession {
    */
   wait(request: WaitRequest): Promise<SendResult>;
   read(request: ReadRequest): ReadResult;
-  signal(signal: AllowedSignal): SignalResult;
+  /**
+   * Delivers `signal` to the foreground process group.
+   * @param expect the receiver a person confirmed: when another process group is in the foreground
+   *   now, nothing is delivered and TerminalError RECEIVER_CHANGED is thrown.
+   */
+  signal(signal: AllowedSignal, expect?: ReceiverIdentity): SignalResult;
   /**
    * Resolves once a signal delivered since the last send has taken effect: the shell printed its
    * next prompt, or the foreground program reads the terminal again; at most 2 s. At once when no

@@ -141,6 +141,20 @@ describe('confirmations show what will really happen', function () {
     assert.equal(fs.existsSync(marker), false, 'the answer for python3 ran as a shell command');
   });
 
+  it('a signal whose program ended after the confirmation is not delivered to the shell', async () => {
+    const shell = Number(/\d+/.exec((await service.send(owner, sessionId, { input: 'echo $$' })).output)![0]);
+    void service.send(owner, sessionId, { input: 'sleep 30' }).catch(() => undefined);
+    await until('sleep in the foreground', () => service.sendTarget(owner, sessionId).receiver.kind === 'program');
+    const input = { sessionId, signal: 'SIGKILL' };
+    const tool = new SignalTool(ctx);
+    assert.match(text(prepare(tool, input).confirmationMessages?.message), /`sleep 30`/);
+    service.signal(owner, sessionId, 'SIGINT'); // the program ends before the person answers
+    await until('the shell at its prompt', () => service.sendTarget(owner, sessionId).receiver.kind === 'shell-prompt');
+    await assert.rejects(invoke(tool, input), /nothing was delivered: the confirmation named a program in process group \d+, but now the shell at its prompt/);
+    await sleep(300);
+    assert.ok(fs.existsSync(`/proc/${shell}`), 'SIGKILL confirmed for sleep killed the shell');
+  });
+
   it('dsh_run: the same rules and the same confirmation as a send', async () => {
     const run = new RunTool(ctx);
     assert.equal(prepare(run, { command: 'echo \u202Eabc' }).confirmationMessages, undefined);

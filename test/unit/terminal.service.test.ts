@@ -7,7 +7,7 @@ import { TerminalBackendCleanupError, TerminalError } from '../../src/terminal/e
 import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { loadNodePty } from '../../src/terminal/nodePty';
 import { TerminalService } from '../../src/terminal/service';
-import { BackendSession, TerminalBackend } from '../../src/terminal/types';
+import { BackendSession, TerminalBackend, receiverIdentity } from '../../src/terminal/types';
 import { Harness, MemoryLog, firstSession, harness, nodePty, sleep } from './support/terminal';
 import { element } from '../helpers/element';
 import { packageJson } from '../helpers/packageJson';
@@ -59,6 +59,24 @@ describe('TerminalService', function () {
   it('rejects signals outside the allow-list, naming the valid ones', async () => {
     const { sessionId } = await h.service.open(h.owner);
     assert.throws(() => h.service.signal(h.owner, sessionId, 'SIGUSR1'), (e: Error) => code('INVALID_ARGUMENT')(e) && /SIGINT/.test(e.message));
+  });
+
+  it('a signal confirmed for a program that has ended since is not delivered to the shell', async () => {
+    const { sessionId } = await h.service.open(h.owner);
+    const shell = Number((await h.service.send(h.owner, sessionId, { input: 'echo $$' })).output);
+    const running = h.service.send(h.owner, sessionId, { input: 'sleep 1' });
+    await until('sleep in the foreground', () => h.service.sendTarget(h.owner, sessionId).receiver.kind === 'program');
+    const confirmed = receiverIdentity(h.service.sendTarget(h.owner, sessionId).receiver);
+    await running; // the program ends while the person reads the confirmation
+    assert.throws(
+      () => h.service.signal(h.owner, sessionId, 'SIGKILL', confirmed),
+      (e: Error) => code('RECEIVER_CHANGED')(e) && /nothing was delivered: the confirmation named a program in process group \d+, but now the shell at its prompt is in the foreground/.test(e.message),
+    );
+    await sleep(200);
+    assert.ok(fs.existsSync(`/proc/${shell}`), 'SIGKILL meant for sleep killed the shell');
+    assert.equal((await h.service.send(h.owner, sessionId, { input: 'echo alive' })).output, 'alive');
+    const atPrompt = receiverIdentity(h.service.sendTarget(h.owner, sessionId).receiver);
+    assert.equal(h.service.signal(h.owner, sessionId, 'SIGINT', atPrompt).delivered, true, 'the same receiver as confirmed: delivered');
   });
 
   it('close removes the session after the shell is gone; a second close returns false', async () => {

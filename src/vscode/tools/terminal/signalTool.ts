@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { TOOL } from '../../../common/ids';
-import { ALLOWED_SIGNALS } from '../../../terminal/types';
+import { ALLOWED_SIGNALS, receiverIdentity } from '../../../terminal/types';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
 import { requireString } from './args';
 import { signalConfirmationText } from './confirmation';
+import { ConfirmedReceivers } from './confirmedReceivers';
 import { TerminalTool } from './terminalTool';
 
 /** Input of `dsh_terminal_signal`. */
@@ -15,10 +16,14 @@ export interface SignalInput {
 
 /**
  * `dsh_terminal_signal`: delivers one of ALLOWED_SIGNALS to a session's foreground process group
- * and returns once it took effect.
+ * and returns once it took effect. The confirmation names the foreground program; the signal is
+ * refused when another process group is in the foreground by the time it runs (a program that
+ * ended leaves the shell there, which SIGKILL or SIGHUP would end).
  */
 export class SignalTool extends TerminalTool<SignalInput> {
   static readonly toolName = TOOL.terminalSignal;
+
+  private readonly confirmed = new ConfirmedReceivers();
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SignalInput>): vscode.PreparedToolInvocation {
     const { sessionId, signal } = options.input;
@@ -26,6 +31,7 @@ export class SignalTool extends TerminalTool<SignalInput> {
     const where = session && this.target(session.sessionId);
     const id = session ? session.sessionId : 'unknown session';
     const name = (ALLOWED_SIGNALS as readonly unknown[]).includes(signal) ? signal : 'a signal';
+    if (session && where) this.confirmed.remember([sessionId, signal], receiverIdentity(where.receiver));
     return {
       invocationMessage: new vscode.MarkdownString(`Sending ${escapeMarkdown(String(signal))} to agent terminal ${escapeMarkdown(String(sessionId))}`),
       confirmationMessages: {
@@ -37,7 +43,8 @@ export class SignalTool extends TerminalTool<SignalInput> {
 
   protected async run(input: SignalInput & Record<string, unknown>) {
     const sessionId = requireString(input, 'sessionId');
-    const r = this.ctx.service.signal(this.ctx.owner, sessionId, requireString(input, 'signal'));
+    const signal = requireString(input, 'signal');
+    const r = this.ctx.service.signal(this.ctx.owner, sessionId, signal, this.confirmed.take([input.sessionId, input.signal]));
     // Returns once the signal took effect, so the next send's confirmation names who reads then
     // (the shell back at its prompt, or the program reading again), not the program that is ending.
     if (r.delivered) await this.ctx.service.settled(this.ctx.owner, sessionId);
