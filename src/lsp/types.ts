@@ -7,6 +7,7 @@
  * UTF-16 code units. The model-facing tool is 1-based and counts characters (code points); the
  * conversion lives in `./position.ts` and happens once, at the tool boundary.
  */
+import { quoteInput } from '../common/quoteInput';
 
 /**
  * A position in a text document, as in LSP.
@@ -69,7 +70,7 @@ export function isLspOperation(value: unknown): value is LspOperation {
  *   case 'hover': …; default: return assertNever(op); }
  */
 export function assertNever(value: never, what = 'operation', valid: readonly string[] = LSP_OPERATIONS): never {
-  throw new LspError('invalid_request', `unknown ${what} ${JSON.stringify(value)}; valid: ${valid.join(', ')}`, {
+  throw new LspError('invalid_request', `unknown ${what} ${quoteInput(value)}; valid: ${valid.join(', ')}`, {
     value,
     valid,
   });

@@ -9,6 +9,7 @@
  */
 
 import * as nodePath from 'node:path';
+import { quoteInput } from '../common/quoteInput';
 import { fileURLToPath } from 'node:url';
 import { LspError } from './types';
 
@@ -34,17 +35,17 @@ const URI_RE = /^([A-Za-z][A-Za-z0-9+.-]*):(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*
  */
 export function parseUri(uri: string): ParsedUri {
   if (typeof uri !== 'string' || uri.length === 0) {
-    throw new LspError('invalid_request', `expected a URI string like 'file:///path/to/file.md', got ${JSON.stringify(uri)}`);
+    throw new LspError('invalid_request', `expected a URI string like 'file:///path/to/file.md', got ${quoteInput(uri)}`);
   }
   const m = URI_RE.exec(uri);
   if (!m) {
-    throw new LspError('invalid_request', `not a URI: ${JSON.stringify(uri)}; expected 'scheme:…', e.g. 'file:///path/to/file.md'`);
+    throw new LspError('invalid_request', `not a URI: ${quoteInput(uri)}; expected 'scheme:…', e.g. 'file:///path/to/file.md'`);
   }
   let path: string;
   try {
     path = decodeURIComponent(m[3] ?? '');
   } catch {
-    throw new LspError('invalid_request', `malformed percent-encoding in URI path: ${JSON.stringify(uri)}`);
+    throw new LspError('invalid_request', `malformed percent-encoding in URI path: ${quoteInput(uri)}`);
   }
   return { scheme: m[1]!.toLowerCase(), authority: m[2] ?? '', path, query: m[4] ?? '', fragment: m[5] ?? '' };
 }
@@ -133,7 +134,7 @@ export function extensionOfUri(uri: string): string | undefined {
 export function fileUriToPath(uri: string): string {
   const u = parseUri(uri);
   if (u.scheme !== 'file') {
-    throw new LspError('invalid_request', `the Node file system reads only file: URIs, got ${JSON.stringify(uri)}`);
+    throw new LspError('invalid_request', `the Node file system reads only file: URIs, got ${quoteInput(uri)}`);
   }
   return fileURLToPath(formatUri({ ...u, query: '', fragment: '' }));
 }

@@ -11,6 +11,7 @@
  * name in the confirmation, and the byte sequence an xterm-compatible terminal sends for it
  * (xterm ctlseqs, "PC-Style Function Keys"; cursor keys depend on DECCKM, application cursor mode).
  */
+import { quoteInput } from '../common/quoteInput';
 import { TerminalError } from './errors';
 
 /** Where a refused character sits in the text and what it is. */
@@ -197,7 +198,7 @@ export function checkKeys(keys: unknown, field = 'keys'): string[] {
       const def = BY_NAME.get(key.toLowerCase().replace(/^(ctrl|shift)\+/, '$1-'));
       if (def) return def.name;
     }
-    throw new TerminalError('INVALID_ARGUMENT', `${field}[${i}] ${JSON.stringify(key)} is not a key; valid names: ${keyNamesSummary()}`);
+    throw new TerminalError('INVALID_ARGUMENT', `${field}[${i}] ${quoteInput(key)} is not a key; valid names: ${keyNamesSummary()}`);
   });
 }
 

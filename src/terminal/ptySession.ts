@@ -5,6 +5,7 @@
  * (ptyDrain.ts), termios (termios.ts), teardown (sessionTeardown.ts), and the rendering of what it
  * returns (outputText.ts). PTY bytes stay in memory; the log gets events only.
  */
+import { quoteInput } from '../common/quoteInput';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -413,7 +414,7 @@ export class PtyBashSession implements BackendSession {
     const count = request.count ?? DEFAULT_READ_COUNT;
     for (const [name, value, min] of [['offset', offset, 0], ['count', count, 1]] as const) {
       if (!Number.isInteger(value) || value < min) {
-        throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min} (got ${JSON.stringify(value)})`);
+        throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min} (got ${quoteInput(value)})`);
       }
     }
     if (request.screen) {

@@ -2,6 +2,7 @@
  * Send admission: what a send must pass before anything is typed, and the bytes it then writes.
  * A refused send types nothing and says why, what is valid, and what to do instead.
  */
+import { quoteInput } from '../common/quoteInput';
 import { MAX_TIMER_MS } from './config';
 import { TerminalError } from './errors';
 import { checkSendInput, keyBytes } from './input';
@@ -23,7 +24,7 @@ export type TypedInput = ReturnType<typeof checkSendInput>;
  */
 export function checkTimeout(timeoutMs: number, given: unknown): number {
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
-    throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${JSON.stringify(given)})`);
+    throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${quoteInput(given)})`);
   }
   return timeoutMs;
 }

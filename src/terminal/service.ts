@@ -13,6 +13,7 @@
  * - Events go only to subscriptions of the session's owner and carry ids, never owners. Other
  *   extensions get `terminalApi.ts`'s facade, never this object.
  */
+import { quoteInput } from '../common/quoteInput';
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { checkLabel, checkSendInput } from './input';
 import { tailByBytes } from './scrollback';
@@ -384,7 +385,7 @@ export class TerminalService implements Disposable {
     const job = entry.jobs.get(jobId);
     if (!job) {
       const known = [...entry.jobs.keys()];
-      throw new TerminalError('INVALID_ARGUMENT', `no job ${JSON.stringify(jobId)} in session ${sessionId}; jobs: ${known.length ? known.join(', ') : 'none (start one with a background send)'}`);
+      throw new TerminalError('INVALID_ARGUMENT', `no job ${quoteInput(jobId)} in session ${sessionId}; jobs: ${known.length ? known.join(', ') : 'none (start one with a background send)'}`);
     }
     const out: JobOutput = { jobId, done: !!(job.result || job.error), text: job.pending, droppedBytes: job.droppedBytes };
     job.pending = '';
@@ -411,7 +412,7 @@ export class TerminalService implements Disposable {
   signal(owner: Owner, sessionId: string, signal: string, expect?: ReceiverIdentity): SignalResult {
     const entry = this.entry(owner, sessionId);
     if (!(ALLOWED_SIGNALS as readonly string[]).includes(signal)) {
-      throw new TerminalError('INVALID_ARGUMENT', `signal ${JSON.stringify(signal)} is not allowed; use one of ${ALLOWED_SIGNALS.join(', ')}`);
+      throw new TerminalError('INVALID_ARGUMENT', `signal ${quoteInput(signal)} is not allowed; use one of ${ALLOWED_SIGNALS.join(', ')}`);
     }
     this.checkNotTakenOver(entry);
     return entry.session.signal(signal as AllowedSignal, expect);
@@ -542,7 +543,7 @@ export class TerminalService implements Disposable {
       const mine = this.list(owner).map((s) => `${s.sessionId} (${s.name}, ${s.sessionStatus.kind}${s.busy ? ', busy' : ''})`);
       throw new TerminalError(
         'NO_SUCH_SESSION',
-        `no session ${JSON.stringify(sessionId)}. sessionId is an id returned by dsh_terminal_open, not a command. Valid ids: ${mine.length ? mine.join(', ') : 'none; open one with dsh_terminal_open'}`,
+        `no session ${quoteInput(sessionId)}. sessionId is an id returned by dsh_terminal_open, not a command. Valid ids: ${mine.length ? mine.join(', ') : 'none; open one with dsh_terminal_open'}`,
       );
     }
     if (entry.owner !== owner) {

@@ -4,6 +4,7 @@
  * (1-based line, 1-based column counted in characters) is converted to an LSP position exactly once
  * here (`src/lsp/position.ts`), and result positions back the same way (`src/lsp/shapeLocations.ts`).
  */
+import { quoteInput } from '../common/quoteInput';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -185,10 +186,10 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
 
 function validate(input: LspToolInput): { operation: LspOperation; filePath: string; line: number; column: number; symbol?: string } {
   const i = input as unknown as Record<string, unknown>;
-  if (!isLspOperation(i.operation)) throw new Error(`operation must be one of ${LSP_OPERATIONS.join(', ')} (got ${JSON.stringify(i.operation)})`);
+  if (!isLspOperation(i.operation)) throw new Error(`operation must be one of ${LSP_OPERATIONS.join(', ')} (got ${quoteInput(i.operation)})`);
   if (typeof i.filePath !== 'string' || i.filePath.trim() === '') throw new Error('filePath is required: a workspace-relative path like "src/a.ts" or an absolute path');
   for (const k of ['line', 'column'] as const) {
-    if (typeof i[k] !== 'number' || !Number.isInteger(i[k])) throw new Error(`${k} must be a 1-based integer (got ${JSON.stringify(i[k])})`);
+    if (typeof i[k] !== 'number' || !Number.isInteger(i[k])) throw new Error(`${k} must be a 1-based integer (got ${quoteInput(i[k])})`);
   }
   if ((i.column as number) < 1) throw new Error(`column ${String(i.column)} is invalid: columns are 1-based and counted in characters`);
   const symbolError = i.symbol === undefined || i.symbol === null ? undefined : symbolProblem(i.symbol);
@@ -204,7 +205,7 @@ function validate(input: LspToolInput): { operation: LspOperation; filePath: str
 
 function optionalInt(v: unknown, name: string, min: number, max: number): number | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max === Number.MAX_SAFE_INTEGER ? '∞' : max} (got ${JSON.stringify(v)})`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max === Number.MAX_SAFE_INTEGER ? '∞' : max} (got ${quoteInput(v)})`);
   return v;
 }
 

@@ -12,6 +12,7 @@ import type { Socket } from 'node:net';
 import * as vscode from 'vscode';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { quoteInput } from '../common/quoteInput';
 import { SocketTransport } from '../mcp/socketTransport';
 import type { Owner, TerminalService } from '../terminal/service';
 import type { AgentOwners } from './agentOwners';
@@ -124,7 +125,7 @@ export class McpConnection {
     if (!vscode.workspace.isTrusted) return errorResult(UNTRUSTED_MESSAGE);
     const tools = this.ownTools();
     const tool = tools.get(name);
-    if (!tool) return errorResult(`no tool named ${JSON.stringify(name)}; tools: ${[...tools.keys()].join(', ')}`);
+    if (!tool) return errorResult(`no tool named ${quoteInput(name)}; tools: ${[...tools.keys()].join(', ')}`);
     const cts = new vscode.CancellationTokenSource();
     const cancel = () => cts.cancel();
     signal.addEventListener('abort', cancel);

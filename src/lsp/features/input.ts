@@ -3,6 +3,7 @@
  * bounds the tools enforce and package.json's input schemas declare (a unit test keeps the two in
  * agreement). Every check throws an `LspError` `invalid_request` whose message says what is valid.
  */
+import { quoteInput } from '../../common/quoteInput';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../shapeLocations';
 import { LspError } from '../types';
 import { symbolProblem } from '../symbolAnchor';
@@ -52,12 +53,12 @@ const bad = (message: string) => new LspError('invalid_request', message);
 function unknownKeys(i: Record<string, unknown>, tool: keyof typeof TOOL_INPUT_KEYS): void {
   const allowed = TOOL_INPUT_KEYS[tool] as readonly string[];
   const extra = Object.keys(i).filter((k) => !allowed.includes(k) && i[k] !== undefined);
-  if (extra.length > 0) throw bad(`${tool} does not take ${extra.map((k) => JSON.stringify(k)).join(', ')}; its inputs are ${allowed.join(', ')}`);
+  if (extra.length > 0) throw bad(`${tool} does not take ${extra.map((k) => quoteInput(k)).join(', ')}; its inputs are ${allowed.join(', ')}`);
 }
 
 function int(v: unknown, name: string, min: number, max: number, dflt: number): number {
   if (v === undefined || v === null) return dflt;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw bad(`${name} must be an integer in ${min}..${max === Number.MAX_SAFE_INTEGER ? '∞' : max} (got ${JSON.stringify(v)})`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw bad(`${name} must be an integer in ${min}..${max === Number.MAX_SAFE_INTEGER ? '∞' : max} (got ${quoteInput(v)})`);
   return v;
 }
 
@@ -77,7 +78,7 @@ export function validateSymbolsInput(input: unknown): SymbolsInput {
   const file = filePath(i.filePath, false);
   let query: string | undefined;
   if (i.query !== undefined && i.query !== null) {
-    if (typeof i.query !== 'string') throw bad(`query must be text: a symbol name or part of one (got ${JSON.stringify(i.query)})`);
+    if (typeof i.query !== 'string') throw bad(`query must be text: a symbol name or part of one (got ${quoteInput(i.query)})`);
     query = i.query.trim();
     const n = Array.from(query).length;
     if (n < QUERY_MIN_CHARS) throw bad(`query is empty: give ${QUERY_MIN_CHARS}..${QUERY_MAX_CHARS} characters of a symbol name (or pass filePath alone for a file's outline)`);
@@ -89,7 +90,7 @@ export function validateSymbolsInput(input: unknown): SymbolsInput {
   if (i.kinds !== undefined && i.kinds !== null) {
     if (!Array.isArray(i.kinds) || i.kinds.length === 0) throw bad(`kinds must be a non-empty list of symbol kinds: ${SYMBOL_KINDS.join(', ')}`);
     const wrong = i.kinds.filter((k) => !isSymbolKindName(k));
-    if (wrong.length > 0) throw bad(`unknown symbol kind${wrong.length > 1 ? 's' : ''} ${wrong.map((w) => JSON.stringify(w)).join(', ')}; valid: ${SYMBOL_KINDS.join(', ')}`);
+    if (wrong.length > 0) throw bad(`unknown symbol kind${wrong.length > 1 ? 's' : ''} ${wrong.map((w) => quoteInput(w)).join(', ')}; valid: ${SYMBOL_KINDS.join(', ')}`);
     kinds = i.kinds as SymbolKindName[];
   }
   return {
@@ -106,7 +107,7 @@ export function validateDiagnosticsInput(input: unknown): DiagnosticsInput {
   const i = (input ?? {}) as Record<string, unknown>;
   unknownKeys(i, 'dsh_diagnostics');
   const file = filePath(i.filePath, false);
-  if (i.severity !== undefined && i.severity !== null && !isSeverity(i.severity)) throw bad(`severity must be one of ${SEVERITIES.join(', ')} (the least severe to include), got ${JSON.stringify(i.severity)}`);
+  if (i.severity !== undefined && i.severity !== null && !isSeverity(i.severity)) throw bad(`severity must be one of ${SEVERITIES.join(', ')} (the least severe to include), got ${quoteInput(i.severity)}`);
   return {
     ...(file !== undefined ? { filePath: file } : {}),
     ...(isSeverity(i.severity) ? { severity: i.severity } : {}),
@@ -121,9 +122,9 @@ export function validateCallHierarchyInput(input: unknown): CallHierarchyInput {
   unknownKeys(i, 'dsh_call_hierarchy');
   const file = filePath(i.filePath, true)!;
   for (const k of ['line', 'column'] as const) {
-    if (typeof i[k] !== 'number' || !Number.isInteger(i[k]) || i[k] < 1) throw bad(`${k} must be a 1-based integer (got ${JSON.stringify(i[k])})`);
+    if (typeof i[k] !== 'number' || !Number.isInteger(i[k]) || i[k] < 1) throw bad(`${k} must be a 1-based integer (got ${quoteInput(i[k])})`);
   }
-  if (i.direction !== 'incoming' && i.direction !== 'outgoing') throw bad(`direction must be "incoming" (who calls it) or "outgoing" (what it calls), got ${JSON.stringify(i.direction)}`);
+  if (i.direction !== 'incoming' && i.direction !== 'outgoing') throw bad(`direction must be "incoming" (who calls it) or "outgoing" (what it calls), got ${quoteInput(i.direction)}`);
   const symbolError = i.symbol === undefined || i.symbol === null ? undefined : symbolProblem(i.symbol);
   if (symbolError) throw bad(symbolError);
   return {

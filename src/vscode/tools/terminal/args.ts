@@ -3,6 +3,7 @@
  * is valid, but any caller can send anything, so every field is checked again before use. Plain
  * Node, no `vscode` import.
  */
+import { quoteInput } from '../../../common/quoteInput';
 import { TerminalError } from '../../../terminal/errors';
 import { checkText } from '../../../terminal/input';
 
@@ -20,7 +21,7 @@ export function optionalInteger(input: Record<string, unknown>, key: string, min
   const value = input[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new TerminalError('INVALID_ARGUMENT', `${key} must be an integer ≥ ${min} (got ${JSON.stringify(value)})`);
+    throw new TerminalError('INVALID_ARGUMENT', `${key} must be an integer ≥ ${min} (got ${quoteInput(value)})`);
   }
   return value;
 }
@@ -29,7 +30,7 @@ export function optionalInteger(input: Record<string, unknown>, key: string, min
 export function optionalBoolean(input: Record<string, unknown>, key: string): boolean | undefined {
   const value = input[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `${key} must be true or false (got ${JSON.stringify(value)})`);
+  if (typeof value !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `${key} must be true or false (got ${quoteInput(value)})`);
   return value;
 }
 
