@@ -144,6 +144,7 @@ class NoteParser {
   private readonly ignored: IgnoredRegion[] = [];
   private readonly headings: Heading[] = [];
   private readonly blockSpans: BlockSpan[] = [];
+  private spansByLine?: { inner: Int32Array; containing: Int32Array; endingAt: Int32Array };
   private readonly links: WikiLink[] = [];
   private readonly blocks: BlockAnchor[] = [];
   private frontMatter: { startLine: number; endLine: number } | undefined;
@@ -337,28 +338,50 @@ class NoteParser {
 
   /** First line of the innermost paragraph or heading containing `line` (the line itself if none). */
   private innerBlockStart(line: number): number {
-    let best: { a: number; b: number } | undefined;
-    for (const s of this.blockSpans) {
-      if ((s.type === 'paragraph_open' || s.type === 'heading_open' || s.type === 'tr_open') && s.a <= line && line < s.b) {
-        if (!best || s.b - s.a < best.b - best.a) best = s;
-      }
-    }
-    return best ? best.a : line;
+    const start = this.spanIndex().inner[line]!;
+    return start >= 0 ? start : line;
   }
 
   /** First line of the top-level block an anchor alone on `line` names (see {@link BlockAnchor}). */
   private ownLineBlockStart(line: number): number {
-    const top = this.blockSpans.filter((s) => s.level === 0);
-    const containing = top.find((s) => s.a < line && line < s.b);
-    if (containing) return containing.a;
+    const { containing, endingAt } = this.spanIndex();
+    if (containing[line]! >= 0) return containing[line]!;
     const blankBefore = line > 0 && this.lines[line - 1]!.trim() === '';
-    let best: { a: number; b: number } | undefined;
-    for (const s of top) {
-      if (s.b === line || (blankBefore && s.b === line - 1)) {
-        if (!best || s.b > best.b) best = s;
+    if (endingAt[line]! >= 0) return endingAt[line]!;
+    if (blankBefore && line > 0 && endingAt[line - 1]! >= 0) return endingAt[line - 1]!;
+    return line;
+  }
+
+  /**
+   * The block spans by line, built once (so a note with many `^id` anchors costs linear time, not
+   * anchors × blocks): per line, the first line of the smallest paragraph, heading or table row
+   * containing it; of the top-level block strictly containing it (`a < line < b`); and of the
+   * first top-level block ending there (`b === line`). -1 where none.
+   */
+  private spanIndex(): { inner: Int32Array; containing: Int32Array; endingAt: Int32Array } {
+    if (this.spansByLine) return this.spansByLine;
+    const n = this.n;
+    const inner = new Int32Array(n + 1).fill(-1);
+    const innerSize = new Int32Array(n + 1);
+    const containing = new Int32Array(n + 1).fill(-1);
+    const endingAt = new Int32Array(n + 1).fill(-1);
+    for (const s of this.blockSpans) {
+      const b = Math.min(s.b, n);
+      if (s.type === 'paragraph_open' || s.type === 'heading_open' || s.type === 'tr_open') {
+        for (let l = Math.max(s.a, 0); l < b; l++) {
+          if (inner[l] === -1 || s.b - s.a < innerSize[l]!) {
+            inner[l] = s.a;
+            innerSize[l] = s.b - s.a;
+          }
+        }
+      }
+      if (s.level === 0) {
+        for (let l = Math.max(s.a + 1, 0); l < b; l++) if (containing[l] === -1) containing[l] = s.a;
+        if (s.b >= 0 && s.b <= n && endingAt[s.b] === -1) endingAt[s.b] = s.a;
       }
     }
-    return best ? best.a : line;
+    this.spansByLine = { inner, containing, endingAt };
+    return this.spansByLine;
   }
 }
 
