@@ -19,17 +19,10 @@ import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { Owner, TerminalService } from '../src/terminal/service';
 import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/screenText';
+import { now, quantile } from './lib/timing';
 
 const COMMANDS = ['seq 1 2000000', "head -c 200000000 /dev/zero | tr '\\0' x | fold -w 100"];
 
-const now = () => Number(process.hrtime.bigint()) / 1e6;
-/** The `q` quantile (0–1, nearest rank) of `xs`; throws when there are no samples. */
-const quantile = (xs: number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const value = s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  if (value === undefined) throw new Error('no samples to take a quantile of');
-  return value;
-};
 const MiB = 1024 * 1024;
 
 /** Runs `fn` while sampling RSS; returns its result, wall time (ms) and peak RSS growth (bytes). */

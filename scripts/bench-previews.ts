@@ -8,8 +8,8 @@
 import { preview } from '../src/lsp/previewLine';
 import { shapeLocations } from '../src/lsp/shapeLocations';
 import type { NavLocation } from '../src/lsp/types';
+import { now } from './lib/timing';
 
-const now = () => Number(process.hrtime.bigint()) / 1e6;
 const MiB = 1024 * 1024;
 
 void (async () => {

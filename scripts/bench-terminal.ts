@@ -28,20 +28,13 @@ import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { TerminalService } from '../src/terminal/service';
+import { now, quantile } from './lib/timing';
 
 const SENDS = Number(process.env.DSH_BENCH_SENDS ?? 200);
 /** Goal of the added latency of a send of `true` over a raw PTY round trip (median, ms). */
 const ADDED_GOAL_MS = 10;
 const WAIT_S = Number(process.env.DSH_BENCH_WAIT_S ?? 10);
 
-const now = () => Number(process.hrtime.bigint()) / 1e6;
-/** The `q` quantile (0–1, nearest rank) of `xs`; throws when there are no samples. */
-const quantile = (xs: number[], q: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const value = s[Math.min(s.length - 1, Math.floor(q * s.length))];
-  if (value === undefined) throw new Error('no samples to take a quantile of');
-  return value;
-};
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 async function session(): Promise<number[]> {
