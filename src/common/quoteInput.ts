@@ -3,6 +3,7 @@
  * that sends a megabyte where a session id or a number belongs; the error (and the log line that
  * may carry it) quotes its start and states its size instead of repeating it. Plain Node.
  */
+import { CUT_MARKER, textHead } from './textHead';
 
 /** Longest quoted text, in UTF-16 code units, before it is cut. */
 export const QUOTE_MAX_UNITS = 80;
@@ -22,9 +23,9 @@ export function quoteInput(value: unknown, maxUnits = QUOTE_MAX_UNITS): string {
   }
   if (json.length <= maxUnits) return json;
   const text = typeof value === 'string' ? value : json;
-  let end = Math.floor(maxUnits / 2);
-  const c = text.charCodeAt(end - 1);
-  if (c >= 0xd800 && c <= 0xdbff) end--;
-  const head = typeof value === 'string' ? `"${JSON.stringify(text.slice(0, end)).slice(1, -1)}…"` : `${text.slice(0, end)}…`;
+  const half = Math.floor(maxUnits / 2);
+  // Cut, so marked, also when the JSON was long only for its escapes.
+  const cut = text.length > half ? textHead(text, half) : `${text}${CUT_MARKER}`;
+  const head = typeof value === 'string' ? `"${JSON.stringify(cut).slice(1, -1)}"` : cut;
   return `${head} (${text.length} characters)`;
 }

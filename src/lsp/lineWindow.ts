@@ -3,13 +3,13 @@
  * tool result or an error shows of the line it used, so a minified file's line of megabytes never
  * reaches the model whole.
  */
+import { CUT_MARKER } from '../common/textHead';
 import { characterToModelColumn, modelColumnToCharacter } from './position';
+
+export { CUT_MARKER };
 
 /** Most UTF-16 code units of a line that are shown; a longer line is cut to a window of this size. */
 export const LINE_TEXT_MAX_UNITS = 200;
-
-/** What marks a cut end of a {@link LineWindow} (one character, not part of the line). */
-export const CUT_MARKER = '…';
 
 /** A line as shown: whole, or a window around a column. */
 export interface LineWindow {
@@ -45,17 +45,6 @@ export function lineWindow(lineText: string, column: number, max = LINE_TEXT_MAX
   if (end < lineText.length && isHighSurrogate(lineText.charCodeAt(end - 1))) end--;
   const text = `${begin > 0 ? CUT_MARKER : ''}${lineText.slice(begin, end)}${end < lineText.length ? CUT_MARKER : ''}`;
   return begin > 0 ? { text, start: characterToModelColumn(lineText, begin) } : { text };
-}
-
-/**
- * The start of `text` as shown in a result or an error: whole when it has at most `max` UTF-16
- * code units, else its first `max` units (one fewer where a surrogate pair would be split) and
- * {@link CUT_MARKER}. For a token or a model-given string that may be megabytes long.
- */
-export function textHead(text: string, max = LINE_TEXT_MAX_UNITS): string {
-  if (text.length <= max) return text;
-  const end = isHighSurrogate(text.charCodeAt(max - 1)) ? max - 1 : max;
-  return `${text.slice(0, end)}${CUT_MARKER}`;
 }
 
 function isHighSurrogate(c: number): boolean {

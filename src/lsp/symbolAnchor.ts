@@ -3,7 +3,7 @@
  * models miscount columns.
  */
 import { quoteInput } from '../common/quoteInput';
-import { lineWindow, textHead } from './lineWindow';
+import { lineWindow } from './lineWindow';
 import { LspError } from './types';
 
 const IDENTIFIER_CHAR = /[\p{ID_Continue}$\u200C\u200D]/u;
@@ -27,7 +27,7 @@ export const SYMBOL_MAX_UNITS = 200;
  */
 export function symbolProblem(symbol: unknown): string | undefined {
   if (typeof symbol !== 'string' || symbol.length === 0) return `symbol, when given, must be the non-empty identifier text on the line (got ${typeof symbol === 'string' ? '""' : typeof symbol})`;
-  if (symbol.length > SYMBOL_MAX_UNITS) return `symbol must be at most ${SYMBOL_MAX_UNITS} UTF-16 code units, the identifier text on the line (got ${symbol.length}, starting ${JSON.stringify(textHead(symbol, 40))})`;
+  if (symbol.length > SYMBOL_MAX_UNITS) return `symbol must be at most ${SYMBOL_MAX_UNITS} UTF-16 code units, the identifier text on the line (got ${quoteInput(symbol)})`;
   if (/[\r\n]/.test(symbol)) return `symbol must be text on one line, got ${quoteInput(symbol)}`;
   return undefined;
 }

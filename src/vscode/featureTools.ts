@@ -19,9 +19,8 @@ import type { DiagnosticItem, Freshness, SymbolItem, SymbolKindName } from '../l
 import { splitLines } from '../lsp/position';
 import { LspError } from '../lsp/types';
 import { checkNavigationFile } from '../lsp/fileRead';
-import { textHead } from '../lsp/lineWindow';
 import { describeOutside, placeOf, readUriText, workspaceFolderRealPaths } from './fileAccess';
-import { resolveFile, ResolvedFile } from './lspTool';
+import { resolveFile, ResolvedFile, shownHead } from './lspTool';
 import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
 import { TOOL_OUTPUT_CAP_BYTES, toolResult } from './tools/toolResult';
 
@@ -239,11 +238,6 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
       dispose();
     }
   }
-}
-
-/** A model-given value as text in a confirmation, cut to its head ({@link textHead}). */
-function shownHead(value: unknown): string {
-  return textHead(String(value));
 }
 
 /** `dsh_call_hierarchy`: callers or callees of the item at a 1-based position. */

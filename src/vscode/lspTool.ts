@@ -16,7 +16,8 @@ import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLine
 import type { LspService } from '../lsp/service';
 import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../lsp/types';
 import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
-import { textHead } from '../lsp/lineWindow';
+import { textHead } from '../common/textHead';
+import { LINE_TEXT_MAX_UNITS } from '../lsp/lineWindow';
 import { symbolProblem } from '../lsp/symbolAnchor';
 import { extensionOfUri } from '../lsp/uri';
 import { describeOutside, placeOf, readUriText, UriPlace } from './fileAccess';
@@ -90,7 +91,7 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<LspToolInput>, _token?: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
     const input = options.input ?? {};
     const { operation, filePath, line, column, symbol } = input;
-    const invocationMessage = `${String(operation)} at ${textHead(String(filePath))}:${String(line)}:${String(column)}${symbol ? ` (${textHead(String(symbol))})` : ''}`;
+    const invocationMessage = `${String(operation)} at ${shownHead(filePath)}:${String(line)}:${String(column)}${symbol ? ` (${shownHead(symbol)})` : ''}`;
     let place: UriPlace;
     try {
       validate(input);
@@ -182,6 +183,11 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
       cancellation.dispose();
     }
   }
+}
+
+/** A model-given value as text in an invocation message, cut to {@link LINE_TEXT_MAX_UNITS} UTF-16 code units. */
+export function shownHead(value: unknown): string {
+  return textHead(String(value), LINE_TEXT_MAX_UNITS);
 }
 
 function validate(input: LspToolInput): { operation: LspOperation; filePath: string; line: number; column: number; symbol?: string } {
