@@ -5,7 +5,7 @@
 import type * as vscode from 'vscode';
 
 /** The reason an aborted signal carries when the token was cancelled. */
-export const CANCELLED_REASON = 'the tool call was cancelled';
+const CANCELLED_REASON = 'the tool call was cancelled';
 
 /**
  * An `AbortSignal` that aborts (reason {@link CANCELLED_REASON}) when `token` is cancelled, at once

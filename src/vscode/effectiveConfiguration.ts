@@ -3,6 +3,7 @@
  * and every `dsh.*` setting in force, with environment values masked.
  */
 import * as vscode from 'vscode';
+import { SETTING } from '../common/ids';
 import type { LspService } from '../lsp/service';
 
 /**
@@ -18,11 +19,12 @@ export function effectiveConfiguration(context: vscode.ExtensionContext, service
   const registered = new Set(vscode.lm.tools.map((t) => t.name));
   const tools = (pkg.contributes?.languageModelTools ?? []).map((t) => ({ name: t.name, registered: registered.has(t.name) }));
   const settings: Record<string, { value: unknown; source: string }> = {};
+  const config = vscode.workspace.getConfiguration();
   for (const key of Object.keys(pkg.contributes?.configuration?.properties ?? {})) {
-    const i = vscode.workspace.getConfiguration().inspect(key);
+    const i = config.inspect(key);
     const source =
       i?.workspaceFolderValue !== undefined ? 'workspaceFolder' : i?.workspaceValue !== undefined ? 'workspace' : i?.globalValue !== undefined ? 'user' : 'default';
-    settings[key] = { value: maskEnvironments(key, vscode.workspace.getConfiguration().get(key)), source };
+    settings[key] = { value: maskEnvironments(key, config.get(key)), source };
   }
   return {
     terminalBackends: backendTypes(),
@@ -33,22 +35,22 @@ export function effectiveConfiguration(context: vscode.ExtensionContext, service
 }
 
 /** What a masked environment value shows instead of the value. */
-export const MASKED_VALUE = '(value hidden)';
+const MASKED_VALUE = '(value hidden)';
 
 /**
  * A setting's value with environment values replaced by {@link MASKED_VALUE} (names and `null`
  * removals stay): `dsh.terminal.env` itself, and the `env` of each `dsh.lsp.servers` entry, if any.
  * Environment variables often hold tokens and passwords. Other settings are returned as they are.
  */
-export function maskEnvironments(key: string, value: unknown): unknown {
+function maskEnvironments(key: string, value: unknown): unknown {
   const mask = (env: unknown) =>
     typeof env === 'object' && env !== null && !Array.isArray(env)
       ? Object.fromEntries(Object.entries(env).map(([name, v]) => [name, v === null ? null : MASKED_VALUE]))
       : env === undefined || env === null
         ? env
         : MASKED_VALUE;
-  if (key === 'dsh.terminal.env') return mask(value);
-  if (key === 'dsh.lsp.servers' && Array.isArray(value)) {
+  if (key === SETTING.terminalEnv) return mask(value);
+  if (key === SETTING.lspServers && Array.isArray(value)) {
     return (value as unknown[]).map((entry) => (typeof entry === 'object' && entry !== null && 'env' in entry ? { ...entry, env: mask(entry.env) } : entry));
   }
   return value;

@@ -9,9 +9,6 @@ import type { LspOperation, NavLocation } from '../lsp/types';
 import type { MdLinksProvider } from '../lsp/wikilinks/provider';
 import { abortOnCancel } from './cancellation';
 
-/** The setting that turns the editor providers on and off (package.json `contributes.configuration`). */
-export const EDITOR_PROVIDERS_SETTING = SETTING.markdownEditorProviders;
-
 /** Seam locations -> VS Code locations (URIs parsed, ranges as given). */
 function toVsLocations(locations: readonly NavLocation[]): vscode.Location[] {
   return locations
@@ -48,7 +45,7 @@ export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: 
   const apply = () => {
     registrations?.dispose();
     registrations = undefined;
-    if (vscode.workspace.getConfiguration().get<boolean>(EDITOR_PROVIDERS_SETTING, true) === false) return;
+    if (vscode.workspace.getConfiguration().get<boolean>(SETTING.markdownEditorProviders, true) === false) return;
     registrations = vscode.Disposable.from(
       vscode.languages.registerDefinitionProvider(selector, {
         provideDefinition: async (doc, pos, token) => {
@@ -72,7 +69,7 @@ export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: 
   };
   apply();
   const listener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (e.affectsConfiguration(EDITOR_PROVIDERS_SETTING)) apply();
+    if (e.affectsConfiguration(SETTING.markdownEditorProviders)) apply();
   });
   return {
     dispose: () => {

@@ -15,9 +15,6 @@ import type { NavigationContext } from './navigationContext';
 import { VsCodeWorkspaceFs } from './vscodeWorkspaceFs';
 import { registerWikiDiagnostics } from './wikiDiagnostics';
 
-/** The setting that orders `[[target|alias]]` (package.json `contributes.configuration`). */
-export const ALIAS_ORDER_SETTING = SETTING.markdownAliasOrder;
-
 /**
  * Register `md-links` on `nav.service` and `nav.features`, with its watchers, the Problems panel
  * publisher and the markdown editor providers; everything is disposed with the returned Disposable.
@@ -25,7 +22,7 @@ export const ALIAS_ORDER_SETTING = SETTING.markdownAliasOrder;
 export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
   const { service, features, log } = nav;
   const subs: vscode.Disposable[] = [];
-  const aliasOrder = (): AliasOrder => (vscode.workspace.getConfiguration().get<string>(ALIAS_ORDER_SETTING) === 'alias-first' ? 'alias-first' : 'target-first');
+  const aliasOrder = (): AliasOrder => (vscode.workspace.getConfiguration().get<string>(SETTING.markdownAliasOrder) === 'alias-first' ? 'alias-first' : 'target-first');
   const onSkip = (uri: string, message: string) => log.warn(`md-links: skipped ${uri}: ${message}`);
   let md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });
   let mdRegistration = service.registerProvider(md);
@@ -60,7 +57,7 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
     }),
     vscode.workspace.onDidDeleteFiles((e) => e.files.forEach(deleted)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (!e.affectsConfiguration(ALIAS_ORDER_SETTING)) return;
+      if (!e.affectsConfiguration(SETTING.markdownAliasOrder)) return;
       mdRegistration.dispose();
       md.dispose();
       md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });

@@ -13,10 +13,6 @@ import { LspTool } from './lspTool';
 import type { NavigationContext } from './navigationContext';
 import { ReadOnlyViews, VIEW_SCHEME } from './readOnlyViews';
 
-/** Commands of this module (declared in package.json `contributes.commands`). */
-export const SHOW_AGENT_VIEW_COMMAND = COMMAND.showAgentViewAtCursor;
-export const SHOW_CONFIGURATION_COMMAND = COMMAND.showEffectiveConfiguration;
-
 /** What "Show Effective Configuration" reads besides the navigation seam. */
 export interface ConfigurationSources {
   /** The extension's context (its package.json: contributed tools and settings). */
@@ -32,7 +28,7 @@ export function registerNavigationCommands(nav: NavigationContext, sources: Conf
   const views = new ReadOnlyViews();
   return vscode.Disposable.from(
     views,
-    vscode.commands.registerCommand(SHOW_AGENT_VIEW_COMMAND, async () => {
+    vscode.commands.registerCommand(COMMAND.showAgentViewAtCursor, async () => {
       const editor = vscode.window.activeTextEditor;
       if (!editor || editor.document.uri.scheme === VIEW_SCHEME) {
         void vscode.window.showInformationMessage('DSH: open a file and place the cursor on a symbol first.');
@@ -70,7 +66,7 @@ export function registerNavigationCommands(nav: NavigationContext, sources: Conf
       await views.show('agent-view.jsonc', sections.join('\n\n') + '\n');
       return answers;
     }),
-    vscode.commands.registerCommand(SHOW_CONFIGURATION_COMMAND, async () => {
+    vscode.commands.registerCommand(COMMAND.showEffectiveConfiguration, async () => {
       const config = { ...effectiveConfiguration(sources.extension, nav.service, sources.backendTypes), languageServers: sources.languageServers() };
       await views.show('effective-configuration.jsonc', `// DSH Bridge: effective configuration\n${JSON.stringify(config, null, 2)}\n`);
       return config;

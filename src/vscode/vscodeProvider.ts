@@ -13,8 +13,8 @@ import { abortableSleep, throwIfAborted } from '../lsp/cancellation';
 import { shapeAnswer, toNavLocations } from '../lsp/locations';
 import { flattenHover } from '../lsp/hoverText';
 import { isLoadingHover } from '../lsp/loadingHover';
-import { realUri } from '../lsp/realUri';
 import { isFileExtension, isLanguageId } from '../lsp/registrationRules';
+import { vscodeRealUri } from './vscodeWorkspaceFs';
 
 /** Provider id on the seam. */
 export const VSCODE_PROVIDER_ID = 'vscode';
@@ -167,7 +167,7 @@ export class VsCodeProvider implements LspProvider {
   }
 
   private finish(request: LspRequest, answer: Answer): Promise<LspResult> {
-    return shapeAnswer(request, answer, vscodeRealUri);
+    return shapeAnswer(request, answer, (u) => vscodeRealUri(u, 'keep'));
   }
 
 }
@@ -199,11 +199,5 @@ async function hasSymbols(uri: vscode.Uri): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** Real-path URI (`src/lsp/realUri.ts`, the URI's own path when `realpath` fails), formatted by `vscode.Uri`. */
-async function vscodeRealUri(uri: string): Promise<string> {
-  const u = vscode.Uri.parse(uri);
-  return u.scheme === 'file' ? vscode.Uri.parse(await realUri(uri, 'keep')).toString() : u.toString();
 }
 

@@ -35,8 +35,15 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
   }
 
   async realUri(uri: string): Promise<string> {
-    const u = vscode.Uri.parse(uri);
-    if (u.scheme !== 'file') return u.toString();
-    return vscode.Uri.parse(await realUri(uri)).toString();
+    return vscodeRealUri(uri);
   }
+}
+
+/**
+ * Real-path URI of a `file:` URI (`src/lsp/realUri.ts`; `onError` as there), formatted by
+ * `vscode.Uri`; any other URI only reformatted.
+ */
+export async function vscodeRealUri(uri: string, onError: 'throw' | 'keep' = 'throw'): Promise<string> {
+  const u = vscode.Uri.parse(uri);
+  return u.scheme === 'file' ? vscode.Uri.parse(await realUri(uri, onError)).toString() : u.toString();
 }

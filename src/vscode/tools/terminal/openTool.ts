@@ -4,7 +4,8 @@ import { TerminalError } from '../../../terminal/errors';
 import { escapeMarkdown, inlineCode } from '../markdownText';
 import { toolResult } from '../toolResult';
 import { defaultCwd } from './context';
-import { TerminalTool, abortSignal } from './terminalTool';
+import { abortSignal } from '../../cancellation';
+import { TerminalTool } from './terminalTool';
 
 /** Input of `dsh_terminal_open`. */
 export interface OpenInput {

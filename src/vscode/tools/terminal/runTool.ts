@@ -7,7 +7,8 @@ import { newSessionRunText, sendConfirmationText } from './confirmation';
 import { ConfirmedReceivers } from './confirmedReceivers';
 import { defaultCwd } from './context';
 import { sendResult } from './sendResult';
-import { TerminalTool, abortSignal } from './terminalTool';
+import { abortSignal } from '../../cancellation';
+import { TerminalTool } from './terminalTool';
 
 /** Input of `dsh_run`. */
 export interface RunInput {
@@ -73,10 +74,9 @@ export class RunTool extends TerminalTool<RunInput> {
     // Again after the closes: another call may have opened the session meanwhile.
     const existing = this.defaultSession()?.sessionId;
     if (confirmed) checkSameSession(confirmed, existing);
-    const sessionId =
-      existing ??
-      (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal: abortSignal(token) })).sessionId;
-    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed?.receiver, signal: abortSignal(token) });
+    const signal = abortSignal(token);
+    const sessionId = existing ?? (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal })).sessionId;
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed?.receiver, signal });
     return sendResult(sessionId, r);
   }
 

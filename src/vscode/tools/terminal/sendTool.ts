@@ -9,7 +9,8 @@ import { optionalInteger, requireString } from './args';
 import { sendConfirmationText } from './confirmation';
 import { ConfirmedReceivers } from './confirmedReceivers';
 import { sendResult } from './sendResult';
-import { TerminalTool, abortSignal } from './terminalTool';
+import { abortSignal } from '../../cancellation';
+import { TerminalTool } from './terminalTool';
 
 /** Input of `dsh_terminal_send`: exactly one of `input` (text) and `keys` (key names). */
 export interface SendInput {

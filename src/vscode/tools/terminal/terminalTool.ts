@@ -12,9 +12,6 @@ export const UNTRUSTED_MESSAGE =
   'DSH Bridge terminals are disabled because this workspace is not trusted (Restricted Mode): running shell commands could execute code from it. ' +
   'The user can trust it with the command "Workspaces: Manage Workspace Trust". Code navigation (dsh_lsp) still works.';
 
-/** An AbortSignal that aborts when the tool call's token is cancelled. */
-export { abortSignal } from '../../cancellation';
-
 /**
  * Base of the terminal tools. Each tool owns its name (`static toolName`, a package.json tool),
  * a typed input mirroring its `inputSchema`, `prepareInvocation` (an invocation message always;

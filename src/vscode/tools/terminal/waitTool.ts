@@ -4,7 +4,8 @@ import { compileUntil } from '../../../terminal/untilPattern';
 import { escapeMarkdown, inlineCode } from '../markdownText';
 import { optionalInteger, requireString } from './args';
 import { sendResult } from './sendResult';
-import { TerminalTool, abortSignal } from './terminalTool';
+import { abortSignal } from '../../cancellation';
+import { TerminalTool } from './terminalTool';
 
 /** Input of `dsh_terminal_wait`. */
 export interface WaitInput {
