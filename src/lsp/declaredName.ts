@@ -2,8 +2,7 @@
  * Declaration-keyword snapping (plain Node): a column on `export`, `function`, `const`, … moves to
  * the declared name, because models often point at the keyword.
  */
-import { textHead } from '../common/textHead';
-import { LINE_TEXT_MAX_UNITS } from './lineWindow';
+import { shownHead } from './lineWindow';
 import { characterToModelColumn } from './position';
 
 /** Words that start a declaration but never name it, across common languages. */
@@ -19,7 +18,7 @@ export interface Snap {
   readonly column: number;
   /**
    * The identifier (or other token) at that column, `''` when the column is on no token; one
-   * longer than 200 UTF-16 code units is cut there and ends with `…` (see common/textHead).
+   * longer than 200 UTF-16 code units is cut there and ends with `…` (see shownHead).
    */
   readonly token: string;
   /** Set when the column moved: says from which keyword to which name. */
@@ -43,11 +42,11 @@ export function snapToDeclaredName(lineText: string, column: number): Snap {
       if (w.end <= at) continue;
       if (w.start > at) break;
       word = w;
-      if (!DECLARATION_KEYWORDS.has(w.text)) return { column, token: textHead(w.text, LINE_TEXT_MAX_UNITS) };
+      if (!DECLARATION_KEYWORDS.has(w.text)) return { column, token: shownHead(w.text) };
       continue;
     }
     if (DECLARATION_KEYWORDS.has(w.text)) continue;
-    const name = textHead(w.text, LINE_TEXT_MAX_UNITS);
+    const name = shownHead(w.text);
     return { column: w.start + 1, token: name, note: `column ${column} is on the keyword '${word.text}'; used the declared name '${name}' at column ${w.start + 1}` };
   }
   if (word === undefined) {

@@ -3,7 +3,7 @@
  * tool result or an error shows of the line it used, so a minified file's line of megabytes never
  * reaches the model whole.
  */
-import { CUT_MARKER } from '../common/textHead';
+import { CUT_MARKER, isHighSurrogate, textHead } from '../common/textHead';
 import { characterToModelColumn, modelColumnToCharacter } from './position';
 
 export { CUT_MARKER };
@@ -47,10 +47,14 @@ export function lineWindow(lineText: string, column: number, max = LINE_TEXT_MAX
   return begin > 0 ? { text, start: characterToModelColumn(lineText, begin) } : { text };
 }
 
-function isHighSurrogate(c: number): boolean {
-  return c >= 0xd800 && c <= 0xdbff;
-}
-
 function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
+}
+
+/**
+ * A model-given value (a token, a path, a symbol) as text in a result or an invocation message:
+ * at most {@link LINE_TEXT_MAX_UNITS} UTF-16 code units, with {@link CUT_MARKER} where cut.
+ */
+export function shownHead(value: unknown): string {
+  return textHead(String(value), LINE_TEXT_MAX_UNITS);
 }

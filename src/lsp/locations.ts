@@ -35,6 +35,12 @@ export async function shapeAnswer(request: LspRequest, answer: RawAnswer, realUr
   return { kind: 'locations', locations: dedupe(locations), resolvedWorkspaceUri: await real(request.workspaceUri) };
 }
 
+/** A URI as providers hand it over: an LSP string, or an object whose `toString()` is the URI (`vscode.Uri`). */
+export function uriText(u: unknown): string | undefined {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a Uri object's own toString() is its URI text
+  return typeof u === 'string' ? u : u && typeof u === 'object' ? String(u) : undefined;
+}
+
 /**
  * A provider's definition/implementation/references answer -> seam locations. Takes what LSP and
  * VS Code answer alike: `Location | Location[] | LocationLink[] | null | undefined`; a URI is a
@@ -44,14 +50,12 @@ export async function shapeAnswer(request: LspRequest, answer: RawAnswer, realUr
  */
 export function toNavLocations(raw: unknown): NavLocation[] {
   const items = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a Uri object's own toString() is its URI text
-  const uriOf = (u: unknown) => (typeof u === 'string' ? u : u && typeof u === 'object' ? String(u) : undefined);
   const out: NavLocation[] = [];
   for (const item of items) {
     const o = item as { uri?: unknown; range?: unknown; targetUri?: unknown; targetRange?: unknown; targetSelectionRange?: unknown; originSelectionRange?: unknown } | null;
     if (!o || typeof o !== 'object') continue;
-    const targetUri = uriOf(o.targetUri);
-    const uri = uriOf(o.uri);
+    const targetUri = uriText(o.targetUri);
+    const uri = uriText(o.uri);
     if (targetUri !== undefined) {
       const range = isRange(o.targetSelectionRange) ? o.targetSelectionRange : isRange(o.targetRange) ? o.targetRange : undefined;
       if (!range) continue;

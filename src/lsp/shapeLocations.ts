@@ -46,6 +46,7 @@ export interface ShownLocation {
   readonly embed?: true;
 }
 
+/** A page of locations as `dsh_lsp` shows them, with the counts of what the page leaves out. */
 export interface ShapedLocations {
   /** Listable locations (workspace first), before paging; collapsed ones excluded. */
   readonly total: number;
@@ -94,8 +95,6 @@ export interface ShapeOptions {
    */
   readonly readLines: (uri: string) => Promise<readonly string[] | undefined | WithheldLines>;
 }
-
-/** Default page size of `dsh_lsp`. */
 
 /** Default page size of `dsh_lsp`. */
 export const DEFAULT_LIMIT = 50;
@@ -199,8 +198,7 @@ function isWithheld(x: readonly string[] | undefined | WithheldLines): x is With
   return x !== undefined && !Array.isArray(x) && typeof (x as WithheldLines).withheld === 'string';
 }
 
-/** Where a URI lies for the model: its shown path and whether it is in the workspace, under `node_modules`, or outside. */
-
+/** How many of `items` lie in each file, by shown path. */
 function countFiles(items: readonly Placed[]): FileCount[] {
   const counts = new Map<string, number>();
   for (const p of items) counts.set(p.path, (counts.get(p.path) ?? 0) + 1);

@@ -3,6 +3,7 @@
  * models miscount columns.
  */
 import { quoteInput } from '../common/quoteInput';
+import { textHead } from '../common/textHead';
 import { lineWindow } from './lineWindow';
 import { LspError } from './types';
 
@@ -27,7 +28,7 @@ export const SYMBOL_MAX_UNITS = 200;
  */
 export function symbolProblem(symbol: unknown): string | undefined {
   if (typeof symbol !== 'string' || symbol.length === 0) return `symbol, when given, must be the non-empty identifier text on the line (got ${typeof symbol === 'string' ? '""' : typeof symbol})`;
-  if (symbol.length > SYMBOL_MAX_UNITS) return `symbol must be at most ${SYMBOL_MAX_UNITS} UTF-16 code units, the identifier text on the line (got ${quoteInput(symbol)})`;
+  if (symbol.length > SYMBOL_MAX_UNITS) return `symbol must be at most ${SYMBOL_MAX_UNITS} UTF-16 code units, the identifier text on the line (got ${symbol.length}, starting ${JSON.stringify(textHead(symbol, 40))})`;
   if (/[\r\n]/.test(symbol)) return `symbol must be text on one line, got ${quoteInput(symbol)}`;
   return undefined;
 }

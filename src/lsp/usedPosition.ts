@@ -4,7 +4,7 @@
  * declaration keyword to the declared name, clamped to the line, and converted once to LSP.
  */
 import { lineWindow } from './lineWindow';
-import { toLspPosition } from './position';
+import { codePointLength, toLspPosition } from './position';
 import { snapToDeclaredName } from './declaredName';
 import { anchorToSymbol } from './symbolAnchor';
 import { Position } from './types';
@@ -61,7 +61,7 @@ export function resolveModelPosition(lines: readonly string[], line: number, col
   }
   const converted = toLspPosition(lines, { line, column: used });
   if (converted.clamped) {
-    const end = Array.from(lineText).length + 1;
+    const end = codePointLength(lineText) + 1;
     note = `${note ? note + '; ' : ''}column ${used} is past the end of the line; used column ${end}`;
     used = end;
   }

@@ -20,7 +20,8 @@ import { splitLines } from '../lsp/position';
 import { LspError } from '../lsp/types';
 import { checkNavigationFile } from '../lsp/fileRead';
 import { describeOutside, placeOf, readUriText, workspaceFolderRealPaths } from './fileAccess';
-import { resolveFile, ResolvedFile, shownHead } from './lspTool';
+import { shownHead } from '../lsp/lineWindow';
+import { resolveFile, ResolvedFile } from './lspTool';
 import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
 import { TOOL_OUTPUT_CAP_BYTES, toolResult } from './tools/toolResult';
 

@@ -16,8 +16,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLine
 import type { LspService } from '../lsp/service';
 import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../lsp/types';
 import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
-import { textHead } from '../common/textHead';
-import { LINE_TEXT_MAX_UNITS } from '../lsp/lineWindow';
+import { shownHead } from '../lsp/lineWindow';
 import { symbolProblem } from '../lsp/symbolAnchor';
 import { extensionOfUri } from '../lsp/uri';
 import { describeOutside, placeOf, readUriText, UriPlace } from './fileAccess';
@@ -183,11 +182,6 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
       cancellation.dispose();
     }
   }
-}
-
-/** A model-given value as text in an invocation message, cut to {@link LINE_TEXT_MAX_UNITS} UTF-16 code units. */
-export function shownHead(value: unknown): string {
-  return textHead(String(value), LINE_TEXT_MAX_UNITS);
 }
 
 function validate(input: LspToolInput): { operation: LspOperation; filePath: string; line: number; column: number; symbol?: string } {

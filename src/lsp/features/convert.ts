@@ -13,13 +13,9 @@
  * `vscode.DiagnosticSeverity`.
  */
 import type { Range } from '../types';
+import { uriText } from '../locations';
 import { isRange, plainRange } from '../rangeLike';
 import { CallEdge, CallItem, DiagnosticItem, SEVERITIES, Severity, SymbolItem, symbolKindName } from './types';
-
-function uriText(u: unknown): string | undefined {
-  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a Uri object's own toString() is its URI text
-  return typeof u === 'string' ? u : u && typeof u === 'object' ? String(u) : undefined;
-}
 
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 

@@ -145,7 +145,6 @@ export class ServerLifecycle {
       // Crash accounting happens in the exit handler; a server that is alive but failed to
       // initialize is ended here.
       if (!session.closed) {
-        session.ending = true;
         await this.end(session);
       } else {
         await new Promise((r) => setImmediate(r));
