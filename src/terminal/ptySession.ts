@@ -643,12 +643,7 @@ export class PtyBashSession implements BackendSession {
    */
   private drainThenFinish(send: ActiveSend, reason: WaitReason, waiting: Waiting, foreground: ForegroundProcess | undefined): void {
     const seq = ++this.drainSeq;
-    let pts: string | undefined;
-    try {
-      pts = this.pts();
-    } catch {
-      // Not nameable: no drain.
-    }
+    const pts = this.ptsIfKnown(); // '' when not nameable: no drain
     if (!pts || !writeDrainMarker(pts, drainMarker(this.nonce, seq))) {
       this.log.warn(`${send.kind}: the drain marker could not be written to the terminal; returning without it`);
       return send.finish(reason, waiting, foreground);

@@ -5,7 +5,7 @@
 import { quoteInput } from '../common/quoteInput';
 import { MAX_TIMER_MS } from './config';
 import { TerminalError } from './errors';
-import { checkSendInput, keyBytes } from './input';
+import { SendInput, checkSendInput, keyBytes } from './input';
 import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from './markers';
 import { canonicalMode } from './termios';
 import { ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, receiverIdentity } from './types';
@@ -15,8 +15,6 @@ export const MAX_INPUT_BYTES = 256 * 1024;
 /** Longest line a program in canonical mode receives whole (Linux N_TTY_BUF_SIZE - 1), in bytes. */
 export const MAX_CANONICAL_LINE_BYTES = 4095;
 
-/** A send's input after checkSendInput: text to type or keys to press. */
-export type TypedInput = ReturnType<typeof checkSendInput>;
 
 /**
  * A send's or wait's absolute time limit (ms), checked.
@@ -33,7 +31,7 @@ export function checkTimeout(timeoutMs: number, given: unknown): number {
  * Checks the request's input (input.ts) and its size.
  * @throws TerminalError INVALID_ARGUMENT for bad input, or text over MAX_INPUT_BYTES (its size and the limit).
  */
-export function checkInput(request: SendRequest): TypedInput {
+export function checkInput(request: SendRequest): SendInput {
   const typed = checkSendInput(request);
   const inputBytes = typed.kind === 'text' ? Buffer.byteLength(typed.text) : 0;
   if (inputBytes > MAX_INPUT_BYTES) {
@@ -125,7 +123,7 @@ function confirmedName(expected: ReceiverIdentity): string {
  * `lineEditing` not false), the text goes in as one bracketed paste into an emptied line, followed
  * by the newline that submits it.
  */
-export function bytesToWrite(typed: TypedInput, atPrompt: boolean, lineEditing: boolean | undefined, applicationCursor: boolean): string {
+export function bytesToWrite(typed: SendInput, atPrompt: boolean, lineEditing: boolean | undefined, applicationCursor: boolean): string {
   if (typed.kind === 'keys') return keyBytes(typed.keys, applicationCursor);
   const text = typed.text.endsWith('\n') ? typed.text.slice(0, -1) : typed.text;
   if (atPrompt && lineEditing !== false) return `${KILL_LINE_KEYS}${PASTE_START}${text}${PASTE_END}\n`;

@@ -97,7 +97,7 @@ export class SessionTeardown {
    * until its parent waits for it, and no signal ends it further. Under an init that never reaps
    * orphans (Node or code-server as pid 1 of a container) they stay forever.
    */
-  ownGroups(): number[] {
+  private ownGroups(): number[] {
     const { shellPid, shellStart } = this.s;
     if (this.s.probe) {
       if (shellStart === undefined && this.s.exited()) return [];
