@@ -19,7 +19,7 @@ import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { Owner, TerminalService } from '../src/terminal/service';
 import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/screenText';
-import { now, quantile } from './lib/timing';
+import { now, quantile } from '../test/bench/timing';
 
 const COMMANDS = ['seq 1 2000000', "head -c 200000000 /dev/zero | tr '\\0' x | fold -w 100"];
 

@@ -8,7 +8,7 @@
 import { preview } from '../src/lsp/previewLine';
 import { shapeLocations } from '../src/lsp/shapeLocations';
 import type { NavLocation } from '../src/lsp/types';
-import { now } from './lib/timing';
+import { now } from '../test/bench/timing';
 
 const MiB = 1024 * 1024;
 

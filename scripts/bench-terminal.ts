@@ -28,7 +28,7 @@ import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { TerminalService } from '../src/terminal/service';
-import { now, quantile } from './lib/timing';
+import { now, quantile } from '../test/bench/timing';
 
 const SENDS = Number(process.env.DSH_BENCH_SENDS ?? 200);
 /** Goal of the added latency of a send of `true` over a raw PTY round trip (median, ms). */

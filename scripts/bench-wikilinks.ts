@@ -17,6 +17,7 @@ import { MdLinksFeatures } from '../src/lsp/wikilinks/features';
 import { matchSymbolName } from '../src/lsp/features/match';
 import { shapeOutline, shapeWorkspaceSymbols } from '../src/lsp/features/present';
 import { splitLines } from '../src/lsp/position';
+import { median } from '../test/bench/timing';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: number) => {
@@ -26,12 +27,6 @@ const arg = (name: string, dflt: number) => {
 const NOTES = arg('--notes', 10_000);
 const RUNS = arg('--runs', 30);
 const FOAM_DOCS = path.resolve(__dirname, '../test/fixtures/foam-docs');
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
 
 const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
 

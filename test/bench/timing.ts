@@ -1,6 +1,7 @@
 /**
- * Timing shared by the in-host benchmarks: the run count, medians, and a fair comparison of two
- * calls (warmed up, then alternated so neither always runs on a warmer server).
+ * Timing shared by the benchmarks (in the host and the plain-Node scripts): a monotonic clock,
+ * medians and quantiles, the run count, and a fair comparison of two calls (warmed up, then
+ * alternated so neither always runs on a warmer server).
  */
 
 /** Measured runs per comparison: $DSH_BENCH_RUNS, default 30. */
@@ -13,11 +14,22 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 }
 
+/** The `q` quantile (0–1, nearest rank) of `xs`; throws when there are no samples. */
+export function quantile(xs: readonly number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const value = s[Math.min(s.length - 1, Math.floor(q * s.length))];
+  if (value === undefined) throw new Error('no samples to take a quantile of');
+  return value;
+}
+
+/** A monotonic clock in milliseconds (fractional), for measuring durations. */
+export const now = (): number => Number(process.hrtime.bigint()) / 1e6;
+
 /** Wall time of one call of `f`, in ms. */
 export async function time(f: () => PromiseLike<unknown>): Promise<number> {
-  const t = process.hrtime.bigint();
+  const t = now();
   await f();
-  return Number(process.hrtime.bigint() - t) / 1e6;
+  return now() - t;
 }
 
 /** Median ms of `a` and of `b` over RUNS runs each, after 3 warm-up calls of each, alternating which goes first. */
