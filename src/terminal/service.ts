@@ -358,20 +358,17 @@ export class TerminalService implements Disposable {
       job.droppedBytes += dropped;
     });
     entry.jobs.set(job.id, job);
-    // Holds the slot like `holdSlot`, but releases it only once the job has its result, so whoever
-    // the release event wakes finds the job done.
-    entry.sending = true;
-    this.emit('changed', entry);
-    entry.session
-      .send(request)
-      .then((r) => (job.result = r), (e: unknown) => (job.error = e))
-      .finally(() => {
-        entry.sending = false;
-        this.emit('changed', entry);
-        listener.dispose();
-        const finished = [...entry.jobs.values()].filter((j) => j.result || j.error);
-        for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_JOBS_KEPT))) entry.jobs.delete(old.id);
-      });
+    // The job takes its result inside the held slot, so whoever the release event wakes finds it done.
+    const work = () =>
+      entry.session.send(request).then(
+        (r) => void (job.result = r),
+        (e: unknown) => void (job.error = e),
+      );
+    void this.holdSlot(entry, work).finally(() => {
+      listener.dispose();
+      const finished = [...entry.jobs.values()].filter((j) => j.result || j.error);
+      for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_JOBS_KEPT))) entry.jobs.delete(old.id);
+    });
     return { jobId: job.id };
   }
 
