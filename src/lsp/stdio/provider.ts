@@ -144,31 +144,8 @@ export class StdioLspProvider implements LspProvider {
     this.refuseWhenStopped();
     const deadline = Date.now() + this.readyTimeoutMs;
     const text = await readDocument(request.uri);
-    let delay = 100;
-    for (;;) {
-      throwIfAborted(signal);
-      const session = await this.lifecycle.ensureRunning(signal, deadline);
-      let answer: Answer | undefined;
-      try {
-        answer = await dispatch(session, this.protocol, request, text, signal);
-      } catch (e) {
-        if (signal.aborted) throw cancelledError(signal);
-        if (!session.closed) throw failedOnError(this.config, request.operation, e);
-        // The server went away during the request: loop, restart within the bound.
-      }
-      // While the server is not ready (still in its settle time, or a work-done progress is
-      // running, e.g. typescript-language-server loading the project after didOpen and answering
-      // from its syntax-only server meanwhile) an answer is provisional: ask again once ready.
-      if (answer && this.isReady(session)) return this.finish(request, answer);
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        if (answer && !isEmptyAnswer(answer)) return this.finish(request, answer);
-        break;
-      }
-      await abortableSleep(Math.min(delay, left), signal);
-      delay = Math.min(delay * 2, 1000);
-    }
-    throw this.notAnswered(request.operation);
+    const ask = (session: ServerSession) => dispatch(session, this.protocol, request, text, signal);
+    return this.finish(request, await this.askUntilReady(request.operation, deadline, signal, ask, isEmptyAnswer));
   }
 
   /**
@@ -201,28 +178,54 @@ export class StdioLspProvider implements LspProvider {
     this.refuseWhenStopped();
     const deadline = Date.now() + this.readyTimeoutMs;
     const text = request.document ? await readDocument(request.document.uri) : undefined;
+    const document = request.document && text !== undefined ? { ...request.document, text } : undefined;
+    const ask = (session: ServerSession) => this.send<T>(session, request.method, request.params, document, signal);
+    const check = (session: ServerSession) => this.requireCapability(session, request.capability, request.method);
+    return this.askUntilReady(request.method, deadline, signal, ask, request.isEmpty, check);
+  }
+
+  /**
+   * The loop behind {@link query} and {@link featureRequest}: the server started on demand
+   * (restarted within the bound when it goes away during a request), `check` run on it, then
+   * asked with `ask`. While the server is not ready (still in its settle time, or a work-done
+   * progress is running, e.g. typescript-language-server loading the project after didOpen and
+   * answering from its syntax-only server meanwhile) an answer is provisional: asked again with
+   * backoff (100 ms doubling to 1 s) until ready or `deadline` (ms since the epoch); at the
+   * deadline a non-empty answer is returned.
+   * @throws LspError `no_provider` (not ready by the deadline, naming `what`), `provider_failed`
+   *   (the request failed on a live server), `cancelled`, or what `check` throws.
+   */
+  private async askUntilReady<A>(
+    what: string,
+    deadline: number,
+    signal: AbortSignal,
+    ask: (session: ServerSession) => Promise<A>,
+    isEmpty: (answer: A) => boolean,
+    check?: (session: ServerSession) => void,
+  ): Promise<A> {
     let delay = 100;
     for (;;) {
       throwIfAborted(signal);
       const session = await this.lifecycle.ensureRunning(signal, deadline);
-      this.requireCapability(session, request.capability, request.method);
-      let answer: { value: T } | undefined;
+      check?.(session);
+      let answer: { value: A } | undefined;
       try {
-        answer = { value: await this.send<T>(session, request.method, request.params, request.document && text !== undefined ? { ...request.document, text } : undefined, signal) };
+        answer = { value: await ask(session) };
       } catch (e) {
         if (signal.aborted) throw cancelledError(signal);
-        if (!session.closed) throw failedOnError(this.config, request.method, e);
+        if (!session.closed) throw failedOnError(this.config, what, e);
+        // The server went away during the request: loop, restart within the bound.
       }
       if (answer && this.isReady(session)) return answer.value;
       const left = deadline - Date.now();
       if (left <= 0) {
-        if (answer && !request.isEmpty(answer.value)) return answer.value;
+        if (answer && !isEmpty(answer.value)) return answer.value;
         break;
       }
       await abortableSleep(Math.min(delay, left), signal);
       delay = Math.min(delay * 2, 1000);
     }
-    throw this.notAnswered(request.method);
+    throw this.notAnswered(what);
   }
 
   /** True when the running (or next started) server announces `capability`; starts the server. */
