@@ -6,7 +6,6 @@
  * `resolveModelPosition` (`src/lsp/usedPosition.ts`, shared with `dsh_lsp`), answers by `src/lsp/features/present.ts`. Input
  * rules live in `src/lsp/features/input.ts` (kept in agreement with package.json by a test).
  */
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TOOL } from '../common/ids';
 import { abortOnCancel } from './cancellation';
@@ -21,7 +20,7 @@ import { LspError } from '../lsp/types';
 import { checkNavigationFile } from '../lsp/fileRead';
 import { describeOutside, placeOf, readUriText, workspaceFolderRealPaths } from './fileAccess';
 import { shownHead } from '../lsp/lineWindow';
-import { resolveFile, ResolvedFile } from './lspTool';
+import { resolveFile, ResolvedFile, workspaceUriOf } from './lspTool';
 import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
 import { TOOL_OUTPUT_CAP_BYTES, toolResult } from './tools/toolResult';
 
@@ -65,10 +64,6 @@ async function resolveInside(filePath: string, tool: string): Promise<ResolvedFi
 async function roots(): Promise<string[]> {
   const real = (await workspaceFolderRealPaths()).map((p) => vscode.Uri.file(p).toString());
   return [...real, ...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString())];
-}
-
-function workspaceUriOf(target: ResolvedFile): string {
-  return (target.folder?.uri ?? vscode.Uri.file(path.dirname(target.uri.fsPath))).toString();
 }
 
 /**

@@ -17,6 +17,7 @@ import type { LspService } from '../lsp/service';
 import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../lsp/types';
 import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
 import { shownHead } from '../lsp/lineWindow';
+import { intProblem } from '../lsp/features/input';
 import { symbolProblem } from '../lsp/symbolAnchor';
 import { extensionOfUri } from '../lsp/uri';
 import { describeOutside, placeOf, readUriText, UriPlace } from './fileAccess';
@@ -164,7 +165,7 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
 
     const cancellation = abortOnCancel(token);
     try {
-      const workspaceUri = (target.folder?.uri ?? vscode.Uri.file(path.dirname(target.uri.fsPath))).toString();
+      const workspaceUri = workspaceUriOf(target);
       const result = await this.service.query({ operation, uri: uriText, position: lspPosition, workspaceUri }, cancellation.signal);
       if (result.kind === 'hover') {
         return { operation: 'hover', file: target.shown, provider: served.providerId, position, hover: result.contents };
@@ -182,6 +183,11 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
       cancellation.dispose();
     }
   }
+}
+
+/** The workspace a request is about: the file's workspace folder, else the file's own folder (URI text). */
+export function workspaceUriOf(target: ResolvedFile): string {
+  return (target.folder?.uri ?? vscode.Uri.file(path.dirname(target.uri.fsPath))).toString();
 }
 
 function validate(input: LspToolInput): { operation: LspOperation; filePath: string; line: number; column: number; symbol?: string } {
@@ -205,8 +211,9 @@ function validate(input: LspToolInput): { operation: LspOperation; filePath: str
 
 function optionalInt(v: unknown, name: string, min: number, max: number): number | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer in ${min}..${max === Number.MAX_SAFE_INTEGER ? '∞' : max} (got ${quoteInput(v)})`);
-  return v;
+  const problem = intProblem(v, name, min, max);
+  if (problem) throw new Error(problem);
+  return v as number;
 }
 
 /** Where a file path leads (see {@link resolveFile}). */

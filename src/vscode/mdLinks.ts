@@ -24,7 +24,9 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
   const subs: vscode.Disposable[] = [];
   const aliasOrder = (): AliasOrder => (vscode.workspace.getConfiguration().get<string>(SETTING.markdownAliasOrder) === 'alias-first' ? 'alias-first' : 'target-first');
   const onSkip = (uri: string, message: string) => log.warn(`md-links: skipped ${uri}: ${message}`);
-  let md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });
+  // The provider in force, rebuilt when the alias order changes.
+  const build = () => new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });
+  let md = build();
   let mdRegistration = service.registerProvider(md);
   subs.push({ dispose: () => (mdRegistration.dispose(), md.dispose()) });
 
@@ -60,7 +62,7 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
       if (!e.affectsConfiguration(SETTING.markdownAliasOrder)) return;
       mdRegistration.dispose();
       md.dispose();
-      md = new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });
+      md = build();
       mdRegistration = service.registerProvider(md);
       wikiDiagnostics.refresh(0);
       log.info(`md-links: alias order is now ${aliasOrder()}`);
