@@ -2,7 +2,8 @@
  * Terminal text scanned without an emulator, in time linear in its length: where to cut it into
  * chunks of bounded rendering cost (`renderChunks`), its plain text with every escape sequence
  * and control character removed (`plainText`), and what a person's panel terminal is given of it
- * (`PanelOscFilter`: OSC strings other than hyperlinks emptied).
+ * (`PanelFilter`: OSC strings other than hyperlinks emptied, counts that make a terminal loop
+ * lowered to what its screen shows).
  *
  * The scanner follows the parser of xterm.js (src/common/parser/EscapeSequenceParser.ts, the DEC
  * ANSI parser of https://vt100.net/emu/dec_ansi_parser with xterm.js's own choices): ESC, CAN, SUB
@@ -277,7 +278,7 @@ export function plainText(text: string, from = 0): string {
 
 /**
  * OSC strings the panel terminal is given: OSC 8, hyperlinks (the link's text is drawn, and VS Code
- * shows the target before opening it). See {@link PanelOscFilter}.
+ * shows the target before opening it). See {@link PanelFilter}.
  */
 export const PANEL_OSC_ALLOWED: ReadonlySet<string> = new Set(['8']);
 
@@ -285,27 +286,86 @@ export const PANEL_OSC_ALLOWED: ReadonlySet<string> = new Set(['8']);
 const OSC_ID_MAX = 8;
 
 /**
- * Empties, in a session's output on its way to the person's panel terminal, every OSC string
- * (ESC ] … BEL or ST, or C1 OSC … ) whose identifier is not in {@link PANEL_OSC_ALLOWED}. Such
- * strings act outside the drawing, on behalf of whatever program printed them: shell integration
- * (OSC 133, 633, 1337, 7, 9) would let a program in the agent's session tell VS Code, and through
- * `terminal.shellIntegration` every extension, that commands ran in that terminal; OSC 52 writes
- * the clipboard; OSC 0–2 rename the tab; OSC 4, 10–19 and 104–119 recolour the terminal or make it
- * answer as if the person typed.
- *
- * An emptied string keeps its introducer and its terminator and loses its identifier and data
- * (`ESC ] 633;E;ls BEL` becomes `ESC ] BEL`, which no handler takes), so the emulator's parser
- * passes through the same states as before and everything else draws exactly as it would have.
- * Stateful across calls, since a string may span chunks: while its identifier (the digits before
- * `;`, at most {@link OSC_ID_MAX}) is incomplete it is held back; strings end where the parser of
- * {@link step} (xterm.js's) ends them.
+ * Most UTF-16 units of a CSI sequence held back while its final is awaited (its first parameter
+ * not counted: it is kept as a number). Real sequences are far shorter (an SGR with every colour
+ * is under 100); a longer one is passed on as it is, its first parameter lowered as for REP.
  */
-export class PanelOscFilter {
+export const CSI_HOLD_MAX = 512;
+
+/** Digits of a first parameter kept as written; a longer one is written as its value. */
+const PARAM_DIGITS_KEPT = 10;
+
+const enum Hold {
+  Held,
+  /** A prefix, an intermediate or an invalid character: no count of COUNTED_FINALS. */
+  NotCounted,
+  /** Longer than CSI_HOLD_MAX. */
+  TooLong,
+}
+
+/** A CSI sequence held back (everything after its introducer) until its final shows its count. */
+interface HeldCsi {
+  /** Controls (C0, DEL) met before the first parameter ended; they act where they are, whatever the digits. */
+  lead: string;
+  /** Value of the first parameter, capped at 2^31 - 1 as xterm.js caps it. */
+  first: number;
+  /** Its digits as written, up to PARAM_DIGITS_KEPT; `long` once there were more. */
+  digits: string;
+  long: boolean;
+  firstDone: boolean;
+  /** Everything after the first parameter (separators, other parameters, controls). */
+  rest: string;
+}
+
+/**
+ * What a session's output is made into on its way to the person's panel terminal (a VS Code
+ * terminal, xterm.js), so that nothing a program prints acts outside the drawing or costs the
+ * window more than a screenful of work per sequence:
+ *
+ * - Every OSC string (ESC ] … BEL or ST, or C1 OSC … ) whose identifier is not in
+ *   {@link PANEL_OSC_ALLOWED} is emptied. Such strings act outside the drawing, on behalf of
+ *   whatever program printed them: shell integration (OSC 133, 633, 1337, 7, 9) would let a program
+ *   in the agent's session tell VS Code, and through `terminal.shellIntegration` every extension,
+ *   that commands ran in that terminal; OSC 52 writes the clipboard; OSC 0–2 rename the tab; OSC 4,
+ *   10–19 and 104–119 recolour the terminal or make it answer as if the person typed. An emptied
+ *   string keeps its introducer and its terminator and loses its identifier and data
+ *   (`ESC ] 633;E;ls BEL` becomes `ESC ] BEL`, which no handler takes), so the emulator's parser
+ *   passes through the same states as before.
+ * - The count (first parameter) of a CSI sequence without prefix or intermediates whose final is in
+ *   COUNTED_FINALS (REP, IL, DL, SU, SD, CHT, CBT, ICH, DCH, ECH) is lowered by `boundCount` to the
+ *   least count with the same result on a screen of the panel's `cols` × `rows` (escapeCounts.ts,
+ *   with no scrollback counted: `bufferRows` = `rows`). xterm.js loops that many times for REP, IL,
+ *   DL, SU, SD, CHT and CBT, so `printf 'x\e[2000000000b'` would keep the window's terminal busy
+ *   for minutes. The screen drawn is the same; only a REP that overflows the screen leaves fewer
+ *   copies of its character in the panel's scrollback. ICH, DCH, ECH, ED, EL, SL/SR, DECIC/DECDC
+ *   and the cursor moves cost at most a screen in xterm.js whatever their count (checked against
+ *   src/common/InputHandler.ts of @xterm/headless 6.0.0), so they need no bound; the first three
+ *   are lowered anyway (same result, less work).
+ *
+ * Everything else passes unchanged. Stateful across calls, since a sequence may span chunks: an
+ * OSC identifier is held back while incomplete (at most {@link OSC_ID_MAX} digits); a CSI sequence
+ * is held back from its introducer to its final (at most {@link CSI_HOLD_MAX} units besides its
+ * first parameter); sequences end where the parser of {@link step} (xterm.js's) ends them.
+ */
+export class PanelFilter {
   private state = S.Ground;
   /** Inside an OSC string: undefined while its identifier is read, then whether it passes. */
   private pass: boolean | undefined;
   /** The withheld identifier of the OSC string being read. */
   private id = '';
+  /** The CSI sequence being held back, while its count may need lowering. */
+  private csi: HeldCsi | undefined;
+  private geometry: Geometry;
+
+  /** `cols` × `rows`: the panel terminal's size in character cells (default 80 × 24). */
+  constructor(cols = 80, rows = 24) {
+    this.geometry = { cols, rows, bufferRows: rows };
+  }
+
+  /** The panel terminal's new size; sequences read from now on are bounded by it. */
+  resize(cols: number, rows: number): void {
+    this.geometry = { cols, rows, bufferRows: rows };
+  }
 
   /** The part of `text`, continuing the text of earlier calls, that the panel terminal is given. */
   push(text: string): string {
@@ -314,7 +374,36 @@ export class PanelOscFilter {
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       const before = this.state;
-      this.state = step(before, c) & 15;
+      const packed = step(before, c);
+      this.state = packed & 15;
+      const action = packed >> 4;
+      const csi = this.csi;
+      if (csi !== undefined) {
+        if (this.state >= S.CsiEntry && this.state <= S.CsiIgnore && action !== A.CsiStart) {
+          const held = this.hold(csi, c, action, text[i]!);
+          if (held === Hold.Held) {
+            run = i + 1;
+            continue;
+          }
+          // Not a counted sequence after all (a prefix, an intermediate, an invalid character), or
+          // too long to hold: what was held goes on, and the rest of the sequence passes as it is.
+          out += released(csi, held === Hold.TooLong ? boundCount('b', csi.first, this.geometry) : csi.first);
+          run = i;
+          this.csi = undefined;
+          continue;
+        }
+        this.csi = undefined;
+        if (action === A.CsiDispatch) {
+          const lowered = COUNTED.has(c) ? boundCount(String.fromCharCode(c) as CountedFinal, csi.first, this.geometry) : csi.first;
+          out += released(csi, lowered) + text[i];
+          run = i + 1;
+          continue;
+        }
+        // Ended without a dispatch (ESC, CAN, SUB, a C1 control, a character from U+00A0 on): what
+        // was held goes on as it was, and this unit is read as any other.
+        out += released(csi, csi.first);
+        run = i;
+      }
       // A C1 OSC inside an OSC string ends that string and starts a new one.
       const content = before === S.Osc && this.state === S.Osc && c !== 0x9d;
       if (!content) {
@@ -326,6 +415,12 @@ export class PanelOscFilter {
         if (this.state === S.Osc) {
           this.pass = undefined; // the introducer passes; the identifier is held
           this.id = '';
+        }
+        if (action === A.CsiStart) {
+          // The introducer passes; what follows is held until the final shows whether it is counted.
+          out += text.slice(run, i + 1);
+          run = i + 1;
+          this.csi = { lead: '', first: 0, digits: '', long: false, firstDone: false, rest: '' };
         }
         continue;
       }
@@ -339,9 +434,33 @@ export class PanelOscFilter {
     return out + text.slice(run);
   }
 
+  /** Takes unit `ch` of the held CSI sequence, or says why the sequence is no longer held (then `ch` is not taken). */
+  private hold(csi: HeldCsi, c: number, action: number, ch: string): Hold {
+    if (action === A.Collect || this.state === S.CsiIgnore) return Hold.NotCounted;
+    if (action === A.Param && !csi.firstDone) {
+      if (c <= 0x39) {
+        csi.first = Math.min(MAX_PARAM, csi.first * 10 + (c - 0x30));
+        if (csi.digits.length < PARAM_DIGITS_KEPT) csi.digits += ch;
+        else csi.long = true;
+        return Hold.Held;
+      }
+      csi.firstDone = true;
+    }
+    if (csi.lead.length + csi.rest.length >= CSI_HOLD_MAX) return Hold.TooLong;
+    if (csi.firstDone) csi.rest += ch;
+    else csi.lead += ch;
+    return Hold.Held;
+  }
+
   /** Decides the string being read: whether it passes ({@link PANEL_OSC_ALLOWED}). */
   private decide(): boolean {
     this.pass = PANEL_OSC_ALLOWED.has(this.id);
     return this.pass;
   }
+}
+
+/** A held CSI sequence as it goes on, its first parameter written as `first` when that differs from its value. */
+function released(csi: HeldCsi, first: number): string {
+  const digits = first !== csi.first ? String(first) : csi.long ? String(csi.first) : csi.digits;
+  return csi.lead + digits + csi.rest;
 }

@@ -8,13 +8,13 @@
  * their confirmation (`closeAgentSession`). A status bar item counts sessions and busy ones.
  * Sessions of MCP clients (the owners in {@link AgentOwners}) appear the same way, titled with the
  * client's name. The panel terminal is given the session's output without its OSC strings other
- * than hyperlinks (see PanelOscFilter): a program in the session cannot claim shell-integration
+ * than hyperlinks (see PanelFilter): a program in the session cannot claim shell-integration
  * commands, write the clipboard, rename the tab or recolour the person's terminal.
  */
 import * as vscode from 'vscode';
 import { COMMAND } from '../common/ids';
 import { TerminalError, describe } from '../terminal/errors';
-import { PanelOscFilter } from '../terminal/escapeScan';
+import { PanelFilter } from '../terminal/escapeScan';
 import { isTerminalReport } from '../terminal/terminalReports';
 import type { Owner, SessionEvent, SessionInfo } from '../terminal/service';
 import { LINE_SPLIT_MARKER } from '../terminal/scrollback';
@@ -199,7 +199,7 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   private quiet = false;
   private offering = false;
   /** What the person's terminal is not given of the session's output: OSC strings but hyperlinks. */
-  private readonly osc = new PanelOscFilter();
+  private readonly osc = new PanelFilter();
 
   constructor(
     private readonly ctx: TerminalToolContext,

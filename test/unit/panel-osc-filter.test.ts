@@ -1,10 +1,10 @@
-// What the person's panel terminal is given of an agent session's output (PanelOscFilter in
+// What the person's panel terminal is given of an agent session's output (PanelFilter in
 // src/terminal/escapeScan.ts), checked against a real xterm.js parser: OSC strings other than
 // hyperlinks never reach it, and everything else draws exactly as before, however the output is
 // cut into chunks.
 import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
-import { PanelOscFilter } from '../../src/terminal/escapeScan';
+import { PanelFilter } from '../../src/terminal/escapeScan';
 
 /** OSC identifiers xterm.js is asked to report, with how many strings of each it parsed. */
 const WATCHED = [0, 1, 2, 4, 7, 8, 9, 10, 11, 12, 52, 104, 110, 133, 633, 777, 1337];
@@ -26,7 +26,7 @@ async function render(text: string): Promise<{ osc: string[]; screen: string }> 
 const shown = (text: string) => JSON.stringify(text).replace(/[\u0080-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function filterAll(chunks: string[]): string {
-  const f = new PanelOscFilter();
+  const f = new PanelFilter();
   return chunks.map((c) => f.push(c)).join('');
 }
 
@@ -76,14 +76,14 @@ describe('panel terminal: OSC strings other than hyperlinks are removed', () => 
   });
 
   it('a string that never ends is emptied up to where the parser ends it, and nothing after is lost', () => {
-    const f = new PanelOscFilter();
+    const f = new PanelFilter();
     assert.equal(f.push(`x${ESC}]633;E;`), `x${ESC}]`);
     assert.equal(f.push('a'.repeat(100_000)), '');
     assert.equal(f.push(`${BEL}y`), `${BEL}y`);
   });
 
   it('an identifier held across chunks passes whole when it is 8, and one longer than any real one does not', () => {
-    const f = new PanelOscFilter();
+    const f = new PanelFilter();
     assert.equal(f.push(`${ESC}]`), `${ESC}]`);
     assert.equal(f.push('8'), '');
     assert.equal(f.push(';;u'), '8;;u');
