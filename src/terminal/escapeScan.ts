@@ -146,9 +146,10 @@ const MAX_PARAM = 0x7fffffff;
  * chunks of `text` whose rendering on an emulator of `geometry` is estimated at about CHUNK_COST
  * cell writes each, or CHUNK_UNITS units, whichever comes first. A single sequence costs at most
  * about a screen (`cols` × `rows`) once its count is bounded (escapeCounts.ts). No cut falls inside
- * a CSI sequence or between the two halves of a surrogate pair. Empty text has no chunk.
+ * a CSI sequence or between the two halves of a surrogate pair. Empty text has no chunk. With
+ * `costs`, each chunk's estimated cost is appended to it, in the order of the ends.
  */
-export function renderChunks(text: string, geometry: Geometry): number[] {
+export function renderChunks(text: string, geometry: Geometry, costs?: number[]): number[] {
   const { cols, rows } = geometry;
   const screen = cols * rows;
   const ends: number[] = [];
@@ -206,11 +207,15 @@ export function renderChunks(text: string, geometry: Geometry): number[] {
     const inCsi = state >= S.CsiEntry && state <= S.CsiIgnore;
     if ((cost >= CHUNK_COST || i + 1 - start >= CHUNK_UNITS) && !inCsi && !(c >= 0xd800 && c < 0xdc00)) {
       ends.push(i + 1);
+      costs?.push(cost);
       start = i + 1;
       cost = 0;
     }
   }
-  if (start < text.length) ends.push(text.length);
+  if (start < text.length) {
+    ends.push(text.length);
+    costs?.push(cost);
+  }
   return ends;
 }
 

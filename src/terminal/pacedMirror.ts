@@ -1,0 +1,314 @@
+/**
+ * A session's output paced for a person's terminal (VS Code's terminal panel, through a
+ * `Pseudoterminal`): the window is given at most what a person can watch, and when the session
+ * prints more than that, the terminal skips ahead to what it would show now.
+ *
+ * Why: a `Pseudoterminal` has no flow control. Every string it fires is sent from the extension
+ * host to the window and drawn there before anything sent after it, replies to every extension's
+ * calls included; VS Code's own terminals instead pause their PTY until the window acknowledges
+ * what it drew. 100 MB printed by a session kept a no-op tool call waiting 30 s.
+ *
+ * How:
+ * - Output goes through {@link PanelFilter} (OSC strings emptied, counts bounded by the panel's
+ *   size), then into a headless xterm.js of the panel's size (the *emulator*, which always reads
+ *   everything) and, while the terminal keeps up, into a queue for the terminal.
+ * - Every `frameMs` one frame leaves the queue: whole chunks (escapeScan's `renderChunks`, cut on
+ *   code point boundaries) up to `frameCost` estimated cell writes, at least one chunk.
+ * - When the queue holds more than `skipCost`, it is dropped and the mirror *skips*: output is
+ *   counted, not queued. Once a frame's worth of time passed with less than a frame of new output
+ *   (or every `refreshMs` while it goes on), the terminal is given the skip-ahead text
+ *   (skipAhead.ts): a notice with the bytes not shown, the emulator's newest lines, its exact screen
+ *   and modes. The emulator's state is read where the skipped output ends (a write callback), so
+ *   what follows it in the queue continues from there.
+ * - Before the terminal opens nothing is sent; at `open` it is given the emulator's state (the
+ *   newest lines and the screen), never a cut piece of text.
+ * - The emulator parses in slices of about 12 ms (xterm.js's write buffer). If more than
+ *   `emulatorBacklogCost` of output waits for it, the output outruns even the emulator: it is
+ *   replaced by a new one fed `tail()` (the session's newest output, as the session keeps it), and
+ *   the next skip-ahead is drawn from that.
+ *
+ * Defaults ({@link PANEL_PACING}): frames every 32 ms of at most 16 Ki estimated cell writes
+ * (about 330 kB/s of ordinary lines, 6000 lines a second), a skip once more than about 0.8 s of
+ * frames are queued, a refresh every second while output keeps coming. Every string given to the
+ * terminal goes through the one `write` function the caller passes.
+ */
+import { Terminal } from '@xterm/headless';
+import { SerializeAddon } from '@xterm/addon-serialize';
+import type { Geometry } from './escapeCounts';
+import { PanelFilter, renderChunks } from './escapeScan';
+import { Emulator, initialText, skipAheadText } from './skipAhead';
+
+/** How a mirror paces its terminal (times in ms, costs in estimated cell writes, see renderChunks). */
+export interface MirrorPacing {
+  /** Time between two frames. */
+  frameMs: number;
+  /** Most estimated cost of one frame (a single chunk may exceed it). */
+  frameCost: number;
+  /** Queued cost beyond which the mirror skips ahead instead. */
+  skipCost: number;
+  /** While output keeps coming past the pace, time between two skip-aheads. */
+  refreshMs: number;
+  /** Lines of the emulator's scrollback written before the screen in a skip-ahead. */
+  newestLines: number;
+  /** Cost waiting for the emulator beyond which it is rebuilt from `tail()`. */
+  emulatorBacklogCost: number;
+}
+
+export const PANEL_PACING: MirrorPacing = {
+  frameMs: 32,
+  frameCost: 16 * 1024,
+  skipCost: 24 * 16 * 1024,
+  refreshMs: 1000,
+  newestLines: 200,
+  emulatorBacklogCost: 32 * 1024 * 1024,
+};
+
+export interface PacedMirrorOptions {
+  /** The terminal's size in character cells until `open` or `resize` tells it. */
+  cols: number;
+  rows: number;
+  /** The one way text reaches the terminal. */
+  write: (text: string) => void;
+  /** The session's newest output as it printed it (escapes included), for rebuilding the emulator. */
+  tail?: () => string;
+  pacing?: Partial<MirrorPacing>;
+}
+
+/** One queued piece: text with its estimated cost, or a skip-ahead that waits for the emulator. */
+interface Piece {
+  text: string | undefined;
+  cost: number;
+  /** For a skip-ahead: the bytes it says were not shown. */
+  skipped?: number;
+  /** Dropped from the queue before the emulator reached it. */
+  dropped?: boolean;
+}
+
+/** Where a mirror stands: what its counters say, for logs and tests. */
+export interface MirrorStats {
+  /** UTF-8 bytes of output not given to the terminal, in all. */
+  skippedBytes: number;
+  /** Skip-aheads given to the terminal. */
+  skipAheads: number;
+  /** Times the emulator was rebuilt from `tail()`. */
+  rebuilds: number;
+}
+
+export class PacedMirror {
+  private readonly pacing: MirrorPacing;
+  private readonly write: (text: string) => void;
+  private readonly tail: (() => string) | undefined;
+  private readonly filter: PanelFilter;
+  private emulator: Emulator;
+  private cols: number;
+  private rows: number;
+  private opened = false;
+  private disposed = false;
+  private skipping = false;
+  private readonly queue: Piece[] = [];
+  private queuedCost = 0;
+  /** Cost written to the emulator and not parsed yet. */
+  private emulatorBacklog = 0;
+  /** Bytes skipped since the last skip-ahead was taken. */
+  private skipped = 0;
+  /** Cost pushed since the last frame. */
+  private recentCost = 0;
+  private lastSkipAhead = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  readonly stats: MirrorStats = { skippedBytes: 0, skipAheads: 0, rebuilds: 0 };
+
+  constructor(options: PacedMirrorOptions) {
+    this.pacing = { ...PANEL_PACING, ...options.pacing };
+    this.write = options.write;
+    this.tail = options.tail;
+    this.cols = options.cols;
+    this.rows = options.rows;
+    this.filter = new PanelFilter(this.cols, this.rows);
+    this.emulator = this.newEmulator();
+  }
+
+  /** Output of the session, in order. */
+  push(output: string): void {
+    if (this.disposed || output.length === 0) return;
+    const text = this.filter.push(output);
+    const costs: number[] = [];
+    const ends = renderChunks(text, this.geometry(), costs);
+    let start = 0;
+    for (let k = 0; k < ends.length; k++) {
+      const piece = text.slice(start, ends[k]);
+      const cost = costs[k]!;
+      start = ends[k]!;
+      this.feedEmulator(piece, cost);
+      this.recentCost += cost;
+      if (!this.opened) continue;
+      if (this.skipping) {
+        this.skip(piece);
+        continue;
+      }
+      this.queue.push({ text: piece, cost });
+      this.queuedCost += cost;
+    }
+    if (!this.opened) return;
+    if (!this.skipping && this.queuedCost > this.pacing.skipCost) {
+      // More than the terminal can be given in time: drop what waits and skip ahead later.
+      this.dropQueue();
+    }
+    this.schedule();
+  }
+
+  /** The terminal opened at `cols` × `rows` (if known): it is given the emulator's state, then the output as it comes. */
+  open(cols?: number, rows?: number): void {
+    if (this.disposed || this.opened) return;
+    if (cols !== undefined && rows !== undefined) this.resize(cols, rows);
+    this.opened = true;
+    const piece: Piece = { text: undefined, cost: 0, skipped: 0 };
+    this.queue.push(piece);
+    this.whenParsed(() => {
+      if (piece.dropped) return;
+      piece.text = initialText(this.emulator, this.pacing.newestLines);
+      piece.cost = this.costOf(piece.text);
+      this.queuedCost += piece.cost;
+      this.schedule();
+    });
+  }
+
+  /** The terminal's new size: the emulator follows it (reflowing as the terminal does), and later output is bounded by it. */
+  resize(cols: number, rows: number): void {
+    if (this.disposed || cols < 1 || rows < 1 || (cols === this.cols && rows === this.rows)) return;
+    this.cols = cols;
+    this.rows = rows;
+    this.filter.resize(cols, rows);
+    this.emulator.term.resize(cols, rows);
+  }
+
+  /** True when nothing waits to be given to the terminal and the mirror is not skipping. */
+  get idle(): boolean {
+    return !this.skipping && this.queue.length === 0 && this.emulatorBacklog === 0;
+  }
+
+  /** Stops: nothing more is written, the emulator is freed. */
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.queue.length = 0;
+    this.emulator.term.dispose();
+  }
+
+  private geometry(): Geometry {
+    return { cols: this.cols, rows: this.rows, bufferRows: this.rows };
+  }
+
+  private newEmulator(): Emulator {
+    const term = new Terminal({ cols: this.cols, rows: this.rows, scrollback: this.pacing.newestLines, allowProposedApi: true, logLevel: 'off' });
+    const serializer = new SerializeAddon();
+    term.loadAddon(serializer);
+    return { term, serializer };
+  }
+
+  private feedEmulator(piece: string, cost: number): void {
+    if (this.emulatorBacklog > this.pacing.emulatorBacklogCost) this.rebuildEmulator();
+    const emulator = this.emulator;
+    this.emulatorBacklog += cost;
+    emulator.term.write(piece, () => {
+      if (this.emulator === emulator) this.emulatorBacklog -= cost;
+    });
+  }
+
+  /**
+   * The output outran the emulator: a new one is fed the session's newest output (the old one's
+   * pending writes are dropped with it), and the mirror skips, so the terminal is given its state.
+   */
+  private rebuildEmulator(): void {
+    this.emulator.term.dispose();
+    this.emulator = this.newEmulator();
+    this.emulatorBacklog = 0;
+    this.stats.rebuilds++;
+    const tail = this.tail?.() ?? '';
+    if (tail) this.emulator.term.write(new PanelFilter(this.cols, this.rows).push(tail));
+    // Skip-aheads waiting for the old emulator would wait forever: the next one is taken from the new.
+    if (this.opened) this.dropQueue();
+  }
+
+  /** Drops what waits for the terminal, counting it as skipped, and skips ahead from now on. */
+  private dropQueue(): void {
+    for (const piece of this.queue) {
+      piece.dropped = true;
+      if (piece.skipped !== undefined) this.skipped += piece.skipped;
+      else if (piece.text !== undefined) this.skip(piece.text);
+    }
+    this.queue.length = 0;
+    this.queuedCost = 0;
+    this.skipping = true;
+  }
+
+  private skip(text: string): void {
+    const bytes = Buffer.byteLength(text, 'utf8');
+    this.skipped += bytes;
+    this.stats.skippedBytes += bytes;
+  }
+
+  /** Runs `then` once the emulator parsed everything written to it so far, if the mirror still runs. */
+  private whenParsed(then: () => void): void {
+    const emulator = this.emulator;
+    emulator.term.write('', () => {
+      if (!this.disposed && this.emulator === emulator) then();
+    });
+  }
+
+  private schedule(): void {
+    if (this.timer || this.disposed || !this.opened) return;
+    if (this.queue.length === 0 && !this.skipping) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.frame();
+    }, this.pacing.frameMs);
+  }
+
+  private frame(): void {
+    if (this.disposed) return;
+    const now = performance.now();
+    if (this.skipping) {
+      const calm = this.recentCost <= this.pacing.frameCost;
+      if (calm || now - this.lastSkipAhead >= this.pacing.refreshMs) this.takeSkipAhead(calm, now);
+    }
+    this.recentCost = 0;
+    let sent = 0;
+    let out = '';
+    while (this.queue.length > 0) {
+      const piece = this.queue[0]!;
+      if (piece.text === undefined) break; // a skip-ahead the emulator has not reached yet
+      if (out && sent + piece.cost > this.pacing.frameCost) break;
+      out += piece.text;
+      sent += piece.cost;
+      this.queuedCost -= piece.cost;
+      this.queue.shift();
+    }
+    if (out) this.write(out);
+    this.schedule();
+  }
+
+  /** Queues the skip-ahead text of the emulator's state where the output so far ends; `calm` ends skipping. */
+  private takeSkipAhead(calm: boolean, now: number): void {
+    const skipped = this.skipped;
+    this.skipped = 0;
+    this.lastSkipAhead = now;
+    if (calm) this.skipping = false;
+    const piece: Piece = { text: undefined, cost: 0, skipped };
+    this.queue.push(piece);
+    this.whenParsed(() => {
+      if (piece.dropped) return;
+      piece.text = skipAheadText(this.emulator, skipped, this.pacing.newestLines);
+      piece.cost = this.costOf(piece.text);
+      this.queuedCost += piece.cost;
+      this.stats.skipAheads++;
+      this.schedule();
+    });
+  }
+
+  private costOf(text: string): number {
+    const costs: number[] = [];
+    renderChunks(text, this.geometry(), costs);
+    return costs.reduce((a, b) => a + b, 0);
+  }
+}

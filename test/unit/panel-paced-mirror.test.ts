@@ -1,0 +1,193 @@
+// The paced panel mirror (src/terminal/pacedMirror.ts): the person's terminal is given a bounded
+// amount per frame, skips ahead when a session prints more, and ends showing exactly what a
+// terminal that read everything shows. The "terminal" here is a real headless xterm.js fed what the
+// mirror wrote; the reference is another one fed the session's output itself.
+import * as assert from 'node:assert/strict';
+import { Terminal } from '@xterm/headless';
+import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
+import { skipNotice } from '../../src/terminal/skipAhead';
+
+const E = '\x1b';
+const COLS = 40;
+const ROWS = 8;
+const FAST: Partial<MirrorPacing> = { frameMs: 5, refreshMs: 100 };
+
+interface Screen {
+  rows: string[];
+  cursor: string;
+  modes: string;
+}
+
+/** Writes `text` to `term` and waits until it is parsed. */
+const written = (term: Terminal, text: string) => new Promise<void>((resolve) => term.write(text, resolve));
+
+/** The screen of `term`: rows with their SGR-visible attributes summarized, the cursor and the active buffer, the input modes. */
+function screenOf(term: Terminal): Screen {
+  const b = term.buffer.active;
+  const rows: string[] = [];
+  const cell = b.getNullCell();
+  for (let y = b.baseY; y < b.baseY + term.rows; y++) {
+    const line = b.getLine(y)!;
+    let row = line.translateToString(false);
+    let attrs = '';
+    for (let x = 0; x < term.cols; x++) {
+      line.getCell(x, cell);
+      attrs += cell.isBold() ? 'B' : cell.getFgColor() !== 0 || cell.getFgColorMode() !== 0 ? 'C' : '.';
+    }
+    row += `|${attrs}`;
+    rows.push(row);
+  }
+  const m = term.modes;
+  return {
+    rows,
+    cursor: `${b.cursorX},${b.cursorY} ${b.type}`,
+    modes: `ckm=${m.applicationCursorKeysMode} paste=${m.bracketedPasteMode} mouse=${m.mouseTrackingMode} wrap=${m.wraparoundMode}`,
+  };
+}
+
+async function reference(output: string): Promise<Screen> {
+  const term = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
+  await written(term, output);
+  const screen = screenOf(term);
+  term.dispose();
+  return screen;
+}
+
+/** A mirror whose writes go to a headless "panel" terminal; `frames` records each write. */
+function mirrored(pacing: Partial<MirrorPacing> = FAST, before = '') {
+  const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
+  const frames: string[] = [];
+  panel.write(before);
+  const mirror = new PacedMirror({ cols: COLS, rows: ROWS, write: (text) => (frames.push(text), panel.write(text)), pacing });
+  return { panel, frames, mirror };
+}
+
+async function settled(mirror: PacedMirror, panel: Terminal): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!mirror.idle || (mirror as unknown as { timer?: unknown }).timer) {
+    if (Date.now() > deadline) throw new Error('the mirror did not settle');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  await written(panel, '');
+}
+
+function lines(n: number, from = 0): string {
+  let out = '';
+  for (let i = from; i < from + n; i++) out += `${E}[1mline${E}[0m ${i} ${E}[32mgreen${E}[0m text\r\n`;
+  return out;
+}
+
+describe('paced panel mirror', () => {
+  it('small output passes as it is, frame by frame', async () => {
+    const { panel, frames, mirror } = mirrored();
+    mirror.open();
+    const output = `hello ${E}[31mred${E}[0m\r\n$ `;
+    mirror.push(output);
+    await settled(mirror, panel);
+    assert.ok(frames.join('').endsWith(output), 'after the initial (empty) state, the output itself');
+    assert.deepEqual(screenOf(panel), await reference(output));
+    mirror.dispose();
+  });
+
+  it('a flood is given in bounded frames, then skips ahead: a notice, and the exact screen', async function () {
+    this.timeout(60_000);
+    const { panel, frames, mirror } = mirrored(FAST, 'what the person saw before\r\n');
+    mirror.open();
+    await settled(mirror, panel);
+    let output = '';
+    for (let k = 0; k < 40; k++) {
+      const chunk = lines(500, k * 500);
+      output += chunk;
+      mirror.push(chunk);
+    }
+    const last = `${E}[33mdone${E}[0m\r\n$ `;
+    output += last;
+    mirror.push(last);
+    await settled(mirror, panel);
+    const sent = frames.join('').length;
+    assert.ok(sent < output.length / 5, `sent ${sent} of ${output.length} units`);
+    assert.ok(frames.join('').includes(skipNotice(mirror.stats.skippedBytes).slice(0, 2)), 'a notice was written');
+    assert.ok(mirror.stats.skipAheads >= 1 && mirror.stats.skippedBytes > output.length / 2, JSON.stringify(mirror.stats));
+    for (const f of frames) assert.ok(f.length < 64 * 1024, `a frame of ${f.length} units`);
+    assert.deepEqual(screenOf(panel), await reference(output));
+    mirror.dispose();
+  });
+
+  it('skipping ahead restores a full-screen program: alternate screen, scroll region, colours, key and mouse modes', async function () {
+    this.timeout(60_000);
+    const { panel, mirror } = mirrored({ ...FAST, frameCost: 2048, skipCost: 16_384 }, 'old content\r\nmore old content');
+    mirror.open();
+    let output = `${lines(30)}${E}[?1049h${E}[?1h${E}[?2004h${E}[?1002h${E}[?1006h${E}[H${E}[2J${E}[2;6r`;
+    for (let k = 0; k < 3000; k++) output += `${E}[6;1H${E}[1mrow${E}[0m ${k}\n${E}[32mstatus ${k}${E}[0m`;
+    output += `${E}[1;1Htop line${E}[8;1H${E}[7mbottom line${E}[0m${E}[3;4H`;
+    mirror.push(output);
+    await settled(mirror, panel);
+    assert.ok(mirror.stats.skipAheads >= 1, 'it skipped');
+    assert.deepEqual(screenOf(panel), await reference(output));
+    // What draws next continues from the same state: the scroll region and the cursor.
+    const next = `\n\n\n\n\nafter ${E}[31mskip${E}[0m`;
+    mirror.push(next);
+    await settled(mirror, panel);
+    assert.deepEqual(screenOf(panel), await reference(output + next));
+    mirror.dispose();
+  });
+
+  it('a repeat of 2 000 000 000 characters is drawn in bounded time, with the screen a terminal shows', async function () {
+    this.timeout(60_000);
+    const { panel, mirror } = mirrored();
+    mirror.open();
+    const started = Date.now();
+    mirror.push(`x${E}[2000000000b\r\n$ `);
+    await settled(mirror, panel);
+    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+    const screen = screenOf(panel);
+    // Every row above the prompt is full of x: 2·10⁹ + 1 of them wrap over far more rows than a screen.
+    assert.deepEqual(screen.rows.slice(0, ROWS - 2).map((r) => r.split('|')[0]), Array(ROWS - 2).fill('x'.repeat(COLS)));
+    assert.equal(screen.rows[ROWS - 1]!.split('|')[0]!.trimEnd(), '$');
+    mirror.dispose();
+  });
+
+  it('output before the terminal opens is given whole at open, escape sequences intact (more than 64 KiB of it)', async function () {
+    this.timeout(60_000);
+    const { panel, frames, mirror } = mirrored();
+    // Today's panel kept the last 64 KiB of such a backlog, cutting a sequence in half.
+    const output = `${lines(2500)}${E}[38;5;196mend${E}[0m\r\n$ `;
+    assert.ok(output.length > 64 * 1024);
+    mirror.push(output);
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(frames.length, 0, 'nothing is written before the terminal opens');
+    mirror.open();
+    await settled(mirror, panel);
+    assert.deepEqual(screenOf(panel), await reference(output));
+    assert.doesNotMatch(frames.join(''), /(^|[^\x1b])\[[0-9;]*m(?<!\x1b\[[0-9;]*m)/, 'no escape sequence without its ESC');
+    mirror.dispose();
+  });
+
+  it('when the output outruns the emulator too, the emulator is rebuilt from the session tail and the screen follows it', async function () {
+    this.timeout(60_000);
+    let tail = '';
+    const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
+    const mirror = new PacedMirror({ cols: COLS, rows: ROWS, write: (text) => panel.write(text), tail: () => tail, pacing: { ...FAST, emulatorBacklogCost: 20_000 } });
+    mirror.open();
+    let output = '';
+    for (let k = 0; k < 20; k++) {
+      const chunk = lines(200, k * 200);
+      output += chunk;
+      tail = lines(50, k * 200 + 150);
+      mirror.push(chunk);
+    }
+    await settled(mirror, panel);
+    assert.ok(mirror.stats.rebuilds >= 1, JSON.stringify(mirror.stats));
+    assert.deepEqual(screenOf(panel).rows, (await reference(output)).rows);
+    mirror.dispose();
+  });
+
+  it('follows the terminal size', async () => {
+    const { panel, mirror } = mirrored();
+    mirror.open(COLS, ROWS);
+    mirror.resize(20, 5);
+    assert.deepEqual((mirror as unknown as { filter: { geometry: unknown } }).filter.geometry, { cols: 20, rows: 5, bufferRows: 5 });
+    await settled(mirror, panel);
+    mirror.dispose();
+  });
+});
