@@ -188,6 +188,7 @@ export class PacedMirror {
 
   /** Stops: nothing more is written, the emulator is freed. */
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;

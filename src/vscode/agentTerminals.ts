@@ -9,12 +9,15 @@
  * Sessions of MCP clients (the owners in {@link AgentOwners}) appear the same way, titled with the
  * client's name. The panel terminal is given the session's output without its OSC strings other
  * than hyperlinks (see PanelFilter): a program in the session cannot claim shell-integration
- * commands, write the clipboard, rename the tab or recolour the person's terminal.
+ * commands, write the clipboard, rename the tab or recolour the person's terminal. It is paced
+ * (see PacedMirror): at most a frame of bounded cost every 32 ms, and when a session prints more,
+ * the panel skips ahead to the exact screen with a notice of what it did not show, so nothing a
+ * program prints floods what the extension host sends to the window.
  */
 import * as vscode from 'vscode';
 import { COMMAND } from '../common/ids';
 import { TerminalError, describe } from '../terminal/errors';
-import { PanelFilter } from '../terminal/escapeScan';
+import { PacedMirror } from '../terminal/pacedMirror';
 import { isTerminalReport } from '../terminal/terminalReports';
 import type { Owner, SessionEvent, SessionInfo } from '../terminal/service';
 import { LINE_SPLIT_MARKER } from '../terminal/scrollback';
@@ -193,13 +196,11 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   readonly onDidClose = this.closeEmitter.event;
   readonly onDidChangeName = this.nameEmitter.event;
   private readonly output: { dispose(): void };
-  private opened = false;
-  private buffered = '';
   /** Set when the terminal closes for a reason other than the person closing it. */
   private quiet = false;
   private offering = false;
-  /** What the person's terminal is not given of the session's output: OSC strings but hyperlinks. */
-  private readonly osc = new PanelFilter();
+  /** What the person's terminal is given of the session's output, and when. */
+  private readonly paced: PacedMirror;
 
   constructor(
     private readonly ctx: TerminalToolContext,
@@ -209,16 +210,19 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     private readonly hooks: { gone(): void; kept(): void },
   ) {
     this.sessionId = session.sessionId;
+    this.paced = new PacedMirror({ cols: 80, rows: 24, write: (text) => this.emit(text), tail: () => printedSoFar(ctx, session.sessionId) });
     // Read and subscribe in one turn of the event loop, so no output falls between them.
-    this.buffered = this.osc.push(printedSoFar(ctx, session.sessionId));
-    this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.write(text));
+    this.paced.push(printedSoFar(ctx, session.sessionId));
+    this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.paced.push(text));
     this.terminal = vscode.window.createTerminal({ name: this.title(session), pty: this, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
   }
 
-  open(): void {
-    this.opened = true;
-    this.writeEmitter.fire(this.buffered);
-    this.buffered = '';
+  open(dimensions: vscode.TerminalDimensions | undefined): void {
+    this.paced.open(dimensions?.columns, dimensions?.rows);
+  }
+
+  setDimensions(dimensions: vscode.TerminalDimensions): void {
+    this.paced.resize(dimensions.columns, dimensions.rows);
   }
 
   /**
@@ -270,6 +274,7 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   /** Stops mirroring; `closeTerminal` also removes the panel terminal (on deactivation). */
   dispose(closeTerminal = false): void {
     this.output.dispose();
+    this.paced.dispose();
     this.hooks.gone();
     if (closeTerminal) {
       this.quiet = true;
@@ -280,10 +285,9 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     this.nameEmitter.dispose();
   }
 
-  private write(output: string): void {
-    const text = this.osc.push(output);
-    if (this.opened) this.writeEmitter.fire(text);
-    else this.buffered = (this.buffered + text).slice(-64 * 1024);
+  /** The one way text reaches the panel terminal (PacedMirror decides what and when). */
+  private emit(text: string): void {
+    this.writeEmitter.fire(text);
   }
 
   private info(): SessionInfo | undefined {

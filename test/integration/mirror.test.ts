@@ -1,0 +1,95 @@
+/**
+ * The panel mirror is paced: while an agent session prints more than a person can watch (100 MB of
+ * lines, or one `ESC [ 2000000000 b` that repeats a character two billion times), what the
+ * extension host sends to the window stays small, so every extension's calls, which go through the
+ * window, keep answering; afterwards the panel terminal shows what a terminal shows. The panel is
+ * read as a person copies it: Select All and Copy in the terminal (extension tests get VS Code's
+ * in-memory clipboard).
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { invokeTool, waitForTools } from './lm';
+import { sleep, until } from '../helpers/wait';
+
+/** The panel terminal's whole buffer as Copy gives it (wrapped rows joined), trailing blank lines removed. */
+async function panelText(terminal: vscode.Terminal): Promise<string[]> {
+  terminal.show();
+  await until('the mirror to be the active terminal', () => vscode.window.activeTerminal === terminal);
+  await vscode.env.clipboard.writeText('');
+  await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
+  await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
+  await vscode.commands.executeCommand('workbench.action.terminal.clearSelection');
+  const lines = (await vscode.env.clipboard.readText()).split(/\r?\n/).map((l) => l.trimEnd());
+  while (lines.length && !lines[lines.length - 1]) lines.pop();
+  return lines;
+}
+
+/**
+ * Sends `input` to the session and, until the send returns, calls the no-op `dsh_terminal_list`
+ * every 50 ms; returns how long each of those calls took (ms) and the send's result.
+ */
+async function whileSending(sessionId: string, input: string): Promise<{ latencies: number[]; sent: { json: Record<string, unknown> } }> {
+  let done = false;
+  const send = invokeTool('dsh_terminal_send', { sessionId, input, timeoutMs: 170_000 }).finally(() => (done = true));
+  const latencies: number[] = [];
+  await sleep(300);
+  while (!done) {
+    const started = Date.now();
+    await invokeTool('dsh_terminal_list', {});
+    latencies.push(Date.now() - started);
+    await sleep(50);
+  }
+  return { latencies, sent: await send };
+}
+
+describe('the paced panel mirror', function () {
+  this.timeout(240_000);
+  let sessionId: string;
+  let mirror: vscode.Terminal;
+
+  before(async () => waitForTools(['dsh_terminal_open']));
+  beforeEach(async () => {
+    sessionId = (await invokeTool<{ sessionId: string }>('dsh_terminal_open', { name: 'flood' })).json.sessionId;
+    mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)), 15_000);
+    mirror.show();
+  });
+  afterEach(async () => {
+    await invokeTool('dsh_terminal_close', { sessionId }).catch(() => undefined);
+  });
+
+  it('while a session prints 100 MB, a tool call answers within 1 s; the panel then shows the newest lines and says what it skipped', async () => {
+    const line = 'a line of output that is long enough to matter';
+    const { latencies, sent } = await whileSending(sessionId, `yes '${line}' | head -c 100000000; echo flood-done`);
+    assert.equal(sent.json.reason, 'stdin_read', JSON.stringify(sent.json));
+    assert.ok(latencies.length > 0, 'tool calls were made while the session printed');
+    assert.ok(Math.max(...latencies) < 1000, `dsh_terminal_list took up to ${Math.max(...latencies)} ms (${latencies.length} calls)`);
+    const lines = await until('the panel to show the end of the output', async () => {
+      const text = await panelText(mirror);
+      return text.includes('flood-done') && text[text.length - 2] === 'flood-done' ? text : undefined;
+    }, 30_000, 500);
+    assert.ok(lines.some((l) => /^… \d+(\.\d)? MB not shown here: dsh_terminal_read pages it$/.test(l)), `a notice: ${lines.filter((l) => l.startsWith('…')).join(' / ')}`);
+    const end = lines.slice(-12);
+    const printed = end.slice(0, end.indexOf('flood-done'));
+    // The last line `yes` printed may be cut by head -c (100 000 000 is not a multiple of the line).
+    assert.ok(printed.slice(0, -1).every((l) => l === line), JSON.stringify(end));
+    const screen = await invokeTool('dsh_terminal_read', { sessionId, screen: true });
+    const sessionLast = (screen.text ?? '').split('\n').map((l) => l.trimEnd()).filter(Boolean).slice(-1)[0];
+    assert.equal(lines[lines.length - 1], sessionLast, 'the prompt, as the session shows it');
+  });
+
+  it('while a session prints x and ESC [ 2000000000 b, a tool call answers within 1 s; the panel then shows the repeated x and the prompt', async () => {
+    const { latencies, sent } = await whileSending(sessionId, "printf 'x\\033[2000000000b\\n'; echo rep-done");
+    assert.equal(sent.json.reason, 'stdin_read', JSON.stringify(sent.json));
+    if (latencies.length) assert.ok(Math.max(...latencies) < 1000, `dsh_terminal_list took up to ${Math.max(...latencies)} ms`);
+    // Right after the send as well: nothing the window still has to draw holds the call back.
+    const started = Date.now();
+    await invokeTool('dsh_terminal_list', {});
+    assert.ok(Date.now() - started < 1000, `dsh_terminal_list took ${Date.now() - started} ms after the send`);
+    const lines = await until('the panel to show the end of the output', async () => {
+      const text = await panelText(mirror);
+      return text[text.length - 2] === 'rep-done' ? text : undefined;
+    }, 30_000, 500);
+    const xs = lines[lines.length - 3] ?? '';
+    assert.match(xs, /^x{200,}$/, `the repeated character fills the rows before the end (${xs.length} characters: ${xs.slice(0, 40)})`);
+  });
+});
