@@ -60,7 +60,7 @@ describe('the paced panel mirror', function () {
   it('while a session prints 100 MB, a tool call answers within 1 s; the panel then shows the newest lines and says what it skipped', async () => {
     const line = 'a line of output that is long enough to matter';
     const { latencies, sent } = await whileSending(sessionId, `yes '${line}' | head -c 100000000; echo flood-done`);
-    assert.equal(sent.json.reason, 'stdin_read', JSON.stringify(sent.json));
+    assert.equal(sent.json.waitReason, 'stdin_read', JSON.stringify(sent.json));
     assert.ok(latencies.length > 0, 'tool calls were made while the session printed');
     assert.ok(Math.max(...latencies) < 1000, `dsh_terminal_list took up to ${Math.max(...latencies)} ms (${latencies.length} calls)`);
     const lines = await until('the panel to show the end of the output', async () => {
@@ -79,7 +79,7 @@ describe('the paced panel mirror', function () {
 
   it('while a session prints x and ESC [ 2000000000 b, a tool call answers within 1 s; the panel then shows the repeated x and the prompt', async () => {
     const { latencies, sent } = await whileSending(sessionId, "printf 'x\\033[2000000000b\\n'; echo rep-done");
-    assert.equal(sent.json.reason, 'stdin_read', JSON.stringify(sent.json));
+    assert.equal(sent.json.waitReason, 'stdin_read', JSON.stringify(sent.json));
     if (latencies.length) assert.ok(Math.max(...latencies) < 1000, `dsh_terminal_list took up to ${Math.max(...latencies)} ms`);
     // Right after the send as well: nothing the window still has to draw holds the call back.
     const started = Date.now();
