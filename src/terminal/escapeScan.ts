@@ -146,10 +146,9 @@ const MAX_PARAM = 0x7fffffff;
  * chunks of `text` whose rendering on an emulator of `geometry` is estimated at about CHUNK_COST
  * cell writes each, or CHUNK_UNITS units, whichever comes first. A single sequence costs at most
  * about a screen (`cols` × `rows`) once its count is bounded (escapeCounts.ts). No cut falls inside
- * a CSI sequence or between the two halves of a surrogate pair. Empty text has no chunk. With
- * `costs`, each chunk's estimated cost is appended to it, in the order of the ends.
+ * a CSI sequence or between the two halves of a surrogate pair. Empty text has no chunk.
  */
-export function renderChunks(text: string, geometry: Geometry, costs?: number[]): number[] {
+export function renderChunks(text: string, geometry: Geometry): number[] {
   const { cols, rows } = geometry;
   const screen = cols * rows;
   const ends: number[] = [];
@@ -207,15 +206,11 @@ export function renderChunks(text: string, geometry: Geometry, costs?: number[])
     const inCsi = state >= S.CsiEntry && state <= S.CsiIgnore;
     if ((cost >= CHUNK_COST || i + 1 - start >= CHUNK_UNITS) && !inCsi && !(c >= 0xd800 && c < 0xdc00)) {
       ends.push(i + 1);
-      costs?.push(cost);
       start = i + 1;
       cost = 0;
     }
   }
-  if (start < text.length) {
-    ends.push(text.length);
-    costs?.push(cost);
-  }
+  if (start < text.length) ends.push(text.length);
   return ends;
 }
 
@@ -297,6 +292,23 @@ const OSC_ID_MAX = 8;
  */
 export const CSI_HOLD_MAX = 512;
 
+/** Estimated cost (cell writes) of one piece of {@link PanelFilter.filter}'s result. */
+export const PANEL_PIECE_COST = 16 * 1024;
+/** Most UTF-16 units of input in one piece of {@link PanelFilter.filter}'s result. */
+export const PANEL_PIECE_UNITS = 16 * 1024;
+
+/** What {@link PanelFilter.filter} makes of a chunk of output. */
+export interface FilteredText {
+  /** What the panel terminal is given. */
+  text: string;
+  /** End offsets (exclusive) in `text` of consecutive pieces; the last is `text.length`; none for ''. */
+  ends: number[];
+  /** Estimated cost (cell writes) of each piece. */
+  costs: number[];
+}
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c < 0xdc00;
+
 /** Digits of a first parameter kept as written; a longer one is written as its value. */
 const PARAM_DIGITS_KEPT = 10;
 
@@ -360,6 +372,8 @@ export class PanelFilter {
   private id = '';
   /** The CSI sequence being held back, while its count may need lowering. */
   private csi: HeldCsi | undefined;
+  /** The intermediate of the ESC sequence being read (0 if none), for its cost. */
+  private escCollect = 0;
   private geometry: Geometry;
 
   /** `cols` × `rows`: the panel terminal's size in character cells (default 80 × 24). */
@@ -374,15 +388,63 @@ export class PanelFilter {
 
   /** The part of `text`, continuing the text of earlier calls, that the panel terminal is given. */
   push(text: string): string {
+    return this.filter(text).text;
+  }
+
+  /**
+   * {@link push}, with where its result can be cut into pieces that cost the panel's emulator about
+   * PANEL_PIECE_COST estimated cell writes (as `renderChunks` estimates them, with this filter's
+   * bounds) or PANEL_PIECE_UNITS units at most: `ends` (exclusive offsets into `text`, the last is
+   * its length) and each piece's `costs`. No cut falls inside a held CSI sequence or a surrogate pair.
+   */
+  filter(input: string): FilteredText {
+    const text = input;
+    const { cols, rows } = this.geometry;
+    const screen = cols * rows;
+    const ends: number[] = [];
+    const costs: number[] = [];
+    let cost = 0;
+    let units = 0;
     let out = '';
     let run = 0; // where the current stretch of `text` that passes unchanged began
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
+      if ((cost >= PANEL_PIECE_COST || units >= PANEL_PIECE_UNITS) && this.csi === undefined && !isHighSurrogate(text.charCodeAt(i - 1))) {
+        const end = out.length + (i - run);
+        if (end > (ends[ends.length - 1] ?? 0)) {
+          ends.push(end);
+          costs.push(cost);
+          cost = 0;
+          units = 0;
+        }
+      }
+      units++;
       const before = this.state;
       const packed = step(before, c);
       this.state = packed & 15;
       const action = packed >> 4;
       const csi = this.csi;
+      switch (action) {
+        case A.Execute:
+          // LF, VT, FF scroll (a scroll region moves its rows); HT walks the tab stops.
+          cost += c === 0x0a || c === 0x0b || c === 0x0c ? rows : c === 0x09 ? cols : 1;
+          break;
+        case A.CsiDispatch:
+          cost += csi === undefined ? screen : csiCost(0, c, csi.first, this.geometry, screen);
+          break;
+        case A.EscDispatch:
+          // DECALN (ESC # 8) fills the screen, RIS (ESC c) rebuilds it, IND/NEL/RI may scroll.
+          cost += (this.escCollect === 0x23 && c === 0x38) || (this.escCollect === 0 && c === 0x63) ? screen : this.escCollect === 0 && (c === 0x44 || c === 0x45 || c === 0x4d) ? rows : 1;
+          this.escCollect = 0;
+          break;
+        case A.Collect:
+          if (this.state === S.EscInter) this.escCollect = c;
+          cost += 1;
+          break;
+        default:
+          if (this.state === S.Escape) this.escCollect = 0;
+          cost += 1;
+      }
       if (csi !== undefined) {
         if (this.state >= S.CsiEntry && this.state <= S.CsiIgnore && action !== A.CsiStart) {
           const held = this.hold(csi, c, action, text[i]!);
@@ -436,7 +498,14 @@ export class PanelFilter {
       if (c >= 0x30 && c <= 0x39 && this.id.length < OSC_ID_MAX) this.id += text[i];
       else if (this.decide()) out += this.id + text[i];
     }
-    return out + text.slice(run);
+    out += text.slice(run);
+    if (out.length > (ends[ends.length - 1] ?? 0)) {
+      ends.push(out.length);
+      costs.push(cost);
+    } else if (costs.length > 0) {
+      costs[costs.length - 1]! += cost;
+    }
+    return { text: out, ends, costs };
   }
 
   /** Takes unit `ch` of the held CSI sequence, or says why the sequence is no longer held (then `ch` is not taken). */

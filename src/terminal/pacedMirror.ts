@@ -12,8 +12,9 @@
  * - Output goes through {@link PanelFilter} (OSC strings emptied, counts bounded by the panel's
  *   size), then into a headless xterm.js of the panel's size (the *emulator*, which always reads
  *   everything) and, while the terminal keeps up, into a queue for the terminal.
- * - Every `frameMs` one frame leaves the queue: whole chunks (escapeScan's `renderChunks`, cut on
- *   code point boundaries) up to `frameCost` estimated cell writes, at least one chunk.
+ * - Every `frameMs` one frame leaves the queue: whole pieces (as PanelFilter cuts its result, on
+ *   code point boundaries, with their estimated cost) up to `frameCost` estimated cell writes, at
+ *   least one piece.
  * - When the queue holds more than `skipCost`, it is dropped and the mirror *skips*: output is
  *   counted, not queued. Once a frame's worth of time passed with less than a frame of new output
  *   (or every `refreshMs` while it goes on), the terminal is given the skip-ahead text
@@ -34,8 +35,7 @@
  */
 import { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
-import type { Geometry } from './escapeCounts';
-import { PanelFilter, renderChunks } from './escapeScan';
+import { PanelFilter } from './escapeScan';
 import { Emulator, initialText, skipAheadText } from './skipAhead';
 
 /** How a mirror paces its terminal (times in ms, costs in estimated cell writes, see renderChunks). */
@@ -60,7 +60,7 @@ export const PANEL_PACING: MirrorPacing = {
   skipCost: 24 * 16 * 1024,
   refreshMs: 1000,
   newestLines: 200,
-  emulatorBacklogCost: 32 * 1024 * 1024,
+  emulatorBacklogCost: 8 * 1024 * 1024,
 };
 
 export interface PacedMirrorOptions {
@@ -130,9 +130,7 @@ export class PacedMirror {
   /** Output of the session, in order. */
   push(output: string): void {
     if (this.disposed || output.length === 0) return;
-    const text = this.filter.push(output);
-    const costs: number[] = [];
-    const ends = renderChunks(text, this.geometry(), costs);
+    const { text, ends, costs } = this.filter.filter(output);
     let start = 0;
     for (let k = 0; k < ends.length; k++) {
       const piece = text.slice(start, ends[k]);
@@ -194,10 +192,6 @@ export class PacedMirror {
     this.timer = undefined;
     this.queue.length = 0;
     this.emulator.term.dispose();
-  }
-
-  private geometry(): Geometry {
-    return { cols: this.cols, rows: this.rows, bufferRows: this.rows };
   }
 
   private newEmulator(): Emulator {
@@ -307,9 +301,10 @@ export class PacedMirror {
     });
   }
 
+  /** Estimated cost of a skip-ahead text: a cell per unit, a screen's rows per line feed. */
   private costOf(text: string): number {
-    const costs: number[] = [];
-    renderChunks(text, this.geometry(), costs);
-    return costs.reduce((a, b) => a + b, 0);
+    let feeds = 0;
+    for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) feeds++;
+    return text.length + feeds * this.rows;
   }
 }

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
 import { repeatBound } from '../../src/terminal/escapeCounts';
-import { PanelFilter } from '../../src/terminal/escapeScan';
+import { PANEL_PIECE_COST, PANEL_PIECE_UNITS, PanelFilter } from '../../src/terminal/escapeScan';
 
 const E = '\x1b';
 
@@ -133,5 +133,25 @@ describe('panel terminal: counts that make the terminal loop are lowered to what
     assert.ok(lead.length > 500, 'the held sequence was passed on');
     assert.ok(lead.startsWith(`${E}[${least + ((2_000_000_000 - least) % period)};`), JSON.stringify(lead.slice(0, 40)));
     assert.equal(f.push('b'), 'b');
+  });
+
+  it('cuts its result into pieces of bounded estimated cost, never inside a sequence it holds or a surrogate pair', () => {
+    const f = new PanelFilter(cols, rows);
+    const text = `${'😀 line\r\n'.repeat(5000)}${`x${E}[2000000000b`.repeat(300)}${E}[5000L`.repeat(2) + 'end';
+    const { text: out, ends, costs } = f.filter(text);
+    assert.equal(out, new PanelFilter(cols, rows).push(text));
+    assert.equal(ends[ends.length - 1], out.length);
+    assert.equal(ends.length, costs.length);
+    assert.ok(ends.length > 10, `${ends.length} pieces`);
+    let start = 0;
+    ends.forEach((end, k) => {
+      assert.ok(end > start);
+      const piece = out.slice(start, end);
+      const high = piece.charCodeAt(piece.length - 1);
+      assert.ok(!(high >= 0xd800 && high < 0xdc00), `piece ${k} ends inside a surrogate pair`);
+      assert.doesNotMatch(piece, /\x1b\[[0-9;]*$/, `piece ${k} ends inside a CSI sequence`);
+      assert.ok(costs[k]! < PANEL_PIECE_COST + 2 * (least + period) && end - start <= PANEL_PIECE_UNITS + 20, `piece ${k}: cost ${costs[k]}, ${end - start} units`);
+      start = end;
+    });
   });
 });
