@@ -27,6 +27,28 @@ async function panelText(terminal: vscode.Terminal): Promise<string[]> {
 /** Latencies (ms) of a run of calls, described for a failure message. */
 const summary = (ms: number[]) => `${ms.length} calls, median ${[...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]} ms, max ${Math.max(...ms)} ms`;
 
+/** Latencies (ms) of 20 no-op tool calls with nothing printed: what this machine's own load adds. */
+async function baseline(): Promise<number[]> {
+  const ms: number[] = [];
+  for (let k = 0; k < 20; k++) {
+    ms.push(await listLatency());
+    await sleep(50);
+  }
+  return ms;
+}
+
+/**
+ * Every call in `latencies` answered within 1 s, plus the longest call of the idle `baseline`
+ * (a loaded machine delays calls by itself; on a quiet one that adds tens of ms). Before the mirror
+ * was paced, calls waited until the printing ended: 28–33 s for 100 MB, 138 s for the repeat.
+ */
+function assertResponsive(what: string, latencies: number[], baselineMs: number[], hostLag: number): void {
+  const limit = 1000 + Math.max(...baselineMs);
+  const figures = `dsh_terminal_list ${what}: ${summary(latencies)}; idle before: ${summary(baselineMs)}; host thread blocked up to ${hostLag} ms`;
+  console.log(figures);
+  assert.ok(Math.max(...latencies) < limit, `${figures} (limit ${limit} ms)`);
+}
+
 /** How long (ms) one no-op tool call takes, through the window. */
 async function listLatency(): Promise<number> {
   const started = Date.now();
@@ -79,39 +101,38 @@ describe('the paced panel mirror', function () {
 
   it('while a session prints 100 MB, a tool call answers within 1 s; the panel then shows the newest lines and says what it skipped', async () => {
     const line = 'a line of output that is long enough to matter';
-    const baseline: number[] = [];
-    for (let k = 0; k < 10; k++) baseline.push(await listLatency());
+    const before = await baseline();
     const { latencies, hostLag, sent } = await whileSending(sessionId, `yes '${line}' | head -c 100000000; echo flood-done`);
     assert.equal(sent.json.waitReason, 'stdin_read', JSON.stringify(sent.json));
-    assert.ok(latencies.length > 0, 'tool calls were made while the session printed');
-    assert.ok(Math.max(...latencies) < 1000, `dsh_terminal_list while printing: ${summary(latencies)}; before: ${summary(baseline)}; host thread blocked up to ${hostLag} ms`);
     const lines = await until('the panel to show the end of the output', async () => {
       const text = await panelText(mirror);
-      return text.includes('flood-done') && text[text.length - 2] === 'flood-done' ? text : undefined;
+      return text[text.length - 2] === 'flood-done' ? text : undefined;
     }, 30_000, 500);
     assert.ok(lines.some((l) => /^… \d+(\.\d)? MB not shown here: dsh_terminal_read pages it$/.test(l)), `a notice: ${lines.filter((l) => l.startsWith('…')).join(' / ')}`);
     const end = lines.slice(-12);
     const printed = end.slice(0, end.indexOf('flood-done'));
     // The last line `yes` printed may be cut by head -c (100 000 000 is not a multiple of the line).
-    assert.ok(printed.slice(0, -1).every((l) => l === line), JSON.stringify(end));
+    assert.ok(printed.length > 5 && printed.slice(0, -1).every((l) => l === line), JSON.stringify(end));
     const screen = await invokeTool('dsh_terminal_read', { sessionId, screen: true });
     const sessionLast = (screen.text ?? '').split('\n').map((l) => l.trimEnd()).filter(Boolean).slice(-1)[0];
     assert.equal(lines[lines.length - 1], sessionLast, 'the prompt, as the session shows it');
+    assert.ok(latencies.length > 0, 'tool calls were made while the session printed');
+    assertResponsive('while printing 100 MB', latencies, before, hostLag);
   });
 
   it('while a session prints x and ESC [ 2000000000 b, a tool call answers within 1 s; the panel then shows the repeated x and the prompt', async () => {
+    const before = await baseline();
     const { latencies, hostLag, sent } = await whileSending(sessionId, "printf 'x\\033[2000000000b\\n'; echo rep-done");
     assert.equal(sent.json.waitReason, 'stdin_read', JSON.stringify(sent.json));
-    if (latencies.length) assert.ok(Math.max(...latencies) < 1000, `dsh_terminal_list while printing: ${summary(latencies)}; host thread blocked up to ${hostLag} ms`);
-    // Right after the send as well: nothing the window still has to draw holds the call back.
-    const started = Date.now();
-    await invokeTool('dsh_terminal_list', {});
-    assert.ok(Date.now() - started < 1000, `dsh_terminal_list took ${Date.now() - started} ms after the send`);
+    // And for 2 s after the send: nothing the window still has to draw holds the calls back.
+    const after: number[] = [];
+    for (const end = Date.now() + 2000; Date.now() < end; await sleep(50)) after.push(await listLatency());
     const lines = await until('the panel to show the end of the output', async () => {
       const text = await panelText(mirror);
       return text[text.length - 2] === 'rep-done' ? text : undefined;
     }, 30_000, 500);
     const xs = lines[lines.length - 3] ?? '';
     assert.match(xs, /^x{200,}$/, `the repeated character fills the rows before the end (${xs.length} characters: ${xs.slice(0, 40)})`);
+    assertResponsive('while and after printing the repeat', [...latencies, ...after], before, hostLag);
   });
 });
