@@ -11,6 +11,19 @@ import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
 import { sleep, until } from '../helpers/wait';
 
+/** Waits until the line before the panel's last line (the prompt) is `marker`; returns the panel's lines. */
+async function panelEndingWith(terminal: vscode.Terminal, marker: string): Promise<string[]> {
+  let lines: string[] = [];
+  try {
+    return await until(`the panel to show ${marker} before its prompt`, async () => {
+      lines = await panelText(terminal);
+      return lines[lines.length - 2] === marker ? lines : undefined;
+    }, 30_000, 500);
+  } catch (error) {
+    throw new Error(`${String(error)}; the panel's last lines (${lines.length} in all): ${JSON.stringify(lines.slice(-6).map((l) => (l.length > 120 ? `${l.slice(0, 60)}…(${l.length})` : l)))}`, { cause: error });
+  }
+}
+
 /** The panel terminal's whole buffer as Copy gives it (wrapped rows joined), trailing blank lines removed. */
 async function panelText(terminal: vscode.Terminal): Promise<string[]> {
   terminal.show();
@@ -104,10 +117,7 @@ describe('the paced panel mirror', function () {
     const before = await baseline();
     const { latencies, hostLag, sent } = await whileSending(sessionId, `yes '${line}' | head -c 100000000; echo flood-done`);
     assert.equal(sent.json.waitReason, 'stdin_read', JSON.stringify(sent.json));
-    const lines = await until('the panel to show the end of the output', async () => {
-      const text = await panelText(mirror);
-      return text[text.length - 2] === 'flood-done' ? text : undefined;
-    }, 30_000, 500);
+    const lines = await panelEndingWith(mirror, 'flood-done');
     assert.ok(lines.some((l) => /^… \d+(\.\d)? MB not shown here: dsh_terminal_read pages it$/.test(l)), `a notice: ${lines.filter((l) => l.startsWith('…')).join(' / ')}`);
     const end = lines.slice(-12);
     const printed = end.slice(0, end.indexOf('flood-done'));
@@ -127,10 +137,7 @@ describe('the paced panel mirror', function () {
     // And for 2 s after the send: nothing the window still has to draw holds the calls back.
     const after: number[] = [];
     for (const end = Date.now() + 2000; Date.now() < end; await sleep(50)) after.push(await listLatency());
-    const lines = await until('the panel to show the end of the output', async () => {
-      const text = await panelText(mirror);
-      return text[text.length - 2] === 'rep-done' ? text : undefined;
-    }, 30_000, 500);
+    const lines = await panelEndingWith(mirror, 'rep-done');
     const xs = lines[lines.length - 3] ?? '';
     assert.match(xs, /^x{200,}$/, `the repeated character fills the rows before the end (${xs.length} characters: ${xs.slice(0, 40)})`);
     assertResponsive('while and after printing the repeat', [...latencies, ...after], before, hostLag);
