@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
 import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
 import { skipNotice } from '../../src/terminal/skipAhead';
+import { Harness, harness } from './support/terminal';
 
 const E = '\x1b';
 const COLS = 40;
@@ -196,4 +197,37 @@ describe('paced panel mirror', () => {
     await settled(mirror, panel);
     mirror.dispose();
   });
+});
+
+describe('paced panel mirror of a real session (pty-bash)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  beforeEach(() => (h = harness()));
+  afterEach(() => h.dispose());
+
+  for (const [what, input, marker] of [
+    ['a repeat of 2 000 000 000', "printf 'x\\033[2000000000b\\n'; echo rep-done", 'rep-done'],
+    ['5 MB of lines', "yes 'a line of output that is long enough to matter' | head -c 5000000; echo; echo flood-done", 'flood-done'],
+  ] as const) {
+    // The session gives its next prompt with the next input, so the output ends with the marker line.
+    it(`${what}: the panel ends with the marker line, as a terminal shows the session's output`, async () => {
+      const owner = h.service.createOwner('mirror');
+      const { sessionId } = await h.service.open(owner, { name: 'mirror' });
+      const { panel, mirror } = mirrored();
+      const output = h.service.onOutput(owner, sessionId, (text) => mirror.push(text));
+      mirror.open();
+      await h.service.send(owner, sessionId, { input });
+      await settled(mirror, panel);
+      const rows = screenOf(panel).rows.map((r) => r.split('|')[0]!.trimEnd()).filter(Boolean);
+      assert.equal(rows[rows.length - 1], marker, JSON.stringify(rows));
+      if (marker === 'rep-done') {
+        // 2 000 000 001 x wrap into full rows of 40 and a last row of 2 000 000 001 mod 40 = 1.
+        assert.deepEqual(rows.slice(-7, -1), [...Array<string>(5).fill('x'.repeat(COLS)), 'x'], JSON.stringify(rows));
+      } else {
+        assert.deepEqual(rows.slice(-3, -1), ['a line of output that is long enough to', 'matter'], JSON.stringify(rows));
+      }
+      output.dispose();
+      mirror.dispose();
+    });
+  }
 });
