@@ -11,6 +11,25 @@ import tseslint from 'typescript-eslint';
 /** Folders whose code must run under plain Node: they never import `vscode`. */
 const SEAMS = ['src/terminal/**', 'src/lsp/**', 'src/tmux/**', 'src/mcp/**', 'src/proc/**', 'src/common/**'];
 
+/** Why navigation (src/lsp) and the terminal (src/terminal) never import each other. */
+const INDEPENDENT_SEAMS = 'Navigation and the terminal are independent seams: what both need (process inspection) lives in src/proc/ or src/common/.';
+
+/**
+ * `no-restricted-imports` for a seam: no `vscode`, nothing of the vscode layer or the composition
+ * root, and nothing matching `extra` patterns.
+ * @param {...{ group: string[], message: string }} extra
+ * @returns {import('eslint').Linter.RuleEntry}
+ */
+function seamImports(...extra) {
+  return [
+    'error',
+    {
+      paths: [{ name: 'vscode', message: 'The seams run under plain Node: only src/vscode/ and src/extension.ts import vscode.' }],
+      patterns: [{ group: ['**/vscode/*', '**/extension'], message: 'The seams do not depend on the vscode layer or the composition root.' }, ...extra],
+    },
+  ];
+}
+
 export default defineConfig(
   {
     ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**'],
@@ -60,16 +79,8 @@ export default defineConfig(
     files: ['src/terminal/escapeScan.ts'],
     rules: { '@typescript-eslint/no-unsafe-enum-comparison': 'off' },
   },
-  {
-    files: SEAMS,
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [{ name: 'vscode', message: 'The seams run under plain Node: only src/vscode/ and src/extension.ts import vscode.' }],
-          patterns: [{ group: ['**/vscode/*', '**/extension'], message: 'The seams do not depend on the vscode layer or the composition root.' }],
-        },
-      ],
-    },
-  },
+  { files: SEAMS, rules: { 'no-restricted-imports': seamImports() } },
+  // A later block's options replace an earlier one's for the same rule, so these repeat the above.
+  { files: ['src/lsp/**'], rules: { 'no-restricted-imports': seamImports({ group: ['**/terminal/*'], message: INDEPENDENT_SEAMS }) } },
+  { files: ['src/terminal/**'], rules: { 'no-restricted-imports': seamImports({ group: ['**/lsp/*'], message: INDEPENDENT_SEAMS }) } },
 );

@@ -25,6 +25,7 @@ import { registerStdioServers } from './vscode/stdioProvider';
 import { registerNavigationCommands } from './vscode/navigationCommands';
 import { AgentOwners } from './vscode/agentOwners';
 import { registerMcp } from './vscode/mcp';
+import { ExtensionLifetime } from './vscode/lifetime';
 
 /**
  * What `activate` returns to other extensions (`vscode.extensions.getExtension(...).exports`):
@@ -44,17 +45,15 @@ export interface DshBridgeApi {
   readonly navigation: NavigationApi;
 }
 
-/**
- * What {@link deactivate} awaits: each step ends something that needs time (terminal sessions,
- * the MCP endpoint's socket); they run at once.
- */
-let teardown: Array<() => Promise<void>> = [];
+/** What {@link deactivate} awaits: the asynchronous teardowns of this activation. */
+let lifetime: ExtensionLifetime | undefined;
 
 /**
  * How long deactivation may take: VS Code gives an extension host at most 5 s to shut down after
  * it calls `deactivate` (VS Code maintainers in microsoft/vscode#47881 and #114688: "Extensions
  * have at most 5 seconds to clean up"). A session's close takes at most CLOSE_MAX_MS (SIGHUP, then
- * SIGKILL); the rest is left for everything else that shuts down.
+ * SIGKILL), a language server's stop at most 3 s (1 s for `shutdown` and `exit`, then SIGTERM and
+ * SIGKILL 2 s later), all at once; the rest is left for everything else that shuts down.
  */
 const DEACTIVATE_BUDGET_MS = Math.min(4500, CLOSE_MAX_MS + 250);
 
@@ -62,7 +61,8 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const log = vscode.window.createOutputChannel('DSH Bridge', { log: true });
   const settings = new TerminalSettings(log);
   const service = new TerminalService(log);
-  teardown = [() => service.closeAll('extension deactivated')];
+  const life = (lifetime = new ExtensionLifetime());
+  life.onShutdown(() => service.closeAll('extension deactivated'));
   const owner = service.createOwner('DSH Bridge tools');
   context.subscriptions.push(log, settings, service, owner);
 
@@ -91,6 +91,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const nav: NavigationContext = { service: navigation, features: new FeatureRegistry(navigation), log };
   context.subscriptions.push(registerMdLinks(nav), registerVsCodeFeatures(nav), registerVsCodeFallback(nav));
   const servers = registerStdioServers(nav);
+  life.onShutdown(() => servers.stopAll());
   const toolDeps: ToolDeps = { terminal: tools, navigation: nav, tmux, log };
   context.subscriptions.push(
     servers,
@@ -99,21 +100,18 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   );
   const mcp = registerMcp(context, { tools: toolDeps, clients: mcpClients, log });
   context.subscriptions.push(mcp);
-  teardown.push(() => mcp.shutdown());
+  life.onShutdown(() => mcp.shutdown());
   return Object.freeze({ apiVersion: 1, terminal: createTerminalApi(service), navigation: createNavigationApi(navigation) });
 }
 
 /**
- * Ends every terminal session (with the SIGKILL escalation) and stops the MCP endpoint (its
- * connections closed, its socket removed), and waits for both within DEACTIVATE_BUDGET_MS. Called
- * by VS Code before it disposes `context.subscriptions` (whose disposal would not wait).
+ * Ends every terminal session (with the SIGKILL escalation), stops the MCP endpoint (its
+ * connections closed, its socket removed) and every configured language server (`shutdown` and
+ * `exit`, then its process group ended), and waits for all of them within DEACTIVATE_BUDGET_MS.
+ * Called by VS Code before it disposes `context.subscriptions` (whose disposal would not wait).
  */
 export async function deactivate(): Promise<void> {
-  const steps = teardown;
-  teardown = [];
-  if (steps.length === 0) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, DEACTIVATE_BUDGET_MS)));
-  await Promise.race([Promise.allSettled(steps.map((step) => step())), budget]);
-  clearTimeout(timer);
+  const ending = lifetime;
+  lifetime = undefined;
+  await ending?.shutdown(DEACTIVATE_BUDGET_MS);
 }

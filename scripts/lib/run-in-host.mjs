@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as fs from 'node:fs';
 import { startCodeServer } from './code-server.mjs';
 import { runInDesktop } from './desktop.mjs';
+import { runAfterHostChecks } from './after-host.mjs';
 import { follow } from './follow.mjs';
 import { tempDir } from './profile.mjs';
 import { openWorkbench } from './workbench.mjs';
@@ -47,6 +48,7 @@ export async function runInHost({ host, testsModule, folder, trusted, vsix, scop
   const tmp = tempDir(scope, outcome);
   const resultsFile = path.join(tmp, 'results.json');
   const logFile = path.join(tmp, 'host-log.jsonl');
+  const afterHostFile = path.join(tmp, 'after-host.jsonl');
   const stop = follow(logFile, (rec) => {
     process.stdout.write(rec.text + '\n');
     if (rec.outcome) counted[rec.outcome]++;
@@ -61,6 +63,8 @@ export async function runInHost({ host, testsModule, folder, trusted, vsix, scop
     DSH_USER_DATA_DIR: path.join(tmp, 'user-data'),
     // Which suites run: `*.untrusted.test.js` in Restricted Mode, every other one when trusted.
     DSH_TEST_TRUST: trusted ? 'trusted' : 'untrusted',
+    // Checks to make once the host has stopped (./after-host.mjs).
+    DSH_TEST_AFTER_HOST: afterHostFile,
   };
 
   /** @type {number} */
@@ -83,6 +87,15 @@ export async function runInHost({ host, testsModule, folder, trusted, vsix, scop
     await workbench.close(); // the test window is done; code-server stays up until scope closes
   }
   stop();
+  /** @type {Results | undefined} */
   const results = fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : undefined;
+  const after = await runAfterHostChecks(afterHostFile);
+  counted.passed += after.passed;
+  counted.failed += after.failed;
+  if (results) {
+    results.passed += after.passed;
+    results.failed += after.failed;
+    results.failures.push(...after.failures);
+  }
   return { results, exitCode, server };
 }

@@ -14,10 +14,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { safeReaddir, sessionProcesses } from '../proc/sessions';
 import { parseProcStat, readStat } from '../proc/stat';
 import type { ProcStat } from '../proc/stat';
 
-export { readStat };
+export { readStat, sessionProcesses };
 export type { ProcStat };
 
 /**
@@ -50,30 +51,6 @@ export interface TtyWait {
 /** True when this machine has a readable /proc with per-thread syscall files (Linux). */
 export function probeAvailable(): boolean {
   return process.platform === 'linux' && SYSCALLS[process.arch] !== undefined && fs.existsSync('/proc/self/stat');
-}
-
-/**
- * Every process of the session whose leader had pid `sid`: all process groups of one PTY session,
- * including jobs that ignore SIGHUP and outlived the shell.
- *
- * With `leaderStart` (the leader's `startTime`), only that session counts. A session id stays
- * reserved while any process carries it (the kernel frees a pid only when no process uses it as
- * pid, process group or session id), so: a live process with pid `sid` and another start time means
- * the number was reused after our session ended, and nothing returned is ours; otherwise every
- * member with that session id (started no earlier than the leader) is ours.
- */
-export function sessionProcesses(sid: number, leaderStart?: number): ProcStat[] {
-  if (leaderStart !== undefined) {
-    const leader = readStat(sid);
-    if (leader && leader.startTime !== leaderStart) return [];
-  }
-  const result: ProcStat[] = [];
-  for (const name of safeReaddir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = readStat(Number(name));
-    if (stat && stat.session === sid && (leaderStart === undefined || stat.startTime >= leaderStart)) result.push(stat);
-  }
-  return result;
 }
 
 /**
@@ -347,13 +324,5 @@ function readText(path: string): string | undefined {
     return fs.readFileSync(path, 'utf8');
   } catch {
     return undefined;
-  }
-}
-
-function safeReaddir(path: string): string[] {
-  try {
-    return fs.readdirSync(path);
-  } catch {
-    return [];
   }
 }

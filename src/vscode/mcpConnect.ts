@@ -8,7 +8,9 @@ import * as vscode from 'vscode';
 import { COMMAND, SETTING } from '../common/ids';
 import { ENDPOINT_ENV } from '../mcp/discovery';
 import { McpEndpoint, McpState } from './mcpEndpoint';
+import { ReadOnlyViews } from './readOnlyViews';
 
+/** The URI scheme of the guide's view. */
 const VIEW_SCHEME = 'dsh-mcp';
 
 /** The configuration text the command shows, for the bridge at `bridge`. */
@@ -74,11 +76,9 @@ Turn it off with the setting \`${SETTING.mcpEnabled}\` (false): the socket and t
 
 /** Registers the command; it resolves to the endpoint's state (never the secret). */
 export function registerConnectCommand(endpoint: McpEndpoint): vscode.Disposable {
-  const views = new Map<string, string>();
-  const changed = new vscode.EventEmitter<vscode.Uri>();
+  const views = new ReadOnlyViews(VIEW_SCHEME);
   return vscode.Disposable.from(
-    changed,
-    vscode.workspace.registerTextDocumentContentProvider(VIEW_SCHEME, { onDidChange: changed.event, provideTextDocumentContent: (uri) => views.get(uri.path) ?? '' }),
+    views,
     vscode.commands.registerCommand(COMMAND.connectAgent, async (): Promise<McpState> => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showErrorMessage('DSH Bridge: the MCP endpoint is never on in Restricted Mode (an agent could run code from this workspace). Trust the workspace first.');
@@ -112,12 +112,7 @@ export function registerConnectCommand(endpoint: McpEndpoint): vscode.Disposable
         return state;
       }
       if (state.state !== 'listening') return state;
-      const uri = vscode.Uri.from({ scheme: VIEW_SCHEME, path: '/connect-an-agent.md' });
-      views.set(uri.path, connectionGuide(endpoint.bridgePath));
-      changed.fire(uri);
-      const doc = await vscode.workspace.openTextDocument(uri);
-      await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-      await vscode.window.showTextDocument(doc, { preview: true });
+      await views.show('connect-an-agent.md', connectionGuide(endpoint.bridgePath), { language: 'markdown', beside: false });
       void vscode.window
         .showInformationMessage(`DSH Bridge: MCP is on. Start your agent in a new integrated terminal of this window.`, `Copy ${ENDPOINT_ENV} for Another Client`)
         .then(async (copy) => {

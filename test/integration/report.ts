@@ -47,3 +47,24 @@ export function writeResults(results: Results): void {
 export function errorText(err: unknown): string {
   return err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
 }
+
+/** A check the launcher makes once the extension host has stopped (scripts/lib/after-host.mjs). */
+export interface AfterHostCheck {
+  /** What is checked, as the launcher reports it. */
+  title: string;
+  /** A process that must be gone within 15 s after the host run ended. */
+  pid: number;
+  /** A file that must then hold each of `lines` (whole lines). */
+  file?: string;
+  lines?: string[];
+}
+
+/**
+ * Leaves `check` for the launcher, which makes it after the extension host stopped and reports it
+ * as a test of its own. Throws when the launcher takes no such checks ($DSH_TEST_AFTER_HOST unset).
+ */
+export function checkAfterHost(check: AfterHostCheck): void {
+  const file = process.env.DSH_TEST_AFTER_HOST;
+  if (!file) throw new Error('DSH_TEST_AFTER_HOST is not set: the launcher (scripts/lib/run-in-host.mjs) passes it to the host');
+  fs.appendFileSync(file, JSON.stringify(check) + '\n');
+}

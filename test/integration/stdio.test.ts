@@ -7,10 +7,12 @@
  */
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
 import { until } from '../helpers/wait';
+import { checkAfterHost } from './report';
 
 interface Loc {
   path: string;
@@ -175,5 +177,33 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
     const none = await lsp({ operation: 'goToDefinition', filePath: 'sh/main.sh', line: 5, column: 1 });
     assert.equal(none.provider, 'ready');
     assert.equal(none.total, 0);
+  });
+});
+
+describe('a configured language server when the extension host stops', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate();
+  });
+
+  // Left configured on purpose (the last files of the suite do not navigate .sh): the check runs
+  // in the launcher once the host has stopped.
+  it('is asked to shut down and is gone once the host stopped', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-server-stop-'));
+    const pidFile = path.join(dir, 'pid');
+    const methods = path.join(dir, 'methods.log');
+    const args = [fake(), '--pid', pidFile, '--log', methods];
+    await configure([{ id: 'stopping', command: process.execPath, args, extensions: { '.sh': 'shellscript' } }], 'sh/main.sh', 'stopping');
+    const none = await lsp({ operation: 'goToDefinition', filePath: 'sh/main.sh', line: 5, column: 1 });
+    assert.equal(none.provider, 'stopping');
+    const pid = Number(fs.readFileSync(pidFile, 'utf8'));
+    assert.ok(Number.isInteger(pid) && pid > 0, `the server wrote no pid to ${pidFile}`);
+    checkAfterHost({
+      title: `the configured language server (pid ${pid}) got shutdown and is gone`,
+      pid,
+      file: methods,
+      lines: ['shutdown'],
+    });
   });
 });

@@ -24,7 +24,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { probeAvailable, readStat, sessionProcesses } from '../../terminal/procProbe';
+import { procAvailable, sessionProcesses } from '../../proc/sessions';
+import { readStat } from '../../proc/stat';
 
 /**
  * The watchdog script. `$1..` is the server command line. A background subshell ignores SIGTERM,
@@ -217,7 +218,7 @@ function watchdogShell(env: NodeJS.ProcessEnv): string {
  * `kill(pgid, 0)` finds no such process (ESRCH) and so the group id is not a reused pid.
  */
 export function groupStillOurs(pgid: number): boolean {
-  if (probeAvailable()) return readStat(pgid) === undefined && sessionProcesses(pgid).some((p) => p.pgrp === pgid);
+  if (procAvailable()) return readStat(pgid) === undefined && sessionProcesses(pgid).some((p) => p.pgrp === pgid);
   try {
     process.kill(pgid, 0);
     return false;

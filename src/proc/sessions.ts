@@ -1,0 +1,46 @@
+/**
+ * The processes of one session, read from /proc on Linux (proc(5): every `/proc/<pid>/stat`).
+ * Shared by the terminal (session teardown, process tree) and the language-server watchdog.
+ * Plain Node, no `vscode` import.
+ */
+import * as fs from 'node:fs';
+import { readStat } from './stat';
+import type { ProcStat } from './stat';
+
+/** True on Linux with a readable /proc (`/proc/self/stat`): {@link sessionProcesses} can list a session there. */
+export function procAvailable(): boolean {
+  return process.platform === 'linux' && fs.existsSync('/proc/self/stat');
+}
+
+/**
+ * Every process of the session whose leader had pid `sid`: all process groups of one PTY session,
+ * including jobs that ignore SIGHUP and outlived the shell.
+ *
+ * With `leaderStart` (the leader's `startTime`), only that session counts. A session id stays
+ * reserved while any process carries it (the kernel frees a pid only when no process uses it as
+ * pid, process group or session id), so: a live process with pid `sid` and another start time means
+ * the number was reused after our session ended, and nothing returned is ours; otherwise every
+ * member with that session id (started no earlier than the leader) is ours.
+ */
+export function sessionProcesses(sid: number, leaderStart?: number): ProcStat[] {
+  if (leaderStart !== undefined) {
+    const leader = readStat(sid);
+    if (leader && leader.startTime !== leaderStart) return [];
+  }
+  const result: ProcStat[] = [];
+  for (const name of safeReaddir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readStat(Number(name));
+    if (stat && stat.session === sid && (leaderStart === undefined || stat.startTime >= leaderStart)) result.push(stat);
+  }
+  return result;
+}
+
+/** The names in folder `path`, or none when it cannot be read (gone, not a folder, no permission). */
+export function safeReaddir(path: string): string[] {
+  try {
+    return fs.readdirSync(path);
+  } catch {
+    return [];
+  }
+}
