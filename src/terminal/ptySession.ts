@@ -641,6 +641,7 @@ export class PtyBashSession implements BackendSession {
     };
     let decision = decideReadiness(snapshot);
     if (decision.kind === 'look' && tpgid !== undefined) {
+      send.counts.probeLooks++;
       const waits = proc.newWaits(proc.ttyWaits(this.groupMembers(tpgid), this.pts()), send.preWaits);
       decision = decideReadiness({ ...snapshot, waits });
     }
@@ -714,7 +715,7 @@ export class PtyBashSession implements BackendSession {
       if (this.alternateScreen) result.alternateScreen = true;
     }
     this.log.info(
-      `${send.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${send.poll?.looks ?? 0} looks, ${(this.tree?.fullScanCount ?? 0) - (send.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
+      `${send.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${send.poll?.looks ?? 0} looks, ${send.counts.probeLooks} probe looks, ${send.counts.onOutput} evaluations on output, ${(this.tree?.fullScanCount ?? 0) - (send.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
     );
     return result;
   }
