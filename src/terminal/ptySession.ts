@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { IPty } from 'node-pty';
 import type { TerminalConfig } from './config';
 import { TerminalError, describe } from './errors';
-import { MarkerParser, PROMPT_TEXT, drainMarker } from './markers';
+import { DEBUG_TRAP_FILE, DebugTrap, MarkerParser, PROMPT_TEXT, drainMarker, readDebugTrap } from './markers';
 import { viewportText, renderedPage } from './outputText';
 import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
@@ -80,6 +80,8 @@ const DRAIN_MAX_MS = 1000;
  * (the /proc reads), which could not decide anything, and comes back when the output pauses.
  */
 const FLOWING_MS = 25;
+/** Bytes of the DEBUG trap report read (a trap's text is the user's; a confirmation shows its head). */
+const DEBUG_TRAP_MAX_BYTES = 16 * 1024;
 /** How often the open checks that the shell is still our shell while its startup files run (ms): /proc, ps(1). */
 const STARTUP_CHECK_MS = { proc: 100, ps: 250 };
 
@@ -142,6 +144,8 @@ export class PtyBashSession implements BackendSession {
   private readonly tree: SessionProcessTree | undefined;
   private readonly startupWatch: StartupWatch;
   private readonly teardownPlan: SessionTeardown;
+  /** Where the shell reports its DEBUG trap at every prompt (markers.ts, DEBUG_TRAP_FILE). */
+  private readonly debugTrapFile: string;
   private exitStatus: SessionStatus | undefined;
   private readonly exitListeners: ((s: SessionStatus) => void)[] = [];
   private readonly outputListeners = new Set<(text: string) => void>();
@@ -188,6 +192,7 @@ export class PtyBashSession implements BackendSession {
     this.shellStart = probe ? proc.readStat(term.pid)?.startTime : undefined;
     this.tree = probe ? new SessionProcessTree(term.pid, this.shellStart) : undefined;
     this.startupWatch = new StartupWatch(startup, term.pid, probe);
+    this.debugTrapFile = path.join(startup.dir, DEBUG_TRAP_FILE);
     this.teardownPlan = new SessionTeardown({
       shellPid: this.shellPid,
       shellStart: this.shellStart,
@@ -219,6 +224,11 @@ export class PtyBashSession implements BackendSession {
     const tpgid = this.foregroundGroup();
     const pid = tpgid ?? this.shellPid;
     return { pid, command: this.commandOf(pid) };
+  }
+
+  debugTrap(): DebugTrap {
+    if (this.exitStatus) return { kind: 'none' };
+    return readDebugTrap(readHead(this.debugTrapFile, DEBUG_TRAP_MAX_BYTES), this.markers.promptSeq);
   }
 
   currentCwd(): string | undefined {
@@ -748,6 +758,21 @@ export class PtyBashSession implements BackendSession {
   private pts(): string {
     this.ptsPath ??= fs.readlinkSync(`/proc/${this.shellPid}/fd/0`);
     return this.ptsPath;
+  }
+}
+
+/** The first `maxBytes` bytes of file `file` as UTF-8, or undefined when it cannot be read. */
+function readHead(file: string, maxBytes: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(maxBytes);
+    const n = fs.readSync(fd, buf, 0, maxBytes, 0);
+    return buf.toString('utf8', 0, n);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
