@@ -7,11 +7,16 @@
 //        the direct vscode.execute*Provider call, with their ratio (`npm run bench:lsp`);
 //   mcp  the MCP round trip (SDK Client -> the shipped stdio bridge -> the window's socket) of
 //        dsh_lsp findReferences and of a `true` send next to the same call through
-//        vscode.lm.invokeTool, with their ratio (`npm run bench:mcp`).
+//        vscode.lm.invokeTool, with their ratio (`npm run bench:mcp`);
+//   host the extension host's responsiveness (a no-op tool call every 50 ms and the event-loop
+//        lag) while sessions print pathological output and notes are indexed, and `true` through
+//        invokeTool next to a no-op call (`npm run bench:host`); it writes notes into its
+//        workspace, so it runs on a temporary copy of the fixture workspace.
 // DSH_BENCH_RUNS sets the runs (default 30). Do not run it at the same time as
 // `npm run test:integration` (one host at a time).
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { cleanupScope, guard, shutdown } from './lib/cleanup.mjs';
 import { describeHost, requestedVersions, resolveHost } from './lib/hosts.mjs';
@@ -27,8 +32,17 @@ if (!/^[a-z]+$/.test(name) || !fs.existsSync(entry)) {
   process.exit(2);
 }
 const label = `bench-${name}`;
+
+/** A temporary copy of the fixture workspace, removed when the run ends. */
+function workspaceCopy() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-workspace-'));
+  fs.cpSync(FIXTURE_WORKSPACE, dir, { recursive: true });
+  scope.add(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
 const outcome = { failed: true };
-guard(Number(process.env.DSH_BENCH_TIMEOUT_MS ?? 600_000), (why) => `${label}: ${why}`);
+const scope = cleanupScope();
+guard(Number(process.env.DSH_BENCH_TIMEOUT_MS ?? (name === 'host' ? 2_400_000 : 600_000)), (why) => `${label}: ${why}`);
 
 try {
   const outfile = path.join(ROOT, 'dist/bench', `${name}.js`);
@@ -38,10 +52,10 @@ try {
   const { results, exitCode } = await runInHost({
     host,
     testsModule: outfile,
-    folder: FIXTURE_WORKSPACE,
+    folder: name === 'host' ? workspaceCopy() : FIXTURE_WORKSPACE,
     trusted: true,
     vsix: packageVsix(),
-    scope: cleanupScope(),
+    scope,
     outcome,
     counted: { passed: 0, failed: 0 },
   });

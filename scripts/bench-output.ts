@@ -14,6 +14,7 @@
  * session, and whether the render was complete or stopped at its budget. `--render` runs only these.
  */
 import { execFileSync } from 'node:child_process';
+import * as os from 'node:os';
 import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
     await service.close(owner, sessionId, 'bench done');
     return;
   }
-  console.log(`bench:output — node ${process.version}, ${process.platform}/${process.arch}; retained ${config.retainedLines} lines / ${config.retainedBytes / MiB} MiB, read cap ${config.maxReadBytes / 1024} KiB`);
+  console.log(`bench:output — node ${process.version}, ${process.platform}/${process.arch}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; retained ${config.retainedLines} lines / ${config.retainedBytes / MiB} MiB, read cap ${config.maxReadBytes / 1024} KiB`);
   for (const command of COMMANDS) {
     const bytes = Number(execFileSync('bash', ['-c', `${command} | wc -c`], { encoding: 'utf8' }).trim());
     const s = await measured(() => service.send(owner, sessionId, { input: command, timeoutMs: 600_000 }));

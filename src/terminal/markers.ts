@@ -13,6 +13,8 @@
  * Only markers with this session's nonce count; anything else passes through as program output.
  */
 
+import * as path from 'node:path';
+
 /** OSC number used for our markers; arbitrary, unassigned by xterm. */
 export const MARKER_OSC = '6973';
 
@@ -183,6 +185,32 @@ export interface StartupRcOptions {
   userTmuxTmpdir: string | undefined;
 }
 
+/**
+ * Name of the file in the session's private folder (beside `progressFile`) where the shell writes,
+ * at every prompt, the prompt's number (`__dsh_seq` before PS1 counts it) on the first line and
+ * then what `trap -p DEBUG` prints: a DEBUG trap runs before every command, so it may change the
+ * folder (or anything) after a confirmation showed it. Read by {@link readDebugTrap}.
+ */
+export const DEBUG_TRAP_FILE = 'debug-trap';
+
+/**
+ * The DEBUG trap the shell reported at prompt `promptSeq` (1-based, the marker's number) from the
+ * content of {@link DEBUG_TRAP_FILE}: `{kind: 'none'}`, `{kind: 'set', trap}` with the `trap -p`
+ * text, or `{kind: 'unknown'}` when the file is missing or from another prompt (the shell no
+ * longer writes it: its PROMPT_COMMAND was replaced).
+ */
+export function readDebugTrap(content: string | undefined, promptSeq: number): DebugTrap {
+  if (content === undefined) return { kind: 'unknown' };
+  const newline = content.indexOf('\n');
+  const seq = newline < 0 ? NaN : Number(content.slice(0, newline));
+  if (seq + 1 !== promptSeq) return { kind: 'unknown' };
+  const trap = content.slice(newline + 1).trim();
+  return trap ? { kind: 'set', trap } : { kind: 'none' };
+}
+
+/** Whether the shell has a DEBUG trap, as {@link readDebugTrap} reads it. */
+export type DebugTrap = { kind: 'none' } | { kind: 'set'; trap: string } | { kind: 'unknown' };
+
 /** `value` as one single-quoted POSIX shell word. */
 export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
@@ -236,6 +264,9 @@ export const CLOSE_INHERITED_FDS = [
 export function controlledPromptRc(nonce: string, startup: StartupRcOptions): string {
   const m = `\\e]${MARKER_OSC};${nonce};`;
   const progress = shellQuote(startup.progressFile);
+  const debugTrap = shellQuote(path.join(path.dirname(startup.progressFile), DEBUG_TRAP_FILE));
+  // At top level, not in a function: inside one, `trap -p DEBUG` prints nothing.
+  const reportTrap = `{ printf '%s\\n' "\${__dsh_seq:-0}"; trap -p DEBUG; } >${debugTrap} 2>/dev/null`;
   const privateTmux = shellQuote(startup.privateTmuxTmpdir);
   const restoreTmux =
     startup.userTmuxTmpdir === undefined ? 'unset TMUX_TMPDIR' : `export TMUX_TMPDIR=${shellQuote(startup.userTmuxTmpdir)}`;
@@ -266,9 +297,9 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
     '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; if [ -n "${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }',
     'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
-    '  PROMPT_COMMAND=("${PROMPT_COMMAND[@]}" __dsh_prompt)',
+    `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" __dsh_prompt ${shellQuote(reportTrap)})`,
     'else',
-    '  PROMPT_COMMAND="${PROMPT_COMMAND:+$PROMPT_COMMAND;}__dsh_prompt"',
+    `  PROMPT_COMMAND="\${PROMPT_COMMAND:+$PROMPT_COMMAND;}__dsh_prompt;"${shellQuote(reportTrap)}`,
     'fi',
     '__dsh_prompt',
     '__dsh_tmux_due=1',

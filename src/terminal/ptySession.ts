@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import type { IPty } from 'node-pty';
 import type { TerminalConfig } from './config';
 import { TerminalError, describe } from './errors';
-import { MarkerParser, PROMPT_TEXT, drainMarker } from './markers';
+import { DEBUG_TRAP_FILE, DebugTrap, MarkerParser, PROMPT_TEXT, drainMarker, readDebugTrap } from './markers';
 import { viewportText, renderedPage } from './outputText';
 import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
@@ -75,6 +75,13 @@ const SCREEN_TAIL_LINES = 400;
  * marker comes back within milliseconds unless the terminal's output is stopped.
  */
 const DRAIN_MAX_MS = 1000;
+/**
+ * Output younger than this (ms) means it is still flowing: a readiness poll then skips its look
+ * (the /proc reads), which could not decide anything, and comes back when the output pauses.
+ */
+const FLOWING_MS = 25;
+/** Bytes of the DEBUG trap report read (a trap's text is the user's; a confirmation shows its head). */
+const DEBUG_TRAP_MAX_BYTES = 16 * 1024;
 /** How often the open checks that the shell is still our shell while its startup files run (ms): /proc, ps(1). */
 const STARTUP_CHECK_MS = { proc: 100, ps: 250 };
 
@@ -103,6 +110,8 @@ interface ActiveSend {
   lastTpgid?: number;
   /** Full scans of /proc the session's process tree had made when the send started. */
   fullScansAtStart?: number;
+  /** Readiness evaluations run on output (a prompt's evidence completing), and probe looks (reads of the group's waits). */
+  counts: { onOutput: number; probeLooks: number };
   /** A wait's `until` pattern, matched as output arrives (untilPattern.ts). */
   until?: UntilMatcher;
   /** What `until` matched. */
@@ -135,6 +144,8 @@ export class PtyBashSession implements BackendSession {
   private readonly tree: SessionProcessTree | undefined;
   private readonly startupWatch: StartupWatch;
   private readonly teardownPlan: SessionTeardown;
+  /** Where the shell reports its DEBUG trap at every prompt (markers.ts, DEBUG_TRAP_FILE). */
+  private readonly debugTrapFile: string;
   private exitStatus: SessionStatus | undefined;
   private readonly exitListeners: ((s: SessionStatus) => void)[] = [];
   private readonly outputListeners = new Set<(text: string) => void>();
@@ -181,6 +192,7 @@ export class PtyBashSession implements BackendSession {
     this.shellStart = probe ? proc.readStat(term.pid)?.startTime : undefined;
     this.tree = probe ? new SessionProcessTree(term.pid, this.shellStart) : undefined;
     this.startupWatch = new StartupWatch(startup, term.pid, probe);
+    this.debugTrapFile = path.join(startup.dir, DEBUG_TRAP_FILE);
     this.teardownPlan = new SessionTeardown({
       shellPid: this.shellPid,
       shellStart: this.shellStart,
@@ -212,6 +224,11 @@ export class PtyBashSession implements BackendSession {
     const tpgid = this.foregroundGroup();
     const pid = tpgid ?? this.shellPid;
     return { pid, command: this.commandOf(pid) };
+  }
+
+  debugTrap(): DebugTrap {
+    if (this.exitStatus) return { kind: 'none' };
+    return readDebugTrap(readHead(this.debugTrapFile, DEBUG_TRAP_MAX_BYTES), this.markers.promptSeq);
   }
 
   currentCwd(): string | undefined {
@@ -365,7 +382,7 @@ export class PtyBashSession implements BackendSession {
     const startedAt = Date.now();
     return new Promise<SendResult>((resolve) => {
       const timer = setTimeout(() => send.finish('timeout'), options.timeoutMs);
-      const poll = new PollLoop(this.config.pollIntervalMs, () => this.evaluate());
+      const poll = new PollLoop(this.config.pollIntervalMs, () => this.evaluate(true));
       const onAbort = () => {
         this.log.info(`${options.kind} cancelled; SIGINT to the foreground process group`);
         this.signal('SIGINT');
@@ -386,6 +403,7 @@ export class PtyBashSession implements BackendSession {
         probeFrom: startedAt + options.probeDelayMs,
         poll,
         fullScansAtStart: this.tree?.fullScanCount,
+        counts: { onOutput: 0, probeLooks: 0 },
         until: options.until ? new UntilMatcher(options.until) : undefined,
         finish: (reason, waiting, foreground) => {
           if (this.active !== send) return;
@@ -535,9 +553,15 @@ export class PtyBashSession implements BackendSession {
       }
     }
     const send = this.active;
-    if (send && (this.markers.last === 'prompt' || this.markers.last === 'continuation')) {
+    // Only a prompt this send has not seen before can answer it: while the send's input echoes
+    // after the prompt it was typed at, there is nothing to decide on the output.
+    const fresh = send && (this.markers.last === 'prompt' ? this.markers.promptSeq > send.baselineSeq : this.markers.last === 'continuation' && send.sawContinuation);
+    if (send && fresh) {
       // The evidence of a prompt is complete (marker and its text): decide now, on the event.
-      if (this.markers.last === 'prompt' ? this.markers.promptTextSeen : this.markers.continuationTextSeen) this.evaluate();
+      if (this.markers.last === 'prompt' ? this.markers.promptTextSeen : this.markers.continuationTextSeen) {
+        send.counts.onOutput++;
+        this.evaluate();
+      }
       // Where the event does not decide (no /proc, or type-ahead), promptGraceMs of quiet after
       // the marker does: evaluate exactly then, not at the next poll tick.
       if (this.active === send) {
@@ -548,9 +572,12 @@ export class PtyBashSession implements BackendSession {
   }
 
   private onText(text: string): void {
-    const alt = /\x1b\[\?(?:1049|1047|47)([hl])/g;
-    for (const m of text.matchAll(alt)) this.alternateScreen = m[1] === 'h';
-    for (const m of text.matchAll(/\x1b\[\?1([hl])/g)) this.applicationCursor = m[1] === 'h';
+    // Private modes (`CSI ? …`) are rare in bulk output: one scan for their introducer first.
+    if (text.includes('\x1b[?')) {
+      const alt = /\x1b\[\?(?:1049|1047|47)([hl])/g;
+      for (const m of text.matchAll(alt)) this.alternateScreen = m[1] === 'h';
+      for (const m of text.matchAll(/\x1b\[\?1([hl])/g)) this.applicationCursor = m[1] === 'h';
+    }
     // The prompt text was swallowed with its marker; the scrollback shows it only once something
     // follows it, so a page read at an idle prompt ends with the last output line.
     const shown = this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text;
@@ -586,12 +613,16 @@ export class PtyBashSession implements BackendSession {
    * waits only when the decision asks for them, and acts on the decision. Returns what the poll
    * loop needs: whether anything changed since the previous look, and the next deadline.
    */
-  private evaluate(): LookOutcome | undefined {
+  private evaluate(polled = false): LookOutcome | undefined {
     const send = this.active;
     if (!send) return undefined;
     // Decided already; the answer waits for the PTY to be drained.
     if (send.draining) return { changed: false };
     const now = Date.now();
+    // While output flows, a poll cannot decide: a prompt is decided on its own output, and every
+    // other answer needs promptGraceMs of quiet. The look comes once the output pauses.
+    const quiet = now - this.lastDataAt;
+    if (polled && quiet < FLOWING_MS && !this.exitStatus) return { changed: true, dueInMs: FLOWING_MS - quiet };
     const tpgid = this.foregroundGroup();
     const snapshot: ReadinessSnapshot = {
       now,
@@ -620,6 +651,7 @@ export class PtyBashSession implements BackendSession {
     };
     let decision = decideReadiness(snapshot);
     if (decision.kind === 'look' && tpgid !== undefined) {
+      send.counts.probeLooks++;
       const waits = proc.newWaits(proc.ttyWaits(this.groupMembers(tpgid), this.pts()), send.preWaits);
       decision = decideReadiness({ ...snapshot, waits });
     }
@@ -693,7 +725,7 @@ export class PtyBashSession implements BackendSession {
       if (this.alternateScreen) result.alternateScreen = true;
     }
     this.log.info(
-      `${send.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${send.poll?.looks ?? 0} looks, ${(this.tree?.fullScanCount ?? 0) - (send.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
+      `${send.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${send.poll?.looks ?? 0} looks, ${send.counts.probeLooks} probe looks, ${send.counts.onOutput} evaluations on output, ${(this.tree?.fullScanCount ?? 0) - (send.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
     );
     return result;
   }
@@ -726,6 +758,21 @@ export class PtyBashSession implements BackendSession {
   private pts(): string {
     this.ptsPath ??= fs.readlinkSync(`/proc/${this.shellPid}/fd/0`);
     return this.ptsPath;
+  }
+}
+
+/** The first `maxBytes` bytes of file `file` as UTF-8, or undefined when it cannot be read. */
+function readHead(file: string, maxBytes: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(file, 'r');
+    const buf = Buffer.alloc(maxBytes);
+    const n = fs.readSync(fd, buf, 0, maxBytes, 0);
+    return buf.toString('utf8', 0, n);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 

@@ -30,6 +30,8 @@ const BATCH_LINES = 200;
 /** Characters per emulator batch (a longer single line is a batch of its own). */
 const BATCH_CHARS = 64 * 1024;
 const ENTER_ALTERNATE = '\x1b[?1049h';
+/** Anything but printable ASCII (U+0020–U+007E) and CR LF line ends: such text needs the emulator. */
+const NOT_PLAIN = /[^\x20-\x7e\r\n]|\r(?!\n)/;
 /** CAN: ends whatever sequence the previous feed left open (xterm.js's parser is not reset with the buffer). */
 const CANCEL = '\x18';
 /** Emulator scrollback (rows) between renders; a render raises it for its batch, then restores it. */
@@ -95,6 +97,11 @@ export interface RenderLimits {
    * (only to compare the two).
    */
   boundCounts?: boolean;
+  /**
+   * Take lines of printable ASCII on the normal screen as they are, without the emulator (the
+   * same result). Default true; false renders everything through the emulator (only to compare).
+   */
+  plainFastPath?: boolean;
 }
 
 /** What rendering produced: the normal buffer's lines, and the visible screen if alternate. */
@@ -127,6 +134,7 @@ export class TextRenderer {
   private readonly budgetMs: number;
   private readonly wallMs: number;
   private readonly boundCounts: boolean;
+  private readonly plainFastPath: boolean;
   /** Rows of scrollback the emulator keeps now (its `scrollback` option). */
   private scrollback = BASE_SCROLLBACK;
   /** A REP was shortened during the current render. */
@@ -141,6 +149,7 @@ export class TextRenderer {
     this.budgetMs = limits.budgetMs ?? RENDER_BUDGET_MS;
     this.wallMs = limits.wallMs ?? RENDER_WALL_MS;
     this.boundCounts = limits.boundCounts ?? true;
+    this.plainFastPath = limits.plainFastPath ?? true;
     // `buffer` is a "proposed" API in the headless build. A `clear` (ED2 + ED3) must not erase
     // the lines before it from the page: ED2 pushes the screen into the scrollback, as many
     // terminals do, and ED3 (erase the scrollback) is swallowed, since our scrollback keeps them.
@@ -180,6 +189,13 @@ export class TextRenderer {
       // ceil(2 × length / cols) rows, and all of them must stay in the buffer.
       this.reserve(Math.ceil((2 * chars) / this.cols) + (end - i) + this.rows);
       const text = lines.slice(i, end).map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)).join('\r\n');
+      // Printable ASCII lines on the normal screen are drawn as they are: the emulator would
+      // give back the same lines (wrapped rows joined, written blanks kept), at far greater cost.
+      if (!alternate && this.plainFastPath && !NOT_PLAIN.test(text)) {
+        out.push(...text.split('\r\n'));
+        i = end;
+        continue;
+      }
       const fed = this.feed(text, alternate, expired);
       const stopped = fed < text.length || (!last && expired());
       out.push(...this.normalLines(last && !stopped && (options.keepCursorBlanks ?? false)));

@@ -41,10 +41,19 @@ export function tailByBytes(text: string, maxBytes: number): { text: string; dro
 
 /** Line-oriented bounded history of a session's output. */
 export class Scrollback {
-  private lines: string[] = [];
-  private lineBytes: number[] = [];
-  private head = 0;
+  /**
+   * Complete lines in a ring (capacity a power of two, grown up to the line bound): line `i`
+   * (0 = oldest retained) is at `(first + i) & (capacity - 1)`. A ring, not an array shifted from
+   * the front, so that millions of lines pass through at constant cost each.
+   */
+  private lines: string[] = new Array<string>(64).fill('');
+  /** UTF-8 bytes of each line in `lines`, its terminator included. */
+  private lineBytes = new Float64Array(64);
+  private first = 0;
+  private count = 0;
   private partial = '';
+  /** `partial` may hold characters outside ASCII (its UTF-8 length is then counted). */
+  private partialNonAscii = false;
   private bytes = 0;
   /** Absolute number of the oldest retained line (lines ever evicted before it). */
   private evicted = 0;
@@ -56,18 +65,26 @@ export class Scrollback {
 
   /** Appends decoded output. `\r\n` and `\n` end lines; a trailing `\r` of a line is dropped. */
   append(text: string): void {
+    // One byte count for the whole chunk: when it equals the length, every line in it is ASCII
+    // and a line's UTF-8 length is its length (the common case; counting each line costs more).
+    const ascii = utf8Length(text) === text.length;
     let start = 0;
     for (;;) {
       const nl = text.indexOf('\n', start);
       if (nl < 0) break;
-      let line = this.partial + text.slice(start, nl);
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      let line = this.partial ? this.partial + text.slice(start, end) : text.slice(start, end);
+      // A `\r` that ended the previous chunk's partial line belongs to this `\n`.
+      if (nl === start && this.partial.endsWith('\r')) line = line.slice(0, -1);
+      const asciiLine = ascii && !this.partialNonAscii;
       this.partial = '';
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      this.pushLine(line);
+      this.partialNonAscii = false;
+      this.pushLine(line, asciiLine ? line.length : undefined);
       start = nl + 1;
     }
     if (start < text.length) {
       this.partial += text.slice(start);
+      if (!ascii) this.partialNonAscii = true;
       // An unfinished line that is already too long: its head is final, store it now. The
       // length in UTF-16 units is ≤ its UTF-8 length, so the cheap check comes first.
       if (this.partial.length * 3 > this.maxLineBytes && utf8Length(this.partial) > this.maxLineBytes) {
@@ -81,7 +98,7 @@ export class Scrollback {
 
   /** Retained lines, counting a non-empty unfinished last line. */
   get totalLines(): number {
-    return this.lines.length - this.head + (this.partial ? 1 : 0);
+    return this.count + (this.partial ? 1 : 0);
   }
 
   /** Retained UTF-8 bytes, one `\n` per complete line counted. */
@@ -135,43 +152,61 @@ export class Scrollback {
 
   private lineAt(index: number): string {
     // Past the complete lines comes the partial one.
-    return this.lines[this.head + index] ?? this.partial;
+    return index < this.count ? this.lines[(this.first + index) & (this.lines.length - 1)]! : this.partial;
   }
 
-  private pushLine(line: string): void {
-    if (line.length * 3 > this.maxLineBytes && utf8Length(line) > this.maxLineBytes) {
+  /** Stores a complete line; `bytes` is its UTF-8 length when the caller knows it. */
+  private pushLine(line: string, bytes?: number): void {
+    if (line.length * 3 > this.maxLineBytes && (bytes ?? utf8Length(line)) > this.maxLineBytes) {
       for (const piece of splitLine(line, this.maxLineBytes)) this.storeLine(piece);
     } else {
-      this.storeLine(line);
+      this.storeLine(line, bytes);
     }
   }
 
-  private storeLine(line: string): void {
-    const n = utf8Length(line) + 1; // the line and its terminator
-    this.lines.push(line);
-    this.lineBytes.push(n);
+  private storeLine(line: string, bytes?: number): void {
+    const n = (bytes ?? utf8Length(line)) + 1; // the line and its terminator
+    if (this.count === this.lines.length) this.grow();
+    if (this.count === this.lines.length) this.dropOldest(); // at the line bound: the ring is full
+    const at = (this.first + this.count) & (this.lines.length - 1);
+    this.lines[at] = line;
+    this.lineBytes[at] = n;
+    this.count++;
     this.bytes += n;
-    if (this.lines.length - this.head > this.limits.maxLines) this.dropOldest();
+    if (this.count > this.limits.maxLines) this.dropOldest();
+  }
+
+  /** Doubles the ring while it is below the line bound, keeping the lines in order. */
+  private grow(): void {
+    const capacity = this.lines.length;
+    if (capacity > this.limits.maxLines) return;
+    const lines = new Array<string>(capacity * 2).fill('');
+    const lineBytes = new Float64Array(capacity * 2);
+    for (let i = 0; i < this.count; i++) {
+      const from = (this.first + i) & (capacity - 1);
+      lines[i] = this.lines[from]!;
+      lineBytes[i] = this.lineBytes[from]!;
+    }
+    this.lines = lines;
+    this.lineBytes = lineBytes;
+    this.first = 0;
   }
 
   private dropOldest(): void {
-    const dropped = this.lineBytes[this.head];
-    if (dropped === undefined) return; // no complete line to drop
-    this.bytes -= dropped;
-    this.head++;
+    if (this.count === 0) return; // no complete line to drop
+    this.bytes -= this.lineBytes[this.first]!;
+    this.lines[this.first] = ''; // let the string go
+    this.first = (this.first + 1) & (this.lines.length - 1);
+    this.count--;
     this.evicted++;
-    if (this.head > 4096 && this.head * 2 > this.lines.length) {
-      this.lines = this.lines.slice(this.head);
-      this.lineBytes = this.lineBytes.slice(this.head);
-      this.head = 0;
-    }
   }
 
   private enforce(): void {
-    while (this.lines.length - this.head > 0 && this.bytes + utf8Length(this.partial) > this.limits.maxBytes) {
+    const partialBytes = utf8Length(this.partial);
+    while (this.count > 0 && this.bytes + partialBytes > this.limits.maxBytes) {
       this.dropOldest();
     }
-    if (utf8Length(this.partial) > this.limits.maxBytes) {
+    if (partialBytes > this.limits.maxBytes) {
       this.partial = tailByBytes(this.partial, this.limits.maxBytes).text;
     }
   }
@@ -210,10 +245,15 @@ export function splitLine(line: string, maxBytes: number): string[] {
 
 /**
  * The tail of one send's output, at most `maxBytes` UTF-8 bytes, counting what it dropped.
- * Amortised: text is kept in chunks and trimmed only when twice over the bound.
+ * Amortised: text is kept in chunks; whole chunks that the bound no longer needs are let go as
+ * they age (no copy), and only `result()` cuts the oldest kept chunk on a code point boundary.
  */
 export class ViewportBuffer {
   private chunks: string[] = [];
+  /** UTF-8 bytes of each chunk in `chunks`. */
+  private sizes: number[] = [];
+  /** Index of the oldest kept chunk; those before it are gone. */
+  private head = 0;
   private size = 0;
   private dropped = 0;
 
@@ -221,22 +261,31 @@ export class ViewportBuffer {
 
   append(text: string): void {
     if (!text) return;
+    const n = utf8Length(text);
     this.chunks.push(text);
-    this.size += utf8Length(text);
-    if (this.size > this.maxBytes * 2) this.trim();
+    this.sizes.push(n);
+    this.size += n;
+    // Let the oldest chunks go while the newer ones alone still fill the bound.
+    while (this.size - this.sizes[this.head]! >= this.maxBytes) {
+      this.size -= this.sizes[this.head]!;
+      this.dropped += this.sizes[this.head]!;
+      this.head++;
+    }
+    if (this.head > 1024 && this.head * 2 > this.chunks.length) {
+      this.chunks = this.chunks.slice(this.head);
+      this.sizes = this.sizes.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /** The kept text and how many bytes in all were dropped from its oldest end. */
   result(): { text: string; dropped: number } {
-    this.trim();
-    return { text: this.chunks.join(''), dropped: this.dropped };
-  }
-
-  private trim(): void {
-    if (this.size <= this.maxBytes) return;
-    const { text, dropped } = tailByBytes(this.chunks.join(''), this.maxBytes);
+    const { text, dropped } = tailByBytes(this.chunks.slice(this.head).join(''), this.maxBytes);
     this.chunks = [text];
+    this.sizes = [this.size - dropped];
+    this.head = 0;
     this.size -= dropped;
     this.dropped += dropped;
+    return { text, dropped: this.dropped };
   }
 }

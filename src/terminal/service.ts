@@ -17,6 +17,7 @@ import { quoteInput } from '../common/quoteInput';
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { checkLabel, checkSendInput } from './input';
 import { tailByBytes } from './scrollback';
+import type { DebugTrap } from './markers';
 import type { TerminalLog } from './types';
 import {
   ALLOWED_SIGNALS,
@@ -65,6 +66,12 @@ export interface SendTarget {
   cwd: string;
   /** False when `cwd` is the folder the session was opened in because the current one could not be read. */
   cwdIsCurrent: boolean;
+  /**
+   * Set when a command may not run in `cwd`: the shell has a DEBUG trap (`set`, with the text
+   * `trap -p DEBUG` printed), which runs before each command and may change the folder first, or
+   * it can no longer tell (`unknown`: its PROMPT_COMMAND was replaced). See BackendSession.debugTrap.
+   */
+  debugTrap?: Exclude<DebugTrap, { kind: 'none' }>;
 }
 
 /** The longest session name (characters). */
@@ -293,7 +300,10 @@ export class TerminalService implements Disposable {
   sendTarget(owner: Owner, sessionId: string): SendTarget {
     const session = this.entry(owner, sessionId).session;
     const current = session.currentCwd();
-    return { receiver: session.receiver(), cwd: current ?? session.cwd, cwdIsCurrent: current !== undefined };
+    const target: SendTarget = { receiver: session.receiver(), cwd: current ?? session.cwd, cwdIsCurrent: current !== undefined };
+    const trap = session.debugTrap?.();
+    if (trap && trap.kind !== 'none') target.debugTrap = trap;
+    return target;
   }
 
   /** Output shown before the session's first prompt (bounded). */

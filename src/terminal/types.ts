@@ -5,6 +5,7 @@
  * the *foreground process group* is the PTY's `tpgid` (see termios(3), `tcgetpgrp`); *scrollback*
  * is the bounded history of lines the PTY produced, with our own prompt markers removed.
  */
+import type { DebugTrap } from './markers';
 import type { Disposable } from '../common/disposable';
 import type { Log } from '../common/log';
 
@@ -218,6 +219,12 @@ export interface BackendSession {
    * or undefined where it cannot be read (no /proc, or the shell exited).
    */
   currentCwd(): string | undefined;
+  /**
+   * Whether the shell has a DEBUG trap, which runs before every command and may change its folder
+   * (or anything) after a confirmation showed it, as its last prompt reported it (markers.ts,
+   * `readDebugTrap`). Read at the call. Absent where a backend cannot tell.
+   */
+  debugTrap?(): DebugTrap;
   /** Who would read a send typed now (read at the call; see InputReceiver). */
   receiver(): InputReceiver;
   status(): SessionStatus;

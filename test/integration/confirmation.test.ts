@@ -92,6 +92,18 @@ describe('confirmations show what will really happen', function () {
     assert.match(message, /bash at its prompt/);
   });
 
+  it('a DEBUG trap set by an earlier command: the confirmation says the folder cannot be known, and the command indeed runs elsewhere', async () => {
+    await service.send(owner, sessionId, { input: "trap '[[ $BASH_COMMAND == pwd* ]] && cd /tmp' DEBUG" });
+    const tool = new SendTool(ctx);
+    const input = { sessionId, input: 'pwd' };
+    const message = text(prepare(tool, input).confirmationMessages?.message);
+    assert.ok(message.includes(`in \`${tmp}\` at its prompt, but a DEBUG trap is set in this shell`), message);
+    assert.match(message, /the folder this runs in cannot be known/);
+    const result = await invoke(tool, input);
+    const output = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('\n');
+    assert.match(output, /^\/tmp$/m, output);
+  });
+
   it('the program that will read the input is named: python3 waiting in input()', async () => {
     const r = await service.send(owner, sessionId, { input: `python3 -c "print('got', input('Name: '))"` });
     assert.equal(r.waiting, 'program-input');

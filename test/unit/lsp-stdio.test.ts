@@ -167,6 +167,37 @@ describe('watchdog', () => {
     assert.throws(() => resolveCommand('no-such-language-server-xyz', WS), /'no-such-language-server-xyz' was not found on PATH/);
     assert.throws(() => spawnGuarded('./nope/server', [], { cwd: WS }), /nope\/server' does not exist or is not an executable file/);
   });
+
+  it("a server does not inherit the extension host's private variables (ELECTRON_RUN_AS_NODE, VSCODE_IPC_HOOK_CLI, …)", async () => {
+    const host = {
+      ELECTRON_RUN_AS_NODE: '1',
+      VSCODE_IPC_HOOK_CLI: '/tmp/vscode-ipc-test.sock',
+      VSCODE_PID: '4242',
+      VSCODE_HANDLES_UNCAUGHT_ERRORS: 'true',
+      VSCODE_PORTABLE: '/opt/portable',
+      DSH_TEST_KEPT: 'kept',
+    };
+    const saved = Object.fromEntries(Object.keys(host).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, host);
+    let g: ReturnType<typeof spawnGuarded>;
+    try {
+      // A real spawned program, the way configured servers start (the watchdog, then the server): it prints its environment.
+      g = spawnGuarded(process.execPath, ['-e', 'process.stdout.write(JSON.stringify(process.env))'], { cwd: WS });
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    let out = '';
+    g.child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    await g.exited;
+    const env = JSON.parse(out) as Record<string, string>;
+    for (const name of ['ELECTRON_RUN_AS_NODE', 'VSCODE_IPC_HOOK_CLI', 'VSCODE_PID', 'VSCODE_HANDLES_UNCAUGHT_ERRORS']) assert.equal(env[name], undefined, name);
+    assert.equal(env.VSCODE_PORTABLE, '/opt/portable');
+    assert.equal(env.DSH_TEST_KEPT, 'kept');
+    assert.equal(env.PATH, process.env.PATH);
+  });
 });
 
 describe('StdioLspProvider with bash-language-server', function () {

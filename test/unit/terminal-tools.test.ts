@@ -166,3 +166,38 @@ describe('terminal tools: confirmation texts of real sessions', function () {
     assert.match(closeConfirmationText(sessionId, info(), target), /and every process it started\. `cat` is still running\.$/);
   });
 });
+
+describe('terminal tools: a DEBUG trap set by an earlier command', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let sessionId: string;
+  const info = () => h.service.list(h.owner).find((s) => s.sessionId === sessionId)!;
+  const send = (input: string) => h.service.send(h.owner, sessionId, { input });
+
+  beforeEach(async () => {
+    h = harness();
+    sessionId = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
+  });
+  afterEach(async () => h.dispose());
+
+  it('the confirmation says the folder it shows cannot be known when a DEBUG trap may change it; what runs proves why', async () => {
+    // The trap acts only before `pwd`, so the shell still sits at its prompt in h.tmp.
+    const setTrap = "trap '[[ $BASH_COMMAND == pwd ]] && cd /tmp' DEBUG";
+    assert.equal((await send(setTrap)).waiting, 'shell-prompt');
+    const target = h.service.sendTarget(h.owner, sessionId);
+    assert.equal(target.cwd, h.tmp, 'the folder the shell sits in at its prompt');
+    const text = sendConfirmationText({ kind: 'text', text: 'pwd' }, info(), target);
+    assert.match(text, /DEBUG trap/);
+    assert.match(text, /cannot be known/);
+    assert.ok(text.includes('cd /tmp'), text);
+    assert.ok(text.includes(`in ${inlineCode(h.tmp)} at its prompt`), text);
+    // What really runs: the trap moved the command elsewhere than the folder shown.
+    assert.equal((await send('pwd')).output.trim(), '/tmp');
+    // Without the trap the folder is known again.
+    await send('trap - DEBUG; cd ' + JSON.stringify(h.tmp));
+    const plain = sendConfirmationText({ kind: 'text', text: 'pwd' }, info(), h.service.sendTarget(h.owner, sessionId));
+    assert.doesNotMatch(plain, /DEBUG trap/);
+    assert.ok(plain.endsWith(`in ${inlineCode(h.tmp)}.`), plain);
+    assert.equal((await send('pwd')).output.trim(), h.tmp);
+  });
+});

@@ -43,6 +43,8 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
   const lastSend = () => h.log.lines.filter((l) => l.includes('send finished')).at(-1) ?? '';
   const looks = () => Number(/, (\d+) looks/.exec(lastSend())?.[1]);
   const fullScans = () => Number(/, (\d+) full scans of \/proc/.exec(lastSend())?.[1]);
+  const probeLooks = () => Number(/, (\d+) probe looks/.exec(lastSend())?.[1]);
+  const onOutput = () => Number(/, (\d+) evaluations on output/.exec(lastSend())?.[1]);
 
   beforeEach(async () => {
     h = harness({ quietThresholdMs: 20_000 });
@@ -135,5 +137,21 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
     // A fixed 25 ms poll would look about 120 times during 3 s of sleep.
     assert.ok(quietLooks < 40, `${quietLooks} looks during a silent sleep 3`);
     assert.ok(busyLooks > 2 * quietLooks, `${busyLooks} looks while printing vs ${quietLooks} while silent`);
+  });
+
+  it('typed input echoing back is not evaluated chunk by chunk: only the prompt that answers the send is', async () => {
+    // 60 000 characters on one line: readline echoes them in many chunks, none of which can
+    // answer the send (no new prompt yet); the prompt after the command does, once.
+    const r = await send(`: ${'a'.repeat(60_000)}`);
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.ok(onOutput() <= 2, lastSend());
+  });
+
+  it('output that keeps flowing is not probed: a blocked read counts only after quiet, so looking during output cannot decide', async () => {
+    const r = await send('yes 0123456789abcdef | head -c 8000000');
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.ok(looks() >= 10, `the send should print for a while: ${lastSend()}`);
+    // Before, every look while it printed read the group's waits (one per poll interval).
+    assert.ok(probeLooks() <= Math.max(3, looks() / 5), lastSend());
   });
 });

@@ -56,6 +56,25 @@ function random(seed: number): (n: number) => number {
   };
 }
 
+describe('plain ASCII text renders what the emulator renders (no PTY)', () => {
+  it('lines of printable ASCII (blanks, exact and wrapped widths, CR LF, empty lines) come out as the emulator draws them', () => {
+    const rand = random(20);
+    const fast = new TextRenderer(10, 4);
+    const emulator = new TextRenderer(10, 4, { plainFastPath: false });
+    const pieces = ['', ' ', '  ', 'a', 'abcdefghij', 'abcdefghi ', 'abcdefghij ', 'x'.repeat(25), 'y '.repeat(12), '~!{}'];
+    for (let n = 0; n < 300; n++) {
+      const lines = Array.from({ length: 1 + rand(6) }, () => pieces[rand(pieces.length)]! + (rand(3) === 0 ? '\r' : ''));
+      const raw = lines.join('\n') + (rand(2) ? '\n' : '');
+      for (const keepCursorBlanks of [false, true]) {
+        assert.deepEqual(fast.render(raw, { keepCursorBlanks }), emulator.render(raw, { keepCursorBlanks }), JSON.stringify(raw));
+      }
+    }
+    // Many batches (more lines than one emulator batch holds), and text that is not plain in one of them.
+    const long = Array.from({ length: 700 }, (_, i) => (i === 450 ? `\x1b[31mred\x1b[0m ${i}` : i === 500 ? 'a\tb\rc' : `line ${i}  `)).join('\r\n');
+    assert.deepEqual(fast.render(long, { keepCursorBlanks: true }), emulator.render(long, { keepCursorBlanks: true }));
+  });
+});
+
 describe('lowered counts render what the emulator renders with the full counts', () => {
   /** Random output mixing text, cursor jumps, margins, modes, colours, tab stops and counted sequences. */
   function randomOutput(pick: (n: number) => number, cols: number, rows: number): string {

@@ -69,6 +69,24 @@ describe('Scrollback', () => {
     assert.deepEqual(seen, Array.from({ length: 95 }, (_, i) => String(i + 1)));
   });
 
+  it('any split of the same output into chunks keeps the same lines and bytes (CR LF across chunks, ASCII and not)', () => {
+    const text = 'plain\r\nä wide 中\r\n\r\nlast\r\r\nab\rcd\n😀x\r\n' + 'seq 1\n'.repeat(50) + 'tail \u00e9';
+    const whole = new Scrollback({ maxLines: 40, maxBytes: 300, maxLineBytes: 16 });
+    whole.append(text);
+    const expected = whole.page(0, 1000, 1 << 20);
+    for (const size of [1, 2, 3, 5, 7, 64]) {
+      const s = new Scrollback({ maxLines: 40, maxBytes: 300, maxLineBytes: 16 });
+      for (let i = 0; i < text.length; i += size) s.append(text.slice(i, i + size));
+      assert.deepEqual(s.page(0, 1000, 1 << 20), expected, `chunks of ${size}`);
+      assert.equal(s.totalBytes, whole.totalBytes, `chunks of ${size}`);
+    }
+    const lines = new Scrollback({ maxLines: 1000, maxBytes: 1 << 20 });
+    lines.append('a\r\nä\r');
+    lines.append('\n中\n');
+    assert.equal(lines.page(0, 10, 1000).text, 'a\nä\n中');
+    assert.equal(lines.totalBytes, 2 + 3 + 4);
+  });
+
   it('the byte cap wins over count and never splits a code point', () => {
     const s = new Scrollback({ maxLines: 100, maxBytes: 1 << 20 });
     s.append('😀😀😀\n中文字\n');
@@ -82,6 +100,15 @@ describe('tailByBytes / ViewportBuffer', () => {
   it('keeps whole code points', () => {
     assert.deepEqual(tailByBytes('a😀b', 5), { text: '😀b', dropped: 1 });
     assert.deepEqual(tailByBytes('a😀b', 4), { text: 'b', dropped: 5 });
+  });
+
+  it('a viewport fed in many chunks keeps the newest bytes on a code point boundary and counts the rest', () => {
+    const v = new ViewportBuffer(10);
+    const parts = ['abc', '😀', 'defgh', '中文', 'ij', '', 'k'];
+    for (let round = 0; round < 50; round++) for (const p of parts) v.append(p);
+    const all = parts.join('').repeat(50);
+    const expected = tailByBytes(all, 10);
+    assert.deepEqual(v.result(), { text: expected.text, dropped: expected.dropped });
   });
 
   it('counts what the viewport dropped', () => {

@@ -24,6 +24,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
+import { withoutHostPrivateEnv } from '../../common/hostPrivateEnv';
 import { procAvailable, sessionProcesses } from '../../proc/sessions';
 import { readStat } from '../../proc/stat';
 
@@ -51,7 +52,7 @@ const WATCHDOG = [
 export interface GuardedSpawnOptions {
   /** Working directory of the server (absolute path). */
   readonly cwd: string;
-  /** Environment (default `process.env`). */
+  /** Environment (default `process.env`), without the extension host's private variables (common/hostPrivateEnv.ts). */
   readonly env?: NodeJS.ProcessEnv;
   /** Seconds between the watchdog's SIGTERM and SIGKILL when the host goes away. Default 2. */
   readonly graceSeconds?: number;
@@ -125,7 +126,9 @@ export function resolveCommand(command: string, cwd: string, env: NodeJS.Process
  *   missing binary is a clear error rather than a watchdog exit status 127).
  */
 export function spawnGuarded(command: string, args: readonly string[], options: GuardedSpawnOptions): GuardedProcess {
-  const env = options.env ?? process.env;
+  // Like VS Code's own terminals, a server gets none of the extension host's private variables
+  // (ELECTRON_RUN_AS_NODE, VSCODE_IPC_HOOK_CLI, …).
+  const env = withoutHostPrivateEnv(options.env ?? process.env);
   const program = resolveCommand(command, options.cwd, env);
   const keep = options.stderrLines ?? 20;
   const windows = process.platform === 'win32';

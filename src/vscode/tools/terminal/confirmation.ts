@@ -33,11 +33,25 @@ export function receiverText(target: SendTarget, keys: boolean): string {
   }
 }
 
-/** The shell's folder as a confirmation states it: current, or the opening one when unreadable. */
+/** Characters of a DEBUG trap's text a confirmation shows. */
+const TRAP_SHOWN_CHARS = 300;
+
+/**
+ * The shell's folder as a confirmation states it: current, or the opening one when unreadable;
+ * when a DEBUG trap may move the command elsewhere first (or the shell can no longer tell), it
+ * says that the folder the command runs in cannot be known, and shows the trap.
+ */
 export function folderText(target: SendTarget): string {
-  return target.cwdIsCurrent
+  const where = target.cwdIsCurrent
     ? `in ${inlineCode(target.cwd)}`
     : `opened in ${inlineCode(target.cwd)} (its current folder could not be read and may differ)`;
+  const trap = target.debugTrap;
+  if (!trap) return where;
+  if (trap.kind === 'unknown') {
+    return `${where} at its prompt, but the shell no longer reports whether a DEBUG trap is set (its PROMPT_COMMAND was replaced): such a trap runs before each command and may change the folder, so the folder this runs in cannot be known`;
+  }
+  const shown = trap.trap.length > TRAP_SHOWN_CHARS ? `${trap.trap.slice(0, TRAP_SHOWN_CHARS)}… (${trap.trap.length} characters)` : trap.trap;
+  return `${where} at its prompt, but a DEBUG trap is set in this shell (${inlineCode(shown)}): it runs before each command and may change the folder, so the folder this runs in cannot be known`;
 }
 
 /**

@@ -1,0 +1,225 @@
+/**
+ * In-host benchmark (run by scripts/bench-in-host.mjs host in a real extension host on a copy of
+ * test/fixtures/workspace, the panel mirror on as always).
+ * First, while the window is fresh, `true` → `stdin_read` through `vscode.lm.invokeTool`
+ * (dsh_terminal_send and dsh_run) next to the no-op tool `dsh_terminal_list`, alternating, medians
+ * over DSH_BENCH_RUNS runs (default 30), with the backend's own `durationMs` beside them (goal:
+ * ≤ 10 ms added over the no-op call); the send is timed in a session that ran your startup files
+ * and in one whose HOME is an empty folder: a PROMPT_COMMAND of yours (pyenv-virtualenv's forks
+ * `stat` at every prompt) runs before every prompt, so before every answer.
+ * Then, does the extension host stay responsive while DSH Bridge works hard? For each scenario a
+ * sampler calls `dsh_terminal_list` through `vscode.lm.invokeTool` every 50 ms (one call at a
+ * time: a call that waits 30 s is one sample of 30 s; one still waiting when the scenario ends
+ * counts with what it waited so far, printed as "≥") and `perf_hooks.monitorEventLoopDelay`
+ * measures the extension host thread's event-loop lag; it prints the max and p99 of both (goal:
+ * ≤ 200 ms each). Scenarios: sessions printing pathological output (REP `x ESC[2000000000b`,
+ * insert/delete-line floods with huge counts, one 50 MB line, 100 MB of lines), an 8 MiB note
+ * and a 10 000-note vault written into the workspace while a `dsh_symbols` search runs over them,
+ * and a `dsh_symbols` workspace search on its own. The next scenario starts once the window
+ * answers again.
+ * DSH_BENCH_SCENARIO_S caps each scenario (seconds, default 120); DSH_BENCH_HOST_PARTS picks parts
+ * (comma-separated, default `latency,output,notes`).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import { emit, errorText, Results, writeResults } from '../integration/report';
+import { RUNS, median, now, quantile } from './timing';
+
+const SAMPLE_EVERY_MS = 50;
+const SCENARIO_MS = Number(process.env.DSH_BENCH_SCENARIO_S ?? 120) * 1000;
+const GOAL_MS = 200;
+
+async function invoke(name: string, input: object): Promise<{ json: Record<string, unknown>; text?: string }> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  const [first, second] = result.content.filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart).map((p) => p.value);
+  return { json: JSON.parse(first ?? '{}') as Record<string, unknown>, text: second };
+}
+
+const ms = (x: number) => `${x.toFixed(1)} ms`;
+
+/**
+ * Runs `work` while sampling the no-op tool call and the event-loop lag; prints one line.
+ * `work` resolves when the scenario is over (it is given up after SCENARIO_MS).
+ */
+async function scenario(label: string, work: () => Promise<unknown>): Promise<void> {
+  const calls: number[] = [];
+  let sampling = true;
+  let pendingSince: number | undefined;
+  const sampler = (async () => {
+    while (sampling) {
+      const t = (pendingSince = now());
+      await invoke('dsh_terminal_list', {});
+      pendingSince = undefined;
+      const took = now() - t;
+      calls.push(took);
+      if (took < SAMPLE_EVERY_MS) await new Promise((r) => setTimeout(r, SAMPLE_EVERY_MS - took));
+    }
+  })();
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const t = now();
+  let note = '';
+  try {
+    const outcome = await Promise.race([work().then(() => 'done'), new Promise((r) => setTimeout(() => r('gave up'), SCENARIO_MS))]);
+    if (outcome !== 'done') note = ` (gave up after ${SCENARIO_MS / 1000} s)`;
+  } catch (err) {
+    note = ` (failed: ${err instanceof Error ? err.message : String(err)})`;
+  }
+  const wall = now() - t;
+  sampling = false;
+  lag.disable();
+  // A call still waiting when the scenario ends counts with what it has waited so far (at least).
+  const waiting = pendingSince === undefined ? undefined : now() - pendingSince;
+  if (waiting !== undefined) calls.push(waiting);
+  // monitorEventLoopDelay counts from its 10 ms timer: the lag is what exceeds the resolution.
+  const lagMax = Math.max(0, lag.max / 1e6 - 10);
+  const lagP99 = Math.max(0, lag.percentile(99) / 1e6 - 10);
+  const callMax = Math.max(...calls);
+  const ok = Math.max(lagMax, callMax) <= GOAL_MS ? 'within' : 'OVER';
+  emit({
+    text:
+      `  ${label}${note}\n` +
+      `    ${(wall / 1000).toFixed(1)} s, ${calls.length} no-op calls: call max ${waiting !== undefined ? '≥ ' : ''}${ms(callMax)} p99 ${ms(quantile(calls, 0.99))} median ${ms(median(calls))}; ` +
+      `event-loop lag max ${ms(lagMax)} p99 ${ms(lagP99)} — ${ok} the ${GOAL_MS} ms goal`,
+  });
+  // The next scenario starts once the window answers again.
+  const settle = now();
+  const settled = await Promise.race([sampler.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), SCENARIO_MS))]);
+  if (waiting !== undefined) {
+    emit({ text: settled ? `    the pending no-op call answered ${((now() - settle) / 1000).toFixed(1)} s after the scenario ended` : `    the pending no-op call had not answered ${SCENARIO_MS / 1000} s after the scenario ended` });
+  }
+}
+
+/**
+ * `true` through invokeTool next to the no-op call, alternating: dsh_terminal_send to a session
+ * that ran your startup files (`userSession`), to one whose HOME is an empty folder
+ * (`bareSession`: no ~/.bashrc, so no PROMPT_COMMAND of yours runs at each prompt, as in
+ * `npm run bench:terminal`), and dsh_run.
+ */
+async function readinessLatency(userSession: string, bareSession: string): Promise<void> {
+  emit({ text: `\`true\` → stdin_read through vscode.lm.invokeTool next to the no-op call, ${RUNS} runs each, alternating:` });
+  const calls: [string, () => Promise<{ json: Record<string, unknown> }>][] = [
+    ['no-op dsh_terminal_list', () => invoke('dsh_terminal_list', {})],
+    ['dsh_terminal_send "true"', () => invoke('dsh_terminal_send', { sessionId: userSession, input: 'true' })],
+    ['  same, HOME empty', () => invoke('dsh_terminal_send', { sessionId: bareSession, input: 'true' })],
+    ['dsh_run "true"', () => invoke('dsh_run', { command: 'true' })],
+  ];
+  for (let i = 0; i < 3; i++) for (const [, call] of calls) await call();
+  const times = calls.map(() => [] as number[]);
+  const backend = calls.map(() => [] as number[]);
+  for (let i = 0; i < RUNS; i++) {
+    for (const [k, [label, call]] of calls.entries()) {
+      const t = now();
+      const r = await call();
+      times[k]!.push(now() - t);
+      if (k === 0) continue;
+      backend[k]!.push(Number(r.json.durationMs));
+      if (r.json.waiting !== 'shell-prompt') throw new Error(`${label} did not return at the prompt: ${JSON.stringify(r.json)}`);
+    }
+  }
+  const noop = median(times[0]!);
+  for (const [k, [label]] of calls.entries()) {
+    const xs = times[k]!;
+    const added = k === 0 ? '' : `  added ${ms(median(xs) - noop)} (the backend's durationMs: median ${median(backend[k]!)} ms)`;
+    emit({ text: `  ${label.padEnd(26)} median ${ms(median(xs))}  p95 ${ms(quantile(xs, 0.95))}${added}` });
+  }
+  emit({ text: `  goal: ≤ 10 ms added; load average now ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}` });
+}
+
+/** Sends `command` to `sessionId` and waits for its answer (SIGINT when the scenario gives up first). */
+async function sendAndWait(sessionId: string, command: string): Promise<void> {
+  const r = await invoke('dsh_terminal_send', { sessionId, input: command, timeoutMs: SCENARIO_MS });
+  if (r.json.waitReason !== 'stdin_read') {
+    await invoke('dsh_terminal_signal', { sessionId, signal: 'SIGINT' }).catch(() => undefined);
+  }
+}
+
+function writeVault(root: string, notes: number): void {
+  fs.mkdirSync(root, { recursive: true });
+  for (let i = 0; i < notes; i++) {
+    const links = [1, 2, 3].map((k) => `[[note-${(i + k * 37) % notes}]]`).join(' ');
+    fs.writeFileSync(path.join(root, `note-${i}.md`), `# Note ${i}\n\nSee ${links}.\n\n## Section ${i}\n\nText #tag${i % 50}\n`);
+  }
+}
+
+export async function run(): Promise<void> {
+  const results: Results = { passed: 0, failed: 0, failures: [] };
+  const workspace = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const sessions: string[] = [];
+  try {
+    if (!workspace) throw new Error('no workspace folder');
+    const ext = vscode.extensions.getExtension('dsh.dsh-bridge')!;
+    await ext.activate();
+    const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+    emit({ text: `bench:host — VS Code ${vscode.version}, ${os.cpus().length} cores, load average ${load}` });
+    const open = async (name: string) => {
+      const id = (await invoke('dsh_terminal_open', { name })).json.sessionId as string;
+      sessions.push(id);
+      return id;
+    };
+    const a = await open('bench-a');
+    const b = await open('bench-b');
+    for (let i = 0; i < 3; i++) await invoke('dsh_terminal_list', {});
+
+    const parts = (process.env.DSH_BENCH_HOST_PARTS ?? 'latency,output,notes').split(',');
+    // First, while the window is fresh: the readiness latency.
+    if (parts.includes('latency')) {
+      const home = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-home-'));
+      const settings = vscode.workspace.getConfiguration('dsh.terminal');
+      await settings.update('env', { HOME: home }, vscode.ConfigurationTarget.Global);
+      let bare: string;
+      try {
+        bare = await open('bench-empty-home');
+      } finally {
+        await settings.update('env', undefined, vscode.ConfigurationTarget.Global);
+      }
+      await readinessLatency(b, bare);
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+
+    emit({ text: `\nNo-op tool call (dsh_terminal_list via invokeTool every ${SAMPLE_EVERY_MS} ms) and extension host event-loop lag, while:` });
+    await scenario('nothing else runs (baseline, 5 s)', () => new Promise((r) => setTimeout(r, 5000)));
+    if (parts.includes('output')) {
+      await scenario('a session prints x + ESC[2000000000b (REP), 3 times', () => sendAndWait(a, "printf 'x\\e[2000000000b\\n%.0s' 1 2 3"));
+      await scenario('a session prints IL/DL (ESC[1000000L, ESC[1000000M) 20 000 times each', () =>
+        sendAndWait(a, "printf 'line\\n%.0s' $(seq 40); for i in $(seq 200); do printf '\\e[H'; printf '\\e[1000000L\\e[1000000M%.0s' $(seq 100); done; echo"),
+      );
+      await scenario('a session prints one 50 MB line', () => sendAndWait(a, "head -c 50000000 /dev/zero | tr '\\0' x; echo"));
+      await scenario('a session prints 100 MB of lines', () => sendAndWait(a, "yes 'a line of output that is long enough to matter' | head -c 100000000"));
+      await scenario('two sessions print 100 MB of lines and REP floods at once', () =>
+        Promise.all([
+          sendAndWait(a, "yes 'a line of output that is long enough to matter' | head -c 100000000"),
+          sendAndWait(b, "for i in $(seq 20); do printf 'x\\e[2000000000b\\n'; done"),
+        ]),
+      );
+    }
+    if (parts.includes('notes')) {
+      const notes = path.join(workspace, 'bench-host-notes');
+      await scenario('an 8 MiB note and a 10 000-note vault are written and indexed; dsh_symbols searches them', async () => {
+        fs.mkdirSync(notes, { recursive: true });
+        fs.writeFileSync(path.join(notes, 'big.md'), '# h\n'.repeat(2 * 1024 * 1024));
+        writeVault(path.join(notes, 'vault'), 10_000);
+        // Let the file watcher deliver the changes before searching.
+        await new Promise((r) => setTimeout(r, 3000));
+        await invoke('dsh_symbols', { query: 'Section 9999' });
+        await invoke('dsh_symbols', { filePath: 'bench-host-notes/big.md' }).catch(() => undefined);
+      });
+      await scenario('a dsh_symbols workspace search (by name) runs, 5 times', async () => {
+        for (let i = 0; i < 5; i++) await invoke('dsh_symbols', { query: `Note ${i * 1999}` });
+      });
+    }
+    emit({ text: 'bench:host done', outcome: 'passed' });
+    results.passed++;
+  } catch (err) {
+    results.failed++;
+    results.failures.push({ title: 'bench-host', error: errorText(err) });
+    emit({ text: `✘ bench-host\n${errorText(err)}`, outcome: 'failed' });
+  } finally {
+    for (const id of sessions) await invoke('dsh_terminal_close', { sessionId: id }).catch(() => undefined);
+  }
+  writeResults(results);
+  if (results.failed > 0) throw new Error('bench-host failed');
+}
