@@ -21,8 +21,12 @@ export type Attempt<A> = { readonly answer: A; readonly state: AnswerState } | u
 
 /** Options of {@link askUntilSettled}. */
 export interface AskUntilSettledOptions<A> {
-  /** The time limit of the call: ms since the epoch after which no further attempt starts. */
-  readonly deadline: number;
+  /**
+   * The time limit of the call: ms since the epoch after which no further attempt starts. A
+   * function is read after every attempt, so a caller can extend the limit while the source shows
+   * it is working (e.g. a longer one once the language reported loading).
+   */
+  readonly deadline: number | (() => number);
   readonly signal: AbortSignal;
   /** One attempt (`n` counts from 1). */
   readonly attempt: (n: number) => Promise<Attempt<A>>;
@@ -81,7 +85,7 @@ export async function askUntilSettled<A>(options: AskUntilSettledOptions<A>): Pr
         previousUnknown = undefined;
       }
     }
-    const left = deadline - Date.now();
+    const left = (typeof deadline === 'number' ? deadline : deadline()) - Date.now();
     if (left <= 0) {
       const elapsedMs = Date.now() - started;
       return hasLast ? { settled: false, answer: last as A, attempts: n, elapsedMs } : { settled: false, attempts: n, elapsedMs };

@@ -68,6 +68,19 @@ describe('askUntilSettled: the one ask-again loop', () => {
     assert.equal('answer' in none, false, 'no attempt answered');
   });
 
+  it('a deadline given as a function is read after every attempt (a limit extended while the source works)', async () => {
+    let n = 0;
+    const started = Date.now();
+    const r = await askUntilSettled<number>({
+      deadline: () => started + (n >= 2 ? 2000 : 150),
+      signal: signal(),
+      firstDelayMs: 50,
+      maxDelayMs: 50,
+      attempt: () => Promise.resolve({ answer: ++n, state: n >= 6 ? 'settled' : 'loading' }),
+    });
+    assert.deepEqual([r.settled, r.answer], [true, 6], 'the limit grew from 150 ms to 2 s after the second attempt');
+  });
+
   it('an attempt is made even when the deadline has passed', async () => {
     const s = scripted<string>([['late', 'settled']]);
     const r = await askUntilSettled({ deadline: Date.now() - 1, signal: signal(), attempt: s.attempt });
