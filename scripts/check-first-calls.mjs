@@ -21,7 +21,8 @@ import { runInHost } from './lib/run-in-host.mjs';
 const CALLS = ['references', 'diagnostics', 'symbols'];
 const windows = Number(process.env.DSH_FIRST_CALL_WINDOWS ?? 10);
 if (!Number.isInteger(windows) || windows < 1) throw new Error(`DSH_FIRST_CALL_WINDOWS must be a positive integer, got ${process.env.DSH_FIRST_CALL_WINDOWS}`);
-const windowTimeoutMs = 300_000;
+// Three calls of up to 90 s each (src/lsp/callLimit.ts) after the host starts, on a possibly loaded machine.
+const windowTimeoutMs = 600_000;
 /** @typedef {{ name: string, ok: boolean, ms: number, first: boolean }} CallRecord */
 
 guard(undefined, (why) => `check:first-calls: ${why}`);
