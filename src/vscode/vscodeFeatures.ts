@@ -49,7 +49,7 @@ export interface VsCodeFeaturesOptions {
   readonly settleMs?: number;
   /**
    * How long (ms) a file with no diagnostics ever published must stay shown and unchanged, its
-   * language ready, before "nothing published" counts as "no problems". Default 2500.
+   * language ready, before "nothing published" counts as "no problems". Default 4000.
    */
   readonly cleanQuietMs?: number;
 }
@@ -128,7 +128,6 @@ export class DiagnosticsTracker implements vscode.Disposable {
 export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallHierarchyProvider {
   readonly id = VSCODE_PROVIDER_ID;
   private readonly readyLanguages = new Set<string>();
-  private readonly semanticLanguages = new Set<string>();
   private readonly cleanQuietMs: number;
   private readonly readyTimeoutMs: number;
   private readonly loadingTimeoutMs: number;
@@ -145,7 +144,10 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     this.workspaceLanguages = options.workspaceLanguages;
     this.diagnosticsWaitMs = options.diagnosticsWaitMs ?? 20_000;
     this.settleMs = options.settleMs ?? 750;
-    this.cleanQuietMs = options.cleanQuietMs ?? 2500;
+    // Counted from the project's load (TypeScript checks a file only then); 4 s leaves room for
+    // that check on a busy machine (at a load average of 40 on 2 cores, 2.5 s counted from showing
+    // the file once answered "no problems" for a file with a type error).
+    this.cleanQuietMs = options.cleanQuietMs ?? 4000;
   }
 
   /**
@@ -218,8 +220,8 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
    * checks only files shown in tabs), then the answer waits for a publication followed by
    * `settleMs` of quiet, within `diagnosticsWaitMs` (`loadingTimeoutMs` once the language shows
    * it is loading, see `src/lsp/callLimit.ts`); a file for which nothing was ever published
-   * counts as analysed once the language is ready (a hover that is not "(loading...)") and the
-   * shown file stayed unchanged for `cleanQuietMs`. Freshness: `settled` after that;
+   * counts as analysed once its project has loaded (the probe of `./languageLoading.ts` settled
+   * on this file) and the shown file then stayed unchanged for `cleanQuietMs`. Freshness: `settled` after that;
    * `pending` when the text changed after the last publication or publications kept coming.
    * Nothing published and the project not loaded at the limit: `LspError` `no_provider`
    * (`reason: 'not_ready'`), never "no problems".
@@ -246,13 +248,19 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     let shown = false;
     let shownAt = Date.now();
     // Nothing published for a file that never had problems is the normal case for TypeScript
-    // (it publishes changes only): once the language has its project loaded and the file was
-    // shown and unchanged for `cleanQuietMs`, no publication means no problems.
-    const cleanAndQuiet = async () =>
-      current &&
-      this.tracker.publishedAt(key) === undefined &&
-      Date.now() - Math.max(shownAt, this.tracker.editedAt(key) ?? 0) >= this.cleanQuietMs &&
-      (await this.semanticReady(document));
+    // (it publishes changes only): once this file's project has loaded (its probe settled) and the
+    // file stayed shown and unchanged for `cleanQuietMs` after that, no publication means no
+    // problems. Measured from the load, not from showing it: TypeScript checks a file only after
+    // its project loaded, which in a fresh window comes long after the file was shown.
+    let loadedAt: number | undefined;
+    const cleanAndQuiet = async () => {
+      if (!current || this.tracker.publishedAt(key) !== undefined) return false;
+      if (loadedAt === undefined) {
+        if ((await probeLanguage(document)).state !== 'settled') return false;
+        loadedAt = Date.now();
+      }
+      return Date.now() - Math.max(shownAt, loadedAt, this.tracker.editedAt(key) ?? 0) >= this.cleanQuietMs;
+    };
     while (!(fresh() && quiet())) {
       throwIfAborted(ctx.signal);
       if (!fresh() && !shown && !isInTab(document.uri)) {
@@ -286,14 +294,6 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
       };
     }
     return { diagnostics, freshness: 'pending', note: `analysis of this file was still running after ${secs} s (its text changed, or results kept changing); the list may be incomplete. Ask again.` };
-  }
-
-  /** True once the language of `document` has its project loaded ({@link probeLanguage} settled; remembered per language). */
-  private async semanticReady(document: vscode.TextDocument): Promise<boolean> {
-    if (this.semanticLanguages.has(document.languageId)) return true;
-    if ((await probeLanguage(document)).state !== 'settled') return false;
-    this.semanticLanguages.add(document.languageId);
-    return true;
   }
 
   /**
