@@ -67,18 +67,20 @@ try {
       const text = fs.existsSync(timings) ? fs.readFileSync(timings, 'utf8') : '';
       const got = /** @type {CallRecord[]} */ (JSON.parse(`[${text.split('\n').filter(Boolean).join(',')}]`));
       fs.rmSync(path.dirname(timings), { recursive: true, force: true });
+      // A call with no record did not run (the host or the window failed first): counted as not right, shown apart.
       const mine = CALLS.map((name) => got.find((r) => r.name === name) ?? { name, ok: false, ms: NaN, first: name === order[0] });
       records.push(...mine);
-      console.log(`window ${w + 1} (first: ${order[0]}): ${mine.map((r) => `${r.name} ${r.ok ? 'right' : 'WRONG'} ${secs(r.ms)}`).join(', ')}`);
+      console.log(`window ${w + 1} (first: ${order[0]}): ${mine.map((r) => `${r.name} ${Number.isNaN(r.ms) ? 'DID NOT RUN' : r.ok ? 'right' : 'WRONG'} ${secs(r.ms)}`).join(', ')}`);
     }
     for (const name of CALLS) {
       const mine = records.filter((r) => r.name === name);
       const right = mine.filter((r) => r.ok).length;
+      const notRun = mine.filter((r) => Number.isNaN(r.ms)).length;
       if (right !== mine.length) allRight = false;
       const times = mine.map((r) => r.ms).filter((x) => !Number.isNaN(x));
       const firstTimes = mine.filter((r) => r.first).map((r) => r.ms).filter((x) => !Number.isNaN(x));
       summary.push(
-        `VS Code ${host.vscode} ${name.padEnd(11)} ${right}/${mine.length} right; time median ${secs(median(times))}, max ${secs(Math.max(...times))}; ` +
+        `VS Code ${host.vscode} ${name.padEnd(11)} ${right}/${mine.length} right (${notRun} did not run); time median ${secs(median(times))}, max ${secs(Math.max(...times))}; ` +
           `as the window's first call: median ${secs(median(firstTimes))}, max ${secs(Math.max(...firstTimes))} (${firstTimes.length} windows)`,
       );
     }
