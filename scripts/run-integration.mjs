@@ -3,20 +3,24 @@
 // on code-server + headless Chromium; desktop VS Code instead when DSH_VSCODE_EXECUTABLE is set)
 // installs it and runs the mocha suite of test/integration on test/fixtures/workspace twice: in a
 // trusted workspace, then the Restricted Mode suite (*.untrusted.test.ts) in a profile where the
-// folder is not trusted. Each run starts with a header naming its VS Code version; every test
+// folder is not trusted, then the first-call suite (*.fresh.test.ts) in a freshly opened window on
+// test/fixtures/fresh. Each run starts with a header naming its VS Code version; every test
 // prints one line; failures are listed at the end with their version. The output ends with
 // exactly one line "N passed, N failed" summing all runs. Exits non-zero on any failure.
 //
 // Select hosts with `-- --vscode 1.100` or DSH_VSCODE_VERSIONS=1.100 (comma separated; default:
-// all). A run that does not report within DSH_TEST_TIMEOUT_MS (default 15 minutes) counts as one
+// all); select host runs with DSH_TEST_SUITES=trusted,untrusted,fresh (default all). A run that does not report within DSH_TEST_TIMEOUT_MS (default 15 minutes) counts as one
 // failure and the next run starts.
 import { cleanupScope, guard, shutdown } from './lib/cleanup.mjs';
 import { describeHost, requestedVersions, resolveHosts } from './lib/hosts.mjs';
 import { packageVsix } from './lib/package-vsix.mjs';
-import { FIXTURE_WORKSPACE, INTEGRATION_TESTS } from './lib/paths.mjs';
+import { FIXTURE_WORKSPACE, FRESH_WORKSPACE, INTEGRATION_TESTS } from './lib/paths.mjs';
 import { runInHost } from './lib/run-in-host.mjs';
 
 const runTimeoutMs = Number(process.env.DSH_TEST_TIMEOUT_MS ?? 900_000);
+/** Which host runs, per host: DSH_TEST_SUITES (comma separated: trusted, untrusted, fresh), default all three. */
+const suites = /** @type {Array<'trusted' | 'untrusted' | 'fresh'>} */ ((process.env.DSH_TEST_SUITES ?? 'trusted,untrusted,fresh').split(',').map((x) => x.trim()).filter(Boolean));
+for (const s of suites) if (!['trusted', 'untrusted', 'fresh'].includes(s)) throw new Error(`DSH_TEST_SUITES names '${s}'; valid: trusted, untrusted, fresh`);
 
 /**
  * Sums over every finished run; `failures` titles name their host run.
@@ -53,12 +57,14 @@ function withTimeout(promise, ms, message) {
  * One host run: prints its header, runs the suite, adds its counts to `total` and stops
  * everything it started.
  * @param {import('./lib/hosts.mjs').Host} host
- * @param {boolean} trusted
+ * @param {'trusted' | 'untrusted' | 'fresh'} suite  `fresh`: the first-call suite in a trusted fresh window
  * @param {string} vsix
  */
-async function runOnce(host, trusted, vsix) {
-  const label = `VS Code ${host.vscode}, ${trusted ? 'trusted workspace' : 'Restricted Mode'}`;
-  console.log(`\n=== ${describeHost(host)}: ${trusted ? 'trusted workspace' : 'Restricted Mode'} ===`);
+async function runOnce(host, suite, vsix) {
+  const trusted = suite !== 'untrusted';
+  const what = { trusted: 'trusted workspace', untrusted: 'Restricted Mode', fresh: 'first calls in a fresh window' }[suite];
+  const label = `VS Code ${host.vscode}, ${what}`;
+  console.log(`\n=== ${describeHost(host)}: ${what} ===`);
   current = { passed: 0, failed: 0 };
   const scope = cleanupScope();
   const outcome = { failed: true };
@@ -66,7 +72,8 @@ async function runOnce(host, trusted, vsix) {
   let tally;
   try {
     const running = runInHost({
-      host, testsModule: INTEGRATION_TESTS, folder: FIXTURE_WORKSPACE, trusted, vsix, scope, outcome, counted: current,
+      host, testsModule: INTEGRATION_TESTS, folder: suite === 'fresh' ? FRESH_WORKSPACE : FIXTURE_WORKSPACE, trusted, vsix, scope, outcome, counted: current,
+      ...(suite === 'fresh' ? { env: { DSH_TEST_SUITE: 'fresh' } } : {}),
     });
     running.catch(() => {}); // after a timeout it may still reject, once its processes are stopped
     const { results, exitCode } = await withTimeout(running, runTimeoutMs, `no results within ${runTimeoutMs / 1000} s (DSH_TEST_TIMEOUT_MS, in ms, raises the limit)`);
@@ -95,7 +102,7 @@ try {
   const hosts = resolveHosts(requestedVersions(process.argv.slice(2)));
   const vsix = packageVsix();
   for (const host of hosts) {
-    for (const trusted of [true, false]) await runOnce(host, trusted, vsix);
+    for (const suite of suites) await runOnce(host, suite, vsix);
   }
   if (total.failures.length > 0) {
     console.log('\nFailed, by host run:');

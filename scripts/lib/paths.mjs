@@ -20,5 +20,8 @@ export const API_CONSUMER = path.join(ROOT, 'test/fixtures/api-consumer');
 /** The workspace the suite and the demo open. */
 export const FIXTURE_WORKSPACE = path.join(ROOT, 'test/fixtures/workspace');
 
+/** The workspace of the first-call suite (test/integration/*.fresh.test.ts), opened in a fresh window. */
+export const FRESH_WORKSPACE = path.join(ROOT, 'test/fixtures/fresh');
+
 /** The bundled in-host test runner (esbuild.mjs writes it; test/integration/index.ts). */
 export const INTEGRATION_TESTS = path.join(ROOT, 'dist/test/integration/index.js');

@@ -42,9 +42,10 @@ import { openWorkbench } from './workbench.mjs';
  * @param {import('./cleanup.mjs').CleanupScope} o.scope
  * @param {{ failed: boolean }} o.outcome
  * @param {{ passed: number, failed: number }} o.counted
+ * @param {Record<string, string>} [o.env]  more environment for the host (e.g. DSH_TEST_SUITE)
  * @returns {Promise<HostRun>}
  */
-export async function runInHost({ host, testsModule, folder, trusted, vsix, scope, outcome, counted }) {
+export async function runInHost({ host, testsModule, folder, trusted, vsix, scope, outcome, counted, env: extraEnv = {} }) {
   const tmp = tempDir(scope, outcome);
   const resultsFile = path.join(tmp, 'results.json');
   const logFile = path.join(tmp, 'host-log.jsonl');
@@ -65,6 +66,7 @@ export async function runInHost({ host, testsModule, folder, trusted, vsix, scop
     DSH_TEST_TRUST: trusted ? 'trusted' : 'untrusted',
     // Checks to make once the host has stopped (./after-host.mjs).
     DSH_TEST_AFTER_HOST: afterHostFile,
+    ...extraEnv,
   };
 
   /** @type {number} */

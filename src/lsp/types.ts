@@ -128,11 +128,14 @@ export interface NavLocation extends Location {
  * `resolvedWorkspaceUri` is the provider's resolved workspace folder (real path, URI string, no
  * trailing slash); callers make locations workspace-relative with it, never by guessing from the
  * request's path. An empty `locations` means "no results".
+ * `provisional`, when set, says why the answer may be incomplete: the language was still loading
+ * when the call's time limit ran out (the answer is what it had; asking again later may add more).
  */
 export interface LocationsResult {
   readonly kind: 'locations';
   readonly locations: readonly NavLocation[];
   readonly resolvedWorkspaceUri: string;
+  readonly provisional?: string;
 }
 
 /** Result of `hover`: plain text (markdown allowed) or `null` when there is nothing to show. */

@@ -15,7 +15,7 @@ import { Paged, ReadLines, shapeCallTree, shapeDiagnostics, shapeOutline, shapeW
 import type { FeatureRegistry } from '../lsp/features/registry';
 import type { DiagnosticItem, Freshness, SymbolItem, SymbolKindName } from '../lsp/features/types';
 import { splitLines } from '../lsp/position';
-import { LspError } from '../lsp/types';
+import { isLspError, LspError } from '../lsp/types';
 import { checkNavigationFile } from '../lsp/fileRead';
 import { describeOutside, placeOf, readUriText, workspaceFolderRealPaths } from './fileAccess';
 import { shownHead } from '../lsp/lineWindow';
@@ -136,6 +136,7 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
       const query = i.query!;
       const folders = openFolders('workspace symbols search the workspace folders; pass filePath for one file\'s outline');
       const sources: SourceReport[] = [];
+      const notReady: LspError[] = [];
       const scored: Array<{ symbol: SymbolItem; score: number }> = [];
       await Promise.all(
         this.registry.all('symbols').map(async (p) => {
@@ -154,16 +155,16 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
             sources.push({ id: p.id, count });
           } catch (e) {
             if (signal.aborted) throw e;
+            if (isLspError(e) && e.details.reason === 'not_ready') notReady.push(e);
             sources.push({ id: p.id, count, error: errorText(e) });
           }
         }),
       );
+      // Nothing found while a language was still loading is not "no results".
+      if (scored.length === 0 && notReady[0]) throw notReady[0];
       sources.sort((a, b) => (a.id < b.id ? -1 : 1));
       const shaped = await capped(i.limit, (limit) => shapeWorkspaceSymbols(scored, { roots: rootList, offset: i.offset, limit, readLines }));
       const notes = sources.filter((s) => s.error).map((s) => `source '${s.id}' did not answer: ${s.error}`);
-      if (shaped.total === 0 && sources.some((s) => s.id === 'vscode' && !s.error)) {
-        notes.push('language servers such as TypeScript search the projects of files they have opened: if a language has not loaded yet, open one of its files (e.g. dsh_symbols with filePath) and retry');
-      }
       return { mode: 'workspace', query, ...shaped, sources, ...(notes.length > 0 ? { notes } : {}) };
     } finally {
       dispose();

@@ -177,7 +177,15 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
         limit,
         readLines: (u) => readPreviewLines(vscode.Uri.parse(u), outsideConfirmed),
       });
-      return { operation: operation as Exclude<LspOperation, 'hover'>, file: target.shown, provider: served.providerId, position, ...shaped };
+      return {
+        operation: operation as Exclude<LspOperation, 'hover'>,
+        file: target.shown,
+        provider: served.providerId,
+        position,
+        ...shaped,
+        // The language was still loading at the time limit: what it had, said to be incomplete.
+        ...(result.provisional ? { provisional: true, provisionalNote: result.provisional } : {}),
+      };
     } finally {
       cancellation.dispose();
     }

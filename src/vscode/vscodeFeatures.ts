@@ -7,33 +7,49 @@
  * with `onDidChangeDiagnostics`. Answers are converted once by `src/lsp/features/convert.ts`
  * (`vscode.SymbolKind` and `vscode.DiagnosticSeverity` count from 0).
  *
- * Readiness, as the VS Code navigation provider: an empty outline from a language that has never
- * answered one is retried with backoff; still empty at the bound it is "not available or not
- * ready" (an error), never "no symbols". Diagnostics say how fresh they are (see
- * {@link DiagnosticsTracker}).
+ * Readiness, as the VS Code navigation provider (`./vscodeProvider.ts`): the language is loaded
+ * before answering (`./languageLoading.ts`: a document opened; for workspace symbols one document
+ * of each language present) and answers are asked again through the shared loop
+ * (`src/lsp/askUntilSettled.ts`) while the language's probe says it is loading, within the call's
+ * time limit (`src/lsp/callLimit.ts`: `readyTimeoutMs` while nothing shows the language has
+ * support, `loadingTimeoutMs` once something does). An empty answer before the language has looked is never "none":
+ * at the limit it is "not available or not ready" (an error). Diagnostics say how fresh they are
+ * (see {@link DiagnosticsTracker}).
  */
 import * as vscode from 'vscode';
 import { readNavigationText } from '../lsp/fileRead';
-import { abortableSleep, cancelledError, throwIfAborted } from '../lsp/cancellation';
+import { askUntilSettled } from '../lsp/askUntilSettled';
+import { CallLimit, LOADING_TIMEOUT_MS, READY_TIMEOUT_MS } from '../lsp/callLimit';
+import { cancelledError, throwIfAborted } from '../lsp/cancellation';
 import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems } from '../lsp/features/convert';
 import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../lsp/features/types';
-import { flattenHover } from '../lsp/hoverText';
-import { isLoadingHover } from '../lsp/loadingHover';
+import { notReadyError } from '../lsp/sourceErrors';
 import { LspError, Position } from '../lsp/types';
+import { leastReady, openDocument, probeLanguage, WorkspaceLanguages } from './languageLoading';
 import type { NavigationContext } from './navigationContext';
 import { VSCODE_PROVIDER_ID } from './vscodeProvider';
 
 /** Options of {@link VsCodeFeatures}. */
 export interface VsCodeFeaturesOptions {
-  /** How long (ms) an empty outline is retried for a language that never answered one. Default 10000. */
+  /**
+   * The call's time limit (ms) for symbols and call hierarchy while nothing shows the language has
+   * support. Default 20000 (`src/lsp/callLimit.ts`).
+   */
   readonly readyTimeoutMs?: number;
-  /** How long (ms) a file's diagnostics are waited for when the language support has not analysed it. Default 20000. */
+  /**
+   * The call's time limit (ms), diagnostics included, once the language showed support (an
+   * extension activating for it, symbols, a "(loading...)" hover). Default 90000.
+   */
+  readonly loadingTimeoutMs?: number;
+  /** Finds the documents to load for workspace symbols; without it only open documents count. */
+  readonly workspaceLanguages?: WorkspaceLanguages;
+  /** How long (ms) a file's diagnostics are waited for when the language support has not analysed it, while nothing shows the language has support. Default 20000. */
   readonly diagnosticsWaitMs?: number;
   /** Quiet time (ms) after the last diagnostics change of a file before it counts as settled. Default 750. */
   readonly settleMs?: number;
   /**
    * How long (ms) a file with no diagnostics ever published must stay shown and unchanged, its
-   * language ready, before "nothing published" counts as "no problems". Default 2500.
+   * language ready, before "nothing published" counts as "no problems". Default 4000.
    */
   readonly cleanQuietMs?: number;
 }
@@ -112,56 +128,89 @@ export class DiagnosticsTracker implements vscode.Disposable {
 export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallHierarchyProvider {
   readonly id = VSCODE_PROVIDER_ID;
   private readonly readyLanguages = new Set<string>();
-  private readonly semanticLanguages = new Set<string>();
   private readonly cleanQuietMs: number;
   private readonly readyTimeoutMs: number;
+  private readonly loadingTimeoutMs: number;
   private readonly diagnosticsWaitMs: number;
   private readonly settleMs: number;
+  private readonly workspaceLanguages: WorkspaceLanguages | undefined;
 
   constructor(
     private readonly tracker: DiagnosticsTracker,
     options: VsCodeFeaturesOptions = {},
   ) {
-    this.readyTimeoutMs = options.readyTimeoutMs ?? 10_000;
+    this.readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
+    this.loadingTimeoutMs = options.loadingTimeoutMs ?? LOADING_TIMEOUT_MS;
+    this.workspaceLanguages = options.workspaceLanguages;
     this.diagnosticsWaitMs = options.diagnosticsWaitMs ?? 20_000;
     this.settleMs = options.settleMs ?? 750;
-    this.cleanQuietMs = options.cleanQuietMs ?? 2500;
+    // Counted from the project's load (TypeScript checks a file only then); 4 s leaves room for
+    // that check on a busy machine (at a load average of 40 on 2 cores, 2.5 s counted from showing
+    // the file once answered "no problems" for a file with a type error).
+    this.cleanQuietMs = options.cleanQuietMs ?? 4000;
   }
 
-  /** `vscode.executeWorkspaceSymbolProvider` with `query` (every registered provider, merged by VS Code). */
+  /**
+   * `vscode.executeWorkspaceSymbolProvider` with `query` (every registered provider, merged by VS
+   * Code), after loading the workspace's languages: one document of each language present is
+   * opened ({@link WorkspaceLanguages.load}; TypeScript searches only projects it has loaded) and
+   * the answer is asked again while any of them is loading ({@link probeLanguage} before each
+   * attempt); without a signal two answers in a row that agree are final.
+   * @throws LspError `no_provider` (`reason: 'not_ready'`) when the languages were still loading
+   *   at the time limit and nothing was found; `cancelled`.
+   */
   async workspaceSymbols(query: string, ctx: FeatureContext): Promise<SymbolItem[]> {
-    throwIfAborted(ctx.signal);
-    const raw = await vscode.commands.executeCommand<unknown>('vscode.executeWorkspaceSymbolProvider', query);
-    throwIfAborted(ctx.signal);
-    // TypeScript labels functions and methods `name()` in this list; the symbol's name is `name`.
-    return toSymbolItems(raw, 0).map((s) => (/^(Function|Method|Constructor)$/.test(s.kind) && s.name.endsWith('()') ? { ...s, name: s.name.slice(0, -2) } : s));
+    const limit = new CallLimit(this.readyTimeoutMs, this.loadingTimeoutMs);
+    const documents = (await this.workspaceLanguages?.load(ctx.signal)) ?? [];
+    const outcome = await askUntilSettled<SymbolItem[]>({
+      deadline: limit.deadline,
+      signal: ctx.signal,
+      agree: (a, b) => symbolKey(a) === symbolKey(b),
+      attempt: async () => {
+        const probes = await Promise.all(documents.map((d) => probeLanguage(d)));
+        if (probes.some((p) => p.supported)) limit.support();
+        // A language that shows no support at all (no symbols, nothing activating) has nothing to wait for.
+        const states = probes.filter((p) => p.supported).map((p) => p.state);
+        const raw = await vscode.commands.executeCommand<unknown>('vscode.executeWorkspaceSymbolProvider', query);
+        // TypeScript labels functions and methods `name()` in this list; the symbol's name is `name`.
+        const items = toSymbolItems(raw, 0).map((s) => (/^(Function|Method|Constructor)$/.test(s.kind) && s.name.endsWith('()') ? { ...s, name: s.name.slice(0, -2) } : s));
+        return { answer: items, state: states.length > 0 ? leastReady(states) : 'unknown' };
+      },
+    });
+    if (outcome.settled || (outcome.answer?.length ?? 0) > 0) return outcome.answer ?? [];
+    const languages = [...new Set(documents.map((d) => d.languageId))].join(', ');
+    throw notReadyError(
+      `workspace symbol search (${languages || 'no language loaded'})`,
+      `the language support was still loading the workspace after ${Math.round(limit.ms / 1000)} s`,
+      'Wait a moment and retry, or search one file\'s outline with filePath',
+      { languages: documents.map((d) => d.languageId) },
+    );
   }
 
   /**
    * The document's outline through `vscode.executeDocumentSymbolProvider` (opened first). Empty
-   * answers are retried (100 ms doubling to 1 s) until the language answered once, within
+   * answers are asked again (the shared loop) until the language answered an outline once, within
    * `readyTimeoutMs`; an empty document answers "no symbols" at once.
    * @throws LspError `file_not_found`, `no_provider` (`reason: 'not_ready'`), `cancelled`.
    */
   async documentSymbols(uri: string, _languageId: string, ctx: FeatureContext): Promise<SymbolItem[]> {
-    const document = await open(uri);
+    const document = await openDocument(uri);
     const language = document.languageId;
-    const deadline = Date.now() + this.readyTimeoutMs;
-    let delay = 100;
-    for (;;) {
-      throwIfAborted(ctx.signal);
-      const raw = await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri);
-      const items = toSymbolItems(raw, 0, document.uri.toString());
-      if (items.length > 0) {
-        this.readyLanguages.add(language);
-        return nestByRange(items);
-      }
-      if (this.readyLanguages.has(language) || document.getText().trim() === '') return [];
-      if (Date.now() + delay > deadline) break;
-      await abortableSleep(delay, ctx.signal);
-      delay = Math.min(delay * 2, 1000);
-    }
-    throw notReady(document, 'no outline', this.readyTimeoutMs);
+    const limit = new CallLimit(this.readyTimeoutMs, this.loadingTimeoutMs);
+    const outcome = await askUntilSettled<SymbolItem[]>({
+      deadline: limit.deadline,
+      signal: ctx.signal,
+      attempt: async () => {
+        const raw = await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri);
+        const items = toSymbolItems(raw, 0, document.uri.toString());
+        if (items.length > 0) this.readyLanguages.add(language);
+        const looked = items.length > 0 || this.readyLanguages.has(language) || document.getText().trim() === '';
+        if (!looked && !limit.hasSupport && (await probeLanguage(document)).supported) limit.support();
+        return { answer: items, state: looked ? 'settled' : 'loading' };
+      },
+    });
+    if (outcome.settled) return nestByRange(outcome.answer);
+    throw notReady(document, 'no outline', limit.ms);
   }
 
   /**
@@ -169,14 +218,17 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
    * the language support has not published diagnostics for the document's current text: the
    * document is opened, and shown in a background editor tab when no tab holds it (TypeScript
    * checks only files shown in tabs), then the answer waits for a publication followed by
-   * `settleMs` of quiet, within `diagnosticsWaitMs`; a file for which nothing was ever published
-   * counts as analysed once the language is ready (a hover that is not "(loading...)") and the
-   * shown file stayed unchanged for `cleanQuietMs`. Freshness: `settled` after that;
-   * `pending` when the text changed after the last publication or publications kept coming;
-   * `unknown` when nothing was ever published for it.
+   * `settleMs` of quiet, within `diagnosticsWaitMs` (`loadingTimeoutMs` once the language shows
+   * it is loading, see `src/lsp/callLimit.ts`); a file for which nothing was ever published
+   * counts as analysed once its project has loaded (the probe of `./languageLoading.ts` settled
+   * on this file) and the shown file then stayed unchanged for `cleanQuietMs`. Freshness: `settled` after that;
+   * `pending` when the text changed after the last publication or publications kept coming.
+   * Nothing published and the project not loaded at the limit: `LspError` `no_provider`
+   * (`reason: 'not_ready'`), never "no problems".
+   * @throws LspError `file_not_found`, `no_provider` (not ready), `cancelled`.
    */
   async documentDiagnostics(uri: string, _languageId: string, ctx: FeatureContext): Promise<DiagnosticsAnswer> {
-    const document = await open(uri);
+    const document = await openDocument(uri);
     const key = document.uri.toString();
     // A file changed on disk reaches an open, unmodified document a moment later: until the
     // document holds the file's text, its diagnostics describe the old text.
@@ -192,17 +244,23 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
       return current && published !== undefined && (edited === undefined || published >= edited);
     };
     const quiet = () => Date.now() - (this.tracker.publishedAt(key) ?? 0) >= this.settleMs;
-    const deadline = Date.now() + this.diagnosticsWaitMs;
+    const limit = new CallLimit(this.diagnosticsWaitMs, this.loadingTimeoutMs);
     let shown = false;
     let shownAt = Date.now();
     // Nothing published for a file that never had problems is the normal case for TypeScript
-    // (it publishes changes only): once the language has its project loaded and the file was
-    // shown and unchanged for `cleanQuietMs`, no publication means no problems.
-    const cleanAndQuiet = async () =>
-      current &&
-      this.tracker.publishedAt(key) === undefined &&
-      Date.now() - Math.max(shownAt, this.tracker.editedAt(key) ?? 0) >= this.cleanQuietMs &&
-      (await this.semanticReady(document));
+    // (it publishes changes only): once this file's project has loaded (its probe settled) and the
+    // file stayed shown and unchanged for `cleanQuietMs` after that, no publication means no
+    // problems. Measured from the load, not from showing it: TypeScript checks a file only after
+    // its project loaded, which in a fresh window comes long after the file was shown.
+    let loadedAt: number | undefined;
+    const cleanAndQuiet = async () => {
+      if (!current || this.tracker.publishedAt(key) !== undefined) return false;
+      if (loadedAt === undefined) {
+        if ((await probeLanguage(document)).state !== 'settled') return false;
+        loadedAt = Date.now();
+      }
+      return Date.now() - Math.max(shownAt, loadedAt, this.tracker.editedAt(key) ?? 0) >= this.cleanQuietMs;
+    };
     while (!(fresh() && quiet())) {
       throwIfAborted(ctx.signal);
       if (!fresh() && !shown && !isInTab(document.uri)) {
@@ -217,39 +275,25 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
           note: `no diagnostics were ever published for this file; its language support has its project loaded and stayed quiet for ${(this.cleanQuietMs / 1000).toFixed(1)} s while the file was shown (language servers such as TypeScript publish nothing for a file without problems)`,
         };
       }
-      const left = deadline - Date.now();
+      // A language that shows it is working (loading its project) gets the longer limit.
+      if (!limit.hasSupport && (await probeLanguage(document)).supported) limit.support();
+      const left = limit.deadline() - Date.now();
       if (left <= 0) break;
       await this.tracker.nextChange(Math.min(left, !current ? 100 : fresh() ? this.settleMs : 1000), ctx.signal);
       if (!current) current = await onDisk();
     }
     const diagnostics = toDiagnosticItems(vscode.languages.getDiagnostics(document.uri), key, 0);
     if (fresh() && quiet()) return { diagnostics, freshness: 'settled' };
-    const secs = Math.round(this.diagnosticsWaitMs / 1000);
+    const secs = Math.round(limit.ms / 1000);
     if (this.tracker.publishedAt(key) === undefined) {
+      if (diagnostics.length === 0) throw notReady(document, 'no diagnostics were published for this file (and its project did not report loaded)', limit.ms);
       return {
         diagnostics,
-        freshness: diagnostics.length > 0 ? 'pending' : 'unknown',
+        freshness: 'pending',
         note: `no language support published diagnostics for this file within ${secs} s: it may not check ${document.languageId} files, or it is still loading; this is not "no problems". Retry later.`,
       };
     }
     return { diagnostics, freshness: 'pending', note: `analysis of this file was still running after ${secs} s (its text changed, or results kept changing); the list may be incomplete. Ask again.` };
-  }
-
-  /**
-   * True once the language of `document` answers a semantic question: a hover on its first
-   * symbol that is not TypeScript's "(loading...)" (remembered per language).
-   */
-  private async semanticReady(document: vscode.TextDocument): Promise<boolean> {
-    if (this.semanticLanguages.has(document.languageId)) return true;
-    const symbols = toSymbolItems(await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri), 0, document.uri.toString());
-    const first = symbols[0];
-    if (!first) return false;
-    const at = first.selectionRange.start;
-    const hovers = await vscode.commands.executeCommand<unknown>('vscode.executeHoverProvider', document.uri, new vscode.Position(at.line, at.character));
-    const text = flattenHover(Array.isArray(hovers) ? hovers.map((h) => (h as { contents?: unknown })?.contents) : null);
-    if (text === null || isLoadingHover(text)) return false;
-    this.semanticLanguages.add(document.languageId);
-    return true;
   }
 
   /**
@@ -266,23 +310,30 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     return busy ? { diagnostics, freshness: 'pending', note: `diagnostics changed in the last ${this.settleMs} ms: analysis is running, the list may be incomplete; ${scope}` } : { diagnostics, freshness: 'settled', note: scope };
   }
 
-  /** `vscode.prepareCallHierarchy` at an LSP position (the document opened first). */
+  /**
+   * `vscode.prepareCallHierarchy` at an LSP position (the document opened first), asked again
+   * (the shared loop) while the language's probe says it is loading. An empty answer is final once
+   * the project has loaded, or (no signal) when the document has symbols: the language has looked.
+   * @throws LspError `file_not_found`, `no_provider` (`reason: 'not_ready'`), `cancelled`.
+   */
   async prepare(uri: string, _languageId: string, position: Position, ctx: FeatureContext): Promise<CallItem[]> {
-    const document = await open(uri);
-    const deadline = Date.now() + this.readyTimeoutMs;
-    let delay = 100;
-    for (;;) {
-      throwIfAborted(ctx.signal);
-      const raw = await vscode.commands.executeCommand<unknown>('vscode.prepareCallHierarchy', document.uri, new vscode.Position(position.line, position.character));
-      const items = (Array.isArray(raw) ? raw : raw ? [raw] : []).map((r) => toCallItem(r, 0)).filter((i): i is CallItem => i !== undefined);
-      if (items.length > 0) return items;
-      // An empty answer is real once the language answers document symbols (its support is up).
-      const symbols = await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri);
-      if (Array.isArray(symbols) && symbols.length > 0) return [];
-      if (Date.now() + delay > deadline) throw notReady(document, 'no call hierarchy', this.readyTimeoutMs);
-      await abortableSleep(delay, ctx.signal);
-      delay = Math.min(delay * 2, 1000);
-    }
+    const document = await openDocument(uri);
+    const at = new vscode.Position(position.line, position.character);
+    const limit = new CallLimit(this.readyTimeoutMs, this.loadingTimeoutMs);
+    const outcome = await askUntilSettled<CallItem[]>({
+      deadline: limit.deadline,
+      signal: ctx.signal,
+      attempt: async () => {
+        const before = await probeLanguage(document);
+        if (before.supported) limit.support();
+        const raw = await vscode.commands.executeCommand<unknown>('vscode.prepareCallHierarchy', document.uri, at);
+        const items = (Array.isArray(raw) ? raw : raw ? [raw] : []).map((r) => toCallItem(r, 0)).filter((i): i is CallItem => i !== undefined);
+        const state = before.state === 'loading' ? 'loading' : items.length > 0 || before.state === 'settled' || before.hasSymbols ? 'settled' : 'loading';
+        return { answer: items, state };
+      },
+    });
+    if (outcome.settled || (outcome.answer?.length ?? 0) > 0) return outcome.answer ?? [];
+    throw notReady(document, 'no call hierarchy', limit.ms);
   }
 
   /** `vscode.provideIncomingCalls` on an item this source prepared. */
@@ -298,15 +349,6 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
   }
 }
 
-async function open(uri: string): Promise<vscode.TextDocument> {
-  const u = vscode.Uri.parse(uri);
-  try {
-    return await vscode.workspace.openTextDocument(u);
-  } catch (e) {
-    throw new LspError('file_not_found', `cannot open ${u.scheme === 'file' ? u.fsPath : uri}: ${e instanceof Error ? e.message : String(e)}`, { uri }, { cause: e });
-  }
-}
-
 function isInTab(uri: vscode.Uri): boolean {
   const key = uri.toString();
   return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === key));
@@ -314,13 +356,18 @@ function isInTab(uri: vscode.Uri): boolean {
 
 function notReady(document: vscode.TextDocument, what: string, ms: number): LspError {
   const ext = /\.[^./]+$/.exec(document.uri.path)?.[0]?.toLowerCase() ?? document.languageId;
-  return new LspError(
-    'no_provider',
-    `language support for ${ext} (${document.languageId}) is not available or not ready: ${what} within ${Math.round(ms / 1000)} s. Install or enable an extension for ${document.languageId}, wait for it to finish loading and retry; this is not the same as "none".`,
-    { extension: ext, languageId: document.languageId, reason: 'not_ready' },
+  return notReadyError(
+    `language support for ${ext} (${document.languageId})`,
+    `${what} within ${Math.round(ms / 1000)} s`,
+    `Install or enable an extension for ${document.languageId}, wait for it to finish loading and retry`,
+    { extension: ext, languageId: document.languageId },
   );
 }
 
+/** A list of symbols as text, to tell whether two answers agree. */
+function symbolKey(items: readonly SymbolItem[]): string {
+  return items.map((s) => `${s.uri}#${s.selectionRange.start.line}:${s.selectionRange.start.character}:${s.name}`).sort().join('|');
+}
 
 /**
  * Register VS Code's language features as the `vscode` source of symbols, diagnostics and call
@@ -328,6 +375,10 @@ function notReady(document: vscode.TextDocument, what: string, ms: number): LspE
  */
 export function registerVsCodeFeatures(nav: NavigationContext): vscode.Disposable {
   const tracker = new DiagnosticsTracker();
-  const features = new VsCodeFeatures(tracker);
+  const served = (uri: string) => {
+    const route = nav.service.providerFor(uri);
+    return route?.providerId === VSCODE_PROVIDER_ID ? route.languageId : undefined;
+  };
+  const features = new VsCodeFeatures(tracker, { workspaceLanguages: new WorkspaceLanguages(served) });
   return vscode.Disposable.from(tracker, nav.features.register('symbols', features), nav.features.register('diagnostics', features), nav.features.register('callHierarchy', features));
 }

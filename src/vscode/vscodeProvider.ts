@@ -8,12 +8,15 @@
  * `vscode.Position` is, so no conversion happens here.
  */
 import * as vscode from 'vscode';
-import { LspError, LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../lsp/types';
-import { abortableSleep, throwIfAborted } from '../lsp/cancellation';
+import { LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../lsp/types';
+import { askUntilSettled } from '../lsp/askUntilSettled';
+import { CallLimit, LOADING_TIMEOUT_MS, READY_TIMEOUT_MS } from '../lsp/callLimit';
+import { notReadyError } from '../lsp/sourceErrors';
 import { shapeAnswer, toNavLocations } from '../lsp/locations';
 import { flattenHover } from '../lsp/hoverText';
 import { isLoadingHover } from '../lsp/loadingHover';
 import { isFileExtension, isLanguageId } from '../lsp/registrationRules';
+import { openDocument, probeLanguage } from './languageLoading';
 import { vscodeRealUri } from './vscodeWorkspaceFs';
 
 /** Provider id on the seam. */
@@ -48,15 +51,22 @@ export function contributedExtensions(exclude: Iterable<string> = []): Record<st
 /** Options of {@link VsCodeProvider}. */
 export interface VsCodeProviderOptions {
   /**
-   * How long (ms) an empty answer is retried while no language feature has answered yet for the
-   * document's language (a language server still starting). Default 20000.
+   * The call's time limit (ms) while nothing shows the language has support (a file type no
+   * extension answers for). Default 20000 (`src/lsp/callLimit.ts`).
    */
   readonly readyTimeoutMs?: number;
-  /** First retry delay (ms); doubles up to 1000. Default 100. */
+  /**
+   * The call's time limit (ms) once the language showed support (an extension activating for it,
+   * symbols, a "(loading...)" hover, any answer): answers are asked again while it loads. Default
+   * 90000 (`src/lsp/callLimit.ts`).
+   */
+  readonly loadingTimeoutMs?: number;
+  /** First wait between attempts (ms); doubles up to 1000. Default 100. */
   readonly firstRetryMs?: number;
   /**
-   * How long (ms) an empty answer is retried when the language has document symbols but nothing
-   * answered non-empty yet (the position may simply have nothing). Default 10000.
+   * How long (ms) an empty answer is asked again when no readiness signal says the language has
+   * looked (no hover on the document's first symbol): after it, two empty answers in a row are
+   * "no results". Default 10000.
    */
   readonly settleMs?: number;
 }
@@ -64,15 +74,20 @@ export interface VsCodeProviderOptions {
 /**
  * An {@link LspProvider} that delegates to VS Code's language features.
  *
- * - Opens the document (`openTextDocument`) before asking, so providers see it.
- * - Readiness, per languageId: until the language is ready, every answer comes with a hover probe
- *   at the same position; a "(loading...)" hover (TypeScript's syntax server while the project
- *   loads, whose definitions and references are partial) means "retry". The language is ready once
- *   an answer or the probe is non-empty and not loading. Empty answers are retried with backoff
- *   (100 ms doubling to 1 s) within `readyTimeoutMs`; an empty answer is accepted as "no results"
- *   when the language is ready, or when it has document symbols and `settleMs` passed. Still
- *   nothing at the bound -> `LspError` `no_provider` with `details.reason: 'not_ready'`:
- *   "language support for .x is not available or not ready" (never an empty list).
+ * - Opens the document (`openTextDocument`, no editor tab) before asking, so its language loads
+ *   the project (see `./languageLoading.ts`).
+ * - Settled answers, through the shared ask-again loop (`src/lsp/askUntilSettled.ts`, 100 ms
+ *   doubling to 1 s, within the call's limit: `readyTimeoutMs` while nothing shows the language
+ *   has support, `loadingTimeoutMs` once something does, `src/lsp/callLimit.ts`): before each attempt the language is probed
+ *   ({@link probeLanguage}: a hover on the document's first symbol). An answer is final
+ *   when the probe before it said the project had loaded (a hover that is not TypeScript's
+ *   "(loading...)"); provisional while it says loading (TypeScript answers references,
+ *   implementations and definitions from open files only then), or when the answer is itself a
+ *   "(loading...)" hover. Without a signal (the language has no hover), two answers in a row that
+ *   agree are final; an empty one only after `settleMs`.
+ * - At the limit: a non-empty provisional answer is returned with `provisional` saying so; no
+ *   answer at all is `LspError` `no_provider` with `details.reason: 'not_ready'`: "language
+ *   support for .x is not available or not ready" (never an empty list).
  * - Locations: `Location` and `LocationLink` (its `targetSelectionRange`, else `targetRange`;
  *   `originSelectionRange` optional), told apart by shape, never `instanceof`. URIs are rebuilt:
  *   `file:` ones with `Uri.file(realpath)` (symbolic links resolved; duplicates by real path and
@@ -82,8 +97,8 @@ export interface VsCodeProviderOptions {
  */
 export class VsCodeProvider implements LspProvider {
   readonly id = VSCODE_PROVIDER_ID;
-  private readonly ready = new Set<string>();
   private readonly readyTimeoutMs: number;
+  private readonly loadingTimeoutMs: number;
   private readonly firstRetryMs: number;
   private readonly settleMs: number;
 
@@ -92,7 +107,8 @@ export class VsCodeProvider implements LspProvider {
     readonly extensions: Readonly<Record<string, string>>,
     options: VsCodeProviderOptions = {},
   ) {
-    this.readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
+    this.readyTimeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
+    this.loadingTimeoutMs = options.loadingTimeoutMs ?? LOADING_TIMEOUT_MS;
     this.firstRetryMs = options.firstRetryMs ?? 100;
     // 10 s, not less: under load tsserver answered null hovers (not "(loading...)") for over 3 s
     // after its syntax server already gave document symbols; 3 s was too short for a hover on a fresh file.
@@ -101,44 +117,45 @@ export class VsCodeProvider implements LspProvider {
 
   /** Answer one request; see the class comment. @throws LspError `file_not_found`, `no_provider` (not ready), `cancelled`. */
   async query(request: LspRequest, signal: AbortSignal): Promise<LspResult> {
-    const uri = vscode.Uri.parse(request.uri);
-    let document: vscode.TextDocument;
-    try {
-      document = await vscode.workspace.openTextDocument(uri);
-    } catch (e) {
-      throw new LspError('file_not_found', `cannot open ${uri.scheme === 'file' ? uri.fsPath : request.uri}: ${e instanceof Error ? e.message : String(e)}`, { uri: request.uri }, { cause: e });
-    }
+    const document = await openDocument(request.uri);
+    const uri = document.uri;
     const position = new vscode.Position(request.position.line, request.position.character);
     const language = document.languageId;
-    const started = Date.now();
-    const deadline = started + this.readyTimeoutMs;
-    let delay = this.firstRetryMs;
-    let symbolsSeen = false;
-    for (;;) {
-      throwIfAborted(signal);
-      const result = await this.ask(request, uri, position);
-      // While the language is not known to be ready, a hover probe at the same position tells a
-      // server that is still loading (TypeScript answers "(loading...) …" from its syntax server,
-      // and partial definitions/references) from one that has the project.
-      const probe = this.ready.has(language) ? undefined : request.operation === 'hover' ? result : await this.ask({ ...request, operation: 'hover' }, uri, position);
-      const loading = !!result.loading || !!probe?.loading;
-      if (!loading) {
-        if (!isEmpty(result) || (probe && !isEmpty(probe))) this.ready.add(language);
-        if (!isEmpty(result) || this.ready.has(language)) return this.finish(request, result);
-        symbolsSeen ||= await hasSymbols(uri);
-        // The language has support (document symbols) and stopped loading: the empty answer is real.
-        if (symbolsSeen && Date.now() - started >= this.settleMs) return this.finish(request, result);
-      }
-      if (Date.now() + delay > deadline) break;
-      await abortableSleep(delay, signal);
-      delay = Math.min(delay * 2, 1000);
+    const limit = new CallLimit(this.readyTimeoutMs, this.loadingTimeoutMs);
+    const outcome = await askUntilSettled<Answer>({
+      deadline: limit.deadline,
+      signal,
+      firstDelayMs: this.firstRetryMs,
+      agree: sameAnswer,
+      attempt: async () => {
+        const before = await probeLanguage(document);
+        const answer = await this.ask(request, uri, position);
+        if (before.supported || answer.loading || !isEmpty(answer)) limit.support();
+        if (answer.loading) return { answer, state: 'loading' };
+        // A hover that is not "(loading...)" is its own signal.
+        if (request.operation === 'hover' && !isEmpty(answer)) return { answer, state: 'settled' };
+        if (before.state !== 'unknown') return { answer, state: before.state };
+        // No signal: answers are final when two agree, an empty
+        // one only from a language that has looked at the document (it has symbols) after `settleMs`.
+        if (!isEmpty(answer)) return { answer, state: 'unknown' };
+        return { answer, state: before.hasSymbols && limit.elapsed() >= this.settleMs ? 'unknown' : 'loading' };
+      },
+    });
+    if (outcome.settled) return this.finish(request, outcome.answer);
+    if (outcome.answer && !isEmpty(outcome.answer)) {
+      const result = await this.finish(request, outcome.answer);
+      if (result.kind === 'hover') return result;
+      return {
+        ...result,
+        provisional: `the ${language} language support was still loading the project after ${Math.round(limit.ms / 1000)} s: this answer came from the files it had loaded and may be incomplete; ask again in a moment`,
+      };
     }
     const ext = /\.[^./]+$/.exec(uri.path)?.[0]?.toLowerCase() ?? language;
-    throw new LspError(
-      'no_provider',
-      `language support for ${ext} (${language}) is not available or not ready: nothing answered within ${Math.round(this.readyTimeoutMs / 1000)} s. ` +
-        `Install or enable an extension for ${language}, wait for it to finish loading and retry; this is not the same as "no results".`,
-      { extension: ext, languageId: language, reason: 'not_ready' },
+    throw notReadyError(
+      `language support for ${ext} (${language})`,
+      limit.hasSupport ? `it was still loading after ${Math.round(limit.ms / 1000)} s and answered nothing` : `nothing answered within ${Math.round(limit.ms / 1000)} s`,
+      `Install or enable an extension for ${language}, wait for it to finish loading and retry`,
+      { extension: ext, languageId: language },
     );
   }
 
@@ -179,6 +196,12 @@ interface Answer {
   readonly loading?: boolean;
 }
 
+/** Same locations (and definitions), or the same hover text. */
+function sameAnswer(a: Answer, b: Answer): boolean {
+  const key = (ls: readonly NavLocation[] | undefined) => (ls ?? []).map((l) => `${l.uri}#${l.range.start.line}:${l.range.start.character}`).sort().join('|');
+  return a.hover === b.hover && key(a.locations) === key(b.locations) && key(a.definitions) === key(b.definitions);
+}
+
 function isEmpty(a: Answer): boolean {
   if (a.loading) return true;
   if (a.hover !== undefined) return a.hover === null;
@@ -191,13 +214,3 @@ async function exec(command: string, uri: vscode.Uri, position: vscode.Position)
   if (r === null || r === undefined) return [];
   return Array.isArray(r) ? (r as unknown[]) : [r];
 }
-
-async function hasSymbols(uri: vscode.Uri): Promise<boolean> {
-  try {
-    const r = await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', uri);
-    return Array.isArray(r) && r.length > 0;
-  } catch {
-    return false;
-  }
-}
-

@@ -37,14 +37,16 @@ function makeReporter(results: Results) {
 }
 
 /**
- * Lists the bundled test files under `dir`, sorted for a stable order: `*.untrusted.test.js` when
- * the launcher opened the workspace in Restricted Mode (DSH_TEST_TRUST=untrusted), every other
- * `*.test.js` otherwise.
+ * Lists the bundled test files under `dir`, sorted for a stable order: `*.fresh.test.js` when the
+ * launcher opened a fresh window for the first-call suite (DSH_TEST_SUITE=fresh);
+ * `*.untrusted.test.js` when it opened the workspace in Restricted Mode (DSH_TEST_TRUST=untrusted);
+ * every other `*.test.js` otherwise.
  */
 function testFiles(dir: string): string[] {
   const untrusted = process.env.DSH_TEST_TRUST === 'untrusted';
+  const fresh = process.env.DSH_TEST_SUITE === 'fresh';
   return (fs.readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => f.endsWith('.test.js') && f.endsWith('.untrusted.test.js') === untrusted)
+    .filter((f) => f.endsWith('.test.js') && f.endsWith('.fresh.test.js') === fresh && (fresh || f.endsWith('.untrusted.test.js') === untrusted))
     .sort()
     .map((f) => path.join(dir, f));
 }

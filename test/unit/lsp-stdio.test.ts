@@ -263,6 +263,19 @@ describe('StdioLspProvider lifecycle (fake-lsp.js)', function () {
     assert.deepEqual(r.kind === 'locations' && r.locations, []);
   });
 
+  it('an answer still given while indexing at the time limit comes back marked provisional, not as final', async () => {
+    const p = provider({ command: process.execPath, args: [FAKE, '--never-ready', '--partial'], readyTimeoutMs: 1500 });
+    const t = Date.now();
+    const r = await query(p, 'findReferences', 'sh/main.sh', 4, 0);
+    assert.ok(Date.now() - t >= 1000, 'it asked again within the bound first');
+    assert.equal(r.kind, 'locations');
+    assert.equal(r.kind === 'locations' && r.locations.length, 1);
+    assert.match((r.kind === 'locations' && r.provisional) || '', /still starting or indexing after 2 s: this answer came while it was loading and may be incomplete/);
+    const ready = provider({ id: 'ready', command: process.execPath, args: [FAKE, '--partial'], readyTimeoutMs: 10_000 });
+    const settled = await query(ready, 'findReferences', 'sh/main.sh', 4, 0);
+    assert.equal(settled.kind === 'locations' && settled.provisional, undefined, 'a ready server\'s answer is final');
+  });
+
   it('cancellation rejects at once with cancelled', async () => {
     const p = provider({ command: process.execPath, args: [FAKE, '--never-ready'], readyTimeoutMs: 30_000 });
     const c = new AbortController();

@@ -2,6 +2,7 @@
  * The errors a configured language server's answers fail with (plain Node), each saying what the
  * caller can do: wait and retry, fix the setting, or read the server's last stderr lines.
  */
+import { notReadyError as sourceNotReady } from '../sourceErrors';
 import { LspError } from '../types';
 import type { CrashPolicy } from './backoff';
 import { SERVERS_SETTING, StdioServerConfig } from './config';
@@ -16,11 +17,7 @@ export interface LastCrash {
 /** `no_provider` (`details.reason: 'not_ready'`): the server is not available or not ready, saying `why`. */
 export function notReadyError(config: StdioServerConfig, why: string): LspError {
   const extensions = Object.keys(config.extensions);
-  return new LspError(
-    'no_provider',
-    `language support for ${extensions.join(', ')} (language server '${config.id}') is not available or not ready: ${why}. Wait and retry; this is not the same as "no results".`,
-    { providerId: config.id, extensions, reason: 'not_ready' },
-  );
+  return sourceNotReady(`language support for ${extensions.join(', ')} (language server '${config.id}')`, why, 'Wait and retry', { providerId: config.id, extensions });
 }
 
 /** `no_provider` (`details.reason: 'not_ready'`): the server was stopped; `why` is added in parentheses when given. */

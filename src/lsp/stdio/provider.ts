@@ -18,10 +18,12 @@
  * queries and feature requests with them, retrying provisional answers until the server is ready.
  */
 import { fileURLToPath } from 'node:url';
-import { abortableSleep, cancelledError, throwIfAborted } from '../cancellation';
+import { askUntilSettled } from '../askUntilSettled';
+import { cancelledError, throwIfAborted } from '../cancellation';
 import { NavigationReadError, readNavigationText } from '../fileRead';
 import { shapeAnswer } from '../locations';
 import { realUri } from '../realUri';
+import { fileNotFoundError } from '../sourceErrors';
 import { LspError, LspProvider, LspRequest, LspResult } from '../types';
 import type { CrashPolicyOptions } from './backoff';
 import { DEFAULT_READY_TIMEOUT_MS, StdioServerConfig } from './config';
@@ -80,8 +82,8 @@ export interface FeatureRequest<T> {
  *   still running, and `settleMs` passed since the later of the two. An answer received while it is
  *   not ready is provisional (typescript-language-server answers from a syntax-only server while
  *   the project loads, with progress running): the request is asked again with backoff (100 ms
- *   doubling to 1 s) until the server is ready or `readyTimeoutMs` passed. At the bound a non-empty
- *   answer is returned as it is; an empty one -> `LspError` `no_provider`,
+ *   doubling to 1 s, the shared `../askUntilSettled.ts`) until the server is ready or
+ *   `readyTimeoutMs` passed. At the bound a non-empty answer is returned marked `provisional`; an empty one -> `LspError` `no_provider`,
  *   `details.reason: 'not_ready'`. An empty answer from a ready server is "no results".
  * - `findReferences` sends `includeDeclaration: true` and marks the locations the definition
  *   request at the same position returns as `isDeclaration` (added when missing).
@@ -145,7 +147,10 @@ export class StdioLspProvider implements LspProvider {
     const deadline = Date.now() + this.readyTimeoutMs;
     const text = await readDocument(request.uri);
     const ask = (session: ServerSession) => dispatch(session, this.protocol, request, text, signal);
-    return this.finish(request, await this.askUntilReady(request.operation, deadline, signal, ask, isEmptyAnswer));
+    const { answer, settled } = await this.askUntilReady(request.operation, deadline, signal, ask, isEmptyAnswer);
+    const result = await this.finish(request, answer);
+    if (settled || result.kind !== 'locations') return result;
+    return { ...result, provisional: `language server '${this.id}' was still starting or indexing after ${Math.round(this.readyTimeoutMs / 1000)} s: this answer came while it was loading and may be incomplete; ask again later` };
   }
 
   /**
@@ -181,17 +186,18 @@ export class StdioLspProvider implements LspProvider {
     const document = request.document && text !== undefined ? { ...request.document, text } : undefined;
     const ask = (session: ServerSession) => this.send<T>(session, request.method, request.params, document, signal);
     const check = (session: ServerSession) => this.requireCapability(session, request.capability, request.method);
-    return this.askUntilReady(request.method, deadline, signal, ask, request.isEmpty, check);
+    return (await this.askUntilReady(request.method, deadline, signal, ask, request.isEmpty, check)).answer;
   }
 
   /**
-   * The loop behind {@link query} and {@link featureRequest}: the server started on demand
-   * (restarted within the bound when it goes away during a request), `check` run on it, then
-   * asked with `ask`. While the server is not ready (still in its settle time, or a work-done
-   * progress is running, e.g. typescript-language-server loading the project after didOpen and
-   * answering from its syntax-only server meanwhile) an answer is provisional: asked again with
-   * backoff (100 ms doubling to 1 s) until ready or `deadline` (ms since the epoch); at the
-   * deadline a non-empty answer is returned.
+   * The loop behind {@link query} and {@link featureRequest}, on the shared
+   * {@link askUntilSettled}: the server started on demand (restarted within the bound when it goes
+   * away during a request), `check` run on it, then asked with `ask`. While the server is not
+   * ready (still in its settle time, or a work-done progress is running, e.g.
+   * typescript-language-server loading the project after didOpen and answering from its
+   * syntax-only server meanwhile) an answer is provisional (`loading`): asked again with backoff
+   * (100 ms doubling to 1 s) until ready or `deadline` (ms since the epoch). At the deadline a
+   * non-empty answer is returned with `settled: false`.
    * @throws LspError `no_provider` (not ready by the deadline, naming `what`), `provider_failed`
    *   (the request failed on a live server), `cancelled`, or what `check` throws.
    */
@@ -202,29 +208,25 @@ export class StdioLspProvider implements LspProvider {
     ask: (session: ServerSession) => Promise<A>,
     isEmpty: (answer: A) => boolean,
     check?: (session: ServerSession) => void,
-  ): Promise<A> {
-    let delay = 100;
-    for (;;) {
-      throwIfAborted(signal);
-      const session = await this.lifecycle.ensureRunning(signal, deadline);
-      check?.(session);
-      let answer: { value: A } | undefined;
-      try {
-        answer = { value: await ask(session) };
-      } catch (e) {
-        if (signal.aborted) throw cancelledError(signal);
-        if (!session.closed) throw failedOnError(this.config, what, e);
-        // The server went away during the request: loop, restart within the bound.
-      }
-      if (answer && this.isReady(session)) return answer.value;
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        if (answer && !isEmpty(answer.value)) return answer.value;
-        break;
-      }
-      await abortableSleep(Math.min(delay, left), signal);
-      delay = Math.min(delay * 2, 1000);
-    }
+  ): Promise<{ answer: A; settled: boolean }> {
+    const outcome = await askUntilSettled<A>({
+      deadline,
+      signal,
+      attempt: async () => {
+        const session = await this.lifecycle.ensureRunning(signal, deadline);
+        check?.(session);
+        try {
+          const answer = await ask(session);
+          return { answer, state: this.isReady(session) ? 'settled' : 'loading' };
+        } catch (e) {
+          if (signal.aborted) throw cancelledError(signal);
+          if (!session.closed) throw failedOnError(this.config, what, e);
+          return undefined; // the server went away during the request: restart within the bound
+        }
+      },
+    });
+    if (outcome.settled) return { answer: outcome.answer, settled: true };
+    if (outcome.answer !== undefined && !isEmpty(outcome.answer)) return { answer: outcome.answer, settled: false };
     throw this.notAnswered(what);
   }
 
@@ -315,6 +317,6 @@ async function readDocument(uri: string): Promise<string> {
     return (await readNavigationText(file)).text;
   } catch (e) {
     if (e instanceof NavigationReadError) throw new LspError('invalid_request', e.message, { uri, reason: e.reason }, { cause: e });
-    throw new LspError('file_not_found', `cannot read ${file}: ${(e as Error).message}`, { uri }, { cause: e });
+    throw fileNotFoundError(uri, e);
   }
 }

@@ -1,0 +1,170 @@
+/**
+ * Loading a language's project before answering, and telling whether it has loaded (VS Code layer).
+ *
+ * Language support in VS Code looks at the workspace only through documents: TypeScript starts a
+ * project when a document of it opens, and answers from a syntax-only server that sees open files
+ * only while the project loads (references, implementations, workspace symbols and hovers are
+ * routed there during loading; its hovers then start with "(loading...)"). So before a question
+ * whose answer depends on the whole project, a document of the language is opened (as a person
+ * would: `vscode.workspace.openTextDocument`, no editor tab), and every answer is judged by a probe
+ * asked just before it.
+ *
+ * The readiness signal ({@link probeLanguage}), per document:
+ * 1. an extension that activates on the language (`onLanguage:<id>` in its `activationEvents`) and
+ *    is not active yet: `loading` (its providers are not registered, answers are empty);
+ * 2. a hover on the document's first symbol (`vscode.executeDocumentSymbolProvider`, then
+ *    `vscode.executeHoverProvider`): "(loading...)" -> `loading`; any other text -> `settled` (the
+ *    project was loaded when it answered, and questions asked after it go to the full project);
+ *    no hover -> `unknown`; no symbols at all -> `unknown` (the language has no symbol support,
+ *    nothing tells its loading).
+ */
+import * as vscode from 'vscode';
+// The ES module build: the package's `main` is a UMD wrapper whose dynamic requires esbuild cannot
+// follow ("Cannot find module './impl/format'" at activation).
+import { parse as parseJsonc } from 'jsonc-parser/lib/esm/main';
+import type { AnswerState } from '../lsp/askUntilSettled';
+import { toSymbolItems } from '../lsp/features/convert';
+import { flattenHover } from '../lsp/hoverText';
+import { isLoadingHover } from '../lsp/loadingHover';
+import { fileNotFoundError } from '../lsp/sourceErrors';
+import { readNavigationText } from '../lsp/fileRead';
+
+/** Folders never searched for a file to load (dependencies and build output). */
+const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/out/**,**/build/**}';
+/** How many files {@link WorkspaceLanguages.load} looks at to find the languages present. */
+const SCAN_LIMIT = 2000;
+/** Extensions of the languages TypeScript's project files (`tsconfig.json`, `jsconfig.json`) cover. */
+const TS_FAMILY = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
+
+/** Opens the document `uri` (a URI string). @throws LspError `file_not_found`. */
+export async function openDocument(uri: string | vscode.Uri): Promise<vscode.TextDocument> {
+  const u = typeof uri === 'string' ? vscode.Uri.parse(uri) : uri;
+  try {
+    return await vscode.workspace.openTextDocument(u);
+  } catch (e) {
+    throw fileNotFoundError(u.toString(), e);
+  }
+}
+
+/** The least ready of several states: `loading` < `unknown` < `settled` (none -> `settled`). */
+export function leastReady(states: readonly AnswerState[]): AnswerState {
+  return states.includes('loading') ? 'loading' : states.includes('unknown') ? 'unknown' : 'settled';
+}
+
+/**
+ * What {@link probeLanguage} learnt: the state; whether the document has symbols (its language has
+ * support that looked at it); `supported`: anything showed the language has support (an extension
+ * activating for it, symbols, a hover).
+ */
+export interface LanguageProbe {
+  readonly state: AnswerState;
+  readonly hasSymbols: boolean;
+  readonly supported: boolean;
+}
+
+/**
+ * The readiness of `document`'s language, asked now (see the module comment).
+ */
+export async function probeLanguage(document: vscode.TextDocument): Promise<LanguageProbe> {
+  if (activating(document.languageId)) return { state: 'loading', hasSymbols: false, supported: true };
+  const first = toSymbolItems(await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri), 0, document.uri.toString())[0];
+  if (!first) return { state: 'unknown', hasSymbols: false, supported: false };
+  const position = new vscode.Position(first.selectionRange.start.line, first.selectionRange.start.character);
+  const hovers = await vscode.commands.executeCommand<unknown>('vscode.executeHoverProvider', document.uri, position);
+  const text = flattenHover(Array.isArray(hovers) ? hovers.map((h) => (h as { contents?: unknown })?.contents) : null);
+  return { state: text === null ? 'unknown' : isLoadingHover(text) ? 'loading' : 'settled', hasSymbols: true, supported: true };
+}
+
+/** Finds and opens one document per language for workspace-wide questions (see {@link WorkspaceLanguages.load}). */
+export class WorkspaceLanguages {
+  /**
+   * @param languageOf the languageId of a document URI (string) the VS Code source answers for
+   *   (the seam's routing sends it to the `vscode` provider), `undefined` for other files: only
+   *   such languages are loaded for workspace-wide questions.
+   */
+  constructor(private readonly languageOf: (uri: string) => string | undefined) {}
+
+  /**
+   * Documents that make each language present in the workspace folders (and served by the VS Code
+   * source) load the workspace: for TypeScript and JavaScript one file of each project (a file
+   * each `tsconfig.json` / `jsconfig.json` includes: its `files`, else the first match of its
+   * `include` patterns; up to 20 projects, shallowest first), since TypeScript searches only the
+   * projects of open files; for every other language the first file found. A file is opened
+   * (`openTextDocument`, no editor tab) only when no open document stands for it: a document of
+   * the same project for project files, of the same language otherwise. Looks at up to 2000 files
+   * (dependencies and build folders excluded).
+   * @returns the documents to probe (open before, or opened now), one per project or language.
+   */
+  async load(signal: AbortSignal): Promise<vscode.TextDocument[]> {
+    const open = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && this.languageOf(d.uri.toString()) !== undefined);
+    const wanted: vscode.Uri[] = [];
+    const languages = new Set<string>();
+    for (const { dir, file } of await this.projectFiles(signal)) {
+      const lang = this.languageOf(file.toString())!;
+      languages.add(lang);
+      const inProject = open.find((d) => d.languageId === lang && d.uri.path.startsWith(`${dir.path}/`));
+      wanted.push(inProject?.uri ?? file);
+    }
+    if (signal.aborted) return [];
+    for (const uri of await vscode.workspace.findFiles('**/*', EXCLUDE, SCAN_LIMIT)) {
+      const lang = this.languageOf(uri.toString());
+      if (lang === undefined || languages.has(lang)) continue;
+      languages.add(lang);
+      wanted.push(open.find((d) => d.languageId === lang)?.uri ?? uri);
+    }
+    const out: vscode.TextDocument[] = [];
+    for (const uri of wanted) {
+      const document = await openDocument(uri).catch(() => undefined);
+      if (document) out.push(document);
+    }
+    return out;
+  }
+
+  /** For each `tsconfig.json` / `jsconfig.json` in the workspace (up to 20, shallowest first): its folder and the first file it includes. */
+  private async projectFiles(signal: AbortSignal): Promise<Array<{ dir: vscode.Uri; file: vscode.Uri }>> {
+    const configs = await vscode.workspace.findFiles('**/{tsconfig,jsconfig}.json', EXCLUDE, 20);
+    configs.sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
+    const out: Array<{ dir: vscode.Uri; file: vscode.Uri }> = [];
+    for (const config of configs) {
+      if (signal.aborted) break;
+      const file = await includedFile(config);
+      if (file && this.languageOf(file.toString()) !== undefined) out.push({ dir: vscode.Uri.joinPath(config, '..'), file });
+    }
+    return out;
+  }
+}
+
+/** A file the project file `config` includes: its first existing `files` entry, else the first match of its `include` patterns, else a file beside it. */
+async function includedFile(config: vscode.Uri): Promise<vscode.Uri | undefined> {
+  const dir = vscode.Uri.joinPath(config, '..');
+  let json: { files?: unknown; include?: unknown } = {};
+  try {
+    json = (parseJsonc((await readNavigationText(config.fsPath)).text) as typeof json | undefined) ?? {};
+  } catch {
+    // unreadable: look beside it
+  }
+  for (const f of Array.isArray(json.files) ? json.files : []) {
+    if (typeof f !== 'string' || !TS_FAMILY.test(f)) continue;
+    const uri = vscode.Uri.joinPath(dir, f);
+    if (await vscode.workspace.fs.stat(uri).then(() => true, () => false)) return uri;
+  }
+  const include = Array.isArray(json.include) ? json.include.filter((g): g is string => typeof g === 'string') : ['**/*'];
+  for (const g of include) {
+    // "src" and "src/" mean everything under src (TypeScript's rule for a pattern without a file part).
+    const glob = /[*?]|\.[a-z]+$/i.test(g) ? g : `${g.replace(/\/+$/, '')}/**/*`;
+    const found = (await vscode.workspace.findFiles(new vscode.RelativePattern(dir, glob), EXCLUDE, 50)).filter((u) => TS_FAMILY.test(u.path) && !/\.d\.[mc]?ts$/i.test(u.path));
+    found.sort((a, b) => (a.path < b.path ? -1 : 1));
+    if (found[0]) return found[0];
+  }
+  return undefined;
+}
+
+/** True while an extension that activates on `languageId` (`onLanguage:<id>`) has not activated. */
+function activating(languageId: string): boolean {
+  const event = `onLanguage:${languageId}`;
+  return vscode.extensions.all.some((e) => {
+    if (e.isActive) return false;
+    const events = (e.packageJSON as { activationEvents?: unknown } | undefined)?.activationEvents;
+    return Array.isArray(events) && events.includes(event);
+  });
+}
