@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { keepControllingTerminal, SandboxCommandShapeError } from '../../src/terminal/sandbox/controllingTerminal';
-import { SandboxPolicy, SandboxSettingValues, sandboxPolicy, sandboxSummary } from '../../src/terminal/sandbox/policy';
+import { DSH_SANDBOX_MODES, SandboxPolicy, SandboxSettingValues, sandboxPolicy, sandboxSummary } from '../../src/terminal/sandbox/policy';
+import { packageJson } from '../helpers/packageJson';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import * as proc from '../../src/terminal/procProbe';
 import { TerminalError } from '../../src/terminal/errors';
@@ -74,6 +75,16 @@ describe('sandbox policy from the settings', () => {
     assert.match(p.problems.join('\n'), /"rel\/x" is not an absolute path/);
     assert.equal(p.allowUnsandboxed, true);
     assert.equal(policy({ allowUnsandboxedCommands: false }).allowUnsandboxed, false);
+  });
+});
+
+describe('dsh.terminal.sandbox in package.json', () => {
+  it('declares the modes the policy knows, followVSCode by default, and is restricted in untrusted workspaces', () => {
+    const pkg = packageJson();
+    const setting = pkg.contributes.configuration.properties['dsh.terminal.sandbox'];
+    assert.deepEqual(setting?.enum, [...DSH_SANDBOX_MODES]);
+    assert.equal(setting?.default, 'followVSCode');
+    assert.ok((pkg.capabilities as { untrustedWorkspaces: { restrictedConfigurations: string[] } }).untrustedWorkspaces.restrictedConfigurations.includes('dsh.terminal.sandbox'));
   });
 });
 

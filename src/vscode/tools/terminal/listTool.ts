@@ -19,6 +19,7 @@ export class ListTool extends TerminalTool<Record<string, never>> {
       sessionStatus: s.sessionStatus,
       busy: s.busy,
       foregroundCommand: s.foregroundCommand,
+      sandbox: s.sandbox,
     }));
     return toolResult({ sessions });
   }
