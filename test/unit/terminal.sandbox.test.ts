@@ -84,7 +84,7 @@ describe('dsh.terminal.sandbox in package.json', () => {
     const setting = pkg.contributes.configuration.properties['dsh.terminal.sandbox'];
     assert.deepEqual(setting?.enum, [...DSH_SANDBOX_MODES]);
     assert.equal(setting?.default, 'followVSCode');
-    assert.ok((pkg.capabilities as { untrustedWorkspaces: { restrictedConfigurations: string[] } }).untrustedWorkspaces.restrictedConfigurations.includes('dsh.terminal.sandbox'));
+    assert.ok((pkg.capabilities).untrustedWorkspaces.restrictedConfigurations.includes('dsh.terminal.sandbox'));
   });
 });
 
