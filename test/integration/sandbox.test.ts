@@ -42,7 +42,9 @@ async function setSetting(key: string, value: unknown): Promise<void> {
   } catch {
     // Not declared by this VS Code.
   }
-  if (JSON.stringify(vscode.workspace.getConfiguration().get(key)) !== JSON.stringify(value)) {
+  // Removing a value leaves the default in force (undefined for a key this VS Code does not declare).
+  const expected = JSON.stringify(value === undefined ? vscode.workspace.getConfiguration().inspect(key)?.defaultValue : value);
+  if (JSON.stringify(vscode.workspace.getConfiguration().get(key)) !== expected) {
     const file = settingsFile();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const current = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
@@ -50,7 +52,7 @@ async function setSetting(key: string, value: unknown): Promise<void> {
     else current[key] = value;
     fs.writeFileSync(file, JSON.stringify(current, null, 2));
   }
-  await until(`${key} to read ${JSON.stringify(value)}`, () => JSON.stringify(vscode.workspace.getConfiguration().get(key)) === JSON.stringify(value), 10_000);
+  await until(`${key} to read ${expected}`, () => JSON.stringify(vscode.workspace.getConfiguration().get(key)) === expected, 10_000);
 }
 
 const SETTINGS = [
