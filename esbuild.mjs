@@ -15,7 +15,8 @@ const common = {
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: ['vscode', 'node-pty'],
+  // The sandbox runtime is ES modules that find their own helper binaries (import.meta.url): shipped as it is.
+  external: ['vscode', 'node-pty', '@anthropic-ai/sandbox-runtime'],
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',

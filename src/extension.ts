@@ -8,6 +8,9 @@ import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/ptyBash';
 import { TerminalService } from './terminal/service';
 import { loadExtensionNodePty } from './vscode/nodePtyLoader';
 import { TerminalSettings } from './vscode/settings';
+import { sandboxSummary } from './terminal/sandbox/policy';
+import { SandboxRuntime } from './terminal/sandbox/runtime';
+import { SandboxSettings } from './vscode/sandboxSettings';
 import { registerAgentTerminals } from './vscode/agentTerminals';
 import { registerTerminalCommands } from './vscode/terminalCommands';
 import type { TerminalToolContext } from './vscode/tools/terminal/context';
@@ -66,20 +69,22 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const owner = service.createOwner('DSH Bridge tools');
   context.subscriptions.push(log, settings, service, owner);
 
+  const sandbox = new SandboxSettings(context);
+  context.subscriptions.push(sandbox);
   let unavailable: string | undefined;
   if (process.platform === 'win32') {
     unavailable = 'the pty-bash backend needs Linux or macOS (bash on a PTY)';
   } else {
     try {
       const { pty } = loadExtensionNodePty(log);
-      context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log)));
+      context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log, { sandbox: { runtime: new SandboxRuntime(log), policy: () => sandbox.policy() } })));
     } catch (error) {
       unavailable = describe(error);
       log.error(`terminal backend unavailable: ${unavailable}`);
     }
   }
 
-  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable };
+  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, newSessionSandbox: () => sandboxSummary(sandbox.policy()) };
   const mcpClients = new AgentOwners();
   const panel = registerAgentTerminals(tools, mcpClients);
   const tmux = tmuxDetector(log);
@@ -96,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   context.subscriptions.push(
     servers,
     registerTools(context, toolDeps),
-    registerNavigationCommands(nav, { extension: context, backendTypes: () => service.backendTypes(), languageServers: () => ({ servers: servers.describe(), errors: servers.errors }) }),
+    registerNavigationCommands(nav, { extension: context, backendTypes: () => service.backendTypes(), languageServers: () => ({ servers: servers.describe(), errors: servers.errors }), agentSandbox: () => sandbox.policy() }),
   );
   const mcp = registerMcp(context, { tools: toolDeps, clients: mcpClients, log });
   context.subscriptions.push(mcp);

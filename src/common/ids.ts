@@ -36,6 +36,7 @@ export const SETTING = {
   terminalRetainedLines: 'dsh.terminal.retainedLines',
   terminalRetainedBytes: 'dsh.terminal.retainedBytes',
   terminalMaxReadBytes: 'dsh.terminal.maxReadBytes',
+  terminalSandbox: 'dsh.terminal.sandbox',
   tmuxStatusBar: 'dsh.tmux.statusBar',
   markdownEditorProviders: 'dsh.markdown.editorProviders',
   markdownAliasOrder: 'dsh.markdown.aliasOrder',

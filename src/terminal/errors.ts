@@ -16,7 +16,9 @@ export type TerminalErrorCode =
   /** What would read the input is not what the person confirmed; nothing was typed. */
   | 'RECEIVER_CHANGED'
   /** A wait found no running command to wait for (the shell is at its prompt). */
-  | 'NOTHING_TO_WAIT_FOR';
+  | 'NOTHING_TO_WAIT_FOR'
+  /** The sandbox is on but cannot start here (a program missing, namespaces refused); nothing was started. */
+  | 'SANDBOX_UNAVAILABLE';
 
 export class TerminalError extends Error {
   constructor(

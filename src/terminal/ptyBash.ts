@@ -17,6 +17,8 @@ import * as proc from './procProbe';
 import { PtyBashSession } from './ptySession';
 import { sessionEnv } from './sessionEnv';
 import { createStartupDir } from './sessionStartup';
+import type { SandboxPolicy } from './sandbox/policy';
+import type { SandboxRuntime, SandboxedShell } from './sandbox/runtime';
 import type { BackendSession, SpawnSpec, TerminalBackend, TerminalLog } from './types';
 
 export { CLOSE_MAX_MS } from './sessionTeardown';
@@ -29,12 +31,18 @@ export interface PtyBashOptions {
    * on macOS, so that path is tested on Linux too.
    */
   probe?: boolean;
+  /**
+   * The agent sandbox: the policy of each new session (read at each spawn) and the runtime that
+   * starts a shell inside it. A session whose policy is on starts sandboxed or not at all.
+   */
+  sandbox?: { runtime: SandboxRuntime; policy: () => SandboxPolicy };
 }
 
 /** The node-pty backend. `config` is read at each spawn, so a reload applies to new sessions. */
 export class PtyBashBackend implements TerminalBackend {
   readonly type = 'pty-bash';
   private readonly probe: boolean;
+  private readonly sandbox: PtyBashOptions['sandbox'];
   private protectionLogged = false;
 
   constructor(
@@ -44,6 +52,7 @@ export class PtyBashBackend implements TerminalBackend {
     options: PtyBashOptions = {},
   ) {
     this.probe = options.probe ?? proc.probeAvailable();
+    this.sandbox = options.sandbox;
   }
 
   async spawn(spec: SpawnSpec, signal?: AbortSignal): Promise<BackendSession> {
@@ -61,9 +70,24 @@ export class PtyBashBackend implements TerminalBackend {
       controlledPromptRc(nonce, { progressFile: startup.progressFile, privateTmuxTmpdir: startup.tmuxTmpdir, userTmuxTmpdir: env.TMUX_TMPDIR }),
       { mode: 0o600 },
     );
+    const shellArgs = ['--rcfile', startup.rcFile, '-i'];
+    let launch = { file: config.shell, args: shellArgs };
+    let sandboxed: SandboxedShell | undefined;
+    const policy = this.sandbox?.policy();
+    if (policy?.on) {
+      try {
+        // The sandbox's programs are looked up on the PATH the settings give, never one an opener asked for.
+        sandboxed = await this.sandbox!.runtime.wrapShell(policy, [config.shell, ...shellArgs], [startup.dir], sessionEnv(config.env).PATH, signal);
+      } catch (error) {
+        startup.remove();
+        throw error;
+      }
+      launch = sandboxed;
+      this.log.info(`sandboxed session (${policy.reason}): network ${JSON.stringify(sandboxed.summary.network)}, ${sandboxed.summary.writableRoots.length} writable roots`);
+    }
     let term: IPty;
     try {
-      term = this.pty.spawn(config.shell, ['--rcfile', startup.rcFile, '-i'], {
+      term = this.pty.spawn(launch.file, launch.args, {
         name: 'xterm-256color',
         cols: spec.cols ?? 120,
         rows: spec.rows ?? 30,
@@ -73,10 +97,11 @@ export class PtyBashBackend implements TerminalBackend {
       });
     } catch (error) {
       startup.remove();
+      sandboxed?.release();
       throw new TerminalError('SPAWN_FAILED', `could not start ${config.shell}: ${describe(error)}; check the dsh.terminal.shell setting`);
     }
     this.logProtection(term);
-    const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup);
+    const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed);
     try {
       await session.firstPrompt(config.openTimeoutMs, signal);
       return session;

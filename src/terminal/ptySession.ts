@@ -18,6 +18,7 @@ import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
 import { SessionProcessTree } from './processTree';
 import type { TerminalLog } from './types';
+import type { SandboxSummary } from './sandbox/policy';
 import { writeDrainMarker } from './ptyDrain';
 import { ReadinessSnapshot, SeenWait, decideReadiness } from './readiness';
 import { TextRenderer } from './screenText';
@@ -136,7 +137,13 @@ export class PtyBashSession implements BackendSession {
   private readonly scrollback: Scrollback;
   /** Renders model text (see screenText.ts); created on first use. */
   private renderer: TextRenderer | undefined;
-  private readonly shellPid: number;
+  /**
+   * The shell. In a sandbox it is not node-pty's child (the sandbox launcher is): until its first
+   * prompt this is the launcher's pid, then the shell's (see locateSandboxedShell).
+   */
+  private shellPid: number;
+  /** node-pty's child: the session leader, whose pid is the session id of every process of the session. */
+  private readonly leaderPid: number;
   private ptsPath: string | undefined;
   /** The shell's start time (/proc stat field 22): with its pid it names our shell across pid reuse. */
   private readonly shellStart: number | undefined;
@@ -171,6 +178,7 @@ export class PtyBashSession implements BackendSession {
    * @param cwd the folder the shell started in.
    * @param probe use the Linux /proc probe (else ps(1) and no probe).
    * @param startup the session's private folder, removed when it closes.
+   * @param sandbox the sandbox the shell runs in (its summary, and what to call once it closed).
    */
   constructor(
     private readonly term: IPty,
@@ -179,7 +187,8 @@ export class PtyBashSession implements BackendSession {
     private readonly config: TerminalConfig,
     private readonly log: TerminalLog,
     private readonly probe: boolean,
-    startup: StartupDir,
+    private readonly startup: StartupDir,
+    readonly sandboxed?: { summary: SandboxSummary; release(): void },
   ) {
     this.parser = new MarkerParser(nonce);
     this.scrollback = new Scrollback({
@@ -187,14 +196,14 @@ export class PtyBashSession implements BackendSession {
       maxBytes: config.retainedBytes,
       maxLineBytes: Math.min(MAX_LINE_BYTES, config.maxReadBytes),
     });
-    this.shellPid = term.pid;
+    this.shellPid = this.leaderPid = term.pid;
     this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
     this.shellStart = probe ? proc.readStat(term.pid)?.startTime : undefined;
     this.tree = probe ? new SessionProcessTree(term.pid, this.shellStart) : undefined;
     this.startupWatch = new StartupWatch(startup, term.pid, probe);
     this.debugTrapFile = path.join(startup.dir, DEBUG_TRAP_FILE);
     this.teardownPlan = new SessionTeardown({
-      shellPid: this.shellPid,
+      shellPid: this.leaderPid,
       shellStart: this.shellStart,
       probe,
       startup,
@@ -281,6 +290,7 @@ export class PtyBashSession implements BackendSession {
         clearInterval(watch);
         signal?.removeEventListener('abort', onAbort);
         this.firstPromptWaiter = undefined;
+        if (!error && this.sandboxed && this.probe) error = this.locateSandboxedShell();
         if (error) reject(error);
         else {
           this.opened = true;
@@ -495,7 +505,26 @@ export class PtyBashSession implements BackendSession {
     this.log.info(`closing shell pid ${this.shellPid}: ${reason}`);
     this.renderer?.dispose();
     this.renderer = undefined;
-    await this.teardownPlan.run();
+    try {
+      await this.teardownPlan.run();
+    } finally {
+      this.sandboxed?.release();
+    }
+  }
+
+  /**
+   * In a sandbox the shell is a descendant of node-pty's child, in the same session. At its first
+   * prompt an interactive bash holds the terminal's foreground in a process group of its own, so
+   * the foreground group names it; its command line must be the one the session started.
+   */
+  private locateSandboxedShell(): TerminalError | undefined {
+    const tpgid = proc.readStat(this.leaderPid)?.tpgid;
+    const args = tpgid !== undefined && tpgid > 0 ? proc.processArgs(tpgid, true) : undefined;
+    if (tpgid === undefined || args === undefined || !args.endsWith(` --rcfile ${this.startup.rcFile} -i`)) {
+      return new TerminalError('SPAWN_FAILED', `the sandboxed shell reached its first prompt but does not hold the terminal's foreground (foreground group ${tpgid ?? 'unknown'}); the session is ended`);
+    }
+    this.shellPid = tpgid;
+    return undefined;
   }
 
   /**
@@ -693,8 +722,8 @@ export class PtyBashSession implements BackendSession {
    * (a signal must never miss a member, nor reach a group that is not ours).
    */
   private groupMembers(pgrp: number, thorough = false): proc.ProcStat[] {
-    const members = this.tree?.group(pgrp) ?? proc.groupProcesses(this.shellPid, pgrp, this.shellStart);
-    return members.length > 0 || !thorough ? members : proc.groupProcesses(this.shellPid, pgrp, this.shellStart);
+    const members = this.tree?.group(pgrp) ?? proc.groupProcesses(this.leaderPid, pgrp, this.shellStart);
+    return members.length > 0 || !thorough ? members : proc.groupProcesses(this.leaderPid, pgrp, this.shellStart);
   }
 
   private result(send: ActiveSend, waitReason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess): SendResult {

@@ -13,6 +13,7 @@
  * - Events go only to subscriptions of the session's owner and carry ids, never owners. Other
  *   extensions get `terminalApi.ts`'s facade, never this object.
  */
+import { UNSANDBOXED, type SandboxSummary } from './sandbox/policy';
 import { quoteInput } from '../common/quoteInput';
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { checkLabel, checkSendInput } from './input';
@@ -56,6 +57,8 @@ export interface SessionInfo {
   foregroundCommand?: string;
   /** True while the person took the session over: agent sends and signals are refused. */
   takenOver: boolean;
+  /** The agent sandbox the session runs in (`on: false` outside any). */
+  sandbox: SandboxSummary;
 }
 
 /** Where a send would go, read at the moment of asking (for a confirmation). */
@@ -569,6 +572,7 @@ export class TerminalService implements Disposable {
       sessionStatus: entry.session.status(),
       busy,
       takenOver: entry.takenOver,
+      sandbox: entry.session.sandboxed?.summary ?? UNSANDBOXED,
     };
     if (busy) {
       const fg = entry.session.foreground();

@@ -8,6 +8,7 @@
 import type { DebugTrap } from './markers';
 import type { Disposable } from '../common/disposable';
 import type { Log } from '../common/log';
+import type { SandboxSummary } from './sandbox/policy';
 
 /**
  * Why a send returned. Only `stdin_read` with `waiting: 'shell-prompt'` means "the command
@@ -214,6 +215,8 @@ export interface BackendSession {
   readonly motd: string;
   /** Working directory the shell started in. */
   readonly cwd: string;
+  /** The agent sandbox the session runs in; absent when it runs outside any sandbox. */
+  readonly sandboxed?: { readonly summary: SandboxSummary };
   /**
    * The shell's working directory now (Linux: the link /proc/<shell pid>/cwd, read at the call),
    * or undefined where it cannot be read (no /proc, or the shell exited).

@@ -21,6 +21,8 @@ export interface ConfigurationSources {
   readonly backendTypes: () => string[];
   /** The configured language servers and the problems of their setting. */
   readonly languageServers: () => { readonly servers: readonly unknown[]; readonly errors: readonly string[] };
+  /** The agent sandbox policy a session opened now runs under. */
+  readonly agentSandbox?: () => unknown;
 }
 
 /** Register the two palette commands; unregistered with the returned Disposable. */
@@ -67,7 +69,7 @@ export function registerNavigationCommands(nav: NavigationContext, sources: Conf
       return answers;
     }),
     vscode.commands.registerCommand(COMMAND.showEffectiveConfiguration, async () => {
-      const config = { ...effectiveConfiguration(sources.extension, nav.service, sources.backendTypes), languageServers: sources.languageServers() };
+      const config = { ...effectiveConfiguration(sources.extension, nav.service, sources.backendTypes), languageServers: sources.languageServers(), agentSandbox: sources.agentSandbox?.() };
       await views.show('effective-configuration.jsonc', `// DSH Bridge: effective configuration\n${JSON.stringify(config, null, 2)}\n`);
       return config;
     }),

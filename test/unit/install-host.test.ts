@@ -56,6 +56,11 @@ describe('scripts/install-host.sh on a fresh Debian machine', () => {
     for (const p of ['chromium', 'tmux', 'vim-nox', 'git', 'ripgrep']) assert.ok(packages.includes(p), `${p} in ${packages.join(' ')}`);
   });
 
+  it('asks for bubblewrap and socat, which sessions in the agent sandbox need', async () => {
+    const packages = await requestedPackages();
+    for (const p of ['bubblewrap', 'socat']) assert.ok(packages.includes(p), `${p} in ${packages.join(' ')}`);
+  });
+
   it('as another user it stops before apt-get, naming the packages and the command that installs them', async () => {
     const r = await runScript(1000);
     assert.equal(r.code, 1);

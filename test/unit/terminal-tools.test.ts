@@ -10,6 +10,7 @@ import { checkRunCommand, optionalBoolean, optionalInteger, requireString } from
 import {
   closeConfirmationText,
   newSessionRunText,
+  sandboxText,
   sendConfirmationText,
   signalConfirmationText,
 } from '../../src/vscode/tools/terminal/confirmation';
@@ -136,8 +137,14 @@ describe('terminal tools: confirmation texts of real sessions', function () {
       text,
       '```sh\nmake test\n```' +
         '\n\nReceiver: **bash at its prompt**: pasted as one piece into an empty command line, then Enter runs it.' +
-        `\n\nSession ${escapeMarkdown(sessionId)} (build \\*now\\* \\[x\\]\\(y\\)), in ${inlineCode(h.tmp)}.`,
+        `\n\nSession ${escapeMarkdown(sessionId)} (build \\*now\\* \\[x\\]\\(y\\)), in ${inlineCode(h.tmp)}.` +
+        '\n\nRuns **outside any sandbox**: with your permissions, files and network.',
     );
+    assert.equal(
+      sandboxText({ on: true, network: { allowedDomains: ['*.example.com'], deniedDomains: [] }, writableRoots: ['/w', '/t'] }),
+      'Runs **inside the agent sandbox**: writes only in `/w`, `/t`; network only to `*.example.com`.',
+    );
+    assert.match(newSessionRunText('ls', '/w', { on: true, network: 'none', writableRoots: ['/w'] }), /then Enter runs it\.\n\nRuns \*\*inside the agent sandbox\*\*: writes only in `\/w`; no network\.$/);
   });
 
   it('long text states its size under the block; keys are named one by one', () => {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 // The module object itself, as the extension's loader returns it (tests compare it by reference).
 import nodePty = require('node-pty');
 import { TerminalConfig, resolveTerminalConfig } from '../../../src/terminal/config';
-import { PtyBashBackend } from '../../../src/terminal/ptyBash';
+import { PtyBashBackend, type PtyBashOptions } from '../../../src/terminal/ptyBash';
 import type { TerminalLog } from '../../../src/terminal/types';
 import { Owner, SessionInfo, TerminalService } from '../../../src/terminal/service';
 import { element } from '../../helpers/element';
@@ -35,11 +35,11 @@ export interface Harness {
 }
 
 /** Builds a service with one pty-bash backend; `config` overrides the defaults. */
-export function harness(config: Partial<TerminalConfig> = {}): Harness {
+export function harness(config: Partial<TerminalConfig> = {}, options: PtyBashOptions | ((log: MemoryLog) => PtyBashOptions) = {}): Harness {
   const log = new MemoryLog();
   const service = new TerminalService(log);
   const resolved = resolveTerminalConfig(config);
-  service.registerBackend(new PtyBashBackend(nodePty, () => resolved, log));
+  service.registerBackend(new PtyBashBackend(nodePty, () => resolved, log, typeof options === 'function' ? options(log) : options));
   const owner = service.createOwner('test');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-test-'));
   return {

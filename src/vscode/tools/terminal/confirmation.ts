@@ -5,6 +5,7 @@
  * import; the tools wrap the text in a `vscode.MarkdownString`.
  */
 import { SendInput, keyLabel } from '../../../terminal/input';
+import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget, SessionInfo } from '../../../terminal/service';
 import { codeFence, escapeMarkdown, inlineCode } from '../markdownText';
 
@@ -71,6 +72,7 @@ export function sendConfirmationText(typed: SendInput, session: SessionInfo, tar
   }
   message += `\n\nReceiver: ${receiverText(target, typed.kind === 'keys')}`;
   message += `\n\nSession ${escapeMarkdown(session.sessionId)} (${escapeMarkdown(session.name)}), ${folderText(target)}.`;
+  message += `\n\n${sandboxText(session.sandbox)}`;
   if (session.takenOver) message += '\n\nThe user has taken this session over: the send will be refused.';
   return message;
 }
@@ -79,11 +81,23 @@ export function sendConfirmationText(typed: SendInput, session: SessionInfo, tar
  * The confirmation body of a `dsh_run` that opens its session first: the command in full, then
  * bash at its prompt in `folder` (the home folder when undefined) as the receiver.
  */
-export function newSessionRunText(command: string, folder: string | undefined): string {
+export function newSessionRunText(command: string, folder: string | undefined, sandbox?: SandboxSummary): string {
   return (
     codeFence(command) +
-    `\n\nReceiver: **bash at its prompt** in a new session, ${folder ? `in ${inlineCode(folder)}` : 'in your home folder'}: pasted as one piece, then Enter runs it.`
+    `\n\nReceiver: **bash at its prompt** in a new session, ${folder ? `in ${inlineCode(folder)}` : 'in your home folder'}: pasted as one piece, then Enter runs it.` +
+    (sandbox ? `\n\n${sandboxText(sandbox)}` : '')
   );
+}
+
+/**
+ * Whether a command runs sandboxed, as every confirmation says it: inside the agent sandbox with
+ * its writable folders and network, or outside any sandbox.
+ */
+export function sandboxText(sandbox: SandboxSummary): string {
+  if (!sandbox.on) return 'Runs **outside any sandbox**: with your permissions, files and network.';
+  const network =
+    sandbox.network === 'all' ? 'all network' : sandbox.network === 'none' ? 'no network' : `network only to ${sandbox.network.allowedDomains.map(inlineCode).join(', ')}`;
+  return `Runs **inside the agent sandbox**: writes only in ${sandbox.writableRoots.map(inlineCode).join(', ')}; ${network}.`;
 }
 
 /**

@@ -1,5 +1,6 @@
 /** What every terminal tool needs from the extension, and the folder a new agent shell opens in. */
 import * as vscode from 'vscode';
+import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { Owner, TerminalService } from '../../../terminal/service';
 
 /** Why no terminal backend is available on this machine, or undefined when one is. */
@@ -10,6 +11,8 @@ export interface TerminalToolContext {
   service: TerminalService;
   owner: Owner;
   unavailable: BackendAvailability;
+  /** The agent sandbox a session opened now would run in (for confirmations); absent = none. */
+  newSessionSandbox?: () => SandboxSummary;
 }
 
 /** The first workspace folder's path, the natural place for an agent's shell; else undefined. */

@@ -18,6 +18,7 @@ export class ListTool extends TerminalTool<Record<string, never>> {
       sessionStatus: s.sessionStatus,
       busy: s.busy,
       foregroundCommand: s.foregroundCommand,
+      sandbox: s.sandbox,
     }));
     return toolResult({ sessions });
   }

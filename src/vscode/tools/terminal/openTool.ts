@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { TerminalError } from '../../../terminal/errors';
 import { escapeMarkdown, inlineCode } from '../markdownText';
+import { sandboxText } from './confirmation';
 import { toolResult } from '../toolResult';
 import { defaultCwd } from './context';
 import { abortSignal } from '../../cancellation';
@@ -28,7 +29,7 @@ export class OpenTool extends TerminalTool<OpenInput> {
       invocationMessage: new vscode.MarkdownString(`Opening an agent terminal${named}`),
       confirmationMessages: {
         title: 'Open an agent terminal?',
-        message: new vscode.MarkdownString(`Start a bash session${named} the agent can type into, in ${folder}.`),
+        message: new vscode.MarkdownString(`Start a bash session${named} the agent can type into, in ${folder}.${this.ctx.newSessionSandbox ? `\n\n${sandboxText(this.ctx.newSessionSandbox())}` : ''}`),
       },
     };
   }
@@ -38,6 +39,6 @@ export class OpenTool extends TerminalTool<OpenInput> {
     if (input.cwd !== undefined && typeof input.cwd !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'cwd must be a string: an absolute folder path');
     const info = await this.ctx.service.open(this.ctx.owner, { name: input.name, cwd: input.cwd ?? defaultCwd(), signal: abortSignal(token) });
     const motd = this.ctx.service.motd(this.ctx.owner, info.sessionId);
-    return toolResult({ sessionId: info.sessionId, name: info.name, cwd: info.cwd, sessionStatus: info.sessionStatus }, motd || undefined);
+    return toolResult({ sessionId: info.sessionId, name: info.name, cwd: info.cwd, sessionStatus: info.sessionStatus, sandbox: info.sandbox }, motd || undefined);
   }
 }

@@ -52,7 +52,7 @@ export class RunTool extends TerminalTool<RunInput> {
       message = sendConfirmationText({ kind: 'text', text }, session, target);
     } else {
       this.confirmed.remember([command], {});
-      message = newSessionRunText(text, defaultCwd());
+      message = newSessionRunText(text, defaultCwd(), this.ctx.newSessionSandbox?.());
     }
     return { invocationMessage, confirmationMessages: { title: 'Run in the agent terminal?', message: new vscode.MarkdownString(message) } };
   }
@@ -76,7 +76,7 @@ export class RunTool extends TerminalTool<RunInput> {
     const signal = abortSignal(token);
     const sessionId = existing ?? (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal })).sessionId;
     const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed?.receiver, signal });
-    return sendResult(sessionId, r);
+    return sendResult(sessionId, r, this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId)?.sandbox);
   }
 
   private defaultSession() {

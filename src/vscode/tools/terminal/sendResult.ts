@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
+import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendResult } from '../../../terminal/types';
 import { toolResult } from '../toolResult';
 
 /**
  * The result of the tools that send or wait (`dsh_terminal_send`, `dsh_run`, `dsh_terminal_wait`):
- * the JSON fields of `dsh_terminal_send`, then the output as text.
+ * the JSON fields of `dsh_terminal_send` (with the session's `sandbox` when given), then the output as text.
  */
-export function sendResult(sessionId: string, r: SendResult): vscode.LanguageModelToolResult {
+export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSummary): vscode.LanguageModelToolResult {
   const json: Record<string, unknown> = {
     sessionId,
     waitReason: r.waitReason,
@@ -23,6 +24,7 @@ export function sendResult(sessionId: string, r: SendResult): vscode.LanguageMod
     hint: r.truncated ? 'the viewport holds only the newest output; page older output with dsh_terminal_read (offset counts lines back from the newest)' : undefined,
     probe: r.probe,
     durationMs: r.durationMs,
+    sandbox,
   };
   return toolResult(json, r.output);
 }

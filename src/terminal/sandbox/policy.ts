@@ -1,0 +1,180 @@
+/**
+ * The sandbox policy of a new agent session, computed from VS Code's agent sandbox settings and
+ * `dsh.terminal.sandbox`. Plain Node: the VS Code layer reads the settings and hands their values
+ * here, so every rule is tested without a host.
+ *
+ * The settings and their meaning are VS Code's (1.116 and later, "Sandbox agent terminal commands"):
+ * `chat.agent.sandbox.enabled` ("off" | "on"), `chat.agent.sandbox.allowNetwork` (default true:
+ * file-system rules only), `chat.agent.allowedNetworkDomains` / `chat.agent.deniedNetworkDomains`
+ * (the network rules when allowNetwork is false; both empty = no network; denied wins),
+ * `chat.agent.sandbox.fileSystem.linux` / `.mac` (`denyRead`, `allowRead`, `allowWrite`,
+ * `denyWrite`), `chat.agent.sandbox.allowUnsandboxedCommands`. Writes are allowed only in the
+ * workspace folders, the extension's workspace storage and a sandbox temp folder, plus `allowWrite`.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** Values of `dsh.terminal.sandbox`. */
+export const DSH_SANDBOX_MODES = ['followVSCode', 'on', 'off'] as const;
+export type DshSandboxMode = (typeof DSH_SANDBOX_MODES)[number];
+
+/** The raw setting values the policy is computed from, as `getConfiguration().get` returns them. */
+export interface SandboxSettingValues {
+  /** `dsh.terminal.sandbox`; anything else than the three modes is a problem and counts as followVSCode. */
+  dshMode: unknown;
+  /** `chat.agent.sandbox.enabled` in force ("on", or `true` from its older boolean form, means on). */
+  vscodeEnabled: unknown;
+  /** Where `chat.agent.sandbox.enabled` comes from: organisation policy, a person's explicit setting, or neither. */
+  vscodeEnabledSource: 'policy' | 'explicit' | 'default';
+  /** `chat.agent.sandbox.allowNetwork` (default true). */
+  allowNetwork: unknown;
+  /** `chat.agent.allowedNetworkDomains`. */
+  allowedDomains: unknown;
+  /** `chat.agent.deniedNetworkDomains`. */
+  deniedDomains: unknown;
+  /** `chat.agent.sandbox.fileSystem.linux` on Linux, `.mac` on macOS. */
+  fileSystem: unknown;
+  /** `chat.agent.sandbox.allowUnsandboxedCommands` (default true). */
+  allowUnsandboxedCommands: unknown;
+}
+
+/** Where the session's folders are: the roots a sandboxed session may always write. */
+export interface SandboxFolders {
+  /** Absolute paths of the workspace folders (file URIs only). */
+  workspaceFolders: string[];
+  /** The extension's workspace storage folder, when VS Code gives one. */
+  storageFolder?: string;
+  /** The sandbox temp folder (the session's TMPDIR inside). */
+  tempFolder: string;
+}
+
+/** The network of a sandboxed session: everything, or only what the domain rules let through a proxy. */
+export type SandboxNetwork = { kind: 'all' } | { kind: 'domains'; allowedDomains: string[]; deniedDomains: string[] };
+
+/** The policy a new session runs under. */
+export interface SandboxPolicy {
+  on: boolean;
+  /** Why it is on or off, naming the setting that decided. */
+  reason: string;
+  network: SandboxNetwork;
+  /** Absolute folders the session may write (workspace folders, storage, temp, then allowWrite). */
+  writableRoots: string[];
+  /** Paths that cannot be read (literal on Linux, git-style globs on macOS). */
+  denyRead: string[];
+  /** Paths re-allowed inside a denyRead path. */
+  allowRead: string[];
+  /** Paths that cannot be written even inside a writable root. */
+  denyWrite: string[];
+  /** The sandbox temp folder (TMPDIR inside the session). */
+  tempFolder: string;
+  /** A person may approve an unsandboxed session (`chat.agent.sandbox.allowUnsandboxedCommands`). */
+  allowUnsandboxed: boolean;
+  /** Setting values that were ignored, each with what is valid. */
+  problems: string[];
+}
+
+/** What tool results say about a session's sandbox. */
+export interface SandboxSummary {
+  on: boolean;
+  /** `all`, `none`, or the domain rules that decide each connection. */
+  network: 'all' | 'none' | { allowedDomains: string[]; deniedDomains: string[] };
+  writableRoots: string[];
+}
+
+/**
+ * The policy for a new session.
+ * - On: `dsh.terminal.sandbox: "on"`; or `chat.agent.sandbox.enabled` on with `followVSCode`; or
+ *   `chat.agent.sandbox.enabled` on by organisation policy or set explicitly by a person, whatever
+ *   `dsh.terminal.sandbox` says ("off" cannot weaken them). "off" only turns off a value that came
+ *   from neither (a default or an experiment).
+ * - Network: all unless `allowNetwork` is false; then the domain rules.
+ * - Paths: `~` and `~/…` are expanded to `home`; relative paths are ignored and listed in `problems`.
+ */
+export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFolders, home: string = os.homedir()): SandboxPolicy {
+  const problems: string[] = [];
+  let mode: DshSandboxMode = 'followVSCode';
+  if (values.dshMode !== undefined) {
+    if ((DSH_SANDBOX_MODES as readonly unknown[]).includes(values.dshMode)) mode = values.dshMode as DshSandboxMode;
+    else problems.push(`dsh.terminal.sandbox must be one of ${DSH_SANDBOX_MODES.join(', ')} (got ${JSON.stringify(values.dshMode)}); followVSCode is used`);
+  }
+  const vscodeOn = values.vscodeEnabled === 'on' || values.vscodeEnabled === true;
+  let on: boolean;
+  let reason: string;
+  if (mode === 'on') [on, reason] = [true, 'dsh.terminal.sandbox is "on"'];
+  else if (mode === 'off') {
+    if (vscodeOn && values.vscodeEnabledSource !== 'default') {
+      const by = values.vscodeEnabledSource === 'policy' ? 'by organisation policy' : 'explicitly';
+      [on, reason] = [true, `chat.agent.sandbox.enabled is "on" ${by}; dsh.terminal.sandbox "off" cannot weaken it`];
+    } else [on, reason] = [false, 'dsh.terminal.sandbox is "off"'];
+  } else if (vscodeOn) [on, reason] = [true, `chat.agent.sandbox.enabled is "on"${values.vscodeEnabledSource === 'policy' ? ' (organisation policy)' : ''}`];
+  else [on, reason] = [false, 'chat.agent.sandbox.enabled is not "on" (dsh.terminal.sandbox follows it)'];
+
+  const network: SandboxNetwork =
+    values.allowNetwork === false
+      ? { kind: 'domains', allowedDomains: stringList(values.allowedDomains, 'chat.agent.allowedNetworkDomains', problems), deniedDomains: stringList(values.deniedDomains, 'chat.agent.deniedNetworkDomains', problems) }
+      : { kind: 'all' };
+  if (values.allowNetwork !== undefined && typeof values.allowNetwork !== 'boolean') problems.push(`chat.agent.sandbox.allowNetwork must be true or false (got ${JSON.stringify(values.allowNetwork)}); true is used`);
+
+  const fsSetting = isRecord(values.fileSystem) ? values.fileSystem : {};
+  if (values.fileSystem !== undefined && !isRecord(values.fileSystem)) problems.push('chat.agent.sandbox.fileSystem must be an object with denyRead, allowRead, allowWrite, denyWrite; ignored');
+  const paths = (key: string) => absolutePaths(stringList(fsSetting[key], `chat.agent.sandbox.fileSystem.${key}`, problems), key, home, problems);
+  const writableRoots = unique([...folders.workspaceFolders, ...(folders.storageFolder ? [folders.storageFolder] : []), folders.tempFolder, ...paths('allowWrite')]);
+  return {
+    on,
+    reason,
+    network,
+    writableRoots,
+    denyRead: paths('denyRead'),
+    allowRead: paths('allowRead'),
+    denyWrite: paths('denyWrite'),
+    tempFolder: folders.tempFolder,
+    allowUnsandboxed: values.allowUnsandboxedCommands !== false,
+    problems,
+  };
+}
+
+/** The part of a policy tool results show. */
+export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
+  if (!policy.on) return { on: false, network: 'all', writableRoots: [] };
+  const { network } = policy;
+  return {
+    on: true,
+    network: network.kind === 'all' ? 'all' : network.allowedDomains.length === 0 ? 'none' : { allowedDomains: network.allowedDomains, deniedDomains: network.deniedDomains },
+    writableRoots: policy.writableRoots,
+  };
+}
+
+/** The summary of a session that runs outside any sandbox. */
+export const UNSANDBOXED: SandboxSummary = Object.freeze({ on: false, network: 'all', writableRoots: [] });
+
+function stringList(value: unknown, name: string, problems: string[]): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) {
+    problems.push(`${name} must be a list of strings (got ${JSON.stringify(value)}); ignored`);
+    return [];
+  }
+  const strings = value.filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (strings.length !== value.length) problems.push(`${name}: entries that are not non-empty strings are ignored`);
+  return unique(strings.map((s) => s.trim()));
+}
+
+function absolutePaths(entries: string[], key: string, home: string, problems: string[]): string[] {
+  const result: string[] = [];
+  for (const entry of entries) {
+    const expanded = entry === '~' ? home : entry.startsWith('~/') ? path.join(home, entry.slice(2)) : entry;
+    if (!path.isAbsolute(expanded)) {
+      problems.push(`chat.agent.sandbox.fileSystem.${key}: ${JSON.stringify(entry)} is not an absolute path (or ~/…); ignored`);
+      continue;
+    }
+    result.push(expanded.length > 1 ? expanded.replace(/\/+$/, '') : expanded);
+  }
+  return result;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}

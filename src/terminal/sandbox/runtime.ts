@@ -1,0 +1,164 @@
+/**
+ * Starting a session's shell inside the agent sandbox with `@anthropic-ai/sandbox-runtime`, the
+ * library VS Code's agent sandbox and Claude Code use: it builds the bubblewrap command line
+ * (Linux; `sandbox-exec` on macOS) from the file-system rules, runs the HTTP and SOCKS proxies that
+ * enforce the network domain rules, and applies its seccomp filter. Nothing here is a sandbox of
+ * its own: this module turns a {@link SandboxPolicy} into the runtime's configuration and the
+ * runtime's command line into the one node-pty starts (controllingTerminal.ts).
+ *
+ * The runtime's manager is one per process. Its network part (the proxies and their domain rules) is
+ * shared by every sandboxed session: a change of the domain lists applies at once to open sessions
+ * too (the runtime swaps the rules in place). Sessions whose policy allows all network run without
+ * the proxies; while any session that needs them is open, a new session gets the restricted
+ * network of the running proxies, and its summary says so.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TerminalError, describe } from '../errors';
+import type { TerminalLog } from '../types';
+import { keepControllingTerminal } from './controllingTerminal';
+import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
+import { sandboxPrograms } from './prerequisites';
+
+type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
+type RuntimeConfig = import('@anthropic-ai/sandbox-runtime').SandboxRuntimeConfig;
+
+/** What node-pty starts for a sandboxed shell. */
+export interface SandboxedShell {
+  file: string;
+  args: string[];
+  /** What the session runs under, for tool results. */
+  summary: SandboxSummary;
+  /** Called once when the session has closed: the runtime may then remove its mount-point files. */
+  release(): void;
+}
+
+/** Starts shells in the sandbox; one per extension host (the runtime's manager is a singleton). */
+export class SandboxRuntime {
+  private runtime: Promise<{ lib: Runtime; utils: RuntimeUtils }> | undefined;
+  /** The network configuration the runtime's proxies run with, when they run. */
+  private proxied: RuntimeConfig['network'] | undefined;
+  private active = 0;
+  /** Serialises wraps: the runtime's manager keeps one configuration at a time. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly log: TerminalLog) {}
+
+  /**
+   * The command that starts `shellArgv` (argv of the interactive shell) sandboxed under `policy`.
+   * @param extraWritable folders the session itself needs to write (its private startup folder).
+   * @param pathEnv the PATH the sandbox's programs are looked up on.
+   * @throws TerminalError SANDBOX_UNAVAILABLE when the sandbox cannot start here (nothing started).
+   */
+  wrapShell(policy: SandboxPolicy, shellArgv: string[], extraWritable: string[], pathEnv: string | undefined, signal?: AbortSignal): Promise<SandboxedShell> {
+    const run = this.queue.then(() => this.wrap(policy, shellArgv, extraWritable, pathEnv, signal));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async wrap(policy: SandboxPolicy, shellArgv: string[], extraWritable: string[], pathEnv: string | undefined, signal?: AbortSignal): Promise<SandboxedShell> {
+    const programs = await sandboxPrograms(process.platform, pathEnv);
+    signal?.throwIfAborted();
+    const { lib, utils } = await this.load();
+    const manager = lib.SandboxManager;
+    const filesystem = {
+      denyRead: policy.denyRead,
+      allowRead: policy.allowRead,
+      allowWrite: [...policy.writableRoots, ...extraWritable],
+      denyWrite: [...policy.denyWrite, ...protectedWorkspacePaths(policy.writableRoots, utils)],
+    };
+    const tools = programs.platform === 'linux' ? { bwrapPath: programs.bwrap, socatPath: programs.socat } : {};
+    let network: SandboxSummary['network'] | undefined;
+    if (policy.network.kind === 'domains') {
+      const config: RuntimeConfig = { network: { allowedDomains: policy.network.allowedDomains, deniedDomains: policy.network.deniedDomains }, filesystem, ...tools };
+      if (this.proxied === undefined) {
+        try {
+          await manager.initialize(config);
+        } catch (error) {
+          throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but its network proxies cannot start: ${describe(error)}. No session was started.`);
+        }
+      } else manager.updateConfig(config);
+      this.proxied = config.network;
+    } else if (this.proxied !== undefined) {
+      if (this.active === 0) {
+        await manager.reset();
+        this.proxied = undefined;
+      } else {
+        const { allowedDomains, deniedDomains } = this.proxied;
+        network = allowedDomains.length === 0 ? 'none' : { allowedDomains, deniedDomains };
+        this.log.warn('sandbox: this session gets the restricted network of the sandboxed sessions already open (the runtime has one set of proxies); close them for all network');
+      }
+    }
+    const command = shellArgv.map(shellQuote).join(' ');
+    let wrapped: string;
+    try {
+      wrapped = await manager.wrapWithSandbox(`export TMPDIR=${shellQuote(policy.tempFolder)}; exec ${command}`, undefined, { filesystem, ...tools }, signal);
+    } catch (error) {
+      throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but the sandbox runtime refused this configuration: ${describe(error)}. No session was started.`);
+    }
+    if (programs.platform === 'linux') {
+      try {
+        wrapped = keepControllingTerminal(wrapped, programs.bwrap);
+      } catch (error) {
+        manager.cleanupAfterCommand();
+        throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but cannot start: ${describe(error)}. No session was started.`);
+      }
+    }
+    this.active++;
+    let released = false;
+    const summary = sandboxSummary(policy);
+    const defaults = utils.getDefaultWritePaths({ denyRead: policy.denyRead, allowRead: policy.allowRead }).filter((p) => !p.startsWith('/dev/') && !p.startsWith('/private/'));
+    summary.writableRoots = [...new Set([...summary.writableRoots, ...defaults])];
+    if (network !== undefined) summary.network = network;
+    return {
+      file: '/bin/sh',
+      args: ['-c', `exec ${wrapped}`],
+      summary,
+      release: () => {
+        if (released) return;
+        released = true;
+        this.active--;
+        manager.cleanupAfterCommand();
+      },
+    };
+  }
+
+  private load(): Promise<{ lib: Runtime; utils: RuntimeUtils }> {
+    this.runtime ??= (async () => ({
+      lib: await import('@anthropic-ai/sandbox-runtime'),
+      utils: (await import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js')),
+    }))();
+    return this.runtime;
+  }
+}
+
+/** The runtime's lists of files that configure what runs outside the sandbox. */
+interface RuntimeUtils {
+  DANGEROUS_FILES: readonly string[];
+  getDangerousDirectories(): string[];
+  getDefaultWritePaths(readRules?: { denyRead: readonly string[]; allowRead?: readonly string[] }): string[];
+}
+
+/**
+ * Paths in each writable root that configure what runs outside the sandbox, kept unwritable: the
+ * runtime's own list (shell startup files, `.gitconfig`, `.vscode`, …) and a repository's
+ * `.git/hooks` and `.git/config`. The runtime protects them in its host's working folder; a
+ * session's roots are the workspace folders, so they are named here.
+ */
+function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils): string[] {
+  const paths: string[] = [];
+  for (const root of roots) {
+    for (const name of [...utils.DANGEROUS_FILES, ...utils.getDangerousDirectories()]) paths.push(path.join(root, name));
+    try {
+      if (fs.statSync(path.join(root, '.git')).isDirectory()) paths.push(path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config'));
+    } catch {
+      // Not a repository root.
+    }
+  }
+  return paths;
+}
+
+/** `s` as one word for sh (single quotes). */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_./=:@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}

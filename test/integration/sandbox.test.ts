@@ -1,0 +1,227 @@
+/**
+ * Agent sessions in the agent sandbox, in the real extension host through `vscode.lm.invokeTool`:
+ * turned on through VS Code's `chat.agent.sandbox.enabled` and through `dsh.terminal.sandbox`,
+ * with the rules of `chat.agent.sandbox.*`. VS Code versions that do not declare VS Code's sandbox
+ * settings still read them (from the workspace settings file here).
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { TERMINAL_TOOLS, invokeTool, waitForTools } from './lm';
+import { until } from '../helpers/wait';
+
+interface Sandbox {
+  on: boolean;
+  network: unknown;
+  writableRoots: string[];
+}
+interface SendJson {
+  waitReason: string;
+  waiting?: string;
+  exitCode?: number;
+  echoOff?: boolean;
+  alternateScreen?: boolean;
+  foreground?: { command: string };
+  sandbox?: Sandbox;
+}
+
+const workspace = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+const settingsFile = () => path.join(workspace(), '.vscode', 'settings.json');
+
+/**
+ * Sets `key` for the test: in the user settings where this VS Code declares the key, else in the
+ * workspace settings file (a key VS Code does not declare is still read from it).
+ */
+async function setSetting(key: string, value: unknown): Promise<void> {
+  try {
+    await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
+  } catch {
+    // Not declared by this VS Code.
+  }
+  // Removing a value leaves the default in force (undefined for a key this VS Code does not declare).
+  const expected = JSON.stringify(value === undefined ? vscode.workspace.getConfiguration().inspect(key)?.defaultValue : value);
+  if (JSON.stringify(vscode.workspace.getConfiguration().get(key)) !== expected) {
+    const file = settingsFile();
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const current = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+    if (value === undefined) delete current[key];
+    else current[key] = value;
+    fs.writeFileSync(file, JSON.stringify(current, null, 2));
+  }
+  await until(`${key} to read ${expected}`, () => JSON.stringify(vscode.workspace.getConfiguration().get(key)) === expected, 10_000);
+}
+
+const SETTINGS = [
+  'chat.agent.sandbox.enabled',
+  'chat.agent.sandbox.allowNetwork',
+  'chat.agent.allowedNetworkDomains',
+  'chat.agent.sandbox.fileSystem.linux',
+  'dsh.terminal.sandbox',
+  'dsh.terminal.env',
+];
+
+describe('agent sessions in the agent sandbox', function () {
+  this.timeout(180_000);
+  let root: string;
+  let denied: string;
+  let outside: string;
+  let server: http.Server;
+  let port: number;
+  const opened: string[] = [];
+
+  const open = async () => {
+    const r = await invokeTool<{ sessionId: string; sandbox: Sandbox }>('dsh_terminal_open', { name: 'sandbox' });
+    opened.push(r.json.sessionId);
+    return r.json;
+  };
+  const send = (sessionId: string, input: string, timeoutMs?: number) => invokeTool<SendJson>('dsh_terminal_send', { sessionId, input, timeoutMs });
+
+  before(async function () {
+    if (process.platform !== 'linux') this.skip();
+    await waitForTools(TERMINAL_TOOLS);
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-sandbox-it-'));
+    denied = path.join(root, 'denied');
+    outside = path.join(root, 'outside');
+    fs.mkdirSync(denied);
+    fs.mkdirSync(outside);
+    fs.writeFileSync(path.join(denied, 'secret.txt'), 'the secret\n');
+    server = http.createServer((_req, res) => res.end('hello from outside\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterEach(async () => {
+    for (const sessionId of opened.splice(0)) await invokeTool('dsh_terminal_close', { sessionId }).catch(() => undefined);
+  });
+
+  after(async () => {
+    server?.close();
+    for (const key of SETTINGS) await setSetting(key, undefined).catch(() => undefined);
+    fs.rmSync(path.join(workspace(), '.vscode'), { recursive: true, force: true });
+    fs.rmSync(path.join(workspace(), 'sandbox-in.txt'), { force: true });
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('on through chat.agent.sandbox.enabled: writes only in the workspace, denyRead unreadable, no network without domains, a domain allowed works', async () => {
+    await setSetting('chat.agent.sandbox.enabled', 'on');
+    await setSetting('chat.agent.sandbox.fileSystem.linux', { denyRead: [denied] });
+    await setSetting('chat.agent.sandbox.allowNetwork', false);
+    const session = await open();
+    assert.equal(session.sandbox.on, true);
+    assert.equal(session.sandbox.network, 'none');
+    assert.ok(session.sandbox.writableRoots.includes(workspace()), JSON.stringify(session.sandbox));
+    const listed = await invokeTool<{ sessions: { sessionId: string; sandbox: Sandbox }[] }>('dsh_terminal_list', {});
+    assert.equal(listed.json.sessions.find((s) => s.sessionId === session.sessionId)?.sandbox.on, true);
+
+    const inside = await send(session.sessionId, `echo in > ${workspace()}/sandbox-in.txt`);
+    assert.equal(inside.json.exitCode, 0, inside.text);
+    assert.equal(fs.readFileSync(path.join(workspace(), 'sandbox-in.txt'), 'utf8'), 'in\n');
+    const out = await send(session.sessionId, `echo out > ${outside}/out.txt`);
+    assert.notEqual(out.json.exitCode, 0);
+    assert.ok(!fs.existsSync(path.join(outside, 'out.txt')), 'nothing was written outside the workspace');
+    const read = await send(session.sessionId, `cat ${denied}/secret.txt`);
+    assert.notEqual(read.json.exitCode, 0);
+    assert.doesNotMatch(read.text ?? '', /the secret/);
+    const blocked = await send(session.sessionId, `curl -sS --max-time 5 --noproxy '' http://127.0.0.1:${port}/; curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:${port}/`, 30_000);
+    assert.doesNotMatch(blocked.text ?? '', /hello from outside/);
+
+    await setSetting('chat.agent.allowedNetworkDomains', ['127.0.0.1']);
+    const allowed = await open();
+    assert.deepEqual(allowed.sandbox.network, { allowedDomains: ['127.0.0.1'], deniedDomains: [] });
+    const through = await send(allowed.sessionId, `curl -sS --max-time 5 --noproxy '' http://127.0.0.1:${port}/`, 30_000);
+    assert.match(through.text ?? '', /hello from outside/);
+    const run = await invokeTool<SendJson>('dsh_run', { command: 'true' });
+    assert.equal(run.json.sandbox?.on, true, 'dsh_run says it ran sandboxed');
+    const runSessions = await invokeTool<{ sessions: { sessionId: string; name: string }[] }>('dsh_terminal_list', {});
+    opened.push(...runSessions.json.sessions.filter((s) => s.name === 'dsh_run').map((s) => s.sessionId));
+    await setSetting('chat.agent.allowedNetworkDomains', undefined);
+    await setSetting('chat.agent.sandbox.allowNetwork', undefined);
+    await setSetting('chat.agent.sandbox.enabled', undefined);
+  });
+
+  it('on through dsh.terminal.sandbox: readiness inside as outside (exit code, input(), password, SIGINT, vim, background job ended on close)', async () => {
+    await setSetting('dsh.terminal.sandbox', 'on');
+    const { sessionId, sandbox } = await open();
+    assert.equal(sandbox.on, true);
+    assert.equal(sandbox.network, 'all');
+    const fail = await send(sessionId, 'false');
+    assert.deepEqual([fail.json.waitReason, fail.json.waiting, fail.json.exitCode], ['stdin_read', 'shell-prompt', 1]);
+    const question = await send(sessionId, `python3 -c "print('hi', input('Name: '))"`);
+    assert.deepEqual([question.json.waitReason, question.json.waiting], ['stdin_read', 'program-input']);
+    assert.match((await send(sessionId, 'Bob')).text ?? '', /hi Bob/);
+    const password = await send(sessionId, 'read -s -p "Password: " pw; echo "got ${#pw}"');
+    assert.deepEqual([password.json.waiting, password.json.echoOff], ['program-input', true]);
+    assert.match((await send(sessionId, 'hunter2')).text ?? '', /got 7/);
+    const sleeping = await send(sessionId, 'sleep 60', 1500);
+    assert.equal(sleeping.json.waitReason, 'timeout');
+    const signalled = await invokeTool<{ delivered: boolean }>('dsh_terminal_signal', { sessionId, signal: 'SIGINT' });
+    assert.equal(signalled.json.delivered, true);
+    const back = await send(sessionId, 'echo back');
+    assert.equal(back.json.waiting, 'shell-prompt');
+    const vim = await send(sessionId, 'vim -u NONE -N', 10_000);
+    assert.deepEqual([vim.json.waitReason, vim.json.alternateScreen], ['stdin_read', true]);
+    await invokeTool('dsh_terminal_send', { sessionId, keys: [':', 'q', '!', 'Enter'] });
+    const bg = await send(sessionId, 'sleep 300 & echo "pid $!"');
+    assert.equal(bg.json.exitCode, 0);
+    const sleeps = () => childSleeps();
+    assert.ok(sleeps().length >= 1, 'the background job runs');
+    await invokeTool('dsh_terminal_close', { sessionId });
+    await until('the background job to end with its session', () => sleeps().length === 0, 10_000);
+    await setSetting('dsh.terminal.sandbox', undefined);
+  });
+
+  it('fails closed: with bubblewrap not on PATH the open fails with the install hint and no shell is left', async () => {
+    const bin = path.join(root, 'bin');
+    fs.mkdirSync(bin, { recursive: true });
+    for (const program of ['bash', 'sh', 'socat', 'python3']) {
+      const found = (process.env.PATH ?? '').split(':').map((d) => path.join(d, program)).find((p) => fs.existsSync(p));
+      if (found && !fs.existsSync(path.join(bin, program))) fs.symlinkSync(found, path.join(bin, program));
+    }
+    await setSetting('dsh.terminal.sandbox', 'on');
+    await setSetting('dsh.terminal.env', { PATH: bin });
+    const before = rcShells();
+    await assert.rejects(invokeTool('dsh_terminal_open', { name: 'no-bwrap' }), /bubblewrap \(bwrap\) not found on PATH; install them with `sudo apt-get install bubblewrap socat`/);
+    assert.deepEqual(rcShells(), before, 'no shell was started');
+    const listed = await invokeTool<{ sessions: { name: string }[] }>('dsh_terminal_list', {});
+    assert.ok(!listed.json.sessions.some((s) => s.name === 'no-bwrap'));
+    await setSetting('dsh.terminal.env', undefined);
+    await setSetting('dsh.terminal.sandbox', undefined);
+  });
+});
+
+/** pids of this host's descendants that run `sleep 300`. */
+function childSleeps(): number[] {
+  return procs().filter((p) => p.args === 'sleep 300').map((p) => p.pid);
+}
+
+/** pids of this host's descendants that run a shell on a DSH Bridge rc file. */
+function rcShells(): number[] {
+  return procs()
+    .filter((p) => /--rcfile \S*dsh-bridge-/.test(p.args))
+    .map((p) => p.pid);
+}
+
+/** This extension host's descendants with their command lines (other programs on the machine are not ours). */
+function procs(): { pid: number; args: string }[] {
+  const parent = new Map<number, number>();
+  const args = new Map<number, string>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      parent.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      args.set(Number(name), fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0+$/, '').replace(/\0/g, ' '));
+    } catch {
+      // Gone.
+    }
+  }
+  const ours = (pid: number) => {
+    for (let p = parent.get(pid), hops = 0; p !== undefined && p > 0 && hops < 64; p = parent.get(p), hops++) if (p === process.pid) return true;
+    return false;
+  };
+  return [...args].filter(([pid]) => ours(pid)).map(([pid, a]) => ({ pid, args: a }));
+}

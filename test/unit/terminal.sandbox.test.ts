@@ -1,0 +1,293 @@
+/**
+ * Agent sessions inside the agent sandbox: the policy computed from VS Code's settings and
+ * `dsh.terminal.sandbox`, the bubblewrap command line without `--new-session`, and real sessions on
+ * the real pty-bash backend in the real sandbox runtime (bubblewrap, socat, its seccomp helper):
+ * the boundary holds (writes, denied reads, network), readiness works inside as outside, a program
+ * that types into the terminal reaches only the sandboxed shell, and a sandbox that cannot start
+ * fails the open with no shell left.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { keepControllingTerminal, SandboxCommandShapeError } from '../../src/terminal/sandbox/controllingTerminal';
+import { DSH_SANDBOX_MODES, SandboxPolicy, SandboxSettingValues, sandboxPolicy, sandboxSummary } from '../../src/terminal/sandbox/policy';
+import { packageJson } from '../helpers/packageJson';
+import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
+import * as proc from '../../src/terminal/procProbe';
+import { TerminalError } from '../../src/terminal/errors';
+import { Harness, harness, sleep } from './support/terminal';
+import { until } from '../helpers/wait';
+
+const VALUES: SandboxSettingValues = {
+  dshMode: undefined,
+  vscodeEnabled: 'off',
+  vscodeEnabledSource: 'default',
+  allowNetwork: undefined,
+  allowedDomains: undefined,
+  deniedDomains: undefined,
+  fileSystem: undefined,
+  allowUnsandboxedCommands: undefined,
+};
+const FOLDERS = { workspaceFolders: ['/w/one'], storageFolder: '/s/store', tempFolder: '/t/tmp' };
+
+describe('sandbox policy from the settings', () => {
+  const policy = (v: Partial<SandboxSettingValues>) => sandboxPolicy({ ...VALUES, ...v }, FOLDERS, '/home/u');
+
+  it('follows chat.agent.sandbox.enabled by default ("on", or true from its older boolean form)', () => {
+    assert.equal(policy({}).on, false);
+    assert.equal(policy({ vscodeEnabled: 'on', vscodeEnabledSource: 'explicit' }).on, true);
+    assert.equal(policy({ vscodeEnabled: true, vscodeEnabledSource: 'explicit' }).on, true);
+    assert.match(policy({ vscodeEnabled: 'on', vscodeEnabledSource: 'policy' }).reason, /organisation policy/);
+  });
+
+  it('dsh.terminal.sandbox "on" turns it on alone; "off" cannot weaken a policy-locked or explicit "on"', () => {
+    assert.equal(policy({ dshMode: 'on' }).on, true);
+    assert.equal(policy({ dshMode: 'off', vscodeEnabled: 'on', vscodeEnabledSource: 'policy' }).on, true);
+    const explicit = policy({ dshMode: 'off', vscodeEnabled: 'on', vscodeEnabledSource: 'explicit' });
+    assert.equal(explicit.on, true);
+    assert.match(explicit.reason, /cannot weaken/);
+    assert.equal(policy({ dshMode: 'off', vscodeEnabled: 'on', vscodeEnabledSource: 'default' }).on, false, 'an "on" from a default or an experiment can be turned off');
+  });
+
+  it('an unknown dsh.terminal.sandbox value is reported and counts as followVSCode', () => {
+    const p = policy({ dshMode: 'maybe', vscodeEnabled: 'on', vscodeEnabledSource: 'explicit' });
+    assert.equal(p.on, true);
+    assert.match(p.problems.join('\n'), /dsh.terminal.sandbox must be one of followVSCode, on, off \(got "maybe"\)/);
+  });
+
+  it('network: all unless allowNetwork is false; then the domain lists, empty = none', () => {
+    assert.deepEqual(policy({ dshMode: 'on' }).network, { kind: 'all' });
+    const none = policy({ dshMode: 'on', allowNetwork: false });
+    assert.deepEqual(none.network, { kind: 'domains', allowedDomains: [], deniedDomains: [] });
+    assert.equal(sandboxSummary(none).network, 'none');
+    const some = policy({ dshMode: 'on', allowNetwork: false, allowedDomains: ['*.example.com'], deniedDomains: ['bad.example.com'] });
+    assert.deepEqual(sandboxSummary(some).network, { allowedDomains: ['*.example.com'], deniedDomains: ['bad.example.com'] });
+  });
+
+  it('writable roots: workspace folders, storage, temp, then allowWrite (~ expanded); relative paths are refused', () => {
+    const p = policy({ dshMode: 'on', fileSystem: { allowWrite: ['~/cache', 'rel/x', '/abs/'], denyRead: ['~/.ssh'], denyWrite: ['/w/one/secret'] } });
+    assert.deepEqual(p.writableRoots, ['/w/one', '/s/store', '/t/tmp', '/home/u/cache', '/abs']);
+    assert.deepEqual(p.denyRead, ['/home/u/.ssh']);
+    assert.deepEqual(p.denyWrite, ['/w/one/secret']);
+    assert.match(p.problems.join('\n'), /"rel\/x" is not an absolute path/);
+    assert.equal(p.allowUnsandboxed, true);
+    assert.equal(policy({ allowUnsandboxedCommands: false }).allowUnsandboxed, false);
+  });
+});
+
+describe('dsh.terminal.sandbox in package.json', () => {
+  it('declares the modes the policy knows, followVSCode by default, and is restricted in untrusted workspaces', () => {
+    const pkg = packageJson();
+    const setting = pkg.contributes.configuration.properties['dsh.terminal.sandbox'];
+    assert.deepEqual(setting?.enum, [...DSH_SANDBOX_MODES]);
+    assert.equal(setting?.default, 'followVSCode');
+    assert.ok((pkg.capabilities).untrustedWorkspaces.restrictedConfigurations.includes('dsh.terminal.sandbox'));
+  });
+});
+
+describe('the bubblewrap command line keeps the PTY the controlling terminal', () => {
+  it('removes exactly --new-session and names bubblewrap by its absolute path', () => {
+    const wrapped = "bwrap --new-session --die-with-parent --unshare-net --ro-bind / / -- /usr/bin/bash -c 'x --new-session'";
+    assert.equal(keepControllingTerminal(wrapped, '/usr/bin/bwrap'), "/usr/bin/bwrap --die-with-parent --unshare-net --ro-bind / / -- /usr/bin/bash -c 'x --new-session'");
+    const viaFile = "/bin/sh -c 'exec 3<\"$1\" && shift && exec \"$@\"' srt-args /proc/self/fd/9 bwrap --new-session --die-with-parent --args 3 -- bash";
+    assert.match(keepControllingTerminal(viaFile, '/usr/bin/bwrap'), / srt-args \/proc\/self\/fd\/9 \/usr\/bin\/bwrap --die-with-parent --args 3 -- bash$/);
+  });
+
+  it('refuses a command line of another shape instead of starting it', () => {
+    assert.throws(() => keepControllingTerminal('bwrap --die-with-parent -- bash', '/usr/bin/bwrap'), SandboxCommandShapeError);
+    assert.throws(() => keepControllingTerminal('bwrap --new-session --die-with-parent a; bwrap --new-session --die-with-parent b', '/usr/bin/bwrap'), SandboxCommandShapeError);
+    assert.throws(() => keepControllingTerminal('bwrap --new-session --die-with-parent a', 'bwrap'), SandboxCommandShapeError);
+    assert.equal(keepControllingTerminal('/usr/bin/bwrap --new-session --die-with-parent a', '/usr/bin/bwrap'), '/usr/bin/bwrap --die-with-parent a');
+  });
+});
+
+describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', function () {
+  this.timeout(120_000);
+  const runtime = new SandboxRuntime({ info: () => {}, warn: () => {} });
+  let h: Harness;
+  let id: string;
+  let root: string;
+  let workspace: string;
+  let outside: string;
+  let denied: string;
+  let current: SandboxPolicy;
+  const policy = (v: Partial<SandboxSettingValues> = {}) =>
+    sandboxPolicy({ ...VALUES, dshMode: 'on', fileSystem: { denyRead: [denied] }, ...v }, { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp') });
+  const open = async (p: SandboxPolicy = policy(), env: Record<string, string | null> = {}) => {
+    current = p;
+    h = harness({ quietThresholdMs: 6_000, env }, { sandbox: { runtime, policy: () => current } });
+    id = (await h.service.open(h.owner, { cwd: workspace })).sessionId;
+    return h.service.list(h.owner)[0]!;
+  };
+  const send = (input: string, timeoutMs?: number) => h.service.send(h.owner, id, { input, timeoutMs });
+
+  beforeEach(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-sandbox-')));
+    workspace = path.join(root, 'workspace');
+    outside = path.join(root, 'outside');
+    denied = path.join(root, 'denied');
+    for (const d of [workspace, outside, denied, path.join(root, 'tmp')]) fs.mkdirSync(d);
+    fs.writeFileSync(path.join(denied, 'secret.txt'), 'the secret\n');
+  });
+  afterEach(async () => {
+    await h?.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('writes only inside the writable roots, cannot read a denyRead path, and says so in its info', async () => {
+    const info = await open();
+    assert.equal(info.sandbox.on, true);
+    assert.equal(info.sandbox.network, 'all');
+    assert.ok(info.sandbox.writableRoots.includes(workspace), JSON.stringify(info.sandbox));
+    const inside = await send(`echo in > ${workspace}/in.txt && echo WROTE`);
+    assert.equal(inside.exitCode, 0, inside.output);
+    assert.equal(fs.readFileSync(path.join(workspace, 'in.txt'), 'utf8'), 'in\n');
+    const out = await send(`echo out > ${outside}/out.txt`);
+    assert.notEqual(out.exitCode, 0);
+    assert.match(out.output, /Read-only file system|Permission denied/);
+    assert.ok(!fs.existsSync(path.join(outside, 'out.txt')), 'nothing was written outside');
+    const home = await send(`touch ${os.homedir()}/dsh-sandbox-probe`);
+    assert.notEqual(home.exitCode, 0, home.output);
+    const read = await send(`cat ${denied}/secret.txt`);
+    assert.notEqual(read.exitCode, 0);
+    assert.doesNotMatch(read.output, /the secret/);
+  });
+
+  it('keeps the PTY the controlling terminal: job control, the foreground group, tty names the PTY', async () => {
+    await open();
+    const jobs = await send('set -o | grep -E "^monitor"; sleep 100 & jobs -l | wc -l; kill %1');
+    assert.match(jobs.output, /monitor\s+on/);
+    assert.doesNotMatch(jobs.output, /no job control/);
+    // The terminal the shell reads is the session's PTY (inside, bubblewrap names it /dev/console).
+    const shell = findShell(h);
+    assert.ok(shell > 0, 'the shell holds the foreground in a group of its own');
+    const ptsPath = fs.readlinkSync(`/proc/${shell}/fd/0`);
+    assert.match(ptsPath, /^\/dev\/pts\/\d+$/);
+    const rdev = fs.statSync(ptsPath).rdev;
+    const inside = await send('tty && stat -L -c "%t:%T" "$(tty)"');
+    assert.equal(inside.exitCode, 0, inside.output);
+    const [, major, minor] = /([0-9a-f]+):([0-9a-f]+)\s*$/.exec(inside.output) ?? [];
+    assert.equal((Number.parseInt(major!, 16) << 8) | Number.parseInt(minor!, 16), rdev, `${inside.output} vs ${ptsPath}`);
+  });
+
+  it('readiness inside as outside: exit code, input(), a password prompt, SIGINT to a foreground sleep, vim', async () => {
+    await open();
+    const fail = await send('false');
+    assert.deepEqual([fail.waitReason, fail.waiting, fail.exitCode], ['stdin_read', 'shell-prompt', 1]);
+    const question = await send(`python3 -c "print('answer:', input('name? '))"`);
+    assert.deepEqual([question.waitReason, question.waiting], ['stdin_read', 'program-input']);
+    const answer = await send('sandbox');
+    assert.match(answer.output, /answer: sandbox/);
+    assert.equal(answer.exitCode, 0);
+    const password = await send('read -s -p "Password: " pw; echo "got ${#pw}"');
+    assert.deepEqual([password.waiting, password.echoOff], ['program-input', true]);
+    const typed = await send('hunter2');
+    assert.match(typed.output, /got 7/);
+    const sleeping = await send('sleep 60', 1500);
+    assert.equal(sleeping.waitReason, 'timeout');
+    assert.match(sleeping.foreground?.command ?? '', /^sleep 60/);
+    const signalled = h.service.signal(h.owner, id, 'SIGINT');
+    assert.equal(signalled.delivered, true);
+    const after = await send('echo back');
+    assert.match(after.output, /back/);
+    const vim = await send('vim -u NONE -N', 10_000);
+    assert.deepEqual([vim.waitReason, vim.alternateScreen], ['stdin_read', true]);
+    const quit = await h.service.send(h.owner, id, { keys: [':', 'q', '!', 'Enter'] });
+    assert.equal(quit.waiting, 'shell-prompt');
+  });
+
+  it('a background job is ended when the session closes', async () => {
+    await open();
+    const bg = await send('sleep 300 & echo "job $!"');
+    assert.equal(bg.exitCode, 0);
+    const sleeps = () => sessionProcesses(h).filter((p) => p.comm === 'sleep');
+    assert.equal(sleeps().length, 1, 'the job runs');
+    const leader = h.service.list(h.owner)[0]!;
+    const all = sessionProcesses(h).map((p) => p.pid);
+    await h.service.close(h.owner, leader.sessionId, 'test');
+    for (const pid of all) assert.equal(proc.readStat(pid) === undefined || proc.readStat(pid)?.state === 'Z', true, `pid ${pid} is gone`);
+  });
+
+  it('a program that types into the terminal (TIOCSTI) reaches only the sandboxed shell', async () => {
+    await open();
+    const target = path.join(outside, 'injected.txt');
+    // The injected line ends with a newline (chr(10)): the shell reads and runs it after python exits.
+    const inject = await send(`python3 -c 'import fcntl, termios, sys; [fcntl.ioctl(0, termios.TIOCSTI, bytes([b])) for b in (sys.argv[1] + chr(10)).encode()]' 'touch ${target}; echo INJECTED-$((6*7))'`);
+    assert.equal(inject.exitCode, 0, inject.output);
+    await until('the injected line to run', () => /INJECTED-42/.test(h.service.read(h.owner, id, { count: 50 }).text), 10_000);
+    await sleep(200);
+    assert.ok(!fs.existsSync(target), 'the injected command ran inside the sandbox: it could not write outside');
+    assert.match(h.service.read(h.owner, id, { count: 50 }).text, /Read-only file system|Permission denied/);
+  });
+
+  it('network: allowNetwork false with no domains cannot reach a server on 127.0.0.1 outside; with the domain allowed it can', async () => {
+    const server = http.createServer((_req, res) => res.end('hello from outside\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const opened = await open(policy({ allowNetwork: false }));
+      assert.equal(opened.sandbox.network, 'none');
+      const blocked = await send(`curl -sS --max-time 5 --noproxy '' http://127.0.0.1:${port}/; echo "rc=$?"; curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:${port}/; echo "rc=$?"`);
+      assert.doesNotMatch(blocked.output, /hello from outside/);
+      await h.dispose();
+      const allowed = await open(policy({ allowNetwork: false, allowedDomains: ['127.0.0.1'] }));
+      assert.deepEqual(allowed.sandbox.network, { allowedDomains: ['127.0.0.1'], deniedDomains: [] });
+      const through = await send(`curl -sS --max-time 5 --noproxy '' http://127.0.0.1:${port}/`);
+      assert.match(through.output, /hello from outside/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('fails closed: without bubblewrap on PATH the open fails with the install hint and no shell is left', async () => {
+    const bin = path.join(root, 'bin');
+    fs.mkdirSync(bin);
+    for (const program of ['bash', 'sh', 'socat']) fs.symlinkSync(execPath(program), path.join(bin, program));
+    const before = shellsOf();
+    await assert.rejects(open(policy(), { PATH: bin }), (error: unknown) => {
+      assert.ok(error instanceof TerminalError);
+      assert.equal(error.code, 'SANDBOX_UNAVAILABLE');
+      assert.match(error.message, /bubblewrap \(bwrap\) not found on PATH; install them with `sudo apt-get install bubblewrap socat`/);
+      return true;
+    });
+    assert.deepEqual(h.service.list(h.owner), []);
+    assert.deepEqual(shellsOf(), before, 'no shell process was started');
+    assert.ok(!h.log.lines.some((l) => /sandboxed session/.test(l)), 'nothing was spawned');
+  });
+});
+
+/** The pid of the sandboxed shell: the foreground process group of the session's terminal at its prompt. */
+function findShell(h: Harness): number {
+  return sessionProcesses(h).find((p) => p.pgrp === p.pid && p.comm === 'bash' && p.tpgid === p.pid)?.pid ?? 0;
+}
+
+/** Every process of the harness's one session (its session id is node-pty's child). */
+function sessionProcesses(h: Harness): proc.ProcStat[] {
+  const leader = fs
+    .readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map((n) => proc.readStat(Number(n)))
+    .filter((s): s is proc.ProcStat => !!s && s.ppid === process.pid && s.session === s.pid);
+  assert.ok(leader.length > 0, `no session leader among the test's children (${h.service.list(h.owner).length} sessions)`);
+  return leader.flatMap((l) => proc.sessionProcesses(l.pid, l.startTime));
+}
+
+/** This test process's children that run a shell on an rc file (a session's shell or its sandbox launcher). */
+function shellsOf(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .filter((pid) => proc.readStat(pid)?.ppid === process.pid && (proc.processArgs(pid, true) ?? '').includes('--rcfile'));
+}
+
+function execPath(program: string): string {
+  for (const dir of (process.env.PATH ?? '').split(':')) {
+    const p = path.join(dir, program);
+    if (fs.existsSync(p)) return p;
+  }
+  throw new Error(`${program} not on PATH`);
+}
