@@ -21,7 +21,7 @@
 import { raceAbort, throwIfAborted } from '../cancellation';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, Range, assertNever, Disposable } from '../types';
 import { canonicalUri, uriKey } from '../uri';
-import { splitLines } from '../position';
+import { headLines } from '../headLines';
 import { slugify, ResolvableFile, Resolution } from './resolve';
 import { IndexedLink, IndexedNote, VaultIndex, VaultIndexOptions, decode } from './vaultIndex';
 import { isNotFoundError, WorkspaceFs } from './workspaceFs';
@@ -251,7 +251,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
       throw e;
     }
     const title = target.parsed.title ?? target.name;
-    const lines = splitLines(text);
+    const lines = headLines(text); // the excerpt lies in the note's start: a huge note is not split whole
     const { range, anchorMissing } = anchorRange(target, l.link);
     let start = range.start.line;
     if (start === 0 && target.parsed.frontMatter) start = target.parsed.frontMatter.endLine + 1;
