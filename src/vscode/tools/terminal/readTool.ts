@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
 import { optionalBoolean, optionalInteger, requireString } from './args';
@@ -21,7 +20,7 @@ export interface ReadInput {
  * `count` lines, byte-capped) or its visible screen; `nextOffset` pages further back.
  */
 export class ReadTool extends TerminalTool<ReadInput> {
-  static readonly toolName = TOOL.terminalRead;
+  static readonly toolName = 'dsh_terminal_read';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ReadInput>): vscode.PreparedToolInvocation {
     return { invocationMessage: new vscode.MarkdownString(`Reading agent terminal ${escapeMarkdown(String(options.input.sessionId))}`) };
