@@ -18,6 +18,7 @@ import { matchSymbolName } from '../src/lsp/features/match';
 import { shapeOutline, shapeWorkspaceSymbols } from '../src/lsp/features/present';
 import { splitLines } from '../src/lsp/position';
 import { median } from '../test/bench/timing';
+import { generateVault } from '../test/bench/vault';
 
 const args = process.argv.slice(2);
 const arg = (name: string, dflt: number) => {
@@ -29,52 +30,6 @@ const RUNS = arg('--runs', 30);
 const FOAM_DOCS = path.resolve(__dirname, '../test/fixtures/foam-docs');
 
 const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 1)} ms`;
-
-/** A deterministic PRNG (mulberry32) so the generated vault is the same on every run. */
-function rng(seed: number) {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Write `n` notes in 100 folders, each with a title, prose, ~6 links (aliases, headings, embeds) and a code fence. */
-function generateVault(dir: string, n: number): void {
-  const rand = rng(42);
-  const name = (i: number) => `note-${String(i).padStart(5, '0')}`;
-  for (let i = 0; i < n; i++) {
-    const folder = path.join(dir, `area-${String(i % 100).padStart(2, '0')}`);
-    if (i < 100) fs.mkdirSync(folder, { recursive: true });
-    const links: string[] = [];
-    for (let k = 0; k < 6; k++) {
-      const t = name(Math.floor(rand() * n));
-      const r = rand();
-      links.push(r < 0.6 ? `[[${t}]]` : r < 0.8 ? `[[${t}|see ${t}]]` : r < 0.9 ? `[[${t}#Details]]` : `![[${t}]]`);
-    }
-    const body = [
-      `# Note ${i}`,
-      '',
-      `Some prose about topic ${i} that links to ${links[0]} and ${links[1]}, with \`inline [[code]]\` too.`,
-      '',
-      '## Details',
-      '',
-      `- point one ${links[2]}`,
-      `- point two ${links[3]} ^point-${i}`,
-      '',
-      '```md',
-      `[[${name((i + 1) % n)}]] in a code example is not a link`,
-      '```',
-      '',
-      `More text. ${links[4]} ${links[5]}`,
-      'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore.',
-      '',
-    ].join('\n');
-    fs.writeFileSync(path.join(folder, `${name(i)}.md`), body);
-  }
-}
 
 interface Row {
   vault: string;

@@ -14,6 +14,7 @@ import { matchSymbolName } from '../lsp/features/match';
 import { Paged, ReadLines, shapeCallTree, shapeDiagnostics, shapeOutline, shapeWorkspaceSymbols, ShownCall } from '../lsp/features/present';
 import type { FeatureRegistry } from '../lsp/features/registry';
 import type { DiagnosticItem, Freshness, SymbolItem, SymbolKindName } from '../lsp/features/types';
+import { headLines } from '../lsp/headLines';
 import { splitLines } from '../lsp/position';
 import { isLspError, LspError } from '../lsp/types';
 import { checkNavigationFile } from '../lsp/fileRead';
@@ -39,7 +40,7 @@ export interface SourceReport {
 const readLines: ReadLines = async (uri) => {
   const u = vscode.Uri.parse(uri);
   const place = await placeOf(u);
-  return place.inside ? splitLines(await readUriText(u, place.containment?.realPath)) : undefined;
+  return place.inside ? headLines(await readUriText(u, place.containment?.realPath)) : undefined;
 };
 
 /**

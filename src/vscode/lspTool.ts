@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { abortOnCancel } from './cancellation';
 import { OutsideReadConsents } from '../lsp/containment';
+import { headLines } from '../lsp/headLines';
 import { splitLines } from '../lsp/position';
 import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLines } from '../lsp/shapeLocations';
 import type { LspService } from '../lsp/service';
@@ -272,7 +273,7 @@ async function readPreviewLines(uri: vscode.Uri, outsideConfirmed: boolean): Pro
       };
     }
   }
-  return splitLines(await readUriText(uri, place.containment?.realPath));
+  return headLines(await readUriText(uri, place.containment?.realPath));
 }
 
 /** The key of one call for {@link OutsideReadConsents}: its input, serialised with sorted keys. */

@@ -23,13 +23,20 @@ function toVsLocations(locations: readonly NavLocation[]): vscode.Location[] {
  */
 export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: vscode.LogOutputChannel): vscode.Disposable {
   let registrations: vscode.Disposable | undefined;
+  // The document version last handed to the index: a saved document handed already is not parsed
+  // again per query (the file watcher keeps the index equal to the file); an unsaved one always is.
+  const handed = new WeakMap<vscode.TextDocument, { provider: MdLinksProvider; version: number }>();
   const ask = async (document: vscode.TextDocument, position: vscode.Position, operation: LspOperation, token: vscode.CancellationToken) => {
     const folder = vscode.workspace.getWorkspaceFolder(document.uri);
     if (!folder) return undefined;
     const cancellation = abortOnCancel(token);
     try {
       const provider = md();
-      await provider.onFileChanged(document.uri.toString(), document.getText());
+      const last = handed.get(document);
+      if (document.isDirty || last?.provider !== provider || last.version !== document.version) {
+        await provider.onFileChanged(document.uri.toString(), document.getText());
+        handed.set(document, { provider, version: document.version });
+      }
       return await provider.query(
         { operation, uri: document.uri.toString(), position: { line: position.line, character: position.character }, languageId: 'markdown', workspaceUri: folder.uri.toString() },
         cancellation.signal,

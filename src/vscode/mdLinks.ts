@@ -5,11 +5,13 @@
  * the seam (link problems also go to the Problems panel) and VS Code's own editor providers for
  * markdown.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SETTING } from '../common/ids';
 import type { AliasOrder } from '../lsp/wikilinks/parse';
 import { MdLinksFeatures, NO_CALL_HIERARCHY } from '../lsp/wikilinks/features';
 import { MdLinksProvider } from '../lsp/wikilinks/provider';
+import { WorkerNoteParser } from '../lsp/wikilinks/workerNoteParser';
 import { registerMarkdownEditorProviders } from './markdownEditorProviders';
 import type { NavigationContext } from './navigationContext';
 import { VsCodeWorkspaceFs } from './vscodeWorkspaceFs';
@@ -24,8 +26,12 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
   const subs: vscode.Disposable[] = [];
   const aliasOrder = (): AliasOrder => (vscode.workspace.getConfiguration().get<string>(SETTING.markdownAliasOrder) === 'alias-first' ? 'alias-first' : 'target-first');
   const onSkip = (uri: string, message: string) => log.warn(`md-links: skipped ${uri}: ${message}`);
+  // Notes are parsed in a worker thread (the bundle next to this one), never on the extension host
+  // thread; one worker serves every provider built here and is terminated with them.
+  const parser = new WorkerNoteParser({ entry: path.join(__dirname, 'noteParseWorker.js') });
+  subs.push(parser);
   // The provider in force, rebuilt when the alias order changes.
-  const build = () => new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip });
+  const build = () => new MdLinksProvider(new VsCodeWorkspaceFs(), { aliasOrder: aliasOrder(), onSkip, parser });
   let md = build();
   let mdRegistration = service.registerProvider(md);
   subs.push({ dispose: () => (mdRegistration.dispose(), md.dispose()) });

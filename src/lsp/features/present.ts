@@ -15,7 +15,7 @@ import { uriKey } from '../uri';
 import type { CallItem, DiagnosticItem, Severity, SymbolItem } from './types';
 import { SEVERITIES } from './types';
 
-/** Reads a document's lines (split by `splitLines`), `undefined` when unreadable. */
+/** Reads a document's lines (split by `splitLines`; for a very big document only its first lines, see `headLines`), `undefined` when unreadable. */
 export type ReadLines = (uri: string) => Promise<readonly string[] | undefined>;
 
 /** A range as the model sees it: 1-based lines, 1-based character columns, `endColumn` exclusive. */

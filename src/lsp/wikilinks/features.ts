@@ -15,12 +15,19 @@
  *   `missing-heading` / `missing-block` (error: the note exists, the `#Heading` or `#^id` does not),
  *   `ambiguous-link` (warning: several notes match; the one chosen and the others named). Source
  *   `md-links`.
+ * - A note indexed partly (over the index's limits, see `NOTE_LIMITS`) says so: its outline ends
+ *   with a `Null` symbol named `(indexed partly: …)` at the first line not indexed, and diagnostics
+ *   answers carry a `note`.
+ * - Loops over every note of the vault yield to the event loop every few milliseconds
+ *   ({@link TimeSlice}), so a vault of any size never holds the thread long.
  */
 import type { Range } from '../types';
 import type { DiagnosticItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../features/types';
 import { matchSymbolName } from '../features/match';
 import { MD_LINKS_PROVIDER_ID, MdLinksProvider, anchorRange } from './provider';
 import type { IndexedLink, IndexedNote, VaultIndex } from './vaultIndex';
+import { partialText } from './partialText';
+import { TimeSlice } from '../timeSlice';
 
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
@@ -40,7 +47,12 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
   async documentSymbols(uri: string, _languageId: string, ctx: FeatureContext): Promise<SymbolItem[]> {
     const p = this.provider();
     const index = await p.index(ctx.workspaceUri, ctx.signal);
-    return outlineOf(await p.documentNote(index, uri));
+    const note = await p.documentNote(index, uri);
+    const outline = outlineOf(note);
+    const partial = note.parsed.partial;
+    if (!partial) return outline;
+    const at: Range = { start: { line: partial.indexedLines, character: 0 }, end: { line: partial.indexedLines, character: 0 } };
+    return [...outline, { name: `(indexed partly: ${partialText(note.relPath, note.parsed.lineCount, partial)})`, kind: 'Null', detail: 'not indexed', uri: note.uri, range: at, selectionRange: at }];
   }
 
   /** Notes whose file name, title or alias matches `query` (see the module comment). */
@@ -48,7 +60,9 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
     const index = await this.provider().index(ctx.workspaceUri, ctx.signal);
     await index.settled();
     const out: SymbolItem[] = [];
-    for (const note of index.allNotes()) {
+    const slice = new TimeSlice();
+    for (const note of [...index.allNotes()]) {
+      await slice.pause(ctx.signal);
       const container = note.dir === '' ? undefined : note.dir;
       // The selection is the start of the range (a line's start), so nothing looks for the name on the line.
       const add = (name: string, detail: string, range: Range) => {
@@ -71,14 +85,24 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
     const p = this.provider();
     const index = await p.index(ctx.workspaceUri, ctx.signal);
     await index.settled();
-    return { diagnostics: noteDiagnostics(index, await p.documentNote(index, uri)), freshness: 'settled' };
+    const note = await p.documentNote(index, uri);
+    const partial = note.parsed.partial;
+    return { diagnostics: noteDiagnostics(index, note), freshness: 'settled', ...(partial ? { note: `indexed partly: ${partialText(note.relPath, note.parsed.lineCount, partial)}` } : {}) };
   }
 
   /** Link problems of every note in the workspace folder. */
   async workspaceDiagnostics(ctx: FeatureContext): Promise<DiagnosticsAnswer> {
     const index = await this.provider().index(ctx.workspaceUri, ctx.signal);
     await index.settled();
-    return { diagnostics: vaultDiagnostics(index), freshness: 'settled' };
+    const diagnostics: DiagnosticItem[] = [];
+    const partly: string[] = [];
+    const slice = new TimeSlice();
+    for (const note of [...index.allNotes()]) {
+      await slice.pause(ctx.signal);
+      diagnostics.push(...noteDiagnostics(index, note));
+      if (note.parsed.partial) partly.push(partialText(note.relPath, note.parsed.lineCount, note.parsed.partial));
+    }
+    return { diagnostics, freshness: 'settled', ...(partly.length > 0 ? { note: `${partly.length} note(s) indexed partly: ${partly.slice(0, 5).join('; ')}${partly.length > 5 ? '; …' : ''}` } : {}) };
   }
 }
 
@@ -167,12 +191,5 @@ export function noteDiagnostics(index: VaultIndex, note: IndexedNote): Diagnosti
     const p = linkProblem(index, l);
     if (p) out.push({ uri: note.uri, range: l.link.targetRange, ...p });
   }
-  return out;
-}
-
-/** The link problems of every note in the index. */
-export function vaultDiagnostics(index: VaultIndex): DiagnosticItem[] {
-  const out: DiagnosticItem[] = [];
-  for (const note of index.allNotes()) out.push(...noteDiagnostics(index, note));
   return out;
 }

@@ -96,15 +96,53 @@ export interface ParsedNote {
    */
   readonly aliases: ReadonlyArray<{ readonly text: string; readonly line: number }>;
   readonly ignored: readonly IgnoredRegion[];
+  /**
+   * Present only when the note was indexed partly (it is over {@link NoteLimits}): lines
+   * `[0, indexedLines)` were parsed, later lines were not searched for links, headings, block
+   * anchors or code. Absent for every note within the limits.
+   */
+  readonly partial?: PartialParse;
 }
+
+/** How much of a note over the limits was parsed, and which limit it went over. */
+export interface PartialParse {
+  /** Lines `[0, indexedLines)` (0-based, exclusive end) were parsed; whole lines only. */
+  readonly indexedLines: number;
+  /**
+   * `'size'`: the text is over `maxChars`; `'items'`: the parsed lines hold more than `maxItems`
+   * links, headings, block anchors and code regions; `'parser-failed'`: the parser failed on the
+   * note (the index's problems say why) and nothing of it is indexed.
+   */
+  readonly reason: 'size' | 'items' | 'parser-failed';
+}
+
+/**
+ * What a note may hold and still be parsed whole. Bigger notes are parsed partly, from the start,
+ * in whole lines ({@link ParsedNote.partial}): the parse time and memory, and the cost of handing a
+ * parse from a worker thread to the extension host thread, grow with these.
+ */
+export interface NoteLimits {
+  /** Most UTF-16 code units parsed (the text up to the last line break at or before it). */
+  readonly maxChars: number;
+  /** Most links + headings + block anchors + ignored regions kept (cut before the line where the next would start). */
+  readonly maxItems: number;
+}
+
+/** The limits the wiki-link index parses notes with: 512 KiB of text (524 288 UTF-16 code units) and 20 000 items. */
+export const NOTE_LIMITS: NoteLimits = Object.freeze({ maxChars: 512 * 1024, maxItems: 20_000 });
 
 /** Options of {@link parseNote}. */
 export interface ParseOptions {
   /** Default `'target-first'`. */
   readonly aliasOrder?: AliasOrder;
+  /** Parse only this much of a bigger note (the index uses {@link NOTE_LIMITS}). Default: the whole note. */
+  readonly limits?: NoteLimits;
 }
 
+// Only markdown-it's block rules run: the parse uses block tokens (their line maps, types and an
+// inline token's raw content), never the inline children, which cost most of the time and memory.
 const md = new MarkdownIt('commonmark', { html: true }).enable('table');
+md.core.ruler.disable(['inline', 'text_join']);
 
 interface Span {
   start: number; // UTF-16 offset in the line
@@ -114,10 +152,68 @@ interface Span {
 
 /**
  * Parse a note's text (any line endings; a leading BOM is ignored by position math since it is one
- * UTF-16 unit like in VS Code). Never throws on any input.
+ * UTF-16 unit like in VS Code). A note over the limits is parsed partly (see
+ * {@link ParsedNote.partial}); `lineCount` is always the whole note's. Never throws on any input.
  */
 export function parseNote(text: string, options: ParseOptions = {}): ParsedNote {
-  return new NoteParser(splitLines(text), options.aliasOrder ?? 'target-first').parse();
+  const limits = options.limits ?? { maxChars: Infinity, maxItems: Infinity };
+  const aliasOrder = options.aliasOrder ?? 'target-first';
+  if (text.length <= limits.maxChars) return capItems(new NoteParser(splitLines(text), aliasOrder).parse(), limits.maxItems);
+  const cut = lineBreakAtOrBefore(text, limits.maxChars);
+  const lines = cut < 0 ? [] : splitLines(text.slice(0, cut));
+  const parsed = new NoteParser(lines, aliasOrder).parse();
+  const capped = capItems(parsed, limits.maxItems);
+  return capped.partial ? { ...capped, lineCount: countLines(text) } : { ...parsed, lineCount: countLines(text), partial: { indexedLines: lines.length, reason: 'size' } };
+}
+
+/** Start of the last line terminator (`\n`, `\r\n` or `\r`) that starts at or before `at`, or -1. */
+function lineBreakAtOrBefore(text: string, at: number): number {
+  for (let i = Math.min(at, text.length - 1); i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) return i > 0 && text.charCodeAt(i - 1) === 0x0d ? i - 1 : i;
+    if (c === 0x0d) return i;
+  }
+  return -1;
+}
+
+/** Number of lines by LSP's rule (`splitLines(text).length`) without making the lines. */
+function countLines(text: string): number {
+  let n = 1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) n++;
+    else if (c === 0x0d) {
+      n++;
+      if (text.charCodeAt(i + 1) === 0x0a) i++;
+    }
+  }
+  return n;
+}
+
+/**
+ * `parsed` unchanged when it holds at most `maxItems` links, headings, block anchors and ignored
+ * regions; else only the items on lines before the line where item number `maxItems + 1` (in line
+ * order) starts, marked partial.
+ */
+function capItems(parsed: ParsedNote, maxItems: number): ParsedNote {
+  const { links, headings, blocks, ignored } = parsed;
+  if (links.length + headings.length + blocks.length + ignored.length <= maxItems) return parsed;
+  const starts = new Int32Array(links.length + headings.length + blocks.length + ignored.length);
+  let k = 0;
+  for (const l of links) starts[k++] = l.range.start.line;
+  for (const h of headings) starts[k++] = h.line;
+  for (const b of blocks) starts[k++] = b.line;
+  for (const r of ignored) starts[k++] = r.range.start.line;
+  starts.sort();
+  const end = starts[maxItems]!;
+  return {
+    ...parsed,
+    links: links.filter((l) => l.range.start.line < end),
+    headings: headings.filter((h) => h.line < end),
+    blocks: blocks.filter((b) => b.line < end),
+    ignored: ignored.filter((r) => r.range.start.line < end),
+    partial: { indexedLines: Math.min(end, parsed.partial?.indexedLines ?? end), reason: 'items' },
+  };
 }
 
 /** A markdown-it block token's line span, for finding the block a `^id` anchor names. */
@@ -139,8 +235,8 @@ class NoteParser {
   private readonly n: number;
   /** Per line: the whole-line code or comment region it belongs to, if any. */
   private readonly lineKind: Array<IgnoredKind | undefined>;
-  /** Per line: the code spans and comments on it. */
-  private readonly spans: Span[][];
+  /** Per line: the code spans and comments on it (no entry for a line without any). */
+  private readonly spans: Array<Span[] | undefined> = [];
   private readonly ignored: IgnoredRegion[] = [];
   private readonly headings: Heading[] = [];
   private readonly blockSpans: BlockSpan[] = [];
@@ -156,7 +252,6 @@ class NoteParser {
   ) {
     this.n = lines.length;
     this.lineKind = new Array<IgnoredKind | undefined>(this.n).fill(undefined);
-    this.spans = Array.from({ length: this.n }, () => []);
   }
 
   parse(): ParsedNote {
@@ -292,13 +387,13 @@ class NoteParser {
     for (let line = s.line; line <= e.line; line++) {
       const from = line === s.line ? s.character : 0;
       const to = line === e.line ? e.character : this.lines[line]!.length;
-      this.spans[line]!.push({ start: from, end: to, kind });
+      (this.spans[line] ??= []).push({ start: from, end: to, kind });
     }
   }
 
   /** True when [from, to) on `line` overlaps a code span or comment. */
   private inSpan(line: number, from: number, to: number): boolean {
-    return this.spans[line]!.some((s) => from < s.end && to > s.start);
+    return this.spans[line]?.some((s) => from < s.end && to > s.start) ?? false;
   }
 
   /** The wiki links on `line` outside code spans and comments, not escaped. */
@@ -405,9 +500,15 @@ class InlineBlock {
 
   /** The LSP position of offset `o` in {@link text}. */
   position(o: number): { line: number; character: number } {
-    let k = this.lineStarts.length - 1;
-    while (k > 0 && this.lineStarts[k]! > o) k--;
-    return { line: this.a + k, character: o - this.lineStarts[k]! };
+    // The last line starting at or before `o` (binary search: a block may have many lines and spans).
+    let lo = 0;
+    let hi = this.lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lineStarts[mid]! <= o) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: this.a + lo, character: o - this.lineStarts[lo]! };
   }
 }
 

@@ -13,16 +13,20 @@
  * - `goToImplementation` -> no locations (legal: the four operations are a closed set, not four
  *   promises every provider must fill).
  * - `hover` on a resolved link -> the note's title and its first lines (bounded); otherwise `null`.
+ * - A note over the index's limits is indexed partly (`NOTE_LIMITS`): a query at a line of it that
+ *   was not indexed is refused with an `unsupported` error that says which lines are indexed; a
+ *   hover on a link to such a note says so.
  */
 
 import { raceAbort, throwIfAborted } from '../cancellation';
 import { LspError, LspProvider, LspRequest, LspResult, NavLocation, Range, assertNever, Disposable } from '../types';
 import { canonicalUri, uriKey } from '../uri';
-import { splitLines } from '../position';
+import { headLines } from '../headLines';
 import { slugify, ResolvableFile, Resolution } from './resolve';
 import { IndexedLink, IndexedNote, VaultIndex, VaultIndexOptions, decode } from './vaultIndex';
 import { isNotFoundError, WorkspaceFs } from './workspaceFs';
 import type { WikiLink } from './parse';
+import { partialText } from './partialText';
 
 /** Options of the `md-links` provider: the index options plus hover bounds. */
 export interface MdLinksOptions extends VaultIndexOptions {
@@ -130,6 +134,14 @@ export class MdLinksProvider implements LspProvider, Disposable {
     const index = await this.index(request.workspaceUri, signal);
     const note = await this.documentNote(index, request.uri);
     throwIfAborted(signal);
+    const partial = note.parsed.partial;
+    if (partial && request.position.line >= partial.indexedLines) {
+      throw new LspError('unsupported', `${partialText(note.relPath, note.parsed.lineCount, partial)}: ask about a position in the indexed lines`, {
+        uri: request.uri,
+        indexedLines: partial.indexedLines,
+        lineCount: note.parsed.lineCount,
+      });
+    }
     const link = linkAt(note, request.position.line, request.position.character);
     const op = request.operation;
     switch (op) {
@@ -175,7 +187,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
       throw e;
     }
     await index.onFileChanged(uri, text);
-    return index.note(relPath) ?? index.transientNote(uri, relPath, text);
+    return index.note(relPath) ?? (await index.transientNote(uri, relPath, text));
   }
 
   private definition(index: VaultIndex, l: IndexedLink): NavLocation[] {
@@ -239,7 +251,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
       throw e;
     }
     const title = target.parsed.title ?? target.name;
-    const lines = splitLines(text);
+    const lines = headLines(text); // the excerpt lies in the note's start: a huge note is not split whole
     const { range, anchorMissing } = anchorRange(target, l.link);
     let start = range.start.line;
     if (start === 0 && target.parsed.frontMatter) start = target.parsed.frontMatter.endLine + 1;
@@ -259,6 +271,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
     }
     if (cut) excerpt += '\n…';
     if (anchorMissing) notes.push(`anchor '${anchorText(l.link)}' not found in ${file.relPath}`);
+    if (target.parsed.partial) notes.push(`indexed partly: ${partialText(file.relPath, target.parsed.lineCount, target.parsed.partial)}`);
     return [`${title} (${file.relPath})`, excerpt, ...notes.map((n) => `(${n})`)].filter((s) => s !== '').join('\n\n');
   }
 }

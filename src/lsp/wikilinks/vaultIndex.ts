@@ -6,9 +6,11 @@
  */
 
 import { throwIfAborted } from '../cancellation';
+import { TimeSlice } from '../timeSlice';
 import { LspError } from '../types';
 import { joinUri, relativePathOf } from '../uri';
-import { AliasOrder, parseNote, ParsedNote, WikiLink } from './parse';
+import { NoteParser, inlineNoteParser } from './noteParser';
+import { AliasOrder, NOTE_LIMITS, NoteLimits, ParsedNote, WikiLink } from './parse';
 import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, resolveTarget, slugify, targetNameKey } from './resolve';
 import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
 
@@ -29,6 +31,13 @@ export interface VaultIndexOptions {
    * the reader's message; during the build and on updates. The extension logs it.
    */
   readonly onSkip?: (uri: string, message: string) => void;
+  /**
+   * Where notes are parsed. Default {@link inlineNoteParser} (on the calling thread); the
+   * extension passes a `WorkerNoteParser` so no parse blocks the extension host thread.
+   */
+  readonly parser?: NoteParser;
+  /** A note over these is indexed partly ({@link ParsedNote.partial}). Default {@link NOTE_LIMITS}. */
+  readonly noteLimits?: NoteLimits;
 }
 
 /** A note in the index. */
@@ -79,6 +88,9 @@ export class VaultIndex implements FileCatalog {
   private problems: Array<{ uri: string; message: string }> = [];
   private readonly excludes: ReadonlySet<string>;
   private readonly aliasOrder: AliasOrder;
+  private readonly parser: NoteParser;
+  /** Updates queued and not started yet, by relPath: a newer update of the same file takes their place. */
+  private readonly waitingUpdates = new Map<string, { text: string | undefined; done: Promise<boolean> }>();
 
   constructor(
     private readonly fs: WorkspaceFs,
@@ -88,6 +100,7 @@ export class VaultIndex implements FileCatalog {
   ) {
     this.excludes = new Set(options.excludeFolders ?? DEFAULT_EXCLUDES);
     this.aliasOrder = options.aliasOrder ?? 'target-first';
+    this.parser = options.parser ?? inlineNoteParser;
   }
 
   /**
@@ -120,13 +133,19 @@ export class VaultIndex implements FileCatalog {
       throw e;
     }
     const files: Array<{ uri: string; relPath: string }> = [];
+    const slice = new TimeSlice(); // a vault of many files: the loops yield every few ms
     for (const uri of uris) {
+      await slice.pause(signal);
       const relPath = this.relPathOf(uri);
       if (relPath === undefined || this.isExcluded(relPath)) continue;
       files.push({ uri: joinUri(this.rootUri, ...relPath.split('/')), relPath });
     }
     const noteFiles = files.filter((f) => noteExtensionOf(f.relPath) !== undefined);
-    for (const f of files) if (noteExtensionOf(f.relPath) === undefined) this.addAttachment(makeFile(f.uri, f.relPath));
+    for (const f of files) {
+      if (noteExtensionOf(f.relPath) !== undefined) continue;
+      await slice.pause(signal);
+      this.addAttachment(makeFile(f.uri, f.relPath));
+    }
     const concurrency = Math.max(1, this.options.readConcurrency ?? 32);
     let next = 0;
     const worker = async () => {
@@ -135,7 +154,7 @@ export class VaultIndex implements FileCatalog {
         const f = noteFiles[next++]!;
         try {
           const text = decode(await this.fs.readFile(f.uri));
-          this.putNote(f.uri, f.relPath, text);
+          this.putNote(await this.makeNote(f.uri, f.relPath, text));
         } catch (e) {
           this.skip(f.uri, e);
         }
@@ -148,6 +167,7 @@ export class VaultIndex implements FileCatalog {
 
   private async walk(signal?: AbortSignal): Promise<string[]> {
     const out: string[] = [];
+    const slice = new TimeSlice();
     const visit = async (dirUri: string, rel: string, isRoot: boolean): Promise<void> => {
       throwIfAborted(signal, 'wiki-link index build');
       let entries: ReadonlyArray<readonly [string, number]>;
@@ -160,6 +180,7 @@ export class VaultIndex implements FileCatalog {
       }
       const subdirs: Array<Promise<void>> = [];
       for (const [name, type] of entries) {
+        await slice.pause(signal);
         const childRel = rel ? `${rel}/${name}` : name;
         // A FIFO, device or socket named like a note is listed too: reading it is refused (the
         // reader never blocks), and that refusal is what reports it.
@@ -178,38 +199,56 @@ export class VaultIndex implements FileCatalog {
    * Re-read (or take `text` of) a created or changed file and update the index; a file that no
    * longer exists is removed. URIs outside the folder, in excluded folders, or under a folder
    * whose name starts with `.` are ignored. Non-markdown files are tracked as attachments.
-   * Serialised with the build and other updates; resolves when applied.
+   * Serialised with the build and other updates; resolves when applied. An update of a file
+   * that waits behind others is replaced by a newer update of the same file (both resolve when
+   * the newer one is applied): a burst of edits or events parses the file once.
    * @param text the document's current text (e.g. an unsaved editor buffer); read from `fs` when omitted.
    * @returns `true` when the URI belongs to this index.
    */
   onFileChanged(uri: string, text?: string): Promise<boolean> {
-    return this.enqueue(async () => {
-      const relPath = this.relPathOf(uri);
-      if (relPath === undefined || this.isExcluded(relPath)) return false;
-      const canonical = joinUri(this.rootUri, ...relPath.split('/'));
-      if (noteExtensionOf(relPath) === undefined) {
-        if (!this.attachments.has(relPath)) {
-          this.addAttachment(makeFile(canonical, relPath));
-          this.generation++;
-        }
+    const key = this.relPathOf(uri);
+    if (key === undefined) return this.enqueue(async () => false);
+    const waiting = this.waitingUpdates.get(key);
+    if (waiting) {
+      waiting.text = text;
+      return waiting.done;
+    }
+    const entry: { text: string | undefined; done: Promise<boolean> } = { text, done: Promise.resolve(false) };
+    this.waitingUpdates.set(key, entry);
+    entry.done = this.enqueue(async () => {
+      if (this.waitingUpdates.get(key) === entry) this.waitingUpdates.delete(key);
+      return this.applyChange(uri, entry.text);
+    });
+    return entry.done;
+  }
+
+  private async applyChange(uri: string, text: string | undefined): Promise<boolean> {
+    const relPath = this.relPathOf(uri);
+    if (relPath === undefined || this.isExcluded(relPath)) return false;
+    const canonical = joinUri(this.rootUri, ...relPath.split('/'));
+    if (noteExtensionOf(relPath) === undefined) {
+      if (!this.attachments.has(relPath)) {
+        this.addAttachment(makeFile(canonical, relPath));
+        this.generation++;
+      }
+      return true;
+    }
+    let content = text;
+    if (content === undefined) {
+      try {
+        content = decode(await this.fs.readFile(canonical));
+      } catch (e) {
+        // Gone, or no longer readable (turned into a FIFO, a link elsewhere…): no stale note stays.
+        if (!isNotFoundError(e)) this.skip(canonical, e);
+        this.removePrefix(relPath);
         return true;
       }
-      let content = text;
-      if (content === undefined) {
-        try {
-          content = decode(await this.fs.readFile(canonical));
-        } catch (e) {
-          // Gone, or no longer readable (turned into a FIFO, a link elsewhere…): no stale note stays.
-          if (!isNotFoundError(e)) this.skip(canonical, e);
-          this.removePrefix(relPath);
-          return true;
-        }
-      }
-      const isNew = !this.notes.has(relPath);
-      this.putNote(canonical, relPath, content);
-      if (isNew) this.generation++;
-      return true;
-    });
+    }
+    const note = await this.makeNote(canonical, relPath, content);
+    const isNew = !this.notes.has(relPath);
+    this.putNote(note);
+    if (isNew) this.generation++;
+    return true;
   }
 
   /**
@@ -250,7 +289,7 @@ export class VaultIndex implements FileCatalog {
   }
 
   /** Make a note object for a document of this folder that is not in the index (e.g. in an excluded folder) without adding it. */
-  transientNote(uri: string, relPath: string, text: string): IndexedNote {
+  transientNote(uri: string, relPath: string, text: string): Promise<IndexedNote> {
     return this.makeNote(uri, relPath, text);
   }
 
@@ -359,20 +398,30 @@ export class VaultIndex implements FileCatalog {
     this.problems = [];
   }
 
-  private makeNote(uri: string, relPath: string, text: string): IndexedNote {
+  /**
+   * The note of `text`. When the parser fails (a worker that crashed or ran out of time), the note
+   * still exists (links to it resolve) with nothing of it indexed, marked partial with reason
+   * `'parser-failed'`, and the failure is reported like a skipped note.
+   */
+  private async makeNote(uri: string, relPath: string, text: string): Promise<IndexedNote> {
     const file = makeFile(uri, relPath);
-    const parsed = parseNote(text, { aliasOrder: this.aliasOrder });
+    let parsed: ParsedNote;
+    try {
+      parsed = await this.parser.parse(text, { aliasOrder: this.aliasOrder, limits: this.options.noteLimits ?? NOTE_LIMITS });
+    } catch (e) {
+      this.skip(uri, e);
+      parsed = { lineCount: 0, links: [], headings: [], blocks: [], title: undefined, frontMatter: undefined, aliases: [], ignored: [], partial: { indexedLines: 0, reason: 'parser-failed' } };
+    }
     const links: IndexedLink[] = [];
     const note: IndexedNote = { ...file, kind: 'note', parsed, links };
     for (const link of parsed.links) links.push({ link, source: note });
     return note;
   }
 
-  private putNote(uri: string, relPath: string, text: string): void {
-    const old = this.notes.get(relPath);
+  private putNote(note: IndexedNote): void {
+    const old = this.notes.get(note.relPath);
     if (old) this.removeNote(old);
-    const note = this.makeNote(uri, relPath, text);
-    this.notes.set(relPath, note);
+    this.notes.set(note.relPath, note);
     addTo(this.namesLower, note.name.toLowerCase(), note);
     addTo(this.slugs, slugify(note.name), note);
     for (const l of note.links) {
