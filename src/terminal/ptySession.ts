@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import type { IPty } from 'node-pty';
 import type { TerminalConfig } from './config';
 import { TerminalError, describe } from './errors';
-import { MarkerParser, PROMPT_TEXT, drainMarker } from './markers';
+import { CommandHistory } from './commandHistory';
+import { KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, drainMarker } from './markers';
 import { viewportText, renderedPage } from './outputText';
 import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
@@ -22,6 +23,7 @@ import { writeDrainMarker } from './ptyDrain';
 import { ReadinessSnapshot, SeenWait, decideReadiness } from './readiness';
 import { TextRenderer } from './screenText';
 import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
+import { SearchRequest, SearchResult, searchScrollback } from './scrollbackSearch';
 import {
   bytesToWrite,
   checkInput,
@@ -125,6 +127,8 @@ export class PtyBashSession implements BackendSession {
   motd = '';
   private readonly parser: MarkerParser;
   private readonly scrollback: Scrollback;
+  /** Every command the shell ran (commandHistory.ts), fed by the markers and the writes below. */
+  readonly commands: CommandHistory;
   /** Renders model text (see screenText.ts); created on first use. */
   private renderer: TextRenderer | undefined;
   private readonly shellPid: number;
@@ -176,6 +180,7 @@ export class PtyBashSession implements BackendSession {
       maxBytes: config.retainedBytes,
       maxLineBytes: Math.min(MAX_LINE_BYTES, config.maxReadBytes),
     });
+    this.commands = new CommandHistory({ scrollback: this.scrollback, cwd: () => this.currentCwd(), size: config.historySize });
     this.shellPid = term.pid;
     this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
     this.shellStart = probe ? proc.readStat(term.pid)?.startTime : undefined;
@@ -318,6 +323,7 @@ export class PtyBashSession implements BackendSession {
       // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
       // may follow them. Text always ends with a newline: the shell prompts again once it read it.
       if (atPrompt && typed.kind === 'text') this.markers.inputPending = true;
+      this.commands.wrote(input, request.origin ?? 'agent', typed.kind === 'text' && input.startsWith(KILL_LINE_KEYS) ? typed.text : undefined);
       this.term.write(input);
     });
   }
@@ -417,6 +423,7 @@ export class PtyBashSession implements BackendSession {
         throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min} (got ${quoteInput(value)})`);
       }
     }
+    if (request.screen && request.command !== undefined) throw new TerminalError('INVALID_ARGUMENT', 'give screen or command, not both: the screen is not part of any command');
     if (request.screen) {
       const tail = this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes);
       const screen = this.render().screen(tail.text);
@@ -424,9 +431,16 @@ export class PtyBashSession implements BackendSession {
       if (screen.limited) result.renderLimited = true;
       return result;
     }
-    const page = this.scrollback.page(offset, count, this.config.maxReadBytes);
+    const page =
+      request.command === undefined
+        ? this.scrollback.page(offset, count, this.config.maxReadBytes)
+        : this.commands.outputPage(request.command, offset, count, this.config.maxReadBytes);
     if (request.raw) return page;
     return renderedPage(() => this.render(), page, this.config.maxReadBytes, this.log);
+  }
+
+  search(request: SearchRequest): Promise<SearchResult> {
+    return searchScrollback(this.scrollback, this.commands, request);
   }
 
   private render(): TextRenderer {
@@ -446,6 +460,7 @@ export class PtyBashSession implements BackendSession {
     try {
       process.kill(-tpgid, signal);
       this.signalledAtSeq = this.markers.promptSeq;
+      this.commands.signalled(signal);
       this.log.info(`signal ${signal} delivered to process group ${tpgid}`);
       return { signal, delivered: true, foreground };
     } catch (error) {
@@ -455,7 +470,9 @@ export class PtyBashSession implements BackendSession {
   }
 
   writeUserInput(data: string): void {
-    if (!this.exitStatus) this.term.write(data);
+    if (this.exitStatus) return;
+    this.commands.wrote(data, 'user');
+    this.term.write(data);
   }
 
   onOutput(listener: (text: string) => void): Disposable {
@@ -515,6 +532,7 @@ export class PtyBashSession implements BackendSession {
         continue;
       }
       this.markers.apply(event);
+      this.commands.marker(event);
       switch (event.kind) {
         case 'prompt':
           if (this.active) {
@@ -555,6 +573,7 @@ export class PtyBashSession implements BackendSession {
     // follows it, so a page read at an idle prompt ends with the last output line.
     const shown = this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text;
     this.scrollback.append(shown);
+    this.commands.text(text);
     for (const listener of this.outputListeners) listener(shown);
     this.scrollbackOwesPrompt = false;
     this.markers.text(text);
@@ -576,6 +595,7 @@ export class PtyBashSession implements BackendSession {
     const name = signal ? (Object.entries(os.constants.signals).find(([, n]) => n === signal)?.[0] ?? String(signal)) : null;
     this.exitStatus = { kind: 'exited', exitCode: name ? null : exitCode, signal: name };
     this.log.info(`shell pid ${this.shellPid} exited: ${statusText(this.exitStatus)}`);
+    this.commands.sessionExited();
     this.firstPromptWaiter?.();
     this.active?.finish('session_exit');
     for (const listener of this.exitListeners.splice(0)) listener(this.exitStatus);

@@ -39,6 +39,24 @@ export function tailByBytes(text: string, maxBytes: number): { text: string; dro
   return { text: buf.subarray(start).toString('utf8'), dropped: start };
 }
 
+/**
+ * Where a scrollback stands in absolute coordinates, counted since it was created: line numbers
+ * 0-based (the numbers `ReadResult.firstLineNumber` uses), bytes as stored (UTF-8, one `\n` per
+ * complete line, split markers included). Nothing here moves when old lines are evicted.
+ */
+export interface ScrollbackPosition {
+  /** Number of the oldest retained line. */
+  firstLine: number;
+  /** Number of the line being written: the unfinished line when `open`, else the next one. */
+  endLine: number;
+  /** An unfinished line (no newline yet) is retained. */
+  open: boolean;
+  /** Bytes ever evicted or cut from the oldest end: the absolute offset where retained text starts. */
+  firstByte: number;
+  /** Bytes ever stored: the absolute offset of the end. */
+  endByte: number;
+}
+
 /** Line-oriented bounded history of a session's output. */
 export class Scrollback {
   private lines: string[] = [];
@@ -48,6 +66,8 @@ export class Scrollback {
   private bytes = 0;
   /** Absolute number of the oldest retained line (lines ever evicted before it). */
   private evicted = 0;
+  /** Bytes of the lines evicted, and of heads cut from an oversized unfinished line. */
+  private evictedBytes = 0;
   private readonly maxLineBytes: number;
 
   constructor(private readonly limits: ScrollbackLimits) {
@@ -87,6 +107,19 @@ export class Scrollback {
   /** Retained UTF-8 bytes, one `\n` per complete line counted. */
   get totalBytes(): number {
     return this.bytes + utf8Length(this.partial);
+  }
+
+  /** The retained range in absolute coordinates (see ScrollbackPosition). */
+  position(): ScrollbackPosition {
+    const complete = this.lines.length - this.head;
+    const partialBytes = this.partial ? utf8Length(this.partial) : 0;
+    return {
+      firstLine: this.evicted,
+      endLine: this.evicted + complete,
+      open: this.partial !== '',
+      firstByte: this.evictedBytes,
+      endByte: this.evictedBytes + this.bytes + partialBytes,
+    };
   }
 
   /**
@@ -158,6 +191,7 @@ export class Scrollback {
     const dropped = this.lineBytes[this.head];
     if (dropped === undefined) return; // no complete line to drop
     this.bytes -= dropped;
+    this.evictedBytes += dropped;
     this.head++;
     this.evicted++;
     if (this.head > 4096 && this.head * 2 > this.lines.length) {
@@ -172,7 +206,9 @@ export class Scrollback {
       this.dropOldest();
     }
     if (utf8Length(this.partial) > this.limits.maxBytes) {
-      this.partial = tailByBytes(this.partial, this.limits.maxBytes).text;
+      const cut = tailByBytes(this.partial, this.limits.maxBytes);
+      this.partial = cut.text;
+      this.evictedBytes += cut.dropped;
     }
   }
 }
