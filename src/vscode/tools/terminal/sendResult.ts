@@ -23,6 +23,7 @@ export function sendResult(sessionId: string, r: SendResult): vscode.LanguageMod
     hint: r.truncated ? 'the viewport holds only the newest output; page older output with dsh_terminal_read (offset counts lines back from the newest)' : undefined,
     probe: r.probe,
     durationMs: r.durationMs,
+    command: r.command,
   };
   return toolResult(json, r.output);
 }

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { CloseTool } from './closeTool';
 import type { TerminalToolContext } from './context';
+import { HistoryTool } from './historyTool';
 import { ListTool } from './listTool';
 import { OpenTool } from './openTool';
 import { OutputTool } from './outputTool';
@@ -18,7 +19,7 @@ import { WaitTool } from './waitTool';
 
 /** Every terminal tool class; their names are TERMINAL_TOOLS of src/common/ids.ts. */
 const TOOL_CLASSES: Array<{ toolName: string; new (ctx: TerminalToolContext): vscode.LanguageModelTool<object> }> = [
-  OpenTool, SendTool, ReadTool, ListTool, CloseTool, SignalTool, OutputTool, WaitTool, RunTool,
+  OpenTool, SendTool, ReadTool, HistoryTool, ListTool, CloseTool, SignalTool, OutputTool, WaitTool, RunTool,
 ];
 
 /**
