@@ -78,7 +78,7 @@ export interface SearchResult {
   nextOffset?: number;
   /** The time bound stopped the search. */
   timedOut?: true;
-  /** What stopped it, when it is not the end of the range. */
+  /** What stopped it, when it is not the end of the range; and what of a command's output is gone. */
   note?: string;
 }
 
@@ -97,15 +97,20 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
   // The range, in the scrollback's newest-first lines: `base` back from the newest, `total` lines.
   let base = 0;
   let total = scrollback.totalLines;
+  let evicted: string | undefined;
   if (request.command !== undefined) {
     const output = history.get(request.command).output;
     base = output.offset;
     total = output.lineCount;
+    if (output.truncated) {
+      evicted = `${output.lineCount === 0 ? 'all' : `the oldest ${output.droppedLines}`} of the ${output.droppedLines! + output.lineCount} lines of command ${request.command}'s output are no longer in the scrollback (evicted by newer output)${output.lineCount ? '; the rest was searched' : ''}`;
+    }
   }
   const from = Math.min(offset, total);
   const page = scrollback.page(base + from, total - from, Number.MAX_SAFE_INTEGER);
   const lineCount = page.lineEnd - page.lineBegin;
   const result: SearchResult = { matches: [], searchedLines: 0, totalLines: total };
+  if (evicted) result.note = evicted;
   if (lineCount === 0) return result;
   let outcome;
   try {
@@ -151,6 +156,7 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
   } else if (next >= 0) {
     result.note = `${result.matches.length} matches shown (this page's limit); older lines are not searched yet: continue with offset ${result.nextOffset}`;
   }
+  if (evicted && result.note !== evicted) result.note = `${result.note}. Also: ${evicted}`;
   return result;
 }
 

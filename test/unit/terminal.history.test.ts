@@ -241,11 +241,17 @@ describe('command record (real bash)', function () {
     for (let i = 1; i < firstKept; i++) dropped += String(i).length + 1;
     assert.equal(c.output.droppedBytes, dropped);
     assert.equal(c.output.bytes, dropped + kept.reduce((n, l) => n + l.length + 1, 0));
+    const partly = await h.service.search(h.owner, id, { pattern: '^(1|200)$', regex: true, command: 1 });
+    assert.deepEqual(partly.matches.map((m) => m.text), ['200']);
+    assert.match(partly.note ?? '', new RegExp(`the oldest ${c.output.droppedLines} of the 200 lines of command 1's output are no longer in the scrollback .*; the rest was searched`));
     // Later output pushes the rest out: nothing is left, and a read of it is empty.
     await send('seq 1 100 >/dev/null; for i in $(seq 1 60); do echo x; done');
     assert.equal(record(1).output.lineCount, 0);
     assert.equal(record(1).output.droppedLines, 200);
     assert.equal(h.service.read(h.owner, id, { command: 1 }).text, '');
+    const searched = await h.service.search(h.owner, id, { pattern: '1', command: 1 });
+    assert.deepEqual(searched.matches, []);
+    assert.match(searched.note ?? '', /all of the 200 lines of command 1's output are no longer in the scrollback/);
   });
 
   it('keeps the newest historySize commands; older ones are named as forgotten', async () => {
