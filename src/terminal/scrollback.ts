@@ -166,6 +166,26 @@ export class Scrollback {
     };
   }
 
+  /**
+   * The raw lines a `page(offset, count, …)` without a byte cap would hold, oldest first, as UTF-8
+   * with a `\n` after each line, in an ArrayBuffer of their own that can be transferred to a worker
+   * thread: one copy, no string concatenation. `firstLineNumber` is absolute.
+   */
+  utf8Lines(offset: number, count: number): { firstLineNumber: number; lineCount: number; bytes: Uint8Array } {
+    const total = this.totalLines;
+    const end = Math.max(0, total - offset);
+    const begin = Math.max(0, end - count);
+    let size = 0;
+    for (let i = begin; i < end; i++) size += this.lineBytes[this.head + i] ?? utf8Length(this.partial) + 1;
+    const bytes = Buffer.allocUnsafeSlow(size);
+    let at = 0;
+    for (let i = begin; i < end; i++) {
+      at += bytes.write(this.lineAt(i), at);
+      bytes[at++] = 0x0a;
+    }
+    return { firstLineNumber: this.evicted + begin, lineCount: end - begin, bytes };
+  }
+
   private lineAt(index: number): string {
     // Past the complete lines comes the partial one.
     return this.lines[this.head + index] ?? this.partial;

@@ -107,15 +107,15 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
     }
   }
   const from = Math.min(offset, total);
-  const page = scrollback.page(base + from, total - from, Number.MAX_SAFE_INTEGER);
-  const lineCount = page.lineEnd - page.lineBegin;
+  const page = scrollback.utf8Lines(base + from, total - from);
+  const { lineCount } = page;
   const result: SearchResult = { matches: [], searchedLines: 0, totalLines: total };
   if (evicted) result.note = evicted;
   if (lineCount === 0) return result;
   let outcome;
   try {
     outcome = await searchInWorker(
-      { text: page.text, lineCount, pattern, regex: request.regex === true, ignoreCase: request.ignoreCase === true, context, maxMatches, maxLineChars: MAX_MATCH_LINE_CHARS, escapes: ESCAPES.source },
+      { bytes: page.bytes, lineCount, pattern, regex: request.regex === true, ignoreCase: request.ignoreCase === true, context, maxMatches, maxLineChars: MAX_MATCH_LINE_CHARS, escapes: ESCAPES.source },
       timeoutMs,
     );
   } catch (error) {

@@ -12,10 +12,11 @@
  */
 import { Worker } from 'node:worker_threads';
 
-/** One search job: `text` holds the lines searched, oldest first, joined by `\n`. */
+/** One search job: `bytes` holds the lines searched, oldest first, each followed by `\n`, in UTF-8. */
 export interface SearchJob {
-  text: string;
-  /** Lines in `text`. */
+  /** Transferred to the worker (detached here once posted). */
+  bytes: Uint8Array;
+  /** Lines in `bytes`. */
   lineCount: number;
   pattern: string;
   regex: boolean;
@@ -64,7 +65,8 @@ const IDLE_WORKERS = 1;
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 parentPort.on('message', ({ job, progress }) => {
-  const lines = job.text.split('\\n');
+  const lines = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength).toString('utf8').split('\\n');
+  lines.pop();
   const strip = new RegExp(job.escapes, 'g');
   const plain = (i) => {
     const line = lines[i];
@@ -135,7 +137,7 @@ export function searchInWorker(job: SearchJob, timeoutMs: number): Promise<Worke
     const timer = setTimeout(() => finish({ matches, next: Atomics.load(progress, 0), timedOut: true }, false), timeoutMs);
     worker.on('message', onMessage);
     worker.on('error', onError);
-    worker.postMessage({ job, progress });
+    worker.postMessage({ job, progress }, [job.bytes.buffer as ArrayBuffer]);
   });
 }
 
