@@ -11,8 +11,8 @@ import { TerminalSettings } from './vscode/settings';
 import { registerAgentTerminals } from './vscode/agentTerminals';
 import { registerTerminalCommands } from './vscode/terminalCommands';
 import type { TerminalToolContext } from './vscode/tools/terminal/context';
-import { registerTerminalTools } from './vscode/tools/terminal/tools';
-import { registerTmux } from './vscode/tmux';
+import { registerTools, ToolDeps } from './vscode/tools/registry';
+import { registerTmux, tmuxDetector } from './vscode/tmux';
 import { NavigationApi, createNavigationApi } from './lsp/navigationApi';
 import { TerminalApi, createTerminalApi } from './terminal/terminalApi';
 import { LspService } from './lsp/service';
@@ -22,7 +22,6 @@ import { registerMdLinks } from './vscode/mdLinks';
 import { registerVsCodeFeatures } from './vscode/vscodeFeatures';
 import { registerVsCodeFallback } from './vscode/vscodeFallback';
 import { registerStdioServers } from './vscode/stdioProvider';
-import { registerNavigationTools } from './vscode/navigationTools';
 import { registerNavigationCommands } from './vscode/navigationCommands';
 import { AgentOwners } from './vscode/agentOwners';
 import { registerMcp } from './vscode/mcp';
@@ -83,8 +82,8 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable };
   const mcpClients = new AgentOwners();
   const panel = registerAgentTerminals(tools, mcpClients);
-  context.subscriptions.push(registerTerminalTools(tools), panel, registerTerminalCommands(tools, panel));
-  registerTmux(context, log);
+  const tmux = tmuxDetector(log);
+  context.subscriptions.push(panel, registerTerminalCommands(tools, panel), registerTmux(tmux, log));
 
   // Navigation: md-links first, then the VS Code fallback over every other contributed language,
   // then the configured language servers (each takes its extensions from the fallback).
@@ -92,13 +91,13 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const nav: NavigationContext = { service: navigation, features: new FeatureRegistry(navigation), log };
   context.subscriptions.push(registerMdLinks(nav), registerVsCodeFeatures(nav), registerVsCodeFallback(nav));
   const servers = registerStdioServers(nav);
-  const navigationTools = registerNavigationTools(nav);
+  const toolDeps: ToolDeps = { terminal: tools, navigation: nav, tmux, log };
   context.subscriptions.push(
     servers,
-    navigationTools,
+    registerTools(context, toolDeps),
     registerNavigationCommands(nav, { extension: context, backendTypes: () => service.backendTypes(), languageServers: () => ({ servers: servers.describe(), errors: servers.errors }) }),
   );
-  const mcp = registerMcp(context, { terminal: tools, navigationTools: () => navigationTools.create(), clients: mcpClients, log });
+  const mcp = registerMcp(context, { tools: toolDeps, clients: mcpClients, log });
   context.subscriptions.push(mcp);
   teardown.push(() => mcp.shutdown());
   return Object.freeze({ apiVersion: 1, terminal: createTerminalApi(service), navigation: createNavigationApi(navigation) });

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { SETTING } from '../common/ids';
 import type { LspService } from '../lsp/service';
+import { contributedTools } from './tools/registry';
 
 /**
  * What "DSH: Show Effective Configuration" shows: terminal backends, navigation providers with
@@ -14,10 +15,10 @@ import type { LspService } from '../lsp/service';
  */
 export function effectiveConfiguration(context: vscode.ExtensionContext, service: LspService, backendTypes: () => string[]) {
   const pkg = context.extension.packageJSON as {
-    contributes?: { languageModelTools?: Array<{ name: string }>; configuration?: { properties?: Record<string, unknown> } };
+    contributes?: { configuration?: { properties?: Record<string, unknown> } };
   };
   const registered = new Set(vscode.lm.tools.map((t) => t.name));
-  const tools = (pkg.contributes?.languageModelTools ?? []).map((t) => ({ name: t.name, registered: registered.has(t.name) }));
+  const tools = contributedTools(context).map((t) => ({ name: t.name, registered: registered.has(t.name) }));
   const settings: Record<string, { value: unknown; source: string }> = {};
   const config = vscode.workspace.getConfiguration();
   for (const key of Object.keys(pkg.contributes?.configuration?.properties ?? {})) {

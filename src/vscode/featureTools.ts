@@ -7,7 +7,6 @@
  * rules live in `src/lsp/features/input.ts` (kept in agreement with package.json by a test).
  */
 import * as vscode from 'vscode';
-import { TOOL } from '../common/ids';
 import { abortOnCancel } from './cancellation';
 import { walkCalls } from '../lsp/features/callHierarchy';
 import { validateCallHierarchyInput, validateDiagnosticsInput, validateSymbolsInput } from '../lsp/features/input';
@@ -105,7 +104,7 @@ function errorText(e: unknown): string {
 
 /** `dsh_symbols`: workspace symbols by `query`, or the outline of `filePath`. */
 export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unknown>> {
-  static readonly toolName = TOOL.symbols;
+  static readonly toolName = 'dsh_symbols';
   constructor(private readonly registry: FeatureRegistry) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
@@ -176,7 +175,7 @@ const FRESHNESS_RANK: Record<Freshness, number> = { settled: 0, unknown: 1, pend
 
 /** `dsh_diagnostics`: problems of one file (waiting for analysis) or of the workspace. */
 export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, unknown>> {
-  static readonly toolName = TOOL.diagnostics;
+  static readonly toolName = 'dsh_diagnostics';
   constructor(private readonly registry: FeatureRegistry) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
@@ -238,7 +237,7 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
 
 /** `dsh_call_hierarchy`: callers or callees of the item at a 1-based position. */
 export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string, unknown>> {
-  static readonly toolName = TOOL.callHierarchy;
+  static readonly toolName = 'dsh_call_hierarchy';
   constructor(private readonly registry: FeatureRegistry) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {

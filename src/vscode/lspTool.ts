@@ -8,7 +8,6 @@ import { quoteInput } from '../common/quoteInput';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { TOOL } from '../common/ids';
 import { abortOnCancel } from './cancellation';
 import { OutsideReadConsents } from '../lsp/containment';
 import { splitLines } from '../lsp/position';
@@ -75,7 +74,7 @@ export interface ReadAccess {
 }
 
 export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
-  static readonly toolName = TOOL.lsp;
+  static readonly toolName = 'dsh_lsp';
   private readonly consents = new OutsideReadConsents();
 
   constructor(private readonly service: LspService) {}

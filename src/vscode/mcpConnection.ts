@@ -17,14 +17,8 @@ import { SocketTransport } from '../mcp/socketTransport';
 import type { Owner, TerminalService } from '../terminal/service';
 import type { AgentOwners } from './agentOwners';
 import { McpApproval, McpDeniedError } from './mcpApproval';
+import type { ContributedTool, ToolImpl } from './tools/registry';
 import { UNTRUSTED_MESSAGE } from './tools/terminal/terminalTool';
-
-/** A contributed tool as package.json declares it (the fields MCP needs). */
-export interface ContributedTool {
-  name: string;
-  modelDescription: string;
-  inputSchema?: Record<string, unknown>;
-}
 
 /** What a connection needs from the extension. */
 export interface McpConnectionDeps {
@@ -32,7 +26,7 @@ export interface McpConnectionDeps {
   /** The contributed tools (package.json), in order. */
   definitions: readonly ContributedTool[];
   /** One instance of every tool acting for `owner`, by name. */
-  toolsFor(owner: Owner): Map<string, vscode.LanguageModelTool<object>>;
+  toolsFor(owner: Owner): Map<string, ToolImpl>;
   /** Where the connection's owner is registered for the panel mirrors. */
   clients: AgentOwners;
   log: vscode.LogOutputChannel;
@@ -61,7 +55,7 @@ export class McpConnection {
   readonly id = nextConnection++;
   private readonly server: Server;
   private readonly approval = new McpApproval(() => this.clientName());
-  private owned?: { owner: Owner; tools: Map<string, vscode.LanguageModelTool<object>>; mirror: { dispose(): void } };
+  private owned?: { owner: Owner; tools: Map<string, ToolImpl>; mirror: { dispose(): void } };
   private closed = false;
 
   /**
@@ -149,7 +143,7 @@ export class McpConnection {
   }
 
   /** The connection's owner and tools, made on the first call (the client's name is known by then). */
-  private ownTools(): Map<string, vscode.LanguageModelTool<object>> {
+  private ownTools(): Map<string, ToolImpl> {
     if (!this.owned) {
       const client = this.clientName();
       const owner = this.deps.service.createOwner(`${client} (MCP connection ${this.id})`);

@@ -17,7 +17,8 @@ import { chooseSocketPath, socketDirCandidates } from '../mcp/socketPath';
 import type { Owner, TerminalService } from '../terminal/service';
 import type { AgentOwners } from './agentOwners';
 import { watchAutoApprove } from './mcpApproval';
-import { ContributedTool, McpConnection } from './mcpConnection';
+import { McpConnection } from './mcpConnection';
+import { contributedTools, ToolImpl } from './tools/registry';
 
 
 /** What the endpoint is doing: `listening` (with its socket path), `off`, `restricted`, or `failed` (with why). */
@@ -30,7 +31,7 @@ export type McpState =
 /** What the endpoint needs from the extension. */
 export interface McpEndpointDeps {
   service: TerminalService;
-  toolsFor(owner: Owner): Map<string, vscode.LanguageModelTool<object>>;
+  toolsFor(owner: Owner): Map<string, ToolImpl>;
   clients: AgentOwners;
   log: vscode.LogOutputChannel;
 }
@@ -144,12 +145,6 @@ export class McpEndpoint implements vscode.Disposable {
     this.connections.add(connection);
     this.deps.log.info(`mcp: connection ${connection.id} accepted`);
   }
-}
-
-/** The tools package.json contributes (`contributes.languageModelTools`), the one definition. */
-export function contributedTools(context: vscode.ExtensionContext): ContributedTool[] {
-  const pkg = context.extension.packageJSON as { contributes?: { languageModelTools?: ContributedTool[] } };
-  return pkg.contributes?.languageModelTools ?? [];
 }
 
 /** The parts of the MCP server definition API (VS Code 1.101+) used here, detected at run time. */

@@ -3,7 +3,7 @@
  * item. The detection itself lives in `src/tmux/` (plain Node); this layer only wires it up.
  */
 import * as vscode from 'vscode';
-import { SETTING, TOOL } from '../common/ids';
+import { SETTING } from '../common/ids';
 import { TmuxContextNotes } from '../tmux/contextNotes';
 import { TmuxDetection, detectTmuxPane } from '../tmux/detect';
 
@@ -11,17 +11,21 @@ import { TmuxDetection, detectTmuxPane } from '../tmux/detect';
 export type TmuxContextInput = Record<string, never>;
 
 /**
- * Registers the `dsh_tmux_context` tool and the opt-in status bar item; everything it creates is
- * disposed with `context`. Detection is about the extension host's own process (`process.pid`):
- * whether it runs in the tmux pane its inherited `TMUX`/`TMUX_PANE` name. Unexpected failures to
- * run tmux go to `log` as warnings; every other outcome is a quiet "not in a pane".
+ * How the extension finds its tmux pane: detection of the extension host's own process
+ * (`process.pid`), whether it runs in the pane its inherited `TMUX`/`TMUX_PANE` name. Unexpected
+ * failures to run tmux go to `log` as warnings; every other outcome is a quiet "not in a pane".
+ * One detection per call.
  */
-export function registerTmux(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  const detect = (): Promise<TmuxDetection> => detectTmuxPane({ warn: (message) => log.warn(`tmux: ${message}`) });
-  context.subscriptions.push(
-    vscode.lm.registerTool(TOOL.tmuxContext, new TmuxContextTool(detect, log)),
-    new TmuxStatusBar(detect, log),
-  );
+export function tmuxDetector(log: vscode.LogOutputChannel): () => Promise<TmuxDetection> {
+  return () => detectTmuxPane({ warn: (message) => log.warn(`tmux: ${message}`) });
+}
+
+/**
+ * Shows the opt-in status bar item while `dsh.tmux.statusBar` is on (the `dsh_tmux_context` tool
+ * is registered with the others, ./tools/registry.ts); removed with the returned Disposable.
+ */
+export function registerTmux(detect: () => Promise<TmuxDetection>, log: vscode.LogOutputChannel): vscode.Disposable {
+  return new TmuxStatusBar(detect, log);
 }
 
 /**
@@ -35,6 +39,7 @@ export function registerTmux(context: vscode.ExtensionContext, log: vscode.LogOu
  * it, and it starts afresh when the extension is reactivated.
  */
 export class TmuxContextTool implements vscode.LanguageModelTool<TmuxContextInput> {
+  static readonly toolName = 'dsh_tmux_context';
   private readonly notes = new TmuxContextNotes();
   /** The single caller identity of this extension session (see the class comment). */
   private readonly sessionOwner = {};
@@ -60,7 +65,7 @@ export class TmuxContextTool implements vscode.LanguageModelTool<TmuxContextInpu
     }
     const note = this.notes.report(this.sessionOwner, detection);
     this.log.debug(
-      `tmux: ${TOOL.tmuxContext} -> ${note.inPane ? `in pane ${note.paneId}` : 'not in a pane'}` +
+      `tmux: ${TmuxContextTool.toolName} -> ${note.inPane ? `in pane ${note.paneId}` : 'not in a pane'}` +
         `${note.unchanged ? ' (unchanged)' : ''}`,
     );
     return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(note))]);

@@ -3,8 +3,17 @@
 import * as vscode from 'vscode';
 import { until } from '../helpers/wait';
 
-/** The names of the terminal tools the extension contributes (public API), checked against package.json by test/unit/ids.test.ts. */
-export { TERMINAL_TOOLS } from '../../src/common/ids';
+/** The tools the installed extension contributes (package.json `contributes.languageModelTools`), in order. */
+export function contributedTools(): { name: string; tags?: string[]; modelDescription: string; inputSchema: object }[] {
+  const ext = vscode.extensions.getExtension('dsh.dsh-bridge');
+  if (!ext) throw new Error('dsh.dsh-bridge is not installed in this extension host');
+  return (ext.packageJSON as { contributes: { languageModelTools: ReturnType<typeof contributedTools> } }).contributes.languageModelTools;
+}
+
+/** The names of the terminal tools the extension contributes: those tagged "terminal" in package.json. */
+export const TERMINAL_TOOLS: readonly string[] = contributedTools()
+  .filter((t) => t.tags?.includes('terminal'))
+  .map((t) => t.name);
 
 /** A parsed tool result: the JSON object of the first text part and the text of the second, if any. */
 export interface ToolCall<T = Record<string, unknown>> {

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { TERMINAL_TOOLS, waitForTools } from './lm';
+import { TOOL_REGISTRY } from '../../src/vscode/tools/registry';
+import { contributedTools, TERMINAL_TOOLS, waitForTools } from './lm';
 
 describe('DSH Bridge installed from the VSIX', () => {
   it('runs from the extensions folder, not from the repository', () => {
@@ -15,5 +16,11 @@ describe('DSH Bridge installed from the VSIX', () => {
 
   it('contributes the terminal tools to vscode.lm.tools', async () => {
     await waitForTools(TERMINAL_TOOLS);
+  });
+
+  it('the tool registry (Language Model Tools and every MCP connection) holds exactly the contributed tools, each once', () => {
+    const registered = TOOL_REGISTRY.map((entry) => entry.name);
+    assert.equal(new Set(registered).size, registered.length, `a tool is in the registry twice: ${registered.join(', ')}`);
+    assert.deepEqual([...registered].sort(), contributedTools().map((t) => t.name).sort());
   });
 });

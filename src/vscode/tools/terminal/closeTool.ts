@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { closeAgentSession } from '../../agentTerminals';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
@@ -17,7 +16,7 @@ export interface CloseInput {
  * has taken over closes only with their confirmation (`closeAgentSession`).
  */
 export class CloseTool extends TerminalTool<CloseInput> {
-  static readonly toolName = TOOL.terminalClose;
+  static readonly toolName = 'dsh_terminal_close';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CloseInput>): vscode.PreparedToolInvocation {
     const { sessionId } = options.input;

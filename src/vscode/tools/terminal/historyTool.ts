@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
 import { optionalBoolean, optionalInteger, requireString } from './args';
@@ -22,7 +21,7 @@ export interface HistoryInput {
  * Reads only: no confirmation.
  */
 export class HistoryTool extends TerminalTool<HistoryInput> {
-  static readonly toolName = TOOL.terminalHistory;
+  static readonly toolName = 'dsh_terminal_history';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<HistoryInput>): vscode.PreparedToolInvocation {
     return { invocationMessage: new vscode.MarkdownString(`Listing the commands of agent terminal ${escapeMarkdown(String(options.input.sessionId))}`) };

@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { toolResult } from '../toolResult';
 import { TerminalTool } from './terminalTool';
 
 /** `dsh_terminal_list`: the caller's sessions with their status, folder and foreground command. */
 export class ListTool extends TerminalTool<Record<string, never>> {
-  static readonly toolName = TOOL.terminalList;
+  static readonly toolName = 'dsh_terminal_list';
 
   prepareInvocation(): vscode.PreparedToolInvocation {
     return { invocationMessage: 'Listing agent terminals' };

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { TerminalError } from '../../../terminal/errors';
 import { escapeMarkdown, inlineCode } from '../markdownText';
 import { toolResult } from '../toolResult';
@@ -19,7 +18,7 @@ export interface OpenInput {
  * printed before its first prompt as a second part.
  */
 export class OpenTool extends TerminalTool<OpenInput> {
-  static readonly toolName = TOOL.terminalOpen;
+  static readonly toolName = 'dsh_terminal_open';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OpenInput>): vscode.PreparedToolInvocation {
     const { name, cwd } = options.input;

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
 import { requireString } from './args';
@@ -13,7 +12,7 @@ export interface OutputInput {
 
 /** `dsh_terminal_output`: the output a background send produced since the last look, and whether it is done. */
 export class OutputTool extends TerminalTool<OutputInput> {
-  static readonly toolName = TOOL.terminalOutput;
+  static readonly toolName = 'dsh_terminal_output';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OutputInput>): vscode.PreparedToolInvocation {
     return {

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { TerminalError } from '../../../terminal/errors';
 import { escapeMarkdown, inlineCode } from '../markdownText';
 import { toolResult } from '../toolResult';
@@ -37,7 +36,7 @@ const PAGE_ONLY = ['count', 'raw', 'screen'] as const;
  * (src/terminal/scrollbackSearch.ts).
  */
 export class ReadTool extends TerminalTool<ReadInput> {
-  static readonly toolName = TOOL.terminalRead;
+  static readonly toolName = 'dsh_terminal_read';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ReadInput>): vscode.PreparedToolInvocation {
     const { sessionId, search, command } = options.input;

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { TerminalError } from '../../../terminal/errors';
 import { ReceiverIdentity, receiverIdentity } from '../../../terminal/types';
 import { checkRunCommand, optionalInteger, requireString } from './args';
@@ -31,7 +30,7 @@ interface ConfirmedRun {
  * state (cwd, variables) carries over between calls like in one terminal.
  */
 export class RunTool extends TerminalTool<RunInput> {
-  static readonly toolName = TOOL.run;
+  static readonly toolName = 'dsh_run';
   static readonly sessionName = 'dsh_run';
 
   private readonly confirmed = new ConfirmedReceivers<ConfirmedRun>();

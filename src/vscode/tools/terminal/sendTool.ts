@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { TerminalError } from '../../../terminal/errors';
 import { SendInput as TypedInput, checkSendInput } from '../../../terminal/input';
 import { receiverIdentity } from '../../../terminal/types';
@@ -31,7 +30,7 @@ export interface SendInput {
  * would read the input by the time it runs.
  */
 export class SendTool extends TerminalTool<SendInput> {
-  static readonly toolName = TOOL.terminalSend;
+  static readonly toolName = 'dsh_terminal_send';
 
   private readonly confirmed = new ConfirmedReceivers();
 

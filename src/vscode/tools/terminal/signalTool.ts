@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { ALLOWED_SIGNALS, receiverIdentity } from '../../../terminal/types';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
@@ -21,7 +20,7 @@ export interface SignalInput {
  * ended leaves the shell there, which SIGKILL or SIGHUP would end).
  */
 export class SignalTool extends TerminalTool<SignalInput> {
-  static readonly toolName = TOOL.terminalSignal;
+  static readonly toolName = 'dsh_terminal_signal';
 
   private readonly confirmed = new ConfirmedReceivers();
 

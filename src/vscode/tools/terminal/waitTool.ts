@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { TOOL } from '../../../common/ids';
 import { compileUntil } from '../../../terminal/untilPattern';
 import { escapeMarkdown, inlineCode } from '../markdownText';
 import { optionalInteger, requireString } from './args';
@@ -21,7 +20,7 @@ export interface WaitInput {
  * waits for its next wait reason, exactly as a send would, or for a line it expects (`until`).
  */
 export class WaitTool extends TerminalTool<WaitInput> {
-  static readonly toolName = TOOL.terminalWait;
+  static readonly toolName = 'dsh_terminal_wait';
 
   /** Types nothing: no confirmation, as for reading. */
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<WaitInput>): vscode.PreparedToolInvocation {
