@@ -148,6 +148,7 @@ describe('command record (real bash)', function () {
       const c = await until('the sleep to end', () => record(1).state !== 'running' && record(1));
       assert.equal(c.state, 'interrupted');
       assert.equal(c.signal, 'SIGINT');
+      h.service.handBack(h.owner, id); // the harness closes only the agent's sessions
     });
 
     it('a command that ends the shell is reported as session_exited', async () => {
