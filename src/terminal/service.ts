@@ -551,6 +551,10 @@ export class TerminalService implements Disposable {
   private checkSendable(entry: Entry, request: SendRequest): void {
     this.checkNotTakenOver(entry);
     checkSendInput(request);
+    // Only the person's own keystrokes (writeUserInput) are recorded as theirs.
+    if (request.origin !== undefined && request.origin !== 'agent' && request.origin !== 'dsh_run') {
+      throw new TerminalError('INVALID_ARGUMENT', `origin must be "agent" or "dsh_run" (got ${quoteInput(request.origin)})`);
+    }
     this.checkIdle(entry);
   }
 

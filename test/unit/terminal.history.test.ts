@@ -137,6 +137,8 @@ describe('command record (real bash)', function () {
       h.service.handBack(h.owner, id);
       await h.service.send(h.owner, id, { input: 'echo by-run', origin: 'dsh_run' });
       assert.deepEqual(h.service.history(h.owner, id).commands.map((r) => r.typedBy), ['dsh_run', 'user', 'agent']);
+      // A caller cannot pass its command off as the person's.
+      await assert.rejects(h.service.send(h.owner, id, { input: 'echo x', origin: 'user' as 'agent' }), /origin must be "agent" or "dsh_run"/);
     });
 
     it('Ctrl-C typed by the person counts as SIGINT', async () => {
