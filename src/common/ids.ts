@@ -12,6 +12,7 @@
 export const COMMAND = {
   openAgentTerminal: 'dsh.openAgentTerminal',
   listAgentTerminals: 'dsh.listAgentTerminals',
+  showCommandHistory: 'dsh.showCommandHistory',
   closeAgentTerminal: 'dsh.closeAgentTerminal',
   showAgentViewAtCursor: 'dsh.showAgentViewAtCursor',
   showEffectiveConfiguration: 'dsh.showEffectiveConfiguration',
@@ -37,6 +38,7 @@ export const SETTING = {
   terminalRetainedBytes: 'dsh.terminal.retainedBytes',
   terminalMaxReadBytes: 'dsh.terminal.maxReadBytes',
   terminalSandbox: 'dsh.terminal.sandbox',
+  terminalHistorySize: 'dsh.terminal.historySize',
   tmuxStatusBar: 'dsh.tmux.statusBar',
   markdownEditorProviders: 'dsh.markdown.editorProviders',
   markdownAliasOrder: 'dsh.markdown.aliasOrder',

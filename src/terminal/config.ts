@@ -32,6 +32,8 @@ export interface TerminalConfig {
   maxReadBytes: number;
   /** Environment applied over the defaults of every session; `null` removes a variable. */
   env: Record<string, string | null>;
+  /** Commands kept in each session's command record (the newest); at most TERMINAL_CONFIG_MAXIMA.historySize. */
+  historySize: number;
 }
 
 export const DEFAULT_TERMINAL_CONFIG: Readonly<TerminalConfig> = Object.freeze({
@@ -46,6 +48,7 @@ export const DEFAULT_TERMINAL_CONFIG: Readonly<TerminalConfig> = Object.freeze({
   retainedBytes: 4 * 1024 * 1024,
   maxReadBytes: 256 * 1024,
   env: {},
+  historySize: 1000,
 });
 
 /**
@@ -74,6 +77,8 @@ export const TERMINAL_CONFIG_MAXIMA = Object.freeze({
   retainedBytes: 256 * 1024 * 1024,
   /** Bytes of one read page or send viewport: 16 MiB. */
   maxReadBytes: 16 * 1024 * 1024,
+  /** Commands in a session's command record (each at most 1000 characters of command line). */
+  historySize: 10_000,
 });
 
 /** Longest delay Node's timers take (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
@@ -104,6 +109,7 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
     'retainedLines',
     'retainedBytes',
     'maxReadBytes',
+    'historySize',
   ];
   for (const key of positive) {
     const value = config[key];
@@ -112,7 +118,7 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
     } else if (key.endsWith('Ms') && value > MAX_TIMER_MS) {
       problems.push(`${key} must be at most ${MAX_TIMER_MS} ms (got ${value})`);
     } else if (key in TERMINAL_CONFIG_MAXIMA && value > TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA]) {
-      const unit = key === 'retainedLines' ? 'lines' : 'bytes';
+      const unit = key === 'retainedLines' ? 'lines' : key === 'historySize' ? 'commands' : 'bytes';
       problems.push(`dsh.terminal.${key} must be at most ${TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA]} ${unit} (got ${value})`);
     }
   }

@@ -12,7 +12,8 @@ import * as path from 'node:path';
 import type { IPty } from 'node-pty';
 import type { TerminalConfig } from './config';
 import { TerminalError, describe } from './errors';
-import { DEBUG_TRAP_FILE, DebugTrap, MarkerParser, PROMPT_TEXT, drainMarker, readDebugTrap } from './markers';
+import { CommandHistory } from './commandHistory';
+import { DEBUG_TRAP_FILE, DebugTrap, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, drainMarker, readDebugTrap } from './markers';
 import { viewportText, renderedPage } from './outputText';
 import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
@@ -23,6 +24,7 @@ import { writeDrainMarker } from './ptyDrain';
 import { ReadinessSnapshot, SeenWait, decideReadiness } from './readiness';
 import { TextRenderer } from './screenText';
 import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
+import { SearchRequest, SearchResult, searchScrollback } from './scrollbackSearch';
 import {
   bytesToWrite,
   checkInput,
@@ -135,6 +137,8 @@ export class PtyBashSession implements BackendSession {
   motd = '';
   private readonly parser: MarkerParser;
   private readonly scrollback: Scrollback;
+  /** Every command the shell ran (commandHistory.ts), fed by the markers and the writes below. */
+  readonly commands: CommandHistory;
   /** Renders model text (see screenText.ts); created on first use. */
   private renderer: TextRenderer | undefined;
   /**
@@ -196,6 +200,7 @@ export class PtyBashSession implements BackendSession {
       maxBytes: config.retainedBytes,
       maxLineBytes: Math.min(MAX_LINE_BYTES, config.maxReadBytes),
     });
+    this.commands = new CommandHistory({ scrollback: this.scrollback, cwd: () => this.currentCwd(), size: config.historySize });
     this.shellPid = this.leaderPid = term.pid;
     this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
     this.shellStart = probe ? proc.readStat(term.pid)?.startTime : undefined;
@@ -345,6 +350,7 @@ export class PtyBashSession implements BackendSession {
       // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
       // may follow them. Text always ends with a newline: the shell prompts again once it read it.
       if (atPrompt && typed.kind === 'text') this.markers.inputPending = true;
+      this.commands.wrote(input, request.origin ?? 'agent', typed.kind === 'text' && input.startsWith(KILL_LINE_KEYS) ? typed.text : undefined);
       this.term.write(input);
     });
   }
@@ -445,6 +451,7 @@ export class PtyBashSession implements BackendSession {
         throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min} (got ${quoteInput(value)})`);
       }
     }
+    if (request.screen && request.command !== undefined) throw new TerminalError('INVALID_ARGUMENT', 'give screen or command, not both: the screen is not part of any command');
     if (request.screen) {
       const tail = this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes);
       const screen = this.render().screen(tail.text);
@@ -452,9 +459,16 @@ export class PtyBashSession implements BackendSession {
       if (screen.limited) result.renderLimited = true;
       return result;
     }
-    const page = this.scrollback.page(offset, count, this.config.maxReadBytes);
+    const page =
+      request.command === undefined
+        ? this.scrollback.page(offset, count, this.config.maxReadBytes)
+        : this.commands.outputPage(request.command, offset, count, this.config.maxReadBytes);
     if (request.raw) return page;
     return renderedPage(() => this.render(), page, this.config.maxReadBytes, this.log);
+  }
+
+  search(request: SearchRequest): Promise<SearchResult> {
+    return searchScrollback(this.scrollback, this.commands, request);
   }
 
   private render(): TextRenderer {
@@ -474,6 +488,7 @@ export class PtyBashSession implements BackendSession {
     try {
       process.kill(-tpgid, signal);
       this.signalledAtSeq = this.markers.promptSeq;
+      this.commands.signalled(signal);
       this.log.info(`signal ${signal} delivered to process group ${tpgid}`);
       return { signal, delivered: true, foreground };
     } catch (error) {
@@ -483,7 +498,9 @@ export class PtyBashSession implements BackendSession {
   }
 
   writeUserInput(data: string): void {
-    if (!this.exitStatus) this.term.write(data);
+    if (this.exitStatus) return;
+    this.commands.wrote(data, 'user');
+    this.term.write(data);
   }
 
   onOutput(listener: (text: string) => void): Disposable {
@@ -562,6 +579,7 @@ export class PtyBashSession implements BackendSession {
         continue;
       }
       this.markers.apply(event);
+      this.commands.marker(event);
       switch (event.kind) {
         case 'prompt':
           if (this.active) {
@@ -611,6 +629,7 @@ export class PtyBashSession implements BackendSession {
     // follows it, so a page read at an idle prompt ends with the last output line.
     const shown = this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text;
     this.scrollback.append(shown);
+    this.commands.text(text);
     for (const listener of this.outputListeners) listener(shown);
     this.scrollbackOwesPrompt = false;
     this.markers.text(text);
@@ -632,6 +651,7 @@ export class PtyBashSession implements BackendSession {
     const name = signal ? (Object.entries(os.constants.signals).find(([, n]) => n === signal)?.[0] ?? String(signal)) : null;
     this.exitStatus = { kind: 'exited', exitCode: name ? null : exitCode, signal: name };
     this.log.info(`shell pid ${this.shellPid} exited: ${statusText(this.exitStatus)}`);
+    this.commands.sessionExited();
     this.firstPromptWaiter?.();
     this.active?.finish('session_exit');
     for (const listener of this.exitListeners.splice(0)) listener(this.exitStatus);

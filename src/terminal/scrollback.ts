@@ -39,6 +39,24 @@ export function tailByBytes(text: string, maxBytes: number): { text: string; dro
   return { text: buf.subarray(start).toString('utf8'), dropped: start };
 }
 
+/**
+ * Where a scrollback stands in absolute coordinates, counted since it was created: line numbers
+ * 0-based (the numbers `ReadResult.firstLineNumber` uses), bytes as stored (UTF-8, one `\n` per
+ * complete line, split markers included). Nothing here moves when old lines are evicted.
+ */
+export interface ScrollbackPosition {
+  /** Number of the oldest retained line. */
+  firstLine: number;
+  /** Number of the line being written: the unfinished line when `open`, else the next one. */
+  endLine: number;
+  /** An unfinished line (no newline yet) is retained. */
+  open: boolean;
+  /** Bytes ever evicted or cut from the oldest end: the absolute offset where retained text starts. */
+  firstByte: number;
+  /** Bytes ever stored: the absolute offset of the end. */
+  endByte: number;
+}
+
 /** Line-oriented bounded history of a session's output. */
 export class Scrollback {
   /**
@@ -57,6 +75,8 @@ export class Scrollback {
   private bytes = 0;
   /** Absolute number of the oldest retained line (lines ever evicted before it). */
   private evicted = 0;
+  /** Bytes of the lines evicted, and of heads cut from an oversized unfinished line. */
+  private evictedBytes = 0;
   private readonly maxLineBytes: number;
 
   constructor(private readonly limits: ScrollbackLimits) {
@@ -106,6 +126,19 @@ export class Scrollback {
     return this.bytes + utf8Length(this.partial);
   }
 
+  /** The retained range in absolute coordinates (see ScrollbackPosition). */
+  position(): ScrollbackPosition {
+    const complete = this.count;
+    const partialBytes = this.partial ? utf8Length(this.partial) : 0;
+    return {
+      firstLine: this.evicted,
+      endLine: this.evicted + complete,
+      open: this.partial !== '',
+      firstByte: this.evictedBytes,
+      endByte: this.evictedBytes + this.bytes + partialBytes,
+    };
+  }
+
   /**
    * A page ending `offset` lines back from the newest, of up to `count` lines, at most `maxBytes`
    * UTF-8 bytes (newline separators included): the oldest lines that do not fit are left to the
@@ -148,6 +181,26 @@ export class Scrollback {
       truncated,
       text: out.join('\n'),
     };
+  }
+
+  /**
+   * The raw lines a `page(offset, count, …)` without a byte cap would hold, oldest first, as UTF-8
+   * with a `\n` after each line, in an ArrayBuffer of their own that can be transferred to a worker
+   * thread: one copy, no string concatenation. `firstLineNumber` is absolute.
+   */
+  utf8Lines(offset: number, count: number): { firstLineNumber: number; lineCount: number; bytes: Uint8Array } {
+    const total = this.totalLines;
+    const end = Math.max(0, total - offset);
+    const begin = Math.max(0, end - count);
+    let size = 0;
+    for (let i = begin; i < end; i++) size += i < this.count ? this.lineBytes[(this.first + i) & (this.lines.length - 1)]! : utf8Length(this.partial) + 1;
+    const bytes = Buffer.allocUnsafeSlow(size);
+    let at = 0;
+    for (let i = begin; i < end; i++) {
+      at += bytes.write(this.lineAt(i), at);
+      bytes[at++] = 0x0a;
+    }
+    return { firstLineNumber: this.evicted + begin, lineCount: end - begin, bytes };
   }
 
   private lineAt(index: number): string {
@@ -194,7 +247,9 @@ export class Scrollback {
 
   private dropOldest(): void {
     if (this.count === 0) return; // no complete line to drop
-    this.bytes -= this.lineBytes[this.first]!;
+    const dropped = this.lineBytes[this.first]!;
+    this.bytes -= dropped;
+    this.evictedBytes += dropped;
     this.lines[this.first] = ''; // let the string go
     this.first = (this.first + 1) & (this.lines.length - 1);
     this.count--;
@@ -207,7 +262,9 @@ export class Scrollback {
       this.dropOldest();
     }
     if (partialBytes > this.limits.maxBytes) {
-      this.partial = tailByBytes(this.partial, this.limits.maxBytes).text;
+      const cut = tailByBytes(this.partial, this.limits.maxBytes);
+      this.partial = cut.text;
+      this.evictedBytes += cut.dropped;
     }
   }
 }

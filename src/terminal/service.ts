@@ -15,10 +15,12 @@
  */
 import { UNSANDBOXED, type SandboxSummary } from './sandbox/policy';
 import { quoteInput } from '../common/quoteInput';
+import type { CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { checkLabel, checkSendInput } from './input';
 import { tailByBytes } from './scrollback';
 import type { DebugTrap } from './markers';
+import type { SearchRequest, SearchResult } from './scrollbackSearch';
 import type { TerminalLog } from './types';
 import {
   ALLOWED_SIGNALS,
@@ -323,7 +325,16 @@ export class TerminalService implements Disposable {
   async send(owner: Owner, sessionId: string, request: SendRequest): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
     this.checkSendable(entry, request);
-    return this.holdSlot(entry, () => entry.session.send(request));
+    return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.send(request)));
+  }
+
+  /** Runs a send or wait and sets its result's `command` from the session's command record. */
+  private async withCommand(entry: Entry, work: () => Promise<SendResult>): Promise<SendResult> {
+    const mark = entry.session.commands.mark();
+    const result = await work();
+    const command = entry.session.commands.since(mark);
+    if (command !== undefined) result.command = command;
+    return result;
   }
 
   /**
@@ -338,7 +349,7 @@ export class TerminalService implements Disposable {
     const entry = this.entry(owner, sessionId);
     this.checkNotTakenOver(entry);
     this.checkIdle(entry);
-    return this.holdSlot(entry, () => entry.session.wait(request));
+    return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.wait(request)));
   }
 
   /**
@@ -373,7 +384,7 @@ export class TerminalService implements Disposable {
     entry.jobs.set(job.id, job);
     // The job takes its result inside the held slot, so whoever the release event wakes finds it done.
     const work = () =>
-      entry.session.send(request).then(
+      this.withCommand(entry, () => entry.session.send(request)).then(
         (r) => void (job.result = r),
         (e: unknown) => void (job.error = e),
       );
@@ -408,9 +419,37 @@ export class TerminalService implements Disposable {
     return out;
   }
 
-  /** A scrollback page; never waits for a send. */
+  /**
+   * A scrollback page, or with `request.command` a page of that command's output; never waits for a send.
+   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, INVALID_ARGUMENT (naming the bad field or unknown command).
+   */
   read(owner: Owner, sessionId: string, request: ReadRequest = {}): ReadResult {
     return this.entry(owner, sessionId).session.read(request);
+  }
+
+  /**
+   * A page of the session's command record, newest first (commandHistory.ts); never waits for a send.
+   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, INVALID_ARGUMENT.
+   */
+  history(owner: Owner, sessionId: string, request: HistoryRequest = {}): HistoryPage {
+    return this.entry(owner, sessionId).session.commands.page(request);
+  }
+
+  /**
+   * The record of command `index` of the session.
+   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, INVALID_ARGUMENT (not recorded).
+   */
+  command(owner: Owner, sessionId: string, index: number): CommandRecord {
+    return this.entry(owner, sessionId).session.commands.get(index);
+  }
+
+  /**
+   * Searches the session's scrollback, or one command's output (scrollbackSearch.ts), in a worker
+   * thread within the request's time bound; never waits for a send.
+   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, INVALID_ARGUMENT.
+   */
+  search(owner: Owner, sessionId: string, request: SearchRequest): Promise<SearchResult> {
+    return this.entry(owner, sessionId).session.search(request);
   }
 
   /**
@@ -525,6 +564,10 @@ export class TerminalService implements Disposable {
   private checkSendable(entry: Entry, request: SendRequest): void {
     this.checkNotTakenOver(entry);
     checkSendInput(request);
+    // Only the person's own keystrokes (writeUserInput) are recorded as theirs.
+    if (request.origin !== undefined && request.origin !== 'agent' && request.origin !== 'dsh_run') {
+      throw new TerminalError('INVALID_ARGUMENT', `origin must be "agent" or "dsh_run" (got ${quoteInput(request.origin)})`);
+    }
     this.checkIdle(entry);
   }
 

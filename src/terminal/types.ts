@@ -9,6 +9,9 @@ import type { DebugTrap } from './markers';
 import type { Disposable } from '../common/disposable';
 import type { Log } from '../common/log';
 import type { SandboxSummary } from './sandbox/policy';
+import type { CommandHistory } from './commandHistory';
+import type { CommandOrigin } from './commandRecord';
+import type { SearchRequest, SearchResult } from './scrollbackSearch';
 
 /**
  * Why a send returned. Only `stdin_read` with `waiting: 'shell-prompt'` means "the command
@@ -91,6 +94,8 @@ export interface SendRequest {
   timeoutMs?: number;
   /** Aborting sends SIGINT to the foreground process group; the send then settles as usual. */
   signal?: AbortSignal;
+  /** Who the command record (commandRecord.ts) says typed it: `agent` by default, or `dsh_run`. */
+  origin?: Exclude<CommandOrigin, 'user'>;
 }
 
 /**
@@ -137,6 +142,12 @@ export interface SendResult {
   probe: ProbeAvailability;
   /** Wall time of the send in ms. */
   durationMs: number;
+  /**
+   * Index of the command this result belongs to in the session's command record: the newest one
+   * the shell started during the send, else the one running when it began (input to a program, a
+   * wait). Absent when no command ran (keys at the prompt, a line the shell refused to parse).
+   */
+  command?: number;
 }
 
 /**
@@ -159,6 +170,11 @@ export interface ReadRequest {
    * text, e.g. what a full-screen program (vim, less) shows on the alternate screen.
    */
   screen?: boolean;
+  /**
+   * A command's index in the session's command record: the page is of that command's retained
+   * output, `offset` and `count` counted within it (0 = its newest line); not with `screen`.
+   */
+  command?: number;
 }
 
 /** A page of scrollback. `[lineBegin, lineEnd)` is in the same newest-first coordinates as offset. */
@@ -245,6 +261,10 @@ export interface BackendSession {
    */
   wait(request: WaitRequest): Promise<SendResult>;
   read(request: ReadRequest): ReadResult;
+  /** Every command the shell ran, newest `historySize` kept (commandHistory.ts). */
+  readonly commands: CommandHistory;
+  /** Searches the scrollback or a command's output (scrollbackSearch.ts), off this thread, within its time bound. */
+  search(request: SearchRequest): Promise<SearchResult>;
   /**
    * Delivers `signal` to the foreground process group.
    * @param expect the receiver a person confirmed: when another process group is in the foreground

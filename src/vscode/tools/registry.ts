@@ -20,6 +20,7 @@ import type { NavigationContext } from '../navigationContext';
 import { TmuxContextTool } from '../tmux';
 import { CloseTool } from './terminal/closeTool';
 import type { TerminalToolContext } from './terminal/context';
+import { HistoryTool } from './terminal/historyTool';
 import { ListTool } from './terminal/listTool';
 import { OpenTool } from './terminal/openTool';
 import { OutputTool } from './terminal/outputTool';
@@ -61,6 +62,7 @@ export const TOOL_REGISTRY: readonly ToolEntry[] = [
   terminal(OpenTool),
   terminal(SendTool),
   terminal(ReadTool),
+  terminal(HistoryTool),
   terminal(OutputTool),
   terminal(WaitTool),
   terminal(ListTool),

@@ -75,7 +75,7 @@ export class RunTool extends TerminalTool<RunInput> {
     if (confirmed) checkSameSession(confirmed, existing);
     const signal = abortSignal(token);
     const sessionId = existing ?? (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal })).sessionId;
-    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed?.receiver, signal });
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed?.receiver, signal, origin: 'dsh_run' });
     return sendResult(sessionId, r, this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId)?.sandbox);
   }
 

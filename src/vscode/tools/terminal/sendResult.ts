@@ -25,6 +25,7 @@ export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSu
     probe: r.probe,
     durationMs: r.durationMs,
     sandbox,
+    command: r.command,
   };
   return toolResult(json, r.output);
 }

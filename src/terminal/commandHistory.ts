@@ -1,0 +1,341 @@
+/**
+ * A session's command record: every command line the shell ran, delimited by the controlled
+ * prompt's markers (markers.ts). A command starts at the first `S` (PS0) after a prompt and ends
+ * at the next `P` (PS1), whose `$?` is its exit status; the `S` of further commands of the same
+ * line (a multi-line paste runs each of its lines, with no prompt between them) belongs to the same
+ * record, so one record is one answer of the shell: what a send's `exitCode` describes. A line the
+ * shell refused to parse (a syntax error) never starts and is not recorded.
+ *
+ * The output range is kept as absolute scrollback coordinates (scrollback.ts, ScrollbackPosition),
+ * so it stays exact however much is printed after it, and says how much of it was evicted. Memory
+ * is bounded independently of output: at most `size` records, each with a command line of at most
+ * MAX_COMMAND_CHARS characters, and an echo buffer of at most MAX_ECHO_CHARS while a line is typed.
+ * The record is fed on the PTY's hot path: every hook is O(1) or O(length of the text it is given).
+ */
+import * as os from 'node:os';
+import { quoteInput } from '../common/quoteInput';
+import { CommandOrigin, CommandRecord, CommandState, HistoryPage, HistoryRequest } from './commandRecord';
+import { boundCommand, echoedCommandLine } from './commandLine';
+import { TerminalError } from './errors';
+import { CONTINUATION_TEXT, type MarkerEvent } from './markers';
+import type { Scrollback, ScrollbackPosition } from './scrollback';
+
+/** Echo (raw terminal text between a prompt and its command's start) kept to recover a typed line. */
+const MAX_ECHO_CHARS = 8 * 1024;
+/** Commands in one history page by default, and at most. */
+const DEFAULT_HISTORY_PAGE = 20;
+export const MAX_HISTORY_PAGE = 200;
+/** Control characters that make the terminal signal the foreground group (termios(3) VINTR, VQUIT, VSUSP). */
+const SIGNAL_KEYS: Record<string, string> = { '\x03': 'SIGINT', '\x1c': 'SIGQUIT', '\x1a': 'SIGTSTP' };
+
+/** A command as kept; the public CommandRecord is made from it and the scrollback's position. */
+interface Entry {
+  index: number;
+  command: string;
+  commandTruncated: boolean;
+  typedBy: CommandOrigin;
+  startedAt: number;
+  endedAt?: number;
+  state: CommandState;
+  exitCode?: number;
+  signal?: string;
+  cwdStart?: string;
+  cwdEnd?: string;
+  startLine: number;
+  startByte: number;
+  /** Exclusive; set when it ended. */
+  endLine?: number;
+  endByte?: number;
+  /** Signals delivered while it ran (names). */
+  signals?: Set<string>;
+}
+
+/** What the record reads from its session. */
+export interface CommandHistoryDeps {
+  scrollback: Scrollback;
+  /** The shell's working directory now, or undefined where it cannot be read (see BackendSession.currentCwd). */
+  cwd: () => string | undefined;
+  /** Commands kept (the newest), ≥ 1. */
+  size: number;
+  /** Clock in ms since the epoch; Date.now by default. */
+  now?: () => number;
+}
+
+/** Where the record stood when a send began; see {@link CommandHistory.since}. */
+export interface CommandMark {
+  next: number;
+  running?: number;
+}
+
+export class CommandHistory {
+  private readonly entries: Entry[] = [];
+  private nextIndex = 1;
+  private running: Entry | undefined;
+  /** The shell's directory read at the latest prompt: where the next command starts. */
+  private promptCwd: string | undefined;
+  /** Echo since the latest prompt, while no command runs; undefined while one runs. */
+  private echo: string | undefined;
+  /** Text still expected of the continuation prompt (PS2) before echo resumes. */
+  private continuationLeft = '';
+  /** Who wrote to the terminal last, and the text the agent pasted at a fresh prompt (exact). */
+  private writer: CommandOrigin = 'agent';
+  private pasted: string | undefined;
+  private lastMarker: MarkerEvent['kind'] | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly deps: CommandHistoryDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Applies one marker event in PTY order (after the text before it reached the scrollback). */
+  marker(event: Exclude<MarkerEvent, { kind: 'text' }>): void {
+    switch (event.kind) {
+      case 'prompt': {
+        const cwd = this.deps.cwd();
+        this.end(event.status, cwd);
+        this.promptCwd = this.sameOr(cwd, this.promptCwd);
+        this.echo = '';
+        this.continuationLeft = '';
+        this.pasted = undefined;
+        break;
+      }
+      case 'start':
+        if (!this.running) this.start();
+        break;
+      case 'continuation':
+        // More input is needed: the line is no longer one paste; its echo tells it all.
+        this.pasted = undefined;
+        this.continuationLeft = CONTINUATION_TEXT;
+        break;
+    }
+    if (event.kind !== 'prompt-text') this.lastMarker = event.kind;
+  }
+
+  /** Program text (markers removed) in PTY order: while a line is typed, its echo. */
+  text(text: string): void {
+    if (this.echo === undefined) return;
+    let t = text;
+    while (this.continuationLeft && t) {
+      if (t[0] !== this.continuationLeft[0]) {
+        this.continuationLeft = '';
+        break;
+      }
+      this.continuationLeft = this.continuationLeft.slice(1);
+      t = t.slice(1);
+    }
+    if (t && this.echo.length < MAX_ECHO_CHARS) this.echo += t.slice(0, MAX_ECHO_CHARS - this.echo.length);
+  }
+
+  /**
+   * Bytes written to the terminal by `by`. `pasted`: the exact text of a bracketed paste typed
+   * into the line editor (markers.ts), recorded as the command line when it is what the shell runs.
+   * A signal key (Ctrl-C, Ctrl-\, Ctrl-Z) written while a command runs counts as that signal.
+   */
+  wrote(bytes: string, by: CommandOrigin, pasted?: string): void {
+    this.writer = by;
+    this.pasted = pasted !== undefined && !this.running && this.lastMarker === 'prompt' ? pasted : undefined;
+    if (!this.running) return;
+    for (const [key, signal] of Object.entries(SIGNAL_KEYS)) if (bytes.includes(key)) this.signalled(signal);
+  }
+
+  /** A signal was delivered to the foreground process group. */
+  signalled(signal: string): void {
+    if (!this.running) return;
+    (this.running.signals ??= new Set()).add(signal);
+  }
+
+  /** The shell exited: a running command ends with it. */
+  sessionExited(): void {
+    const entry = this.running;
+    if (!entry) return;
+    this.close(entry, this.deps.scrollback.position());
+    entry.state = 'session_exited';
+    this.running = undefined;
+  }
+
+  /** Where the record stands, for {@link since}. */
+  mark(): CommandMark {
+    return { next: this.nextIndex, running: this.running?.index };
+  }
+
+  /**
+   * The command a send that began at `mark` belongs to: the newest one started since, else the one
+   * that was running then (input to a running program, a wait); undefined when neither.
+   */
+  since(mark: CommandMark): number | undefined {
+    const newest = this.entries[this.entries.length - 1];
+    return newest && newest.index >= mark.next ? newest.index : mark.running;
+  }
+
+  /** Commands the shell ran in all (the newest index). */
+  get total(): number {
+    return this.nextIndex - 1;
+  }
+
+  /**
+   * A page of the record, newest first, filtered.
+   * @throws TerminalError INVALID_ARGUMENT for a bad offset, count, failed or contains.
+   */
+  page(request: HistoryRequest = {}): HistoryPage {
+    const offset = integer(request.offset, 'offset', 0, 0);
+    const count = integer(request.count, 'count', 1, DEFAULT_HISTORY_PAGE);
+    if (count > MAX_HISTORY_PAGE) throw new TerminalError('INVALID_ARGUMENT', `count must be at most ${MAX_HISTORY_PAGE} (got ${count})`);
+    if (request.failed !== undefined && typeof request.failed !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `failed must be true or false (got ${quoteInput(request.failed)})`);
+    if (request.contains !== undefined && (typeof request.contains !== 'string' || !request.contains)) {
+      throw new TerminalError('INVALID_ARGUMENT', `contains must be a non-empty string: text the command line contains (got ${quoteInput(request.contains)})`);
+    }
+    const { failed, contains } = request;
+    const matching = this.entries.filter(
+      (e) => (!failed || (e.exitCode !== undefined && e.exitCode !== 0)) && (contains === undefined || e.command.includes(contains)),
+    );
+    const position = this.deps.scrollback.position();
+    const end = matching.length - offset;
+    const commands = matching.slice(Math.max(0, end - count), Math.max(0, end)).reverse().map((e) => this.record(e, position));
+    const page: HistoryPage = { commands, matching: matching.length, recorded: this.entries.length, total: this.total };
+    if (end - count > 0) page.nextOffset = offset + count;
+    return page;
+  }
+
+  /**
+   * The record of command `index`.
+   * @throws TerminalError INVALID_ARGUMENT when it is not an integer, or not (or no longer) recorded.
+   */
+  get(index: number): CommandRecord {
+    return this.record(this.entry(index), this.deps.scrollback.position());
+  }
+
+  /**
+   * A page of command `index`'s retained output, raw (escapes kept), as `Scrollback.page` pages the
+   * whole scrollback but with the command's output as the scrollback: `offset` lines back from its
+   * last line, up to `count` lines, at most `maxBytes` UTF-8 bytes; `totalLines` is its retained
+   * line count, `firstLineNumber` absolute.
+   * @throws TerminalError INVALID_ARGUMENT as {@link get}.
+   */
+  outputPage(index: number, offset: number, count: number, maxBytes: number): ReturnType<Scrollback['page']> {
+    const output = this.record(this.entry(index), this.deps.scrollback.position()).output;
+    const from = Math.min(offset, output.lineCount);
+    const page = this.deps.scrollback.page(output.offset + from, Math.min(count, output.lineCount - from), maxBytes);
+    const shown = page.lineEnd - page.lineBegin;
+    return { ...page, offset: from, lineBegin: from, lineEnd: from + shown, totalLines: output.lineCount };
+  }
+
+  /** The index of the command whose output holds absolute line `line`, if any is recorded. */
+  commandAt(line: number): number | undefined {
+    let lo = 0;
+    let hi = this.entries.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const e = this.entries[mid]!;
+      if (line < e.startLine) hi = mid - 1;
+      else if (e.endLine !== undefined && line >= e.endLine) lo = mid + 1;
+      else return e.index;
+    }
+    return undefined;
+  }
+
+  private start(): void {
+    const position = this.deps.scrollback.position();
+    const typed = this.pasted ?? echoedCommandLine(this.echo ?? '');
+    const { text, truncated } = boundCommand(typed);
+    const entry: Entry = {
+      index: this.nextIndex++,
+      command: text,
+      commandTruncated: truncated,
+      typedBy: this.writer,
+      startedAt: this.now(),
+      state: 'running',
+      cwdStart: this.promptCwd,
+      startLine: position.endLine,
+      startByte: position.endByte,
+    };
+    this.entries.push(entry);
+    if (this.entries.length > this.deps.size) this.entries.shift();
+    this.running = entry;
+    this.echo = undefined;
+    this.pasted = undefined;
+  }
+
+  private end(status: number, cwd: string | undefined): void {
+    const entry = this.running;
+    if (!entry) return;
+    this.running = undefined;
+    this.close(entry, this.deps.scrollback.position());
+    entry.exitCode = status;
+    entry.state = 'finished';
+    entry.cwdEnd = this.sameOr(cwd, entry.cwdStart);
+    for (const signal of entry.signals ?? []) {
+      if (status === 128 + (os.constants.signals[signal as keyof typeof os.constants.signals] ?? -1000)) {
+        entry.state = 'interrupted';
+        entry.signal = signal;
+      }
+    }
+    entry.signals = undefined;
+  }
+
+  private close(entry: Entry, position: ScrollbackPosition): void {
+    entry.endedAt = this.now();
+    entry.endLine = position.endLine + (position.open ? 1 : 0);
+    entry.endByte = position.endByte;
+  }
+
+  /** `value`, as the very string `previous` when they are equal (records share one copy). */
+  private sameOr(value: string | undefined, previous: string | undefined): string | undefined {
+    return value === previous ? previous : value;
+  }
+
+  private entry(index: number): Entry {
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 1) {
+      throw new TerminalError('INVALID_ARGUMENT', `command must be a command index, an integer ≥ 1 from dsh_terminal_history or a send's result (got ${quoteInput(index)})`);
+    }
+    const oldest = this.entries[0]?.index;
+    const found = oldest === undefined ? undefined : this.entries[index - oldest];
+    if (!found) {
+      const held = oldest === undefined ? 'none has run yet' : `the record holds ${oldest}–${this.total}`;
+      const why = index > this.total ? 'no such command' : 'it is older than the record keeps (dsh.terminal.historySize)';
+      throw new TerminalError('INVALID_ARGUMENT', `command ${index}: ${why}; ${held}`);
+    }
+    return found;
+  }
+
+  private record(e: Entry, position: ScrollbackPosition): CommandRecord {
+    const newestEnd = position.endLine + (position.open ? 1 : 0);
+    const endLine = e.endLine ?? newestEnd;
+    const endByte = e.endByte ?? position.endByte;
+    const first = Math.min(Math.max(e.startLine, position.firstLine), endLine);
+    const droppedLines = first - e.startLine;
+    const droppedBytes = Math.max(0, Math.min(endByte, position.firstByte) - e.startByte);
+    const record: CommandRecord = {
+      index: e.index,
+      command: e.command,
+      typedBy: e.typedBy,
+      startedAt: new Date(e.startedAt).toISOString(),
+      durationMs: (e.endedAt ?? this.now()) - e.startedAt,
+      state: e.state,
+      output: {
+        firstLineNumber: first,
+        lineCount: endLine - first,
+        offset: newestEnd - endLine,
+        bytes: endByte - e.startByte,
+        truncated: droppedLines > 0 || droppedBytes > 0,
+      },
+    };
+    if (record.output.truncated) {
+      record.output.droppedLines = droppedLines;
+      record.output.droppedBytes = droppedBytes;
+    }
+    if (e.commandTruncated) record.commandTruncated = true;
+    if (e.exitCode !== undefined) record.exitCode = e.exitCode;
+    if (e.signal !== undefined) record.signal = e.signal;
+    if (e.cwdStart !== undefined) record.cwdStart = e.cwdStart;
+    if (e.cwdEnd !== undefined) record.cwdEnd = e.cwdEnd;
+    return record;
+  }
+}
+
+function integer(value: unknown, name: string, min: number, fallback: number): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
+    throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min} (got ${quoteInput(value)})`);
+  }
+  return value;
+}

@@ -1,0 +1,149 @@
+/**
+ * Line search in a worker thread (node:worker_threads). A JavaScript regular expression cannot be
+ * interrupted once it runs, and one with catastrophic backtracking (`(a+)+$` on a long line) runs
+ * for minutes: on the extension host's thread that would stall every extension. Here the worker
+ * runs it and the caller terminates the worker at its time bound (`Worker.terminate` stops
+ * JavaScript wherever it is). Matches are posted as they are found, so the ones found before the
+ * bound survive it.
+ *
+ * The worker's program is a plain JavaScript string evaluated by the Worker (`eval: true`): it
+ * needs no file of its own, so it runs the same from the bundled extension and from the sources
+ * under the unit tests.
+ */
+import { Worker } from 'node:worker_threads';
+
+/** One search job: `bytes` holds the lines searched, oldest first, each followed by `\n`, in UTF-8. */
+export interface SearchJob {
+  /** Transferred to the worker (detached here once posted). */
+  bytes: Uint8Array;
+  /** Lines in `bytes`. */
+  lineCount: number;
+  pattern: string;
+  regex: boolean;
+  ignoreCase: boolean;
+  /** Lines of context before and after each match. */
+  context: number;
+  /** Stop after this many matches. */
+  maxMatches: number;
+  /** Longest match line returned (UTF-16 code units, cut around the match); context lines are cut to half. */
+  maxLineChars: number;
+  /** Source of the global regular expression that removes escape sequences (plain text is searched). */
+  escapes: string;
+}
+
+/** A match as the worker reports it: `index` of its line in the job's lines (0 = oldest). */
+export interface WorkerMatch {
+  index: number;
+  /** UTF-16 offset of the match in the plain line. */
+  column: number;
+  text: string;
+  before: string[];
+  after: string[];
+}
+
+/** What a finished, or stopped, job found. */
+export interface WorkerOutcome {
+  matches: WorkerMatch[];
+  /**
+   * Finished: the index of the next (older) line still to search, -1 when every line was searched.
+   * Stopped by the time bound: the index of the line it was searching.
+   */
+  next: number;
+  /** The time bound stopped the job. */
+  timedOut: boolean;
+}
+
+/** Workers kept idle for the next job (more run at once when searches overlap). */
+const IDLE_WORKERS = 1;
+
+/**
+ * The worker's program. Lines are searched newest first; each is made plain (escapes removed)
+ * only when it holds ESC or CR. Before searching line i it stores i in the shared `progress`
+ * (so the caller knows where a stopped search was); it posts each `match`, then `done` with the
+ * index of the next line to search.
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', ({ job, progress }) => {
+  const lines = Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength).toString('utf8').split('\\n');
+  lines.pop();
+  const strip = new RegExp(job.escapes, 'g');
+  const plain = (i) => {
+    const line = lines[i];
+    return line.indexOf('\\x1b') >= 0 || line.indexOf('\\r') >= 0 ? line.replace(strip, '') : line;
+  };
+  const cut = (line, column, max) => {
+    if (line.length <= max) return line;
+    const from = Math.max(0, Math.min(column - (max >> 2), line.length - max));
+    return (from > 0 ? '…' : '') + line.slice(from, from + max) + (from + max < line.length ? '…' : '');
+  };
+  let find;
+  if (job.regex) {
+    const re = new RegExp(job.pattern, job.ignoreCase ? 'i' : '');
+    find = (line) => { const m = re.exec(line); return m ? m.index : -1; };
+  } else if (job.ignoreCase) {
+    const re = new RegExp(job.pattern.replace(/[.*+?^\${}()|[\\]\\\\]/g, '\\\\$&'), 'i');
+    find = (line) => { const m = re.exec(line); return m ? m.index : -1; };
+  } else {
+    find = (line) => line.indexOf(job.pattern);
+  }
+  let found = 0;
+  let i = lines.length - 1;
+  for (; i >= 0 && found < job.maxMatches; i--) {
+    Atomics.store(progress, 0, i);
+    const line = plain(i);
+    const column = find(line);
+    if (column >= 0) {
+      found++;
+      const before = [];
+      const after = [];
+      for (let j = Math.max(0, i - job.context); j < i; j++) before.push(cut(plain(j), 0, job.maxLineChars >> 1));
+      for (let j = i + 1; j <= Math.min(lines.length - 1, i + job.context); j++) after.push(cut(plain(j), 0, job.maxLineChars >> 1));
+      parentPort.postMessage({ kind: 'match', match: { index: i, column, text: cut(line, column, job.maxLineChars), before, after } });
+    }
+  }
+  parentPort.postMessage({ kind: 'done', next: i });
+});
+`;
+
+const idle: Worker[] = [];
+
+/**
+ * Runs `job` in a worker and resolves with what it found, within `timeoutMs`: past it the worker
+ * is terminated and the outcome has `timedOut` with the matches found until then, and `next` at
+ * the line the search was on. The pattern must already compile (the caller checks it).
+ * @throws Error when the worker fails (its message).
+ */
+export function searchInWorker(job: SearchJob, timeoutMs: number): Promise<WorkerOutcome> {
+  const worker = idle.pop() ?? newWorker();
+  return new Promise<WorkerOutcome>((resolve, reject) => {
+    const matches: WorkerMatch[] = [];
+    const progress = new Int32Array(new SharedArrayBuffer(4));
+    progress[0] = job.lineCount - 1;
+    const finish = (outcome: WorkerOutcome | Error, reuse: boolean) => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      if (reuse && idle.length < IDLE_WORKERS) idle.push(worker);
+      else void worker.terminate();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const onMessage = (m: { kind: 'match' | 'done'; next?: number; match?: WorkerMatch }) => {
+      if (m.match) matches.push(m.match);
+      if (m.kind === 'done') finish({ matches, next: m.next ?? -1, timedOut: false }, true);
+    };
+    const onError = (error: Error) => finish(error, false);
+    const timer = setTimeout(() => finish({ matches, next: Atomics.load(progress, 0), timedOut: true }, false), timeoutMs);
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.postMessage({ job, progress }, [job.bytes.buffer as ArrayBuffer]);
+  });
+}
+
+function newWorker(): Worker {
+  const worker = new Worker(WORKER_SOURCE, { eval: true });
+  // An idle worker never keeps the process (a test run, the extension host) alive.
+  worker.unref();
+  return worker;
+}

@@ -1,0 +1,197 @@
+/**
+ * The command record in a real extension host, as an agent uses it through `vscode.lm.invokeTool`
+ * and over MCP (the SDK's Client through the shipped stdio bridge): dsh_terminal_history,
+ * dsh_terminal_read with `command` and with `search` (a regular expression across 10 000 lines
+ * with context; a pattern with catastrophic backtracking cut by its time bound while another call
+ * answers at once), and "DSH: Show Command History" opening one command's output.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { TERMINAL_TOOLS, invokeTool, waitForTools } from './lm';
+import { McpTestClient, callTool, connectClient, terminalEndpointValue } from './mcp';
+import { runPickingFirst } from './ui';
+import { until } from '../helpers/wait';
+
+interface Record {
+  index: number;
+  command: string;
+  typedBy: string;
+  state: string;
+  exitCode?: number;
+  signal?: string;
+  cwdStart?: string;
+  output: { firstLineNumber: number; lineCount: number; offset: number; truncated: boolean };
+}
+interface HistoryJson {
+  commands: Record[];
+  matching: number;
+  total: number;
+  nextOffset?: number;
+}
+interface Match {
+  line: number;
+  offset: number;
+  command?: number;
+  text: string;
+  before?: string[];
+  after?: string[];
+}
+interface SearchJson {
+  matches: Match[];
+  searchedLines: number;
+  totalLines: number;
+  timedOut?: boolean;
+  note?: string;
+}
+
+/** A tool call as both surfaces answer it: the JSON part and the text part. */
+type Call = <T>(name: string, input: object) => Promise<{ json: T; text: string | undefined }>;
+
+/** The checks both surfaces must pass, on a session `sessionId` of the caller's. */
+async function historyAndReads(call: Call, sessionId: string): Promise<void> {
+  const first = await call<{ exitCode: number; command: number }>('dsh_terminal_send', { sessionId, input: 'echo first-$((6*7))' });
+  assert.equal(first.json.exitCode, 0);
+  const failed = await call<{ exitCode: number; command: number }>('dsh_terminal_send', { sessionId, input: '(exit 7)' });
+  assert.equal(failed.json.exitCode, 7);
+  assert.equal(failed.json.command, first.json.command + 1);
+
+  const history = await call<HistoryJson>('dsh_terminal_history', { sessionId });
+  assert.deepEqual(history.json.commands.map((c) => [c.index, c.command, c.exitCode, c.state, c.typedBy]), [
+    [failed.json.command, '(exit 7)', 7, 'finished', 'agent'],
+    [first.json.command, 'echo first-$((6*7))', 0, 'finished', 'agent'],
+  ]);
+  const onlyFailed = await call<HistoryJson>('dsh_terminal_history', { sessionId, failed: true });
+  assert.deepEqual(onlyFailed.json.commands.map((c) => c.index), [failed.json.command]);
+  const containing = await call<HistoryJson>('dsh_terminal_history', { sessionId, contains: 'first' });
+  assert.deepEqual(containing.json.commands.map((c) => c.index), [first.json.command]);
+
+  const read = await call<{ command: Record; totalLines: number }>('dsh_terminal_read', { sessionId, command: first.json.command });
+  assert.equal(read.text, 'first-42');
+  assert.equal(read.json.totalLines, 1);
+  assert.equal(read.json.command.command, 'echo first-$((6*7))');
+
+  // Limited to one command's output, any case.
+  const inFirst = await call<SearchJson>('dsh_terminal_read', { sessionId, search: 'FIRST', ignoreCase: true, command: first.json.command });
+  assert.deepEqual(inFirst.json.matches.map((m) => [m.text, m.command]), [['first-42', first.json.command]]);
+
+  // A regular expression across 10 000 lines, newest match first, with context.
+  const rows = await call<{ exitCode: number; command: number }>('dsh_terminal_send', { sessionId, input: "seq -f 'row %g' 1 10000" });
+  assert.equal(rows.json.exitCode, 0);
+  const found = await call<SearchJson>('dsh_terminal_read', { sessionId, search: '^row (12|5000|9999)$', regex: true, context: 2 });
+  assert.deepEqual(found.json.matches.map((m) => m.text), ['row 9999', 'row 5000', 'row 12']);
+  const [newest] = found.json.matches;
+  assert.ok(newest);
+  assert.equal(newest.command, rows.json.command);
+  assert.deepEqual(newest.before, ['row 9997', 'row 9998']);
+  assert.deepEqual(newest.after?.[0], 'row 10000');
+  const around = await call<{ firstLineNumber: number }>('dsh_terminal_read', { sessionId, offset: newest.offset, count: 1 });
+  assert.equal(around.text, 'row 9999');
+  assert.equal(around.json.firstLineNumber, newest.line);
+  // The 10 000 lines pushed the first command's output out of the retained scrollback: it says so.
+  const gone = await call<SearchJson>('dsh_terminal_read', { sessionId, search: 'first', command: first.json.command });
+  assert.deepEqual(gone.json.matches, []);
+  assert.match(gone.json.note ?? '', /no longer in the scrollback/);
+}
+
+/**
+ * A pathological pattern is cut by its time bound while another call of the same caller answers
+ * within 1 s. On a loaded machine a call can take long by itself: the bound is then twice the time
+ * the same call took just before the search (a stalled host would answer only after the search).
+ */
+async function runawayPattern(call: Call, sessionId: string): Promise<void> {
+  const long = await call<{ exitCode: number }>('dsh_terminal_send', { sessionId, input: "printf 'a%.0s' $(seq 1 5000); echo b" });
+  assert.equal(long.json.exitCode, 0);
+  let t = Date.now();
+  await call<HistoryJson>('dsh_terminal_history', { sessionId, count: 1 });
+  const baseline = Date.now() - t;
+  const started = Date.now();
+  let searchDone = 0;
+  const search = call<SearchJson>('dsh_terminal_read', { sessionId, search: '(a+)+$', regex: true, timeoutMs: 4000 }).finally(() => (searchDone = Date.now()));
+  await new Promise((r) => setTimeout(r, 300));
+  t = Date.now();
+  const other = await call<HistoryJson>('dsh_terminal_history', { sessionId, count: 1 });
+  const answered = Date.now();
+  assert.ok(answered - t < Math.max(1000, 2 * baseline), `another call answered after ${answered - t} ms while the search ran (${baseline} ms before it)`);
+  assert.equal(other.json.commands.length, 1);
+  const cut = await search;
+  assert.ok(searchDone > answered, 'the other call answered before the search ended');
+  assert.equal(cut.json.timedOut, true);
+  assert.match(cut.json.note ?? '', /time bound \(4000 ms\)/);
+  assert.ok(Date.now() - started < 15_000);
+}
+
+describe('command record through vscode.lm.invokeTool', function () {
+  this.timeout(120_000);
+  let sessionId: string;
+  const call: Call = (name, input) => invokeTool(name, input);
+
+  before(async () => waitForTools(TERMINAL_TOOLS));
+  beforeEach(async () => {
+    sessionId = (await invokeTool<{ sessionId: string }>('dsh_terminal_open', { name: 'history' })).json.sessionId;
+  });
+  afterEach(async () => {
+    await invokeTool('dsh_terminal_close', { sessionId }).catch(() => undefined);
+  });
+
+  it('history, command: reads and a regular-expression search across 10 000 lines with context', async () => {
+    await historyAndReads(call, sessionId);
+  });
+
+  it('a runaway regular expression is cut by the time bound while another tool call answers within 1 s', async () => {
+    await runawayPattern(call, sessionId);
+  });
+
+  it('dsh_run commands are marked as dsh_run in their own session', async () => {
+    const ran = await invokeTool<{ sessionId: string; command: number; exitCode: number }>('dsh_run', { command: 'echo via-run' });
+    try {
+      const history = await invokeTool<HistoryJson>('dsh_terminal_history', { sessionId: ran.json.sessionId, count: 1 });
+      assert.deepEqual(history.json.commands.map((c) => [c.index, c.command, c.typedBy]), [[ran.json.command, 'echo via-run', 'dsh_run']]);
+    } finally {
+      await invokeTool('dsh_terminal_close', { sessionId: ran.json.sessionId });
+    }
+  });
+
+  it('"DSH: Show Command History" lists the commands and opens the picked one\'s output read-only', async () => {
+    const sent = await invokeTool<{ command: number }>('dsh_terminal_send', { sessionId, input: 'echo shown-in-editor-$((6*7))' });
+    await runPickingFirst('dsh.showCommandHistory');
+    const doc = await until('the command output editor', () => vscode.window.activeTextEditor?.document.uri.scheme === 'dsh-scrollback' && vscode.window.activeTextEditor.document);
+    assert.equal(doc.uri.path, `/${sessionId}-command-${sent.json.command}.log`);
+    const text = doc.getText();
+    assert.match(text, new RegExp(`^# ${sessionId} command ${sent.json.command}: exit 0`));
+    assert.match(text, /^# \$ echo shown-in-editor-\$\(\(6\*7\)\)$/m);
+    assert.match(text, /\nshown-in-editor-42$/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+});
+
+describe('command record over MCP', function () {
+  this.timeout(120_000);
+  let client: McpTestClient;
+  let sessionId: string;
+  const call: Call = async <T>(name: string, input: object) => {
+    const r = await callTool<T>(client, name, input as { [key: string]: unknown });
+    assert.equal(r.isError, false, r.first);
+    return { json: r.json, text: r.text };
+  };
+
+  before(async () => {
+    await waitForTools(TERMINAL_TOOLS);
+    await until('activation', () => vscode.extensions.getExtension('dsh.dsh-bridge')!.isActive, 30_000);
+    client = await connectClient('dsh-test-approved', await terminalEndpointValue());
+  });
+  after(async () => client?.close().catch(() => undefined));
+  beforeEach(async () => {
+    sessionId = (await call<{ sessionId: string }>('dsh_terminal_open', { name: 'mcp-history' })).json.sessionId;
+  });
+  afterEach(async () => {
+    await callTool(client, 'dsh_terminal_close', { sessionId }).catch(() => undefined);
+  });
+
+  it('history, command: reads and a regular-expression search across 10 000 lines with context, over MCP', async () => {
+    await historyAndReads(call, sessionId);
+  });
+
+  it('a runaway regular expression is cut by the time bound while another MCP call answers within 1 s', async () => {
+    await runawayPattern(call, sessionId);
+  });
+});
