@@ -204,7 +204,7 @@ describe('terminal tools: a DEBUG trap set by an earlier command', function () {
     await send('trap - DEBUG; cd ' + JSON.stringify(h.tmp));
     const plain = sendConfirmationText({ kind: 'text', text: 'pwd' }, info(), h.service.sendTarget(h.owner, sessionId));
     assert.doesNotMatch(plain, /DEBUG trap/);
-    assert.ok(plain.endsWith(`in ${inlineCode(h.tmp)}.`), plain);
+    assert.ok(plain.includes(`in ${inlineCode(h.tmp)}.\n`), plain);
     assert.equal((await send('pwd')).output.trim(), h.tmp);
   });
 });
