@@ -36,6 +36,20 @@ const settingsFile = () => path.join(workspace(), '.vscode', 'settings.json');
  * Sets `key` for the test: in the user settings where this VS Code declares the key, else in the
  * workspace settings file (a key VS Code does not declare is still read from it).
  */
+/**
+ * Whether setting `key` reads as `expected` (JSON). VS Code merges an object setting it declares
+ * with its default object (1.139 declares `chat.agent.sandbox.fileSystem.linux` with empty lists),
+ * so for an object only the keys we set are compared.
+ */
+function reads(key: string, expected: string | undefined): boolean {
+  const actual: unknown = vscode.workspace.getConfiguration().get(key);
+  const wanted: unknown = expected === undefined ? undefined : JSON.parse(expected);
+  if (wanted && actual && typeof wanted === 'object' && typeof actual === 'object' && !Array.isArray(wanted)) {
+    return Object.entries(wanted).every(([k, v]) => JSON.stringify((actual as Record<string, unknown>)[k]) === JSON.stringify(v));
+  }
+  return JSON.stringify(actual) === expected;
+}
+
 async function setSetting(key: string, value: unknown): Promise<void> {
   try {
     await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
@@ -44,7 +58,7 @@ async function setSetting(key: string, value: unknown): Promise<void> {
   }
   // Removing a value leaves the default in force (undefined for a key this VS Code does not declare).
   const expected = JSON.stringify(value === undefined ? vscode.workspace.getConfiguration().inspect(key)?.defaultValue : value);
-  if (JSON.stringify(vscode.workspace.getConfiguration().get(key)) !== expected) {
+  if (!reads(key, expected)) {
     const file = settingsFile();
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const current = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
@@ -52,7 +66,7 @@ async function setSetting(key: string, value: unknown): Promise<void> {
     else current[key] = value;
     fs.writeFileSync(file, JSON.stringify(current, null, 2));
   }
-  await until(`${key} to read ${expected}`, () => JSON.stringify(vscode.workspace.getConfiguration().get(key)) === expected, 10_000);
+  await until(`${key} to read ${expected}`, () => reads(key, expected), 10_000);
 }
 
 const SETTINGS = [
