@@ -32,12 +32,20 @@ interface Row {
   detail: string;
 }
 
-async function bigNote(dir: string, parserName: string, parser: NoteParser): Promise<Row> {
+/** Runs `measure` on a fresh md-links provider over `dir` (a workspace), disposing it afterwards. */
+async function withProvider<T>(dir: string, parser: NoteParser, measure: (p: { ws: string; provider: MdLinksProvider; features: MdLinksFeatures; ctx: { workspaceUri: string; signal: AbortSignal } }) => Promise<T>): Promise<T> {
   const ws = pathToFileUri(dir);
   const provider = new MdLinksProvider(new NodeWorkspaceFs(), { parser });
   const features = new MdLinksFeatures(() => provider);
-  const ctx = { workspaceUri: ws, signal: new AbortController().signal };
   try {
+    return await measure({ ws, provider, features, ctx: { workspaceUri: ws, signal: new AbortController().signal } });
+  } finally {
+    provider.dispose();
+  }
+}
+
+async function bigNote(dir: string, parserName: string, parser: NoteParser): Promise<Row> {
+  return withProvider(dir, parser, async ({ ws, provider, features, ctx }) => {
     await provider.index(ws);
     const uri = pathToFileUri(path.join(dir, 'big.md'));
     const t0 = performance.now();
@@ -48,17 +56,11 @@ async function bigNote(dir: string, parserName: string, parser: NoteParser): Pro
       return outline.length;
     });
     return { what: '8 MiB note: index, outline, diagnostics', parser: parserName, maxGapMs: run.maxGapMs, p99GapMs: run.p99GapMs, wallMs: performance.now() - t0, detail: `${run.result} outline entries` };
-  } finally {
-    provider.dispose();
-  }
+  });
 }
 
 async function vault(dir: string, parserName: string, parser: NoteParser): Promise<Row> {
-  const ws = pathToFileUri(dir);
-  const provider = new MdLinksProvider(new NodeWorkspaceFs(), { parser });
-  const features = new MdLinksFeatures(() => provider);
-  const ctx = { workspaceUri: ws, signal: new AbortController().signal };
-  try {
+  return withProvider(dir, parser, async ({ ws, provider, features, ctx }) => {
     const t0 = performance.now();
     const run = await withLagProbe(async () => {
       const index = await provider.index(ws);
@@ -68,9 +70,7 @@ async function vault(dir: string, parserName: string, parser: NoteParser): Promi
       return index.stats();
     });
     return { what: `${NOTES}-note vault: build, diagnostics, symbols`, parser: parserName, maxGapMs: run.maxGapMs, p99GapMs: run.p99GapMs, wallMs: performance.now() - t0, detail: `${run.result.notes} notes, ${run.result.links} links` };
-  } finally {
-    provider.dispose();
-  }
+  });
 }
 
 async function main(): Promise<void> {
