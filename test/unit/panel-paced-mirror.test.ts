@@ -3,6 +3,8 @@
 // terminal that read everything shows. The "terminal" here is a real headless xterm.js fed what the
 // mirror wrote; the reference is another one fed the session's output itself.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import { Terminal } from '@xterm/headless';
 import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
 import { skipNotice } from '../../src/terminal/skipAhead';
@@ -245,6 +247,20 @@ describe('paced panel mirror', () => {
     await settled(mirror, panel);
     assert.deepEqual(screenOf(panel).rows, (await reference(tail + lines(400, 20))).rows);
     mirror.dispose();
+  });
+
+  it('a mirror never keeps its process alive: a process that forgets to dispose one still exits', function () {
+    this.timeout(60_000);
+    const program = `
+      const { PacedMirror } = require(${JSON.stringify(path.resolve(__dirname, '../../src/terminal/pacedMirror.ts'))});
+      const mirror = new PacedMirror({ cols: 40, rows: 8, write: () => {}, emulatorEntry: ${JSON.stringify(mirrorEmulatorEntry())} });
+      mirror.open();
+      mirror.push('hello\\r\\n');
+      setTimeout(() => console.log('pushed'), 200);`;
+    const run = spawnSync(process.execPath, ['-r', 'tsx/cjs', '-e', program], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(run.signal, null, 'the process was still running after 30 s');
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /pushed/);
   });
 
   it('follows the terminal size', async () => {
