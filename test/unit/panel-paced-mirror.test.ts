@@ -58,6 +58,28 @@ async function reference(output: string): Promise<Screen> {
   return screen;
 }
 
+/** Every line `term` holds, scrollback and screen, as text (wrapped rows joined); trailing blank lines removed. */
+function bufferLines(term: Terminal): string[] {
+  const b = term.buffer.active;
+  const held: string[] = [];
+  for (let y = 0; y < b.length; y++) {
+    const row = b.getLine(y)!;
+    if (row.isWrapped && held.length > 0) held[held.length - 1] += row.translateToString(true);
+    else held.push(row.translateToString(true));
+  }
+  while (held.length > 0 && held[held.length - 1] === '') held.pop();
+  return held;
+}
+
+/** The lines a terminal of the panel's size holds after reading `output` (see bufferLines). */
+async function referenceLines(output: string): Promise<string[]> {
+  const term = new Terminal({ cols: COLS, rows: ROWS, scrollback: 100_000, allowProposedApi: true, logLevel: 'off' });
+  await written(term, output);
+  const held = bufferLines(term);
+  term.dispose();
+  return held;
+}
+
 /** A mirror whose writes go to a headless "panel" terminal; `frames` records each write. */
 function mirrored(pacing: Partial<MirrorPacing> = FAST, before = '') {
   const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
@@ -115,6 +137,13 @@ describe('paced panel mirror', () => {
     assert.ok(mirror.stats.skipAheads >= 1 && mirror.stats.skippedBytes > output.length / 2, JSON.stringify(mirror.stats));
     for (const f of frames) assert.ok(f.length < 64 * 1024, `a frame of ${f.length} units`);
     assert.deepEqual(screenOf(panel), await reference(output));
+    // After the notice: the newest lines, then the screen, joined as in a terminal that read everything (no blank line between).
+    const held = bufferLines(panel);
+    const notice = held.map((l) => l.startsWith('… ')).lastIndexOf(true);
+    assert.ok(notice >= 0, 'the notice is in the panel');
+    const after = held.slice(notice + 1);
+    const full = await referenceLines(output);
+    assert.deepEqual(after, full.slice(-after.length));
     mirror.dispose();
   });
 
