@@ -84,7 +84,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
     }
   }
 
-  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, newSessionSandbox: () => sandboxSummary(sandbox.policy()) };
+  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, newSessionSandbox: () => sandboxSummary(sandbox.policy()), sandboxPolicy: () => sandbox.policy() };
   const mcpClients = new AgentOwners();
   const panel = registerAgentTerminals(tools, mcpClients);
   const tmux = tmuxDetector(log);
