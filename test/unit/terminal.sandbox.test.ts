@@ -310,6 +310,19 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     handle.dispose();
   });
 
+  it('leaves no placeholder in the workspace folder once its sandboxed sessions are closed, also when they overlapped', async () => {
+    const entries = () => fs.readdirSync(workspace).sort();
+    assert.deepEqual(entries(), []);
+    const first = await open();
+    // While a sandboxed session runs, the runtime's mount points for absent protected paths (.bashrc, .claude, …) show on the host.
+    assert.ok(entries().includes('.bashrc'), entries().join(' '));
+    const second = await h.service.open(h.owner, { cwd: workspace });
+    await h.service.close(h.owner, first.sessionId, 'test');
+    assert.ok(entries().includes('.bashrc'), 'kept while another sandboxed session needs them');
+    await h.service.close(h.owner, second.sessionId, 'test');
+    assert.deepEqual(entries(), [], 'nothing is left once the last sandboxed session closed');
+  });
+
   it('fails closed: without bubblewrap on PATH the open fails with the install hint and no shell is left', async () => {
     const bin = path.join(root, 'bin');
     fs.mkdirSync(bin);
