@@ -14,7 +14,9 @@
  * the panel skips ahead to the exact screen with a notice of what it did not show, so nothing a
  * program prints floods what the extension host sends to the window.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Log } from '../common/log';
 import { COMMAND } from '../common/ids';
 import { TerminalError, describe } from '../terminal/errors';
 import { PacedMirror } from '../terminal/pacedMirror';
@@ -41,7 +43,7 @@ export interface AgentTerminalPanel extends vscode.Disposable {
  * Registers the panel mirrors, the take-over commands and the status bar item, for the tools'
  * owner and every owner in `clients` (MCP connections).
  */
-export function registerAgentTerminals(ctx: TerminalToolContext, clients = new AgentOwners()): AgentTerminalPanel {
+export function registerAgentTerminals(ctx: TerminalToolContext, log: Pick<Log, 'warn'>, clients = new AgentOwners()): AgentTerminalPanel {
   const mirrors = new Map<string, Mirror>();
   /** Every followed session with its owner, the tools' first. */
   const all = () => [ctx.owner, ...clients.owners()].flatMap((owner) => ctx.service.list(owner).map((session) => ({ owner, session })));
@@ -61,7 +63,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, clients = new A
   const ensureMirror = (sessionId: string) => {
     const found = info(sessionId);
     if (!found || mirrors.has(sessionId) || found.session.sessionStatus.kind === 'exited') return;
-    const mirror: Mirror = new Mirror({ ...ctx, owner: found.owner }, found.session, clients.clientOf(found.owner), {
+    const mirror: Mirror = new Mirror({ ...ctx, owner: found.owner }, found.session, clients.clientOf(found.owner), log, {
       gone: () => {
         if (mirrors.get(sessionId) === mirror) mirrors.delete(sessionId);
       },
@@ -207,10 +209,18 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     session: SessionInfo,
     /** The MCP client's name for a client's session; undefined for the tools' own. */
     private readonly client: string | undefined,
+    log: Pick<Log, 'warn'>,
     private readonly hooks: { gone(): void; kept(): void },
   ) {
     this.sessionId = session.sessionId;
-    this.paced = new PacedMirror({ cols: 80, rows: 24, write: (text) => this.emit(text), tail: () => printedSoFar(ctx, session.sessionId) });
+    this.paced = new PacedMirror({
+      cols: 80,
+      rows: 24,
+      write: (text) => this.emit(text),
+      emulatorEntry: path.join(__dirname, 'mirrorEmulatorWorker.js'),
+      tail: () => printedSoFar(ctx, session.sessionId),
+      onError: (error) => log.warn(`panel mirror of ${session.sessionId}: ${error.message}`),
+    });
     // Read and subscribe in one turn of the event loop, so no output falls between them.
     this.paced.push(printedSoFar(ctx, session.sessionId));
     this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.paced.push(text));
