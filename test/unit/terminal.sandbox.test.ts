@@ -147,6 +147,7 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     sandboxPolicy({ ...VALUES, dshMode: 'on', fileSystem: { denyRead: [denied] }, ...v }, { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp') });
   const open = async (p: SandboxPolicy = policy(), env: Record<string, string | null> = {}) => {
     current = p;
+    leadersBefore = childSessionLeaders().map((l) => l.pid);
     h = harness({ quietThresholdMs: 6_000, env }, { sandbox: { runtime, policy: () => current } });
     id = (await h.service.open(h.owner, { cwd: workspace })).sessionId;
     return h.service.list(h.owner)[0]!;
@@ -340,18 +341,29 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
   });
 });
 
+/**
+ * Session leaders among the test's children that existed before the harness opened its session:
+ * not the harness's (an earlier test file may leave sessions of its own running).
+ */
+let leadersBefore: number[] = [];
+
+/** The session leaders among this test process's children (node-pty's children). */
+function childSessionLeaders(): proc.ProcStat[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map((n) => proc.readStat(Number(n)))
+    .filter((s): s is proc.ProcStat => !!s && s.ppid === process.pid && s.session === s.pid);
+}
+
 /** The pid of the sandboxed shell: the foreground process group of the session's terminal at its prompt. */
 function findShell(h: Harness): number {
   return sessionProcesses(h).find((p) => p.pgrp === p.pid && p.comm === 'bash' && p.tpgid === p.pid)?.pid ?? 0;
 }
 
-/** Every process of the harness's one session (its session id is node-pty's child). */
+/** Every process of the harness's one session (its session id is node-pty's child, started after leadersBefore was read). */
 function sessionProcesses(h: Harness): proc.ProcStat[] {
-  const leader = fs
-    .readdirSync('/proc')
-    .filter((n) => /^\d+$/.test(n))
-    .map((n) => proc.readStat(Number(n)))
-    .filter((s): s is proc.ProcStat => !!s && s.ppid === process.pid && s.session === s.pid);
+  const leader = childSessionLeaders().filter((l) => !leadersBefore.includes(l.pid));
   assert.ok(leader.length > 0, `no session leader among the test's children (${h.service.list(h.owner).length} sessions)`);
   return leader.flatMap((l) => proc.sessionProcesses(l.pid, l.startTime));
 }
