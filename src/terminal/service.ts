@@ -147,8 +147,6 @@ interface Entry {
   session: BackendSession;
   sending: boolean;
   takenOver: boolean;
-  /** The backend started it outside the agent sandbox on a confirmed grant while the sandbox was on. */
-  outsideApproved: boolean;
   closing?: Promise<boolean>;
 }
 
@@ -292,7 +290,7 @@ export class TerminalService implements Disposable {
         throw reason;
       }
       const id = `pty-${this.nextId++}`;
-      const entry: Entry = { id, jobs: new Map(), name: options.name?.trim() || id, owner: o, backend: type, session, sending: false, takenOver: false, outsideApproved: session.outsideApproved === true };
+      const entry: Entry = { id, jobs: new Map(), name: options.name?.trim() || id, owner: o, backend: type, session, sending: false, takenOver: false };
       this.sessions.set(id, entry);
       session.onExit(() => this.emit('changed', entry));
       this.emit('opened', entry);
@@ -621,7 +619,7 @@ export class TerminalService implements Disposable {
       sessionStatus: entry.session.status(),
       busy,
       takenOver: entry.takenOver,
-      sandbox: entry.session.sandboxed?.summary ?? (entry.outsideApproved ? OUTSIDE_APPROVED : UNSANDBOXED),
+      sandbox: entry.session.sandboxed?.summary ?? (entry.session.outsideApproved ? OUTSIDE_APPROVED : UNSANDBOXED),
     };
     if (busy) {
       const fg = entry.session.foreground();
