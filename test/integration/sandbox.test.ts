@@ -193,7 +193,8 @@ describe('agent sessions in the agent sandbox', function () {
     const bg = await send(sessionId, 'sleep 300 & echo "pid $!"');
     assert.equal(bg.json.exitCode, 0);
     const sleeps = () => childSleeps();
-    assert.ok(sleeps().length >= 1, 'the background job runs');
+    // The job's child runs `sleep` once it has exec'd, which may come after the prompt on a loaded machine.
+    await until('the background job to run', () => sleeps().length >= 1, 10_000);
     await invokeTool('dsh_terminal_close', { sessionId });
     await until('the background job to end with its session', () => sleeps().length === 0, 10_000);
     await setSetting('dsh.terminal.sandbox', undefined);
