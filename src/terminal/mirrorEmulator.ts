@@ -31,7 +31,6 @@ export class MirrorEmulator {
    */
   constructor(entry: string, setup: EmulatorSetup, private readonly onLost: (error: Error) => void) {
     this.worker = new Worker(entry, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    this.worker.unref();
     this.worker.on('message', (m: EmulatorReply) => {
       if (m.type === 'parsed') this.backlog -= m.cost;
       else {
@@ -42,6 +41,8 @@ export class MirrorEmulator {
     });
     this.worker.on('error', (e) => this.lose(`failed: ${e.message}`));
     this.worker.on('exit', (code) => this.lose(`exited (code ${code})`));
+    // After the listeners: adding a 'message' listener references the worker again.
+    this.worker.unref();
   }
 
   /** Output already through the PanelFilter, with its estimated cost; parsed in order. */

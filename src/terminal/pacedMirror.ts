@@ -305,6 +305,9 @@ export class PacedMirror {
     this.skipped = 0;
     this.lastSkipAhead = now;
     if (calm) this.skipping = false;
+    // Nothing skipped since the last skip-ahead: the terminal was given everything already
+    // (drawing the state again would repeat the newest lines in the terminal's scrollback).
+    if (skipped === 0) return;
     const piece: Piece = { text: undefined, cost: 0, skipped };
     this.queue.push(piece);
     this.fill(piece, 'skipAhead');

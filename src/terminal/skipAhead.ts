@@ -80,7 +80,7 @@ export function skipAheadText(emulator: Emulator, skippedBytes: number, newestLi
   const first = Math.max(0, normal.baseY - newestLines);
   if (first < normal.baseY) text += `${serializer.serialize({ range: { start: first, end: normal.baseY - 1 }, excludeModes: true, excludeAltBuffer: true })}\x1b[0m\r\n`;
   // The addon's own serialization of the screen (and the alternate screen), for a blank screen.
-  text += `${'\n'.repeat(term.rows)}\x1b[H${serializer.serialize({ scrollback: 0, excludeModes: true })}`;
+  text += `${'\n'.repeat(term.rows - 1)}\x1b[H${serializer.serialize({ scrollback: 0, excludeModes: true })}`;
   return text + cursorAndModes(term);
 }
 

@@ -3,6 +3,8 @@
 // terminal that read everything shows. The "terminal" here is a real headless xterm.js fed what the
 // mirror wrote; the reference is another one fed the session's output itself.
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import { Terminal } from '@xterm/headless';
 import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
 import { skipNotice } from '../../src/terminal/skipAhead';
@@ -54,6 +56,28 @@ async function reference(output: string): Promise<Screen> {
   const screen = screenOf(term);
   term.dispose();
   return screen;
+}
+
+/** Every line `term` holds, scrollback and screen, as text (wrapped rows joined); trailing blank lines removed. */
+function bufferLines(term: Terminal): string[] {
+  const b = term.buffer.active;
+  const held: string[] = [];
+  for (let y = 0; y < b.length; y++) {
+    const row = b.getLine(y)!;
+    if (row.isWrapped && held.length > 0) held[held.length - 1] += row.translateToString(true);
+    else held.push(row.translateToString(true));
+  }
+  while (held.length > 0 && held[held.length - 1] === '') held.pop();
+  return held;
+}
+
+/** The lines a terminal of the panel's size holds after reading `output` (see bufferLines). */
+async function referenceLines(output: string): Promise<string[]> {
+  const term = new Terminal({ cols: COLS, rows: ROWS, scrollback: 100_000, allowProposedApi: true, logLevel: 'off' });
+  await written(term, output);
+  const held = bufferLines(term);
+  term.dispose();
+  return held;
 }
 
 /** A mirror whose writes go to a headless "panel" terminal; `frames` records each write. */
@@ -113,6 +137,13 @@ describe('paced panel mirror', () => {
     assert.ok(mirror.stats.skipAheads >= 1 && mirror.stats.skippedBytes > output.length / 2, JSON.stringify(mirror.stats));
     for (const f of frames) assert.ok(f.length < 64 * 1024, `a frame of ${f.length} units`);
     assert.deepEqual(screenOf(panel), await reference(output));
+    // After the notice: the newest lines, then the screen, joined as in a terminal that read everything (no blank line between).
+    const held = bufferLines(panel);
+    const notice = held.map((l) => l.startsWith('… ')).lastIndexOf(true);
+    assert.ok(notice >= 0, 'the notice is in the panel');
+    const after = held.slice(notice + 1);
+    const full = await referenceLines(output);
+    assert.deepEqual(after, full.slice(-after.length));
     mirror.dispose();
   });
 
@@ -245,6 +276,20 @@ describe('paced panel mirror', () => {
     await settled(mirror, panel);
     assert.deepEqual(screenOf(panel).rows, (await reference(tail + lines(400, 20))).rows);
     mirror.dispose();
+  });
+
+  it('a mirror never keeps its process alive: a process that forgets to dispose one still exits', function () {
+    this.timeout(60_000);
+    const program = `
+      const { PacedMirror } = require(${JSON.stringify(path.resolve(__dirname, '../../src/terminal/pacedMirror.ts'))});
+      const mirror = new PacedMirror({ cols: 40, rows: 8, write: () => {}, emulatorEntry: ${JSON.stringify(mirrorEmulatorEntry())} });
+      mirror.open();
+      mirror.push('hello\\r\\n');
+      setTimeout(() => console.log('pushed'), 200);`;
+    const run = spawnSync(process.execPath, ['-r', 'tsx/cjs', '-e', program], { encoding: 'utf8', timeout: 30_000 });
+    assert.equal(run.signal, null, 'the process was still running after 30 s');
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /pushed/);
   });
 
   it('follows the terminal size', async () => {

@@ -12,6 +12,7 @@ import { isLspError } from '../../src/lsp/types';
 import { MdLinksProvider } from '../../src/lsp/wikilinks/provider';
 import { MdLinksFeatures } from '../../src/lsp/wikilinks/features';
 import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
+import { inlineNoteParser } from '../../src/lsp/wikilinks/noteParser';
 import { NOTE_LIMITS, parseNote } from '../../src/lsp/wikilinks/parse';
 import { PIECE_ITEMS } from '../../src/lsp/wikilinks/notePieces';
 import { WorkerNoteParser } from '../../src/lsp/wikilinks/workerNoteParser';
@@ -48,6 +49,16 @@ describe('wiki links: notes parsed in a worker thread', function () {
         assert.deepStrictEqual(await parser.parse(text, options), parseNote(text, options), path.relative(FOAM_DOCS, f));
       }
     }
+  });
+
+  it('a note given as its UTF-8 bytes is decoded in the worker: the same parse, a leading BOM dropped', async () => {
+    const text = '---\ntitle: Café 😀\n---\n# Héading\n[[naïve note|alias]] and [[日本]] ^blk\n';
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from(text, 'utf8')]);
+    const options = { aliasOrder: 'target-first' as const, limits: NOTE_LIMITS };
+    const fromBytes = await parser.parse(bytes, options);
+    assert.deepStrictEqual(fromBytes, parseNote(text, options));
+    assert.equal(fromBytes.links[0]?.target, 'naïve note');
+    assert.deepStrictEqual(await inlineNoteParser.parse(bytes, options), fromBytes);
   });
 
   it('a parse of many pieces arrives whole and in order; alias order is passed on', async () => {

@@ -6,6 +6,7 @@
  * `notePieces.ts`). A parse that throws is answered with a {@link FailReply}.
  */
 import { parentPort } from 'node:worker_threads';
+import { noteText } from './noteParser';
 import { parseNote } from './parse';
 import { FailReply, ParseRequest, PieceReply, PieceSource, WorkerRequest, MoreRequest } from './notePieces';
 
@@ -18,7 +19,7 @@ port.on('message', (m: WorkerRequest) => {
   try {
     if (m.type === 'parse') {
       const r: ParseRequest = m;
-      held = { id: r.id, source: new PieceSource(parseNote(r.text, r.options)) };
+      held = { id: r.id, source: new PieceSource(parseNote(noteText(r.text), r.options)) };
     }
     const more: MoreRequest | ParseRequest = m;
     if (!held || held.id !== more.id) {

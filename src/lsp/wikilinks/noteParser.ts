@@ -6,6 +6,16 @@
  */
 import { AliasOrder, NoteLimits, parseNote, ParsedNote } from './parse';
 
+/** A note's text, or its bytes in UTF-8 (decoded by the parser, on its thread; a leading BOM is dropped). */
+export type NoteSource = string | Uint8Array;
+
+const utf8 = new TextDecoder('utf-8');
+
+/** The text of `source`: as it is, or its bytes decoded as UTF-8 without a leading BOM. */
+export function noteText(source: NoteSource): string {
+  return typeof source === 'string' ? source : utf8.decode(source);
+}
+
 /** What a {@link NoteParser} is asked to do with one note's text. */
 export interface NoteParseOptions {
   readonly aliasOrder: AliasOrder;
@@ -16,10 +26,11 @@ export interface NoteParseOptions {
 /** Parses notes for the index. */
 export interface NoteParser {
   /**
-   * The parse of `text` (see `parseNote`).
+   * The parse of `source` (see `parseNote`). Bytes are decoded where the parse runs, so a worker
+   * parser keeps the decoding of a big note off the calling thread too.
    * @throws Error when the parser failed or was disposed (the note is then skipped and reported).
    */
-  parse(text: string, options: NoteParseOptions): Promise<ParsedNote>;
+  parse(source: NoteSource, options: NoteParseOptions): Promise<ParsedNote>;
 }
 
 /**
@@ -27,5 +38,5 @@ export interface NoteParser {
  * limits holds the thread for its whole duration (up to seconds), so the extension does not use it.
  */
 export const inlineNoteParser: NoteParser = {
-  parse: (text, options) => Promise.resolve(parseNote(text, options)),
+  parse: (source, options) => Promise.resolve(parseNote(noteText(source), options)),
 };

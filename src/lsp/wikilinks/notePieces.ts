@@ -7,17 +7,17 @@
  * Copying a message into the receiving thread costs time in proportion to its items and cannot be
  * interrupted, so a parse crosses in pieces the receiver asks for one at a time, yielding between.
  */
-import type { NoteParseOptions } from './noteParser';
+import type { NoteParseOptions, NoteSource } from './noteParser';
 import type { BlockAnchor, Heading, IgnoredRegion, ParsedNote, WikiLink } from './parse';
 
 /** Most items (links + headings + block anchors + ignored regions) in one piece. */
 export const PIECE_ITEMS = 500;
 
-/** Parse `text`; the worker answers with the first {@link PieceReply} (or a {@link FailReply}). */
+/** Parse `text` (a note's text or its UTF-8 bytes); the worker answers with the first {@link PieceReply} (or a {@link FailReply}). */
 export interface ParseRequest {
   readonly type: 'parse';
   readonly id: number;
-  readonly text: string;
+  readonly text: NoteSource;
   readonly options: NoteParseOptions;
 }
 

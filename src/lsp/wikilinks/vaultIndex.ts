@@ -9,7 +9,7 @@ import { throwIfAborted } from '../cancellation';
 import { TimeSlice } from '../timeSlice';
 import { LspError } from '../types';
 import { joinUri, relativePathOf } from '../uri';
-import { NoteParser, inlineNoteParser } from './noteParser';
+import { NoteParser, NoteSource, inlineNoteParser } from './noteParser';
 import { AliasOrder, NOTE_LIMITS, NoteLimits, ParsedNote, WikiLink } from './parse';
 import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, resolveTarget, slugify, targetNameKey } from './resolve';
 import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
@@ -153,8 +153,7 @@ export class VaultIndex implements FileCatalog {
         throwIfAborted(signal, 'wiki-link index build');
         const f = noteFiles[next++]!;
         try {
-          const text = decode(await this.fs.readFile(f.uri));
-          this.putNote(await this.makeNote(f.uri, f.relPath, text));
+          this.putNote(await this.makeNote(f.uri, f.relPath, await this.fs.readFile(f.uri)));
         } catch (e) {
           this.skip(f.uri, e);
         }
@@ -233,10 +232,10 @@ export class VaultIndex implements FileCatalog {
       }
       return true;
     }
-    let content = text;
+    let content: NoteSource | undefined = text;
     if (content === undefined) {
       try {
-        content = decode(await this.fs.readFile(canonical));
+        content = await this.fs.readFile(canonical);
       } catch (e) {
         // Gone, or no longer readable (turned into a FIFO, a link elsewhere…): no stale note stays.
         if (!isNotFoundError(e)) this.skip(canonical, e);
@@ -399,15 +398,15 @@ export class VaultIndex implements FileCatalog {
   }
 
   /**
-   * The note of `text`. When the parser fails (a worker that crashed or ran out of time), the note
+   * The note of `source` (its text or UTF-8 bytes). When the parser fails (a worker that crashed or ran out of time), the note
    * still exists (links to it resolve) with nothing of it indexed, marked partial with reason
    * `'parser-failed'`, and the failure is reported like a skipped note.
    */
-  private async makeNote(uri: string, relPath: string, text: string): Promise<IndexedNote> {
+  private async makeNote(uri: string, relPath: string, source: NoteSource): Promise<IndexedNote> {
     const file = makeFile(uri, relPath);
     let parsed: ParsedNote;
     try {
-      parsed = await this.parser.parse(text, { aliasOrder: this.aliasOrder, limits: this.options.noteLimits ?? NOTE_LIMITS });
+      parsed = await this.parser.parse(source, { aliasOrder: this.aliasOrder, limits: this.options.noteLimits ?? NOTE_LIMITS });
     } catch (e) {
       this.skip(uri, e);
       parsed = { lineCount: 0, links: [], headings: [], blocks: [], title: undefined, frontMatter: undefined, aliases: [], ignored: [], partial: { indexedLines: 0, reason: 'parser-failed' } };

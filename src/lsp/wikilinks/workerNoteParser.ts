@@ -13,7 +13,7 @@
  */
 import { ResourceLimits, Worker } from 'node:worker_threads';
 import type { Disposable } from '../../common/disposable';
-import type { NoteParseOptions, NoteParser } from './noteParser';
+import type { NoteParseOptions, NoteParser, NoteSource } from './noteParser';
 import type { ParsedNote } from './parse';
 import { PieceSink, WorkerReply, WorkerRequest } from './notePieces';
 
@@ -31,7 +31,7 @@ export interface WorkerNoteParserOptions {
 
 interface Job {
   readonly id: number;
-  readonly text: string;
+  readonly text: NoteSource;
   readonly options: NoteParseOptions;
   readonly resolve: (p: ParsedNote) => void;
   readonly reject: (e: Error) => void;
@@ -58,7 +58,7 @@ export class WorkerNoteParser implements NoteParser, Disposable {
   }
 
   /** @throws Error when the worker failed or timed out on this note, or the parser is disposed. */
-  parse(text: string, options: NoteParseOptions): Promise<ParsedNote> {
+  parse(text: NoteSource, options: NoteParseOptions): Promise<ParsedNote> {
     if (this.disposed) return Promise.reject(new Error('the note parser is disposed'));
     return new Promise<ParsedNote>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, text, options, resolve, reject });
