@@ -4,23 +4,44 @@
 // installs it and runs the mocha suite of test/integration on test/fixtures/workspace twice: in a
 // trusted workspace, then the Restricted Mode suite (*.untrusted.test.ts) in a profile where the
 // folder is not trusted, then the first-call suite (*.fresh.test.ts) in a freshly opened window on
-// test/fixtures/fresh. Each run starts with a header naming its VS Code version; every test
-// prints one line; failures are listed at the end with their version. The output ends with
+// test/fixtures/fresh, then the terminal tests again in the agent sandbox (`sandboxed`: only
+// terminal.test.ts, on a copy of the fixture workspace whose settings say `dsh.terminal.sandbox:
+// "on"`). Each run starts with a header naming its VS Code version and ends with its counts and how
+// long it took; every test prints one line; failures are listed at the end with their version. The output ends with
 // exactly one line "N passed, N failed" summing all runs. Exits non-zero on any failure.
 //
 // Select hosts with `-- --vscode 1.100` or DSH_VSCODE_VERSIONS=1.100 (comma separated; default:
-// all); select host runs with DSH_TEST_SUITES=trusted,untrusted,fresh (default all). A run that does not report within DSH_TEST_TIMEOUT_MS (default 15 minutes) counts as one
+// all); select host runs with DSH_TEST_SUITES=trusted,untrusted,fresh,sandboxed (default all). A run that does not report within DSH_TEST_TIMEOUT_MS (default 15 minutes) counts as one
 // failure and the next run starts.
 import { cleanupScope, guard, shutdown } from './lib/cleanup.mjs';
 import { describeHost, requestedVersions, resolveHosts } from './lib/hosts.mjs';
 import { packageVsix } from './lib/package-vsix.mjs';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { FIXTURE_WORKSPACE, FRESH_WORKSPACE, INTEGRATION_TESTS } from './lib/paths.mjs';
+import { tempDir } from './lib/profile.mjs';
 import { runInHost } from './lib/run-in-host.mjs';
 
 const runTimeoutMs = Number(process.env.DSH_TEST_TIMEOUT_MS ?? 900_000);
-/** Which host runs, per host: DSH_TEST_SUITES (comma separated: trusted, untrusted, fresh), default all three. */
-const suites = /** @type {Array<'trusted' | 'untrusted' | 'fresh'>} */ ((process.env.DSH_TEST_SUITES ?? 'trusted,untrusted,fresh').split(',').map((x) => x.trim()).filter(Boolean));
-for (const s of suites) if (!['trusted', 'untrusted', 'fresh'].includes(s)) throw new Error(`DSH_TEST_SUITES names '${s}'; valid: trusted, untrusted, fresh`);
+/** @typedef {'trusted' | 'untrusted' | 'fresh' | 'sandboxed'} Suite */
+const SUITES = ['trusted', 'untrusted', 'fresh', 'sandboxed'];
+/** Which host runs, per host: DSH_TEST_SUITES (comma separated: trusted, untrusted, fresh, sandboxed), default all four. */
+const suites = /** @type {Suite[]} */ ((process.env.DSH_TEST_SUITES ?? SUITES.join(',')).split(',').map((x) => x.trim()).filter(Boolean));
+for (const s of suites) if (!SUITES.includes(s)) throw new Error(`DSH_TEST_SUITES names '${s}'; valid: ${SUITES.join(', ')}`);
+
+/**
+ * The workspace of the sandboxed pass: a copy of the fixture workspace (in a folder `scope`
+ * removes) whose workspace settings turn the agent sandbox on for DSH Bridge's sessions.
+ * @param {import('./lib/cleanup.mjs').CleanupScope} scope
+ * @param {{ failed: boolean }} outcome
+ */
+function sandboxedWorkspace(scope, outcome) {
+  const folder = path.join(tempDir(scope, outcome), 'workspace');
+  fs.cpSync(FIXTURE_WORKSPACE, folder, { recursive: true });
+  fs.mkdirSync(path.join(folder, '.vscode'));
+  fs.writeFileSync(path.join(folder, '.vscode/settings.json'), JSON.stringify({ 'dsh.terminal.sandbox': 'on' }, null, 2));
+  return folder;
+}
 
 /**
  * Sums over every finished run; `failures` titles name their host run.
@@ -57,12 +78,14 @@ function withTimeout(promise, ms, message) {
  * One host run: prints its header, runs the suite, adds its counts to `total` and stops
  * everything it started.
  * @param {import('./lib/hosts.mjs').Host} host
- * @param {'trusted' | 'untrusted' | 'fresh'} suite  `fresh`: the first-call suite in a trusted fresh window
+ * @param {Suite} suite  `fresh`: the first-call suite in a trusted fresh window; `sandboxed`: the
+ *   terminal tests with `dsh.terminal.sandbox: "on"` in the workspace settings
  * @param {string} vsix
  */
 async function runOnce(host, suite, vsix) {
   const trusted = suite !== 'untrusted';
-  const what = { trusted: 'trusted workspace', untrusted: 'Restricted Mode', fresh: 'first calls in a fresh window' }[suite];
+  const what = { trusted: 'trusted workspace', untrusted: 'Restricted Mode', fresh: 'first calls in a fresh window', sandboxed: 'terminal tests in the agent sandbox' }[suite];
+  const started = Date.now();
   const label = `VS Code ${host.vscode}, ${what}`;
   console.log(`\n=== ${describeHost(host)}: ${what} ===`);
   current = { passed: 0, failed: 0 };
@@ -71,9 +94,10 @@ async function runOnce(host, suite, vsix) {
   /** @type {{ passed: number, failed: number, failures: { title: string, error: string }[] }} */
   let tally;
   try {
+    const folder = suite === 'fresh' ? FRESH_WORKSPACE : suite === 'sandboxed' ? sandboxedWorkspace(scope, outcome) : FIXTURE_WORKSPACE;
     const running = runInHost({
-      host, testsModule: INTEGRATION_TESTS, folder: suite === 'fresh' ? FRESH_WORKSPACE : FIXTURE_WORKSPACE, trusted, vsix, scope, outcome, counted: current,
-      ...(suite === 'fresh' ? { env: { DSH_TEST_SUITE: 'fresh' } } : {}),
+      host, testsModule: INTEGRATION_TESTS, folder, trusted, vsix, scope, outcome, counted: current,
+      ...(suite === 'fresh' || suite === 'sandboxed' ? { env: { DSH_TEST_SUITE: suite } } : {}),
     });
     running.catch(() => {}); // after a timeout it may still reject, once its processes are stopped
     const { results, exitCode } = await withTimeout(running, runTimeoutMs, `no results within ${runTimeoutMs / 1000} s (DSH_TEST_TIMEOUT_MS, in ms, raises the limit)`);
@@ -90,7 +114,7 @@ async function runOnce(host, suite, vsix) {
     tally = { passed: current.passed, failed: current.failed + 1, failures: [{ title: 'the host run', error }] };
   }
   outcome.failed = tally.failed > 0;
-  console.log(`(${label}: ${tally.passed} tests passed, ${tally.failed} failed)`);
+  console.log(`(${label}: ${tally.passed} tests passed, ${tally.failed} failed, in ${Math.round((Date.now() - started) / 1000)} s)`);
   total.passed += tally.passed;
   total.failed += tally.failed;
   total.failures.push(...tally.failures.map((f) => ({ title: `[${label}] ${f.title}`, error: f.error })));

@@ -86,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
     }
   }
 
-  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, newSessionSandbox: () => sandboxSummary(sandbox.policy()) };
+  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, newSessionSandbox: () => sandboxSummary(sandbox.policy()), sandboxPolicy: () => sandbox.policy() };
   const mcpClients = new AgentOwners();
   const panel = registerAgentTerminals(tools, log, mcpClients);
   const tmux = tmuxDetector(log);

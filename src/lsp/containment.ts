@@ -14,6 +14,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { checkNavigationFile, NavigationFile, NavigationReadError, NavigationReadOptions, readNavigationFile } from './fileRead';
+import { CallConsents } from '../common/callConsents';
 
 /** Where a file lies relative to the workspace folders. */
 export interface Containment {
@@ -107,44 +108,13 @@ export function outsideMessage(c: Containment, folderRealPaths: readonly string[
 export const OUTSIDE_READ_CONSENT_TTL_MS = 10 * 60_000;
 
 /**
- * Consents to read files outside the workspace, each for one tool call: recorded when the
- * confirmation is prepared (VS Code calls `invoke` only when the user allowed it), consumed by the
- * call with the same key (the call's input, serialised) and the same real path. A call whose file
- * changed between the two (a symbolic link swapped) finds no consent and is refused. Consents
- * expire after {@link OUTSIDE_READ_CONSENT_TTL_MS} (a declined call leaves its consent unused).
+ * Consents to read files outside the workspace, each for one tool call and one real path (the
+ * subject): see {@link CallConsents}. A call whose file changed between the confirmation and the
+ * read (a symbolic link swapped) finds no consent and is refused. Consents expire after
+ * {@link OUTSIDE_READ_CONSENT_TTL_MS}.
  */
-export class OutsideReadConsents {
-  private readonly consents = new Map<string, number[]>();
-
-  constructor(private readonly ttlMs = OUTSIDE_READ_CONSENT_TTL_MS) {}
-
-  /** Record that the confirmation for reading `realPath` in the call keyed `callKey` is being asked. */
-  record(callKey: string, realPath: string, now = Date.now()): void {
-    const k = this.key(callKey, realPath);
-    this.prune(now);
-    this.consents.set(k, [...(this.consents.get(k) ?? []), now + this.ttlMs]);
-  }
-
-  /** Use one consent for `realPath` in the call keyed `callKey`. @returns false when there is none (never asked, used, expired). */
-  consume(callKey: string, realPath: string, now = Date.now()): boolean {
-    this.prune(now);
-    const k = this.key(callKey, realPath);
-    const list = this.consents.get(k);
-    if (!list || list.length === 0) return false;
-    list.shift();
-    if (list.length === 0) this.consents.delete(k);
-    return true;
-  }
-
-  private key(callKey: string, realPath: string): string {
-    return `${callKey}\u0000${realPath}`;
-  }
-
-  private prune(now: number): void {
-    for (const [k, list] of this.consents) {
-      const live = list.filter((t) => t > now);
-      if (live.length === 0) this.consents.delete(k);
-      else this.consents.set(k, live);
-    }
+export class OutsideReadConsents extends CallConsents {
+  constructor(ttlMs = OUTSIDE_READ_CONSENT_TTL_MS) {
+    super(ttlMs);
   }
 }

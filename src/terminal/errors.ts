@@ -18,7 +18,9 @@ export type TerminalErrorCode =
   /** A wait found no running command to wait for (the shell is at its prompt). */
   | 'NOTHING_TO_WAIT_FOR'
   /** The sandbox is on but cannot start here (a program missing, namespaces refused); nothing was started. */
-  | 'SANDBOX_UNAVAILABLE';
+  | 'SANDBOX_UNAVAILABLE'
+  /** A session outside the agent sandbox was asked for where the settings do not allow one; nothing was started. */
+  | 'SANDBOX_REQUIRED';
 
 export class TerminalError extends Error {
   constructor(

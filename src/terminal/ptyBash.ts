@@ -74,7 +74,15 @@ export class PtyBashBackend implements TerminalBackend {
     let launch = { file: config.shell, args: shellArgs };
     let sandboxed: SandboxedShell | undefined;
     const policy = this.sandbox?.policy();
-    if (policy?.on) {
+    // A confirmed grant starts the shell outside the sandbox, where the policy in force now allows it.
+    const outside = policy?.on === true && spec.outsideSandbox === true;
+    if (outside) {
+      if (!policy.unsandboxed.allowed) {
+        startup.remove();
+        throw new TerminalError('SANDBOX_REQUIRED', `a session outside the agent sandbox is not allowed: ${policy.unsandboxed.why}. No session was started; open one in the sandbox (omit sandbox: false)`);
+      }
+      this.log.warn(`session outside the agent sandbox (${policy.reason}), confirmed by the person: ${policy.unsandboxed.why}`);
+    } else if (policy?.on) {
       try {
         // The sandbox's programs are looked up on the PATH the settings give, never one an opener asked for.
         sandboxed = await this.sandbox!.runtime.wrapShell(policy, [config.shell, ...shellArgs], [startup.dir], sessionEnv(config.env).PATH, signal);
@@ -102,6 +110,7 @@ export class PtyBashBackend implements TerminalBackend {
     }
     this.logProtection(term);
     const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed);
+    session.outsideApproved = outside;
     try {
       await session.firstPrompt(config.openTimeoutMs, signal);
       return session;

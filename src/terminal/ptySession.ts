@@ -135,6 +135,8 @@ interface ActiveSend {
  */
 export class PtyBashSession implements BackendSession {
   motd = '';
+  /** Set by the backend: started outside the agent sandbox on a confirmed grant while the sandbox was on. */
+  outsideApproved = false;
   private readonly parser: MarkerParser;
   private readonly scrollback: Scrollback;
   /** Every command the shell ran (commandHistory.ts), fed by the markers and the writes below. */

@@ -13,7 +13,7 @@
  * - Events go only to subscriptions of the session's owner and carry ids, never owners. Other
  *   extensions get `terminalApi.ts`'s facade, never this object.
  */
-import { UNSANDBOXED, type SandboxSummary } from './sandbox/policy';
+import { OUTSIDE_APPROVED, UNSANDBOXED, type SandboxSummary } from './sandbox/policy';
 import { quoteInput } from '../common/quoteInput';
 import type { CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
@@ -101,7 +101,7 @@ export interface CloseOptions {
 }
 
 /** Options of `open`. */
-export interface OpenOptions extends SpawnSpec {
+export interface OpenOptions extends Omit<SpawnSpec, 'outsideSandbox'> {
   /** Backend type; default `pty-bash`. */
   backend?: string;
   /** Display name; metadata only, never used in a check. Default: the id. */
@@ -256,10 +256,13 @@ export class TerminalService implements Disposable {
   }
 
   /**
-   * Starts a session and publishes it under a fresh id.
-   * @throws TerminalError NO_SUCH_BACKEND, OWNER_DISPOSED, or the backend's spawn error.
+   * Starts a session and publishes it under a fresh id. `grant.outsideSandbox`: the person
+   * confirmed this session outside the agent sandbox (the tool layer's confirmation; the facade
+   * other extensions get never passes a grant); the backend still applies the policy's rule.
+   * @throws TerminalError NO_SUCH_BACKEND, OWNER_DISPOSED, or the backend's spawn error
+   *   (SANDBOX_REQUIRED when a grant is not allowed by the policy in force).
    */
-  async open(owner: Owner, options: OpenOptions = {}): Promise<SessionInfo> {
+  async open(owner: Owner, options: OpenOptions = {}, grant: { outsideSandbox?: boolean } = {}): Promise<SessionInfo> {
     const o = this.checkOwner(owner);
     if (options.name !== undefined) {
       if (typeof options.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
@@ -274,7 +277,8 @@ export class TerminalService implements Disposable {
     }
     o.pending++;
     try {
-      const session = await backend.spawn({ cwd: options.cwd, env: options.env, cols: options.cols, rows: options.rows }, options.signal);
+      const outsideSandbox = grant.outsideSandbox === true;
+      const session = await backend.spawn({ cwd: options.cwd, env: options.env, cols: options.cols, rows: options.rows, ...(outsideSandbox ? { outsideSandbox } : {}) }, options.signal);
       if (o.disposed) {
         // Create-then-publish: an owner that went away never sees the session; it is closed here.
         const reason = new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');
@@ -615,7 +619,7 @@ export class TerminalService implements Disposable {
       sessionStatus: entry.session.status(),
       busy,
       takenOver: entry.takenOver,
-      sandbox: entry.session.sandboxed?.summary ?? UNSANDBOXED,
+      sandbox: entry.session.sandboxed?.summary ?? (entry.session.outsideApproved ? OUTSIDE_APPROVED : UNSANDBOXED),
     };
     if (busy) {
       const fg = entry.session.foreground();

@@ -223,6 +223,12 @@ export interface SpawnSpec {
   /** Terminal size in character cells. Defaults 120×30. */
   cols?: number;
   rows?: number;
+  /**
+   * Start outside the agent sandbox even when its policy is on: set only by the service, from a
+   * grant the tool layer gives after the person confirmed it (never from an opener's options).
+   * The backend still refuses (SANDBOX_REQUIRED) where the policy does not allow it.
+   */
+  outsideSandbox?: boolean;
 }
 
 /** A session as a backend holds it: terminal state lives here, identity lives in the service. */
@@ -233,6 +239,8 @@ export interface BackendSession {
   readonly cwd: string;
   /** The agent sandbox the session runs in; absent when it runs outside any sandbox. */
   readonly sandboxed?: { readonly summary: SandboxSummary };
+  /** True when it runs outside the agent sandbox although the sandbox was on: started on a confirmed grant (SpawnSpec.outsideSandbox). */
+  readonly outsideApproved?: boolean;
   /**
    * The shell's working directory now (Linux: the link /proc/<shell pid>/cwd, read at the call),
    * or undefined where it cannot be read (no /proc, or the shell exited).

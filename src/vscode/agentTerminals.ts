@@ -57,7 +57,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Pick<Log, 
     if (sessions.length === 0) return status.hide();
     const busy = sessions.filter((s) => s.busy).length;
     status.text = `$(terminal) ${sessions.length} agent${busy ? ` · ${busy} busy` : ''}`;
-    status.tooltip = sessions.map((s) => `${s.sessionId} ${s.name}: ${stateText(s)}${s.sandbox.on ? ', in the agent sandbox' : ''}`).join('\n');
+    status.tooltip = sessions.map((s) => `${s.sessionId} ${s.name}: ${stateText(s)}${s.sandbox.on ? ', in the agent sandbox' : s.sandbox.outsideApproved ? ', outside the agent sandbox (approved)' : ''}`).join('\n');
     status.show();
   };
   const ensureMirror = (sessionId: string) => {
@@ -307,6 +307,6 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   private title(s: SessionInfo): string {
     const name = s.name === s.sessionId ? '' : ` · ${s.name}`;
     const client = this.client === undefined ? '' : ` · ${this.client}`;
-    return `${MIRROR_PREFIX} ${s.sessionId}${client}${name}${s.sandbox.on ? ' · sandboxed' : ''}${s.takenOver ? ' (you)' : ''}`;
+    return `${MIRROR_PREFIX} ${s.sessionId}${client}${name}${s.sandbox.on ? ' · sandboxed' : s.sandbox.outsideApproved ? ' · outside the sandbox' : ''}${s.takenOver ? ' (you)' : ''}`;
   }
 }

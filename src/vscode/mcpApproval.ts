@@ -8,10 +8,13 @@
  * `dsh.mcp.autoApprove` (machine scope: only the person's own user or remote-machine settings,
  * never a workspace's) lists client names whose side effects run without asking; the person opts
  * in, like VS Code's own `chat.tools.autoApprove`. When it grows while the window runs, a warning
- * says which clients no longer ask.
+ * says which clients no longer ask. A confirmation marked to be asked every time (a session outside
+ * the agent sandbox, ./tools/askEveryTime.ts) is asked with "Allow Once" or "Deny" only, even for
+ * a client allowed for the connection or in `dsh.mcp.autoApprove`.
  */
 import * as vscode from 'vscode';
 import { SETTING } from '../common/ids';
+import { mustAskEveryTime } from './tools/askEveryTime';
 import { markdownPlainText } from './tools/markdownPlainText';
 
 /** A call the person refused (or VS Code could not ask about); its message is for the client. */
@@ -43,6 +46,7 @@ export class McpApproval {
    * Resolves when the call may run; asks the person when `prepared` holds confirmation messages.
    * The dialog shows the confirmation's title and its full message as plain text (the exact input,
    * as the tool prepared it) as the detail.
+   * Asks every time, with no "Until the Window Closes" choice, when the confirmation is marked so.
    * @throws McpDeniedError when the person chose Deny or closed the dialog, or VS Code refused to
    *   show it (as it does in extension-test mode).
    */
@@ -50,7 +54,8 @@ export class McpApproval {
     const confirmation = prepared?.confirmationMessages;
     if (!confirmation) return;
     const client = this.client();
-    if (this.allowedForConnection || autoApprovedClients().includes(client)) return;
+    const everyTime = mustAskEveryTime(confirmation);
+    if (!everyTime && (this.allowedForConnection || autoApprovedClients().includes(client))) return;
     const once: vscode.MessageItem = { title: 'Allow Once' };
     const always: vscode.MessageItem = { title: `Allow ${client} Until the Window Closes` };
     const deny: vscode.MessageItem = { title: 'Deny', isCloseAffordance: true };
@@ -59,14 +64,14 @@ export class McpApproval {
       pick = await vscode.window.showWarningMessage(
         `${client} (MCP) asks: ${confirmation.title}`,
         { modal: true, detail: `${text(confirmation.message)}\n\nTool: ${toolName}` },
-        once,
-        always,
-        deny,
+        ...(everyTime ? [once, deny] : [once, always, deny]),
       );
     } catch (e) {
       throw new McpDeniedError(
         `${toolName} was not run: VS Code could not ask the person to allow it (${e instanceof Error ? e.message : String(e)}). ` +
-          `The person can allow this client without asking by adding "${client}" to the setting ${SETTING.mcpAutoApprove}.`,
+          (everyTime
+            ? 'This call needs the person\'s answer every time; no setting allows it without asking.'
+            : `The person can allow this client without asking by adding "${client}" to the setting ${SETTING.mcpAutoApprove}.`),
       );
     }
     if (pick === always) this.allowedForConnection = true;

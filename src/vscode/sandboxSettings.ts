@@ -35,12 +35,13 @@ export class SandboxSettings implements vscode.Disposable {
     const values: SandboxSettingValues = {
       dshMode: config.get(SETTING.terminalSandbox),
       vscodeEnabled: config.get(VSCODE_SANDBOX_SETTING.enabled),
-      vscodeEnabledSource: enabledSource(enabled, config.get(VSCODE_SANDBOX_SETTING.enabled)),
+      vscodeEnabledSource: settingSource(enabled, config.get(VSCODE_SANDBOX_SETTING.enabled)),
       allowNetwork: config.get(VSCODE_SANDBOX_SETTING.allowNetwork),
       allowedDomains: config.get(VSCODE_SANDBOX_SETTING.allowedDomains),
       deniedDomains: config.get(VSCODE_SANDBOX_SETTING.deniedDomains),
       fileSystem: config.get(process.platform === 'darwin' ? VSCODE_SANDBOX_SETTING.fileSystemMac : VSCODE_SANDBOX_SETTING.fileSystemLinux),
       allowUnsandboxedCommands: config.get(VSCODE_SANDBOX_SETTING.allowUnsandboxedCommands),
+      allowUnsandboxedSource: settingSource(config.inspect(VSCODE_SANDBOX_SETTING.allowUnsandboxedCommands), config.get(VSCODE_SANDBOX_SETTING.allowUnsandboxedCommands)),
     };
     const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     const storageFolder = this.context.storageUri?.scheme === 'file' ? this.context.storageUri.fsPath : undefined;
@@ -61,11 +62,11 @@ export class SandboxSettings implements vscode.Disposable {
 }
 
 /**
- * Where `chat.agent.sandbox.enabled` comes from: `explicit` when a person set it (user, workspace
+ * Where a setting's value (`chat.agent.sandbox.enabled`, `allowUnsandboxedCommands`) comes from: `explicit` when a person set it (user, workspace
  * or folder settings), `policy` when VS Code reports a policy value or the value in force is none
  * of the layers the API shows (organisation policy is the layer it does not list), else `default`.
  */
-function enabledSource(inspect: ReturnType<vscode.WorkspaceConfiguration['inspect']>, value: unknown): SandboxSettingValues['vscodeEnabledSource'] {
+function settingSource(inspect: ReturnType<vscode.WorkspaceConfiguration['inspect']>, value: unknown): SandboxSettingValues['vscodeEnabledSource'] {
   if (!inspect) return 'default';
   if ((inspect as { policyValue?: unknown }).policyValue !== undefined) return 'policy';
   const layers = [inspect.globalValue, inspect.workspaceValue, inspect.workspaceFolderValue];

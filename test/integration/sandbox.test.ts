@@ -11,11 +11,21 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { resolveTerminalConfig } from '../../src/terminal/config';
+import { PtyBashBackend } from '../../src/terminal/ptyBash';
+import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
+import { TerminalService } from '../../src/terminal/service';
+import { SandboxSettings } from '../../src/vscode/sandboxSettings';
+import { sandboxSummary } from '../../src/terminal/sandbox/policy';
+import type { TerminalToolContext } from '../../src/vscode/tools/terminal/context';
+import { OpenTool } from '../../src/vscode/tools/terminal/openTool';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from './lm';
+import { callTool, connectClient, terminalEndpointValue } from './mcp';
 import { until } from '../helpers/wait';
 
 interface Sandbox {
   on: boolean;
+  outsideApproved?: boolean;
   network: unknown;
   writableRoots: string[];
 }
@@ -74,6 +84,7 @@ const SETTINGS = [
   'chat.agent.sandbox.allowNetwork',
   'chat.agent.allowedNetworkDomains',
   'chat.agent.sandbox.fileSystem.linux',
+  'chat.agent.sandbox.allowUnsandboxedCommands',
   'dsh.terminal.sandbox',
   'dsh.terminal.env',
 ];
@@ -182,7 +193,8 @@ describe('agent sessions in the agent sandbox', function () {
     const bg = await send(sessionId, 'sleep 300 & echo "pid $!"');
     assert.equal(bg.json.exitCode, 0);
     const sleeps = () => childSleeps();
-    assert.ok(sleeps().length >= 1, 'the background job runs');
+    // The job's child runs `sleep` once it has exec'd, which may come after the prompt on a loaded machine.
+    await until('the background job to run', () => sleeps().length >= 1, 10_000);
     await invokeTool('dsh_terminal_close', { sessionId });
     await until('the background job to end with its session', () => sleeps().length === 0, 10_000);
     await setSetting('dsh.terminal.sandbox', undefined);
@@ -204,6 +216,123 @@ describe('agent sessions in the agent sandbox', function () {
     assert.ok(!listed.json.sessions.some((s) => s.name === 'no-bwrap'));
     await setSetting('dsh.terminal.env', undefined);
     await setSetting('dsh.terminal.sandbox', undefined);
+  });
+});
+
+describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandboxedCommands)', function () {
+  this.timeout(180_000);
+  const ALLOW = 'chat.agent.sandbox.allowUnsandboxedCommands';
+  let root: string;
+  let service: TerminalService;
+  let ctx: TerminalToolContext;
+  const opened: string[] = [];
+  const token = () => new vscode.CancellationTokenSource().token;
+  const text = (m: string | vscode.MarkdownString | undefined) => (typeof m === 'string' ? m : (m?.value ?? ''));
+  const json = (r: vscode.LanguageModelToolResult) => JSON.parse((r.content[0] as vscode.LanguageModelTextPart).value) as { sessionId: string; sandbox: Sandbox };
+
+  before(async function () {
+    if (process.platform !== 'linux') this.skip();
+    await waitForTools(TERMINAL_TOOLS);
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-outside-it-')));
+    // Tool objects of our own over a service of our own (real node-pty, real sandbox runtime), the
+    // policy read from this host's settings as the extension reads it: their prepareInvocation is
+    // what VS Code shows (it answers confirmations "yes" unseen in extension tests).
+    const log = { info: () => undefined, warn: () => undefined };
+    const settings = new SandboxSettings({ storageUri: undefined } as unknown as vscode.ExtensionContext);
+    service = new TerminalService(log);
+    service.registerBackend(new PtyBashBackend(await import('node-pty'), () => resolveTerminalConfig({}), log, { sandbox: { runtime: new SandboxRuntime(log), policy: () => settings.policy() } }));
+    ctx = { service, owner: service.createOwner('outside test'), unavailable: () => undefined, newSessionSandbox: () => sandboxSummary(settings.policy()), sandboxPolicy: () => settings.policy() };
+  });
+  afterEach(async () => {
+    for (const sessionId of opened.splice(0)) await invokeTool('dsh_terminal_close', { sessionId }).catch(() => undefined);
+  });
+  after(async () => {
+    service?.dispose();
+    for (const key of SETTINGS) await setSetting(key, undefined).catch(() => undefined);
+    fs.rmSync(path.join(workspace(), '.vscode'), { recursive: true, force: true });
+    if (root) fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('allowed: the confirmation says "outside the sandbox", invoke needs that very confirmation (once); the result and the list say on: false', async () => {
+    await setSetting('dsh.terminal.sandbox', 'on');
+    await setSetting(ALLOW, true);
+    const tool = new OpenTool(ctx);
+    const input = { name: 'outside', sandbox: false };
+    const prepared = tool.prepareInvocation({ input });
+    assert.equal(prepared.confirmationMessages?.title, 'Open an agent terminal outside the sandbox?');
+    assert.match(text(prepared.confirmationMessages?.message), /start a bash session named outside \*\*outside the sandbox\*\*.*with your permissions/);
+    assert.match(text(prepared.confirmationMessages?.message), /The agent sandbox is on \(dsh\\\.terminal\\\.sandbox is \\"on\\"\)/);
+    // Another tool object never showed this call's confirmation: nothing opens.
+    await assert.rejects(Promise.resolve(new OpenTool(ctx).invoke({ input, toolInvocationToken: undefined }, token())), /needs the person's confirmation of this very call/);
+    const first = json(await tool.invoke({ input, toolInvocationToken: undefined }, token()));
+    assert.deepEqual(first.sandbox, { on: false, outsideApproved: true, network: 'all', writableRoots: [] });
+    assert.deepEqual(service.list(ctx.owner).find((s) => s.sessionId === first.sessionId)?.sandbox, first.sandbox, 'the list shows it');
+    const out = await service.send(ctx.owner, first.sessionId, { input: `echo out > ${root}/outside.txt` });
+    assert.equal(out.exitCode, 0, out.output);
+    assert.equal(fs.readFileSync(path.join(root, 'outside.txt'), 'utf8'), 'out\n');
+    await assert.rejects(Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined }, token())), /needs the person's confirmation/, 'a confirmation is used once');
+    // Without sandbox: false the same settings open a sandboxed session, and its confirmation says so.
+    assert.match(text(tool.prepareInvocation({ input: { name: 'inside' } }).confirmationMessages?.message), /Runs \*\*inside the agent sandbox\*\*/);
+    await service.close(ctx.owner, first.sessionId, 'test done');
+  });
+
+  it('through vscode.lm.invokeTool (the installed extension, its confirmation answered yes): on: false, listed, writes outside', async () => {
+    await setSetting('chat.agent.sandbox.enabled', 'on');
+    await setSetting(ALLOW, true);
+    const r = await invokeTool<{ sessionId: string; sandbox: Sandbox }>('dsh_terminal_open', { name: 'outside-lm', sandbox: false });
+    opened.push(r.json.sessionId);
+    assert.equal(r.json.sandbox.on, false);
+    assert.equal(r.json.sandbox.outsideApproved, true);
+    const listed = await invokeTool<{ sessions: { sessionId: string; sandbox: Sandbox }[] }>('dsh_terminal_list', {});
+    assert.equal(listed.json.sessions.find((s) => s.sessionId === r.json.sessionId)?.sandbox.outsideApproved, true);
+    await until('its panel terminal to say it runs outside the sandbox', () => vscode.window.terminals.some((t) => t.name.includes(`${r.json.sessionId} · outside-lm · outside the sandbox`)), 10_000);
+    const out = await invokeTool<SendJson>('dsh_terminal_send', { sessionId: r.json.sessionId, input: `echo lm > ${root}/lm.txt` });
+    assert.equal(out.json.exitCode, 0, out.text);
+    assert.equal(fs.readFileSync(path.join(root, 'lm.txt'), 'utf8'), 'lm\n');
+    const inside = await invokeTool<{ sessionId: string; sandbox: Sandbox }>('dsh_terminal_open', { name: 'inside-lm' });
+    opened.push(inside.json.sessionId);
+    assert.equal(inside.json.sandbox.on, true, 'the next session without sandbox: false is sandboxed again');
+    const run = await invokeTool<SendJson>('dsh_run', { command: 'true', sandbox: false }).catch((e: unknown) => e);
+    assert.match(String(run), /dsh_run takes no sandbox field/);
+  });
+
+  it('refused where allowUnsandboxedCommands is false (or absent where this VS Code does not declare it): no confirmation, a clear error, no session', async () => {
+    await setSetting('dsh.terminal.sandbox', 'on');
+    await setSetting(ALLOW, false);
+    const tool = new OpenTool(ctx);
+    const prepared = tool.prepareInvocation({ input: { sandbox: false } });
+    assert.equal(prepared.confirmationMessages, undefined, 'the person is not asked about a call that will be refused');
+    assert.match(text(prepared.invocationMessage), /refused \(chat\.agent\.sandbox\.allowUnsandboxedCommands is false/);
+    const before = (await invokeTool<{ sessions: unknown[] }>('dsh_terminal_list', {})).json.sessions.length;
+    await assert.rejects(invokeTool('dsh_terminal_open', { sandbox: false }), /no session was opened outside the agent sandbox: chat\.agent\.sandbox\.allowUnsandboxedCommands is false.*set chat\.agent\.sandbox\.allowUnsandboxedCommands to true/);
+    assert.equal((await invokeTool<{ sessions: unknown[] }>('dsh_terminal_list', {})).json.sessions.length, before);
+    await setSetting(ALLOW, undefined);
+    const declaredDefault = vscode.workspace.getConfiguration().inspect(ALLOW)?.defaultValue;
+    if (declaredDefault === undefined) {
+      await assert.rejects(invokeTool('dsh_terminal_open', { sandbox: false }), /allowUnsandboxedCommands is not set to true/);
+    } else {
+      // This VS Code declares it (default true): asking is allowed, as for its own run_in_terminal.
+      assert.equal(declaredDefault, true);
+      assert.equal(tool.prepareInvocation({ input: { sandbox: false } }).confirmationMessages?.title, 'Open an agent terminal outside the sandbox?');
+    }
+  });
+
+  it('over MCP the confirmation is asked every time, even for a client in dsh.mcp.autoApprove: refused when VS Code cannot ask', async () => {
+    await setSetting('dsh.terminal.sandbox', 'on');
+    await setSetting(ALLOW, true);
+    const c = await connectClient('dsh-test-approved', await terminalEndpointValue());
+    try {
+      const outside = await callTool(c, 'dsh_terminal_open', { name: 'mcp-outside', sandbox: false });
+      assert.equal(outside.isError, true);
+      assert.match(outside.first, /dsh_terminal_open was not run: VS Code could not ask the person.*needs the person's answer every time; no setting allows it without asking/);
+      const inside = await callTool<{ sessionId: string; sandbox: Sandbox }>(c, 'dsh_terminal_open', { name: 'mcp-inside' });
+      assert.equal(inside.isError, false, inside.first);
+      assert.equal(inside.json.sandbox.on, true, 'the same client opens sandboxed sessions without a dialog');
+      const listed = await callTool<{ sessions: { name: string }[] }>(c, 'dsh_terminal_list', {});
+      assert.deepEqual(listed.json.sessions.map((s) => s.name), ['mcp-inside']);
+    } finally {
+      await c.close();
+    }
   });
 });
 

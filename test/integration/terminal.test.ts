@@ -1,7 +1,8 @@
 /**
  * The terminal tools through `vscode.lm.invokeTool`, as an agent calls them, in a real extension
  * host running the installed VSIX: cases C01, C05, C08, C21, C22, C25, C32 of
- * the field's terminal failure cases, plus the result shapes the tools promise.
+ * the field's terminal failure cases, plus the result shapes the tools promise. The launcher runs
+ * this file again in the agent sandbox (its `sandboxed` host run), where it must give the same results.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -41,6 +42,14 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
       const closed = await invokeTool<{ closed: boolean }>('dsh_terminal_close', { sessionId });
       assert.equal(closed.json.closed, true);
     }
+  });
+
+  it('sessions run in the agent sandbox exactly in the sandboxed pass (dsh.terminal.sandbox "on" in the workspace settings)', async () => {
+    const sandboxed = process.env.DSH_TEST_SUITE === 'sandboxed';
+    const listed = await invokeTool<{ sessions: { sessionId: string; sandbox: { on: boolean; writableRoots: string[] } }[] }>('dsh_terminal_list', {});
+    const sandbox = listed.json.sessions.find((s) => s.sessionId === sessionId)?.sandbox;
+    assert.equal(sandbox?.on, sandboxed, JSON.stringify(sandbox));
+    if (sandboxed) assert.ok(sandbox.writableRoots.includes(vscode.workspace.workspaceFolders![0]!.uri.fsPath), JSON.stringify(sandbox));
   });
 
   it('C01 echo hello: stdin_read at the prompt, output exactly hello as the second part', async () => {

@@ -10,6 +10,7 @@ import { checkRunCommand, optionalBoolean, optionalInteger, requireString } from
 import {
   closeConfirmationText,
   newSessionRunText,
+  outsideSandboxText,
   sandboxText,
   sendConfirmationText,
   signalConfirmationText,
@@ -115,6 +116,16 @@ describe('terminal tools: confirmation texts without a session', () => {
   it('dsh_run before its session exists: the command in full, bash in the given folder or the home folder', () => {
     assert.equal(newSessionRunText('ls', '/work/x'), '```sh\nls\n```\n\nReceiver: **bash at its prompt** in a new session, in `/work/x`: pasted as one piece, then Enter runs it.');
     assert.match(newSessionRunText('ls', undefined), /in a new session, in your home folder: /);
+  });
+
+  it('a session outside the agent sandbox says so plainly, with why the sandbox is on and why asking is allowed (made inert)', () => {
+    const text = outsideSandboxText('`/w`', ' named x', 'dsh.terminal.sandbox is "on"', 'chat.agent.sandbox.allowUnsandboxedCommands is true');
+    assert.match(text, /^The agent asks to start a bash session named x \*\*outside the sandbox\*\*, in `\/w`: it and every command typed into it run with your permissions/);
+    assert.ok(text.endsWith(`\n\nThe agent sandbox is on (${escapeMarkdown('dsh.terminal.sandbox is "on"')}); other sessions stay inside it. Allowed to ask because ${escapeMarkdown('chat.agent.sandbox.allowUnsandboxedCommands is true')}.`), text);
+    assert.equal(
+      sandboxText({ on: false, outsideApproved: true, network: 'all', writableRoots: [] }),
+      'Runs **outside the sandbox** (the agent sandbox is on; you approved this session outside it): with your permissions, files and network.',
+    );
   });
 });
 

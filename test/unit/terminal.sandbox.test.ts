@@ -18,6 +18,7 @@ import { packageJson } from '../helpers/packageJson';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import * as proc from '../../src/terminal/procProbe';
 import { TerminalError } from '../../src/terminal/errors';
+import { createTerminalApi } from '../../src/terminal/terminalApi';
 import { Harness, harness, sleep } from './support/terminal';
 import { until } from '../helpers/wait';
 
@@ -73,8 +74,27 @@ describe('sandbox policy from the settings', () => {
     assert.deepEqual(p.denyRead, ['/home/u/.ssh']);
     assert.deepEqual(p.denyWrite, ['/w/one/secret']);
     assert.match(p.problems.join('\n'), /"rel\/x" is not an absolute path/);
-    assert.equal(p.allowUnsandboxed, true);
-    assert.equal(policy({ allowUnsandboxedCommands: false }).allowUnsandboxed, false);
+  });
+
+  it('a session outside the sandbox may be asked for only where allowUnsandboxedCommands is true and no organisation policy locks the sandbox', () => {
+    const on = { vscodeEnabled: 'on', vscodeEnabledSource: 'explicit' } as const;
+    assert.equal(policy({ ...on, allowUnsandboxedCommands: true }).unsandboxed.allowed, true);
+    assert.match(policy({ ...on, allowUnsandboxedCommands: true }).unsandboxed.why, /allowUnsandboxedCommands is true: each such session needs the person's confirmation/);
+    const absent = policy(on).unsandboxed;
+    assert.equal(absent.allowed, false, 'absent (a VS Code that does not declare it) is not allowed');
+    assert.match(absent.why, /allowUnsandboxedCommands is not set to true.*set chat\.agent\.sandbox\.allowUnsandboxedCommands to true/);
+    const off = policy({ ...on, allowUnsandboxedCommands: false }).unsandboxed;
+    assert.equal(off.allowed, false);
+    assert.match(off.why, /allowUnsandboxedCommands is false/);
+    const locked = policy({ vscodeEnabled: 'on', vscodeEnabledSource: 'policy', allowUnsandboxedCommands: true, allowUnsandboxedSource: 'default' }).unsandboxed;
+    assert.equal(locked.allowed, false, 'a sandbox locked on by policy is not left on a default');
+    assert.match(locked.why, /locked on by organisation policy.*only the organisation's policy can allow them/);
+    assert.equal(policy({ vscodeEnabled: 'on', vscodeEnabledSource: 'policy', allowUnsandboxedCommands: true, allowUnsandboxedSource: 'policy' }).unsandboxed.allowed, true);
+    assert.equal(policy({ dshMode: 'on', allowUnsandboxedCommands: true }).unsandboxed.allowed, true, 'dsh.terminal.sandbox "on" follows the same rule');
+    const bad = policy({ ...on, allowUnsandboxedCommands: 'yes' });
+    assert.equal(bad.unsandboxed.allowed, false);
+    assert.match(bad.problems.join('\n'), /allowUnsandboxedCommands must be true or false \(got "yes"\); false is used/);
+    assert.equal(policy({ allowUnsandboxedCommands: false }).unsandboxed.allowed, true, 'with the sandbox off every session runs outside it');
   });
 });
 
@@ -127,6 +147,7 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     sandboxPolicy({ ...VALUES, dshMode: 'on', fileSystem: { denyRead: [denied] }, ...v }, { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp') });
   const open = async (p: SandboxPolicy = policy(), env: Record<string, string | null> = {}) => {
     current = p;
+    leadersBefore = childSessionLeaders().map((l) => l.pid);
     h = harness({ quietThresholdMs: 6_000, env }, { sandbox: { runtime, policy: () => current } });
     id = (await h.service.open(h.owner, { cwd: workspace })).sessionId;
     return h.service.list(h.owner)[0]!;
@@ -254,6 +275,56 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     }
   });
 
+  it('a confirmed grant starts the session outside the sandbox where allowUnsandboxedCommands is true; the info says so', async () => {
+    current = policy({ allowUnsandboxedCommands: true });
+    h = harness({ quietThresholdMs: 6_000 }, { sandbox: { runtime, policy: () => current } });
+    const info = await h.service.open(h.owner, { cwd: workspace }, { outsideSandbox: true });
+    id = info.sessionId;
+    assert.deepEqual(info.sandbox, { on: false, outsideApproved: true, network: 'all', writableRoots: [] });
+    assert.deepEqual(h.service.list(h.owner)[0]!.sandbox, info.sandbox, 'the list shows it');
+    const out = await send(`echo out > ${outside}/out.txt && cat ${denied}/secret.txt`);
+    assert.equal(out.exitCode, 0, out.output);
+    assert.equal(fs.readFileSync(path.join(outside, 'out.txt'), 'utf8'), 'out\n');
+    assert.ok(h.log.lines.some((l) => /session outside the agent sandbox .*confirmed by the person/.test(l)), h.log.lines.join('\n'));
+    // Another session of the same backend without a grant is sandboxed.
+    const next = await h.service.open(h.owner, { cwd: workspace });
+    assert.equal(next.sandbox.on, true);
+    assert.equal(next.sandbox.outsideApproved, undefined);
+  });
+
+  it('a grant the policy does not allow is refused with why, and no shell is started; the facade for other extensions passes no grant', async () => {
+    current = policy({ allowUnsandboxedCommands: false });
+    h = harness({ quietThresholdMs: 6_000 }, { sandbox: { runtime, policy: () => current } });
+    const before = shellsOf();
+    await assert.rejects(h.service.open(h.owner, { cwd: workspace }, { outsideSandbox: true }), (error: unknown) => {
+      assert.ok(error instanceof TerminalError);
+      assert.equal(error.code, 'SANDBOX_REQUIRED');
+      assert.match(error.message, /not allowed: chat\.agent\.sandbox\.allowUnsandboxedCommands is false.*No session was started/);
+      return true;
+    });
+    assert.deepEqual(shellsOf(), before, 'no shell process was started');
+    assert.deepEqual(h.service.list(h.owner), []);
+    current = policy({ allowUnsandboxedCommands: true });
+    const api = createTerminalApi(h.service);
+    const handle = api.createOwner('another extension');
+    const opened = await api.open(handle, { cwd: workspace, outsideSandbox: true } as unknown as Parameters<typeof api.open>[1]);
+    assert.equal(opened.sandbox.on, true, 'an option named like the grant is ignored');
+    handle.dispose();
+  });
+
+  it('leaves no placeholder in the workspace folder once its sandboxed sessions are closed, also when they overlapped', async () => {
+    const entries = () => fs.readdirSync(workspace).sort();
+    assert.deepEqual(entries(), []);
+    const first = await open();
+    // While a sandboxed session runs, the runtime's mount points for absent protected paths (.bashrc, .claude, …) show on the host.
+    assert.ok(entries().includes('.bashrc'), entries().join(' '));
+    const second = await h.service.open(h.owner, { cwd: workspace });
+    await h.service.close(h.owner, first.sessionId, 'test');
+    assert.ok(entries().includes('.bashrc'), 'kept while another sandboxed session needs them');
+    await h.service.close(h.owner, second.sessionId, 'test');
+    assert.deepEqual(entries(), [], 'nothing is left once the last sandboxed session closed');
+  });
+
   it('fails closed: without bubblewrap on PATH the open fails with the install hint and no shell is left', async () => {
     const bin = path.join(root, 'bin');
     fs.mkdirSync(bin);
@@ -271,18 +342,29 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
   });
 });
 
+/**
+ * Session leaders among the test's children that existed before the harness opened its session:
+ * not the harness's (an earlier test file may leave sessions of its own running).
+ */
+let leadersBefore: number[] = [];
+
+/** The session leaders among this test process's children (node-pty's children). */
+function childSessionLeaders(): proc.ProcStat[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map((n) => proc.readStat(Number(n)))
+    .filter((s): s is proc.ProcStat => !!s && s.ppid === process.pid && s.session === s.pid);
+}
+
 /** The pid of the sandboxed shell: the foreground process group of the session's terminal at its prompt. */
 function findShell(h: Harness): number {
   return sessionProcesses(h).find((p) => p.pgrp === p.pid && p.comm === 'bash' && p.tpgid === p.pid)?.pid ?? 0;
 }
 
-/** Every process of the harness's one session (its session id is node-pty's child). */
+/** Every process of the harness's one session (its session id is node-pty's child, started after leadersBefore was read). */
 function sessionProcesses(h: Harness): proc.ProcStat[] {
-  const leader = fs
-    .readdirSync('/proc')
-    .filter((n) => /^\d+$/.test(n))
-    .map((n) => proc.readStat(Number(n)))
-    .filter((s): s is proc.ProcStat => !!s && s.ppid === process.pid && s.session === s.pid);
+  const leader = childSessionLeaders().filter((l) => !leadersBefore.includes(l.pid));
   assert.ok(leader.length > 0, `no session leader among the test's children (${h.service.list(h.owner).length} sessions)`);
   return leader.flatMap((l) => proc.sessionProcesses(l.pid, l.startTime));
 }

@@ -34,8 +34,10 @@ export interface SandboxSettingValues {
   deniedDomains: unknown;
   /** `chat.agent.sandbox.fileSystem.linux` on Linux, `.mac` on macOS. */
   fileSystem: unknown;
-  /** `chat.agent.sandbox.allowUnsandboxedCommands` (default true). */
+  /** `chat.agent.sandbox.allowUnsandboxedCommands` in force (VS Code 1.116+ declares it with default true; undefined where not declared and not set). */
   allowUnsandboxedCommands: unknown;
+  /** Where `chat.agent.sandbox.allowUnsandboxedCommands` comes from (as for `vscodeEnabledSource`); default `default`. */
+  allowUnsandboxedSource?: 'policy' | 'explicit' | 'default';
 }
 
 /** Where the session's folders are: the roots a sandboxed session may always write. */
@@ -67,8 +69,11 @@ export interface SandboxPolicy {
   denyWrite: string[];
   /** The sandbox temp folder (TMPDIR inside the session). */
   tempFolder: string;
-  /** A person may approve an unsandboxed session (`chat.agent.sandbox.allowUnsandboxedCommands`). */
-  allowUnsandboxed: boolean;
+  /**
+   * Whether an agent may ask for a session outside the sandbox (each one then needs the person's
+   * confirmation), and why (the setting that decided, and what would change the answer).
+   */
+  unsandboxed: { allowed: boolean; why: string };
   /** Setting values that were ignored, each with what is valid. */
   problems: string[];
 }
@@ -76,6 +81,12 @@ export interface SandboxPolicy {
 /** What tool results say about a session's sandbox. */
 export interface SandboxSummary {
   on: boolean;
+  /**
+   * Set on a session that runs outside the agent sandbox although the sandbox was on when it
+   * opened: an agent asked for it and the person confirmed it
+   * (`chat.agent.sandbox.allowUnsandboxedCommands`). `on` is then false.
+   */
+  outsideApproved?: true;
   /** `all`, `none`, or the domain rules that decide each connection. */
   network: 'all' | 'none' | { allowedDomains: string[]; deniedDomains: string[] };
   writableRoots: string[];
@@ -128,7 +139,7 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
     allowRead: paths('allowRead'),
     denyWrite: paths('denyWrite'),
     tempFolder: folders.tempFolder,
-    allowUnsandboxed: values.allowUnsandboxedCommands !== false,
+    unsandboxed: unsandboxedRule(on, values, problems),
     problems,
   };
 }
@@ -146,6 +157,32 @@ export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
 
 /** The summary of a session that runs outside any sandbox. */
 export const UNSANDBOXED: SandboxSummary = Object.freeze({ on: false, network: 'all', writableRoots: [] });
+
+/** The summary of a session the person approved to run outside the agent sandbox while it is on. */
+export const OUTSIDE_APPROVED: SandboxSummary = Object.freeze({ on: false, outsideApproved: true, network: 'all', writableRoots: [] });
+
+/** The setting that lets an agent ask for a session outside the sandbox. */
+const ALLOW_UNSANDBOXED = 'chat.agent.sandbox.allowUnsandboxedCommands';
+
+/**
+ * Whether an agent may ask for a session outside the sandbox (VS Code's
+ * `chat.agent.sandbox.allowUnsandboxedCommands`): only where that setting is `true`; never where
+ * `chat.agent.sandbox.enabled` is on by organisation policy unless the policy itself sets
+ * `allowUnsandboxedCommands` true. Absent (a VS Code that does not declare it, not set) counts as
+ * not allowed. With the sandbox off every session runs outside it anyway.
+ */
+function unsandboxedRule(on: boolean, values: SandboxSettingValues, problems: string[]): { allowed: boolean; why: string } {
+  const value = values.allowUnsandboxedCommands;
+  if (value !== undefined && typeof value !== 'boolean') problems.push(`${ALLOW_UNSANDBOXED} must be true or false (got ${JSON.stringify(value)}); false is used`);
+  if (!on) return { allowed: true, why: 'the agent sandbox is off: every session runs outside it' };
+  if (values.vscodeEnabledSource === 'policy' && values.allowUnsandboxedSource !== 'policy') {
+    return { allowed: false, why: `the agent sandbox is locked on by organisation policy (chat.agent.sandbox.enabled), and the policy does not allow unsandboxed commands; only the organisation's policy can allow them (${ALLOW_UNSANDBOXED})` };
+  }
+  if (value === true) return { allowed: true, why: `${ALLOW_UNSANDBOXED} is true${values.allowUnsandboxedSource === 'policy' ? ' (organisation policy)' : ''}: each such session needs the person's confirmation` };
+  const state = value === false ? `is false${values.allowUnsandboxedSource === 'policy' ? ' (organisation policy)' : ''}` : 'is not set to true';
+  const fix = values.allowUnsandboxedSource === 'policy' ? 'only the organisation\'s policy can change it' : `the person can set ${ALLOW_UNSANDBOXED} to true in their settings to allow asking for it`;
+  return { allowed: false, why: `${ALLOW_UNSANDBOXED} ${state}, so every agent session runs in the sandbox; ${fix}` };
+}
 
 function stringList(value: unknown, name: string, problems: string[]): string[] {
   if (value === undefined || value === null) return [];

@@ -41,6 +41,12 @@ export class SandboxRuntime {
   private active = 0;
   /** Serialises wraps: the runtime's manager keeps one configuration at a time. */
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Empty folders the runtime made as mount points in a writable root (the absent `.claude` above
+   * a protected `.claude/commands`), to remove once no sandboxed session is open (see
+   * {@link missingParents}).
+   */
+  private readonly placeholderFolders = new Set<string>();
 
   constructor(private readonly log: TerminalLog) {}
 
@@ -61,11 +67,12 @@ export class SandboxRuntime {
     signal?.throwIfAborted();
     const { lib, utils } = await this.load();
     const manager = lib.SandboxManager;
+    const protectedPaths = protectedWorkspacePaths(policy.writableRoots, utils);
     const filesystem = {
       denyRead: policy.denyRead,
       allowRead: policy.allowRead,
       allowWrite: [...policy.writableRoots, ...extraWritable],
-      denyWrite: [...policy.denyWrite, ...protectedWorkspacePaths(policy.writableRoots, utils)],
+      denyWrite: [...policy.denyWrite, ...protectedPaths],
     };
     const tools = programs.platform === 'linux' ? { bwrapPath: programs.bwrap, socatPath: programs.socat } : {};
     let network: SandboxSummary['network'] | undefined;
@@ -105,6 +112,7 @@ export class SandboxRuntime {
       }
     }
     this.active++;
+    for (const folder of missingParents(protectedPaths, policy.writableRoots)) this.placeholderFolders.add(folder);
     let released = false;
     const summary = sandboxSummary(policy);
     const defaults = utils.getDefaultWritePaths({ denyRead: policy.denyRead, allowRead: policy.allowRead }).filter((p) => !p.startsWith('/dev/') && !p.startsWith('/private/'));
@@ -119,8 +127,27 @@ export class SandboxRuntime {
         released = true;
         this.active--;
         manager.cleanupAfterCommand();
+        if (this.active === 0) this.removePlaceholderFolders();
       },
     };
+  }
+
+  /**
+   * Removes the runtime's empty placeholder folders once no sandboxed session is open. The runtime
+   * removes its mount points itself after the last sandboxed command, in the order it made them;
+   * when sessions overlapped, a later wrap found the folder an earlier one made (`.claude`) and put
+   * its own mount points inside it, so the folder is still full when its turn comes and stays
+   * behind, empty. Only empty folders are removed (`rmdir`): anything with content is left.
+   */
+  private removePlaceholderFolders(): void {
+    for (const folder of this.placeholderFolders) {
+      try {
+        if (fs.lstatSync(folder).isDirectory()) fs.rmdirSync(folder);
+      } catch {
+        // Gone, or not empty: not a placeholder any more.
+      }
+    }
+    this.placeholderFolders.clear();
   }
 
   /**
@@ -169,6 +196,23 @@ function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils): string[]
     }
   }
   return paths;
+}
+
+/**
+ * The folders the runtime will make as placeholders: for each protected path below a writable
+ * root whose first absent component is a folder above it (`<root>/.claude` for an absent
+ * `<root>/.claude/commands`), that component. Read before the sandbox starts.
+ */
+function missingParents(protectedPaths: string[], roots: string[]): string[] {
+  const folders: string[] = [];
+  for (const p of protectedPaths) {
+    const root = roots.find((r) => p.startsWith(r + path.sep));
+    if (!root) continue;
+    let first: string | undefined;
+    for (let dir = path.dirname(p); dir.length > root.length; dir = path.dirname(dir)) if (!fs.existsSync(dir)) first = dir;
+    if (first) folders.push(first);
+  }
+  return folders;
 }
 
 /** `s` as one word for sh (single quotes). */

@@ -91,9 +91,10 @@ export function newSessionRunText(command: string, folder: string | undefined, s
 
 /**
  * Whether a command runs sandboxed, as every confirmation says it: inside the agent sandbox with
- * its writable folders and network, or outside any sandbox.
+ * its writable folders and network, outside it in a session the person approved, or outside any sandbox.
  */
 export function sandboxText(sandbox: SandboxSummary): string {
+  if (sandbox.outsideApproved) return 'Runs **outside the sandbox** (the agent sandbox is on; you approved this session outside it): with your permissions, files and network.';
   if (!sandbox.on) return 'Runs **outside any sandbox**: with your permissions, files and network.';
   const network =
     sandbox.network === 'all' ? 'all network' : sandbox.network === 'none' ? 'no network' : `network only to ${sandbox.network.allowedDomains.map(inlineCode).join(', ')}`;
@@ -118,4 +119,17 @@ export function signalConfirmationText(signal: unknown, session: SessionInfo | u
 export function closeConfirmationText(sessionId: unknown, session: SessionInfo | undefined, where: SendTarget | undefined): string {
   const running = session?.foregroundCommand ? ` ${inlineCode(session.foregroundCommand)} is still running.` : '';
   return `End the shell of ${escapeMarkdown(String(sessionId))}${session ? ` (${escapeMarkdown(session.name)}${where ? `, ${folderText(where)}` : ''})` : ''} and every process it started.${running}`;
+}
+
+/**
+ * The confirmation body of `dsh_terminal_open` with `sandbox: false` while the agent sandbox is
+ * on: the session is started outside the sandbox, what that means, and why asking is allowed.
+ * `reason` says why the sandbox is on; `allowedBy` why a session outside it may be asked for.
+ */
+export function outsideSandboxText(folder: string, named: string, reason: string, allowedBy: string): string {
+  return (
+    `The agent asks to start a bash session${named} **outside the sandbox**, in ${folder}: it and every command typed into it run with your permissions, ` +
+    `your files (write and read anywhere you can, including what the sandbox denies) and all network.` +
+    `\n\nThe agent sandbox is on (${escapeMarkdown(reason)}); other sessions stay inside it. Allowed to ask because ${escapeMarkdown(allowedBy)}.`
+  );
 }

@@ -1,6 +1,6 @@
 /** What every terminal tool needs from the extension, and the folder a new agent shell opens in. */
 import * as vscode from 'vscode';
-import type { SandboxSummary } from '../../../terminal/sandbox/policy';
+import type { SandboxPolicy, SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { Owner, TerminalService } from '../../../terminal/service';
 
 /** Why no terminal backend is available on this machine, or undefined when one is. */
@@ -13,6 +13,8 @@ export interface TerminalToolContext {
   unavailable: BackendAvailability;
   /** The agent sandbox a session opened now would run in (for confirmations); absent = none. */
   newSessionSandbox?: () => SandboxSummary;
+  /** The agent sandbox policy a session opened now runs under (whether it may run outside); absent = no sandbox. */
+  sandboxPolicy?: () => SandboxPolicy;
 }
 
 /** The first workspace folder's path, the natural place for an agent's shell; else undefined. */

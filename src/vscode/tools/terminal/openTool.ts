@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import { CallConsents, callKey } from '../../../common/callConsents';
 import { TerminalError } from '../../../terminal/errors';
+import { askEveryTime } from '../askEveryTime';
 import { escapeMarkdown, inlineCode } from '../markdownText';
-import { sandboxText } from './confirmation';
+import { outsideSandboxText, sandboxText } from './confirmation';
 import { toolResult } from '../toolResult';
 import { defaultCwd } from './context';
 import { abortSignal } from '../../cancellation';
@@ -11,20 +13,47 @@ import { TerminalTool } from './terminalTool';
 export interface OpenInput {
   name?: string;
   cwd?: string;
+  /** `false`: ask the person for a session outside the agent sandbox (see {@link OpenTool}). */
+  sandbox?: boolean;
 }
+
+/** How long a confirmed request for a session outside the sandbox waits for its call, in ms. */
+const OUTSIDE_CONSENT_TTL_MS = 10 * 60_000;
+/** The subject of a consent to open a session outside the sandbox. */
+const OUTSIDE = 'outside the agent sandbox';
 
 /**
  * `dsh_terminal_open`: starts a bash session for the caller's owner, in `cwd` or the first
- * workspace folder, and returns `{sessionId, name, cwd, sessionStatus}` with the text the shell
- * printed before its first prompt as a second part.
+ * workspace folder, and returns `{sessionId, name, cwd, sessionStatus, sandbox}` with the text the
+ * shell printed before its first prompt as a second part.
+ *
+ * `sandbox: false` while the agent sandbox is on asks for a session outside it: allowed only where
+ * the policy allows asking (`chat.agent.sandbox.allowUnsandboxedCommands` true, not locked by
+ * organisation policy), and only with the person's confirmation of this very call: the confirmation
+ * `prepareInvocation` returns says "outside the sandbox" and is marked to be asked every time
+ * (the MCP approval never skips it); `invoke` uses the consent recorded there once. Nothing else a
+ * model supplies turns the sandbox off.
  */
 export class OpenTool extends TerminalTool<OpenInput> {
   static readonly toolName = 'dsh_terminal_open';
+  private readonly consents = new CallConsents(OUTSIDE_CONSENT_TTL_MS);
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OpenInput>): vscode.PreparedToolInvocation {
-    const { name, cwd } = options.input;
+    const { name, cwd, sandbox } = options.input;
     const folder = typeof cwd === 'string' ? inlineCode(cwd) : (defaultCwd() && inlineCode(defaultCwd()!)) ?? 'your home folder';
     const named = typeof name === 'string' && name ? ` named ${escapeMarkdown(name)}` : '';
+    const policy = sandbox === false ? this.ctx.sandboxPolicy?.() : undefined;
+    if (policy?.on) {
+      if (!policy.unsandboxed.allowed) return { invocationMessage: `Opening an agent terminal outside the sandbox: refused (${policy.unsandboxed.why})` };
+      this.consents.record(callKey(options.input), OUTSIDE);
+      return {
+        invocationMessage: new vscode.MarkdownString(`Opening an agent terminal${named} outside the sandbox`),
+        confirmationMessages: askEveryTime({
+          title: 'Open an agent terminal outside the sandbox?',
+          message: new vscode.MarkdownString(outsideSandboxText(folder, named, policy.reason, policy.unsandboxed.why)),
+        }),
+      };
+    }
     return {
       invocationMessage: new vscode.MarkdownString(`Opening an agent terminal${named}`),
       confirmationMessages: {
@@ -37,8 +66,26 @@ export class OpenTool extends TerminalTool<OpenInput> {
   protected async run(input: OpenInput & Record<string, unknown>, token: vscode.CancellationToken) {
     if (input.name !== undefined && typeof input.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
     if (input.cwd !== undefined && typeof input.cwd !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'cwd must be a string: an absolute folder path');
-    const info = await this.ctx.service.open(this.ctx.owner, { name: input.name, cwd: input.cwd ?? defaultCwd(), signal: abortSignal(token) });
+    if (input.sandbox !== undefined && typeof input.sandbox !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', 'sandbox must be true or false (false asks the person for a session outside the agent sandbox)');
+    const grant = input.sandbox === false ? this.outsideGrant(input) : {};
+    const info = await this.ctx.service.open(this.ctx.owner, { name: input.name, cwd: input.cwd ?? defaultCwd(), signal: abortSignal(token) }, grant);
     const motd = this.ctx.service.motd(this.ctx.owner, info.sessionId);
     return toolResult({ sessionId: info.sessionId, name: info.name, cwd: info.cwd, sessionStatus: info.sessionStatus, sandbox: info.sandbox }, motd || undefined);
+  }
+
+  /**
+   * The grant of a `sandbox: false` call: none needed while the sandbox is off (every session runs
+   * outside it); while it is on, the policy must allow asking and this call's confirmation must
+   * have been shown (its consent is used here).
+   * @throws TerminalError SANDBOX_REQUIRED saying why and what would allow it.
+   */
+  private outsideGrant(input: OpenInput): { outsideSandbox?: boolean } {
+    const policy = this.ctx.sandboxPolicy?.();
+    if (!policy?.on) return {};
+    if (!policy.unsandboxed.allowed) throw new TerminalError('SANDBOX_REQUIRED', `no session was opened outside the agent sandbox: ${policy.unsandboxed.why}. Open the session without sandbox: false to run inside the sandbox`);
+    if (!this.consents.consume(callKey(input), OUTSIDE)) {
+      throw new TerminalError('SANDBOX_REQUIRED', 'no session was opened outside the agent sandbox: that needs the person\'s confirmation of this very call, and none was asked for it. Call dsh_terminal_open with sandbox: false again so the person is asked, or open the session in the sandbox');
+    }
+    return { outsideSandbox: true };
   }
 }

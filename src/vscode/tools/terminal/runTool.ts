@@ -60,6 +60,10 @@ export class RunTool extends TerminalTool<RunInput> {
   protected async run(input: RunInput & Record<string, unknown>, token: vscode.CancellationToken) {
     const command = requireString(input, 'command');
     checkRunCommand(command);
+    if (input.sandbox !== undefined) {
+      // dsh_run's one session is shared by every call: it never leaves the sandbox for one command.
+      throw new TerminalError('INVALID_ARGUMENT', 'dsh_run takes no sandbox field: it runs in its own default session. To run outside the agent sandbox, open a session with dsh_terminal_open {sandbox: false} (the person is asked) and use dsh_terminal_send');
+    }
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
     const confirmed = this.confirmed.take([command]);
     // Before anything changes: an exited shell the model was not told about stays readable.
