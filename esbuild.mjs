@@ -25,6 +25,8 @@ const common = {
 await esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' });
 // The wiki-link index's note parser, run in a worker thread next to dist/extension.js (shipped in the VSIX).
 await esbuild.build({ ...common, entryPoints: ['src/lsp/wikilinks/noteParseWorker.ts'], outfile: 'dist/noteParseWorker.js' });
+// The panel mirror's terminal emulator, run in a worker thread per mirrored session (shipped in the VSIX).
+await esbuild.build({ ...common, entryPoints: ['src/terminal/mirrorEmulatorWorker.ts'], outfile: 'dist/mirrorEmulatorWorker.js' });
 // The MCP stdio bridge: a plain Node program an MCP client launches (shipped in the VSIX).
 await esbuild.build({ ...common, entryPoints: ['src/mcp/bridge.ts'], outfile: 'dist/mcp-bridge.js' });
 

@@ -16,7 +16,7 @@ import { MdLinksProvider } from '../src/lsp/wikilinks/provider';
 import { WorkerNoteParser } from '../src/lsp/wikilinks/workerNoteParser';
 import { pathToFileUri } from '../src/lsp/uri';
 import { withLagProbe } from '../test/helpers/eventLoopLag';
-import { noteParseWorkerEntry } from '../test/helpers/noteParseWorkerEntry';
+import { noteParseWorkerEntry } from '../test/helpers/workerEntry';
 import { bigHeadingsNote, generateVault, notePath } from '../test/bench/vault';
 
 const args = process.argv.slice(2);

@@ -65,7 +65,9 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const settings = new TerminalSettings(log);
   const service = new TerminalService(log);
   const life = (lifetime = new ExtensionLifetime());
-  life.onShutdown(() => service.closeAll('extension deactivated'));
+  const sandboxRuntime = new SandboxRuntime(log);
+  // The sandbox's network proxies stop once the sessions that use them have closed.
+  life.onShutdown(() => service.closeAll('extension deactivated').finally(() => sandboxRuntime.dispose()));
   const owner = service.createOwner('DSH Bridge tools');
   context.subscriptions.push(log, settings, service, owner);
 
@@ -77,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   } else {
     try {
       const { pty } = loadExtensionNodePty(log);
-      context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log, { sandbox: { runtime: new SandboxRuntime(log), policy: () => sandbox.policy() } })));
+      context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log, { sandbox: { runtime: sandboxRuntime, policy: () => sandbox.policy() } })));
     } catch (error) {
       unavailable = describe(error);
       log.error(`terminal backend unavailable: ${unavailable}`);
@@ -86,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
 
   const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, newSessionSandbox: () => sandboxSummary(sandbox.policy()) };
   const mcpClients = new AgentOwners();
-  const panel = registerAgentTerminals(tools, mcpClients);
+  const panel = registerAgentTerminals(tools, log, mcpClients);
   const tmux = tmuxDetector(log);
   context.subscriptions.push(panel, registerTerminalCommands(tools, panel), registerTmux(tmux, log));
 

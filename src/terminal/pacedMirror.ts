@@ -11,7 +11,8 @@
  * How:
  * - Output goes through {@link PanelFilter} (OSC strings emptied, counts bounded by the panel's
  *   size), then into a headless xterm.js of the panel's size (the *emulator*, which always reads
- *   everything) and, while the terminal keeps up, into a queue for the terminal.
+ *   everything; it runs in a worker thread, see mirrorEmulator.ts) and, while the terminal keeps
+ *   up, into a queue for the terminal.
  * - Every `frameMs` one frame leaves the queue: whole pieces (as PanelFilter cuts its result, on
  *   code point boundaries, with their estimated cost) up to `frameCost` estimated cell writes, at
  *   least one piece.
@@ -19,24 +20,23 @@
  *   counted, not queued. Once a frame's worth of time passed with less than a frame of new output
  *   (or every `refreshMs` while it goes on), the terminal is given the skip-ahead text
  *   (skipAhead.ts): a notice with the bytes not shown, the emulator's newest lines, its exact screen
- *   and modes. The emulator's state is read where the skipped output ends (a write callback), so
- *   what follows it in the queue continues from there.
+ *   and modes. The emulator's state is read where the skipped output ends (its worker answers in
+ *   order), so what follows it in the queue continues from there.
  * - Before the terminal opens nothing is sent; at `open` it is given the emulator's state (the
  *   newest lines and the screen), never a cut piece of text.
- * - The emulator parses in slices of about 12 ms (xterm.js's write buffer). If more than
- *   `emulatorBacklogCost` of output waits for it, the output outruns even the emulator: it is
- *   replaced by a new one fed `tail()` (the session's newest output, as the session keeps it), and
- *   the next skip-ahead is drawn from that.
+ * - If more than `emulatorBacklogCost` of output waits for the emulator, the output outruns even
+ *   the emulator: it is replaced by a new one fed `tail()` (the session's newest output, as the
+ *   session keeps it), and the next skip-ahead is drawn from that. An emulator whose worker fails is
+ *   replaced the same way; after {@link MAX_EMULATOR_LOSSES} failures the mirror writes a line
+ *   saying it stopped, and stops (the session itself goes on).
  *
  * Defaults ({@link PANEL_PACING}): frames every 32 ms of at most 16 Ki estimated cell writes
  * (about 330 kB/s of ordinary lines, 6000 lines a second), a skip once more than about 0.8 s of
  * frames are queued, a refresh every second while output keeps coming. Every string given to the
  * terminal goes through the one `write` function the caller passes.
  */
-import { Terminal } from '@xterm/headless';
-import { SerializeAddon } from '@xterm/addon-serialize';
 import { PanelFilter } from './escapeScan';
-import { Emulator, initialText, skipAheadText } from './skipAhead';
+import { MirrorEmulator } from './mirrorEmulator';
 
 /** How a mirror paces its terminal (times in ms, costs in estimated cell writes, see renderChunks). */
 export interface MirrorPacing {
@@ -63,14 +63,21 @@ export const PANEL_PACING: MirrorPacing = {
   emulatorBacklogCost: 8 * 1024 * 1024,
 };
 
+/** Emulator worker failures after which a mirror stops (see the module comment). */
+export const MAX_EMULATOR_LOSSES = 3;
+
 export interface PacedMirrorOptions {
   /** The terminal's size in character cells until `open` or `resize` tells it. */
   cols: number;
   rows: number;
   /** The one way text reaches the terminal. */
   write: (text: string) => void;
+  /** Absolute path of the emulator's worker script: the bundle of `mirrorEmulatorWorker.ts` (`dist/mirrorEmulatorWorker.js` in the extension). */
+  emulatorEntry: string;
   /** The session's newest output as it printed it (escapes included), for rebuilding the emulator. */
   tail?: () => string;
+  /** Told when the emulator's worker failed (the mirror replaces it, or stops after too many). */
+  onError?: (error: Error) => void;
   pacing?: Partial<MirrorPacing>;
 }
 
@@ -99,7 +106,10 @@ export class PacedMirror {
   private readonly write: (text: string) => void;
   private readonly tail: (() => string) | undefined;
   private readonly filter: PanelFilter;
-  private emulator: Emulator;
+  private readonly emulatorEntry: string;
+  private readonly onError: ((error: Error) => void) | undefined;
+  private emulator: MirrorEmulator;
+  private emulatorLosses = 0;
   private cols: number;
   private rows: number;
   private opened = false;
@@ -107,8 +117,6 @@ export class PacedMirror {
   private skipping = false;
   private readonly queue: Piece[] = [];
   private queuedCost = 0;
-  /** Cost written to the emulator and not parsed yet. */
-  private emulatorBacklog = 0;
   /** Bytes skipped since the last skip-ahead was taken. */
   private skipped = 0;
   /** Cost pushed since the last frame. */
@@ -121,22 +129,27 @@ export class PacedMirror {
     this.pacing = { ...PANEL_PACING, ...options.pacing };
     this.write = options.write;
     this.tail = options.tail;
+    this.emulatorEntry = options.emulatorEntry;
+    this.onError = options.onError;
     this.cols = options.cols;
     this.rows = options.rows;
     this.filter = new PanelFilter(this.cols, this.rows);
-    this.emulator = this.newEmulator();
+    this.emulator = this.newEmulator('');
   }
 
   /** Output of the session, in order. */
   push(output: string): void {
     if (this.disposed || output.length === 0) return;
     const { text, ends, costs } = this.filter.filter(output);
+    if (this.emulator.backlog > this.pacing.emulatorBacklogCost) this.rebuildEmulator();
+    let total = 0;
+    for (const cost of costs) total += cost;
+    this.emulator.write(text, total);
     let start = 0;
     for (let k = 0; k < ends.length; k++) {
       const piece = text.slice(start, ends[k]);
       const cost = costs[k]!;
       start = ends[k]!;
-      this.feedEmulator(piece, cost);
       this.recentCost += cost;
       if (!this.opened) continue;
       if (this.skipping) {
@@ -161,13 +174,7 @@ export class PacedMirror {
     this.opened = true;
     const piece: Piece = { text: undefined, cost: 0, skipped: 0 };
     this.queue.push(piece);
-    this.whenParsed(() => {
-      if (piece.dropped) return;
-      piece.text = initialText(this.emulator, this.pacing.newestLines);
-      piece.cost = this.costOf(piece.text);
-      this.queuedCost += piece.cost;
-      this.schedule();
-    });
+    this.fill(piece, 'initial');
   }
 
   /** The terminal's new size: the emulator follows it (reflowing as the terminal does), and later output is bounded by it. */
@@ -176,12 +183,12 @@ export class PacedMirror {
     this.cols = cols;
     this.rows = rows;
     this.filter.resize(cols, rows);
-    this.emulator.term.resize(cols, rows);
+    this.emulator.resize(cols, rows);
   }
 
   /** True when nothing waits to be given to the terminal and the mirror is not skipping. */
   get idle(): boolean {
-    return !this.skipping && this.queue.length === 0 && this.emulatorBacklog === 0;
+    return !this.skipping && this.queue.length === 0 && this.emulator.backlog === 0;
   }
 
   /** Stops: nothing more is written, the emulator is freed. */
@@ -191,38 +198,39 @@ export class PacedMirror {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.queue.length = 0;
-    this.emulator.term.dispose();
+    this.emulator.dispose();
   }
 
-  private newEmulator(): Emulator {
-    const term = new Terminal({ cols: this.cols, rows: this.rows, scrollback: this.pacing.newestLines, allowProposedApi: true, logLevel: 'off' });
-    const serializer = new SerializeAddon();
-    term.loadAddon(serializer);
-    return { term, serializer };
-  }
-
-  private feedEmulator(piece: string, cost: number): void {
-    if (this.emulatorBacklog > this.pacing.emulatorBacklogCost) this.rebuildEmulator();
-    const emulator = this.emulator;
-    this.emulatorBacklog += cost;
-    emulator.term.write(piece, () => {
-      if (this.emulator === emulator) this.emulatorBacklog -= cost;
+  /** A new emulator of the terminal's size that reads `tail` first (its worker filters it). */
+  private newEmulator(tail: string): MirrorEmulator {
+    const setup = { cols: this.cols, rows: this.rows, scrollback: this.pacing.newestLines, tail };
+    const emulator = new MirrorEmulator(this.emulatorEntry, setup, (error) => {
+      if (this.disposed || this.emulator !== emulator) return;
+      this.onError?.(error);
+      if (++this.emulatorLosses < MAX_EMULATOR_LOSSES) this.rebuildEmulator();
+      else this.stop(error);
     });
+    return emulator;
   }
 
   /**
-   * The output outran the emulator: a new one is fed the session's newest output (the old one's
-   * pending writes are dropped with it), and the mirror skips, so the terminal is given its state.
+   * The output outran the emulator (or its worker failed): a new one is fed the session's newest
+   * output (the old one's pending writes are dropped with it), and the mirror skips, so the
+   * terminal is given its state.
    */
   private rebuildEmulator(): void {
-    this.emulator.term.dispose();
-    this.emulator = this.newEmulator();
-    this.emulatorBacklog = 0;
+    this.emulator.dispose();
+    this.emulator = this.newEmulator(this.tail?.() ?? '');
     this.stats.rebuilds++;
-    const tail = this.tail?.() ?? '';
-    if (tail) this.emulator.term.write(new PanelFilter(this.cols, this.rows).push(tail));
     // Skip-aheads waiting for the old emulator would wait forever: the next one is taken from the new.
     if (this.opened) this.dropQueue();
+    this.schedule();
+  }
+
+  /** The emulator failed too often: the terminal is told, and the mirror stops. */
+  private stop(error: Error): void {
+    if (this.opened) this.write(`\x1b[0m\r\n\x1b[2m… this panel stopped following the session (${error.message}); dsh_terminal_read pages its output\x1b[0m\r\n`);
+    this.dispose();
   }
 
   /** Drops what waits for the terminal, counting it as skipped, and skips ahead from now on. */
@@ -243,11 +251,19 @@ export class PacedMirror {
     this.stats.skippedBytes += bytes;
   }
 
-  /** Runs `then` once the emulator parsed everything written to it so far, if the mirror still runs. */
-  private whenParsed(then: () => void): void {
+  /**
+   * Gives `piece` the emulator's state where the output so far ends, once the emulator parsed it:
+   * the initial text or a skip-ahead (see skipAhead.ts), unless the piece was dropped by then.
+   */
+  private fill(piece: Piece, kind: 'initial' | 'skipAhead'): void {
     const emulator = this.emulator;
-    emulator.term.write('', () => {
-      if (!this.disposed && this.emulator === emulator) then();
+    void emulator.snapshot(kind, piece.skipped ?? 0, this.pacing.newestLines).then((text) => {
+      if (this.disposed || this.emulator !== emulator || piece.dropped) return;
+      piece.text = text;
+      piece.cost = this.costOf(text);
+      this.queuedCost += piece.cost;
+      if (kind === 'skipAhead') this.stats.skipAheads++;
+      this.schedule();
     });
   }
 
@@ -291,14 +307,7 @@ export class PacedMirror {
     if (calm) this.skipping = false;
     const piece: Piece = { text: undefined, cost: 0, skipped };
     this.queue.push(piece);
-    this.whenParsed(() => {
-      if (piece.dropped) return;
-      piece.text = skipAheadText(this.emulator, skipped, this.pacing.newestLines);
-      piece.cost = this.costOf(piece.text);
-      this.queuedCost += piece.cost;
-      this.stats.skipAheads++;
-      this.schedule();
-    });
+    this.fill(piece, 'skipAhead');
   }
 
   /** Estimated cost of a skip-ahead text: a cell per unit, a screen's rows per line feed. */

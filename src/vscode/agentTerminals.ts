@@ -15,7 +15,9 @@
  * program prints floods what the extension host sends to the window. Each command is marked in it
  * (a gutter mark where it was typed, a status line after its output; see CommandMarks).
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Log } from '../common/log';
 import { COMMAND } from '../common/ids';
 import { CommandMarks, gutterMarksSupported } from '../terminal/commandMarks';
 import { TerminalError, describe } from '../terminal/errors';
@@ -43,7 +45,7 @@ export interface AgentTerminalPanel extends vscode.Disposable {
  * Registers the panel mirrors, the take-over commands and the status bar item, for the tools'
  * owner and every owner in `clients` (MCP connections).
  */
-export function registerAgentTerminals(ctx: TerminalToolContext, clients = new AgentOwners()): AgentTerminalPanel {
+export function registerAgentTerminals(ctx: TerminalToolContext, log: Pick<Log, 'warn'>, clients = new AgentOwners()): AgentTerminalPanel {
   const mirrors = new Map<string, Mirror>();
   /** Every followed session with its owner, the tools' first. */
   const all = () => [ctx.owner, ...clients.owners()].flatMap((owner) => ctx.service.list(owner).map((session) => ({ owner, session })));
@@ -63,7 +65,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, clients = new A
   const ensureMirror = (sessionId: string) => {
     const found = info(sessionId);
     if (!found || mirrors.has(sessionId) || found.session.sessionStatus.kind === 'exited') return;
-    const mirror: Mirror = new Mirror({ ...ctx, owner: found.owner }, found.session, clients.clientOf(found.owner), {
+    const mirror: Mirror = new Mirror({ ...ctx, owner: found.owner }, found.session, clients.clientOf(found.owner), log, {
       gone: () => {
         if (mirrors.get(sessionId) === mirror) mirrors.delete(sessionId);
       },
@@ -212,10 +214,18 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     session: SessionInfo,
     /** The MCP client's name for a client's session; undefined for the tools' own. */
     private readonly client: string | undefined,
+    log: Pick<Log, 'warn'>,
     private readonly hooks: { gone(): void; kept(): void },
   ) {
     this.sessionId = session.sessionId;
-    this.paced = new PacedMirror({ cols: 80, rows: 24, write: (text) => this.emit(this.marks.written(text)), tail: () => printedSoFar(ctx, session.sessionId) });
+    this.paced = new PacedMirror({
+      cols: 80,
+      rows: 24,
+      write: (text) => this.emit(this.marks.written(text)),
+      emulatorEntry: path.join(__dirname, 'mirrorEmulatorWorker.js'),
+      tail: () => printedSoFar(ctx, session.sessionId),
+      onError: (error) => log.warn(`panel mirror of ${session.sessionId}: ${error.message}`),
+    });
     // Read and subscribe in one turn of the event loop, so no output falls between them.
     this.paced.push(this.marks.printedBefore(printedSoFar(ctx, session.sessionId)));
     this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.paced.push(this.marks.output(text)));

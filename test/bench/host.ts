@@ -18,9 +18,12 @@
  * and a `dsh_symbols` workspace search on its own. The next scenario starts once the window
  * answers again.
  * DSH_BENCH_SCENARIO_S caps each scenario (seconds, default 120); DSH_BENCH_HOST_PARTS picks parts
- * (comma-separated, default `latency,output,notes`).
+ * (comma-separated, default `latency,output,notes`); DSH_BENCH_CPU_PROFILE names a folder where each
+ * scenario's CPU profile of the extension host thread is written (`<n>.cpuprofile`, for Chrome
+ * DevTools or `node scripts/profile-top.mjs`).
  */
 import * as fs from 'node:fs';
+import { Session } from 'node:inspector';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -44,7 +47,28 @@ const ms = (x: number) => `${x.toFixed(1)} ms`;
  * Runs `work` while sampling the no-op tool call and the event-loop lag; prints one line.
  * `work` resolves when the scenario is over (it is given up after SCENARIO_MS).
  */
+let scenarios = 0;
+
+/** Profiles this thread (the extension host's) until the returned function writes the profile; a no-op without DSH_BENCH_CPU_PROFILE. */
+function cpuProfile(): () => Promise<void> {
+  const dir = process.env.DSH_BENCH_CPU_PROFILE;
+  const n = ++scenarios;
+  if (!dir) return async () => {};
+  const session = new Session();
+  session.connect();
+  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (err, result) => (err ? reject(err) : resolve(result))));
+  const started = post('Profiler.enable').then(() => post('Profiler.start'));
+  return async () => {
+    await started;
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${n}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 async function scenario(label: string, work: () => Promise<unknown>): Promise<void> {
+  const profiled = cpuProfile();
   const calls: number[] = [];
   let sampling = true;
   let pendingSince: number | undefined;
@@ -71,6 +95,7 @@ async function scenario(label: string, work: () => Promise<unknown>): Promise<vo
   const wall = now() - t;
   sampling = false;
   lag.disable();
+  await profiled();
   // A call still waiting when the scenario ends counts with what it has waited so far (at least).
   const waiting = pendingSince === undefined ? undefined : now() - pendingSince;
   if (waiting !== undefined) calls.push(waiting);

@@ -29,11 +29,13 @@ function server(config: StdioServerConfig): StdioFeatures {
   servers.push(p);
   return new StdioFeatures(p);
 }
-after(async () => {
+/** Stops the servers a suite started; each suite's `after` calls it (a root `after` would run after every file's tests). */
+const stopServers = async () => {
   await Promise.all(servers.splice(0).map((s) => s.stop()));
-});
+};
 
 describe('stdio features: bash-language-server', function () {
+  after(stopServers);
   this.timeout(90_000);
   const bash = () => server({ id: 'bash', command: bin('bash-language-server'), args: ['start'], extensions: { '.sh': 'shellscript' } });
 
@@ -60,6 +62,7 @@ describe('stdio features: bash-language-server', function () {
 });
 
 describe('stdio features: typescript-language-server', function () {
+  after(stopServers);
   this.timeout(240_000);
   // A generous bound: on a loaded machine tsserver takes tens of seconds to load the project.
   const ts = () => server({ id: 'tsls', command: bin('typescript-language-server'), args: ['--stdio'], extensions: { '.ts': 'typescript' }, readyTimeoutMs: 90_000 });

@@ -9,6 +9,7 @@ import { CommandMarks, gutterMarksSupported, statusLine } from '../../src/termin
 import type { CommandRecord } from '../../src/terminal/commandRecord';
 import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
 import { Harness, harness } from './support/terminal';
+import { mirrorEmulatorEntry } from '../helpers/workerEntry';
 
 const COLS = 40;
 const ROWS = 10;
@@ -54,7 +55,7 @@ async function mirroredSession(h: Harness, pacing: Partial<MirrorPacing> = { fra
   const panel = panelTerminal();
   const frames: string[] = [];
   const marks = new CommandMarks(COLS);
-  const mirror = new PacedMirror({ cols: COLS, rows: ROWS, pacing, write: (text) => {
+  const mirror = new PacedMirror({ cols: COLS, rows: ROWS, pacing, emulatorEntry: mirrorEmulatorEntry(), write: (text) => {
     const out = marks.written(text);
     frames.push(out);
     panel.term.write(out);

@@ -6,6 +6,8 @@ import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
 import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
 import { skipNotice } from '../../src/terminal/skipAhead';
+import { until } from '../helpers/wait';
+import { mirrorEmulatorEntry } from '../helpers/workerEntry';
 import { Harness, harness } from './support/terminal';
 
 const E = '\x1b';
@@ -59,7 +61,7 @@ function mirrored(pacing: Partial<MirrorPacing> = FAST, before = '') {
   const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
   const frames: string[] = [];
   panel.write(before);
-  const mirror = new PacedMirror({ cols: COLS, rows: ROWS, write: (text) => (frames.push(text), panel.write(text)), pacing });
+  const mirror = new PacedMirror({ cols: COLS, rows: ROWS, write: (text) => (frames.push(text), panel.write(text)), emulatorEntry: mirrorEmulatorEntry(), pacing });
   return { panel, frames, mirror };
 }
 
@@ -174,7 +176,7 @@ describe('paced panel mirror', () => {
     this.timeout(60_000);
     let tail = '';
     const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
-    const mirror = new PacedMirror({ cols: COLS, rows: ROWS, write: (text) => panel.write(text), tail: () => tail, pacing: { ...FAST, emulatorBacklogCost: 20_000 } });
+    const mirror = new PacedMirror({ cols: COLS, rows: ROWS, write: (text) => panel.write(text), emulatorEntry: mirrorEmulatorEntry(), tail: () => tail, pacing: { ...FAST, emulatorBacklogCost: 20_000 } });
     mirror.open();
     let output = '';
     for (let k = 0; k < 20; k++) {
@@ -186,6 +188,62 @@ describe('paced panel mirror', () => {
     await settled(mirror, panel);
     assert.ok(mirror.stats.rebuilds >= 1, JSON.stringify(mirror.stats));
     assert.deepEqual(screenOf(panel).rows, (await reference(output)).rows);
+    mirror.dispose();
+  });
+
+  it('insert and delete line floods never hold the calling thread: the emulator parses them elsewhere', async function () {
+    this.timeout(120_000);
+    // 60 rows: every ESC[1000000L or M is bounded to 60 lines, so each one costs the emulator 60 line moves.
+    const rows = 60;
+    const flood = `${lines(rows)}${`${E}[H${`${E}[1000000L${E}[1000000M`.repeat(100)}`.repeat(200)}\r\n$ `;
+    let printed = '';
+    const panel = new Terminal({ cols: COLS, rows, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
+    const mirror = new PacedMirror({
+      cols: COLS, rows, write: (text) => panel.write(text), emulatorEntry: mirrorEmulatorEntry(),
+      tail: () => printed.slice(-256 * 1024), pacing: FAST,
+    });
+    mirror.open();
+    let longest = 0;
+    let last = performance.now();
+    const probe = setInterval(() => {
+      longest = Math.max(longest, performance.now() - last);
+      last = performance.now();
+    }, 5);
+    // As a PTY gives it: 4 KiB reads, 16 of them per turn of the event loop.
+    for (let at = 0; at < flood.length; at += 4095) {
+      const chunk = flood.slice(at, at + 4095);
+      printed += chunk;
+      mirror.push(chunk);
+      if ((at / 4095) % 16 === 15) await new Promise((r) => setImmediate(r));
+    }
+    await settled(mirror, panel);
+    clearInterval(probe);
+    // On the calling thread the emulator held it for seconds at a time (1.7 s at 24 rows).
+    assert.ok(longest < 1000, `the thread was held for ${longest.toFixed(0)} ms`);
+    assert.equal(screenOf(panel).rows.map((r) => r.split('|')[0]!.trimEnd()).filter(Boolean).pop(), '$');
+    panel.dispose();
+    mirror.dispose();
+  });
+
+  it('an emulator whose worker fails is replaced from the session tail; the screen follows it', async function () {
+    this.timeout(60_000);
+    const tail = `${lines(20)}after the failure\r\n$ `;
+    const errors: string[] = [];
+    const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
+    const mirror = new PacedMirror({
+      cols: COLS, rows: ROWS, write: (text) => panel.write(text), emulatorEntry: mirrorEmulatorEntry(),
+      tail: () => tail, onError: (e) => errors.push(e.message), pacing: FAST,
+    });
+    mirror.open();
+    await settled(mirror, panel);
+    // The worker thread dies as one out of memory or with an uncaught error would.
+    const emulator = (mirror as unknown as { emulator: { worker: { terminate(): Promise<number> } } }).emulator;
+    await emulator.worker.terminate();
+    await until('the emulator to be rebuilt', () => mirror.stats.rebuilds === 1);
+    assert.match(errors[0] ?? '', /emulator thread exited/);
+    mirror.push(`${lines(400, 20)}`);
+    await settled(mirror, panel);
+    assert.deepEqual(screenOf(panel).rows, (await reference(tail + lines(400, 20))).rows);
     mirror.dispose();
   });
 

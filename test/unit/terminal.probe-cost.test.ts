@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { PollBackoff } from '../../src/terminal/pollBackoff';
 import * as proc from '../../src/terminal/procProbe';
 import { SessionProcessTree } from '../../src/terminal/processTree';
+import { until } from '../helpers/wait';
 import { Harness, harness } from './support/terminal';
 
 const linux = proc.probeAvailable() && proc.childListsAvailable();
@@ -63,6 +64,11 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
     fs.writeFileSync(script, "import os, sys\nos.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(60)'] + [''] * 100000 + ['x'])\n");
     const r = await send(`python3 ${script}`, 1500);
     assert.equal(r.waitReason, 'timeout');
+    // A version manager's python3 (pyenv's shim is a bash script) may take a while to exec Python.
+    await until('python to run in the foreground', () => {
+      const receiver = h.service.sendTarget(h.owner, id).receiver;
+      return receiver.kind === 'program' && /^\S*python3\S* -c /.test(receiver.process.command);
+    }, 30_000);
     const started = Date.now();
     const target = h.service.sendTarget(h.owner, id);
     const ms = Date.now() - started;

@@ -143,6 +143,7 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
   });
   afterEach(async () => {
     await h?.dispose();
+    await runtime.dispose();
     fs.rmSync(root, { recursive: true, force: true });
   });
 

@@ -18,7 +18,7 @@ import { WorkerNoteParser } from '../../src/lsp/wikilinks/workerNoteParser';
 import { pathToFileUri } from '../../src/lsp/uri';
 import { within } from '../helpers/wait';
 import { withLagProbe } from '../helpers/eventLoopLag';
-import { noteParseWorkerEntry } from '../helpers/noteParseWorkerEntry';
+import { noteParseWorkerEntry } from '../helpers/workerEntry';
 import { bigHeadingsNote, generateVault, notePath } from '../bench/vault';
 import { makeVaultDir } from './wiki-helpers';
 

@@ -123,6 +123,19 @@ export class SandboxRuntime {
     };
   }
 
+  /**
+   * Stops the runtime's network proxies (HTTP, SOCKS and their socat bridges) if they run: once the
+   * sessions have closed, when the extension shuts down. They would otherwise outlive it, and keep
+   * a Node process that used them from exiting. A later wrap starts them again.
+   */
+  async dispose(): Promise<void> {
+    await this.queue;
+    if (this.proxied === undefined) return;
+    this.proxied = undefined;
+    const { lib } = await this.load();
+    await lib.SandboxManager.reset();
+  }
+
   private load(): Promise<{ lib: Runtime; utils: RuntimeUtils }> {
     this.runtime ??= (async () => ({
       lib: await import('@anthropic-ai/sandbox-runtime'),

@@ -31,6 +31,7 @@ export interface Harness {
   log: MemoryLog;
   /** A fresh temporary folder, removed by `dispose`. */
   tmp: string;
+  /** Closes every session of every owner of `service`, then removes `tmp`. */
   dispose(): Promise<void>;
 }
 
@@ -48,7 +49,8 @@ export function harness(config: Partial<TerminalConfig> = {}, options: PtyBashOp
     log,
     tmp,
     async dispose() {
-      await Promise.allSettled(service.list(owner).map((s) => service.close(owner, s.sessionId, 'test done')));
+      // Every owner's sessions: a test may open sessions for owners of its own.
+      await service.closeAll('test done');
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };

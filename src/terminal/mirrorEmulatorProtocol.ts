@@ -1,0 +1,35 @@
+/**
+ * The messages between a {@link MirrorEmulator} (on the extension host thread) and its worker
+ * thread (`mirrorEmulatorWorker.ts`), which runs the panel mirror's headless terminal emulator.
+ * Messages arrive in the order they were posted, so a snapshot describes the state after every
+ * write posted before it.
+ */
+
+/** The worker's `workerData`: the emulator's size and what it reads first. */
+export interface EmulatorSetup {
+  /** Size in character cells. */
+  cols: number;
+  rows: number;
+  /** Lines of scrollback the emulator keeps (the most a snapshot writes before the screen). */
+  scrollback: number;
+  /** The session's newest output as printed (escapes included), read first through a new PanelFilter; '' for none. */
+  tail: string;
+}
+
+/** From the host thread to the worker. */
+export type EmulatorRequest =
+  /** Output already through the host's PanelFilter; `cost` is its estimated cost, given back in `parsed`. */
+  | { type: 'write'; text: string; cost: number }
+  | { type: 'resize'; cols: number; rows: number }
+  /**
+   * The text that brings a terminal to the emulator's state once everything before it is parsed:
+   * `initial` for a blank terminal (skipAhead.ts `initialText`), `skipAhead` for a terminal in any
+   * state with a notice of `skipped` UTF-8 bytes not shown (`skipAheadText`).
+   */
+  | { type: 'snapshot'; id: number; kind: 'initial' | 'skipAhead'; skipped: number; newestLines: number };
+
+/** From the worker to the host thread. */
+export type EmulatorReply =
+  /** A `write` was parsed; `cost` is the cost it was posted with. */
+  | { type: 'parsed'; cost: number }
+  | { type: 'snapshot'; id: number; text: string };
