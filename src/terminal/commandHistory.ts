@@ -14,7 +14,7 @@
  */
 import * as os from 'node:os';
 import { quoteInput } from '../common/quoteInput';
-import { CommandOrigin, CommandRecord, CommandState, HistoryPage, HistoryRequest } from './commandRecord';
+import { CommandEvent, CommandOrigin, CommandRecord, CommandState, HistoryPage, HistoryRequest } from './commandRecord';
 import { boundCommand, echoedCommandLine } from './commandLine';
 import { TerminalError } from './errors';
 import { CONTINUATION_TEXT, type MarkerEvent } from './markers';
@@ -87,12 +87,20 @@ export class CommandHistory {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Applies one marker event in PTY order (after the text before it reached the scrollback). */
-  marker(event: Exclude<MarkerEvent, { kind: 'text' }>): void {
+  /**
+   * Applies one marker event in PTY order (after the text before it reached the scrollback).
+   * @returns the record's boundary it makes (a prompt, with the command it ended; a command's
+   *   start), or undefined for a marker that is none (PS2, the prompt's text, a further PS0 of
+   *   the same command line).
+   */
+  marker(event: Exclude<MarkerEvent, { kind: 'text' }>): CommandEvent | undefined {
+    let boundary: CommandEvent | undefined;
     switch (event.kind) {
       case 'prompt': {
         const cwd = this.deps.cwd();
+        const ended = this.running;
         this.end(event.status, cwd);
+        boundary = ended ? { kind: 'prompt', ended: this.record(ended, this.deps.scrollback.position()) } : { kind: 'prompt' };
         this.promptCwd = this.sameOr(cwd, this.promptCwd);
         this.echo = '';
         this.continuationLeft = '';
@@ -100,7 +108,7 @@ export class CommandHistory {
         break;
       }
       case 'start':
-        if (!this.running) this.start();
+        if (!this.running) boundary = { kind: 'start', record: this.record(this.start(), this.deps.scrollback.position()) };
         break;
       case 'continuation':
         // More input is needed: the line is no longer one paste; its echo tells it all.
@@ -109,6 +117,7 @@ export class CommandHistory {
         break;
     }
     if (event.kind !== 'prompt-text') this.lastMarker = event.kind;
+    return boundary;
   }
 
   /** Program text (markers removed) in PTY order: while a line is typed, its echo. */
@@ -233,7 +242,7 @@ export class CommandHistory {
     return undefined;
   }
 
-  private start(): void {
+  private start(): Entry {
     const position = this.deps.scrollback.position();
     const typed = this.pasted ?? echoedCommandLine(this.echo ?? '');
     const { text, truncated } = boundCommand(typed);
@@ -253,6 +262,7 @@ export class CommandHistory {
     this.running = entry;
     this.echo = undefined;
     this.pasted = undefined;
+    return entry;
   }
 
   private end(status: number, cwd: string | undefined): void {

@@ -100,3 +100,15 @@ export interface HistoryPage {
   /** Pass as `offset` for the next older page; absent on the last page. */
   nextOffset?: number;
 }
+
+/**
+ * A boundary of a session's command record, delivered in order with the session's output
+ * (`BackendSession.onCommand`): everything the terminal printed before it was delivered to output
+ * listeners before it, and nothing after it.
+ * - `prompt`: the shell printed its prompt (PS1); its text (`$ `) comes with the output that
+ *   follows it. `ended` is the command this prompt ends, when one ran (a prompt after an empty line,
+ *   Ctrl-C at the prompt or a syntax error ends none).
+ * - `start`: the shell starts running `record` (PS0): the command line has been echoed and its
+ *   output follows.
+ */
+export type CommandEvent = { kind: 'prompt'; ended?: CommandRecord } | { kind: 'start'; record: CommandRecord };

@@ -13,6 +13,7 @@ import type { IPty } from 'node-pty';
 import type { TerminalConfig } from './config';
 import { TerminalError, describe } from './errors';
 import { CommandHistory } from './commandHistory';
+import type { CommandEvent } from './commandRecord';
 import { DEBUG_TRAP_FILE, DebugTrap, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, drainMarker, readDebugTrap } from './markers';
 import { viewportText, renderedPage } from './outputText';
 import { PollLoop, type LookOutcome } from './pollBackoff';
@@ -162,6 +163,7 @@ export class PtyBashSession implements BackendSession {
   private exitStatus: SessionStatus | undefined;
   private readonly exitListeners: ((s: SessionStatus) => void)[] = [];
   private readonly outputListeners = new Set<(text: string) => void>();
+  private readonly commandListeners = new Set<(event: CommandEvent) => void>();
   private readonly markers = new ShellMarkers();
   private scrollbackOwesPrompt = false;
   private lastDataAt = Date.now();
@@ -510,6 +512,11 @@ export class PtyBashSession implements BackendSession {
     return { dispose: () => this.outputListeners.delete(listener) };
   }
 
+  onCommand(listener: (event: CommandEvent) => void): Disposable {
+    this.commandListeners.add(listener);
+    return { dispose: () => this.commandListeners.delete(listener) };
+  }
+
   onExit(listener: (status: SessionStatus) => void): void {
     if (this.exitStatus) listener(this.exitStatus);
     else this.exitListeners.push(listener);
@@ -581,7 +588,8 @@ export class PtyBashSession implements BackendSession {
         continue;
       }
       this.markers.apply(event);
-      this.commands.marker(event);
+      const boundary = this.commands.marker(event);
+      if (boundary) for (const listener of this.commandListeners) listener(boundary);
       switch (event.kind) {
         case 'prompt':
           if (this.active) {

@@ -185,16 +185,18 @@ export class Scrollback {
 
   /**
    * The raw lines a `page(offset, count, …)` without a byte cap would hold, oldest first, as UTF-8
-   * with a `\n` after each line, in an ArrayBuffer of their own that can be transferred to a worker
-   * thread: one copy, no string concatenation. `firstLineNumber` is absolute.
+   * with a `\n` after each line: one copy, no string concatenation. They are written into the
+   * buffer `allocate(size)` returns (at least `size` bytes; by default an ArrayBuffer of their own
+   * that can be transferred to a worker thread); `bytes` views exactly them. `firstLineNumber` is absolute.
    */
-  utf8Lines(offset: number, count: number): { firstLineNumber: number; lineCount: number; bytes: Uint8Array } {
+  utf8Lines(offset: number, count: number, allocate: (size: number) => Uint8Array = (size) => Buffer.allocUnsafeSlow(size)): { firstLineNumber: number; lineCount: number; bytes: Uint8Array } {
     const total = this.totalLines;
     const end = Math.max(0, total - offset);
     const begin = Math.max(0, end - count);
     let size = 0;
     for (let i = begin; i < end; i++) size += i < this.count ? this.lineBytes[(this.first + i) & (this.lines.length - 1)]! : utf8Length(this.partial) + 1;
-    const bytes = Buffer.allocUnsafeSlow(size);
+    const target = allocate(size);
+    const bytes = Buffer.from(target.buffer, target.byteOffset, size);
     let at = 0;
     for (let i = begin; i < end; i++) {
       at += bytes.write(this.lineAt(i), at);

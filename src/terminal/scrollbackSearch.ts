@@ -10,7 +10,7 @@ import { quoteInput } from '../common/quoteInput';
 import type { CommandHistory } from './commandHistory';
 import { TerminalError } from './errors';
 import type { Scrollback } from './scrollback';
-import { searchInWorker } from './searchWorker';
+import { pageBufferLease, searchInWorker } from './searchWorker';
 
 /** Longest pattern accepted (UTF-16 code units). */
 export const MAX_SEARCH_PATTERN = 1000;
@@ -107,19 +107,22 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
     }
   }
   const from = Math.min(offset, total);
-  const page = scrollback.utf8Lines(base + from, total - from);
+  const lease = pageBufferLease();
+  const page = scrollback.utf8Lines(base + from, total - from, lease.get);
   const { lineCount } = page;
   const result: SearchResult = { matches: [], searchedLines: 0, totalLines: total };
   if (evicted) result.note = evicted;
-  if (lineCount === 0) return result;
   let outcome;
   try {
+    if (lineCount === 0) return result;
     outcome = await searchInWorker(
       { bytes: page.bytes, lineCount, pattern, regex: request.regex === true, ignoreCase: request.ignoreCase === true, context, maxMatches, maxLineChars: MAX_MATCH_LINE_CHARS, escapes: ESCAPES.source },
       timeoutMs,
     );
   } catch (error) {
     throw new Error(`the search failed: ${(error as Error).message}`, { cause: error });
+  } finally {
+    lease.release();
   }
   // Output may have arrived while the worker ran: offsets are taken now, from absolute lines.
   const now = scrollback.position();

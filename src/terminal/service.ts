@@ -15,7 +15,7 @@
  */
 import { OUTSIDE_APPROVED, UNSANDBOXED, type SandboxSummary } from './sandbox/policy';
 import { quoteInput } from '../common/quoteInput';
-import type { CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
+import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
 import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
 import { checkLabel, checkSendInput } from './input';
 import { tailByBytes } from './scrollback';
@@ -243,6 +243,14 @@ export class TerminalService implements Disposable {
    */
   onOutput(owner: Owner, sessionId: string, listener: (text: string) => void): Disposable {
     return this.entry(owner, sessionId).session.onOutput(listener);
+  }
+
+  /**
+   * Streams a session's command boundaries in order with its output (see `BackendSession.onCommand`);
+   * for views that mark commands in the terminal.
+   */
+  onCommand(owner: Owner, sessionId: string, listener: (event: CommandEvent) => void): Disposable {
+    return this.entry(owner, sessionId).session.onCommand(listener);
   }
 
   /** A new owner. `label` appears in logs only. */

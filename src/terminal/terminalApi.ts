@@ -10,7 +10,9 @@
  * one process, so code that patches built-ins or reads the process's file descriptors is out of
  * its reach.
  */
+import type { CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
 import { TerminalError } from './errors';
+import type { SearchRequest, SearchResult } from './scrollbackSearch';
 import type { JobOutput, OpenOptions, Owner, SessionEvent, SessionInfo, TerminalService } from './service';
 import type { Disposable, ReadRequest, ReadResult, SendRequest, SendResult, SignalResult } from './types';
 
@@ -37,6 +39,21 @@ export interface TerminalApi {
   startBackground(owner: OwnerHandle, sessionId: string, request: SendRequest): { jobId: string };
   output(owner: OwnerHandle, sessionId: string, jobId: string): JobOutput;
   read(owner: OwnerHandle, sessionId: string, request?: ReadRequest): ReadResult;
+  /**
+   * A page of the session's command record, newest first: what `dsh_terminal_history` returns
+   * (without the `sessionId` the caller passed). `request` as that tool's input: `offset`,
+   * `count` (1–200, default 20), `failed`, `contains`.
+   */
+  history(owner: OwnerHandle, sessionId: string, request?: HistoryRequest): HistoryPage;
+  /** Command `index` of the session's record, as `dsh_terminal_read {command}` returns it in `command`. */
+  command(owner: OwnerHandle, sessionId: string, index: number): CommandRecord;
+  /**
+   * Lines of the scrollback, or of one command's output (`request.command`), that match a literal
+   * text or a regular expression, newest first, in a worker thread within `request.timeoutMs`:
+   * what `dsh_terminal_read` with `search` returns (without `sessionId` and `command`; the field
+   * names of the tool's input, `search` being `pattern` here).
+   */
+  search(owner: OwnerHandle, sessionId: string, request: SearchRequest): Promise<SearchResult>;
   signal(owner: OwnerHandle, sessionId: string, signal: string): SignalResult;
   /** The caller's own sessions, in the order they were opened. */
   list(owner: OwnerHandle): SessionInfo[];
@@ -93,6 +110,12 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
     startBackground: (owner: OwnerHandle, sessionId: string, request: SendRequest) => copy(service.startBackground(real(owner), sessionId, { ...request })),
     output: (owner: OwnerHandle, sessionId: string, jobId: string) => copy(service.output(real(owner), sessionId, jobId)),
     read: (owner: OwnerHandle, sessionId: string, request: ReadRequest = {}) => copy(service.read(real(owner), sessionId, { ...request })),
+    history: (owner: OwnerHandle, sessionId: string, request: HistoryRequest = {}) => copy(service.history(real(owner), sessionId, { ...requestObject('history', request) })),
+    command: (owner: OwnerHandle, sessionId: string, index: number) => copy(service.command(real(owner), sessionId, index)),
+    async search(owner: OwnerHandle, sessionId: string, request: SearchRequest) {
+      const o = real(owner);
+      return copy(await service.search(o, sessionId, { ...requestObject('search', request) }));
+    },
     signal: (owner: OwnerHandle, sessionId: string, signal: string) => copy(service.signal(real(owner), sessionId, signal)),
     list: (owner: OwnerHandle) => copy(service.list(real(owner))),
     close: (owner: OwnerHandle, sessionId: string) => service.close(real(owner), sessionId, 'closed through the extension API'),
@@ -107,4 +130,15 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
       return disposable(service.onOutput(o, sessionId, (text) => listener(text)));
     },
   });
+}
+
+/**
+ * `request` when it is an object (fields are read by the service, which names a bad one).
+ * @throws TerminalError INVALID_ARGUMENT for anything else, e.g. a string.
+ */
+function requestObject<T extends object>(call: string, request: T): T {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    throw new TerminalError('INVALID_ARGUMENT', `${call}(owner, sessionId, request): request must be an object of the tool's input fields`);
+  }
+  return request;
 }

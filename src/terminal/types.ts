@@ -10,7 +10,7 @@ import type { Disposable } from '../common/disposable';
 import type { Log } from '../common/log';
 import type { SandboxSummary } from './sandbox/policy';
 import type { CommandHistory } from './commandHistory';
-import type { CommandOrigin } from './commandRecord';
+import type { CommandEvent, CommandOrigin } from './commandRecord';
 import type { SearchRequest, SearchResult } from './scrollbackSearch';
 
 /**
@@ -294,6 +294,11 @@ export interface BackendSession {
    * the prompt shown as `$ `), e.g. to mirror the session in a terminal panel. In memory only.
    */
   onOutput(listener: (text: string) => void): Disposable;
+  /**
+   * Streams the command record's boundaries (a prompt, a command's start), each delivered between
+   * the `onOutput` text before it and the text after it, so a view can mark them in place.
+   */
+  onCommand(listener: (event: CommandEvent) => void): Disposable;
   /**
    * Writes keystrokes of the person who took the session over, as they are (no newline added, no
    * readiness). Ignored after the shell exited.

@@ -12,12 +12,14 @@
  * commands, write the clipboard, rename the tab or recolour the person's terminal. It is paced
  * (see PacedMirror): at most a frame of bounded cost every 32 ms, and when a session prints more,
  * the panel skips ahead to the exact screen with a notice of what it did not show, so nothing a
- * program prints floods what the extension host sends to the window.
+ * program prints floods what the extension host sends to the window. Each command is marked in it
+ * (a gutter mark where it was typed, a status line after its output; see CommandMarks).
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Log } from '../common/log';
 import { COMMAND } from '../common/ids';
+import { CommandMarks, gutterMarksSupported } from '../terminal/commandMarks';
 import { TerminalError, describe } from '../terminal/errors';
 import { PacedMirror } from '../terminal/pacedMirror';
 import { isTerminalReport } from '../terminal/terminalReports';
@@ -198,6 +200,9 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   readonly onDidClose = this.closeEmitter.event;
   readonly onDidChangeName = this.nameEmitter.event;
   private readonly output: { dispose(): void };
+  private readonly commandEvents: { dispose(): void };
+  /** Each command's mark and status line (see CommandMarks). */
+  private readonly marks = new CommandMarks(80, gutterMarksSupported(vscode.version));
   /** Set when the terminal closes for a reason other than the person closing it. */
   private quiet = false;
   private offering = false;
@@ -216,22 +221,25 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     this.paced = new PacedMirror({
       cols: 80,
       rows: 24,
-      write: (text) => this.emit(text),
+      write: (text) => this.emit(this.marks.written(text)),
       emulatorEntry: path.join(__dirname, 'mirrorEmulatorWorker.js'),
       tail: () => printedSoFar(ctx, session.sessionId),
       onError: (error) => log.warn(`panel mirror of ${session.sessionId}: ${error.message}`),
     });
     // Read and subscribe in one turn of the event loop, so no output falls between them.
-    this.paced.push(printedSoFar(ctx, session.sessionId));
-    this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.paced.push(text));
+    this.paced.push(this.marks.printedBefore(printedSoFar(ctx, session.sessionId)));
+    this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.paced.push(this.marks.output(text)));
+    this.commandEvents = ctx.service.onCommand(ctx.owner, session.sessionId, (event) => this.paced.push(this.marks.event(event)));
     this.terminal = vscode.window.createTerminal({ name: this.title(session), pty: this, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
   }
 
   open(dimensions: vscode.TerminalDimensions | undefined): void {
+    if (dimensions) this.marks.resize(dimensions.columns);
     this.paced.open(dimensions?.columns, dimensions?.rows);
   }
 
   setDimensions(dimensions: vscode.TerminalDimensions): void {
+    this.marks.resize(dimensions.columns);
     this.paced.resize(dimensions.columns, dimensions.rows);
   }
 
@@ -284,6 +292,7 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   /** Stops mirroring; `closeTerminal` also removes the panel terminal (on deactivation). */
   dispose(closeTerminal = false): void {
     this.output.dispose();
+    this.commandEvents.dispose();
     this.paced.dispose();
     this.hooks.gone();
     if (closeTerminal) {

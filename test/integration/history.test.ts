@@ -9,8 +9,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from './lm';
 import { McpTestClient, callTool, connectClient, terminalEndpointValue } from './mcp';
-import { runPickingFirst } from './ui';
+import { panelText, runPickingFirst } from './ui';
 import { until } from '../helpers/wait';
+import { gutterMarksSupported } from '../../src/terminal/commandMarks';
 
 interface Record {
   index: number;
@@ -148,6 +149,51 @@ describe('command record through vscode.lm.invokeTool', function () {
       assert.deepEqual(history.json.commands.map((c) => [c.index, c.command, c.typedBy]), [[ran.json.command, 'echo via-run', 'dsh_run']]);
     } finally {
       await invokeTool('dsh_terminal_close', { sessionId: ran.json.sessionId });
+    }
+  });
+
+  it('the panel terminal marks each command and its exit status, and claims no shell integration', async function () {
+    // Shell integration events for extensions exist from VS Code 1.93.
+    const api = vscode.window as unknown as {
+      onDidChangeTerminalShellIntegration?: vscode.Event<{ terminal: vscode.Terminal }>;
+      onDidStartTerminalShellExecution?: vscode.Event<{ terminal: vscode.Terminal }>;
+    };
+    if (!api.onDidChangeTerminalShellIntegration || !api.onDidStartTerminalShellExecution) this.skip();
+    const mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
+    const seen: string[] = [];
+    const subscriptions = [
+      api.onDidChangeTerminalShellIntegration((e) => e.terminal === mirror && seen.push('shell integration')),
+      api.onDidStartTerminalShellExecution((e) => e.terminal === mirror && seen.push('command start')),
+    ];
+    try {
+      const ok = await invokeTool<{ command: number }>('dsh_terminal_send', { sessionId, input: 'echo marked-$((6*7))' });
+      const failed = await invokeTool<{ command: number }>('dsh_terminal_send', { sessionId, input: 'echo failing; (exit 4)' });
+      const lines = await until('both status lines in the panel', async () => {
+        const l = await panelText(mirror);
+        return l.some((x) => x.startsWith(`✗ command ${failed.json.command} · exit 4 · `)) ? l : undefined;
+      }, 15_000, 300);
+      const at = lines.indexOf('$ echo marked-$((6*7))');
+      assert.ok(at >= 0, JSON.stringify(lines));
+      assert.deepEqual(lines.slice(at, at + 5).map((l) => l.replace(/ · [\d.]+ s$/, '')), [
+        '$ echo marked-$((6*7))', 'marked-42', `✓ command ${ok.json.command} · exit 0`, '$ echo failing; (exit 4)', 'failing',
+      ]);
+      // VS Code's "Select To Previous Command" selects from the bottom to the previous buffer mark
+      // (SetMark, without CommandDetection), one mark further at each call: the marks are on the
+      // command lines. Where VS Code's mark navigation would loop over buffer marks (1.100), none
+      // is written, and the command answers.
+      const toPrevious = () => vscode.commands.executeCommand('workbench.action.terminal.selectToPreviousCommand');
+      const fromNewest = await panelText(mirror, toPrevious);
+      if (gutterMarksSupported(vscode.version)) {
+        assert.equal(fromNewest[0], '$ echo failing; (exit 4)', JSON.stringify(fromNewest));
+        const fromOlder = await panelText(mirror, toPrevious);
+        assert.equal(fromOlder[0], '$ echo marked-$((6*7))', JSON.stringify(fromOlder));
+      }
+      // Asserts that something does NOT happen: the renderer has parsed the output by now.
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.deepEqual(seen, []);
+      assert.equal((mirror as unknown as { shellIntegration?: unknown }).shellIntegration, undefined);
+    } finally {
+      for (const d of subscriptions) d.dispose();
     }
   });
 

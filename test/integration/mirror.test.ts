@@ -9,6 +9,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
+import { panelText } from './ui';
+import { STATUS_LINE_TEXT } from '../../src/terminal/commandMarks';
 import { sleep, until } from '../helpers/wait';
 
 /**
@@ -19,25 +21,13 @@ async function panelEndingWith(terminal: vscode.Terminal, marker: string): Promi
   let lines: string[] = [];
   try {
     return await until(`the panel to end with ${marker}`, async () => {
-      lines = await panelText(terminal);
+      // The command's status line (commandMarks.ts) follows its output once it ended.
+      lines = (await panelText(terminal)).filter((l) => !STATUS_LINE_TEXT.test(l));
       return lines[lines.length - 1] === marker ? lines : undefined;
     }, 30_000, 500);
   } catch (error) {
     throw new Error(`${String(error)}; the panel's last lines (${lines.length} in all): ${JSON.stringify(lines.slice(-6).map((l) => (l.length > 120 ? `${l.slice(0, 60)}…(${l.length})` : l)))}`, { cause: error });
   }
-}
-
-/** The panel terminal's whole buffer as Copy gives it (wrapped rows joined), trailing blank lines removed. */
-async function panelText(terminal: vscode.Terminal): Promise<string[]> {
-  terminal.show();
-  await until('the mirror to be the active terminal', () => vscode.window.activeTerminal === terminal);
-  await vscode.env.clipboard.writeText('');
-  await vscode.commands.executeCommand('workbench.action.terminal.selectAll');
-  await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
-  await vscode.commands.executeCommand('workbench.action.terminal.clearSelection');
-  const lines = (await vscode.env.clipboard.readText()).split(/\r?\n/).map((l) => l.trimEnd());
-  while (lines.length && !lines[lines.length - 1]) lines.pop();
-  return lines;
 }
 
 /** Latencies (ms) of a run of calls, described for a failure message. */

@@ -18,3 +18,24 @@ export async function runPickingFirst<T>(command: string, timeoutMs = 10_000): P
   }
   return running;
 }
+
+/**
+ * Text of the panel terminal `terminal` as a person copies it (wrapped rows joined, trailing blank
+ * lines removed). `select` selects what is copied: the whole buffer (Select All) by default.
+ * Extension tests get VS Code's in-memory clipboard.
+ */
+export async function panelText(terminal: vscode.Terminal, select: () => Thenable<unknown> = () => vscode.commands.executeCommand('workbench.action.terminal.selectAll')): Promise<string[]> {
+  terminal.show();
+  const deadline = Date.now() + 10_000;
+  while (vscode.window.activeTerminal !== terminal) {
+    if (Date.now() > deadline) throw new Error(`${terminal.name} did not become the active terminal`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await vscode.env.clipboard.writeText('');
+  await select();
+  await vscode.commands.executeCommand('workbench.action.terminal.copySelection');
+  await vscode.commands.executeCommand('workbench.action.terminal.clearSelection');
+  const lines = (await vscode.env.clipboard.readText()).split(/\r?\n/).map((l) => l.trimEnd());
+  while (lines.length && !lines[lines.length - 1]) lines.pop();
+  return lines;
+}

@@ -70,6 +70,58 @@ describe('the API facades', function () {
     await assert.rejects(terminal.open(mine), (e: Error) => e instanceof TerminalError && e.code === 'OWNER_DISPOSED');
   });
 
+  it('history, command and search: the command record as the tools give it, of the caller\'s sessions only', async () => {
+    const terminal = createTerminalApi(h.service);
+    const toolsOwner = h.service.createOwner('tools-owner-label');
+    const tools = await h.service.open(toolsOwner, { name: 'tools' });
+    await h.service.send(toolsOwner, tools.sessionId, { input: 'echo tools-secret-$((6*7))' });
+    const mine = terminal.createOwner('consumer');
+    const { sessionId } = await terminal.open(mine);
+    const ok = await terminal.send(mine, sessionId, { input: "seq -f 'row %g' 1 300" });
+    const failed = await terminal.send(mine, sessionId, { input: 'echo failing; (exit 3)' });
+
+    // dsh_terminal_history's result without the sessionId the caller passed.
+    const page = terminal.history(mine, sessionId);
+    assert.deepEqual(Object.keys(page).sort(), ['commands', 'matching', 'recorded', 'total']);
+    assert.deepEqual(page.commands.map((c) => [c.index, c.command, c.exitCode, c.state, c.typedBy]), [
+      [failed.command, 'echo failing; (exit 3)', 3, 'finished', 'agent'],
+      [ok.command, "seq -f 'row %g' 1 300", 0, 'finished', 'agent'],
+    ]);
+    assert.deepEqual([page.matching, page.recorded, page.total], [2, 2, 2]);
+    assert.deepEqual(terminal.history(mine, sessionId, { failed: true, count: 1 }).commands.map((c) => c.index), [failed.command]);
+    const seq = terminal.command(mine, sessionId, ok.command!);
+    assert.deepEqual(seq, page.commands[1]);
+    assert.equal(seq.output.lineCount, 300);
+    assert.equal(terminal.read(mine, sessionId, { command: ok.command, count: 2 }).text, 'row 299\nrow 300');
+
+    // dsh_terminal_read {search}'s result: newest match first, with context and the command that printed it.
+    const found = await terminal.search(mine, sessionId, { pattern: '^row (7|250)$', regex: true, context: 1 });
+    assert.deepEqual(found.matches.map((m) => [m.text, m.command, m.before, m.after]), [
+      ['row 250', ok.command, ['row 249'], ['row 251']],
+      ['row 7', ok.command, ['row 6'], ['row 8']],
+    ]);
+    const inFailed = await terminal.search(mine, sessionId, { pattern: 'ROW', ignoreCase: true, command: failed.command });
+    assert.deepEqual(inFailed.matches, []);
+
+    // Bad input is named; another owner's session is out of reach; results are copies.
+    assert.throws(() => terminal.history(mine, sessionId, { count: 0 }), (e: Error) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT' && /count/.test(e.message));
+    assert.throws(() => terminal.history(mine, sessionId, 'all' as never), (e: Error) => e instanceof TerminalError && /request must be an object/.test(e.message));
+    assert.throws(() => terminal.command(mine, sessionId, 99), (e: Error) => e instanceof TerminalError && /no such command/.test(e.message));
+    await assert.rejects(terminal.search(mine, sessionId, { pattern: '(', regex: true }), (e: Error) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT');
+    await assert.rejects(terminal.search(mine, sessionId, undefined as never), (e: Error) => e instanceof TerminalError && /request must be an object/.test(e.message));
+    const roots: unknown[] = [page, seq, found];
+    for (const call of [() => terminal.history(mine, tools.sessionId), () => terminal.command(mine, tools.sessionId, 1)]) {
+      assert.throws(call, (e: Error) => (roots.push(e), e instanceof TerminalError && e.code === 'NOT_SESSION_OWNER'));
+    }
+    await assert.rejects(terminal.search(mine, tools.sessionId, { pattern: 'tools-secret' }), (e: Error) => (roots.push(e), e instanceof TerminalError && e.code === 'NOT_SESSION_OWNER'));
+    assert.deepEqual(findings(reachable(roots), { terminal }, mine, [], ['tools-secret-42', 'tools-owner-label']), []);
+    (page.commands[0] as { command: string }).command = 'changed';
+    found.matches.length = 0;
+    assert.equal(terminal.history(mine, sessionId).commands[0]!.command, 'echo failing; (exit 3)');
+    assert.equal((await terminal.search(mine, sessionId, { pattern: 'row 250' })).matches.length, 1);
+    await h.service.close(toolsOwner, tools.sessionId);
+  });
+
   it('navigation: a provider registers and answers; other providers stay out of reach, errors carry no cause', async () => {
     const service = new LspService();
     const secret = { internal: 'md-internal-state' };

@@ -7,7 +7,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CommandRecord } from '../../src/terminal/commandRecord';
+import { CommandHistory } from '../../src/terminal/commandHistory';
 import { TerminalError } from '../../src/terminal/errors';
+import { Scrollback } from '../../src/terminal/scrollback';
+import { searchScrollback } from '../../src/terminal/scrollbackSearch';
 import { Harness, harness } from './support/terminal';
 import { until } from '../helpers/wait';
 
@@ -267,4 +270,24 @@ describe('command record (real bash)', function () {
     assert.equal(page.total, 5);
     assert.throws(() => record(2), /command 2: it is older than the record keeps \(dsh.terminal.historySize\); the record holds 3–5/);
   });
+});
+
+describe('scrollback search: text as stored', () => {
+  // The worker reads ASCII pages (and, in a mixed page, ASCII lines) as Latin-1, the rest as UTF-8.
+  for (const [what, lines] of [
+    ['an ASCII page', ['plain 1', '\x1b[32mcoloured needle 2\x1b[0m', 'plain 3']],
+    ['a page with UTF-8 lines', ['✓ passed ünïcode 1', 'needle after 🚀 emoji 2', 'plain ascii needle 3', '日本語 needle 4']],
+  ] as const) {
+    it(`finds matches with their columns in ${what}`, async () => {
+      const scrollback = new Scrollback({ maxLines: 100, maxBytes: 64 * 1024 });
+      scrollback.append(lines.map((l) => `${l}\r\n`).join(''));
+      const history = new CommandHistory({ scrollback, cwd: () => undefined, size: 10 });
+      const found = await searchScrollback(scrollback, history, { pattern: 'needle', context: 1 });
+      const plain = lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
+      const expected = plain.flatMap((l, i) => (l.includes('needle') ? [{ text: l, column: l.indexOf('needle'), before: plain.slice(Math.max(0, i - 1), i) }] : [])).reverse();
+      assert.deepEqual(found.matches.map((m) => ({ text: m.text, column: m.column, before: m.before ?? [] })), expected);
+      const regex = await searchScrollback(scrollback, history, { pattern: '(ünï|🚀|日本)', regex: true });
+      assert.deepEqual(regex.matches.map((m) => m.text), plain.filter((l) => /(ünï|🚀|日本)/.test(l)).reverse());
+    });
+  }
 });
