@@ -8,10 +8,10 @@
 import * as fs from 'node:fs';
 import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
-import { describe } from '../src/terminal/errors';
 import { sessionProcesses } from '../src/terminal/procProbe';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { TerminalService } from '../src/terminal/service';
+import { errorMessage } from '../src/common/errorMessage';
 
 const SESSIONS = Number(process.env.DSH_STRESS_SESSIONS ?? 50);
 const DURATION_MS = Number(process.env.DSH_STRESS_MS ?? 20_000);
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
           count('signal');
         }
       } catch (error) {
-        count(`error ${(error as { code?: string }).code ?? describe(error)}`);
+        count(`error ${(error as { code?: string }).code ?? errorMessage(error)}`);
       }
     }
   };

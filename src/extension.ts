@@ -3,7 +3,6 @@
  * lives in its own module and returns a Disposable; nothing here holds logic of its own.
  */
 import * as vscode from 'vscode';
-import { describe } from './terminal/errors';
 import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/ptyBash';
 import { TerminalService } from './terminal/service';
 import { loadExtensionNodePty } from './vscode/nodePtyLoader';
@@ -29,6 +28,7 @@ import { registerNavigationCommands } from './vscode/navigationCommands';
 import { AgentOwners } from './vscode/agentOwners';
 import { registerMcp } from './vscode/mcp';
 import { ExtensionLifetime } from './vscode/lifetime';
+import { errorMessage } from './common/errorMessage';
 
 /**
  * What `activate` returns to other extensions (`vscode.extensions.getExtension(...).exports`):
@@ -81,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
       const { pty } = loadExtensionNodePty(log);
       context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log, { sandbox: { runtime: sandboxRuntime, policy: () => sandbox.policy() } })));
     } catch (error) {
-      unavailable = describe(error);
+      unavailable = errorMessage(error);
       log.error(`terminal backend unavailable: ${unavailable}`);
     }
   }

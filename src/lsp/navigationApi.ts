@@ -8,6 +8,7 @@
 import { LspError, isLspError } from './types';
 import type { Disposable, LspProvider, LspQuery, LspResult } from './types';
 import type { LspService, ServiceDescription } from './service';
+import { errorMessage } from '../common/errorMessage';
 
 /** What `exports.navigation` offers; each function behaves as the {@link LspService} method of that name. */
 export interface NavigationApi {
@@ -70,7 +71,7 @@ function plain<T>(value: T): T {
 
 /** An error as the caller sees it: an LspError with code, message and JSON details, no cause. */
 function publicError(error: unknown): Error {
-  if (!isLspError(error)) return new Error(error instanceof Error ? error.message : String(error));
+  if (!isLspError(error)) return new Error(errorMessage(error));
   let details: Record<string, unknown>;
   try {
     details = plain(error.details ?? {});

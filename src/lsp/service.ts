@@ -18,6 +18,7 @@ import {
   assertNever,
   isLspError,
 } from './types';
+import { errorMessage } from '../common/errorMessage';
 
 /** One provider as listed by {@link LspService.describe}: its id and its extensions with their languageIds, sorted. */
 export interface ProviderDescription {
@@ -297,7 +298,7 @@ export class LspService {
       if (signal.aborted) throw cancelledError(signal, undefined, e);
       throw new LspError(
         'provider_failed',
-        `navigation provider '${registration.id}' failed on ${query.operation}: ${e instanceof Error ? e.message : String(e)}`,
+        `navigation provider '${registration.id}' failed on ${query.operation}: ${errorMessage(e)}`,
         { providerId: registration.id },
         { cause: e },
       );

@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { LspError } from './types';
+import { errorMessage } from '../common/errorMessage';
 
 /**
  * `file_not_found`: the document `uri` (a URI string) could not be opened or read. The message
@@ -17,7 +18,7 @@ export function fileNotFoundError(uri: string, cause: unknown): LspError {
   } catch {
     // not a valid file URI: show it as given
   }
-  const why = cause instanceof Error ? cause.message : String(cause);
+  const why = errorMessage(cause);
   return new LspError('file_not_found', `cannot open ${shown}: ${why}`, { uri }, { cause });
 }
 

@@ -9,6 +9,7 @@
 import * as net from 'node:net';
 import { ENDPOINT_ENV, parseEndpoint } from './discovery';
 import { helloLine, readFirstLine } from './handshake';
+import { errorMessage } from '../common/errorMessage';
 
 const HELP = `dsh-bridge MCP stdio bridge: DSH Bridge's tools (persistent terminals, code navigation) for any MCP client.
 
@@ -99,4 +100,4 @@ async function main(): Promise<void> {
   process.stdin.pipe(socket); // the client closing stdin ends the connection
 }
 
-void main().catch((e) => fail(e instanceof Error ? e.message : String(e)));
+void main().catch((e) => fail(errorMessage(e)));

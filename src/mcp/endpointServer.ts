@@ -10,6 +10,7 @@ import * as net from 'node:net';
 import type { Log } from '../common/log';
 import type { Endpoint } from './discovery';
 import { HELLO_TIMEOUT_MS, checkHello, readFirstLine } from './handshake';
+import { errorMessage } from '../common/errorMessage';
 
 
 /**
@@ -86,7 +87,7 @@ export class EndpointServer {
     try {
       first = await readFirstLine(socket, undefined, this.helloTimeoutMs);
     } catch (e) {
-      this.refuse(socket, e instanceof Error ? e.message : String(e));
+      this.refuse(socket, errorMessage(e));
       return;
     }
     const refusal = checkHello(first.line, this.secret);

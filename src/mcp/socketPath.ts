@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { errorMessage } from '../common/errorMessage';
 
 /** Longest socket path (bytes, without the NUL) every supported platform accepts (macOS: 104 - 1). */
 export const MAX_SOCKET_PATH_BYTES = 103;
@@ -60,7 +61,7 @@ export function chooseSocketPath(candidates: readonly string[]): string {
       ensurePrivateDir(dir);
       return socketPath;
     } catch (e) {
-      why.push(e instanceof Error ? e.message : String(e));
+      why.push(errorMessage(e));
     }
   }
   throw new Error(`no folder for the MCP socket: ${why.join('; ')}`);

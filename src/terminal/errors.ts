@@ -2,6 +2,7 @@
  * Errors of the terminal seam. Every error carries a stable `code` a caller can branch on, and a
  * message that says what was wrong and what is valid, so a model can act on it.
  */
+import { errorMessage } from '../common/errorMessage';
 export type TerminalErrorCode =
   | 'NO_SUCH_SESSION'
   | 'NOT_SESSION_OWNER'
@@ -42,13 +43,8 @@ export class TerminalBackendCleanupError extends Error {
     readonly cleanupError: unknown,
   ) {
     super(
-      `terminal backend cleanup failed after: ${describe(reason)}; cleanup error: ${describe(cleanupError)}`,
+      `terminal backend cleanup failed after: ${errorMessage(reason)}; cleanup error: ${errorMessage(cleanupError)}`,
     );
     this.name = 'TerminalBackendCleanupError';
   }
-}
-
-/** One readable line for any thrown value. */
-export function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

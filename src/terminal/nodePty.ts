@@ -3,7 +3,7 @@
  * such as VS Code's own (`<vscode.env.appRoot>/node_modules/node-pty`). Plain Node.
  */
 import type * as NodePty from 'node-pty';
-import { describe } from './errors';
+import { errorMessage } from '../common/errorMessage';
 
 /** The node-pty module's API. */
 export type PtyModule = typeof NodePty;
@@ -33,7 +33,7 @@ export function loadNodePty(candidates: PtyCandidate[], load: (id: string) => un
       if (typeof mod?.spawn !== 'function') throw new Error('module has no spawn() export');
       return { pty: mod, label: candidate.label, failures };
     } catch (error) {
-      failures.push(`${candidate.label} (${candidate.module}): ${describe(error)}`);
+      failures.push(`${candidate.label} (${candidate.module}): ${errorMessage(error)}`);
     }
   }
   throw new Error(`node-pty could not be loaded from any location: ${failures.join('; ')}`);

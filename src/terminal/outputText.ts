@@ -3,11 +3,11 @@
  * emulation): escapes and redraws applied, capped in UTF-8 bytes, and never lost to the renderer
  * (a rendering that fails falls back to the raw text, with a warning in the log).
  */
-import { describe } from './errors';
 import type { TerminalLog } from './types';
 import type { TextRenderer } from './screenText';
 import { tailByBytes } from './scrollback';
 import type { ReadResult } from './types';
+import { errorMessage } from '../common/errorMessage';
 
 /** Terminal text as a model reads it: `\r\n` → `\n`, trailing newlines dropped. */
 export function normalizeOutput(text: string): string {
@@ -34,7 +34,7 @@ export function viewportText(
     return { text: tailByBytes(text, maxReadBytes).text, limited };
   } catch (error) {
     // Never lose a send's result to the renderer: fall back to the raw text.
-    log.warn(`rendering the viewport failed, returning raw text: ${describe(error)}`);
+    log.warn(`rendering the viewport failed, returning raw text: ${errorMessage(error)}`);
     return { text: normalizeOutput(raw) };
   }
 }
@@ -51,7 +51,7 @@ export function renderedPage(renderer: () => TextRenderer, page: ReadResult, max
     if (limited) result.renderLimited = true;
     return result;
   } catch (error) {
-    log.warn(`rendering a page failed, returning raw text: ${describe(error)}`);
+    log.warn(`rendering a page failed, returning raw text: ${errorMessage(error)}`);
     return page;
   }
 }

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IPty } from 'node-pty';
 import { TerminalConfig } from './config';
-import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
+import { TerminalBackendCleanupError, TerminalError } from './errors';
 import { controlledPromptRc } from './markers';
 import type { PtyModule } from './nodePty';
 import * as proc from './procProbe';
@@ -20,6 +20,7 @@ import { createStartupDir } from './sessionStartup';
 import type { SandboxPolicy } from './sandbox/policy';
 import type { SandboxRuntime, SandboxedShell } from './sandbox/runtime';
 import type { BackendSession, SpawnSpec, TerminalBackend, TerminalLog } from './types';
+import { errorMessage } from '../common/errorMessage';
 
 export { CLOSE_MAX_MS } from './sessionTeardown';
 
@@ -106,7 +107,7 @@ export class PtyBashBackend implements TerminalBackend {
     } catch (error) {
       startup.remove();
       sandboxed?.release();
-      throw new TerminalError('SPAWN_FAILED', `could not start ${config.shell}: ${describe(error)}; check the dsh.terminal.shell setting`);
+      throw new TerminalError('SPAWN_FAILED', `could not start ${config.shell}: ${errorMessage(error)}; check the dsh.terminal.shell setting`);
     }
     this.logProtection(term);
     const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed);
@@ -116,7 +117,7 @@ export class PtyBashBackend implements TerminalBackend {
       return session;
     } catch (error) {
       try {
-        await session.close(`spawn failed: ${describe(error)}`);
+        await session.close(`spawn failed: ${errorMessage(error)}`);
       } catch (cleanupError) {
         throw new TerminalBackendCleanupError(signal?.aborted ? signal.reason : error, cleanupError);
       }

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IPty } from 'node-pty';
 import type { TerminalConfig } from './config';
-import { TerminalError, describe } from './errors';
+import { TerminalError } from './errors';
 import { CommandHistory } from './commandHistory';
 import type { CommandEvent } from './commandRecord';
 import { DEBUG_TRAP_FILE, DebugTrap, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, drainMarker, readDebugTrap } from './markers';
@@ -61,6 +61,7 @@ import {
 } from './types';
 import { UntilMatcher } from './untilPattern';
 import { waitUntil } from './waitUntil';
+import { errorMessage } from '../common/errorMessage';
 
 /** Bytes of output before the first prompt kept as the message of the day. */
 const MOTD_MAX_BYTES = 4096;
@@ -315,7 +316,7 @@ export class PtyBashSession implements BackendSession {
         const replacedBy = this.startupWatch.replacedBy();
         if (replacedBy !== undefined) done(this.startupWatch.hijackError(replacedBy));
       }, this.probe ? STARTUP_CHECK_MS.proc : STARTUP_CHECK_MS.ps);
-      const onAbort = () => done(new TerminalError('SPAWN_FAILED', `opening the session was cancelled: ${describe(signal?.reason)}`));
+      const onAbort = () => done(new TerminalError('SPAWN_FAILED', `opening the session was cancelled: ${errorMessage(signal?.reason)}`));
       signal?.addEventListener('abort', onAbort);
       this.firstPromptWaiter = () => {
         if (this.exitStatus) done(new TerminalError('SPAWN_FAILED', `the shell exited before its first prompt (${statusText(this.exitStatus)}, ${this.startupWatch.stage()})`));
@@ -496,7 +497,7 @@ export class PtyBashSession implements BackendSession {
       this.log.info(`signal ${signal} delivered to process group ${tpgid}`);
       return { signal, delivered: true, foreground };
     } catch (error) {
-      this.log.warn(`signal ${signal} to process group ${tpgid} failed: ${describe(error)}`);
+      this.log.warn(`signal ${signal} to process group ${tpgid} failed: ${errorMessage(error)}`);
       return { signal, delivered: false, foreground };
     }
   }

@@ -16,7 +16,7 @@
 import { OUTSIDE_APPROVED, UNSANDBOXED, type SandboxSummary } from './sandbox/policy';
 import { quoteInput } from '../common/quoteInput';
 import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
-import { TerminalBackendCleanupError, TerminalError, describe } from './errors';
+import { TerminalBackendCleanupError, TerminalError } from './errors';
 import { checkLabel, checkSendInput } from './input';
 import { tailByBytes } from './scrollback';
 import type { DebugTrap } from './markers';
@@ -39,6 +39,7 @@ import {
   TerminalBackend,
   WaitRequest,
 } from './types';
+import { errorMessage } from '../common/errorMessage';
 
 /** The identity sessions hang on. Disposing it closes all its sessions. */
 export interface Owner extends Disposable {
@@ -427,7 +428,7 @@ export class TerminalService implements Disposable {
       const { output: _viewport, ...result } = job.result;
       out.result = result;
     }
-    if (job.error) out.error = describe(job.error);
+    if (job.error) out.error = errorMessage(job.error);
     return out;
   }
 
@@ -534,7 +535,7 @@ export class TerminalService implements Disposable {
       await entry.session.close(reason);
       this.log.info(`session ${entry.id} closed: ${reason}`);
     } catch (error) {
-      this.log.warn(`session ${entry.id} cleanup failed (${reason}): ${describe(error)}`);
+      this.log.warn(`session ${entry.id} cleanup failed (${reason}): ${errorMessage(error)}`);
       throw error;
     } finally {
       this.sessions.delete(entry.id);
@@ -568,7 +569,7 @@ export class TerminalService implements Disposable {
       try {
         listener(Object.freeze({ kind, sessionId: entry.id }));
       } catch (error) {
-        this.log.warn(`session event listener failed: ${describe(error)}`);
+        this.log.warn(`session event listener failed: ${errorMessage(error)}`);
       }
     }
   }

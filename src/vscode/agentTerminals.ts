@@ -20,13 +20,14 @@ import * as vscode from 'vscode';
 import type { Log } from '../common/log';
 import { COMMAND } from '../common/ids';
 import { CommandMarks, gutterMarksSupported } from '../terminal/commandMarks';
-import { TerminalError, describe } from '../terminal/errors';
+import { TerminalError } from '../terminal/errors';
 import { PacedMirror } from '../terminal/pacedMirror';
 import { isTerminalReport } from '../terminal/terminalReports';
 import type { Owner, SessionEvent, SessionInfo } from '../terminal/service';
 import { LINE_SPLIT_MARKER } from '../terminal/scrollback';
 import { AgentOwners } from './agentOwners';
 import type { TerminalToolContext } from './tools/terminal/context';
+import { errorMessage } from '../common/errorMessage';
 
 /** Prefix of every mirror terminal's name; the session id follows. */
 export const MIRROR_PREFIX = 'DSH';
@@ -272,7 +273,7 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
       .showWarningMessage(`Close agent terminal ${this.sessionId} too? Its shell and everything running in it will end.`, { modal: true }, 'Close Session', 'Keep Running')
       .then(async (pick) => {
         if (pick === 'Close Session') {
-          await this.ctx.service.close(this.ctx.owner, this.sessionId, 'closed from its panel terminal', { userConfirmed: true }).catch((e) => vscode.window.showErrorMessage(`DSH Bridge: ${describe(e)}`));
+          await this.ctx.service.close(this.ctx.owner, this.sessionId, 'closed from its panel terminal', { userConfirmed: true }).catch((e) => vscode.window.showErrorMessage(`DSH Bridge: ${errorMessage(e)}`));
         } else if (this.info()) {
           this.hooks.kept();
         }

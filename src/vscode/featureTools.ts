@@ -23,6 +23,7 @@ import { shownHead } from '../lsp/lineWindow';
 import { resolveFile, ResolvedFile, workspaceUriOf } from './lspTool';
 import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
 import { TOOL_OUTPUT_CAP_BYTES, toolResult } from './tools/toolResult';
+import { errorMessage } from '../common/errorMessage';
 
 /** What one source contributed to a workspace-wide answer (its error, if it failed, instead of failing the call). */
 export interface SourceReport {
@@ -99,10 +100,6 @@ function keepKinds(items: readonly SymbolItem[], kinds: readonly SymbolKindName[
   return out;
 }
 
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
 /** `dsh_symbols`: workspace symbols by `query`, or the outline of `filePath`. */
 export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unknown>> {
   static readonly toolName = 'dsh_symbols';
@@ -157,7 +154,7 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
           } catch (e) {
             if (signal.aborted) throw e;
             if (isLspError(e) && e.details.reason === 'not_ready') notReady.push(e);
-            sources.push({ id: p.id, count, error: errorText(e) });
+            sources.push({ id: p.id, count, error: errorMessage(e) });
           }
         }),
       );
@@ -224,7 +221,7 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
             }
           } catch (e) {
             if (signal.aborted) throw e;
-            sources.push({ id: p.id, count, error: errorText(e) });
+            sources.push({ id: p.id, count, error: errorMessage(e) });
           }
         }),
       );

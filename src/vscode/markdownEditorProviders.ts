@@ -8,6 +8,7 @@ import { SETTING } from '../common/ids';
 import type { LspOperation, NavLocation } from '../lsp/types';
 import type { MdLinksProvider } from '../lsp/wikilinks/provider';
 import { abortOnCancel } from './cancellation';
+import { errorMessage } from '../common/errorMessage';
 
 /** Seam locations -> VS Code locations (URIs parsed, ranges as given). */
 function toVsLocations(locations: readonly NavLocation[]): vscode.Location[] {
@@ -42,7 +43,7 @@ export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: 
         cancellation.signal,
       );
     } catch (e) {
-      log.warn(`md-links editor ${operation} failed: ${e instanceof Error ? e.message : String(e)}`);
+      log.warn(`md-links editor ${operation} failed: ${errorMessage(e)}`);
       return undefined;
     } finally {
       cancellation.dispose();

@@ -16,6 +16,7 @@ import * as vscode from 'vscode';
 import { SETTING } from '../common/ids';
 import { mustAskEveryTime } from './tools/askEveryTime';
 import { markdownPlainText } from './tools/markdownPlainText';
+import { errorMessage } from '../common/errorMessage';
 
 /** A call the person refused (or VS Code could not ask about); its message is for the client. */
 export class McpDeniedError extends Error {}
@@ -68,7 +69,7 @@ export class McpApproval {
       );
     } catch (e) {
       throw new McpDeniedError(
-        `${toolName} was not run: VS Code could not ask the person to allow it (${e instanceof Error ? e.message : String(e)}). ` +
+        `${toolName} was not run: VS Code could not ask the person to allow it (${errorMessage(e)}). ` +
           (everyTime
             ? 'This call needs the person\'s answer every time; no setting allows it without asking.'
             : `The person can allow this client without asking by adding "${client}" to the setting ${SETTING.mcpAutoApprove}.`),

@@ -19,6 +19,7 @@ import type { AgentOwners } from './agentOwners';
 import { McpApproval, McpDeniedError } from './mcpApproval';
 import type { ContributedTool, ToolImpl } from './tools/registry';
 import { UNTRUSTED_MESSAGE } from './tools/terminal/terminalTool';
+import { errorMessage } from '../common/errorMessage';
 
 /** What a connection needs from the extension. */
 export interface McpConnectionDeps {
@@ -77,7 +78,7 @@ export class McpConnection {
     transport.onerror = (e) => deps.log.warn(`mcp: connection ${this.id}: ${e.message}`);
     this.server.onclose = () => this.dispose();
     void this.server.connect(transport).catch((e) => {
-      deps.log.error(`mcp: connection ${this.id} failed to start: ${e instanceof Error ? e.message : String(e)}`);
+      deps.log.error(`mcp: connection ${this.id} failed to start: ${errorMessage(e)}`);
       this.dispose();
     });
   }
@@ -134,8 +135,8 @@ export class McpConnection {
       }
       return { content };
     } catch (e) {
-      if (!(e instanceof McpDeniedError)) this.deps.log.info(`mcp: ${this.clientName()}: ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
-      return errorResult(e instanceof Error ? e.message : String(e));
+      if (!(e instanceof McpDeniedError)) this.deps.log.info(`mcp: ${this.clientName()}: ${name} failed: ${errorMessage(e)}`);
+      return errorResult(errorMessage(e));
     } finally {
       signal.removeEventListener('abort', cancel);
       cts.dispose();

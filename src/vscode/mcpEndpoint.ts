@@ -19,6 +19,7 @@ import type { AgentOwners } from './agentOwners';
 import { watchAutoApprove } from './mcpApproval';
 import { McpConnection } from './mcpConnection';
 import { contributedTools, ToolImpl } from './tools/registry';
+import { errorMessage } from '../common/errorMessage';
 
 
 /** What the endpoint is doing: `listening` (with its socket path), `off`, `restricted`, or `failed` (with why). */
@@ -120,7 +121,7 @@ export class McpEndpoint implements vscode.Disposable {
       this.server = server;
       this.context.environmentVariableCollection.replace(ENDPOINT_ENV, formatEndpoint(server.endpoint));
     } catch (e) {
-      this.failure = e instanceof Error ? e.message : String(e);
+      this.failure = errorMessage(e);
       this.deps.log.error(`mcp: could not start the endpoint: ${this.failure}`);
     }
     this.changed.fire();
@@ -168,7 +169,7 @@ export function registerMcpDefinitionProvider(endpoint: McpEndpoint, log: vscode
   try {
     return registerProvider(lm as McpDefinitionApi, Definition, endpoint);
   } catch (e) {
-    log.warn(`mcp: VS Code's MCP server definition API refused the provider (${e instanceof Error ? e.message : String(e)}); agents connect through the bridge only`);
+    log.warn(`mcp: VS Code's MCP server definition API refused the provider (${errorMessage(e)}); agents connect through the bridge only`);
     return undefined;
   }
 }

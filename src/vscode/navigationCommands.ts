@@ -12,6 +12,7 @@ import { CallHierarchyTool, DiagnosticsTool, SymbolsTool } from './featureTools'
 import { LspTool } from './lspTool';
 import type { NavigationContext } from './navigationContext';
 import { ReadOnlyViews, VIEW_SCHEME } from './readOnlyViews';
+import { errorMessage } from '../common/errorMessage';
 
 /** What "Show Effective Configuration" reads besides the navigation seam. */
 export interface ConfigurationSources {
@@ -61,7 +62,7 @@ export function registerNavigationCommands(nav: NavigationContext, sources: Conf
           answers[key] = JSON.parse(text[0] ?? 'null');
           sections.push(`// ${title}\n${JSON.stringify(answers[key], null, 2)}`);
         } catch (e) {
-          answers[key] = { error: e instanceof Error ? e.message : String(e) };
+          answers[key] = { error: errorMessage(e) };
           sections.push(`// ${title}: error\n${JSON.stringify(answers[key], null, 2)}`);
         }
       }

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { TERMINAL_SETTINGS_SECTION } from '../common/ids';
 import { DEFAULT_TERMINAL_CONFIG, TerminalConfig, resolveTerminalConfig } from '../terminal/config';
-import { describe } from '../terminal/errors';
+import { errorMessage } from '../common/errorMessage';
 
 
 /** Holds the terminal configuration in force and keeps it current. */
@@ -36,8 +36,8 @@ export class TerminalSettings implements vscode.Disposable {
       this.current = resolveTerminalConfig(read);
       this.log.info('terminal settings loaded');
     } catch (error) {
-      this.log.error(`terminal settings rejected, previous configuration kept: ${describe(error)}`);
-      void vscode.window.showErrorMessage(`DSH Bridge: ${describe(error)}. The previous terminal settings stay in force.`, 'Open Settings').then((pick) => {
+      this.log.error(`terminal settings rejected, previous configuration kept: ${errorMessage(error)}`);
+      void vscode.window.showErrorMessage(`DSH Bridge: ${errorMessage(error)}. The previous terminal settings stay in force.`, 'Open Settings').then((pick) => {
         if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', TERMINAL_SETTINGS_SECTION);
       });
     }

@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { COMMAND } from '../common/ids';
 import type { CommandRecord } from '../terminal/commandRecord';
-import { describe } from '../terminal/errors';
 import type { SessionInfo } from '../terminal/service';
 import { TerminalToolContext, defaultCwd } from './tools/terminal/context';
 import { UNTRUSTED_MESSAGE } from './tools/terminal/terminalTool';
 import { AgentTerminalPanel, closeAgentSession } from './agentTerminals';
+import { errorMessage } from '../common/errorMessage';
 
 /**
  * URI scheme of the read-only scrollback documents: `dsh-scrollback://<token>/<sessionId>.log`
@@ -72,7 +72,7 @@ async function guarded<T>(ctx: TerminalToolContext, action: () => Promise<T>): P
   try {
     return await action();
   } catch (error) {
-    void vscode.window.showErrorMessage(`DSH Bridge: ${describe(error)}`);
+    void vscode.window.showErrorMessage(`DSH Bridge: ${errorMessage(error)}`);
     return undefined;
   }
 }
@@ -174,7 +174,7 @@ class ScrollbackDocuments implements vscode.TextDocumentContentProvider, vscode.
       const header = `# ${sessionId}: lines ${page.firstLineNumber + 1}–${page.firstLineNumber + page.lineEnd - page.lineBegin} (newest page${page.truncated ? ', cut to the byte cap' : ''})\n`;
       return header + page.text;
     } catch (error) {
-      return `# ${describe(error)}`;
+      return `# ${errorMessage(error)}`;
     }
   }
 
@@ -194,7 +194,7 @@ class ScrollbackDocuments implements vscode.TextDocumentContentProvider, vscode.
       ];
       return `${header.join('\n')}\n${page.text}`;
     } catch (error) {
-      return `# ${describe(error)}`;
+      return `# ${errorMessage(error)}`;
     }
   }
 

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import { SEVERITIES } from '../lsp/features/types';
 import type { DiagnosticItem, DiagnosticProvider } from '../lsp/features/types';
+import { errorMessage } from '../common/errorMessage';
 
 const SEVERITY: Record<(typeof SEVERITIES)[number], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -47,7 +48,7 @@ export function registerWikiDiagnostics(source: DiagnosticProvider, log: vscode.
           byUri.set(d.uri, list);
         }
       } catch (e) {
-        log.warn(`md-links diagnostics for ${folder.uri.toString()} failed: ${e instanceof Error ? e.message : String(e)}`);
+        log.warn(`md-links diagnostics for ${folder.uri.toString()} failed: ${errorMessage(e)}`);
       }
     }
     if (disposed) return;

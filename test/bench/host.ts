@@ -30,6 +30,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { emit, errorText, Results, writeResults } from '../integration/report';
 import { RUNS, median, now, quantile } from './timing';
+import { errorMessage } from '../../src/common/errorMessage';
 
 const SAMPLE_EVERY_MS = 50;
 const SCENARIO_MS = Number(process.env.DSH_BENCH_SCENARIO_S ?? 120) * 1000;
@@ -90,7 +91,7 @@ async function scenario(label: string, work: () => Promise<unknown>): Promise<vo
     const outcome = await Promise.race([work().then(() => 'done'), new Promise((r) => setTimeout(() => r('gave up'), SCENARIO_MS))]);
     if (outcome !== 'done') note = ` (gave up after ${SCENARIO_MS / 1000} s)`;
   } catch (err) {
-    note = ` (failed: ${err instanceof Error ? err.message : String(err)})`;
+    note = ` (failed: ${errorMessage(err)})`;
   }
   const wall = now() - t;
   sampling = false;

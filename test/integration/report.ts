@@ -3,6 +3,7 @@
 // results file ($DSH_TEST_RESULTS). Both paths come from the environment code-server (or VS Code)
 // was started with; the extension host inherits it. Without them, lines go to the console only.
 import * as fs from 'node:fs';
+import { errorMessage } from '../../src/common/errorMessage';
 
 /** Final outcome of an in-host run, as read by the launcher (scripts/lib/run-in-host.mjs). */
 export interface Results {
@@ -45,7 +46,7 @@ export function writeResults(results: Results): void {
 
 /** Formats an unknown thrown value with its stack when it has one. */
 export function errorText(err: unknown): string {
-  return err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : String(err);
+  return err instanceof Error ? (err.stack ?? `${err.name}: ${err.message}`) : errorMessage(err);
 }
 
 /** A check the launcher makes once the extension host has stopped (scripts/lib/after-host.mjs). */

@@ -8,6 +8,7 @@ import { validateCallHierarchyInput, validateDiagnosticsInput, validateSymbolsIn
 import { parseUri } from '../../src/lsp/uri';
 import { optionalBoolean, optionalInteger } from '../../src/vscode/tools/terminal/args';
 import { Harness, harness } from './support/terminal';
+import { errorMessage } from '../../src/common/errorMessage';
 
 const huge = 'x'.repeat(1_000_000);
 
@@ -16,7 +17,7 @@ function messageOf(fn: () => unknown): string {
   try {
     fn();
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    return errorMessage(e);
   }
   throw new Error('it did not throw');
 }

@@ -6,6 +6,7 @@ import { notReadyError as sourceNotReady } from '../sourceErrors';
 import { LspError } from '../types';
 import type { CrashPolicy } from './backoff';
 import { SERVERS_SETTING, StdioServerConfig } from './config';
+import { errorMessage } from '../../common/errorMessage';
 
 /** How the server last exited on its own, with its last stderr lines. */
 export interface LastCrash {
@@ -38,6 +39,8 @@ export function crashedError(config: StdioServerConfig, policy: CrashPolicy, las
 
 /** `provider_failed`: the server answered `what` (an operation or method) with an error. */
 export function failedOnError(config: StdioServerConfig, what: string, e: unknown): LspError {
-  const message = e instanceof Error ? e.message : String((e as { message?: unknown })?.message ?? e);
+  // A JSON-RPC error answer is a plain object with a message.
+  const said = (e as { message?: unknown } | null)?.message;
+  const message = typeof said === 'string' ? said : errorMessage(e);
   return new LspError('provider_failed', `language server '${config.id}' failed on ${what}: ${message}`, { providerId: config.id }, { cause: e });
 }

@@ -9,6 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { noteText } from './noteParser';
 import { parseNote } from './parse';
 import { FailReply, ParseRequest, PieceReply, PieceSource, WorkerRequest, MoreRequest } from './notePieces';
+import { errorMessage } from '../../common/errorMessage';
 
 const port = parentPort;
 if (!port) throw new Error('noteParseWorker runs in a worker thread (node:worker_threads), not as a program');
@@ -31,7 +32,7 @@ port.on('message', (m: WorkerRequest) => {
     port.postMessage({ type: 'piece', id: more.id, ...piece } satisfies PieceReply);
   } catch (e) {
     held = undefined;
-    port.postMessage({ type: 'fail', id: m.id, message: e instanceof Error ? e.message : String(e) } satisfies FailReply);
+    port.postMessage({ type: 'fail', id: m.id, message: errorMessage(e) } satisfies FailReply);
   }
 });
 port.postMessage({ type: 'ready' });

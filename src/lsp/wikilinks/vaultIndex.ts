@@ -13,6 +13,7 @@ import { NoteParser, NoteSource, inlineNoteParser } from './noteParser';
 import { AliasOrder, NOTE_LIMITS, NoteLimits, ParsedNote, WikiLink } from './parse';
 import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, resolveTarget, slugify, targetNameKey } from './resolve';
 import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
+import { errorMessage } from '../../common/errorMessage';
 
 /** Options of a {@link VaultIndex}. */
 export interface VaultIndexOptions {
@@ -174,7 +175,7 @@ export class VaultIndex implements FileCatalog {
         entries = await this.fs.readDirectory(dirUri);
       } catch (e) {
         if (isRoot) throw e;
-        this.problems.push({ uri: dirUri, message: e instanceof Error ? e.message : String(e) });
+        this.problems.push({ uri: dirUri, message: errorMessage(e) });
         return;
       }
       const subdirs: Array<Promise<void>> = [];
@@ -381,7 +382,7 @@ export class VaultIndex implements FileCatalog {
 
   /** Record a note that was not read, and tell {@link VaultIndexOptions.onSkip}. */
   private skip(uri: string, e: unknown): void {
-    const message = e instanceof Error ? e.message : String(e);
+    const message = errorMessage(e);
     this.problems = this.problems.filter((p) => p.uri !== uri); // one entry per file, the latest
     this.problems.push({ uri, message });
     this.options.onSkip?.(uri, message);

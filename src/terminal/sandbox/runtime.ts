@@ -14,11 +14,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { TerminalError, describe } from '../errors';
+import { TerminalError } from '../errors';
 import type { TerminalLog } from '../types';
 import { keepControllingTerminal } from './controllingTerminal';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms } from './prerequisites';
+import { errorMessage } from '../../common/errorMessage';
 
 type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
 type RuntimeConfig = import('@anthropic-ai/sandbox-runtime').SandboxRuntimeConfig;
@@ -82,7 +83,7 @@ export class SandboxRuntime {
         try {
           await manager.initialize(config);
         } catch (error) {
-          throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but its network proxies cannot start: ${describe(error)}. No session was started.`);
+          throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but its network proxies cannot start: ${errorMessage(error)}. No session was started.`);
         }
       } else manager.updateConfig(config);
       this.proxied = config.network;
@@ -101,14 +102,14 @@ export class SandboxRuntime {
     try {
       wrapped = await manager.wrapWithSandbox(`export TMPDIR=${shellQuote(policy.tempFolder)}; exec ${command}`, undefined, { filesystem, ...tools }, signal);
     } catch (error) {
-      throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but the sandbox runtime refused this configuration: ${describe(error)}. No session was started.`);
+      throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but the sandbox runtime refused this configuration: ${errorMessage(error)}. No session was started.`);
     }
     if (programs.platform === 'linux') {
       try {
         wrapped = keepControllingTerminal(wrapped, programs.bwrap);
       } catch (error) {
         manager.cleanupAfterCommand();
-        throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but cannot start: ${describe(error)}. No session was started.`);
+        throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but cannot start: ${errorMessage(error)}. No session was started.`);
       }
     }
     this.active++;
