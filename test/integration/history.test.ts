@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from './lm';
 import { McpTestClient, callTool, connectClient, terminalEndpointValue } from './mcp';
-import { panelText, runPickingFirst } from './ui';
+import { panelText, runPickingFirst, watchShellIntegration } from './ui';
 import { until } from '../helpers/wait';
 import { gutterMarksSupported } from '../../src/terminal/commandMarks';
 
@@ -153,18 +153,10 @@ describe('command record through vscode.lm.invokeTool', function () {
   });
 
   it('the panel terminal marks each command and its exit status, and claims no shell integration', async function () {
-    // Shell integration events for extensions exist from VS Code 1.93.
-    const api = vscode.window as unknown as {
-      onDidChangeTerminalShellIntegration?: vscode.Event<{ terminal: vscode.Terminal }>;
-      onDidStartTerminalShellExecution?: vscode.Event<{ terminal: vscode.Terminal }>;
-    };
-    if (!api.onDidChangeTerminalShellIntegration || !api.onDidStartTerminalShellExecution) this.skip();
     const mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
-    const seen: string[] = [];
-    const subscriptions = [
-      api.onDidChangeTerminalShellIntegration((e) => e.terminal === mirror && seen.push('shell integration')),
-      api.onDidStartTerminalShellExecution((e) => e.terminal === mirror && seen.push('command start')),
-    ];
+    const watch = watchShellIntegration(mirror);
+    if (!watch) this.skip();
+    const { seen } = watch;
     try {
       const ok = await invokeTool<{ command: number }>('dsh_terminal_send', { sessionId, input: 'echo marked-$((6*7))' });
       const failed = await invokeTool<{ command: number }>('dsh_terminal_send', { sessionId, input: 'echo failing; (exit 4)' });
@@ -193,7 +185,7 @@ describe('command record through vscode.lm.invokeTool', function () {
       assert.deepEqual(seen, []);
       assert.equal((mirror as unknown as { shellIntegration?: unknown }).shellIntegration, undefined);
     } finally {
-      for (const d of subscriptions) d.dispose();
+      watch.dispose();
     }
   });
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
-import { runPickingFirst } from './ui';
+import { runPickingFirst, watchShellIntegration } from './ui';
 import { sleep, until } from '../helpers/wait';
 
 /** Every regular file under `dir` (symlinks not followed). */
@@ -73,18 +73,10 @@ describe('safety and visibility', function () {
   });
 
   it('a program in the session cannot claim shell integration, rename the tab or reach the clipboard through the panel terminal', async function () {
-    // Shell integration events for extensions exist from VS Code 1.93.
-    const api = vscode.window as unknown as {
-      onDidChangeTerminalShellIntegration?: vscode.Event<{ terminal: vscode.Terminal }>;
-      onDidStartTerminalShellExecution?: vscode.Event<{ terminal: vscode.Terminal }>;
-    };
-    if (!api.onDidChangeTerminalShellIntegration || !api.onDidStartTerminalShellExecution) this.skip();
     const mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
-    const seen: string[] = [];
-    const subscriptions = [
-      api.onDidChangeTerminalShellIntegration((e) => e.terminal === mirror && seen.push('shell integration')),
-      api.onDidStartTerminalShellExecution((e) => e.terminal === mirror && seen.push('command start')),
-    ];
+    const watch = watchShellIntegration(mirror);
+    if (!watch) this.skip();
+    const { seen } = watch;
     // The clipboard check counts only where this host's clipboard round-trips (a browser may refuse it).
     await vscode.env.clipboard.writeText('clipboard before').then(undefined, () => undefined);
     const clipboard = (await vscode.env.clipboard.readText().then(undefined, () => '')) === 'clipboard before';
@@ -104,7 +96,7 @@ describe('safety and visibility', function () {
       assert.match(mirror.name, new RegExp(`${sessionId} · visible`));
       if (clipboard) assert.equal(await vscode.env.clipboard.readText(), 'clipboard before');
     } finally {
-      for (const d of subscriptions) d.dispose();
+      watch.dispose();
     }
   });
 

@@ -39,3 +39,27 @@ export async function panelText(terminal: vscode.Terminal, select: () => Thenabl
   while (lines.length && !lines[lines.length - 1]) lines.pop();
   return lines;
 }
+
+/**
+ * Records the shell integration events VS Code fires for `terminal` (`'shell integration'` when
+ * it starts reporting shell integration, `'command start'` for a command execution); undefined
+ * where this VS Code has no such events for extensions (before 1.93).
+ */
+export function watchShellIntegration(terminal: vscode.Terminal): { seen: string[]; dispose(): void } | undefined {
+  const api = vscode.window as unknown as {
+    onDidChangeTerminalShellIntegration?: vscode.Event<{ terminal: vscode.Terminal }>;
+    onDidStartTerminalShellExecution?: vscode.Event<{ terminal: vscode.Terminal }>;
+  };
+  if (!api.onDidChangeTerminalShellIntegration || !api.onDidStartTerminalShellExecution) return undefined;
+  const seen: string[] = [];
+  const subscriptions = [
+    api.onDidChangeTerminalShellIntegration((e) => e.terminal === terminal && seen.push('shell integration')),
+    api.onDidStartTerminalShellExecution((e) => e.terminal === terminal && seen.push('command start')),
+  ];
+  return {
+    seen,
+    dispose: () => {
+      for (const d of subscriptions) d.dispose();
+    },
+  };
+}
