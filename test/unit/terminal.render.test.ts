@@ -16,7 +16,7 @@ import { element } from '../helpers/element';
 const E = '\x1b';
 /**
  * Longest the event loop may be held by one render here (ms). By design a render holds it for at
- * most RENDER_WALL_MS (150 ms) plus one chunk and reading the buffer back; the bound allows far
+ * most RENDER_WALL_MS (400 ms) plus one chunk and reading the buffer back; the bound allows far
  * more for a loaded machine. Unbounded, these inputs hold it for minutes.
  */
 const STALL_BOUND_MS = 2500;
