@@ -23,10 +23,11 @@ import { LspError, LspProvider, LspRequest, LspResult, NavLocation, Range, asser
 import { canonicalUri, uriKey } from '../uri';
 import { headLines } from '../headLines';
 import { slugify, ResolvableFile, Resolution } from './resolve';
-import { IndexedLink, IndexedNote, VaultIndex, VaultIndexOptions, decode } from './vaultIndex';
+import { IndexedLink, IndexedNote, VaultIndex, VaultIndexOptions } from './vaultIndex';
 import { isNotFoundError, WorkspaceFs } from './workspaceFs';
 import type { WikiLink } from './parse';
 import { partialText } from './partialText';
+import { noteText } from './noteParser';
 
 /** Options of the `md-links` provider: the index options plus hover bounds. */
 export interface MdLinksOptions extends VaultIndexOptions {
@@ -181,7 +182,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
     if (known) return known;
     let text: string;
     try {
-      text = decode(await this.fs.readFile(uri));
+      text = noteText(await this.fs.readFile(uri));
     } catch (e) {
       if (isNotFoundError(e)) throw new LspError('file_not_found', `file not found: ${relPath} (in ${index.rootUri})`, { uri, relPath }, { cause: e });
       throw e;
@@ -245,7 +246,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
     const target = index.note(file.relPath) ?? (file as IndexedNote); // the current parse, not a cached one
     let text: string;
     try {
-      text = decode(await this.fs.readFile(file.uri));
+      text = noteText(await this.fs.readFile(file.uri));
     } catch (e) {
       if (isNotFoundError(e)) return null;
       throw e;

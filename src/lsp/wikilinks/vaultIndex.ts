@@ -481,10 +481,3 @@ function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
   if (s.size === 0) m.delete(k);
 }
 
-const utf8 = new TextDecoder('utf-8');
-
-/** Decode UTF-8 bytes, dropping a leading BOM (TextDecoder does by default). */
-export function decode(bytes: Uint8Array): string {
-  return utf8.decode(bytes);
-}
-
