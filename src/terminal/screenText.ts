@@ -132,6 +132,16 @@ export interface RenderedScreen {
   limited?: true;
 }
 
+/**
+ * What TextRenderer.render returns for `raw` when it needs no emulator: on the normal screen, text
+ * of printable ASCII whose every CR ends a line (its lines, that CR removed; the plain fast path
+ * of render, whatever the terminal's size). Undefined for any other text.
+ */
+export function renderPlain(raw: string, options: RenderOptions = {}): Rendered | undefined {
+  if (options.startInAlternate || NOT_PLAIN.test(raw)) return undefined;
+  return { lines: raw.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)) };
+}
+
 /** One emulator of a session's size, reused for every render of that session. Not thread-safe. */
 export class TextRenderer {
   private readonly term: Terminal;

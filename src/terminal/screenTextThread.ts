@@ -18,7 +18,7 @@
 import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../common/errorMessage';
 import { plainText } from './escapeScan';
-import { RenderOptions, Rendered, RenderedScreen, TextRenderer } from './screenText';
+import { RenderOptions, Rendered, RenderedScreen, TextRenderer, renderPlain } from './screenText';
 import type { ScreenTextReply, ScreenTextRequest } from './screenTextProtocol';
 import type { TerminalLog } from './types';
 
@@ -77,8 +77,13 @@ export class ScreenTextThread {
     this.log = options.log;
   }
 
-  /** TextRenderer.render of `raw` with an emulator of `size`, in the worker. */
+  /**
+   * TextRenderer.render of `raw` with an emulator of `size`, in the worker; plain text (see
+   * renderPlain: linear, no emulator) is answered on this thread without the round trip.
+   */
   render(size: CellSize, raw: string, options: RenderOptions = {}): Promise<Rendered> {
+    const plain = renderPlain(raw, options);
+    if (plain) return Promise.resolve(plain);
     if (this.entry === undefined) return Promise.resolve().then(() => this.renderer(size).render(raw, options));
     return this.ask({ type: 'render', id: this.nextId++, cols: size.cols, rows: size.rows, raw, options });
   }

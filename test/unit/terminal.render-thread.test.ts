@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { RENDER_LIMIT_NOTICE, TextRenderer } from '../../src/terminal/screenText';
+import { RENDER_LIMIT_NOTICE, TextRenderer, renderPlain } from '../../src/terminal/screenText';
 import { RENDER_LOST_NOTICE, ScreenTextThread } from '../../src/terminal/screenTextThread';
 import { Harness, harness } from './support/terminal';
 import { screenTextWorkerEntry } from '../helpers/workerEntry';
@@ -112,6 +112,18 @@ describe('ScreenTextThread', function () {
     });
   }
 
+  it('plain text is rendered without the emulator as the emulator renders it', () => {
+    const r = new TextRenderer(size.cols, size.rows);
+    const long = 'z'.repeat(100);
+    for (const raw of ['', 'one', 'one\ntwo\r\n', `${long}\r\n  indented  \n\n`, Array.from({ length: 450 }, (_, i) => `line ${i}`).join('\r\n')]) {
+      assert.deepEqual(renderPlain(raw), r.render(raw), JSON.stringify(raw.slice(0, 40)));
+      assert.deepEqual(renderPlain(raw, { keepCursorBlanks: true }), r.render(raw, { keepCursorBlanks: true }));
+    }
+    for (const raw of ['a\rb', 'tab\there', `${E}[1mbold`, 'é', 'trailing\r']) assert.equal(renderPlain(raw), undefined, JSON.stringify(raw));
+    assert.equal(renderPlain('plain', { startInAlternate: true }), undefined);
+    r.dispose();
+  });
+
   it('renders of several sizes at once each get their own answer', async () => {
     const thread = new ScreenTextThread(screenTextWorkerEntry());
     try {
@@ -156,7 +168,7 @@ describe('ScreenTextThread', function () {
       const thread = new ScreenTextThread(entry);
       try {
         assert.deepEqual(await thread.render(size, raw), { lines: [RENDER_LOST_NOTICE, 'bold line', 'second line', ''], limited: true });
-        assert.deepEqual(await thread.render(size, 'again'), { lines: [RENDER_LOST_NOTICE, 'again'], limited: true });
+        assert.deepEqual(await thread.render(size, `${E}[1magain`), { lines: [RENDER_LOST_NOTICE, 'again'], limited: true });
       } finally {
         thread.dispose();
       }
