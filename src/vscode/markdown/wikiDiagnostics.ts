@@ -5,9 +5,9 @@
  * index changes. The same diagnostics answer `dsh_diagnostics` for notes, from the index directly.
  */
 import * as vscode from 'vscode';
-import { SEVERITIES } from '../lsp/features/types';
-import type { DiagnosticItem, DiagnosticProvider } from '../lsp/features/types';
-import { errorMessage } from '../common/errorMessage';
+import { SEVERITIES } from '../../lsp/features/types';
+import type { DiagnosticItem, DiagnosticProvider } from '../../lsp/features/types';
+import { errorMessage } from '../../common/errorMessage';
 
 const SEVERITY: Record<(typeof SEVERITIES)[number], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
