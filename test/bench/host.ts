@@ -124,8 +124,9 @@ async function scenario(label: string, work: () => Promise<unknown>): Promise<vo
  * `true` through invokeTool next to the no-op call, alternating: dsh_terminal_send to a session
  * that ran your startup files (`userSession`), to one whose HOME is an empty folder
  * (`bareSession`: no ~/.bashrc, so no PROMPT_COMMAND of yours runs at each prompt, as in
- * `npm run bench:terminal`), dsh_run, and a send through the extension's API (in this host, no
- * invokeTool, no tool layer) to a session of its own with the empty HOME.
+ * `npm run bench:terminal`), a read of that session (a tool without a confirmation), dsh_run, and
+ * a send through the extension's API (in this host, no invokeTool, no tool layer) to a session of
+ * its own with the empty HOME.
  */
 async function readinessLatency(userSession: string, bareSession: string, apiBare: () => Promise<object>): Promise<void> {
   emit({ text: `\`true\` → stdin_read through vscode.lm.invokeTool next to the no-op call, ${RUNS} runs each, alternating:` });
@@ -133,6 +134,8 @@ async function readinessLatency(userSession: string, bareSession: string, apiBar
     ['no-op dsh_terminal_list', () => invoke('dsh_terminal_list', {})],
     ['dsh_terminal_send "true"', () => invoke('dsh_terminal_send', { sessionId: userSession, input: 'true' })],
     ['  same, HOME empty', () => invoke('dsh_terminal_send', { sessionId: bareSession, input: 'true' })],
+    // A tool on the same session without a confirmation and without a send's busy/idle events.
+    ['dsh_terminal_read count 1', () => invoke('dsh_terminal_read', { sessionId: bareSession, count: 1 })],
     ['dsh_run "true"', () => invoke('dsh_run', { command: 'true' })],
     // The same send without vscode.lm.invokeTool and the tool layer: what they add is the difference.
     ['  same, extension API', async () => ({ json: { ...(await apiBare()) } })],
@@ -145,7 +148,7 @@ async function readinessLatency(userSession: string, bareSession: string, apiBar
       const t = now();
       const r = await call();
       times[k]!.push(now() - t);
-      if (k === 0) continue;
+      if (k === 0 || label.startsWith('dsh_terminal_read')) continue;
       backend[k]!.push(Number(r.json.durationMs));
       if (r.json.waiting !== 'shell-prompt') throw new Error(`${label} did not return at the prompt: ${JSON.stringify(r.json)}`);
     }
@@ -153,7 +156,7 @@ async function readinessLatency(userSession: string, bareSession: string, apiBar
   const noop = median(times[0]!);
   for (const [k, [label]] of calls.entries()) {
     const xs = times[k]!;
-    const added = k === 0 ? '' : `  added ${ms(median(xs) - noop)} (the backend's durationMs: median ${median(backend[k]!)} ms)`;
+    const added = k === 0 ? '' : `  added ${ms(median(xs) - noop)}${backend[k]!.length ? ` (the backend's durationMs: median ${median(backend[k]!)} ms)` : ''}`;
     emit({ text: `  ${label.padEnd(26)} median ${ms(median(xs))}  p95 ${ms(quantile(xs, 0.95))}${added}` });
   }
   emit({ text: `  goal: ≤ 10 ms added; load average now ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}` });
