@@ -8,7 +8,9 @@ import nodePty = require('node-pty');
 import { TerminalConfig, resolveTerminalConfig } from '../../src/terminal/config';
 import { PtyBashBackend, type PtyBashOptions } from '../../src/terminal/ptyBash';
 import type { TerminalLog } from '../../src/terminal/types';
-import { Owner, SessionInfo, TerminalService } from '../../src/terminal/service';
+import { TerminalService } from '../../src/terminal/service';
+import { Owner } from '../../src/terminal/owner';
+import { SessionInfo } from '../../src/terminal/publishedSession';
 import { element } from './element';
 import { until } from './wait';
 
