@@ -11,7 +11,7 @@ import { CommandHistory } from '../../src/terminal/commandHistory';
 import { TerminalError } from '../../src/terminal/errors';
 import { Scrollback } from '../../src/terminal/scrollback';
 import { searchScrollback } from '../../src/terminal/scrollbackSearch';
-import { Harness, harness } from './support/terminal';
+import { Harness, harness } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 
 const linux = process.platform === 'linux';

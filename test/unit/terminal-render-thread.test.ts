@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { RENDER_LIMIT_NOTICE, TextRenderer, renderPlain } from '../../src/terminal/screenText';
 import { RENDER_LOST_NOTICE, ScreenTextThread } from '../../src/terminal/screenTextThread';
-import { Harness, harness } from './support/terminal';
+import { Harness, harness } from '../helpers/terminalHarness';
 import { screenTextWorkerEntry } from '../helpers/workerEntry';
 
 const E = '\x1b';
