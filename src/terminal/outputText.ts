@@ -4,7 +4,7 @@
  * (a rendering that fails falls back to the raw text, with a warning in the log).
  */
 import type { TerminalLog } from './types';
-import type { TextRenderer } from './screenText';
+import type { RenderOptions, Rendered, TextRenderer } from './screenText';
 import { tailByBytes } from './scrollback';
 import type { ReadResult } from './types';
 import { errorMessage } from '../common/errorMessage';
@@ -19,16 +19,17 @@ export function normalizeOutput(text: string): string {
  * dropped, the blanks before the cursor kept (`Name: `). When a full-screen program holds the
  * alternate screen at the end, its visible screen follows. At most `maxReadBytes` UTF-8 bytes
  * (the newest kept). `limited`: the rendering was cut short (screenText.ts, Rendered.limited).
+ * `render` is TextRenderer.render of the session's size (screenTextThread.ts runs it off this thread).
  */
-export function viewportText(
-  renderer: () => TextRenderer,
+export async function viewportText(
+  render: (raw: string, options: RenderOptions) => Promise<Rendered>,
   raw: string,
   startInAlternate: boolean,
   maxReadBytes: number,
   log: TerminalLog,
-): { text: string; limited?: boolean } {
+): Promise<{ text: string; limited?: boolean }> {
   try {
-    const { lines, alternateScreen, limited } = renderer().render(raw, { startInAlternate, keepCursorBlanks: true });
+    const { lines, alternateScreen, limited } = await render(raw, { startInAlternate, keepCursorBlanks: true });
     let text = normalizeOutput(lines.join('\n'));
     if (alternateScreen?.length) text = text ? `${text}\n${alternateScreen.join('\n')}` : alternateScreen.join('\n');
     return { text: tailByBytes(text, maxReadBytes).text, limited };
@@ -41,17 +42,34 @@ export function viewportText(
 
 /**
  * A scrollback page as model text: rendered, then capped at `maxReadBytes` again (a tab becomes
- * spaces), `truncated` when either cap cut it; the raw page when rendering fails.
+ * spaces), `truncated` when either cap cut it; the raw page when rendering fails. On the caller's
+ * thread; renderedPageAsync renders through screenTextThread.ts.
  */
 export function renderedPage(renderer: () => TextRenderer, page: ReadResult, maxReadBytes: number, log: TerminalLog): ReadResult {
   try {
-    const { lines, limited } = renderer().render(page.text);
-    const rendered = tailByBytes(lines.join('\n'), maxReadBytes);
-    const result: ReadResult = { ...page, text: rendered.text, truncated: page.truncated || rendered.dropped > 0 };
-    if (limited) result.renderLimited = true;
-    return result;
+    return pageText(page, renderer().render(page.text), maxReadBytes);
   } catch (error) {
-    log.warn(`rendering a page failed, returning raw text: ${errorMessage(error)}`);
-    return page;
+    return rawPage(page, error, log);
   }
+}
+
+/** renderedPage with `render` (TextRenderer.render of the session's size) run off this thread. */
+export async function renderedPageAsync(render: (raw: string) => Promise<Rendered>, page: ReadResult, maxReadBytes: number, log: TerminalLog): Promise<ReadResult> {
+  try {
+    return pageText(page, await render(page.text), maxReadBytes);
+  } catch (error) {
+    return rawPage(page, error, log);
+  }
+}
+
+function pageText(page: ReadResult, { lines, limited }: Rendered, maxReadBytes: number): ReadResult {
+  const rendered = tailByBytes(lines.join('\n'), maxReadBytes);
+  const result: ReadResult = { ...page, text: rendered.text, truncated: page.truncated || rendered.dropped > 0 };
+  if (limited) result.renderLimited = true;
+  return result;
+}
+
+function rawPage(page: ReadResult, error: unknown, log: TerminalLog): ReadResult {
+  log.warn(`rendering a page failed, returning raw text: ${errorMessage(error)}`);
+  return page;
 }

@@ -15,6 +15,7 @@ import { controlledPromptRc } from './markers';
 import type { PtyModule } from './nodePty';
 import * as proc from './procProbe';
 import { PtyBashSession } from './ptySession';
+import { ScreenTextThread } from './screenTextThread';
 import { sessionEnv } from './sessionEnv';
 import { createStartupDir } from './sessionStartup';
 import type { SandboxPolicy } from './sandbox/policy';
@@ -37,6 +38,12 @@ export interface PtyBashOptions {
    * starts a shell inside it. A session whose policy is on starts sandboxed or not at all.
    */
   sandbox?: { runtime: SandboxRuntime; policy: () => SandboxPolicy };
+  /**
+   * Absolute path of the model-text renderer's worker script (the bundle of screenTextWorker.ts).
+   * Default: `screenTextWorker.js` beside this module (dist/ in the extension) when it exists,
+   * else renders run on the caller's thread (the sources run by a test runner have no bundle).
+   */
+  renderWorkerEntry?: string;
 }
 
 /** The node-pty backend. `config` is read at each spawn, so a reload applies to new sessions. */
@@ -45,6 +52,8 @@ export class PtyBashBackend implements TerminalBackend {
   private readonly probe: boolean;
   private readonly sandbox: PtyBashOptions['sandbox'];
   private protectionLogged = false;
+  /** Renders the model text of every session of this backend (screenTextThread.ts). */
+  private readonly renderThread: ScreenTextThread;
 
   constructor(
     private readonly pty: PtyModule,
@@ -54,6 +63,8 @@ export class PtyBashBackend implements TerminalBackend {
   ) {
     this.probe = options.probe ?? proc.probeAvailable();
     this.sandbox = options.sandbox;
+    const bundled = path.join(__dirname, 'screenTextWorker.js');
+    this.renderThread = new ScreenTextThread(options.renderWorkerEntry ?? (fs.existsSync(bundled) ? bundled : undefined), { log });
   }
 
   async spawn(spec: SpawnSpec, signal?: AbortSignal): Promise<BackendSession> {
@@ -110,7 +121,7 @@ export class PtyBashBackend implements TerminalBackend {
       throw new TerminalError('SPAWN_FAILED', `could not start ${config.shell}: ${errorMessage(error)}; check the dsh.terminal.shell setting`);
     }
     this.logProtection(term);
-    const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed);
+    const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed, this.renderThread);
     session.outsideApproved = outside;
     try {
       await session.firstPrompt(config.openTimeoutMs, signal);

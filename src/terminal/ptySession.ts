@@ -15,7 +15,7 @@ import { TerminalError } from './errors';
 import { CommandHistory } from './commandHistory';
 import type { CommandEvent } from './commandRecord';
 import { DEBUG_TRAP_FILE, DebugTrap, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, drainMarker, readDebugTrap } from './markers';
-import { viewportText, renderedPage } from './outputText';
+import { viewportText, renderedPage, renderedPageAsync } from './outputText';
 import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
 import { SessionProcessTree } from './processTree';
@@ -23,7 +23,8 @@ import type { TerminalLog } from './types';
 import type { SandboxSummary } from './sandbox/policy';
 import { writeDrainMarker } from './ptyDrain';
 import { ReadinessSnapshot, SeenWait, decideReadiness } from './readiness';
-import { TextRenderer } from './screenText';
+import { type RenderedScreen, TextRenderer } from './screenText';
+import type { ScreenTextThread } from './screenTextThread';
 import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
 import { SearchRequest, SearchResult, searchScrollback } from './scrollbackSearch';
 import {
@@ -188,6 +189,7 @@ export class PtyBashSession implements BackendSession {
    * @param probe use the Linux /proc probe (else ps(1) and no probe).
    * @param startup the session's private folder, removed when it closes.
    * @param sandbox the sandbox the shell runs in (its summary, and what to call once it closed).
+   * @param renderThread renders model text off this thread (send results, readAsync).
    */
   constructor(
     private readonly term: IPty,
@@ -197,7 +199,8 @@ export class PtyBashSession implements BackendSession {
     private readonly log: TerminalLog,
     private readonly probe: boolean,
     private readonly startup: StartupDir,
-    readonly sandboxed?: { summary: SandboxSummary; release(): void },
+    readonly sandboxed: { summary: SandboxSummary; release(): void } | undefined,
+    private readonly renderThread: ScreenTextThread,
   ) {
     this.parser = new MarkerParser(nonce);
     this.scrollback = new Scrollback({
@@ -434,10 +437,10 @@ export class PtyBashSession implements BackendSession {
           clearTimeout(send.draining?.timer);
           poll.stop();
           options.signal?.removeEventListener('abort', onAbort);
-          const result = this.result(send, reason, waiting, foreground);
-          // Whether the terminal echoes is read by a child process, never on this thread.
-          if (waiting !== 'program-input') return resolve(result);
-          void echoDisabled(this.ptsIfKnown()).then((off) => {
+          // The render (in the render thread) and whether the terminal echoes (read by a child
+          // process) are awaited together, never on this thread.
+          const echoOff = waiting === 'program-input' ? echoDisabled(this.ptsIfKnown()) : Promise.resolve(false);
+          void Promise.all([this.result(send, reason, waiting, foreground), echoOff]).then(([result, off]) => {
             if (off) result.echoOff = true;
             resolve(result);
           });
@@ -448,7 +451,25 @@ export class PtyBashSession implements BackendSession {
     });
   }
 
+  /** A page, a command's page or the screen, rendered on this thread (readAsync renders off it). */
   read(request: ReadRequest): ReadResult {
+    const source = this.readSource(request);
+    if (source.kind === 'screen') return screenPage(source.tail, this.render().screen(source.tail.text));
+    if (request.raw) return source.page;
+    return renderedPage(() => this.render(), source.page, this.config.maxReadBytes, this.log);
+  }
+
+  /** As read, rendered in the render thread: the caller's thread is not held by the render. */
+  async readAsync(request: ReadRequest): Promise<ReadResult> {
+    const source = this.readSource(request);
+    const size = this.cellSize();
+    if (source.kind === 'screen') return screenPage(source.tail, await this.renderThread.screen(size, source.tail.text));
+    if (request.raw) return source.page;
+    return renderedPageAsync((raw) => this.renderThread.render(size, raw), source.page, this.config.maxReadBytes, this.log);
+  }
+
+  /** The raw text a read renders: the scrollback's tail for the screen, else the page asked for. */
+  private readSource(request: ReadRequest): { kind: 'screen'; tail: ReadResult } | { kind: 'page'; page: ReadResult } {
     const offset = request.offset ?? 0;
     const count = request.count ?? DEFAULT_READ_COUNT;
     for (const [name, value, min] of [['offset', offset, 0], ['count', count, 1]] as const) {
@@ -457,19 +478,12 @@ export class PtyBashSession implements BackendSession {
       }
     }
     if (request.screen && request.command !== undefined) throw new TerminalError('INVALID_ARGUMENT', 'give screen or command, not both: the screen is not part of any command');
-    if (request.screen) {
-      const tail = this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes);
-      const screen = this.render().screen(tail.text);
-      const result: ReadResult = { ...tail, offset: 0, lineBegin: 0, lineEnd: 0, truncated: false, text: screen.lines.join('\n') };
-      if (screen.limited) result.renderLimited = true;
-      return result;
-    }
+    if (request.screen) return { kind: 'screen', tail: this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes) };
     const page =
       request.command === undefined
         ? this.scrollback.page(offset, count, this.config.maxReadBytes)
         : this.commands.outputPage(request.command, offset, count, this.config.maxReadBytes);
-    if (request.raw) return page;
-    return renderedPage(() => this.render(), page, this.config.maxReadBytes, this.log);
+    return { kind: 'page', page };
   }
 
   search(request: SearchRequest): Promise<SearchResult> {
@@ -479,6 +493,10 @@ export class PtyBashSession implements BackendSession {
   private render(): TextRenderer {
     this.renderer ??= new TextRenderer(this.term.cols, this.term.rows);
     return this.renderer;
+  }
+
+  private cellSize(): { cols: number; rows: number } {
+    return { cols: this.term.cols, rows: this.term.rows };
   }
 
   signal(signal: AllowedSignal, expect?: ReceiverIdentity): SignalResult {
@@ -757,24 +775,25 @@ export class PtyBashSession implements BackendSession {
     return members.length > 0 || !thorough ? members : proc.groupProcesses(this.leaderPid, pgrp, this.shellStart);
   }
 
-  private result(send: ActiveSend, waitReason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess): SendResult {
+  /** The send's result; the state is taken now, the viewport rendered in the render thread. */
+  private async result(send: ActiveSend, waitReason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess): Promise<SendResult> {
     const { text, dropped } = send.viewport.result();
     let output = text;
     // A send that ends before the shell ran anything shows what the shell shows: the pending
     // command and its continuation prompt. At a fresh prompt the echo region is just the prompt.
     // Keys pressed at the prompt that did not end the line (Up, Tab) show the line they edited.
     if (send.mode === 'echo' && (waiting !== 'shell-prompt' || (send.keysAtPrompt && this.markers.promptSeq === send.baselineSeq))) output += send.echoTail;
-    const viewport = viewportText(() => this.render(), output, send.alternateAtStart, this.config.maxReadBytes, this.log);
+    const size = this.cellSize();
+    const rendering = viewportText((raw, options) => this.renderThread.render(size, raw, options), output, send.alternateAtStart, this.config.maxReadBytes, this.log);
     const result: SendResult = {
       waitReason,
       sessionStatus: this.status(),
-      output: viewport.text,
+      output: '',
       truncated: dropped > 0,
       droppedBytes: dropped,
       probe: this.probe ? 'linux-proc' : 'unavailable',
       durationMs: Date.now() - send.startedAt,
     };
-    if (viewport.limited) result.renderLimited = true;
     if (waiting) result.waiting = waiting;
     if (send.match !== undefined) result.match = send.match;
     if (waiting === 'shell-prompt' && this.markers.last === 'prompt' && this.markers.promptSeq > send.baselineSeq) {
@@ -784,6 +803,9 @@ export class PtyBashSession implements BackendSession {
       result.foreground = foreground ?? this.foreground();
       if (this.alternateScreen) result.alternateScreen = true;
     }
+    const viewport = await rendering;
+    result.output = viewport.text;
+    if (viewport.limited) result.renderLimited = true;
     this.log.info(
       `${send.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${send.poll?.looks ?? 0} looks, ${send.counts.probeLooks} probe looks, ${send.counts.onOutput} evaluations on output, ${(this.tree?.fullScanCount ?? 0) - (send.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
     );
@@ -838,4 +860,11 @@ function readHead(file: string, maxBytes: number): string | undefined {
 
 function statusText(status: SessionStatus): string {
   return status.kind === 'running' ? 'running' : status.signal ? `killed by ${status.signal}` : `exit code ${status.exitCode}`;
+}
+
+/** A screen read: the scrollback tail's page fields with the rendered screen as its text. */
+function screenPage(tail: ReadResult, screen: RenderedScreen): ReadResult {
+  const result: ReadResult = { ...tail, offset: 0, lineBegin: 0, lineEnd: 0, truncated: false, text: screen.lines.join('\n') };
+  if (screen.limited) result.renderLimited = true;
+  return result;
 }

@@ -4,7 +4,7 @@
  * escapes applied and removed, carriage-return redraws (progress bars) collapsed to their final
  * state, backspaces applied, lines wider than the terminal joined again (wrapping undone).
  *
- * Rendering is on demand and synchronous (reads are synchronous), from raw text whose lines are
+ * Rendering is on demand and synchronous, from raw text whose lines are
  * separated by `\n` (a `\r` before it is ignored). To bound the emulator's memory (one row costs
  * about 12 bytes per column), the text is rendered in batches of lines, the emulator reset between
  * batches: a cursor movement or an escape sequence that reaches across a batch boundary (every
@@ -12,8 +12,8 @@
  * over between batches; what is drawn there never appears in the rendered scrollback, as in a
  * person's terminal.
  *
- * Rendering runs on the caller's thread (the extension host), so it is bounded in time whatever a
- * program prints. Counts that make the emulator loop (`CSI 300000000 b`) are lowered to the least
+ * The extension renders in a worker thread (screenTextThread.ts), and a render is bounded in time
+ * whatever a program prints, so that a send's result or a read never waits long. Counts that make the emulator loop (`CSI 300000000 b`) are lowered to the least
  * count with the same result before the emulator applies them (escapeCounts.ts); the text is fed
  * in chunks of bounded cost (escapeScan.ts) and the clock (this process's CPU time, and wall
  * time) is checked between chunks. Past either limit the emulator is fed no more: the rest follows
@@ -43,8 +43,8 @@ const BASE_SCROLLBACK = 1000;
  * does not change the result. Printable ASCII skips the emulator; a viewport (256 KiB) of coloured
  * test-runner or compiler output parses well under it, as do 300 cursor jumps with line inserts
  * on a cold start (about 180 ms with the JIT compiling); what reaches it is output built to make
- * an emulator work (floods of insert-line, repeat or scroll sequences). The render runs on the
- * extension host thread, which every extension shares.
+ * an emulator work (floods of insert-line, repeat or scroll sequences). The render runs in a
+ * worker thread (screenTextThread.ts); the bound keeps a send's result from waiting long.
  */
 export const RENDER_BUDGET_MS = 250;
 /**
@@ -130,6 +130,16 @@ export interface Rendered {
 export interface RenderedScreen {
   lines: string[];
   limited?: true;
+}
+
+/**
+ * What TextRenderer.render returns for `raw` when it needs no emulator: on the normal screen, text
+ * of printable ASCII whose every CR ends a line (its lines, that CR removed; the plain fast path
+ * of render, whatever the terminal's size). Undefined for any other text.
+ */
+export function renderPlain(raw: string, options: RenderOptions = {}): Rendered | undefined {
+  if (options.startInAlternate || NOT_PLAIN.test(raw)) return undefined;
+  return { lines: raw.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)) };
 }
 
 /** One emulator of a session's size, reused for every render of that session. Not thread-safe. */

@@ -330,11 +330,21 @@ export class TerminalService implements Disposable {
   }
 
   /**
-   * A scrollback page, or with `request.command` a page of that command's output; never waits for a send.
+   * A scrollback page, or with `request.command` a page of that command's output; never waits for a
+   * send. Renders on the caller's thread: on the extension host thread, use readAsync.
    * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, INVALID_ARGUMENT (naming the bad field or unknown command).
    */
   read(owner: Owner, sessionId: string, request: ReadRequest = {}): ReadResult {
     return this.entry(owner, sessionId).session.read(request);
+  }
+
+  /**
+   * As read, with the rendering off the caller's thread (the extension host's): what tools and the
+   * extension API use. A session whose renderer thread fails still answers (screenTextThread.ts).
+   * @throws TerminalError as read (the promise rejects).
+   */
+  async readAsync(owner: Owner, sessionId: string, request: ReadRequest = {}): Promise<ReadResult> {
+    return this.entry(owner, sessionId).session.readAsync(request);
   }
 
   /**

@@ -41,7 +41,11 @@ export interface TerminalApi {
   send(owner: OwnerHandle, sessionId: string, request: SendRequest): Promise<SendResult>;
   startBackground(owner: OwnerHandle, sessionId: string, request: SendRequest): { jobId: string };
   output(owner: OwnerHandle, sessionId: string, jobId: string): JobOutput;
-  read(owner: OwnerHandle, sessionId: string, request?: ReadRequest): ReadResult;
+  /**
+   * A page of the scrollback, of a command's output or the screen: what `dsh_terminal_read`
+   * returns without `search`. Rendered in a worker thread; rejects with the errors of the tool.
+   */
+  read(owner: OwnerHandle, sessionId: string, request?: ReadRequest): Promise<ReadResult>;
   /**
    * A page of the session's command record, newest first: what `dsh_terminal_history` returns
    * (without the `sessionId` the caller passed). `request` as that tool's input: `offset`,
@@ -112,7 +116,10 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
     },
     startBackground: (owner: OwnerHandle, sessionId: string, request: SendRequest) => copy(service.startBackground(real(owner), sessionId, { ...request })),
     output: (owner: OwnerHandle, sessionId: string, jobId: string) => copy(service.output(real(owner), sessionId, jobId)),
-    read: (owner: OwnerHandle, sessionId: string, request: ReadRequest = {}) => copy(service.read(real(owner), sessionId, { ...request })),
+    async read(owner: OwnerHandle, sessionId: string, request: ReadRequest = {}) {
+      const o = real(owner);
+      return copy(await service.readAsync(o, sessionId, { ...request }));
+    },
     history: (owner: OwnerHandle, sessionId: string, request: HistoryRequest = {}) => copy(service.history(real(owner), sessionId, { ...requestObject('history', request) })),
     command: (owner: OwnerHandle, sessionId: string, index: number) => copy(service.command(real(owner), sessionId, index)),
     async search(owner: OwnerHandle, sessionId: string, request: SearchRequest) {

@@ -268,7 +268,10 @@ export interface BackendSession {
    * SESSION_EXITED after the shell exited.
    */
   wait(request: WaitRequest): Promise<SendResult>;
+  /** A page, a command's page or the screen (ReadRequest), rendered on the caller's thread. */
   read(request: ReadRequest): ReadResult;
+  /** As read, rendered off the caller's thread (a renderer thread that fails still answers, saying so). */
+  readAsync(request: ReadRequest): Promise<ReadResult>;
   /** Every command the shell ran, newest `historySize` kept (commandHistory.ts). */
   readonly commands: CommandHistory;
   /** Searches the scrollback or a command's output (scrollbackSearch.ts), off this thread, within its time bound. */

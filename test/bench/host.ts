@@ -31,6 +31,7 @@ import * as vscode from 'vscode';
 import { emit, errorText, Results, writeResults } from '../helpers/host/report';
 import { RUNS, median, now, quantile } from './timing';
 import { errorMessage } from '../../src/common/errorMessage';
+import type { TerminalApi } from '../../src/terminal/terminalApi';
 
 const SAMPLE_EVERY_MS = 50;
 const SCENARIO_MS = Number(process.env.DSH_BENCH_SCENARIO_S ?? 120) * 1000;
@@ -123,15 +124,21 @@ async function scenario(label: string, work: () => Promise<unknown>): Promise<vo
  * `true` through invokeTool next to the no-op call, alternating: dsh_terminal_send to a session
  * that ran your startup files (`userSession`), to one whose HOME is an empty folder
  * (`bareSession`: no ~/.bashrc, so no PROMPT_COMMAND of yours runs at each prompt, as in
- * `npm run bench:terminal`), and dsh_run.
+ * `npm run bench:terminal`), a read of that session (a tool without a confirmation), dsh_run, and
+ * a send through the extension's API (in this host, no invokeTool, no tool layer) to a session of
+ * its own with the empty HOME.
  */
-async function readinessLatency(userSession: string, bareSession: string): Promise<void> {
+async function readinessLatency(userSession: string, bareSession: string, apiBare: () => Promise<object>): Promise<void> {
   emit({ text: `\`true\` → stdin_read through vscode.lm.invokeTool next to the no-op call, ${RUNS} runs each, alternating:` });
   const calls: [string, () => Promise<{ json: Record<string, unknown> }>][] = [
     ['no-op dsh_terminal_list', () => invoke('dsh_terminal_list', {})],
     ['dsh_terminal_send "true"', () => invoke('dsh_terminal_send', { sessionId: userSession, input: 'true' })],
     ['  same, HOME empty', () => invoke('dsh_terminal_send', { sessionId: bareSession, input: 'true' })],
+    // A tool on the same session without a confirmation and without a send's busy/idle events.
+    ['dsh_terminal_read count 1', () => invoke('dsh_terminal_read', { sessionId: bareSession, count: 1 })],
     ['dsh_run "true"', () => invoke('dsh_run', { command: 'true' })],
+    // The same send without vscode.lm.invokeTool and the tool layer: what they add is the difference.
+    ['  same, extension API', async () => ({ json: { ...(await apiBare()) } })],
   ];
   for (let i = 0; i < 3; i++) for (const [, call] of calls) await call();
   const times = calls.map(() => [] as number[]);
@@ -141,7 +148,7 @@ async function readinessLatency(userSession: string, bareSession: string): Promi
       const t = now();
       const r = await call();
       times[k]!.push(now() - t);
-      if (k === 0) continue;
+      if (k === 0 || label.startsWith('dsh_terminal_read')) continue;
       backend[k]!.push(Number(r.json.durationMs));
       if (r.json.waiting !== 'shell-prompt') throw new Error(`${label} did not return at the prompt: ${JSON.stringify(r.json)}`);
     }
@@ -149,7 +156,7 @@ async function readinessLatency(userSession: string, bareSession: string): Promi
   const noop = median(times[0]!);
   for (const [k, [label]] of calls.entries()) {
     const xs = times[k]!;
-    const added = k === 0 ? '' : `  added ${ms(median(xs) - noop)} (the backend's durationMs: median ${median(backend[k]!)} ms)`;
+    const added = k === 0 ? '' : `  added ${ms(median(xs) - noop)}${backend[k]!.length ? ` (the backend's durationMs: median ${median(backend[k]!)} ms)` : ''}`;
     emit({ text: `  ${label.padEnd(26)} median ${ms(median(xs))}  p95 ${ms(quantile(xs, 0.95))}${added}` });
   }
   emit({ text: `  goal: ≤ 10 ms added; load average now ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}` });
@@ -197,12 +204,20 @@ export async function run(): Promise<void> {
       const settings = vscode.workspace.getConfiguration('dsh.terminal');
       await settings.update('env', { HOME: home }, vscode.ConfigurationTarget.Global);
       let bare: string;
+      const api = (ext.exports as { terminal: TerminalApi }).terminal;
+      const owner = api.createOwner('bench');
+      let apiBare: string;
       try {
         bare = await open('bench-empty-home');
+        apiBare = (await api.open(owner, { name: 'bench-api-empty-home' })).sessionId;
       } finally {
         await settings.update('env', undefined, vscode.ConfigurationTarget.Global);
       }
-      await readinessLatency(b, bare);
+      try {
+        await readinessLatency(b, bare, () => api.send(owner, apiBare, { input: 'true' }));
+      } finally {
+        owner.dispose();
+      }
       fs.rmSync(home, { recursive: true, force: true });
     }
 

@@ -13,6 +13,7 @@ import { Owner } from '../../src/terminal/owner';
 import { SessionInfo } from '../../src/terminal/publishedSession';
 import { element } from './element';
 import { until } from './wait';
+import { screenTextWorkerEntry } from './workerEntry';
 
 export { nodePty };
 
@@ -37,12 +38,17 @@ export interface Harness {
   dispose(): Promise<void>;
 }
 
-/** Builds a service with one pty-bash backend; `config` overrides the defaults. */
+/**
+ * Builds a service with one pty-bash backend; `config` overrides the defaults. Model text renders
+ * in the worker the extension ships (screenTextWorker.ts, bundled from the sources) unless
+ * `options` names another.
+ */
 export function harness(config: Partial<TerminalConfig> = {}, options: PtyBashOptions | ((log: MemoryLog) => PtyBashOptions) = {}): Harness {
   const log = new MemoryLog();
   const service = new TerminalService(log);
   const resolved = resolveTerminalConfig(config);
-  service.registerBackend(new PtyBashBackend(nodePty, () => resolved, log, typeof options === 'function' ? options(log) : options));
+  const given = typeof options === 'function' ? options(log) : options;
+  service.registerBackend(new PtyBashBackend(nodePty, () => resolved, log, { renderWorkerEntry: screenTextWorkerEntry(), ...given }));
   const owner = service.createOwner('test');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-test-'));
   return {

@@ -33,3 +33,6 @@ export const noteParseWorkerEntry = (): string => workerEntry('src/lsp/wikilinks
 
 /** The panel mirror's emulator worker (src/terminal/mirrorEmulatorWorker.ts). */
 export const mirrorEmulatorEntry = (): string => workerEntry('src/terminal/mirrorEmulatorWorker.ts');
+
+/** The model-text renderer's worker (src/terminal/screenTextWorker.ts). */
+export const screenTextWorkerEntry = (): string => workerEntry('src/terminal/screenTextWorker.ts');

@@ -46,10 +46,10 @@ describe('dsh_run and the extension API', function () {
       const listed = await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {});
       assert.ok(!listed.json.sessions.some((s) => s.sessionId === theirs.sessionId), 'the tools see a foreign session');
       await assert.rejects(invokeTool('dsh_terminal_send', { sessionId: theirs.sessionId, input: 'echo hijack' }), /belongs to another owner/);
-      assert.doesNotMatch(consumer.read(theirs.sessionId).text, /hijack/);
+      assert.doesNotMatch((await consumer.read(theirs.sessionId)).text, /hijack/);
 
       const ours = await invokeTool<{ sessionId: string }>('dsh_terminal_open', {});
-      assert.throws(() => consumer.read(ours.json.sessionId), /belongs to another owner/);
+      await assert.rejects(consumer.read(ours.json.sessionId), /belongs to another owner/);
       assert.ok(!consumer.list().some((s) => s.sessionId === ours.json.sessionId));
       await invokeTool('dsh_terminal_close', { sessionId: ours.json.sessionId });
     } finally {

@@ -28,7 +28,7 @@ describe('owners stay apart', function () {
       assert.equal((await invokeTool('dsh_terminal_send', { sessionId: tools, input: 'echo tools-secret-$((6*7))' })).text, 'tools-secret-42');
       const mine = (await c.open('mine')).sessionId;
       assert.equal((await c.send(mine, 'echo mine-$((6*7))')).output, 'mine-42');
-      assert.match(c.read(mine).text, /mine-42/);
+      assert.match((await c.read(mine)).text, /mine-42/);
       assert.deepEqual(c.list().map((s) => s.sessionId), [mine]);
 
       const found = await c.probe([tools], Math.max(idNumber(tools), idNumber(mine)) + 3, ['DSH Bridge tools', 'tools-secret-42']);

@@ -39,14 +39,12 @@ describe('the API facades', function () {
     roots.push(terminal.onDidChangeSessions(mine, (e) => events.push(e)));
     assert.throws(() => (terminal.onDidChangeSessions as unknown as (l: unknown) => unknown)(() => undefined), (e: Error) => (roots.push(e), e instanceof TerminalError && e.code === 'INVALID_ARGUMENT'));
     const opened = await terminal.open(mine, { name: 'mine' });
-    roots.push(opened, await terminal.send(mine, opened.sessionId, { input: 'echo mine' }), terminal.read(mine, opened.sessionId), terminal.list(mine));
-    for (const call of [
-      () => terminal.read(mine, tools.sessionId),
-      () => terminal.signal(mine, tools.sessionId, 'SIGINT'),
-      () => terminal.list(toolsOwner),
-      () => terminal.read({ label: 'x', disposed: false, dispose() {} }, tools.sessionId),
-    ]) {
+    roots.push(opened, await terminal.send(mine, opened.sessionId, { input: 'echo mine' }), await terminal.read(mine, opened.sessionId), terminal.list(mine));
+    for (const call of [() => terminal.signal(mine, tools.sessionId, 'SIGINT'), () => terminal.list(toolsOwner)]) {
       assert.throws(call, (e: Error) => (roots.push(e), e instanceof TerminalError));
+    }
+    for (const call of [() => terminal.read(mine, tools.sessionId), () => terminal.read({ label: 'x', disposed: false, dispose() {} }, tools.sessionId)]) {
+      await assert.rejects(call(), (e: Error) => (roots.push(e), e instanceof TerminalError));
     }
     await assert.rejects(terminal.close(mine, tools.sessionId), (e: Error) => (roots.push(e), /another owner/.test(e.message)));
     await h.service.send(toolsOwner, tools.sessionId, { input: 'echo more' });
@@ -92,7 +90,7 @@ describe('the API facades', function () {
     const seq = terminal.command(mine, sessionId, ok.command!);
     assert.deepEqual(seq, page.commands[1]);
     assert.equal(seq.output.lineCount, 300);
-    assert.equal(terminal.read(mine, sessionId, { command: ok.command, count: 2 }).text, 'row 299\nrow 300');
+    assert.equal((await terminal.read(mine, sessionId, { command: ok.command, count: 2 })).text, 'row 299\nrow 300');
 
     // dsh_terminal_read {search}'s result: newest match first, with context and the command that printed it.
     const found = await terminal.search(mine, sessionId, { pattern: '^row (7|250)$', regex: true, context: 1 });

@@ -10,7 +10,7 @@ export interface Consumer {
   /** Sends `input` to its session and resolves with the command's output. */
   send(id: string, input: string): Promise<{ output: string }>;
   /** A scrollback page of its session. */
-  read(id: string): { text: string };
+  read(id: string): Promise<{ text: string }>;
   /** Its own sessions. */
   list(): { sessionId: string }[];
   /** Closes its session; resolves false when there was none. */

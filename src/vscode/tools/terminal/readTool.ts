@@ -67,7 +67,7 @@ export class ReadTool extends TerminalTool<ReadInput> {
     }
     const misplaced = SEARCH_ONLY.filter(given);
     if (misplaced.length) throw new TerminalError('INVALID_ARGUMENT', `${misplaced.join(', ')} apply only with search (the text to find)`);
-    const page = this.ctx.service.read(this.ctx.owner, sessionId, {
+    const page = await this.ctx.service.readAsync(this.ctx.owner, sessionId, {
       offset,
       count: optionalInteger(input, 'count', 1),
       raw: optionalBoolean(input, 'raw'),
