@@ -162,7 +162,8 @@ class ScrollbackDocuments implements vscode.TextDocumentContentProvider, vscode.
     return vscode.Uri.from({ scheme: SCROLLBACK_SCHEME, authority: token, path: viewPath(sessionId, command) });
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  /** The view's text, rendered off the extension host thread (the service's readAsync). */
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const view = this.views.get(uri.authority);
     if (view === undefined || uri.path !== viewPath(view.sessionId, view.command)) {
       return '# This scrollback view is not open: use "DSH: List Agent Terminals" or "DSH: Show Command History" to see an agent terminal.';
@@ -170,7 +171,7 @@ class ScrollbackDocuments implements vscode.TextDocumentContentProvider, vscode.
     const { sessionId, command } = view;
     if (command !== undefined) return this.commandOutput(sessionId, command);
     try {
-      const page = this.ctx.service.read(this.ctx.owner, sessionId, {});
+      const page = await this.ctx.service.readAsync(this.ctx.owner, sessionId, {});
       const header = `# ${sessionId}: lines ${page.firstLineNumber + 1}–${page.firstLineNumber + page.lineEnd - page.lineBegin} (newest page${page.truncated ? ', cut to the byte cap' : ''})\n`;
       return header + page.text;
     } catch (error) {
@@ -179,10 +180,10 @@ class ScrollbackDocuments implements vscode.TextDocumentContentProvider, vscode.
   }
 
   /** A header saying what ran, how it ended and which lines follow, then the command's retained output. */
-  private commandOutput(sessionId: string, index: number): string {
+  private async commandOutput(sessionId: string, index: number): Promise<string> {
     try {
       const r = this.ctx.service.command(this.ctx.owner, sessionId, index);
-      const page = this.ctx.service.read(this.ctx.owner, sessionId, { command: index, count: Math.max(1, r.output.lineCount) });
+      const page = await this.ctx.service.readAsync(this.ctx.owner, sessionId, { command: index, count: Math.max(1, r.output.lineCount) });
       const shown = page.lineEnd - page.lineBegin;
       const lines = shown > 0 ? `lines ${page.firstLineNumber + 1}–${page.firstLineNumber + shown}` : 'no output';
       const gone = r.output.truncated ? `; its first ${r.output.droppedLines} lines (${r.output.droppedBytes} bytes) are no longer in the scrollback` : '';
