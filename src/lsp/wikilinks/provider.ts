@@ -23,7 +23,7 @@ import { LspError, LspProvider, LspRequest, LspResult, NavLocation, Range, asser
 import { canonicalUri, uriKey } from '../uri';
 import { headLines } from '../headLines';
 import { slugify, ResolvableFile, Resolution } from './resolve';
-import { IndexedLink, IndexedNote, VaultIndex, VaultIndexOptions } from './vaultIndex';
+import { IndexedLink, IndexedNote, NoteText, VaultIndex, VaultIndexOptions } from './vaultIndex';
 import { isNotFoundError, WorkspaceFs } from './workspaceFs';
 import type { WikiLink } from './parse';
 import { partialText } from './partialText';
@@ -110,7 +110,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
    * A file was created or changed (`text`: its current content, e.g. an unsaved editor buffer;
    * read from the file system when omitted). Updates every index the URI belongs to.
    */
-  async onFileChanged(uri: string, text?: string): Promise<void> {
+  async onFileChanged(uri: string, text?: NoteText): Promise<void> {
     await Promise.all([...this.byRealRoot.values()].map((ix) => ix.onFileChanged(uri, text).catch(() => false)));
   }
 
