@@ -5,28 +5,28 @@
 import * as vscode from 'vscode';
 import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/ptyBash';
 import { TerminalService } from './terminal/service';
-import { loadExtensionNodePty } from './vscode/nodePtyLoader';
-import { TerminalSettings } from './vscode/settings';
+import { loadExtensionNodePty } from './vscode/terminal/nodePtyLoader';
+import { TerminalSettings } from './vscode/terminal/terminalSettings';
 import { sandboxSummary } from './terminal/sandbox/policy';
 import { SandboxRuntime } from './terminal/sandbox/runtime';
-import { SandboxSettings } from './vscode/sandboxSettings';
-import { registerAgentTerminals } from './vscode/agentTerminals';
-import { registerTerminalCommands } from './vscode/terminalCommands';
+import { SandboxSettings } from './vscode/terminal/sandboxSettings';
+import { registerAgentTerminals } from './vscode/terminal/agentTerminals';
+import { registerTerminalCommands } from './vscode/terminal/commands';
 import type { TerminalToolContext } from './vscode/tools/terminal/context';
 import { registerTools, ToolDeps } from './vscode/tools/registry';
-import { registerTmux, tmuxDetector } from './vscode/tmux';
+import { registerTmux, tmuxDetector } from './vscode/tmux/statusBar';
 import { NavigationApi, createNavigationApi } from './lsp/navigationApi';
 import { TerminalApi, createTerminalApi } from './terminal/terminalApi';
 import { LspService } from './lsp/service';
 import { FeatureRegistry } from './lsp/features/registry';
-import { NavigationContext } from './vscode/navigationContext';
-import { registerMdLinks } from './vscode/mdLinks';
-import { registerVsCodeFeatures } from './vscode/vscodeFeatures';
-import { registerVsCodeFallback } from './vscode/vscodeFallback';
-import { registerStdioServers } from './vscode/stdioProvider';
-import { registerNavigationCommands } from './vscode/navigationCommands';
-import { AgentOwners } from './vscode/agentOwners';
-import { registerMcp } from './vscode/mcp';
+import { NavigationContext } from './vscode/navigation/navigationContext';
+import { registerMdLinks } from './vscode/markdown/wikiLinks';
+import { registerVsCodeFeatures } from './vscode/navigation/vscodeFeatures';
+import { registerVsCodeFallback } from './vscode/navigation/vscodeFallback';
+import { registerStdioServers } from './vscode/navigation/languageServers';
+import { registerNavigationCommands } from './vscode/navigation/commands';
+import { McpClientOwners } from './vscode/mcp/clientOwners';
+import { registerMcp } from './vscode/mcp/mcpSurface';
 import { ExtensionLifetime } from './vscode/lifetime';
 import { errorMessage } from './common/errorMessage';
 
@@ -87,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   }
 
   const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, newSessionSandbox: () => sandboxSummary(sandbox.policy()), sandboxPolicy: () => sandbox.policy() };
-  const mcpClients = new AgentOwners();
+  const mcpClients = new McpClientOwners();
   const panel = registerAgentTerminals(tools, log, mcpClients);
   const tmux = tmuxDetector(log);
   context.subscriptions.push(panel, registerTerminalCommands(tools, panel), registerTmux(tmux, log));

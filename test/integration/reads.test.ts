@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LspTool, LspToolInput } from '../../src/vscode/lspTool';
+import { LspTool, LspToolInput } from '../../src/vscode/tools/navigation/lspTool';
 import type { LspService } from '../../src/lsp/service';
 import { invokeTool, waitForTools } from './lm';
 import { mkfifo, releaseFifo } from '../helpers/files';

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LspService } from '../../src/lsp/service';
-import { LspTool } from '../../src/vscode/lspTool';
+import { LspTool } from '../../src/vscode/tools/navigation/lspTool';
 import { invokeTool, waitForTools } from './lm';
 import { until } from '../helpers/wait';
 

@@ -15,7 +15,7 @@ import { resolveTerminalConfig } from '../../src/terminal/config';
 import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import { TerminalService } from '../../src/terminal/service';
-import { SandboxSettings } from '../../src/vscode/sandboxSettings';
+import { SandboxSettings } from '../../src/vscode/terminal/sandboxSettings';
 import { sandboxSummary } from '../../src/terminal/sandbox/policy';
 import type { TerminalToolContext } from '../../src/vscode/tools/terminal/context';
 import { OpenTool } from '../../src/vscode/tools/terminal/openTool';

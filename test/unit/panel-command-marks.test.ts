@@ -48,7 +48,7 @@ function panelLines(term: Terminal): string[] {
 /** Plain text of a status line (its SGR and EL removed). */
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 
-/** A session mirrored into a panel, wired as src/vscode/agentTerminals.ts wires the Mirror. */
+/** A session mirrored into a panel, wired as src/vscode/terminal/agentTerminals.ts wires the Mirror. */
 async function mirroredSession(h: Harness, pacing: Partial<MirrorPacing> = { frameMs: 5, refreshMs: 100 }) {
   const owner = h.service.createOwner('marks');
   const { sessionId } = await h.service.open(owner, { name: 'marks' });

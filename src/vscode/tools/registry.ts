@@ -1,7 +1,7 @@
 /**
  * The one list of the extension's tools: every tool name with the factory that makes its
  * implementation for an owner. The Language Model Tools (`vscode.lm.registerTool`, acting for the
- * tools' owner) and every MCP connection (acting for its own owner, ../mcp.ts) take their tools
+ * tools' owner) and every MCP connection (acting for its own owner, ../mcp/mcpSurface.ts) take their tools
  * from here. A tool's name lives in its class (`static toolName`) and in package.json
  * `contributes.languageModelTools`, which holds its schema and descriptions; adding a tool is its
  * file, its package.json entry and one line in {@link TOOL_REGISTRY}.
@@ -14,10 +14,12 @@
 import * as vscode from 'vscode';
 import type { Owner } from '../../terminal/service';
 import type { TmuxDetection } from '../../tmux/detect';
-import { CallHierarchyTool, DiagnosticsTool, SymbolsTool } from '../featureTools';
-import { LspTool } from '../lspTool';
-import type { NavigationContext } from '../navigationContext';
-import { TmuxContextTool } from '../tmux';
+import { CallHierarchyTool } from './navigation/callHierarchyTool';
+import { DiagnosticsTool } from './navigation/diagnosticsTool';
+import { SymbolsTool } from './navigation/symbolsTool';
+import { LspTool } from './navigation/lspTool';
+import type { NavigationContext } from '../navigation/navigationContext';
+import { TmuxContextTool } from './tmux/contextTool';
 import { CloseTool } from './terminal/closeTool';
 import type { TerminalToolContext } from './terminal/context';
 import { HistoryTool } from './terminal/historyTool';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { closeAgentSession } from '../../agentTerminals';
+import { closeAgentSession } from '../../terminal/agentTerminals';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
 import { requireString } from './args';

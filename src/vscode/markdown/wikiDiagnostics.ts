@@ -10,12 +10,12 @@
  * vault full of problems does not hold the extension host thread.
  */
 import * as vscode from 'vscode';
-import { SEVERITIES } from '../lsp/features/types';
-import type { DiagnosticItem, DiagnosticProvider } from '../lsp/features/types';
-import { PublishedDiagnostics } from '../lsp/features/diagnosticsDelta';
-import { errorMessage } from '../common/errorMessage';
-import { NoteFolders } from '../lsp/wikilinks/noteFolders';
-import { TimeSlice } from '../lsp/timeSlice';
+import { SEVERITIES } from '../../lsp/features/types';
+import type { DiagnosticItem, DiagnosticProvider } from '../../lsp/features/types';
+import { PublishedDiagnostics } from '../../lsp/features/diagnosticsDelta';
+import { errorMessage } from '../../common/errorMessage';
+import { NoteFolders } from '../../lsp/wikilinks/noteFolders';
+import { TimeSlice } from '../../lsp/timeSlice';
 
 const SEVERITY: Record<(typeof SEVERITIES)[number], vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,

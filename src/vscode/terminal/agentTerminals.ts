@@ -6,7 +6,7 @@
  * keystrokes go to the real session; "Hand Back" returns it. Closing the panel terminal asks
  * before closing the session, and a session the person holds closes from anywhere only with
  * their confirmation (`closeAgentSession`). A status bar item counts sessions and busy ones.
- * Sessions of MCP clients (the owners in {@link AgentOwners}) appear the same way, titled with the
+ * Sessions of MCP clients (the owners in {@link McpClientOwners}) appear the same way, titled with the
  * client's name. The panel terminal is given the session's output without its OSC strings other
  * than hyperlinks (see PanelFilter): a program in the session cannot claim shell-integration
  * commands, write the clipboard, rename the tab or recolour the person's terminal. It is paced
@@ -17,17 +17,17 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Log } from '../common/log';
-import { COMMAND } from '../common/ids';
-import { CommandMarks, gutterMarksSupported } from '../terminal/commandMarks';
-import { TerminalError } from '../terminal/errors';
-import { PacedMirror } from '../terminal/pacedMirror';
-import { isTerminalReport } from '../terminal/terminalReports';
-import type { Owner, SessionEvent, SessionInfo } from '../terminal/service';
-import { LINE_SPLIT_MARKER } from '../terminal/scrollback';
-import { AgentOwners } from './agentOwners';
-import type { TerminalToolContext } from './tools/terminal/context';
-import { errorMessage } from '../common/errorMessage';
+import type { Log } from '../../common/log';
+import { COMMAND } from '../../common/ids';
+import { CommandMarks, gutterMarksSupported } from '../../terminal/commandMarks';
+import { TerminalError } from '../../terminal/errors';
+import { PacedMirror } from '../../terminal/pacedMirror';
+import { isTerminalReport } from '../../terminal/terminalReports';
+import type { Owner, SessionEvent, SessionInfo } from '../../terminal/service';
+import { LINE_SPLIT_MARKER } from '../../terminal/scrollback';
+import { McpClientOwners } from '../mcp/clientOwners';
+import type { TerminalToolContext } from '../tools/terminal/context';
+import { errorMessage } from '../../common/errorMessage';
 
 /** Prefix of every mirror terminal's name; the session id follows. */
 export const MIRROR_PREFIX = 'DSH';
@@ -46,7 +46,7 @@ export interface AgentTerminalPanel extends vscode.Disposable {
  * Registers the panel mirrors, the take-over commands and the status bar item, for the tools'
  * owner and every owner in `clients` (MCP connections).
  */
-export function registerAgentTerminals(ctx: TerminalToolContext, log: Pick<Log, 'warn'>, clients = new AgentOwners()): AgentTerminalPanel {
+export function registerAgentTerminals(ctx: TerminalToolContext, log: Pick<Log, 'warn'>, clients = new McpClientOwners()): AgentTerminalPanel {
   const mirrors = new Map<string, Mirror>();
   /** Every followed session with its owner, the tools' first. */
   const all = () => [ctx.owner, ...clients.owners()].flatMap((owner) => ctx.service.list(owner).map((session) => ({ owner, session })));

@@ -8,14 +8,14 @@
  * `vscode.Position` is, so no conversion happens here.
  */
 import * as vscode from 'vscode';
-import { LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../lsp/types';
-import { askUntilSettled } from '../lsp/askUntilSettled';
-import { CallLimit, LOADING_TIMEOUT_MS, READY_TIMEOUT_MS } from '../lsp/callLimit';
-import { notReadyError } from '../lsp/sourceErrors';
-import { shapeAnswer, toNavLocations } from '../lsp/locations';
-import { flattenHover } from '../lsp/hoverText';
-import { isLoadingHover } from '../lsp/loadingHover';
-import { isFileExtension, isLanguageId } from '../lsp/registrationRules';
+import { LspProvider, LspRequest, LspResult, NavLocation, assertNever } from '../../lsp/types';
+import { askUntilSettled } from '../../lsp/askUntilSettled';
+import { CallLimit, LOADING_TIMEOUT_MS, READY_TIMEOUT_MS } from '../../lsp/callLimit';
+import { notReadyError } from '../../lsp/sourceErrors';
+import { shapeAnswer, toNavLocations } from '../../lsp/locations';
+import { flattenHover } from '../../lsp/hoverText';
+import { isLoadingHover } from '../../lsp/loadingHover';
+import { isFileExtension, isLanguageId } from '../../lsp/registrationRules';
 import { openDocument, probeLanguage } from './languageLoading';
 import { vscodeRealUri } from './vscodeWorkspaceFs';
 

@@ -6,13 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { COMMAND } from '../common/ids';
-import type { CommandRecord } from '../terminal/commandRecord';
-import type { SessionInfo } from '../terminal/service';
-import { TerminalToolContext, defaultCwd } from './tools/terminal/context';
-import { UNTRUSTED_MESSAGE } from './tools/terminal/terminalTool';
+import { COMMAND } from '../../common/ids';
+import type { CommandRecord } from '../../terminal/commandRecord';
+import type { SessionInfo } from '../../terminal/service';
+import { TerminalToolContext, defaultCwd } from '../tools/terminal/context';
+import { UNTRUSTED_MESSAGE } from '../tools/terminal/terminalTool';
 import { AgentTerminalPanel, closeAgentSession } from './agentTerminals';
-import { errorMessage } from '../common/errorMessage';
+import { errorMessage } from '../../common/errorMessage';
 
 /**
  * URI scheme of the read-only scrollback documents: `dsh-scrollback://<token>/<sessionId>.log`

@@ -22,12 +22,12 @@ import * as vscode from 'vscode';
 // The ES module build: the package's `main` is a UMD wrapper whose dynamic requires esbuild cannot
 // follow ("Cannot find module './impl/format'" at activation).
 import { parse as parseJsonc } from 'jsonc-parser/lib/esm/main';
-import type { AnswerState } from '../lsp/askUntilSettled';
-import { toSymbolItems } from '../lsp/features/convert';
-import { flattenHover } from '../lsp/hoverText';
-import { isLoadingHover } from '../lsp/loadingHover';
-import { fileNotFoundError } from '../lsp/sourceErrors';
-import { readNavigationText } from '../lsp/fileRead';
+import type { AnswerState } from '../../lsp/askUntilSettled';
+import { toSymbolItems } from '../../lsp/features/convert';
+import { flattenHover } from '../../lsp/hoverText';
+import { isLoadingHover } from '../../lsp/loadingHover';
+import { fileNotFoundError } from '../../lsp/sourceErrors';
+import { readNavigationText } from '../../lsp/fileRead';
 
 /** Folders never searched for a file to load (dependencies and build output). */
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/out/**,**/build/**}';

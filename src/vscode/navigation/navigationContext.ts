@@ -5,8 +5,8 @@
  * Disposable that also describes itself or hands out tools).
  */
 import type * as vscode from 'vscode';
-import type { FeatureRegistry } from '../lsp/features/registry';
-import type { LspService } from '../lsp/service';
+import type { FeatureRegistry } from '../../lsp/features/registry';
+import type { LspService } from '../../lsp/service';
 
 /** The navigation seam as the VS Code layer's registrars see it. */
 export interface NavigationContext {

@@ -22,11 +22,11 @@
  */
 import * as vscode from 'vscode';
 import * as languageclient from 'vscode-languageclient/node';
-import { LspError } from '../lsp/types';
-import { parseServerConfigs, SERVERS_SETTING, StdioServerConfig } from '../lsp/stdio/config';
-import { StdioLspProvider, StdioServerState } from '../lsp/stdio/provider';
+import { LspError } from '../../lsp/types';
+import { parseServerConfigs, SERVERS_SETTING, StdioServerConfig } from '../../lsp/stdio/config';
+import { StdioLspProvider, StdioServerState } from '../../lsp/stdio/provider';
 import type { NavigationContext } from './navigationContext';
-import { StdioFeatures } from '../lsp/stdio/features';
+import { StdioFeatures } from '../../lsp/stdio/features';
 
 /** One configured server as "DSH: Show Effective Configuration" shows it. */
 export interface StdioServerDescription {

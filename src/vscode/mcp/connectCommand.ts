@@ -5,10 +5,10 @@
  * through `DSH_BRIDGE_MCP`, which the extension sets in the window's integrated terminals.
  */
 import * as vscode from 'vscode';
-import { COMMAND, SETTING } from '../common/ids';
-import { ENDPOINT_ENV } from '../mcp/discovery';
-import { McpEndpoint, McpState } from './mcpEndpoint';
-import { ReadOnlyViews } from './readOnlyViews';
+import { COMMAND, SETTING } from '../../common/ids';
+import { ENDPOINT_ENV } from '../../mcp/discovery';
+import { McpEndpoint, McpState } from './endpoint';
+import { ReadOnlyViews } from '../readOnlyViews';
 
 /** The URI scheme of the guide's view. */
 const VIEW_SCHEME = 'dsh-mcp';

@@ -4,25 +4,25 @@
  * (1-based line, 1-based column counted in characters) is converted to an LSP position exactly once
  * here (`src/lsp/position.ts`), and result positions back the same way (`src/lsp/shapeLocations.ts`).
  */
-import { quoteInput } from '../common/quoteInput';
-import { promises as fsp } from 'node:fs';
+import { quoteInput } from '../../../common/quoteInput';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { abortOnCancel } from './cancellation';
-import { OutsideReadConsents } from '../lsp/containment';
-import { headLines } from '../lsp/headLines';
-import { splitLines } from '../lsp/position';
-import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLines } from '../lsp/shapeLocations';
-import type { LspService } from '../lsp/service';
-import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../lsp/types';
-import { resolveModelPosition, UsedPosition } from '../lsp/usedPosition';
-import { shownHead } from '../lsp/lineWindow';
-import { intProblem } from '../lsp/features/input';
-import { symbolProblem } from '../lsp/symbolAnchor';
-import { extensionOfUri } from '../lsp/uri';
-import { describeOutside, placeOf, readUriText, UriPlace } from './fileAccess';
-import { codeFence } from './tools/markdownText';
-import { toolResult } from './tools/toolResult';
+import { abortOnCancel } from '../../cancellation';
+import { OutsideReadConsents } from '../../../lsp/containment';
+import { headLines } from '../../../lsp/headLines';
+import { splitLines } from '../../../lsp/position';
+import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLines } from '../../../lsp/shapeLocations';
+import type { LspService } from '../../../lsp/service';
+import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../../../lsp/types';
+import { resolveModelPosition, UsedPosition } from '../../../lsp/usedPosition';
+import { shownHead } from '../../../lsp/lineWindow';
+import { intProblem } from '../../../lsp/features/input';
+import { symbolProblem } from '../../../lsp/symbolAnchor';
+import { extensionOfUri } from '../../../lsp/uri';
+import { describeOutside, placeOf, readUriText, UriPlace } from '../../navigation/fileAccess';
+import { resolveFile, workspaceUriOf } from '../../navigation/resolveFile';
+import { codeFence } from '../markdownText';
+import { toolResult } from '../toolResult';
 
 /** Input of `dsh_lsp` (mirrors its `inputSchema` in package.json). */
 export interface LspToolInput {
@@ -56,13 +56,6 @@ export interface LspToolHoverJson {
   provider: string;
   position: UsedPosition;
   hover: string | null;
-}
-
-/** Where a file path leads: its URI, the workspace folder it belongs to (or the first one), and the path to show. */
-interface Target {
-  uri: vscode.Uri;
-  folder: vscode.WorkspaceFolder | undefined;
-  shown: string;
 }
 
 /**
@@ -193,11 +186,6 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
   }
 }
 
-/** The workspace a request is about: the file's workspace folder, else the file's own folder (URI text). */
-export function workspaceUriOf(target: ResolvedFile): string {
-  return (target.folder?.uri ?? vscode.Uri.file(path.dirname(target.uri.fsPath))).toString();
-}
-
 function validate(input: LspToolInput): { operation: LspOperation; filePath: string; line: number; column: number; symbol?: string } {
   const i = input as unknown as Record<string, unknown>;
   if (!isLspOperation(i.operation)) throw new Error(`operation must be one of ${LSP_OPERATIONS.join(', ')} (got ${quoteInput(i.operation)})`);
@@ -222,36 +210,6 @@ function optionalInt(v: unknown, name: string, min: number, max: number): number
   const problem = intProblem(v, name, min, max);
   if (problem) throw new Error(problem);
   return v as number;
-}
-
-/** Where a file path leads (see {@link resolveFile}). */
-export type ResolvedFile = Target;
-
-/** Resolve `filePath`: absolute as is; relative against each workspace folder in order (first existing wins). */
-export async function resolveFile(filePath: string): Promise<Target> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  const candidates: vscode.Uri[] = [];
-  if (path.isAbsolute(filePath)) candidates.push(vscode.Uri.file(filePath));
-  else if (/^[a-z][a-z0-9+.-]+:\/\//i.test(filePath)) candidates.push(vscode.Uri.parse(filePath));
-  else for (const f of folders) candidates.push(vscode.Uri.joinPath(f.uri, ...filePath.replace(/\\/g, '/').split('/').filter(Boolean)));
-  for (const uri of candidates) {
-    try {
-      const isDirectory = uri.scheme === 'file' ? (await fsp.stat(uri.fsPath)).isDirectory() : ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.Directory) !== 0;
-      if (isDirectory) throw new Error(`${filePath} is a folder; pass a file path`);
-      const folder = vscode.workspace.getWorkspaceFolder(uri) ?? folders[0];
-      const shown = folder && vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri, folders.length > 1) : uri.scheme === 'file' ? uri.fsPath : uri.toString();
-      return { uri, folder, shown };
-    } catch (e) {
-      if (e instanceof Error && /is a folder/.test(e.message)) throw e;
-    }
-  }
-  const where =
-    path.isAbsolute(filePath) || candidates.length === 0
-      ? folders.length === 0
-        ? ' (no workspace folder is open: pass an absolute path)'
-        : ''
-      : ` (relative paths are resolved against the workspace folder${folders.length > 1 ? 's' : ''} ${folders.map((f) => f.uri.fsPath).join(', ')})`;
-  throw new Error(`file not found: ${filePath}${where}. Check the path, e.g. list the folder first.`);
 }
 
 /**

@@ -9,14 +9,14 @@
  * never a workspace's) lists client names whose side effects run without asking; the person opts
  * in, like VS Code's own `chat.tools.autoApprove`. When it grows while the window runs, a warning
  * says which clients no longer ask. A confirmation marked to be asked every time (a session outside
- * the agent sandbox, ./tools/askEveryTime.ts) is asked with "Allow Once" or "Deny" only, even for
+ * the agent sandbox, ../tools/askEveryTime.ts) is asked with "Allow Once" or "Deny" only, even for
  * a client allowed for the connection or in `dsh.mcp.autoApprove`.
  */
 import * as vscode from 'vscode';
-import { SETTING } from '../common/ids';
-import { mustAskEveryTime } from './tools/askEveryTime';
-import { markdownPlainText } from './tools/markdownPlainText';
-import { errorMessage } from '../common/errorMessage';
+import { SETTING } from '../../common/ids';
+import { mustAskEveryTime } from '../tools/askEveryTime';
+import { markdownPlainText } from '../tools/markdownPlainText';
+import { errorMessage } from '../../common/errorMessage';
 
 /** A call the person refused (or VS Code could not ask about); its message is for the client. */
 export class McpDeniedError extends Error {}

@@ -10,16 +10,16 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MCP_SERVER_DEFINITION_PROVIDER, SETTING } from '../common/ids';
-import { ENDPOINT_ENV, formatEndpoint } from '../mcp/discovery';
-import { EndpointServer } from '../mcp/endpointServer';
-import { chooseSocketPath, socketDirCandidates } from '../mcp/socketPath';
-import type { Owner, TerminalService } from '../terminal/service';
-import type { AgentOwners } from './agentOwners';
-import { watchAutoApprove } from './mcpApproval';
-import { McpConnection } from './mcpConnection';
-import { contributedTools, ToolImpl } from './tools/registry';
-import { errorMessage } from '../common/errorMessage';
+import { MCP_SERVER_DEFINITION_PROVIDER, SETTING } from '../../common/ids';
+import { ENDPOINT_ENV, formatEndpoint } from '../../mcp/discovery';
+import { EndpointServer } from '../../mcp/endpointServer';
+import { chooseSocketPath, socketDirCandidates } from '../../mcp/socketPath';
+import type { Owner, TerminalService } from '../../terminal/service';
+import type { McpClientOwners } from './clientOwners';
+import { watchAutoApprove } from './approval';
+import { McpConnection } from './connection';
+import { contributedTools, ToolImpl } from '../tools/registry';
+import { errorMessage } from '../../common/errorMessage';
 
 
 /** What the endpoint is doing: `listening` (with its socket path), `off`, `restricted`, or `failed` (with why). */
@@ -33,7 +33,7 @@ export type McpState =
 export interface McpEndpointDeps {
   service: TerminalService;
   toolsFor(owner: Owner): Map<string, ToolImpl>;
-  clients: AgentOwners;
+  clients: McpClientOwners;
   log: vscode.LogOutputChannel;
 }
 

@@ -4,9 +4,9 @@
  * stays in force (the defaults at first load).
  */
 import * as vscode from 'vscode';
-import { TERMINAL_SETTINGS_SECTION } from '../common/ids';
-import { DEFAULT_TERMINAL_CONFIG, TerminalConfig, resolveTerminalConfig } from '../terminal/config';
-import { errorMessage } from '../common/errorMessage';
+import { TERMINAL_SETTINGS_SECTION } from '../../common/ids';
+import { DEFAULT_TERMINAL_CONFIG, TerminalConfig, resolveTerminalConfig } from '../../terminal/config';
+import { errorMessage } from '../../common/errorMessage';
 
 
 /** Holds the terminal configuration in force and keeps it current. */

@@ -13,8 +13,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { Containment, containmentOfReal, outsideMessage, realFolders } from '../lsp/containment';
-import { checkNavigationFile, NAVIGATION_READ_CAP_BYTES, NavigationReadError, readNavigationFile } from '../lsp/fileRead';
+import { Containment, containmentOfReal, outsideMessage, realFolders } from '../../lsp/containment';
+import { checkNavigationFile, NAVIGATION_READ_CAP_BYTES, NavigationReadError, readNavigationFile } from '../../lsp/fileRead';
 
 /** How long the workspace folders' real paths are reused before being resolved again, in ms. */
 const FOLDER_CACHE_MS = 2000;

@@ -4,15 +4,17 @@
  * Configuration"; results in read-only views beside the editor.
  */
 import * as vscode from 'vscode';
-import { COMMAND } from '../common/ids';
-import { characterToModelColumn } from '../lsp/position';
-import { LSP_OPERATIONS } from '../lsp/types';
-import { effectiveConfiguration } from './effectiveConfiguration';
-import { CallHierarchyTool, DiagnosticsTool, SymbolsTool } from './featureTools';
-import { LspTool } from './lspTool';
+import { COMMAND } from '../../common/ids';
+import { characterToModelColumn } from '../../lsp/position';
+import { LSP_OPERATIONS } from '../../lsp/types';
+import { effectiveConfiguration } from '../effectiveConfiguration';
+import { CallHierarchyTool } from '../tools/navigation/callHierarchyTool';
+import { DiagnosticsTool } from '../tools/navigation/diagnosticsTool';
+import { SymbolsTool } from '../tools/navigation/symbolsTool';
+import { LspTool } from '../tools/navigation/lspTool';
 import type { NavigationContext } from './navigationContext';
-import { ReadOnlyViews, VIEW_SCHEME } from './readOnlyViews';
-import { errorMessage } from '../common/errorMessage';
+import { ReadOnlyViews, VIEW_SCHEME } from '../readOnlyViews';
+import { errorMessage } from '../../common/errorMessage';
 
 /** What "Show Effective Configuration" reads besides the navigation seam. */
 export interface ConfigurationSources {

@@ -2,14 +2,14 @@
  * Reads the agent sandbox settings for a new session: VS Code's own (`chat.agent.sandbox.*`,
  * `chat.agent.allowedNetworkDomains` / `deniedNetworkDomains`, read whether or not this VS Code
  * declares them) and `dsh.terminal.sandbox`, and hands them to the plain-Node policy
- * (../terminal/sandbox/policy.ts). Read at each open, so a change applies to new sessions.
+ * (src/terminal/sandbox/policy.ts). Read at each open, so a change applies to new sessions.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SETTING } from '../common/ids';
-import { SandboxPolicy, SandboxSettingValues, sandboxPolicy } from '../terminal/sandbox/policy';
+import { SETTING } from '../../common/ids';
+import { SandboxPolicy, SandboxSettingValues, sandboxPolicy } from '../../terminal/sandbox/policy';
 
 /** VS Code's agent sandbox settings (VS Code 1.116 and later). */
 export const VSCODE_SANDBOX_SETTING = {

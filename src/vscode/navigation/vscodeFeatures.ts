@@ -17,14 +17,14 @@
  * (see {@link DiagnosticsTracker}).
  */
 import * as vscode from 'vscode';
-import { readNavigationText } from '../lsp/fileRead';
-import { askUntilSettled } from '../lsp/askUntilSettled';
-import { CallLimit, LOADING_TIMEOUT_MS, READY_TIMEOUT_MS } from '../lsp/callLimit';
-import { cancelledError, throwIfAborted } from '../lsp/cancellation';
-import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems } from '../lsp/features/convert';
-import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../lsp/features/types';
-import { notReadyError } from '../lsp/sourceErrors';
-import { LspError, Position } from '../lsp/types';
+import { readNavigationText } from '../../lsp/fileRead';
+import { askUntilSettled } from '../../lsp/askUntilSettled';
+import { CallLimit, LOADING_TIMEOUT_MS, READY_TIMEOUT_MS } from '../../lsp/callLimit';
+import { cancelledError, throwIfAborted } from '../../lsp/cancellation';
+import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems } from '../../lsp/features/convert';
+import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../../lsp/features/types';
+import { notReadyError } from '../../lsp/sourceErrors';
+import { LspError, Position } from '../../lsp/types';
 import { leastReady, openDocument, probeLanguage, WorkspaceLanguages } from './languageLoading';
 import type { NavigationContext } from './navigationContext';
 import { VSCODE_PROVIDER_ID } from './vscodeProvider';

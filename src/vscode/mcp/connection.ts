@@ -5,21 +5,21 @@
  * `LanguageModelTextPart` becomes an MCP text content item) and the same errors (as `isError`
  * results). Every connection is its own {@link Owner}: it sees and acts on its own sessions only,
  * and when it disconnects its sessions are closed with their process groups. A call runs the same
- * tool object's `prepareInvocation` (its confirmation asks the person, see ./mcpApproval.ts) and
+ * tool object's `prepareInvocation` (its confirmation asks the person, see ./approval.ts) and
  * `invoke`.
  */
 import type { Socket } from 'node:net';
 import * as vscode from 'vscode';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { quoteInput } from '../common/quoteInput';
-import { SocketTransport } from '../mcp/socketTransport';
-import type { Owner, TerminalService } from '../terminal/service';
-import type { AgentOwners } from './agentOwners';
-import { McpApproval, McpDeniedError } from './mcpApproval';
-import type { ContributedTool, ToolImpl } from './tools/registry';
-import { UNTRUSTED_MESSAGE } from './tools/terminal/terminalTool';
-import { errorMessage } from '../common/errorMessage';
+import { quoteInput } from '../../common/quoteInput';
+import { SocketTransport } from '../../mcp/socketTransport';
+import type { Owner, TerminalService } from '../../terminal/service';
+import type { McpClientOwners } from './clientOwners';
+import { McpApproval, McpDeniedError } from './approval';
+import type { ContributedTool, ToolImpl } from '../tools/registry';
+import { UNTRUSTED_MESSAGE } from '../tools/terminal/terminalTool';
+import { errorMessage } from '../../common/errorMessage';
 
 /** What a connection needs from the extension. */
 export interface McpConnectionDeps {
@@ -29,7 +29,7 @@ export interface McpConnectionDeps {
   /** One instance of every tool acting for `owner`, by name. */
   toolsFor(owner: Owner): Map<string, ToolImpl>;
   /** Where the connection's owner is registered for the panel mirrors. */
-  clients: AgentOwners;
+  clients: McpClientOwners;
   log: vscode.LogOutputChannel;
   /** The extension's version, reported as the MCP server's version. */
   version: string;

@@ -3,9 +3,9 @@
  * one per MCP client connection, each with the client's name (from its MCP `initialize`
  * `clientInfo`), which titles its panel terminals.
  */
-import type { Owner } from '../terminal/service';
+import type { Owner } from '../../terminal/service';
 
-export class AgentOwners {
+export class McpClientOwners {
   private readonly clients = new Map<Owner, string>();
   private readonly listeners = new Set<(owner: Owner, followed: boolean) => void>();
 

@@ -1,14 +1,11 @@
 /**
- * tmux awareness in VS Code: the `dsh_tmux_context` language model tool and the opt-in status bar
- * item. The detection itself lives in `src/tmux/` (plain Node); this layer only wires it up.
+ * tmux awareness in VS Code: how the extension host finds its pane, and the opt-in status bar
+ * item. The detection itself lives in `src/tmux/` (plain Node); the `dsh_tmux_context` tool is
+ * ../tools/tmux/contextTool.ts.
  */
 import * as vscode from 'vscode';
-import { SETTING } from '../common/ids';
-import { TmuxContextNotes } from '../tmux/contextNotes';
-import { TmuxDetection, detectTmuxPane } from '../tmux/detect';
-
-/** Input of `dsh_tmux_context`: none (`inputSchema` is an empty object). */
-export type TmuxContextInput = Record<string, never>;
+import { SETTING } from '../../common/ids';
+import { TmuxDetection, detectTmuxPane } from '../../tmux/detect';
 
 /**
  * How the extension finds its tmux pane: detection of the extension host's own process
@@ -22,54 +19,10 @@ export function tmuxDetector(log: vscode.LogOutputChannel): () => Promise<TmuxDe
 
 /**
  * Shows the opt-in status bar item while `dsh.tmux.statusBar` is on (the `dsh_tmux_context` tool
- * is registered with the others, ./tools/registry.ts); removed with the returned Disposable.
+ * is registered with the others, ../tools/registry.ts); removed with the returned Disposable.
  */
 export function registerTmux(detect: () => Promise<TmuxDetection>, log: vscode.LogOutputChannel): vscode.Disposable {
   return new TmuxStatusBar(detect, log);
-}
-
-/**
- * `dsh_tmux_context {}`: the extension host's tmux location as JSON, `{inPane: true, session,
- * windowIndex, windowName, paneIndex, paneId, paneTty, paneCommand, unchanged}` or `{inPane: false,
- * reason, unchanged}`.
- *
- * `unchanged` is true when the answer equals the previous one this tool returned. VS Code does not
- * tell a tool who calls it (no chat session or extension id reaches `invoke`), so the "caller" is
- * one owner object per extension session: every chat and every extension invoking the tool share
- * it, and it starts afresh when the extension is reactivated.
- */
-export class TmuxContextTool implements vscode.LanguageModelTool<TmuxContextInput> {
-  static readonly toolName = 'dsh_tmux_context';
-  private readonly notes = new TmuxContextNotes();
-  /** The single caller identity of this extension session (see the class comment). */
-  private readonly sessionOwner = {};
-
-  constructor(
-    private readonly detect: () => Promise<TmuxDetection>,
-    private readonly log: vscode.LogOutputChannel,
-  ) {}
-
-  prepareInvocation(): vscode.PreparedToolInvocation {
-    // Read-only: an invocation message, never a confirmation.
-    return { invocationMessage: 'Checking whether VS Code runs inside a tmux pane' };
-  }
-
-  async invoke(
-    _options: vscode.LanguageModelToolInvocationOptions<TmuxContextInput>,
-    token: vscode.CancellationToken,
-  ): Promise<vscode.LanguageModelToolResult> {
-    const detection = await this.detect();
-    if (token.isCancellationRequested) {
-      // Not delivered, so not remembered as reported.
-      throw new vscode.CancellationError();
-    }
-    const note = this.notes.report(this.sessionOwner, detection);
-    this.log.debug(
-      `tmux: ${TmuxContextTool.toolName} -> ${note.inPane ? `in pane ${note.paneId}` : 'not in a pane'}` +
-        `${note.unchanged ? ' (unchanged)' : ''}`,
-    );
-    return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify(note))]);
-  }
 }
 
 /**

@@ -7,14 +7,14 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { SETTING } from '../common/ids';
-import type { AliasOrder } from '../lsp/wikilinks/parse';
-import { MdLinksFeatures, NO_CALL_HIERARCHY } from '../lsp/wikilinks/features';
-import { MdLinksProvider } from '../lsp/wikilinks/provider';
-import { WorkerNoteParser } from '../lsp/wikilinks/workerNoteParser';
-import { registerMarkdownEditorProviders } from './markdownEditorProviders';
-import type { NavigationContext } from './navigationContext';
-import { VsCodeWorkspaceFs } from './vscodeWorkspaceFs';
+import { SETTING } from '../../common/ids';
+import type { AliasOrder } from '../../lsp/wikilinks/parse';
+import { MdLinksFeatures, NO_CALL_HIERARCHY } from '../../lsp/wikilinks/features';
+import { MdLinksProvider } from '../../lsp/wikilinks/provider';
+import { WorkerNoteParser } from '../../lsp/wikilinks/workerNoteParser';
+import { registerMarkdownEditorProviders } from './editorProviders';
+import type { NavigationContext } from '../navigation/navigationContext';
+import { VsCodeWorkspaceFs } from '../navigation/vscodeWorkspaceFs';
 import { registerWikiDiagnostics } from './wikiDiagnostics';
 
 /**

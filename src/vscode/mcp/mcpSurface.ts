@@ -1,21 +1,21 @@
 /**
- * The MCP surface of the extension: the window's endpoint (./mcpEndpoint.ts), the command "DSH:
- * Connect an Agent (MCP)" (./mcpConnect.ts) and, where VS Code offers it, the MCP server
+ * The MCP surface of the extension: the window's endpoint (./endpoint.ts), the command "DSH:
+ * Connect an Agent (MCP)" (./connectCommand.ts) and, where VS Code offers it, the MCP server
  * definition provider. Every connection gets its own instance of every tool from the one registry
- * (./tools/registry.ts), acting for its own owner.
+ * (../tools/registry.ts), acting for its own owner.
  */
 import * as vscode from 'vscode';
-import type { Owner } from '../terminal/service';
-import type { AgentOwners } from './agentOwners';
-import { registerConnectCommand } from './mcpConnect';
-import { McpEndpoint, registerMcpDefinitionProvider } from './mcpEndpoint';
-import { createTools, ToolDeps } from './tools/registry';
+import type { Owner } from '../../terminal/service';
+import type { McpClientOwners } from './clientOwners';
+import { registerConnectCommand } from './connectCommand';
+import { McpEndpoint, registerMcpDefinitionProvider } from './endpoint';
+import { createTools, ToolDeps } from '../tools/registry';
 
 /** What the MCP surface needs from the composition root. */
 export interface McpDeps {
-  /** What every connection's tools are made from (./tools/registry.ts); each connection acts for its own owner. */
+  /** What every connection's tools are made from (../tools/registry.ts); each connection acts for its own owner. */
   tools: ToolDeps;
-  clients: AgentOwners;
+  clients: McpClientOwners;
   log: vscode.LogOutputChannel;
 }
 

@@ -4,8 +4,8 @@
  * read, inside the workspace only.
  */
 import * as vscode from 'vscode';
-import { realUri } from '../lsp/realUri';
-import { FileStat, WorkspaceFs } from '../lsp/wikilinks/workspaceFs';
+import { realUri } from '../../lsp/realUri';
+import { FileStat, WorkspaceFs } from '../../lsp/wikilinks/workspaceFs';
 import { readInsideWorkspace } from './fileAccess';
 
 /**

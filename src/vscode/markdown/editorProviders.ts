@@ -4,11 +4,11 @@
  * `dsh.markdown.editorProviders`).
  */
 import * as vscode from 'vscode';
-import { SETTING } from '../common/ids';
-import type { LspOperation, NavLocation } from '../lsp/types';
-import type { MdLinksProvider } from '../lsp/wikilinks/provider';
-import { abortOnCancel } from './cancellation';
-import { errorMessage } from '../common/errorMessage';
+import { SETTING } from '../../common/ids';
+import type { LspOperation, NavLocation } from '../../lsp/types';
+import type { MdLinksProvider } from '../../lsp/wikilinks/provider';
+import { abortOnCancel } from '../cancellation';
+import { errorMessage } from '../../common/errorMessage';
 
 /** Seam locations -> VS Code locations (URIs parsed, ranges as given). */
 function toVsLocations(locations: readonly NavLocation[]): vscode.Location[] {

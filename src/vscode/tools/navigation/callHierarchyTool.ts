@@ -1,0 +1,92 @@
+/**
+ * The `dsh_call_hierarchy` Language Model Tool: the callers or callees of the item at a 1-based
+ * position, walked to a depth, from the sources registered in a {@link FeatureRegistry}. The model's
+ * position is converted once by `resolveModelPosition` (`src/lsp/usedPosition.ts`, shared with
+ * `dsh_lsp`).
+ */
+import * as vscode from 'vscode';
+import { abortOnCancel } from '../../cancellation';
+import { walkCalls } from '../../../lsp/features/callHierarchy';
+import { validateCallHierarchyInput } from '../../../lsp/features/input';
+import { shapeCallTree, ShownCall } from '../../../lsp/features/present';
+import type { FeatureRegistry } from '../../../lsp/features/registry';
+import { splitLines } from '../../../lsp/position';
+import { LspError } from '../../../lsp/types';
+import { shownHead } from '../../../lsp/lineWindow';
+import { resolveModelPosition, UsedPosition } from '../../../lsp/usedPosition';
+import { readUriText } from '../../navigation/fileAccess';
+import { workspaceUriOf } from '../../navigation/resolveFile';
+import { TOOL_OUTPUT_CAP_BYTES, toolResult } from '../toolResult';
+import { readLines, resolveInside, roots } from './workspaceAnswers';
+
+/** `dsh_call_hierarchy`: callers or callees of the item at a 1-based position. */
+export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string, unknown>> {
+  static readonly toolName = 'dsh_call_hierarchy';
+  constructor(private readonly registry: FeatureRegistry) {}
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
+    const i = options.input ?? {};
+    return { invocationMessage: `${shownHead(i.direction)} calls at ${shownHead(i.filePath)}:${String(i.line)}:${String(i.column)}${i.symbol ? ` (${shownHead(i.symbol)})` : ''}` };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    return toolResult(await this.run(options.input, token));
+  }
+
+  /**
+   * The JSON answer (also used by the palette command).
+   * @throws Error/LspError: invalid input, file not found, no provider / unsupported (markdown
+   *   notes), line out of range, symbol not on the line, a position on whitespace or on nothing
+   *   callable, not ready, cancelled.
+   */
+  async run(input: unknown, token?: vscode.CancellationToken): Promise<object> {
+    const i = validateCallHierarchyInput(input);
+    const { signal, dispose } = abortOnCancel(token);
+    try {
+      const target = await resolveInside(i.filePath, CallHierarchyTool.toolName);
+      const uri = target.uri.toString();
+      const { provider, providerId, languageId } = this.registry.forUri('callHierarchy', uri);
+      const lines = splitLines(await readUriText(target.uri, target.realPath));
+      const { position, used } = resolveModelPosition(lines, i.line, i.column, i.symbol);
+      if (used.token === '') {
+        throw new LspError('invalid_request', `line ${used.line} column ${used.column} is on whitespace (${JSON.stringify(used.lineText)}): put the column on the name of a function, method or constructor, or pass symbol`, {
+          line: used.line,
+          column: used.column,
+        });
+      }
+      const ctx = { workspaceUri: workspaceUriOf(target), signal };
+      const items = await provider.prepare(uri, languageId, position, ctx);
+      if (items.length === 0) {
+        throw new LspError('invalid_request', `no function, method or constructor at line ${used.line} column ${used.column} ('${used.token}'): call hierarchy needs the name of something callable (its declaration or a call of it)`, {
+          token: used.token,
+        });
+      }
+      const walked = await walkCalls(provider, items[0]!, { direction: i.direction, depth: i.depth }, ctx);
+      const rootList = await roots();
+      let root: ShownCall = await shapeCallTree(walked.root, rootList, readLines);
+      let capNote: string | undefined;
+      if (Buffer.byteLength(JSON.stringify(root)) > TOOL_OUTPUT_CAP_BYTES) {
+        root = { ...root, calls: (root.calls ?? []).map((c) => ({ ...c, calls: undefined, depthLimit: true as const })) };
+        capNote = 'the answer was larger than the 256 KiB tool result cap: only the first level is shown; ask again from a caller or callee';
+      }
+      const direct = root.calls?.length ?? 0;
+      const what = i.direction === 'incoming' ? (direct === 1 ? 'caller' : 'callers') : direct === 1 ? 'callee' : 'callees';
+      const summary = `${direct} direct ${what} of ${root.name}; ${walked.nodes - 1} item${walked.nodes === 2 ? '' : 's'} within depth ${i.depth}${walked.truncated ? ' (truncated at 500 items)' : ''}`;
+      return {
+        file: target.shown,
+        provider: providerId,
+        direction: i.direction,
+        depth: i.depth,
+        position: used satisfies UsedPosition,
+        summary,
+        nodes: walked.nodes,
+        truncated: walked.truncated,
+        ...(items.length > 1 ? { otherItems: items.slice(1).map((x) => x.name) } : {}),
+        ...(capNote ? { capNote } : {}),
+        root,
+      };
+    } finally {
+      dispose();
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The `dsh_symbols` Language Model Tool: workspace symbols by name, or a file's outline, answered
+ * by the sources registered in a {@link FeatureRegistry} (VS Code's language features, `md-links`,
+ * configured stdio servers), chosen by file extension like `dsh_lsp`. Answers are shaped by
+ * `src/lsp/features/present.ts`; input rules live in `src/lsp/features/input.ts` (kept in
+ * agreement with package.json by a test).
+ */
+import * as vscode from 'vscode';
+import { abortOnCancel } from '../../cancellation';
+import { validateSymbolsInput } from '../../../lsp/features/input';
+import { matchSymbolName } from '../../../lsp/features/match';
+import { shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/features/present';
+import type { FeatureRegistry } from '../../../lsp/features/registry';
+import type { SymbolItem, SymbolKindName } from '../../../lsp/features/types';
+import { isLspError, LspError } from '../../../lsp/types';
+import { workspaceUriOf } from '../../navigation/resolveFile';
+import { toolResult } from '../toolResult';
+import { errorMessage } from '../../../common/errorMessage';
+import { capped, openFolders, readLines, resolveInside, roots, SourceReport } from './workspaceAnswers';
+
+/** The symbols of the given kinds; a symbol of another kind is dropped and its matching descendants take its place. */
+function keepKinds(items: readonly SymbolItem[], kinds: readonly SymbolKindName[] | undefined): SymbolItem[] {
+  if (!kinds) return [...items];
+  const out: SymbolItem[] = [];
+  for (const s of items) {
+    const children = s.children ? keepKinds(s.children, kinds) : undefined;
+    if (kinds.includes(s.kind)) out.push({ ...s, ...(children && children.length > 0 ? { children } : { children: undefined }) });
+    else if (children) out.push(...children);
+  }
+  return out;
+}
+
+/** `dsh_symbols`: workspace symbols by `query`, or the outline of `filePath`. */
+export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unknown>> {
+  static readonly toolName = 'dsh_symbols';
+  constructor(private readonly registry: FeatureRegistry) {}
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Record<string, unknown>>): vscode.PreparedToolInvocation {
+    const i = options.input ?? {};
+    return { invocationMessage: typeof i.filePath === 'string' ? `Outline of ${i.filePath}` : `Symbols matching ${JSON.stringify(i.query)}` };
+  }
+
+  async invoke(options: vscode.LanguageModelToolInvocationOptions<Record<string, unknown>>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    return toolResult(await this.run(options.input, token));
+  }
+
+  /**
+   * The JSON answer (also used by the palette command).
+   * @throws Error/LspError with a message the model can act on: invalid input, file not found, no
+   *   provider for the file type, unsupported by the serving source, not ready, cancelled.
+   */
+  async run(input: unknown, token?: vscode.CancellationToken): Promise<object> {
+    const i = validateSymbolsInput(input);
+    const { signal, dispose } = abortOnCancel(token);
+    try {
+      const rootList = await roots();
+      if (i.filePath !== undefined) {
+        const target = await resolveInside(i.filePath, SymbolsTool.toolName);
+        const { provider, providerId, languageId } = this.registry.forUri('symbols', target.uri.toString());
+        const tree = keepKinds(await provider.documentSymbols(target.uri.toString(), languageId, { workspaceUri: workspaceUriOf(target), signal }), i.kinds);
+        const shaped = await capped(i.limit, (limit) => shapeOutline(tree, { roots: rootList, offset: i.offset, limit, readLines }));
+        return { mode: 'outline', file: target.shown, provider: providerId, ...shaped };
+      }
+      const query = i.query!;
+      const folders = openFolders('workspace symbols search the workspace folders; pass filePath for one file\'s outline');
+      const sources: SourceReport[] = [];
+      const notReady: LspError[] = [];
+      const scored: Array<{ symbol: SymbolItem; score: number }> = [];
+      await Promise.all(
+        this.registry.all('symbols').map(async (p) => {
+          let count = 0;
+          try {
+            for (const workspaceUri of folders) {
+              for (const s of await p.workspaceSymbols(query, { workspaceUri, signal })) {
+                if (!this.registry.owns('symbols', p.id, s.uri)) continue;
+                if (i.kinds && !i.kinds.includes(s.kind)) continue;
+                const score = matchSymbolName(query, s.name);
+                if (score === undefined) continue;
+                scored.push({ symbol: s, score });
+                count++;
+              }
+            }
+            sources.push({ id: p.id, count });
+          } catch (e) {
+            if (signal.aborted) throw e;
+            if (isLspError(e) && e.details.reason === 'not_ready') notReady.push(e);
+            sources.push({ id: p.id, count, error: errorMessage(e) });
+          }
+        }),
+      );
+      // Nothing found while a language was still loading is not "no results".
+      if (scored.length === 0 && notReady[0]) throw notReady[0];
+      sources.sort((a, b) => (a.id < b.id ? -1 : 1));
+      const shaped = await capped(i.limit, (limit) => shapeWorkspaceSymbols(scored, { roots: rootList, offset: i.offset, limit, readLines }));
+      const notes = sources.filter((s) => s.error).map((s) => `source '${s.id}' did not answer: ${s.error}`);
+      return { mode: 'workspace', query, ...shaped, sources, ...(notes.length > 0 ? { notes } : {}) };
+    } finally {
+      dispose();
+    }
+  }
+}
