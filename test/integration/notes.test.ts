@@ -5,6 +5,7 @@
 // navigation on the note still answers, and what is not indexed is said ("indexed partly").
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { Session } from 'node:inspector';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from './lm';
@@ -24,6 +25,26 @@ interface Answer {
   outline?: Sym[];
   freshnessNote?: string;
   diagnostics?: unknown[];
+}
+
+/**
+ * Profiles the extension host thread until the returned function writes `<DSH_TEST_CPU_PROFILE>/<name>.cpuprofile`
+ * (for Chrome DevTools or `node scripts/profile-top.mjs`); a no-op without DSH_TEST_CPU_PROFILE.
+ */
+function cpuProfile(name: string): () => Promise<void> {
+  const dir = process.env.DSH_TEST_CPU_PROFILE;
+  if (!dir) return async () => {};
+  const session = new Session();
+  session.connect();
+  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (err, result) => (err ? reject(err) : resolve(result))));
+  const started = post('Profiler.enable').then(() => post('Profiler.start'));
+  return async () => {
+    await started;
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}-${vscode.version}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 describe('notes: a big note never holds the extension host thread', function () {
@@ -49,6 +70,7 @@ describe('notes: a big note never holds the extension host thread', function () 
     const idle = startLagProbe(10);
     await new Promise((r) => setTimeout(r, 10_000));
     const baseline = idle.stop();
+    const profiled = cpuProfile('big-note');
     const probe = startLagProbe(10);
     let figures: { maxGapMs: number; p99GapMs: number; ticks: number } | undefined;
     try {
@@ -75,6 +97,7 @@ describe('notes: a big note never holds the extension host thread', function () 
       assert.ok(targets.includes(big()), `definitions: ${targets.join(', ')}`);
     } finally {
       figures = probe.stop();
+      await profiled();
     }
     const said = `the extension host thread was held ${figures.maxGapMs.toFixed(0)} ms at once (p99 gap ${figures.p99GapMs.toFixed(0)} ms over ${figures.ticks} ticks); idle on this machine just before: ${baseline.maxGapMs.toFixed(0)} ms (p99 ${baseline.p99GapMs.toFixed(0)} ms)`;
     console.log(`notes: ${said}`);
