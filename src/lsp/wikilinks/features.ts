@@ -28,6 +28,7 @@ import { MD_LINKS_PROVIDER_ID, MdLinksProvider, anchorRange } from './provider';
 import type { IndexedLink, IndexedNote, VaultIndex } from './vaultIndex';
 import { partialText } from './partialText';
 import { TimeSlice } from '../timeSlice';
+import { slicedSort } from '../slicedSort';
 
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
@@ -172,8 +173,16 @@ export async function outlineOf(note: IndexedNote, signal?: AbortSignal): Promis
     (holder ? holder.children : roots).push({ item, level: 7, children: [], endLine: b.line });
   }
   const byStart = (a: Node, b: Node) => a.item.range.start.line - b.item.range.start.line || a.item.range.start.character - b.item.range.start.character;
-  const build = (n: Node): SymbolItem => (n.children.length > 0 ? { ...n.item, children: n.children.sort(byStart).map(build) } : n.item);
-  return roots.sort(byStart).map(build);
+  // Sorted and built in slices too: a note of `# h` lines has 20 000 roots.
+  const buildAll = async (nodes: Node[]): Promise<SymbolItem[]> => {
+    const out: SymbolItem[] = [];
+    for (const n of await slicedSort(nodes, byStart, slice, signal)) {
+      await slice.pause(signal);
+      out.push(n.children.length > 0 ? { ...n.item, children: await buildAll(n.children) } : n.item);
+    }
+    return out;
+  };
+  return buildAll(roots);
 }
 
 function linkProblem(index: VaultIndex, l: IndexedLink): Omit<DiagnosticItem, 'uri' | 'range'> | undefined {
