@@ -18,7 +18,8 @@ import * as os from 'node:os';
 import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
-import { Owner, TerminalService } from '../src/terminal/service';
+import { TerminalService } from '../src/terminal/service';
+import { Owner } from '../src/terminal/owner';
 import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/screenText';
 import { now, quantile } from '../test/bench/timing';
 

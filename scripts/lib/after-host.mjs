@@ -1,13 +1,13 @@
 // @ts-check
 // Checks that can only be made once the extension host has stopped: a test in the host names a
 // process that must then be gone (and, optionally, lines a file must hold by then) through
-// test/integration/report.ts `checkAfterHost`, which appends one JSON line per check to
+// test/helpers/host/report.ts `checkAfterHost`, which appends one JSON line per check to
 // $DSH_TEST_AFTER_HOST; the launcher runs them after the host run and reports each as a test.
 import * as fs from 'node:fs';
 import { sleep } from './cleanup.mjs';
 
 /**
- * One check (test/integration/report.ts `AfterHostCheck`).
+ * One check (test/helpers/host/report.ts `AfterHostCheck`).
  * @typedef {{ title: string, pid: number, file?: string, lines?: string[] }} AfterHostCheck
  */
 

@@ -1,5 +1,5 @@
 // @ts-check
-// Following the JSON-lines stream the in-host side writes (test/integration/report.ts).
+// Following the JSON-lines stream the in-host side writes (test/helpers/host/report.ts).
 
 /**
  * One line of the stream: text to print, and for a finished test its outcome.

@@ -1,7 +1,7 @@
 // @ts-check
 // Running a bundled module inside a VS Code host, as the extension-tests module.
 //
-// The in-host side (test/integration/report.ts) appends JSON lines to $DSH_TEST_LOG and writes
+// The in-host side (test/helpers/host/report.ts) appends JSON lines to $DSH_TEST_LOG and writes
 // $DSH_TEST_RESULTS at the end; both are in the host's environment, which its extension host
 // inherits.
 import * as path from 'node:path';
@@ -14,7 +14,7 @@ import { tempDir } from './profile.mjs';
 import { openWorkbench } from './workbench.mjs';
 
 /**
- * What the in-host module writes at the end (test/integration/report.ts `Results`).
+ * What the in-host module writes at the end (test/helpers/host/report.ts `Results`).
  * @typedef {{ passed: number, failed: number, failures: { title: string, error: string }[] }} Results
  */
 

@@ -14,6 +14,7 @@
  */
 import * as os from 'node:os';
 import { quoteInput } from '../common/quoteInput';
+import { integerProblem } from '../common/integerInput';
 import { CommandEvent, CommandOrigin, CommandRecord, CommandState, HistoryPage, HistoryRequest } from './commandRecord';
 import { boundCommand, echoedCommandLine } from './commandLine';
 import { TerminalError } from './errors';
@@ -344,8 +345,7 @@ export class CommandHistory {
 
 function integer(value: unknown, name: string, min: number, fallback: number): number {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min} (got ${quoteInput(value)})`);
-  }
-  return value;
+  const problem = integerProblem(value, name, min);
+  if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
+  return value as number;
 }

@@ -7,6 +7,7 @@
  * note, and the extension host's thread is never held by it.
  */
 import { quoteInput } from '../common/quoteInput';
+import { integerProblem } from '../common/integerInput';
 import type { CommandHistory } from './commandHistory';
 import { TerminalError } from './errors';
 import type { Scrollback } from './scrollback';
@@ -194,8 +195,7 @@ function checkPattern(request: SearchRequest): string {
 
 function intField(value: unknown, name: string, min: number, max: number, fallback: number): number {
   if (value === undefined || value === null) return fallback;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer from ${min} to ${max} (got ${quoteInput(value)})`);
-  }
-  return value;
+  const problem = integerProblem(value, name, min, max);
+  if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
+  return value as number;
 }

@@ -12,20 +12,22 @@
  *   person has taken over closes only with their confirmation.
  * - Events go only to subscriptions of the session's owner and carry ids, never owners. Other
  *   extensions get `terminalApi.ts`'s facade, never this object.
+ * One concept, the table of sessions and its rules; a published session (its slot and take-over)
+ * is `publishedSession.ts`, owners `owner.ts`, background sends `backgroundJobs.ts`.
  */
-import { OUTSIDE_APPROVED, UNSANDBOXED, type SandboxSummary } from './sandbox/policy';
 import { quoteInput } from '../common/quoteInput';
 import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
 import { TerminalBackendCleanupError, TerminalError } from './errors';
 import { checkLabel, checkSendInput } from './input';
-import { tailByBytes } from './scrollback';
+import type { JobOutput } from './backgroundJobs';
+import { Owner, ServiceOwner } from './owner';
+import { PublishedSession, SessionInfo } from './publishedSession';
 import type { DebugTrap } from './markers';
 import type { SearchRequest, SearchResult } from './scrollbackSearch';
 import type { TerminalLog } from './types';
 import {
   ALLOWED_SIGNALS,
   AllowedSignal,
-  BackendSession,
   Disposable,
   InputReceiver,
   ReadRequest,
@@ -33,36 +35,12 @@ import {
   ReceiverIdentity,
   SendRequest,
   SendResult,
-  SessionStatus,
   SignalResult,
   SpawnSpec,
   TerminalBackend,
   WaitRequest,
 } from './types';
 import { errorMessage } from '../common/errorMessage';
-
-/** The identity sessions hang on. Disposing it closes all its sessions. */
-export interface Owner extends Disposable {
-  readonly label: string;
-  readonly disposed: boolean;
-}
-
-/** What a caller learns about one of its sessions. */
-export interface SessionInfo {
-  sessionId: string;
-  name: string;
-  backend: string;
-  cwd: string;
-  sessionStatus: SessionStatus;
-  /** True while a send is in flight or a command holds the foreground. */
-  busy: boolean;
-  /** The running foreground command, when busy. */
-  foregroundCommand?: string;
-  /** True while the person took the session over: agent sends and signals are refused. */
-  takenOver: boolean;
-  /** The agent sandbox the session runs in (`on: false` outside any). */
-  sandbox: SandboxSummary;
-}
 
 /** Where a send would go, read at the moment of asking (for a confirmation). */
 export interface SendTarget {
@@ -110,67 +88,11 @@ export interface OpenOptions extends Omit<SpawnSpec, 'outsideSandbox'> {
   signal?: AbortSignal;
 }
 
-/** A send started with `startBackground`: its output since the last `output` call, and its end. */
-interface Job {
-  id: string;
-  /** Output not yet handed out, at most `maxBytes` (oldest dropped first). */
-  pending: string;
-  droppedBytes: number;
-  result?: SendResult;
-  error?: unknown;
-}
-
-/** What `output` returns: the job's output since the previous call, and its end once known. */
-export interface JobOutput {
-  jobId: string;
-  /** True once the send has a wait reason (`result`) or failed (`error`). */
-  done: boolean;
-  /** The send's result without its viewport (the text came through the cursor reads). */
-  result?: Omit<SendResult, 'output'>;
-  error?: string;
-  /** Output since the previous call (raw terminal text: escapes kept, markers removed). */
-  text: string;
-  /** Bytes of output dropped because they were not read in time (see dsh_terminal_read). */
-  droppedBytes: number;
-}
-
-/** Unread output kept per background job before the oldest is dropped (UTF-8 bytes). */
-const JOB_BUFFER_BYTES = 1024 * 1024;
-/** Finished jobs kept per session for a last `output` call. */
-const FINISHED_JOBS_KEPT = 16;
-
-interface Entry {
-  id: string;
-  jobs: Map<string, Job>;
-  name: string;
-  owner: OwnerImpl;
-  backend: string;
-  session: BackendSession;
-  sending: boolean;
-  takenOver: boolean;
-  closing?: Promise<boolean>;
-}
-
-class OwnerImpl implements Owner {
-  disposed = false;
-  /** Spawns and closes under way; `hasOwnerActivity` is true while any is. */
-  pending = 0;
-  constructor(
-    readonly label: string,
-    private readonly onDispose: (owner: OwnerImpl) => void,
-  ) {}
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    this.onDispose(this);
-  }
-}
-
 export class TerminalService implements Disposable {
   private readonly backends = new Map<string, TerminalBackend>();
-  private readonly sessions = new Map<string, Entry>();
+  private readonly sessions = new Map<string, PublishedSession>();
   /** Subscriptions, each bound to the owner whose sessions it hears of. */
-  private readonly listeners = new Set<{ owner: OwnerImpl; listener: (event: SessionEvent) => void }>();
+  private readonly listeners = new Set<{ owner: ServiceOwner; listener: (event: SessionEvent) => void }>();
   private nextId = 1;
   private nextJobId = 1;
 
@@ -256,12 +178,12 @@ export class TerminalService implements Disposable {
 
   /** A new owner. `label` appears in logs only. */
   createOwner(label: string): Owner {
-    return new OwnerImpl(label, (owner) => void this.closeOwnerSessions(owner));
+    return new ServiceOwner(label, (owner) => void this.closeOwnerSessions(owner));
   }
 
   /** True from the start of a spawn to the end of a close of any of the owner's sessions. */
   hasOwnerActivity(owner: Owner): boolean {
-    return (owner as OwnerImpl).pending > 0 || this.entriesOf(owner).length > 0;
+    return (owner as ServiceOwner).pending > 0 || this.entriesOf(owner).length > 0;
   }
 
   /**
@@ -299,12 +221,12 @@ export class TerminalService implements Disposable {
         throw reason;
       }
       const id = `pty-${this.nextId++}`;
-      const entry: Entry = { id, jobs: new Map(), name: options.name?.trim() || id, owner: o, backend: type, session, sending: false, takenOver: false };
+      const entry = new PublishedSession(id, options.name?.trim() || id, o, type, session);
       this.sessions.set(id, entry);
       session.onExit(() => this.emit('changed', entry));
       this.emit('opened', entry);
       this.log.info(`session ${id} opened (${type}) for ${o.label}`);
-      return this.info(entry);
+      return entry.info();
     } finally {
       o.pending--;
     }
@@ -342,7 +264,7 @@ export class TerminalService implements Disposable {
   }
 
   /** Runs a send or wait and sets its result's `command` from the session's command record. */
-  private async withCommand(entry: Entry, work: () => Promise<SendResult>): Promise<SendResult> {
+  private async withCommand(entry: PublishedSession, work: () => Promise<SendResult>): Promise<SendResult> {
     const mark = entry.session.commands.mark();
     const result = await work();
     const command = entry.session.commands.since(mark);
@@ -360,8 +282,8 @@ export class TerminalService implements Disposable {
    */
   async wait(owner: Owner, sessionId: string, request: WaitRequest = {}): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
-    this.checkNotTakenOver(entry);
-    this.checkIdle(entry);
+    entry.checkNotTakenOver();
+    entry.checkIdle();
     return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.wait(request)));
   }
 
@@ -369,7 +291,7 @@ export class TerminalService implements Disposable {
    * Runs `work` holding the session's one in-flight slot (a send or a wait): `busy` in listings and
    * a `changed` event when it is taken and when it is released, however `work` settles.
    */
-  private async holdSlot<T>(entry: Entry, work: () => Promise<T>): Promise<T> {
+  private async holdSlot<T>(entry: PublishedSession, work: () => Promise<T>): Promise<T> {
     entry.sending = true;
     this.emit('changed', entry);
     try {
@@ -388,25 +310,14 @@ export class TerminalService implements Disposable {
   startBackground(owner: Owner, sessionId: string, request: SendRequest): { jobId: string } {
     const entry = this.entry(owner, sessionId);
     this.checkSendable(entry, request);
-    const job: Job = { id: `job-${this.nextJobId++}`, pending: '', droppedBytes: 0 };
-    const listener = entry.session.onOutput((text) => {
-      const { text: kept, dropped } = tailByBytes(job.pending + text, JOB_BUFFER_BYTES);
-      job.pending = kept;
-      job.droppedBytes += dropped;
-    });
-    entry.jobs.set(job.id, job);
-    // The job takes its result inside the held slot, so whoever the release event wakes finds it done.
-    const work = () =>
-      this.withCommand(entry, () => entry.session.send(request)).then(
-        (r) => void (job.result = r),
-        (e: unknown) => void (job.error = e),
-      );
-    void this.holdSlot(entry, work).finally(() => {
-      listener.dispose();
-      const finished = [...entry.jobs.values()].filter((j) => j.result || j.error);
-      for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_JOBS_KEPT))) entry.jobs.delete(old.id);
-    });
-    return { jobId: job.id };
+    const jobId = `job-${this.nextJobId++}`;
+    entry.jobs.start(
+      jobId,
+      (listener) => entry.session.onOutput(listener),
+      (work) => this.holdSlot(entry, work),
+      () => this.withCommand(entry, () => entry.session.send(request)),
+    );
+    return { jobId };
   }
 
   /**
@@ -415,21 +326,7 @@ export class TerminalService implements Disposable {
    * @throws TerminalError INVALID_ARGUMENT for an unknown job id (listing the session's jobs).
    */
   output(owner: Owner, sessionId: string, jobId: string): JobOutput {
-    const entry = this.entry(owner, sessionId);
-    const job = entry.jobs.get(jobId);
-    if (!job) {
-      const known = [...entry.jobs.keys()];
-      throw new TerminalError('INVALID_ARGUMENT', `no job ${quoteInput(jobId)} in session ${sessionId}; jobs: ${known.length ? known.join(', ') : 'none (start one with a background send)'}`);
-    }
-    const out: JobOutput = { jobId, done: !!(job.result || job.error), text: job.pending, droppedBytes: job.droppedBytes };
-    job.pending = '';
-    job.droppedBytes = 0;
-    if (job.result) {
-      const { output: _viewport, ...result } = job.result;
-      out.result = result;
-    }
-    if (job.error) out.error = errorMessage(job.error);
-    return out;
+    return this.entry(owner, sessionId).jobs.output(jobId);
   }
 
   /**
@@ -476,7 +373,7 @@ export class TerminalService implements Disposable {
     if (!(ALLOWED_SIGNALS as readonly string[]).includes(signal)) {
       throw new TerminalError('INVALID_ARGUMENT', `signal ${quoteInput(signal)} is not allowed; use one of ${ALLOWED_SIGNALS.join(', ')}`);
     }
-    this.checkNotTakenOver(entry);
+    entry.checkNotTakenOver();
     return entry.session.signal(signal as AllowedSignal, expect);
   }
 
@@ -492,7 +389,7 @@ export class TerminalService implements Disposable {
 
   /** Snapshot of the owner's sessions in publish order (exited ones included until closed). */
   list(owner: Owner): SessionInfo[] {
-    return this.entriesOf(owner).map((e) => this.info(e));
+    return this.entriesOf(owner).map((e) => e.info());
   }
 
   /**
@@ -529,7 +426,7 @@ export class TerminalService implements Disposable {
     await Promise.allSettled(closing);
   }
 
-  private async teardown(entry: Entry, reason: string): Promise<boolean> {
+  private async teardown(entry: PublishedSession, reason: string): Promise<boolean> {
     entry.owner.pending++;
     try {
       await entry.session.close(reason);
@@ -545,25 +442,19 @@ export class TerminalService implements Disposable {
     return true;
   }
 
-  private async closeOwnerSessions(owner: OwnerImpl): Promise<void> {
+  private async closeOwnerSessions(owner: ServiceOwner): Promise<void> {
     await Promise.allSettled(this.entriesOf(owner).map((e) => (e.closing ??= this.teardown(e, `owner ${owner.label} disposed`))));
   }
 
-  private checkNotTakenOver(entry: Entry): void {
-    if (entry.takenOver) {
-      throw new TerminalError('TAKEN_OVER', `the user has taken over session ${entry.id} in the terminal panel; agent input and signals are refused until they hand it back. Read its output with dsh_terminal_read, use another session, or ask the user`);
-    }
-  }
 
-  private setTakenOver(entry: Entry, value: boolean): boolean {
-    if (entry.takenOver === value) return false;
-    entry.takenOver = value;
-    this.log.info(`session ${entry.id} ${value ? 'taken over by the user' : 'handed back to the agent'}`);
+
+  private setTakenOver(entry: PublishedSession, value: boolean): boolean {
+    if (!entry.setTakenOver(value, this.log)) return false;
     this.emit('changed', entry);
     return true;
   }
 
-  private emit(kind: SessionEvent['kind'], entry: Entry): void {
+  private emit(kind: SessionEvent['kind'], entry: PublishedSession): void {
     for (const { owner, listener } of [...this.listeners]) {
       if (owner !== entry.owner) continue;
       try {
@@ -574,35 +465,28 @@ export class TerminalService implements Disposable {
     }
   }
 
-  private checkSendable(entry: Entry, request: SendRequest): void {
-    this.checkNotTakenOver(entry);
+  private checkSendable(entry: PublishedSession, request: SendRequest): void {
+    entry.checkNotTakenOver();
     checkSendInput(request);
     // Only the person's own keystrokes (writeUserInput) are recorded as theirs.
     if (request.origin !== undefined && request.origin !== 'agent' && request.origin !== 'dsh_run') {
       throw new TerminalError('INVALID_ARGUMENT', `origin must be "agent" or "dsh_run" (got ${quoteInput(request.origin)})`);
     }
-    this.checkIdle(entry);
+    entry.checkIdle();
   }
 
-  /** @throws TerminalError SESSION_BUSY while a send or wait is in flight on the session. */
-  private checkIdle(entry: Entry): void {
-    if (entry.sending) {
-      const fg = entry.session.foreground();
-      throw new TerminalError('SESSION_BUSY', `session ${entry.id} already has a send or wait in flight${fg ? ` (running \`${fg.command}\`)` : ''}; wait for it to return, read its output, or send a signal`);
-    }
-  }
 
-  private entriesOf(owner: Owner): Entry[] {
+  private entriesOf(owner: Owner): PublishedSession[] {
     return [...this.sessions.values()].filter((e) => e.owner === owner);
   }
 
-  private checkOwner(owner: Owner): OwnerImpl {
-    if (!(owner instanceof OwnerImpl)) throw new TerminalError('INVALID_ARGUMENT', 'owner must come from TerminalService.createOwner()');
+  private checkOwner(owner: Owner): ServiceOwner {
+    if (!(owner instanceof ServiceOwner)) throw new TerminalError('INVALID_ARGUMENT', 'owner must come from TerminalService.createOwner()');
     if (owner.disposed) throw new TerminalError('OWNER_DISPOSED', `owner ${owner.label} is disposed`);
     return owner;
   }
 
-  private entry(owner: Owner, sessionId: string): Entry {
+  private entry(owner: Owner, sessionId: string): PublishedSession {
     this.checkOwner(owner);
     const entry = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
     if (!entry) {
@@ -618,22 +502,4 @@ export class TerminalService implements Disposable {
     return entry;
   }
 
-  private info(entry: Entry): SessionInfo {
-    const busy = entry.sending || entry.session.isBusy();
-    const info: SessionInfo = {
-      sessionId: entry.id,
-      name: entry.name,
-      backend: entry.backend,
-      cwd: entry.session.cwd,
-      sessionStatus: entry.session.status(),
-      busy,
-      takenOver: entry.takenOver,
-      sandbox: entry.session.sandboxed?.summary ?? (entry.session.outsideApproved ? OUTSIDE_APPROVED : UNSANDBOXED),
-    };
-    if (busy) {
-      const fg = entry.session.foreground();
-      if (fg) info.foregroundCommand = fg.command;
-    }
-    return info;
-  }
 }

@@ -13,7 +13,10 @@
 import type { CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
 import { TerminalError } from './errors';
 import type { SearchRequest, SearchResult } from './scrollbackSearch';
-import type { JobOutput, OpenOptions, Owner, SessionEvent, SessionInfo, TerminalService } from './service';
+import type { JobOutput } from './backgroundJobs';
+import type { OpenOptions, SessionEvent, TerminalService } from './service';
+import type { Owner } from './owner';
+import type { SessionInfo } from './publishedSession';
 import type { Disposable, ReadRequest, ReadResult, SendRequest, SendResult, SignalResult } from './types';
 
 /** An owner as another extension holds it: disposing it closes every session it opened. */

@@ -29,7 +29,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
-import { emit, errorText, Results, writeResults } from '../integration/report';
+import { emit, errorText, Results, writeResults } from '../helpers/host/report';
 import { RUNS, median, now, quantile } from './timing';
 import { errorMessage } from '../../src/common/errorMessage';
 

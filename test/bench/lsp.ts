@@ -9,8 +9,8 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { waitForTools } from '../integration/lm';
-import { emit, errorText, Results, writeResults } from '../integration/report';
+import { waitForTools } from '../helpers/host/lm';
+import { emit, errorText, Results, writeResults } from '../helpers/host/report';
 import { compareMedians, median, RUNS, time } from './timing';
 
 

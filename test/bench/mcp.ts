@@ -8,9 +8,10 @@
  * lists in `dsh.mcp.autoApprove`, so no dialog is involved.
  */
 import * as vscode from 'vscode';
-import { emit, errorText, Results, writeResults } from '../integration/report';
+import { emit, errorText, Results, writeResults } from '../helpers/host/report';
 import { compareMedians, RUNS } from './timing';
-import { callTool, connectClient, terminalEndpointValue } from '../integration/mcp';
+import { callTool, connectClient, terminalEndpointValue } from '../helpers/host/mcp';
+import { until } from '../helpers/wait';
 
 
 /** Medians of `viaMcp` and `viaTool` over RUNS alternating runs, printed with their ratio. */
@@ -38,8 +39,8 @@ export async function run(): Promise<void> {
     };
 
     const lsp = { operation: 'findReferences', filePath: 'ts/l10/a.ts', line: 1, column: 17 };
-    const deadline = Date.now() + 90_000; // TypeScript loads the project on the first query
-    while (await invoke('dsh_lsp', lsp).then(() => false, (e: Error) => /not ready/.test(e.message) && Date.now() < deadline));
+    // TypeScript loads the project on the first query.
+    await until('TypeScript to answer dsh_lsp', () => Promise.resolve(invoke('dsh_lsp', lsp)).then(() => true, (e: Error) => (/not ready/.test(e.message) ? false : Promise.reject(e))), 90_000, 0);
     await compare('dsh_lsp findReferences ts/l10/a.ts:1:17', () => must(callTool(c, 'dsh_lsp', lsp)), () => invoke('dsh_lsp', lsp));
     results.passed++;
 

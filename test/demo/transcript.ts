@@ -1,10 +1,10 @@
 // The demo's scripted agent transcript (the `extensionTestsPath` module of `npm run demo`). It runs
 // inside the extension host where DSH Bridge is installed from the VSIX, calls the terminal tools
 // through `vscode.lm.invokeTool` exactly as an agent would, and streams every call and result to
-// the launcher (scripts/demo.mjs) through ../integration/report.ts. A few checks of the issue's
+// the launcher (scripts/demo.mjs) through ../helpers/host/report.ts. A few checks of the issue's
 // acceptance criteria are printed along the way and counted in the results file.
-import { emit, errorText, Results, writeResults } from '../integration/report';
-import { invokeTool, TERMINAL_TOOLS, ToolCall, waitForTools } from '../integration/lm';
+import { emit, errorText, Results, writeResults } from '../helpers/host/report';
+import { invokeTool, TERMINAL_TOOLS, ToolCall, waitForTools } from '../helpers/host/lm';
 
 const results: Results = { passed: 0, failed: 0, failures: [] };
 

@@ -5,8 +5,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { DshBridgeApi } from '../../src/extension';
-import { consumer as apiConsumer } from './apiConsumer';
-import { invokeTool, waitForTools } from './lm';
+import { consumer as apiConsumer } from '../helpers/host/apiConsumer';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
 
 interface RunJson {
   sessionId: string;

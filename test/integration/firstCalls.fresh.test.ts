@@ -11,8 +11,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { invokeTool, waitForTools } from './lm';
-import { emit } from './report';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
+import { emit } from '../helpers/host/report';
 
 interface Loc {
   path: string;

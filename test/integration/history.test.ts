@@ -7,9 +7,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { TERMINAL_TOOLS, invokeTool, waitForTools } from './lm';
-import { McpTestClient, callTool, connectClient, terminalEndpointValue } from './mcp';
-import { panelText, runPickingFirst, watchShellIntegration } from './ui';
+import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
+import { McpTestClient, callTool, connectClient, terminalEndpointValue } from '../helpers/host/mcp';
+import { panelText, runPickingFirst, watchShellIntegration } from '../helpers/host/ui';
 import { until } from '../helpers/wait';
 import { gutterMarksSupported } from '../../src/terminal/commandMarks';
 

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 // mocha stays external (esbuild.mjs): it loads from the repository's node_modules.
 import Mocha from 'mocha';
-import { emit, errorText, Results, writeResults } from './report';
+import { emit, errorText, Results, writeResults } from '../helpers/host/report';
 
 const { EVENT_SUITE_BEGIN, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
 

@@ -6,9 +6,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { consumer } from './apiConsumer';
-import { invokeTool, waitForTools } from './lm';
-import { runPickingFirst } from './ui';
+import { consumer } from '../helpers/host/apiConsumer';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
+import { runPickingFirst } from '../helpers/host/ui';
 
 const idNumber = (id: string) => Number(id.replace(/^pty-/, ''));
 

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { invokeTool, waitForTools } from './lm';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
 
 interface Loc {

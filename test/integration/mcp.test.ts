@@ -11,24 +11,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { invokeTool, waitForTools } from './lm';
-import { ENDPOINT_ENV, McpTestClient, bridgePath, callTool, connectClient, terminalEndpointValue } from './mcp';
-import { ProgramRun, runProgram } from '../helpers/runProgram';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
+import { ENDPOINT_ENV, McpTestClient, bridgePath, callTool, connectClient, terminalEndpointValue } from '../helpers/host/mcp';
+import { runBridge } from '../helpers/runBridge';
 import { until } from '../helpers/wait';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Runs the installed bridge with DSH_BRIDGE_MCP = `value` and stdin `input`. */
-function runBridge(value: string, input: string): Promise<ProgramRun> {
-  return runProgram(process.execPath, [bridgePath()], { PATH: process.env.PATH, ELECTRON_RUN_AS_NODE: '1', [ENDPOINT_ENV]: value }, input);
-}
+import { alive } from '../helpers/processes';
 
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'dsh-test-approved', version: '1' } } }) + '\n';
 
@@ -143,8 +130,7 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     ];
     const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
     // TypeScript may still be loading the project when this file runs alone: wait until it answers.
-    const deadline = Date.now() + 90_000;
-    while (await invokeTool('dsh_lsp', calls[1]!).then(() => false, (e: Error) => /not available or not ready/.test(e.message) && Date.now() < deadline));
+    await until('TypeScript to answer dsh_lsp', () => invokeTool('dsh_lsp', calls[1]!).then(() => true, (e: Error) => (/not available or not ready/.test(e.message) ? false : Promise.reject(e))), 90_000, 0);
     const answers: string[][] = [];
     for (const input of calls) {
       const viaMcp = await callTool<{ locations: { path: string; line: number; column: number }[] }>(c, 'dsh_lsp', input);
@@ -224,7 +210,7 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
 
   it('a wrong secret is refused before any tool runs: the bridge prints why and exits 1', async () => {
     const wrong = value.replace(/#[0-9a-f]{64}$/, `#${'0'.repeat(64)}`);
-    const r = await runBridge(wrong, INIT);
+    const r = await runBridge([bridgePath()], { [ENDPOINT_ENV]: wrong }, INIT);
     assert.equal(r.code, 1);
     assert.match(r.stderr, /the window refused the connection: wrong secret/);
     assert.equal(r.stdout, '', 'no MCP answer at all');
@@ -235,7 +221,7 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     await vscode.workspace.getConfiguration().update('dsh.mcp.enabled', false, vscode.ConfigurationTarget.Global);
     try {
       await until('the socket to go', () => !fs.existsSync(socketPath), 15_000);
-      const r = await runBridge(value, INIT);
+      const r = await runBridge([bridgePath()], { [ENDPOINT_ENV]: value }, INIT);
       assert.equal(r.code, 1);
       assert.match(r.stderr, /no VS Code window is reachable/);
       assert.equal(await terminalEndpointValue('none'), '');

@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { waitForTools } from './lm';
-import { terminalEndpointValue } from './mcp';
+import { waitForTools } from '../helpers/host/lm';
+import { terminalEndpointValue } from '../helpers/host/mcp';
 
 describe('MCP in an untrusted workspace', function () {
   this.timeout(60_000);

@@ -8,8 +8,8 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { invokeTool, waitForTools } from './lm';
-import { panelText } from './ui';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
+import { panelText } from '../helpers/host/ui';
 import { STATUS_LINE_TEXT } from '../../src/terminal/commandMarks';
 import { sleep, until } from '../helpers/wait';
 

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import { Session } from 'node:inspector';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { invokeTool, waitForTools } from './lm';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
 import { startLagProbe } from '../helpers/eventLoopLag';
 import { bigHeadingsNote } from '../bench/vault';

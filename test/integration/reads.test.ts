@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LspTool, LspToolInput } from '../../src/vscode/tools/navigation/lspTool';
 import type { LspService } from '../../src/lsp/service';
-import { invokeTool, waitForTools } from './lm';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
 import { mkfifo, releaseFifo } from '../helpers/files';
 import { until, within } from '../helpers/wait';
 

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LspService } from '../../src/lsp/service';
 import { LspTool } from '../../src/vscode/tools/navigation/lspTool';
-import { invokeTool, waitForTools } from './lm';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
 
 describe('in an untrusted workspace', function () {

@@ -7,8 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { invokeTool, waitForTools } from './lm';
-import { runPickingFirst, watchShellIntegration } from './ui';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
+import { runPickingFirst, watchShellIntegration } from '../helpers/host/ui';
 import { sleep, until } from '../helpers/wait';
 
 /** Every regular file under `dir` (symlinks not followed). */

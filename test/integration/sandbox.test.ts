@@ -19,8 +19,8 @@ import { SandboxSettings } from '../../src/vscode/terminal/sandboxSettings';
 import { sandboxSummary } from '../../src/terminal/sandbox/policy';
 import type { TerminalToolContext } from '../../src/vscode/tools/terminal/context';
 import { OpenTool } from '../../src/vscode/tools/terminal/openTool';
-import { TERMINAL_TOOLS, invokeTool, waitForTools } from './lm';
-import { callTool, connectClient, terminalEndpointValue } from './mcp';
+import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
+import { callTool, connectClient, terminalEndpointValue } from '../helpers/host/mcp';
 import { until } from '../helpers/wait';
 
 interface Sandbox {

@@ -10,9 +10,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { invokeTool, waitForTools } from './lm';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
-import { checkAfterHost } from './report';
+import { checkAfterHost } from '../helpers/host/report';
 
 interface Loc {
   path: string;

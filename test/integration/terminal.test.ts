@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { TERMINAL_TOOLS, invokeTool, waitForTools } from './lm';
+import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
 
 interface SendJson {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TOOL_REGISTRY } from '../../src/vscode/tools/registry';
-import { contributedTools, TERMINAL_TOOLS, waitForTools } from './lm';
+import { contributedTools, TERMINAL_TOOLS, waitForTools } from '../helpers/host/lm';
 
 describe('DSH Bridge installed from the VSIX', () => {
   it('runs from the extensions folder, not from the repository', () => {

@@ -18,6 +18,7 @@ import { resolveCommand, spawnGuarded } from '../../src/lsp/stdio/watchdog';
 import { isLspError, LspOperation } from '../../src/lsp/types';
 import { packageJson } from '../helpers/packageJson';
 import { until } from '../helpers/wait';
+import { alive } from '../helpers/processes';
 
 const ROOT = path.resolve(__dirname, '../..');
 const WS = path.join(ROOT, 'test/fixtures/workspace');
@@ -39,15 +40,6 @@ function groupMembers(pgid: number): number[] {
     }
   }
   return out;
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 const providers: StdioLspProvider[] = [];
@@ -128,7 +120,7 @@ describe('CrashPolicy', () => {
 describe('watchdog', () => {
   it('a server and its child do not outlive a SIGKILLed host', async function () {
     this.timeout(30_000);
-    const host = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/unit/support/watchdog-host.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const host = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/programs/watchdogHost.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
       host.stdout.on('data', (d) => {

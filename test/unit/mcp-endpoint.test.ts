@@ -17,16 +17,12 @@ import { EndpointServer } from '../../src/mcp/endpointServer';
 import { helloLine } from '../../src/mcp/handshake';
 import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '../../src/mcp/socketPath';
 import { SocketTransport } from '../../src/mcp/socketTransport';
-import { ProgramRun, runProgram } from '../helpers/runProgram';
+import { runBridge } from '../helpers/runBridge';
 import { sleep, until } from '../helpers/wait';
 
-const BRIDGE = path.resolve(__dirname, '../../src/mcp/bridge.ts');
+/** The bridge run from source, through tsx. */
+const FROM_SOURCE = ['-r', 'tsx/cjs', path.resolve(__dirname, '../../src/mcp/bridge.ts')];
 const quiet = { info: () => undefined, warn: () => undefined };
-
-/** Runs the bridge from source (through tsx) with `env`. */
-function runBridge(env: Record<string, string | undefined>, args: string[] = [], stdin = ''): Promise<ProgramRun> {
-  return runProgram(process.execPath, ['-r', 'tsx/cjs', BRIDGE, ...args], { PATH: process.env.PATH, ...env }, stdin);
-}
 
 /** The first line the endpoint answers to `hello` (then the connection's end). */
 function answerTo(socketPath: string, hello: string): Promise<string> {
@@ -183,7 +179,7 @@ describe('MCP endpoint (plain Node)', function () {
 
   describe('the stdio bridge', () => {
     it('--help explains discovery, the command and the setting', async () => {
-      const r = await runBridge({}, ['--help']);
+      const r = await runBridge([...FROM_SOURCE, '--help'], {});
       assert.equal(r.code, 0);
       assert.match(r.stdout, /DSH_BRIDGE_MCP/);
       assert.match(r.stdout, /DSH: Connect an Agent \(MCP\)/);
@@ -191,10 +187,10 @@ describe('MCP endpoint (plain Node)', function () {
     });
 
     it('exits 1 with a message when the variable is unset or no window listens', async () => {
-      const unset = await runBridge({});
+      const unset = await runBridge(FROM_SOURCE, {});
       assert.equal(unset.code, 1);
       assert.match(unset.stderr, /DSH_BRIDGE_MCP is not set.*integrated terminal/);
-      const gone = await runBridge({ [ENDPOINT_ENV]: formatEndpoint({ socketPath: path.join(tmp, 'nobody.sock'), secret: 'a'.repeat(64) }) });
+      const gone = await runBridge(FROM_SOURCE, { [ENDPOINT_ENV]: formatEndpoint({ socketPath: path.join(tmp, 'nobody.sock'), secret: 'a'.repeat(64) }) });
       assert.equal(gone.code, 1);
       assert.match(gone.stderr, /no VS Code window is reachable at .*nobody\.sock \(ENOENT\)/);
       assert.equal(gone.stdout, '', 'nothing but MCP ever goes to stdout');
@@ -202,7 +198,7 @@ describe('MCP endpoint (plain Node)', function () {
 
     it('exits 1 printing the refusal when the secret is wrong', async () => {
       const server = await listening(() => assert.fail('a wrong secret must never reach MCP'));
-      const r = await runBridge({ [ENDPOINT_ENV]: formatEndpoint({ socketPath: server.socketPath, secret: 'f'.repeat(64) }) }, [], '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
+      const r = await runBridge(FROM_SOURCE, { [ENDPOINT_ENV]: formatEndpoint({ socketPath: server.socketPath, secret: 'f'.repeat(64) }) }, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
       assert.equal(r.code, 1);
       assert.match(r.stderr, /the window refused the connection: wrong secret/);
     });
@@ -220,7 +216,7 @@ describe('MCP endpoint (plain Node)', function () {
       });
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: ['-r', 'tsx/cjs', BRIDGE],
+        args: FROM_SOURCE,
         env: { PATH: process.env.PATH ?? '', [ENDPOINT_ENV]: formatEndpoint(server.endpoint) },
         stderr: 'pipe',
       });

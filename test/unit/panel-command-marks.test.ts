@@ -8,13 +8,13 @@ import { IMarker, Terminal } from '@xterm/headless';
 import { CommandMarks, gutterMarksSupported, statusLine } from '../../src/terminal/commandMarks';
 import type { CommandRecord } from '../../src/terminal/commandRecord';
 import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
-import { Harness, harness } from './support/terminal';
+import { Harness, harness } from '../helpers/terminalHarness';
+import { mirrorSettled } from '../helpers/panelTerminal';
 import { mirrorEmulatorEntry } from '../helpers/workerEntry';
 
 const COLS = 40;
 const ROWS = 10;
 
-const written = (term: Terminal, text: string) => new Promise<void>((resolve) => term.write(text, resolve));
 
 /** A panel as VS Code's xterm reads our sequences: SetMark adds a mark at the cursor's line. */
 function panelTerminal() {
@@ -69,14 +69,7 @@ async function mirroredSession(h: Harness, pacing: Partial<MirrorPacing> = { fra
     }),
   ];
   mirror.open(COLS, ROWS);
-  const settled = async () => {
-    const deadline = Date.now() + 30_000;
-    while (!mirror.idle || (mirror as unknown as { timer?: unknown }).timer) {
-      if (Date.now() > deadline) throw new Error('the mirror did not settle');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    await written(panel.term, '');
-  };
+  const settled = () => mirrorSettled(mirror, panel.term);
   const send = async (input: string) => {
     await h.service.send(owner, sessionId, { input });
     await settled();

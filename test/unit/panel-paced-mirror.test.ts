@@ -8,9 +8,10 @@ import * as path from 'node:path';
 import { Terminal } from '@xterm/headless';
 import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
 import { skipNotice } from '../../src/terminal/skipAhead';
+import { mirrorSettled, written } from '../helpers/panelTerminal';
 import { until } from '../helpers/wait';
 import { mirrorEmulatorEntry } from '../helpers/workerEntry';
-import { Harness, harness } from './support/terminal';
+import { Harness, harness } from '../helpers/terminalHarness';
 
 const E = '\x1b';
 const COLS = 40;
@@ -24,7 +25,6 @@ interface Screen {
 }
 
 /** Writes `text` to `term` and waits until it is parsed. */
-const written = (term: Terminal, text: string) => new Promise<void>((resolve) => term.write(text, resolve));
 
 /** The screen of `term`: rows with their SGR-visible attributes summarized, the cursor and the active buffer, the input modes. */
 function screenOf(term: Terminal): Screen {
@@ -89,15 +89,6 @@ function mirrored(pacing: Partial<MirrorPacing> = FAST, before = '') {
   return { panel, frames, mirror };
 }
 
-async function settled(mirror: PacedMirror, panel: Terminal): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!mirror.idle || (mirror as unknown as { timer?: unknown }).timer) {
-    if (Date.now() > deadline) throw new Error('the mirror did not settle');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  await written(panel, '');
-}
-
 function lines(n: number, from = 0): string {
   let out = '';
   for (let i = from; i < from + n; i++) out += `${E}[1mline${E}[0m ${i} ${E}[32mgreen${E}[0m text\r\n`;
@@ -110,7 +101,7 @@ describe('paced panel mirror', () => {
     mirror.open();
     const output = `hello ${E}[31mred${E}[0m\r\n$ `;
     mirror.push(output);
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     assert.ok(frames.join('').endsWith(output), 'after the initial (empty) state, the output itself');
     assert.deepEqual(screenOf(panel), await reference(output));
     mirror.dispose();
@@ -120,7 +111,7 @@ describe('paced panel mirror', () => {
     this.timeout(60_000);
     const { panel, frames, mirror } = mirrored(FAST, 'what the person saw before\r\n');
     mirror.open();
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     let output = '';
     for (let k = 0; k < 40; k++) {
       const chunk = lines(500, k * 500);
@@ -130,7 +121,7 @@ describe('paced panel mirror', () => {
     const last = `${E}[33mdone${E}[0m\r\n$ `;
     output += last;
     mirror.push(last);
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     const sent = frames.join('').length;
     assert.ok(sent < output.length / 5, `sent ${sent} of ${output.length} units`);
     assert.ok(frames.join('').includes(skipNotice(mirror.stats.skippedBytes).slice(0, 2)), 'a notice was written');
@@ -155,13 +146,13 @@ describe('paced panel mirror', () => {
     for (let k = 0; k < 3000; k++) output += `${E}[6;1H${E}[1mrow${E}[0m ${k}\n${E}[32mstatus ${k}${E}[0m`;
     output += `${E}[1;1Htop line${E}[8;1H${E}[7mbottom line${E}[0m${E}[3;4H`;
     mirror.push(output);
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     assert.ok(mirror.stats.skipAheads >= 1, 'it skipped');
     assert.deepEqual(screenOf(panel), await reference(output));
     // What draws next continues from the same state: the scroll region and the cursor.
     const next = `\n\n\n\n\nafter ${E}[31mskip${E}[0m`;
     mirror.push(next);
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     assert.deepEqual(screenOf(panel), await reference(output + next));
     mirror.dispose();
   });
@@ -172,7 +163,7 @@ describe('paced panel mirror', () => {
     mirror.open();
     const started = Date.now();
     mirror.push(`x${E}[2000000000b\r\n$ `);
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
     const screen = screenOf(panel);
     // Every row above the prompt is full of x: 2·10⁹ + 1 of them wrap over far more rows than a screen.
@@ -191,7 +182,7 @@ describe('paced panel mirror', () => {
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(frames.length, 0, 'nothing is written before the terminal opens');
     mirror.open();
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     assert.deepEqual(screenOf(panel), await reference(output));
     // Every line the panel holds, scrollback included, is a line as printed: no sequence cut in half
     // (today's panel kept the last 64 KiB of such a backlog: 13 cuts in 40 drew `[1mline 815 …` as text).
@@ -216,7 +207,7 @@ describe('paced panel mirror', () => {
       tail = lines(50, k * 200 + 150);
       mirror.push(chunk);
     }
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     assert.ok(mirror.stats.rebuilds >= 1, JSON.stringify(mirror.stats));
     assert.deepEqual(screenOf(panel).rows, (await reference(output)).rows);
     mirror.dispose();
@@ -247,7 +238,7 @@ describe('paced panel mirror', () => {
       mirror.push(chunk);
       if ((at / 4095) % 16 === 15) await new Promise((r) => setImmediate(r));
     }
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     clearInterval(probe);
     // On the calling thread the emulator held it for seconds at a time (1.7 s at 24 rows).
     assert.ok(longest < 1000, `the thread was held for ${longest.toFixed(0)} ms`);
@@ -266,14 +257,14 @@ describe('paced panel mirror', () => {
       tail: () => tail, onError: (e) => errors.push(e.message), pacing: FAST,
     });
     mirror.open();
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     // The worker thread dies as one out of memory or with an uncaught error would.
     const emulator = (mirror as unknown as { emulator: { worker: { terminate(): Promise<number> } } }).emulator;
     await emulator.worker.terminate();
     await until('the emulator to be rebuilt', () => mirror.stats.rebuilds === 1);
     assert.match(errors[0] ?? '', /emulator thread exited/);
     mirror.push(`${lines(400, 20)}`);
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     assert.deepEqual(screenOf(panel).rows, (await reference(tail + lines(400, 20))).rows);
     mirror.dispose();
   });
@@ -297,7 +288,7 @@ describe('paced panel mirror', () => {
     mirror.open(COLS, ROWS);
     mirror.resize(20, 5);
     assert.deepEqual((mirror as unknown as { filter: { geometry: unknown } }).filter.geometry, { cols: 20, rows: 5, bufferRows: 5 });
-    await settled(mirror, panel);
+    await mirrorSettled(mirror, panel);
     mirror.dispose();
   });
 });
@@ -320,7 +311,7 @@ describe('paced panel mirror of a real session (pty-bash)', function () {
       const output = h.service.onOutput(owner, sessionId, (text) => mirror.push(text));
       mirror.open();
       await h.service.send(owner, sessionId, { input });
-      await settled(mirror, panel);
+      await mirrorSettled(mirror, panel);
       const rows = screenOf(panel).rows.map((r) => r.split('|')[0]!.trimEnd()).filter(Boolean);
       assert.equal(rows[rows.length - 1], marker, JSON.stringify(rows));
       if (marker === 'rep-done') {

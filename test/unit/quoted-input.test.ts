@@ -7,7 +7,7 @@ import { quoteInput } from '../../src/common/quoteInput';
 import { validateCallHierarchyInput, validateDiagnosticsInput, validateSymbolsInput } from '../../src/lsp/features/input';
 import { parseUri } from '../../src/lsp/uri';
 import { optionalBoolean, optionalInteger } from '../../src/vscode/tools/terminal/args';
-import { Harness, harness } from './support/terminal';
+import { Harness, harness } from '../helpers/terminalHarness';
 import { errorMessage } from '../../src/common/errorMessage';
 
 const huge = 'x'.repeat(1_000_000);

@@ -16,7 +16,7 @@ import {
   signalConfirmationText,
 } from '../../src/vscode/tools/terminal/confirmation';
 import { ConfirmedReceivers } from '../../src/vscode/tools/terminal/confirmedReceivers';
-import { Harness, harness, sleep } from './support/terminal';
+import { Harness, harness, sleep } from '../helpers/terminalHarness';
 
 /** Asserts that `fn` throws a TerminalError INVALID_ARGUMENT whose message matches `message`. */
 function refuses(fn: () => unknown, message: RegExp): void {

@@ -2,7 +2,7 @@
 // the real md-links provider registered on the real LspService. Positions are the model's: 1-based
 // line and column in characters, converted once like the dsh_lsp tool does.
 import * as assert from 'node:assert/strict';
-import { snapshot, Vault } from './wiki-helpers';
+import { snapshot, Vault } from '../helpers/wikiVault';
 import { parseNote } from '../../src/lsp/wikilinks/parse';
 import { LspResult } from '../../src/lsp/types';
 

@@ -9,7 +9,7 @@ import { matchSymbolName } from '../../src/lsp/features/match';
 import { MdLinksFeatures } from '../../src/lsp/wikilinks/features';
 import { splitLines } from '../../src/lsp/position';
 import { fileUriToPath } from '../../src/lsp/uri';
-import { Vault } from './wiki-helpers';
+import { Vault } from '../helpers/wikiVault';
 
 const FIXTURE_VAULT = path.resolve(__dirname, '../fixtures/workspace/vault');
 const readLines = async (uri: string) => splitLines(fs.readFileSync(fileUriToPath(uri), 'utf8'));

@@ -2,7 +2,7 @@
 // the md-links provider gives on it, so integration tests can rely on them. Read only.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { snapshot, Vault } from './wiki-helpers';
+import { snapshot, Vault } from '../helpers/wikiVault';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/vault');
 

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import MarkdownIt from 'markdown-it';
-import { snapshot, Vault } from './wiki-helpers';
+import { snapshot, Vault } from '../helpers/wikiVault';
 import { parseNote } from '../../src/lsp/wikilinks/parse';
 import { splitLines, toModelPosition } from '../../src/lsp/position';
 import { LspResult } from '../../src/lsp/types';

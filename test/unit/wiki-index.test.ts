@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { makeVaultDir, Vault } from './wiki-helpers';
+import { makeVaultDir, Vault } from '../helpers/wikiVault';
 import { LspService } from '../../src/lsp/service';
 import { LspError, LspResult } from '../../src/lsp/types';
 import { MdLinksProvider } from '../../src/lsp/wikilinks/provider';

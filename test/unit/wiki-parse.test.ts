@@ -2,7 +2,7 @@
 // markdown-it, headings, block anchors, front matter. Positions are LSP (0-based, UTF-16).
 import * as assert from 'node:assert/strict';
 import { parseNote } from '../../src/lsp/wikilinks/parse';
-import { Vault } from './wiki-helpers';
+import { Vault } from '../helpers/wikiVault';
 
 const targets = (text: string) => parseNote(text).links.map((l) => l.raw);
 

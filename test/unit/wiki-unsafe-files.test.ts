@@ -11,7 +11,7 @@ import { LspResult } from '../../src/lsp/types';
 import { MdLinksProvider } from '../../src/lsp/wikilinks/provider';
 import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
 import { pathToFileUri } from '../../src/lsp/uri';
-import { makeVaultDir } from './wiki-helpers';
+import { makeVaultDir } from '../helpers/wikiVault';
 import { mkfifo, releaseFifo } from '../helpers/files';
 import { within } from '../helpers/wait';
 

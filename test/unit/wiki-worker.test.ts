@@ -21,7 +21,7 @@ import { within } from '../helpers/wait';
 import { withLagProbe } from '../helpers/eventLoopLag';
 import { noteParseWorkerEntry } from '../helpers/workerEntry';
 import { bigHeadingsNote, generateVault, notePath } from '../bench/vault';
-import { makeVaultDir } from './wiki-helpers';
+import { makeVaultDir } from '../helpers/wikiVault';
 
 const FOAM_DOCS = path.resolve(__dirname, '../fixtures/foam-docs');
 /** Longest the thread may be held at once, in ms: a hang detector, 4x the host test's goal of 200 ms for a loaded 2-core machine. */

@@ -4,6 +4,7 @@
  * agreement). Every check throws an `LspError` `invalid_request` whose message says what is valid.
  */
 import { quoteInput } from '../../common/quoteInput';
+import { integerProblem } from '../../common/integerInput';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../shapeLocations';
 import { LspError } from '../types';
 import { symbolProblem } from '../symbolAnchor';
@@ -56,18 +57,9 @@ function unknownKeys(i: Record<string, unknown>, tool: keyof typeof TOOL_INPUT_K
   if (extra.length > 0) throw bad(`${tool} does not take ${extra.map((k) => quoteInput(k)).join(', ')}; its inputs are ${allowed.join(', ')}`);
 }
 
-/**
- * What is wrong with `v` as the integer input `name` in `min..max` (`∞` for MAX_SAFE_INTEGER), as
- * a message naming the valid range and quoting the value, or undefined when it is one.
- */
-export function intProblem(v: unknown, name: string, min: number, max: number): string | undefined {
-  if (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max) return undefined;
-  return `${name} must be an integer in ${min}..${max === Number.MAX_SAFE_INTEGER ? '∞' : max} (got ${quoteInput(v)})`;
-}
-
 function int(v: unknown, name: string, min: number, max: number, dflt: number): number {
   if (v === undefined || v === null) return dflt;
-  const problem = intProblem(v, name, min, max);
+  const problem = integerProblem(v, name, min, max);
   if (problem) throw bad(problem);
   return v as number;
 }

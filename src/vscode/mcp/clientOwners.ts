@@ -3,7 +3,7 @@
  * one per MCP client connection, each with the client's name (from its MCP `initialize`
  * `clientInfo`), which titles its panel terminals.
  */
-import type { Owner } from '../../terminal/service';
+import type { Owner } from '../../terminal/owner';
 
 export class McpClientOwners {
   private readonly clients = new Map<Owner, string>();

@@ -5,7 +5,7 @@
  * (../tools/registry.ts), acting for its own owner.
  */
 import * as vscode from 'vscode';
-import type { Owner } from '../../terminal/service';
+import type { Owner } from '../../terminal/owner';
 import type { McpClientOwners } from './clientOwners';
 import { registerConnectCommand } from './connectCommand';
 import { McpEndpoint, registerMcpDefinitionProvider } from './endpoint';

@@ -23,7 +23,9 @@ import { CommandMarks, gutterMarksSupported } from '../../terminal/commandMarks'
 import { TerminalError } from '../../terminal/errors';
 import { PacedMirror } from '../../terminal/pacedMirror';
 import { isTerminalReport } from '../../terminal/terminalReports';
-import type { Owner, SessionEvent, SessionInfo } from '../../terminal/service';
+import type { SessionEvent } from '../../terminal/service';
+import type { Owner } from '../../terminal/owner';
+import type { SessionInfo } from '../../terminal/publishedSession';
 import { LINE_SPLIT_MARKER } from '../../terminal/scrollback';
 import { McpClientOwners } from '../mcp/clientOwners';
 import type { TerminalToolContext } from '../tools/terminal/context';

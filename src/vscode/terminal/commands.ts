@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { COMMAND } from '../../common/ids';
 import type { CommandRecord } from '../../terminal/commandRecord';
-import type { SessionInfo } from '../../terminal/service';
+import type { SessionInfo } from '../../terminal/publishedSession';
 import { TerminalToolContext, defaultCwd } from '../tools/terminal/context';
 import { UNTRUSTED_MESSAGE } from '../tools/terminal/terminalTool';
 import { AgentTerminalPanel, closeAgentSession } from './agentTerminals';

@@ -12,7 +12,7 @@
  * package.json tags `terminal` and `navigation` group the tools instead.
  */
 import * as vscode from 'vscode';
-import type { Owner } from '../../terminal/service';
+import type { Owner } from '../../terminal/owner';
 import type { TmuxDetection } from '../../tmux/detect';
 import { CallHierarchyTool } from './navigation/callHierarchyTool';
 import { DiagnosticsTool } from './navigation/diagnosticsTool';

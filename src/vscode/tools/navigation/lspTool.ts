@@ -16,7 +16,7 @@ import type { LspService } from '../../../lsp/service';
 import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../../../lsp/types';
 import { resolveModelPosition, UsedPosition } from '../../../lsp/usedPosition';
 import { shownHead } from '../../../lsp/lineWindow';
-import { intProblem } from '../../../lsp/features/input';
+import { integerProblem } from '../../../common/integerInput';
 import { symbolProblem } from '../../../lsp/symbolAnchor';
 import { extensionOfUri } from '../../../lsp/uri';
 import { describeOutside, placeOf, readUriText, UriPlace } from '../../navigation/fileAccess';
@@ -207,7 +207,7 @@ function validate(input: LspToolInput): { operation: LspOperation; filePath: str
 
 function optionalInt(v: unknown, name: string, min: number, max: number): number | undefined {
   if (v === undefined || v === null) return undefined;
-  const problem = intProblem(v, name, min, max);
+  const problem = integerProblem(v, name, min, max);
   if (problem) throw new Error(problem);
   return v as number;
 }

@@ -6,7 +6,8 @@
  */
 import { SendInput, keyLabel } from '../../../terminal/input';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
-import type { SendTarget, SessionInfo } from '../../../terminal/service';
+import type { SendTarget } from '../../../terminal/service';
+import type { SessionInfo } from '../../../terminal/publishedSession';
 import { codeFence, escapeMarkdown, inlineCode } from '../markdownText';
 
 /** Text over either bound gets its size stated under the code block that shows it in full. */

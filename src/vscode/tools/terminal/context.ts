@@ -1,7 +1,8 @@
 /** What every terminal tool needs from the extension, and the folder a new agent shell opens in. */
 import * as vscode from 'vscode';
 import type { SandboxPolicy, SandboxSummary } from '../../../terminal/sandbox/policy';
-import type { Owner, TerminalService } from '../../../terminal/service';
+import type { TerminalService } from '../../../terminal/service';
+import type { Owner } from '../../../terminal/owner';
 
 /** Why no terminal backend is available on this machine, or undefined when one is. */
 export type BackendAvailability = () => string | undefined;

@@ -4,7 +4,8 @@
  * caller's view of a session, where a send would go).
  */
 import * as vscode from 'vscode';
-import type { SendTarget, SessionInfo } from '../../../terminal/service';
+import type { SendTarget } from '../../../terminal/service';
+import type { SessionInfo } from '../../../terminal/publishedSession';
 import type { TerminalToolContext } from './context';
 
 /** Why terminal tools refuse in Restricted Mode, and how to lift it. */

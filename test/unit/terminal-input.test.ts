@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerminalError } from '../../src/terminal/errors';
 import type { SendRequest } from '../../src/terminal/types';
-import { Harness, firstSession, harness, homeWithRc, sleep } from './support/terminal';
+import { Harness, firstSession, harness, homeWithRc, sleep } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 
 const refused = (code: string, pattern: RegExp) => (e: unknown) =>

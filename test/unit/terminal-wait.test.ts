@@ -4,7 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { MAX_UNTIL_LENGTH, compileUntil, plainText } from '../../src/terminal/untilPattern';
-import { Harness, firstSession, harness } from './support/terminal';
+import { Harness, firstSession, harness } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 
 describe('waiting without typing (pty-bash)', function () {

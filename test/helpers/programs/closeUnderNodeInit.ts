@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import { resolveTerminalConfig } from '../../../src/terminal/config';
 import { PtyBashBackend } from '../../../src/terminal/ptyBash';
 import { TerminalService } from '../../../src/terminal/service';
-import { MemoryLog, nodePty } from './terminal';
+import { MemoryLog, nodePty } from '../terminalHarness';
 
 function state(pid: number): string | undefined {
   try {

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Harness, firstSession, harness, homeWithRc, waitForPort } from './support/terminal';
+import { Harness, firstSession, harness, homeWithRc, waitForPort } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 
 describe('terminal cases (pty-bash)', function () {

@@ -8,7 +8,7 @@ import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { loadNodePty } from '../../src/terminal/nodePty';
 import { TerminalService } from '../../src/terminal/service';
 import { BackendSession, TerminalBackend, receiverIdentity } from '../../src/terminal/types';
-import { Harness, MemoryLog, firstSession, harness, nodePty, sleep } from './support/terminal';
+import { Harness, MemoryLog, firstSession, harness, nodePty, sleep } from '../helpers/terminalHarness';
 import { element } from '../helpers/element';
 import { packageJson } from '../helpers/packageJson';
 import { until } from '../helpers/wait';

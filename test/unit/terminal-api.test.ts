@@ -10,7 +10,7 @@ import { LspError } from '../../src/lsp/types';
 import type { LspProvider } from '../../src/lsp/types';
 import { TerminalError } from '../../src/terminal/errors';
 import { createTerminalApi } from '../../src/terminal/terminalApi';
-import { Harness, harness } from './support/terminal';
+import { Harness, harness } from '../helpers/terminalHarness';
 import { element } from '../helpers/element';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- plain CommonJS, shared with the api-consumer extension

@@ -5,12 +5,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 // The module object itself, as the extension's loader returns it (tests compare it by reference).
 import nodePty = require('node-pty');
-import { TerminalConfig, resolveTerminalConfig } from '../../../src/terminal/config';
-import { PtyBashBackend, type PtyBashOptions } from '../../../src/terminal/ptyBash';
-import type { TerminalLog } from '../../../src/terminal/types';
-import { Owner, SessionInfo, TerminalService } from '../../../src/terminal/service';
-import { element } from '../../helpers/element';
-import { until } from '../../helpers/wait';
+import { TerminalConfig, resolveTerminalConfig } from '../../src/terminal/config';
+import { PtyBashBackend, type PtyBashOptions } from '../../src/terminal/ptyBash';
+import type { TerminalLog } from '../../src/terminal/types';
+import { TerminalService } from '../../src/terminal/service';
+import { Owner } from '../../src/terminal/owner';
+import { SessionInfo } from '../../src/terminal/publishedSession';
+import { element } from './element';
+import { until } from './wait';
 
 export { nodePty };
 
@@ -71,7 +73,7 @@ export function homeWithRc(tmp: string, rc: string): string {
   return home;
 }
 
-export { sleep } from '../../helpers/wait';
+export { sleep } from './wait';
 
 /** Resolves once a TCP connect to 127.0.0.1:`port` succeeds (`open`) or fails (`!open`); rejects after `ms`. */
 export async function waitForPort(port: number, open: boolean, ms = 15_000): Promise<void> {

@@ -11,7 +11,7 @@ import { PollBackoff } from '../../src/terminal/pollBackoff';
 import * as proc from '../../src/terminal/procProbe';
 import { SessionProcessTree } from '../../src/terminal/processTree';
 import { until } from '../helpers/wait';
-import { Harness, harness } from './support/terminal';
+import { Harness, harness } from '../helpers/terminalHarness';
 
 const linux = proc.probeAvailable() && proc.childListsAvailable();
 

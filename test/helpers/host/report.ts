@@ -3,7 +3,7 @@
 // results file ($DSH_TEST_RESULTS). Both paths come from the environment code-server (or VS Code)
 // was started with; the extension host inherits it. Without them, lines go to the console only.
 import * as fs from 'node:fs';
-import { errorMessage } from '../../src/common/errorMessage';
+import { errorMessage } from '../../../src/common/errorMessage';
 
 /** Final outcome of an in-host run, as read by the launcher (scripts/lib/run-in-host.mjs). */
 export interface Results {

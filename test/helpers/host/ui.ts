@@ -1,6 +1,7 @@
 // Driving the palette commands that show a quick pick, from a test: the command runs, and its
 // quick pick's first (active) item is accepted the way Enter does.
 import * as vscode from 'vscode';
+import { until } from '../wait';
 
 /**
  * Runs `command` and accepts the first item of the quick pick it shows, retrying until the
@@ -26,11 +27,7 @@ export async function runPickingFirst<T>(command: string, timeoutMs = 10_000): P
  */
 export async function panelText(terminal: vscode.Terminal, select: () => Thenable<unknown> = () => vscode.commands.executeCommand('workbench.action.terminal.selectAll')): Promise<string[]> {
   terminal.show();
-  const deadline = Date.now() + 10_000;
-  while (vscode.window.activeTerminal !== terminal) {
-    if (Date.now() > deadline) throw new Error(`${terminal.name} did not become the active terminal`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await until(`${terminal.name} to become the active terminal`, () => vscode.window.activeTerminal === terminal, 10_000, 100);
   await vscode.env.clipboard.writeText('');
   await select();
   await vscode.commands.executeCommand('workbench.action.terminal.copySelection');

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { until } from '../helpers/wait';
+import { until } from '../wait';
 
 export const ENDPOINT_ENV = 'DSH_BRIDGE_MCP';
 

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { Geometry, boundCount, repeatBound } from '../../src/terminal/escapeCounts';
 import { CHUNK_UNITS, plainText, renderChunks } from '../../src/terminal/escapeScan';
 import { RENDER_LIMIT_NOTICE, REPEAT_UNITS, TextRenderer } from '../../src/terminal/screenText';
-import { Harness, harness } from './support/terminal';
+import { Harness, harness } from '../helpers/terminalHarness';
 import { element } from '../helpers/element';
 
 const E = '\x1b';

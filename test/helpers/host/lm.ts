@@ -1,7 +1,7 @@
 // Helpers for calling DSH Bridge's Language Model Tools the way an agent does: through
 // `vscode.lm.invokeTool`, with no chat request behind it (toolInvocationToken undefined).
 import * as vscode from 'vscode';
-import { until } from '../helpers/wait';
+import { until } from '../wait';
 
 /** The tools the installed extension contributes (package.json `contributes.languageModelTools`), in order. */
 export function contributedTools(): { name: string; tags?: string[]; modelDescription: string; inputSchema: object }[] {

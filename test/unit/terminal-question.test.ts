@@ -8,7 +8,7 @@ import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Harness, harness } from './support/terminal';
+import { Harness, harness } from '../helpers/terminalHarness';
 
 /** Sends of each kind; each one must end with the question. */
 const ROUNDS = 20;

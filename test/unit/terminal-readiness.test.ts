@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { TextRenderer } from '../../src/terminal/screenText';
 import { LINE_SPLIT_MARKER, Scrollback, splitLine } from '../../src/terminal/scrollback';
 import type { ReadResult } from '../../src/terminal/types';
-import { Harness, firstSession, harness, sleep, waitForPort } from './support/terminal';
+import { Harness, firstSession, harness, sleep, waitForPort } from '../helpers/terminalHarness';
 import { element } from '../helpers/element';
 import { until } from '../helpers/wait';
 

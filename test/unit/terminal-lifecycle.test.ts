@@ -15,8 +15,9 @@ import { PtyModule } from '../../src/terminal/nodePty';
 import * as proc from '../../src/terminal/procProbe';
 import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { TerminalService } from '../../src/terminal/service';
-import { Harness, MemoryLog, harness, homeWithRc, nodePty } from './support/terminal';
+import { Harness, MemoryLog, harness, homeWithRc, nodePty } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
+import { alive } from '../helpers/processes';
 
 const linux = process.platform === 'linux';
 
@@ -88,11 +89,6 @@ function processesWithEnv(name: string, value: string): number[] {
     }
   }
   return pids;
-}
-
-function alive(pid: number): boolean {
-  const stat = proc.readStat(pid);
-  return stat !== undefined && stat.state !== 'Z';
 }
 
 /**
@@ -343,7 +339,7 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
     } catch {
       this.skip(); // no way to make a pid namespace here
     }
-    const script = path.join(__dirname, 'support/close-under-node-init.ts');
+    const script = path.join(__dirname, '../helpers/programs/closeUnderNodeInit.ts');
     const out = execFileSync('unshare', [...unshare, process.execPath, '--import', 'tsx', script], {
       encoding: 'utf8',
       timeout: 60_000,

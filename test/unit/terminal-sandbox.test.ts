@@ -19,7 +19,7 @@ import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import * as proc from '../../src/terminal/procProbe';
 import { TerminalError } from '../../src/terminal/errors';
 import { createTerminalApi } from '../../src/terminal/terminalApi';
-import { Harness, harness, sleep } from './support/terminal';
+import { Harness, harness, sleep } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 
 const VALUES: SandboxSettingValues = {

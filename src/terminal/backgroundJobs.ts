@@ -1,0 +1,100 @@
+/**
+ * Background sends of one session: a send started without waiting for its answer, whose output is
+ * collected as it arrives and handed out read-and-advance (`dsh_terminal_output`), independent of
+ * scrollback pages. Bounded: at most JOB_BUFFER_BYTES unread output per job (oldest dropped first,
+ * counted), and the newest FINISHED_JOBS_KEPT finished jobs kept for a last read.
+ */
+import { quoteInput } from '../common/quoteInput';
+import { errorMessage } from '../common/errorMessage';
+import { TerminalError } from './errors';
+import { tailByBytes } from './scrollback';
+import type { Disposable, SendResult } from './types';
+
+/** What `output` returns: the job's output since the previous call, and its end once known. */
+export interface JobOutput {
+  jobId: string;
+  /** True once the send has a wait reason (`result`) or failed (`error`). */
+  done: boolean;
+  /** The send's result without its viewport (the text came through the cursor reads). */
+  result?: Omit<SendResult, 'output'>;
+  error?: string;
+  /** Output since the previous call (raw terminal text: escapes kept, markers removed). */
+  text: string;
+  /** Bytes of output dropped because they were not read in time (see dsh_terminal_read). */
+  droppedBytes: number;
+}
+
+/** Unread output kept per background job before the oldest is dropped (UTF-8 bytes). */
+const JOB_BUFFER_BYTES = 1024 * 1024;
+/** Finished jobs kept per session for a last `output` call. */
+const FINISHED_JOBS_KEPT = 16;
+
+/** A send started in the background: its output since the last `output` call, and its end. */
+interface Job {
+  id: string;
+  /** Output not yet handed out, at most JOB_BUFFER_BYTES (oldest dropped first). */
+  pending: string;
+  droppedBytes: number;
+  result?: SendResult;
+  error?: unknown;
+}
+
+/** The background jobs of one session (see the module comment). */
+export class BackgroundJobs {
+  private readonly jobs = new Map<string, Job>();
+
+  /** @param sessionId the session's id, for error messages. */
+  constructor(private readonly sessionId: string) {}
+
+  /**
+   * Starts job `jobId`: subscribes to the session's output with `onOutput`, then runs `send` inside
+   * the session's in-flight slot through `inSlot`, recording its result or error before the slot
+   * is released (so whoever the release wakes finds the job done). Returns at once.
+   */
+  start(
+    jobId: string,
+    onOutput: (listener: (text: string) => void) => Disposable,
+    inSlot: (work: () => Promise<void>) => Promise<void>,
+    send: () => Promise<SendResult>,
+  ): void {
+    const job: Job = { id: jobId, pending: '', droppedBytes: 0 };
+    const listener = onOutput((text) => {
+      const { text: kept, dropped } = tailByBytes(job.pending + text, JOB_BUFFER_BYTES);
+      job.pending = kept;
+      job.droppedBytes += dropped;
+    });
+    this.jobs.set(job.id, job);
+    const work = () =>
+      send().then(
+        (r) => void (job.result = r),
+        (e: unknown) => void (job.error = e),
+      );
+    void inSlot(work).finally(() => {
+      listener.dispose();
+      const finished = [...this.jobs.values()].filter((j) => j.result || j.error);
+      for (const old of finished.slice(0, Math.max(0, finished.length - FINISHED_JOBS_KEPT))) this.jobs.delete(old.id);
+    });
+  }
+
+  /**
+   * Read-and-advance: job `jobId`'s output since the previous call; concatenated, the texts are the
+   * job's output exactly once.
+   * @throws TerminalError INVALID_ARGUMENT for an unknown job id (listing the session's jobs).
+   */
+  output(jobId: string): JobOutput {
+    const job = this.jobs.get(jobId);
+    if (!job) {
+      const known = [...this.jobs.keys()];
+      throw new TerminalError('INVALID_ARGUMENT', `no job ${quoteInput(jobId)} in session ${this.sessionId}; jobs: ${known.length ? known.join(', ') : 'none (start one with a background send)'}`);
+    }
+    const out: JobOutput = { jobId, done: !!(job.result || job.error), text: job.pending, droppedBytes: job.droppedBytes };
+    job.pending = '';
+    job.droppedBytes = 0;
+    if (job.result) {
+      const { output: _viewport, ...result } = job.result;
+      out.result = result;
+    }
+    if (job.error) out.error = errorMessage(job.error);
+    return out;
+  }
+}
