@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NoteFolders } from '../../src/lsp/wikilinks/noteFolders';
 import { fileUriToPath, pathToFileUri } from '../../src/lsp/uri';
-import { makeVaultDir } from './wiki-helpers';
+import { makeVaultDir } from '../helpers/wikiVault';
 
 /** A real lookup: walks the folder on disk for a `.md` or `.markdown` file, counting its runs. */
 function diskLookup(): { lookup: (folderUri: string) => Promise<boolean>; runs: string[] } {
