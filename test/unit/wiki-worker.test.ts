@@ -206,6 +206,27 @@ describe('wiki links: the thread stays free with big notes and big vaults', func
     }
   });
 
+  it('a big note asked about before its file event reaches the index goes to the parser as bytes (not decoded on this thread) and is indexed', async () => {
+    const sub = path.join(dir, 'early');
+    fs.mkdirSync(sub);
+    fs.writeFileSync(path.join(sub, 'a.md'), '[[big]]\n');
+    const given: string[] = [];
+    const recording = { parse: (source: string | Uint8Array, options: Parameters<WorkerNoteParser['parse']>[1]) => (given.push(typeof source === 'string' ? 'text' : 'bytes'), parser.parse(source, options)) };
+    const provider = new MdLinksProvider(new NodeWorkspaceFs(), { parser: recording });
+    const features = new MdLinksFeatures(() => provider);
+    const ws = pathToFileUri(sub);
+    try {
+      await provider.index(ws);
+      given.length = 0;
+      fs.writeFileSync(path.join(sub, 'big.md'), bigHeadingsNote());
+      const answer = await features.documentDiagnostics(pathToFileUri(path.join(sub, 'big.md')), 'markdown', { workspaceUri: ws, signal: new AbortController().signal });
+      assert.deepEqual(given, ['bytes']);
+      assert.match(answer.note ?? '', /big\.md: lines 1–20000 of 2097153 indexed/);
+    } finally {
+      provider.dispose();
+    }
+  });
+
   it('a 10 000-note vault: the build, workspace diagnostics and a symbol search never hold the thread long', async () => {
     const vault = path.join(dir, 'vault');
     fs.mkdirSync(vault);

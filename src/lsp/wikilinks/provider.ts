@@ -180,15 +180,19 @@ export class MdLinksProvider implements LspProvider, Disposable {
     }
     const known = index.note(relPath);
     if (known) return known;
-    let text: string;
-    try {
-      text = noteText(await this.fs.readFile(uri));
-    } catch (e) {
-      if (isNotFoundError(e)) throw new LspError('file_not_found', `file not found: ${relPath} (in ${index.rootUri})`, { uri, relPath }, { cause: e });
-      throw e;
-    }
-    await index.onFileChanged(uri, text);
-    return index.note(relPath) ?? (await index.transientNote(uri, relPath, text));
+    // The bytes go to the parser as they are (decoded where it runs, a worker's buffer handed
+    // over): a big note just created is not decoded or copied on this thread.
+    const read = async () => {
+      try {
+        return await this.fs.readFile(uri);
+      } catch (e) {
+        if (isNotFoundError(e)) throw new LspError('file_not_found', `file not found: ${relPath} (in ${index.rootUri})`, { uri, relPath }, { cause: e });
+        throw e;
+      }
+    };
+    await index.onFileChanged(uri, await read());
+    // Not indexed (an excluded folder): a note of its own, from a fresh read (the parser may have taken the first).
+    return index.note(relPath) ?? (await index.transientNote(uri, relPath, await read()));
   }
 
   private definition(index: VaultIndex, l: IndexedLink): NavLocation[] {

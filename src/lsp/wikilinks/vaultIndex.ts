@@ -15,8 +15,8 @@ import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, res
 import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
 import { errorMessage } from '../../common/errorMessage';
 
-/** A document's current text, or a function that gives it when it is needed. */
-export type NoteText = string | (() => string);
+/** A document's current text (or its UTF-8 bytes, handed over as `NoteParser.parse` says), or a function that gives it when it is needed. */
+export type NoteText = NoteSource | (() => NoteSource);
 
 /** Options of a {@link VaultIndex}. */
 export interface VaultIndexOptions {
@@ -227,7 +227,7 @@ export class VaultIndex implements FileCatalog {
     return entry.done;
   }
 
-  private async applyChange(uri: string, text: string | undefined): Promise<boolean> {
+  private async applyChange(uri: string, text: NoteSource | undefined): Promise<boolean> {
     const relPath = this.relPathOf(uri);
     if (relPath === undefined || this.isExcluded(relPath)) return false;
     const canonical = joinUri(this.rootUri, ...relPath.split('/'));
@@ -294,7 +294,7 @@ export class VaultIndex implements FileCatalog {
   }
 
   /** Make a note object for a document of this folder that is not in the index (e.g. in an excluded folder) without adding it. */
-  transientNote(uri: string, relPath: string, text: string): Promise<IndexedNote> {
+  transientNote(uri: string, relPath: string, text: NoteSource): Promise<IndexedNote> {
     return this.makeNote(uri, relPath, text);
   }
 
