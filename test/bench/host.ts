@@ -22,6 +22,7 @@
  * scenario's CPU profile of the extension host thread is written (`<n>.cpuprofile`, for Chrome
  * DevTools or `node scripts/profile-top.mjs`).
  */
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { Session } from 'node:inspector';
 import * as os from 'node:os';
@@ -170,12 +171,31 @@ async function sendAndWait(sessionId: string, command: string): Promise<void> {
   }
 }
 
-function writeVault(root: string, notes: number): void {
-  fs.mkdirSync(root, { recursive: true });
-  for (let i = 0; i < notes; i++) {
-    const links = [1, 2, 3].map((k) => `[[note-${(i + k * 37) % notes}]]`).join(' ');
-    fs.writeFileSync(path.join(root, `note-${i}.md`), `# Note ${i}\n\nSee ${links}.\n\n## Section ${i}\n\nText #tag${i % 50}\n`);
-  }
+/**
+ * Writes the notes scenario's files from a child process (plain Node: `process.execPath` with
+ * ELECTRON_RUN_AS_NODE), so the benchmark's own synchronous writes of 10 000 files do not hold the
+ * extension host thread it measures: an 8 MiB note of `# h` lines at `<root>/big.md` and a vault of
+ * `notes` notes under `<root>/vault` (`note-<i>.md`, a title, a section, three links and a tag each).
+ * Resolves when the child has written everything. @throws Error when the child fails.
+ */
+function writeNotesFromChild(root: string, notes: number): Promise<void> {
+  const script = `
+    const fs = require('node:fs'), path = require('node:path');
+    const [root, n] = [process.argv[1], Number(process.argv[2])];
+    const vault = path.join(root, 'vault');
+    fs.mkdirSync(vault, { recursive: true });
+    fs.writeFileSync(path.join(root, 'big.md'), '# h\\n'.repeat(2 * 1024 * 1024));
+    for (let i = 0; i < n; i++) {
+      const links = [1, 2, 3].map((k) => '[[note-' + ((i + k * 37) % n) + ']]').join(' ');
+      fs.writeFileSync(path.join(vault, 'note-' + i + '.md'), '# Note ' + i + '\\n\\nSee ' + links + '.\\n\\n## Section ' + i + '\\n\\nText #tag' + (i % 50) + '\\n');
+    }`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script, root, String(notes)], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the vault writer exited with ${signal ?? code}: ${stderr.trim()}`))));
+  });
 }
 
 export async function run(): Promise<void> {
@@ -240,9 +260,7 @@ export async function run(): Promise<void> {
     if (parts.includes('notes')) {
       const notes = path.join(workspace, 'bench-host-notes');
       await scenario('an 8 MiB note and a 10 000-note vault are written and indexed; dsh_symbols searches them', async () => {
-        fs.mkdirSync(notes, { recursive: true });
-        fs.writeFileSync(path.join(notes, 'big.md'), '# h\n'.repeat(2 * 1024 * 1024));
-        writeVault(path.join(notes, 'vault'), 10_000);
+        await writeNotesFromChild(notes, 10_000);
         // Let the file watcher deliver the changes before searching.
         await new Promise((r) => setTimeout(r, 3000));
         await invoke('dsh_symbols', { query: 'Section 9999' });

@@ -91,6 +91,31 @@ describe('wiki links: index, updates and edges', () => {
     assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 10)), ['a.md:1:9 unresolved(new note)']);
   });
 
+  it('a burst of edits given as a text function takes the text once, when the update runs: the last edit wins', async () => {
+    const v = vault({ 'a.md': '# A\n', 'b.md': '' });
+    await v.query('goToDefinition', 'a.md', 1, 1); // builds the index
+    let taken = 0;
+    let text = '';
+    const edits: Array<Promise<void>> = [];
+    for (let i = 1; i <= 20; i++) {
+      text = `${'\n'.repeat(i)}[[a]]\n`; // the link moves down a line with each edit
+      edits.push(
+        v.provider.onFileChanged(v.uri('b.md'), () => {
+          taken++;
+          return text;
+        }),
+      );
+    }
+    await Promise.all(edits);
+    assert.equal(taken, 1, 'the text was taken once for the whole burst');
+    const refs = await v.query('findReferences', 'a.md', 1, 1);
+    assert.ok(refs.kind === 'locations');
+    assert.deepEqual(
+      refs.locations.map((l) => [path.basename(fileUriToPath(l.uri)), l.range.start.line]),
+      [['a.md', 0], ['b.md', 20]],
+    );
+  });
+
   it('a changed heading is found without re-reading the linking note', async () => {
     const v = vault({ 'n.md': '# N\n\n## Old\n', 'a.md': '[[n#New]]\n' });
     assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 3)), ['n.md:1:1 anchorMissing']);

@@ -15,7 +15,7 @@ import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
 import { inlineNoteParser } from '../../src/lsp/wikilinks/noteParser';
 import { NOTE_LIMITS, parseNote } from '../../src/lsp/wikilinks/parse';
 import { PIECE_ITEMS } from '../../src/lsp/wikilinks/notePieces';
-import { WorkerNoteParser } from '../../src/lsp/wikilinks/workerNoteParser';
+import { TRANSFER_MIN_BYTES, WorkerNoteParser } from '../../src/lsp/wikilinks/workerNoteParser';
 import { pathToFileUri } from '../../src/lsp/uri';
 import { within } from '../helpers/wait';
 import { withLagProbe } from '../helpers/eventLoopLag';
@@ -59,6 +59,21 @@ describe('wiki links: notes parsed in a worker thread', function () {
     assert.deepStrictEqual(fromBytes, parseNote(text, options));
     assert.equal(fromBytes.links[0]?.target, 'naïve note');
     assert.deepStrictEqual(await inlineNoteParser.parse(bytes, options), fromBytes);
+  });
+
+  it('a big note read as bytes is handed to the worker, not copied: its buffer is detached, the parse is the same; small bytes and strings are copied', async () => {
+    const text = bigHeadingsNote(256 * 1024).replace('# h\n', '# Title [[link]]\n');
+    const options = { aliasOrder: 'target-first' as const, limits: NOTE_LIMITS };
+    // As a file read gives them: a buffer one byte longer than the file, the bytes a view from 0.
+    const file = Buffer.allocUnsafe(Buffer.byteLength(text) + 1);
+    const bytes = file.subarray(0, file.write(text));
+    const parsed = await parser.parse(bytes, options);
+    assert.equal(bytes.byteLength, 0, 'the bytes were handed over (detached), not copied');
+    assert.deepStrictEqual(parsed, parseNote(text, options));
+    const small = Buffer.from('# Small [[x]]\n'); // from Node's shared pool of small Buffers
+    assert.deepStrictEqual(await parser.parse(small, options), parseNote('# Small [[x]]\n', options));
+    assert.equal(small.toString(), '# Small [[x]]\n', 'small bytes stay usable');
+    assert.equal(TRANSFER_MIN_BYTES, 64 * 1024);
   });
 
   it('a parse of many pieces arrives whole and in order; alias order is passed on', async () => {
@@ -186,6 +201,27 @@ describe('wiki links: the thread stays free with big notes and big vaults', func
       assert.equal(outline.length, NOTE_LIMITS.maxItems + 1);
       assert.match(outline.at(-1)!.name, /^\(indexed partly: big\.md: lines 1–20000 of 2097153 indexed/);
       assert.match(diagnostics.note ?? '', /indexed partly/);
+    } finally {
+      provider.dispose();
+    }
+  });
+
+  it('a big note asked about before its file event reaches the index goes to the parser as bytes (not decoded on this thread) and is indexed', async () => {
+    const sub = path.join(dir, 'early');
+    fs.mkdirSync(sub);
+    fs.writeFileSync(path.join(sub, 'a.md'), '[[big]]\n');
+    const given: string[] = [];
+    const recording = { parse: (source: string | Uint8Array, options: Parameters<WorkerNoteParser['parse']>[1]) => (given.push(typeof source === 'string' ? 'text' : 'bytes'), parser.parse(source, options)) };
+    const provider = new MdLinksProvider(new NodeWorkspaceFs(), { parser: recording });
+    const features = new MdLinksFeatures(() => provider);
+    const ws = pathToFileUri(sub);
+    try {
+      await provider.index(ws);
+      given.length = 0;
+      fs.writeFileSync(path.join(sub, 'big.md'), bigHeadingsNote());
+      const answer = await features.documentDiagnostics(pathToFileUri(path.join(sub, 'big.md')), 'markdown', { workspaceUri: ws, signal: new AbortController().signal });
+      assert.deepEqual(given, ['bytes']);
+      assert.match(answer.note ?? '', /big\.md: lines 1–20000 of 2097153 indexed/);
     } finally {
       provider.dispose();
     }

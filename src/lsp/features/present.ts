@@ -12,6 +12,8 @@ import { PlacedPath, placeUri } from '../placeUri';
 import { preview } from '../previewLine';
 import type { Range } from '../types';
 import { uriKey } from '../uri';
+import { TimeSlice } from '../timeSlice';
+import { slicedSort } from '../slicedSort';
 import type { CallItem, DiagnosticItem, Severity, SymbolItem } from './types';
 import { SEVERITIES } from './types';
 
@@ -158,6 +160,34 @@ function fold<T extends { place: PlacedPath }>(placed: readonly T[]): { listed: 
   return { listed: placed.filter((p) => p.place.where === 'workspace'), collapsed };
 }
 
+/** {@link fold}, yielding through `slice` every few ms. */
+async function foldSliced<T extends { place: PlacedPath }>(placed: readonly T[], slice: TimeSlice): Promise<{ listed: T[]; collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } }> {
+  const listed: T[] = [];
+  const groups = { nodeModules: [] as T[], external: [] as T[] };
+  for (const p of placed) {
+    await slice.pause();
+    if (p.place.where === 'workspace') listed.push(p);
+    else groups[p.place.where].push(p);
+  }
+  if (listed.length === 0) return { listed: [...placed], collapsed: {} };
+  const collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } = {};
+  for (const where of ['nodeModules', 'external'] as const) {
+    const group = groups[where];
+    if (group.length > 0) collapsed[where] = { count: group.length, files: await countByPathSliced(group, slice) };
+  }
+  return { listed, collapsed };
+}
+
+/** {@link countByPath} of the items' paths, yielding through `slice` every few ms. */
+async function countByPathSliced(items: ReadonlyArray<{ place: PlacedPath }>, slice: TimeSlice): Promise<FileCount[]> {
+  const counts = new Map<string, number>();
+  for (const { place } of items) {
+    await slice.pause();
+    counts.set(place.path, (counts.get(place.path) ?? 0) + 1);
+  }
+  return [...counts.entries()].map(([path, count]) => ({ path, count }));
+}
+
 function countByPath(paths: readonly string[]): FileCount[] {
   const counts = new Map<string, number>();
   for (const p of paths) counts.set(p, (counts.get(p) ?? 0) + 1);
@@ -173,28 +203,37 @@ function countByPath(paths: readonly string[]): FileCount[] {
  */
 export async function shapeWorkspaceSymbols(scored: ReadonlyArray<{ symbol: SymbolItem; score: number }>, options: PresentOptions): Promise<ShapedSymbols> {
   checkPage(options.offset, options.limit);
+  // A search over a big workspace gives tens of thousands of symbols: every loop over them yields
+  // every few ms, and each file is placed once (not once per symbol).
+  const slice = new TimeSlice();
   const seen = new Set<string>();
   const rank = { workspace: 0, nodeModules: 1, external: 2 } as const;
-  const placed = scored
-    .filter(({ symbol: s }) => {
-      const k = `${uriKey(s.uri)}#${s.name}#${s.kind}#${s.selectionRange.start.line}:${s.selectionRange.start.character}`;
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    })
-    .map((x) => ({ ...x, place: placeUri(options.roots, x.symbol.uri) }))
-    .sort(
-      (a, b) =>
-        b.score - a.score ||
-        rank[a.place.where] - rank[b.place.where] ||
-        (a.place.path < b.place.path ? -1 : a.place.path > b.place.path ? 1 : 0) ||
-        a.symbol.selectionRange.start.line - b.symbol.selectionRange.start.line,
-    );
-  const { listed, collapsed } = fold(placed);
+  const places = new Map<string, PlacedPath>();
+  const placed: Array<{ symbol: SymbolItem; score: number; place: PlacedPath; rank: number }> = [];
+  for (const x of scored) {
+    await slice.pause();
+    const s = x.symbol;
+    let place = places.get(s.uri);
+    if (!place) places.set(s.uri, (place = placeUri(options.roots, s.uri)));
+    const k = `${place.where}\u0000${place.path}#${s.name}#${s.kind}#${s.selectionRange.start.line}:${s.selectionRange.start.character}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    placed.push({ ...x, place, rank: rank[place.where] });
+  }
+  const sorted = await slicedSort(
+    placed,
+    (a, b) =>
+      b.score - a.score ||
+      a.rank - b.rank ||
+      (a.place.path < b.place.path ? -1 : a.place.path > b.place.path ? 1 : 0) ||
+      a.symbol.selectionRange.start.line - b.symbol.selectionRange.start.line,
+    slice,
+  );
+  const { listed, collapsed } = await foldSliced(sorted, slice);
   const page = listed.slice(options.offset, options.offset + options.limit);
   const lines = cachedLines(options.readLines);
   const symbols = await Promise.all(page.map((p) => showSymbol(p.symbol, p.place, lines)));
-  const files = countByPath(listed.map((p) => p.place.path));
+  const files = await countByPathSliced(listed, slice);
   const nextOffset = options.offset + page.length < listed.length ? options.offset + page.length : undefined;
   return {
     total: listed.length,

@@ -28,6 +28,7 @@ import { MD_LINKS_PROVIDER_ID, MdLinksProvider, anchorRange } from './provider';
 import type { IndexedLink, IndexedNote, VaultIndex } from './vaultIndex';
 import { partialText } from './partialText';
 import { TimeSlice } from '../timeSlice';
+import { slicedSort } from '../slicedSort';
 
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
@@ -48,7 +49,7 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
     const p = this.provider();
     const index = await p.index(ctx.workspaceUri, ctx.signal);
     const note = await p.documentNote(index, uri);
-    const outline = outlineOf(note);
+    const outline = await outlineOf(note, ctx.signal);
     const partial = note.parsed.partial;
     if (!partial) return outline;
     const at: Range = { start: { line: partial.indexedLines, character: 0 }, end: { line: partial.indexedLines, character: 0 } };
@@ -106,8 +107,14 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
   }
 }
 
-/** A note's outline: headings nested by level with their sections, block anchors inside. */
-export function outlineOf(note: IndexedNote): SymbolItem[] {
+/**
+ * A note's outline: headings nested by level with their sections, block anchors inside (each in
+ * the innermost section holding its line). Linear in the headings and anchors, yielding every few
+ * ms ({@link TimeSlice}): a note at the index's limits has 20 000 of them.
+ * @throws LspError `cancelled` when `signal` aborts.
+ */
+export async function outlineOf(note: IndexedNote, signal?: AbortSignal): Promise<SymbolItem[]> {
+  const slice = new TimeSlice();
   const { headings, blocks, lineCount } = note.parsed;
   type Node = { item: SymbolItem; level: number; children: Node[]; endLine: number };
   const lastLine = Math.max(0, lineCount - 1);
@@ -115,6 +122,7 @@ export function outlineOf(note: IndexedNote): SymbolItem[] {
   const stack: Node[] = [];
   const all: Node[] = [];
   for (let i = 0; i < headings.length; i++) {
+    await slice.pause(signal);
     const h = headings[i]!;
     // The section ends where the next heading of the same or a higher level starts (exclusive),
     // else at the end of the note (a character past the line's end means its end, LSP rule).
@@ -138,7 +146,19 @@ export function outlineOf(note: IndexedNote): SymbolItem[] {
     stack.push(node);
     all.push(node);
   }
-  for (const b of blocks) {
+  // One sweep in line order: `open` holds the started sections that may still hold the next line,
+  // innermost last (sections nest, so their ends never grow towards the top).
+  const open: Node[] = [];
+  let next = 0;
+  const byLine = blocks.every((b, i) => i === 0 || blocks[i - 1]!.line <= b.line) ? blocks : [...blocks].sort((a, b) => a.line - b.line);
+  for (const b of byLine) {
+    await slice.pause(signal);
+    while (next < all.length && all[next]!.item.selectionRange.start.line <= b.line) {
+      const started = all[next++]!;
+      while (open.length > 0 && open[open.length - 1]!.endLine < started.item.selectionRange.start.line) open.pop();
+      open.push(started);
+    }
+    while (open.length > 0 && open[open.length - 1]!.endLine < b.line) open.pop();
     const anchorAt = b.range.end.character - (b.id.length + 1);
     const item: SymbolItem = {
       name: `^${b.id}`,
@@ -149,13 +169,20 @@ export function outlineOf(note: IndexedNote): SymbolItem[] {
       selectionRange: { start: { line: b.line, character: Math.max(0, anchorAt) }, end: b.range.end },
     };
     // the innermost heading section holding the anchor's line
-    let holder: Node | undefined;
-    for (const n of all) if (n.item.selectionRange.start.line <= b.line && b.line <= n.endLine) holder = n;
+    const holder = open.at(-1);
     (holder ? holder.children : roots).push({ item, level: 7, children: [], endLine: b.line });
   }
   const byStart = (a: Node, b: Node) => a.item.range.start.line - b.item.range.start.line || a.item.range.start.character - b.item.range.start.character;
-  const build = (n: Node): SymbolItem => (n.children.length > 0 ? { ...n.item, children: n.children.sort(byStart).map(build) } : n.item);
-  return roots.sort(byStart).map(build);
+  // Sorted and built in slices too: a note of `# h` lines has 20 000 roots.
+  const buildAll = async (nodes: Node[]): Promise<SymbolItem[]> => {
+    const out: SymbolItem[] = [];
+    for (const n of await slicedSort(nodes, byStart, slice, signal)) {
+      await slice.pause(signal);
+      out.push(n.children.length > 0 ? { ...n.item, children: await buildAll(n.children) } : n.item);
+    }
+    return out;
+  };
+  return buildAll(roots);
 }
 
 function linkProblem(index: VaultIndex, l: IndexedLink): Omit<DiagnosticItem, 'uri' | 'range'> | undefined {

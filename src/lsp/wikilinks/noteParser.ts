@@ -27,7 +27,9 @@ export interface NoteParseOptions {
 export interface NoteParser {
   /**
    * The parse of `source` (see `parseNote`). Bytes are decoded where the parse runs, so a worker
-   * parser keeps the decoding of a big note off the calling thread too.
+   * parser keeps the decoding of a big note off the calling thread too. Bytes are handed over: a
+   * parser may take their buffer (a worker parser transfers it, leaving them empty), so the caller
+   * passes bytes it no longer needs, whose buffer holds nothing else (e.g. a file just read).
    * @throws Error when the parser failed or was disposed (the note is then skipped and reported).
    */
   parse(source: NoteSource, options: NoteParseOptions): Promise<ParsedNote>;

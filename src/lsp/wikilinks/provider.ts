@@ -23,7 +23,7 @@ import { LspError, LspProvider, LspRequest, LspResult, NavLocation, Range, asser
 import { canonicalUri, uriKey } from '../uri';
 import { headLines } from '../headLines';
 import { slugify, ResolvableFile, Resolution } from './resolve';
-import { IndexedLink, IndexedNote, VaultIndex, VaultIndexOptions } from './vaultIndex';
+import { IndexedLink, IndexedNote, NoteText, VaultIndex, VaultIndexOptions } from './vaultIndex';
 import { isNotFoundError, WorkspaceFs } from './workspaceFs';
 import type { WikiLink } from './parse';
 import { partialText } from './partialText';
@@ -110,7 +110,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
    * A file was created or changed (`text`: its current content, e.g. an unsaved editor buffer;
    * read from the file system when omitted). Updates every index the URI belongs to.
    */
-  async onFileChanged(uri: string, text?: string): Promise<void> {
+  async onFileChanged(uri: string, text?: NoteText): Promise<void> {
     await Promise.all([...this.byRealRoot.values()].map((ix) => ix.onFileChanged(uri, text).catch(() => false)));
   }
 
@@ -180,15 +180,19 @@ export class MdLinksProvider implements LspProvider, Disposable {
     }
     const known = index.note(relPath);
     if (known) return known;
-    let text: string;
-    try {
-      text = noteText(await this.fs.readFile(uri));
-    } catch (e) {
-      if (isNotFoundError(e)) throw new LspError('file_not_found', `file not found: ${relPath} (in ${index.rootUri})`, { uri, relPath }, { cause: e });
-      throw e;
-    }
-    await index.onFileChanged(uri, text);
-    return index.note(relPath) ?? (await index.transientNote(uri, relPath, text));
+    // The bytes go to the parser as they are (decoded where it runs, a worker's buffer handed
+    // over): a big note just created is not decoded or copied on this thread.
+    const read = async () => {
+      try {
+        return await this.fs.readFile(uri);
+      } catch (e) {
+        if (isNotFoundError(e)) throw new LspError('file_not_found', `file not found: ${relPath} (in ${index.rootUri})`, { uri, relPath }, { cause: e });
+        throw e;
+      }
+    };
+    await index.onFileChanged(uri, await read());
+    // Not indexed (an excluded folder): a note of its own, from a fresh read (the parser may have taken the first).
+    return index.note(relPath) ?? (await index.transientNote(uri, relPath, await read()));
   }
 
   private definition(index: VaultIndex, l: IndexedLink): NavLocation[] {

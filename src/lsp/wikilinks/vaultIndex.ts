@@ -15,6 +15,9 @@ import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, res
 import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
 import { errorMessage } from '../../common/errorMessage';
 
+/** A document's current text (or its UTF-8 bytes, handed over as `NoteParser.parse` says), or a function that gives it when it is needed. */
+export type NoteText = NoteSource | (() => NoteSource);
+
 /** Options of a {@link VaultIndex}. */
 export interface VaultIndexOptions {
   /** Which side of `|` is the target. Default `'target-first'` (Obsidian/Foam). */
@@ -91,7 +94,7 @@ export class VaultIndex implements FileCatalog {
   private readonly aliasOrder: AliasOrder;
   private readonly parser: NoteParser;
   /** Updates queued and not started yet, by relPath: a newer update of the same file takes their place. */
-  private readonly waitingUpdates = new Map<string, { text: string | undefined; done: Promise<boolean> }>();
+  private readonly waitingUpdates = new Map<string, { text: NoteText | undefined; done: Promise<boolean> }>();
 
   constructor(
     private readonly fs: WorkspaceFs,
@@ -202,10 +205,12 @@ export class VaultIndex implements FileCatalog {
    * Serialised with the build and other updates; resolves when applied. An update of a file
    * that waits behind others is replaced by a newer update of the same file (both resolve when
    * the newer one is applied): a burst of edits or events parses the file once.
-   * @param text the document's current text (e.g. an unsaved editor buffer); read from `fs` when omitted.
+   * @param text the document's current text (e.g. an unsaved editor buffer), or a function that
+   *   gives it, called once when the update is applied (a burst of edits to a big document copies
+   *   its text once, not once per edit); read from `fs` when omitted.
    * @returns `true` when the URI belongs to this index.
    */
-  onFileChanged(uri: string, text?: string): Promise<boolean> {
+  onFileChanged(uri: string, text?: NoteText): Promise<boolean> {
     const key = this.relPathOf(uri);
     if (key === undefined) return this.enqueue(async () => false);
     const waiting = this.waitingUpdates.get(key);
@@ -213,16 +218,16 @@ export class VaultIndex implements FileCatalog {
       waiting.text = text;
       return waiting.done;
     }
-    const entry: { text: string | undefined; done: Promise<boolean> } = { text, done: Promise.resolve(false) };
+    const entry: { text: NoteText | undefined; done: Promise<boolean> } = { text, done: Promise.resolve(false) };
     this.waitingUpdates.set(key, entry);
     entry.done = this.enqueue(async () => {
       if (this.waitingUpdates.get(key) === entry) this.waitingUpdates.delete(key);
-      return this.applyChange(uri, entry.text);
+      return this.applyChange(uri, typeof entry.text === 'function' ? entry.text() : entry.text);
     });
     return entry.done;
   }
 
-  private async applyChange(uri: string, text: string | undefined): Promise<boolean> {
+  private async applyChange(uri: string, text: NoteSource | undefined): Promise<boolean> {
     const relPath = this.relPathOf(uri);
     if (relPath === undefined || this.isExcluded(relPath)) return false;
     const canonical = joinUri(this.rootUri, ...relPath.split('/'));
@@ -289,7 +294,7 @@ export class VaultIndex implements FileCatalog {
   }
 
   /** Make a note object for a document of this folder that is not in the index (e.g. in an excluded folder) without adding it. */
-  transientNote(uri: string, relPath: string, text: string): Promise<IndexedNote> {
+  transientNote(uri: string, relPath: string, text: NoteSource): Promise<IndexedNote> {
     return this.makeNote(uri, relPath, text);
   }
 

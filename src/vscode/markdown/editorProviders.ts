@@ -26,6 +26,8 @@ export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: 
   let registrations: vscode.Disposable | undefined;
   // The document version last handed to the index: a saved document handed already is not parsed
   // again per query (the file watcher keeps the index equal to the file); an unsaved one always is.
+  // A saved document is re-read from its file (no copy of the editor's text on this thread: the
+  // bytes go to the parser's worker); an unsaved one hands its text, taken when the update runs.
   const handed = new WeakMap<vscode.TextDocument, { provider: MdLinksProvider; version: number }>();
   const ask = async (document: vscode.TextDocument, position: vscode.Position, operation: LspOperation, token: vscode.CancellationToken) => {
     const folder = vscode.workspace.getWorkspaceFolder(document.uri);
@@ -35,7 +37,7 @@ export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: 
       const provider = md();
       const last = handed.get(document);
       if (document.isDirty || last?.provider !== provider || last.version !== document.version) {
-        await provider.onFileChanged(document.uri.toString(), document.getText());
+        await provider.onFileChanged(document.uri.toString(), document.isDirty ? () => document.getText() : undefined);
         handed.set(document, { provider, version: document.version });
       }
       return await provider.query(

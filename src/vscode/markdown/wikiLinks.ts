@@ -49,7 +49,7 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
   const changed = (uri: vscode.Uri) =>
     void md
       .onFileChanged(uri.toString())
-      .then(() => wikiDiagnostics.refresh())
+      .then(() => wikiDiagnostics.refresh(undefined, uri.toString()))
       .catch((e) => log.warn(`md-links: update of ${uri.toString()} failed: ${String(e)}`));
   const deleted = (uri: vscode.Uri) => void md.onFileDeleted(uri.toString()).then(() => wikiDiagnostics.refresh());
   subs.push(
@@ -60,8 +60,9 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
     anyFile,
     anyFile.onDidCreate(changed),
     anyFile.onDidDelete(deleted),
+    // The text is taken when the update runs: a burst of edits copies a big document's text once.
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.document.languageId === 'markdown' && e.contentChanges.length > 0) void md.onFileChanged(e.document.uri.toString(), e.document.getText()).then(() => wikiDiagnostics.refresh());
+      if (e.document.languageId === 'markdown' && e.contentChanges.length > 0) void md.onFileChanged(e.document.uri.toString(), () => e.document.getText()).then(() => wikiDiagnostics.refresh(undefined, e.document.uri.toString()));
     }),
     vscode.workspace.onDidDeleteFiles((e) => e.files.forEach(deleted)),
     vscode.workspace.onDidChangeConfiguration((e) => {

@@ -11,6 +11,7 @@
  *   that must say `File` and a size within the same cap; containment is
  *   `vscode.workspace.getWorkspaceFolder`.
  */
+import { headText } from '../../lsp/headLines';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Containment, containmentOfReal, outsideMessage, realFolders } from '../../lsp/containment';
@@ -93,12 +94,15 @@ export async function readUriBytes(uri: vscode.Uri, expectRealPath?: string): Pr
  * The text of a document: the open editor buffer when there is one (unsaved edits included), else
  * {@link readUriBytes} decoded as UTF-8 (a leading byte order mark dropped). Containment is the
  * caller's: check {@link placeOf} first.
+ * @param headChars for previews: decode only the file's start, at least this many UTF-16 code
+ *   units plus one when it has them (`headText`), not a big file whole on this thread.
  */
-export async function readUriText(uri: vscode.Uri, expectRealPath?: string): Promise<string> {
+export async function readUriText(uri: vscode.Uri, expectRealPath?: string, headChars?: number): Promise<string> {
   const key = uri.toString();
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
   if (open) return open.getText();
-  return new TextDecoder('utf-8').decode(await readUriBytes(uri, expectRealPath));
+  const bytes = await readUriBytes(uri, expectRealPath);
+  return headChars === undefined ? new TextDecoder('utf-8').decode(bytes) : headText(bytes, headChars);
 }
 
 /**

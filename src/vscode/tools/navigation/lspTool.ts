@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { abortOnCancel } from '../../cancellation';
 import { OutsideReadConsents } from '../../../lsp/containment';
-import { headLines } from '../../../lsp/headLines';
+import { headLines, PREVIEW_TEXT_MAX_CHARS } from '../../../lsp/headLines';
 import { splitLines } from '../../../lsp/position';
 import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLines } from '../../../lsp/shapeLocations';
 import type { LspService } from '../../../lsp/service';
@@ -231,7 +231,7 @@ async function readPreviewLines(uri: vscode.Uri, outsideConfirmed: boolean): Pro
       };
     }
   }
-  return headLines(await readUriText(uri, place.containment?.realPath));
+  return headLines(await readUriText(uri, place.containment?.realPath, PREVIEW_TEXT_MAX_CHARS));
 }
 
 /** The key of one call for {@link OutsideReadConsents}: its input, serialised with sorted keys. */

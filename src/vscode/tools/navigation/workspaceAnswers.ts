@@ -4,7 +4,7 @@
  * columns and previews, and the 256 KiB tool result cap.
  */
 import * as vscode from 'vscode';
-import { headLines } from '../../../lsp/headLines';
+import { headLines, PREVIEW_TEXT_MAX_CHARS } from '../../../lsp/headLines';
 import type { Paged, ReadLines } from '../../../lsp/features/present';
 import { LspError } from '../../../lsp/types';
 import { checkNavigationFile } from '../../../lsp/fileRead';
@@ -28,7 +28,7 @@ export interface SourceReport {
 export const readLines: ReadLines = async (uri) => {
   const u = vscode.Uri.parse(uri);
   const place = await placeOf(u);
-  return place.inside ? headLines(await readUriText(u, place.containment?.realPath)) : undefined;
+  return place.inside ? headLines(await readUriText(u, place.containment?.realPath, PREVIEW_TEXT_MAX_CHARS)) : undefined;
 };
 
 /**
