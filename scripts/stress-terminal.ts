@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
-import { sessionProcesses } from '../src/terminal/procProbe';
+import { sessionProcesses } from '../src/proc/sessions';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { TerminalService } from '../src/terminal/service';
 import { errorMessage } from '../src/common/errorMessage';

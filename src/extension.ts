@@ -7,7 +7,6 @@ import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/ptyBash';
 import { TerminalService } from './terminal/service';
 import { loadExtensionNodePty } from './vscode/terminal/nodePtyLoader';
 import { TerminalSettings } from './vscode/terminal/terminalSettings';
-import { sandboxSummary } from './terminal/sandbox/policy';
 import { SandboxRuntime } from './terminal/sandbox/runtime';
 import { SandboxSettings } from './vscode/terminal/sandboxSettings';
 import { registerAgentTerminals } from './vscode/terminal/agentTerminals';
@@ -86,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
     }
   }
 
-  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, newSessionSandbox: () => sandboxSummary(sandbox.policy()), sandboxPolicy: () => sandbox.policy() };
+  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, sandboxPolicy: () => sandbox.policy() };
   const mcpClients = new McpClientOwners();
   const panel = registerAgentTerminals(tools, log, mcpClients);
   const tmux = tmuxDetector(log);

@@ -15,11 +15,9 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { safeReaddir, sessionProcesses } from '../proc/sessions';
-import { parseProcStat, readStat } from '../proc/stat';
+import { parseProcStat } from '../proc/stat';
 import type { ProcStat } from '../proc/stat';
 
-export { readStat, sessionProcesses };
-export type { ProcStat };
 
 /**
  * Syscall numbers that can be proof of waiting on a descriptor, per architecture (unistd.h).

@@ -12,10 +12,12 @@
  * than the shell) is walked like the shell. The chain of ancestors is read again when the shell's
  * parent changed or ANCESTORS_TTL_MS passed.
  * Every process counted carries the session id of the shell and started no earlier than it, the
- * identity check of {@link proc.sessionProcesses}. Without child lists (a kernel without
+ * identity check of {@link sessionProcesses}. Without child lists (a kernel without
  * CONFIG_PROC_CHILDREN) every look is that full scan.
  */
 import * as proc from './procProbe';
+import { readStat, type ProcStat } from '../proc/stat';
+import { sessionProcesses } from '../proc/sessions';
 
 /** How long the chain of the shell's ancestors is reused before it is read again (ms). */
 const ANCESTORS_TTL_MS = 5000;
@@ -53,19 +55,19 @@ export class SessionProcessTree {
    * When the shell is gone or its pid was reused, the full scan decides (jobs that outlived the
    * shell are found by their session id; a reused pid yields nothing).
    */
-  processes(): proc.ProcStat[] {
+  processes(): ProcStat[] {
     if (!this.treeAvailable) return this.fullScan();
-    const root = proc.readStat(this.shellPid);
+    const root = readStat(this.shellPid);
     if (!root || (this.shellStart !== undefined && root.startTime !== this.shellStart)) return this.fullScan();
-    const found = new Map<number, proc.ProcStat>();
-    const queue: proc.ProcStat[] = [root];
+    const found = new Map<number, ProcStat>();
+    const queue: ProcStat[] = [root];
     const listed = new Set<number>();
     for (const ancestor of this.ancestors(root.ppid)) {
       for (const pid of proc.childPids(ancestor, true)) {
         if (pid === this.shellPid || listed.has(pid)) continue;
         listed.add(pid);
         if (this.outside.has(pid)) continue;
-        const stat = proc.readStat(pid);
+        const stat = readStat(pid);
         if (stat && this.inSession(stat)) queue.push(stat);
         else if (stat) this.outside.add(pid);
       }
@@ -78,7 +80,7 @@ export class SessionProcessTree {
       found.set(stat.pid, stat);
       for (const pid of proc.childPids(stat.pid)) {
         if (found.has(pid)) continue;
-        const child = proc.readStat(pid);
+        const child = readStat(pid);
         // A child that called setsid(2) left the session, and so did everything it starts.
         if (child && this.inSession(child)) queue.push(child);
       }
@@ -91,7 +93,7 @@ export class SessionProcessTree {
    * still has members (kill(2) with signal 0 to the group succeeds) and the same held at the
    * previous look, a full scan of /proc decides, at most once per FULL_SCAN_MIN_INTERVAL_MS.
    */
-  group(pgrp: number): proc.ProcStat[] {
+  group(pgrp: number): ProcStat[] {
     const members = this.processes().filter((p) => p.pgrp === pgrp);
     if (members.length > 0 || !this.treeAvailable || !groupExists(pgrp)) {
       this.missing = undefined;
@@ -105,7 +107,7 @@ export class SessionProcessTree {
     return this.fullScan().filter((p) => p.pgrp === pgrp);
   }
 
-  private inSession(stat: proc.ProcStat): boolean {
+  private inSession(stat: ProcStat): boolean {
     return stat.session === this.shellPid && (this.shellStart === undefined || stat.startTime >= this.shellStart);
   }
 
@@ -116,9 +118,9 @@ export class SessionProcessTree {
     return this.chain.pids;
   }
 
-  private fullScan(): proc.ProcStat[] {
+  private fullScan(): ProcStat[] {
     this.fullScans++;
-    return proc.sessionProcesses(this.shellPid, this.shellStart);
+    return sessionProcesses(this.shellPid, this.shellStart);
   }
 }
 
@@ -127,7 +129,7 @@ function readAncestors(ppid: number): number[] {
   const chain: number[] = [];
   for (let pid = ppid; pid > 0 && chain.length < 64; ) {
     chain.push(pid);
-    const stat = proc.readStat(pid);
+    const stat = readStat(pid);
     if (!stat) break;
     pid = stat.ppid;
   }

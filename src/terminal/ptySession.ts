@@ -5,19 +5,20 @@
  * (ptyDrain.ts), termios (termios.ts), teardown (sessionTeardown.ts), and the rendering of what it
  * returns (outputText.ts). PTY bytes stay in memory; the log gets events only.
  */
-import { quoteInput } from '../common/quoteInput';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { IPty } from 'node-pty';
 import type { TerminalConfig } from './config';
 import { TerminalError } from './errors';
+import { integerProblem } from '../common/integerInput';
 import { CommandHistory } from './commandHistory';
 import type { CommandEvent } from './commandRecord';
 import { DEBUG_TRAP_FILE, DebugTrap, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, drainMarker, readDebugTrap } from './markers';
 import { viewportText, renderedPage, renderedPageAsync } from './outputText';
 import { PollLoop, type LookOutcome } from './pollBackoff';
 import * as proc from './procProbe';
+import { readStat, type ProcStat } from '../proc/stat';
 import { SessionProcessTree } from './processTree';
 import type { TerminalLog } from './types';
 import type { SandboxSummary } from './sandbox/policy';
@@ -211,7 +212,7 @@ export class PtyBashSession implements BackendSession {
     this.commands = new CommandHistory({ scrollback: this.scrollback, cwd: () => this.currentCwd(), size: config.historySize });
     this.shellPid = this.leaderPid = term.pid;
     this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
-    this.shellStart = probe ? proc.readStat(term.pid)?.startTime : undefined;
+    this.shellStart = probe ? readStat(term.pid)?.startTime : undefined;
     this.tree = probe ? new SessionProcessTree(term.pid, this.shellStart) : undefined;
     this.startupWatch = new StartupWatch(startup, term.pid, probe);
     this.debugTrapFile = path.join(startup.dir, DEBUG_TRAP_FILE);
@@ -473,9 +474,8 @@ export class PtyBashSession implements BackendSession {
     const offset = request.offset ?? 0;
     const count = request.count ?? DEFAULT_READ_COUNT;
     for (const [name, value, min] of [['offset', offset, 0], ['count', count, 1]] as const) {
-      if (!Number.isInteger(value) || value < min) {
-        throw new TerminalError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min} (got ${quoteInput(value)})`);
-      }
+      const problem = integerProblem(value, name, min);
+      if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
     }
     if (request.screen && request.command !== undefined) throw new TerminalError('INVALID_ARGUMENT', 'give screen or command, not both: the screen is not part of any command');
     if (request.screen) return { kind: 'screen', tail: this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes) };
@@ -563,7 +563,7 @@ export class PtyBashSession implements BackendSession {
    * the foreground group names it; its command line must be the one the session started.
    */
   private locateSandboxedShell(): TerminalError | undefined {
-    const tpgid = proc.readStat(this.leaderPid)?.tpgid;
+    const tpgid = readStat(this.leaderPid)?.tpgid;
     const args = tpgid !== undefined && tpgid > 0 ? proc.processArgs(tpgid, true) : undefined;
     if (tpgid === undefined || args === undefined || !args.endsWith(` --rcfile ${this.startup.rcFile} -i`)) {
       return new TerminalError('SPAWN_FAILED', `the sandboxed shell reached its first prompt but does not hold the terminal's foreground (foreground group ${tpgid ?? 'unknown'}); the session is ended`);
@@ -770,7 +770,7 @@ export class PtyBashSession implements BackendSession {
    * (processTree.ts). `thorough`: when the tree finds none, a full scan of /proc decides at once
    * (a signal must never miss a member, nor reach a group that is not ours).
    */
-  private groupMembers(pgrp: number, thorough = false): proc.ProcStat[] {
+  private groupMembers(pgrp: number, thorough = false): ProcStat[] {
     const members = this.tree?.group(pgrp) ?? proc.groupProcesses(this.leaderPid, pgrp, this.shellStart);
     return members.length > 0 || !thorough ? members : proc.groupProcesses(this.leaderPid, pgrp, this.shellStart);
   }
@@ -814,13 +814,13 @@ export class PtyBashSession implements BackendSession {
 
   /** The shell is named by its executable (its command line holds our rc path); others in full. */
   private commandOf(pid: number): string {
-    if (pid === this.shellPid && proc.readStat(pid)?.comm === path.basename(this.config.shell)) return path.basename(this.config.shell);
-    return proc.commandLine(pid, proc.readStat(pid)?.comm ?? '');
+    if (pid === this.shellPid && readStat(pid)?.comm === path.basename(this.config.shell)) return path.basename(this.config.shell);
+    return proc.commandLine(pid, readStat(pid)?.comm ?? '');
   }
 
   private foregroundGroup(): number | undefined {
     if (!this.probe || this.exitStatus) return undefined;
-    const tpgid = proc.readStat(this.shellPid)?.tpgid;
+    const tpgid = readStat(this.shellPid)?.tpgid;
     return tpgid !== undefined && tpgid > 0 ? tpgid : undefined;
   }
 

@@ -6,6 +6,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as proc from './procProbe';
+import { readStat } from '../proc/stat';
+import { sessionProcesses } from '../proc/sessions';
 import type { StartupDir } from './sessionStartup';
 import type { TerminalLog } from './types';
 import { waitUntil } from './waitUntil';
@@ -101,7 +103,7 @@ export class SessionTeardown {
     const { shellPid, shellStart } = this.s;
     if (this.s.probe) {
       if (shellStart === undefined && this.s.exited()) return [];
-      const running = proc.sessionProcesses(shellPid, shellStart).filter((p) => p.state !== 'Z');
+      const running = sessionProcesses(shellPid, shellStart).filter((p) => p.state !== 'Z');
       return [...new Set(running.map((p) => p.pgrp))];
     }
     const tty = this.s.ptsPath();
@@ -127,7 +129,7 @@ export class SessionTeardown {
     for (const name of fs.readdirSync('/proc')) {
       if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
       try {
-        const stat = proc.readStat(Number(name));
+        const stat = readStat(Number(name));
         if (!stat || (this.s.shellStart !== undefined && stat.startTime < this.s.shellStart)) continue;
         if (!`\0${fs.readFileSync(`/proc/${name}/environ`, 'latin1')}`.includes(mark)) continue;
         process.kill(Number(name), 'SIGKILL');

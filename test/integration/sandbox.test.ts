@@ -16,7 +16,6 @@ import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import { TerminalService } from '../../src/terminal/service';
 import { SandboxSettings } from '../../src/vscode/terminal/sandboxSettings';
-import { sandboxSummary } from '../../src/terminal/sandbox/policy';
 import type { TerminalToolContext } from '../../src/vscode/tools/terminal/context';
 import { OpenTool } from '../../src/vscode/tools/terminal/openTool';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
@@ -241,7 +240,7 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     const settings = new SandboxSettings({ storageUri: undefined } as unknown as vscode.ExtensionContext);
     service = new TerminalService(log);
     service.registerBackend(new PtyBashBackend(await import('node-pty'), () => resolveTerminalConfig({}), log, { sandbox: { runtime: new SandboxRuntime(log), policy: () => settings.policy() } }));
-    ctx = { service, owner: service.createOwner('outside test'), unavailable: () => undefined, newSessionSandbox: () => sandboxSummary(settings.policy()), sandboxPolicy: () => settings.policy() };
+    ctx = { service, owner: service.createOwner('outside test'), unavailable: () => undefined, sandboxPolicy: () => settings.policy() };
   });
   afterEach(async () => {
     for (const sessionId of opened.splice(0)) await invokeTool('dsh_terminal_close', { sessionId }).catch(() => undefined);

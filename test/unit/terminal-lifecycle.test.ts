@@ -13,6 +13,8 @@ import { resolveTerminalConfig } from '../../src/terminal/config';
 import { TerminalError } from '../../src/terminal/errors';
 import { PtyModule } from '../../src/terminal/nodePty';
 import * as proc from '../../src/terminal/procProbe';
+import { readStat } from '../../src/proc/stat';
+import { sessionProcesses } from '../../src/proc/sessions';
 import { PtyBashBackend } from '../../src/terminal/ptyBash';
 import { TerminalService } from '../../src/terminal/service';
 import { Harness, MemoryLog, harness, homeWithRc, nodePty } from '../helpers/terminalHarness';
@@ -82,7 +84,7 @@ function processesWithEnv(name: string, value: string): number[] {
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
     try {
-      if (proc.readStat(Number(d))?.state === 'Z') continue;
+      if (readStat(Number(d))?.state === 'Z') continue;
       if (`\0${fs.readFileSync(`/proc/${d}/environ`, 'latin1')}`.includes(mark)) pids.push(Number(d));
     } catch {
       // gone, or not readable
@@ -154,7 +156,7 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
     guarded.push(server);
     const child = spawn('sleep', ['303'], { stdio: 'ignore' });
     children.push(child);
-    await until('both to run sleep', () => runsSleep(server) && proc.readStat(child.pid!)?.comm === 'sleep');
+    await until('both to run sleep', () => runsSleep(server) && readStat(child.pid!)?.comm === 'sleep');
     const holders = ptyMasterHolders().filter((x) => indexes.includes(x.index));
     assert.deepEqual(describeHolders(holders.filter((x) => x.pid !== process.pid)), []);
     // The host itself holds each master exactly once.
@@ -305,10 +307,10 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
   it('a session id whose leader pid now names another process (another start time) has no members of ours', async () => {
     const leader = spawn('sleep', ['30'], { detached: true, stdio: 'ignore' });
     try {
-      await until('the new session', () => proc.readStat(leader.pid!)?.session === leader.pid);
-      const start = proc.readStat(leader.pid!)!.startTime;
-      assert.deepEqual(proc.sessionProcesses(leader.pid!, start).map((p) => p.pid), [leader.pid]);
-      assert.deepEqual(proc.sessionProcesses(leader.pid!, start - 1), []);
+      await until('the new session', () => readStat(leader.pid!)?.session === leader.pid);
+      const start = readStat(leader.pid!)!.startTime;
+      assert.deepEqual(sessionProcesses(leader.pid!, start).map((p) => p.pid), [leader.pid]);
+      assert.deepEqual(sessionProcesses(leader.pid!, start - 1), []);
       assert.deepEqual(proc.groupProcesses(leader.pid!, leader.pid!, start + 1), []);
     } finally {
       leader.kill('SIGKILL');

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PollBackoff } from '../../src/terminal/pollBackoff';
 import * as proc from '../../src/terminal/procProbe';
+import { readStat } from '../../src/proc/stat';
 import { SessionProcessTree } from '../../src/terminal/processTree';
 import { until } from '../helpers/wait';
 import { Harness, harness } from '../helpers/terminalHarness';
@@ -54,8 +55,8 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
   });
   afterEach(async () => h.dispose());
 
-  const tree = () => new SessionProcessTree(shell, proc.readStat(shell)!.startTime);
-  const tpgid = () => proc.readStat(shell)!.tpgid;
+  const tree = () => new SessionProcessTree(shell, readStat(shell)!.startTime);
+  const tpgid = () => readStat(shell)!.tpgid;
 
   it('names a program whose command line is 100 000 empty arguments without stalling: at most 200 characters', async () => {
     // A program in the session chooses its command line (up to ARG_MAX, and it may rewrite it);

@@ -17,6 +17,8 @@ import { DSH_SANDBOX_MODES, SandboxPolicy, SandboxSettingValues, sandboxPolicy, 
 import { packageJson } from '../helpers/packageJson';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import * as proc from '../../src/terminal/procProbe';
+import { readStat, type ProcStat } from '../../src/proc/stat';
+import { sessionProcesses } from '../../src/proc/sessions';
 import { TerminalError } from '../../src/terminal/errors';
 import { createTerminalApi } from '../../src/terminal/terminalApi';
 import { Harness, harness, sleep } from '../helpers/terminalHarness';
@@ -131,7 +133,7 @@ describe('the bubblewrap command line keeps the PTY the controlling terminal', (
  * sandboxed sessions in nested pid namespaces, still open on the sandbox issue; the two tests that
  * show them skip there and run everywhere else.
  */
-const nestedPidNamespace = proc.readStat(process.pid)?.session === 0;
+const nestedPidNamespace = readStat(process.pid)?.session === 0;
 
 describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', function () {
   this.timeout(120_000);
@@ -236,12 +238,12 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     await open();
     const bg = await send('sleep 300 & echo "job $!"');
     assert.equal(bg.exitCode, 0);
-    const sleeps = () => sessionProcesses(h).filter((p) => p.comm === 'sleep');
+    const sleeps = () => harnessProcesses(h).filter((p) => p.comm === 'sleep');
     assert.equal(sleeps().length, 1, 'the job runs');
     const leader = h.service.list(h.owner)[0]!;
-    const all = sessionProcesses(h).map((p) => p.pid);
+    const all = harnessProcesses(h).map((p) => p.pid);
     await h.service.close(h.owner, leader.sessionId, 'test');
-    for (const pid of all) assert.equal(proc.readStat(pid) === undefined || proc.readStat(pid)?.state === 'Z', true, `pid ${pid} is gone`);
+    for (const pid of all) assert.equal(readStat(pid) === undefined || readStat(pid)?.state === 'Z', true, `pid ${pid} is gone`);
   });
 
   it('a program that types into the terminal (TIOCSTI) reaches only the sandboxed shell', async () => {
@@ -349,24 +351,24 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
 let leadersBefore: number[] = [];
 
 /** The session leaders among this test process's children (node-pty's children). */
-function childSessionLeaders(): proc.ProcStat[] {
+function childSessionLeaders(): ProcStat[] {
   return fs
     .readdirSync('/proc')
     .filter((n) => /^\d+$/.test(n))
-    .map((n) => proc.readStat(Number(n)))
-    .filter((s): s is proc.ProcStat => !!s && s.ppid === process.pid && s.session === s.pid);
+    .map((n) => readStat(Number(n)))
+    .filter((s): s is ProcStat => !!s && s.ppid === process.pid && s.session === s.pid);
 }
 
 /** The pid of the sandboxed shell: the foreground process group of the session's terminal at its prompt. */
 function findShell(h: Harness): number {
-  return sessionProcesses(h).find((p) => p.pgrp === p.pid && p.comm === 'bash' && p.tpgid === p.pid)?.pid ?? 0;
+  return harnessProcesses(h).find((p) => p.pgrp === p.pid && p.comm === 'bash' && p.tpgid === p.pid)?.pid ?? 0;
 }
 
 /** Every process of the harness's one session (its session id is node-pty's child, started after leadersBefore was read). */
-function sessionProcesses(h: Harness): proc.ProcStat[] {
+function harnessProcesses(h: Harness): ProcStat[] {
   const leader = childSessionLeaders().filter((l) => !leadersBefore.includes(l.pid));
   assert.ok(leader.length > 0, `no session leader among the test's children (${h.service.list(h.owner).length} sessions)`);
-  return leader.flatMap((l) => proc.sessionProcesses(l.pid, l.startTime));
+  return leader.flatMap((l) => sessionProcesses(l.pid, l.startTime));
 }
 
 /** This test process's children that run a shell on an rc file (a session's shell or its sandbox launcher). */
@@ -375,7 +377,7 @@ function shellsOf(): number[] {
     .readdirSync('/proc')
     .filter((n) => /^\d+$/.test(n))
     .map(Number)
-    .filter((pid) => proc.readStat(pid)?.ppid === process.pid && (proc.processArgs(pid, true) ?? '').includes('--rcfile'));
+    .filter((pid) => readStat(pid)?.ppid === process.pid && (proc.processArgs(pid, true) ?? '').includes('--rcfile'));
 }
 
 function execPath(program: string): string {

@@ -3,6 +3,7 @@
  * is valid, but any caller can send anything, so every field is checked again before use. Plain
  * Node, no `vscode` import.
  */
+import { integerProblem } from '../../../common/integerInput';
 import { quoteInput } from '../../../common/quoteInput';
 import { TerminalError } from '../../../terminal/errors';
 import { checkText } from '../../../terminal/input';
@@ -20,10 +21,9 @@ export function requireString(input: Record<string, unknown>, key: string): stri
 export function optionalInteger(input: Record<string, unknown>, key: string, min: number): number | undefined {
   const value = input[key];
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min) {
-    throw new TerminalError('INVALID_ARGUMENT', `${key} must be an integer ≥ ${min} (got ${quoteInput(value)})`);
-  }
-  return value;
+  const problem = integerProblem(value, key, min);
+  if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
+  return value as number;
 }
 
 /** `input[key]` as a boolean, or undefined when absent or null. @throws TerminalError INVALID_ARGUMENT otherwise. */

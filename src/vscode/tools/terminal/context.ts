@@ -1,6 +1,6 @@
 /** What every terminal tool needs from the extension, and the folder a new agent shell opens in. */
 import * as vscode from 'vscode';
-import type { SandboxPolicy, SandboxSummary } from '../../../terminal/sandbox/policy';
+import { sandboxSummary, type SandboxPolicy, type SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { TerminalService } from '../../../terminal/service';
 import type { Owner } from '../../../terminal/owner';
 
@@ -12,10 +12,13 @@ export interface TerminalToolContext {
   service: TerminalService;
   owner: Owner;
   unavailable: BackendAvailability;
-  /** The agent sandbox a session opened now would run in (for confirmations); absent = none. */
-  newSessionSandbox?: () => SandboxSummary;
   /** The agent sandbox policy a session opened now runs under (whether it may run outside); absent = no sandbox. */
   sandboxPolicy?: () => SandboxPolicy;
+}
+
+/** The agent sandbox a session opened now would run in, for a confirmation; undefined without a policy. */
+export function newSessionSandbox(ctx: TerminalToolContext): SandboxSummary | undefined {
+  return ctx.sandboxPolicy ? sandboxSummary(ctx.sandboxPolicy()) : undefined;
 }
 
 /** The first workspace folder's path, the natural place for an agent's shell; else undefined. */

@@ -5,7 +5,7 @@ import { askEveryTime } from '../askEveryTime';
 import { escapeMarkdown, inlineCode } from '../markdownText';
 import { outsideSandboxText, sandboxText } from './confirmation';
 import { toolResult } from '../toolResult';
-import { defaultCwd } from './context';
+import { defaultCwd, newSessionSandbox } from './context';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
 
@@ -54,11 +54,12 @@ export class OpenTool extends TerminalTool<OpenInput> {
         }),
       };
     }
+    const newSandbox = newSessionSandbox(this.ctx);
     return {
       invocationMessage: new vscode.MarkdownString(`Opening an agent terminal${named}`),
       confirmationMessages: {
         title: 'Open an agent terminal?',
-        message: new vscode.MarkdownString(`Start a bash session${named} the agent can type into, in ${folder}.${this.ctx.newSessionSandbox ? `\n\n${sandboxText(this.ctx.newSessionSandbox())}` : ''}`),
+        message: new vscode.MarkdownString(`Start a bash session${named} the agent can type into, in ${folder}.${newSandbox ? `\n\n${sandboxText(newSandbox)}` : ''}`),
       },
     };
   }

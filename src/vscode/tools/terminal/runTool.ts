@@ -4,7 +4,7 @@ import { ReceiverIdentity, receiverIdentity } from '../../../terminal/types';
 import { checkRunCommand, optionalInteger, requireString } from './args';
 import { newSessionRunText, sendConfirmationText } from './confirmation';
 import { ConfirmedReceivers } from './confirmedReceivers';
-import { defaultCwd } from './context';
+import { defaultCwd, newSessionSandbox } from './context';
 import { sendResult } from './sendResult';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
@@ -52,7 +52,7 @@ export class RunTool extends TerminalTool<RunInput> {
       message = sendConfirmationText({ kind: 'text', text }, session, target);
     } else {
       this.confirmed.remember([command], {});
-      message = newSessionRunText(text, defaultCwd(), this.ctx.newSessionSandbox?.());
+      message = newSessionRunText(text, defaultCwd(), newSessionSandbox(this.ctx));
     }
     return { invocationMessage, confirmationMessages: { title: 'Run in the agent terminal?', message: new vscode.MarkdownString(message) } };
   }
