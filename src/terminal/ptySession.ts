@@ -1,9 +1,10 @@
 /**
- * A pty-bash session: the shell on its PTY, its output, and its sends and waits. What it decides
- * lives beside it: the marker state (shellMarkers.ts), send admission (sendAdmission.ts), the
- * readiness decision (readiness.ts), draining the PTY before a `program-input` answer
- * (ptyDrain.ts), termios (termios.ts), teardown (sessionTeardown.ts), and the rendering of what it
- * returns (outputText.ts). PTY bytes stay in memory; the log gets events only.
+ * A pty-bash session: the shell on its PTY, its output, its reads and signals, and admission of
+ * its sends and waits. What it decides lives beside it: the marker state (shellMarkers.ts), send
+ * admission (sendAdmission.ts), the send/wait state machine (activeSend.ts, which asks
+ * readiness.ts and drains the PTY through ptyDrain.ts), the first prompt (sessionStartup.ts),
+ * teardown (sessionTeardown.ts), and the rendering of what it returns (outputText.ts). PTY bytes
+ * stay in memory; the log gets events only.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -14,19 +15,17 @@ import { TerminalError } from './errors';
 import { integerProblem } from '../common/integerInput';
 import { CommandHistory } from './commandHistory';
 import type { CommandEvent } from './commandRecord';
-import { DEBUG_TRAP_FILE, DebugTrap, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, drainMarker, readDebugTrap } from './markers';
-import { viewportText, renderedPage, renderedPageAsync } from './outputText';
-import { PollLoop, type LookOutcome } from './pollBackoff';
+import { DEBUG_TRAP_FILE, DebugTrap, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, readDebugTrap } from './markers';
+import { renderedPage, renderedPageAsync } from './outputText';
+import { ActiveSend, type SendHost, type SendOptions } from './activeSend';
 import * as proc from './procProbe';
 import { readStat, type ProcStat } from '../proc/stat';
 import { SessionProcessTree } from './processTree';
 import type { TerminalLog } from './types';
 import type { SandboxSummary } from './sandbox/policy';
-import { writeDrainMarker } from './ptyDrain';
-import { ReadinessSnapshot, SeenWait, decideReadiness } from './readiness';
 import { type RenderedScreen, TextRenderer } from './screenText';
 import type { ScreenTextThread } from './screenTextThread';
-import { Scrollback, ViewportBuffer, tailByBytes } from './scrollback';
+import { Scrollback, tailByBytes } from './scrollback';
 import { SearchRequest, SearchResult, searchScrollback } from './scrollbackSearch';
 import {
   bytesToWrite,
@@ -43,7 +42,6 @@ import {
 import { ShellMarkers } from './shellMarkers';
 import { StartupDir, StartupWatch } from './sessionStartup';
 import { SessionTeardown } from './sessionTeardown';
-import { echoDisabled } from './termios';
 import {
   AllowedSignal,
   BackendSession,
@@ -57,18 +55,13 @@ import {
   SendResult,
   SessionStatus,
   SignalResult,
-  WaitReason,
   WaitRequest,
-  Waiting,
 } from './types';
-import { UntilMatcher } from './untilPattern';
 import { waitUntil } from './waitUntil';
 import { errorMessage } from '../common/errorMessage';
 
 /** Bytes of output before the first prompt kept as the message of the day. */
 const MOTD_MAX_BYTES = 4096;
-/** Bytes of echo kept while a send is in its echo region (the typed line and prompts). */
-const ECHO_TAIL_MAX = 4096;
 /** Lines a read returns when it names no count. */
 const DEFAULT_READ_COUNT = 500;
 /** Longest wait for a signal to take effect before the next send types (ms). */
@@ -77,60 +70,10 @@ const SIGNAL_SETTLE_MS = 2000;
 const MAX_LINE_BYTES = 16 * 1024;
 /** Raw scrollback lines rendered for a `screen: true` read: enough to redraw a full-screen program. */
 const SCREEN_TAIL_LINES = 400;
-/**
- * Longest wait for the drain marker before a `program-input` answer returns without it (ms): the
- * marker comes back within milliseconds unless the terminal's output is stopped.
- */
-const DRAIN_MAX_MS = 1000;
-/**
- * Output younger than this (ms) means it is still flowing: a readiness poll then skips its look
- * (the /proc reads), which could not decide anything, and comes back when the output pauses.
- */
-const FLOWING_MS = 25;
 /** Bytes of the DEBUG trap report read (a trap's text is the user's; a confirmation shows its head). */
 const DEBUG_TRAP_MAX_BYTES = 16 * 1024;
 /** How often the open checks that the shell is still our shell while its startup files run (ms): /proc, ps(1). */
 const STARTUP_CHECK_MS = { proc: 100, ps: 250 };
-
-type Mode = 'echo' | 'output';
-
-interface ActiveSend {
-  /** A send writes input first; a wait types nothing. */
-  kind: 'send' | 'wait';
-  baselineSeq: number;
-  mode: Mode;
-  sawContinuation: boolean;
-  viewport: ViewportBuffer;
-  echoTail: string;
-  /** The alternate screen was active when the send started (input to a running vim or less). */
-  alternateAtStart: boolean;
-  /** Keys were pressed at the shell's prompt: the line they edited is part of the result. */
-  keysAtPrompt: boolean;
-  /** The send typed several lines read one at a time (readiness.ts, `typeAhead`). */
-  typeAhead: boolean;
-  preWaits: proc.TtyWait[];
-  startedAt: number;
-  probeFrom: number;
-  /** The readiness poll, backed off while nothing changes (pollBackoff.ts). */
-  poll?: PollLoop;
-  /** The foreground process group at the previous look; a change keeps the poll fast. */
-  lastTpgid?: number;
-  /** Full scans of /proc the session's process tree had made when the send started. */
-  fullScansAtStart?: number;
-  /** Readiness evaluations run on output (a prompt's evidence completing), and probe looks (reads of the group's waits). */
-  counts: { onOutput: number; probeLooks: number };
-  /** A wait's `until` pattern, matched as output arrives (untilPattern.ts). */
-  until?: UntilMatcher;
-  /** What `until` matched. */
-  match?: string;
-  finish: (reason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess) => void;
-  /** One-shot evaluation `promptGraceMs` after the latest output that followed a prompt marker. */
-  graceTimer?: ReturnType<typeof setTimeout>;
-  /** A blocked read first seen at `at` (ms); judged only once it has lasted (readiness.ts). */
-  seenWait?: SeenWait;
-  /** The answer waiting for the drain marker `seq` (ptyDrain.ts) before it is returned. */
-  draining?: { seq: number; reason: WaitReason; waiting?: Waiting; foreground?: ForegroundProcess; timer: ReturnType<typeof setTimeout> };
-}
 
 /**
  * One pty-bash session: a bash on its own PTY with the controlled prompt. It feeds the PTY's
@@ -173,7 +116,9 @@ export class PtyBashSession implements BackendSession {
   private alternateScreen = false;
   /** DECCKM (application cursor keys) is set: cursor keys send `ESC O x`. */
   private applicationCursor = false;
+  /** The send or wait in flight (activeSend.ts), and what it reads of this session. */
   private active: ActiveSend | undefined;
+  private readonly sendHost: SendHost;
   private firstPromptWaiter: (() => void) | undefined;
   /** The first prompt was reached: the startup files ran to the end. */
   private opened = false;
@@ -194,7 +139,7 @@ export class PtyBashSession implements BackendSession {
    */
   constructor(
     private readonly term: IPty,
-    private readonly nonce: string,
+    nonce: string,
     readonly cwd: string,
     private readonly config: TerminalConfig,
     private readonly log: TerminalLog,
@@ -227,6 +172,26 @@ export class PtyBashSession implements BackendSession {
       opened: () => this.opened,
       killShell: () => term.kill('SIGKILL'),
     });
+    this.sendHost = {
+      config,
+      log,
+      probe,
+      nonce,
+      markers: this.markers,
+      tree: this.tree,
+      exitStatus: () => this.exitStatus,
+      lastDataAt: () => this.lastDataAt,
+      alternateScreen: () => this.alternateScreen,
+      shellPid: () => this.shellPid,
+      foregroundGroup: () => this.foregroundGroup(),
+      groupWaits: (pgrp) => proc.ttyWaits(this.groupMembers(pgrp), this.pts()),
+      commandOf: (pid) => this.commandOf(pid),
+      foreground: () => this.foreground(),
+      status: () => this.status(),
+      ptsIfKnown: () => this.ptsIfKnown(),
+      interrupt: () => void this.signal('SIGINT'),
+      render: (raw, options) => this.renderThread.render(this.cellSize(), raw, options),
+    };
     term.onData((chunk) => this.onData(chunk));
     term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
   }
@@ -390,63 +355,14 @@ export class PtyBashSession implements BackendSession {
    * and its cancellation (SIGINT to the foreground process group), runs `start` (the write of a
    * send; nothing for a wait), and resolves with its result once it has a wait reason.
    */
-  private track(
-    options: {
-      kind: ActiveSend['kind'];
-      timeoutMs: number;
-      signal?: AbortSignal;
-      atPrompt: boolean;
-      preWaits: proc.TtyWait[];
-      probeDelayMs: number;
-      until?: RegExp;
-      keysAtPrompt?: boolean;
-      typeAhead?: boolean;
-    },
-    start: () => void,
-  ): Promise<SendResult> {
-    const startedAt = Date.now();
+  private track(options: SendOptions, start: () => void): Promise<SendResult> {
     return new Promise<SendResult>((resolve) => {
-      const timer = setTimeout(() => send.finish('timeout'), options.timeoutMs);
-      const poll = new PollLoop(this.config.pollIntervalMs, () => this.evaluate(true));
-      const onAbort = () => {
-        this.log.info(`${options.kind} cancelled; SIGINT to the foreground process group`);
-        this.signal('SIGINT');
-      };
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      const send: ActiveSend = {
-        kind: options.kind,
-        baselineSeq: this.markers.promptSeq,
-        mode: options.atPrompt ? 'echo' : 'output',
-        sawContinuation: false,
-        viewport: new ViewportBuffer(this.config.maxReadBytes),
-        echoTail: '',
-        alternateAtStart: this.alternateScreen,
-        keysAtPrompt: options.keysAtPrompt ?? false,
-        typeAhead: options.typeAhead ?? false,
-        preWaits: options.preWaits,
-        startedAt,
-        probeFrom: startedAt + options.probeDelayMs,
-        poll,
-        fullScansAtStart: this.tree?.fullScanCount,
-        counts: { onOutput: 0, probeLooks: 0 },
-        until: options.until ? new UntilMatcher(options.until) : undefined,
-        finish: (reason, waiting, foreground) => {
-          if (this.active !== send) return;
-          this.active = undefined;
-          clearTimeout(timer);
-          clearTimeout(send.graceTimer);
-          clearTimeout(send.draining?.timer);
-          poll.stop();
-          options.signal?.removeEventListener('abort', onAbort);
-          // The render (in the render thread) and whether the terminal echoes (read by a child
-          // process) are awaited together, never on this thread.
-          const echoOff = waiting === 'program-input' ? echoDisabled(this.ptsIfKnown()) : Promise.resolve(false);
-          void Promise.all([this.result(send, reason, waiting, foreground), echoOff]).then(([result, off]) => {
-            if (off) result.echoOff = true;
-            resolve(result);
-          });
+      const send = new ActiveSend(this.sendHost, options, () => ++this.drainSeq, {
+        finished: () => {
+          if (this.active === send) this.active = undefined;
         },
-      };
+        answered: resolve,
+      });
       this.active = send;
       start();
     });
@@ -595,15 +511,14 @@ export class PtyBashSession implements BackendSession {
 
   private onData(chunk: string): void {
     this.lastDataAt = Date.now();
-    this.active?.poll?.poke();
+    this.active?.poke();
     for (const event of this.parser.push(chunk)) {
       if (event.kind === 'text') {
         this.onText(event.text);
         continue;
       }
       if (event.kind === 'drain') {
-        const draining = this.active?.draining;
-        if (draining?.seq === event.seq) this.active!.finish(draining.reason, draining.waiting, draining.foreground);
+        this.active?.onDrain(event.seq);
         continue;
       }
       this.markers.apply(event);
@@ -611,40 +526,21 @@ export class PtyBashSession implements BackendSession {
       if (boundary) for (const listener of this.commandListeners) listener(boundary);
       switch (event.kind) {
         case 'prompt':
-          if (this.active) {
-            this.active.mode = 'echo';
-            this.active.echoTail = '';
-          }
+          this.active?.onPrompt();
           break;
         case 'prompt-text':
           this.scrollbackOwesPrompt = true;
           this.firstPromptWaiter?.();
           break;
         case 'start':
-          if (this.active) this.active.mode = 'output';
+          this.active?.onCommandStart();
           break;
         case 'continuation':
-          if (this.active) this.active.sawContinuation = true;
+          this.active?.onContinuation();
           break;
       }
     }
-    const send = this.active;
-    // Only a prompt this send has not seen before can answer it: while the send's input echoes
-    // after the prompt it was typed at, there is nothing to decide on the output.
-    const fresh = send && (this.markers.last === 'prompt' ? this.markers.promptSeq > send.baselineSeq : this.markers.last === 'continuation' && send.sawContinuation);
-    if (send && fresh) {
-      // The evidence of a prompt is complete (marker and its text): decide now, on the event.
-      if (this.markers.last === 'prompt' ? this.markers.promptTextSeen : this.markers.continuationTextSeen) {
-        send.counts.onOutput++;
-        this.evaluate();
-      }
-      // Where the event does not decide (no /proc, or type-ahead), promptGraceMs of quiet after
-      // the marker does: evaluate exactly then, not at the next poll tick.
-      if (this.active === send) {
-        clearTimeout(send.graceTimer);
-        send.graceTimer = setTimeout(() => this.evaluate(), this.config.promptGraceMs + 1);
-      }
-    }
+    this.active?.onMarkersApplied();
   }
 
   private onText(text: string): void {
@@ -665,15 +561,7 @@ export class PtyBashSession implements BackendSession {
     if (this.firstPromptWaiter && this.markers.promptSeq === 0 && Buffer.byteLength(this.motd) < MOTD_MAX_BYTES) {
       this.motd = tailByBytes(this.motd + text, MOTD_MAX_BYTES).text;
     }
-    const send = this.active;
-    if (!send) return;
-    if (send.mode === 'output') send.viewport.append(text);
-    else send.echoTail = (send.echoTail + text).slice(-ECHO_TAIL_MAX);
-    const match = send.until?.push(text);
-    if (match !== undefined) {
-      send.match = match;
-      send.finish('output_match');
-    }
+    this.active?.onText(text);
   }
 
   private handleExit(exitCode: number, signal?: number): void {
@@ -687,85 +575,6 @@ export class PtyBashSession implements BackendSession {
   }
 
   /**
-   * One readiness look at the active send: gathers the snapshot (readiness.ts), with the probe's
-   * waits only when the decision asks for them, and acts on the decision. Returns what the poll
-   * loop needs: whether anything changed since the previous look, and the next deadline.
-   */
-  private evaluate(polled = false): LookOutcome | undefined {
-    const send = this.active;
-    if (!send) return undefined;
-    // Decided already; the answer waits for the PTY to be drained.
-    if (send.draining) return { changed: false };
-    const now = Date.now();
-    // While output flows, a poll cannot decide: a prompt is decided on its own output, and every
-    // other answer needs promptGraceMs of quiet. The look comes once the output pauses.
-    const quiet = now - this.lastDataAt;
-    if (polled && quiet < FLOWING_MS && !this.exitStatus) return { changed: true, dueInMs: FLOWING_MS - quiet };
-    const tpgid = this.foregroundGroup();
-    const snapshot: ReadinessSnapshot = {
-      now,
-      exited: !!this.exitStatus,
-      // Quiet counts from the write at the earliest: output from before this send is not silence of it.
-      quietMs: now - Math.max(this.lastDataAt, send.startedAt),
-      marker: {
-        last: this.markers.last,
-        promptSeq: this.markers.promptSeq,
-        promptTextSeen: this.markers.promptTextSeen,
-        continuationTextSeen: this.markers.continuationTextSeen,
-      },
-      send: {
-        baselineSeq: send.baselineSeq,
-        sawContinuation: send.sawContinuation,
-        keysAtPrompt: send.keysAtPrompt,
-        typeAhead: send.typeAhead,
-        probeFrom: send.probeFrom,
-        seenWait: send.seenWait,
-        lastForegroundGroup: send.lastTpgid,
-      },
-      shellPid: this.shellPid,
-      foregroundGroup: tpgid,
-      probe: this.probe,
-      timing: { promptGraceMs: this.config.promptGraceMs, quietThresholdMs: this.config.quietThresholdMs },
-    };
-    let decision = decideReadiness(snapshot);
-    if (decision.kind === 'look' && tpgid !== undefined) {
-      send.counts.probeLooks++;
-      const waits = proc.newWaits(proc.ttyWaits(this.groupMembers(tpgid), this.pts()), send.preWaits);
-      decision = decideReadiness({ ...snapshot, waits });
-    }
-    send.lastTpgid = tpgid;
-    if (decision.kind === 'finish') {
-      const pid = decision.foregroundPid;
-      const foreground = pid === undefined ? undefined : { pid, command: this.commandOf(pid) };
-      if (decision.waiting === 'program-input') return void this.drainThenFinish(send, decision.reason, decision.waiting, foreground);
-      return void send.finish(decision.reason, decision.waiting, foreground);
-    }
-    if (decision.kind === 'look') return { changed: true, dueInMs: this.config.pollIntervalMs };
-    send.seenWait = decision.seenWait;
-    return { changed: decision.changed, dueInMs: decision.dueInMs };
-  }
-
-  /**
-   * Finishes `send` once everything the terminal's programs wrote so far has been read: writes the
-   * drain marker into the PTY's output and finishes when the parser sees it come back
-   * (ptyDrain.ts). Finishes at once when the marker cannot be written, and after DRAIN_MAX_MS
-   * when it does not come back (output stopped by XOFF), logging either.
-   */
-  private drainThenFinish(send: ActiveSend, reason: WaitReason, waiting: Waiting, foreground: ForegroundProcess | undefined): void {
-    const seq = ++this.drainSeq;
-    const pts = this.ptsIfKnown(); // '' when not nameable: no drain
-    if (!pts || !writeDrainMarker(pts, drainMarker(this.nonce, seq))) {
-      this.log.warn(`${send.kind}: the drain marker could not be written to the terminal; returning without it`);
-      return send.finish(reason, waiting, foreground);
-    }
-    const timer = setTimeout(() => {
-      this.log.warn(`${send.kind}: the drain marker did not come back within ${DRAIN_MAX_MS} ms; returning without it`);
-      send.finish(reason, waiting, foreground);
-    }, DRAIN_MAX_MS);
-    send.draining = { seq, reason, waiting, foreground, timer };
-  }
-
-  /**
    * Members of process group `pgrp` in this session, from the session's own process tree
    * (processTree.ts). `thorough`: when the tree finds none, a full scan of /proc decides at once
    * (a signal must never miss a member, nor reach a group that is not ours).
@@ -773,43 +582,6 @@ export class PtyBashSession implements BackendSession {
   private groupMembers(pgrp: number, thorough = false): ProcStat[] {
     const members = this.tree?.group(pgrp) ?? proc.groupProcesses(this.leaderPid, pgrp, this.shellStart);
     return members.length > 0 || !thorough ? members : proc.groupProcesses(this.leaderPid, pgrp, this.shellStart);
-  }
-
-  /** The send's result; the state is taken now, the viewport rendered in the render thread. */
-  private async result(send: ActiveSend, waitReason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess): Promise<SendResult> {
-    const { text, dropped } = send.viewport.result();
-    let output = text;
-    // A send that ends before the shell ran anything shows what the shell shows: the pending
-    // command and its continuation prompt. At a fresh prompt the echo region is just the prompt.
-    // Keys pressed at the prompt that did not end the line (Up, Tab) show the line they edited.
-    if (send.mode === 'echo' && (waiting !== 'shell-prompt' || (send.keysAtPrompt && this.markers.promptSeq === send.baselineSeq))) output += send.echoTail;
-    const size = this.cellSize();
-    const rendering = viewportText((raw, options) => this.renderThread.render(size, raw, options), output, send.alternateAtStart, this.config.maxReadBytes, this.log);
-    const result: SendResult = {
-      waitReason,
-      sessionStatus: this.status(),
-      output: '',
-      truncated: dropped > 0,
-      droppedBytes: dropped,
-      probe: this.probe ? 'linux-proc' : 'unavailable',
-      durationMs: Date.now() - send.startedAt,
-    };
-    if (waiting) result.waiting = waiting;
-    if (send.match !== undefined) result.match = send.match;
-    if (waiting === 'shell-prompt' && this.markers.last === 'prompt' && this.markers.promptSeq > send.baselineSeq) {
-      result.exitCode = this.markers.promptStatus;
-    }
-    if (waitReason !== 'session_exit') {
-      result.foreground = foreground ?? this.foreground();
-      if (this.alternateScreen) result.alternateScreen = true;
-    }
-    const viewport = await rendering;
-    result.output = viewport.text;
-    if (viewport.limited) result.renderLimited = true;
-    this.log.info(
-      `${send.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${send.poll?.looks ?? 0} looks, ${send.counts.probeLooks} probe looks, ${send.counts.onOutput} evaluations on output, ${(this.tree?.fullScanCount ?? 0) - (send.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,
-    );
-    return result;
   }
 
   /** The shell is named by its executable (its command line holds our rc path); others in full. */
