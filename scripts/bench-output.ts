@@ -22,6 +22,7 @@ import { TerminalService } from '../src/terminal/service';
 import { Owner } from '../src/terminal/owner';
 import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/screenText';
 import { now, quantile } from '../test/bench/timing';
+import { SILENT_LOG } from '../src/common/log';
 
 const COMMANDS = ['seq 1 2000000', "head -c 200000000 /dev/zero | tr '\\0' x | fold -w 100"];
 
@@ -104,7 +105,7 @@ async function pathological(service: TerminalService, owner: Owner, sessionId: s
 }
 
 async function main(): Promise<void> {
-  const log = { info: () => {}, warn: (m: string) => console.warn(m) };
+  const log = { ...SILENT_LOG, warn: (m: string) => console.warn(m) };
   const service = new TerminalService(log);
   const config = resolveTerminalConfig();
   service.registerBackend(new PtyBashBackend(pty, () => config, log));

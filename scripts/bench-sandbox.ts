@@ -19,6 +19,7 @@ import { SandboxPolicy, sandboxPolicy } from '../src/terminal/sandbox/policy';
 import { SandboxRuntime } from '../src/terminal/sandbox/runtime';
 import { TerminalService } from '../src/terminal/service';
 import { now, quantile } from '../test/bench/timing';
+import { SILENT_LOG } from '../src/common/log';
 
 const OPENS = Number(process.env.DSH_BENCH_OPENS ?? 5);
 const SENDS = Number(process.env.DSH_BENCH_SENDS ?? 200);
@@ -31,7 +32,7 @@ interface Figures {
 }
 
 async function measure(root: string, policy: SandboxPolicy | undefined, runtime: SandboxRuntime): Promise<Figures> {
-  const log = { info: () => {}, warn: () => {} };
+  const log = SILENT_LOG;
   const service = new TerminalService(log);
   const home = fs.mkdtempSync(path.join(root, 'home-'));
   const config = resolveTerminalConfig({ env: { HOME: home } });
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
   const workspace = path.join(root, 'workspace');
   fs.mkdirSync(workspace);
   fs.mkdirSync(path.join(root, 'tmp'));
-  const runtime = new SandboxRuntime({ info: () => {}, warn: () => {} });
+  const runtime = new SandboxRuntime(SILENT_LOG);
   const policy = (allowNetwork: boolean) =>
     sandboxPolicy(
       { dshMode: 'on', vscodeEnabled: 'off', vscodeEnabledSource: 'default', allowNetwork, allowedDomains: [], deniedDomains: [], fileSystem: {}, allowUnsandboxedCommands: true },

@@ -29,6 +29,7 @@ import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { TerminalService } from '../src/terminal/service';
 import { now, quantile } from '../test/bench/timing';
+import { SILENT_LOG } from '../src/common/log';
 
 const SENDS = Number(process.env.DSH_BENCH_SENDS ?? 200);
 /** Goal of the added latency of a send of `true` over a raw PTY round trip (median, ms). */
@@ -38,7 +39,7 @@ const WAIT_S = Number(process.env.DSH_BENCH_WAIT_S ?? 10);
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 async function session(): Promise<number[]> {
-  const log = { info: () => {}, warn: () => {} };
+  const log = SILENT_LOG;
   const service = new TerminalService(log);
   const config = resolveTerminalConfig();
   service.registerBackend(new PtyBashBackend(pty, () => config, log));
@@ -130,7 +131,7 @@ async function extraProcesses(count: number): Promise<() => void> {
  */
 async function waitingSend(extra: number): Promise<{ share: number; idle: number; processes: number; waitReason: string; looks: string }> {
   let looks = '?';
-  const log = { info: (m: string) => void (looks = /, (\d+) looks/.exec(m)?.[1] ?? looks), warn: () => {} };
+  const log = { ...SILENT_LOG, info: (m: string) => void (looks = /, (\d+) looks/.exec(m)?.[1] ?? looks) };
   const service = new TerminalService(log);
   const config = resolveTerminalConfig();
   service.registerBackend(new PtyBashBackend(pty, () => config, log));

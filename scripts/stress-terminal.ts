@@ -12,6 +12,7 @@ import { sessionProcesses } from '../src/proc/sessions';
 import { PtyBashBackend } from '../src/terminal/ptyBash';
 import { TerminalService } from '../src/terminal/service';
 import { errorMessage } from '../src/common/errorMessage';
+import { SILENT_LOG } from '../src/common/log';
 
 const SESSIONS = Number(process.env.DSH_STRESS_SESSIONS ?? 50);
 const DURATION_MS = Number(process.env.DSH_STRESS_MS ?? 20_000);
@@ -21,7 +22,7 @@ const counts: Record<string, number> = {};
 const count = (what: string) => (counts[what] = (counts[what] ?? 0) + 1);
 
 async function main(): Promise<void> {
-  const log = { info: () => {}, warn: (m: string) => count(`warn: ${m.replace(/\d+/g, 'N')}`) };
+  const log = { ...SILENT_LOG, warn: (m: string) => count(`warn: ${m.replace(/\d+/g, 'N')}`) };
   const service = new TerminalService(log);
   const config = resolveTerminalConfig({ quietThresholdMs: 2000 });
   service.registerBackend(new PtyBashBackend(pty, () => config, log));

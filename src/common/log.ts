@@ -1,10 +1,13 @@
 /**
  * The event log every layer writes to: ids, reasons, sizes, durations; never terminal content,
- * file contents or secrets. A `vscode.LogOutputChannel` fits. A component that reports no errors
- * of its own takes `Pick<Log, 'info' | 'warn'>`.
+ * file contents or secrets. A `vscode.LogOutputChannel` fits. Every component takes this one type,
+ * whichever levels it uses.
  */
 export interface Log {
   info(message: string): void;
   warn(message: string): void;
   error(message: string): void;
 }
+
+/** A log that drops everything. */
+export const SILENT_LOG: Log = { info: () => undefined, warn: () => undefined, error: () => undefined };

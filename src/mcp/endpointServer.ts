@@ -34,7 +34,7 @@ export class EndpointServer {
     readonly socketPath: string,
     private readonly onConnection: ConnectionHandler,
     /** Where the endpoint reports (no secret, no client data). */
-    private readonly log: Pick<Log, 'info' | 'warn'>,
+    private readonly log: Log,
     private readonly helloTimeoutMs = HELLO_TIMEOUT_MS,
   ) {
     this.server = net.createServer({ pauseOnConnect: true }, (socket) => void this.accept(socket));

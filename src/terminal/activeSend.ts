@@ -19,8 +19,9 @@ import type { RenderOptions, Rendered } from './screenText';
 import { ViewportBuffer } from './scrollback';
 import type { ShellMarkers } from './shellMarkers';
 import { echoDisabled } from './termios';
-import type { ForegroundProcess, SendResult, SessionStatus, TerminalLog, WaitReason, Waiting } from './types';
+import type { ForegroundProcess, SendResult, SessionStatus, WaitReason, Waiting } from './types';
 import { UntilMatcher } from './untilPattern';
+import type { Log } from '../common/log';
 
 /** Bytes of echo kept while a send is in its echo region (the typed line and prompts). */
 const ECHO_TAIL_MAX = 4096;
@@ -38,7 +39,7 @@ const FLOWING_MS = 25;
 /** What a send or wait needs from its session, read at the moment it asks. */
 export interface SendHost {
   readonly config: TerminalConfig;
-  readonly log: TerminalLog;
+  readonly log: Log;
   /** The Linux /proc probe is in use. */
   readonly probe: boolean;
   /** The controlled prompt's nonce (for the drain marker). */

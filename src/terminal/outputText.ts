@@ -3,11 +3,11 @@
  * emulation): escapes and redraws applied, capped in UTF-8 bytes, and never lost to the renderer
  * (a rendering that fails falls back to the raw text, with a warning in the log).
  */
-import type { TerminalLog } from './types';
 import type { RenderOptions, Rendered, TextRenderer } from './screenText';
 import { tailByBytes } from './scrollback';
 import type { ReadResult } from './types';
 import { errorMessage } from '../common/errorMessage';
+import type { Log } from '../common/log';
 
 /** Terminal text as a model reads it: `\r\n` → `\n`, trailing newlines dropped. */
 export function normalizeOutput(text: string): string {
@@ -26,7 +26,7 @@ export async function viewportText(
   raw: string,
   startInAlternate: boolean,
   maxReadBytes: number,
-  log: TerminalLog,
+  log: Log,
 ): Promise<{ text: string; limited?: boolean }> {
   try {
     const { lines, alternateScreen, limited } = await render(raw, { startInAlternate, keepCursorBlanks: true });
@@ -45,7 +45,7 @@ export async function viewportText(
  * spaces), `truncated` when either cap cut it; the raw page when rendering fails. On the caller's
  * thread; renderedPageAsync renders through screenTextThread.ts.
  */
-export function renderedPage(renderer: () => TextRenderer, page: ReadResult, maxReadBytes: number, log: TerminalLog): ReadResult {
+export function renderedPage(renderer: () => TextRenderer, page: ReadResult, maxReadBytes: number, log: Log): ReadResult {
   try {
     return pageText(page, renderer().render(page.text), maxReadBytes);
   } catch (error) {
@@ -54,7 +54,7 @@ export function renderedPage(renderer: () => TextRenderer, page: ReadResult, max
 }
 
 /** renderedPage with `render` (TextRenderer.render of the session's size) run off this thread. */
-export async function renderedPageAsync(render: (raw: string) => Promise<Rendered>, page: ReadResult, maxReadBytes: number, log: TerminalLog): Promise<ReadResult> {
+export async function renderedPageAsync(render: (raw: string) => Promise<Rendered>, page: ReadResult, maxReadBytes: number, log: Log): Promise<ReadResult> {
   try {
     return pageText(page, await render(page.text), maxReadBytes);
   } catch (error) {
@@ -69,7 +69,7 @@ function pageText(page: ReadResult, { lines, limited }: Rendered, maxReadBytes: 
   return result;
 }
 
-function rawPage(page: ReadResult, error: unknown, log: TerminalLog): ReadResult {
+function rawPage(page: ReadResult, error: unknown, log: Log): ReadResult {
   log.warn(`rendering a page failed, returning raw text: ${errorMessage(error)}`);
   return page;
 }

@@ -20,8 +20,9 @@ import { sessionEnv } from './sessionEnv';
 import { createStartupDir } from './sessionStartup';
 import type { SandboxPolicy } from './sandbox/policy';
 import type { SandboxRuntime, SandboxedShell } from './sandbox/runtime';
-import type { BackendSession, SpawnSpec, TerminalBackend, TerminalLog } from './types';
+import type { BackendSession, SpawnSpec, TerminalBackend } from './types';
 import { errorMessage } from '../common/errorMessage';
+import type { Log } from '../common/log';
 
 export { CLOSE_MAX_MS } from './sessionTeardown';
 
@@ -58,7 +59,7 @@ export class PtyBashBackend implements TerminalBackend {
   constructor(
     private readonly pty: PtyModule,
     private readonly config: () => TerminalConfig,
-    private readonly log: TerminalLog,
+    private readonly log: Log,
     options: PtyBashOptions = {},
   ) {
     this.probe = options.probe ?? proc.probeAvailable();

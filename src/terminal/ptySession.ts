@@ -21,7 +21,6 @@ import { ActiveSend, type SendHost, type SendOptions } from './activeSend';
 import * as proc from './procProbe';
 import { readStat, type ProcStat } from '../proc/stat';
 import { SessionProcessTree } from './processTree';
-import type { TerminalLog } from './types';
 import type { SandboxSummary } from './sandbox/policy';
 import { type RenderedScreen, TextRenderer } from './screenText';
 import type { ScreenTextThread } from './screenTextThread';
@@ -42,23 +41,10 @@ import {
 import { ShellMarkers } from './shellMarkers';
 import { StartupDir, StartupWatch } from './sessionStartup';
 import { SessionTeardown } from './sessionTeardown';
-import {
-  AllowedSignal,
-  BackendSession,
-  Disposable,
-  ForegroundProcess,
-  InputReceiver,
-  ReadRequest,
-  ReadResult,
-  ReceiverIdentity,
-  SendRequest,
-  SendResult,
-  SessionStatus,
-  SignalResult,
-  WaitRequest,
-} from './types';
+import { AllowedSignal, BackendSession, Disposable, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from './types';
 import { waitUntil } from './waitUntil';
 import { errorMessage } from '../common/errorMessage';
+import type { Log } from '../common/log';
 
 /** Bytes of output before the first prompt kept as the message of the day. */
 const MOTD_MAX_BYTES = 4096;
@@ -142,7 +128,7 @@ export class PtyBashSession implements BackendSession {
     nonce: string,
     readonly cwd: string,
     private readonly config: TerminalConfig,
-    private readonly log: TerminalLog,
+    private readonly log: Log,
     private readonly probe: boolean,
     private readonly startup: StartupDir,
     readonly sandboxed: { summary: SandboxSummary; release(): void } | undefined,

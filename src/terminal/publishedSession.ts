@@ -8,7 +8,8 @@ import { OUTSIDE_APPROVED, UNSANDBOXED, type SandboxSummary } from './sandbox/po
 import { BackgroundJobs } from './backgroundJobs';
 import { TerminalError } from './errors';
 import type { ServiceOwner } from './owner';
-import type { BackendSession, SessionStatus, TerminalLog } from './types';
+import type { BackendSession, SessionStatus } from './types';
+import type { Log } from '../common/log';
 
 /** What a caller learns about one of its sessions. */
 export interface SessionInfo {
@@ -55,7 +56,7 @@ export class PublishedSession {
   }
 
   /** Starts (`true`) or ends a take-over, logging it; false when it already was so. */
-  setTakenOver(value: boolean, log: TerminalLog): boolean {
+  setTakenOver(value: boolean, log: Log): boolean {
     if (this.takenOver === value) return false;
     this.takenOver = value;
     log.info(`session ${this.id} ${value ? 'taken over by the user' : 'handed back to the agent'}`);

@@ -20,7 +20,7 @@ import { errorMessage } from '../common/errorMessage';
 import { plainText } from './escapeScan';
 import { RenderOptions, Rendered, RenderedScreen, TextRenderer, renderPlain } from './screenText';
 import type { ScreenTextReply, ScreenTextRequest } from './screenTextProtocol';
-import type { TerminalLog } from './types';
+import type { Log } from '../common/log';
 
 /** Heap limit of the worker, in MB: a worker over it is lost (and its renders fall back), not the extension host. */
 const WORKER_HEAP_MB = 512;
@@ -44,7 +44,7 @@ export interface ScreenTextThreadOptions {
   /** See RENDER_HANG_MS. */
   hangMs?: number;
   /** Where a lost worker is reported (why, never terminal content). */
-  log?: TerminalLog;
+  log?: Log;
 }
 
 interface Pending {
@@ -55,7 +55,7 @@ interface Pending {
 
 export class ScreenTextThread {
   private readonly hangMs: number;
-  private readonly log: TerminalLog | undefined;
+  private readonly log: Log | undefined;
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;

@@ -24,23 +24,9 @@ import { Owner, ServiceOwner } from './owner';
 import { PublishedSession, SessionInfo } from './publishedSession';
 import type { DebugTrap } from './markers';
 import type { SearchRequest, SearchResult } from './scrollbackSearch';
-import type { TerminalLog } from './types';
-import {
-  ALLOWED_SIGNALS,
-  AllowedSignal,
-  Disposable,
-  InputReceiver,
-  ReadRequest,
-  ReadResult,
-  ReceiverIdentity,
-  SendRequest,
-  SendResult,
-  SignalResult,
-  SpawnSpec,
-  TerminalBackend,
-  WaitRequest,
-} from './types';
+import { ALLOWED_SIGNALS, AllowedSignal, Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
+import type { Log } from '../common/log';
 
 /** Where a send would go, read at the moment of asking (for a confirmation). */
 export interface SendTarget {
@@ -96,7 +82,7 @@ export class TerminalService implements Disposable {
   private nextId = 1;
   private nextJobId = 1;
 
-  constructor(private readonly log: TerminalLog) {}
+  constructor(private readonly log: Log) {}
 
   /**
    * Adds a backend. The disposer removes exactly this registration (a later one of the same type

@@ -9,8 +9,8 @@ import * as proc from './procProbe';
 import { readStat } from '../proc/stat';
 import { sessionProcesses } from '../proc/sessions';
 import type { StartupDir } from './sessionStartup';
-import type { TerminalLog } from './types';
 import { waitUntil } from './waitUntil';
+import type { Log } from '../common/log';
 
 /** Time between SIGHUP and SIGKILL when a session closes (ms). */
 const CLOSE_HANGUP_MS = 1000;
@@ -28,7 +28,7 @@ export interface TeardownSubject {
   /** The Linux /proc probe is in use (else ps(1) on the session's terminal). */
   probe: boolean;
   startup: StartupDir;
-  log: TerminalLog;
+  log: Log;
   /** The session's terminal (`/dev/pts/N`), when known. */
   ptsPath(): string | undefined;
   /** The shell has exited. */

@@ -7,7 +7,6 @@
  */
 import type { DebugTrap } from './markers';
 import type { Disposable } from '../common/disposable';
-import type { Log } from '../common/log';
 import type { SandboxSummary } from './sandbox/policy';
 import type { CommandHistory } from './commandHistory';
 import type { CommandEvent, CommandOrigin } from './commandRecord';
@@ -320,6 +319,3 @@ export interface TerminalBackend {
 }
 
 export type { Disposable };
-
-/** Event log of the terminal seam: ids, reasons, sizes, durations. Never terminal content. */
-export type TerminalLog = Pick<Log, 'info' | 'warn'>;

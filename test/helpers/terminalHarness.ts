@@ -7,24 +7,27 @@ import * as path from 'node:path';
 import nodePty = require('node-pty');
 import { TerminalConfig, resolveTerminalConfig } from '../../src/terminal/config';
 import { PtyBashBackend, type PtyBashOptions } from '../../src/terminal/ptyBash';
-import type { TerminalLog } from '../../src/terminal/types';
 import { TerminalService } from '../../src/terminal/service';
 import { Owner } from '../../src/terminal/owner';
 import { SessionInfo } from '../../src/terminal/publishedSession';
 import { element } from './element';
 import { until } from './wait';
 import { screenTextWorkerEntry } from './workerEntry';
+import type { Log } from '../../src/common/log';
 
 export { nodePty };
 
 /** A log that keeps its lines, so tests can check that no terminal content reaches it. */
-export class MemoryLog implements TerminalLog {
+export class MemoryLog implements Log {
   readonly lines: string[] = [];
   info(message: string): void {
     this.lines.push(`info ${message}`);
   }
   warn(message: string): void {
     this.lines.push(`warn ${message}`);
+  }
+  error(message: string): void {
+    this.lines.push(`error ${message}`);
   }
 }
 

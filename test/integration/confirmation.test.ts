@@ -23,6 +23,7 @@ import { RunTool } from '../../src/vscode/tools/terminal/runTool';
 import { SendTool } from '../../src/vscode/tools/terminal/sendTool';
 import { SignalTool } from '../../src/vscode/tools/terminal/signalTool';
 import { sleep, until } from '../helpers/wait';
+import { SILENT_LOG } from '../../src/common/log';
 
 /** The markdown text of a confirmation message. */
 function text(message: string | vscode.MarkdownString | undefined): string {
@@ -50,7 +51,7 @@ describe('confirmations show what will really happen', function () {
   const hostile = '*bold* [click](https://example.com/x) `tick` <img src=x>';
 
   before(async () => {
-    const log = { info: () => undefined, warn: () => undefined };
+    const log = SILENT_LOG;
     service = new TerminalService(log);
     // node-pty stays external in the test bundle: it loads from the repository's node_modules.
     service.registerBackend(new PtyBashBackend(await import('node-pty'), () => resolveTerminalConfig({}), log));

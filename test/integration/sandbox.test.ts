@@ -21,6 +21,7 @@ import { OpenTool } from '../../src/vscode/tools/terminal/openTool';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
 import { callTool, connectClient, terminalEndpointValue } from '../helpers/host/mcp';
 import { until } from '../helpers/wait';
+import { SILENT_LOG } from '../../src/common/log';
 
 interface Sandbox {
   on: boolean;
@@ -236,7 +237,7 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     // Tool objects of our own over a service of our own (real node-pty, real sandbox runtime), the
     // policy read from this host's settings as the extension reads it: their prepareInvocation is
     // what VS Code shows (it answers confirmations "yes" unseen in extension tests).
-    const log = { info: () => undefined, warn: () => undefined };
+    const log = SILENT_LOG;
     const settings = new SandboxSettings({ storageUri: undefined } as unknown as vscode.ExtensionContext);
     service = new TerminalService(log);
     service.registerBackend(new PtyBashBackend(await import('node-pty'), () => resolveTerminalConfig({}), log, { sandbox: { runtime: new SandboxRuntime(log), policy: () => settings.policy() } }));

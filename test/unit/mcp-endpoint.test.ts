@@ -19,10 +19,11 @@ import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '..
 import { SocketTransport } from '../../src/mcp/socketTransport';
 import { runBridge } from '../helpers/runBridge';
 import { sleep, until } from '../helpers/wait';
+import { SILENT_LOG } from '../../src/common/log';
 
 /** The bridge run from source, through tsx. */
 const FROM_SOURCE = ['-r', 'tsx/cjs', path.resolve(__dirname, '../../src/mcp/bridge.ts')];
-const quiet = { info: () => undefined, warn: () => undefined };
+const quiet = SILENT_LOG;
 
 /** The first line the endpoint answers to `hello` (then the connection's end). */
 function answerTo(socketPath: string, hello: string): Promise<string> {

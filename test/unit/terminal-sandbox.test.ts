@@ -23,6 +23,7 @@ import { TerminalError } from '../../src/terminal/errors';
 import { createTerminalApi } from '../../src/terminal/terminalApi';
 import { Harness, harness, sleep } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
+import { SILENT_LOG } from '../../src/common/log';
 
 const VALUES: SandboxSettingValues = {
   dshMode: undefined,
@@ -137,7 +138,7 @@ const nestedPidNamespace = readStat(process.pid)?.session === 0;
 
 describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', function () {
   this.timeout(120_000);
-  const runtime = new SandboxRuntime({ info: () => {}, warn: () => {} });
+  const runtime = new SandboxRuntime(SILENT_LOG);
   let h: Harness;
   let id: string;
   let root: string;

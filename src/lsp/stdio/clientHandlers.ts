@@ -4,8 +4,8 @@
  * shown, no configuration of its own).
  */
 import type * as Protocol from 'vscode-languageserver-protocol/node';
-import type { StdioLog } from './protocol';
 import type { PublishedDiagnostics } from './publishedDiagnostics';
+import type { Log } from '../../common/log';
 
 /** What the handlers answer with and report to. */
 export interface ClientHandlerContext {
@@ -13,7 +13,7 @@ export interface ClientHandlerContext {
   readonly id: string;
   /** The workspace folder (a `file:` URI) and its name, for `workspace/workspaceFolders`. */
   readonly workspaceFolder: { readonly uri: string; readonly name: string };
-  readonly log: StdioLog;
+  readonly log: Log;
   /** Where `textDocument/publishDiagnostics` goes. */
   readonly diagnostics: PublishedDiagnostics;
 }

@@ -10,9 +10,10 @@ import { CrashPolicy, CrashPolicyOptions } from './backoff';
 import { SERVERS_SETTING, StdioServerConfig } from './config';
 import { crashedError, LastCrash, notReadyError, stoppedError } from './errors';
 import { initializeParams } from './initialize';
-import type { ProtocolModule, StdioLog } from './protocol';
+import type { ProtocolModule } from './protocol';
 import { ServerSession } from './session';
 import { CommandNotFoundError, GuardedProcess, spawnGuarded } from './watchdog';
+import type { Log } from '../../common/log';
 
 /** The lifecycle state, for tests and the effective-configuration view. */
 export type StdioServerState = 'idle' | 'starting' | 'running' | 'backoff' | 'failed' | 'stopped';
@@ -22,7 +23,7 @@ export interface LifecycleOptions {
   readonly protocol: ProtocolModule;
   /** Where the server runs and what `initialize` announces as root: a `file:` workspace folder URI. */
   readonly workspaceUri: string;
-  readonly log: StdioLog;
+  readonly log: Log;
   readonly crashPolicy?: CrashPolicyOptions;
   /** Environment of the server (default `process.env`). */
   readonly env?: NodeJS.ProcessEnv;

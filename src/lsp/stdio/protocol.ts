@@ -3,7 +3,6 @@
  * protocol module and a log sink.
  */
 import type * as Protocol from 'vscode-languageserver-protocol/node';
-import type { Log } from '../../common/log';
 
 /**
  * The part of `vscode-languageserver-protocol/node` (equally `vscode-languageclient/node`, which
@@ -30,8 +29,3 @@ export type ProtocolModule = Pick<
   | 'WorkDoneProgressCreateRequest'
 >;
 
-/** A log sink (a `vscode.LogOutputChannel` fits). */
-export type StdioLog = Log;
-
-/** A log that drops everything. */
-export const SILENT_LOG: StdioLog = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -30,10 +30,11 @@ import { DEFAULT_READY_TIMEOUT_MS, StdioServerConfig } from './config';
 import { Answer, dispatch, isEmptyAnswer } from './dispatch';
 import { failedOnError, notReadyError, stoppedError } from './errors';
 import { ServerLifecycle, StdioServerState } from './lifecycle';
-import { ProtocolModule, SILENT_LOG, StdioLog } from './protocol';
+import type { ProtocolModule } from './protocol';
 import type { ServerSession } from './session';
+import { Log, SILENT_LOG } from '../../common/log';
 
-export type { ProtocolModule, StdioLog } from './protocol';
+export type { ProtocolModule } from './protocol';
 export type { StdioServerState } from './lifecycle';
 
 /** Options of {@link StdioLspProvider}. */
@@ -42,7 +43,7 @@ export interface StdioProviderOptions {
   readonly protocol: ProtocolModule;
   /** Where the server runs and what `initialize` announces as root: a `file:` workspace folder URI. */
   readonly workspaceUri: string;
-  readonly log?: StdioLog;
+  readonly log?: Log;
   /** Crash restarts; see {@link CrashPolicy}. */
   readonly crashPolicy?: CrashPolicyOptions;
   /**

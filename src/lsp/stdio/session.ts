@@ -7,10 +7,11 @@ import type * as Protocol from 'vscode-languageserver-protocol/node';
 import { raceAbort } from '../cancellation';
 import { installClientHandlers } from './clientHandlers';
 import { OpenDocuments } from './documentSync';
-import type { ProtocolModule, StdioLog } from './protocol';
+import type { ProtocolModule } from './protocol';
 import { PublishedDiagnostics } from './publishedDiagnostics';
 import { Readiness } from './readiness';
 import type { GuardedProcess } from './watchdog';
+import type { Log } from '../../common/log';
 
 /** A running server; created by the lifecycle (`./lifecycle.ts`) once its process is spawned. */
 export class ServerSession {
@@ -32,7 +33,7 @@ export class ServerSession {
   constructor(
     readonly process: GuardedProcess,
     private readonly protocol: ProtocolModule,
-    ctx: { readonly id: string; readonly workspaceFolder: { readonly uri: string; readonly name: string }; readonly log: StdioLog },
+    ctx: { readonly id: string; readonly workspaceFolder: { readonly uri: string; readonly name: string }; readonly log: Log },
   ) {
     const P = protocol;
     this.connection = P.createProtocolConnection(new P.StreamMessageReader(process.child.stdout!), new P.StreamMessageWriter(process.child.stdin!));

@@ -15,11 +15,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerminalError } from '../errors';
-import type { TerminalLog } from '../types';
 import { keepControllingTerminal } from './controllingTerminal';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms } from './prerequisites';
 import { errorMessage } from '../../common/errorMessage';
+import type { Log } from '../../common/log';
 
 type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
 type RuntimeConfig = import('@anthropic-ai/sandbox-runtime').SandboxRuntimeConfig;
@@ -49,7 +49,7 @@ export class SandboxRuntime {
    */
   private readonly placeholderFolders = new Set<string>();
 
-  constructor(private readonly log: TerminalLog) {}
+  constructor(private readonly log: Log) {}
 
   /**
    * The command that starts `shellArgv` (argv of the interactive shell) sandboxed under `policy`.

@@ -48,7 +48,7 @@ export interface AgentTerminalPanel extends vscode.Disposable {
  * Registers the panel mirrors, the take-over commands and the status bar item, for the tools'
  * owner and every owner in `clients` (MCP connections).
  */
-export function registerAgentTerminals(ctx: TerminalToolContext, log: Pick<Log, 'warn'>, clients = new McpClientOwners()): AgentTerminalPanel {
+export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clients = new McpClientOwners()): AgentTerminalPanel {
   const mirrors = new Map<string, Mirror>();
   /** Every followed session with its owner, the tools' first. */
   const all = () => [ctx.owner, ...clients.owners()].flatMap((owner) => ctx.service.list(owner).map((session) => ({ owner, session })));
@@ -217,7 +217,7 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     session: SessionInfo,
     /** The MCP client's name for a client's session; undefined for the tools' own. */
     private readonly client: string | undefined,
-    log: Pick<Log, 'warn'>,
+    log: Log,
     private readonly hooks: { gone(): void; kept(): void },
   ) {
     this.sessionId = session.sessionId;
