@@ -57,13 +57,29 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
   status.command = COMMAND.listAgentTerminals;
 
   const info = (sessionId: string) => all().find((e) => e.session.sessionId === sessionId);
-  const updateStatus = () => {
+  // Every change of the item is a message to the window, queued with every tool result: the item
+  // is brought up to date once per STATUS_COALESCE_MS (a send that answers sooner shows no "busy"),
+  // and only what changed is set.
+  let statusDue: ReturnType<typeof setTimeout> | undefined;
+  let shown: { text: string; tooltip: string } | undefined;
+  const applyStatus = () => {
+    statusDue = undefined;
     const sessions = all().map((e) => e.session);
-    if (sessions.length === 0) return status.hide();
+    if (sessions.length === 0) {
+      if (shown) status.hide();
+      shown = undefined;
+      return;
+    }
     const busy = sessions.filter((s) => s.busy).length;
-    status.text = `$(terminal) ${sessions.length} agent${busy ? ` · ${busy} busy` : ''}`;
-    status.tooltip = sessions.map((s) => `${s.sessionId} ${s.name}: ${stateText(s)}${s.sandbox.on ? ', in the agent sandbox' : s.sandbox.outsideApproved ? ', outside the agent sandbox (approved)' : ''}`).join('\n');
-    status.show();
+    const text = `$(terminal) ${sessions.length} agent${busy ? ` · ${busy} busy` : ''}`;
+    const tooltip = sessions.map((s) => `${s.sessionId} ${s.name}: ${stateText(s)}${s.sandbox.on ? ', in the agent sandbox' : s.sandbox.outsideApproved ? ', outside the agent sandbox (approved)' : ''}`).join('\n');
+    if (shown?.text !== text) status.text = text;
+    if (shown?.tooltip !== tooltip) status.tooltip = tooltip;
+    if (!shown) status.show();
+    shown = { text, tooltip };
+  };
+  const updateStatus = () => {
+    statusDue ??= setTimeout(applyStatus, STATUS_COALESCE_MS);
   };
   const ensureMirror = (sessionId: string) => {
     const found = info(sessionId);
@@ -111,6 +127,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
 
   const registrations = vscode.Disposable.from(
     status,
+    { dispose: () => clearTimeout(statusDue) },
     followClients,
     { dispose: () => [...subscriptions.values()].forEach((s) => s.dispose()) },
     { dispose: () => [...mirrors.values()].forEach((m) => m.dispose(true)) },
@@ -178,6 +195,9 @@ function stateText(s: SessionInfo): string {
 /** How many of the newest lines a panel terminal shows of what its session printed before it opened. */
 const MIRROR_BACKLOG_LINES = 200;
 
+/** The status bar item is brought up to date at most once per this many ms (see updateStatus). */
+const STATUS_COALESCE_MS = 100;
+
 /**
  * The newest lines (at most MIRROR_BACKLOG_LINES) the session printed before a panel terminal
  * subscribed to it, as the PTY produced them (escapes included, our markers removed), with lines
@@ -199,6 +219,8 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   private readonly writeEmitter = new vscode.EventEmitter<string>();
   private readonly closeEmitter = new vscode.EventEmitter<number | void>();
   private readonly nameEmitter = new vscode.EventEmitter<string>();
+  /** The panel terminal's name as last given to VS Code: renamed only when it changes. */
+  private shownTitle: string;
   readonly onDidWrite = this.writeEmitter.event;
   readonly onDidClose = this.closeEmitter.event;
   readonly onDidChangeName = this.nameEmitter.event;
@@ -233,7 +255,8 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     this.paced.push(this.marks.printedBefore(printedSoFar(ctx, session.sessionId)));
     this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.paced.push(this.marks.output(text)));
     this.commandEvents = ctx.service.onCommand(ctx.owner, session.sessionId, (event) => this.paced.push(this.marks.event(event)));
-    this.terminal = vscode.window.createTerminal({ name: this.title(session), pty: this, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
+    this.shownTitle = this.title(session);
+    this.terminal = vscode.window.createTerminal({ name: this.shownTitle, pty: this, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
   }
 
   open(dimensions: vscode.TerminalDimensions | undefined): void {
@@ -284,7 +307,11 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
 
   refreshName(): void {
     const session = this.info();
-    if (session) this.nameEmitter.fire(this.title(session));
+    if (!session) return;
+    const title = this.title(session);
+    if (title === this.shownTitle) return;
+    this.shownTitle = title;
+    this.nameEmitter.fire(title);
   }
 
   /** The session left the table: its panel terminal goes too, without asking. */
