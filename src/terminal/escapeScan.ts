@@ -12,6 +12,7 @@
  * it; a character from U+00A0 on ends a CSI, an ESC sequence, a DCS header or a SOS/PM/APC string
  * (they fall back to text) but is part of an OSC or DCS string. A cost estimate that is off only
  * moves a chunk boundary; it never changes what the emulator renders.
+ * One concept in one file (over 400 lines): scanning terminal text without an emulator.
  */
 import { COUNTED_FINALS, CountedFinal, Geometry, boundCount } from './escapeCounts';
 

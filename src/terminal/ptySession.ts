@@ -5,6 +5,7 @@
  * readiness.ts and drains the PTY through ptyDrain.ts), the first prompt (sessionStartup.ts),
  * teardown (sessionTeardown.ts), and the rendering of what it returns (outputText.ts). PTY bytes
  * stay in memory; the log gets events only.
+ * One concept in one file (over 400 lines): one pty-bash session.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -4,6 +4,7 @@
  * character columns with `characterToModelColumn` (the one converter), paging and summaries as
  * `dsh_lsp` shows them (`summarize`), hits under `node_modules` or outside the workspace folded
  * into counts when the workspace has hits of its own.
+ * One concept in one file (over 400 lines): what the model sees of a feature answer.
  */
 import { characterToModelColumn, modelColumnToCharacter } from '../position';
 import { anchorToSymbol } from '../symbolAnchor';

@@ -3,6 +3,7 @@
  * by walking the folder, then kept current by {@link VaultIndex.onFileChanged} and
  * {@link VaultIndex.onFileDeleted}, so queries never rescan. Reads go through a
  * {@link WorkspaceFs}; nothing is ever written.
+ * One concept in one file (over 400 lines): the index of one folder's notes.
  */
 
 import { throwIfAborted } from '../cancellation';
