@@ -54,6 +54,9 @@ describe('safety and visibility', function () {
     mirror.sendText('echo typed-in-the-panel');
     await until('the typed line in the scrollback', async () => /\ntyped-in-the-panel/.test((await invokeTool('dsh_terminal_read', { sessionId })).text ?? ''));
     await vscode.commands.executeCommand('dsh.handBackAgentTerminal', sessionId);
+    // The person's command may still be ending (a PROMPT_COMMAND's child holds the foreground
+    // before the prompt): wait for the prompt, so the confirmation and the send see the same reader.
+    await invokeTool('dsh_terminal_wait', { sessionId }).catch((e: Error) => assert.match(e.message, /nothing to wait for/));
     const r = await invokeTool('dsh_terminal_send', { sessionId, input: 'echo agent-again' });
     assert.equal(r.text, 'agent-again');
   });
