@@ -232,11 +232,6 @@ export class ActiveSend {
     });
   }
 
-  /** True once the send has its wait reason. */
-  get isFinished(): boolean {
-    return this.finished;
-  }
-
   /**
    * One readiness look: gathers the snapshot (readiness.ts), with the probe's waits only when the
    * decision asks for them, and acts on the decision. Returns what the poll loop needs: whether
