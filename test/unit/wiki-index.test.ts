@@ -165,6 +165,25 @@ describe('wiki links: index, updates and edges', () => {
     assert.deepEqual(v.render(await v.query('findReferences', 'b.md', 1, 1)), ['b.md:1:1 declaration', 'a.md:1:1', 'c.md:1:1']);
   });
 
+  it('a folder reported created (made or moved in, its files never reported) brings in every note and attachment under it', async () => {
+    const v = vault({ 'a.md': '[[x]] [[y]] [[pic.png]]\n' });
+    assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 2)), ['a.md:1:1 unresolved(x)']);
+    fs.mkdirSync(path.join(v.dir, 'moved/deeper/node_modules'), { recursive: true });
+    fs.writeFileSync(path.join(v.dir, 'moved/x.md'), 'x\n');
+    fs.writeFileSync(path.join(v.dir, 'moved/deeper/y.md'), 'y\n');
+    fs.writeFileSync(path.join(v.dir, 'moved/deeper/pic.png'), '');
+    fs.writeFileSync(path.join(v.dir, 'moved/deeper/node_modules/z.md'), '[[x]]\n');
+    await v.provider.onFileChanged(v.uri('moved'));
+    assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 2)), ['moved/x.md:1:1']);
+    assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 8)), ['moved/deeper/y.md:1:1']);
+    assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 14)), ['moved/deeper/pic.png:1:1']);
+    assert.deepEqual(v.render(await v.query('findReferences', 'moved/x.md', 1, 1)), ['moved/x.md:1:1 declaration', 'a.md:1:1'], 'node_modules stays out');
+    // reported again (its files' own events after it): nothing doubles
+    await v.provider.onFileChanged(v.uri('moved/x.md'));
+    await v.provider.onFileChanged(v.uri('moved'));
+    assert.deepEqual(v.render(await v.query('findReferences', 'moved/x.md', 1, 1)), ['moved/x.md:1:1 declaration', 'a.md:1:1']);
+  });
+
   it('skips node_modules and dot folders; follows symlinked files, not symlinked folders', async () => {
     const v = vault({
       'a.md': '[[dep]] [[hidden]] [[linked]]\n',

@@ -169,7 +169,8 @@ export class VaultIndex implements FileCatalog {
     this.buildMs = performance.now() - t0;
   }
 
-  private async walk(signal?: AbortSignal): Promise<string[]> {
+  /** Every file under `fromUri` (default: the root), as URIs; `fromRel` is its path relative to the root. */
+  private async walk(signal?: AbortSignal, fromUri = this.rootUri, fromRel = ''): Promise<string[]> {
     const out: string[] = [];
     const slice = new TimeSlice();
     const visit = async (dirUri: string, rel: string, isRoot: boolean): Promise<void> => {
@@ -195,7 +196,7 @@ export class VaultIndex implements FileCatalog {
       }
       await Promise.all(subdirs);
     };
-    await visit(this.rootUri, '', true);
+    await visit(fromUri, fromRel, true);
     return out;
   }
 
@@ -233,6 +234,10 @@ export class VaultIndex implements FileCatalog {
     if (relPath === undefined || this.isExcluded(relPath)) return false;
     const canonical = joinUri(this.rootUri, ...relPath.split('/'));
     if (noteExtensionOf(relPath) === undefined) {
+      if (await this.isFolder(canonical)) {
+        await this.addFolder(canonical, relPath);
+        return true;
+      }
       if (!this.attachments.has(relPath)) {
         this.addAttachment(makeFile(canonical, relPath));
         this.generation++;
@@ -255,6 +260,51 @@ export class VaultIndex implements FileCatalog {
     this.putNote(note);
     if (isNew) this.generation++;
     return true;
+  }
+
+  /** True when `uri` is a folder (not a symbolic link to one: the walk does not follow those either). */
+  private async isFolder(uri: string): Promise<boolean> {
+    try {
+      if (this.fs.stat) {
+        const type = (await this.fs.stat(uri)).type;
+        return (type & FileType.Directory) !== 0 && (type & FileType.SymbolicLink) === 0;
+      }
+      await this.fs.readDirectory(uri);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Index every note and attachment under a created folder. A file watcher may report only the
+   * folder (one made and filled faster than the watch on it was set up, or moved in from outside
+   * the workspace), so the folder's contents are read here rather than waited for.
+   */
+  private async addFolder(uri: string, relPath: string): Promise<void> {
+    if (relPath.split('/').some((name) => this.isExcludedName(name))) return;
+    let files: string[];
+    try {
+      files = await this.walk(undefined, uri, relPath);
+    } catch (e) {
+      if (!isNotFoundError(e)) this.skip(uri, e); // gone again before it was read: its delete event follows
+      return;
+    }
+    for (const fileUri of files) {
+      const rel = this.relPathOf(fileUri);
+      if (rel === undefined || this.isExcluded(rel)) continue;
+      const file = joinUri(this.rootUri, ...rel.split('/'));
+      if (noteExtensionOf(rel) === undefined) {
+        if (!this.attachments.has(rel)) this.addAttachment(makeFile(file, rel));
+        continue;
+      }
+      try {
+        this.putNote(await this.makeNote(file, rel, await this.fs.readFile(file)));
+      } catch (e) {
+        this.skip(file, e);
+      }
+    }
+    this.generation++;
   }
 
   /**
