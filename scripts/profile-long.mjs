@@ -55,6 +55,7 @@ for (const s of long) {
     }
   }
   const per = s.ms / s.samples.length;
+  /** @type {Map<string, number>} */
   const rows = new Map();
   for (const [id, count] of inclusive) rows.set(label(id), Math.max(rows.get(label(id)) ?? 0, count));
   console.log(`\n${s.ms.toFixed(0)} ms at +${((s.start - p.startTime) / 1000).toFixed(0)} ms:`);
