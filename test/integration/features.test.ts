@@ -126,6 +126,19 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     assert.deepEqual(midRefs.locations.map((l) => `${l.path}:${l.line}`).sort(), ['ts/calls/lib.ts:5', 'ts/calls/main.ts:1', 'ts/calls/main.ts:4']);
   });
 
+  it('workspace symbols: a TypeScript project created after a search is searched too (the files found are searched again after a file is created)', async () => {
+    await symbols({ query: 'computeTotalPrice' }); // the workspace's languages were found and loaded
+    const later = path.join(root(), 'later-project');
+    fs.mkdirSync(later, { recursive: true });
+    try {
+      fs.writeFileSync(path.join(later, 'tsconfig.json'), '{ "compilerOptions": { "strict": true }, "include": ["*.ts"] }\n');
+      fs.writeFileSync(path.join(later, 'late.ts'), 'export function laterProjectFunction(): number {\n  return 1;\n}\n');
+      await until('the new project\'s function to be found', async () => ((await symbols({ query: 'laterProjectFunction' })).symbols ?? []).some((s) => s.path === 'later-project/late.ts'), 30_000, 500);
+    } finally {
+      fs.rmSync(later, { recursive: true, force: true });
+    }
+  });
+
   it('a type error is reported settled, and its fix on disk clears it', async () => {
     fs.mkdirSync(path.dirname(broken()), { recursive: true });
     fs.writeFileSync(broken(), "export const n: number = 'not a number';\n");

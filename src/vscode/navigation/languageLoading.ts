@@ -31,6 +31,8 @@ import { readNavigationText } from '../../lsp/fileRead';
 
 /** Folders never searched for a file to load (dependencies and build output). */
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/out/**,**/build/**}';
+/** A path inside one of the {@link EXCLUDE} folders: files created or deleted there change nothing found. */
+const EXCLUDED_FOLDER = /\/(node_modules|\.git|dist|out|build)\//;
 /** How many files {@link WorkspaceLanguages.load} looks at to find the languages present. */
 const SCAN_LIMIT = 2000;
 /** Extensions of the languages TypeScript's project files (`tsconfig.json`, `jsconfig.json`) cover. */
@@ -75,14 +77,52 @@ export async function probeLanguage(document: vscode.TextDocument): Promise<Lang
   return { state: text === null ? 'unknown' : isLoadingHover(text) ? 'loading' : 'settled', hasSymbols: true, supported: true };
 }
 
-/** Finds and opens one document per language for workspace-wide questions (see {@link WorkspaceLanguages.load}). */
-export class WorkspaceLanguages {
+/** What a search of the workspace found: one file per project, then the first file of each other language. */
+interface LanguageFiles {
+  readonly projects: ReadonlyArray<{ readonly dir: vscode.Uri; readonly file: vscode.Uri }>;
+  readonly others: readonly vscode.Uri[];
+}
+
+/**
+ * Finds and opens one document per language for workspace-wide questions (see
+ * {@link WorkspaceLanguages.load}). The files found are kept until a file is created or deleted
+ * outside the excluded folders, a project file changes, the workspace folders or DSH Bridge's
+ * settings change, or a file found can no longer be opened: each
+ * `findFiles` is a file search the window runs and answers through its channel (100-240 ms of
+ * delay for every other extension's calls with 10 000 files), so a search is not repeated per
+ * question. Dispose to stop watching.
+ */
+export class WorkspaceLanguages implements vscode.Disposable {
+  private found: Promise<LanguageFiles> | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
   /**
    * @param languageOf the languageId of a document URI (string) the VS Code source answers for
    *   (the seam's routing sends it to the `vscode` provider), `undefined` for other files: only
    *   such languages are loaded for workspace-wide questions.
    */
-  constructor(private readonly languageOf: (uri: string) => string | undefined) {}
+  constructor(private readonly languageOf: (uri: string) => string | undefined) {
+    const anyFile = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
+    const projectFile = vscode.workspace.createFileSystemWatcher('**/{tsconfig,jsconfig}.json', true, false, true);
+    const forget = (uri?: vscode.Uri) => {
+      if (!uri || !EXCLUDED_FOLDER.test(uri.path)) this.found = undefined;
+    };
+    this.subscriptions.push(
+      anyFile,
+      projectFile,
+      anyFile.onDidCreate(forget),
+      anyFile.onDidDelete(forget),
+      projectFile.onDidChange(forget),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => forget()),
+      // Which languages the VS Code source serves follows the configured language servers.
+      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('dsh') && forget()),
+    );
+  }
+
+  dispose(): void {
+    for (const d of this.subscriptions) d.dispose();
+    this.found = undefined;
+  }
 
   /**
    * Documents that make each language present in the workspace folders (and served by the VS Code
@@ -96,37 +136,57 @@ export class WorkspaceLanguages {
    * @returns the documents to probe (open before, or opened now), one per project or language.
    */
   async load(signal: AbortSignal): Promise<vscode.TextDocument[]> {
+    // Shared by concurrent questions; a question cancelled meanwhile stops here.
+    const found = (this.found ??= this.search());
+    let files: LanguageFiles;
+    try {
+      files = await found;
+    } catch (e) {
+      if (this.found === found) this.found = undefined; // a failed search is not kept
+      throw e;
+    }
+    if (signal.aborted) return [];
     const open = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && this.languageOf(d.uri.toString()) !== undefined);
     const wanted: vscode.Uri[] = [];
-    const languages = new Set<string>();
-    for (const { dir, file } of await this.projectFiles(signal)) {
-      const lang = this.languageOf(file.toString())!;
-      languages.add(lang);
+    for (const { dir, file } of files.projects) {
+      const lang = this.languageOf(file.toString());
+      if (lang === undefined) continue;
       const inProject = open.find((d) => d.languageId === lang && d.uri.path.startsWith(`${dir.path}/`));
       wanted.push(inProject?.uri ?? file);
     }
-    if (signal.aborted) return [];
-    for (const uri of await vscode.workspace.findFiles('**/*', EXCLUDE, SCAN_LIMIT)) {
-      const lang = this.languageOf(uri.toString());
-      if (lang === undefined || languages.has(lang)) continue;
-      languages.add(lang);
-      wanted.push(open.find((d) => d.languageId === lang)?.uri ?? uri);
+    for (const file of files.others) {
+      const lang = this.languageOf(file.toString());
+      if (lang !== undefined) wanted.push(open.find((d) => d.languageId === lang)?.uri ?? file);
     }
     const out: vscode.TextDocument[] = [];
     for (const uri of wanted) {
       const document = await openDocument(uri).catch(() => undefined);
       if (document) out.push(document);
+      else if (this.found === found) this.found = undefined; // gone since the search: search again next time
     }
     return out;
   }
 
+  /** The project files, then the first file of each language they do not cover (up to 2000 files looked at). */
+  private async search(): Promise<LanguageFiles> {
+    const projects = await this.projectFiles();
+    const languages = new Set(projects.map(({ file }) => this.languageOf(file.toString())));
+    const others: vscode.Uri[] = [];
+    for (const uri of await vscode.workspace.findFiles('**/*', EXCLUDE, SCAN_LIMIT)) {
+      const lang = this.languageOf(uri.toString());
+      if (lang === undefined || languages.has(lang)) continue;
+      languages.add(lang);
+      others.push(uri);
+    }
+    return { projects, others };
+  }
+
   /** For each `tsconfig.json` / `jsconfig.json` in the workspace (up to 20, shallowest first): its folder and the first file it includes. */
-  private async projectFiles(signal: AbortSignal): Promise<Array<{ dir: vscode.Uri; file: vscode.Uri }>> {
+  private async projectFiles(): Promise<Array<{ dir: vscode.Uri; file: vscode.Uri }>> {
     const configs = await vscode.workspace.findFiles('**/{tsconfig,jsconfig}.json', EXCLUDE, 20);
     configs.sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
     const out: Array<{ dir: vscode.Uri; file: vscode.Uri }> = [];
     for (const config of configs) {
-      if (signal.aborted) break;
       const file = await includedFile(config);
       if (file && this.languageOf(file.toString()) !== undefined) out.push({ dir: vscode.Uri.joinPath(config, '..'), file });
     }

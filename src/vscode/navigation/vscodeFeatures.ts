@@ -379,6 +379,7 @@ export function registerVsCodeFeatures(nav: NavigationContext): vscode.Disposabl
     const route = nav.service.providerFor(uri);
     return route?.providerId === VSCODE_PROVIDER_ID ? route.languageId : undefined;
   };
-  const features = new VsCodeFeatures(tracker, { workspaceLanguages: new WorkspaceLanguages(served) });
-  return vscode.Disposable.from(tracker, nav.features.register('symbols', features), nav.features.register('diagnostics', features), nav.features.register('callHierarchy', features));
+  const workspaceLanguages = new WorkspaceLanguages(served);
+  const features = new VsCodeFeatures(tracker, { workspaceLanguages });
+  return vscode.Disposable.from(tracker, workspaceLanguages, nav.features.register('symbols', features), nav.features.register('diagnostics', features), nav.features.register('callHierarchy', features));
 }
