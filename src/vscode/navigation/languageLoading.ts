@@ -28,11 +28,16 @@ import { flattenHover } from '../../lsp/hoverText';
 import { isLoadingHover } from '../../lsp/loadingHover';
 import { fileNotFoundError } from '../../lsp/sourceErrors';
 import { readNavigationText } from '../../lsp/fileRead';
+import { TimeSlice } from '../../lsp/timeSlice';
 
 /** Folders never searched for a file to load (dependencies and build output). */
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/out/**,**/build/**}';
 /** A path inside one of the {@link EXCLUDE} folders: files created or deleted there change nothing found. */
 const EXCLUDED_FOLDER = /\/(node_modules|\.git|dist|out|build)\//;
+/** How many entries of a created folder are looked at before it counts as a change. */
+const FOLDER_LOOK_LIMIT = 20_000;
+/** A TypeScript or JavaScript project file. */
+const PROJECT_FILE = /\/(tsconfig|jsconfig)\.json$/;
 /** How many files {@link WorkspaceLanguages.load} looks at to find the languages present. */
 const SCAN_LIMIT = 2000;
 /** Extensions of the languages TypeScript's project files (`tsconfig.json`, `jsconfig.json`) cover. */
@@ -81,19 +86,27 @@ export async function probeLanguage(document: vscode.TextDocument): Promise<Lang
 interface LanguageFiles {
   readonly projects: ReadonlyArray<{ readonly dir: vscode.Uri; readonly file: vscode.Uri }>;
   readonly others: readonly vscode.Uri[];
+  /** Folders of project files that included no file yet: a file created under one can start that project. */
+  readonly emptyProjects: readonly vscode.Uri[];
+  /** The languages of `projects` and `others`, as `languageOf` named them at the search. */
+  readonly languages: ReadonlySet<string>;
 }
 
 /**
  * Finds and opens one document per language for workspace-wide questions (see
- * {@link WorkspaceLanguages.load}). The files found are kept until a file is created or deleted
- * outside the excluded folders, a project file changes, the workspace folders or DSH Bridge's
- * settings change, or a file found can no longer be opened: each
- * `findFiles` is a file search the window runs and answers through its channel (100-240 ms of
- * delay for every other extension's calls with 10 000 files), so a search is not repeated per
- * question. Dispose to stop watching.
+ * {@link WorkspaceLanguages.load}). Each `findFiles` is a file search the window runs and answers
+ * through its channel (100-240 ms of delay for every other extension's calls with 10 000 files),
+ * so what the search found is kept until a file event could change it: a project file created,
+ * changed or deleted; a file created of a language not found yet, or under a project file that
+ * included nothing yet, or such a file in a created folder (a watcher can report a folder moved
+ * in without its files); a file found, or a folder holding one, deleted; a file found that no
+ * longer opens; the workspace folders or DSH Bridge's settings changed. Events in dependency and
+ * build folders change nothing. Dispose to stop watching.
  */
 export class WorkspaceLanguages implements vscode.Disposable {
   private found: Promise<LanguageFiles> | undefined;
+  /** What `found` resolved to, once it has: the event filter reads it. */
+  private known: LanguageFiles | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
 
   /**
@@ -104,14 +117,15 @@ export class WorkspaceLanguages implements vscode.Disposable {
   constructor(private readonly languageOf: (uri: string) => string | undefined) {
     const anyFile = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     const projectFile = vscode.workspace.createFileSystemWatcher('**/{tsconfig,jsconfig}.json', true, false, true);
-    const forget = (uri?: vscode.Uri) => {
-      if (!uri || !EXCLUDED_FOLDER.test(uri.path)) this.found = undefined;
+    const forget = () => {
+      this.found = undefined;
+      this.known = undefined;
     };
     this.subscriptions.push(
       anyFile,
       projectFile,
-      anyFile.onDidCreate(forget),
-      anyFile.onDidDelete(forget),
+      anyFile.onDidCreate((uri) => void this.createdChanges(uri).then((changes) => changes && forget())),
+      anyFile.onDidDelete((uri) => this.deletedChanges(uri) && forget()),
       projectFile.onDidChange(forget),
       vscode.workspace.onDidChangeWorkspaceFolders(() => forget()),
       // Which languages the VS Code source serves follows the configured language servers.
@@ -122,6 +136,59 @@ export class WorkspaceLanguages implements vscode.Disposable {
   dispose(): void {
     for (const d of this.subscriptions) d.dispose();
     this.found = undefined;
+    this.known = undefined;
+  }
+
+  /** Whether a file or folder created at `uri` could change what the search finds (see the class comment). */
+  private async createdChanges(uri: vscode.Uri): Promise<boolean> {
+    if (EXCLUDED_FOLDER.test(`${uri.path}/`)) return false;
+    if (!this.known) return true;
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+    if (!name.includes('.')) return this.folderChanges(uri);
+    return this.fileChanges(uri);
+  }
+
+  private fileChanges(uri: vscode.Uri): boolean {
+    if (PROJECT_FILE.test(uri.path) || !this.known) return true;
+    const lang = this.languageOf(uri.toString());
+    if (lang === undefined) return false;
+    return !this.known.languages.has(lang) || this.known.emptyProjects.some((dir) => uri.path.startsWith(`${dir.path}/`));
+  }
+
+  /**
+   * Whether a created folder (a watcher can report one moved in without its files) holds a file
+   * that changes what the search finds; a file without an extension changes nothing. Looks at up to
+   * {@link FOLDER_LOOK_LIMIT} entries, then counts the folder as a change.
+   */
+  private async folderChanges(uri: vscode.Uri): Promise<boolean> {
+    let budget = FOLDER_LOOK_LIMIT;
+    const slice = new TimeSlice(); // a folder of thousands of files: the loop yields every few ms
+    const look = async (dir: vscode.Uri): Promise<boolean> => {
+      let entries: Array<[string, vscode.FileType]>;
+      try {
+        entries = await vscode.workspace.fs.readDirectory(dir);
+      } catch {
+        return false; // not a folder, or gone again
+      }
+      for (const [name, type] of entries) {
+        if (--budget < 0) return true;
+        await slice.pause();
+        const child = vscode.Uri.joinPath(dir, name);
+        if (type & vscode.FileType.Directory) {
+          if (!EXCLUDED_FOLDER.test(`${child.path}/`) && (await look(child))) return true;
+        } else if (this.fileChanges(child)) return true;
+      }
+      return false;
+    };
+    return look(uri);
+  }
+
+  /** Whether deleting `uri` (a file, or a folder and all under it) could change what the search found. */
+  private deletedChanges(uri: vscode.Uri): boolean {
+    if (EXCLUDED_FOLDER.test(uri.path)) return false;
+    if (PROJECT_FILE.test(uri.path) || !this.known) return true;
+    const found = [...this.known.projects.map((p) => p.file), ...this.known.others];
+    return found.some((f) => f.path === uri.path || f.path.startsWith(`${uri.path}/`));
   }
 
   /**
@@ -137,12 +204,15 @@ export class WorkspaceLanguages implements vscode.Disposable {
    */
   async load(signal: AbortSignal): Promise<vscode.TextDocument[]> {
     // Shared by concurrent questions; a question cancelled meanwhile stops here.
-    const found = (this.found ??= this.search());
+    const found = (this.found ??= this.search().then((files) => {
+      if (this.found === found) this.known = files;
+      return files;
+    }));
     let files: LanguageFiles;
     try {
       files = await found;
     } catch (e) {
-      if (this.found === found) this.found = undefined; // a failed search is not kept
+      if (this.found === found) this.found = this.known = undefined; // a failed search is not kept
       throw e;
     }
     if (signal.aborted) return [];
@@ -162,15 +232,16 @@ export class WorkspaceLanguages implements vscode.Disposable {
     for (const uri of wanted) {
       const document = await openDocument(uri).catch(() => undefined);
       if (document) out.push(document);
-      else if (this.found === found) this.found = undefined; // gone since the search: search again next time
+      else if (this.found === found) this.found = this.known = undefined; // gone since the search: search again next time
     }
     return out;
   }
 
   /** The project files, then the first file of each language they do not cover (up to 2000 files looked at). */
   private async search(): Promise<LanguageFiles> {
-    const projects = await this.projectFiles();
-    const languages = new Set(projects.map(({ file }) => this.languageOf(file.toString())));
+    const { projects, emptyProjects } = await this.projectFiles();
+    const languages = new Set<string>();
+    for (const { file } of projects) languages.add(this.languageOf(file.toString())!);
     const others: vscode.Uri[] = [];
     for (const uri of await vscode.workspace.findFiles('**/*', EXCLUDE, SCAN_LIMIT)) {
       const lang = this.languageOf(uri.toString());
@@ -178,19 +249,25 @@ export class WorkspaceLanguages implements vscode.Disposable {
       languages.add(lang);
       others.push(uri);
     }
-    return { projects, others };
+    return { projects, others, emptyProjects, languages };
   }
 
-  /** For each `tsconfig.json` / `jsconfig.json` in the workspace (up to 20, shallowest first): its folder and the first file it includes. */
-  private async projectFiles(): Promise<Array<{ dir: vscode.Uri; file: vscode.Uri }>> {
+  /**
+   * For each `tsconfig.json` / `jsconfig.json` in the workspace (up to 20, shallowest first): its
+   * folder and the first file it includes; the folders of those that include none.
+   */
+  private async projectFiles(): Promise<Pick<LanguageFiles, 'projects' | 'emptyProjects'>> {
     const configs = await vscode.workspace.findFiles('**/{tsconfig,jsconfig}.json', EXCLUDE, 20);
     configs.sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
-    const out: Array<{ dir: vscode.Uri; file: vscode.Uri }> = [];
+    const projects: Array<{ dir: vscode.Uri; file: vscode.Uri }> = [];
+    const emptyProjects: vscode.Uri[] = [];
     for (const config of configs) {
+      const dir = vscode.Uri.joinPath(config, '..');
       const file = await includedFile(config);
-      if (file && this.languageOf(file.toString()) !== undefined) out.push({ dir: vscode.Uri.joinPath(config, '..'), file });
+      if (file && this.languageOf(file.toString()) !== undefined) projects.push({ dir, file });
+      else if (!file) emptyProjects.push(dir);
     }
-    return out;
+    return { projects, emptyProjects };
   }
 }
 
