@@ -183,7 +183,7 @@ async function sendAndWait(sessionId: string, command: string): Promise<void> {
  * Resolves when the child has written everything. @throws Error when the child fails.
  */
 function writeNotesFromChild(root: string, notes: number): Promise<void> {
-  const script = `
+  return runNodeChild(`
     const fs = require('node:fs'), path = require('node:path');
     const [root, n] = [process.argv[1], Number(process.argv[2])];
     const vault = path.join(root, 'vault');
@@ -192,13 +192,26 @@ function writeNotesFromChild(root: string, notes: number): Promise<void> {
     for (let i = 0; i < n; i++) {
       const links = [1, 2, 3].map((k) => '[[note-' + ((i + k * 37) % n) + ']]').join(' ');
       fs.writeFileSync(path.join(vault, 'note-' + i + '.md'), '# Note ' + i + '\\n\\nSee ' + links + '.\\n\\n## Section ' + i + '\\n\\nText #tag' + (i % 50) + '\\n');
-    }`;
+    }`, [root, String(notes)]);
+}
+
+/** Writes `count` small plain-text files (`.txt`, no notes) under `root`, from a child process. */
+function writePlainFilesFromChild(root: string, count: number): Promise<void> {
+  return runNodeChild(`
+    const fs = require('node:fs'), path = require('node:path');
+    const [root, n] = [process.argv[1], Number(process.argv[2])];
+    fs.mkdirSync(root, { recursive: true });
+    for (let i = 0; i < n; i++) fs.writeFileSync(path.join(root, 'file-' + i + '.txt'), 'File ' + i + '\\n');`, [root, String(count)]);
+}
+
+/** Runs `script` in a Node child process with `args`; resolves when it exits 0. */
+function runNodeChild(script: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script, root, String(notes)], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, ['-e', script, ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the vault writer exited with ${signal ?? code}: ${stderr.trim()}`))));
+    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the file writer exited with ${signal ?? code}: ${stderr.trim()}`))));
   });
 }
 
@@ -269,6 +282,11 @@ export async function run(): Promise<void> {
       );
     }
     if (parts.includes('notes')) {
+      // The window's own work for a burst of file events, with no note among the files.
+      await scenario('for comparison: 10 000 plain files (.txt, no notes) are written', async () => {
+        await writePlainFilesFromChild(path.join(workspace, 'bench-host-plain'), 10_000);
+        await new Promise((r) => setTimeout(r, 3000));
+      });
       const notes = path.join(workspace, 'bench-host-notes');
       await scenario('an 8 MiB note and a 10 000-note vault are written and indexed; dsh_symbols searches them', async () => {
         const t0 = now();
