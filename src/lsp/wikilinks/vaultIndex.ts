@@ -234,7 +234,10 @@ export class VaultIndex implements FileCatalog {
     if (relPath === undefined || this.isExcluded(relPath)) return false;
     const canonical = joinUri(this.rootUri, ...relPath.split('/'));
     if (noteExtensionOf(relPath) === undefined) {
-      if (await this.isFolder(canonical)) {
+      // Only a name without an extension is asked about (one file-system call per event would
+      // queue 10 000 of them behind a burst of attachments); a folder named like `v1.2` is taken
+      // for an attachment, and its notes are indexed as their own events arrive.
+      if (!/\.[^/]+$/.test(relPath) && (await this.isFolder(canonical))) {
         await this.addFolder(canonical, relPath);
         return true;
       }
