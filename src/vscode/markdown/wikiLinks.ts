@@ -16,6 +16,7 @@ import { registerMarkdownEditorProviders } from './editorProviders';
 import type { NavigationContext } from '../navigation/navigationContext';
 import { VsCodeWorkspaceFs } from '../navigation/vscodeWorkspaceFs';
 import { registerWikiDiagnostics } from './wikiDiagnostics';
+import { FileEventQueue } from '../fileEventQueue';
 
 /**
  * Register `md-links` on `nav.service` and `nav.features`, with its watchers, the Problems panel
@@ -46,13 +47,24 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
   // deletions, attachments such as images that links may point to).
   const watcher = vscode.workspace.createFileSystemWatcher('**/*.{md,markdown}');
   const anyFile = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
-  const changed = (uri: vscode.Uri) =>
-    void md
-      .onFileChanged(uri.toString())
-      .then(() => wikiDiagnostics.refresh(undefined, uri.toString()))
-      .catch((e) => log.warn(`md-links: update of ${uri.toString()} failed: ${String(e)}`));
-  const deleted = (uri: vscode.Uri) => void md.onFileDeleted(uri.toString()).then(() => wikiDiagnostics.refresh());
+  // A burst of events (10 000 files written) is handled in slices, not in the listener.
+  const events = new FileEventQueue(
+    async (uri, kind) => {
+      const text = uri.toString();
+      if (kind === 'deleted') {
+        await md.onFileDeleted(text);
+        wikiDiagnostics.refresh();
+      } else {
+        await md.onFileChanged(text);
+        wikiDiagnostics.refresh(undefined, text);
+      }
+    },
+    (uri, e) => log.warn(`md-links: update of ${uri.toString()} failed: ${String(e)}`),
+  );
+  const changed = (uri: vscode.Uri) => events.push(uri, 'changed');
+  const deleted = (uri: vscode.Uri) => events.push(uri, 'deleted');
   subs.push(
+    events,
     watcher,
     watcher.onDidCreate(changed),
     watcher.onDidChange(changed),

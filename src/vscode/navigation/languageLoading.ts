@@ -29,6 +29,7 @@ import { isLoadingHover } from '../../lsp/loadingHover';
 import { fileNotFoundError } from '../../lsp/sourceErrors';
 import { readNavigationText } from '../../lsp/fileRead';
 import { TimeSlice } from '../../lsp/timeSlice';
+import { FileEventQueue } from '../fileEventQueue';
 
 /** Folders never searched for a file to load (dependencies and build output). */
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/out/**,**/build/**}';
@@ -121,11 +122,19 @@ export class WorkspaceLanguages implements vscode.Disposable {
       this.found = undefined;
       this.known = undefined;
     };
+    // A burst of events (10 000 files written) is looked at in slices, not in the listener.
+    const events = new FileEventQueue(
+      async (uri, kind) => {
+        if (kind === 'deleted' ? this.deletedChanges(uri) : await this.createdChanges(uri)) forget();
+      },
+      () => forget(),
+    );
     this.subscriptions.push(
+      events,
       anyFile,
       projectFile,
-      anyFile.onDidCreate((uri) => void this.createdChanges(uri).then((changes) => changes && forget())),
-      anyFile.onDidDelete((uri) => this.deletedChanges(uri) && forget()),
+      anyFile.onDidCreate((uri) => events.push(uri, 'changed')),
+      anyFile.onDidDelete((uri) => events.push(uri, 'deleted')),
       projectFile.onDidChange(forget),
       vscode.workspace.onDidChangeWorkspaceFolders(() => forget()),
       // Which languages the VS Code source serves follows the configured language servers.
