@@ -88,14 +88,29 @@ export function registerWikiDiagnostics(source: DiagnosticProvider, log: vscode.
     send();
   };
 
+  // Debounced: the publish runs `delayMs` after the last refresh. A burst of refreshes (one per
+  // file event) moves a due time instead of replacing a timer each.
+  let dueAt = 0;
+  const fire = () => {
+    const left = dueAt - performance.now();
+    if (left > 1) {
+      timer = setTimeout(fire, left);
+      return;
+    }
+    timer = undefined;
+    running = running.then(publish, publish);
+  };
   const refresh = (delayMs = 300, changedUri?: string) => {
     if (disposed) return;
     if (changedUri) noteFolders.noteSeen(changedUri, (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()));
+    const due = performance.now() + delayMs;
+    if (timer && due >= dueAt) {
+      dueAt = due;
+      return;
+    }
     if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = undefined;
-      running = running.then(publish, publish);
-    }, delayMs);
+    dueAt = due;
+    timer = setTimeout(fire, delayMs);
   };
   refresh(0);
   return {
