@@ -99,8 +99,8 @@ interface LanguageFiles {
  * through its channel (100-240 ms of delay for every other extension's calls with 10 000 files),
  * so what the search found is kept until a file event could change it: a project file created,
  * changed or deleted; a file created of a language not found yet, or under a project file that
- * included nothing yet, or such a file in a created folder (a watcher can report a folder moved
- * in without its files); a file found, or a folder holding one, deleted; a file found that no
+ * included nothing yet, or such a file in a created folder whose name has no dot (a watcher can
+ * report a folder moved in without its files); a file found, or a folder holding one, deleted; a file found that no
  * longer opens; the workspace folders or DSH Bridge's settings changed. Events in dependency and
  * build folders change nothing. Dispose to stop watching.
  */
