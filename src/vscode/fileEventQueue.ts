@@ -11,6 +11,9 @@
 import type * as vscode from 'vscode';
 import { TimeSlice } from '../lsp/timeSlice';
 
+/** How many handlers may wait at once. */
+const MAX_IN_FLIGHT = 64;
+
 /** What happened to a file or folder. */
 export type FileEventKind = 'changed' | 'deleted';
 
@@ -21,9 +24,9 @@ export class FileEventQueue implements vscode.Disposable {
   private disposed = false;
 
   /**
-   * @param handle called once per waiting event, in order, the next after the promise it returns
-   *   settles; an error it throws or rejects with is passed to `onError`, and the next event is
-   *   handled.
+   * @param handle called once per waiting event, in order; up to 64 calls may wait at once (on
+   *   work they queue elsewhere, which keeps its own order); an error it throws or rejects with is
+   *   passed to `onError`, and the next event is handled.
    * @param onError where a failing handler is reported.
    */
   constructor(
@@ -51,19 +54,30 @@ export class FileEventQueue implements vscode.Disposable {
 
   private async drain(): Promise<void> {
     const slice = new TimeSlice();
+    const inFlight = new Set<Promise<void>>();
     try {
       for (;;) {
         const next = this.waiting.entries().next();
-        if (next.done) return;
+        if (next.done) {
+          if (inFlight.size === 0) break;
+          await Promise.all(inFlight); // events pushed meanwhile are handled by this drain too
+          continue;
+        }
         const [key, { uri, kind }] = next.value;
         this.waiting.delete(key);
-        try {
-          // Awaited: what the handler does after its own awaits (an index update's follow-up)
-          // runs inside the slice too, not as 10 000 continuations in one microtask checkpoint.
-          await this.handle(uri, kind);
-        } catch (e) {
-          this.onError(uri, e);
-        }
+        // At most MAX_IN_FLIGHT handlers wait at once: the work behind them (an index update) is
+        // fed ahead, and what they do after their own awaits comes back in small groups, not as
+        // 10 000 continuations in one microtask checkpoint.
+        const run = (async () => {
+          try {
+            await this.handle(uri, kind);
+          } catch (e) {
+            this.onError(uri, e);
+          }
+        })();
+        inFlight.add(run);
+        void run.then(() => inFlight.delete(run));
+        if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
         await slice.pause();
       }
     } finally {

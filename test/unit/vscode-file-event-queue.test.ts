@@ -47,6 +47,30 @@ describe('FileEventQueue', () => {
     queue.dispose();
   });
 
+  it('up to 64 handlers wait at once; events pushed while they wait are handled too', async () => {
+    const started: string[] = [];
+    const finish: Array<() => void> = [];
+    const queue = new FileEventQueue(
+      (u) =>
+        new Promise<void>((resolve) => {
+          started.push(u.path);
+          finish.push(resolve);
+        }),
+      assert.fail,
+    );
+    for (let i = 0; i < 100; i++) queue.push(uri(`/${i}`), 'changed');
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(started.length, 64, 'the 65th waits for a place');
+    finish.splice(0).forEach((f) => f());
+    await handledAll(started, 100);
+    finish.splice(0).forEach((f) => f());
+    queue.push(uri('/late'), 'changed'); // pushed while the drain waits for the last handlers
+    await handledAll(started, 101);
+    assert.equal(started[100], '/late');
+    finish.splice(0).forEach((f) => f());
+    queue.dispose();
+  });
+
   it('a burst of 10 000 events yields to the event loop while it is handled; dispose drops what waits', async () => {
     const handled: number[] = [];
     const queue = new FileEventQueue((u) => {
