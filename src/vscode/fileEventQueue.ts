@@ -17,6 +17,10 @@ const MAX_IN_FLIGHT = 64;
 /** What happened to a file or folder. */
 export type FileEventKind = 'changed' | 'deleted';
 
+/**
+ * Records file events from watcher listeners ({@link push}, constant time) and runs a handler for
+ * each afterwards in slices of a few ms; dispose to drop what waits. See the module comment.
+ */
 export class FileEventQueue implements vscode.Disposable {
   /** Waiting events by `scheme:path`, in the order they are to be handled. */
   private readonly waiting = new Map<string, { uri: vscode.Uri; kind: FileEventKind }>();
