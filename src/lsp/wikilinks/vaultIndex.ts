@@ -137,6 +137,18 @@ export class VaultIndex implements FileCatalog {
       if (isNotFoundError(e)) throw new LspError('file_not_found', `workspace folder not found: ${this.rootUri}`, { uri: this.rootUri }, { cause: e });
       throw e;
     }
+    await this.addFiles(uris, signal);
+    this.generation++;
+    this.buildMs = performance.now() - t0;
+  }
+
+  /**
+   * Index files found by a walk or a search (URIs; those outside the folder or in excluded folders
+   * are left out): attachments first, then notes, read and parsed `readConcurrency` at a time. An
+   * unreadable note is skipped and reported. The loops yield every few ms.
+   * @throws LspError `cancelled` when `signal` aborts.
+   */
+  private async addFiles(uris: readonly string[], signal?: AbortSignal): Promise<void> {
     const files: Array<{ uri: string; relPath: string }> = [];
     const slice = new TimeSlice(); // a vault of many files: the loops yield every few ms
     for (const uri of uris) {
@@ -147,7 +159,7 @@ export class VaultIndex implements FileCatalog {
     }
     const noteFiles = files.filter((f) => noteExtensionOf(f.relPath) !== undefined);
     for (const f of files) {
-      if (noteExtensionOf(f.relPath) !== undefined) continue;
+      if (noteExtensionOf(f.relPath) !== undefined || this.attachments.has(f.relPath)) continue;
       await slice.pause(signal);
       this.addAttachment(makeFile(f.uri, f.relPath));
     }
@@ -165,8 +177,6 @@ export class VaultIndex implements FileCatalog {
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, noteFiles.length) }, worker));
-    this.generation++;
-    this.buildMs = performance.now() - t0;
   }
 
   /** Every file under `fromUri` (default: the root), as URIs; `fromRel` is its path relative to the root. */
@@ -293,20 +303,7 @@ export class VaultIndex implements FileCatalog {
       if (!isNotFoundError(e)) this.skip(uri, e); // gone again before it was read: its delete event follows
       return;
     }
-    for (const fileUri of files) {
-      const rel = this.relPathOf(fileUri);
-      if (rel === undefined || this.isExcluded(rel)) continue;
-      const file = joinUri(this.rootUri, ...rel.split('/'));
-      if (noteExtensionOf(rel) === undefined) {
-        if (!this.attachments.has(rel)) this.addAttachment(makeFile(file, rel));
-        continue;
-      }
-      try {
-        this.putNote(await this.makeNote(file, rel, await this.fs.readFile(file)));
-      } catch (e) {
-        this.skip(file, e);
-      }
-    }
+    await this.addFiles(files);
     this.generation++;
   }
 
