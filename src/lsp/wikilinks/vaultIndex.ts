@@ -15,6 +15,7 @@ import { AliasOrder, NOTE_LIMITS, NoteLimits, ParsedNote, WikiLink } from './par
 import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, resolveTarget, slugify, targetNameKey } from './resolve';
 import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
 import { errorMessage } from '../../common/errorMessage';
+import { mayBeFolder } from '../../common/createdFolder';
 
 /** A document's current text (or its UTF-8 bytes, handed over as `NoteParser.parse` says), or a function that gives it when it is needed. */
 export type NoteText = NoteSource | (() => NoteSource);
@@ -244,10 +245,8 @@ export class VaultIndex implements FileCatalog {
     if (relPath === undefined || this.isExcluded(relPath)) return false;
     const canonical = joinUri(this.rootUri, ...relPath.split('/'));
     if (noteExtensionOf(relPath) === undefined) {
-      // Only a name without an extension is asked about (one file-system call per event would
-      // queue 10 000 of them behind a burst of attachments); a folder named like `v1.2` is taken
-      // for an attachment, and its notes are indexed as their own events arrive.
-      if (!/\.[^/]+$/.test(relPath) && (await this.isFolder(canonical))) {
+      // A watcher can report a created folder without its files (see common/createdFolder.ts).
+      if (mayBeFolder(relPath) && (await this.isFolder(canonical))) {
         await this.addFolder(canonical, relPath);
         return true;
       }

@@ -30,6 +30,7 @@ import { fileNotFoundError } from '../../lsp/sourceErrors';
 import { readNavigationText } from '../../lsp/fileRead';
 import { TimeSlice } from '../../lsp/timeSlice';
 import { FileEventQueue } from '../fileEventQueue';
+import { mayBeFolder } from '../../common/createdFolder';
 
 /** Folders never searched for a file to load (dependencies and build output). */
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/out/**,**/build/**}';
@@ -152,9 +153,7 @@ export class WorkspaceLanguages implements vscode.Disposable {
   private async createdChanges(uri: vscode.Uri): Promise<boolean> {
     if (EXCLUDED_FOLDER.test(`${uri.path}/`)) return false;
     if (!this.known) return true;
-    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
-    if (!name.includes('.')) return this.folderChanges(uri);
-    return this.fileChanges(uri);
+    return mayBeFolder(uri.path) ? this.folderChanges(uri) : this.fileChanges(uri);
   }
 
   private fileChanges(uri: vscode.Uri): boolean {
