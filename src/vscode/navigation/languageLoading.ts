@@ -103,20 +103,26 @@ interface LanguageFiles {
  * included nothing yet, or such a file in a created folder whose name has no dot (a watcher can
  * report a folder moved in without its files); a file found, or a folder holding one, deleted; a file found that no
  * longer opens; the workspace folders or DSH Bridge's settings changed. Events in dependency and
- * build folders change nothing. Dispose to stop watching.
+ * build folders change nothing. Watching starts with the first search; dispose to stop it.
  */
 export class WorkspaceLanguages implements vscode.Disposable {
   private found: Promise<LanguageFiles> | undefined;
   /** What `found` resolved to, once it has: the event filter reads it. */
   private known: LanguageFiles | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
+  private watching = false;
 
   /**
    * @param languageOf the languageId of a document URI (string) the VS Code source answers for
    *   (the seam's routing sends it to the `vscode` provider), `undefined` for other files: only
    *   such languages are loaded for workspace-wide questions.
    */
-  constructor(private readonly languageOf: (uri: string) => string | undefined) {
+  constructor(private readonly languageOf: (uri: string) => string | undefined) {}
+
+  /** Starts following the file events that can change what the search found (once, before the first search: until then nothing was found). */
+  private watch(): void {
+    if (this.watching) return;
+    this.watching = true;
     const anyFile = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     const projectFile = vscode.workspace.createFileSystemWatcher('**/{tsconfig,jsconfig}.json', true, false, true);
     const forget = () => {
@@ -144,6 +150,7 @@ export class WorkspaceLanguages implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.watching = true; // a search after dispose does not start watching again
     for (const d of this.subscriptions) d.dispose();
     this.found = undefined;
     this.known = undefined;
@@ -211,6 +218,7 @@ export class WorkspaceLanguages implements vscode.Disposable {
    * @returns the documents to probe (open before, or opened now), one per project or language.
    */
   async load(signal: AbortSignal): Promise<vscode.TextDocument[]> {
+    this.watch();
     // Shared by concurrent questions; a question cancelled meanwhile stops here.
     const found = (this.found ??= this.search().then((files) => {
       if (this.found === found) this.known = files;
