@@ -194,10 +194,7 @@ export function renderChunks(text: string, geometry: Geometry): number[] {
         cost += csiCost(collected, c, first, geometry, screen);
         break;
       case A.EscDispatch:
-        // DECALN (ESC # 8) fills the screen, RIS (ESC c) rebuilds it, IND/NEL/RI may scroll.
-        if ((escCollect === 0x23 && c === 0x38) || (escCollect === 0 && c === 0x63)) cost += screen;
-        else if (escCollect === 0 && (c === 0x44 || c === 0x45 || c === 0x4d)) cost += rows;
-        else cost += 1;
+        cost += escCost(escCollect, c, geometry, screen);
         escCollect = 0;
         break;
       default:
@@ -216,6 +213,19 @@ export function renderChunks(text: string, geometry: Geometry): number[] {
 }
 
 /** Estimated cell writes of one CSI sequence, its count bounded as the renderer bounds it. */
+/**
+ * Estimated cell writes of the ESC sequence with intermediate `collect` (0 if none) and final `final`
+ * on an emulator of `geometry` (`screen` = cols × rows): DECALN (ESC # 8) fills the screen and RIS
+ * (ESC c) rebuilds it; IND and NEL (ESC D, ESC E) may scroll the rows; RI (ESC M) at the scroll
+ * region's top moves its rows and brings in a new line of `cols` cells; anything else, 1.
+ */
+function escCost(collect: number, final: number, geometry: Geometry, screen: number): number {
+  if ((collect === 0x23 && final === 0x38) || (collect === 0 && final === 0x63)) return screen;
+  if (collect === 0 && (final === 0x44 || final === 0x45)) return geometry.rows;
+  if (collect === 0 && final === 0x4d) return geometry.rows + geometry.cols;
+  return 1;
+}
+
 function csiCost(collected: number, final: number, first: number, geometry: Geometry, screen: number): number {
   const { cols, rows } = geometry;
   if (collected === 0) {
@@ -231,8 +241,8 @@ function csiCost(collected: number, final: number, first: number, geometry: Geom
         case 0x50:
         case 0x58:
           return cols;
-        default: // IL, DL, SU, SD: n times the rows of the scroll region
-          return n * rows;
+        default: // IL, DL, SU, SD: per line, the rows of the scroll region moved and a new line of cols cells (xterm.js allocates and fills one for each)
+          return n * (rows + cols);
       }
     }
     // ED (may push the screen into the scrollback), EL, DECSTR.
@@ -434,8 +444,7 @@ export class PanelFilter {
           cost += csi === undefined ? screen : csiCost(0, c, csi.first, this.geometry, screen);
           break;
         case A.EscDispatch:
-          // DECALN (ESC # 8) fills the screen, RIS (ESC c) rebuilds it, IND/NEL/RI may scroll.
-          cost += (this.escCollect === 0x23 && c === 0x38) || (this.escCollect === 0 && c === 0x63) ? screen : this.escCollect === 0 && (c === 0x44 || c === 0x45 || c === 0x4d) ? rows : 1;
+          cost += escCost(this.escCollect, c, this.geometry, screen);
           this.escCollect = 0;
           break;
         case A.Collect:

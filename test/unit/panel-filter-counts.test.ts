@@ -135,6 +135,15 @@ describe('panel terminal: counts that make the terminal loop are lowered to what
     assert.equal(f.push('b'), 'b');
   });
 
+  it('estimates each line IL, DL, SU, SD or RI brings in at a row of cell writes besides the lines it moves (xterm.js allocates and fills a new line for each)', () => {
+    const [wide, tall] = [80, 24];
+    const cost = (text: string) => new PanelFilter(wide, tall).filter(text).costs.reduce((a, b) => a + b, 0);
+    // Bounded to the screen's rows, each brings in `tall` new lines of `wide` cells.
+    for (const final of ['L', 'M', 'S', 'T']) assert.ok(cost(`${E}[1000000${final}`) >= tall * wide, `CSI 1000000 ${final}: ${cost(`${E}[1000000${final}`)}`);
+    // Reverse index at the top of the scroll region brings in one.
+    assert.ok(cost(`${E}M`) >= wide, `ESC M: ${cost(`${E}M`)}`);
+  });
+
   it('cuts its result into pieces of bounded estimated cost, never inside a sequence it holds or a surrogate pair', () => {
     const f = new PanelFilter(cols, rows);
     const text = `${'😀 line\r\n'.repeat(5000)}${`x${E}[2000000000b`.repeat(300)}${E}[5000L`.repeat(2) + 'end';
