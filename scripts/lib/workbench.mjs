@@ -58,9 +58,17 @@ export async function openWorkbench({ server, tmp, folder, testsModule, viewport
     handleSIGTERM: false,
     handleSIGHUP: false,
   });
-  const close = () => browser.close();
-  scope.add(close);
   const page = await browser.newPage(viewport ? { viewport } : {});
+  // DSH_BROWSER_TRACE=<file>: a Chrome trace of the window (its renderer's main thread: tasks,
+  // V8, garbage collection, painting), written when the browser closes; open it in Chrome's
+  // Performance panel or read it with scripts/trace-long.mjs.
+  const trace = process.env.DSH_BROWSER_TRACE;
+  if (trace) await browser.startTracing(page, { path: trace, categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-v8.gc'] });
+  const close = async () => {
+    if (trace) await browser.stopTracing().catch(() => undefined);
+    await browser.close();
+  };
+  scope.add(close);
   const consoleLog = path.join(tmp, 'browser-console.log');
   page.on('console', (msg) => fs.appendFileSync(consoleLog, `[${msg.type()}] ${msg.text()}\n`));
   page.on('pageerror', (err) => fs.appendFileSync(consoleLog, `[pageerror] ${err.stack ?? err}\n`));

@@ -18,8 +18,9 @@
  * and a `dsh_symbols` workspace search on its own. The next scenario starts once the window
  * answers again. Before the scenarios, one `dsh_symbols` search loads the window's languages (other
  * extensions' one-time start: TypeScript's server, the JSON extension's schemas) and is not
- * measured. Rows marked "for comparison" set the window's own work beside DSH Bridge's: 10 000
- * plain files written (file events, no note to parse), VS Code's own workspace symbol command, a
+ * measured. Rows marked "for comparison" set the window's own work beside DSH Bridge's: both
+ * cores kept busy by programs outside DSH Bridge (what a flood's CPU use alone does), 10 000 plain
+ * files written (file events, no note to parse), VS Code's own workspace symbol command, a
  * `findFiles` of 2000 files.
  * Calls over the goal are listed with when they started in their scenario.
  * DSH_BENCH_SCENARIO_S caps each scenario (seconds, default 120); DSH_BENCH_HOST_PARTS picks parts
@@ -121,7 +122,10 @@ async function scenario(label: string, work: () => Promise<unknown>): Promise<vo
       `    ${(wall / 1000).toFixed(1)} s, ${calls.length} no-op calls: call max ${waiting !== undefined ? '≥ ' : ''}${ms(callMax)} p99 ${ms(quantile(calls, 0.99))} median ${ms(median(calls))}; ` +
       `event-loop lag max ${ms(lagMax)} p99 ${ms(lagP99)} — ${ok} the ${GOAL_MS} ms goal`,
   });
-  if (slow.length > 0) emit({ text: `    calls over ${GOAL_MS} ms started at ${slow.slice(0, 8).map((c) => `+${(c.at / 1000).toFixed(1)} s (${ms(c.took)})`).join(', ')}` });
+  // With a trace of the window (DSH_BROWSER_TRACE), each also at its monotonic clock time, the
+  // clock of the trace's timestamps (scripts/trace-long.mjs prints it).
+  const clock = (c: { at: number }) => (process.env.DSH_BROWSER_TRACE ? ` at ${((started + c.at) / 1000).toFixed(2)} s monotonic` : '');
+  if (slow.length > 0) emit({ text: `    calls over ${GOAL_MS} ms started at ${slow.slice(0, 8).map((c) => `+${(c.at / 1000).toFixed(1)} s (${ms(c.took)}${clock(c)})`).join(', ')}` });
   // The next scenario starts once the window answers again.
   const settle = now();
   const settled = await Promise.race([sampler.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), SCENARIO_MS))]);
@@ -209,6 +213,12 @@ function writePlainFilesFromChild(root: string, count: number): Promise<void> {
     for (let i = 0; i < n; i++) fs.writeFileSync(path.join(root, 'file-' + i + '.txt'), 'File ' + i + '\\n');`, [root, String(count)]);
 }
 
+/** Runs `cores` copies of `yes > /dev/null` for `seconds` s, outside any session; resolves when they ended. */
+function burnCores(cores: number, seconds: number): Promise<void> {
+  const burners = Array.from({ length: cores }, () => spawn('timeout', [String(seconds), 'sh', '-c', 'yes > /dev/null'], { stdio: 'ignore' }));
+  return Promise.all(burners.map((p) => new Promise<void>((resolve, reject) => p.on('error', reject).on('exit', () => resolve())))).then(() => undefined);
+}
+
 /** Runs `script` in a Node child process with `args`; resolves when it exits 0. */
 function runNodeChild(script: string, args: string[]): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -285,6 +295,9 @@ export async function run(): Promise<void> {
           sendAndWait(b, "for i in $(seq 20); do printf 'x\\e[2000000000b\\n'; done"),
         ]),
       );
+      // What a busy machine alone does to the window: both cores kept busy for 5 s by programs
+      // outside DSH Bridge (`yes` into /dev/null), nothing printed to a session.
+      await scenario('for comparison: two programs outside DSH Bridge keep both cores busy, 5 s', () => burnCores(2, 5));
     }
     if (parts.includes('notes')) {
       // The window's own work for a burst of file events, with no note among the files.
