@@ -122,6 +122,13 @@ export class PacedMirror {
   /** Cost pushed since the last frame. */
   private recentCost = 0;
   private lastSkipAhead = 0;
+  /** When the emulator was last rebuilt (performance.now(), ms). */
+  private lastRebuild = -Infinity;
+  /**
+   * Set while the output outruns the emulator within `refreshMs` of its last rebuild: the emulator
+   * is given nothing more and asked for nothing until this timer rebuilds it (from `tail()`).
+   */
+  private rebuildDue: ReturnType<typeof setTimeout> | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   readonly stats: MirrorStats = { skippedBytes: 0, skipAheads: 0, rebuilds: 0 };
 
@@ -141,10 +148,12 @@ export class PacedMirror {
   push(output: string): void {
     if (this.disposed || output.length === 0) return;
     const { text, ends, costs } = this.filter.filter(output);
-    if (this.emulator.backlog > this.pacing.emulatorBacklogCost) this.rebuildEmulator();
-    let total = 0;
-    for (const cost of costs) total += cost;
-    this.emulator.write(text, total);
+    if (this.rebuildDue === undefined && this.emulator.backlog > this.pacing.emulatorBacklogCost) this.outrun();
+    if (this.rebuildDue === undefined) {
+      let total = 0;
+      for (const cost of costs) total += cost;
+      this.emulator.write(text, total);
+    }
     let start = 0;
     for (let k = 0; k < ends.length; k++) {
       const piece = text.slice(start, ends[k]);
@@ -188,7 +197,7 @@ export class PacedMirror {
 
   /** True when nothing waits to be given to the terminal and the mirror is not skipping. */
   get idle(): boolean {
-    return !this.skipping && this.queue.length === 0 && this.emulator.backlog === 0;
+    return !this.skipping && this.rebuildDue === undefined && this.queue.length === 0 && this.emulator.backlog === 0;
   }
 
   /** Stops: nothing more is written, the emulator is freed. */
@@ -196,7 +205,9 @@ export class PacedMirror {
     if (this.disposed) return;
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
+    clearTimeout(this.rebuildDue);
     this.timer = undefined;
+    this.rebuildDue = undefined;
     this.queue.length = 0;
     this.emulator.dispose();
   }
@@ -214,6 +225,25 @@ export class PacedMirror {
   }
 
   /**
+   * The output outran the emulator: it is rebuilt now, or, within `refreshMs` of the last rebuild,
+   * once that interval has passed (a rebuild holds the calling thread while it reads `tail()` and
+   * starts a worker thread: 20–60 ms in the extension host). Until then the terminal is given
+   * nothing of it (the mirror skips) and the emulator neither reads nor answers anything.
+   */
+  private outrun(): void {
+    const wait = this.lastRebuild + this.pacing.refreshMs - performance.now();
+    if (wait <= 0) {
+      this.rebuildEmulator();
+      return;
+    }
+    if (this.opened) this.dropQueue();
+    this.rebuildDue = setTimeout(() => {
+      this.rebuildDue = undefined;
+      this.rebuildEmulator();
+    }, wait);
+  }
+
+  /**
    * The output outran the emulator (or its worker failed): a new one is fed the session's newest
    * output (the old one's pending writes are dropped with it), and the mirror skips, so the
    * terminal is given its state.
@@ -221,6 +251,7 @@ export class PacedMirror {
   private rebuildEmulator(): void {
     this.emulator.dispose();
     this.emulator = this.newEmulator(this.tail?.() ?? '');
+    this.lastRebuild = performance.now();
     this.stats.rebuilds++;
     // Skip-aheads waiting for the old emulator would wait forever: the next one is taken from the new.
     if (this.opened) this.dropQueue();
@@ -279,7 +310,8 @@ export class PacedMirror {
   private frame(): void {
     if (this.disposed) return;
     const now = performance.now();
-    if (this.skipping) {
+    // While a rebuild is due, the emulator's state is behind the output: no skip-ahead is taken from it.
+    if (this.skipping && this.rebuildDue === undefined) {
       const calm = this.recentCost <= this.pacing.frameCost;
       if (calm || now - this.lastSkipAhead >= this.pacing.refreshMs) this.takeSkipAhead(calm, now);
     }

@@ -213,6 +213,36 @@ describe('paced panel mirror', () => {
     mirror.dispose();
   });
 
+  it('an emulator the output outruns again and again is rebuilt at most once per refresh interval; the screen still follows the session', async function () {
+    this.timeout(60_000);
+    // Each rebuild holds the calling thread: it reads the session tail and starts a worker thread.
+    const refreshMs = 300;
+    let tail = '';
+    let tailReads = 0;
+    const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
+    const mirror = new PacedMirror({
+      cols: COLS, rows: ROWS, write: (text) => panel.write(text), emulatorEntry: mirrorEmulatorEntry(),
+      tail: () => (tailReads++, tail), pacing: { ...FAST, refreshMs, emulatorBacklogCost: 2_000 },
+    });
+    mirror.open();
+    let output = '';
+    const started = performance.now();
+    for (let k = 0; k < 40; k++) {
+      const chunk = lines(200, k * 200);
+      output += chunk;
+      tail = lines(50, k * 200 + 150);
+      mirror.push(chunk);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    await mirrorSettled(mirror, panel);
+    const elapsed = performance.now() - started;
+    const allowed = Math.floor(elapsed / refreshMs) + 1;
+    assert.ok(mirror.stats.rebuilds >= 1 && mirror.stats.rebuilds <= allowed, `${mirror.stats.rebuilds} rebuilds in ${elapsed.toFixed(0)} ms (at most ${allowed}); ${JSON.stringify(mirror.stats)}`);
+    assert.equal(tailReads, mirror.stats.rebuilds);
+    assert.deepEqual(screenOf(panel).rows, (await reference(output)).rows);
+    mirror.dispose();
+  });
+
   it('insert and delete line floods never hold the calling thread: the emulator parses them elsewhere', async function () {
     this.timeout(120_000);
     // 60 rows: every ESC[1000000L or M is bounded to 60 lines, so each one costs the emulator 60 line moves.
