@@ -6,9 +6,10 @@
  * (20 000 line insertions and deletions parse for seconds), never runs there.
  *
  * Lifetime: one worker per emulator, started by the constructor, unreferenced (it never keeps a
- * Node process alive) and terminated by `dispose()`. A worker that fails (an uncaught error, out of
- * memory, exited) calls `onLost` once; snapshots not answered then never resolve, and later calls
- * do nothing.
+ * Node process alive) and terminated by `dispose()`; `reset()` starts the emulator over in the same
+ * worker (starting a worker holds the calling thread: up to 190 ms measured in a busy extension
+ * host). A worker that fails (an uncaught error, out of memory, exited) calls `onLost` once and
+ * `lost` turns true; snapshots not answered then never resolve, and later calls do nothing.
  */
 import { Worker } from 'node:worker_threads';
 import type { EmulatorReply, EmulatorRequest, EmulatorSetup } from './mirrorEmulatorProtocol';
@@ -21,6 +22,8 @@ export class MirrorEmulator {
   private readonly pending = new Map<number, (text: string) => void>();
   private nextId = 1;
   private gone = false;
+  /** Resets so far: a `parsed` reply of an earlier generation no longer counts in `backlog`. */
+  private generation = 0;
   /** Estimated cost (see PanelFilter) written and not parsed yet. */
   backlog = 0;
 
@@ -32,7 +35,9 @@ export class MirrorEmulator {
   constructor(entry: string, setup: EmulatorSetup, private readonly onLost: (error: Error) => void) {
     this.worker = new Worker(entry, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     this.worker.on('message', (m: EmulatorReply) => {
-      if (m.type === 'parsed') this.backlog -= m.cost;
+      if (m.type === 'parsed') {
+        if (m.generation === this.generation) this.backlog -= m.cost;
+      }
       else {
         const resolve = this.pending.get(m.id);
         this.pending.delete(m.id);
@@ -49,7 +54,24 @@ export class MirrorEmulator {
   write(text: string, cost: number): void {
     if (this.gone || text.length === 0) return;
     this.backlog += cost;
-    this.post({ type: 'write', text, cost });
+    this.post({ type: 'write', text, cost, generation: this.generation });
+  }
+
+  /**
+   * Starts over in the same worker: a new emulator of `setup`'s size reads `setup.tail`; what the
+   * old one had not parsed is dropped, `backlog` is 0, and pending snapshots never resolve.
+   */
+  reset(setup: EmulatorSetup): void {
+    if (this.gone) return;
+    this.generation++;
+    this.backlog = 0;
+    this.pending.clear();
+    this.post({ type: 'reset', setup, generation: this.generation });
+  }
+
+  /** True once the worker failed or the emulator was disposed: it answers nothing any more. */
+  get lost(): boolean {
+    return this.gone;
   }
 
   /** The emulator's new size in cells (reflowing as xterm.js does), after what was written so far. */

@@ -18,8 +18,16 @@ export interface EmulatorSetup {
 
 /** From the host thread to the worker. */
 export type EmulatorRequest =
-  /** Output already through the host's PanelFilter; `cost` is its estimated cost, given back in `parsed`. */
-  | { type: 'write'; text: string; cost: number }
+  /**
+   * Output already through the host's PanelFilter; `cost` is its estimated cost, given back in
+   * `parsed` with the `generation` (the number of resets before it) it was written in.
+   */
+  | { type: 'write'; text: string; cost: number; generation: number }
+  /**
+   * A new emulator in the same thread, as the worker's `workerData` describes one: the old one is
+   * dropped with everything it had not parsed yet; `generation` counts the resets so far.
+   */
+  | { type: 'reset'; setup: EmulatorSetup; generation: number }
   | { type: 'resize'; cols: number; rows: number }
   /**
    * The text that brings a terminal to the emulator's state once everything before it is parsed:
@@ -30,6 +38,6 @@ export type EmulatorRequest =
 
 /** From the worker to the host thread. */
 export type EmulatorReply =
-  /** A `write` was parsed; `cost` is the cost it was posted with. */
-  | { type: 'parsed'; cost: number }
+  /** A `write` was parsed; `cost` and `generation` are those it was posted with. */
+  | { type: 'parsed'; cost: number; generation: number }
   | { type: 'snapshot'; id: number; text: string };

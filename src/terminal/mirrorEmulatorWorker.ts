@@ -14,28 +14,68 @@ import { Emulator, initialText, skipAheadText } from './skipAhead';
 
 const port = parentPort;
 if (!port) throw new Error('mirrorEmulatorWorker runs only as a worker thread');
-const setup = workerData as EmulatorSetup;
-const term = new Terminal({ cols: setup.cols, rows: setup.rows, scrollback: setup.scrollback, allowProposedApi: true, logLevel: 'off' });
-const serializer = new SerializeAddon();
-term.loadAddon(serializer);
-const emulator: Emulator = { term, serializer };
 const post = (reply: EmulatorReply) => port.postMessage(reply);
 
-if (setup.tail) term.write(new PanelFilter(setup.cols, setup.rows).push(setup.tail));
+/** An emulator of `setup`'s size that has read `setup.tail` (through a PanelFilter of its own). */
+function emulatorOf(setup: EmulatorSetup): Emulator {
+  const term = new Terminal({ cols: setup.cols, rows: setup.rows, scrollback: setup.scrollback, allowProposedApi: true, logLevel: 'off' });
+  const serializer = new SerializeAddon();
+  term.loadAddon(serializer);
+  if (setup.tail) term.write(new PanelFilter(setup.cols, setup.rows).push(setup.tail));
+  return { term, serializer };
+}
+
+let emulator = emulatorOf(workerData as EmulatorSetup);
+/**
+ * Requests waiting for the emulator, in the order posted. xterm.js is given one write at a time
+ * (the next once it parsed the last), so what waits stays here, where a reset drops it: an
+ * emulator that is disposed goes on parsing what it was already given.
+ */
+let waiting: EmulatorRequest[] = [];
+/** True while the emulator parses a write. */
+let parsing = false;
+
+/** Hands the emulator what waits, in order, until a write is being parsed. */
+function pump(): void {
+  while (!parsing && waiting.length > 0) {
+    const m = waiting.shift()!;
+    const current = emulator;
+    switch (m.type) {
+      case 'write':
+        parsing = true;
+        current.term.write(m.text, () => {
+          // A write given to an emulator dropped since then answers nothing.
+          if (emulator !== current) return;
+          parsing = false;
+          post({ type: 'parsed', cost: m.cost, generation: m.generation });
+          pump();
+        });
+        break;
+      case 'resize':
+        current.term.resize(m.cols, m.rows);
+        break;
+      case 'snapshot':
+        // After what the emulator was given when it was made (the tail) is parsed too.
+        parsing = true;
+        current.term.write('', () => {
+          if (emulator !== current) return;
+          parsing = false;
+          post({ type: 'snapshot', id: m.id, text: m.kind === 'initial' ? initialText(current, m.newestLines) : skipAheadText(current, m.skipped, m.newestLines) });
+          pump();
+        });
+        break;
+      case 'reset':
+        break;
+    }
+  }
+}
 
 port.on('message', (m: EmulatorRequest) => {
-  switch (m.type) {
-    case 'write':
-      term.write(m.text, () => post({ type: 'parsed', cost: m.cost }));
-      break;
-    case 'resize':
-      term.resize(m.cols, m.rows);
-      break;
-    case 'snapshot':
-      term.write('', () => {
-        const text = m.kind === 'initial' ? initialText(emulator, m.newestLines) : skipAheadText(emulator, m.skipped, m.newestLines);
-        post({ type: 'snapshot', id: m.id, text });
-      });
-      break;
-  }
+  if (m.type === 'reset') {
+    waiting = [];
+    parsing = false;
+    emulator.term.dispose();
+    emulator = emulatorOf(m.setup);
+  } else waiting.push(m);
+  pump();
 });

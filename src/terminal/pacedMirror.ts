@@ -37,6 +37,7 @@
  */
 import { PanelFilter } from './escapeScan';
 import { MirrorEmulator } from './mirrorEmulator';
+import type { EmulatorSetup } from './mirrorEmulatorProtocol';
 
 /** How a mirror paces its terminal (times in ms, costs in estimated cell writes, see renderChunks). */
 export interface MirrorPacing {
@@ -212,10 +213,14 @@ export class PacedMirror {
     this.emulator.dispose();
   }
 
-  /** A new emulator of the terminal's size that reads `tail` first (its worker filters it). */
+  /** What a new emulator of the terminal's size is made of: it reads `tail` first (its worker filters it). */
+  private setup(tail: string): EmulatorSetup {
+    return { cols: this.cols, rows: this.rows, scrollback: this.pacing.newestLines, tail };
+  }
+
+  /** A new emulator, in a new worker thread, that reads `tail` first. */
   private newEmulator(tail: string): MirrorEmulator {
-    const setup = { cols: this.cols, rows: this.rows, scrollback: this.pacing.newestLines, tail };
-    const emulator = new MirrorEmulator(this.emulatorEntry, setup, (error) => {
+    const emulator = new MirrorEmulator(this.emulatorEntry, this.setup(tail), (error) => {
       if (this.disposed || this.emulator !== emulator) return;
       this.onError?.(error);
       if (++this.emulatorLosses < MAX_EMULATOR_LOSSES) this.rebuildEmulator();
@@ -245,12 +250,13 @@ export class PacedMirror {
 
   /**
    * The output outran the emulator (or its worker failed): a new one is fed the session's newest
-   * output (the old one's pending writes are dropped with it), and the mirror skips, so the
-   * terminal is given its state.
+   * output (the old one's pending writes are dropped with it), in the same worker thread unless
+   * that failed, and the mirror skips, so the terminal is given its state.
    */
   private rebuildEmulator(): void {
-    this.emulator.dispose();
-    this.emulator = this.newEmulator(this.tail?.() ?? '');
+    const tail = this.tail?.() ?? '';
+    if (this.emulator.lost) this.emulator = this.newEmulator(tail);
+    else this.emulator.reset(this.setup(tail));
     this.lastRebuild = performance.now();
     this.stats.rebuilds++;
     // Skip-aheads waiting for the old emulator would wait forever: the next one is taken from the new.

@@ -1,0 +1,48 @@
+// The panel mirror's emulator in its worker thread (src/terminal/mirrorEmulator.ts): a reset starts
+// the emulator over in the same thread (starting a worker holds the calling thread), dropping what
+// the old one had not parsed.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { MirrorEmulator } from '../../src/terminal/mirrorEmulator';
+import { until } from '../helpers/wait';
+import { mirrorEmulatorEntry } from '../helpers/workerEntry';
+
+const E = '\x1b';
+const COLS = 40;
+const ROWS = 8;
+const setup = (tail: string) => ({ cols: COLS, rows: ROWS, scrollback: 50, tail });
+
+/** Threads of this process (Linux: its tasks), for counting threads started. */
+const threads = () => fs.readdirSync('/proc/self/task').length;
+
+describe('panel mirror emulator', () => {
+  it('a reset starts over in the same worker thread: the old output still waiting is dropped, and the tail is the new state', async function () {
+    this.timeout(60_000);
+    const lost: Error[] = [];
+    const emulator = new MirrorEmulator(mirrorEmulatorEntry(), setup(''), (e) => lost.push(e));
+    try {
+      // Enough insert/delete floods that the worker is still parsing when the reset comes.
+      const flood = `${E}[H${`${E}[8L${E}[8M`.repeat(2000)}`;
+      for (let k = 0; k < 50; k++) emulator.write(`old ${k}\r\n${flood}`, 100_000);
+      const before = threads();
+      const stale = emulator.snapshot('initial', 0, 10);
+      let staleAnswered = false;
+      void stale.then(() => (staleAnswered = true));
+      emulator.reset(setup('first\r\nsecond\r\n$ '));
+      assert.equal(emulator.backlog, 0, 'the backlog starts over');
+      emulator.write('typed', 5);
+      const text = await emulator.snapshot('initial', 0, 10);
+      assert.equal(threads(), before, 'no thread was started');
+      assert.match(text, /first\r?\n(\x1b\[[0-9;]*m)*second/);
+      assert.match(text, /\$ typed/);
+      assert.doesNotMatch(text, /old \d/);
+      await until('the new write to be counted parsed', () => emulator.backlog === 0 || undefined, 10_000);
+      assert.equal(staleAnswered, false, 'a snapshot asked before the reset is not answered');
+      assert.deepEqual(lost, []);
+      assert.equal(emulator.lost, false);
+    } finally {
+      emulator.dispose();
+    }
+    assert.equal(emulator.lost, true);
+  });
+});
