@@ -26,6 +26,8 @@ function emulatorOf(setup: EmulatorSetup): Emulator {
 }
 
 let emulator = emulatorOf(workerData as EmulatorSetup);
+/** Most UTF-16 units given to xterm.js at once (a dropped emulator parses at most that much more). */
+const WRITE_BATCH_UNITS = 256 * 1024;
 /**
  * Requests waiting for the emulator, in the order posted. xterm.js is given one write at a time
  * (the next once it parsed the last), so what waits stays here, where a reset drops it: an
@@ -41,16 +43,26 @@ function pump(): void {
     const m = waiting.shift()!;
     const current = emulator;
     switch (m.type) {
-      case 'write':
+      case 'write': {
+        // The writes that follow it too, up to WRITE_BATCH_UNITS: each write xterm.js is given
+        // while idle waits for a timer.
+        let text = m.text;
+        let cost = m.cost;
+        for (let next = waiting[0]; next?.type === 'write' && text.length + next.text.length <= WRITE_BATCH_UNITS; next = waiting[0]) {
+          text += next.text;
+          cost += next.cost;
+          waiting.shift();
+        }
         parsing = true;
-        current.term.write(m.text, () => {
+        current.term.write(text, () => {
           // A write given to an emulator dropped since then answers nothing.
           if (emulator !== current) return;
           parsing = false;
-          post({ type: 'parsed', cost: m.cost, generation: m.generation });
+          post({ type: 'parsed', cost, generation: m.generation });
           pump();
         });
         break;
+      }
       case 'resize':
         current.term.resize(m.cols, m.rows);
         break;
