@@ -25,10 +25,11 @@
  * - Before the terminal opens nothing is sent; at `open` it is given the emulator's state (the
  *   newest lines and the screen), never a cut piece of text.
  * - If more than `emulatorBacklogCost` of output waits for the emulator, the output outruns even
- *   the emulator: it is replaced by a new one fed `tail()` (the session's newest output, as the
- *   session keeps it), and the next skip-ahead is drawn from that. An emulator whose worker fails is
- *   replaced the same way; after {@link MAX_EMULATOR_LOSSES} failures the mirror writes a line
- *   saying it stopped, and stops (the session itself goes on).
+ *   the emulator: it starts over in its worker, fed `tail()` (the session's newest output, as the
+ *   session keeps it), and the next skip-ahead is drawn from that; at most once per `refreshMs`
+ *   (between two, the emulator is given nothing). An emulator whose worker fails is replaced by one
+ *   in a new worker; after {@link MAX_EMULATOR_LOSSES} failures the mirror writes a line saying it
+ *   stopped, and stops (the session itself goes on).
  *
  * Defaults ({@link PANEL_PACING}): frames every 32 ms of at most 16 Ki estimated cell writes
  * (about 330 kB/s of ordinary lines, 6000 lines a second), a skip once more than about 0.8 s of
@@ -51,7 +52,7 @@ export interface MirrorPacing {
   refreshMs: number;
   /** Lines of the emulator's scrollback written before the screen in a skip-ahead. */
   newestLines: number;
-  /** Cost waiting for the emulator beyond which it is rebuilt from `tail()`. */
+  /** Cost waiting for the emulator beyond which it starts over from `tail()` (at most once per `refreshMs`). */
   emulatorBacklogCost: number;
 }
 
