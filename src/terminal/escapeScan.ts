@@ -212,7 +212,6 @@ export function renderChunks(text: string, geometry: Geometry): number[] {
   return ends;
 }
 
-/** Estimated cell writes of one CSI sequence, its count bounded as the renderer bounds it. */
 /**
  * Estimated cell writes of the ESC sequence with intermediate `collect` (0 if none) and final `final`
  * on an emulator of `geometry` (`screen` = cols × rows): DECALN (ESC # 8) fills the screen and RIS
@@ -226,6 +225,7 @@ function escCost(collect: number, final: number, geometry: Geometry, screen: num
   return 1;
 }
 
+/** Estimated cell writes of one CSI sequence, its count bounded as the renderer bounds it. */
 function csiCost(collected: number, final: number, first: number, geometry: Geometry, screen: number): number {
   const { cols, rows } = geometry;
   if (collected === 0) {

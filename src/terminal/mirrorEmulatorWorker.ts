@@ -29,8 +29,8 @@ let emulator = emulatorOf(workerData as EmulatorSetup);
 /** Most UTF-16 units given to xterm.js at once (a dropped emulator parses at most that much more). */
 const WRITE_BATCH_UNITS = 256 * 1024;
 /**
- * Requests waiting for the emulator, in the order posted. xterm.js is given one write at a time
- * (the next once it parsed the last), so what waits stays here, where a reset drops it: an
+ * Requests waiting for the emulator, in the order posted. xterm.js is given one batch of writes at
+ * a time (the next once it parsed the last), so what waits stays here, where a reset drops it: an
  * emulator that is disposed goes on parsing what it was already given.
  */
 let waiting: EmulatorRequest[] = [];

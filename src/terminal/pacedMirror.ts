@@ -232,9 +232,9 @@ export class PacedMirror {
 
   /**
    * The output outran the emulator: it is rebuilt now, or, within `refreshMs` of the last rebuild,
-   * once that interval has passed (a rebuild holds the calling thread while it reads `tail()` and
-   * starts a worker thread: 20–60 ms in the extension host). Until then the terminal is given
-   * nothing of it (the mirror skips) and the emulator neither reads nor answers anything.
+   * once that interval has passed (a rebuild holds the calling thread while it reads `tail()`: up
+   * to tens of ms in the extension host). Until then the terminal is given nothing of it (the
+   * mirror skips) and the emulator neither reads nor answers anything.
    */
   private outrun(): void {
     const wait = this.lastRebuild + this.pacing.refreshMs - performance.now();
