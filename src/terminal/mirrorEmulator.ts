@@ -35,14 +35,11 @@ export class MirrorEmulator {
   constructor(entry: string, setup: EmulatorSetup, private readonly onLost: (error: Error) => void) {
     this.worker = new Worker(entry, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     this.worker.on('message', (m: EmulatorReply) => {
-      if (m.type === 'parsed') {
-        if (m.generation === this.generation) this.backlog -= m.cost;
-      }
-      else {
+      if (m.type === 'snapshot') {
         const resolve = this.pending.get(m.id);
         this.pending.delete(m.id);
         resolve?.(m.text);
-      }
+      } else if (m.generation === this.generation) this.backlog -= m.cost;
     });
     this.worker.on('error', (e) => this.lose(`failed: ${e.message}`));
     this.worker.on('exit', (code) => this.lose(`exited (code ${code})`));

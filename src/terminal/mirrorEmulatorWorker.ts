@@ -33,7 +33,7 @@ const WRITE_BATCH_UNITS = 256 * 1024;
  * a time (the next once it parsed the last), so what waits stays here, where a reset drops it: an
  * emulator that is disposed goes on parsing what it was already given.
  */
-let waiting: EmulatorRequest[] = [];
+let waiting: Array<Exclude<EmulatorRequest, { type: 'reset' }>> = [];
 /** True while the emulator parses a write. */
 let parsing = false;
 
@@ -75,8 +75,6 @@ function pump(): void {
           post({ type: 'snapshot', id: m.id, text: m.kind === 'initial' ? initialText(current, m.newestLines) : skipAheadText(current, m.skipped, m.newestLines) });
           pump();
         });
-        break;
-      case 'reset':
         break;
     }
   }
