@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { makeVaultDir, Vault } from '../helpers/wikiVault';
+import { until } from '../helpers/wait';
 import { LspService } from '../../src/lsp/service';
 import { LspError, LspResult } from '../../src/lsp/types';
 import { MdLinksProvider } from '../../src/lsp/wikilinks/provider';
@@ -182,6 +183,36 @@ describe('wiki links: index, updates and edges', () => {
     await v.provider.onFileChanged(v.uri('moved/x.md'));
     await v.provider.onFileChanged(v.uri('moved'));
     assert.deepEqual(v.render(await v.query('findReferences', 'moved/x.md', 1, 1)), ['moved/x.md:1:1 declaration', 'a.md:1:1']);
+  });
+
+  it('a folder reported created alone (`mkdir -p made/inner`): notes written into the folders inside it later are indexed, and their deletion, unreported; the watches end with the index', async () => {
+    const skipped: string[] = [];
+    const v = vault({ 'a.md': '[[late]] [[later]]\n' }, { maxWatchedFolders: 2, onSkip: (_uri: string, message: string) => skipped.push(message) });
+    const index = await v.provider.index(v.rootUri);
+    fs.mkdirSync(path.join(v.dir, 'made/inner'), { recursive: true });
+    // A file watcher reports `made` (it watches `made` from then on), never `made/inner`.
+    await v.provider.onFileChanged(v.uri('made'));
+    fs.writeFileSync(path.join(v.dir, 'made/inner/late.md'), '# Late\n');
+    // (Rendering a location reads its file: one deleted and still indexed renders as an error.)
+    const resolved = (col: number) => async () => v.render(await v.query('goToDefinition', 'a.md', 1, col))[0];
+    const settledTo = (col: number, want: string) => async () => (await resolved(col)().catch(() => undefined)) === want;
+    await until('made/inner/late.md to be indexed', async () => (await resolved(3)()) === 'made/inner/late.md:1:1');
+    // A folder made inside a watched one is watched too, and what is written into it is indexed.
+    fs.mkdirSync(path.join(v.dir, 'made/inner/deeper'));
+    fs.writeFileSync(path.join(v.dir, 'made/inner/deeper/later.md'), 'later\n');
+    await until('made/inner/deeper/later.md to be indexed', async () => (await resolved(12)()) === 'made/inner/deeper/later.md:1:1');
+    assert.equal(index.watchedFolders, 2);
+    // Past the limit a folder is not watched, and that is told once.
+    fs.mkdirSync(path.join(v.dir, 'made/inner/third'));
+    await until('the limit to be told', () => skipped.some((m) => /not watched: the index already watches 2 folders/.test(m)));
+    fs.rmSync(path.join(v.dir, 'made/inner'), { recursive: true });
+    await until('the deleted notes to leave the index', async () => (await settledTo(3, 'a.md:1:1 unresolved(late)')()) && settledTo(12, 'a.md:1:10 unresolved(later)')());
+    assert.equal(index.watchedFolders, 0, 'the watches of the deleted folders ended');
+    fs.mkdirSync(path.join(v.dir, 'made/again/inside'), { recursive: true });
+    await v.provider.onFileChanged(v.uri('made/again'));
+    assert.equal(index.watchedFolders, 1, 'the folder the file watcher reported is its to watch; the one inside it is the index\'s');
+    v.provider.dispose();
+    assert.equal(index.watchedFolders, 0);
   });
 
   it('skips node_modules and dot folders; follows symlinked files, not symlinked folders', async () => {

@@ -10,6 +10,8 @@ import { readNavigationFileInside, realFolders } from '../containment';
 import { readNavigationFile } from '../fileRead';
 import { realUri } from '../realUri';
 import { fileUriToPath } from '../uri';
+import type { Disposable } from '../../common/disposable';
+import { watchFolderEntries } from './folderWatch';
 import { FileStat, FileType, WorkspaceFs } from './workspaceFs';
 
 /** Options of {@link NodeWorkspaceFs}. */
@@ -78,5 +80,10 @@ export class NodeWorkspaceFs implements WorkspaceFs {
 
   async realUri(uri: string): Promise<string> {
     return realUri(uri);
+  }
+
+  /** Watches the folder's entries with `fs.watch` ({@link watchFolderEntries}). */
+  watchFolder(uri: string, onEntry: (name: string | undefined) => void): Disposable | undefined {
+    return watchFolderEntries(fileUriToPath(uri), onEntry);
   }
 }

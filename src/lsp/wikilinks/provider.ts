@@ -100,7 +100,10 @@ export class MdLinksProvider implements LspProvider, Disposable {
     try {
       await index.build(); // not tied to any query's signal: one build serves every query
     } catch (e) {
-      if (this.byRealRoot.get(realKey) === index) this.byRealRoot.delete(realKey);
+      if (this.byRealRoot.get(realKey) === index) {
+        this.byRealRoot.delete(realKey);
+        index.dispose();
+      }
       throw e;
     }
     return index;
@@ -119,9 +122,10 @@ export class MdLinksProvider implements LspProvider, Disposable {
     await Promise.all([...this.byRealRoot.values()].map((ix) => ix.onFileDeleted(uri).catch(() => false)));
   }
 
-  /** Drop all indexes; later queries fail. */
+  /** Drop all indexes (their folder watches stop); later queries fail. */
   dispose(): void {
     this.disposed = true;
+    for (const index of this.byRealRoot.values()) index.dispose();
     this.byGivenRoot.clear();
     this.byRealRoot.clear();
   }

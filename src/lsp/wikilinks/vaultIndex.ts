@@ -16,6 +16,7 @@ import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, res
 import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
 import { errorMessage } from '../../common/errorMessage';
 import { mayBeFolder } from '../../common/createdFolder';
+import type { Disposable } from '../../common/disposable';
 
 /** A document's current text (or its UTF-8 bytes, handed over as `NoteParser.parse` says), or a function that gives it when it is needed. */
 export type NoteText = NoteSource | (() => NoteSource);
@@ -44,6 +45,12 @@ export interface VaultIndexOptions {
   readonly parser?: NoteParser;
   /** A note over these is indexed partly ({@link ParsedNote.partial}). Default {@link NOTE_LIMITS}. */
   readonly noteLimits?: NoteLimits;
+  /**
+   * How many folders the index watches itself at most (the folders inside a folder reported
+   * created, see {@link VaultIndex.onFileChanged}). Default 4096; past it, a folder is not watched
+   * and that is told to {@link onSkip}.
+   */
+  readonly maxWatchedFolders?: number;
 }
 
 /** A note in the index. */
@@ -80,7 +87,7 @@ const DEFAULT_EXCLUDES = ['node_modules'];
  * `rootUri` is the folder as the index knows it (normally its real path); `aliasRoots` are other
  * URIs of the same folder (e.g. the path through a symbolic link) accepted by the update methods.
  */
-export class VaultIndex implements FileCatalog {
+export class VaultIndex implements FileCatalog, Disposable {
   private readonly notes = new Map<string, IndexedNote>(); // relPath -> note
   private readonly attachments = new Map<string, ResolvableFile>(); // relPath -> file
   private readonly namesLower = new Map<string, Set<ResolvableFile>>();
@@ -95,8 +102,15 @@ export class VaultIndex implements FileCatalog {
   private readonly excludes: ReadonlySet<string>;
   private readonly aliasOrder: AliasOrder;
   private readonly parser: NoteParser;
-  /** Updates queued and not started yet, by relPath: a newer update of the same file takes their place. */
-  private readonly waitingUpdates = new Map<string, { text: NoteText | undefined; done: Promise<boolean> }>();
+  /**
+   * Updates queued and not started yet, by relPath: a newer update of the same file takes their
+   * place. `watched`: one came from the index's own watch of the folder (see {@link applyChange}).
+   */
+  private readonly waitingUpdates = new Map<string, { text: NoteText | undefined; watched: boolean; done: Promise<boolean> }>();
+  /** The folders the index watches itself, by relPath (see {@link onFileChanged}). */
+  private readonly folderWatches = new Map<string, Disposable>();
+  private watchLimitTold = false;
+  private disposed = false;
 
   constructor(
     private readonly fs: WorkspaceFs,
@@ -180,12 +194,17 @@ export class VaultIndex implements FileCatalog {
     await Promise.all(Array.from({ length: Math.min(concurrency, noteFiles.length) }, worker));
   }
 
-  /** Every file under `fromUri` (default: the root), as URIs; `fromRel` is its path relative to the root. */
-  private async walk(signal?: AbortSignal, fromUri = this.rootUri, fromRel = ''): Promise<string[]> {
+  /**
+   * Every file under `fromUri` (default: the root), as URIs; `fromRel` is its path relative to the
+   * root. `watch`: which of the folders walked the index watches itself, each before it is read
+   * (`inside`: all but `fromUri`).
+   */
+  private async walk(signal?: AbortSignal, fromUri = this.rootUri, fromRel = '', watch: 'none' | 'inside' | 'all' = 'none'): Promise<string[]> {
     const out: string[] = [];
     const slice = new TimeSlice();
     const visit = async (dirUri: string, rel: string, isRoot: boolean): Promise<void> => {
       throwIfAborted(signal, 'wiki-link index build');
+      if (watch === 'all' || (watch === 'inside' && !isRoot)) this.watchFolder(dirUri, rel);
       let entries: ReadonlyArray<readonly [string, number]>;
       try {
         entries = await this.fs.readDirectory(dirUri);
@@ -215,6 +234,10 @@ export class VaultIndex implements FileCatalog {
    * Re-read (or take `text` of) a created or changed file and update the index; a file that no
    * longer exists is removed. URIs outside the folder, in excluded folders, or under a folder
    * whose name starts with `.` are ignored. Non-markdown files are tracked as attachments.
+   * A folder reported created is walked, and with `fs.watchFolder` every folder inside it is
+   * watched by the index itself from then on (before it is read, so nothing written meanwhile is
+   * missed): a file watcher that saw the folder appear may not watch the folders already in it
+   * (see `./folderWatch.ts`). Those watches end when their folder is deleted or the index disposed.
    * Serialised with the build and other updates; resolves when applied. An update of a file
    * that waits behind others is replaced by a newer update of the same file (both resolve when
    * the newer one is applied): a burst of edits or events parses the file once.
@@ -224,30 +247,46 @@ export class VaultIndex implements FileCatalog {
    * @returns `true` when the URI belongs to this index.
    */
   onFileChanged(uri: string, text?: NoteText): Promise<boolean> {
+    return this.update(uri, text, false);
+  }
+
+  /** Queues the update of `uri`, or joins the one already waiting for the same file. */
+  private update(uri: string, text: NoteText | undefined, watched: boolean): Promise<boolean> {
     const key = this.relPathOf(uri);
     if (key === undefined) return this.enqueue(async () => false);
     const waiting = this.waitingUpdates.get(key);
     if (waiting) {
-      waiting.text = text;
+      // An event of the index's own watch carries no text: an editor's text waiting stays.
+      if (!watched) waiting.text = text;
+      waiting.watched ||= watched;
       return waiting.done;
     }
-    const entry: { text: NoteText | undefined; done: Promise<boolean> } = { text, done: Promise.resolve(false) };
+    const entry = { text, watched, done: Promise.resolve(false) };
     this.waitingUpdates.set(key, entry);
     entry.done = this.enqueue(async () => {
       if (this.waitingUpdates.get(key) === entry) this.waitingUpdates.delete(key);
-      return this.applyChange(uri, typeof entry.text === 'function' ? entry.text() : entry.text);
+      return this.applyChange(uri, typeof entry.text === 'function' ? entry.text() : entry.text, entry.watched);
     });
     return entry.done;
   }
 
-  private async applyChange(uri: string, text: NoteSource | undefined): Promise<boolean> {
+  /**
+   * @param watched the entry was reported by the index's own watch of its folder, which says only
+   *   that something happened to it: it is looked at (created, changed, deleted, a file or a folder).
+   */
+  private async applyChange(uri: string, text: NoteSource | undefined, watched: boolean): Promise<boolean> {
     const relPath = this.relPathOf(uri);
     if (relPath === undefined || this.isExcluded(relPath)) return false;
     const canonical = joinUri(this.rootUri, ...relPath.split('/'));
     if (noteExtensionOf(relPath) === undefined) {
+      const type = watched ? await this.typeOf(canonical) : undefined;
+      if (watched && type === undefined) {
+        this.removePrefix(relPath);
+        return true;
+      }
       // A watcher can report a created folder without its files (see common/createdFolder.ts).
-      if (mayBeFolder(relPath) && (await this.isFolder(canonical))) {
-        await this.addFolder(canonical, relPath);
+      if (watched ? isRealFolder(type!) : mayBeFolder(relPath) && (await this.isFolder(canonical))) {
+        await this.addFolder(canonical, relPath, watched);
         return true;
       }
       if (!this.attachments.has(relPath)) {
@@ -277,10 +316,7 @@ export class VaultIndex implements FileCatalog {
   /** True when `uri` is a folder (not a symbolic link to one: the walk does not follow those either). */
   private async isFolder(uri: string): Promise<boolean> {
     try {
-      if (this.fs.stat) {
-        const type = (await this.fs.stat(uri)).type;
-        return (type & FileType.Directory) !== 0 && (type & FileType.SymbolicLink) === 0;
-      }
+      if (this.fs.stat) return isRealFolder((await this.fs.stat(uri)).type);
       await this.fs.readDirectory(uri);
       return true;
     } catch {
@@ -289,15 +325,31 @@ export class VaultIndex implements FileCatalog {
   }
 
   /**
+   * The {@link FileType} bits of `uri`, or undefined when it does not exist. Without `fs.stat`,
+   * a file (it may exist: the caller then reads it, which tells).
+   */
+  private async typeOf(uri: string): Promise<number | undefined> {
+    if (!this.fs.stat) return FileType.File;
+    try {
+      return (await this.fs.stat(uri)).type;
+    } catch (e) {
+      if (isNotFoundError(e)) return undefined;
+      return FileType.Unknown;
+    }
+  }
+
+  /**
    * Index every note and attachment under a created folder. A file watcher may report only the
    * folder (one made and filled faster than the watch on it was set up, or moved in from outside
-   * the workspace), so the folder's contents are read here rather than waited for.
+   * the workspace), so the folder's contents are read here rather than waited for. The folders
+   * inside it are watched by the index itself, and the folder too when `watchSelf` (it was
+   * reported by the index's own watch: nothing else watches it).
    */
-  private async addFolder(uri: string, relPath: string): Promise<void> {
+  private async addFolder(uri: string, relPath: string, watchSelf: boolean): Promise<void> {
     if (relPath.split('/').some((name) => this.isExcludedName(name))) return;
     let files: string[];
     try {
-      files = await this.walk(undefined, uri, relPath);
+      files = await this.walk(undefined, uri, relPath, watchSelf ? 'all' : 'inside');
     } catch (e) {
       if (!isNotFoundError(e)) this.skip(uri, e); // gone again before it was read: its delete event follows
       return;
@@ -417,7 +469,34 @@ export class VaultIndex implements FileCatalog {
     return this.slugs.get(slug) ?? [];
   }
 
+  /** How many folders the index watches itself now (see {@link onFileChanged}). */
+  get watchedFolders(): number {
+    return this.folderWatches.size;
+  }
+
+  /** Stops the index's own folder watches; later updates are ignored. Idempotent. */
+  dispose(): void {
+    this.disposed = true;
+    for (const watch of this.folderWatches.values()) watch.dispose();
+    this.folderWatches.clear();
+  }
+
   // ---- internals
+
+  /** Watches the folder `uri` (at `relPath`) for {@link update}s, unless it is watched already or the limit is reached. */
+  private watchFolder(uri: string, relPath: string): void {
+    if (!this.fs.watchFolder || this.disposed || this.folderWatches.has(relPath)) return;
+    const max = this.options.maxWatchedFolders ?? 4096;
+    if (this.folderWatches.size >= max) {
+      if (!this.watchLimitTold) this.options.onSkip?.(uri, `not watched: the index already watches ${max} folders made inside created folders; notes written there later are indexed when they are opened or the window reloads`);
+      this.watchLimitTold = true;
+      return;
+    }
+    const watch = this.fs.watchFolder(uri, (name) => {
+      if (!this.disposed) void this.update(name === undefined ? uri : joinUri(uri, name), undefined, true).catch(() => false);
+    });
+    if (watch) this.folderWatches.set(relPath, watch);
+  }
 
   private enqueue<T>(op: () => Promise<T>): Promise<T> {
     const run = this.queue.then(op, op);
@@ -505,6 +584,12 @@ export class VaultIndex implements FileCatalog {
   }
 
   private removePrefix(relPath: string): void {
+    for (const [p, watch] of [...this.folderWatches]) {
+      if (p === relPath || p.startsWith(relPath + '/')) {
+        watch.dispose();
+        this.folderWatches.delete(p);
+      }
+    }
     let changed = false;
     for (const [p, note] of [...this.notes]) {
       if (p === relPath || p.startsWith(relPath + '/')) {
@@ -521,6 +606,11 @@ export class VaultIndex implements FileCatalog {
     }
     if (changed) this.generation++;
   }
+}
+
+/** A folder, not a symbolic link to one (the walk does not follow those). */
+function isRealFolder(type: number): boolean {
+  return (type & FileType.Directory) !== 0 && (type & FileType.SymbolicLink) === 0;
 }
 
 function addTo<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {

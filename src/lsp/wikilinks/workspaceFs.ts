@@ -4,6 +4,7 @@
  * workspaces work); in unit tests and scripts by Node's `fs` (`./nodeFs.ts`). Its shape mirrors
  * `vscode.workspace.fs` so the VS Code implementation is a thin adapter; URIs are strings.
  */
+import type { Disposable } from '../../common/disposable';
 
 /**
  * File types, with the same numeric values as `vscode.FileType` (a bit set): a symbolic link to a
@@ -42,6 +43,14 @@ export interface WorkspaceFs {
    * {@link readDirectory} itself.
    */
   findFiles?(rootUri: string): Promise<readonly string[]>;
+  /**
+   * Optional: watches the entries of the folder `uri` (its own, not its subfolders'); `onEntry`
+   * gets an entry's name each time one is created, written, deleted or renamed there, and
+   * `undefined` when the folder itself may be gone (see `./folderWatch.ts`, also for why the
+   * index watches some folders itself). Returns undefined when the folder cannot be watched.
+   * Without it, the index learns only what it is told.
+   */
+  watchFolder?(uri: string, onEntry: (name: string | undefined) => void): Disposable | undefined;
 }
 
 /** True when `e` says "no such file or directory" in Node's (`ENOENT`, `ENOTDIR`) or VS Code's (`FileNotFound`) words. */

@@ -5,6 +5,8 @@
  */
 import * as vscode from 'vscode';
 import { realUri } from '../../lsp/realUri';
+import type { Disposable } from '../../common/disposable';
+import { watchFolderEntries } from '../../lsp/wikilinks/folderWatch';
 import { FileStat, WorkspaceFs } from '../../lsp/wikilinks/workspaceFs';
 import { readInsideWorkspace } from './fileAccess';
 
@@ -36,6 +38,16 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
 
   async realUri(uri: string): Promise<string> {
     return vscodeRealUri(uri);
+  }
+
+  /**
+   * Watches a `file:` folder's entries with Node's `fs.watch` (`src/lsp/wikilinks/folderWatch.ts`:
+   * VS Code's own watcher misses the folders inside a created folder); other schemes are not
+   * watched (undefined).
+   */
+  watchFolder(uri: string, onEntry: (name: string | undefined) => void): Disposable | undefined {
+    const parsed = vscode.Uri.parse(uri);
+    return parsed.scheme === 'file' ? watchFolderEntries(parsed.fsPath, onEntry) : undefined;
   }
 }
 
