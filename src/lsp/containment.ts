@@ -13,7 +13,7 @@
 
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { checkNavigationFile, NavigationFile, NavigationReadError, NavigationReadOptions, readNavigationFile } from './fileRead';
+import { NavigationFile, NavigationReadError, NavigationReadOptions, readNavigationFile } from './fileRead';
 import { CallConsents } from '../common/callConsents';
 
 /** Where a file lies relative to the workspace folders. */
@@ -84,11 +84,11 @@ export function containmentOfReal(realPath: string, folderRealPaths: readonly st
  *   every error of {@link readNavigationFile}.
  */
 export async function readNavigationFileInside(filePath: string, folderRealPaths: readonly string[], options: NavigationReadOptions = {}): Promise<NavigationFile> {
-  // The read's own refusals (FIFO, device, /proc, size) are final: they come first.
-  const { realPath } = await checkNavigationFile(filePath, options);
-  checkInside(containmentOfReal(realPath, folderRealPaths, path.resolve(filePath)), folderRealPaths);
-  const file = await readNavigationFile(filePath, options);
-  checkInside(containmentOfReal(file.realPath, folderRealPaths, path.resolve(filePath)), folderRealPaths);
+  // The read's own refusals (FIFO, device, /proc, size) are final: they come first, then this
+  // rule, on the real path the opened descriptor is then checked against.
+  const inside = (realPath: string) => checkInside(containmentOfReal(realPath, folderRealPaths, path.resolve(filePath)), folderRealPaths);
+  const file = await readNavigationFile(filePath, { ...options, beforeOpen: (realPath) => (options.beforeOpen?.(realPath), inside(realPath)) });
+  inside(file.realPath);
   return file;
 }
 

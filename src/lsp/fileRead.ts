@@ -69,6 +69,11 @@ export interface NavigationFile {
 export interface NavigationReadOptions {
   /** Largest accepted size in bytes. Default {@link NAVIGATION_READ_CAP_BYTES}; a smaller value only. */
   readonly maxBytes?: number;
+  /**
+   * A rule of the caller's, given the real path once the read's own checks passed and before the
+   * file is opened (see {@link readNavigationFile}); it throws to refuse the read.
+   */
+  readonly beforeOpen?: (realPath: string) => void;
 }
 
 /** True when `realPath` is, or lies under, one of {@link PSEUDO_FILE_ROOTS}. */
@@ -101,6 +106,7 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants
 export async function readNavigationFile(filePath: string, options: NavigationReadOptions = {}): Promise<NavigationFile> {
   const maxBytes = capOf(options);
   const { realPath, stat: before } = await checkNavigationFile(filePath, options);
+  options.beforeOpen?.(realPath);
   const shown = shownPath(filePath, realPath);
 
   const handle = await fsp.open(realPath, READ_FLAGS);
