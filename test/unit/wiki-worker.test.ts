@@ -12,7 +12,7 @@ import { isLspError } from '../../src/lsp/types';
 import { MdLinksProvider } from '../../src/lsp/wikilinks/provider';
 import { MdLinksFeatures } from '../../src/lsp/wikilinks/features';
 import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
-import { inlineNoteParser } from '../../src/lsp/wikilinks/noteParser';
+import { inlineNoteParser, NoteReadError } from '../../src/lsp/wikilinks/noteParser';
 import { NOTE_LIMITS, parseNote } from '../../src/lsp/wikilinks/parse';
 import { PIECE_ITEMS } from '../../src/lsp/wikilinks/notePieces';
 import { TRANSFER_MIN_BYTES, WorkerNoteParser } from '../../src/lsp/wikilinks/workerNoteParser';
@@ -59,6 +59,69 @@ describe('wiki links: notes parsed in a worker thread', function () {
     assert.deepStrictEqual(fromBytes, parseNote(text, options));
     assert.equal(fromBytes.links[0]?.target, 'naïve note');
     assert.deepStrictEqual(await inlineNoteParser.parse(bytes, options), fromBytes);
+  });
+
+  it('a note named by its file is read in the worker (the navigation read\'s rules) and parsed there; a read that fails rejects with the read\'s code, nothing parsed', async () => {
+    const dir = makeVaultDir({ 'a.md': '\ufeff# Title\n[[b]] ^blk\n', 'sub/c.md': 'c\n' });
+    const outside = makeVaultDir({ 'o.md': 'o\n' });
+    try {
+      const options = { aliasOrder: 'target-first' as const, limits: NOTE_LIMITS };
+      const parsed = await parser.parseFile({ path: path.join(dir, 'a.md') }, options);
+      assert.deepStrictEqual(parsed, parseNote('# Title\n[[b]] ^blk\n', options));
+      assert.deepStrictEqual(await inlineNoteParser.parseFile!({ path: path.join(dir, 'a.md') }, options), parsed);
+      const fails = async (file: { path: string; insideFolders?: string[] }, code: string, message: RegExp) => {
+        for (const p of [parser, inlineNoteParser]) {
+          await assert.rejects(p.parseFile!(file, options), (e: NoteReadError) => e instanceof NoteReadError && e.code === code && message.test(e.message));
+        }
+      };
+      await fails({ path: path.join(dir, 'missing.md') }, 'ENOENT', /no such file/);
+      await fails({ path: path.join(dir, 'sub') }, 'not_regular_file', /is a folder|regular files only/);
+      fs.symlinkSync(path.join(outside, 'o.md'), path.join(dir, 'link.md'));
+      await fails({ path: path.join(dir, 'link.md'), insideFolders: [dir] }, 'outside_workspace', /is outside the workspace/);
+      assert.equal((await parser.parseFile({ path: path.join(dir, 'link.md') }, options)).lineCount, 2, 'without folders a file anywhere is read');
+      // The worker still answers after failed reads.
+      assert.deepStrictEqual(await parser.parseFile({ path: path.join(dir, 'sub/c.md'), insideFolders: [dir] }, options), parseNote('c\n', options));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('a vault indexed with the worker parser: no note is read on the calling thread, deleted and unreadable notes leave the index', async () => {
+    const dir = makeVaultDir({ 'a.md': '[[b]] [[c]]\n', 'b.md': 'b\n', 'c.md': 'c\n' });
+    const fsCounting = new (class extends NodeWorkspaceFs {
+      reads = 0;
+      override readFile(uri: string) {
+        this.reads++;
+        return super.readFile(uri);
+      }
+    })({ workspaceFolders: [dir] });
+    const skipped: string[] = [];
+    const provider = new MdLinksProvider(fsCounting, { parser, onSkip: (_uri, message) => skipped.push(message) });
+    const service = new LspService();
+    service.registerProvider(provider);
+    const ws = pathToFileUri(dir);
+    const definition = async (character: number) => {
+      const r = await service.query({ operation: 'goToDefinition', uri: pathToFileUri(path.join(dir, 'a.md')), position: { line: 0, character }, workspaceUri: ws }, new AbortController().signal);
+      return r.kind === 'locations' ? r.locations.map((l) => path.basename(l.uri)) : [];
+    };
+    try {
+      assert.deepEqual(await definition(2), ['b.md']);
+      fs.rmSync(path.join(dir, 'c.md'));
+      await provider.onFileChanged(pathToFileUri(path.join(dir, 'c.md')));
+      fs.writeFileSync(path.join(dir, 'b.md'), 'b changed\n');
+      await provider.onFileChanged(pathToFileUri(path.join(dir, 'b.md')));
+      assert.deepEqual(await definition(8), ['a.md'], 'the deleted note left: [[c]] is unresolved (its own place)');
+      fs.rmSync(path.join(dir, 'b.md'));
+      fs.mkdirSync(path.join(dir, 'b.md'));
+      await provider.onFileChanged(pathToFileUri(path.join(dir, 'b.md')));
+      assert.deepEqual(await definition(2), ['a.md'], 'a note turned into a folder left the index');
+      assert.ok(skipped.some((m) => /b\.md is a folder|regular files only/.test(m)), skipped.join('\n'));
+      assert.equal(fsCounting.reads, 0, 'every note was read in the worker');
+    } finally {
+      provider.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a big note read as bytes is handed to the worker, not copied: its buffer is detached, the parse is the same; small bytes and strings are copied', async () => {

@@ -12,6 +12,7 @@ import { realUri } from '../realUri';
 import { fileUriToPath } from '../uri';
 import type { Disposable } from '../../common/disposable';
 import { watchFolderEntries } from './folderWatch';
+import type { NoteFile } from './noteParser';
 import { FileStat, FileType, WorkspaceFs } from './workspaceFs';
 
 /** Options of {@link NodeWorkspaceFs}. */
@@ -44,8 +45,18 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     const p = fileUriToPath(uri);
     const folders = this.options.workspaceFolders;
     if (!folders) return (await readNavigationFile(p)).bytes;
+    return (await readNavigationFileInside(p, await this.realWorkspaceFolders(folders))).bytes;
+  }
+
+  /** The file itself, inside the real paths of `workspaceFolders` when given (as {@link readFile} reads it). */
+  async localFile(uri: string): Promise<NoteFile> {
+    const folders = this.options.workspaceFolders;
+    return { path: fileUriToPath(uri), insideFolders: folders ? await this.realWorkspaceFolders(folders) : undefined };
+  }
+
+  private realWorkspaceFolders(folders: readonly string[]): Promise<string[]> {
     this.folders ??= realFolders(folders);
-    return (await readNavigationFileInside(p, await this.folders)).bytes;
+    return this.folders;
   }
 
   async readDirectory(uri: string): Promise<ReadonlyArray<readonly [string, number]>> {

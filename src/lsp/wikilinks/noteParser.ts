@@ -5,9 +5,50 @@
  * thread; both give the same {@link ParsedNote} for the same text and options.
  */
 import { AliasOrder, NoteLimits, parseNote, ParsedNote } from './parse';
+import { readNavigationFileInside } from '../containment';
+import { readNavigationFile } from '../fileRead';
+import { errorMessage } from '../../common/errorMessage';
 
 /** A note's text, or its bytes in UTF-8 (decoded by the parser, on its thread; a leading BOM is dropped). */
 export type NoteSource = string | Uint8Array;
+
+/**
+ * A note's file as any thread of this process can read it with the navigation read
+ * (`../fileRead.ts`: regular files only, up to its cap, never blocking).
+ */
+export interface NoteFile {
+  /** Absolute path. */
+  readonly path: string;
+  /** Real paths of the folders the file's real path must lie in (`../containment.ts`); absent: anywhere. */
+  readonly insideFolders?: readonly string[];
+}
+
+/**
+ * The file of a note could not be read (nothing was parsed). `code` is Node's (`ENOENT`, `EACCES`,
+ * …) or the navigation read's refusal (`not_regular_file`, `too_large`, `outside_workspace`, …).
+ */
+export class NoteReadError extends Error {
+  override readonly name = 'NoteReadError';
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The bytes of `file`, read with the navigation read (inside `insideFolders` when given).
+ * @throws NoteReadError with the read's message and code.
+ */
+export async function readNoteFile(file: NoteFile): Promise<Uint8Array> {
+  try {
+    return (file.insideFolders ? await readNavigationFileInside(file.path, file.insideFolders) : await readNavigationFile(file.path)).bytes;
+  } catch (e) {
+    const code = (e as { code?: unknown } | null)?.code;
+    throw new NoteReadError(errorMessage(e), typeof code === 'string' ? code : undefined);
+  }
+}
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -33,6 +74,13 @@ export interface NoteParser {
    * @throws Error when the parser failed or was disposed (the note is then skipped and reported).
    */
   parse(source: NoteSource, options: NoteParseOptions): Promise<ParsedNote>;
+  /**
+   * Optional: reads `file` ({@link readNoteFile}) and parses it, both where the parser runs, so
+   * a worker parser keeps a vault's reads off the calling thread too. Without it, the index reads
+   * the file and calls {@link parse}.
+   * @throws NoteReadError when the file could not be read; Error when the parser failed.
+   */
+  parseFile?(file: NoteFile, options: NoteParseOptions): Promise<ParsedNote>;
 }
 
 /**
@@ -41,4 +89,5 @@ export interface NoteParser {
  */
 export const inlineNoteParser: NoteParser = {
   parse: (source, options) => Promise.resolve(parseNote(noteText(source), options)),
+  parseFile: async (file, options) => parseNote(noteText(await readNoteFile(file)), options),
 };

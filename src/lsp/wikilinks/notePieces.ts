@@ -7,19 +7,30 @@
  * Copying a message into the receiving thread costs time in proportion to its items and cannot be
  * interrupted, so a parse crosses in pieces the receiver asks for one at a time, yielding between.
  */
-import type { NoteParseOptions, NoteSource } from './noteParser';
+import type { NoteFile, NoteParseOptions, NoteSource } from './noteParser';
 import type { BlockAnchor, Heading, IgnoredRegion, ParsedNote, WikiLink } from './parse';
 
 /** Most items (links + headings + block anchors + ignored regions) in one piece. */
 export const PIECE_ITEMS = 500;
 
 /** Parse `text` (a note's text or its UTF-8 bytes); the worker answers with the first {@link PieceReply} (or a {@link FailReply}). */
-export interface ParseRequest {
+export interface TextParseRequest {
   readonly type: 'parse';
   readonly id: number;
   readonly text: NoteSource;
   readonly options: NoteParseOptions;
 }
+
+/** Read `file` (`readNoteFile`), then parse it as a {@link TextParseRequest}; a failed read is answered with a {@link FailReply} with `read`. */
+export interface FileParseRequest {
+  readonly type: 'parse';
+  readonly id: number;
+  readonly file: NoteFile;
+  readonly options: NoteParseOptions;
+}
+
+/** A parse the worker is asked for. */
+export type ParseRequest = TextParseRequest | FileParseRequest;
 
 /** The next piece of parse `id`. */
 export interface MoreRequest {
@@ -50,11 +61,15 @@ export interface PieceReply {
   readonly done: boolean;
 }
 
-/** Parse `id` threw (the message says why), or the worker was asked for a parse it does not hold. */
+/**
+ * Parse `id` threw (the message says why), or the worker was asked for a parse it does not hold;
+ * with `read`, the note's file could not be read (`code` as `NoteReadError`'s) and nothing was parsed.
+ */
 export interface FailReply {
   readonly type: 'fail';
   readonly id: number;
   readonly message: string;
+  readonly read?: { readonly code: string | undefined };
 }
 
 /** Sent once by the worker when it has loaded and takes requests. */

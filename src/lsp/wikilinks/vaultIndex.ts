@@ -10,7 +10,7 @@ import { throwIfAborted } from '../cancellation';
 import { TimeSlice } from '../timeSlice';
 import { LspError } from '../types';
 import { joinUri, relativePathOf } from '../uri';
-import { NoteParser, NoteSource, inlineNoteParser } from './noteParser';
+import { NoteFile, NoteParser, NoteReadError, NoteSource, inlineNoteParser } from './noteParser';
 import { AliasOrder, NOTE_LIMITS, NoteLimits, ParsedNote, WikiLink } from './parse';
 import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, resolveTarget, slugify, targetNameKey } from './resolve';
 import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
@@ -109,6 +109,12 @@ export class VaultIndex implements FileCatalog, Disposable {
   private readonly waitingUpdates = new Map<string, { text: NoteText | undefined; watched: boolean; done: Promise<boolean> }>();
   /** The folders the index watches itself, by relPath (see {@link onFileChanged}). */
   private readonly folderWatches = new Map<string, Disposable>();
+  /**
+   * Entries those watches reported and no update was queued for yet, by `<folder URI>\n<name>`
+   * (the folder itself: an empty name): a burst of events costs a set entry each until drained.
+   */
+  private readonly watchedWaiting = new Map<string, { folderUri: string; name: string | undefined }>();
+  private drainingWatched = false;
   private watchLimitTold = false;
   private disposed = false;
 
@@ -185,7 +191,7 @@ export class VaultIndex implements FileCatalog, Disposable {
         throwIfAborted(signal, 'wiki-link index build');
         const f = noteFiles[next++]!;
         try {
-          this.putNote(await this.makeNote(f.uri, f.relPath, await this.fs.readFile(f.uri)));
+          this.putNote(await this.readNote(f.uri, f.relPath));
         } catch (e) {
           this.skip(f.uri, e);
         }
@@ -295,18 +301,15 @@ export class VaultIndex implements FileCatalog, Disposable {
       }
       return true;
     }
-    let content: NoteSource | undefined = text;
-    if (content === undefined) {
-      try {
-        content = await this.fs.readFile(canonical);
-      } catch (e) {
-        // Gone, or no longer readable (turned into a FIFO, a link elsewhere…): no stale note stays.
-        if (!isNotFoundError(e)) this.skip(canonical, e);
-        this.removePrefix(relPath);
-        return true;
-      }
+    let note: IndexedNote;
+    try {
+      note = text === undefined ? await this.readNote(canonical, relPath) : await this.makeNote(canonical, relPath, text);
+    } catch (e) {
+      // Gone, or no longer readable (turned into a FIFO, a link elsewhere…): no stale note stays.
+      if (!isNotFoundError(e)) this.skip(canonical, e);
+      this.removePrefix(relPath);
+      return true;
     }
-    const note = await this.makeNote(canonical, relPath, content);
     const isNew = !this.notes.has(relPath);
     this.putNote(note);
     if (isNew) this.generation++;
@@ -479,6 +482,7 @@ export class VaultIndex implements FileCatalog, Disposable {
     this.disposed = true;
     for (const watch of this.folderWatches.values()) watch.dispose();
     this.folderWatches.clear();
+    this.watchedWaiting.clear();
   }
 
   // ---- internals
@@ -492,10 +496,35 @@ export class VaultIndex implements FileCatalog, Disposable {
       this.watchLimitTold = true;
       return;
     }
-    const watch = this.fs.watchFolder(uri, (name) => {
-      if (!this.disposed) void this.update(name === undefined ? uri : joinUri(uri, name), undefined, true).catch(() => false);
-    });
+    const watch = this.fs.watchFolder(uri, (name) => this.onWatchedEntry(uri, name));
     if (watch) this.folderWatches.set(relPath, watch);
+  }
+
+  /**
+   * Records an entry a watch reported (constant time: a system may report 20 000 entries in one
+   * go) and drains the records in slices that yield.
+   */
+  private onWatchedEntry(folderUri: string, name: string | undefined): void {
+    if (this.disposed) return;
+    this.watchedWaiting.set(`${folderUri}\n${name ?? ''}`, { folderUri, name });
+    if (this.drainingWatched) return;
+    this.drainingWatched = true;
+    setImmediate(() => void this.drainWatched());
+  }
+
+  /** Queues an {@link update} per recorded entry (entries recorded meanwhile too), yielding every few ms. */
+  private async drainWatched(): Promise<void> {
+    const slice = new TimeSlice();
+    try {
+      for (const [key, { folderUri, name }] of this.watchedWaiting) {
+        this.watchedWaiting.delete(key);
+        if (this.disposed) return;
+        void this.update(name === undefined ? folderUri : joinUri(folderUri, name), undefined, true).catch(() => false);
+        await slice.pause();
+      }
+    } finally {
+      this.drainingWatched = false;
+    }
   }
 
   private enqueue<T>(op: () => Promise<T>): Promise<T> {
@@ -533,16 +562,31 @@ export class VaultIndex implements FileCatalog, Disposable {
   }
 
   /**
-   * The note of `source` (its text or UTF-8 bytes). When the parser fails (a worker that crashed or ran out of time), the note
-   * still exists (links to it resolve) with nothing of it indexed, marked partial with reason
-   * `'parser-failed'`, and the failure is reported like a skipped note.
+   * The note at `uri`, read from its file: by the parser, where it runs, when the file system
+   * gives a file another thread can read (`fs.localFile`, `NoteParser.parseFile`: a vault's reads
+   * stay off this thread), else read here with `fs.readFile`.
+   * @throws the read's error (Node's `ENOENT` for a missing file, a refusal of the navigation read).
    */
-  private async makeNote(uri: string, relPath: string, source: NoteSource): Promise<IndexedNote> {
+  private async readNote(uri: string, relPath: string): Promise<IndexedNote> {
+    const file = this.parser.parseFile && (await this.fs.localFile?.(uri));
+    return this.makeNote(uri, relPath, file || (await this.fs.readFile(uri)));
+  }
+
+  /**
+   * The note of `source` (its text or UTF-8 bytes, or its file for `NoteParser.parseFile`). When
+   * the parser fails (a worker that crashed or ran out of time), the note still exists (links to
+   * it resolve) with nothing of it indexed, marked partial with reason `'parser-failed'`, and the
+   * failure is reported like a skipped note.
+   * @throws NoteReadError when `source` is a file that could not be read.
+   */
+  private async makeNote(uri: string, relPath: string, source: NoteSource | NoteFile): Promise<IndexedNote> {
     const file = makeFile(uri, relPath);
+    const options = { aliasOrder: this.aliasOrder, limits: this.options.noteLimits ?? NOTE_LIMITS };
     let parsed: ParsedNote;
     try {
-      parsed = await this.parser.parse(source, { aliasOrder: this.aliasOrder, limits: this.options.noteLimits ?? NOTE_LIMITS });
+      parsed = await (typeof source === 'string' || source instanceof Uint8Array ? this.parser.parse(source, options) : this.parser.parseFile!(source, options));
     } catch (e) {
+      if (e instanceof NoteReadError) throw e;
       this.skip(uri, e);
       parsed = { lineCount: 0, links: [], headings: [], blocks: [], title: undefined, frontMatter: undefined, aliases: [], ignored: [], partial: { indexedLines: 0, reason: 'parser-failed' } };
     }

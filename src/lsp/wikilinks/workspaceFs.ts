@@ -5,6 +5,7 @@
  * `vscode.workspace.fs` so the VS Code implementation is a thin adapter; URIs are strings.
  */
 import type { Disposable } from '../../common/disposable';
+import type { NoteFile } from './noteParser';
 
 /**
  * File types, with the same numeric values as `vscode.FileType` (a bit set): a symbolic link to a
@@ -51,6 +52,13 @@ export interface WorkspaceFs {
    * Without it, the index learns only what it is told.
    */
   watchFolder?(uri: string, onEntry: (name: string | undefined) => void): Disposable | undefined;
+  /**
+   * Optional: the note at `uri` as a file that another thread of this process can read with the
+   * same rules as {@link readFile} (the navigation read, inside the same folders), so a worker
+   * parser reads it there (`NoteParser.parseFile`); undefined when only {@link readFile} can read it
+   * (another scheme).
+   */
+  localFile?(uri: string): Promise<NoteFile | undefined>;
 }
 
 /** True when `e` says "no such file or directory" in Node's (`ENOENT`, `ENOTDIR`) or VS Code's (`FileNotFound`) words. */

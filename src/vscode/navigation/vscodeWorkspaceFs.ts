@@ -7,8 +7,9 @@ import * as vscode from 'vscode';
 import { realUri } from '../../lsp/realUri';
 import type { Disposable } from '../../common/disposable';
 import { watchFolderEntries } from '../../lsp/wikilinks/folderWatch';
+import type { NoteFile } from '../../lsp/wikilinks/noteParser';
 import { FileStat, WorkspaceFs } from '../../lsp/wikilinks/workspaceFs';
-import { readInsideWorkspace } from './fileAccess';
+import { readInsideWorkspace, workspaceFolderRealPaths } from './fileAccess';
 
 /**
  * A {@link WorkspaceFs} on `vscode.workspace.fs`. URIs are strings parsed with `Uri.parse`.
@@ -25,6 +26,12 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
    */
   async readFile(uri: string): Promise<Uint8Array> {
     return readInsideWorkspace(vscode.Uri.parse(uri));
+  }
+
+  /** A `file:` note as its path, inside the workspace folders' real paths (what {@link readFile} enforces); other schemes: undefined. */
+  async localFile(uri: string): Promise<NoteFile | undefined> {
+    const parsed = vscode.Uri.parse(uri);
+    return parsed.scheme === 'file' ? { path: parsed.fsPath, insideFolders: await workspaceFolderRealPaths() } : undefined;
   }
 
   async readDirectory(uri: string): Promise<ReadonlyArray<readonly [string, number]>> {
