@@ -37,6 +37,7 @@ import * as path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { emit, errorText, Results, writeResults } from '../helpers/host/report';
+import { runNodeChild } from '../helpers/host/nodeChild';
 import { RUNS, median, now, quantile } from './timing';
 import { errorMessage } from '../../src/common/errorMessage';
 import type { TerminalApi } from '../../src/terminal/terminalApi';
@@ -220,16 +221,6 @@ function burnCores(cores: number, seconds: number): Promise<void> {
   return Promise.all(burners.map((p) => new Promise<void>((resolve, reject) => p.on('error', reject).on('exit', () => resolve())))).then(() => undefined);
 }
 
-/** Runs `script` in a Node child process with `args`; resolves when it exits 0. */
-function runNodeChild(script: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script, ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`the file writer exited with ${signal ?? code}: ${stderr.trim()}`))));
-  });
-}
 
 export async function run(): Promise<void> {
   const results: Results = { passed: 0, failed: 0, failures: [] };

@@ -2,27 +2,17 @@
 // writing a new vault) are indexed, all of them: the notes written after the folder appeared and
 // after a first look inside it found it empty, in a subfolder made in the same instant.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from '../helpers/host/lm';
+import { runNodeChild } from '../helpers/host/nodeChild';
 import { until } from '../helpers/wait';
 
 interface SymbolsAnswer {
   symbols?: { name: string; path: string; line: number }[];
 }
 
-/** Runs `script` in plain Node (this host's binary, ELECTRON_RUN_AS_NODE) with `args`; resolves when it exits 0. */
-function runNode(script: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', script, ...args], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`the writer exited with ${code}: ${stderr}`))));
-  });
-}
 
 describe('notes: a folder made and then filled by another program is indexed whole', function () {
   this.timeout(120_000);
@@ -37,7 +27,7 @@ describe('notes: a folder made and then filled by another program is indexed who
   after(() => fs.rmSync(made(), { recursive: true, force: true }));
 
   it('`mkdir -p made/inner`, a pause, then 300 notes in `inner`: the last note is found by its title with dsh_symbols', async () => {
-    await runNode(
+    await runNodeChild(
       `const fs = require('node:fs'), path = require('node:path');
        const inner = path.join(process.argv[1], 'inner');
        fs.mkdirSync(inner, { recursive: true });
