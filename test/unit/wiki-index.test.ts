@@ -215,6 +215,30 @@ describe('wiki links: index, updates and edges', () => {
     assert.equal(index.watchedFolders, 0);
   });
 
+  it('a watched folder deleted and made again, or moved away and made again, is watched anew: notes written into either folder are indexed', async () => {
+    const v = vault({ 'a.md': '[[n]] [[x]] [[y]]\n' });
+    const index = await v.provider.index(v.rootUri);
+    fs.mkdirSync(path.join(v.dir, 'made/inner/deep'), { recursive: true });
+    fs.mkdirSync(path.join(v.dir, 'made/inner/r1'));
+    await v.provider.onFileChanged(v.uri('made'));
+    assert.equal(index.watchedFolders, 3);
+    const resolvesTo = (col: number, want: string) => async () => v.render(await v.query('goToDefinition', 'a.md', 1, col))[0] === want;
+    fs.rmSync(path.join(v.dir, 'made/inner/deep'), { recursive: true });
+    fs.mkdirSync(path.join(v.dir, 'made/inner/deep'));
+    fs.renameSync(path.join(v.dir, 'made/inner/r1'), path.join(v.dir, 'made/inner/r2'));
+    fs.mkdirSync(path.join(v.dir, 'made/inner/r1'));
+    // The events of the old folders come and go before these are written (a busy index handles them later).
+    await new Promise((r) => setTimeout(r, 300));
+    await index.settled();
+    fs.writeFileSync(path.join(v.dir, 'made/inner/deep/n.md'), 'n\n');
+    fs.writeFileSync(path.join(v.dir, 'made/inner/r1/x.md'), 'x\n');
+    fs.writeFileSync(path.join(v.dir, 'made/inner/r2/y.md'), 'y\n');
+    await until('n.md in the folder made again to be indexed', resolvesTo(3, 'made/inner/deep/n.md:1:1'));
+    await until('x.md in the folder made again after a move to be indexed', resolvesTo(9, 'made/inner/r1/x.md:1:1'));
+    await until('y.md in the moved folder to be indexed at its new place', resolvesTo(15, 'made/inner/r2/y.md:1:1'));
+    assert.equal(index.watchedFolders, 4, 'inner, deep, r1 and r2: none twice, no dead watch kept');
+  });
+
   it('skips node_modules and dot folders; follows symlinked files, not symlinked folders', async () => {
     const v = vault({
       'a.md': '[[dep]] [[hidden]] [[linked]]\n',

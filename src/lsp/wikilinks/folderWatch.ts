@@ -11,6 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Disposable } from '../../common/disposable';
+import { isNotFoundError } from './workspaceFs';
 
 /**
  * Starts watching the entries of the folder at `folderPath` (an absolute path). `onEntry` is
@@ -19,12 +20,16 @@ import type { Disposable } from '../../common/disposable';
  * once per piece): the caller looks at the entry to learn what happened. It is called with
  * `undefined` when the folder itself may have been deleted or moved away: the system names the
  * folder's own events with the folder's name (libuv, inotify's IN_DELETE_SELF and IN_MOVE_SELF),
- * so an entry named like the folder is reported both ways. The watch does not keep the Node
- * process alive.
- * @returns the watch (dispose to stop it), or undefined when the folder cannot be watched (gone,
- *   not a folder, no inotify watches left).
+ * so an entry named like the folder is reported both ways; a watch that fails later is reported
+ * so too, after it stopped. The watch does not keep the Node process alive. Linux only: VS Code's
+ * watcher is recursive elsewhere (FSEvents, ReadDirectoryChangesW) and misses nothing there.
+ * @returns the watch (dispose to stop it), or undefined when there is nothing to watch (the folder
+ *   is gone, or not on Linux).
+ * @throws Node's error when the folder exists but cannot be watched (`ENOSPC`: the system's
+ *   limit on inotify watches, `fs.inotify.max_user_watches`, is reached; `EACCES`).
  */
 export function watchFolderEntries(folderPath: string, onEntry: (name: string | undefined) => void): Disposable | undefined {
+  if (process.platform !== 'linux') return undefined;
   const ownName = path.basename(folderPath);
   let watcher: fs.FSWatcher;
   try {
@@ -35,9 +40,13 @@ export function watchFolderEntries(folderPath: string, onEntry: (name: string | 
       if (entry === ownName) onEntry(undefined);
       onEntry(entry);
     });
-  } catch {
-    return undefined;
+  } catch (e) {
+    if (isNotFoundError(e)) return undefined;
+    throw e;
   }
-  watcher.on('error', () => watcher.close());
+  watcher.on('error', () => {
+    watcher.close();
+    onEntry(undefined);
+  });
   return { dispose: () => watcher.close() };
 }

@@ -30,7 +30,11 @@ export interface VaultIndexOptions {
    * starts with `.` (`.git`, `.obsidian`, `.foam`, `.vscode`) are always skipped.
    */
   readonly excludeFolders?: readonly string[];
-  /** How many files are read at once while building. Default 32. */
+  /**
+   * How many notes are read at once while building, when the index reads them itself (a parser
+   * without `parseFile`, or a file only `fs.readFile` reads). Default 32. A worker parser reads
+   * the notes it is given one at a time, in its own thread.
+   */
   readonly readConcurrency?: number;
   /**
    * Told about every note skipped because it could not or must not be read (a FIFO or device
@@ -329,7 +333,7 @@ export class VaultIndex implements FileCatalog, Disposable {
 
   /**
    * The {@link FileType} bits of `uri`, or undefined when it does not exist. Without `fs.stat`,
-   * a file (it may exist: the caller then reads it, which tells).
+   * taken for a file (a note is then read, which tells; another entry is kept as an attachment).
    */
   private async typeOf(uri: string): Promise<number | undefined> {
     if (!this.fs.stat) return FileType.File;
@@ -477,7 +481,7 @@ export class VaultIndex implements FileCatalog, Disposable {
     return this.folderWatches.size;
   }
 
-  /** Stops the index's own folder watches; later updates are ignored. Idempotent. */
+  /** Stops the index's own folder watches and starts no new ones (updates still apply). Idempotent. */
   dispose(): void {
     this.disposed = true;
     for (const watch of this.folderWatches.values()) watch.dispose();
@@ -496,16 +500,27 @@ export class VaultIndex implements FileCatalog, Disposable {
       this.watchLimitTold = true;
       return;
     }
-    const watch = this.fs.watchFolder(uri, (name) => this.onWatchedEntry(uri, name));
+    let watch: Disposable | undefined;
+    try {
+      watch = this.fs.watchFolder(uri, (name) => this.onWatchedEntry(uri, relPath, name));
+    } catch (e) {
+      this.options.onSkip?.(uri, `not watched: ${errorMessage(e)}; notes written there later are indexed when they are opened or the window reloads`);
+    }
     if (watch) this.folderWatches.set(relPath, watch);
   }
 
   /**
    * Records an entry a watch reported (constant time: a system may report 20 000 entries in one
-   * go) and drains the records in slices that yield.
+   * go) and drains the records in slices that yield. The folder's own event (`name` undefined: it
+   * may be deleted, moved away, or made again by then) ends its watch at once: the update looks
+   * at the path and watches the folder found there, if any, anew.
    */
-  private onWatchedEntry(folderUri: string, name: string | undefined): void {
+  private onWatchedEntry(folderUri: string, folderRelPath: string, name: string | undefined): void {
     if (this.disposed) return;
+    if (name === undefined) {
+      this.folderWatches.get(folderRelPath)?.dispose();
+      this.folderWatches.delete(folderRelPath);
+    }
     this.watchedWaiting.set(`${folderUri}\n${name ?? ''}`, { folderUri, name });
     if (this.drainingWatched) return;
     this.drainingWatched = true;

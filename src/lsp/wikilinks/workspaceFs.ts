@@ -48,8 +48,9 @@ export interface WorkspaceFs {
    * Optional: watches the entries of the folder `uri` (its own, not its subfolders'); `onEntry`
    * gets an entry's name each time one is created, written, deleted or renamed there, and
    * `undefined` when the folder itself may be gone (see `./folderWatch.ts`, also for why the
-   * index watches some folders itself). Returns undefined when the folder cannot be watched.
-   * Without it, the index learns only what it is told.
+   * index watches some folders itself). Returns undefined when there is nothing to watch (the
+   * folder is gone, or its file system needs no such watch); throws when the folder cannot be
+   * watched (the system's limit on watches). Without it, the index learns only what it is told.
    */
   watchFolder?(uri: string, onEntry: (name: string | undefined) => void): Disposable | undefined;
   /**
