@@ -215,6 +215,16 @@ describe('wiki links: index, updates and edges', () => {
     assert.equal(index.watchedFolders, 0);
   });
 
+  it('a folder reported created before the first query (no index yet): once the index is built, notes written later into the folders inside it are indexed', async () => {
+    const v = vault({ 'a.md': '[[early]]\n' });
+    fs.mkdirSync(path.join(v.dir, 'made early/inner'), { recursive: true });
+    await v.provider.onFileChanged(v.uri('made early'));
+    const index = await v.provider.index(v.rootUri);
+    await until('the folder inside to be watched', () => index.watchedFolders === 1);
+    fs.writeFileSync(path.join(v.dir, 'made early/inner/early.md'), 'e\n');
+    await until('made early/inner/early.md to be indexed', async () => v.render(await v.query('goToDefinition', 'a.md', 1, 3))[0] === 'made early/inner/early.md:1:1');
+  });
+
   it('a watched folder deleted and made again, or moved away and made again, is watched anew: notes written into either folder are indexed', async () => {
     const v = vault({ 'a.md': '[[n]] [[x]] [[y]]\n' });
     const index = await v.provider.index(v.rootUri);

@@ -28,6 +28,10 @@ import { isNotFoundError, WorkspaceFs } from './workspaceFs';
 import type { WikiLink } from './parse';
 import { partialText } from './partialText';
 import { noteText } from './noteParser';
+import { mayBeFolder } from '../../common/createdFolder';
+
+/** How many entries reported before any index took them are kept for the indexes built later. */
+const MAX_EARLY_ENTRIES = 1024;
 
 /** Options of the `md-links` provider: the index options plus hover bounds. */
 export interface MdLinksOptions extends VaultIndexOptions {
@@ -53,6 +57,13 @@ export class MdLinksProvider implements LspProvider, Disposable {
   readonly extensions: Readonly<Record<string, string>> = Object.freeze({ '.md': 'markdown', '.markdown': 'markdown' });
   private readonly byGivenRoot = new Map<string, Promise<VaultIndex>>();
   private readonly byRealRoot = new Map<string, VaultIndex>();
+  /**
+   * Entries reported created or changed that no index took (none was built for their folder
+   * yet) and whose name may be a folder's, oldest first, at most {@link MAX_EARLY_ENTRIES}. A
+   * folder made before the first query may hold folders no file watcher watches (see
+   * `./folderWatch.ts`): an index, once built, is told about those inside its folder again.
+   */
+  private readonly earlyEntries = new Set<string>();
   private disposed = false;
 
   constructor(
@@ -99,6 +110,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
     }
     try {
       await index.build(); // not tied to any query's signal: one build serves every query
+      this.replayEarlyEntries(index);
     } catch (e) {
       if (this.byRealRoot.get(realKey) === index) {
         this.byRealRoot.delete(realKey);
@@ -114,18 +126,35 @@ export class MdLinksProvider implements LspProvider, Disposable {
    * read from the file system when omitted). Updates every index the URI belongs to.
    */
   async onFileChanged(uri: string, text?: NoteText): Promise<void> {
-    await Promise.all([...this.byRealRoot.values()].map((ix) => ix.onFileChanged(uri, text).catch(() => false)));
+    const indexes = [...this.byRealRoot.values()];
+    if (text === undefined && mayBeFolder(uri) && !indexes.some((ix) => ix.relPathOf(uri) !== undefined)) {
+      this.earlyEntries.delete(uri);
+      this.earlyEntries.add(uri);
+      if (this.earlyEntries.size > MAX_EARLY_ENTRIES) this.earlyEntries.delete(this.earlyEntries.values().next().value!);
+    }
+    await Promise.all(indexes.map((ix) => ix.onFileChanged(uri, text).catch(() => false)));
   }
 
   /** A file or folder was deleted. Updates every index the URI belongs to. */
   async onFileDeleted(uri: string): Promise<void> {
+    for (const early of this.earlyEntries) if (early === uri || early.startsWith(`${uri}/`)) this.earlyEntries.delete(early);
     await Promise.all([...this.byRealRoot.values()].map((ix) => ix.onFileDeleted(uri).catch(() => false)));
+  }
+
+  /** Tells a just-built index about the early entries inside its folder (see {@link earlyEntries}); it walks the folders among them. */
+  private replayEarlyEntries(index: VaultIndex): void {
+    for (const uri of this.earlyEntries) {
+      if (index.relPathOf(uri) === undefined) continue;
+      this.earlyEntries.delete(uri);
+      void index.onFileChanged(uri).catch(() => false);
+    }
   }
 
   /** Drop all indexes (their folder watches stop); later queries fail. */
   dispose(): void {
     this.disposed = true;
     for (const index of this.byRealRoot.values()) index.dispose();
+    this.earlyEntries.clear();
     this.byGivenRoot.clear();
     this.byRealRoot.clear();
   }
