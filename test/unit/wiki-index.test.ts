@@ -225,6 +225,21 @@ describe('wiki links: index, updates and edges', () => {
     await until('made early/inner/early.md to be indexed', async () => v.render(await v.query('goToDefinition', 'a.md', 1, 3))[0] === 'made early/inner/early.md:1:1');
   });
 
+  it('a created folder named like a clone (`notes.wiki`, `me.github.io`) is walked like any folder: its notes, and those written later into the folders inside it', async () => {
+    const v = vault({ 'a.md': '[[home]] [[post]] [[pic.png]]\n' });
+    const index = await v.provider.index(v.rootUri);
+    fs.mkdirSync(path.join(v.dir, 'notes.wiki'));
+    fs.writeFileSync(path.join(v.dir, 'notes.wiki/home.md'), 'home\n');
+    fs.mkdirSync(path.join(v.dir, 'me.github.io/_posts'), { recursive: true });
+    fs.writeFileSync(path.join(v.dir, 'pic.png'), '');
+    for (const created of ['notes.wiki', 'me.github.io', 'pic.png']) await v.provider.onFileChanged(v.uri(created));
+    assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 3)), ['notes.wiki/home.md:1:1']);
+    assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 22)), ['pic.png:1:1'], 'a file with a common ending is an attachment');
+    assert.equal(index.watchedFolders, 1, 'me.github.io/_posts');
+    fs.writeFileSync(path.join(v.dir, 'me.github.io/_posts/post.md'), 'post\n');
+    await until('the post to be indexed', async () => v.render(await v.query('goToDefinition', 'a.md', 1, 12))[0] === 'me.github.io/_posts/post.md:1:1');
+  });
+
   it('a watched folder deleted and made again, or moved away and made again, is watched anew: notes written into either folder are indexed', async () => {
     const v = vault({ 'a.md': '[[n]] [[x]] [[y]]\n' });
     const index = await v.provider.index(v.rootUri);

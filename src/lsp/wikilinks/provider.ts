@@ -28,7 +28,7 @@ import { isNotFoundError, WorkspaceFs } from './workspaceFs';
 import type { WikiLink } from './parse';
 import { partialText } from './partialText';
 import { noteText } from './noteParser';
-import { mayBeFolder } from '../../common/createdFolder';
+import { mayBeFolderLoosely } from '../../common/createdFolder';
 
 /** How many entries reported before any index took them are kept for the indexes built later. */
 const MAX_EARLY_ENTRIES = 1024;
@@ -59,9 +59,10 @@ export class MdLinksProvider implements LspProvider, Disposable {
   private readonly byRealRoot = new Map<string, VaultIndex>();
   /**
    * Entries reported created or changed that no index took (none was built for their folder
-   * yet) and whose name may be a folder's, oldest first, at most {@link MAX_EARLY_ENTRIES}. A
-   * folder made before the first query may hold folders no file watcher watches (see
-   * `./folderWatch.ts`): an index, once built, is told about those inside its folder again.
+   * yet) and whose name may be a folder's (`mayBeFolderLoosely`), oldest first, at most
+   * {@link MAX_EARLY_ENTRIES}. A folder made before the first query may hold folders no file
+   * watcher watches (see `./folderWatch.ts`): an index, once built, is told about those inside
+   * its folder again.
    */
   private readonly earlyEntries = new Set<string>();
   private disposed = false;
@@ -127,7 +128,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
    */
   async onFileChanged(uri: string, text?: NoteText): Promise<void> {
     const indexes = [...this.byRealRoot.values()];
-    if (text === undefined && mayBeFolder(uri) && !indexes.some((ix) => ix.relPathOf(uri) !== undefined)) {
+    if (text === undefined && mayBeFolderLoosely(uri) && !indexes.some((ix) => ix.relPathOf(uri) !== undefined)) {
       this.earlyEntries.delete(uri);
       this.earlyEntries.add(uri);
       if (this.earlyEntries.size > MAX_EARLY_ENTRIES) this.earlyEntries.delete(this.earlyEntries.values().next().value!);

@@ -15,7 +15,7 @@ import { AliasOrder, NOTE_LIMITS, NoteLimits, ParsedNote, WikiLink } from './par
 import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, resolveTarget, slugify, targetNameKey } from './resolve';
 import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
 import { errorMessage } from '../../common/errorMessage';
-import { mayBeFolder } from '../../common/createdFolder';
+import { mayBeFolderLoosely } from '../../common/createdFolder';
 import type { Disposable } from '../../common/disposable';
 
 /** A document's current text (or its UTF-8 bytes, handed over as `NoteParser.parse` says), or a function that gives it when it is needed. */
@@ -295,7 +295,7 @@ export class VaultIndex implements FileCatalog, Disposable {
         return true;
       }
       // A watcher can report a created folder without its files (see common/createdFolder.ts).
-      if (watched ? isRealFolder(type!) : mayBeFolder(relPath) && (await this.isFolder(canonical))) {
+      if (watched ? isRealFolder(type!) : mayBeFolderLoosely(relPath) && (await this.isFolder(canonical))) {
         await this.addFolder(canonical, relPath, watched);
         return true;
       }
