@@ -240,6 +240,24 @@ describe('wiki links: index, updates and edges', () => {
     await until('the post to be indexed', async () => v.render(await v.query('goToDefinition', 'a.md', 1, 12))[0] === 'me.github.io/_posts/post.md:1:1');
   });
 
+  it('a provider that replaces another (a setting changed) takes over the folders only the other one watched', async () => {
+    const v = vault({ 'a.md': '[[later]]\n' });
+    await v.provider.index(v.rootUri);
+    fs.mkdirSync(path.join(v.dir, 'made/inner'), { recursive: true });
+    await v.provider.onFileChanged(v.uri('made'));
+    const next = new MdLinksProvider(new NodeWorkspaceFs());
+    next.takeOverWatches(v.provider.watchedFolderUris());
+    v.provider.dispose();
+    const service = new LspService();
+    service.registerProvider(next);
+    const index = await next.index(v.rootUri);
+    await until('made/inner to be watched by the new index', () => index.watchedFolders === 1);
+    fs.writeFileSync(path.join(v.dir, 'made/inner/later.md'), 'later\n');
+    const definition = async () => v.render(await service.query({ operation: 'goToDefinition', uri: v.uri('a.md'), position: { line: 0, character: 3 }, workspaceUri: v.rootUri }, new AbortController().signal))[0];
+    await until('made/inner/later.md to be indexed', async () => (await definition()) === 'made/inner/later.md:1:1');
+    next.dispose();
+  });
+
   it('a watched folder deleted and made again, or moved away and made again, is watched anew: notes written into either folder are indexed', async () => {
     const v = vault({ 'a.md': '[[n]] [[x]] [[y]]\n' });
     const index = await v.provider.index(v.rootUri);

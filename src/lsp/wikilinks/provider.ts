@@ -65,6 +65,8 @@ export class MdLinksProvider implements LspProvider, Disposable {
    * its folder again.
    */
   private readonly earlyEntries = new Set<string>();
+  /** Folders another provider's indexes watched themselves, to be watched again by the indexes built here ({@link takeOverWatches}). */
+  private readonly inheritedWatches = new Set<string>();
   private disposed = false;
 
   constructor(
@@ -142,12 +144,37 @@ export class MdLinksProvider implements LspProvider, Disposable {
     await Promise.all([...this.byRealRoot.values()].map((ix) => ix.onFileDeleted(uri).catch(() => false)));
   }
 
-  /** Tells a just-built index about the early entries inside its folder (see {@link earlyEntries}); it walks the folders among them. */
+  /**
+   * The folders this provider's indexes watch themselves (see `VaultIndex.onFileChanged`), as
+   * URIs: give them to the provider that replaces this one ({@link takeOverWatches}).
+   */
+  watchedFolderUris(): string[] {
+    return [...this.byRealRoot.values()].flatMap((index) => index.watchedFolderUris());
+  }
+
+  /**
+   * Folders a provider this one replaces watched itself (its {@link watchedFolderUris}): each
+   * index built here watches those inside its folder again, once built. No file watcher watches
+   * them, so without this, notes written there after a rebuild would not be indexed.
+   */
+  takeOverWatches(folderUris: readonly string[]): void {
+    for (const uri of folderUris) this.inheritedWatches.add(uri);
+  }
+
+  /**
+   * Tells a just-built index about the early entries inside its folder (see {@link earlyEntries};
+   * it walks the folders among them) and the inherited watches ({@link takeOverWatches}).
+   */
   private replayEarlyEntries(index: VaultIndex): void {
     for (const uri of this.earlyEntries) {
       if (index.relPathOf(uri) === undefined) continue;
       this.earlyEntries.delete(uri);
       void index.onFileChanged(uri).catch(() => false);
+    }
+    for (const uri of this.inheritedWatches) {
+      if (index.relPathOf(uri) === undefined) continue;
+      this.inheritedWatches.delete(uri);
+      void index.watchFolderAgain(uri).catch(() => false);
     }
   }
 
@@ -156,6 +183,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
     this.disposed = true;
     for (const index of this.byRealRoot.values()) index.dispose();
     this.earlyEntries.clear();
+    this.inheritedWatches.clear();
     this.byGivenRoot.clear();
     this.byRealRoot.clear();
   }

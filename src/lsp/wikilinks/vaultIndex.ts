@@ -481,6 +481,21 @@ export class VaultIndex implements FileCatalog, Disposable {
     return this.folderWatches.size;
   }
 
+  /** The URIs of the folders the index watches itself now (see {@link onFileChanged}). */
+  watchedFolderUris(): string[] {
+    return [...this.folderWatches.keys()].map((relPath) => joinUri(this.rootUri, ...relPath.split('/')));
+  }
+
+  /**
+   * Watches the folder `uri` itself from now on, as if one of its own watches had reported it: an
+   * index that replaces another takes over the folders only the other one watched. The folder is
+   * walked (its notes read again) and the folders inside it are watched too.
+   * @returns `true` when the URI belongs to this index.
+   */
+  watchFolderAgain(uri: string): Promise<boolean> {
+    return this.update(uri, undefined, true);
+  }
+
   /** Stops the index's own folder watches and starts no new ones (updates still apply). Idempotent. */
   dispose(): void {
     this.disposed = true;

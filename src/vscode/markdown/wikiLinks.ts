@@ -80,8 +80,11 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SETTING.markdownAliasOrder)) return;
       mdRegistration.dispose();
+      // The folders only the old indexes watched (no file watcher does) are watched by the new ones.
+      const watched = md.watchedFolderUris();
       md.dispose();
       md = build();
+      md.takeOverWatches(watched);
       mdRegistration = service.registerProvider(md);
       wikiDiagnostics.refresh(0);
       log.info(`md-links: alias order is now ${aliasOrder()}`);
