@@ -37,6 +37,19 @@ let waiting: Array<Exclude<EmulatorRequest, { type: 'reset' }>> = [];
 /** True while the emulator parses a write. */
 let parsing = false;
 
+/**
+ * What `current` calls back once it parsed what it was given: unless it was dropped since, the
+ * reply `answer` makes is posted and the next waiting request is handed over.
+ */
+function whenParsed(current: Emulator, answer: () => EmulatorReply): () => void {
+  return () => {
+    if (emulator !== current) return; // a dropped emulator answers nothing
+    parsing = false;
+    post(answer());
+    pump();
+  };
+}
+
 /** Hands the emulator what waits, in order, until a write is being parsed. */
 function pump(): void {
   while (!parsing && waiting.length > 0) {
@@ -54,13 +67,7 @@ function pump(): void {
           waiting.shift();
         }
         parsing = true;
-        current.term.write(text, () => {
-          // A write given to an emulator dropped since then answers nothing.
-          if (emulator !== current) return;
-          parsing = false;
-          post({ type: 'parsed', cost, generation: m.generation });
-          pump();
-        });
+        current.term.write(text, whenParsed(current, () => ({ type: 'parsed', cost, generation: m.generation })));
         break;
       }
       case 'resize':
@@ -69,12 +76,10 @@ function pump(): void {
       case 'snapshot':
         // After what the emulator was given when it was made (the tail) is parsed too.
         parsing = true;
-        current.term.write('', () => {
-          if (emulator !== current) return;
-          parsing = false;
-          post({ type: 'snapshot', id: m.id, text: m.kind === 'initial' ? initialText(current, m.newestLines) : skipAheadText(current, m.skipped, m.newestLines) });
-          pump();
-        });
+        current.term.write(
+          '',
+          whenParsed(current, () => ({ type: 'snapshot', id: m.id, text: m.kind === 'initial' ? initialText(current, m.newestLines) : skipAheadText(current, m.skipped, m.newestLines) })),
+        );
         break;
     }
   }

@@ -6,13 +6,12 @@
 
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { readNavigationFileInside, realFolders } from '../containment';
-import { readNavigationFile } from '../fileRead';
+import { realFolders } from '../containment';
 import { realUri } from '../realUri';
 import { fileUriToPath } from '../uri';
 import type { Disposable } from '../../common/disposable';
 import { watchFolderEntries } from './folderWatch';
-import type { NoteFile } from './noteParser';
+import { NoteFile, readNoteBytes } from './noteParser';
 import { FileStat, FileType, WorkspaceFs } from './workspaceFs';
 
 /** Options of {@link NodeWorkspaceFs}. */
@@ -42,21 +41,14 @@ export class NodeWorkspaceFs implements WorkspaceFs {
    *   `outside_workspace`, …), Node's `ENOENT` for a missing file.
    */
   async readFile(uri: string): Promise<Uint8Array> {
-    const p = fileUriToPath(uri);
-    const folders = this.options.workspaceFolders;
-    if (!folders) return (await readNavigationFile(p)).bytes;
-    return (await readNavigationFileInside(p, await this.realWorkspaceFolders(folders))).bytes;
+    return readNoteBytes(await this.localFile(uri));
   }
 
   /** The file itself, inside the real paths of `workspaceFolders` when given (as {@link readFile} reads it). */
   async localFile(uri: string): Promise<NoteFile> {
     const folders = this.options.workspaceFolders;
-    return { path: fileUriToPath(uri), insideFolders: folders ? await this.realWorkspaceFolders(folders) : undefined };
-  }
-
-  private realWorkspaceFolders(folders: readonly string[]): Promise<string[]> {
-    this.folders ??= realFolders(folders);
-    return this.folders;
+    if (folders) this.folders ??= realFolders(folders);
+    return { path: fileUriToPath(uri), insideFolders: await this.folders };
   }
 
   async readDirectory(uri: string): Promise<ReadonlyArray<readonly [string, number]>> {

@@ -39,11 +39,19 @@ export class NoteReadError extends Error {
 
 /**
  * The bytes of `file`, read with the navigation read (inside `insideFolders` when given).
+ * @throws the navigation read's errors (NavigationReadError, Node's `ENOENT` …).
+ */
+export async function readNoteBytes(file: NoteFile): Promise<Uint8Array> {
+  return (file.insideFolders ? await readNavigationFileInside(file.path, file.insideFolders) : await readNavigationFile(file.path)).bytes;
+}
+
+/**
+ * {@link readNoteBytes}, its errors as one kind for the parser's callers.
  * @throws NoteReadError with the read's message and code.
  */
 export async function readNoteFile(file: NoteFile): Promise<Uint8Array> {
   try {
-    return (file.insideFolders ? await readNavigationFileInside(file.path, file.insideFolders) : await readNavigationFile(file.path)).bytes;
+    return await readNoteBytes(file);
   } catch (e) {
     const code = (e as { code?: unknown } | null)?.code;
     throw new NoteReadError(errorMessage(e), typeof code === 'string' ? code : undefined);

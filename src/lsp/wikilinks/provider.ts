@@ -113,7 +113,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
     }
     try {
       await index.build(); // not tied to any query's signal: one build serves every query
-      this.replayEarlyEntries(index);
+      this.catchUp(index);
     } catch (e) {
       if (this.byRealRoot.get(realKey) === index) {
         this.byRealRoot.delete(realKey);
@@ -165,17 +165,9 @@ export class MdLinksProvider implements LspProvider, Disposable {
    * Tells a just-built index about the early entries inside its folder (see {@link earlyEntries};
    * it walks the folders among them) and the inherited watches ({@link takeOverWatches}).
    */
-  private replayEarlyEntries(index: VaultIndex): void {
-    for (const uri of this.earlyEntries) {
-      if (index.relPathOf(uri) === undefined) continue;
-      this.earlyEntries.delete(uri);
-      void index.onFileChanged(uri).catch(() => false);
-    }
-    for (const uri of this.inheritedWatches) {
-      if (index.relPathOf(uri) === undefined) continue;
-      this.inheritedWatches.delete(uri);
-      void index.watchFolderAgain(uri).catch(() => false);
-    }
+  private catchUp(index: VaultIndex): void {
+    for (const uri of takeInside(this.earlyEntries, index)) void index.onFileChanged(uri).catch(() => false);
+    for (const uri of takeInside(this.inheritedWatches, index)) void index.watchFolderAgain(uri).catch(() => false);
   }
 
   /** Drop all indexes (their folder watches stop); later queries fail. */
@@ -408,3 +400,9 @@ function sortLocations(locs: NavLocation[]): NavLocation[] {
     });
 }
 
+/** The URIs of `uris` that lie in `index`'s folder, removed from `uris`. */
+function takeInside(uris: Set<string>, index: VaultIndex): string[] {
+  const inside = [...uris].filter((uri) => index.relPathOf(uri) !== undefined);
+  for (const uri of inside) uris.delete(uri);
+  return inside;
+}

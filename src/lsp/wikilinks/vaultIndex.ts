@@ -84,6 +84,7 @@ export interface VaultIndexStats {
 }
 
 const DEFAULT_EXCLUDES = ['node_modules'];
+const DEFAULT_MAX_WATCHED_FOLDERS = 4096;
 
 /**
  * Notes, attachments and links of one workspace folder.
@@ -289,13 +290,19 @@ export class VaultIndex implements FileCatalog, Disposable {
     if (relPath === undefined || this.isExcluded(relPath)) return false;
     const canonical = joinUri(this.rootUri, ...relPath.split('/'));
     if (noteExtensionOf(relPath) === undefined) {
-      const type = watched ? await this.typeOf(canonical) : undefined;
-      if (watched && type === undefined) {
-        this.removePrefix(relPath);
-        return true;
+      let folder: boolean;
+      if (watched) {
+        const type = await this.typeOf(canonical);
+        if (type === undefined) {
+          this.removePrefix(relPath);
+          return true;
+        }
+        folder = isRealFolder(type);
+      } else {
+        // A watcher can report a created folder without its files (see common/createdFolder.ts).
+        folder = mayBeFolderLoosely(relPath) && (await this.isFolder(canonical));
       }
-      // A watcher can report a created folder without its files (see common/createdFolder.ts).
-      if (watched ? isRealFolder(type!) : mayBeFolderLoosely(relPath) && (await this.isFolder(canonical))) {
+      if (folder) {
         await this.addFolder(canonical, relPath, watched);
         return true;
       }
@@ -509,7 +516,7 @@ export class VaultIndex implements FileCatalog, Disposable {
   /** Watches the folder `uri` (at `relPath`) for {@link update}s, unless it is watched already or the limit is reached. */
   private watchFolder(uri: string, relPath: string): void {
     if (!this.fs.watchFolder || this.disposed || this.folderWatches.has(relPath)) return;
-    const max = this.options.maxWatchedFolders ?? 4096;
+    const max = this.options.maxWatchedFolders ?? DEFAULT_MAX_WATCHED_FOLDERS;
     if (this.folderWatches.size >= max) {
       if (!this.watchLimitTold) this.options.onSkip?.(uri, `not watched: the index already watches ${max} folders made inside created folders; notes written there later are indexed when they are opened or the window reloads`);
       this.watchLimitTold = true;

@@ -30,8 +30,8 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
 
   /** A `file:` note as its path, inside the workspace folders' real paths (what {@link readFile} enforces); other schemes: undefined. */
   async localFile(uri: string): Promise<NoteFile | undefined> {
-    const parsed = vscode.Uri.parse(uri);
-    return parsed.scheme === 'file' ? { path: parsed.fsPath, insideFolders: await workspaceFolderRealPaths() } : undefined;
+    const path = fsPathOf(uri);
+    return path === undefined ? undefined : { path, insideFolders: await workspaceFolderRealPaths() };
   }
 
   async readDirectory(uri: string): Promise<ReadonlyArray<readonly [string, number]>> {
@@ -53,9 +53,15 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
    * watched (undefined).
    */
   watchFolder(uri: string, onEntry: (name: string | undefined) => void): Disposable | undefined {
-    const parsed = vscode.Uri.parse(uri);
-    return parsed.scheme === 'file' ? watchFolderEntries(parsed.fsPath, onEntry) : undefined;
+    const path = fsPathOf(uri);
+    return path === undefined ? undefined : watchFolderEntries(path, onEntry);
   }
+}
+
+/** The file-system path of a `file:` URI; undefined for another scheme. */
+function fsPathOf(uri: string): string | undefined {
+  const parsed = vscode.Uri.parse(uri);
+  return parsed.scheme === 'file' ? parsed.fsPath : undefined;
 }
 
 /**
