@@ -11,10 +11,13 @@ import { SerializeAddon } from '@xterm/addon-serialize';
 import { PanelFilter } from './escapeScan';
 import type { EmulatorReply, EmulatorRequest, EmulatorSetup } from './mirrorEmulatorProtocol';
 import { Emulator, initialText, skipAheadText } from './skipAhead';
+import { lowerThisThreadPriority } from '../common/backgroundThread';
 
 const port = parentPort;
 if (!port) throw new Error('mirrorEmulatorWorker runs only as a worker thread');
 const post = (reply: EmulatorReply) => port.postMessage(reply);
+// The emulator catches up when it can: the threads a person waits on run first.
+lowerThisThreadPriority();
 
 /** An emulator of `setup`'s size that has read `setup.tail` (through a PanelFilter of its own). */
 function emulatorOf(setup: EmulatorSetup): Emulator {

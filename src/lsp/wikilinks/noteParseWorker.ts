@@ -11,9 +11,12 @@ import { NoteReadError, noteText, readNoteFile } from './noteParser';
 import { parseNote } from './parse';
 import { FailReply, MoreRequest, PieceReply, PieceSource, TextParseRequest, WorkerRequest } from './notePieces';
 import { errorMessage } from '../../common/errorMessage';
+import { lowerThisThreadPriority } from '../../common/backgroundThread';
 
 if (!parentPort) throw new Error('noteParseWorker runs in a worker thread (node:worker_threads), not as a program');
 const port: MessagePort = parentPort;
+// Indexing is background work: the threads a person waits on run first.
+lowerThisThreadPriority();
 
 let held: { id: number; source: PieceSource } | undefined;
 
