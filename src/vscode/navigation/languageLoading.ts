@@ -30,7 +30,7 @@ import { fileNotFoundError } from '../../lsp/sourceErrors';
 import { readNavigationText } from '../../lsp/fileRead';
 import { TimeSlice } from '../../lsp/timeSlice';
 import { FileEventQueue } from '../fileEventQueue';
-import { mayBeFolder } from '../../common/createdFolder';
+import { mayBeFolder, mayBeFolderLoosely } from '../../common/createdFolder';
 
 /** Folders never searched for a file to load (dependencies and build output). */
 const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/out/**,**/build/**}';
@@ -44,6 +44,15 @@ const PROJECT_FILE = /\/(tsconfig|jsconfig)\.json$/;
 const SCAN_LIMIT = 2000;
 /** Extensions of the languages TypeScript's project files (`tsconfig.json`, `jsconfig.json`) cover. */
 const TS_FAMILY = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
+
+/** True when `uri` is a folder now (a symbolic link to one counts); false when it is not or is gone. */
+async function isFolder(uri: vscode.Uri): Promise<boolean> {
+  try {
+    return ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.Directory) !== 0;
+  } catch {
+    return false;
+  }
+}
 
 /** Opens the document `uri` (a URI string). @throws LspError `file_not_found`. */
 export async function openDocument(uri: string | vscode.Uri): Promise<vscode.TextDocument> {
@@ -100,8 +109,9 @@ interface LanguageFiles {
  * through its channel (100-240 ms of delay for every other extension's calls with 10 000 files),
  * so what the search found is kept until a file event could change it: a project file created,
  * changed or deleted; a file created of a language not found yet, or under a project file that
- * included nothing yet, or such a file in a created folder whose name has no dot (a watcher can
- * report a folder moved in without its files); a file found, or a folder holding one, deleted; a file found that no
+ * included nothing yet, or such a file in a created folder (a watcher can report a folder moved
+ * in without its files; a created name is looked at when it has no dot or does not end like a
+ * common file, `me.github.io`, see `mayBeFolderLoosely`); a file found, or a folder holding one, deleted; a file found that no
  * longer opens; the workspace folders or DSH Bridge's settings changed. Events in dependency and
  * build folders change nothing. Watching starts with the first search; dispose to stop it.
  */
@@ -160,7 +170,8 @@ export class WorkspaceLanguages implements vscode.Disposable {
   private async createdChanges(uri: vscode.Uri): Promise<boolean> {
     if (EXCLUDED_FOLDER.test(`${uri.path}/`)) return false;
     if (!this.known) return true;
-    return mayBeFolder(uri.path) ? this.folderChanges(uri) : this.fileChanges(uri);
+    if (mayBeFolder(uri.path) || (mayBeFolderLoosely(uri.path) && (await isFolder(uri)))) return this.folderChanges(uri);
+    return this.fileChanges(uri);
   }
 
   private fileChanges(uri: vscode.Uri): boolean {
