@@ -4,6 +4,7 @@
  * - session: one send through TerminalService (default bounds: 10 000 lines / 4 MiB retained,
  *   256 KiB viewport), MB/s = the command's stdout bytes / wall time of the send;
  * - raw: the same command on a bare node-pty (`bash -c`), reading every chunk, to its exit;
+ * - the CPU time of this process (all its threads) during each;
  * - peak RSS growth (MiB) of this process during each run, sampled every 20 ms, over the RSS
  *   just before the run (after a GC when node runs with --expose-gc).
  * Then the time to serve a 500-line page from the full scrollback, rendered (model text) and raw
@@ -24,20 +25,29 @@ import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/
 import { now, quantile } from '../test/bench/timing';
 import { SILENT_LOG } from '../src/common/log';
 
-const COMMANDS = ['seq 1 2000000', "head -c 200000000 /dev/zero | tr '\\0' x | fold -w 100"];
+// One line of 50 MB (a minified bundle, a log without line ends), a progress bar redrawn with `\r`
+// 300 000 times (one write each, never a line end), many short lines, long lines. The last two
+// fill the scrollback with lines for the page reads after them.
+const COMMANDS = [
+  "head -c 50000000 /dev/zero | tr '\\0' x; echo",
+  'awk \'BEGIN { for (i = 0; i < 300000; i++) { printf "\\r[##########..........] %3d%% 12.3 MB/s", i % 100; fflush() } print "" }\'',
+  'seq 1 2000000', "head -c 200000000 /dev/zero | tr '\\0' x | fold -w 100"];
 
 const MiB = 1024 * 1024;
 
 /** Runs `fn` while sampling RSS; returns its result, wall time (ms) and peak RSS growth (bytes). */
-async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peak: number }> {
+/** Runs `fn`, with its wall time (ms), this process's CPU time meanwhile (ms, all threads) and the peak RSS growth (bytes). */
+async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number; peak: number }> {
   (globalThis as { gc?: () => void }).gc?.();
   const base = process.memoryUsage().rss;
   let peak = 0;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss - base)), 20);
   const t = now();
+  const cpu = process.cpuUsage();
   try {
     const value = await fn();
-    return { value, ms: now() - t, peak: Math.max(peak, process.memoryUsage().rss - base) };
+    const used = process.cpuUsage(cpu);
+    return { value, ms: now() - t, cpuMs: (used.user + used.system) / 1000, peak: Math.max(peak, process.memoryUsage().rss - base) };
   } finally {
     clearInterval(timer);
   }
@@ -118,7 +128,7 @@ async function main(): Promise<void> {
   }
   console.log(`bench:output — node ${process.version}, ${process.platform}/${process.arch}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; retained ${config.retainedLines} lines / ${config.retainedBytes / MiB} MiB, read cap ${config.maxReadBytes / 1024} KiB`);
   for (const command of COMMANDS) {
-    const bytes = Number(execFileSync('bash', ['-c', `${command} | wc -c`], { encoding: 'utf8' }).trim());
+    const bytes = Number(execFileSync('bash', ['-c', `{ ${command}; } | wc -c`], { encoding: 'utf8' }).trim());
     const s = await measured(() => service.send(owner, sessionId, { input: command, timeoutMs: 600_000 }));
     if (s.value.waiting !== 'shell-prompt') throw new Error(`${command}: ${s.value.waitReason}`);
     const r = await measured(() => rawRun(command));
@@ -126,6 +136,7 @@ async function main(): Promise<void> {
     const rRate = bytes / MiB / (r.ms / 1000);
     console.log(`\n$ ${command}   (${(bytes / MiB).toFixed(1)} MiB of stdout)`);
     console.log(`  session ${sRate.toFixed(1)} MiB/s (${(s.ms / 1000).toFixed(2)} s)   raw node-pty ${rRate.toFixed(1)} MiB/s (${(r.ms / 1000).toFixed(2)} s)   ratio ${(sRate / rRate).toFixed(2)}`);
+    console.log(`  CPU time of this process: session ${s.cpuMs.toFixed(0)} ms, raw ${r.cpuMs.toFixed(0)} ms`);
     console.log(`  peak RSS growth: session ${(s.peak / MiB).toFixed(1)} MiB, raw ${(r.peak / MiB).toFixed(1)} MiB; viewport ${Buffer.byteLength(s.value.output)} bytes, truncated ${s.value.truncated}, dropped ${(s.value.droppedBytes / MiB).toFixed(1)} MiB`);
   }
   for (const raw of [false, true]) {

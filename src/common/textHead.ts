@@ -10,6 +10,11 @@ export function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
+/** True for the second half of a UTF-16 surrogate pair (U+DC00–U+DFFF). */
+export function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
 /**
  * The start of `text`: whole when it has at most `max` UTF-16 code units, else its first `max`
  * units (one fewer where a surrogate pair would be split) and {@link CUT_MARKER}.

@@ -10,6 +10,7 @@
  * LINE_SPLIT_MARKER, cut on code point boundaries: with `maxLineBytes` ≤ the read cap, every byte of
  * a 200 000-byte line is reachable by paging (a page never has to cut a line's head away).
  */
+import { isHighSurrogate, isLowSurrogate } from '../common/textHead';
 
 /** Limits of a scrollback, in lines and UTF-8 bytes. */
 export interface ScrollbackLimits {
@@ -70,6 +71,12 @@ export class Scrollback {
   private first = 0;
   private count = 0;
   private partial = '';
+  /**
+   * UTF-8 bytes of `partial` (as Buffer.byteLength counts them: a lone surrogate is 3), kept as
+   * it grows: an unfinished line of megabytes arrives in thousands of chunks, and counting it
+   * again at each one made a single long line cost 15 times as much as lines.
+   */
+  private partialBytes = 0;
   /** `partial` may hold characters outside ASCII (its UTF-8 length is then counted). */
   private partialNonAscii = false;
   private bytes = 0;
@@ -98,18 +105,17 @@ export class Scrollback {
       if (nl === start && this.partial.endsWith('\r')) line = line.slice(0, -1);
       const asciiLine = ascii && !this.partialNonAscii;
       this.partial = '';
+      this.partialBytes = 0;
       this.partialNonAscii = false;
       this.pushLine(line, asciiLine ? line.length : undefined);
       start = nl + 1;
     }
     if (start < text.length) {
-      this.partial += text.slice(start);
-      if (!ascii) this.partialNonAscii = true;
-      // An unfinished line that is already too long: its head is final, store it now. The
-      // length in UTF-16 units is ≤ its UTF-8 length, so the cheap check comes first.
-      if (this.partial.length * 3 > this.maxLineBytes && utf8Length(this.partial) > this.maxLineBytes) {
+      this.growPartial(text.slice(start), ascii);
+      // An unfinished line that is already too long: its head is final, store it now.
+      if (this.partialBytes > this.maxLineBytes) {
         const pieces = splitLine(this.partial, this.maxLineBytes);
-        this.partial = pieces.pop() ?? '';
+        this.setPartial(pieces.pop() ?? '');
         for (const piece of pieces) this.storeLine(piece);
       }
     }
@@ -123,13 +129,29 @@ export class Scrollback {
 
   /** Retained UTF-8 bytes, one `\n` per complete line counted. */
   get totalBytes(): number {
-    return this.bytes + utf8Length(this.partial);
+    return this.bytes + this.partialBytes;
+  }
+
+  /** Appends `more` (ASCII only when `ascii`) to the unfinished line, counting its bytes. */
+  private growPartial(more: string, ascii: boolean): void {
+    let bytes = ascii ? more.length : utf8Length(more);
+    // A surrogate pair cut between two chunks: alone each half counted 3 bytes, together 4.
+    if (!ascii && isLowSurrogate(more.charCodeAt(0)) && isHighSurrogate(this.partial.charCodeAt(this.partial.length - 1))) bytes -= 2;
+    this.partial += more;
+    this.partialBytes += bytes;
+    if (!ascii) this.partialNonAscii = true;
+  }
+
+  /** Replaces the unfinished line (a cut or split of it). */
+  private setPartial(text: string): void {
+    this.partial = text;
+    this.partialBytes = utf8Length(text);
   }
 
   /** The retained range in absolute coordinates (see ScrollbackPosition). */
   position(): ScrollbackPosition {
     const complete = this.count;
-    const partialBytes = this.partial ? utf8Length(this.partial) : 0;
+    const partialBytes = this.partialBytes;
     return {
       firstLine: this.evicted,
       endLine: this.evicted + complete,
@@ -194,7 +216,7 @@ export class Scrollback {
     const end = Math.max(0, total - offset);
     const begin = Math.max(0, end - count);
     let size = 0;
-    for (let i = begin; i < end; i++) size += i < this.count ? this.lineBytes[(this.first + i) & (this.lines.length - 1)]! : utf8Length(this.partial) + 1;
+    for (let i = begin; i < end; i++) size += i < this.count ? this.lineBytes[(this.first + i) & (this.lines.length - 1)]! : this.partialBytes + 1;
     const target = allocate(size);
     const bytes = Buffer.from(target.buffer, target.byteOffset, size);
     let at = 0;
@@ -259,13 +281,12 @@ export class Scrollback {
   }
 
   private enforce(): void {
-    const partialBytes = utf8Length(this.partial);
-    while (this.count > 0 && this.bytes + partialBytes > this.limits.maxBytes) {
+    while (this.count > 0 && this.bytes + this.partialBytes > this.limits.maxBytes) {
       this.dropOldest();
     }
-    if (partialBytes > this.limits.maxBytes) {
+    if (this.partialBytes > this.limits.maxBytes) {
       const cut = tailByBytes(this.partial, this.limits.maxBytes);
-      this.partial = cut.text;
+      this.setPartial(cut.text);
       this.evictedBytes += cut.dropped;
     }
   }

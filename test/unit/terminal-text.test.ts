@@ -87,6 +87,30 @@ describe('Scrollback', () => {
     assert.equal(lines.totalBytes, 2 + 3 + 4);
   });
 
+  it('an unfinished line arriving in many chunks (surrogate pairs cut between them) is stored and counted as when written at once', () => {
+    const line = ('ab😀中' + 'x'.repeat(9) + '\u00e9').repeat(40); // no line end: it stays unfinished
+    const limitsTried = [
+      { maxLines: 1000, maxBytes: 1 << 20, maxLineBytes: 16 }, // split into stored pieces as it grows
+      { maxLines: 1000, maxBytes: 1 << 20 }, // kept whole
+      { maxLines: 1000, maxBytes: 100 }, // its head cut by the byte bound
+    ];
+    for (const limits of limitsTried) {
+      for (const size of [1, 2, 3, 7, 33]) {
+        const whole = new Scrollback(limits);
+        whole.append(line);
+        const s = new Scrollback(limits);
+        for (let i = 0; i < line.length; i += size) s.append(line.slice(i, i + size));
+        const what = `chunks of ${size}, ${JSON.stringify(limits)}`;
+        assert.deepEqual(s.page(0, 1000, 1 << 20), whole.page(0, 1000, 1 << 20), what);
+        assert.equal(s.totalBytes, whole.totalBytes, what);
+        assert.deepEqual(s.position(), whole.position(), what);
+        for (const x of [s, whole]) x.append('\n');
+        assert.equal(s.totalBytes, whole.totalBytes, `${what}, then ended`);
+        assert.deepEqual(s.position(), whole.position(), `${what}, then ended`);
+      }
+    }
+  });
+
   it('the byte cap wins over count and never splits a code point', () => {
     const s = new Scrollback({ maxLines: 100, maxBytes: 1 << 20 });
     s.append('😀😀😀\n中文字\n');
