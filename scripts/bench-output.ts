@@ -31,11 +31,12 @@ import { SILENT_LOG } from '../src/common/log';
 const COMMANDS = [
   "head -c 50000000 /dev/zero | tr '\\0' x; echo",
   'awk \'BEGIN { for (i = 0; i < 300000; i++) { printf "\\r[##########..........] %3d%% 12.3 MB/s", i % 100; fflush() } print "" }\'',
-  'seq 1 2000000', "head -c 200000000 /dev/zero | tr '\\0' x | fold -w 100"];
+  'seq 1 2000000',
+  "head -c 200000000 /dev/zero | tr '\\0' x | fold -w 100",
+];
 
 const MiB = 1024 * 1024;
 
-/** Runs `fn` while sampling RSS; returns its result, wall time (ms) and peak RSS growth (bytes). */
 /** Runs `fn`, with its wall time (ms), this process's CPU time meanwhile (ms, all threads) and the peak RSS growth (bytes). */
 async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number; peak: number }> {
   (globalThis as { gc?: () => void }).gc?.();

@@ -16,7 +16,7 @@ import { lowerThisThreadPriority } from '../common/backgroundThread';
 const port = parentPort;
 if (!port) throw new Error('mirrorEmulatorWorker runs only as a worker thread');
 const post = (reply: EmulatorReply) => port.postMessage(reply);
-// The emulator catches up when it can: the threads a person waits on run first.
+// The emulator catches up when it can: the extension host thread runs first.
 lowerThisThreadPriority();
 
 /** An emulator of `setup`'s size that has read `setup.tail` (through a PanelFilter of its own). */

@@ -15,7 +15,7 @@ import { lowerThisThreadPriority } from '../../common/backgroundThread';
 
 if (!parentPort) throw new Error('noteParseWorker runs in a worker thread (node:worker_threads), not as a program');
 const port: MessagePort = parentPort;
-// Indexing is background work: the threads a person waits on run first.
+// Indexing is background work: the extension host thread runs first.
 lowerThisThreadPriority();
 
 let held: { id: number; source: PieceSource } | undefined;
