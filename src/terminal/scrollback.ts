@@ -73,8 +73,8 @@ export class Scrollback {
   private partial = '';
   /**
    * UTF-8 bytes of `partial` (as Buffer.byteLength counts them: a lone surrogate is 3), kept as
-   * it grows: an unfinished line of megabytes arrives in thousands of chunks, and counting it
-   * again at each one made a single long line cost 15 times as much as lines.
+   * it grows: an unfinished line can arrive in thousands of small writes (a progress bar redrawn
+   * with `\r` never ends its line), and counting it again at each one cost more than reading it.
    */
   private partialBytes = 0;
   /** `partial` may hold characters outside ASCII (its UTF-8 length is then counted). */
