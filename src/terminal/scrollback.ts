@@ -75,10 +75,9 @@ export class Scrollback {
    * UTF-8 bytes of `partial` (as Buffer.byteLength counts them: a lone surrogate is 3), kept as
    * it grows: an unfinished line can arrive in thousands of small writes (a progress bar redrawn
    * with `\r` never ends its line), and counting it again at each one cost more than reading it.
+   * Equal to `partial.length` exactly when `partial` is ASCII.
    */
   private partialBytes = 0;
-  /** `partial` may hold characters outside ASCII (its UTF-8 length is then counted). */
-  private partialNonAscii = false;
   private bytes = 0;
   /** Absolute number of the oldest retained line (lines ever evicted before it). */
   private evicted = 0;
@@ -103,10 +102,9 @@ export class Scrollback {
       let line = this.partial ? this.partial + text.slice(start, end) : text.slice(start, end);
       // A `\r` that ended the previous chunk's partial line belongs to this `\n`.
       if (nl === start && this.partial.endsWith('\r')) line = line.slice(0, -1);
-      const asciiLine = ascii && !this.partialNonAscii;
+      const asciiLine = ascii && this.partialBytes === this.partial.length;
       this.partial = '';
       this.partialBytes = 0;
-      this.partialNonAscii = false;
       this.pushLine(line, asciiLine ? line.length : undefined);
       start = nl + 1;
     }
@@ -139,7 +137,6 @@ export class Scrollback {
     if (!ascii && isLowSurrogate(more.charCodeAt(0)) && isHighSurrogate(this.partial.charCodeAt(this.partial.length - 1))) bytes -= 2;
     this.partial += more;
     this.partialBytes += bytes;
-    if (!ascii) this.partialNonAscii = true;
   }
 
   /** Replaces the unfinished line (a cut or split of it). */
