@@ -28,13 +28,14 @@ export class FileEventQueue implements vscode.Disposable {
   private disposed = false;
 
   /**
-   * @param handle called once per waiting event, in order; up to 64 calls may wait at once (on
-   *   work they queue elsewhere, which keeps its own order); an error it throws or rejects with is
-   *   passed to `onError`, and the next event is handled.
+   * @param handle called once per waiting event, in order, with the number of events still waiting
+   *   after it (0 for the last of a burst, or a lone event: a folder moved in comes alone); up to 64
+   *   calls may wait at once (on work they queue elsewhere, which keeps its own order); an error it
+   *   throws or rejects with is passed to `onError`, and the next event is handled.
    * @param onError where a failing handler is reported.
    */
   constructor(
-    private readonly handle: (uri: vscode.Uri, kind: FileEventKind) => void | Promise<void>,
+    private readonly handle: (uri: vscode.Uri, kind: FileEventKind, waiting: number) => void | Promise<void>,
     private readonly onError: (uri: vscode.Uri, error: unknown) => void,
   ) {}
 
@@ -69,12 +70,13 @@ export class FileEventQueue implements vscode.Disposable {
         }
         const [key, { uri, kind }] = next.value;
         this.waiting.delete(key);
+        const waiting = this.waiting.size;
         // At most MAX_IN_FLIGHT handlers wait at once: the work behind them (an index update) is
         // fed ahead, and what they do after their own awaits comes back in small groups, not as
         // 10 000 continuations in one microtask checkpoint.
         const run = (async () => {
           try {
-            await this.handle(uri, kind);
+            await this.handle(uri, kind, waiting);
           } catch (e) {
             this.onError(uri, e);
           }

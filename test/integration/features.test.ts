@@ -139,23 +139,31 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     }
   });
 
-  it('workspace symbols: a TypeScript project moved in after a search, in a folder named like a clone (me.github.io), is searched too', async () => {
-    await symbols({ query: 'computeTotalPrice' }); // the workspace's languages were found and loaded
-    // Made beside the workspace (the same file system), then moved in at once: the watcher reports
-    // the folder alone, none of the files in it.
-    const stage = fs.mkdtempSync(path.join(path.dirname(root()), 'dsh-stage-'));
-    const clone = path.join(root(), 'me.github.io');
-    try {
-      fs.mkdirSync(path.join(stage, 'me.github.io', 'src'), { recursive: true });
-      fs.writeFileSync(path.join(stage, 'me.github.io', 'tsconfig.json'), '{ "compilerOptions": { "strict": true }, "include": ["src/*.ts"] }\n');
-      fs.writeFileSync(path.join(stage, 'me.github.io', 'src', 'page.ts'), 'export function movedInCloneFunction(): number {\n  return 2;\n}\n');
-      fs.renameSync(path.join(stage, 'me.github.io'), clone);
-      await until('the moved-in project\'s function to be found', async () => ((await symbols({ query: 'movedInCloneFunction' })).symbols ?? []).some((s) => s.path === 'me.github.io/src/page.ts'), 30_000, 500);
-    } finally {
-      fs.rmSync(clone, { recursive: true, force: true });
-      fs.rmSync(stage, { recursive: true, force: true });
-    }
-  });
+  // A clone's folder name can have a dot: one that ends like no file (me.github.io), or like a
+  // script of a language the workspace already has (three.js, beside a .js file).
+  for (const name of ['me.github.io', 'three.js']) {
+    it(`workspace symbols: a TypeScript project moved in after a search, in a folder named like a clone (${name}), is searched too`, async () => {
+      const script = path.join(root(), 'known-script.js');
+      if (name.endsWith('.js')) fs.writeFileSync(script, 'export function knownScriptFunction() {\n  return 1;\n}\n');
+      await until('the workspace\'s languages to be found and loaded', async () => (await symbols({ query: name.endsWith('.js') ? 'knownScriptFunction' : 'computeTotalPrice' })).symbols?.length === 1, 30_000, 500);
+      // Made beside the workspace (the same file system), then moved in at once: the watcher reports
+      // the folder alone, none of the files in it.
+      const stage = fs.mkdtempSync(path.join(path.dirname(root()), 'dsh-stage-'));
+      const clone = path.join(root(), name);
+      const fn = `movedInCloneFunction${name.replace(/\W/g, '')}`;
+      try {
+        fs.mkdirSync(path.join(stage, name, 'src'), { recursive: true });
+        fs.writeFileSync(path.join(stage, name, 'tsconfig.json'), '{ "compilerOptions": { "strict": true }, "include": ["src/*.ts"] }\n');
+        fs.writeFileSync(path.join(stage, name, 'src', 'page.ts'), `export function ${fn}(): number {\n  return 2;\n}\n`);
+        fs.renameSync(path.join(stage, name), clone);
+        await until('the moved-in project\'s function to be found', async () => ((await symbols({ query: fn })).symbols ?? []).some((s) => s.path === `${name}/src/page.ts`), 30_000, 500);
+      } finally {
+        fs.rmSync(clone, { recursive: true, force: true });
+        fs.rmSync(stage, { recursive: true, force: true });
+        fs.rmSync(script, { force: true });
+      }
+    });
+  }
 
   it('a type error is reported settled, and its fix on disk clears it', async () => {
     fs.mkdirSync(path.dirname(broken()), { recursive: true });

@@ -28,6 +28,17 @@ describe('FileEventQueue', () => {
     queue.dispose();
   });
 
+  it('tells each handler how many events still wait after it: a burst counts down to 0, a lone event is 0', async () => {
+    const handled: string[] = [];
+    const queue = new FileEventQueue((u, _kind, waiting) => void handled.push(`${u.path} ${waiting}`), assert.fail);
+    for (const p of ['/a', '/b', '/c']) queue.push(uri(p), 'changed');
+    await handledAll(handled, 3);
+    queue.push(uri('/moved-in'), 'changed');
+    await handledAll(handled, 4);
+    assert.deepEqual(handled, ['/a 2', '/b 1', '/c 0', '/moved-in 0']);
+    queue.dispose();
+  });
+
   it('a handler that throws or rejects is reported, and the next events are handled', async () => {
     const handled: string[] = [];
     const errors: string[] = [];

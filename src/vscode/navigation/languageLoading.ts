@@ -38,6 +38,12 @@ const EXCLUDE = '{**/node_modules/**,**/.git/**,**/dist/**,**/out/**,**/build/**
 const EXCLUDED_FOLDER = /\/(node_modules|\.git|dist|out|build)\//;
 /** How many entries of a created folder are looked at before it counts as a change. */
 const FOLDER_LOOK_LIMIT = 20_000;
+/**
+ * Events still waiting below which any created name is asked whether it is a folder: a folder moved
+ * in comes as one event, and a clone can be named like a file (`three.js`); a burst of files is
+ * looked at by name alone (one `stat` each would queue 10 000 behind them).
+ */
+const ASK_ANY_NAME_BELOW = 16;
 /** A TypeScript or JavaScript project file. */
 const PROJECT_FILE = /\/(tsconfig|jsconfig)\.json$/;
 /** How many files {@link WorkspaceLanguages.load} looks at to find the languages present. */
@@ -111,7 +117,8 @@ interface LanguageFiles {
  * changed or deleted; a file created of a language not found yet, or under a project file that
  * included nothing yet, or such a file in a created folder (a watcher can report a folder moved
  * in without its files; a created name is looked at when it has no dot or does not end like a
- * common file, `me.github.io`, see `mayBeFolderLoosely`); a file found, or a folder holding one, deleted; a file found that no
+ * common file, `me.github.io`, see `mayBeFolderLoosely`, and any name when fewer than 16 events
+ * wait, `three.js`); a file found, or a folder holding one, deleted; a file found that no
  * longer opens; the workspace folders or DSH Bridge's settings changed. Events in dependency and
  * build folders change nothing. Watching starts with the first search; dispose to stop it.
  */
@@ -141,8 +148,8 @@ export class WorkspaceLanguages implements vscode.Disposable {
     };
     // A burst of events (10 000 files written) is looked at in slices, not in the listener.
     const events = new FileEventQueue(
-      async (uri, kind) => {
-        if (kind === 'deleted' ? this.deletedChanges(uri) : await this.createdChanges(uri)) forget();
+      async (uri, kind, waiting) => {
+        if (kind === 'deleted' ? this.deletedChanges(uri) : await this.createdChanges(uri, waiting < ASK_ANY_NAME_BELOW)) forget();
       },
       () => forget(),
     );
@@ -166,11 +173,15 @@ export class WorkspaceLanguages implements vscode.Disposable {
     this.known = undefined;
   }
 
-  /** Whether a file or folder created at `uri` could change what the search finds (see the class comment). */
-  private async createdChanges(uri: vscode.Uri): Promise<boolean> {
+  /**
+   * Whether a file or folder created at `uri` could change what the search finds (see the class
+   * comment); `askAnyName`: few events wait (a lone one, the end of a burst), so a name that ends
+   * like a common file is asked about too.
+   */
+  private async createdChanges(uri: vscode.Uri, askAnyName: boolean): Promise<boolean> {
     if (EXCLUDED_FOLDER.test(`${uri.path}/`)) return false;
     if (!this.known) return true;
-    if (mayBeFolder(uri.path) || (mayBeFolderLoosely(uri.path) && (await isFolder(uri)))) return this.folderChanges(uri);
+    if (mayBeFolder(uri.path) || ((askAnyName || mayBeFolderLoosely(uri.path)) && (await isFolder(uri)))) return this.folderChanges(uri);
     return this.fileChanges(uri);
   }
 
