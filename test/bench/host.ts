@@ -23,7 +23,11 @@
  * cores kept busy by programs outside DSH Bridge (what a flood's CPU use alone does), 10 000 plain
  * files written (file events, no note to parse), VS Code's own workspace symbol command, a
  * `findFiles` of 2000 files.
- * Calls over the goal are listed with when they started in their scenario.
+ * Calls over the goal are listed with when they started in their scenario and (Linux) how long,
+ * meanwhile, the extension host thread and the window's renderer main threads waited for a CPU
+ * (runnable, not running) and how much of the CPUs' time was idle (cpuWait.ts); each scenario's
+ * line ends with the CPUs' idle share over the scenario. A slow call whose threads waited for a
+ * CPU most of the time was held up by a machine with every core busy, not by a blocked thread.
  * DSH_BENCH_SCENARIO_S caps each scenario (seconds, default 120); DSH_BENCH_HOST_PARTS picks parts
  * (comma-separated, default `latency,output,notes`); DSH_BENCH_CPU_PROFILE names a folder where each
  * scenario's CPU profile of the extension host thread is written (`<n>.cpuprofile`, for Chrome
@@ -39,6 +43,7 @@ import * as vscode from 'vscode';
 import { emit, errorText, Results, writeResults } from '../helpers/host/report';
 import { runNodeChild } from '../helpers/host/nodeChild';
 import { RUNS, median, now, quantile } from './timing';
+import { CpuWait, CpuWaitProbe, cpuWaitText } from './cpuWait';
 import { errorMessage } from '../../src/common/errorMessage';
 import type { TerminalApi } from '../../src/terminal/terminalApi';
 
@@ -78,21 +83,27 @@ function cpuProfile(): () => Promise<void> {
   };
 }
 
+let cpuWaits: CpuWaitProbe | undefined;
+
 async function scenario(label: string, work: () => Promise<unknown>): Promise<void> {
   const profiled = cpuProfile();
   const calls: number[] = [];
-  const slow: Array<{ at: number; took: number }> = [];
+  const slow: Array<{ at: number; took: number; wait?: CpuWait }> = [];
   let sampling = true;
   let pendingSince: number | undefined;
+  // Made once the window runs: it finds the window's renderer processes.
+  const probe = (cpuWaits ??= new CpuWaitProbe());
+  const atStart = probe.snapshot();
   const started = now();
   const sampler = (async () => {
     while (sampling) {
+      const before = probe.snapshot();
       const t = (pendingSince = now());
       await invoke('dsh_terminal_list', {});
       pendingSince = undefined;
       const took = now() - t;
       calls.push(took);
-      if (took > GOAL_MS) slow.push({ at: t - started, took });
+      if (took > GOAL_MS) slow.push({ at: t - started, took, wait: CpuWaitProbe.between(before, probe.snapshot()) });
       if (took < SAMPLE_EVERY_MS) await new Promise((r) => setTimeout(r, SAMPLE_EVERY_MS - took));
     }
   })();
@@ -107,6 +118,7 @@ async function scenario(label: string, work: () => Promise<unknown>): Promise<vo
     note = ` (failed: ${errorMessage(err)})`;
   }
   const wall = now() - t;
+  const whole = CpuWaitProbe.between(atStart, probe.snapshot());
   sampling = false;
   lag.disable();
   await profiled();
@@ -122,12 +134,15 @@ async function scenario(label: string, work: () => Promise<unknown>): Promise<vo
     text:
       `  ${label}${note}\n` +
       `    ${(wall / 1000).toFixed(1)} s, ${calls.length} no-op calls: call max ${waiting !== undefined ? '≥ ' : ''}${ms(callMax)} p99 ${ms(quantile(calls, 0.99))} median ${ms(median(calls))}; ` +
-      `event-loop lag max ${ms(lagMax)} p99 ${ms(lagP99)} — ${ok} the ${GOAL_MS} ms goal`,
+      `event-loop lag max ${ms(lagMax)} p99 ${ms(lagP99)} — ${ok} the ${GOAL_MS} ms goal${whole ? `; CPUs idle ${whole.idlePercent.toFixed(0)} %` : ''}`,
   });
   // With a trace of the window (DSH_BROWSER_TRACE), each also at its monotonic clock time, the
   // clock of the trace's timestamps (scripts/trace-long.mjs prints it).
   const clock = (c: { at: number }) => (process.env.DSH_BROWSER_TRACE ? ` at ${((started + c.at) / 1000).toFixed(2)} s monotonic` : '');
-  if (slow.length > 0) emit({ text: `    calls over ${GOAL_MS} ms started at ${slow.slice(0, 8).map((c) => `+${(c.at / 1000).toFixed(1)} s (${ms(c.took)}${clock(c)})`).join(', ')}` });
+  if (slow.length > 0) {
+    emit({ text: `    calls over ${GOAL_MS} ms, by when they started:` });
+    for (const c of slow.slice(0, 8)) emit({ text: `      +${(c.at / 1000).toFixed(1)} s: ${ms(c.took)}${clock(c)}${c.wait ? `; meanwhile ${cpuWaitText(c.wait)}` : ''}` });
+  }
   // The next scenario starts once the window answers again.
   const settle = now();
   const settled = await Promise.race([sampler.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), SCENARIO_MS))]);

@@ -1,0 +1,97 @@
+/**
+ * How long the threads a tool call needs waited for a CPU, for the in-host benchmark: a call that
+ * takes 300 ms while neither the extension host thread nor the window's main thread was busy for
+ * long was waiting for a core (both cores taken by the programs a session runs, the window's
+ * drawing, DSH Bridge's workers), not for DSH Bridge's code.
+ *
+ * Linux only, from /proc: `/proc/<pid>/task/<tid>/schedstat` holds a thread's time on a CPU and its
+ * time runnable but waiting on a runqueue, both in ns (see the kernel's
+ * Documentation/scheduler/sched-stats.rst); the first line of `/proc/stat` holds all CPUs' time
+ * by state, in clock ticks (proc(5)). Elsewhere every snapshot is undefined.
+ *
+ * The threads: the extension host's main thread (this process's, which runs the benchmark) and the
+ * main threads of the window's renderer processes (command line with `--type=renderer`, found once
+ * when the probe is made: the workbench's renderer, Chromium's or Electron's).
+ */
+import * as fs from 'node:fs';
+
+/** Run-queue waits (ns) of the watched threads and the CPUs' time (ticks) at one moment. */
+export interface CpuSnapshot {
+  /** Time the extension host's main thread waited to run since it started. */
+  hostWaitNs: number;
+  /** The same, of each of the window's renderer main threads (in the probe's order). */
+  windowWaitNs: number[];
+  /** All CPUs' idle ticks (idle and iowait). */
+  idleTicks: number;
+  /** All CPUs' ticks in every state. */
+  totalTicks: number;
+}
+
+/** What happened between two snapshots: waits in ms, the CPUs' idle share in percent (0–100). */
+export interface CpuWait {
+  hostWaitMs: number;
+  /** The longest wait of one renderer main thread (the workbench's, the others being idle). */
+  windowWaitMs: number;
+  idlePercent: number;
+}
+
+export class CpuWaitProbe {
+  private readonly renderers: number[];
+
+  constructor() {
+    this.renderers = process.platform === 'linux' ? rendererPids() : [];
+  }
+
+  /** The waits and CPU times now; undefined where /proc cannot tell (not Linux, no renderer found). */
+  snapshot(): CpuSnapshot | undefined {
+    if (this.renderers.length === 0) return undefined;
+    try {
+      const cpu = fs.readFileSync('/proc/stat', 'latin1').slice(0, 200).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+      return {
+        hostWaitNs: runQueueWait(process.pid),
+        windowWaitNs: this.renderers.map(runQueueWait),
+        idleTicks: (cpu[3] ?? 0) + (cpu[4] ?? 0),
+        totalTicks: cpu.reduce((a, b) => a + b, 0),
+      };
+    } catch {
+      return undefined; // a renderer that went away
+    }
+  }
+
+  /** What happened from `a` to `b` (either undefined: undefined). */
+  static between(a: CpuSnapshot | undefined, b: CpuSnapshot | undefined): CpuWait | undefined {
+    if (!a || !b) return undefined;
+    const ticks = b.totalTicks - a.totalTicks;
+    return {
+      hostWaitMs: (b.hostWaitNs - a.hostWaitNs) / 1e6,
+      windowWaitMs: Math.max(...b.windowWaitNs.map((ns, i) => ns - (a.windowWaitNs[i] ?? ns))) / 1e6,
+      idlePercent: ticks > 0 ? (100 * (b.idleTicks - a.idleTicks)) / ticks : 0,
+    };
+  }
+}
+
+/** `wait` as the benchmark prints it: "waited for a CPU: extension host thread 25 ms, window 150 ms; CPUs idle 0 %". */
+export function cpuWaitText(wait: CpuWait): string {
+  return `waited for a CPU: extension host thread ${wait.hostWaitMs.toFixed(0)} ms, window ${wait.windowWaitMs.toFixed(0)} ms; CPUs idle ${wait.idlePercent.toFixed(0)} %`;
+}
+
+/** The main thread's run-queue wait (ns) of process `pid`. */
+function runQueueWait(pid: number): number {
+  const [, wait] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1').split(' ');
+  return Number(wait);
+}
+
+/** Pids of the processes with a `--type=renderer` argument that this process may read. */
+function rendererPids(): number[] {
+  const pids: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // Chromium rewrites its command line: the arguments can be separated by spaces, not NULs.
+      if (/[\0 ]--type=renderer(?:[\0 ]|$)/.test(fs.readFileSync(`/proc/${name}/cmdline`, 'latin1'))) pids.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
