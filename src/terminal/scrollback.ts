@@ -70,12 +70,20 @@ export class Scrollback {
   private lineBytes = new Float64Array(64);
   private first = 0;
   private count = 0;
-  private partial = '';
   /**
-   * UTF-8 bytes of `partial` (as Buffer.byteLength counts them: a lone surrogate is 3), kept as
-   * it grows: an unfinished line can arrive in thousands of small writes (a progress bar redrawn
-   * with `\r` never ends its line), and counting it again at each one cost more than reading it.
-   * Equal to `partial.length` exactly when `partial` is ASCII.
+   * The unfinished line as the parts it arrived in (the chunks given to `append`, or slices of
+   * them), oldest first, with the UTF-8 bytes of each (as Buffer.byteLength counts them: a lone
+   * surrogate is 3). Joined only when read: a line of 50 MB is stored in pieces made of slices of
+   * its chunks, never copied whole to be cut. A surrogate pair is never split between two parts.
+   */
+  private partialParts: string[] = [];
+  private partialPartBytes: number[] = [];
+  /** UTF-16 code units of the unfinished line. */
+  private partialLength = 0;
+  /**
+   * UTF-8 bytes of the unfinished line, kept as it grows: it can arrive in thousands of small
+   * writes (a progress bar redrawn with `\r` never ends its line), and counting it again at each
+   * one cost more than reading it. Equal to `partialLength` exactly when the line is ASCII.
    */
   private partialBytes = 0;
   private bytes = 0;
@@ -99,30 +107,26 @@ export class Scrollback {
       const nl = text.indexOf('\n', start);
       if (nl < 0) break;
       const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      let line = this.partial ? this.partial + text.slice(start, end) : text.slice(start, end);
+      const partial = this.partial();
+      let line = partial ? partial + text.slice(start, end) : text.slice(start, end);
       // A `\r` that ended the previous chunk's partial line belongs to this `\n`.
-      if (nl === start && this.partial.endsWith('\r')) line = line.slice(0, -1);
-      const asciiLine = ascii && this.partialBytes === this.partial.length;
-      this.partial = '';
-      this.partialBytes = 0;
+      if (nl === start && partial.endsWith('\r')) line = line.slice(0, -1);
+      const asciiLine = ascii && this.partialBytes === this.partialLength;
+      this.setPartial('');
       this.pushLine(line, asciiLine ? line.length : undefined);
       start = nl + 1;
     }
     if (start < text.length) {
       this.growPartial(text.slice(start), ascii);
       // An unfinished line that is already too long: its head is final, store it now.
-      if (this.partialBytes > this.maxLineBytes) {
-        const pieces = splitLine(this.partial, this.maxLineBytes);
-        this.setPartial(pieces.pop() ?? '');
-        for (const piece of pieces) this.storeLine(piece);
-      }
+      while (this.partialBytes > this.maxLineBytes) this.storePartialHead();
     }
     this.enforce();
   }
 
   /** Retained lines, counting a non-empty unfinished last line. */
   get totalLines(): number {
-    return this.count + (this.partial ? 1 : 0);
+    return this.count + (this.partialLength > 0 ? 1 : 0);
   }
 
   /** Retained UTF-8 bytes, one `\n` per complete line counted. */
@@ -130,19 +134,81 @@ export class Scrollback {
     return this.bytes + this.partialBytes;
   }
 
-  /** Appends `more` (ASCII only when `ascii`) to the unfinished line, counting its bytes. */
+  /** The unfinished line, its parts joined (and kept joined). */
+  private partial(): string {
+    if (this.partialParts.length > 1) {
+      this.partialParts = [this.partialParts.join('')];
+      this.partialPartBytes = [this.partialBytes];
+    }
+    return this.partialParts[0] ?? '';
+  }
+
+  /** Appends `more` (non-empty; ASCII only when `ascii`) to the unfinished line, counting its bytes. */
   private growPartial(more: string, ascii: boolean): void {
-    let bytes = ascii ? more.length : utf8Length(more);
-    // A surrogate pair cut between two chunks: alone each half counted 3 bytes, together 4.
-    if (!ascii && isLowSurrogate(more.charCodeAt(0)) && isHighSurrogate(this.partial.charCodeAt(this.partial.length - 1))) bytes -= 2;
-    this.partial += more;
+    const last = this.partialParts.length - 1;
+    const previous = this.partialParts[last];
+    // A surrogate pair cut between two chunks: its high half moves over to the low half, so that
+    // no part ends in half a pair (alone each half counts 3 bytes, together 4).
+    if (!ascii && previous !== undefined && isLowSurrogate(more.charCodeAt(0)) && isHighSurrogate(previous.charCodeAt(previous.length - 1))) {
+      this.partialBytes -= 3;
+      this.partialLength -= 1;
+      more = previous.slice(-1) + more;
+      if (previous.length === 1) {
+        this.partialParts.pop();
+        this.partialPartBytes.pop();
+      } else {
+        this.partialParts[last] = previous.slice(0, -1);
+        this.partialPartBytes[last]! -= 3;
+      }
+    }
+    const bytes = ascii ? more.length : utf8Length(more);
+    this.partialParts.push(more);
+    this.partialPartBytes.push(bytes);
+    this.partialLength += more.length;
     this.partialBytes += bytes;
   }
 
-  /** Replaces the unfinished line (a cut or split of it). */
+  /** Replaces the unfinished line (a cut of it, or '' once it ended). */
   private setPartial(text: string): void {
-    this.partial = text;
-    this.partialBytes = utf8Length(text);
+    this.partialParts = text ? [text] : [];
+    this.partialBytes = text ? utf8Length(text) : 0;
+    this.partialPartBytes = text ? [this.partialBytes] : [];
+    this.partialLength = text.length;
+  }
+
+  /**
+   * Stores the head of the unfinished line as a piece ending with LINE_SPLIT_MARKER, at most
+   * `maxLineBytes` bytes with the marker, cut on a code point boundary (see {@link splitLine}).
+   * The piece is made of the parts' slices, none of them copied.
+   */
+  private storePartialHead(): void {
+    const room = this.maxLineBytes - LINE_SPLIT_MARKER_BYTES;
+    let piece = '';
+    let bytes = 0;
+    let units = 0;
+    for (;;) {
+      const part = this.partialParts[0]!;
+      const partBytes = this.partialPartBytes[0]!;
+      if (bytes + partBytes <= room) {
+        piece += part;
+        bytes += partBytes;
+        units += part.length;
+        this.partialParts.shift();
+        this.partialPartBytes.shift();
+        continue;
+      }
+      // The part is cut: as many of its code points as fit (at least one in a piece).
+      const [cut, cutBytes] = partBytes === part.length ? [room - bytes, room - bytes] : fittingUnits(part, room - bytes, bytes === 0);
+      piece += part.slice(0, cut);
+      bytes += cutBytes;
+      units += cut;
+      this.partialParts[0] = part.slice(cut);
+      this.partialPartBytes[0] = partBytes - cutBytes;
+      break;
+    }
+    this.partialBytes -= bytes;
+    this.partialLength -= units;
+    this.storeLine(piece + LINE_SPLIT_MARKER, bytes + LINE_SPLIT_MARKER_BYTES);
   }
 
   /** The retained range in absolute coordinates (see ScrollbackPosition). */
@@ -152,7 +218,7 @@ export class Scrollback {
     return {
       firstLine: this.evicted,
       endLine: this.evicted + complete,
-      open: this.partial !== '',
+      open: this.partialLength > 0,
       firstByte: this.evictedBytes,
       endByte: this.evictedBytes + this.bytes + partialBytes,
     };
@@ -226,7 +292,7 @@ export class Scrollback {
 
   private lineAt(index: number): string {
     // Past the complete lines comes the partial one.
-    return index < this.count ? this.lines[(this.first + index) & (this.lines.length - 1)]! : this.partial;
+    return index < this.count ? this.lines[(this.first + index) & (this.lines.length - 1)]! : this.partial();
   }
 
   /** Stores a complete line; `bytes` is its UTF-8 length when the caller knows it. */
@@ -282,7 +348,7 @@ export class Scrollback {
       this.dropOldest();
     }
     if (this.partialBytes > this.limits.maxBytes) {
-      const cut = tailByBytes(this.partial, this.limits.maxBytes);
+      const cut = tailByBytes(this.partial(), this.limits.maxBytes);
       this.setPartial(cut.text);
       this.evictedBytes += cut.dropped;
     }
@@ -298,26 +364,34 @@ export function splitLine(line: string, maxBytes: number): string[] {
   const room = maxBytes - LINE_SPLIT_MARKER_BYTES;
   const pieces: string[] = [];
   let left = utf8Length(line);
-  let start = 0;
-  // Walks UTF-16 code units, never between the halves of a surrogate pair; a lone surrogate
-  // (an unfinished line may end in one) stays in the rest, untouched.
+  let rest = line;
   while (left > maxBytes) {
-    let i = start;
-    let bytes = 0;
-    for (;;) {
-      const c = line.charCodeAt(i);
-      const pair = c >= 0xd800 && c <= 0xdbff && (line.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-      const size = pair ? 4 : c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
-      if (bytes + size > room && i > start) break;
-      bytes += size;
-      i += pair ? 2 : 1;
-    }
-    pieces.push(line.slice(start, i) + LINE_SPLIT_MARKER);
+    const [cut, bytes] = fittingUnits(rest, room, true);
+    pieces.push(rest.slice(0, cut) + LINE_SPLIT_MARKER);
     left -= bytes;
-    start = i;
+    rest = rest.slice(cut);
   }
-  pieces.push(line.slice(start));
+  pieces.push(rest);
   return pieces;
+}
+
+/**
+ * How many UTF-16 code units from the start of `text` hold at most `maxBytes` UTF-8 bytes, never
+ * between the halves of a surrogate pair (a lone surrogate counts 3 bytes, as Buffer.byteLength
+ * counts it), and their bytes; with `atLeastOne`, the first code point even when it alone is larger.
+ */
+function fittingUnits(text: string, maxBytes: number, atLeastOne: boolean): [units: number, bytes: number] {
+  let i = 0;
+  let bytes = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    const pair = isHighSurrogate(c) && isLowSurrogate(text.charCodeAt(i + 1));
+    const size = pair ? 4 : c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+    if (bytes + size > maxBytes && !(atLeastOne && i === 0)) break;
+    bytes += size;
+    i += pair ? 2 : 1;
+  }
+  return [i, bytes];
 }
 
 /**
