@@ -12,7 +12,7 @@ export interface EmulatorSetup {
   rows: number;
   /** Lines of scrollback the emulator keeps (the most a snapshot writes before the screen). */
   scrollback: number;
-  /** The session's newest output as printed (escapes included), read first through a new PanelFilter; '' for none. */
+  /** The session's newest output as printed (escapes included), read first through a new PanelFilter, its newest part within a cost budget (emulatorTail.ts); '' for none. */
   tail: string;
 }
 

@@ -8,7 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
-import { PanelFilter } from './escapeScan';
+import { emulatorTail } from './emulatorTail';
 import type { EmulatorReply, EmulatorRequest, EmulatorSetup } from './mirrorEmulatorProtocol';
 import { Emulator, initialText, skipAheadText } from './skipAhead';
 import { lowerThisThreadPriority } from '../common/backgroundThread';
@@ -19,12 +19,12 @@ const post = (reply: EmulatorReply) => port.postMessage(reply);
 // The emulator catches up when it can: the extension host thread runs first.
 lowerThisThreadPriority();
 
-/** An emulator of `setup`'s size that has read `setup.tail` (through a PanelFilter of its own). */
+/** An emulator of `setup`'s size that has read `setup.tail` (through a PanelFilter of its own, at most a budget of it: emulatorTail.ts). */
 function emulatorOf(setup: EmulatorSetup): Emulator {
   const term = new Terminal({ cols: setup.cols, rows: setup.rows, scrollback: setup.scrollback, allowProposedApi: true, logLevel: 'off' });
   const serializer = new SerializeAddon();
   term.loadAddon(serializer);
-  if (setup.tail) term.write(new PanelFilter(setup.cols, setup.rows).push(setup.tail));
+  if (setup.tail) term.write(emulatorTail(setup.tail, setup.cols, setup.rows));
   return { term, serializer };
 }
 

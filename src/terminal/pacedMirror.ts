@@ -26,7 +26,8 @@
  *   newest lines and the screen), never a cut piece of text.
  * - If more than `emulatorBacklogCost` of output waits for the emulator, the output outruns even
  *   the emulator: it starts over in its worker, fed `tail()` (the session's newest output, as the
- *   session keeps it), and the next skip-ahead is drawn from that; at most once per `refreshMs`
+ *   session keeps it; of that, the newest part within a parsing budget, see emulatorTail.ts), and
+ *   the next skip-ahead is drawn from that; at most once per `refreshMs`
  *   (between two, the emulator is given nothing). An emulator whose worker fails is replaced by one
  *   in a new worker; after {@link MAX_EMULATOR_LOSSES} failures the mirror writes a line saying it
  *   stopped, and stops (the session itself goes on).
