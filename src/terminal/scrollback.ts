@@ -73,8 +73,9 @@ export class Scrollback {
   /**
    * The unfinished line as the parts it arrived in (the chunks given to `append`, or slices of
    * them), oldest first, with the UTF-8 bytes of each (as Buffer.byteLength counts them: a lone
-   * surrogate is 3). Joined only when read: a line of 50 MB is stored in pieces made of slices of
-   * its chunks, never copied whole to be cut. A surrogate pair is never split between two parts.
+   * surrogate is 3). Joined only when read or stored: a line of 50 MB is stored piece by piece,
+   * each made of the parts it spans, never copied or walked whole to be cut. A surrogate pair is
+   * never split between two parts.
    */
   private partialParts: string[] = [];
   private partialPartBytes: number[] = [];
@@ -179,36 +180,34 @@ export class Scrollback {
   /**
    * Stores the head of the unfinished line as a piece ending with LINE_SPLIT_MARKER, at most
    * `maxLineBytes` bytes with the marker, cut on a code point boundary (see {@link splitLine}).
-   * The piece is made of the parts' slices, none of them copied.
+   * The piece is the parts that fit whole, joined (one flat string of at most `maxLineBytes`: a
+   * chain of thousands of one-byte writes would cost 30 bytes per byte kept), and the head of the
+   * next part; the rest of the line is never copied or walked.
    */
   private storePartialHead(): void {
     const room = this.maxLineBytes - LINE_SPLIT_MARKER_BYTES;
-    let piece = '';
+    const parts = this.partialParts;
+    let whole = 0;
     let bytes = 0;
     let units = 0;
-    for (;;) {
-      const part = this.partialParts[0]!;
-      const partBytes = this.partialPartBytes[0]!;
-      if (bytes + partBytes <= room) {
-        piece += part;
-        bytes += partBytes;
-        units += part.length;
-        this.partialParts.shift();
-        this.partialPartBytes.shift();
-        continue;
-      }
-      // The part is cut: as many of its code points as fit (at least one in a piece).
-      const [cut, cutBytes] = partBytes === part.length ? [room - bytes, room - bytes] : fittingUnits(part, room - bytes, bytes === 0);
-      piece += part.slice(0, cut);
-      bytes += cutBytes;
-      units += cut;
-      this.partialParts[0] = part.slice(cut);
-      this.partialPartBytes[0] = partBytes - cutBytes;
-      break;
+    while (bytes + this.partialPartBytes[whole]! <= room) {
+      bytes += this.partialPartBytes[whole]!;
+      units += parts[whole]!.length;
+      whole++;
     }
-    this.partialBytes -= bytes;
-    this.partialLength -= units;
-    this.storeLine(piece + LINE_SPLIT_MARKER, bytes + LINE_SPLIT_MARKER_BYTES);
+    // The next part is cut: as many of its code points as fit (at least one in a piece).
+    const part = parts[whole]!;
+    const partBytes = this.partialPartBytes[whole]!;
+    const [cut, cutBytes] = partBytes === part.length ? [room - bytes, room - bytes] : fittingUnits(part, room - bytes, bytes === 0);
+    const piece = parts.slice(0, whole).join('') + part.slice(0, cut);
+    parts[whole] = part.slice(cut);
+    this.partialPartBytes[whole] = partBytes - cutBytes;
+    // One splice for all the parts taken (a shift each is a copy of the array each once it is large).
+    parts.splice(0, whole);
+    this.partialPartBytes.splice(0, whole);
+    this.partialBytes -= bytes + cutBytes;
+    this.partialLength -= units + cut;
+    this.storeLine(piece + LINE_SPLIT_MARKER, bytes + cutBytes + LINE_SPLIT_MARKER_BYTES);
   }
 
   /** The retained range in absolute coordinates (see ScrollbackPosition). */

@@ -1,5 +1,7 @@
 /** Marker parsing and the bounded scrollback, on real strings. */
 import * as assert from 'node:assert/strict';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import { MarkerEvent, MarkerParser, drainMarker } from '../../src/terminal/markers';
 import { ShellMarkers } from '../../src/terminal/shellMarkers';
 import { Scrollback, ViewportBuffer, tailByBytes } from '../../src/terminal/scrollback';
@@ -109,6 +111,21 @@ describe('Scrollback', () => {
         assert.deepEqual(s.position(), whole.position(), `${what}, then ended`);
       }
     }
+  });
+
+  it('a line that arrives one character at a time is stored in flat pieces: memory stays near the bytes kept', () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    const s = new Scrollback({ maxLines: 10_000, maxBytes: 1 << 20, maxLineBytes: 16 * 1024 });
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 1_000_000; i++) s.append(String.fromCharCode(97 + (i % 26))); // no line end
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    const pieces = Math.floor(1_000_000 / (16 * 1024 - 3)); // each with its marker (3 bytes) and line end
+    assert.equal(s.totalBytes, 1_000_000 + 4 * pieces);
+    // Kept as chains of one-character strings it took 30 bytes per byte; flat, about 1.5.
+    assert.ok(grown < 8 * s.totalBytes, `heap grew ${grown} bytes for ${s.totalBytes} kept`);
   });
 
   it('the byte cap wins over count and never splits a code point', () => {
