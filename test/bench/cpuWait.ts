@@ -10,8 +10,9 @@
  * by state, in clock ticks (proc(5)). Elsewhere every snapshot is undefined.
  *
  * The threads: the extension host's main thread (this process's, which runs the benchmark) and the
- * main threads of the window's renderer processes (command line with `--type=renderer`, found once
- * when the probe is made: the workbench's renderer, Chromium's or Electron's).
+ * main threads of the renderer processes (a `--type=renderer` argument: the workbench's renderer,
+ * Chromium's or Electron's), found when the probe is made. On a desktop, other Chromium-based
+ * programs' renderers count too; the benchmark's own window is the busy one.
  */
 import * as fs from 'node:fs';
 
@@ -19,20 +20,21 @@ import * as fs from 'node:fs';
 export interface CpuSnapshot {
   /** Time the extension host's main thread waited to run since it started. */
   hostWaitNs: number;
-  /** The same, of each of the window's renderer main threads (in the probe's order). */
-  windowWaitNs: number[];
+  /** The same, of each renderer main thread by pid (one that exited is left out). */
+  windowWaitNs: Map<number, number>;
   /** All CPUs' idle ticks (idle and iowait). */
   idleTicks: number;
-  /** All CPUs' ticks in every state. */
+  /** All CPUs' ticks in user, nice, system, idle, iowait, irq, softirq and steal time (guest time is counted in user and nice already). */
   totalTicks: number;
 }
 
 /** What happened between two snapshots: waits in ms, the CPUs' idle share in percent (0–100). */
 export interface CpuWait {
   hostWaitMs: number;
-  /** The longest wait of one renderer main thread (the workbench's, the others being idle). */
-  windowWaitMs: number;
-  idlePercent: number;
+  /** The longest wait of one renderer main thread (the workbench's, the others being idle); undefined without a renderer. */
+  windowWaitMs: number | undefined;
+  /** undefined when no clock tick passed (ticks are 10 ms apart). */
+  idlePercent: number | undefined;
 }
 
 export class CpuWaitProbe {
@@ -42,19 +44,21 @@ export class CpuWaitProbe {
     this.renderers = process.platform === 'linux' ? rendererPids() : [];
   }
 
-  /** The waits and CPU times now; undefined where /proc cannot tell (not Linux, no renderer found). */
+  /** The waits and CPU times now; undefined where /proc cannot tell (not Linux). */
   snapshot(): CpuSnapshot | undefined {
-    if (this.renderers.length === 0) return undefined;
+    if (process.platform !== 'linux') return undefined;
     try {
-      const cpu = fs.readFileSync('/proc/stat', 'latin1').slice(0, 200).split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-      return {
-        hostWaitNs: runQueueWait(process.pid),
-        windowWaitNs: this.renderers.map(runQueueWait),
-        idleTicks: (cpu[3] ?? 0) + (cpu[4] ?? 0),
-        totalTicks: cpu.reduce((a, b) => a + b, 0),
-      };
+      const cpu = fs.readFileSync('/proc/stat', 'latin1').slice(0, 300).split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+      const windowWaitNs = new Map<number, number>();
+      for (const pid of this.renderers) {
+        const wait = runQueueWait(pid);
+        if (wait !== undefined) windowWaitNs.set(pid, wait);
+      }
+      const hostWaitNs = runQueueWait(process.pid);
+      if (hostWaitNs === undefined) return undefined;
+      return { hostWaitNs, windowWaitNs, idleTicks: (cpu[3] ?? 0) + (cpu[4] ?? 0), totalTicks: cpu.reduce((a, b) => a + b, 0) };
     } catch {
-      return undefined; // a renderer that went away
+      return undefined; // no /proc/stat
     }
   }
 
@@ -62,23 +66,30 @@ export class CpuWaitProbe {
   static between(a: CpuSnapshot | undefined, b: CpuSnapshot | undefined): CpuWait | undefined {
     if (!a || !b) return undefined;
     const ticks = b.totalTicks - a.totalTicks;
+    const windowWaits = [...b.windowWaitNs].filter(([pid]) => a.windowWaitNs.has(pid)).map(([pid, ns]) => ns - a.windowWaitNs.get(pid)!);
     return {
       hostWaitMs: (b.hostWaitNs - a.hostWaitNs) / 1e6,
-      windowWaitMs: Math.max(...b.windowWaitNs.map((ns, i) => ns - (a.windowWaitNs[i] ?? ns))) / 1e6,
-      idlePercent: ticks > 0 ? (100 * (b.idleTicks - a.idleTicks)) / ticks : 0,
+      windowWaitMs: windowWaits.length > 0 ? Math.max(...windowWaits) / 1e6 : undefined,
+      idlePercent: ticks > 0 ? (100 * (b.idleTicks - a.idleTicks)) / ticks : undefined,
     };
   }
 }
 
 /** `wait` as the benchmark prints it: "waited for a CPU: extension host thread 25 ms, window 150 ms; CPUs idle 0 %". */
 export function cpuWaitText(wait: CpuWait): string {
-  return `waited for a CPU: extension host thread ${wait.hostWaitMs.toFixed(0)} ms, window ${wait.windowWaitMs.toFixed(0)} ms; CPUs idle ${wait.idlePercent.toFixed(0)} %`;
+  const window = wait.windowWaitMs === undefined ? '' : `, window ${wait.windowWaitMs.toFixed(0)} ms`;
+  const idle = wait.idlePercent === undefined ? '' : `; CPUs idle ${wait.idlePercent.toFixed(0)} %`;
+  return `waited for a CPU: extension host thread ${wait.hostWaitMs.toFixed(0)} ms${window}${idle}`;
 }
 
-/** The main thread's run-queue wait (ns) of process `pid`. */
-function runQueueWait(pid: number): number {
-  const [, wait] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1').split(' ');
-  return Number(wait);
+/** The main thread's run-queue wait (ns) of process `pid`; undefined once it exited. */
+function runQueueWait(pid: number): number | undefined {
+  try {
+    const [, wait] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1').split(' ');
+    return Number(wait);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Pids of the processes with a `--type=renderer` argument that this process may read. */

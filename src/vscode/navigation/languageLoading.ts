@@ -40,8 +40,11 @@ const EXCLUDED_FOLDER = /\/(node_modules|\.git|dist|out|build)\//;
 const FOLDER_LOOK_LIMIT = 20_000;
 /**
  * Events still waiting below which any created name is asked whether it is a folder: a folder moved
- * in comes as one event, and a clone can be named like a file (`three.js`); a burst of files is
- * looked at by name alone (one `stat` each would queue 10 000 behind them).
+ * in comes as one event, and a clone can be named like a file (`three.js`). Within a burst of files
+ * names are looked at alone (one `stat` each would queue 10 000 behind them); only the last 15
+ * events of each batch the watcher delivers get one. Events in dependency and build folders count
+ * as waiting too, so a clone moved in while `npm install` writes is asked about only when it comes
+ * near the end of a batch.
  */
 const ASK_ANY_NAME_BELOW = 16;
 /** A TypeScript or JavaScript project file. */
