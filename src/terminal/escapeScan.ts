@@ -429,6 +429,17 @@ export class PanelFilter {
           units = 0;
         }
       }
+      // Printable ASCII in the ground state passes as it is, at one cell write each: a run of it is
+      // taken at once, up to where the next piece would be cut (most of any ordinary output).
+      if (c >= 0x20 && c < 0x7f && this.state === S.Ground && this.csi === undefined) {
+        const stop = Math.min(text.length, i + Math.max(1, Math.min(PANEL_PIECE_COST - cost, PANEL_PIECE_UNITS - units)));
+        let j = i + 1;
+        for (let d = text.charCodeAt(j); j < stop && d >= 0x20 && d < 0x7f; d = text.charCodeAt(++j));
+        cost += j - i;
+        units += j - i;
+        i = j - 1;
+        continue;
+      }
       units++;
       const before = this.state;
       const packed = step(before, c);

@@ -163,4 +163,19 @@ describe('panel terminal: counts that make the terminal loop are lowered to what
       start = end;
     });
   });
+
+  it('cuts long runs of printable text where their cost or length reaches a piece, as character by character', () => {
+    const f = new PanelFilter(cols, rows);
+    const text = `${'x'.repeat(100_000)}${'a line of output\n'.repeat(4000)}${'y'.repeat(40_000)}`;
+    const { text: out, ends, costs } = f.filter(text);
+    assert.equal(out, text, 'printable text and line feeds pass unchanged');
+    assert.deepEqual(ends.slice(0, 6), [1, 2, 3, 4, 5, 6].map((k) => k * PANEL_PIECE_UNITS), 'one piece per PANEL_PIECE_UNITS of a run');
+    let start = 0;
+    ends.forEach((end, k) => {
+      // A piece closes once its cost or length reached the bound: at most one line feed (a row of cost) past it.
+      assert.ok(costs[k]! <= PANEL_PIECE_COST + rows && end - start <= PANEL_PIECE_UNITS, `piece ${k}: cost ${costs[k]}, ${end - start} units`);
+      start = end;
+    });
+    assert.equal(costs.reduce((a, b) => a + b, 0), 140_000 + 4000 * (16 + rows), 'one per character, a row per line feed');
+  });
 });
