@@ -15,6 +15,7 @@
  * programs' renderers count too; the benchmark's own window is the busy one.
  */
 import * as fs from 'node:fs';
+import { safeReaddir } from '../../src/proc/sessions';
 
 /** Run-queue waits (ns) of the watched threads and the CPUs' time (ticks) at one moment. */
 export interface CpuSnapshot {
@@ -95,7 +96,7 @@ function runQueueWait(pid: number): number | undefined {
 /** Pids of the processes with a `--type=renderer` argument that this process may read. */
 function rendererPids(): number[] {
   const pids: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
+  for (const name of safeReaddir('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
       // Chromium rewrites its command line: the arguments can be separated by spaces, not NULs.
