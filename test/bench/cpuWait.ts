@@ -23,6 +23,10 @@ export interface CpuSnapshot {
   hostWaitNs: number;
   /** The same, of each renderer main thread by pid (one that exited is left out). */
   windowWaitNs: Map<number, number>;
+  /** CPU time (user and system) of the whole extension host process so far: every thread, workers and garbage collection included. */
+  hostCpuMs: number;
+  /** The same of each renderer process by pid, from its clock ticks (10 ms each). */
+  windowCpuMs: Map<number, number>;
   /** All CPUs' idle ticks (idle and iowait). */
   idleTicks: number;
   /** All CPUs' ticks in user, nice, system, idle, iowait, irq, softirq and steal time (guest time is counted in user and nice already). */
@@ -36,6 +40,10 @@ export interface CpuWait {
   windowWaitMs: number | undefined;
   /** undefined when no clock tick passed (ticks are 10 ms apart). */
   idlePercent: number | undefined;
+  /** CPU time the extension host process used, all its threads. */
+  hostCpuMs: number;
+  /** CPU time the renderer processes used, all their threads. */
+  windowCpuMs: number;
 }
 
 export class CpuWaitProbe {
@@ -51,13 +59,18 @@ export class CpuWaitProbe {
     try {
       const cpu = fs.readFileSync('/proc/stat', 'latin1').slice(0, 300).split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
       const windowWaitNs = new Map<number, number>();
+      const windowCpuMs = new Map<number, number>();
       for (const pid of this.renderers) {
         const wait = runQueueWait(pid);
         if (wait !== undefined) windowWaitNs.set(pid, wait);
+        const used = processCpuMs(pid);
+        if (used !== undefined) windowCpuMs.set(pid, used);
       }
       const hostWaitNs = runQueueWait(process.pid);
       if (hostWaitNs === undefined) return undefined;
-      return { hostWaitNs, windowWaitNs, idleTicks: (cpu[3] ?? 0) + (cpu[4] ?? 0), totalTicks: cpu.reduce((a, b) => a + b, 0) };
+      const host = process.cpuUsage();
+      const hostCpuMs = (host.user + host.system) / 1000;
+      return { hostWaitNs, hostCpuMs, windowWaitNs, windowCpuMs, idleTicks: (cpu[3] ?? 0) + (cpu[4] ?? 0), totalTicks: cpu.reduce((a, b) => a + b, 0) };
     } catch {
       return undefined; // no /proc/stat
     }
@@ -68,7 +81,11 @@ export class CpuWaitProbe {
     if (!a || !b) return undefined;
     const ticks = b.totalTicks - a.totalTicks;
     const windowWaits = [...b.windowWaitNs].filter(([pid]) => a.windowWaitNs.has(pid)).map(([pid, ns]) => ns - a.windowWaitNs.get(pid)!);
+    let windowCpuMs = 0;
+    for (const [pid, used] of b.windowCpuMs) windowCpuMs += used - (a.windowCpuMs.get(pid) ?? used);
     return {
+      hostCpuMs: b.hostCpuMs - a.hostCpuMs,
+      windowCpuMs,
       hostWaitMs: (b.hostWaitNs - a.hostWaitNs) / 1e6,
       windowWaitMs: windowWaits.length > 0 ? Math.max(...windowWaits) / 1e6 : undefined,
       idlePercent: ticks > 0 ? (100 * (b.idleTicks - a.idleTicks)) / ticks : undefined,
@@ -83,11 +100,30 @@ export function cpuWaitText(wait: CpuWait): string {
   return `waited for a CPU: extension host thread ${wait.hostWaitMs.toFixed(0)} ms${window}${idle}`;
 }
 
+/** What a scenario used, as the benchmark prints it: "CPU used: extension host 3.4 s, window 0.9 s; CPUs idle 6 %". */
+export function cpuUseText(wait: CpuWait): string {
+  const idle = wait.idlePercent === undefined ? '' : `; CPUs idle ${wait.idlePercent.toFixed(0)} %`;
+  return `CPU used: extension host ${(wait.hostCpuMs / 1000).toFixed(1)} s, window ${(wait.windowCpuMs / 1000).toFixed(1)} s${idle}`;
+}
+
 /** The main thread's run-queue wait (ns) of process `pid`; undefined once it exited. */
 function runQueueWait(pid: number): number | undefined {
   try {
     const [, wait] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1').split(' ');
     return Number(wait);
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user and system, ms) process `pid` used so far, all its threads; undefined once it exited. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // Fields after the command name (which may hold spaces and parentheses): utime and stime are
+    // the 14th and 15th fields, in clock ticks (100 a second on Linux).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return undefined;
   }

@@ -43,7 +43,7 @@ import * as vscode from 'vscode';
 import { emit, errorText, Results, writeResults } from '../helpers/host/report';
 import { runNodeChild } from '../helpers/host/nodeChild';
 import { RUNS, median, now, quantile } from './timing';
-import { CpuWait, CpuWaitProbe, cpuWaitText } from './cpuWait';
+import { CpuWait, CpuWaitProbe, cpuUseText, cpuWaitText } from './cpuWait';
 import { errorMessage } from '../../src/common/errorMessage';
 import type { TerminalApi } from '../../src/terminal/terminalApi';
 
@@ -134,7 +134,7 @@ async function scenario(label: string, work: () => Promise<unknown>): Promise<vo
     text:
       `  ${label}${note}\n` +
       `    ${(wall / 1000).toFixed(1)} s, ${calls.length} no-op calls: call max ${waiting !== undefined ? '≥ ' : ''}${ms(callMax)} p99 ${ms(quantile(calls, 0.99))} median ${ms(median(calls))}; ` +
-      `event-loop lag max ${ms(lagMax)} p99 ${ms(lagP99)} — ${ok} the ${GOAL_MS} ms goal${whole?.idlePercent !== undefined ? `; CPUs idle ${whole.idlePercent.toFixed(0)} %` : ''}`,
+      `event-loop lag max ${ms(lagMax)} p99 ${ms(lagP99)} — ${ok} the ${GOAL_MS} ms goal${whole ? `; ${cpuUseText(whole)}` : ''}`,
   });
   // With a trace of the window (DSH_BROWSER_TRACE), each also at its monotonic clock time, the
   // clock of the trace's timestamps (scripts/trace-long.mjs prints it).
