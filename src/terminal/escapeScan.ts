@@ -397,6 +397,15 @@ export class PanelFilter {
     this.geometry = { cols, rows, bufferRows: rows };
   }
 
+  /**
+   * True when everything read so far was given on whole: the filter is in its ground state, not
+   * inside an escape sequence or string, and holds nothing back. Text given next then starts where
+   * a terminal that read this filter's output so far parses plain characters as characters.
+   */
+  get ground(): boolean {
+    return this.state === S.Ground && this.csi === undefined;
+  }
+
   /** The part of `text`, continuing the text of earlier calls, that the panel terminal is given. */
   push(text: string): string {
     return this.filter(text).text;

@@ -21,8 +21,10 @@ export type EmulatorRequest =
   /**
    * Output already through the host's PanelFilter; `cost` is its estimated cost, given back in
    * `parsed` with the `generation` (the number of resets before it) it was written in.
+   * `fromGround`: the filter was in its ground state before this text (PanelFilter `ground`), so
+   * plain text in it may be held back from the emulator (heldLines.ts).
    */
-  | { type: 'write'; text: string; cost: number; generation: number }
+  | { type: 'write'; text: string; cost: number; generation: number; fromGround: boolean }
   /**
    * A new emulator in the same thread, as the worker's `workerData` describes one: the old one is
    * dropped with everything it had not parsed yet; `generation` counts the resets so far.
@@ -38,6 +40,9 @@ export type EmulatorRequest =
 
 /** From the worker to the host thread. */
 export type EmulatorReply =
-  /** A `write` was parsed; `cost` and `generation` are those it was posted with. */
-  | { type: 'parsed'; cost: number; generation: number }
+  /**
+   * A `write` was parsed (or held: heldLines.ts); `cost` and `generation` are those it was posted
+   * with; `dropped` counts the UTF-16 units of plain text the emulator left unparsed so far.
+   */
+  | { type: 'parsed'; cost: number; generation: number; dropped: number }
   | { type: 'snapshot'; id: number; text: string };

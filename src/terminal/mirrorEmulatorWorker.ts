@@ -9,6 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { emulatorTail } from './emulatorTail';
+import { HeldLines, isPlainText, mayHoldIn } from './heldLines';
 import type { EmulatorReply, EmulatorRequest, EmulatorSetup } from './mirrorEmulatorProtocol';
 import { Emulator, initialText, skipAheadText } from './skipAhead';
 import { lowerThisThreadPriority } from '../common/backgroundThread';
@@ -19,16 +20,19 @@ const post = (reply: EmulatorReply) => port.postMessage(reply);
 // The emulator catches up when it can: the extension host thread runs first.
 lowerThisThreadPriority();
 
-/** An emulator of `setup`'s size that has read `setup.tail` (through a PanelFilter of its own, at most a budget of it: emulatorTail.ts). */
+/** An emulator of `setup`'s size (the tail it reads first is given by {@link start}). */
 function emulatorOf(setup: EmulatorSetup): Emulator {
   const term = new Terminal({ cols: setup.cols, rows: setup.rows, scrollback: setup.scrollback, allowProposedApi: true, logLevel: 'off' });
   const serializer = new SerializeAddon();
   term.loadAddon(serializer);
-  if (setup.tail) term.write(emulatorTail(setup.tail, setup.cols, setup.rows));
   return { term, serializer };
 }
 
-let emulator = emulatorOf(workerData as EmulatorSetup);
+let emulator: Emulator;
+/** Plain text not given to the emulator yet, of which only the newest part is kept (heldLines.ts). */
+let held: HeldLines;
+/** Lines of scrollback of the emulator (as its setup says). */
+let scrollback: number;
 /** Most UTF-16 units given to xterm.js at once (a dropped emulator parses at most that much more). */
 const WRITE_BATCH_UNITS = 256 * 1024;
 /**
@@ -41,48 +45,68 @@ let waiting: Array<Exclude<EmulatorRequest, { type: 'reset' }>> = [];
 let parsing = false;
 
 /**
- * What `current` calls back once it parsed what it was given: unless it was dropped since, the
- * reply `answer` makes is posted and the next waiting request is handed over.
+ * Gives `current` `text` to parse; once it did (unless it was dropped since), the reply `answer`
+ * makes, if any, is posted and the next waiting request is handed over.
  */
-function whenParsed(current: Emulator, answer: () => EmulatorReply): () => void {
-  return () => {
+function parse(current: Emulator, text: string, answer?: () => EmulatorReply): void {
+  parsing = true;
+  current.term.write(text, () => {
     if (emulator !== current) return; // a dropped emulator answers nothing
     parsing = false;
-    post(answer());
+    if (answer) post(answer());
     pump();
-  };
+  });
+}
+
+/** A new emulator of `setup`'s size, which reads `setup.tail` first (through a PanelFilter of its own, at most a budget of it: emulatorTail.ts). */
+function start(setup: EmulatorSetup): void {
+  emulator = emulatorOf(setup);
+  held = new HeldLines(setup);
+  scrollback = setup.scrollback;
+  const tail = setup.tail ? emulatorTail(setup.tail, setup.cols, setup.rows) : '';
+  if (tail) parse(emulator, tail);
 }
 
 /** Hands the emulator what waits, in order, until a write is being parsed. */
 function pump(): void {
   while (!parsing && waiting.length > 0) {
-    const m = waiting.shift()!;
+    const m = waiting[0]!;
     const current = emulator;
+    if (m.type !== 'write' && held.size > 0) {
+      // A resize or a snapshot reads the emulator's state: what was held is parsed first.
+      parse(current, held.take());
+      break;
+    }
+    waiting.shift();
     switch (m.type) {
       case 'write': {
         // The writes that follow it too, up to WRITE_BATCH_UNITS: each write xterm.js is given
-        // while idle waits for a timer.
-        let text = m.text;
-        let cost = m.cost;
-        for (let next = waiting[0]; next?.type === 'write' && text.length + next.text.length <= WRITE_BATCH_UNITS; next = waiting[0]) {
-          text += next.text;
+        // while idle waits for a timer. Plain text from the ground state is held instead where the
+        // emulator allows it; the batch ends before it, so the emulator has parsed all before it.
+        let text = '';
+        let cost = 0;
+        for (let next: typeof waiting[number] | undefined = m; next?.type === 'write'; next = waiting[0]) {
+          const plain = next.fromGround && isPlainText(next.text);
+          if (next !== m) {
+            if (text.length > 0 && (plain || text.length + next.text.length > WRITE_BATCH_UNITS)) break;
+            waiting.shift();
+          }
           cost += next.cost;
-          waiting.shift();
+          if (plain && text.length === 0 && mayHoldIn(current.term)) text = held.hold(next.text);
+          else text += held.take() + next.text;
         }
-        parsing = true;
-        current.term.write(text, whenParsed(current, () => ({ type: 'parsed', cost, generation: m.generation })));
+        const parsed = (): EmulatorReply => ({ type: 'parsed', cost, generation: m.generation, dropped: held.dropped });
+        if (text.length === 0) post(parsed());
+        else parse(current, text, parsed);
         break;
       }
       case 'resize':
         current.term.resize(m.cols, m.rows);
+        held.resize({ cols: m.cols, rows: m.rows, scrollback });
         break;
       case 'snapshot':
-        // After what the emulator was given when it was made (the tail) is parsed too.
-        parsing = true;
-        current.term.write(
-          '',
-          whenParsed(current, () => ({ type: 'snapshot', id: m.id, text: m.kind === 'initial' ? initialText(current, m.newestLines) : skipAheadText(current, m.skipped, m.newestLines) })),
-        );
+        // Everything before it is parsed (the tail a new emulator reads first included).
+        post({ type: 'snapshot', id: m.id, text: m.kind === 'initial' ? initialText(current, m.newestLines) : skipAheadText(current, m.skipped, m.newestLines) });
         break;
     }
   }
@@ -93,7 +117,9 @@ port.on('message', (m: EmulatorRequest) => {
     waiting = [];
     parsing = false;
     emulator.term.dispose();
-    emulator = emulatorOf(m.setup);
+    start(m.setup);
   } else waiting.push(m);
   pump();
 });
+
+start(workerData as EmulatorSetup);

@@ -150,12 +150,13 @@ export class PacedMirror {
   /** Output of the session, in order. */
   push(output: string): void {
     if (this.disposed || output.length === 0) return;
+    const fromGround = this.filter.ground;
     const { text, ends, costs } = this.filter.filter(output);
     if (this.rebuildDue === undefined && this.emulator.backlog > this.pacing.emulatorBacklogCost) this.outrun();
     if (this.rebuildDue === undefined) {
       let total = 0;
       for (const cost of costs) total += cost;
-      this.emulator.write(text, total);
+      this.emulator.write(text, total, fromGround);
     }
     let start = 0;
     for (let k = 0; k < ends.length; k++) {

@@ -84,14 +84,24 @@ export function skipAheadText(emulator: Emulator, skippedBytes: number, newestLi
   return text + cursorAndModes(term);
 }
 
+/**
+ * The scroll region (DECSTBM) of `term`'s active buffer: its `top` and `bottom` rows, 0-based and
+ * inclusive; undefined when the emulator's internals do not say (an @xterm/headless other than the
+ * pinned one).
+ */
+export function scrollRegion(term: Terminal): { top: number; bottom: number } | undefined {
+  const buffer = (term as unknown as CoreState)._core?.buffer;
+  if (typeof buffer?.scrollTop !== 'number' || typeof buffer.scrollBottom !== 'number') return undefined;
+  return { top: buffer.scrollTop, bottom: buffer.scrollBottom };
+}
+
 /** The scroll region, cursor position and visibility, and the input modes of `term`, as sequences. */
 function cursorAndModes(term: Terminal): string {
   const core = (term as unknown as CoreState)._core;
   const buffer = term.buffer.active;
   const modes = term.modes;
   let text = '';
-  const top = core?.buffer?.scrollTop ?? 0;
-  const bottom = core?.buffer?.scrollBottom ?? term.rows - 1;
+  const { top, bottom } = scrollRegion(term) ?? { top: 0, bottom: term.rows - 1 };
   if (top !== 0 || bottom !== term.rows - 1) text += `\x1b[${top + 1};${bottom + 1}r`;
   if (modes.originMode) text += '\x1b[?6h';
   const row = buffer.cursorY - (modes.originMode ? top : 0);

@@ -155,7 +155,7 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
   });
 
   it('output that keeps flowing is not probed: a blocked read counts only after quiet, so looking during output cannot decide', async () => {
-    const r = await send('yes 0123456789abcdef | head -c 8000000');
+    const r = await send('yes 0123456789abcdef | head -c 24000000');
     assert.equal(r.waiting, 'shell-prompt');
     assert.ok(looks() >= 10, `the send should print for a while: ${lastSend()}`);
     // Before, every look while it printed read the group's waits (one per poll interval).
