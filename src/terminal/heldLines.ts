@@ -134,31 +134,53 @@ export class HeldLines {
 
   /** Drops what comes before the newest `keep` CR LF pairs, up to and including the CR LF before them. */
   private dropOldLines(): void {
-    const text = this.parts.join('');
-    let at = text.length;
-    for (let n = 0; n <= this.keep; n++) {
-      at = at > 0 ? text.lastIndexOf('\r\n', at - 1) : -1;
-      if (at < 0) return; // fewer pairs than counted: nothing is dropped
+    let found = 0;
+    let start = this.units;
+    for (let p = this.parts.length - 1; p >= 0; p--) {
+      const part = this.parts[p]!;
+      start -= part.length;
+      let cut = -1;
+      // A pair split between this part and the next lies after every pair inside this part.
+      if (part.charCodeAt(part.length - 1) === 0x0d && this.parts[p + 1]?.charCodeAt(0) === 0x0a && ++found > this.keep) cut = start + part.length + 1;
+      for (let at = part.lastIndexOf('\r\n'); cut < 0 && at >= 0; at = at > 0 ? part.lastIndexOf('\r\n', at - 1) : -1) {
+        if (++found > this.keep) cut = start + at + 2;
+      }
+      if (cut >= 0) {
+        this.remove(0, cut);
+        this.lineEnds = this.keep;
+        return;
+      }
     }
-    this.replace(text.slice(at + 2), at + 2);
-    this.lineEnds = this.keep;
   }
 
   /** Drops whole rows from the start of the printable ASCII the held text ends with, leaving `keep` rows of it or a little more. */
   private dropOldRows(): void {
     const rows = Math.floor(this.asciiRun / this.cols) - this.keep;
     if (rows <= 0) return;
-    const text = this.parts.join('');
-    const start = text.length - this.asciiRun;
-    const cut = rows * this.cols;
-    this.replace(text.slice(0, start) + text.slice(start + cut), cut);
-    this.asciiRun -= cut;
+    const start = this.units - this.asciiRun;
+    this.remove(start, start + rows * this.cols);
+    this.asciiRun -= rows * this.cols;
   }
 
-  private replace(kept: string, dropped: number): void {
-    this.parts = [kept];
-    this.units = kept.length;
-    this.dropped += dropped;
+  /**
+   * Removes units [`from`, `to`) of the held text. The parts are sliced, never joined: a string
+   * of 128 KiB or more goes to V8's large-object space and costs about 50 times as much to make.
+   */
+  private remove(from: number, to: number): void {
+    const kept: string[] = [];
+    let at = 0;
+    for (const part of this.parts) {
+      const end = at + part.length;
+      if (end <= from || at >= to) kept.push(part);
+      else {
+        if (at < from) kept.push(part.slice(0, from - at));
+        if (end > to) kept.push(part.slice(to - at));
+      }
+      at = end;
+    }
+    this.parts = kept;
+    this.units -= to - from;
+    this.dropped += to - from;
   }
 }
 

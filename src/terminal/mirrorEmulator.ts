@@ -16,6 +16,13 @@ import type { EmulatorReply, EmulatorRequest, EmulatorSetup } from './mirrorEmul
 
 /** Heap limit of one emulator's worker, in MB: a worker over it is lost, not the extension host. */
 const WORKER_HEAP_MB = 256;
+/**
+ * UTF-16 units of writes posted to the worker as one message, at most about. Writes are gathered
+ * until the event loop turns (a flood arrives in PTY reads of about 4 KiB, up to 32 a turn): each
+ * message costs both threads a fixed amount, 25 000 of them for 100 MB. Kept well below 128 KiB: a
+ * string that long goes to V8's large-object space and costs about 50 times as much to make.
+ */
+const GATHER_UNITS = 32 * 1024;
 
 export class MirrorEmulator {
   private readonly worker: Worker;
@@ -26,6 +33,14 @@ export class MirrorEmulator {
   private generation = 0;
   /** Estimated cost (see PanelFilter) written and not parsed yet. */
   backlog = 0;
+  /** UTF-16 units of plain text the current emulator dropped without parsing them (heldLines.ts), as its worker last said. */
+  unparsed = 0;
+  /** Writes not posted yet (see GATHER_UNITS), their units, cost, and whether the first came from the ground state. */
+  private gathered: string[] = [];
+  private gatheredUnits = 0;
+  private gatheredCost = 0;
+  private gatheredFromGround = false;
+  private postSoon: ReturnType<typeof setImmediate> | undefined;
 
   /**
    * @param entry absolute path of the worker's script (`dist/mirrorEmulatorWorker.js` in the extension)
@@ -39,7 +54,10 @@ export class MirrorEmulator {
         const resolve = this.pending.get(m.id);
         this.pending.delete(m.id);
         resolve?.(m.text);
-      } else if (m.generation === this.generation) this.backlog -= m.cost;
+      } else if (m.generation === this.generation) {
+        this.backlog -= m.cost;
+        this.unparsed = m.dropped;
+      }
     });
     this.worker.on('error', (e) => this.lose(`failed: ${e.message}`));
     this.worker.on('exit', (code) => this.lose(`exited (code ${code})`));
@@ -47,11 +65,20 @@ export class MirrorEmulator {
     this.worker.unref();
   }
 
-  /** Output already through the PanelFilter, with its estimated cost; parsed in order. */
-  write(text: string, cost: number): void {
+  /**
+   * Output already through the PanelFilter, with its estimated cost; parsed in order. `fromGround`:
+   * the filter was in its ground state before it (PanelFilter `ground`); default false. Posted to
+   * the worker with the writes that follow it in the same turn of the event loop.
+   */
+  write(text: string, cost: number, fromGround = false): void {
     if (this.gone || text.length === 0) return;
     this.backlog += cost;
-    this.post({ type: 'write', text, cost, generation: this.generation });
+    if (this.gathered.length === 0) this.gatheredFromGround = fromGround;
+    this.gathered.push(text);
+    this.gatheredUnits += text.length;
+    this.gatheredCost += cost;
+    if (this.gatheredUnits >= GATHER_UNITS) this.postGathered();
+    else this.postSoon ??= setImmediate(() => this.postGathered());
   }
 
   /**
@@ -60,8 +87,10 @@ export class MirrorEmulator {
    */
   reset(setup: EmulatorSetup): void {
     if (this.gone) return;
+    this.dropGathered();
     this.generation++;
     this.backlog = 0;
+    this.unparsed = 0;
     this.pending.clear();
     this.post({ type: 'reset', setup, generation: this.generation });
   }
@@ -73,6 +102,7 @@ export class MirrorEmulator {
 
   /** The emulator's new size in cells (reflowing as xterm.js does), after what was written so far. */
   resize(cols: number, rows: number): void {
+    this.postGathered();
     this.post({ type: 'resize', cols, rows });
   }
 
@@ -85,6 +115,7 @@ export class MirrorEmulator {
   snapshot(kind: 'initial' | 'skipAhead', skipped: number, newestLines: number): Promise<string> {
     return new Promise((resolve) => {
       if (this.gone) return;
+      this.postGathered();
       const id = this.nextId++;
       this.pending.set(id, resolve);
       this.post({ type: 'snapshot', id, kind, skipped, newestLines });
@@ -94,9 +125,27 @@ export class MirrorEmulator {
   /** Terminates the worker; pending snapshots never resolve. Idempotent. */
   dispose(): void {
     if (this.gone) return;
+    this.dropGathered();
     this.gone = true;
     this.pending.clear();
     void this.worker.terminate();
+  }
+
+  /** Posts the writes gathered so far as one. */
+  private postGathered(): void {
+    if (this.gathered.length === 0) return;
+    const text = this.gathered.length === 1 ? this.gathered[0]! : this.gathered.join('');
+    const request: EmulatorRequest = { type: 'write', text, cost: this.gatheredCost, generation: this.generation, fromGround: this.gatheredFromGround };
+    this.dropGathered();
+    this.post(request);
+  }
+
+  private dropGathered(): void {
+    if (this.postSoon) clearImmediate(this.postSoon);
+    this.postSoon = undefined;
+    this.gathered = [];
+    this.gatheredUnits = 0;
+    this.gatheredCost = 0;
   }
 
   private post(request: EmulatorRequest): void {
@@ -105,6 +154,7 @@ export class MirrorEmulator {
 
   private lose(why: string): void {
     if (this.gone) return;
+    this.dropGathered();
     this.gone = true;
     this.pending.clear();
     this.onLost(new Error(`the panel mirror's emulator thread ${why}`));

@@ -3,7 +3,9 @@
  * emulator of VS Code's terminal) with its serialize addon, reading everything a session prints so
  * the panel mirror can skip ahead to its state. Parsing runs here, not on the extension host thread:
  * output whose parsing grows with its parameters (insert or delete 10⁶ lines, 20 000 times) keeps
- * only this thread busy. Bundled on its own as `dist/mirrorEmulatorWorker.js`.
+ * only this thread busy. Of a long run of plain text it parses only the newest rows, which decide
+ * its state (heldLines.ts): a flood of ordinary output costs little CPU beside the window that
+ * draws it. Bundled on its own as `dist/mirrorEmulatorWorker.js`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Terminal } from '@xterm/headless';
@@ -33,8 +35,12 @@ let emulator: Emulator;
 let held: HeldLines;
 /** Lines of scrollback of the emulator (as its setup says). */
 let scrollback: number;
-/** Most UTF-16 units given to xterm.js at once (a dropped emulator parses at most that much more). */
-const WRITE_BATCH_UNITS = 256 * 1024;
+/**
+ * Most UTF-16 units given to xterm.js at once (a dropped emulator parses at most that much more),
+ * below 128 KiB of two-byte units: a string that long goes to V8's large-object space and costs
+ * about 50 times as much to make.
+ */
+const WRITE_BATCH_UNITS = 60 * 1024;
 /**
  * Requests waiting for the emulator, in the order posted. xterm.js is given one batch of writes at
  * a time (the next once it parsed the last), so what waits stays here, where a reset drops it: an
