@@ -17,12 +17,15 @@ import type { EmulatorReply, EmulatorRequest, EmulatorSetup } from './mirrorEmul
 /** Heap limit of one emulator's worker, in MB: a worker over it is lost, not the extension host. */
 const WORKER_HEAP_MB = 256;
 /**
- * UTF-16 units of writes posted to the worker as one message, at most about. Writes are gathered
- * until the event loop turns (a flood arrives in PTY reads of about 4 KiB, up to 32 a turn): each
- * message costs both threads a fixed amount, 25 000 of them for 100 MB. Kept well below 128 KiB: a
- * string that long goes to V8's large-object space and costs about 50 times as much to make.
+ * Writes are gathered and posted to the worker as one message once they reach GATHER_UNITS UTF-16
+ * units or GATHER_MS after the first: a flood arrives in PTY reads of about 4 KiB, and each message
+ * costs both threads a fixed amount (25 000 messages for 100 MB took 460 ms to post, 3 000 took
+ * 80). Kept well below 128 KiB: a string that long goes to V8's large-object space and costs about
+ * 50 times as much to make. The emulator is only read by snapshots, which post what was gathered
+ * first, so the delay shows nowhere.
  */
 const GATHER_UNITS = 32 * 1024;
+const GATHER_MS = 10;
 
 export class MirrorEmulator {
   private readonly worker: Worker;
@@ -40,7 +43,7 @@ export class MirrorEmulator {
   private gatheredUnits = 0;
   private gatheredCost = 0;
   private gatheredFromGround = false;
-  private postSoon: ReturnType<typeof setImmediate> | undefined;
+  private postSoon: ReturnType<typeof setTimeout> | undefined;
 
   /**
    * @param entry absolute path of the worker's script (`dist/mirrorEmulatorWorker.js` in the extension)
@@ -68,7 +71,7 @@ export class MirrorEmulator {
   /**
    * Output already through the PanelFilter, with its estimated cost; parsed in order. `fromGround`:
    * the filter was in its ground state before it (PanelFilter `ground`); default false. Posted to
-   * the worker with the writes that follow it in the same turn of the event loop.
+   * the worker with the writes that follow it within GATHER_MS (see there).
    */
   write(text: string, cost: number, fromGround = false): void {
     if (this.gone || text.length === 0) return;
@@ -78,7 +81,7 @@ export class MirrorEmulator {
     this.gatheredUnits += text.length;
     this.gatheredCost += cost;
     if (this.gatheredUnits >= GATHER_UNITS) this.postGathered();
-    else this.postSoon ??= setImmediate(() => this.postGathered());
+    else this.postSoon ??= setTimeout(() => this.postGathered(), GATHER_MS);
   }
 
   /**
@@ -141,7 +144,7 @@ export class MirrorEmulator {
   }
 
   private dropGathered(): void {
-    if (this.postSoon) clearImmediate(this.postSoon);
+    clearTimeout(this.postSoon);
     this.postSoon = undefined;
     this.gathered = [];
     this.gatheredUnits = 0;
