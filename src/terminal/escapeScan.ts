@@ -15,6 +15,7 @@
  * One concept in one file (over 400 lines): scanning terminal text without an emulator.
  */
 import { COUNTED_FINALS, CountedFinal, Geometry, boundCount } from './escapeCounts';
+import { isHighSurrogate } from '../common/textHead';
 
 /** Estimated cost (cell writes) of one chunk before a cut; one chunk renders in a few ms. */
 export const CHUNK_COST = 64 * 1024;
@@ -317,8 +318,6 @@ export interface FilteredText {
   /** Estimated cost (cell writes) of each piece. */
   costs: number[];
 }
-
-const isHighSurrogate = (c: number) => c >= 0xd800 && c < 0xdc00;
 
 /** Digits of a first parameter kept as written; a longer one is written as its value. */
 const PARAM_DIGITS_KEPT = 10;
