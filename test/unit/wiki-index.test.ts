@@ -240,6 +240,21 @@ describe('wiki links: index, updates and edges', () => {
     await until('the post to be indexed', async () => v.render(await v.query('goToDefinition', 'a.md', 1, 12))[0] === 'me.github.io/_posts/post.md:1:1');
   });
 
+  it('a created folder named like a note (`garden.md`, moved in) is walked like any folder, not skipped as an unreadable note', async () => {
+    const v = vault({ 'a.md': '[[inside]]\n' });
+    await v.provider.index(v.rootUri);
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-garden-'));
+    try {
+      fs.mkdirSync(path.join(outside, 'garden.md'));
+      fs.writeFileSync(path.join(outside, 'garden.md/inside.md'), 'inside\n');
+      fs.renameSync(path.join(outside, 'garden.md'), path.join(v.dir, 'garden.md'));
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+    await v.provider.onFileChanged(v.uri('garden.md'));
+    assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 3)), ['garden.md/inside.md:1:1']);
+  });
+
   it('a provider that replaces another (a setting changed) takes over the folders only the other one watched', async () => {
     const v = vault({ 'a.md': '[[later]]\n' });
     await v.provider.index(v.rootUri);

@@ -316,6 +316,13 @@ export class VaultIndex implements FileCatalog, Disposable {
     try {
       note = text === undefined ? await this.readNote(canonical, relPath) : await this.makeNote(canonical, relPath, text);
     } catch (e) {
+      // A folder named like a note (`garden.md`, moved in) is walked as the build walks it.
+      if (text === undefined && (await this.isFolder(canonical))) {
+        const stale = this.notes.get(relPath); // a note file it replaced
+        if (stale) this.removeNote(stale);
+        await this.addFolder(canonical, relPath, watched);
+        return true;
+      }
       // Gone, or no longer readable (turned into a FIFO, a link elsewhere…): no stale note stays.
       if (!isNotFoundError(e)) this.skip(canonical, e);
       this.removePrefix(relPath);
