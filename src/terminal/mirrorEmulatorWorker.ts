@@ -67,7 +67,8 @@ function parse(current: Emulator, text: string, answer?: () => EmulatorReply): v
 /** A new emulator of `setup`'s size, which reads `setup.tail` first (through a PanelFilter of its own, at most a budget of it: emulatorTail.ts). */
 function start(setup: EmulatorSetup): void {
   emulator = emulatorOf(setup);
-  held = new HeldLines(setup);
+  // The size xterm.js took (it makes a terminal at least 2 columns wide), not the one asked for.
+  held = new HeldLines({ cols: emulator.term.cols, rows: emulator.term.rows, scrollback: setup.scrollback });
   scrollback = setup.scrollback;
   const tail = setup.tail ? emulatorTail(setup.tail, setup.cols, setup.rows) : '';
   if (tail) parse(emulator, tail);
@@ -108,7 +109,7 @@ function pump(): void {
       }
       case 'resize':
         current.term.resize(m.cols, m.rows);
-        held.resize({ cols: m.cols, rows: m.rows, scrollback });
+        held.resize({ cols: current.term.cols, rows: current.term.rows, scrollback });
         break;
       case 'snapshot':
         // Everything before it is parsed (the tail a new emulator reads first included).

@@ -192,6 +192,13 @@ describe('panel mirror: plain lines held back from the emulator', () => {
     assert.equal(unwrapped.unparsed, 0);
   });
 
+  it('counts rows as the emulator makes them where it widens a terminal asked for 1 column', async () => {
+    let line = '';
+    for (let n = 0; n < 77; n++) line += 'abcdefghijklmnopqrstuvwxyz'[n % 26];
+    const { mine, expected } = await bothAfter([line], 1, 2, 1);
+    assert.equal(mine, expected);
+  });
+
   it('holds nothing while a scroll region smaller than the screen is set (its rows outside keep what was written there)', async () => {
     const { mine, expected, unparsed } = await bothAfter(['\x1b[2;5r\x1b[H', ...lines('line ', 200)]);
     assert.equal(mine, expected);
