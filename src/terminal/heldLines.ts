@@ -15,8 +15,9 @@
  *   same text is parsed; or
  * - *one long line:* B and the start of C are printable ASCII only (one cell each, no tab, no line
  *   end), B is a whole number of rows long (`cols` characters each) and C's ASCII start fills at
- *   least `2 × rows + scrollback + 1` rows: the cursor is in the same column after B as before it
- *   (or waits at the right margin either way), so C's rows wrap at the same places.
+ *   least `2 × rows + scrollback + 1` rows: after B the cursor is in the column it was in before B
+ *   (from column 0 it waits at the right margin instead, where the next character wraps to
+ *   column 0), so C's rows wrap at the same places.
  *
  * From there, at most `rows` line feeds or wraps bring the cursor to the bottom row (what it wrote
  * on rows that held older text may leave some of that text beside it); from then on each one
@@ -64,7 +65,7 @@ export interface HeldGeometry {
 
 /**
  * Plain text held back from an emulator, in order. Of it only the newest part is kept (see the
- * module comment): once it holds twice {@link rowsToKeep} CR LF pairs, what comes before the newest
+ * module comment): once it holds more than twice {@link rowsToKeep} CR LF pairs, what comes before the newest
  * ones is dropped, up to just after a CR LF; once it ends with a stretch of printable ASCII that
  * fills twice as many rows, whole rows of that stretch are dropped. Every text held must be plain
  * and continue text that ended in the parser's ground state; the caller gives the emulator
@@ -163,7 +164,7 @@ export class HeldLines {
   }
 
   /**
-   * Removes units [`from`, `to`) of the held text. The parts are sliced, never joined: a string
+   * Removes units [`from`, `to`) of the held text. The parts are sliced, not joined: a string
    * of 128 KiB or more goes to V8's large-object space and costs about 50 times as much to make.
    */
   private remove(from: number, to: number): void {

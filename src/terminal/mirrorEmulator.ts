@@ -22,7 +22,7 @@ const WORKER_HEAP_MB = 256;
  * costs both threads a fixed amount (25 000 messages for 100 MB took 460 ms to post, 3 000 took
  * 80). Kept well below 128 KiB: a string that long goes to V8's large-object space and costs about
  * 50 times as much to make. The emulator is only read by snapshots, which post what was gathered
- * first, so the delay shows nowhere.
+ * first; `backlog` counts a write when it is written.
  */
 const GATHER_UNITS = 32 * 1024;
 const GATHER_MS = 10;

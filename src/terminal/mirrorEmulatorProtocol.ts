@@ -41,8 +41,9 @@ export type EmulatorRequest =
 /** From the worker to the host thread. */
 export type EmulatorReply =
   /**
-   * A `write` was parsed (or held: heldLines.ts); `cost` and `generation` are those it was posted
-   * with; `dropped` counts the UTF-16 units of plain text the emulator left unparsed so far.
+   * Writes were parsed (or held: heldLines.ts), a batch of them at once; `cost` is the sum of
+   * theirs, `generation` the one they were posted with; `dropped` counts the UTF-16 units of plain
+   * text the emulator left unparsed so far.
    */
   | { type: 'parsed'; cost: number; generation: number; dropped: number }
   | { type: 'snapshot'; id: number; text: string };

@@ -36,8 +36,8 @@ let held: HeldLines;
 /** Lines of scrollback of the emulator (as its setup says). */
 let scrollback: number;
 /**
- * Most UTF-16 units given to xterm.js at once (a dropped emulator parses at most that much more),
- * below 128 KiB of two-byte units: a string that long goes to V8's large-object space and costs
+ * Most UTF-16 units of writes given to xterm.js at once (a dropped emulator parses at most that
+ * much more, plus held text given back: at most MAX_HELD_UNITS), below 128 KiB of two-byte units: a string that long goes to V8's large-object space and costs
  * about 50 times as much to make.
  */
 const WRITE_BATCH_UNITS = 60 * 1024;
