@@ -65,9 +65,9 @@ export interface HeldGeometry {
 
 /**
  * Plain text held back from an emulator, in order. Of it only the newest part is kept (see the
- * module comment): once it holds more than twice {@link rowsToKeep} CR LF pairs, what comes before the newest
- * ones is dropped, up to just after a CR LF; once it ends with a stretch of printable ASCII that
- * fills twice as many rows, whole rows of that stretch are dropped. Every text held must be plain
+ * module comment): once it holds more than twice {@link rowsToKeep} CR LF pairs, what comes
+ * before the newest ones is dropped, up to just after a CR LF; once it ends with a stretch of
+ * printable ASCII that fills twice as many rows, whole rows of that stretch are dropped. Every text held must be plain
  * and continue text that ended in the parser's ground state; the caller gives the emulator
  * {@link take}'s text before anything else.
  */
@@ -79,16 +79,15 @@ export class HeldLines {
   private endsWithCr = false;
   /** Length of the printable ASCII (U+0020–U+007E) the held text ends with. */
   private asciiRun = 0;
-  private keep: number;
-  private cols: number;
+  /** CR LF pairs, or rows of a long line, kept of the newest text ({@link rowsToKeep}). */
+  private keep = 0;
+  private cols = 0;
   /** UTF-16 units dropped so far, never parsed. */
   dropped = 0;
 
   /** @throws RangeError when a size is not a positive whole number (`scrollback` may be 0) */
   constructor(geometry: HeldGeometry) {
-    const { cols, rows, scrollback } = checked(geometry);
-    this.cols = cols;
-    this.keep = rowsToKeep(rows, scrollback);
+    this.resize(geometry);
   }
 
   /** UTF-16 units held. */
@@ -98,7 +97,10 @@ export class HeldLines {
 
   /** The emulator's new size; give it {@link take}'s text before it resizes. @throws RangeError as the constructor */
   resize(geometry: HeldGeometry): void {
-    const { cols, rows, scrollback } = checked(geometry);
+    const { cols, rows, scrollback } = geometry;
+    if (![cols, rows].every((n) => Number.isInteger(n) && n >= 1) || !(Number.isInteger(scrollback) && scrollback >= 0)) {
+      throw new RangeError(`an emulator's size must be whole numbers, cols and rows at least 1 and scrollback at least 0; got ${cols} x ${rows}, ${scrollback}`);
+    }
     this.cols = cols;
     this.keep = rowsToKeep(rows, scrollback);
   }
@@ -188,12 +190,4 @@ export class HeldLines {
 /** True for printable ASCII, U+0020–U+007E: one cell each. */
 function isAscii(c: number): boolean {
   return c >= 0x20 && c < 0x7f;
-}
-
-function checked(geometry: HeldGeometry): HeldGeometry {
-  const { cols, rows, scrollback } = geometry;
-  if (![cols, rows].every((n) => Number.isInteger(n) && n >= 1) || !(Number.isInteger(scrollback) && scrollback >= 0)) {
-    throw new RangeError(`an emulator's size must be whole numbers, cols and rows at least 1 and scrollback at least 0; got ${cols} x ${rows}, ${scrollback}`);
-  }
-  return geometry;
 }

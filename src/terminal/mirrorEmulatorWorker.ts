@@ -33,12 +33,10 @@ function emulatorOf(setup: EmulatorSetup): Emulator {
 let emulator: Emulator;
 /** Plain text not given to the emulator yet, of which only the newest part is kept (heldLines.ts). */
 let held: HeldLines;
-/** Lines of scrollback of the emulator (as its setup says). */
-let scrollback: number;
 /**
  * Most UTF-16 units of writes given to xterm.js at once (a dropped emulator parses at most that
- * much more, plus held text given back: at most MAX_HELD_UNITS), below 128 KiB of two-byte units: a string that long goes to V8's large-object space and costs
- * about 50 times as much to make.
+ * much more, plus held text given back: at most MAX_HELD_UNITS), below 128 KiB of two-byte units:
+ * a string that long goes to V8's large-object space and costs about 50 times as much to make.
  */
 const WRITE_BATCH_UNITS = 60 * 1024;
 /**
@@ -69,7 +67,6 @@ function start(setup: EmulatorSetup): void {
   emulator = emulatorOf(setup);
   // The size xterm.js took (it makes a terminal at least 2 columns wide), not the one asked for.
   held = new HeldLines({ cols: emulator.term.cols, rows: emulator.term.rows, scrollback: setup.scrollback });
-  scrollback = setup.scrollback;
   const tail = setup.tail ? emulatorTail(setup.tail, setup.cols, setup.rows) : '';
   if (tail) parse(emulator, tail);
 }
@@ -109,7 +106,7 @@ function pump(): void {
       }
       case 'resize':
         current.term.resize(m.cols, m.rows);
-        held.resize({ cols: current.term.cols, rows: current.term.rows, scrollback });
+        held.resize({ cols: current.term.cols, rows: current.term.rows, scrollback: current.term.options.scrollback ?? 0 });
         break;
       case 'snapshot':
         // Everything before it is parsed (the tail a new emulator reads first included).

@@ -12,8 +12,8 @@
  * - Output goes through {@link PanelFilter} (OSC strings emptied, counts bounded by the panel's
  *   size), then into a headless xterm.js of the panel's size (the *emulator*, which is given
  *   everything; it runs in a worker thread, see mirrorEmulator.ts, and of plain text parses only
- *   what decides its state, see heldLines.ts) and, while the terminal
- *   keeps up, into a queue for the terminal.
+ *   what decides its state, see heldLines.ts) and, while the
+ *   terminal keeps up, into a queue for the terminal.
  * - Every `frameMs` one frame leaves the queue: whole pieces (as PanelFilter cuts its result, on
  *   code point boundaries, with their estimated cost) up to `frameCost` estimated cell writes, at
  *   least one piece.

@@ -16,6 +16,7 @@
  */
 import * as fs from 'node:fs';
 import { safeReaddir } from '../../src/proc/sessions';
+import { readStat } from '../../src/proc/stat';
 
 /** Run-queue waits (ns) of the watched threads and the CPUs' time (ticks) at one moment. */
 export interface CpuSnapshot {
@@ -63,8 +64,8 @@ export class CpuWaitProbe {
       for (const pid of this.renderers) {
         const wait = runQueueWait(pid);
         if (wait !== undefined) windowWaitNs.set(pid, wait);
-        const used = processCpuMs(pid);
-        if (used !== undefined) windowCpuMs.set(pid, used);
+        const stat = readStat(pid);
+        if (stat) windowCpuMs.set(pid, (stat.utime + stat.stime) * 10);
       }
       const hostWaitNs = runQueueWait(process.pid);
       if (hostWaitNs === undefined) return undefined;
@@ -111,19 +112,6 @@ function runQueueWait(pid: number): number | undefined {
   try {
     const [, wait] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1').split(' ');
     return Number(wait);
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU time (user and system, ms) process `pid` used so far, all its threads; undefined once it exited. */
-function processCpuMs(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // Fields after the command name (which may hold spaces and parentheses): utime and stime are
-    // the 14th and 15th fields, in clock ticks (100 a second on Linux).
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return undefined;
   }
