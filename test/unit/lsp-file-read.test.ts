@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NAVIGATION_READ_CAP_BYTES, NavigationReadError, readNavigationFile, readNavigationText } from '../../src/lsp/fileRead';
+import { NAVIGATION_READ_CAP_BYTES, NavigationReadError, NavigationReadOptions, readNavigationFile, readNavigationText } from '../../src/lsp/fileRead';
 import { containmentOf, isInsideFolder, OutsideReadConsents, realFolders } from '../../src/lsp/containment';
 import { NodeWorkspaceFs } from '../../src/lsp/wikilinks/nodeFs';
 import { pathToFileUri } from '../../src/lsp/uri';
@@ -45,89 +45,98 @@ describe('navigation reads only regular files, up to a cap, without blocking', (
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('reads a regular file, through a symbolic link too, and names its real path', async () => {
-    const file = write('src/a.ts', '\ufeffexport const a = 1;\n');
-    const viaLink = link('alias.ts', file);
-    const r = await readNavigationText(viaLink);
-    assert.equal(r.text, 'export const a = 1;\n', 'UTF-8, byte order mark dropped');
-    assert.equal(r.realPath, file);
-    assert.equal((await readNavigationFile(path.join(dir, 'src', '..', 'src', 'a.ts'))).realPath, file);
-  });
+  // The same rules whichever way the system calls run: on libuv's thread pool (the default) or
+  // synchronously on the calling thread (`blocking`, what the note parser's worker uses).
+  for (const blocking of [false, true]) {
+    describe(blocking ? 'blocking (synchronous calls)' : 'on the thread pool', () => {
+      const read = (p: string, options: NavigationReadOptions = {}) => readNavigationFile(p, { ...options, blocking });
+      const readText = (p: string) => readNavigationText(p, { blocking });
 
-  it('a FIFO named a.ts is refused promptly, saying it is a FIFO and what is read', async () => {
-    const p = fifo('a.ts');
-    const err = await within(PROMPT_MS, 'reading a FIFO', readNavigationFile(p).then(() => undefined, (e: unknown) => e));
-    assert.ok(err instanceof NavigationReadError, String(err));
-    assert.equal(err.reason, 'not_regular_file');
-    assert.match(err.message, /a\.ts is a FIFO \(named pipe\): navigation reads regular files only/);
-  });
+      it('reads a regular file, through a symbolic link too, and names its real path', async () => {
+        const file = write('src/a.ts', '\ufeffexport const a = 1;\n');
+        const viaLink = link('alias.ts', file);
+        const r = await readText(viaLink);
+        assert.equal(r.text, 'export const a = 1;\n', 'UTF-8, byte order mark dropped');
+        assert.equal(r.realPath, file);
+        assert.equal((await read(path.join(dir, 'src', '..', 'src', 'a.ts'))).realPath, file);
+      });
 
-  it('a symbolic link to a FIFO is refused promptly too', async () => {
-    const p = fifo('pipe');
-    const l = link('b.ts', p);
-    await within(PROMPT_MS, 'reading a link to a FIFO', assert.rejects(readNavigationFile(l), /b\.ts \(real path .*pipe\) is a FIFO/));
-  });
+      it('a FIFO named a.ts is refused promptly, saying it is a FIFO and what is read', async () => {
+        const p = fifo('a.ts');
+        const err = await within(PROMPT_MS, 'reading a FIFO', read(p).then(() => undefined, (e: unknown) => e));
+        assert.ok(err instanceof NavigationReadError, String(err));
+        assert.equal(err.reason, 'not_regular_file');
+        assert.match(err.message, /a\.ts is a FIFO \(named pipe\): navigation reads regular files only/);
+      });
 
-  it('eight FIFOs read at once do not starve other file operations (libuv has four threads)', async () => {
-    const pipes = Array.from({ length: 8 }, (_, i) => fifo(`p${i}.ts`));
-    const file = write('ok.ts', 'ok\n');
-    const reads = pipes.map((p) => readNavigationFile(p).then(() => 'read', (e: unknown) => (e as Error).message));
-    // While the eight are in flight, ordinary file-system work still gets a thread.
-    assert.equal(await within(PROMPT_MS, 'reading a regular file while FIFOs are read', fsp.readFile(file, 'utf8')), 'ok\n');
-    const outcomes = await within(PROMPT_MS, 'the eight FIFO reads', Promise.all(reads));
-    for (const o of outcomes) assert.match(o, /is a FIFO/);
-  });
+      it('a symbolic link to a FIFO is refused promptly too', async () => {
+        const p = fifo('pipe');
+        const l = link('b.ts', p);
+        await within(PROMPT_MS, 'reading a link to a FIFO', assert.rejects(read(l), /b\.ts \(real path .*pipe\) is a FIFO/));
+      });
 
-  it('/dev/zero, directly and through a workspace link, is refused as a character device (no read at all)', async () => {
-    const before = process.memoryUsage().arrayBuffers;
-    await within(PROMPT_MS, 'reading /dev/zero', assert.rejects(readNavigationFile('/dev/zero'), /\/dev\/zero is a character device: navigation reads regular files only/));
-    const l = link('zero.md', '/dev/zero');
-    await within(PROMPT_MS, 'reading a link to /dev/zero', assert.rejects(readNavigationFile(l), (e: unknown) => e instanceof NavigationReadError && e.reason === 'not_regular_file'));
-    assert.ok(process.memoryUsage().arrayBuffers - before < 16 * 1024 * 1024, 'no buffer grew');
-  });
+      it('eight FIFOs read at once do not starve other file operations (libuv has four threads)', async () => {
+        const pipes = Array.from({ length: 8 }, (_, i) => fifo(`p${i}.ts`));
+        const file = write('ok.ts', 'ok\n');
+        const reads = pipes.map((p) => read(p).then(() => 'read', (e: unknown) => (e as Error).message));
+        // While the eight are in flight, ordinary file-system work still gets a thread.
+        assert.equal(await within(PROMPT_MS, 'reading a regular file while FIFOs are read', fsp.readFile(file, 'utf8')), 'ok\n');
+        const outcomes = await within(PROMPT_MS, 'the eight FIFO reads', Promise.all(reads));
+        for (const o of outcomes) assert.match(o, /is a FIFO/);
+      });
 
-  it('/proc/self/environ through a workspace link is refused, and the message holds nothing of the environment', async () => {
-    const l = link('notes.md', '/proc/self/environ');
-    const err = await readNavigationFile(l).then(() => undefined, (e: unknown) => e);
-    assert.ok(err instanceof NavigationReadError, String(err));
-    assert.equal(err.reason, 'pseudo_file');
-    assert.match(err.message, /notes\.md \(real path \/proc\/\d+\/environ\) is a kernel pseudo-file under \/proc: navigation does not read \/proc or \/sys files/);
-    assert.ok(!err.message.includes('PATH='), 'no environment in the message');
-    await assert.rejects(readNavigationFile('/proc/self/status'), /under \/proc/);
-  });
+      it('/dev/zero, directly and through a workspace link, is refused as a character device (no read at all)', async () => {
+        const before = process.memoryUsage().arrayBuffers;
+        await within(PROMPT_MS, 'reading /dev/zero', assert.rejects(read('/dev/zero'), /\/dev\/zero is a character device: navigation reads regular files only/));
+        const l = link('zero.md', '/dev/zero');
+        await within(PROMPT_MS, 'reading a link to /dev/zero', assert.rejects(read(l), (e: unknown) => e instanceof NavigationReadError && e.reason === 'not_regular_file'));
+        assert.ok(process.memoryUsage().arrayBuffers - before < 16 * 1024 * 1024, 'no buffer grew');
+      });
 
-  it('a /sys file is refused', async function () {
-    const sysFile = '/sys/devices/system/cpu/online';
-    if (!fs.existsSync(sysFile)) this.skip();
-    await assert.rejects(readNavigationFile(link('cpus.ts', sysFile)), (e: unknown) => e instanceof NavigationReadError && e.reason === 'pseudo_file' && /under \/sys/.test(e.message));
-  });
+      it('/proc/self/environ through a workspace link is refused, and the message holds nothing of the environment', async () => {
+        const l = link('notes.md', '/proc/self/environ');
+        const err = await read(l).then(() => undefined, (e: unknown) => e);
+        assert.ok(err instanceof NavigationReadError, String(err));
+        assert.equal(err.reason, 'pseudo_file');
+        assert.match(err.message, /notes\.md \(real path \/proc\/\d+\/environ\) is a kernel pseudo-file under \/proc: navigation does not read \/proc or \/sys files/);
+        assert.ok(!err.message.includes('PATH='), 'no environment in the message');
+        await assert.rejects(read('/proc/self/status'), /under \/proc/);
+      });
 
-  it('a socket and a folder are refused, saying what they are', async () => {
-    const server = await unixSocket(path.join(dir, 's.sock'));
-    try {
-      await within(PROMPT_MS, 'reading a socket', assert.rejects(readNavigationFile(link('sock.ts', path.join(dir, 's.sock'))), /is a socket: navigation reads regular files only/));
-    } finally {
-      server.close();
-    }
-    fs.mkdirSync(path.join(dir, 'folder.ts'));
-    await assert.rejects(readNavigationFile(path.join(dir, 'folder.ts')), /folder\.ts is a folder/);
-  });
+      it('a /sys file is refused', async function () {
+        const sysFile = '/sys/devices/system/cpu/online';
+        if (!fs.existsSync(sysFile)) this.skip();
+        await assert.rejects(read(link('cpus.ts', sysFile)), (e: unknown) => e instanceof NavigationReadError && e.reason === 'pseudo_file' && /under \/sys/.test(e.message));
+      });
 
-  it(`a file over the cap (${NAVIGATION_READ_CAP_BYTES} bytes) is refused naming the cap; one at the cap is read`, async () => {
-    const big = path.join(dir, 'big.ts');
-    fs.writeFileSync(big, '');
-    fs.truncateSync(big, NAVIGATION_READ_CAP_BYTES + 1); // sparse: no disk used
-    await assert.rejects(readNavigationFile(big), (e: unknown) => e instanceof NavigationReadError && e.reason === 'too_large' && /navigation reads files up to 8 MiB/.test(e.message));
-    fs.truncateSync(big, NAVIGATION_READ_CAP_BYTES);
-    assert.equal((await readNavigationFile(big)).bytes.length, NAVIGATION_READ_CAP_BYTES);
-    const small = write('small.ts', 'x'.repeat(101));
-    await assert.rejects(readNavigationFile(small, { maxBytes: 100 }), /larger than 100 bytes: navigation reads files up to 100 bytes/);
-    assert.equal((await readNavigationFile(small, { maxBytes: 101 })).bytes.length, 101);
-  });
+      it('a socket and a folder are refused, saying what they are', async () => {
+        const server = await unixSocket(path.join(dir, 's.sock'));
+        try {
+          await within(PROMPT_MS, 'reading a socket', assert.rejects(read(link('sock.ts', path.join(dir, 's.sock'))), /is a socket: navigation reads regular files only/));
+        } finally {
+          server.close();
+        }
+        fs.mkdirSync(path.join(dir, 'folder.ts'));
+        await assert.rejects(read(path.join(dir, 'folder.ts')), /folder\.ts is a folder/);
+      });
 
-  it('a missing file rejects with ENOENT (callers say "file not found")', async () => {
-    await assert.rejects(readNavigationFile(path.join(dir, 'nope.ts')), (e: unknown) => (e as { code?: string }).code === 'ENOENT');
-  });
+      it(`a file over the cap (${NAVIGATION_READ_CAP_BYTES} bytes) is refused naming the cap; one at the cap is read`, async () => {
+        const big = path.join(dir, 'big.ts');
+        fs.writeFileSync(big, '');
+        fs.truncateSync(big, NAVIGATION_READ_CAP_BYTES + 1); // sparse: no disk used
+        await assert.rejects(read(big), (e: unknown) => e instanceof NavigationReadError && e.reason === 'too_large' && /navigation reads files up to 8 MiB/.test(e.message));
+        fs.truncateSync(big, NAVIGATION_READ_CAP_BYTES);
+        assert.equal((await read(big)).bytes.length, NAVIGATION_READ_CAP_BYTES);
+        const small = write('small.ts', 'x'.repeat(101));
+        await assert.rejects(read(small, { maxBytes: 100 }), /larger than 100 bytes: navigation reads files up to 100 bytes/);
+        assert.equal((await read(small, { maxBytes: 101 })).bytes.length, 101);
+      });
+
+      it('a missing file rejects with ENOENT (callers say "file not found")', async () => {
+        await assert.rejects(read(path.join(dir, 'nope.ts')), (e: unknown) => (e as { code?: string }).code === 'ENOENT');
+      });
+    });
+  }
 
   describe('the Node WorkspaceFs of the wiki-link index reads through it', () => {
     const nodeFs = new NodeWorkspaceFs();

@@ -18,6 +18,7 @@ import { PIECE_ITEMS } from '../../src/lsp/wikilinks/notePieces';
 import { TRANSFER_MIN_BYTES, WorkerNoteParser } from '../../src/lsp/wikilinks/workerNoteParser';
 import { pathToFileUri } from '../../src/lsp/uri';
 import { within } from '../helpers/wait';
+import { mkfifo, releaseFifo } from '../helpers/files';
 import { withLagProbe } from '../helpers/eventLoopLag';
 import { noteParseWorkerEntry } from '../helpers/workerEntry';
 import { bigHeadingsNote, generateVault, notePath } from '../bench/vault';
@@ -76,6 +77,15 @@ describe('wiki links: notes parsed in a worker thread', function () {
       };
       await fails({ path: path.join(dir, 'missing.md') }, 'ENOENT', /no such file/);
       await fails({ path: path.join(dir, 'sub') }, 'not_regular_file', /is a folder|regular files only/);
+      // The worker's read blocks its thread: a FIFO must still be refused, not waited on.
+      const pipe = mkfifo(path.join(dir, 'pipe.md'));
+      try {
+        await within(5000, 'the worker reading a FIFO note', fails({ path: pipe }, 'not_regular_file', /is a FIFO/));
+      } finally {
+        releaseFifo(pipe);
+      }
+      fs.symlinkSync('/proc/self/environ', path.join(dir, 'env.md'));
+      await fails({ path: path.join(dir, 'env.md') }, 'pseudo_file', /under \/proc/);
       fs.symlinkSync(path.join(outside, 'o.md'), path.join(dir, 'link.md'));
       await fails({ path: path.join(dir, 'link.md'), insideFolders: [dir] }, 'outside_workspace', /is outside the workspace/);
       assert.equal((await parser.parseFile({ path: path.join(dir, 'link.md') }, options)).lineCount, 2, 'without folders a file anywhere is read');

@@ -22,8 +22,9 @@ let held: { id: number; source: PieceSource } | undefined;
 
 port.on('message', (m: WorkerRequest) => {
   if (m.type === 'parse' && 'file' in m) {
-    // The host sends the next request only after this one's last piece or failure.
-    readNoteFile(m.file).then(
+    // The host sends the next request only after this one's last piece or failure. This thread
+    // may block: the read's system calls run here, not handed to libuv's thread pool and back.
+    readNoteFile(m.file, { blocking: true }).then(
       (bytes) => answer({ type: 'parse', id: m.id, options: m.options, text: bytes }),
       (e: NoteReadError) => port.postMessage({ type: 'fail', id: m.id, message: e.message, read: { code: e.code } } satisfies FailReply),
     );

@@ -6,7 +6,7 @@
  */
 import { AliasOrder, NoteLimits, parseNote, ParsedNote } from './parse';
 import { readNavigationFileInside } from '../containment';
-import { readNavigationFile } from '../fileRead';
+import { NavigationReadOptions, readNavigationFile } from '../fileRead';
 import { errorMessage } from '../../common/errorMessage';
 
 /** A note's text, or its bytes in UTF-8 (decoded by the parser, on its thread; a leading BOM is dropped). */
@@ -37,21 +37,26 @@ export class NoteReadError extends Error {
   }
 }
 
+/** How a note's file is read: the navigation read's `blocking` (see `../fileRead.ts`). */
+export type ReadNoteOptions = Pick<NavigationReadOptions, 'blocking'>;
+
 /**
  * The bytes of `file`, read with the navigation read (inside `insideFolders` when given).
+ * `options.blocking`: make the system calls synchronously (only on a thread that may block, such
+ * as the parser's worker; see `../fileRead.ts`).
  * @throws the navigation read's errors (NavigationReadError, Node's `ENOENT` …).
  */
-export async function readNoteBytes(file: NoteFile): Promise<Uint8Array> {
-  return (file.insideFolders ? await readNavigationFileInside(file.path, file.insideFolders) : await readNavigationFile(file.path)).bytes;
+export async function readNoteBytes(file: NoteFile, options: ReadNoteOptions = {}): Promise<Uint8Array> {
+  return (file.insideFolders ? await readNavigationFileInside(file.path, file.insideFolders, options) : await readNavigationFile(file.path, options)).bytes;
 }
 
 /**
  * {@link readNoteBytes}, its errors as one kind for the parser's callers.
  * @throws NoteReadError with the read's message and code.
  */
-export async function readNoteFile(file: NoteFile): Promise<Uint8Array> {
+export async function readNoteFile(file: NoteFile, options: ReadNoteOptions = {}): Promise<Uint8Array> {
   try {
-    return await readNoteBytes(file);
+    return await readNoteBytes(file, options);
   } catch (e) {
     const code = (e as { code?: unknown } | null)?.code;
     throw new NoteReadError(errorMessage(e), typeof code === 'string' ? code : undefined);
