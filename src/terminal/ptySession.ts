@@ -31,6 +31,7 @@ import {
   bytesToWrite,
   checkInput,
   checkLineLength,
+  checkPlace,
   checkReceiver,
   checkSignalReceiver,
   checkTimeout,
@@ -290,7 +291,11 @@ export class PtyBashSession implements BackendSession {
     const typed = checkInput(request);
     await this.settleAfterSignal();
     const { tpgid, shellInForeground, atPrompt } = this.inputState();
-    if (request.expectReceiver) checkReceiver(this.receiver(), request.expectReceiver);
+    if (request.expectReceiver) {
+      checkReceiver(this.receiver(), request.expectReceiver);
+      const stated = request.expectReceiver.place;
+      if (stated) checkPlace({ cwd: this.currentCwd(), debugTrap: this.debugTrap() }, stated);
+    }
     let preWaits: proc.TtyWait[] = [];
     if (this.probe && tpgid !== undefined) {
       preWaits = proc.ttyWaits(this.groupMembers(tpgid), this.pts());

@@ -6,9 +6,9 @@ import { quoteInput } from '../common/quoteInput';
 import { MAX_TIMER_MS } from './config';
 import { TerminalError } from './errors';
 import { SendInput, checkSendInput, keyBytes } from './input';
-import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from './markers';
+import { DebugTrap, KILL_LINE_KEYS, PASTE_END, PASTE_START } from './markers';
 import { canonicalMode } from './termios';
-import { ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, receiverIdentity } from './types';
+import { ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, receiverIdentity } from './types';
 
 /** Largest input typed by one send (UTF-8 bytes); bash's line editor needs seconds per MiB. */
 export const MAX_INPUT_BYTES = 256 * 1024;
@@ -89,6 +89,41 @@ export function checkReceiver(now: InputReceiver, expected: NonNullable<SendRequ
     'RECEIVER_CHANGED',
     `nothing was typed: the confirmation named ${confirmedName(expected)} as the receiver, but now ${receiverName(now)} would read the input. Read the session (dsh_terminal_read) and send again`,
   );
+}
+
+/**
+ * Refuses a command typed at the shell's prompt when where it would run (`now`) is not where the
+ * confirmation said (`stated`): the shell's folder changed since (a command confirmed earlier but
+ * run first went elsewhere with `cd`), or its DEBUG trap did (a trap runs before each command and
+ * may change the folder first). A folder the confirmation could not read is not compared.
+ * @throws TerminalError RECEIVER_CHANGED naming both; nothing is typed.
+ */
+export function checkPlace(now: StatedPlace, stated: StatedPlace): void {
+  if (stated.cwd !== undefined && now.cwd !== stated.cwd) {
+    throw new TerminalError(
+      'RECEIVER_CHANGED',
+      `nothing was typed: the confirmation said the shell is in ${quoteInput(stated.cwd, PATH_MAX_UNITS)}, but now it is in ${now.cwd === undefined ? 'a folder that cannot be read' : quoteInput(now.cwd, PATH_MAX_UNITS)}, where the command would run. Read the session (dsh_terminal_read) and send again`,
+    );
+  }
+  if (!sameTrap(now.debugTrap, stated.debugTrap)) {
+    throw new TerminalError(
+      'RECEIVER_CHANGED',
+      `nothing was typed: the confirmation showed ${trapName(stated.debugTrap)}, but now ${trapName(now.debugTrap)} (a DEBUG trap runs before each command and may change where it runs). Read the session (dsh_terminal_read) and send again`,
+    );
+  }
+}
+
+/** Paths are quoted whole up to Linux's PATH_MAX (4096 bytes). */
+const PATH_MAX_UNITS = 4096;
+
+function sameTrap(a: DebugTrap, b: DebugTrap): boolean {
+  return a.kind === b.kind && (a.kind !== 'set' || b.kind !== 'set' || a.trap === b.trap);
+}
+
+function trapName(t: DebugTrap): string {
+  if (t.kind === 'none') return 'no DEBUG trap in the shell';
+  if (t.kind === 'unknown') return 'that the shell no longer reports its DEBUG trap';
+  return `the DEBUG trap ${quoteInput(t.trap, 400)}`;
 }
 
 /**

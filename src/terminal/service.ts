@@ -24,7 +24,7 @@ import { Owner, ServiceOwner } from './owner';
 import { PublishedSession, SessionInfo } from './publishedSession';
 import type { DebugTrap } from './markers';
 import type { SearchRequest, SearchResult } from './scrollbackSearch';
-import { ALLOWED_SIGNALS, AllowedSignal, Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
+import { ALLOWED_SIGNALS, AllowedSignal, Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
 import type { Log } from '../common/log';
 
@@ -42,6 +42,18 @@ export interface SendTarget {
    * it can no longer tell (`unknown`: its PROMPT_COMMAND was replaced). See BackendSession.debugTrap.
    */
   debugTrap?: Exclude<DebugTrap, { kind: 'none' }>;
+}
+
+/**
+ * What a send confirmed with `target` passes as `expectReceiver`: the receiver's identity and, when
+ * the shell itself reads the input (its prompt or continuation prompt), the folder and DEBUG trap
+ * the confirmation stated, so the send is refused (RECEIVER_CHANGED) if the command would run
+ * elsewhere by then: a command confirmed earlier but run first may `cd` or set a trap.
+ */
+export function confirmedIdentity(target: SendTarget): ReceiverIdentity {
+  const identity = receiverIdentity(target.receiver);
+  if (target.receiver.kind !== 'shell-prompt' && target.receiver.kind !== 'shell-continuation') return identity;
+  return { ...identity, place: { ...(target.cwdIsCurrent ? { cwd: target.cwd } : {}), debugTrap: target.debugTrap ?? { kind: 'none' } } };
 }
 
 /** The longest session name (characters). */
@@ -220,8 +232,8 @@ export class TerminalService implements Disposable {
 
   /**
    * Who would read a send typed now and the shell's working directory now, both read at the call
-   * (for a confirmation shown before the send; pass `receiverIdentity(target.receiver)` as the
-   * send's `expectReceiver` so a changed receiver refuses the send).
+   * (for a confirmation shown before the send; pass `confirmedIdentity(target)` as the send's
+   * `expectReceiver` so a changed receiver, folder or DEBUG trap refuses the send).
    */
   sendTarget(owner: Owner, sessionId: string): SendTarget {
     const session = this.entry(owner, sessionId).session;

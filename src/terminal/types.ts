@@ -56,10 +56,24 @@ export type InputReceiver =
   | { kind: 'program'; process: ForegroundProcess; processGroup: number; reading?: boolean }
   | { kind: 'exited' };
 
-/** What must not change between a confirmation and the write: the kind and the foreground process group. */
+/**
+ * What must not change between a confirmation and the write: the receiver's kind and foreground
+ * process group and, for a command the shell runs at its prompt, where the confirmation said it
+ * runs (`place`, see `confirmedIdentity` in service.ts).
+ */
 export interface ReceiverIdentity {
   kind: InputReceiver['kind'];
   processGroup?: number;
+  /** Absent: where the command runs is not checked (a signal, or no folder was shown). */
+  place?: StatedPlace;
+}
+
+/** Where a confirmation said a command typed at the shell's prompt or continuation prompt runs. */
+export interface StatedPlace {
+  /** The shell's current folder (a real path, read from /proc); undefined when it could not be read and the confirmation said so. */
+  cwd?: string;
+  /** The shell's DEBUG trap the confirmation showed (`none` when none was set). */
+  debugTrap: DebugTrap;
 }
 
 /** The identity of a receiver, to pass back as `SendRequest.expectReceiver`. */

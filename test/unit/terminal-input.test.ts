@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerminalError } from '../../src/terminal/errors';
 import type { SendRequest } from '../../src/terminal/types';
+import { confirmedIdentity } from '../../src/terminal/service';
 import { Harness, firstSession, harness, homeWithRc, sleep } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 
@@ -228,6 +229,49 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.equal((await send('cat')).waiting, 'program-input');
     await assert.rejects(send({ input: 'meant-for-the-shell', expectReceiver }), refused('RECEIVER_CHANGED', /nothing was typed.*`cat`/));
     assert.doesNotMatch(raw(), /meant-for-the-shell/);
+  });
+
+  it('a command confirmed in one folder is refused once the shell is in another (an earlier command ran cd), and nothing is typed', async () => {
+    await open();
+    const elsewhere = fs.realpathSync(fs.mkdtempSync(path.join(h.tmp, 'elsewhere-')));
+    // Two calls confirmed one after the other, both at the prompt in the session's folder…
+    const forCd = confirmedIdentity(h.service.sendTarget(h.owner, id));
+    const forTouch = confirmedIdentity(h.service.sendTarget(h.owner, id));
+    assert.equal(forTouch.place?.cwd, fs.realpathSync(h.tmp));
+    // …the first moves the shell, so the second would run somewhere its confirmation did not say.
+    await send({ input: `cd ${elsewhere}`, expectReceiver: forCd });
+    await assert.rejects(
+      send({ input: 'touch confirmed-here', expectReceiver: forTouch }),
+      refused('RECEIVER_CHANGED', new RegExp(`nothing was typed: the confirmation said the shell is in "${fs.realpathSync(h.tmp)}", but now it is in "${elsewhere}"`)),
+    );
+    assert.doesNotMatch(raw(), /confirmed-here/);
+    assert.equal(fs.existsSync(path.join(elsewhere, 'confirmed-here')), false);
+    // Confirmed where it is now, it runs.
+    assert.equal((await send({ input: 'pwd', expectReceiver: confirmedIdentity(h.service.sendTarget(h.owner, id)) })).output, elsewhere);
+  });
+
+  it('a command confirmed with no DEBUG trap is refused once one is set (it may change the folder first), and nothing is typed', async () => {
+    await open();
+    const confirmed = confirmedIdentity(h.service.sendTarget(h.owner, id));
+    assert.deepEqual(confirmed.place?.debugTrap, { kind: 'none' });
+    // A trap that does nothing yet: the folder is the same, the trap alone refuses.
+    await send(`trap ':' DEBUG`);
+    await assert.rejects(send({ input: 'touch trapped', expectReceiver: confirmed }), refused('RECEIVER_CHANGED', /the confirmation showed no DEBUG trap in the shell, but now the DEBUG trap "trap -- ':' DEBUG"/));
+    assert.doesNotMatch(raw(), /touch trapped/);
+    // A confirmation that showed the trap stands while the trap is the same.
+    const withTrap = confirmedIdentity(h.service.sendTarget(h.owner, id));
+    assert.equal(withTrap.place?.debugTrap.kind, 'set');
+    assert.equal((await send({ input: 'trap - DEBUG; echo cleared', expectReceiver: withTrap })).output, 'cleared');
+  });
+
+  it('a confirmed program receiver carries no folder: a program reading input is not refused for a cd of its own', async () => {
+    await open();
+    await send('cat');
+    const confirmed = confirmedIdentity(h.service.sendTarget(h.owner, id));
+    assert.equal(confirmed.kind, 'program');
+    assert.equal(confirmed.place, undefined);
+    assert.equal((await send({ input: 'to cat', expectReceiver: confirmed })).waiting, 'program-input');
+    await send({ keys: ['Ctrl-D'] });
   });
 
   it('a session name with a bidirectional control or a line break is refused, naming it', async () => {

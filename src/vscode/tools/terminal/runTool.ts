@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { TerminalError } from '../../../terminal/errors';
-import { ReceiverIdentity, receiverIdentity } from '../../../terminal/types';
+import { confirmedIdentity } from '../../../terminal/service';
+import type { ReceiverIdentity } from '../../../terminal/types';
 import { checkRunCommand, optionalInteger, requireString } from './args';
 import { newSessionRunText, sendConfirmationText } from './confirmation';
 import { ConfirmedReceivers } from './confirmedReceivers';
@@ -48,7 +49,7 @@ export class RunTool extends TerminalTool<RunInput> {
     const target = session && this.target(session.sessionId);
     let message: string;
     if (session && target) {
-      this.confirmed.remember([command], { sessionId: session.sessionId, receiver: receiverIdentity(target.receiver) });
+      this.confirmed.remember([command], { sessionId: session.sessionId, receiver: confirmedIdentity(target) });
       message = sendConfirmationText({ kind: 'text', text }, session, target);
     } else {
       this.confirmed.remember([command], {});

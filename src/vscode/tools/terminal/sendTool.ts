@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { TerminalError } from '../../../terminal/errors';
 import { SendInput as TypedInput, checkSendInput } from '../../../terminal/input';
-import { receiverIdentity } from '../../../terminal/types';
+import { confirmedIdentity } from '../../../terminal/service';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
 import { optionalInteger, requireString } from './args';
@@ -49,7 +49,7 @@ export class SendTool extends TerminalTool<SendInput> {
     if (!session || !target) {
       return { invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(String(sessionId))} (no such session)`) };
     }
-    this.confirmed.remember([sessionId, input, keys], receiverIdentity(target.receiver));
+    this.confirmed.remember([sessionId, input, keys], confirmedIdentity(target));
     const kind = target.receiver.kind;
     const title =
       typed.kind === 'keys'
