@@ -8,7 +8,7 @@ import { TerminalError } from './errors';
 import { SendInput, checkSendInput, keyBytes } from './input';
 import { DebugTrap, KILL_LINE_KEYS, PASTE_END, PASTE_START } from './markers';
 import { canonicalMode } from './termios';
-import { ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, receiverIdentity } from './types';
+import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, receiverIdentity } from './types';
 
 /** Largest input typed by one send (UTF-8 bytes); bash's line editor needs seconds per MiB. */
 export const MAX_INPUT_BYTES = 256 * 1024;
@@ -124,6 +124,15 @@ function trapName(t: DebugTrap): string {
   if (t.kind === 'none') return 'no DEBUG trap in the shell';
   if (t.kind === 'unknown') return 'that the shell no longer reports its DEBUG trap';
   return `the DEBUG trap ${quoteInput(t.trap, 400)}`;
+}
+
+/**
+ * Refuses a signal name outside {@link ALLOWED_SIGNALS}.
+ * @throws TerminalError INVALID_ARGUMENT naming it and the valid ones.
+ */
+export function checkSignalName(signal: string): asserts signal is AllowedSignal {
+  if ((ALLOWED_SIGNALS as readonly string[]).includes(signal)) return;
+  throw new TerminalError('INVALID_ARGUMENT', `signal ${quoteInput(signal)} is not allowed; use one of ${ALLOWED_SIGNALS.join(', ')}`);
 }
 
 /**

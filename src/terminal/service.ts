@@ -19,12 +19,13 @@ import { quoteInput } from '../common/quoteInput';
 import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
 import { TerminalBackendCleanupError, TerminalError } from './errors';
 import { checkLabel, checkSendInput } from './input';
+import { checkSignalName } from './sendAdmission';
 import type { JobOutput } from './backgroundJobs';
 import { Owner, ServiceOwner } from './owner';
 import { PublishedSession, SessionInfo } from './publishedSession';
 import type { DebugTrap } from './markers';
 import type { SearchRequest, SearchResult } from './scrollbackSearch';
-import { ALLOWED_SIGNALS, AllowedSignal, Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
+import { Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
 import type { Log } from '../common/log';
 
@@ -378,11 +379,9 @@ export class TerminalService implements Disposable {
    */
   signal(owner: Owner, sessionId: string, signal: string, expect?: ReceiverIdentity): SignalResult {
     const entry = this.entry(owner, sessionId);
-    if (!(ALLOWED_SIGNALS as readonly string[]).includes(signal)) {
-      throw new TerminalError('INVALID_ARGUMENT', `signal ${quoteInput(signal)} is not allowed; use one of ${ALLOWED_SIGNALS.join(', ')}`);
-    }
+    checkSignalName(signal);
     entry.checkNotTakenOver();
-    return entry.session.signal(signal as AllowedSignal, expect);
+    return entry.session.signal(signal, expect);
   }
 
   /**

@@ -15,7 +15,7 @@ import {
   sendConfirmationText,
   signalConfirmationText,
 } from '../../src/vscode/tools/terminal/confirmation';
-import { ConfirmedReceivers } from '../../src/vscode/tools/terminal/confirmedReceivers';
+import { ConfirmedReceivers, unconfirmedError } from '../../src/vscode/tools/terminal/confirmedReceivers';
 import { Harness, harness, sleep } from '../helpers/terminalHarness';
 
 /** Asserts that `fn` throws a TerminalError INVALID_ARGUMENT whose message matches `message`. */
@@ -104,6 +104,14 @@ describe('terminal tools: confirmed receivers', () => {
     assert.equal(kept.take(['pty-1', 'ls']), undefined, 'the oldest call was forgotten');
     assert.deepEqual(kept.take(['pty-2', 'echo 0']), { kind: 'exited' });
     assert.deepEqual(kept.take(['pty-2', `echo ${ConfirmedReceivers.MAX - 1}`]), { kind: 'exited' });
+  });
+});
+
+describe('terminal tools: a call without its confirmation on record', () => {
+  it('is refused with RECEIVER_CHANGED, saying nothing was done and why the record can be gone', () => {
+    const e = unconfirmedError('dsh_terminal_send', 'typed');
+    assert.equal(e.code, 'RECEIVER_CHANGED');
+    assert.match(e.message, new RegExp(`^nothing was typed: what this call's confirmation showed is no longer on record \\(at most ${ConfirmedReceivers.MAX} confirmed calls are kept until they run, and an identical call confirmed later takes the record\\)\\. Call dsh_terminal_send again$`));
   });
 });
 

@@ -4,7 +4,7 @@ import { confirmedIdentity } from '../../../terminal/service';
 import type { ReceiverIdentity } from '../../../terminal/types';
 import { checkRunCommand, optionalInteger, requireString } from './args';
 import { newSessionRunText, sendConfirmationText } from './confirmation';
-import { ConfirmedReceivers } from './confirmedReceivers';
+import { ConfirmedReceivers, unconfirmedError } from './confirmedReceivers';
 import { defaultCwd, newSessionSandbox } from './context';
 import { sendResult } from './sendResult';
 import { abortSignal } from '../../cancellation';
@@ -67,8 +67,9 @@ export class RunTool extends TerminalTool<RunInput> {
     }
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
     const confirmed = this.confirmed.take([command]);
+    if (!confirmed) throw unconfirmedError(RunTool.toolName, 'run');
     // Before anything changes: an exited shell the model was not told about stays readable.
-    if (confirmed) checkSameSession(confirmed, this.defaultSession()?.sessionId);
+    checkSameSession(confirmed, this.defaultSession()?.sessionId);
     // An earlier dsh_run shell that exited already reported it; it makes way for a new one.
     for (const old of this.ctx.service.list(this.ctx.owner)) {
       if (old.name === RunTool.sessionName && old.sessionStatus.kind === 'exited' && !old.takenOver) {
@@ -77,10 +78,10 @@ export class RunTool extends TerminalTool<RunInput> {
     }
     // Again after the closes: another call may have opened the session meanwhile.
     const existing = this.defaultSession()?.sessionId;
-    if (confirmed) checkSameSession(confirmed, existing);
+    checkSameSession(confirmed, existing);
     const signal = abortSignal(token);
     const sessionId = existing ?? (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal })).sessionId;
-    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed?.receiver, signal, origin: 'dsh_run' });
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed.receiver, signal, origin: 'dsh_run' });
     return sendResult(sessionId, r, this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId)?.sandbox);
   }
 

@@ -6,7 +6,7 @@ import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
 import { optionalInteger, requireString } from './args';
 import { sendConfirmationText } from './confirmation';
-import { ConfirmedReceivers } from './confirmedReceivers';
+import { ConfirmedReceivers, unconfirmedError } from './confirmedReceivers';
 import { sendResult } from './sendResult';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
@@ -72,6 +72,12 @@ export class SendTool extends TerminalTool<SendInput> {
       throw new TerminalError('INVALID_ARGUMENT', 'background must be true or false');
     }
     const expectReceiver = this.confirmed.take([input.sessionId, input.input, input.keys]);
+    if (!expectReceiver) {
+      // What is wrong with the call itself is said first.
+      checkSendInput({ input: input.input, keys: input.keys });
+      this.ctx.service.sendTarget(this.ctx.owner, sessionId);
+      throw unconfirmedError(SendTool.toolName, 'typed');
+    }
     const request = { input: input.input, keys: input.keys, timeoutMs, expectReceiver };
     if (input.background) {
       const { jobId } = this.ctx.service.startBackground(this.ctx.owner, sessionId, request);

@@ -4,7 +4,8 @@ import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
 import { requireString } from './args';
 import { signalConfirmationText } from './confirmation';
-import { ConfirmedReceivers } from './confirmedReceivers';
+import { ConfirmedReceivers, unconfirmedError } from './confirmedReceivers';
+import { checkSignalName } from '../../../terminal/sendAdmission';
 import { TerminalTool } from './terminalTool';
 
 /** Input of `dsh_terminal_signal`. */
@@ -43,7 +44,14 @@ export class SignalTool extends TerminalTool<SignalInput> {
   protected async run(input: SignalInput & Record<string, unknown>) {
     const sessionId = requireString(input, 'sessionId');
     const signal = requireString(input, 'signal');
-    const r = this.ctx.service.signal(this.ctx.owner, sessionId, signal, this.confirmed.take([input.sessionId, input.signal]));
+    const confirmed = this.confirmed.take([input.sessionId, input.signal]);
+    if (!confirmed) {
+      // What is wrong with the call itself is said first.
+      checkSignalName(signal);
+      this.ctx.service.sendTarget(this.ctx.owner, sessionId);
+      throw unconfirmedError(SignalTool.toolName, 'delivered');
+    }
+    const r = this.ctx.service.signal(this.ctx.owner, sessionId, signal, confirmed);
     // Returns once the signal took effect, so the next send's confirmation names who reads then
     // (the shell back at its prompt, or the program reading again), not the program that is ending.
     if (r.delivered) await this.ctx.service.settled(this.ctx.owner, sessionId);
