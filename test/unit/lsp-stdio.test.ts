@@ -167,6 +167,7 @@ describe('watchdog', () => {
       VSCODE_PID: '4242',
       VSCODE_HANDLES_UNCAUGHT_ERRORS: 'true',
       VSCODE_PORTABLE: '/opt/portable',
+      DSH_BRIDGE_MCP: '/run/user/1000/dsh-bridge/w.sock#c2VjcmV0',
       DSH_TEST_KEPT: 'kept',
     };
     const saved = Object.fromEntries(Object.keys(host).map((k) => [k, process.env[k]]));
@@ -185,7 +186,7 @@ describe('watchdog', () => {
     g.child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     await g.exited;
     const env = JSON.parse(out) as Record<string, string>;
-    for (const name of ['ELECTRON_RUN_AS_NODE', 'VSCODE_IPC_HOOK_CLI', 'VSCODE_PID', 'VSCODE_HANDLES_UNCAUGHT_ERRORS']) assert.equal(env[name], undefined, name);
+    for (const name of ['ELECTRON_RUN_AS_NODE', 'VSCODE_IPC_HOOK_CLI', 'VSCODE_PID', 'VSCODE_HANDLES_UNCAUGHT_ERRORS', 'DSH_BRIDGE_MCP']) assert.equal(env[name], undefined, name);
     assert.equal(env.VSCODE_PORTABLE, '/opt/portable');
     assert.equal(env.DSH_TEST_KEPT, 'kept');
     assert.equal(env.PATH, process.env.PATH);

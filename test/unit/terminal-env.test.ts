@@ -15,6 +15,9 @@ const HOST_PRIVATE = {
   SNAP: '/snap/code/1',
   SNAP_REVISION: '1',
   GDK_PIXBUF_MODULE_FILE: '/snap/loaders.cache',
+  // Another window's MCP endpoint and secret, inherited when this VS Code was started from that
+  // window's terminal: no program in a session may reach that window's tools with it.
+  DSH_BRIDGE_MCP: '/run/user/1000/dsh-bridge/w.sock#c2VjcmV0',
 };
 
 describe('session environment', function () {
