@@ -8,6 +8,9 @@ import { CUT_MARKER, textHead } from './textHead';
 /** Longest quoted text, in UTF-16 code units, before it is cut. */
 export const QUOTE_MAX_UNITS = 80;
 
+/** The `maxUnits` that quotes a file path whole: Linux's PATH_MAX is 4096 bytes. */
+export const PATH_QUOTE_UNITS = 4096;
+
 /**
  * `value` as JSON (`undefined` as the word), or, when longer than `maxUnits` UTF-16 code units, its
  * first `maxUnits / 2` code units (a surrogate pair is never split) and `…`, then the size in

@@ -2,7 +2,7 @@
  * Send admission: what a send must pass before anything is typed, and the bytes it then writes.
  * A refused send types nothing and says why, what is valid, and what to do instead.
  */
-import { quoteInput } from '../common/quoteInput';
+import { PATH_QUOTE_UNITS, quoteInput } from '../common/quoteInput';
 import { MAX_TIMER_MS } from './config';
 import { TerminalError } from './errors';
 import { SendInput, checkSendInput, keyBytes } from './input';
@@ -102,7 +102,7 @@ export function checkPlace(now: StatedPlace, stated: StatedPlace): void {
   if (stated.cwd !== undefined && now.cwd !== stated.cwd) {
     throw new TerminalError(
       'RECEIVER_CHANGED',
-      `nothing was typed: the confirmation said the shell is in ${quoteInput(stated.cwd, PATH_MAX_UNITS)}, but now it is in ${now.cwd === undefined ? 'a folder that cannot be read' : quoteInput(now.cwd, PATH_MAX_UNITS)}, where the command would run. Read the session (dsh_terminal_read) and send again`,
+      `nothing was typed: the confirmation said the shell is in ${quoteInput(stated.cwd, PATH_QUOTE_UNITS)}, but now it is in ${now.cwd === undefined ? 'a folder that cannot be read' : quoteInput(now.cwd, PATH_QUOTE_UNITS)}, where the command would run. Read the session (dsh_terminal_read) and send again`,
     );
   }
   if (!sameTrap(now.debugTrap, stated.debugTrap)) {
@@ -112,9 +112,6 @@ export function checkPlace(now: StatedPlace, stated: StatedPlace): void {
     );
   }
 }
-
-/** Paths are quoted whole up to Linux's PATH_MAX (4096 bytes). */
-const PATH_MAX_UNITS = 4096;
 
 function sameTrap(a: DebugTrap, b: DebugTrap): boolean {
   return a.kind === b.kind && (a.kind !== 'set' || b.kind !== 'set' || a.trap === b.trap);

@@ -34,6 +34,12 @@ function prepare<T>(tool: { prepareInvocation(o: vscode.LanguageModelToolInvocat
   return tool.prepareInvocation({ input }) as vscode.PreparedToolInvocation;
 }
 
+/** As VS Code calls a tool: its prepareInvocation (the confirmation, answered yes), then its invoke. */
+async function confirmedInvoke<T>(tool: vscode.LanguageModelTool<T>, input: T): Promise<vscode.LanguageModelToolResult> {
+  await tool.prepareInvocation?.({ input }, new vscode.CancellationTokenSource().token);
+  return invoke(tool, input);
+}
+
 function invoke<T>(tool: vscode.LanguageModelTool<T>, input: T): Promise<vscode.LanguageModelToolResult> {
   return Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token)).then((r) => {
     if (!r) throw new Error('the tool returned no result');
@@ -81,7 +87,7 @@ describe('confirmations show what will really happen', function () {
       assert.ok(message.includes(escaped), `${tool.constructor.name}: ${message}`);
       assert.ok(!message.includes('[click](https'), `${tool.constructor.name} renders a link: ${message}`);
     }
-    const open = prepare(new OpenTool(ctx), { name: hostile });
+    const open = await new OpenTool(ctx).prepareInvocation({ input: { name: hostile } });
     assert.ok(text(open.invocationMessage).includes(escaped), text(open.invocationMessage));
     assert.ok(text(open.confirmationMessages?.message).includes(escaped));
   });
@@ -155,6 +161,43 @@ describe('confirmations show what will really happen', function () {
     assert.equal(fs.existsSync(marker), false, 'the answer for python3 ran as a shell command');
   });
 
+  it('a call whose confirmation is not on record (never shown, or forgotten) does nothing', async () => {
+    const marker = path.join(tmp, 'unconfirmed');
+    const cases: Array<[vscode.LanguageModelTool<never>, object, RegExp]> = [
+      [new SendTool(ctx), { sessionId, input: `touch ${marker}` }, /: nothing was typed: what this call's confirmation showed is no longer on record .*Call dsh_terminal_send again$/],
+      [new RunTool(ctx), { command: `touch ${marker}` }, /: nothing was run: .*Call dsh_run again$/],
+      [new SignalTool(ctx), { sessionId, signal: 'SIGKILL' }, /: nothing was delivered: .*Call dsh_terminal_signal again$/],
+      [new OpenTool(ctx), { cwd: tmp }, /: nothing was opened: .*Call dsh_terminal_open again$/],
+    ];
+    const before = service.list(owner).length;
+    for (const [tool, input, refusal] of cases) await assert.rejects(invoke(tool, input as never), refusal);
+    await sleep(300);
+    assert.equal(fs.existsSync(marker), false, 'an unconfirmed command ran');
+    assert.equal(service.list(owner).length, before, 'an unconfirmed session was opened');
+    assert.equal((await service.send(owner, sessionId, { input: 'echo alive' })).output, 'alive', 'an unconfirmed SIGKILL was delivered');
+  });
+
+  it('a folder reached through a symbolic link: the open confirmation names where it leads, the session starts there, a link swapped meanwhile opens nothing', async () => {
+    const project = path.join(tmp, 'project');
+    fs.mkdirSync(project);
+    const link = path.join(tmp, 'docs');
+    fs.symlinkSync('/', link);
+    const tool = new OpenTool(ctx);
+    const message = text((await tool.prepareInvocation({ input: { cwd: link } })).confirmationMessages?.message);
+    assert.ok(message.includes(`in \`/\` (reached through \`${link}\`)`), message);
+    const opened = JSON.parse(((await invoke(tool, { cwd: link })).content[0] as vscode.LanguageModelTextPart).value) as { sessionId: string; cwd: string };
+    assert.equal((await service.send(owner, opened.sessionId, { input: 'pwd' })).output, '/');
+    // Confirmed while the link leads to the project, swapped to / before the call runs.
+    fs.rmSync(link);
+    fs.symlinkSync(project, link);
+    assert.ok(text((await tool.prepareInvocation({ input: { cwd: link } })).confirmationMessages?.message).includes(`in \`${project}\` (reached through`));
+    fs.rmSync(link);
+    fs.symlinkSync('/', link);
+    const before = service.list(owner).length;
+    await assert.rejects(invoke(tool, { cwd: link }), /: no session was opened: the confirmation showed ".*docs" leading to ".*project", but now it leads to "\/"/);
+    assert.equal(service.list(owner).length, before);
+  });
+
   it('a signal whose program ended after the confirmation is not delivered to the shell', async () => {
     const shell = Number(/\d+/.exec((await service.send(owner, sessionId, { input: 'echo $$' })).output)![0]);
     void service.send(owner, sessionId, { input: 'sleep 30' }).catch(() => undefined);
@@ -174,7 +217,7 @@ describe('confirmations show what will really happen', function () {
     assert.equal(prepare(run, { command: 'echo \u202Eabc' }).confirmationMessages, undefined);
     await assert.rejects(invoke(run, { command: 'echo a\u0003' }), /command contains U\+0003.*dsh_terminal_send with keys/);
     assert.match(text(prepare(run, { command: 'pwd' }).confirmationMessages?.message), /bash at its prompt\*\* in a new session/);
-    await invoke(run, { command: `cd ${tmp}` });
+    await confirmedInvoke(run, { command: `cd ${tmp}` });
     const message = text(prepare(run, { command: 'pwd' }).confirmationMessages?.message);
     assert.ok(message.includes(`in \`${tmp}\``), message);
     assert.match(message, /bash at its prompt/);
@@ -182,7 +225,7 @@ describe('confirmations show what will really happen', function () {
 
   it('dsh_run: a command confirmed for a shell that exited before the call runs nowhere else', async () => {
     const run = new RunTool(ctx);
-    await invoke(run, { command: `cd ${tmp}` });
+    await confirmedInvoke(run, { command: `cd ${tmp}` });
     const marker = path.join(tmp, 'ran-in');
     const command = `pwd > ${marker}`;
     const message = text(prepare(run, { command }).confirmationMessages?.message);
@@ -202,7 +245,7 @@ describe('confirmations show what will really happen', function () {
     const marker = path.join(tmp, 'ran-in');
     const command = `pwd > ${marker}`;
     assert.match(text(prepare(run, { command }).confirmationMessages?.message), /in a new session/);
-    await invoke(run, { command: `cd ${tmp}` }); // another call opened the session and moved it
+    await confirmedInvoke(run, { command: `cd ${tmp}` }); // another call opened the session and moved it
     await assert.rejects(invoke(run, { command }), /nothing was run: the confirmation named a new session/);
     await sleep(300);
     assert.equal(fs.existsSync(marker), false, 'the command ran in the session another call opened');

@@ -258,7 +258,7 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     await setSetting(ALLOW, true);
     const tool = new OpenTool(ctx);
     const input = { name: 'outside', sandbox: false };
-    const prepared = tool.prepareInvocation({ input });
+    const prepared = await tool.prepareInvocation({ input });
     assert.equal(prepared.confirmationMessages?.title, 'Open an agent terminal outside the sandbox?');
     assert.match(text(prepared.confirmationMessages?.message), /start a bash session named outside \*\*outside the sandbox\*\*.*with your permissions/);
     assert.match(text(prepared.confirmationMessages?.message), /The agent sandbox is on \(dsh\\\.terminal\\\.sandbox is \\"on\\"\)/);
@@ -272,7 +272,7 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     assert.equal(fs.readFileSync(path.join(root, 'outside.txt'), 'utf8'), 'out\n');
     await assert.rejects(Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined }, token())), /needs the person's confirmation/, 'a confirmation is used once');
     // Without sandbox: false the same settings open a sandboxed session, and its confirmation says so.
-    assert.match(text(tool.prepareInvocation({ input: { name: 'inside' } }).confirmationMessages?.message), /Runs \*\*inside the agent sandbox\*\*/);
+    assert.match(text((await tool.prepareInvocation({ input: { name: 'inside' } })).confirmationMessages?.message), /Runs \*\*inside the agent sandbox\*\*/);
     await service.close(ctx.owner, first.sessionId, 'test done');
   });
 
@@ -300,7 +300,7 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     await setSetting('dsh.terminal.sandbox', 'on');
     await setSetting(ALLOW, false);
     const tool = new OpenTool(ctx);
-    const prepared = tool.prepareInvocation({ input: { sandbox: false } });
+    const prepared = await tool.prepareInvocation({ input: { sandbox: false } });
     assert.equal(prepared.confirmationMessages, undefined, 'the person is not asked about a call that will be refused');
     assert.match(text(prepared.invocationMessage), /refused \(chat\.agent\.sandbox\.allowUnsandboxedCommands is false/);
     const before = (await invokeTool<{ sessions: unknown[] }>('dsh_terminal_list', {})).json.sessions.length;
@@ -313,7 +313,7 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     } else {
       // This VS Code declares it (default true): asking is allowed, as for its own run_in_terminal.
       assert.equal(declaredDefault, true);
-      assert.equal(tool.prepareInvocation({ input: { sandbox: false } }).confirmationMessages?.title, 'Open an agent terminal outside the sandbox?');
+      assert.equal((await tool.prepareInvocation({ input: { sandbox: false } })).confirmationMessages?.title, 'Open an agent terminal outside the sandbox?');
     }
   });
 

@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { CallConsents, callKey } from '../../../common/callConsents';
 import { TerminalError } from '../../../terminal/errors';
 import { askEveryTime } from '../askEveryTime';
-import { escapeMarkdown, inlineCode } from '../markdownText';
+import { escapeMarkdown } from '../markdownText';
+import { ConfirmedReceivers, unconfirmedError } from './confirmedReceivers';
+import { OpenFolder, confirmedOpenFolder, openFolderText, resolveOpenFolder } from './openFolder';
 import { outsideSandboxText, sandboxText } from './confirmation';
 import { toolResult } from '../toolResult';
 import { defaultCwd, newSessionSandbox } from './context';
@@ -16,6 +18,9 @@ export interface OpenInput {
   /** `false`: ask the person for a session outside the agent sandbox (see {@link OpenTool}). */
   sandbox?: boolean;
 }
+
+/** What identifies an open call between its confirmation and its run. */
+const openCall = (input: OpenInput) => [input.name, input.cwd, input.sandbox];
 
 /** How long a confirmed request for a session outside the sandbox waits for its call, in ms. */
 const OUTSIDE_CONSENT_TTL_MS = 10 * 60_000;
@@ -37,10 +42,15 @@ const OUTSIDE = 'outside the agent sandbox';
 export class OpenTool extends TerminalTool<OpenInput> {
   static readonly toolName = 'dsh_terminal_open';
   private readonly consents = new CallConsents(OUTSIDE_CONSENT_TTL_MS);
+  /** The folder each confirmation named (none: the home folder). */
+  private readonly shownFolders = new ConfirmedReceivers<{ folder?: OpenFolder }>();
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OpenInput>): vscode.PreparedToolInvocation {
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OpenInput>): Promise<vscode.PreparedToolInvocation> {
     const { name, cwd, sandbox } = options.input;
-    const folder = typeof cwd === 'string' ? inlineCode(cwd) : (defaultCwd() && inlineCode(defaultCwd()!)) ?? 'your home folder';
+    const given = typeof cwd === 'string' ? cwd : defaultCwd();
+    const stated = given === undefined ? undefined : await resolveOpenFolder(given);
+    this.shownFolders.remember(openCall(options.input), { folder: stated });
+    const folder = stated ? openFolderText(stated) : 'your home folder';
     const named = typeof name === 'string' && name ? ` named ${escapeMarkdown(name)}` : '';
     const policy = sandbox === false ? this.ctx.sandboxPolicy?.() : undefined;
     if (policy?.on) {
@@ -69,7 +79,11 @@ export class OpenTool extends TerminalTool<OpenInput> {
     if (input.cwd !== undefined && typeof input.cwd !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'cwd must be a string: an absolute folder path');
     if (input.sandbox !== undefined && typeof input.sandbox !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', 'sandbox must be true or false (false asks the person for a session outside the agent sandbox)');
     const grant = input.sandbox === false ? this.outsideGrant(input) : {};
-    const info = await this.ctx.service.open(this.ctx.owner, { name: input.name, cwd: input.cwd ?? defaultCwd(), signal: abortSignal(token) }, grant);
+    const stated = this.shownFolders.take(openCall(input));
+    if (!stated) throw unconfirmedError(OpenTool.toolName, 'opened');
+    // The folder the confirmation named, where it led then (see openFolder.ts).
+    const cwd = stated.folder && (await confirmedOpenFolder(stated.folder));
+    const info = await this.ctx.service.open(this.ctx.owner, { name: input.name, cwd, signal: abortSignal(token) }, grant);
     const motd = this.ctx.service.motd(this.ctx.owner, info.sessionId);
     return toolResult({ sessionId: info.sessionId, name: info.name, cwd: info.cwd, sessionStatus: info.sessionStatus, sandbox: info.sandbox }, motd || undefined);
   }

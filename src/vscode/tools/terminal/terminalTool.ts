@@ -23,7 +23,7 @@ export const UNTRUSTED_MESSAGE =
 export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
   constructor(protected readonly ctx: TerminalToolContext) {}
 
-  abstract prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation;
+  abstract prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation>;
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<T>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     // Re-checked on every call: any extension can invoke a tool, whatever its `when` clause says.
