@@ -185,6 +185,20 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     assert.deepEqual(list.json.sessions, []);
   });
 
+  it('a read outside the workspace is asked every time, even for a client in dsh.mcp.autoApprove: refused when VS Code cannot ask', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-mcp-outside-'));
+    try {
+      fs.writeFileSync(path.join(outside, 'secret.ts'), 'export const secretValue = 42;\n');
+      const c = await connect('dsh-test-approved');
+      const read = await callTool(c, 'dsh_lsp', { operation: 'hover', filePath: path.join(outside, 'secret.ts'), line: 1, column: 14 });
+      assert.equal(read.isError, true);
+      assert.match(read.first, /dsh_lsp was not run: VS Code could not ask the person/);
+      assert.doesNotMatch(read.first, /secretValue = 42/);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('a client that disconnects mid-send loses its own sessions (process groups included), nothing else', async () => {
     const a = await connect('dsh-test-approved');
     const other = await connect('dsh-test-approved');

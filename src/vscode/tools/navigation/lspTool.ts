@@ -8,6 +8,7 @@ import { quoteInput } from '../../../common/quoteInput';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { abortOnCancel } from '../../cancellation';
+import { askEveryTime } from '../askEveryTime';
 import { OutsideReadConsents } from '../../../lsp/containment';
 import { headLines, PREVIEW_TEXT_MAX_CHARS } from '../../../lsp/headLines';
 import { splitLines } from '../../../lsp/position';
@@ -249,5 +250,6 @@ function outsideConfirmation(place: UriPlace, input: LspToolInput): { title: str
     ...(via ? ['The path it was given leads there through a symbolic link:', codeFence(via, 'text')] : []),
     'The answer shows the model text from it (the line at the position, hover text), and preview lines of result locations outside the workspace.',
   ];
-  return { title: 'Read a file outside the workspace?', message: new vscode.MarkdownString(parts.join('\n\n')) };
+  // Asked every time over MCP too: allowing a client's tool calls does not allow it to read any file.
+  return askEveryTime({ title: 'Read a file outside the workspace?', message: new vscode.MarkdownString(parts.join('\n\n')) });
 }
