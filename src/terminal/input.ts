@@ -178,7 +178,7 @@ export function keyNamesSummary(): string {
 }
 
 /** How to press keys instead of typing controls, appended to text errors. */
-export const KEYS_HINT = 'To press keys, send them by name in `keys` instead of `input`, e.g. keys ["Ctrl-C"] or ["Up", "Enter"]';
+export const KEYS_HINT = 'To press keys, send them by name in `keys` instead of `input`, e.g. keys ["Ctrl-C"] or ["q"]';
 
 /**
  * Validates key names and returns them canonical (`ctrl+c` → `Ctrl-C`, `esc` → `Escape`). A name
@@ -216,9 +216,14 @@ export function keyBytes(keys: readonly string[], applicationCursor = false): st
     .join('');
 }
 
+/** True when canonical key name `name` is a single character that types itself, not a named key. */
+export function isCharacterKey(name: string): boolean {
+  return !BY_NAME.has(name.toLowerCase());
+}
+
 /** A key name as a confirmation shows it: the name, or a single character in quotes. */
 export function keyLabel(name: string): string {
-  return BY_NAME.has(name.toLowerCase()) ? name : JSON.stringify(name);
+  return isCharacterKey(name) ? JSON.stringify(name) : name;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import { DEBUG_TRAP_FILE, DebugTrap, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, 
 import { renderedPage, renderedPageAsync } from './outputText';
 import { ActiveSend, type SendHost, type SendOptions } from './activeSend';
 import * as proc from './procProbe';
+import { LineKeys, judgePromptKeys, promptKeysError } from './promptKeys';
 import { readStat, type ProcStat } from '../proc/stat';
 import { SessionProcessTree } from './processTree';
 import type { SandboxSummary } from './sandbox/policy';
@@ -104,6 +105,8 @@ export class PtyBashSession implements BackendSession {
   private alternateScreen = false;
   /** DECCKM (application cursor keys) is set: cursor keys send `ESC O x`. */
   private applicationCursor = false;
+  /** The keys sends pressed at the prompt numbered `promptSeq` since it was shown (promptKeys.ts). */
+  private lineKeys: { promptSeq: number; keys: LineKeys } | undefined;
   /** The send or wait in flight (activeSend.ts), and what it reads of this session. */
   private active: ActiveSend | undefined;
   private readonly sendHost: SendHost;
@@ -220,10 +223,12 @@ export class PtyBashSession implements BackendSession {
     if (this.exitStatus) return { kind: 'exited' };
     const { tpgid, atPrompt } = this.inputState();
     if (atPrompt) {
+      const lineKeys = this.lineKeysNow();
       return {
         kind: this.markers.last === 'continuation' ? 'shell-continuation' : 'shell-prompt',
         process: { pid: this.shellPid, command: this.commandOf(this.shellPid) },
         lineEditing: this.markers.lineEditing !== false,
+        ...(lineKeys && { lineKeys }),
       };
     }
     const processGroup = tpgid ?? this.shellPid;
@@ -232,6 +237,14 @@ export class PtyBashSession implements BackendSession {
     const waits = proc.ttyWaits(this.groupMembers(processGroup), this.pts());
     const pid = waits[0]?.pid ?? processGroup;
     return { kind: 'program', process: { pid, command: this.commandOf(pid) }, processGroup, reading: waits.length > 0 };
+  }
+
+  /**
+   * The keys earlier sends pressed at the prompt the shell shows now, which its command line holds;
+   * undefined when none (a new prompt starts with an empty line; text sends replace the line).
+   */
+  private lineKeysNow(): LineKeys | undefined {
+    return this.lineKeys?.promptSeq === this.markers.promptSeq ? this.lineKeys.keys : undefined;
   }
 
   /**
@@ -307,8 +320,14 @@ export class PtyBashSession implements BackendSession {
     } else if (!shellInForeground) {
       throw unprovenReaderError();
     }
+    // Where bash's line editor reads keys, keys that would run text no confirmation shows are
+    // refused here, where the keys really go, whatever the confirmation saw.
+    const readline = atPrompt && this.markers.lineEditing !== false;
+    const verdict = typed.kind === 'keys' && readline ? judgePromptKeys(typed.keys, this.lineKeysNow()) : undefined;
+    if (verdict?.refusal) throw promptKeysError(verdict.refusal);
     const input = bytesToWrite(typed, atPrompt, this.markers.lineEditing, this.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
+    this.lineKeys = verdict?.line && { promptSeq: this.markers.promptSeq, keys: verdict.line };
     // Typed while the shell is not at its prompt, the input is read after the prompt that ends the
     // running command: that prompt is not this send's answer, so it is judged with quiet after it.
     const typeAhead = !atPrompt || linesSubmitted(input) > 1;

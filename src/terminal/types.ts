@@ -6,6 +6,7 @@
  * is the bounded history of lines the PTY produced, with our own prompt markers removed.
  */
 import type { DebugTrap } from './markers';
+import type { LineKeys } from './promptKeys';
 import type { Disposable } from '../common/disposable';
 import type { SandboxSummary } from './sandbox/policy';
 import type { CommandHistory } from './commandHistory';
@@ -47,12 +48,14 @@ export interface ForegroundProcess {
  * Who reads what a send types, as seen at one moment:
  * - `shell-prompt` / `shell-continuation`: bash's line editor at the controlled prompt or the
  *   continuation prompt (PS2); `lineEditing` says whether readline is on (`set -o emacs`/`vi`);
+ *   `lineKeys`, the keys earlier sends pressed at this prompt, which its command line holds
+ *   (absent when none; see promptKeys.ts);
  * - `program`: a process of the foreground process group (`reading`: it is provably blocked
  *   reading the terminal; false: it runs and a send would be refused; absent: no /proc probe);
  * - `exited`: nobody, the shell has exited.
  */
 export type InputReceiver =
-  | { kind: 'shell-prompt' | 'shell-continuation'; process: ForegroundProcess; lineEditing: boolean }
+  | { kind: 'shell-prompt' | 'shell-continuation'; process: ForegroundProcess; lineEditing: boolean; lineKeys?: LineKeys }
   | { kind: 'program'; process: ForegroundProcess; processGroup: number; reading?: boolean }
   | { kind: 'exited' };
 

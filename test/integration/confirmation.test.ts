@@ -146,6 +146,19 @@ describe('confirmations show what will really happen', function () {
     assert.equal(fs.existsSync(marker), false);
   });
 
+  it('keys that would run a line recalled from history at the prompt: the confirmation says the send will be refused, and nothing runs', async () => {
+    const marker = path.join(tmp, 'HISTORY-RAN');
+    await service.send(owner, sessionId, { input: `touch ${marker}` });
+    fs.rmSync(marker);
+    const input = { sessionId, keys: ['Up', 'Enter'] };
+    const tool = new SendTool(ctx);
+    assert.match(text(prepare(tool, input).confirmationMessages?.message), /\*\*Refused when it runs, nothing is pressed\*\*: `Up` puts a line from the shell's history/);
+    await assert.rejects(invoke(tool, input), /nothing was pressed.*input/);
+    // Asserts that something does NOT happen: nothing may run in the moment after the refusal.
+    await sleep(300);
+    assert.equal(fs.existsSync(marker), false, 'the recalled line ran');
+  });
+
   it('a call whose receiver changed after the confirmation types nothing', async () => {
     await service.send(owner, sessionId, { input: `python3 -c "input('Answer: ')"` });
     const marker = path.join(tmp, 'meant-for-python');

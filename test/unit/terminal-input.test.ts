@@ -101,15 +101,66 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.equal(r.exitCode, 130);
   });
 
-  it('arrow keys edit the readline prompt: Up recalls the last command, Left and a character edit it, Enter runs it', async () => {
+  it('keys edit the readline prompt: characters, Left and Enter run what they typed; Up alone shows a recalled line without running it', async () => {
     await open();
     await send('echo abc');
     const up = await send({ keys: ['Up'] });
     assert.equal(up.waitReason, 'stdin_read');
     assert.match(up.output, /echo abc$/);
-    const r = await send({ keys: ['Left', 'X', 'Enter'] });
+    await send({ keys: ['Ctrl-C'] });
+    const r = await send({ keys: ['e', 'c', 'h', 'o', 'Space', 'a', 'b', 'c', 'Left', 'X', 'Enter'] });
     assert.equal(r.waiting, 'shell-prompt');
     assert.equal(r.output, 'abXc');
+  });
+
+  it('at the prompt, keys that would run a line recalled from history, the kill ring or completion are refused and nothing runs', async () => {
+    await open();
+    const elsewhere = path.join(h.tmp, 'elsewhere');
+    fs.mkdirSync(elsewhere);
+    const marker = path.join(elsewhere, 'HISTORY-RAN');
+    // A command confirmed earlier, in another folder, is on the shell's history and in the kill ring.
+    await send(`cd ${elsewhere} && touch HISTORY-RAN && cd ${h.tmp}`);
+    fs.rmSync(marker);
+    const killed = path.join(elsewhere, 'KILLED-RAN');
+    await send({ keys: [...`touch ${killed}`].map((c) => (c === ' ' ? 'Space' : c)).concat('Ctrl-U', 'Ctrl-C') });
+    for (const keys of [
+      ['Up', 'Up', 'Enter'],
+      ['Up', 'Ctrl-M'],
+      ['Ctrl-P', 'Ctrl-P', 'Ctrl-J'],
+      ['Ctrl-R', 'H', 'I', 'S', 'T', 'Enter'],
+      ['Escape', '.', 'Enter'],
+      ['Escape', '_', 'Enter'],
+      ['Ctrl-Y', 'Enter'],
+      ['t', 'o', 'u', 'c', 'h', 'Space', 'H', 'I', 'Tab', 'Enter'],
+      ['Up', 'Ctrl-O'],
+      ['Ctrl-O'],
+      ['l', 's', 'Enter', 'Up'],
+    ]) {
+      await assert.rejects(send({ keys }), refused('INVALID_ARGUMENT', /nothing was pressed.*prompt.*`?input`?/), JSON.stringify(keys));
+    }
+    // Asserts that something does NOT happen: nothing may run in the half second after the refusals.
+    await sleep(500);
+    assert.equal(fs.existsSync(marker), false, 'a recalled line ran');
+    assert.equal(fs.existsSync(killed), false, 'the killed line was yanked and ran');
+    // Split over two sends: the line Up recalled stays unrun, and Enter is refused naming Up.
+    await send({ keys: ['Up'] });
+    await assert.rejects(send({ keys: ['Enter'] }), refused('INVALID_ARGUMENT', /nothing was pressed.*"Up".*earlier send.*Ctrl-C/));
+    await sleep(500);
+    assert.equal(fs.existsSync(marker), false, 'the line recalled by an earlier send ran');
+    // Ctrl-C empties the line; harmless keys and plain Enter on an empty line keep working.
+    assert.equal((await send({ keys: ['Ctrl-C'] })).waiting, 'shell-prompt');
+    assert.equal((await send({ keys: ['Ctrl-L'] })).waitReason, 'stdin_read');
+    assert.equal((await send({ keys: ['Enter'] })).waiting, 'shell-prompt');
+    assert.equal((await send('echo typed')).output, 'typed');
+    assert.equal(fs.existsSync(marker), false);
+  });
+
+  it('keys for a program in the foreground are pressed as they are, Up and Enter included', async () => {
+    await open();
+    assert.equal((await send("od -c")).waiting, 'program-input');
+    const r = await send({ keys: ['Up', 'Enter', 'Ctrl-D'] });
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.match(r.output, /033\s+\[\s+A\s+\\n/);
   });
 
   it('text at the prompt replaces what earlier keys left on the line', async () => {
@@ -185,6 +236,11 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.equal((await send('echo one')).output, 'one');
     await send({ keys: ['Up', 'Escape'] });
     assert.equal((await send('echo two')).output, 'two');
+    // In vi command mode `k` recalls history: after Escape, a key that runs the line is refused.
+    const before = raw();
+    await assert.rejects(send({ keys: ['Escape', 'k', 'Enter'] }), refused('INVALID_ARGUMENT', /nothing was pressed.*"Escape"/));
+    await sleep(300);
+    assert.equal(raw(), before, 'something was pressed');
   });
 
   it('sendTarget: the shell at its prompt with its current folder, read at the call', async () => {

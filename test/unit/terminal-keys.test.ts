@@ -11,6 +11,7 @@ import {
   keyNamesSummary,
   visibleText,
 } from '../../src/terminal/input';
+import { MAX_LINE_KEYS_KEPT, judgePromptKeys } from '../../src/terminal/promptKeys';
 import { packageJson } from '../helpers/packageJson';
 
 describe('terminal input rules', () => {
@@ -68,6 +69,23 @@ describe('terminal input rules', () => {
     assert.equal(keyBytes(['Delete', 'PageUp', 'F1', 'F5', 'F12']), '\x1b[3~\x1b[5~\x1bOP\x1b[15~\x1b[24~');
     assert.equal(keyLabel('Enter'), 'Enter');
     assert.equal(keyLabel('`'), '"`"');
+  });
+
+  it("keys at bash's prompt: a key that runs the line after one that puts text not shown is refused; Ctrl-C empties the line", () => {
+    assert.deepEqual(judgePromptKeys(['Up']), { line: { keys: ['Up'], more: 0, unshown: 'Up' } });
+    assert.deepEqual(judgePromptKeys(['Up', 'Enter']).refusal, { kind: 'runs-unshown', run: { key: 'Enter', index: 1 }, by: { key: 'Up', index: 0 } });
+    assert.deepEqual(judgePromptKeys(['Ctrl-J'], { keys: ['x', 'Tab'], more: 0, unshown: 'Tab' }).refusal, { kind: 'runs-unshown', run: { key: 'Ctrl-J', index: 0 }, by: { key: 'Tab', index: undefined } });
+    assert.deepEqual(judgePromptKeys(['Ctrl-O']).refusal, { kind: 'next-line', run: { key: 'Ctrl-O', index: 0 } });
+    assert.deepEqual(judgePromptKeys(['l', 's', 'Enter', 'Up']).refusal, { kind: 'after-line', run: { key: 'Enter', index: 2 }, by: { key: 'Up', index: 3 } });
+    // Shown in full: typed characters and editing keys; a run or Ctrl-C leaves no line to follow.
+    assert.deepEqual(judgePromptKeys(['l', 's', 'Left', 'Backspace', 'Ctrl-A', 'Ctrl-K', 'Space', 'Enter']), {});
+    assert.deepEqual(judgePromptKeys(['Up', 'Ctrl-C', 'Enter']), {});
+    assert.deepEqual(judgePromptKeys(['Enter'], { keys: ['l', 's'], more: 0 }), {}, 'earlier keys all shown in full');
+    // Keys beyond what is kept by name are counted, and a key not shown in full is still known.
+    const many = judgePromptKeys(Array<string>(200).fill('a'), { keys: Array<string>(200).fill('b'), more: 5, unshown: 'Ctrl-Y' });
+    assert.equal(many.line?.keys.length, MAX_LINE_KEYS_KEPT);
+    assert.equal(many.line?.more, 5 + 400 - MAX_LINE_KEYS_KEPT);
+    assert.equal(judgePromptKeys(['Enter'], many.line).refusal?.kind, 'runs-unshown');
   });
 
   it('a send input is exactly one of input and keys', () => {

@@ -170,8 +170,34 @@ describe('terminal tools: confirmation texts of real sessions', function () {
     const target = h.service.sendTarget(h.owner, sessionId);
     const long = Array.from({ length: 12 }, (_, i) => `echo ${i}`).join('\n');
     assert.match(sendConfirmationText({ kind: 'text', text: long }, info(), target), new RegExp(`\\n\\n12 lines, ${Buffer.byteLength(long)} bytes, shown in full above\\.\\n\\nReceiver`));
-    const keys = sendConfirmationText({ kind: 'keys', keys: ['Up', 'Enter'] }, info(), target);
-    assert.match(keys, /^Press keys: `Up` `Enter`\n\nReceiver: \*\*bash at its prompt\*\*: the keys edit its command line; nothing is appended\./);
+    const keys = sendConfirmationText({ kind: 'keys', keys: ['Left', 'x', 'Enter'] }, info(), target);
+    assert.match(keys, /^Press keys: `Left` `"x"` `Enter`\n\nReceiver: \*\*bash at its prompt\*\*: the keys edit its command line; nothing is appended\.\n\nSession /);
+  });
+
+  it('keys at the prompt that would run a line recalled from history say the send will be refused; keys that only recall say the line is not shown', () => {
+    const target = h.service.sendTarget(h.owner, sessionId);
+    const run = sendConfirmationText({ kind: 'keys', keys: ['Up', 'Up', 'Enter'] }, info(), target);
+    assert.match(
+      run,
+      /^Press keys: `Up` `Up` `Enter`\n\nReceiver: \*\*bash at its prompt\*\*: the keys edit its command line; nothing is appended\.\n\n\*\*Refused when it runs, nothing is pressed\*\*: `Up` puts a line from the shell's history on the command line, which this dialog cannot show, and `Enter` would run it\.\n\nSession /,
+    );
+    assert.match(sendConfirmationText({ kind: 'keys', keys: ['Escape', '.', 'Ctrl-J'] }, info(), target), /\*\*Refused when it runs, nothing is pressed\*\*: `Escape` /);
+    assert.match(sendConfirmationText({ kind: 'keys', keys: ['Tab', 'Enter'] }, info(), target), /\*\*Refused when it runs, nothing is pressed\*\*: `Tab` completes/);
+    const recall = sendConfirmationText({ kind: 'keys', keys: ['Ctrl-R', 'm'] }, info(), target);
+    assert.match(recall, /nothing is appended\.\n\n`Ctrl-R` searches the shell's history and puts the line it finds on the command line, which this dialog cannot show; these keys do not run it, and a later send that would is refused\.\n\nSession /);
+    assert.doesNotMatch(sendConfirmationText({ kind: 'keys', keys: ['Ctrl-C'] }, info(), target), /Refused|cannot show/);
+  });
+
+  it('keys at the prompt after earlier keys: the confirmation shows what the line already holds, and refuses to run a recalled line', async () => {
+    await h.service.send(h.owner, sessionId, { keys: ['l', 's'] });
+    let text = sendConfirmationText({ kind: 'keys', keys: ['Enter'] }, info(), h.service.sendTarget(h.owner, sessionId));
+    assert.match(text, /nothing is appended\.\n\nThe command line already holds what keys pressed earlier at this prompt typed: `"l"` `"s"`\.\n\nSession /);
+    await h.service.send(h.owner, sessionId, { keys: ['Ctrl-C'] });
+    await h.service.send(h.owner, sessionId, { keys: ['Up'] });
+    text = sendConfirmationText({ kind: 'keys', keys: ['Enter'] }, info(), h.service.sendTarget(h.owner, sessionId));
+    assert.match(text, /already holds what keys pressed earlier at this prompt typed: `Up`\.\n\n\*\*Refused when it runs, nothing is pressed\*\*: `Up` \(pressed earlier at this prompt\) puts a line from the shell's history on the command line, which this dialog cannot show, and `Enter` would run it\./);
+    await h.service.send(h.owner, sessionId, { keys: ['Ctrl-C'] });
+    assert.doesNotMatch(sendConfirmationText({ kind: 'keys', keys: ['Enter'] }, info(), h.service.sendTarget(h.owner, sessionId)), /already holds|Refused/);
   });
 
   // Last: it leaves cat running in the session.

@@ -5,6 +5,7 @@
  * import; the tools wrap the text in a `vscode.MarkdownString`.
  */
 import { SendInput, keyLabel } from '../../../terminal/input';
+import { PromptKeysRefusal, judgePromptKeys, unshownKeyEffect } from '../../../terminal/promptKeys';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget } from '../../../terminal/service';
 import type { SessionInfo } from '../../../terminal/publishedSession';
@@ -32,6 +33,46 @@ export function receiverText(target: SendTarget, keys: boolean): string {
     }
     case 'exited':
       return 'nobody: the shell has exited, so the send will fail.';
+  }
+}
+
+/** How many keys pressed earlier at the prompt a confirmation lists by name. */
+const LINE_KEYS_SHOWN = 64;
+
+/**
+ * What keys do where bash's line editor reads them (promptKeys.ts), as paragraphs to add after the
+ * receiver, each starting with a blank line; empty elsewhere, and for keys shown in full on an
+ * empty line. It lists the keys earlier sends pressed at this prompt (the command line holds what
+ * they typed), says when the send will be refused and why, and names a key that puts text on the
+ * line which the dialog cannot show.
+ */
+export function promptKeysText(keys: readonly string[], target: SendTarget): string {
+  const r = target.receiver;
+  if ((r.kind !== 'shell-prompt' && r.kind !== 'shell-continuation') || !r.lineEditing) return '';
+  let text = '';
+  const earlier = r.lineKeys;
+  if (earlier && earlier.keys.length > 0) {
+    const listed = earlier.keys.slice(0, LINE_KEYS_SHOWN);
+    const more = earlier.more + earlier.keys.length - listed.length;
+    text += `\n\nThe command line already holds what keys pressed earlier at this prompt typed: ${listed.map((k) => inlineCode(keyLabel(k))).join(' ')}${more > 0 ? ` and ${more} more` : ''}.`;
+  }
+  const verdict = judgePromptKeys(keys, earlier);
+  if (verdict.refusal) return `${text}\n\n**Refused when it runs, nothing is pressed**: ${refusalText(verdict.refusal)}.`;
+  const first = keys.find((k) => k === verdict.line?.unshown);
+  if (first) text += `\n\n${inlineCode(keyLabel(first))} ${unshownKeyEffect(first)}, which this dialog cannot show; these keys do not run it, and a later send that would is refused.`;
+  return text;
+}
+
+/** Why keys at the prompt will be refused, as a confirmation says it (markdown). */
+function refusalText(refusal: PromptKeysRefusal): string {
+  const key = (k: { key: string }) => inlineCode(keyLabel(k.key));
+  switch (refusal.kind) {
+    case 'runs-unshown':
+      return `${key(refusal.by)}${refusal.by.index === undefined ? ' (pressed earlier at this prompt)' : ''} ${unshownKeyEffect(refusal.by.key)}, which this dialog cannot show, and ${key(refusal.run)} would run it`;
+    case 'next-line':
+      return `${key(refusal.run)} ${unshownKeyEffect(refusal.run.key)}, which this dialog cannot show`;
+    case 'after-line':
+      return `${key(refusal.by)} follows ${key(refusal.run)}, which ends the line, so it would reach the next prompt or the command started, where it ${unshownKeyEffect(refusal.by.key)}, which this dialog cannot show`;
   }
 }
 
@@ -72,6 +113,7 @@ export function sendConfirmationText(typed: SendInput, session: SessionInfo, tar
     message = `Press keys: ${typed.keys.map((k) => inlineCode(keyLabel(k))).join(' ')}`;
   }
   message += `\n\nReceiver: ${receiverText(target, typed.kind === 'keys')}`;
+  if (typed.kind === 'keys') message += promptKeysText(typed.keys, target);
   message += `\n\nSession ${escapeMarkdown(session.sessionId)} (${escapeMarkdown(session.name)}), ${folderText(target)}.`;
   message += `\n\n${sandboxText(session.sandbox)}`;
   if (session.takenOver) message += '\n\nThe user has taken this session over: the send will be refused.';
