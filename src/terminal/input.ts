@@ -7,6 +7,12 @@
  * bidirectional formatting characters U+202A–U+202E and U+2066–U+2069 (Unicode UAX #9, "Trojan
  * Source", CVE-2021-42574), which make a confirmation read differently from what runs.
  *
+ * Invisible characters (format characters, line and paragraph separators, default-ignorable code
+ * points such as zero-width spaces, joiners, variation selectors, tag characters and the Hangul
+ * fillers, spaces other than U+0020) are typed as they are, since real text holds them (an RLM in
+ * Arabic, a ZWJ in an emoji), but everything a confirmation shows spells them out as `⟨U+200B⟩`
+ * (`visibleText`), so two texts that look alike never read alike.
+ *
  * Keys are what a person presses: Enter, Tab, arrows, Ctrl-letter, … Each has a name, shown by
  * name in the confirmation, and the byte sequence an xterm-compatible terminal sends for it
  * (xterm ctlseqs, "PC-Style Function Keys"; cursor keys depend on DECCKM, application cursor mode).
@@ -21,6 +27,25 @@ interface BadCharacter {
   codePoint: number;
   /** What the character is, e.g. "a control character (Ctrl-A)". */
   what: string;
+}
+
+/**
+ * Characters that render as nothing, or as a blank other than a space, in common fonts: format
+ * characters (Cf), line and paragraph separators (Zl, Zp), spaces other than U+0020 (Zs), default
+ * ignorable code points (Unicode DerivedCoreProperties; the Hangul fillers U+115F, U+1160, U+3164,
+ * U+FFA0 among them), and U+2800 BRAILLE PATTERN BLANK.
+ */
+const INVISIBLE = /^[\p{Cf}\p{Zl}\p{Zp}\p{Zs}\p{Default_Ignorable_Code_Point}\u2800]$/u;
+
+/** The opening bracket of the notation `⟨U+200B⟩`, itself shown by code point so the notation reads one way. */
+const NOTATION_OPEN = 0x27e8;
+
+/**
+ * True when code point `codePoint` would not be seen as itself where text is shown (see
+ * INVISIBLE); U+0020 SPACE is seen. Controls are not included: `checkText` refuses them.
+ */
+export function isInvisible(codePoint: number): boolean {
+  return codePoint !== 0x20 && INVISIBLE.test(String.fromCodePoint(codePoint));
 }
 
 /** The bidirectional formatting characters refused in text (UAX #9 explicit embeddings, overrides, isolates). */
@@ -48,14 +73,16 @@ function ctrlKeyName(cp: number): string {
 
 /**
  * The first character of `text` that may not be typed as text, or undefined. `allowLineBreaks`
- * false also refuses newline and tab (single-line labels such as a session name).
+ * false also refuses newline and tab (single-line labels such as a session name); `shownOnly`
+ * also returns what is typed but shown by code point (invisible characters, `⟨`).
  */
-function firstBadCharacter(text: string, allowLineBreaks: boolean): BadCharacter | undefined {
+function firstBadCharacter(text: string, allowLineBreaks: boolean, shownOnly = false): BadCharacter | undefined {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     if (unit >= 0xd800 && unit <= 0xdfff) {
       const cp = text.codePointAt(i)!;
       if (cp > 0xffff) {
+        if (shownOnly && isInvisible(cp)) return { index: i, codePoint: cp, what: 'an invisible character' };
         i++;
         continue;
       }
@@ -68,6 +95,7 @@ function firstBadCharacter(text: string, allowLineBreaks: boolean): BadCharacter
     if (unit === 0x0d && allowLineBreaks && text.charCodeAt(i + 1) === 0x0a) continue;
     if (unit < 0x20 || (unit >= 0x7f && unit <= 0x9f)) return { index: i, codePoint: unit, what: controlName(unit) };
     if (BIDI_CONTROLS.includes(unit)) return { index: i, codePoint: unit, what: 'a bidirectional control character, which makes text display in an order other than the one it is typed in' };
+    if (shownOnly && unit >= 0xa0 && (unit === NOTATION_OPEN || isInvisible(unit))) return { index: i, codePoint: unit, what: 'an invisible character' };
   }
   return undefined;
 }
@@ -107,18 +135,21 @@ export function checkLabel(text: string, field: string): string {
 
 /**
  * Text as it can be shown safely: every character `checkText` would refuse (controls, line breaks
- * when `keepLineBreaks` is false, bidirectional controls, unpaired surrogates) replaced by its
- * visible notation `⟨U+202E⟩`. For text that programs or models supplied and nobody validated
- * (a command line read from /proc, a folder name).
+ * when `keepLineBreaks` is false, bidirectional controls, unpaired surrogates) and every invisible
+ * character (`isInvisible`: zero-width and other format characters, separators, Hangul fillers,
+ * spaces other than U+0020, …) replaced by its visible notation `⟨U+202E⟩`; a `⟨` in the text is
+ * shown as `⟨U+27E8⟩`, so the notation never stands for itself. For everything a confirmation
+ * shows: text to be typed, and text programs or models supplied that nobody validated (a command
+ * line read from /proc, a folder name, a session name).
  */
 export function visibleText(text: string, keepLineBreaks = false): string {
   let out = '';
   let rest = text;
   for (;;) {
-    const bad = firstBadCharacter(rest, keepLineBreaks);
+    const bad = firstBadCharacter(rest, keepLineBreaks, true);
     if (!bad) return out + rest;
     out += `${rest.slice(0, bad.index)}⟨${codePointName(bad.codePoint)}⟩`;
-    rest = rest.slice(bad.index + 1);
+    rest = rest.slice(bad.index + (bad.codePoint > 0xffff ? 2 : 1));
   }
 }
 

@@ -53,6 +53,23 @@ describe('terminal input rules', () => {
     assert.equal(visibleText('a\nb', true), 'a\nb');
   });
 
+  it('visibleText shows invisible characters (format, separators, default ignorables, Hangul fillers, odd spaces) and its own bracket by code point', () => {
+    const invisible = [
+      0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x061c, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff, 0x00ad, 0x2028, 0x2029,
+      0x3164, 0x115f, 0x1160, 0xffa0, 0x034f, 0x180e, 0xfe0f, 0xe0041, 0xe0100, 0x00a0, 0x2003, 0x3000,
+    ];
+    for (const cp of invisible) {
+      assert.equal(visibleText(`a${String.fromCodePoint(cp)}b`), `a⟨${`U+${cp.toString(16).toUpperCase().padStart(4, '0')}`}⟩b`, cp.toString(16));
+    }
+    assert.equal(visibleText('⟨U+200B⟩'), '⟨U+27E8⟩U+200B⟩', 'a typed ⟨U+200B⟩ differs from the character');
+    assert.equal(visibleText('héllo 中文 a b\tc', true), 'héllo 中文 a b\tc');
+  });
+
+  it('text and labels with invisible characters are typed as they are (only shown by code point): RLM in Arabic, ZWJ in emoji', () => {
+    for (const text of ['echo "مرحبا\u200f"', 'echo 👩\u200d💻', 'echo \u3164']) assert.equal(checkText(text), text);
+    assert.equal(checkLabel('build\u200b', 'name'), 'build\u200b');
+  });
+
   it('keys: canonical names, case-insensitive, + or - after Ctrl; single characters type themselves', () => {
     assert.deepEqual(checkKeys(['enter', 'ctrl+c', 'CTRL-d', 'esc', 'Return', 'shift+tab', 'q', 'Q', 'é']), ['Enter', 'Ctrl-C', 'Ctrl-D', 'Escape', 'Enter', 'Shift-Tab', 'q', 'Q', 'é']);
     assert.throws(() => checkKeys(['\u0001']), /keys\[0\] "\\u0001" is not a key/);

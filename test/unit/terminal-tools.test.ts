@@ -4,6 +4,8 @@
  * confirmation texts for real sessions of the real pty-bash backend.
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { TerminalError } from '../../src/terminal/errors';
 import { codeFence, escapeMarkdown, inlineCode } from '../../src/vscode/tools/markdownText';
 import { checkRunCommand, optionalBoolean, optionalInteger, requireString } from '../../src/vscode/tools/terminal/args';
@@ -17,6 +19,7 @@ import {
 } from '../../src/vscode/tools/terminal/confirmation';
 import { ConfirmedReceivers, unconfirmedError } from '../../src/vscode/tools/terminal/confirmedReceivers';
 import { Harness, harness, sleep } from '../helpers/terminalHarness';
+import { until } from '../helpers/wait';
 
 /** Asserts that `fn` throws a TerminalError INVALID_ARGUMENT whose message matches `message`. */
 function refuses(fn: () => unknown, message: RegExp): void {
@@ -251,5 +254,48 @@ describe('terminal tools: a DEBUG trap set by an earlier command', function () {
     assert.doesNotMatch(plain, /DEBUG trap/);
     assert.ok(plain.includes(`in ${inlineCode(h.tmp)}.\n`), plain);
     assert.equal((await send('pwd')).output.trim(), h.tmp);
+  });
+});
+
+describe('terminal tools: invisible characters in confirmations', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  /** Characters that render as nothing or as a blank in most fonts (Cf, Zl, Zp, Hangul fillers, …). */
+  const INVISIBLE = /[\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u00a0]/u;
+
+  beforeEach(() => {
+    h = harness();
+  });
+  afterEach(async () => h.dispose());
+
+  it('the command, the session name, the program and the folder show each invisible character as ⟨U+…⟩', async () => {
+    const folder = path.join(h.tmp, 'proj\u200b');
+    fs.mkdirSync(folder);
+    const program = path.join(folder, 'make\u3164');
+    fs.writeFileSync(program, '#!/bin/sh\nread answer\n', { mode: 0o755 });
+    const sessionId = (await h.service.open(h.owner, { name: 'build\u2060', cwd: folder })).sessionId;
+    const info = () => h.service.list(h.owner).find((s) => s.sessionId === sessionId)!;
+    const command = 'make\u3164 test\u200f \u115f\u1160\uffa0\u00ad\u061c\ufeff\u2028\u2029\u2064 ⟨U+200B⟩';
+    const atPrompt = sendConfirmationText({ kind: 'text', text: command }, info(), h.service.sendTarget(h.owner, sessionId));
+    assert.doesNotMatch(atPrompt, INVISIBLE, JSON.stringify(atPrompt));
+    assert.ok(
+      atPrompt.includes('make⟨U+3164⟩ test⟨U+200F⟩ ⟨U+115F⟩⟨U+1160⟩⟨U+FFA0⟩⟨U+00AD⟩⟨U+061C⟩⟨U+FEFF⟩⟨U+2028⟩⟨U+2029⟩⟨U+2064⟩ ⟨U+27E8⟩U+200B⟩'),
+      atPrompt,
+    );
+    assert.ok(atPrompt.includes('build⟨U\\+2060⟩'), 'the session name');
+    assert.ok(atPrompt.includes(`in \`${h.tmp}/proj⟨U+200B⟩\``), 'the folder');
+    void h.service.send(h.owner, sessionId, { input: `'${program}'` }).catch(() => undefined);
+    await until('the program reads', () => h.service.sendTarget(h.owner, sessionId).receiver.kind === 'program');
+    const target = h.service.sendTarget(h.owner, sessionId);
+    const texts = [
+      sendConfirmationText({ kind: 'keys', keys: ['\u200b', 'Enter'] }, info(), target),
+      signalConfirmationText('SIGINT', info(), target),
+      closeConfirmationText(sessionId, info(), target),
+    ];
+    for (const text of texts) {
+      assert.doesNotMatch(text, INVISIBLE, JSON.stringify(text));
+      assert.ok(text.includes('make⟨U+3164⟩'), `the program's name: ${text}`);
+    }
+    assert.ok(texts[0]!.startsWith('Press keys: `"⟨U+200B⟩"` `Enter`'), texts[0]);
   });
 });

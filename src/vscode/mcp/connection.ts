@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { quoteInput } from '../../common/quoteInput';
+import { visibleText } from '../../terminal/input';
 import { SocketTransport } from '../../mcp/socketTransport';
 import type { TerminalService } from '../../terminal/service';
 import type { Owner } from '../../terminal/owner';
@@ -85,12 +86,13 @@ export class McpConnection {
   }
 
   /**
-   * The client's name from its `initialize` request (control and format characters replaced, at
-   * most 64 characters, since it appears in dialogs and terminal titles), else "MCP client".
+   * The client's name from its `initialize` request (its first 64 characters, control and
+   * invisible characters shown as `⟨U+200B⟩` by `visibleText`, since it appears in dialogs and
+   * terminal titles), else "MCP client".
    */
   clientName(): string {
     const name = this.server.getClientVersion()?.name;
-    const shown = typeof name === 'string' ? Array.from(name.replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, '?').trim()).slice(0, 64).join('') : '';
+    const shown = typeof name === 'string' ? visibleText(Array.from(name).slice(0, 64).join('')).trim() : '';
     return shown || 'MCP client';
   }
 

@@ -7,8 +7,8 @@ import { visibleText } from '../../terminal/input';
 
 /**
  * A fenced markdown code block of `code` in full that survives backticks inside it (CommonMark
- * § 4.5: a fence longer than any backtick run); characters a terminal would act on are shown as
- * `⟨U+0007⟩`, line breaks kept.
+ * § 4.5: a fence longer than any backtick run); characters a terminal would act on and invisible
+ * characters are shown as `⟨U+0007⟩` (`visibleText`), line breaks kept.
  */
 export function codeFence(code: string, language = 'sh'): string {
   const shown = visibleText(code, true);
@@ -19,7 +19,8 @@ export function codeFence(code: string, language = 'sh'): string {
 
 /**
  * Text a model or a program supplied (a session name, a session id, a signal name), made inert
- * for markdown: controls, line breaks and bidirectional controls shown as `⟨U+202E⟩`, every ASCII
+ * for markdown: controls, line breaks, bidirectional controls and invisible characters shown as
+ * `⟨U+202E⟩` (`visibleText`), every ASCII
  * punctuation character backslash-escaped (CommonMark § 2.4), so it renders as the same text and
  * never as a link, an image, emphasis or HTML.
  */
@@ -27,7 +28,10 @@ export function escapeMarkdown(text: string): string {
   return visibleText(String(text)).replace(/[!-/:-@[-`{-~]/g, '\\$&');
 }
 
-/** A markdown code span of one-line text (a path, a command line), safe for any backticks in it (CommonMark § 6.1). */
+/**
+ * A markdown code span of one-line text (a path, a command line), safe for any backticks in it
+ * (CommonMark § 6.1); controls, line breaks and invisible characters shown as `⟨U+200B⟩`.
+ */
 export function inlineCode(text: string): string {
   const shown = visibleText(String(text));
   const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
