@@ -4,18 +4,28 @@
  * bridge only copies bytes. `onclose` fires once, when the socket closes for any reason.
  *
  * Flow control: a client that sends requests and does not read the answers must not make the
- * window hold them all. Requests are handed on in order while fewer than
- * {@link MAX_REQUESTS_IN_FLIGHT} await their answer and the socket's outgoing buffer is below its
- * high-water mark (`writableNeedDrain` false); otherwise the socket is paused, so what the client
- * sends next waits in its own socket buffer, and reading resumes when an answer is sent or the
- * outgoing buffer drains. Nothing is dropped.
+ * window hold them all. Messages are handed on in order; a request only while fewer than
+ * {@link MAX_REQUESTS_IN_FLIGHT} are in flight and the socket's outgoing buffer is below its
+ * high-water mark (`writableNeedDrain` false). A request that must wait is held and the socket
+ * paused, so what the client sends next waits in its own socket buffer; reading resumes when a
+ * request stops being in flight or the outgoing buffer drains. Nothing is dropped.
+ *
+ * In flight: a request is in flight from when it is handed on until its handler has settled, which
+ * the transport sees as the SDK sending its answer. The SDK answers every request whose handler
+ * settles unless its handler's own signal was aborted; so the transport keeps the client's
+ * `notifications/cancelled` from the SDK and carries it itself: it aborts the request's
+ * {@link SocketTransport.cancellationOf} signal, keeps counting the request until its handler
+ * settles, and does not send that answer (MCP cancellation: a cancelled request gets none). A
+ * handler that goes on after a cancellation (a confirmation dialog still open) thus keeps holding
+ * its place. A request whose id is in flight already is not handed on: it is answered with an
+ * Invalid Request error at once.
  */
 import type { Socket } from 'node:net';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 
-/** How many of a client's requests may await their answer at once before reading pauses. */
+/** How many of a client's requests may be in flight at once (see the module comment) before reading pauses. */
 export const MAX_REQUESTS_IN_FLIGHT = 64;
 
 /** The key of a JSON-RPC id (a string or a number; JSON keeps `1` and `"1"` apart). */
@@ -23,13 +33,26 @@ function idKey(id: unknown): string {
   return JSON.stringify(id);
 }
 
+/** Whether `message` is a request (it has a method and an id). */
+function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
+  return 'method' in message && 'id' in message;
+}
+
+/** A request of the client handed on whose handler has not settled yet. */
+interface InFlight {
+  /** Aborted when the client cancels the request or the connection closes. */
+  readonly cancellation: AbortController;
+}
+
 export class SocketTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private readonly buffer = new ReadBuffer();
-  /** Ids of the client's requests handed on whose answer was not sent yet. */
-  private readonly inFlight = new Set<string>();
+  /** The client's requests in flight, by {@link idKey} of their id. */
+  private readonly inFlight = new Map<string, InFlight>();
+  /** A request read that waits for the flow-control bounds (the socket is paused meanwhile). */
+  private held: JSONRPCMessage | undefined;
   private closed = false;
 
   /**
@@ -50,11 +73,36 @@ export class SocketTransport implements Transport {
     else this.pump();
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  /**
+   * The cancellation of the client's request `id` while it is in flight: a signal aborted when
+   * the client sends `notifications/cancelled` for it (with the client's reason, if any) or when
+   * the connection closes. Handlers read it instead of the SDK's `extra.signal`, which a client's
+   * cancellation does not reach (see the module comment).
+   * @returns undefined when no request with that id is in flight.
+   */
+  cancellationOf(id: RequestId): AbortSignal | undefined {
+    return this.inFlight.get(idKey(id))?.cancellation.signal;
+  }
+
+  /**
+   * Writes `message` as one line. The answer to a request in flight ends its being in flight (and
+   * reading may resume); for a cancelled request it is not written, nor is a message sent on
+   * behalf of one (`options.relatedRequestId`). Resolves once written (or dropped that way).
+   * @throws Error (rejects) when the connection is closed, or with the socket's write error.
+   */
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     return new Promise((resolve, reject) => {
       if (this.closed || this.socket.destroyed) return reject(new Error('the MCP client is gone'));
-      this.socket.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
-      if (('result' in message || 'error' in message) && 'id' in message && this.inFlight.delete(idKey(message.id))) this.pump();
+      let answered: InFlight | undefined;
+      if (('result' in message || 'error' in message) && 'id' in message && message.id !== undefined) {
+        const key = idKey(message.id);
+        answered = this.inFlight.get(key);
+        this.inFlight.delete(key);
+      }
+      const related = options?.relatedRequestId === undefined ? undefined : this.inFlight.get(idKey(options.relatedRequestId));
+      if ((answered ?? related)?.cancellation.signal.aborted) resolve();
+      else this.socket.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+      if (answered) this.pump();
     });
   }
 
@@ -77,18 +125,16 @@ export class SocketTransport implements Transport {
   }
 
   /**
-   * Hands on the complete messages read so far, in order, while the flow-control bounds allow
-   * (see the module comment); pauses the socket when they do not, resumes it when all were handed on.
+   * Hands on the complete messages read so far, in order: a request while the flow-control bounds
+   * allow (see the module comment), notifications and answers at once. A request that must wait
+   * is held and the socket paused; the socket resumes when every message read was handed on.
+   * Refuses a request whose id is in flight; carries out a client's cancellation itself.
    */
   private pump(): void {
     while (!this.closed) {
-      if (this.inFlight.size >= MAX_REQUESTS_IN_FLIGHT || this.socket.writableNeedDrain) {
-        this.socket.pause();
-        return;
-      }
       let message: JSONRPCMessage | null;
       try {
-        message = this.buffer.readMessage();
+        message = this.held ?? this.buffer.readMessage();
       } catch (e) {
         this.onerror?.(e as Error); // one bad line; the next may be fine
         continue;
@@ -97,19 +143,40 @@ export class SocketTransport implements Transport {
         this.socket.resume();
         return;
       }
-      if ('method' in message && 'id' in message) this.inFlight.add(idKey(message.id));
-      // A cancelled request gets no answer (MCP cancellation): it no longer counts.
-      if ('method' in message && message.method === 'notifications/cancelled' && !('id' in message)) {
-        this.inFlight.delete(idKey((message.params as { requestId?: unknown } | undefined)?.requestId));
+      this.held = undefined;
+      if (isRequest(message)) {
+        if (this.inFlight.size >= MAX_REQUESTS_IN_FLIGHT || this.socket.writableNeedDrain) {
+          this.held = message;
+          this.socket.pause();
+          return;
+        }
+        const key = idKey(message.id);
+        if (this.inFlight.has(key)) {
+          this.refuse(message.id, `the request id ${key} is in use by a request still in flight; give each request an id of its own`);
+          continue;
+        }
+        this.inFlight.set(key, { cancellation: new AbortController() });
+      } else if ('method' in message && message.method === 'notifications/cancelled') {
+        const params = message.params as { requestId?: unknown; reason?: unknown } | undefined;
+        const reason = typeof params?.reason === 'string' ? params.reason : 'the client cancelled the request';
+        this.inFlight.get(idKey(params?.requestId))?.cancellation.abort(new Error(reason));
+        continue; // carried out here; the SDK would abort the handler's signal and never answer
       }
       this.onmessage?.(message);
     }
+  }
+
+  /** Answers request `id` with an Invalid Request error without handing it on. */
+  private refuse(id: RequestId, why: string): void {
+    this.socket.write(serializeMessage({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } }));
   }
 
   private closeOnce(): void {
     if (this.closed) return;
     this.closed = true;
     this.buffer.clear();
+    this.held = undefined;
+    for (const request of this.inFlight.values()) request.cancellation.abort(new Error('the MCP client disconnected'));
     this.inFlight.clear();
     this.onclose?.();
   }

@@ -16,7 +16,7 @@ import { ENDPOINT_ENV, formatEndpoint, parseEndpoint } from '../../src/mcp/disco
 import { EndpointServer } from '../../src/mcp/endpointServer';
 import { helloLine } from '../../src/mcp/handshake';
 import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '../../src/mcp/socketPath';
-import { SocketTransport } from '../../src/mcp/socketTransport';
+import { MAX_REQUESTS_IN_FLIGHT, SocketTransport } from '../../src/mcp/socketTransport';
 import { runBridge } from '../helpers/runBridge';
 import { sleep, until } from '../helpers/wait';
 import { SILENT_LOG } from '../../src/common/log';
@@ -176,6 +176,113 @@ describe('MCP endpoint (plain Node)', function () {
     client.resume();
     await until('every answer arrived', () => ids.size === requests, 20_000);
     client.destroy();
+  });
+
+  /**
+   * A client on the endpoint without the SDK: writes raw lines and keeps every JSON line the
+   * window sends (after its `OK`).
+   */
+  async function rawClient(server: EndpointServer): Promise<{ socket: net.Socket; lines: Record<string, unknown>[]; closed: () => boolean }> {
+    const socket = net.createConnection(server.socketPath);
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    socket.write(helloLine(server.secret));
+    const lines: Record<string, unknown>[] = [];
+    let pending = '';
+    let closed = false;
+    socket.on('data', (d: Buffer) => {
+      pending += d.toString('utf8');
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const line = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+    });
+    socket.on('error', () => undefined);
+    socket.on('close', () => (closed = true));
+    return { socket, lines, closed: () => closed };
+  }
+
+  /** A promise and its resolve function. */
+  function gate(): { opened: Promise<void>; open: () => void } {
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { opened, open };
+  }
+
+  it('a request reusing the id of a request in flight is refused with Invalid Request and never started', async () => {
+    let started = 0;
+    const release = gate();
+    const server = await listening((socket, rest) => {
+      const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+      mcp.setRequestHandler(ListToolsRequestSchema, async () => {
+        started++;
+        await release.opened;
+        return { tools: [] };
+      });
+      void mcp.connect(new SocketTransport(socket, rest));
+    });
+    const client = await rawClient(server);
+    const copies = 1000; // about 47 KB: one write
+    client.socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' })}\n`.repeat(copies));
+    await until('every copy started or refused', () => started + client.lines.length >= copies);
+    assert.equal(started, 1, `${started} handlers started for one id`);
+    assert.equal(client.lines.length, copies - 1);
+    for (const line of client.lines) {
+      assert.equal(line.id, 7);
+      const error = line.error as { code: number; message: string };
+      assert.equal(error.code, -32600);
+      assert.match(error.message, /id 7 is in use by a request still in flight/);
+    }
+    release.open();
+    await until('the one started request answered', () => client.lines.length === copies);
+    assert.deepEqual(client.lines.at(-1), { jsonrpc: '2.0', id: 7, result: { tools: [] } });
+    // Answered, the id is free again.
+    client.socket.write(`${JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' })}\n`);
+    await until('the reused id answered', () => client.lines.length === copies + 1);
+    assert.equal(started, 2);
+    assert.deepEqual(client.lines.at(-1), { jsonrpc: '2.0', id: 7, result: { tools: [] } });
+    client.socket.destroy();
+  });
+
+  it('a cancelled request counts against the in-flight bound until its handler settles; no answer is sent for it', async () => {
+    let started = 0;
+    let settled = 0;
+    let sawCancel = 0;
+    const release = gate();
+    let transport: SocketTransport | undefined;
+    const server = await listening((socket, rest) => {
+      const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+      mcp.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+        started++;
+        // Like a confirmation dialog: it goes on after the client cancelled.
+        await release.opened;
+        if (transport!.cancellationOf(extra.requestId)?.aborted) sawCancel++;
+        settled++;
+        return { tools: [] };
+      });
+      transport = new SocketTransport(socket, rest);
+      void mcp.connect(transport);
+    });
+    const client = await rawClient(server);
+    const requests = 200;
+    let batch = '';
+    for (let id = 1; id <= requests; id++) {
+      batch += JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) + '\n';
+      batch += JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } }) + '\n';
+    }
+    client.socket.write(batch);
+    await until('the first handlers started', () => started >= MAX_REQUESTS_IN_FLIGHT);
+    await sleep(500); // asserting that no more start while those run
+    assert.equal(started, MAX_REQUESTS_IN_FLIGHT, `${started} handlers run at once after call + cancel pairs`);
+    release.open();
+    await until('every handler ran and settled', () => settled === requests);
+    assert.equal(started, requests);
+    assert.equal(sawCancel, requests, 'each handler saw its cancellation');
+    client.socket.write(JSON.stringify({ jsonrpc: '2.0', id: 'last', method: 'tools/list' }) + '\n');
+    await until('the next request answered', () => client.lines.length > 0);
+    assert.deepEqual(client.lines, [{ jsonrpc: '2.0', id: 'last', result: { tools: [] } }], 'nothing but the last answer was sent');
+    client.socket.destroy();
   });
 
   describe('the stdio bridge', () => {

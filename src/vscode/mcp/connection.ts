@@ -74,9 +74,13 @@ export class McpConnection {
   ) {
     this.server = new Server({ name: 'dsh-bridge', version: deps.version }, { capabilities: { tools: {} } });
     this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpToolList(deps.definitions) }));
-    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => this.call(request.params.name, request.params.arguments ?? {}, extra.signal));
-    this.server.oninitialized = () => deps.log.info(`mcp: connection ${this.id} is ${this.clientName()}`);
     const transport = new SocketTransport(socket, rest);
+    // The client's cancellation reaches a call through the transport (the SDK's signal only
+    // aborts when the connection closes); see SocketTransport.
+    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+      this.call(request.params.name, request.params.arguments ?? {}, transport.cancellationOf(extra.requestId) ?? extra.signal),
+    );
+    this.server.oninitialized = () => deps.log.info(`mcp: connection ${this.id} is ${this.clientName()}`);
     transport.onerror = (e) => deps.log.warn(`mcp: connection ${this.id}: ${e.message}`);
     this.server.onclose = () => this.dispose();
     void this.server.connect(transport).catch((e) => {
