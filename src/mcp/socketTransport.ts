@@ -1,7 +1,13 @@
 /**
  * An MCP `Transport` over an authenticated socket connection: newline-delimited JSON-RPC, the
- * framing of MCP's stdio transport (the SDK's `ReadBuffer` and `serializeMessage`), so the stdio
- * bridge only copies bytes. `onclose` fires once, when the socket closes for any reason.
+ * framing of MCP's stdio transport (the SDK's `serializeMessage` and `deserializeMessage`), so the
+ * stdio bridge only copies bytes. `onclose` fires once, when the socket closes for any reason.
+ *
+ * Reading: lines are found in time linear in the bytes (./lineSplitter.ts). A message longer than
+ * {@link MAX_MESSAGE_BYTES}, or an unfinished one that gets no new byte for
+ * {@link PARTIAL_MESSAGE_TIMEOUT_MS} while the window reads, ends the connection: the client is
+ * sent a JSON-RPC error without an id saying why (Invalid Request), `onerror` gets the same
+ * message, and the socket is closed.
  *
  * Flow control: a client that sends requests and does not read the answers must not make the
  * window hold them all. Messages are handed on in order; a request only while fewer than
@@ -21,12 +27,38 @@
  * Invalid Request error at once.
  */
 import type { Socket } from 'node:net';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { LineSplitter, LineTooLongError } from './lineSplitter';
 
 /** How many of a client's requests may be in flight at once (see the module comment) before reading pauses. */
 export const MAX_REQUESTS_IN_FLIGHT = 64;
+
+/**
+ * Longest message the window reads from a client: 2 MiB (bytes of one line, its newline not
+ * counted). The largest tool input is the text `dsh_terminal_send` or `dsh_run` types, at most
+ * 256 KiB (`MAX_INPUT_BYTES` of src/terminal/sendAdmission.ts), which JSON makes at most 6 times
+ * longer (every byte a `\u00XX` escape): 1.5 MiB, and the rest of a call is small. The bound is
+ * what one connection's unfinished message can make the window hold.
+ */
+export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * How long (ms) an unfinished message may go without a new byte, while the window reads, before
+ * the connection is ended: 30 s. A client writes a message at once (the bridge copies it as it
+ * comes), so a message stalled that long is not coming; between messages a connection may be
+ * idle for any time.
+ */
+export const PARTIAL_MESSAGE_TIMEOUT_MS = 30_000;
+
+/** Options of a {@link SocketTransport}. */
+export interface SocketTransportOptions {
+  /**
+   * Overrides {@link PARTIAL_MESSAGE_TIMEOUT_MS} (ms, a positive number of at most 2^31 - 1).
+   */
+  partialMessageTimeoutMs?: number;
+}
 
 /** The key of a JSON-RPC id (a string or a number; JSON keeps `1` and `"1"` apart). */
 function idKey(id: unknown): string {
@@ -48,7 +80,13 @@ export class SocketTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private readonly buffer = new ReadBuffer();
+  private readonly lines = new LineSplitter(
+    MAX_MESSAGE_BYTES,
+    'the window reads messages of at most 2 MiB (the largest tool input, 256 KiB of text to type, is at most 1.5 MiB as JSON); the connection is closed',
+  );
+  private readonly partialMessageTimeoutMs: number;
+  /** Runs while an unfinished message waits for its next byte and the socket is read. */
+  private partialTimer: NodeJS.Timeout | undefined;
   /** The client's requests in flight, by {@link idKey} of their id. */
   private readonly inFlight = new Map<string, InFlight>();
   /** A request read that waits for the flow-control bounds (the socket is paused meanwhile). */
@@ -58,11 +96,17 @@ export class SocketTransport implements Transport {
   /**
    * @param socket a connection past the handshake (paused; started by {@link start}).
    * @param rest bytes that followed the handshake line in the same reads: the first MCP bytes.
+   * @throws RangeError when `options.partialMessageTimeoutMs` is not a number of ms in 1..2^31-1.
    */
   constructor(
     private readonly socket: Socket,
     private readonly rest: Buffer = Buffer.alloc(0),
-  ) {}
+    options: SocketTransportOptions = {},
+  ) {
+    const timeout = options.partialMessageTimeoutMs ?? PARTIAL_MESSAGE_TIMEOUT_MS;
+    if (!(timeout >= 1 && timeout <= 2 ** 31 - 1)) throw new RangeError(`partialMessageTimeoutMs must be a number of ms from 1 to 2147483647, not ${timeout}`);
+    this.partialMessageTimeoutMs = timeout;
+  }
 
   async start(): Promise<void> {
     this.socket.on('data', (chunk: Buffer) => this.receive(chunk));
@@ -113,15 +157,44 @@ export class SocketTransport implements Transport {
   }
 
   private receive(chunk: Buffer): void {
+    if (this.closed) return;
+    this.partialTimer?.refresh(); // a byte came: the wait starts anew
     try {
-      this.buffer.append(chunk);
+      this.lines.push(chunk);
     } catch (e) {
-      // Over the SDK's buffer bound (10 MiB without a newline): the stream is unusable.
-      this.onerror?.(e as Error);
-      void this.close();
+      if (!(e instanceof LineTooLongError)) throw e;
+      this.fail(e.message); // the rest of the stream cannot be split into messages
       return;
     }
     this.pump();
+  }
+
+  /**
+   * Ends the connection over a broken stream: sends the client a JSON-RPC error without an id
+   * saying `why`, reports it through `onerror`, and closes (the socket goes once the line is out,
+   * or after a second).
+   */
+  private fail(why: string): void {
+    if (this.closed) return;
+    this.socket.end(serializeMessage({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: why } }));
+    setTimeout(() => this.socket.destroy(), 1000).unref();
+    this.onerror?.(new Error(why));
+    this.closeOnce();
+  }
+
+  /**
+   * Starts the unfinished-message timer when `reading` and a message is unfinished (a running one
+   * goes on), else stops it: it runs while an unfinished message waits and the socket is read.
+   */
+  private watchUnfinished(reading: boolean): void {
+    if (!reading || this.lines.unfinishedBytes === 0) {
+      clearTimeout(this.partialTimer);
+      this.partialTimer = undefined;
+    } else if (!this.partialTimer) {
+      const ms = this.partialMessageTimeoutMs;
+      this.partialTimer = setTimeout(() => this.fail(`no byte of an unfinished message came for ${ms} ms (${this.lines.unfinishedBytes} bytes of it arrived); the connection is closed`), ms);
+      this.partialTimer.unref();
+    }
   }
 
   /**
@@ -132,22 +205,27 @@ export class SocketTransport implements Transport {
    */
   private pump(): void {
     while (!this.closed) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.held ?? this.buffer.readMessage();
-      } catch (e) {
-        this.onerror?.(e as Error); // one bad line; the next may be fine
-        continue;
-      }
-      if (message === null) {
-        this.socket.resume();
-        return;
+      let message = this.held;
+      if (!message) {
+        const line = this.lines.next();
+        if (line === undefined) {
+          this.socket.resume();
+          this.watchUnfinished(true);
+          return;
+        }
+        try {
+          message = deserializeMessage(line.toString('utf8').replace(/\r$/, ''));
+        } catch (e) {
+          this.onerror?.(e as Error); // one bad line; the next may be fine
+          continue;
+        }
       }
       this.held = undefined;
       if (isRequest(message)) {
         if (this.inFlight.size >= MAX_REQUESTS_IN_FLIGHT || this.socket.writableNeedDrain) {
           this.held = message;
           this.socket.pause();
+          this.watchUnfinished(false);
           return;
         }
         const key = idKey(message.id);
@@ -174,7 +252,8 @@ export class SocketTransport implements Transport {
   private closeOnce(): void {
     if (this.closed) return;
     this.closed = true;
-    this.buffer.clear();
+    this.lines.clear();
+    this.watchUnfinished(false);
     this.held = undefined;
     for (const request of this.inFlight.values()) request.cancellation.abort(new Error('the MCP client disconnected'));
     this.inFlight.clear();

@@ -16,7 +16,8 @@ import { ENDPOINT_ENV, formatEndpoint, parseEndpoint } from '../../src/mcp/disco
 import { EndpointServer } from '../../src/mcp/endpointServer';
 import { helloLine } from '../../src/mcp/handshake';
 import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '../../src/mcp/socketPath';
-import { MAX_REQUESTS_IN_FLIGHT, SocketTransport } from '../../src/mcp/socketTransport';
+import { MAX_MESSAGE_BYTES, MAX_REQUESTS_IN_FLIGHT, SocketTransport } from '../../src/mcp/socketTransport';
+import { MAX_INPUT_BYTES } from '../../src/terminal/sendAdmission';
 import { runBridge } from '../helpers/runBridge';
 import { sleep, until } from '../helpers/wait';
 import { SILENT_LOG } from '../../src/common/log';
@@ -283,6 +284,92 @@ describe('MCP endpoint (plain Node)', function () {
     await until('the next request answered', () => client.lines.length > 0);
     assert.deepEqual(client.lines, [{ jsonrpc: '2.0', id: 'last', result: { tools: [] } }], 'nothing but the last answer was sent');
     client.socket.destroy();
+  });
+
+  /** Resolves on the next turn of the event loop, after pending I/O. */
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+  it('a message arriving in a few thousand small reads is gathered in time linear in its size', async () => {
+    let hostSocket: net.Socket | undefined;
+    let reads = 0;
+    let handlingUs = 0; // CPU time (µs) of the window's handling of each read: the transport's listener
+    const server = await listening((socket, rest) => {
+      hostSocket = socket;
+      let before = process.cpuUsage();
+      socket.prependListener('data', () => (before = process.cpuUsage()));
+      const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+      mcp.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: 'text', text: String((req.params.arguments as { text: string }).text.length) }] }));
+      void mcp.connect(new SocketTransport(socket, rest)); // adds the transport's listener at once
+      socket.on('data', () => {
+        const used = process.cpuUsage(before);
+        handlingUs += used.user + used.system;
+        reads++;
+      });
+    });
+    const client = await rawClient(server);
+    await until('the window has the connection', () => hostSocket !== undefined);
+    // Just under the message limit; 'é' is 2 bytes, so pieces end inside a character too.
+    const limit = MAX_MESSAGE_BYTES;
+    const characters = Math.floor((limit - 200) / 2);
+    const message = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'é'.repeat(characters) } } }) + '\n');
+    assert.ok(message.length <= limit + 1, `${message.length} bytes`);
+    const piece = 501;
+    for (let at = 0; at < message.length; at += piece) {
+      client.socket.write(message.subarray(at, at + piece));
+      await nextTurn(); // the window reads each piece on its own
+    }
+    await until('the answer', () => client.lines.length > 0, 60_000);
+    const ms = handlingUs / 1000;
+    assert.deepEqual(client.lines[0], { jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: String(characters) }] } });
+    assert.ok(reads > 2000, `the message came in ${reads} reads (the test wants many small ones)`);
+    // Gathering it once took some tens of ms here; rebuilding and rescanning the unfinished
+    // message on every read (copying and scanning it about `reads / 2` times over) took seconds.
+    assert.ok(ms < 500, `${reads} reads of a ${(message.length / 1048576).toFixed(2)} MiB message took ${ms.toFixed(0)} ms of CPU`);
+    client.socket.destroy();
+  });
+
+  it('a message over 2 MiB ends the connection with an error that names the limit', async () => {
+    const errors: string[] = [];
+    const server = await listening((socket, rest) => {
+      const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+      const transport = new SocketTransport(socket, rest);
+      void mcp.connect(transport);
+      mcp.onerror = (e) => errors.push(e.message);
+    });
+    const client = await rawClient(server);
+    // The limit holds the largest tool input: text to type, every byte a 6-byte JSON escape.
+    assert.ok(MAX_MESSAGE_BYTES >= 6 * MAX_INPUT_BYTES + 64 * 1024);
+    const limit = MAX_MESSAGE_BYTES;
+    client.socket.write(Buffer.alloc(limit + 1, 'x'.charCodeAt(0))); // no newline yet
+    await until('the connection ends', () => client.closed());
+    assert.equal(client.lines.length, 1);
+    const error = client.lines[0]!.error as { code: number; message: string };
+    assert.equal(client.lines[0]!.id, undefined);
+    assert.equal(error.code, -32600);
+    assert.match(error.message, /a message of more than 2097152 bytes \(2 MiB\): the window reads messages of at most 2 MiB .*; the connection is closed/);
+    assert.match(errors.join('\n'), /a message of more than 2097152 bytes/);
+  });
+
+  it('an unfinished message that gets no more bytes ends the connection; a connection idle between messages stays', async () => {
+    assert.throws(() => new SocketTransport(new net.Socket(), undefined, { partialMessageTimeoutMs: 0 }), /partialMessageTimeoutMs must be a number of ms from 1 to 2147483647, not 0/);
+    const server = await listening((socket, rest) => {
+      const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+      mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
+      void mcp.connect(new SocketTransport(socket, rest, { partialMessageTimeoutMs: 300 }));
+    });
+    const idle = await rawClient(server);
+    const partial = await rawClient(server);
+    idle.socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) + '\n');
+    partial.socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) + '\n{"jsonrpc":"2.0","id":2,');
+    await until('the unfinished message ends its connection', () => partial.closed());
+    assert.equal(partial.lines.length, 2);
+    assert.deepEqual(partial.lines[0], { jsonrpc: '2.0', id: 1, result: { tools: [] } });
+    assert.match((partial.lines[1]!.error as { message: string }).message, /no byte of an unfinished message came for 300 ms/);
+    await sleep(600); // asserting that a connection without an unfinished message is not ended
+    assert.equal(idle.closed(), false);
+    idle.socket.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) + '\n');
+    await until('the idle connection answers', () => idle.lines.length === 2);
+    idle.socket.destroy();
   });
 
   describe('the stdio bridge', () => {
