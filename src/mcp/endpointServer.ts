@@ -3,6 +3,11 @@
  * ./socketPath.ts) and a per-window secret. Each connection must pass the handshake of
  * ./handshake.ts before anything it sends is handed on; a wrong or missing secret gets an `ERROR`
  * line and the connection is closed. Nothing listens on a network interface.
+ *
+ * Bounds: at most {@link MAX_PENDING_HANDSHAKES} connections wait for their handshake and at most
+ * {@link MAX_CONNECTIONS} are past it at once; a connection over either gets an `ERROR` line
+ * saying which and is closed. Past {@link MAX_SOCKETS} sockets in all (refused ones included,
+ * which close within a second), Node closes new connections at once without a word.
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -12,6 +17,19 @@ import type { Endpoint } from './discovery';
 import { HELLO_TIMEOUT_MS, checkHello, readFirstLine } from './handshake';
 import { errorMessage } from '../common/errorMessage';
 
+/**
+ * Most connections waiting for their handshake at once (each may wait up to the hello timeout,
+ * 5 s); more are refused at once. A client sends its first line as soon as it connects.
+ */
+export const MAX_PENDING_HANDSHAKES = 8;
+/** Most connections past the handshake at once: the MCP clients of one window; more are refused. */
+export const MAX_CONNECTIONS = 32;
+/**
+ * Most sockets the endpoint holds at once: the connections above and up to 24 refused ones, which
+ * close within a second (their `ERROR` line goes out first). Past it Node closes new connections
+ * without reading them (`net.Server.maxConnections`), so a flood cannot use up file descriptors.
+ */
+export const MAX_SOCKETS = MAX_PENDING_HANDSHAKES + MAX_CONNECTIONS + 24;
 
 /**
  * An authenticated connection: the socket (paused) and the bytes that arrived after the
@@ -24,6 +42,10 @@ export class EndpointServer {
   readonly secret = randomBytes(32).toString('hex');
   private readonly server: net.Server;
   private readonly sockets = new Set<net.Socket>();
+  /** Connections waiting for their handshake. */
+  private pending = 0;
+  /** Connections past the handshake and still open. */
+  private connected = 0;
   private listening = false;
 
   /**
@@ -38,6 +60,7 @@ export class EndpointServer {
     private readonly helloTimeoutMs = HELLO_TIMEOUT_MS,
   ) {
     this.server = net.createServer({ pauseOnConnect: true }, (socket) => void this.accept(socket));
+    this.server.maxConnections = MAX_SOCKETS;
   }
 
   /** The socket path and secret clients need. */
@@ -82,6 +105,10 @@ export class EndpointServer {
     this.sockets.add(socket);
     socket.once('close', () => this.sockets.delete(socket));
     socket.on('error', () => undefined); // reported through 'close'; never an uncaught error
+    if (this.pending >= MAX_PENDING_HANDSHAKES) {
+      return this.refuse(socket, `too many connections are waiting for their handshake (at most ${MAX_PENDING_HANDSHAKES} at once); try again in a few seconds`);
+    }
+    this.pending++;
     socket.resume();
     let first;
     try {
@@ -89,9 +116,16 @@ export class EndpointServer {
     } catch (e) {
       this.refuse(socket, errorMessage(e));
       return;
+    } finally {
+      this.pending--;
     }
     const refusal = checkHello(first.line, this.secret);
     if (refusal) return this.refuse(socket, refusal);
+    if (this.connected >= MAX_CONNECTIONS) {
+      return this.refuse(socket, `too many MCP connections to this window (at most ${MAX_CONNECTIONS}); end another agent's connection first`);
+    }
+    this.connected++;
+    socket.once('close', () => this.connected--);
     socket.write('OK\n');
     this.onConnection(socket, first.rest);
   }

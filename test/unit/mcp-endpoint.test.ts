@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ENDPOINT_ENV, formatEndpoint, parseEndpoint } from '../../src/mcp/discovery';
-import { EndpointServer } from '../../src/mcp/endpointServer';
+import { EndpointServer, MAX_CONNECTIONS, MAX_PENDING_HANDSHAKES } from '../../src/mcp/endpointServer';
 import { helloLine } from '../../src/mcp/handshake';
 import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '../../src/mcp/socketPath';
 import { MAX_MESSAGE_BYTES, MAX_REQUESTS_IN_FLIGHT, SocketTransport } from '../../src/mcp/socketTransport';
@@ -370,6 +370,39 @@ describe('MCP endpoint (plain Node)', function () {
     idle.socket.write(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) + '\n');
     await until('the idle connection answers', () => idle.lines.length === 2);
     idle.socket.destroy();
+  });
+
+  it(`at most ${MAX_PENDING_HANDSHAKES} connections wait for their handshake and ${MAX_CONNECTIONS} are connected; more are refused with an ERROR line`, async () => {
+    const accepted: net.Socket[] = [];
+    const server = await listening((socket) => accepted.push(socket));
+    /** Connects, sends `first`, resolves with the window's first line. */
+    const answer = (first: string, keep: net.Socket[]) =>
+      new Promise<string>((resolve, reject) => {
+        const s = net.createConnection(server.socketPath, () => s.write(first));
+        keep.push(s);
+        let got = '';
+        s.on('data', (d) => {
+          got += String(d);
+          if (got.includes('\n')) resolve(got.slice(0, got.indexOf('\n')));
+        });
+        s.on('error', reject);
+      });
+    const silent: net.Socket[] = [];
+    for (let i = 0; i < MAX_PENDING_HANDSHAKES; i++) {
+      const s = net.createConnection(server.socketPath);
+      await new Promise<void>((resolve) => s.once('connect', resolve));
+      silent.push(s);
+    }
+    const kept: net.Socket[] = [];
+    assert.match(await answer(helloLine(server.secret), kept), /^ERROR too many connections are waiting for their handshake \(at most 8 at once\); try again in a few seconds$/);
+    silent.pop()!.destroy();
+    await until('the window saw it go', async () => (await answer(helloLine(server.secret), kept)) === 'OK');
+    for (const s of silent) s.destroy();
+    while (accepted.length < MAX_CONNECTIONS) assert.equal(await answer(helloLine(server.secret), kept), 'OK');
+    assert.match(await answer(helloLine(server.secret), kept), /^ERROR too many MCP connections to this window \(at most 32\); end another agent's connection first$/);
+    accepted[0]!.destroy();
+    await until('a place is free again', async () => (await answer(helloLine(server.secret), kept)) === 'OK');
+    for (const s of kept) s.destroy();
   });
 
   describe('the stdio bridge', () => {
