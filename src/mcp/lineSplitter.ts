@@ -20,6 +20,10 @@ export class LineTooLongError extends Error {
   }
 }
 
+/**
+ * Splits a byte stream into lines (see the module comment): {@link push} each chunk received, then
+ * take the lines it completed with {@link next} until it returns undefined.
+ */
 export class LineSplitter {
   /** Complete lines not taken yet: `lines[head]` is the next. */
   private lines: Buffer[] = [];
