@@ -54,4 +54,12 @@ describe('terminal tools: the folder a session opens in', () => {
     fs.symlinkSync('/', later);
     await assert.rejects(confirmedOpenFolder(stated), /showed ".*later" leading to nothing that exists, but now it leads to "\/"/);
   });
+
+  it('a relative path is not resolved (it would lead from the extension host\'s folder): no real path, passed on as given', async () => {
+    for (const given of ['.', 'src/..', 'docs']) {
+      const stated = await resolveOpenFolder(given);
+      assert.deepEqual(stated, { given });
+      assert.equal(await confirmedOpenFolder(stated), given);
+    }
+  });
 });

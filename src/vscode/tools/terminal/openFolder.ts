@@ -21,8 +21,12 @@ export interface OpenFolder {
   readonly realPath?: string;
 }
 
-/** `given` with its real path; a path that cannot be resolved has none (the open then says why). */
+/**
+ * `given` with its real path; a path that cannot be resolved has none (the open then says why), nor
+ * has a relative one (it would resolve against the extension host's folder; the open refuses it).
+ */
 export async function resolveOpenFolder(given: string): Promise<OpenFolder> {
+  if (!path.isAbsolute(given)) return { given };
   try {
     return { given, realPath: await fsp.realpath(given) };
   } catch {

@@ -1,4 +1,6 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { PATH_QUOTE_UNITS, quoteInput } from '../../../common/quoteInput';
 import { CallConsents, callKey } from '../../../common/callConsents';
 import { TerminalError } from '../../../terminal/errors';
 import { askEveryTime } from '../askEveryTime';
@@ -47,6 +49,8 @@ export class OpenTool extends TerminalTool<OpenInput> {
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OpenInput>): Promise<vscode.PreparedToolInvocation> {
     const { name, cwd, sandbox } = options.input;
+    // A relative cwd is refused when the call runs: nothing to confirm.
+    if (typeof cwd === 'string' && !path.isAbsolute(cwd)) return { invocationMessage: 'Opening an agent terminal (refused: cwd is not an absolute path)' };
     const given = typeof cwd === 'string' ? cwd : defaultCwd();
     const stated = given === undefined ? undefined : await resolveOpenFolder(given);
     this.shownFolders.remember(openCall(options.input), { folder: stated });
@@ -77,6 +81,9 @@ export class OpenTool extends TerminalTool<OpenInput> {
   protected async run(input: OpenInput & Record<string, unknown>, token: vscode.CancellationToken) {
     if (input.name !== undefined && typeof input.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
     if (input.cwd !== undefined && typeof input.cwd !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'cwd must be a string: an absolute folder path');
+    if (input.cwd !== undefined && !path.isAbsolute(input.cwd)) {
+      throw new TerminalError('INVALID_ARGUMENT', `cwd ${quoteInput(input.cwd, PATH_QUOTE_UNITS)} is not an absolute path; give an absolute path to a folder, or omit cwd for the workspace folder`);
+    }
     if (input.sandbox !== undefined && typeof input.sandbox !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', 'sandbox must be true or false (false asks the person for a session outside the agent sandbox)');
     const grant = input.sandbox === false ? this.outsideGrant(input) : {};
     const stated = this.shownFolders.take(openCall(input));
