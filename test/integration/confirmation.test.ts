@@ -177,7 +177,7 @@ describe('confirmations show what will really happen', function () {
   it('a call whose confirmation is not on record (never shown, or forgotten) does nothing', async () => {
     const marker = path.join(tmp, 'unconfirmed');
     const cases: Array<[vscode.LanguageModelTool<never>, object, RegExp]> = [
-      [new SendTool(ctx), { sessionId, input: `touch ${marker}` }, /: nothing was typed: what this call's confirmation showed is no longer on record .*Call dsh_terminal_send again$/],
+      [new SendTool(ctx), { sessionId, input: `touch ${marker}` }, /: nothing was typed: what this call's confirmation showed is not on record or cannot be told apart .*Call dsh_terminal_send again$/],
       [new RunTool(ctx), { command: `touch ${marker}` }, /: nothing was run: .*Call dsh_run again$/],
       [new SignalTool(ctx), { sessionId, signal: 'SIGKILL' }, /: nothing was delivered: .*Call dsh_terminal_signal again$/],
       [new OpenTool(ctx), { cwd: tmp }, /: nothing was opened: .*Call dsh_terminal_open again$/],
@@ -209,6 +209,15 @@ describe('confirmations show what will really happen', function () {
     const before = service.list(owner).length;
     await assert.rejects(invoke(tool, { cwd: link }), /: no session was opened: the confirmation showed ".*docs" leading to ".*project", but now it leads to "\/"/);
     assert.equal(service.list(owner).length, before);
+  });
+
+  it('a relative cwd gets no confirmation and opens nothing, saying it must be absolute', async () => {
+    const tool = new OpenTool(ctx);
+    for (const cwd of ['.', 'src/..']) {
+      const prepared = await tool.prepareInvocation({ input: { cwd } });
+      assert.equal(prepared.confirmationMessages, undefined);
+      await assert.rejects(invoke(tool, { cwd }), /cwd ".*" is not an absolute path; give an absolute path to a folder, or omit cwd/);
+    }
   });
 
   it('a signal whose program ended after the confirmation is not delivered to the shell', async () => {

@@ -99,10 +99,23 @@ describe('terminal tools: confirmed receivers', () => {
     assert.equal(kept.take(['pty-1', 'ls', undefined]), undefined, 'taken once');
   });
 
-  it('keeps the newest receiver for a call, and at most MAX calls, the oldest forgotten first', () => {
+  it('identical calls confirmed with different receivers cannot be told apart: the record is refused, then forgotten', () => {
+    const kept = new ConfirmedReceivers();
+    kept.remember(['pty-1', 'pwd'], { kind: 'program', processGroup: 20 });
+    kept.remember(['pty-1', 'pwd'], { kind: 'shell-prompt', processGroup: 10, place: { cwd: '/etc', debugTrap: { kind: 'none' } } });
+    assert.equal(kept.take(['pty-1', 'pwd']), undefined, 'neither receiver is trusted');
+    assert.equal(kept.take(['pty-1', 'pwd']), undefined);
+    kept.remember(['pty-1', 'pwd'], { kind: 'shell-prompt', processGroup: 10 });
+    assert.deepEqual(kept.take(['pty-1', 'pwd']), { kind: 'shell-prompt', processGroup: 10 }, 'confirmed afresh, it runs');
+    // The same receiver shown twice is one record.
+    kept.remember(['pty-1', 'ls'], { kind: 'shell-prompt', processGroup: 10 });
+    kept.remember(['pty-1', 'ls'], { kind: 'shell-prompt', processGroup: 10 });
+    assert.deepEqual(kept.take(['pty-1', 'ls']), { kind: 'shell-prompt', processGroup: 10 });
+  });
+
+  it('keeps at most MAX calls, the oldest forgotten first', () => {
     const kept = new ConfirmedReceivers();
     kept.remember(['pty-1', 'ls'], { kind: 'shell-prompt', processGroup: 10 });
-    kept.remember(['pty-1', 'ls'], { kind: 'program', processGroup: 20 });
     for (let i = 0; i < ConfirmedReceivers.MAX; i++) kept.remember(['pty-2', `echo ${i}`], { kind: 'exited' });
     assert.equal(kept.take(['pty-1', 'ls']), undefined, 'the oldest call was forgotten');
     assert.deepEqual(kept.take(['pty-2', 'echo 0']), { kind: 'exited' });
@@ -114,7 +127,7 @@ describe('terminal tools: a call without its confirmation on record', () => {
   it('is refused with RECEIVER_CHANGED, saying nothing was done and why the record can be gone', () => {
     const e = unconfirmedError('dsh_terminal_send', 'typed');
     assert.equal(e.code, 'RECEIVER_CHANGED');
-    assert.match(e.message, new RegExp(`^nothing was typed: what this call's confirmation showed is no longer on record \\(at most ${ConfirmedReceivers.MAX} confirmed calls are kept until they run, and an identical call confirmed later takes the record\\)\\. Call dsh_terminal_send again$`));
+    assert.match(e.message, new RegExp(`^nothing was typed: what this call's confirmation showed is not on record or cannot be told apart \\(at most ${ConfirmedReceivers.MAX} confirmed calls are kept until they run, and identical calls confirmed with different receivers are refused\\)\\. Call dsh_terminal_send again$`));
   });
 });
 
