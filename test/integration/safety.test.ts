@@ -40,6 +40,16 @@ describe('safety and visibility', function () {
     await until('the mirror to close', () => !vscode.window.terminals.some((t) => t.name.includes(sessionId)));
   });
 
+  it('a session name with invisible characters is titled with them shown by code point', async () => {
+    const { sessionId: named } = (await invokeTool<{ sessionId: string }>('dsh_terminal_open', { name: 'build\u2060\u3164' })).json;
+    try {
+      const terminal = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(named)));
+      assert.match(terminal.name, new RegExp(`${named} · build⟨U\\+2060⟩⟨U\\+3164⟩`));
+    } finally {
+      await invokeTool('dsh_terminal_close', { sessionId: named });
+    }
+  });
+
   it('take-over refuses agent sends with the take-over error; hand-back makes them work again', async () => {
     const mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
     mirror.sendText('echo typed-while-agent-owned');

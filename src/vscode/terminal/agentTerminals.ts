@@ -17,6 +17,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { visibleText } from '../../terminal/input';
 import type { Log } from '../../common/log';
 import { COMMAND } from '../../common/ids';
 import { CommandMarks, gutterMarksSupported } from '../../terminal/commandMarks';
@@ -72,7 +73,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
     }
     const busy = sessions.filter((s) => s.busy).length;
     const text = `$(terminal) ${sessions.length} agent${busy ? ` · ${busy} busy` : ''}`;
-    const tooltip = sessions.map((s) => `${s.sessionId} ${s.name}: ${stateText(s)}${s.sandbox.on ? ', in the agent sandbox' : s.sandbox.outsideApproved ? ', outside the agent sandbox (approved)' : ''}`).join('\n');
+    const tooltip = sessions.map((s) => `${s.sessionId} ${visibleText(s.name)}: ${stateText(s)}${s.sandbox.on ? ', in the agent sandbox' : s.sandbox.outsideApproved ? ', outside the agent sandbox (approved)' : ''}`).join('\n');
     if (shown?.text !== text) status.text = text;
     if (shown?.tooltip !== tooltip) status.tooltip = tooltip;
     if (!shown) status.show();
@@ -119,7 +120,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
     const [only, ...others] = candidates;
     if (only && others.length === 0) return only.sessionId;
     const pick = await vscode.window.showQuickPick(
-      candidates.map((s) => ({ label: s.sessionId, description: s.name, sessionId: s.sessionId })),
+      candidates.map((s) => ({ label: s.sessionId, description: visibleText(s.name), sessionId: s.sessionId })),
       { placeHolder },
     );
     return pick?.sessionId;
@@ -344,8 +345,9 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   }
 
   private title(s: SessionInfo): string {
-    const name = s.name === s.sessionId ? '' : ` · ${s.name}`;
-    const client = this.client === undefined ? '' : ` · ${this.client}`;
+    // Names from the agent and the client are shown with their invisible characters made visible.
+    const name = s.name === s.sessionId ? '' : ` · ${visibleText(s.name)}`;
+    const client = this.client === undefined ? '' : ` · ${visibleText(this.client)}`;
     return `${MIRROR_PREFIX} ${s.sessionId}${client}${name}${s.sandbox.on ? ' · sandboxed' : s.sandbox.outsideApproved ? ' · outside the sandbox' : ''}${s.takenOver ? ' (you)' : ''}`;
   }
 }

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import { visibleText } from '../../terminal/input';
 import { COMMAND } from '../../common/ids';
 import type { CommandRecord } from '../../terminal/commandRecord';
 import type { SessionInfo } from '../../terminal/publishedSession';
@@ -85,7 +86,7 @@ async function pickSession(ctx: TerminalToolContext, placeHolder: string): Promi
   }
   const items = sessions.map((s) => ({
     label: s.sessionId,
-    description: s.name === s.sessionId ? s.cwd : `${s.name} · ${s.cwd}`,
+    description: visibleText(s.name === s.sessionId ? s.cwd : `${s.name} · ${s.cwd}`),
     detail: s.sessionStatus.kind === 'exited' ? 'exited' : s.busy ? `busy: ${s.foregroundCommand ?? 'running'}` : 'idle at its prompt',
     session: s,
   }));
@@ -102,9 +103,9 @@ const PALETTE_COMMANDS_PER_SESSION = 200;
 async function pickCommand(ctx: TerminalToolContext): Promise<{ sessionId: string; record: CommandRecord } | undefined> {
   const items = ctx.service.list(ctx.owner).flatMap((s) =>
     ctx.service.history(ctx.owner, s.sessionId, { count: PALETTE_COMMANDS_PER_SESSION }).commands.map((record) => ({
-      label: `${record.state === 'finished' && record.exitCode === 0 ? '$(check)' : record.state === 'running' ? '$(loading~spin)' : '$(error)'} ${record.command.split('\n')[0] ?? ''}`,
+      label: `${record.state === 'finished' && record.exitCode === 0 ? '$(check)' : record.state === 'running' ? '$(loading~spin)' : '$(error)'} ${visibleText(record.command.split('\n')[0] ?? '')}`,
       description: `${s.sessionId} #${record.index} · ${endText(record)} · ${durationText(record.durationMs)}`,
-      detail: `${record.typedBy === 'user' ? 'typed by you' : record.typedBy === 'dsh_run' ? 'dsh_run' : 'the agent'}${record.cwdStart ? ` in ${record.cwdStart}` : ''} · ${record.output.lineCount} lines of output${record.output.truncated ? ' (its oldest part evicted)' : ''}`,
+      detail: `${record.typedBy === 'user' ? 'typed by you' : record.typedBy === 'dsh_run' ? 'dsh_run' : 'the agent'}${record.cwdStart ? ` in ${visibleText(record.cwdStart)}` : ''} · ${record.output.lineCount} lines of output${record.output.truncated ? ' (its oldest part evicted)' : ''}`,
       sessionId: s.sessionId,
       startedAt: record.startedAt,
       record,
