@@ -187,7 +187,9 @@ describe('agent sessions in the agent sandbox', function () {
     assert.equal(signalled.json.delivered, true);
     const back = await send(sessionId, 'echo back');
     assert.equal(back.json.waiting, 'shell-prompt');
-    const vim = await send(sessionId, 'vim -u NONE -N', 10_000);
+    // No viminfo: in the sandbox the home folder is read-only, and a ~/.viminfo left by another
+    // vim makes :q! stop at "E138: Can't write viminfo file" and wait for Enter.
+    const vim = await send(sessionId, 'vim -u NONE -N -i NONE', 10_000);
     assert.deepEqual([vim.json.waitReason, vim.json.alternateScreen], ['stdin_read', true]);
     await invokeTool('dsh_terminal_send', { sessionId, keys: [':', 'q', '!', 'Enter'] });
     const bg = await send(sessionId, 'sleep 300 & echo "pid $!"');

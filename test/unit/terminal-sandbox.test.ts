@@ -228,7 +228,7 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     assert.equal(signalled.delivered, true);
     const after = await send('echo back');
     assert.match(after.output, /back/);
-    const vim = await send('vim -u NONE -N', 10_000);
+    const vim = await send('vim -u NONE -N -i NONE', 10_000);
     assert.deepEqual([vim.waitReason, vim.alternateScreen], ['stdin_read', true]);
     const quit = await h.service.send(h.owner, id, { keys: [':', 'q', '!', 'Enter'] });
     assert.equal(quit.waiting, 'shell-prompt');
