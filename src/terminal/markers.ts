@@ -259,6 +259,8 @@ export const CLOSE_INHERITED_FDS = [
  *   (that variable only makes readline ask the terminal to bracket pastes with `ESC [ ? 2004 h`);
  *   it stays off so those mode switches do not fill the output, and `enable-active-region` is off
  *   so pasted text is not echoed in reverse video.
+ * - 8-bit input is text (convert-meta off, input-meta and output-meta on), never a Meta key, and no
+ *   key is bound to edit-and-execute-command (the line run through an editor), in any keymap.
  * - History expansion (`!!`, `!-2`, `^a^b`) is off: it would run text other than what was typed.
  */
 export function controlledPromptRc(nonce: string, startup: StartupRcOptions): string {
@@ -284,9 +286,18 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     'unset HISTFILE',
     "bind 'set enable-bracketed-paste off' 2>/dev/null",
     "bind 'set enable-active-region off' 2>/dev/null",
+    // 8-bit characters are characters, in any locale: with convert-meta on (readline's default
+    // outside UTF-8) the bytes of a typed `ļ` (C4 BC) were Meta-D Meta-<, the first history line.
+    "bind 'set convert-meta off' 2>/dev/null",
+    "bind 'set input-meta on' 2>/dev/null",
+    "bind 'set output-meta on' 2>/dev/null",
     ...['emacs', 'vi-insert', 'vi-command'].flatMap((map) => [
       `bind -m ${map} '"\\e[200~": bracketed-paste-begin' 2>/dev/null`,
       `bind -m ${map} '"\\e[6973~": kill-whole-line' 2>/dev/null`,
+      // No key opens the line in an editor that runs it when it ends (Ctrl-X Ctrl-E, vi's `v`):
+      // the editor's keys are a program's, which no prompt rule judges (promptKeys.ts).
+      `bind -m ${map} -u edit-and-execute-command 2>/dev/null`,
+      `bind -m ${map} -u vi-edit-and-execute-command 2>/dev/null`,
     ]),
     'set +H',
     'shopt -s promptvars',
