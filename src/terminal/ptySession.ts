@@ -20,7 +20,7 @@ import { DEBUG_TRAP_FILE, DebugTrap, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, 
 import { renderedPage, renderedPageAsync } from './outputText';
 import { ActiveSend, type SendHost, type SendOptions } from './activeSend';
 import * as proc from './procProbe';
-import { LineKeys, judgePromptKeys, promptKeysError } from './promptKeys';
+import { LineKeys, LineSource, judgeLeftoverKeys, judgePromptKeys, leftoverKeysError, promptKeysError } from './promptKeys';
 import { readStat, type ProcStat } from '../proc/stat';
 import { SessionProcessTree } from './processTree';
 import type { SandboxSummary } from './sandbox/policy';
@@ -42,6 +42,7 @@ import {
   unprovenReaderError,
 } from './sendAdmission';
 import { ShellMarkers } from './shellMarkers';
+import { canonicalMode } from './termios';
 import { StartupDir, StartupWatch } from './sessionStartup';
 import { SessionTeardown } from './sessionTeardown';
 import { AllowedSignal, BackendSession, Disposable, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from './types';
@@ -107,6 +108,14 @@ export class PtyBashSession implements BackendSession {
   private applicationCursor = false;
   /** The keys sends pressed at the prompt numbered `promptSeq` since it was shown (promptKeys.ts). */
   private lineKeys: { promptSeq: number; keys: LineKeys } | undefined;
+  /**
+   * Text the shell's command line may hold that no send at its prompt typed (promptKeys.ts
+   * LineSource): set when keys go to a program (what it leaves unread reaches a later prompt) and
+   * when the person types during Take Over; it lasts over prompts, since a new prompt reads what
+   * was left before it, until text replaces the line (kill-whole-line first) or a prompt after
+   * `interruptedAt` shows (Ctrl-C was sent at prompt `interruptedAt` and interrupted).
+   */
+  private foreignLine: { from: LineSource; interruptedAt?: number } | undefined;
   /** The send or wait in flight (activeSend.ts), and what it reads of this session. */
   private active: ActiveSend | undefined;
   private readonly sendHost: SendHost;
@@ -240,11 +249,16 @@ export class PtyBashSession implements BackendSession {
   }
 
   /**
-   * The keys earlier sends pressed at the prompt the shell shows now, which its command line holds;
-   * undefined when none (a new prompt starts with an empty line; text sends replace the line).
+   * The keys earlier sends pressed at the prompt the shell shows now, which its command line holds,
+   * with `foreign` set while the line may hold text no send at the prompt typed (foreignLine);
+   * undefined when neither (a new prompt starts with an empty line; text sends replace the line).
    */
   private lineKeysNow(): LineKeys | undefined {
-    return this.lineKeys?.promptSeq === this.markers.promptSeq ? this.lineKeys.keys : undefined;
+    const seq = this.markers.promptSeq;
+    const keys = this.lineKeys?.promptSeq === seq ? this.lineKeys.keys : undefined;
+    const foreign = this.foreignLine;
+    if (!foreign || (foreign.interruptedAt !== undefined && seq > foreign.interruptedAt)) return keys;
+    return { ...(keys ?? { keys: [], more: 0 }), foreign: foreign.from };
   }
 
   /**
@@ -321,13 +335,20 @@ export class PtyBashSession implements BackendSession {
       throw unprovenReaderError();
     }
     // Where bash's line editor reads keys, keys that would run text no confirmation shows are
-    // refused here, where the keys really go, whatever the confirmation saw.
-    const readline = atPrompt && this.markers.lineEditing !== false;
+    // refused here, where the keys really go, whatever the confirmation saw. So are keys for a
+    // program that would do so once they reach the shell's prompt unread (promptKeys.ts).
+    // The marker's word that line editing is off is checked against the terminal: readline reads
+    // with ICANON off, bash without it with ICANON on (a command can make the marker say `n`).
+    const readline = atPrompt && (this.markers.lineEditing !== false || (typed.kind === 'keys' && !(await canonicalMode(this.ptsIfKnown()))));
     const verdict = typed.kind === 'keys' && readline ? judgePromptKeys(typed.keys, this.lineKeysNow()) : undefined;
     if (verdict?.refusal) throw promptKeysError(verdict.refusal);
+    if (typed.kind === 'keys' && !atPrompt) await this.checkLeftoverKeys(typed.keys);
     const input = bytesToWrite(typed, atPrompt, this.markers.lineEditing, this.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
     this.lineKeys = verdict?.line && { promptSeq: this.markers.promptSeq, keys: verdict.line };
+    if (typed.kind === 'keys' && !atPrompt) this.foreignLine = { from: 'program' };
+    else if (this.foreignLine && input.startsWith(KILL_LINE_KEYS)) this.foreignLine = undefined;
+    else if (this.foreignLine && verdict && typed.kind === 'keys' && typed.keys.includes('Ctrl-C')) this.foreignLine.interruptedAt = this.markers.promptSeq;
     // Typed while the shell is not at its prompt, the input is read after the prompt that ends the
     // running command: that prompt is not this send's answer, so it is judged with quiet after it.
     const typeAhead = !atPrompt || linesSubmitted(input) > 1;
@@ -338,6 +359,21 @@ export class PtyBashSession implements BackendSession {
       this.commands.wrote(input, request.origin ?? 'agent', typed.kind === 'text' && input.startsWith(KILL_LINE_KEYS) ? typed.text : undefined);
       this.term.write(input);
     });
+  }
+
+  /**
+   * Refuses keys for a program reading the terminal when what it may leave unread would run a
+   * line no confirmation shows at the shell's prompt (promptKeys.ts judgeLeftoverKeys). The
+   * terminal's mode (stty) is read only when the keys would be refused for a program reading key
+   * by key: one reading whole lines leaves fewer keys. Unreadable settings count as key by key.
+   * @throws TerminalError INVALID_ARGUMENT naming the reader, the keys and what they would do.
+   */
+  private async checkLeftoverKeys(keys: readonly string[]): Promise<void> {
+    let leftover = judgeLeftoverKeys(keys, false);
+    if (leftover && (await canonicalMode(this.ptsIfKnown()))) leftover = judgeLeftoverKeys(keys, true);
+    if (!leftover) return;
+    const reader = this.receiver();
+    throw leftoverKeysError(reader.kind === 'program' ? reader.process.command : 'the program', leftover);
   }
 
   async wait(request: WaitRequest): Promise<SendResult> {
@@ -449,6 +485,8 @@ export class PtyBashSession implements BackendSession {
 
   writeUserInput(data: string): void {
     if (this.exitStatus) return;
+    // What the person types is not judged (they see it), but no agent send may run it unseen.
+    this.foreignLine = { from: 'user' };
     this.commands.wrote(data, 'user');
     this.term.write(data);
   }

@@ -11,7 +11,7 @@ import {
   keyNamesSummary,
   visibleText,
 } from '../../src/terminal/input';
-import { MAX_LINE_KEYS_KEPT, judgePromptKeys } from '../../src/terminal/promptKeys';
+import { MAX_LINE_KEYS_KEPT, judgeLeftoverKeys, judgePromptKeys } from '../../src/terminal/promptKeys';
 import { packageJson } from '../helpers/packageJson';
 
 describe('terminal input rules', () => {
@@ -88,21 +88,50 @@ describe('terminal input rules', () => {
     assert.equal(keyLabel('`'), '"`"');
   });
 
-  it("keys at bash's prompt: a key that runs the line after one that puts text not shown is refused; Ctrl-C empties the line", () => {
+  it("keys at bash's prompt: a key that runs the line after one that puts text not shown is refused; Ctrl-C empties nothing until a new prompt", () => {
     assert.deepEqual(judgePromptKeys(['Up']), { line: { keys: ['Up'], more: 0, unshown: 'Up' } });
     assert.deepEqual(judgePromptKeys(['Up', 'Enter']).refusal, { kind: 'runs-unshown', run: { key: 'Enter', index: 1 }, by: { key: 'Up', index: 0 } });
     assert.deepEqual(judgePromptKeys(['Ctrl-J'], { keys: ['x', 'Tab'], more: 0, unshown: 'Tab' }).refusal, { kind: 'runs-unshown', run: { key: 'Ctrl-J', index: 0 }, by: { key: 'Tab', index: undefined } });
-    assert.deepEqual(judgePromptKeys(['Ctrl-O']).refusal, { kind: 'next-line', run: { key: 'Ctrl-O', index: 0 } });
+    assert.deepEqual(judgePromptKeys(['Ctrl-O']).refusal, { kind: 'refused-key', key: { key: 'Ctrl-O', index: 0 } });
+    assert.deepEqual(judgePromptKeys(['Up', 'Ctrl-X', 'Ctrl-E']).refusal, { kind: 'refused-key', key: { key: 'Ctrl-X', index: 1 } });
+    // vi's `v` (edit the line in an editor, then run it) after an Escape in this send or an earlier one; a typed v elsewhere.
+    assert.deepEqual(judgePromptKeys(['Escape', 'h', 'v']).refusal, { kind: 'refused-key', key: { key: 'v', index: 2 } });
+    assert.equal(judgePromptKeys(['v'], { keys: ['Escape'], more: 0, unshown: 'Escape' }).refusal?.kind, 'refused-key');
+    assert.equal(judgePromptKeys(['v', 'Enter']).refusal, undefined);
+    // Text no send at this prompt typed: no key may run it; vi's command mode may be on.
+    assert.deepEqual(judgePromptKeys(['Enter'], { keys: [], more: 0, foreign: 'user' }).refusal, { kind: 'runs-foreign', run: { key: 'Enter', index: 0 }, from: 'user' });
+    assert.deepEqual(judgePromptKeys(['a'], { keys: [], more: 0, foreign: 'program' }).line, { keys: ['a'], more: 0, unshown: undefined, foreign: 'program' });
+    assert.equal(judgePromptKeys(['v'], { keys: [], more: 0, foreign: 'user' }).refusal?.kind, 'refused-key');
     assert.deepEqual(judgePromptKeys(['l', 's', 'Enter', 'Up']).refusal, { kind: 'after-line', run: { key: 'Enter', index: 2 }, by: { key: 'Up', index: 3 } });
     // Shown in full: typed characters and editing keys; a run or Ctrl-C leaves no line to follow.
     assert.deepEqual(judgePromptKeys(['l', 's', 'Left', 'Backspace', 'Ctrl-A', 'Ctrl-K', 'Space', 'Enter']), {});
-    assert.deepEqual(judgePromptKeys(['Up', 'Ctrl-C', 'Enter']), {});
+    // Ctrl-C may not interrupt (stty intr undef): the line keeps what it held; a new prompt is a new line.
+    assert.deepEqual(judgePromptKeys(['Up', 'Ctrl-C', 'Enter']).refusal, { kind: 'runs-unshown', run: { key: 'Enter', index: 2 }, by: { key: 'Up', index: 0 } });
+    assert.deepEqual(judgePromptKeys(['Up', 'Ctrl-C']), { line: { keys: ['Up', 'Ctrl-C'], more: 0, unshown: 'Up' } });
+    assert.deepEqual(judgePromptKeys(['Ctrl-C', 'Up']).refusal?.kind, 'after-line');
     assert.deepEqual(judgePromptKeys(['Enter'], { keys: ['l', 's'], more: 0 }), {}, 'earlier keys all shown in full');
     // Keys beyond what is kept by name are counted, and a key not shown in full is still known.
     const many = judgePromptKeys(Array<string>(200).fill('a'), { keys: Array<string>(200).fill('b'), more: 5, unshown: 'Ctrl-Y' });
     assert.equal(many.line?.keys.length, MAX_LINE_KEYS_KEPT);
     assert.equal(many.line?.more, 5 + 400 - MAX_LINE_KEYS_KEPT);
     assert.equal(judgePromptKeys(['Enter'], many.line).refusal?.kind, 'runs-unshown');
+  });
+
+  it('keys for a program: what follows its read is judged as at an empty prompt (a line in canonical mode, the first key otherwise)', () => {
+    assert.deepEqual(judgeLeftoverKeys(['y', 'Enter', 'Up', 'Enter'], true), {
+      lines: true,
+      after: { key: 'Enter', index: 1 },
+      refusal: { kind: 'runs-unshown', run: { key: 'Enter', index: 3 }, by: { key: 'Up', index: 2 } },
+    });
+    assert.equal(judgeLeftoverKeys(['y', 'Up', 'Enter'], true), undefined, 'Up is part of the line the program reads');
+    assert.equal(judgeLeftoverKeys(['x', 'Up'], true), undefined, 'no line ends');
+    assert.equal(judgeLeftoverKeys(['y', 'Ctrl-C', 'Up', 'Ctrl-J'], true)?.after.key, 'Ctrl-C');
+    assert.deepEqual(judgeLeftoverKeys(['y', 'Up', 'Enter'], false)?.refusal, { kind: 'runs-unshown', run: { key: 'Enter', index: 2 }, by: { key: 'Up', index: 1 } });
+    assert.equal(judgeLeftoverKeys(['y', 'Ctrl-X'], false)?.refusal.kind, 'refused-key');
+    // A REPL's history, vim's :wq, a menu's choice: the first key may be anything.
+    for (const keys of [['Up', 'Enter'], ['Escape', ':', 'w', 'q', 'Enter'], ['Down', 'Enter'], ['q'], ['Ctrl-C', 'Ctrl-D']]) {
+      assert.equal(judgeLeftoverKeys(keys, false), undefined, JSON.stringify(keys));
+    }
   });
 
   it('a send input is exactly one of input and keys', () => {

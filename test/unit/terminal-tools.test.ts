@@ -214,6 +214,16 @@ describe('terminal tools: confirmation texts of real sessions', function () {
     assert.match(text, /already holds what keys pressed earlier at this prompt typed: `Up`\.\n\n\*\*Refused when it runs, nothing is pressed\*\*: `Up` \(pressed earlier at this prompt\) puts a line from the shell's history on the command line, which this dialog cannot show, and `Enter` would run it\./);
     await h.service.send(h.owner, sessionId, { keys: ['Ctrl-C'] });
     assert.doesNotMatch(sendConfirmationText({ kind: 'keys', keys: ['Enter'] }, info(), h.service.sendTarget(h.owner, sessionId)), /already holds|Refused/);
+    // What the person typed during Take Over is on the line too, and no key may run it.
+    h.service.takeOver(h.owner, sessionId);
+    h.service.writeUserInput(h.owner, sessionId, 'x');
+    h.service.handBack(h.owner, sessionId);
+    text = sendConfirmationText({ kind: 'keys', keys: ['Enter'] }, info(), h.service.sendTarget(h.owner, sessionId));
+    assert.match(text, /nothing is appended\.\n\n\*\*Refused when it runs, nothing is pressed\*\*: the command line may hold text typed by you during Take Over, which this dialog cannot show, and `Enter` would run it\./);
+    text = sendConfirmationText({ kind: 'keys', keys: ['Left'] }, info(), h.service.sendTarget(h.owner, sessionId));
+    assert.match(text, /nothing is appended\.\n\nThe command line may hold text typed by you during Take Over, which this dialog cannot show; a send that would run it is refused\.\n\nSession /);
+    await h.service.send(h.owner, sessionId, { input: 'true' });
+    assert.doesNotMatch(sendConfirmationText({ kind: 'keys', keys: ['Enter'] }, info(), h.service.sendTarget(h.owner, sessionId)), /may hold|Refused/);
   });
 
   // Last: it leaves cat running in the session.
@@ -227,6 +237,13 @@ describe('terminal tools: confirmation texts of real sessions', function () {
     assert.equal(target.receiver.kind, 'program');
     const r = target.receiver;
     assert.match(sendConfirmationText({ kind: 'text', text: 'hello' }, info(), target), new RegExp(`^\`\`\`text\\nhello\\n\`\`\`\\n\\nReceiver: \`cat\` \\(pid ${r.process.pid}\\)`));
+    // Keys cat leaves unread when it ends go to the shell's prompt: said, and refused when they would run a line there.
+    const keys = sendConfirmationText({ kind: 'keys', keys: ['y', 'Up', 'Enter'] }, info(), target);
+    assert.match(
+      keys,
+      /pressed, nothing is appended\.\n\nKeys that `cat` does not read before it ends go to the shell: at its prompt they edit the command line, and a later send that would run what they left there is refused\. \*\*Refused when it runs, nothing is pressed, if the program reads key by key\*\*: it may end after `"y"`, and at the prompt `Up` puts a line from the shell's history on the command line, which this dialog cannot show, and `Enter` would run it\.\n\nSession /,
+    );
+    assert.doesNotMatch(sendConfirmationText({ kind: 'keys', keys: ['Up', 'Enter'] }, info(), target), /Refused/);
     assert.equal(
       signalConfirmationText('SIGINT', info(), target),
       `Deliver **SIGINT** to the foreground process group: \`cat\` (session ${escapeMarkdown(sessionId)} (build \\*now\\* \\[x\\]\\(y\\)), in ${inlineCode(h.tmp)}).`,

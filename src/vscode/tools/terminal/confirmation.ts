@@ -5,7 +5,7 @@
  * import; the tools wrap the text in a `vscode.MarkdownString`.
  */
 import { SendInput, keyLabel } from '../../../terminal/input';
-import { PromptKeysRefusal, judgePromptKeys, unshownKeyEffect } from '../../../terminal/promptKeys';
+import { PromptKeysRefusal, judgeLeftoverKeys, judgePromptKeys, lineSourceText, unshownKeyEffect } from '../../../terminal/promptKeys';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget } from '../../../terminal/service';
 import type { SessionInfo } from '../../../terminal/publishedSession';
@@ -41,13 +41,16 @@ const LINE_KEYS_SHOWN = 64;
 
 /**
  * What keys do where bash's line editor reads them (promptKeys.ts), as paragraphs to add after the
- * receiver, each starting with a blank line; empty elsewhere, and for keys shown in full on an
- * empty line. It lists the keys earlier sends pressed at this prompt (the command line holds what
- * they typed), says when the send will be refused and why, and names a key that puts text on the
- * line which the dialog cannot show.
+ * receiver, each starting with a blank line; empty for keys shown in full on an empty line. It
+ * lists the keys earlier sends pressed at this prompt (the command line holds what they typed) and
+ * other text the line may hold, says when the send will be refused and why, and names a key that
+ * puts text on the line which the dialog cannot show. For a program reading the terminal it says
+ * that keys the program does not read before it ends go to the shell's prompt, and when the send
+ * will be refused for what they would do there.
  */
 export function promptKeysText(keys: readonly string[], target: SendTarget): string {
   const r = target.receiver;
+  if (r.kind === 'program') return leftoverKeysText(keys, r.process.command);
   if ((r.kind !== 'shell-prompt' && r.kind !== 'shell-continuation') || !r.lineEditing) return '';
   let text = '';
   const earlier = r.lineKeys;
@@ -57,9 +60,25 @@ export function promptKeysText(keys: readonly string[], target: SendTarget): str
     text += `\n\nThe command line already holds what keys pressed earlier at this prompt typed: ${listed.map((k) => inlineCode(keyLabel(k))).join(' ')}${more > 0 ? ` and ${more} more` : ''}.`;
   }
   const verdict = judgePromptKeys(keys, earlier);
+  if (earlier?.foreign && verdict.refusal?.kind !== 'runs-foreign') text += `\n\nThe command line may hold ${lineSourceText(earlier.foreign)}, which this dialog cannot show; a send that would run it is refused.`;
   if (verdict.refusal) return `${text}\n\n**Refused when it runs, nothing is pressed**: ${refusalText(verdict.refusal)}.`;
   const first = keys.find((k) => k === verdict.line?.unshown);
   if (first) text += `\n\n${inlineCode(keyLabel(first))} ${unshownKeyEffect(first)}, which this dialog cannot show; these keys do not run it, and a later send that would is refused.`;
+  return text;
+}
+
+/**
+ * What keys for a program (`command`) may leave for the shell's prompt (promptKeys.ts
+ * judgeLeftoverKeys), as a paragraph starting with a blank line. The dialog cannot know whether
+ * the program reads whole lines or key by key, so it says when the send is refused for a program
+ * reading key by key.
+ */
+function leftoverKeysText(keys: readonly string[], command: string): string {
+  let text = `\n\nKeys that ${inlineCode(command)} does not read before it ends go to the shell: at its prompt they edit the command line, and a later send that would run what they left there is refused.`;
+  const leftover = judgeLeftoverKeys(keys, false);
+  if (leftover) {
+    text += ` **Refused when it runs, nothing is pressed, if the program reads key by key**: it may end after ${inlineCode(keyLabel(leftover.after.key))}, and at the prompt ${refusalText(leftover.refusal)}.`;
+  }
   return text;
 }
 
@@ -69,8 +88,10 @@ function refusalText(refusal: PromptKeysRefusal): string {
   switch (refusal.kind) {
     case 'runs-unshown':
       return `${key(refusal.by)}${refusal.by.index === undefined ? ' (pressed earlier at this prompt)' : ''} ${unshownKeyEffect(refusal.by.key)}, which this dialog cannot show, and ${key(refusal.run)} would run it`;
-    case 'next-line':
-      return `${key(refusal.run)} ${unshownKeyEffect(refusal.run.key)}, which this dialog cannot show`;
+    case 'runs-foreign':
+      return `the command line may hold ${lineSourceText(refusal.from)}, which this dialog cannot show, and ${key(refusal.run)} would run it`;
+    case 'refused-key':
+      return `${key(refusal.key)} ${unshownKeyEffect(refusal.key.key)}, which this dialog cannot show`;
     case 'after-line':
       return `${key(refusal.by)} follows ${key(refusal.run)}, which ends the line, so it would reach the next prompt or the command started, where it ${unshownKeyEffect(refusal.by.key)}, which this dialog cannot show`;
   }
