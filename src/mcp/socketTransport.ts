@@ -4,10 +4,14 @@
  * stdio bridge only copies bytes. `onclose` fires once, when the socket closes for any reason.
  *
  * Reading: lines are found in time linear in the bytes (./lineSplitter.ts). A message longer than
- * {@link MAX_MESSAGE_BYTES}, or an unfinished one that gets no new byte for
- * {@link PARTIAL_MESSAGE_TIMEOUT_MS} while the window reads, ends the connection: the client is
- * sent a JSON-RPC error without an id saying why (Invalid Request), `onerror` gets the same
- * message, and the socket is closed.
+ * {@link MAX_MESSAGE_BYTES} is not read: its bytes up to its newline are looked at once for its
+ * top-level id (./messageIdScanner.ts) and dropped, never held, and in its place the client gets
+ * an Invalid Request error with that id (without one when the id cannot be told, none for a
+ * notification or an answer) saying what the limit is and what to do; `onerror` gets the same
+ * message, and the connection goes on with the next message. An unfinished message that gets no
+ * new byte for {@link PARTIAL_MESSAGE_TIMEOUT_MS} while the window reads ends the connection: the
+ * client is sent a JSON-RPC error without an id saying why (Invalid Request), `onerror` gets the
+ * same message, and the socket is closed.
  *
  * Flow control: a client that sends requests and does not read the answers must not make the
  * window hold them all. Messages are handed on in order; a request only while fewer than
@@ -30,7 +34,8 @@ import type { Socket } from 'node:net';
 import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { LineSplitter, LineTooLongError } from './lineSplitter';
+import { LineSplitter, OverlongLine } from './lineSplitter';
+import { MessageIdScanner } from './messageIdScanner';
 
 /** How many of a client's requests may be in flight at once (see the module comment) before reading pauses. */
 export const MAX_REQUESTS_IN_FLIGHT = 64;
@@ -40,7 +45,8 @@ export const MAX_REQUESTS_IN_FLIGHT = 64;
  * counted). The largest tool input is the text `dsh_terminal_send` or `dsh_run` types, at most
  * 256 KiB (`MAX_INPUT_BYTES` of src/terminal/sendAdmission.ts), which JSON makes at most 6 times
  * longer (every byte a `\u00XX` escape): 1.5 MiB, and the rest of a call is small. The bound is
- * what one connection's unfinished message can make the window hold.
+ * what one connection's unfinished message can make the window hold; a longer message is
+ * answered with an error and not read (see the module comment).
  */
 export const MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
 
@@ -80,10 +86,7 @@ export class SocketTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private readonly lines = new LineSplitter(
-    MAX_MESSAGE_BYTES,
-    'the window reads messages of at most 2 MiB (the largest tool input, 256 KiB of text to type, is at most 1.5 MiB as JSON); the connection is closed',
-  );
+  private readonly lines = new LineSplitter(MAX_MESSAGE_BYTES, () => new MessageIdScanner());
   private readonly partialMessageTimeoutMs: number;
   /** Runs while an unfinished message waits for its next byte and the socket is read. */
   private partialTimer: NodeJS.Timeout | undefined;
@@ -159,13 +162,7 @@ export class SocketTransport implements Transport {
   private receive(chunk: Buffer): void {
     if (this.closed) return;
     this.partialTimer?.refresh(); // a byte came: the wait starts anew
-    try {
-      this.lines.push(chunk);
-    } catch (e) {
-      if (!(e instanceof LineTooLongError)) throw e;
-      this.fail(e.message); // the rest of the stream cannot be split into messages
-      return;
-    }
+    this.lines.push(chunk);
     this.pump();
   }
 
@@ -213,6 +210,10 @@ export class SocketTransport implements Transport {
           this.watchUnfinished(true);
           return;
         }
+        if (line instanceof OverlongLine) {
+          this.refuseOverlong(line);
+          continue;
+        }
         try {
           message = deserializeMessage(line.toString('utf8').replace(/\r$/, ''));
         } catch (e) {
@@ -244,9 +245,27 @@ export class SocketTransport implements Transport {
     }
   }
 
-  /** Answers request `id` with an Invalid Request error without handing it on. */
-  private refuse(id: RequestId, why: string): void {
-    this.socket.write(serializeMessage({ jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } }));
+  /**
+   * Answers a message longer than {@link MAX_MESSAGE_BYTES}, which was not read, with an Invalid
+   * Request error: with its id when its top level was read through and has a string or number
+   * id; not at all when it is a notification (a method, no id) or an answer; else without an id.
+   * Tells `onerror` either way.
+   */
+  private refuseOverlong(line: OverlongLine<MessageIdScanner>): void {
+    const why =
+      `a message of ${line.bytes} bytes was not read: the window reads messages of at most 2 MiB (${MAX_MESSAGE_BYTES} bytes); ` +
+      'the largest tool input, 256 KiB of text to type, is at most 1.5 MiB as JSON; put larger data in a file and have the command read it';
+    this.onerror?.(new Error(why));
+    const message = line.watcher.result();
+    if (message.complete && !message.hasMethod && message.isAnswer) return; // an answer to a request of the window
+    if (message.complete && message.hasMethod && message.id === undefined) return; // a notification
+    this.refuse(message.complete && message.id !== null ? message.id : undefined, why);
+  }
+
+  /** Answers request `id` (undefined: a message whose id is not known) with an Invalid Request error without handing it on. */
+  private refuse(id: RequestId | undefined, why: string): void {
+    const error = { code: ErrorCode.InvalidRequest, message: why };
+    this.socket.write(serializeMessage(id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error }));
   }
 
   private closeOnce(): void {

@@ -328,26 +328,58 @@ describe('MCP endpoint (plain Node)', function () {
     client.socket.destroy();
   });
 
-  it('a message over 2 MiB ends the connection with an error that names the limit', async () => {
+  it('a message over 2 MiB is answered with an error carrying its id and is not read; the connection, and what follows, stay', async () => {
     const errors: string[] = [];
+    let closed = 0;
+    let hostSocket: net.Socket | undefined;
     const server = await listening((socket, rest) => {
+      hostSocket = socket;
       const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
-      const transport = new SocketTransport(socket, rest);
-      void mcp.connect(transport);
+      mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
       mcp.onerror = (e) => errors.push(e.message);
+      mcp.onclose = () => closed++;
+      void mcp.connect(new SocketTransport(socket, rest));
     });
     const client = await rawClient(server);
+    await until('the window has the connection', () => hostSocket !== undefined);
     // The limit holds the largest tool input: text to type, every byte a 6-byte JSON escape.
     assert.ok(MAX_MESSAGE_BYTES >= 6 * MAX_INPUT_BYTES + 64 * 1024);
-    const limit = MAX_MESSAGE_BYTES;
-    client.socket.write(Buffer.alloc(limit + 1, 'x'.charCodeAt(0))); // no newline yet
-    await until('the connection ends', () => client.closed());
-    assert.equal(client.lines.length, 1);
-    const error = client.lines[0]!.error as { code: number; message: string };
-    assert.equal(client.lines[0]!.id, undefined);
-    assert.equal(error.code, -32600);
-    assert.match(error.message, /a message of more than 2097152 bytes \(2 MiB\): the window reads messages of at most 2 MiB .*; the connection is closed/);
-    assert.match(errors.join('\n'), /a message of more than 2097152 bytes/);
+    const big = 'x'.repeat(MAX_MESSAGE_BYTES);
+    const call = (text: string) => ({ name: 'dsh_terminal_send', arguments: { sessionId: 'pty-1', input: text } });
+    const stringId = 'a"b\\c\u2028{"id":1}';
+    const lines = [
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      // The id first, a string with escapes (the key order of the Python SDK's client).
+      JSON.stringify({ jsonrpc: '2.0', id: stringId, method: 'tools/call', params: call(big) }),
+      // The id last, after the text (the key order of the TypeScript SDK's Client); an "id" inside
+      // the text, inside params and an escaped key name do not fool it.
+      `{"method":"tools/call","params":${JSON.stringify({ id: 5, ...call(`"id":9,${big}`) })},"jsonrpc":"2.0","\\u0069d":42}`,
+      // Not JSON: the window cannot tell its id.
+      'x'.repeat(MAX_MESSAGE_BYTES + 1),
+      // A notification: nothing to answer.
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1, message: big } }),
+      JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'ping' }),
+    ];
+    const bytes = Buffer.from(lines.join('\n') + '\n');
+    for (let at = 0; at < bytes.length; at += 65536) client.socket.write(bytes.subarray(at, at + 65536));
+    await until('every answer', () => client.lines.length >= 5 || client.closed(), 20_000);
+    assert.equal(client.closed(), false, 'the connection stays');
+    assert.equal(closed, 0);
+    assert.deepEqual(client.lines[0], { jsonrpc: '2.0', id: 1, result: { tools: [] } });
+    assert.deepEqual(
+      client.lines.slice(1, 4).map((line) => line.id),
+      [stringId, 42, undefined],
+    );
+    for (const line of client.lines.slice(1, 4)) {
+      const error = line.error as { code: number; message: string };
+      assert.equal(error.code, -32600);
+      assert.match(error.message, /^a message of \d+ bytes was not read: the window reads messages of at most 2 MiB \(2097152 bytes\).*put larger data in a file and have the command read it/);
+    }
+    assert.deepEqual(client.lines[4], { jsonrpc: '2.0', id: 'after', result: {} });
+    assert.equal(client.lines.length, 5, 'the notification got no answer');
+    assert.match(errors.join('\n'), /a message of \d+ bytes was not read/);
+    assert.equal(hostSocket!.bytesRead, Buffer.byteLength(helloLine(server.secret)) + bytes.length, 'every byte was read');
+    client.socket.destroy();
   });
 
   it('an unfinished message that gets no more bytes ends the connection; a connection idle between messages stays', async () => {
@@ -455,6 +487,32 @@ describe('MCP endpoint (plain Node)', function () {
         const r = await client.callTool({ name: 'echo', arguments: { big: 'é'.repeat(100_000) } });
         assert.deepEqual(JSON.parse((r.content as { text: string }[])[0]!.text), { big: 'é'.repeat(100_000) });
         assert.equal(clientName, 'unit-client');
+      } finally {
+        await client.close();
+      }
+    });
+
+    it("a call over 2 MiB from the SDK Client (its id last) fails with the window's error; the next call is answered", async () => {
+      let calls = 0;
+      const server = await listening((socket, rest) => {
+        const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+        mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
+        mcp.setRequestHandler(CallToolRequestSchema, async (req) => (calls++, { content: [{ type: 'text', text: JSON.stringify(req.params.arguments).length.toString() }] }));
+        void mcp.connect(new SocketTransport(socket, rest));
+      });
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: FROM_SOURCE,
+        env: { PATH: process.env.PATH ?? '', [ENDPOINT_ENV]: formatEndpoint(server.endpoint) },
+        stderr: 'pipe',
+      });
+      const client = new Client({ name: 'unit-client', version: '0.0.1' });
+      await client.connect(transport);
+      try {
+        await assert.rejects(client.callTool({ name: 'echo', arguments: { big: 'x'.repeat(MAX_MESSAGE_BYTES) } }), /MCP error -32600: a message of \d+ bytes was not read: .*put larger data in a file/);
+        const r = await client.callTool({ name: 'echo', arguments: { small: 'y' } });
+        assert.deepEqual(r.content, [{ type: 'text', text: String(JSON.stringify({ small: 'y' }).length) }]);
+        assert.equal(calls, 1);
       } finally {
         await client.close();
       }
