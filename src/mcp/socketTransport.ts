@@ -11,7 +11,10 @@
  * message, and the connection goes on with the next message. An unfinished message that gets no
  * new byte for {@link PARTIAL_MESSAGE_TIMEOUT_MS} while the window reads ends the connection: the
  * client is sent a JSON-RPC error without an id saying why (Invalid Request), `onerror` gets the
- * same message, and the socket is closed.
+ * same message, and the socket is closed. Node runs due timers before it reads sockets, so after
+ * the extension host's thread was busy past the timeout the rest of the message may be waiting
+ * unread: when the time is up the transport lets the socket be read once more (one turn of the
+ * event loop) and only ends the connection when no byte came meanwhile.
  *
  * Flow control: a client that sends requests and does not read the answers must not make the
  * window hold them all. Messages are handed on in order; a request only while fewer than
@@ -90,6 +93,8 @@ export class SocketTransport implements Transport {
   private readonly partialMessageTimeoutMs: number;
   /** Runs while an unfinished message waits for its next byte and the socket is read. */
   private partialTimer: NodeJS.Timeout | undefined;
+  /** Bytes received from the client so far (read by the unfinished-message timer). */
+  private received = 0;
   /** The client's requests in flight, by {@link idKey} of their id. */
   private readonly inFlight = new Map<string, InFlight>();
   /** A request read that waits for the flow-control bounds (the socket is paused meanwhile). */
@@ -161,7 +166,8 @@ export class SocketTransport implements Transport {
 
   private receive(chunk: Buffer): void {
     if (this.closed) return;
-    this.partialTimer?.refresh(); // a byte came: the wait starts anew
+    this.received += chunk.length;
+    this.partialTimer?.refresh(); // a byte came: the wait starts anew (also after the timer fired)
     this.lines.push(chunk);
     this.pump();
   }
@@ -188,10 +194,25 @@ export class SocketTransport implements Transport {
       clearTimeout(this.partialTimer);
       this.partialTimer = undefined;
     } else if (!this.partialTimer) {
-      const ms = this.partialMessageTimeoutMs;
-      this.partialTimer = setTimeout(() => this.fail(`no byte of an unfinished message came for ${ms} ms (${this.lines.unfinishedBytes} bytes of it arrived); the connection is closed`), ms);
-      this.partialTimer.unref();
+      const timer = setTimeout(() => this.unfinishedTimedOut(timer), this.partialMessageTimeoutMs);
+      timer.unref();
+      this.partialTimer = timer;
     }
+  }
+
+  /**
+   * The unfinished-message timer `timer` ran out. Bytes may be waiting unread behind a busy event
+   * loop (timers run before sockets are read): fails the connection one turn later, after the
+   * socket was read, unless a byte came meanwhile (which restarted the timer) or the timer was
+   * stopped (the message was finished or reading paused).
+   */
+  private unfinishedTimedOut(timer: NodeJS.Timeout): void {
+    const received = this.received;
+    setImmediate(() => {
+      if (this.closed || this.partialTimer !== timer || this.received !== received) return;
+      const ms = this.partialMessageTimeoutMs;
+      this.fail(`no byte of an unfinished message came for ${ms} ms (${this.lines.unfinishedBytes} bytes of it arrived); the connection is closed`);
+    });
   }
 
   /**

@@ -404,6 +404,32 @@ describe('MCP endpoint (plain Node)', function () {
     idle.socket.destroy();
   });
 
+  it('the rest of an unfinished message that waits unread while the event loop was blocked past the timeout is read; the connection stays', async () => {
+    let hostSocket: net.Socket | undefined;
+    const server = await listening((socket, rest) => {
+      hostSocket = socket;
+      const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+      mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
+      void mcp.connect(new SocketTransport(socket, rest, { partialMessageTimeoutMs: 200 }));
+    });
+    const client = await rawClient(server);
+    await until('the window has the connection', () => hostSocket !== undefined);
+    const message = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) + '\n';
+    const read = hostSocket!.bytesRead;
+    client.socket.write(message.slice(0, 20));
+    await until('the window read the start (its timer runs)', () => hostSocket!.bytesRead === read + 20);
+    // Written and blocked in the check phase: the loop's next step runs the timers (the timer is
+    // overdue by then), and only after them polls the socket.
+    await nextTurn();
+    client.socket.write(message.slice(20));
+    assert.equal(client.socket.writableLength, 0, 'the rest is in the socket, unread');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600);
+    await until('the answer', () => client.lines.length > 0);
+    assert.deepEqual(client.lines, [{ jsonrpc: '2.0', id: 2, result: { tools: [] } }]);
+    assert.equal(client.closed(), false);
+    client.socket.destroy();
+  });
+
   it(`at most ${MAX_PENDING_HANDSHAKES} connections wait for their handshake and ${MAX_CONNECTIONS} are connected; more are refused with an ERROR line`, async () => {
     const accepted: net.Socket[] = [];
     const server = await listening((socket) => accepted.push(socket));
