@@ -17,11 +17,16 @@
  * event loop) and only ends the connection when no byte came meanwhile.
  *
  * Flow control: a client that sends requests and does not read the answers must not make the
- * window hold them all. Messages are handed on in order; a request only while fewer than
+ * window hold them all. A request is handed on only while fewer than
  * {@link MAX_REQUESTS_IN_FLIGHT} are in flight and the socket's outgoing buffer is below its
- * high-water mark (`writableNeedDrain` false). A request that must wait is held and the socket
- * paused, so what the client sends next waits in its own socket buffer; reading resumes when a
- * request stops being in flight or the outgoing buffer drains. Nothing is dropped.
+ * high-water mark (`writableNeedDrain` false); else it waits, and so does every message read after
+ * it, in order, but cancellations and answers: those are carried out or handed on at once, so the
+ * client can cancel a request in flight while later ones wait. A cancellation of a waiting request
+ * removes it (it never runs and is not answered). Reading goes on while fewer than
+ * {@link MAX_WAITING_MESSAGES} messages and {@link MAX_WAITING_BYTES} bytes wait; then the socket
+ * is paused, so what the client sends next, cancellations too, waits in its own socket buffer until
+ * a request stops being in flight or the outgoing buffer drains. Messages other than
+ * cancellations and answers are handed on in the order read; nothing is dropped.
  *
  * In flight: a request is in flight from when it is handed on until its handler has settled, which
  * the transport sees as the SDK sending its answer. The SDK answers every request whose handler
@@ -40,8 +45,14 @@ import { ErrorCode, type JSONRPCMessage, type JSONRPCRequest, type RequestId } f
 import { LineSplitter, OverlongLine } from './lineSplitter';
 import { MessageIdScanner } from './messageIdScanner';
 
-/** How many of a client's requests may be in flight at once (see the module comment) before reading pauses. */
+/** How many of a client's requests may be in flight at once (see the module comment); more wait. */
 export const MAX_REQUESTS_IN_FLIGHT = 64;
+
+/** How many messages may wait behind a request that waits (see the module comment) before reading pauses. */
+export const MAX_WAITING_MESSAGES = 64;
+
+/** How many bytes (as read, newlines not counted) the waiting messages may have before reading pauses: 2 MiB. */
+export const MAX_WAITING_BYTES = 2 * 1024 * 1024;
 
 /**
  * Longest message the window reads from a client: 2 MiB (bytes of one line, its newline not
@@ -79,6 +90,13 @@ function isRequest(message: JSONRPCMessage): message is JSONRPCRequest {
   return 'method' in message && 'id' in message;
 }
 
+/** A message read that waits to be handed on (see the module comment). */
+interface Waiting {
+  readonly message: JSONRPCMessage;
+  /** Its length as read (bytes, the newline not counted). */
+  readonly bytes: number;
+}
+
 /** A request of the client handed on whose handler has not settled yet. */
 interface InFlight {
   /** Aborted when the client cancels the request or the connection closes. */
@@ -97,8 +115,10 @@ export class SocketTransport implements Transport {
   private received = 0;
   /** The client's requests in flight, by {@link idKey} of their id. */
   private readonly inFlight = new Map<string, InFlight>();
-  /** A request read that waits for the flow-control bounds (the socket is paused meanwhile). */
-  private held: JSONRPCMessage | undefined;
+  /** Messages read that wait, the first a request waiting for the flow-control bounds; in order. */
+  private waiting: Waiting[] = [];
+  /** The bytes of {@link waiting}. */
+  private waitingBytes = 0;
   private closed = false;
 
   /**
@@ -216,54 +236,98 @@ export class SocketTransport implements Transport {
   }
 
   /**
-   * Hands on the complete messages read so far, in order: a request while the flow-control bounds
-   * allow (see the module comment), notifications and answers at once. A request that must wait
-   * is held and the socket paused; the socket resumes when every message read was handed on.
-   * Refuses a request whose id is in flight; carries out a client's cancellation itself.
+   * Hands on the waiting messages while the flow-control bounds allow, then reads the complete
+   * messages read so far while fewer than the bounds on waiting messages wait (see the module
+   * comment); pauses the socket while those bounds are reached, else resumes it.
    */
   private pump(): void {
-    while (!this.closed) {
-      let message = this.held;
-      if (!message) {
-        const line = this.lines.next();
-        if (line === undefined) {
-          this.socket.resume();
-          this.watchUnfinished(true);
-          return;
-        }
-        if (line instanceof OverlongLine) {
-          this.refuseOverlong(line);
-          continue;
-        }
-        try {
-          message = deserializeMessage(line.toString('utf8').replace(/\r$/, ''));
-        } catch (e) {
-          this.onerror?.(e as Error); // one bad line; the next may be fine
-          continue;
-        }
-      }
-      this.held = undefined;
-      if (isRequest(message)) {
-        if (this.inFlight.size >= MAX_REQUESTS_IN_FLIGHT || this.socket.writableNeedDrain) {
-          this.held = message;
-          this.socket.pause();
-          this.watchUnfinished(false);
-          return;
-        }
-        const key = idKey(message.id);
-        if (this.inFlight.has(key)) {
-          this.refuse(message.id, `the request id ${key} is in use by a request still in flight; give each request an id of its own`);
-          continue;
-        }
-        this.inFlight.set(key, { cancellation: new AbortController() });
-      } else if ('method' in message && message.method === 'notifications/cancelled') {
-        const params = message.params as { requestId?: unknown; reason?: unknown } | undefined;
-        const reason = typeof params?.reason === 'string' ? params.reason : 'the client cancelled the request';
-        this.inFlight.get(idKey(params?.requestId))?.cancellation.abort(new Error(reason));
-        continue; // carried out here; the SDK would abort the handler's signal and never answer
-      }
-      this.onmessage?.(message);
+    while (!this.closed && this.waiting.length > 0) {
+      const next = this.waiting[0]!;
+      if (isRequest(next.message) && this.requestMustWait()) break;
+      this.waiting.shift();
+      this.waitingBytes -= next.bytes;
+      this.handOn(next.message);
     }
+    while (!this.closed && !this.waitingFull()) {
+      const line = this.lines.next();
+      if (line === undefined) break;
+      if (line instanceof OverlongLine) {
+        this.refuseOverlong(line);
+        continue;
+      }
+      let message: JSONRPCMessage;
+      try {
+        message = deserializeMessage(line.toString('utf8').replace(/\r$/, ''));
+      } catch (e) {
+        this.onerror?.(e as Error); // one bad line; the next may be fine
+        continue;
+      }
+      this.take(message, line.length);
+    }
+    if (this.closed) return;
+    const reading = !this.waitingFull();
+    if (reading) this.socket.resume();
+    else this.socket.pause();
+    this.watchUnfinished(reading);
+  }
+
+  /** Whether a request must wait before it is handed on: the in-flight bound, or answers unsent. */
+  private requestMustWait(): boolean {
+    return this.inFlight.size >= MAX_REQUESTS_IN_FLIGHT || this.socket.writableNeedDrain;
+  }
+
+  /** Whether as many messages wait as may (reading pauses). */
+  private waitingFull(): boolean {
+    return this.waiting.length >= MAX_WAITING_MESSAGES || this.waitingBytes >= MAX_WAITING_BYTES;
+  }
+
+  /**
+   * A message just read (`bytes` long): a cancellation is carried out and an answer handed on at
+   * once; another message waits when messages wait already or it is a request that must wait,
+   * else it is handed on.
+   */
+  private take(message: JSONRPCMessage, bytes: number): void {
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      this.cancel(message.params as { requestId?: unknown; reason?: unknown } | undefined);
+    } else if (!('method' in message)) {
+      this.onmessage?.(message); // an answer to a request of the window
+    } else if (this.waiting.length > 0 || (isRequest(message) && this.requestMustWait())) {
+      this.waiting.push({ message, bytes });
+      this.waitingBytes += bytes;
+    } else {
+      this.handOn(message);
+    }
+  }
+
+  /**
+   * Carries out the client's `notifications/cancelled` (the SDK would abort the handler's signal
+   * and never answer): aborts the request in flight with that id, else removes the first waiting
+   * request with it; nothing when there is neither.
+   */
+  private cancel(params: { requestId?: unknown; reason?: unknown } | undefined): void {
+    const key = idKey(params?.requestId);
+    const inFlight = this.inFlight.get(key);
+    if (inFlight) {
+      inFlight.cancellation.abort(new Error(typeof params?.reason === 'string' ? params.reason : 'the client cancelled the request'));
+      return;
+    }
+    const at = this.waiting.findIndex(({ message }) => isRequest(message) && idKey(message.id) === key);
+    if (at === -1) return;
+    this.waitingBytes -= this.waiting[at]!.bytes;
+    this.waiting.splice(at, 1);
+  }
+
+  /** Hands `message` on; a request becomes in flight, or is refused when its id is in flight already. */
+  private handOn(message: JSONRPCMessage): void {
+    if (isRequest(message)) {
+      const key = idKey(message.id);
+      if (this.inFlight.has(key)) {
+        this.refuse(message.id, `the request id ${key} is in use by a request still in flight; give each request an id of its own`);
+        return;
+      }
+      this.inFlight.set(key, { cancellation: new AbortController() });
+    }
+    this.onmessage?.(message);
   }
 
   /**
@@ -294,7 +358,8 @@ export class SocketTransport implements Transport {
     this.closed = true;
     this.lines.clear();
     this.watchUnfinished(false);
-    this.held = undefined;
+    this.waiting = [];
+    this.waitingBytes = 0;
     for (const request of this.inFlight.values()) request.cancellation.abort(new Error('the MCP client disconnected'));
     this.inFlight.clear();
     this.onclose?.();

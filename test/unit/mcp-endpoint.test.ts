@@ -246,7 +246,7 @@ describe('MCP endpoint (plain Node)', function () {
     client.socket.destroy();
   });
 
-  it('a cancelled request counts against the in-flight bound until its handler settles; no answer is sent for it', async () => {
+  it('a cancelled request counts against the in-flight bound until its handler settles; one cancelled while it waits never runs; no answer is sent for either', async () => {
     let started = 0;
     let settled = 0;
     let sawCancel = 0;
@@ -277,12 +277,13 @@ describe('MCP endpoint (plain Node)', function () {
     await sleep(500); // asserting that no more start while those run
     assert.equal(started, MAX_REQUESTS_IN_FLIGHT, `${started} handlers run at once after call + cancel pairs`);
     release.open();
-    await until('every handler ran and settled', () => settled === requests);
-    assert.equal(started, requests);
-    assert.equal(sawCancel, requests, 'each handler saw its cancellation');
+    await until('every handler started settled', () => settled === MAX_REQUESTS_IN_FLIGHT);
+    assert.equal(sawCancel, MAX_REQUESTS_IN_FLIGHT, 'each handler saw its cancellation');
     client.socket.write(JSON.stringify({ jsonrpc: '2.0', id: 'last', method: 'tools/list' }) + '\n');
     await until('the next request answered', () => client.lines.length > 0);
     assert.deepEqual(client.lines, [{ jsonrpc: '2.0', id: 'last', result: { tools: [] } }], 'nothing but the last answer was sent');
+    // Requests start in order: any of those cancelled while they waited would have run before it.
+    assert.equal(started, MAX_REQUESTS_IN_FLIGHT + 1, 'the requests cancelled while they waited never ran');
     client.socket.destroy();
   });
 
@@ -427,6 +428,65 @@ describe('MCP endpoint (plain Node)', function () {
     await until('the answer', () => client.lines.length > 0);
     assert.deepEqual(client.lines, [{ jsonrpc: '2.0', id: 2, result: { tools: [] } }]);
     assert.equal(client.closed(), false);
+    client.socket.destroy();
+  });
+
+  it('while requests wait for the in-flight bound, cancellations behind them are carried out and requests keep their order; at most 64 messages wait', async () => {
+    const gates = new Map<unknown, () => void>();
+    const started: unknown[] = [];
+    let transport: SocketTransport | undefined;
+    let hostSocket: net.Socket | undefined;
+    const server = await listening((socket, rest) => {
+      hostSocket = socket;
+      const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
+      mcp.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+        started.push(extra.requestId);
+        await new Promise<void>((resolve) => gates.set(extra.requestId, resolve));
+        return { tools: [] };
+      });
+      transport = new SocketTransport(socket, rest);
+      void mcp.connect(transport);
+    });
+    const client = await rawClient(server);
+    const request = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) + '\n';
+    const cancel = (id: number) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } }) + '\n';
+    let batch = '';
+    for (let id = 1; id <= MAX_REQUESTS_IN_FLIGHT; id++) batch += request(id);
+    client.socket.write(batch);
+    await until('64 handlers started', () => gates.size === MAX_REQUESTS_IN_FLIGHT);
+    // Request 65 must wait; the cancellations of 1 and 66 behind it are carried out at once.
+    client.socket.write(request(65) + cancel(1) + request(66) + request(67) + cancel(66));
+    await until('request 1 cancelled', () => transport!.cancellationOf(1)?.aborted);
+    assert.equal(started.length, MAX_REQUESTS_IN_FLIGHT, 'no request past the bound started');
+    gates.get(1)!(); // its handler settles: one place is free
+    await until('request 65 started', () => started.length === MAX_REQUESTS_IN_FLIGHT + 1);
+    gates.get(2)!();
+    await until('request 67 started', () => started.length === MAX_REQUESTS_IN_FLIGHT + 2);
+    assert.deepEqual(started.slice(MAX_REQUESTS_IN_FLIGHT), [65, 67], 'in order; the cancelled 66 never ran');
+    await until('the answer to 2', () => client.lines.length === 1);
+    assert.deepEqual(client.lines, [{ jsonrpc: '2.0', id: 2, result: { tools: [] } }], 'nothing for the cancelled 1 and 66');
+
+    // More waiting requests than the bound: reading stops, and what lies behind them waits unread.
+    const read = hostSocket!.bytesRead;
+    let more = ''; // 200 requests of 2 KB: more than a few reads
+    for (let id = 100; id < 300; id++) more += JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: { pad: 'p'.repeat(2000) } } }) + '\n';
+    client.socket.write(more + cancel(3));
+    await until('reading paused', () => hostSocket!.isPaused() && hostSocket!.bytesRead > read);
+    await sleep(300); // asserting that the window reads no further
+    assert.ok(hostSocket!.bytesRead - read < Buffer.byteLength(more), `${hostSocket!.bytesRead - read} of ${Buffer.byteLength(more)} bytes read`);
+    assert.equal(transport!.cancellationOf(3)?.aborted, false, 'the cancellation behind them is not read yet');
+    // As handlers settle, every request runs, in order, and the cancellation arrives.
+    const expected = [...Array.from({ length: MAX_REQUESTS_IN_FLIGHT + 3 }, (_, i) => i + 1).filter((id) => id !== 66), ...Array.from({ length: 200 }, (_, i) => i + 100)];
+    while (started.length < expected.length) {
+      for (const [id, open] of gates) {
+        gates.delete(id);
+        open();
+      }
+      await sleep(20);
+    }
+    for (const open of gates.values()) open();
+    assert.deepEqual(started, expected);
+    await until('request 3 cancelled or settled', () => transport!.cancellationOf(3) === undefined);
     client.socket.destroy();
   });
 
