@@ -549,15 +549,15 @@ describe('MCP endpoint (plain Node)', function () {
       assert.match(r.stderr, /the window refused the connection: wrong secret/);
     });
 
-    it('carries MCP both ways: the SDK Client lists and calls a tool of an SDK Server behind the socket', async () => {
-      let clientName: string | undefined;
+    /**
+     * An SDK Server behind the socket with one tool, `echo`, answered by `answer` (its arguments to
+     * its text), and an SDK Client connected to it through the bridge program; close the client.
+     */
+    async function sdkClientOf(answer: (args: unknown, clientName: string | undefined) => string): Promise<Client> {
       const server = await listening((socket, rest) => {
         const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
         mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
-        mcp.setRequestHandler(CallToolRequestSchema, async (req) => {
-          clientName = mcp.getClientVersion()?.name;
-          return { content: [{ type: 'text', text: JSON.stringify(req.params.arguments) }] };
-        });
+        mcp.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: 'text', text: answer(req.params.arguments, mcp.getClientVersion()?.name) }] }));
         void mcp.connect(new SocketTransport(socket, rest));
       });
       const transport = new StdioClientTransport({
@@ -568,6 +568,12 @@ describe('MCP endpoint (plain Node)', function () {
       });
       const client = new Client({ name: 'unit-client', version: '0.0.1' });
       await client.connect(transport);
+      return client;
+    }
+
+    it('carries MCP both ways: the SDK Client lists and calls a tool of an SDK Server behind the socket', async () => {
+      let clientName: string | undefined;
+      const client = await sdkClientOf((args, name) => ((clientName = name), JSON.stringify(args)));
       try {
         assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['echo']);
         const r = await client.callTool({ name: 'echo', arguments: { big: 'é'.repeat(100_000) } });
@@ -580,20 +586,7 @@ describe('MCP endpoint (plain Node)', function () {
 
     it("a call over 2 MiB from the SDK Client (its id last) fails with the window's error; the next call is answered", async () => {
       let calls = 0;
-      const server = await listening((socket, rest) => {
-        const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
-        mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
-        mcp.setRequestHandler(CallToolRequestSchema, async (req) => (calls++, { content: [{ type: 'text', text: JSON.stringify(req.params.arguments).length.toString() }] }));
-        void mcp.connect(new SocketTransport(socket, rest));
-      });
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: FROM_SOURCE,
-        env: { PATH: process.env.PATH ?? '', [ENDPOINT_ENV]: formatEndpoint(server.endpoint) },
-        stderr: 'pipe',
-      });
-      const client = new Client({ name: 'unit-client', version: '0.0.1' });
-      await client.connect(transport);
+      const client = await sdkClientOf((args) => (calls++, JSON.stringify(args).length.toString()));
       try {
         await assert.rejects(client.callTool({ name: 'echo', arguments: { big: 'x'.repeat(MAX_MESSAGE_BYTES) } }), /MCP error -32600: a message of \d+ bytes was not read: .*put larger data in a file/);
         const r = await client.callTool({ name: 'echo', arguments: { small: 'y' } });
