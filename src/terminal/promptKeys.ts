@@ -182,9 +182,10 @@ export interface PromptKeysVerdict {
  * shown, but for `earlier.foreign`). Refused (see PromptKeysRefusal): a line-running key while a
  * key not shown in full was pressed at this prompt or foreign text may be on the line; Ctrl-O,
  * Ctrl-X and `v` after an Escape at this prompt at all; a key not shown in full after a key that
- * ended the line in the same send. Ctrl-C empties nothing here (see the module comment).
+ * ended the line in the same send. Ctrl-C empties nothing here (see the module comment). Only the
+ * keys from index `start` on are judged (indexes in a refusal stay indexes into `keys`).
  */
-export function judgePromptKeys(keys: readonly string[], earlier?: LineKeys): PromptKeysVerdict {
+export function judgePromptKeys(keys: readonly string[], earlier?: LineKeys, start = 0): PromptKeysVerdict {
   let unshown: { key: string; index: number | undefined } | undefined = earlier?.unshown ? { key: earlier.unshown, index: undefined } : undefined;
   const foreign = earlier?.foreign;
   // vi's command mode may be on once Escape was pressed here, by a send or by the person (kept
@@ -192,7 +193,8 @@ export function judgePromptKeys(keys: readonly string[], earlier?: LineKeys): Pr
   let escaped = foreign !== undefined || !!earlier?.keys.includes('Escape') || (!!earlier?.more && !!earlier.unshown);
   let ended: { key: string; index: number } | undefined;
   let ran = false;
-  for (const [index, key] of keys.entries()) {
+  for (let index = start; index < keys.length; index++) {
+    const key = keys[index]!;
     if (REFUSED_KEYS.includes(key) || (key === VI_EDIT_KEY && escaped)) return { refusal: { kind: 'refused-key', key: { key, index } } };
     if (LINE_RUNNING_KEYS.includes(key)) {
       if (unshown) return { refusal: { kind: 'runs-unshown', run: { key, index }, by: unshown } };
@@ -208,7 +210,7 @@ export function judgePromptKeys(keys: readonly string[], earlier?: LineKeys): Pr
     }
   }
   if (ran) return {};
-  const all = [...(earlier?.keys ?? []), ...keys];
+  const all = [...(earlier?.keys ?? []), ...keys.slice(start)];
   const line: LineKeys = { keys: all.slice(0, MAX_LINE_KEYS_KEPT), more: (earlier?.more ?? 0) + Math.max(0, all.length - MAX_LINE_KEYS_KEPT), unshown: unshown?.key };
   if (foreign) line.foreign = foreign;
   return { line };
@@ -240,24 +242,9 @@ export interface LeftoverRefusal {
 export function judgeLeftoverKeys(keys: readonly string[], canonical: boolean): LeftoverRefusal | undefined {
   const end = canonical ? keys.findIndex((k) => READ_ENDING_KEYS.includes(k)) : 0;
   if (end < 0) return undefined;
-  const refusal = judgePromptKeys(keys.slice(end + 1)).refusal;
+  const refusal = judgePromptKeys(keys, undefined, end + 1).refusal;
   if (!refusal) return undefined;
-  return { lines: canonical, after: { key: keys[end] ?? '', index: end }, refusal: shifted(refusal, end + 1) };
-}
-
-/** `refusal` of keys judged from index `by` on, with its indexes into the whole send's keys. */
-function shifted(refusal: PromptKeysRefusal, by: number): PromptKeysRefusal {
-  const at = <T extends { index: number | undefined }>(k: T): T => ({ ...k, index: k.index === undefined ? undefined : k.index + by });
-  switch (refusal.kind) {
-    case 'runs-unshown':
-      return { ...refusal, run: at(refusal.run), by: at(refusal.by) };
-    case 'runs-foreign':
-      return { ...refusal, run: at(refusal.run) };
-    case 'refused-key':
-      return { ...refusal, key: at(refusal.key) };
-    case 'after-line':
-      return { ...refusal, run: at(refusal.run), by: at(refusal.by) };
-  }
+  return { lines: canonical, after: { key: keys[end] ?? '', index: end }, refusal };
 }
 
 /** A key as an error names it: `"Up" (keys[0])`, or `"Up", pressed by an earlier send at this prompt,`. */
