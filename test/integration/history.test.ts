@@ -173,8 +173,15 @@ describe('command record through vscode.lm.invokeTool', function () {
       // (SetMark, without CommandDetection), one mark further at each call: the marks are on the
       // command lines. Where VS Code's mark navigation would loop over buffer marks (1.100), none
       // is written, and the command answers.
+      // It counts from the viewport when the viewport is not at the bottom
+      // (MarkNavigationAddon.scrollToPreviousMark), and the window's own scroll handling can leave it
+      // a few lines up while output arrives: the person starts from the bottom.
       const toPrevious = () => vscode.commands.executeCommand('workbench.action.terminal.selectToPreviousCommand');
-      const fromNewest = await panelText(mirror, toPrevious);
+      const fromBottom = async () => {
+        await vscode.commands.executeCommand('workbench.action.terminal.scrollToBottom');
+        await toPrevious();
+      };
+      const fromNewest = await panelText(mirror, fromBottom);
       if (gutterMarksSupported(vscode.version)) {
         assert.equal(fromNewest[0], '$ echo failing; (exit 4)', JSON.stringify(fromNewest));
         const fromOlder = await panelText(mirror, toPrevious);
