@@ -188,28 +188,53 @@ export interface StartupRcOptions {
 /**
  * Name of the file in the session's private folder (beside `progressFile`) where the shell writes,
  * at every prompt, the prompt's number (`__dsh_seq` before PS1 counts it) on the first line and
- * then what `trap -p DEBUG` prints: a DEBUG trap runs before every command, so it may change the
- * folder (or anything) after a confirmation showed it. Read by {@link readDebugTrap}.
+ * then what `trap -p` prints: a trap may change the folder (or anything) after a confirmation
+ * showed it. Read by {@link readShellTraps}.
  */
-export const DEBUG_TRAP_FILE = 'debug-trap';
+export const TRAPS_FILE = 'traps';
 
 /**
- * The DEBUG trap the shell reported at prompt `promptSeq` (1-based, the marker's number) from the
- * content of {@link DEBUG_TRAP_FILE}: `{kind: 'none'}`, `{kind: 'set', trap}` with the `trap -p`
- * text, or `{kind: 'unknown'}` when the file is missing or from another prompt (the shell no
- * longer writes it: its PROMPT_COMMAND was replaced).
+ * One entry of `trap -p` (bash(1), SHELL BUILTIN COMMANDS): `trap -- 'action' NAME` on a line of
+ * its own, the action a single-quoted word (`'\''` for a quote inside, newlines kept).
  */
-export function readDebugTrap(content: string | undefined, promptSeq: number): DebugTrap {
+const TRAP_ENTRY = /^trap -- '((?:[^']|'\\'')*)' (\S+)\n?/;
+
+/**
+ * The traps that may run while a command runs or the shell waits at its prompt, and so change the
+ * folder a command runs in after a confirmation showed it, from `trap -p`'s text: every entry but
+ * the EXIT trap (it runs as the shell ends) and a signal ignored (`''`: no action runs). DEBUG runs
+ * before each simple command, ERR and RETURN after some, a signal's trap whenever the signal
+ * arrives. Text that does not read as entries is kept whole: it counts as set.
+ */
+export function runningTraps(printed: string): string {
+  const kept: string[] = [];
+  let rest = printed.trim();
+  while (rest) {
+    const entry = TRAP_ENTRY.exec(rest);
+    if (!entry) return [...kept, rest].join('\n');
+    if (entry[1] !== '' && entry[2] !== 'EXIT') kept.push(entry[0].trimEnd());
+    rest = rest.slice(entry[0].length);
+  }
+  return kept.join('\n');
+}
+
+/**
+ * The traps the shell reported at prompt `promptSeq` (1-based, the marker's number) from the
+ * content of {@link TRAPS_FILE}: `{kind: 'none'}`, `{kind: 'set', text}` with the `trap -p`
+ * entries of {@link runningTraps}, or `{kind: 'unknown'}` when the file is missing or from another
+ * prompt (the shell no longer writes it: its PROMPT_COMMAND was replaced).
+ */
+export function readShellTraps(content: string | undefined, promptSeq: number): ShellTraps {
   if (content === undefined) return { kind: 'unknown' };
   const newline = content.indexOf('\n');
   const seq = newline < 0 ? NaN : Number(content.slice(0, newline));
   if (seq + 1 !== promptSeq) return { kind: 'unknown' };
-  const trap = content.slice(newline + 1).trim();
-  return trap ? { kind: 'set', trap } : { kind: 'none' };
+  const text = runningTraps(content.slice(newline + 1));
+  return text ? { kind: 'set', text } : { kind: 'none' };
 }
 
-/** Whether the shell has a DEBUG trap, as {@link readDebugTrap} reads it. */
-export type DebugTrap = { kind: 'none' } | { kind: 'set'; trap: string } | { kind: 'unknown' };
+/** Whether the shell has traps that may run while a command does, as {@link readShellTraps} reads them. */
+export type ShellTraps = { kind: 'none' } | { kind: 'set'; text: string } | { kind: 'unknown' };
 
 /** `value` as one single-quoted POSIX shell word. */
 export function shellQuote(value: string): string {
@@ -266,9 +291,9 @@ export const CLOSE_INHERITED_FDS = [
 export function controlledPromptRc(nonce: string, startup: StartupRcOptions): string {
   const m = `\\e]${MARKER_OSC};${nonce};`;
   const progress = shellQuote(startup.progressFile);
-  const debugTrap = shellQuote(path.join(path.dirname(startup.progressFile), DEBUG_TRAP_FILE));
-  // At top level, not in a function: inside one, `trap -p DEBUG` prints nothing.
-  const reportTrap = `{ printf '%s\\n' "\${__dsh_seq:-0}"; trap -p DEBUG; } >${debugTrap} 2>/dev/null`;
+  const traps = shellQuote(path.join(path.dirname(startup.progressFile), TRAPS_FILE));
+  // At top level, not in a function: inside one, `trap -p` does not print the DEBUG trap.
+  const reportTraps = `{ printf '%s\\n' "\${__dsh_seq:-0}"; trap -p; } >${traps} 2>/dev/null`;
   const privateTmux = shellQuote(startup.privateTmuxTmpdir);
   const restoreTmux =
     startup.userTmuxTmpdir === undefined ? 'unset TMUX_TMPDIR' : `export TMUX_TMPDIR=${shellQuote(startup.userTmuxTmpdir)}`;
@@ -308,9 +333,9 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
     '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; if [ -n "${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }',
     'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
-    `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" __dsh_prompt ${shellQuote(reportTrap)})`,
+    `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" __dsh_prompt ${shellQuote(reportTraps)})`,
     'else',
-    `  PROMPT_COMMAND="\${PROMPT_COMMAND:+$PROMPT_COMMAND;}__dsh_prompt;"${shellQuote(reportTrap)}`,
+    `  PROMPT_COMMAND="\${PROMPT_COMMAND:+$PROMPT_COMMAND;}__dsh_prompt;"${shellQuote(reportTraps)}`,
     'fi',
     '__dsh_prompt',
     '__dsh_tmux_due=1',

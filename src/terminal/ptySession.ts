@@ -16,7 +16,7 @@ import { TerminalError } from './errors';
 import { integerProblem } from '../common/integerInput';
 import { CommandHistory } from './commandHistory';
 import type { CommandEvent } from './commandRecord';
-import { DEBUG_TRAP_FILE, DebugTrap, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, readDebugTrap } from './markers';
+import { TRAPS_FILE, ShellTraps, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, readShellTraps } from './markers';
 import { renderedPage, renderedPageAsync } from './outputText';
 import { ActiveSend, type SendHost, type SendOptions } from './activeSend';
 import * as proc from './procProbe';
@@ -60,8 +60,8 @@ const SIGNAL_SETTLE_MS = 2000;
 const MAX_LINE_BYTES = 16 * 1024;
 /** Raw scrollback lines rendered for a `screen: true` read: enough to redraw a full-screen program. */
 const SCREEN_TAIL_LINES = 400;
-/** Bytes of the DEBUG trap report read (a trap's text is the user's; a confirmation shows its head). */
-const DEBUG_TRAP_MAX_BYTES = 16 * 1024;
+/** Bytes of the traps report read (a trap's text is the user's; a confirmation shows its head). */
+const TRAPS_MAX_BYTES = 16 * 1024;
 /** How often the open checks that the shell is still our shell while its startup files run (ms): /proc, ps(1). */
 const STARTUP_CHECK_MS = { proc: 100, ps: 250 };
 
@@ -94,8 +94,8 @@ export class PtyBashSession implements BackendSession {
   private readonly tree: SessionProcessTree | undefined;
   private readonly startupWatch: StartupWatch;
   private readonly teardownPlan: SessionTeardown;
-  /** Where the shell reports its DEBUG trap at every prompt (markers.ts, DEBUG_TRAP_FILE). */
-  private readonly debugTrapFile: string;
+  /** Where the shell reports its traps at every prompt (markers.ts, TRAPS_FILE). */
+  private readonly trapsFile: string;
   private exitStatus: SessionStatus | undefined;
   private readonly exitListeners: ((s: SessionStatus) => void)[] = [];
   private readonly outputListeners = new Set<(text: string) => void>();
@@ -160,7 +160,7 @@ export class PtyBashSession implements BackendSession {
     this.shellStart = probe ? readStat(term.pid)?.startTime : undefined;
     this.tree = probe ? new SessionProcessTree(term.pid, this.shellStart) : undefined;
     this.startupWatch = new StartupWatch(startup, term.pid, probe);
-    this.debugTrapFile = path.join(startup.dir, DEBUG_TRAP_FILE);
+    this.trapsFile = path.join(startup.dir, TRAPS_FILE);
     this.teardownPlan = new SessionTeardown({
       shellPid: this.leaderPid,
       shellStart: this.shellStart,
@@ -214,9 +214,9 @@ export class PtyBashSession implements BackendSession {
     return { pid, command: this.commandOf(pid) };
   }
 
-  debugTrap(): DebugTrap {
+  traps(): ShellTraps {
     if (this.exitStatus) return { kind: 'none' };
-    return readDebugTrap(readHead(this.debugTrapFile, DEBUG_TRAP_MAX_BYTES), this.markers.promptSeq);
+    return readShellTraps(readHead(this.trapsFile, TRAPS_MAX_BYTES), this.markers.promptSeq);
   }
 
   currentCwd(): string | undefined {
@@ -321,7 +321,7 @@ export class PtyBashSession implements BackendSession {
     if (request.expectReceiver) {
       checkReceiver(this.receiver(), request.expectReceiver);
       const stated = request.expectReceiver.place;
-      if (stated) checkPlace({ cwd: this.currentCwd(), debugTrap: this.debugTrap() }, stated);
+      if (stated) checkPlace({ cwd: this.currentCwd(), traps: this.traps() }, stated);
     }
     let preWaits: proc.TtyWait[] = [];
     if (this.probe && tpgid !== undefined) {

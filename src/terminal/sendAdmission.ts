@@ -6,7 +6,7 @@ import { PATH_QUOTE_UNITS, quoteInput } from '../common/quoteInput';
 import { MAX_TIMER_MS } from './config';
 import { TerminalError } from './errors';
 import { SendInput, checkSendInput, keyBytes } from './input';
-import { DebugTrap, KILL_LINE_KEYS, PASTE_END, PASTE_START } from './markers';
+import { ShellTraps, KILL_LINE_KEYS, PASTE_END, PASTE_START } from './markers';
 import { canonicalMode } from './termios';
 import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, receiverIdentity } from './types';
 
@@ -94,8 +94,9 @@ export function checkReceiver(now: InputReceiver, expected: NonNullable<SendRequ
 /**
  * Refuses a command typed at the shell's prompt when where it would run (`now`) is not where the
  * confirmation said (`stated`): the shell's folder changed since (a command confirmed earlier but
- * run first went elsewhere with `cd`), or its DEBUG trap did (a trap runs before each command and
- * may change the folder first). A folder the confirmation could not read is not compared.
+ * run first went elsewhere with `cd`), or its traps did (a trap may run while the command does and
+ * change the folder; see `runningTraps` in markers.ts). A folder the confirmation could not read
+ * is not compared.
  * @throws TerminalError RECEIVER_CHANGED naming both; nothing is typed.
  */
 export function checkPlace(now: StatedPlace, stated: StatedPlace): void {
@@ -105,22 +106,22 @@ export function checkPlace(now: StatedPlace, stated: StatedPlace): void {
       `nothing was typed: the confirmation said the shell is in ${quoteInput(stated.cwd, PATH_QUOTE_UNITS)}, but now it is in ${now.cwd === undefined ? 'a folder that cannot be read' : quoteInput(now.cwd, PATH_QUOTE_UNITS)}, where the command would run. Read the session (dsh_terminal_read) and send again`,
     );
   }
-  if (!sameTrap(now.debugTrap, stated.debugTrap)) {
+  if (!sameTraps(now.traps, stated.traps)) {
     throw new TerminalError(
       'RECEIVER_CHANGED',
-      `nothing was typed: the confirmation showed ${trapName(stated.debugTrap)}, but now ${trapName(now.debugTrap)} (a DEBUG trap runs before each command and may change where it runs). Read the session (dsh_terminal_read) and send again`,
+      `nothing was typed: the confirmation showed ${trapsName(stated.traps)}, but now ${trapsName(now.traps)} (a trap may run while the command does and change where it runs). Read the session (dsh_terminal_read) and send again`,
     );
   }
 }
 
-function sameTrap(a: DebugTrap, b: DebugTrap): boolean {
-  return a.kind === b.kind && (a.kind !== 'set' || b.kind !== 'set' || a.trap === b.trap);
+function sameTraps(a: ShellTraps, b: ShellTraps): boolean {
+  return a.kind === b.kind && (a.kind !== 'set' || b.kind !== 'set' || a.text === b.text);
 }
 
-function trapName(t: DebugTrap): string {
-  if (t.kind === 'none') return 'no DEBUG trap in the shell';
-  if (t.kind === 'unknown') return 'that the shell no longer reports its DEBUG trap';
-  return `the DEBUG trap ${quoteInput(t.trap, 400)}`;
+function trapsName(t: ShellTraps): string {
+  if (t.kind === 'none') return 'no trap in the shell';
+  if (t.kind === 'unknown') return 'that the shell no longer reports its traps';
+  return `the traps ${quoteInput(t.text, 400)}`;
 }
 
 /**

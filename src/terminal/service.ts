@@ -23,7 +23,7 @@ import { checkSignalName } from './sendAdmission';
 import type { JobOutput } from './backgroundJobs';
 import { Owner, ServiceOwner } from './owner';
 import { PublishedSession, SessionInfo } from './publishedSession';
-import type { DebugTrap } from './markers';
+import type { ShellTraps } from './markers';
 import type { SearchRequest, SearchResult } from './scrollbackSearch';
 import { Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
@@ -38,23 +38,23 @@ export interface SendTarget {
   /** False when `cwd` is the folder the session was opened in because the current one could not be read. */
   cwdIsCurrent: boolean;
   /**
-   * Set when a command may not run in `cwd`: the shell has a DEBUG trap (`set`, with the text
-   * `trap -p DEBUG` printed), which runs before each command and may change the folder first, or
-   * it can no longer tell (`unknown`: its PROMPT_COMMAND was replaced). See BackendSession.debugTrap.
+   * Set when a command may not run in `cwd`: the shell has traps that may run while a command
+   * does and change the folder (`set`, with the `trap -p` entries, see `runningTraps`), or
+   * it can no longer tell (`unknown`: its PROMPT_COMMAND was replaced). See BackendSession.traps.
    */
-  debugTrap?: Exclude<DebugTrap, { kind: 'none' }>;
+  traps?: Exclude<ShellTraps, { kind: 'none' }>;
 }
 
 /**
  * What a send confirmed with `target` passes as `expectReceiver`: the receiver's identity and, when
- * the shell itself reads the input (its prompt or continuation prompt), the folder and DEBUG trap
+ * the shell itself reads the input (its prompt or continuation prompt), the folder and traps
  * the confirmation stated, so the send is refused (RECEIVER_CHANGED) if the command would run
  * elsewhere by then: a command confirmed earlier but run first may `cd` or set a trap.
  */
 export function confirmedIdentity(target: SendTarget): ReceiverIdentity {
   const identity = receiverIdentity(target.receiver);
   if (target.receiver.kind !== 'shell-prompt' && target.receiver.kind !== 'shell-continuation') return identity;
-  return { ...identity, place: { ...(target.cwdIsCurrent ? { cwd: target.cwd } : {}), debugTrap: target.debugTrap ?? { kind: 'none' } } };
+  return { ...identity, place: { ...(target.cwdIsCurrent ? { cwd: target.cwd } : {}), traps: target.traps ?? { kind: 'none' } } };
 }
 
 /** The longest session name (characters). */
@@ -234,14 +234,14 @@ export class TerminalService implements Disposable {
   /**
    * Who would read a send typed now and the shell's working directory now, both read at the call
    * (for a confirmation shown before the send; pass `confirmedIdentity(target)` as the send's
-   * `expectReceiver` so a changed receiver, folder or DEBUG trap refuses the send).
+   * `expectReceiver` so a changed receiver, folder or trap refuses the send).
    */
   sendTarget(owner: Owner, sessionId: string): SendTarget {
     const session = this.entry(owner, sessionId).session;
     const current = session.currentCwd();
     const target: SendTarget = { receiver: session.receiver(), cwd: current ?? session.cwd, cwdIsCurrent: current !== undefined };
-    const trap = session.debugTrap?.();
-    if (trap && trap.kind !== 'none') target.debugTrap = trap;
+    const trap = session.traps?.();
+    if (trap && trap.kind !== 'none') target.traps = trap;
     return target;
   }
 

@@ -5,7 +5,7 @@
  * the *foreground process group* is the PTY's `tpgid` (see termios(3), `tcgetpgrp`); *scrollback*
  * is the bounded history of lines the PTY produced, with our own prompt markers removed.
  */
-import type { DebugTrap } from './markers';
+import type { ShellTraps } from './markers';
 import type { LineKeys } from './promptKeys';
 import type { Disposable } from '../common/disposable';
 import type { SandboxSummary } from './sandbox/policy';
@@ -75,8 +75,8 @@ export interface ReceiverIdentity {
 export interface StatedPlace {
   /** The shell's current folder (a real path, read from /proc); undefined when it could not be read and the confirmation said so. */
   cwd?: string;
-  /** The shell's DEBUG trap the confirmation showed (`none` when none was set). */
-  debugTrap: DebugTrap;
+  /** The shell's traps the confirmation showed (`none` when none was set). */
+  traps: ShellTraps;
 }
 
 /** The identity of a receiver, to pass back as `SendRequest.expectReceiver`. */
@@ -263,11 +263,11 @@ export interface BackendSession {
    */
   currentCwd(): string | undefined;
   /**
-   * Whether the shell has a DEBUG trap, which runs before every command and may change its folder
+   * Whether the shell has traps that may run while a command does and change its folder
    * (or anything) after a confirmation showed it, as its last prompt reported it (markers.ts,
-   * `readDebugTrap`). Read at the call. Absent where a backend cannot tell.
+   * `readShellTraps`). Read at the call. Absent where a backend cannot tell.
    */
-  debugTrap?(): DebugTrap;
+  traps?(): ShellTraps;
   /** Who would read a send typed now (read at the call; see InputReceiver). */
   receiver(): InputReceiver;
   status(): SessionStatus;

@@ -105,7 +105,7 @@ describe('confirmations show what will really happen', function () {
     const tool = new SendTool(ctx);
     const input = { sessionId, input: 'pwd' };
     const message = text(prepare(tool, input).confirmationMessages?.message);
-    assert.ok(message.includes(`in \`${tmp}\` at its prompt, but a DEBUG trap is set in this shell`), message);
+    assert.ok(message.includes(`in \`${tmp}\` at its prompt, but this shell has traps`), message);
     assert.match(message, /the folder this runs in cannot be known/);
     const result = await invoke(tool, input);
     const output = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('\n');

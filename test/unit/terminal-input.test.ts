@@ -306,18 +306,26 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.equal((await send({ input: 'pwd', expectReceiver: confirmedIdentity(h.service.sendTarget(h.owner, id)) })).output, elsewhere);
   });
 
-  it('a command confirmed with no DEBUG trap is refused once one is set (it may change the folder first), and nothing is typed', async () => {
+  it('a command confirmed with no trap is refused once a DEBUG trap is set (it may change the folder first), and nothing is typed', async () => {
     await open();
     const confirmed = confirmedIdentity(h.service.sendTarget(h.owner, id));
-    assert.deepEqual(confirmed.place?.debugTrap, { kind: 'none' });
+    assert.deepEqual(confirmed.place?.traps, { kind: 'none' });
     // A trap that does nothing yet: the folder is the same, the trap alone refuses.
     await send(`trap ':' DEBUG`);
-    await assert.rejects(send({ input: 'touch trapped', expectReceiver: confirmed }), refused('RECEIVER_CHANGED', /the confirmation showed no DEBUG trap in the shell, but now the DEBUG trap "trap -- ':' DEBUG"/));
+    await assert.rejects(send({ input: 'touch trapped', expectReceiver: confirmed }), refused('RECEIVER_CHANGED', /the confirmation showed no trap in the shell, but now the traps "trap -- ':' DEBUG"/));
     assert.doesNotMatch(raw(), /touch trapped/);
     // A confirmation that showed the trap stands while the trap is the same.
     const withTrap = confirmedIdentity(h.service.sendTarget(h.owner, id));
-    assert.equal(withTrap.place?.debugTrap.kind, 'set');
+    assert.equal(withTrap.place?.traps.kind, 'set');
     assert.equal((await send({ input: 'trap - DEBUG; echo cleared', expectReceiver: withTrap })).output, 'cleared');
+  });
+
+  it('a command confirmed with no trap is refused once a trap on a signal is set (the signal may move it while it runs)', async () => {
+    await open();
+    const confirmed = confirmedIdentity(h.service.sendTarget(h.owner, id));
+    await send(`trap 'cd /' USR1`);
+    await assert.rejects(send({ input: 'touch trapped', expectReceiver: confirmed }), refused('RECEIVER_CHANGED', /no trap in the shell, but now the traps "trap -- 'cd \/' SIGUSR1"/));
+    assert.doesNotMatch(raw(), /touch trapped/);
   });
 
   it('a confirmed program receiver carries no folder: a program reading input is not refused for a cd of its own', async () => {

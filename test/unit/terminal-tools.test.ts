@@ -102,7 +102,7 @@ describe('terminal tools: confirmed receivers', () => {
   it('identical calls confirmed with different receivers cannot be told apart: the record is refused, then forgotten', () => {
     const kept = new ConfirmedReceivers();
     kept.remember(['pty-1', 'pwd'], { kind: 'program', processGroup: 20 });
-    kept.remember(['pty-1', 'pwd'], { kind: 'shell-prompt', processGroup: 10, place: { cwd: '/etc', debugTrap: { kind: 'none' } } });
+    kept.remember(['pty-1', 'pwd'], { kind: 'shell-prompt', processGroup: 10, place: { cwd: '/etc', traps: { kind: 'none' } } });
     assert.equal(kept.take(['pty-1', 'pwd']), undefined, 'neither receiver is trusted');
     assert.equal(kept.take(['pty-1', 'pwd']), undefined);
     kept.remember(['pty-1', 'pwd'], { kind: 'shell-prompt', processGroup: 10 });
@@ -272,7 +272,7 @@ describe('terminal tools: a DEBUG trap set by an earlier command', function () {
     const target = h.service.sendTarget(h.owner, sessionId);
     assert.equal(target.cwd, h.tmp, 'the folder the shell sits in at its prompt');
     const text = sendConfirmationText({ kind: 'text', text: 'pwd' }, info(), target);
-    assert.match(text, /DEBUG trap/);
+    assert.match(text, /this shell has traps/);
     assert.match(text, /cannot be known/);
     assert.ok(text.includes('cd /tmp'), text);
     assert.ok(text.includes(`in ${inlineCode(h.tmp)} at its prompt`), text);
@@ -281,9 +281,42 @@ describe('terminal tools: a DEBUG trap set by an earlier command', function () {
     // Without the trap the folder is known again.
     await send('trap - DEBUG; cd ' + JSON.stringify(h.tmp));
     const plain = sendConfirmationText({ kind: 'text', text: 'pwd' }, info(), h.service.sendTarget(h.owner, sessionId));
-    assert.doesNotMatch(plain, /DEBUG trap/);
+    assert.doesNotMatch(plain, /trap/);
     assert.ok(plain.includes(`in ${inlineCode(h.tmp)}.\n`), plain);
     assert.equal((await send('pwd')).output.trim(), h.tmp);
+  });
+});
+
+describe('terminal tools: a signal trap set by an earlier command', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let sessionId: string;
+  const info = () => h.service.list(h.owner).find((s) => s.sessionId === sessionId)!;
+  const send = (input: string) => h.service.send(h.owner, sessionId, { input });
+
+  beforeEach(async () => {
+    h = harness();
+    sessionId = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
+  });
+  afterEach(async () => h.dispose());
+
+  it('the confirmation says the folder cannot be known when a trap on a signal may change it; what runs proves why', async () => {
+    // A background job sends the shell the signal while the command runs: the trap moves it.
+    await send("trap 'cd /tmp' USR1");
+    const target = h.service.sendTarget(h.owner, sessionId);
+    assert.equal(target.cwd, h.tmp, 'the folder the shell sits in at its prompt');
+    const command = 'kill -USR1 $$; sleep 0.2; pwd';
+    const text = sendConfirmationText({ kind: 'text', text: command }, info(), target);
+    assert.match(text, /cannot be known/);
+    assert.ok(text.includes("trap -- 'cd /tmp' SIGUSR1"), text);
+    assert.equal((await send(command)).output.trim(), '/tmp');
+  });
+
+  it('an EXIT trap and an ignored signal leave the folder known: neither runs while a command does', async () => {
+    await send("trap 'echo bye' EXIT; trap '' USR2");
+    const text = sendConfirmationText({ kind: 'text', text: 'pwd' }, info(), h.service.sendTarget(h.owner, sessionId));
+    assert.doesNotMatch(text, /trap|cannot be known/);
+    assert.ok(text.includes(`in ${inlineCode(h.tmp)}.\n`), text);
   });
 });
 

@@ -97,25 +97,26 @@ function refusalText(refusal: PromptKeysRefusal): string {
   }
 }
 
-/** Characters of a DEBUG trap's text a confirmation shows. */
-const TRAP_SHOWN_CHARS = 300;
+/** Characters of the traps' text a confirmation shows. */
+const TRAPS_SHOWN_CHARS = 300;
 
 /**
  * The shell's folder as a confirmation states it: current, or the opening one when unreadable;
- * when a DEBUG trap may move the command elsewhere first (or the shell can no longer tell), it
- * says that the folder the command runs in cannot be known, and shows the trap.
+ * when a trap may move the command elsewhere while it runs (or the shell can no longer tell), it
+ * says that the folder the command runs in cannot be known, and shows the traps.
  */
 export function folderText(target: SendTarget): string {
   const where = target.cwdIsCurrent
     ? `in ${inlineCode(target.cwd)}`
     : `opened in ${inlineCode(target.cwd)} (its current folder could not be read and may differ)`;
-  const trap = target.debugTrap;
-  if (!trap) return where;
-  if (trap.kind === 'unknown') {
-    return `${where} at its prompt, but the shell no longer reports whether a DEBUG trap is set (its PROMPT_COMMAND was replaced): such a trap runs before each command and may change the folder, so the folder this runs in cannot be known`;
+  const traps = target.traps;
+  if (!traps) return where;
+  if (traps.kind === 'unknown') {
+    return `${where} at its prompt, but the shell no longer reports its traps (its PROMPT_COMMAND was replaced): a trap may run while a command does and change the folder, so the folder this runs in cannot be known`;
   }
-  const shown = trap.trap.length > TRAP_SHOWN_CHARS ? `${trap.trap.slice(0, TRAP_SHOWN_CHARS)}… (${trap.trap.length} characters)` : trap.trap;
-  return `${where} at its prompt, but a DEBUG trap is set in this shell (${inlineCode(shown)}): it runs before each command and may change the folder, so the folder this runs in cannot be known`;
+  const text = traps.text;
+  const shown = text.length > TRAPS_SHOWN_CHARS ? `${text.slice(0, TRAPS_SHOWN_CHARS)}… (${text.length} characters)` : text;
+  return `${where} at its prompt, but this shell has traps (${inlineCode(shown)}): DEBUG runs before each command, ERR and RETURN after some, a signal's whenever it arrives, and any may change the folder, so the folder this runs in cannot be known`;
 }
 
 /**
