@@ -248,26 +248,37 @@ export function judgeLeftoverKeys(keys: readonly string[], canonical: boolean): 
 }
 
 /** A key as an error names it: `"Up" (keys[0])`, or `"Up", pressed by an earlier send at this prompt,`. */
-function named(key: { key: string; index: number | undefined }): string {
+function named(key: RefusedKey): string {
   return key.index === undefined ? `${JSON.stringify(key.key)} (pressed by an earlier send at this prompt)` : `${JSON.stringify(key.key)} (keys[${key.index}])`;
 }
 
 /** The keys that may come before a line-running key at the prompt, for errors and docs. */
 export const SHOWN_KEYS_TEXT = `typed characters, ${[...SHOWN_EDIT_KEYS].join(', ')}`;
 
-/** What the keys of `refusal` would do, as one clause of an error ("\"Up\" (keys[0]) puts … and … would run it"). */
-function refusalClause(refusal: PromptKeysRefusal): string {
+/** A key as a refusal names it: where it was pressed (`index` in this send's keys, undefined for a key an earlier send pressed at this prompt). */
+export type RefusedKey = { key: string; index: number | undefined };
+
+/**
+ * What the keys of `refusal` would do, as one clause, for an error or a confirmation ("`Up` puts a
+ * line from the shell's history on the command line, <unshown>, and `Enter` would run it"): `name`
+ * names a key, `unshown` says that the text a key puts on the line is not shown ("which no
+ * confirmation shows", "which this dialog cannot show").
+ */
+export function refusalClause(refusal: PromptKeysRefusal, name: (key: RefusedKey) => string, unshown: string): string {
   switch (refusal.kind) {
     case 'runs-unshown':
-      return `${named(refusal.by)} ${unshownKeyEffect(refusal.by.key)}, text no confirmation shows, and ${named(refusal.run)} would run it`;
+      return `${name(refusal.by)} ${unshownKeyEffect(refusal.by.key)}, ${unshown}, and ${name(refusal.run)} would run it`;
     case 'runs-foreign':
-      return `the command line may hold ${lineSourceText(refusal.from)}, text no confirmation shows, and ${named(refusal.run)} would run it`;
+      return `the command line may hold ${lineSourceText(refusal.from)}, ${unshown}, and ${name(refusal.run)} would run it`;
     case 'refused-key':
-      return `${named(refusal.key)} ${unshownKeyEffect(refusal.key.key)}, which no confirmation shows`;
+      return `${name(refusal.key)} ${unshownKeyEffect(refusal.key.key)}, ${unshown}`;
     case 'after-line':
-      return `${named(refusal.by)} follows ${named(refusal.run)}, which ends the line, so it would reach the next prompt or the command started, where it ${unshownKeyEffect(refusal.by.key)}`;
+      return `${name(refusal.by)} follows ${name(refusal.run)}, which ends the line, so it would reach the next prompt or the command started, where it ${unshownKeyEffect(refusal.by.key)}, ${unshown}`;
   }
 }
+
+/** How an error ends the clause of {@link refusalClause}. */
+const NOT_SHOWN = 'which no confirmation shows';
 
 const INSTEAD = `To run a command, send it as text in \`input\` (e.g. input "make test"): it replaces the command line and the confirmation shows it in full. At the prompt, a key that runs the line (Enter, Ctrl-M, Ctrl-J) may follow only keys whose effect the keys show: ${SHOWN_KEYS_TEXT}; keys ["Ctrl-C"] alone empty the line (the shell shows a new prompt).`;
 
@@ -279,7 +290,7 @@ export function promptKeysError(refusal: PromptKeysRefusal): TerminalError {
   const head = "keys refused, nothing was pressed: at the shell's prompt";
   const earlier = refusal.kind === 'runs-foreign' || (refusal.kind === 'runs-unshown' && refusal.by.index === undefined) ? ' The line still holds that text: keys ["Ctrl-C"] alone empty it.' : '';
   const next = refusal.kind === 'after-line' ? ' Send keys for what reads next in a separate send, after this one returns.' : '';
-  return new TerminalError('INVALID_ARGUMENT', `${head} ${refusalClause(refusal)}.${next} ${INSTEAD}${earlier}`);
+  return new TerminalError('INVALID_ARGUMENT', `${head} ${refusalClause(refusal, named, NOT_SHOWN)}.${next} ${INSTEAD}${earlier}`);
 }
 
 /**
@@ -294,6 +305,6 @@ export function leftoverKeysError(reader: string, leftover: LeftoverRefusal): Te
     : `\`${reader}\` reads key by key (the terminal is not in canonical mode) and may end after any key, e.g. after ${after}; the keys it does not read are left for whatever reads the terminal next`;
   return new TerminalError(
     'INVALID_ARGUMENT',
-    `keys refused, nothing was pressed: ${how}, the shell's prompt once the program ends. There ${refusalClause(leftover.refusal)}. Send the keys up to ${after} alone, and the rest in a later send, once its confirmation names who reads them. ${INSTEAD}`,
+    `keys refused, nothing was pressed: ${how}, the shell's prompt once the program ends. There ${refusalClause(leftover.refusal, named, NOT_SHOWN)}. Send the keys up to ${after} alone, and the rest in a later send, once its confirmation names who reads them. ${INSTEAD}`,
   );
 }

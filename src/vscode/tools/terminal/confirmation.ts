@@ -5,7 +5,7 @@
  * import; the tools wrap the text in a `vscode.MarkdownString`.
  */
 import { SendInput, keyLabel } from '../../../terminal/input';
-import { PromptKeysRefusal, judgeLeftoverKeys, judgePromptKeys, lineSourceText, unshownKeyEffect } from '../../../terminal/promptKeys';
+import { PromptKeysRefusal, RefusedKey, judgeLeftoverKeys, judgePromptKeys, lineSourceText, refusalClause, unshownKeyEffect } from '../../../terminal/promptKeys';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget } from '../../../terminal/service';
 import type { SessionInfo } from '../../../terminal/publishedSession';
@@ -82,19 +82,10 @@ function leftoverKeysText(keys: readonly string[], command: string): string {
   return text;
 }
 
-/** Why keys at the prompt will be refused, as a confirmation says it (markdown). */
+/** What a refused send's keys would do, as the dialog says it (keys by label, as the keys list shows them). */
 function refusalText(refusal: PromptKeysRefusal): string {
-  const key = (k: { key: string }) => inlineCode(keyLabel(k.key));
-  switch (refusal.kind) {
-    case 'runs-unshown':
-      return `${key(refusal.by)}${refusal.by.index === undefined ? ' (pressed earlier at this prompt)' : ''} ${unshownKeyEffect(refusal.by.key)}, which this dialog cannot show, and ${key(refusal.run)} would run it`;
-    case 'runs-foreign':
-      return `the command line may hold ${lineSourceText(refusal.from)}, which this dialog cannot show, and ${key(refusal.run)} would run it`;
-    case 'refused-key':
-      return `${key(refusal.key)} ${unshownKeyEffect(refusal.key.key)}, which this dialog cannot show`;
-    case 'after-line':
-      return `${key(refusal.by)} follows ${key(refusal.run)}, which ends the line, so it would reach the next prompt or the command started, where it ${unshownKeyEffect(refusal.by.key)}, which this dialog cannot show`;
-  }
+  const name = (k: RefusedKey) => `${inlineCode(keyLabel(k.key))}${k.index === undefined ? ' (pressed earlier at this prompt)' : ''}`;
+  return refusalClause(refusal, name, 'which this dialog cannot show');
 }
 
 /** Characters of the traps' text a confirmation shows. */
