@@ -117,13 +117,15 @@ describe('navigation reads only what it should (trusted workspace)', function ()
 
   it('invoke without the confirmation refuses; through vscode.lm.invokeTool (confirmed) it reads', async () => {
     const input = { operation: 'hover' as const, filePath: path.join(outside, 'secret.ts'), line: 1, column: 14 };
-    // A tool object that never prepared this call (the one above holds the consent it asked for).
+    // The consent prepareInvocation records (VS Code then shows its question) is the tool object's own.
     const api = (await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate()) as { navigation: LspService };
+    const prepared = new LspTool(api.navigation);
+    await prepared.prepareInvocation({ input }, token());
     const unprepared = new LspTool(api.navigation);
     await assert.rejects(unprepared.invoke({ input, toolInvocationToken: undefined }, token()), /secret\.ts is outside the workspace .*needs the user's confirmation/);
-    // The consent recorded by prepareInvocation above is used once, by this same input.
-    assert.equal(((await tool.invoke({ input, toolInvocationToken: undefined }, token())).content[0] as vscode.LanguageModelTextPart).value.includes('secretValue'), true);
-    await assert.rejects(tool.invoke({ input, toolInvocationToken: undefined }, token()), /needs the user's confirmation/, 'a consent is used once');
+    // The consent is used once, by this same input.
+    assert.equal(((await prepared.invoke({ input, toolInvocationToken: undefined }, token())).content[0] as vscode.LanguageModelTextPart).value.includes('secretValue'), true);
+    await assert.rejects(prepared.invoke({ input, toolInvocationToken: undefined }, token()), /needs the user's confirmation/, 'a consent is used once');
     const r = await lsp(input);
     assert.equal(r.position.lineText, 'export const secretValue = 42;');
   });
