@@ -18,7 +18,7 @@ import { packageVsix } from './lib/package-vsix.mjs';
 import { FRESH_WORKSPACE, INTEGRATION_TESTS } from './lib/paths.mjs';
 import { runInHost } from './lib/run-in-host.mjs';
 
-const CALLS = ['references', 'diagnostics', 'symbols'];
+const CALLS = ['loose', 'references', 'diagnostics', 'symbols'];
 const windows = Number(process.env.DSH_FIRST_CALL_WINDOWS ?? 10);
 if (!Number.isInteger(windows) || windows < 1) throw new Error(`DSH_FIRST_CALL_WINDOWS must be a positive integer, got ${process.env.DSH_FIRST_CALL_WINDOWS}`);
 // Three calls of up to 90 s each (src/lsp/callLimit.ts) after the host starts, on a possibly loaded machine.

@@ -3,8 +3,9 @@
  * host run of its own on test/fixtures/fresh, and ten times per VS Code version by
  * `npm run check:first-calls`): no editor is open and no TypeScript document has been opened when
  * the first test starts. The fixture holds three TypeScript projects, one per call, so each call
- * is the first for its project: references (the very first call of the window by default),
- * diagnostics, then workspace symbols. DSH_FRESH_ORDER (comma separated: references, diagnostics,
+ * is the first for its project, and a JavaScript file in no project: a hover on that file (the
+ * very first call of the window by default: before any project loaded), references, diagnostics,
+ * then workspace symbols. DSH_FRESH_ORDER (comma separated: loose, references, diagnostics,
  * symbols) changes which comes first. Each test prints how long its call took, and appends
  * `{name, ok, ms, first}` as a JSON line to $DSH_FRESH_TIMINGS when set.
  */
@@ -23,6 +24,15 @@ interface Loc {
 
 /** The three first calls and what makes each one right. */
 const CALLS: Record<string, { title: string; run: () => Promise<void> }> = {
+  loose: {
+    title: 'the first hover on a JavaScript file in no project, before any project loaded, is its full answer',
+    run: async () => {
+      const r = (await invokeTool<{ hover: string | null }>('dsh_lsp', { operation: 'hover', filePath: 'loose/greet.js', line: 2, column: 10 })).json;
+      assert.match(r.hover ?? '', /function greet\(name: any\): string/, JSON.stringify(r));
+      assert.match(r.hover ?? '', /Says hello to/);
+      assert.doesNotMatch(r.hover ?? '', /loading/);
+    },
+  },
   references: {
     title: 'the first findReferences on an exported function includes the uses in another file, settled',
     run: async () => {
@@ -55,7 +65,7 @@ const CALLS: Record<string, { title: string; run: () => Promise<void> }> = {
   },
 };
 
-const order = (process.env.DSH_FRESH_ORDER ?? 'references,diagnostics,symbols').split(',').map((s) => s.trim());
+const order = (process.env.DSH_FRESH_ORDER ?? 'loose,references,diagnostics,symbols').split(',').map((s) => s.trim());
 
 describe('first calls in a freshly opened window (test/fixtures/fresh)', function () {
   // A first call may wait up to the 90 s limit of a language that is loading (src/lsp/callLimit.ts).

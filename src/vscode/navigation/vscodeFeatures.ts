@@ -26,6 +26,7 @@ import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticItem, Diagnos
 import { notReadyError } from '../../lsp/sourceErrors';
 import { LspError, Position } from '../../lsp/types';
 import { leastReady, openDocument, probeLanguage, WorkspaceLanguages } from './languageLoading';
+import { LooseDocuments, isInTab } from './looseDocuments';
 import type { NavigationContext } from './navigationContext';
 import { VSCODE_PROVIDER_ID } from './vscodeProvider';
 
@@ -162,12 +163,14 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
   async workspaceSymbols(query: string, ctx: FeatureContext): Promise<SymbolItem[]> {
     const limit = new CallLimit(this.readyTimeoutMs, this.loadingTimeoutMs);
     const documents = (await this.workspaceLanguages?.load(ctx.signal)) ?? [];
+    const loose = new LooseDocuments();
     const outcome = await askUntilSettled<SymbolItem[]>({
       deadline: limit.deadline,
       signal: ctx.signal,
       agree: (a, b) => symbolKey(a) === symbolKey(b),
       attempt: async () => {
         const probes = await Promise.all(documents.map((d) => probeLanguage(d)));
+        for (const [k, probe] of probes.entries()) await loose.seen(documents[k]!, probe);
         if (probes.some((p) => p.supported)) limit.support();
         // A language that shows no support at all (no symbols, nothing activating) has nothing to wait for.
         const states = probes.filter((p) => p.supported).map((p) => p.state);
@@ -320,11 +323,13 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     const document = await openDocument(uri);
     const at = new vscode.Position(position.line, position.character);
     const limit = new CallLimit(this.readyTimeoutMs, this.loadingTimeoutMs);
+    const loose = new LooseDocuments();
     const outcome = await askUntilSettled<CallItem[]>({
       deadline: limit.deadline,
       signal: ctx.signal,
       attempt: async () => {
         const before = await probeLanguage(document);
+        await loose.seen(document, before);
         if (before.supported) limit.support();
         const raw = await vscode.commands.executeCommand<unknown>('vscode.prepareCallHierarchy', document.uri, at);
         const items = (Array.isArray(raw) ? raw : raw ? [raw] : []).map((r) => toCallItem(r, 0)).filter((i): i is CallItem => i !== undefined);
@@ -347,11 +352,6 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     throwIfAborted(ctx.signal);
     return toCallEdges(await vscode.commands.executeCommand<unknown>('vscode.provideOutgoingCalls', item.data), 'outgoing', item.uri, 0);
   }
-}
-
-function isInTab(uri: vscode.Uri): boolean {
-  const key = uri.toString();
-  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === key));
 }
 
 function notReady(document: vscode.TextDocument, what: string, ms: number): LspError {

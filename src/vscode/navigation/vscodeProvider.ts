@@ -17,6 +17,7 @@ import { flattenHover } from '../../lsp/hoverText';
 import { isLoadingHover } from '../../lsp/loadingHover';
 import { isFileExtension, isLanguageId } from '../../lsp/registrationRules';
 import { openDocument, probeLanguage } from './languageLoading';
+import { LooseDocuments } from './looseDocuments';
 import { vscodeRealUri } from './vscodeWorkspaceFs';
 
 /** Provider id on the seam. */
@@ -122,6 +123,7 @@ export class VsCodeProvider implements LspProvider {
     const position = new vscode.Position(request.position.line, request.position.character);
     const language = document.languageId;
     const limit = new CallLimit(this.readyTimeoutMs, this.loadingTimeoutMs);
+    const loose = new LooseDocuments();
     const outcome = await askUntilSettled<Answer>({
       deadline: limit.deadline,
       signal,
@@ -129,6 +131,7 @@ export class VsCodeProvider implements LspProvider {
       agree: sameAnswer,
       attempt: async () => {
         const before = await probeLanguage(document);
+        await loose.seen(document, before);
         const answer = await this.ask(request, uri, position);
         if (before.supported || answer.loading || !isEmpty(answer)) limit.support();
         if (answer.loading) return { answer, state: 'loading' };

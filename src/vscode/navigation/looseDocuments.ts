@@ -1,0 +1,72 @@
+/**
+ * TypeScript documents in no project, and how a call gets TypeScript out of its loading state for
+ * them (VS Code layer).
+ *
+ * TypeScript's `SyntaxRoutingTsServer` (typescript-language-features, 1.100 and 1.139 alike) starts
+ * out "loading": until its semantic server reports a project loaded (`projectLoadingFinish`) or
+ * diagnostics (`semanticDiag`, `syntaxDiag`, `suggestionDiag`, `configFileDiag`), it sends hovers,
+ * references, implementations and workspace symbols to its syntax-only server, which sees open
+ * files only and prefixes its hovers with "(loading...)". A document under no `tsconfig.json` or
+ * `jsconfig.json` up to its workspace folder (an inferred project, as for a folder of plain
+ * JavaScript) loads no project, and TypeScript asks for diagnostics only of documents shown in a
+ * tab (`BufferSyncSupport.shouldValidate`): in a window that shows none, its answers stay
+ * "(loading...)" for good, and a call would wait for its whole time limit to say "not ready". Showing such a document in a preview
+ * tab, focus kept (as `dsh_diagnostics` shows the file it checks), has TypeScript check it, and the
+ * diagnostics it reports end the loading state for every document.
+ */
+import * as path from 'node:path';
+import { promises as fsp } from 'node:fs';
+import * as vscode from 'vscode';
+import type { LanguageProbe } from './languageLoading';
+
+/** How long (ms) into a call a document's language may say it is loading before the document is shown, if it is in no project. */
+export const LOOSE_SHOW_AFTER_MS = 1000;
+
+/** Languages TypeScript answers for; only their documents are shown. */
+const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
+
+/** Whether `uri` is shown in a tab of any editor group. */
+export function isInTab(uri: vscode.Uri): boolean {
+  const key = uri.toString();
+  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === key));
+}
+
+/**
+ * Whether a `tsconfig.json` or `jsconfig.json` lies in the folder of `file` (an absolute path) or
+ * a folder above it, up to `top` (an absolute folder path above `file`) or, without one, the root:
+ * TypeScript looks for one there and loads it as the file's project. VS Code's TypeScript support
+ * gives its server the file's workspace folder as the project root, where the search stops.
+ */
+export async function inProjectFolder(file: string, top?: string): Promise<boolean> {
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    for (const name of ['tsconfig.json', 'jsconfig.json']) {
+      if (await fsp.stat(path.join(dir, name)).then((s) => s.isFile(), () => false)) return true;
+    }
+    if (dir === top || path.dirname(dir) === dir) return false;
+  }
+}
+
+/**
+ * One call's watch over documents whose language keeps saying it is loading: pass each probe to
+ * {@link seen}. Once a probe of a TypeScript or JavaScript `file:` document says `loading`
+ * {@link LOOSE_SHOW_AFTER_MS} or more into the call, and the document is in no project and in no
+ * tab, it is shown in a preview tab with focus kept (once per call and document; see the module
+ * comment).
+ */
+export class LooseDocuments {
+  private readonly started = Date.now();
+  private readonly looked = new Set<string>();
+
+  /** Looks at `probe`, asked of `document` just now; resolves once the document is shown, if it is. */
+  async seen(document: vscode.TextDocument, probe: LanguageProbe): Promise<void> {
+    if (probe.state !== 'loading' || Date.now() - this.started < LOOSE_SHOW_AFTER_MS) return;
+    if (document.uri.scheme !== 'file' || !TS_LANGUAGES.has(document.languageId)) return;
+    const key = document.uri.toString();
+    if (this.looked.has(key)) return;
+    this.looked.add(key);
+    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+    const top = folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+    if (isInTab(document.uri) || (await inProjectFolder(document.uri.fsPath, top))) return;
+    await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Active });
+  }
+}
