@@ -42,7 +42,7 @@ import {
   unprovenReaderError,
 } from './sendAdmission';
 import { ShellMarkers } from './shellMarkers';
-import { canonicalMode } from './termios';
+import { canonicalMode, canonicalModeIfKnown } from './termios';
 import { StartupDir, StartupWatch } from './sessionStartup';
 import { SessionTeardown } from './sessionTeardown';
 import { AllowedSignal, BackendSession, Disposable, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from './types';
@@ -339,11 +339,13 @@ export class PtyBashSession implements BackendSession {
     // program that would do so once they reach the shell's prompt unread (promptKeys.ts).
     // The marker's word that line editing is off is checked against the terminal: readline reads
     // with ICANON off, bash without it with ICANON on (a command can make the marker say `n`).
-    const readline = atPrompt && (this.markers.lineEditing !== false || (typed.kind === 'keys' && !(await canonicalMode(this.ptsIfKnown()))));
+    // Keys are judged as readline's unless the terminal proves otherwise; text is pasted into an
+    // emptied line unless it proves line editing off, so it never runs with what keys left there.
+    const readline = atPrompt && (this.markers.lineEditing !== false || (typed.kind === 'keys' ? !(await canonicalMode(this.ptsIfKnown())) : (await canonicalModeIfKnown(this.ptsIfKnown())) === false));
     const verdict = typed.kind === 'keys' && readline ? judgePromptKeys(typed.keys, this.lineKeysNow()) : undefined;
     if (verdict?.refusal) throw promptKeysError(verdict.refusal);
     if (typed.kind === 'keys' && !atPrompt) await this.checkLeftoverKeys(typed.keys);
-    const input = bytesToWrite(typed, atPrompt, this.markers.lineEditing, this.applicationCursor);
+    const input = bytesToWrite(typed, atPrompt, readline, this.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
     this.lineKeys = verdict?.line && { promptSeq: this.markers.promptSeq, keys: verdict.line };
     if (typed.kind === 'keys' && !atPrompt) this.foreignLine = { from: 'program' };

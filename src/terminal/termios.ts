@@ -29,3 +29,9 @@ export async function echoDisabled(ptsPath: string): Promise<boolean> {
 export async function canonicalMode(ptsPath: string): Promise<boolean> {
   return flagOn(await readTermios(ptsPath), 'icanon');
 }
+
+/** True when ICANON is on, false when it is off, undefined when the settings cannot be read. */
+export async function canonicalModeIfKnown(ptsPath: string): Promise<boolean | undefined> {
+  const settings = await readTermios(ptsPath);
+  return flagOn(settings, 'icanon') ? true : flagOn(settings, '-icanon') ? false : undefined;
+}

@@ -222,6 +222,17 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.doesNotMatch(raw(), /200~/);
   });
 
+  it('a prompt that claims line editing is off while readline reads: text still replaces what keys left on the line', async () => {
+    await open();
+    // An approved command can make the prompt's marker say line editing is off; the terminal says otherwise.
+    await send('readonly __dsh_le=n');
+    await send({ keys: [...`touch ${h.tmp}/unshown;`].map((c) => (c === ' ' ? 'Space' : c)) });
+    const r = await send('echo typed');
+    assert.equal(fs.existsSync(path.join(h.tmp, 'unshown')), false, 'what the keys left on the line ran with the typed text');
+    // The prompt's own assignment to the read-only variable complains at every prompt.
+    assert.match(r.output, /^typed$/m);
+  });
+
   it('with line editing off, several lines typed in one send return after the last one, not at the first prompt', async () => {
     await open();
     await send('set +o emacs');
