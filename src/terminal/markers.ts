@@ -183,7 +183,20 @@ export interface StartupRcOptions {
   privateTmuxTmpdir: string;
   /** The `TMUX_TMPDIR` the session would have had; undefined when unset. */
   userTmuxTmpdir: string | undefined;
+  /**
+   * The real path the shell must start in (see {@link START_FOLDER_MOVED}); undefined: not checked.
+   */
+  startFolder?: string;
 }
+
+/**
+ * The progress file's line (then a space and the folder the shell found itself in) when the shell
+ * started elsewhere than {@link StartupRcOptions.startFolder}: before anything else the rc asks
+ * where it is (`cd -P .`, which sets `PWD` from getcwd(3)), and on a difference writes this line
+ * and exits, before any startup file ran. A folder on the path replaced by a symbolic link between
+ * the caller's check and the shell's start leads the shell elsewhere; this is what tells.
+ */
+export const START_FOLDER_MOVED = 'start-folder-moved';
 
 /**
  * Name of the file in the session's private folder (beside `progressFile`) where the shell writes,
@@ -300,6 +313,9 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   return [
     '# DSH Bridge controlled prompt. Sources the usual startup files first.',
     CLOSE_INHERITED_FDS,
+    ...(startup.startFolder === undefined
+      ? []
+      : [`builtin cd -P . 2>/dev/null && builtin test "$PWD" = ${shellQuote(startup.startFolder)} || { builtin printf '%s %s\\n' ${START_FOLDER_MOVED} "$PWD" >> ${progress}; builtin exit 97; }`]),
     `__dsh_startup() { printf '%s\\n' "$1" >> ${progress} 2>/dev/null; return 0; }`,
     '__dsh_startup /etc/bash.bashrc',
     '[ -r /etc/bash.bashrc ] && . /etc/bash.bashrc',

@@ -80,7 +80,12 @@ export class PtyBashBackend implements TerminalBackend {
     const env = sessionEnv(config.env, spec.env);
     fs.writeFileSync(
       startup.rcFile,
-      controlledPromptRc(nonce, { progressFile: startup.progressFile, privateTmuxTmpdir: startup.tmuxTmpdir, userTmuxTmpdir: env.TMUX_TMPDIR }),
+      controlledPromptRc(nonce, {
+        progressFile: startup.progressFile,
+        privateTmuxTmpdir: startup.tmuxTmpdir,
+        userTmuxTmpdir: env.TMUX_TMPDIR,
+        ...(spec.exactCwd && spec.cwd !== undefined ? { startFolder: spec.cwd } : {}),
+      }),
       { mode: 0o600 },
     );
     const shellArgs = ['--rcfile', startup.rcFile, '-i'];

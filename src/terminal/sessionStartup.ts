@@ -10,6 +10,8 @@ import * as path from 'node:path';
 import { TerminalError } from './errors';
 import * as proc from './procProbe';
 import { SESSION_GUARD_VARIABLE } from './sessionEnv';
+import { START_FOLDER_MOVED } from './markers';
+import { PATH_QUOTE_UNITS, quoteInput } from '../common/quoteInput';
 
 /**
  * A session's private folder (mode 0700): the controlled rc, the startup progress file, and the
@@ -98,6 +100,21 @@ export class StartupWatch {
       `a startup file replaced the shell before its first prompt: ${this.stage()}, the session's process became \`${replacedBy.slice(0, 200)}\` (an \`exec\` in that file or one it sources). ` +
         `Agent sessions set ${SESSION_GUARD_VARIABLE}=1: in ${where} put \`[ -n "$${SESSION_GUARD_VARIABLE}" ] && return\` above the exec, or wrap the exec in \`if [ -z "$${SESSION_GUARD_VARIABLE}" ]; then … fi\`. ` +
         'The session and what it started are ended (a tmux it started had a server of its own, never yours).',
+    );
+  }
+
+  /**
+   * The RECEIVER_CHANGED error of a shell that ended because it started elsewhere than `folder`
+   * (the real path it had to start in; see START_FOLDER_MOVED in markers.ts), naming where it
+   * was; undefined when the shell did not end for that.
+   */
+  startFolderError(folder: string): TerminalError | undefined {
+    const line = this.progress().find((l) => l.startsWith(`${START_FOLDER_MOVED} `));
+    if (line === undefined) return undefined;
+    const found = line.slice(START_FOLDER_MOVED.length + 1);
+    return new TerminalError(
+      'RECEIVER_CHANGED',
+      `no session was opened: the shell was to start in ${quoteInput(folder, PATH_QUOTE_UNITS)}, but found itself in ${quoteInput(found, PATH_QUOTE_UNITS)} (a folder on the way was replaced by a symbolic link after the folder was checked); it ended before any startup file ran. Call dsh_terminal_open again to confirm where the session starts`,
     );
   }
 

@@ -234,6 +234,12 @@ export interface SignalResult {
 export interface SpawnSpec {
   /** Absolute working directory; defaults to the backend's choice (the user's home). */
   cwd?: string;
+  /**
+   * `cwd` is a real path (symbolic links resolved, as a confirmation showed it) and the shell must
+   * start there: where a folder on the way was replaced by a link since, the shell ends before any
+   * startup file runs and the spawn fails with RECEIVER_CHANGED.
+   */
+  exactCwd?: boolean;
   /** Extra environment, applied over the backend's defaults; `null` removes a variable. */
   env?: Record<string, string | null>;
   /** Terminal size in character cells. Defaults 120×30. */

@@ -215,6 +215,34 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
   });
 });
 
+describe('session lifecycle: a shell that must start in a real path', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  beforeEach(() => (h = harness()));
+  afterEach(() => h.dispose());
+
+  it('starts there; where the path leads elsewhere by the start (a folder replaced by a link), no startup file runs and the open is refused', async () => {
+    const real = path.join(h.tmp, 'real');
+    fs.mkdirSync(real);
+    const home = homeWithRc(h.tmp, `touch ${JSON.stringify(path.join(h.tmp, 'startup-ran'))}\n`);
+    const opened = await h.service.open(h.owner, { cwd: fs.realpathSync(real), exactCwd: true, env: { HOME: home } });
+    assert.equal((await h.service.send(h.owner, opened.sessionId, { input: 'pwd -P' })).output, fs.realpathSync(real));
+    fs.rmSync(path.join(h.tmp, 'startup-ran'));
+    // What a swap between the check of the path and the shell's start leaves: a link on the path.
+    fs.mkdirSync(path.join(h.tmp, 'elsewhere'));
+    const swapped = path.join(fs.realpathSync(h.tmp), 'swapped');
+    fs.symlinkSync(path.join(h.tmp, 'elsewhere'), swapped);
+    const error = await h.service.open(h.owner, { cwd: swapped, exactCwd: true, env: { HOME: home } }).then(
+      () => assert.fail('the open succeeded'),
+      (e: unknown) => e as TerminalError,
+    );
+    assert.ok(error instanceof TerminalError && error.code === 'RECEIVER_CHANGED', String(error));
+    assert.ok(error.message.includes(`to start in "${swapped}", but found itself in "${fs.realpathSync(path.join(h.tmp, 'elsewhere'))}"`), error.message);
+    assert.equal(fs.existsSync(path.join(h.tmp, 'startup-ran')), false, 'a startup file ran in the folder it was led to');
+    assert.deepEqual(h.service.list(h.owner).map((s) => s.sessionId), [opened.sessionId]);
+  });
+});
+
 (linux ? describe : describe.skip)('session lifecycle: startup files that replace the shell', function () {
   this.timeout(90_000);
   let h: Harness;

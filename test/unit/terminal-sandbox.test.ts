@@ -152,7 +152,7 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     current = p;
     leadersBefore = childSessionLeaders().map((l) => l.pid);
     h = harness({ quietThresholdMs: 6_000, env }, { sandbox: { runtime, policy: () => current } });
-    id = (await h.service.open(h.owner, { cwd: workspace })).sessionId;
+    id = (await h.service.open(h.owner, { cwd: fs.realpathSync(workspace), exactCwd: true })).sessionId;
     return h.service.list(h.owner)[0]!;
   };
   const send = (input: string, timeoutMs?: number) => h.service.send(h.owner, id, { input, timeoutMs });

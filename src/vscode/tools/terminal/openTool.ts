@@ -90,7 +90,7 @@ export class OpenTool extends TerminalTool<OpenInput> {
     if (!stated) throw unconfirmedError(OpenTool.toolName, 'opened');
     // The folder the confirmation named, where it led then (see openFolder.ts).
     const cwd = stated.folder && (await confirmedOpenFolder(stated.folder));
-    const info = await this.ctx.service.open(this.ctx.owner, { name: input.name, cwd, signal: abortSignal(token) }, grant);
+    const info = await this.ctx.service.open(this.ctx.owner, { name: input.name, cwd, exactCwd: cwd !== undefined, signal: abortSignal(token) }, grant);
     const motd = this.ctx.service.motd(this.ctx.owner, info.sessionId);
     return toolResult({ sessionId: info.sessionId, name: info.name, cwd: info.cwd, sessionStatus: info.sessionStatus, sandbox: info.sandbox }, motd || undefined);
   }
