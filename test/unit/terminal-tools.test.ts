@@ -252,7 +252,7 @@ describe('terminal tools: confirmation texts of real sessions', function () {
   });
 });
 
-describe('terminal tools: a DEBUG trap set by an earlier command', function () {
+describe('terminal tools: traps set by an earlier command', function () {
   this.timeout(60_000);
   let h: Harness;
   let sessionId: string;
@@ -285,20 +285,6 @@ describe('terminal tools: a DEBUG trap set by an earlier command', function () {
     assert.ok(plain.includes(`in ${inlineCode(h.tmp)}.\n`), plain);
     assert.equal((await send('pwd')).output.trim(), h.tmp);
   });
-});
-
-describe('terminal tools: a signal trap set by an earlier command', function () {
-  this.timeout(60_000);
-  let h: Harness;
-  let sessionId: string;
-  const info = () => h.service.list(h.owner).find((s) => s.sessionId === sessionId)!;
-  const send = (input: string) => h.service.send(h.owner, sessionId, { input });
-
-  beforeEach(async () => {
-    h = harness();
-    sessionId = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
-  });
-  afterEach(async () => h.dispose());
 
   it('the confirmation says the folder cannot be known when a trap on a signal may change it; what runs proves why', async () => {
     // A background job sends the shell the signal while the command runs: the trap moves it.
