@@ -235,14 +235,17 @@ export function runningTraps(printed: string): string {
  * The traps the shell reported at prompt `promptSeq` (1-based, the marker's number) from the
  * content of {@link TRAPS_FILE}: `{kind: 'none'}`, `{kind: 'set', text}` with the `trap -p`
  * entries of {@link runningTraps}, or `{kind: 'unknown'}` when the file is missing or from another
- * prompt (the shell no longer writes it: its PROMPT_COMMAND was replaced).
+ * prompt (the shell no longer writes it: its PROMPT_COMMAND was replaced). `cut`: the file is
+ * longer than `content`, so traps past it are unseen and the report counts as set.
  */
-export function readShellTraps(content: string | undefined, promptSeq: number): ShellTraps {
+export function readShellTraps(content: string | undefined, promptSeq: number, cut = false): ShellTraps {
   if (content === undefined) return { kind: 'unknown' };
   const newline = content.indexOf('\n');
   const seq = newline < 0 ? NaN : Number(content.slice(0, newline));
   if (seq + 1 !== promptSeq) return { kind: 'unknown' };
-  const text = runningTraps(content.slice(newline + 1));
+  const kept = runningTraps(content.slice(newline + 1));
+  // A report longer than was read may hold any trap past the cut: it counts as set.
+  const text = cut ? [kept, '… (the rest of trap -p was not read)'].filter(Boolean).join('\n') : kept;
   return text ? { kind: 'set', text } : { kind: 'none' };
 }
 
@@ -306,7 +309,9 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   const progress = shellQuote(startup.progressFile);
   const traps = shellQuote(path.join(path.dirname(startup.progressFile), TRAPS_FILE));
   // At top level, not in a function: inside one, `trap -p` does not print the DEBUG trap.
-  const reportTraps = `{ printf '%s\\n' "\${__dsh_seq:-0}"; trap -p; } >${traps} 2>/dev/null`;
+  // `\builtin`: neither an alias nor a function named trap or printf answers instead; a trap
+  // builtin disabled (`enable -n trap`) prints a line that reads as set, never nothing.
+  const reportTraps = `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; \\builtin trap -p || \\builtin printf '%s\\n' '(trap -p failed)'; } >${traps} 2>/dev/null`;
   const privateTmux = shellQuote(startup.privateTmuxTmpdir);
   const restoreTmux =
     startup.userTmuxTmpdir === undefined ? 'unset TMUX_TMPDIR' : `export TMUX_TMPDIR=${shellQuote(startup.userTmuxTmpdir)}`;

@@ -216,7 +216,10 @@ export class PtyBashSession implements BackendSession {
 
   traps(): ShellTraps {
     if (this.exitStatus) return { kind: 'none' };
-    return readShellTraps(readHead(this.trapsFile, TRAPS_MAX_BYTES), this.markers.promptSeq);
+    // One byte more than shown: a report cut right after an entry would otherwise read as whole.
+    const head = readHeadBytes(this.trapsFile, TRAPS_MAX_BYTES + 1);
+    const cut = head !== undefined && head.length > TRAPS_MAX_BYTES;
+    return readShellTraps(head?.toString('utf8', 0, TRAPS_MAX_BYTES), this.markers.promptSeq, cut);
   }
 
   currentCwd(): string | undefined {
@@ -666,14 +669,14 @@ export class PtyBashSession implements BackendSession {
   }
 }
 
-/** The first `maxBytes` bytes of file `file` as UTF-8, or undefined when it cannot be read. */
-function readHead(file: string, maxBytes: number): string | undefined {
+/** The first `maxBytes` bytes of file `file`, or undefined when it cannot be read. */
+function readHeadBytes(file: string, maxBytes: number): Buffer | undefined {
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, 'r');
     const buf = Buffer.alloc(maxBytes);
     const n = fs.readSync(fd, buf, 0, maxBytes, 0);
-    return buf.toString('utf8', 0, n);
+    return buf.subarray(0, n);
   } catch {
     return undefined;
   } finally {

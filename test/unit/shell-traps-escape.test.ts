@@ -1,0 +1,54 @@
+/**
+ * Attacks on the traps report (markers.ts controlledPromptRc / runningTraps): a trap that moves a
+ * command (`trap 'cd /' USR1`) set by an earlier, hostile command must not leave a confirmation
+ * saying the shell has no trap. Real node-pty, real bash.
+ *
+ * What the report cannot hold against, being the shell's own word (README, "What asks first"): a
+ * DEBUG trap under `shopt -s extdebug` that skips the report's `trap -p`, PROMPT_COMMAND entries
+ * that clear a trap before the report and set it again after, and code that writes the report
+ * itself (its path is in PROMPT_COMMAND) or a function named `builtin`.
+ */
+import * as assert from 'node:assert/strict';
+import { confirmedIdentity } from '../../src/terminal/service';
+import { Harness, harness } from '../helpers/terminalHarness';
+
+describe('traps report: a trap that moves the command is never reported as none', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let id: string;
+  const send = (input: string) => h.service.send(h.owner, id, { input });
+
+  beforeEach(async () => {
+    h = harness({ quietThresholdMs: 15_000 });
+    id = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
+  });
+  afterEach(async () => h.dispose());
+
+  /** After `hide` ran, the confirmation must not say "no trap"; and the trap does move a command. */
+  async function assertSeen(hide: string): Promise<void> {
+    await send(hide);
+    const place = confirmedIdentity(h.service.sendTarget(h.owner, id)).place;
+    const moved = (await send('kill -USR1 $$; sleep 0.2; pwd')).output.trim();
+    assert.equal(moved, '/', 'the hidden trap does move the command (the attack is real)');
+    assert.notEqual(place?.traps.kind, 'none', `reported no trap after: ${hide}`);
+  }
+
+  it('an EXIT trap padded so the report ends at the 16 KiB read limit does not hide the signal trap after it', async () => {
+    // The report is "<seq>\n" ("2\n" here) then trap -p, EXIT first: pad EXIT so the 16 KiB read
+    // ends right after its entry (one byte less, cutting its newline, does the same).
+    const pad = 16 * 1024 - '2\n'.length - "trap -- '' EXIT\n".length;
+    await assertSeen(`trap "$(printf '%${pad}s' '')" EXIT; trap 'cd /' USR1`);
+  });
+
+  it('a shell function named trap does not silence the report', async () => {
+    await assertSeen(`trap 'cd /' USR1; trap() { if [ "$1" = -p ]; then return 0; fi; builtin trap "$@"; }`);
+  });
+
+  it('an alias named trap does not silence the report', async () => {
+    await assertSeen(`trap 'cd /' USR1; alias trap=:`);
+  });
+
+  it('enable -n trap does not silence the report (it reads as set)', async () => {
+    await assertSeen(`trap 'cd /' USR1; enable -n trap`);
+  });
+});
