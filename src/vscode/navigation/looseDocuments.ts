@@ -35,7 +35,7 @@ export function isInTab(uri: vscode.Uri): boolean {
  * Whether a `tsconfig.json` or `jsconfig.json` lies in the folder of `file` (an absolute path) or
  * a folder above it, up to `top` (an absolute folder path above `file`) or, without one, the root:
  * TypeScript looks for one there and loads it as the file's project. VS Code's TypeScript support
- * gives its server the file's workspace folder as the project root, where the search stops.
+ * gives its server a project root (see {@link projectRoot}), where the search stops.
  */
 export async function inProjectFolder(file: string, top?: string): Promise<boolean> {
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
@@ -47,26 +47,50 @@ export async function inProjectFolder(file: string, top?: string): Promise<boole
 }
 
 /**
+ * The folder TypeScript gives its server as the project root of `file` (an absolute path): the
+ * outermost `file:` workspace folder holding it (typescript-language-features,
+ * `getWorkspaceRootForResource`, takes the shortest path); undefined outside every folder.
+ */
+function projectRoot(file: string): string | undefined {
+  const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  const holding = roots.filter((root) => file.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+  return holding.sort((a, b) => a.length - b.length)[0];
+}
+
+/** Whether TypeScript checks documents of `languageId` (`typescript.validate.enable`, `javascript.validate.enable`; default on). */
+function validated(document: vscode.TextDocument): boolean {
+  const section = document.languageId.startsWith('javascript') ? 'javascript' : 'typescript';
+  return vscode.workspace.getConfiguration(section, document.uri).get<boolean>('validate.enable', true) !== false;
+}
+
+/**
  * One call's watch over documents whose language keeps saying it is loading: pass each probe to
  * {@link seen}. Once a probe of a TypeScript or JavaScript `file:` document says `loading`
- * {@link LOOSE_SHOW_AFTER_MS} or more into the call, and the document is in no project and in no
- * tab, it is shown in a preview tab with focus kept (once per call and document; see the module
- * comment).
+ * {@link LOOSE_SHOW_AFTER_MS} or more into the call, and the document is in no project, in no tab
+ * and checked by TypeScript (its `validate.enable` is on: otherwise showing it ends nothing), it
+ * is shown in a preview tab with focus kept (once per call and document; see the module comment).
  */
 export class LooseDocuments {
   private readonly started = Date.now();
   private readonly looked = new Set<string>();
 
-  /** Looks at `probe`, asked of `document` just now; resolves once the document is shown, if it is. */
-  async seen(document: vscode.TextDocument, probe: LanguageProbe): Promise<void> {
+  /**
+   * Looks at `probe`, asked of `document` just now; resolves once the document is shown, if it is.
+   * Nothing is shown once `signal` aborted; a show that fails is left (the call goes on asking).
+   */
+  async seen(document: vscode.TextDocument, probe: LanguageProbe, signal: AbortSignal): Promise<void> {
     if (probe.state !== 'loading' || Date.now() - this.started < LOOSE_SHOW_AFTER_MS) return;
     if (document.uri.scheme !== 'file' || !TS_LANGUAGES.has(document.languageId)) return;
     const key = document.uri.toString();
     if (this.looked.has(key)) return;
     this.looked.add(key);
-    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
-    const top = folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
-    if (isInTab(document.uri) || (await inProjectFolder(document.uri.fsPath, top))) return;
-    await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Active });
+    if (isInTab(document.uri) || !validated(document)) return;
+    if (await inProjectFolder(document.uri.fsPath, projectRoot(document.uri.fsPath))) return;
+    if (signal.aborted) return;
+    try {
+      await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Active });
+    } catch {
+      // The editor refused to show it (e.g. the window is closing): the call asks on until its limit.
+    }
   }
 }

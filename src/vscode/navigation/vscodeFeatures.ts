@@ -170,7 +170,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
       agree: (a, b) => symbolKey(a) === symbolKey(b),
       attempt: async () => {
         const probes = await Promise.all(documents.map((d) => probeLanguage(d)));
-        for (const [k, probe] of probes.entries()) await loose.seen(documents[k]!, probe);
+        for (const [k, probe] of probes.entries()) await loose.seen(documents[k]!, probe, ctx.signal);
         if (probes.some((p) => p.supported)) limit.support();
         // A language that shows no support at all (no symbols, nothing activating) has nothing to wait for.
         const states = probes.filter((p) => p.supported).map((p) => p.state);
@@ -329,7 +329,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
       signal: ctx.signal,
       attempt: async () => {
         const before = await probeLanguage(document);
-        await loose.seen(document, before);
+        await loose.seen(document, before, ctx.signal);
         if (before.supported) limit.support();
         const raw = await vscode.commands.executeCommand<unknown>('vscode.prepareCallHierarchy', document.uri, at);
         const items = (Array.isArray(raw) ? raw : raw ? [raw] : []).map((r) => toCallItem(r, 0)).filter((i): i is CallItem => i !== undefined);

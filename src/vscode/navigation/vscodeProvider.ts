@@ -131,7 +131,7 @@ export class VsCodeProvider implements LspProvider {
       agree: sameAnswer,
       attempt: async () => {
         const before = await probeLanguage(document);
-        await loose.seen(document, before);
+        await loose.seen(document, before, signal);
         const answer = await this.ask(request, uri, position);
         if (before.supported || answer.loading || !isEmpty(answer)) limit.support();
         if (answer.loading) return { answer, state: 'loading' };
