@@ -65,32 +65,50 @@ function validated(document: vscode.TextDocument): boolean {
 
 /**
  * One call's watch over documents whose language keeps saying it is loading: pass each probe to
- * {@link seen}. Once a probe of a TypeScript or JavaScript `file:` document says `loading`
- * {@link LOOSE_SHOW_AFTER_MS} or more into the call, and the document is in no project, in no tab
- * and checked by TypeScript (its `validate.enable` is on: otherwise showing it ends nothing), it
- * is shown in a preview tab with focus kept (once per call and document; see the module comment).
+ * {@link seen} (or the probes of several documents asked together to {@link seenAll}). Once a probe
+ * of a TypeScript or JavaScript `file:` document says `loading` {@link LOOSE_SHOW_AFTER_MS} or more
+ * into the call, and the document is in no project, in no tab and checked by TypeScript (its
+ * `validate.enable` is on: otherwise showing it ends nothing), it is shown in a preview tab with
+ * focus kept, once per call and document (see the module comment).
  */
 export class LooseDocuments {
   private readonly started = Date.now();
+  /** Documents shown, by URI. */
   private readonly looked = new Set<string>();
+  /** Whether a document's file is in a project, by URI: asked once per call. */
+  private readonly inProject = new Map<string, Promise<boolean>>();
 
   /**
    * Looks at `probe`, asked of `document` just now; resolves once the document is shown, if it is.
    * Nothing is shown once `signal` aborted; a show that fails is left (the call goes on asking).
    */
   async seen(document: vscode.TextDocument, probe: LanguageProbe, signal: AbortSignal): Promise<void> {
-    if (probe.state !== 'loading' || Date.now() - this.started < LOOSE_SHOW_AFTER_MS) return;
-    if (document.uri.scheme !== 'file' || !TS_LANGUAGES.has(document.languageId)) return;
-    const key = document.uri.toString();
-    if (this.looked.has(key)) return;
-    this.looked.add(key);
-    if (isInTab(document.uri) || !validated(document)) return;
-    if (await inProjectFolder(document.uri.fsPath, projectRoot(document.uri.fsPath))) return;
-    if (signal.aborted) return;
+    await this.seenAll([document], [probe], signal);
+  }
+
+  /**
+   * {@link seen} for documents asked together (one of each project and language, for a
+   * workspace-wide question), `probes[k]` of `documents[k]`: nothing is shown while one that says
+   * loading is in a project, whose load ends the loading state for all; else the first loose one.
+   */
+  async seenAll(documents: readonly vscode.TextDocument[], probes: readonly LanguageProbe[], signal: AbortSignal): Promise<void> {
+    if (Date.now() - this.started < LOOSE_SHOW_AFTER_MS) return;
+    const loading = documents.filter((d, k) => probes[k]?.state === 'loading' && d.uri.scheme === 'file' && TS_LANGUAGES.has(d.languageId));
+    for (const document of loading) if (await this.isInProject(document)) return;
+    const first = loading.find((d) => !this.looked.has(d.uri.toString()) && !isInTab(d.uri) && validated(d));
+    if (!first || signal.aborted) return;
+    this.looked.add(first.uri.toString());
     try {
-      await vscode.window.showTextDocument(document, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Active });
+      await vscode.window.showTextDocument(first, { preview: true, preserveFocus: true, viewColumn: vscode.ViewColumn.Active });
     } catch {
       // The editor refused to show it (e.g. the window is closing): the call asks on until its limit.
     }
+  }
+
+  private isInProject(document: vscode.TextDocument): Promise<boolean> {
+    const key = document.uri.toString();
+    let known = this.inProject.get(key);
+    if (!known) this.inProject.set(key, (known = inProjectFolder(document.uri.fsPath, projectRoot(document.uri.fsPath))));
+    return known;
   }
 }

@@ -170,7 +170,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
       agree: (a, b) => symbolKey(a) === symbolKey(b),
       attempt: async () => {
         const probes = await Promise.all(documents.map((d) => probeLanguage(d)));
-        for (const [k, probe] of probes.entries()) await loose.seen(documents[k]!, probe, ctx.signal);
+        await loose.seenAll(documents, probes, ctx.signal);
         if (probes.some((p) => p.supported)) limit.support();
         // A language that shows no support at all (no symbols, nothing activating) has nothing to wait for.
         const states = probes.filter((p) => p.supported).map((p) => p.state);
