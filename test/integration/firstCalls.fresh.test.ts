@@ -2,10 +2,10 @@
  * The first navigation calls in a freshly opened window (run by scripts/run-integration.mjs as a
  * host run of its own on test/fixtures/fresh, and ten times per VS Code version by
  * `npm run check:first-calls`): no editor is open and no TypeScript document has been opened when
- * the first test starts. The fixture holds three TypeScript projects, one per call, so each call
- * is the first for its project, and a JavaScript file in no project: a hover on that file (the
- * very first call of the window by default: before any project loaded), references, diagnostics,
- * then workspace symbols. DSH_FRESH_ORDER (comma separated: loose, references, diagnostics,
+ * the first test starts. The fixture holds a JavaScript file in no project and three TypeScript
+ * projects, so each call is the first for its project: a hover on that file (the very first call of
+ * the window by default: before any project loaded), references, diagnostics, then workspace
+ * symbols. DSH_FRESH_ORDER (comma separated: loose, references, diagnostics,
  * symbols) changes which comes first. Each test prints how long its call took, and appends
  * `{name, ok, ms, first}` as a JSON line to $DSH_FRESH_TIMINGS when set.
  */
@@ -22,7 +22,7 @@ interface Loc {
   isDeclaration?: boolean;
 }
 
-/** The three first calls and what makes each one right. */
+/** The first calls and what makes each one right. */
 const CALLS: Record<string, { title: string; run: () => Promise<void> }> = {
   loose: {
     title: 'the first hover on a JavaScript file in no project, before any project loaded, is its full answer',
