@@ -42,7 +42,7 @@ import {
   unprovenReaderError,
 } from './sendAdmission';
 import { ShellMarkers } from './shellMarkers';
-import { canonicalMode, canonicalModeIfKnown } from './termios';
+import { canonicalMode, readlineSettings } from './termios';
 import { StartupDir, StartupWatch } from './sessionStartup';
 import { SessionTeardown } from './sessionTeardown';
 import { AllowedSignal, BackendSession, Disposable, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from './types';
@@ -342,9 +342,11 @@ export class PtyBashSession implements BackendSession {
     // program that would do so once they reach the shell's prompt unread (promptKeys.ts).
     // The marker's word that line editing is off is checked against the terminal: readline reads
     // with ICANON off, bash without it with ICANON on (a command can make the marker say `n`).
-    // Keys are judged as readline's unless the terminal proves otherwise; text is pasted into an
-    // emptied line unless it proves line editing off, so it never runs with what keys left there.
-    const readline = atPrompt && (this.markers.lineEditing !== false || (typed.kind === 'keys' ? !(await canonicalMode(this.ptsIfKnown())) : (await canonicalModeIfKnown(this.ptsIfKnown())) === false));
+    // Keys are judged as readline's unless the terminal shows canonical mode. Text is pasted into
+    // an emptied line (never run with what keys left there) when the terminal is set as readline
+    // sets it, and typed as is otherwise: ICANON left off by `stty -icanon` or a crashed program,
+    // with line editing really off, would take the paste's escapes as typed text.
+    const readline = atPrompt && (this.markers.lineEditing !== false || (typed.kind === 'keys' ? !(await canonicalMode(this.ptsIfKnown())) : (await readlineSettings(this.ptsIfKnown())) === true));
     const verdict = typed.kind === 'keys' && readline ? judgePromptKeys(typed.keys, this.lineKeysNow()) : undefined;
     if (verdict?.refusal) throw promptKeysError(verdict.refusal);
     if (typed.kind === 'keys' && !atPrompt) await this.checkLeftoverKeys(typed.keys);

@@ -114,7 +114,7 @@ export class StartupWatch {
     const found = line.slice(START_FOLDER_MOVED.length + 1);
     return new TerminalError(
       'RECEIVER_CHANGED',
-      `no session was opened: the shell was to start in ${quoteInput(folder, PATH_QUOTE_UNITS)}, but found itself in ${quoteInput(found, PATH_QUOTE_UNITS)} (a folder on the way was replaced by a symbolic link after the folder was checked); it ended before any startup file ran. Call dsh_terminal_open again to confirm where the session starts`,
+      `no session was opened: the shell was to start in ${quoteInput(folder, PATH_QUOTE_UNITS)}, but found itself in ${quoteInput(found, PATH_QUOTE_UNITS)} (a folder in the path was replaced by a symbolic link after the folder was checked, or the folder is not visible where the shell runs, as in a sandbox that hides it); it ended before any startup file ran. Call dsh_terminal_open again to confirm where the session starts`,
     );
   }
 

@@ -30,8 +30,14 @@ export async function canonicalMode(ptsPath: string): Promise<boolean> {
   return flagOn(await readTermios(ptsPath), 'icanon');
 }
 
-/** True when ICANON is on, false when it is off, undefined when the settings cannot be read. */
-export async function canonicalModeIfKnown(ptsPath: string): Promise<boolean | undefined> {
+/**
+ * Whether the terminal is set the way readline sets it while it reads a line (rl_prep_terminal:
+ * ICANON and ECHO off, output processing OPOST left on): true; false for other settings, such as
+ * `stty -icanon` (ECHO stays on) or a program that crashed in raw mode (OPOST off too); undefined
+ * when the settings cannot be read.
+ */
+export async function readlineSettings(ptsPath: string): Promise<boolean | undefined> {
   const settings = await readTermios(ptsPath);
-  return flagOn(settings, 'icanon') ? true : flagOn(settings, '-icanon') ? false : undefined;
+  if (!settings) return undefined;
+  return flagOn(settings, '-icanon') && flagOn(settings, '-echo') && flagOn(settings, 'opost');
 }

@@ -242,6 +242,19 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.ok(r.durationMs >= 450, `returned after ${r.durationMs} ms, before sleep 0.5 ended`);
   });
 
+  it('with line editing really off and ICANON left off at the prompt (stty -icanon), text runs as typed: no paste brackets typed literally', async () => {
+    await open();
+    fs.mkdirSync(path.join(h.tmp, 'sub'));
+    await send('set +o emacs');
+    // A program that crashed in raw mode, or the user, leaves ICANON off; without readline nothing restores it.
+    await send('stty -icanon');
+    const r = await send(`cd ${h.tmp}/sub\ntouch here\necho end`);
+    assert.match(r.output, /end$/);
+    assert.doesNotMatch(raw(), /200~/, 'the paste brackets were typed as text');
+    assert.equal(fs.existsSync(path.join(h.tmp, 'here')), false, 'the first line failed and the next ran in the wrong folder');
+    assert.equal(fs.existsSync(path.join(h.tmp, 'sub', 'here')), true);
+  });
+
   it('in vi mode, text after Escape (command mode) still replaces the line and runs as typed', async () => {
     await open({ env: { HOME: homeWithRc(h.tmp, 'set -o vi\n') } });
     assert.equal((await send('echo one')).output, 'one');
