@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import type { IPty } from 'node-pty';
 import type { TerminalConfig } from './config';
 import { TerminalError } from './errors';
+import type { SendInput } from './input';
 import { integerProblem } from '../common/integerInput';
 import { CommandHistory } from './commandHistory';
 import type { CommandEvent } from './commandRecord';
@@ -340,13 +341,7 @@ export class PtyBashSession implements BackendSession {
     // Where bash's line editor reads keys, keys that would run text no confirmation shows are
     // refused here, where the keys really go, whatever the confirmation saw. So are keys for a
     // program that would do so once they reach the shell's prompt unread (promptKeys.ts).
-    // The marker's word that line editing is off is checked against the terminal: readline reads
-    // with ICANON off, bash without it with ICANON on (a command can make the marker say `n`).
-    // Keys are judged as readline's unless the terminal shows canonical mode. Text is pasted into
-    // an emptied line (never run with what keys left there) when the terminal is set as readline
-    // sets it, and typed as is otherwise: ICANON left off by `stty -icanon` or a crashed program,
-    // with line editing really off, would take the paste's escapes as typed text.
-    const readline = atPrompt && (this.markers.lineEditing !== false || (typed.kind === 'keys' ? !(await canonicalMode(this.ptsIfKnown())) : (await readlineSettings(this.ptsIfKnown())) === true));
+    const readline = atPrompt && (await this.readlineReads(typed));
     const verdict = typed.kind === 'keys' && readline ? judgePromptKeys(typed.keys, this.lineKeysNow()) : undefined;
     if (verdict?.refusal) throw promptKeysError(verdict.refusal);
     if (typed.kind === 'keys' && !atPrompt) await this.checkLeftoverKeys(typed.keys);
@@ -366,6 +361,21 @@ export class PtyBashSession implements BackendSession {
       this.commands.wrote(input, request.origin ?? 'agent', typed.kind === 'text' && input.startsWith(KILL_LINE_KEYS) ? typed.text : undefined);
       this.term.write(input);
     });
+  }
+
+  /**
+   * Whether readline reads what `typed` writes at the shell's prompt. The marker's word that line
+   * editing is off is checked against the terminal, since a command can make the marker say `n`:
+   * readline reads with ICANON off, bash without it with ICANON on. Keys are judged as readline's
+   * unless the terminal shows canonical mode. Text is pasted into an emptied line (never run with
+   * what keys left there) only where the terminal is set as readline sets it: ICANON left off by
+   * `stty -icanon` or a crashed program, with line editing really off, would take the paste's
+   * escapes as typed text. The terminal's settings (stty) are read only when the marker says off.
+   */
+  private async readlineReads(typed: SendInput): Promise<boolean> {
+    if (this.markers.lineEditing !== false) return true;
+    if (typed.kind === 'keys') return !(await canonicalMode(this.ptsIfKnown()));
+    return (await readlineSettings(this.ptsIfKnown())) === true;
   }
 
   /**
