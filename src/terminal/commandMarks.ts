@@ -45,10 +45,14 @@
  *
  * What the person sees: a mark beside every command's prompt line, and its status line once it
  * ends (before the next prompt; after a full-screen program, once it left the alternate screen).
- * Output the mirror skipped carries no marks (their sentinels were skipped with it), and a
- * skip-ahead redraws lines without marks; the status lines stay, as they are text. Output printed
- * before the mirror subscribed has neither. DECSC/DECRC use the terminal's one saved-cursor slot:
- * a program that restores a cursor it never saved finds the mark's line instead.
+ * The mirror's emulator reads the sentinels too (given {@link CommandMarks.nonce}): where the
+ * terminal is given the emulator's state instead of the output (commands run before the panel
+ * terminal opened, a skip-ahead), the lines it redraws carry their marks again (skipAhead.ts), as
+ * far as the emulator keeps them (its scrollback: the newest lines a snapshot writes; not while a
+ * full-screen program shows, for marks on the screen's rows; not after it started over from the
+ * session's tail). The status lines are text, so they stay in any case. Output printed before the
+ * mirror subscribed has neither. DECSC/DECRC use the terminal's one saved-cursor slot: a program
+ * that restores a cursor it never saved finds the mark's line instead.
  */
 import { randomBytes } from 'node:crypto';
 import type { CommandEvent, CommandRecord } from './commandRecord';
@@ -104,9 +108,15 @@ export class CommandMarks {
   /** The end of the last write, held back while it may be the start of a sentinel. */
   private held = '';
 
-  constructor(cols = 80, private readonly gutter = true, nonce = randomBytes(12).toString('hex')) {
+  /**
+   * @param cols the terminal's width in cells
+   * @param gutter false where marks are removed instead (see the class comment)
+   * @param nonce this mirror's secret in its sentinels (random by default); the mirror's emulator is
+   *   given it too ({@link markSentinelRows}), so that it keeps the marks where it redraws lines
+   */
+  constructor(cols = 80, private readonly gutter = true, readonly nonce = randomBytes(12).toString('hex')) {
     this.cols = Math.max(1, cols);
-    this.open = `\x1b]8;dsh-mark=${nonce}.`;
+    this.open = markSentinel(nonce, undefined);
     this.sentinels = new RegExp(`${this.open.replace(/[\]\\[.]/g, '\\$&')}(\\d{1,4});\\x07`, 'g');
     this.echo = new EchoRows(this.cols);
   }
@@ -142,7 +152,7 @@ export class CommandMarks {
     if (event.kind === 'start') {
       const rows = Math.min(MAX_MARK_ROWS, this.echo?.rows ?? 0);
       this.echo = undefined;
-      return `${this.open}${rows};\x07`;
+      return markSentinel(this.nonce, rows);
     }
     let text = '';
     if (event.ended) {
@@ -170,6 +180,28 @@ export class CommandMarks {
     }
     return out;
   }
+}
+
+/**
+ * The sentinel of a mark `rows` (0–9999) rows above the cursor, for the mirror whose nonce is
+ * `nonce`: `OSC 8 ; dsh-mark=<nonce>.<rows> ; BEL`; with `rows` undefined, its opening up to the
+ * rows. See the module comment.
+ */
+export function markSentinel(nonce: string, rows: number | undefined): string {
+  const open = `\x1b]8;dsh-mark=${nonce}.`;
+  return rows === undefined ? open : `${open}${rows};\x07`;
+}
+
+/**
+ * The rows of a mark's sentinel read by an emulator's OSC 8 handler, whose `data` is what follows
+ * `OSC 8 ;` (`dsh-mark=<nonce>.<rows>;`, the empty URI after the last `;`); undefined for any other
+ * OSC 8 (a hyperlink, a sentinel with another nonce: a program cannot print one that counts).
+ */
+export function markSentinelRows(data: string, nonce: string): number | undefined {
+  const prefix = `dsh-mark=${nonce}.`;
+  if (!data.startsWith(prefix)) return undefined;
+  const m = /^(\d{1,4});$/.exec(data.slice(prefix.length));
+  return m ? Number(m[1]) : undefined;
 }
 
 /** What the terminal is given for a mark `rows` above the cursor: DECSC, CUU, SetMark, DECRC. */

@@ -14,6 +14,12 @@ export interface EmulatorSetup {
   scrollback: number;
   /** The session's newest output as printed (escapes included), read first through a new PanelFilter, its newest part within a cost budget (emulatorTail.ts); '' for none. */
   tail: string;
+  /**
+   * The nonce of the command marks' sentinels in the output (commandMarks.ts), when the mirror has
+   * them: the emulator keeps a mark on the line each sentinel names and writes a sentinel there
+   * again where a snapshot redraws that line.
+   */
+  markNonce?: string;
 }
 
 /** From the host thread to the worker. */

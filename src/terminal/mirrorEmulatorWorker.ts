@@ -8,12 +8,13 @@
  * draws it. Bundled on its own as `dist/mirrorEmulatorWorker.js`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { Terminal } from '@xterm/headless';
+import { IMarker, Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
 import { emulatorTail } from './emulatorTail';
 import { HeldLines, isPlainText, mayHoldIn } from './heldLines';
 import type { EmulatorReply, EmulatorRequest, EmulatorSetup } from './mirrorEmulatorProtocol';
-import { Emulator, initialText, skipAheadText } from './skipAhead';
+import { Emulator, LineMarks, initialText, skipAheadText } from './skipAhead';
+import { markSentinel, markSentinelRows } from './commandMarks';
 import { lowerThisThreadPriority } from '../common/backgroundThread';
 
 const port = parentPort;
@@ -31,6 +32,10 @@ function emulatorOf(setup: EmulatorSetup): Emulator {
 }
 
 let emulator: Emulator;
+/** The command marks the emulator read (xterm.js disposes one whose line leaves its scrollback). */
+let marks: IMarker[] = [];
+/** The marks' sentinel nonce, when the output carries marks. */
+let markNonce: string | undefined;
 /** Plain text not given to the emulator yet, of which only the newest part is kept (heldLines.ts). */
 let held: HeldLines;
 /**
@@ -65,10 +70,35 @@ function parse(current: Emulator, text: string, answer?: () => EmulatorReply): v
 /** A new emulator of `setup`'s size, which reads `setup.tail` first (through a PanelFilter of its own, at most a budget of it: emulatorTail.ts). */
 function start(setup: EmulatorSetup): void {
   emulator = emulatorOf(setup);
+  marks = [];
+  markNonce = setup.markNonce;
+  const term = emulator.term;
+  if (markNonce !== undefined) {
+    // A command mark's sentinel (commandMarks.ts): a mark `rows` above the cursor, on the normal
+    // buffer. Any other OSC 8 goes on to xterm.js's own hyperlink handler.
+    const nonce = markNonce;
+    term.parser.registerOscHandler(8, (data) => {
+      const rows = markSentinelRows(data, nonce);
+      if (rows === undefined) return false;
+      if (term.buffer.active.type === 'normal' && rows <= term.buffer.active.baseY + term.buffer.active.cursorY) {
+        const marker = term.registerMarker(-rows);
+        if (marker) marks.push(marker);
+      }
+      return true;
+    });
+  }
   // The size xterm.js took (it makes a terminal at least 2 columns wide), not the one asked for.
   held = new HeldLines({ cols: emulator.term.cols, rows: emulator.term.rows, scrollback: setup.scrollback });
   const tail = setup.tail ? emulatorTail(setup.tail, setup.cols, setup.rows) : '';
   if (tail) parse(emulator, tail);
+}
+
+/** The lines of the marks still in the emulator's buffer, ascending, each once, with the sentinel a snapshot writes there; undefined without marks. */
+function markedLines(): LineMarks | undefined {
+  marks = marks.filter((m) => !m.isDisposed && m.line >= 0);
+  if (markNonce === undefined || marks.length === 0) return undefined;
+  const lines = [...new Set(marks.map((m) => m.line))].sort((a, b) => a - b);
+  return { lines, text: markSentinel(markNonce, 0) };
 }
 
 /** Hands the emulator what waits, in order, until a write is being parsed. */
@@ -108,10 +138,12 @@ function pump(): void {
         current.term.resize(m.cols, m.rows);
         held.resize({ cols: current.term.cols, rows: current.term.rows, scrollback: current.term.options.scrollback ?? 0 });
         break;
-      case 'snapshot':
+      case 'snapshot': {
         // Everything before it is parsed (the tail a new emulator reads first included).
-        post({ type: 'snapshot', id: m.id, text: m.kind === 'initial' ? initialText(current, m.newestLines) : skipAheadText(current, m.skipped, m.newestLines) });
+        const kept = markedLines();
+        post({ type: 'snapshot', id: m.id, text: m.kind === 'initial' ? initialText(current, m.newestLines, kept) : skipAheadText(current, m.skipped, m.newestLines, kept) });
         break;
+      }
     }
   }
 }

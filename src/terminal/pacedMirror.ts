@@ -80,6 +80,8 @@ export interface PacedMirrorOptions {
   emulatorEntry: string;
   /** The session's newest output as it printed it (escapes included), for rebuilding the emulator. */
   tail?: () => string;
+  /** The nonce of the command marks' sentinels pushed with the output (CommandMarks `nonce`): snapshots keep their marks. */
+  markNonce?: string;
   /** Told when the emulator's worker failed (the mirror replaces it, or stops after too many). */
   onError?: (error: Error) => void;
   pacing?: Partial<MirrorPacing>;
@@ -109,6 +111,7 @@ export class PacedMirror {
   private readonly pacing: MirrorPacing;
   private readonly write: (text: string) => void;
   private readonly tail: (() => string) | undefined;
+  private readonly markNonce: string | undefined;
   private readonly filter: PanelFilter;
   private readonly emulatorEntry: string;
   private readonly onError: ((error: Error) => void) | undefined;
@@ -140,6 +143,7 @@ export class PacedMirror {
     this.pacing = { ...PANEL_PACING, ...options.pacing };
     this.write = options.write;
     this.tail = options.tail;
+    this.markNonce = options.markNonce;
     this.emulatorEntry = options.emulatorEntry;
     this.onError = options.onError;
     this.cols = options.cols;
@@ -219,7 +223,7 @@ export class PacedMirror {
 
   /** What a new emulator of the terminal's size is made of: it reads `tail` first (its worker filters it). */
   private setup(tail: string): EmulatorSetup {
-    return { cols: this.cols, rows: this.rows, scrollback: this.pacing.newestLines, tail };
+    return { cols: this.cols, rows: this.rows, scrollback: this.pacing.newestLines, tail, markNonce: this.markNonce };
   }
 
   /** A new emulator, in a new worker thread, that reads `tail` first. */

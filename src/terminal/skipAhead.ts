@@ -39,6 +39,16 @@ export interface Emulator {
   serializer: SerializeAddon;
 }
 
+/**
+ * Lines to mark where a snapshot redraws them: `lines`, absolute line numbers of the emulator's
+ * normal buffer (0-based, as xterm.js `IMarker.line`), and the `text` written at the start of each
+ * such line, with the cursor in its first cell (a command mark's sentinel, commandMarks.ts).
+ */
+export interface LineMarks {
+  lines: readonly number[];
+  text: string;
+}
+
 /** `bytes` as a person reads it: `512 bytes`, `3.4 kB`, `93 MB` (decimal units, as `ls -h --si`). */
 export function formatBytes(bytes: number): string {
   if (bytes < 1000) return `${bytes} bytes`;
@@ -58,30 +68,57 @@ export function skipNotice(skippedBytes: number): string {
 }
 
 /**
- * Everything `emulator` shows, for a terminal of its size that is still blank: the addon's own
- * serialization of the newest `newestLines` scrollback lines and the screen (alternate screen and
- * modes included), plus what the addon leaves out (see the module comment).
+ * Everything `emulator` shows, for a terminal of its size that is still blank: the newest
+ * `newestLines` scrollback lines and the screen (alternate screen and modes included), as
+ * {@link normalAndScreenText} writes them, plus what the serialize addon leaves out (see the module
+ * comment); `marks` are written on the lines they name.
  */
-export function initialText(emulator: Emulator, newestLines: number): string {
-  const text = emulator.serializer.serialize({ scrollback: newestLines, excludeModes: true });
-  return text + cursorAndModes(emulator.term);
+export function initialText(emulator: Emulator, newestLines: number, marks?: LineMarks): string {
+  return normalAndScreenText(emulator, newestLines, marks) + cursorAndModes(emulator.term);
 }
 
 /**
  * The skip-ahead text (see the module comment) from `emulator`'s state, for a terminal of the
  * emulator's size in any state: `skippedBytes` (UTF-8 bytes of output not shown; 0 writes no
- * notice) and at most `newestLines` lines of scrollback before the screen.
+ * notice) and at most `newestLines` lines of scrollback before the screen; `marks` are written on
+ * the lines they name.
  */
-export function skipAheadText(emulator: Emulator, skippedBytes: number, newestLines: number): string {
-  const { term, serializer } = emulator;
-  const normal = term.buffer.normal;
+export function skipAheadText(emulator: Emulator, skippedBytes: number, newestLines: number, marks?: LineMarks): string {
   let text = '\x1b[?1049l\x1b[!p\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1016l\r\n\x1b[J';
   if (skippedBytes > 0) text += `\x1b[2m${skipNotice(skippedBytes)}\x1b[0m\r\n`;
+  return text + normalAndScreenText(emulator, newestLines, marks) + cursorAndModes(emulator.term);
+}
+
+/**
+ * From the cursor at the start of an empty line, at the bottom of a terminal of the emulator's size
+ * or with blank rows below it (scroll region whole, origin mode off): at most `newestLines` newest
+ * scrollback lines of the normal buffer, one line feed per screen row but one (so they scroll into
+ * the terminal's scrollback and the screen is blank), then the screen from its top left cell, by the
+ * serialize addon (the alternate screen over it when the emulator shows one). The scrollback lines
+ * are serialized in ranges split at marked lines, the mark's text written at each one's start; the
+ * screen's marked rows are reached by CUP afterwards (none while the alternate screen shows: a mark
+ * there would land on it). A marked row that continues a wrapped line is not split at and not marked.
+ */
+function normalAndScreenText(emulator: Emulator, newestLines: number, marks: LineMarks | undefined): string {
+  const { term, serializer } = emulator;
+  const normal = term.buffer.normal;
   const first = Math.max(0, normal.baseY - newestLines);
-  if (first < normal.baseY) text += `${serializer.serialize({ range: { start: first, end: normal.baseY - 1 }, excludeModes: true, excludeAltBuffer: true })}\x1b[0m\r\n`;
+  const marked = (marks?.lines ?? []).filter((line) => line >= first && !normal.getLine(line)?.isWrapped);
+  let text = '';
+  if (first < normal.baseY) {
+    let start = first;
+    for (const line of [...marked.filter((l) => l < normal.baseY), normal.baseY]) {
+      if (line > start) text += `${serializer.serialize({ range: { start, end: line - 1 }, excludeModes: true, excludeAltBuffer: true })}\x1b[0m\r\n`;
+      if (line < normal.baseY) text += marks!.text;
+      start = line;
+    }
+  }
   // The addon's own serialization of the screen (and the alternate screen), for a blank screen.
   text += `${'\n'.repeat(term.rows - 1)}\x1b[H${serializer.serialize({ scrollback: 0, excludeModes: true })}`;
-  return text + cursorAndModes(term);
+  if (term.buffer.active.type === 'normal') {
+    for (const line of marked) if (line >= normal.baseY) text += `\x1b[${line - normal.baseY + 1};1H${marks!.text}`;
+  }
+  return text;
 }
 
 /**

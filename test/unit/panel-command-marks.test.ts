@@ -49,13 +49,13 @@ function panelLines(term: Terminal): string[] {
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 
 /** A session mirrored into a panel, wired as src/vscode/terminal/agentTerminals.ts wires the Mirror. */
-async function mirroredSession(h: Harness, pacing: Partial<MirrorPacing> = { frameMs: 5, refreshMs: 100 }) {
+async function mirroredSession(h: Harness, pacing: Partial<MirrorPacing> = { frameMs: 5, refreshMs: 100 }, opened = true) {
   const owner = h.service.createOwner('marks');
   const { sessionId } = await h.service.open(owner, { name: 'marks' });
   const panel = panelTerminal();
   const frames: string[] = [];
   const marks = new CommandMarks(COLS);
-  const mirror = new PacedMirror({ cols: COLS, rows: ROWS, pacing, emulatorEntry: mirrorEmulatorEntry(), write: (text) => {
+  const mirror = new PacedMirror({ cols: COLS, rows: ROWS, pacing, markNonce: marks.nonce, emulatorEntry: mirrorEmulatorEntry(), write: (text) => {
     const out = marks.written(text);
     frames.push(out);
     panel.term.write(out);
@@ -68,7 +68,7 @@ async function mirroredSession(h: Harness, pacing: Partial<MirrorPacing> = { fra
       mirror.push(marks.event(event));
     }),
   ];
-  mirror.open(COLS, ROWS);
+  if (opened) mirror.open(COLS, ROWS);
   const settled = () => mirrorSettled(mirror, panel.term);
   const send = async (input: string) => {
     await h.service.send(owner, sessionId, { input });
@@ -159,6 +159,38 @@ describe('command marks in the panel mirror (pty-bash, xterm.js)', function () {
     assert.equal(m.panel.marks.length, 1, 'only the command itself is marked');
     assert.equal(lineAt(m.panel.term, m.panel.marks[0]!.line), `$ ${forged}`.slice(0, COLS));
     assert.ok(panelLines(m.panel.term).includes('forged'));
+    m.dispose();
+  });
+
+  it('commands run before the panel opened keep their marks: the emulator carries them into the text it opens with', async () => {
+    const m = await mirroredSession(h, { frameMs: 5, refreshMs: 100 }, false);
+    const ok = await h.service.send(m.owner, m.sessionId, { input: 'echo marked-$((6*7))' });
+    await h.service.send(m.owner, m.sessionId, { input: 'seq 1 25; (exit 4)' });
+    assert.equal(ok.waitReason, 'stdin_read');
+    m.mirror.open(COLS, ROWS);
+    await m.settled();
+    const lines = panelLines(m.panel.term);
+    assert.deepEqual(m.panel.marks.map((x) => lineAt(m.panel.term, x.line)), ['$ echo marked-$((6*7))', '$ seq 1 25; (exit 4)'], JSON.stringify(lines));
+    assert.ok(lines.some((l) => l.startsWith('✗ command 2 · exit 4 · ')), JSON.stringify(lines));
+    // The mark in the panel's scrollback and the one on its screen: later commands are marked as they run.
+    assert.ok(m.panel.marks[0]!.line < m.panel.term.buffer.active.baseY, JSON.stringify(lines));
+    await m.send('echo later');
+    assert.equal(lineAt(m.panel.term, m.panel.marks[2]!.line), '$ echo later');
+    assert.equal(m.frames.join('').includes('dsh-mark'), false, 'the sentinel never reaches the panel');
+    m.dispose();
+  });
+
+  it('a skip-ahead keeps the marks of the commands whose lines it redraws', async () => {
+    const m = await mirroredSession(h, { frameMs: 5, refreshMs: 100, frameCost: 64, skipCost: 512 });
+    await m.send('echo first');
+    await m.send('seq 1 150');
+    assert.ok(m.mirror.stats.skipAheads >= 1, JSON.stringify(m.mirror.stats));
+    const lines = panelLines(m.panel.term);
+    // The lines the skip-ahead redrew (after its notice) hold both commands: both are marked there.
+    const notice = lines.length - 1 - [...lines].reverse().findIndex((l) => l.includes('not shown here'));
+    assert.ok(notice < lines.length, JSON.stringify(lines));
+    const redrawn = m.panel.marks.filter((x) => !x.isDisposed && x.line > notice).map((x) => lineAt(m.panel.term, x.line));
+    assert.deepEqual(redrawn, ['$ echo first', '$ seq 1 150'], JSON.stringify(lines));
     m.dispose();
   });
 

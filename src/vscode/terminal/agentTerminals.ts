@@ -250,6 +250,7 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
       write: (text) => this.emit(this.marks.written(text)),
       emulatorEntry: path.join(__dirname, 'mirrorEmulatorWorker.js'),
       tail: () => printedSoFar(ctx, session.sessionId),
+      markNonce: this.marks.nonce,
       onError: (error) => log.warn(`panel mirror of ${session.sessionId}: ${error.message}`),
     });
     // Read and subscribe in one turn of the event loop, so no output falls between them.
