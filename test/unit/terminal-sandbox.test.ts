@@ -7,6 +7,7 @@
  * fails the open with no shell left.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -313,6 +314,34 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     const opened = await api.open(handle, { cwd: workspace, outsideSandbox: true } as unknown as Parameters<typeof api.open>[1]);
     assert.equal(opened.sandbox.on, true, 'an option named like the grant is ignored');
     handle.dispose();
+  });
+
+  it('keeps what makes git run commands outside unwritable in nested repositories and submodules too', async () => {
+    // VS Code's git extension runs git in the repositories it finds in a workspace folder, outside
+    // any sandbox: a core.fsmonitor or a hook written there from inside would run outside.
+    const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_CONFIG_NOSYSTEM: '1' };
+    const git = (...args: string[]) => execFileSync('git', args, { env: gitEnv, stdio: 'pipe' }).toString();
+    const upstream = path.join(outside, 'upstream');
+    git('init', '-q', upstream);
+    git('-C', upstream, 'commit', '-q', '--allow-empty', '-m', 'first');
+    git('init', '-q', workspace);
+    git('-C', workspace, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', upstream, 'sub');
+    git('init', '-q', path.join(workspace, 'nested', 'repo'));
+    const ran = path.join(outside, 'ran-outside');
+    await open();
+    for (const repo of ['nested/repo', 'sub']) {
+      const config = await send(`git -C ${workspace}/${repo} config core.fsmonitor "touch ${ran}; false"`);
+      assert.notEqual(config.exitCode, 0, `${repo}: ${config.output}`);
+      const hook = await send(`echo 'touch ${ran}' > ${workspace}/${repo}/.git/hooks/pre-commit 2>/dev/null || echo 'touch ${ran}' > "$(git -C ${workspace}/${repo} rev-parse --git-path hooks)/pre-commit"`);
+      assert.notEqual(hook.exitCode, 0, `${repo}: ${hook.output}`);
+    }
+    const gitFile = await send(`echo 'gitdir: ${outside}' > ${workspace}/sub/.git`);
+    assert.notEqual(gitFile.exitCode, 0, 'a submodule\'s .git file cannot point elsewhere');
+    const status = await send(`git -C ${workspace}/nested/repo status --short && echo GIT-WORKS`);
+    assert.match(status.output, /GIT-WORKS/, 'git itself still works inside');
+    for (const repo of ['nested/repo', 'sub']) git('-C', path.join(workspace, repo), 'status');
+    assert.ok(!fs.existsSync(ran), 'nothing written inside ran outside');
+    assert.equal(fs.readFileSync(path.join(workspace, 'sub', '.git'), 'utf8'), 'gitdir: ../.git/modules/sub\n');
   });
 
   it('leaves no placeholder in the workspace folder once its sandboxed sessions are closed, also when they overlapped', async () => {

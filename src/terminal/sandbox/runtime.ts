@@ -68,7 +68,8 @@ export class SandboxRuntime {
     signal?.throwIfAborted();
     const { lib, utils } = await this.load();
     const manager = lib.SandboxManager;
-    const protectedPaths = protectedWorkspacePaths(policy.writableRoots, utils);
+    const protectedPaths = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
+    signal?.throwIfAborted();
     const filesystem = {
       denyRead: policy.denyRead,
       allowRead: policy.allowRead,
@@ -180,23 +181,102 @@ interface RuntimeUtils {
   getDefaultWritePaths(readRules?: { denyRead: readonly string[]; allowRead?: readonly string[] }): string[];
 }
 
+/** How many folders below a writable root are searched for nested repositories and protected names (the runtime's `mandatoryDenySearchDepth`). */
+const NESTED_SCAN_DEPTH = 3;
+/** Most folders searched in one writable root; a larger tree is searched only this far, and the log says so. */
+const NESTED_SCAN_MAX_FOLDERS = 20_000;
+
 /**
  * Paths in each writable root that configure what runs outside the sandbox, kept unwritable: the
  * runtime's own list (shell startup files, `.gitconfig`, `.vscode`, …) and a repository's
- * `.git/hooks` and `.git/config`. The runtime protects them in its host's working folder; a
- * session's roots are the workspace folders, so they are named here.
+ * `.git/hooks` and `.git/config`. The runtime protects them in its host's working folder (and,
+ * with a ripgrep search, below it); a session's roots are the workspace folders, so they are
+ * named here, for the root itself and for the folders up to {@link NESTED_SCAN_DEPTH} below it
+ * (not `node_modules`, not through symbolic links): there the listed files and folders that
+ * exist, and every repository git or VS Code's git extension may run in, outside any sandbox:
+ * - a `.git` folder: its `hooks` and `config`, and those of every submodule's git folder inside
+ *   it (`.git/modules/<name>/…`, nested too), which git reads when it runs in the submodule;
+ * - a `.git` file (a submodule or a worktree): the file itself, which names the git folder git uses.
+ * @returns absolute paths, possibly absent ones (the runtime keeps them from being created).
  */
-function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils): string[] {
+async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log?: Log): Promise<string[]> {
+  const names = [...utils.DANGEROUS_FILES, ...utils.getDangerousDirectories()];
   const paths: string[] = [];
   for (const root of roots) {
-    for (const name of [...utils.DANGEROUS_FILES, ...utils.getDangerousDirectories()]) paths.push(path.join(root, name));
-    try {
-      if (fs.statSync(path.join(root, '.git')).isDirectory()) paths.push(path.join(root, '.git', 'hooks'), path.join(root, '.git', 'config'));
-    } catch {
-      // Not a repository root.
+    for (const name of names) paths.push(path.join(root, name));
+    paths.push(...(await gitControlPaths(root)));
+    let searched = 0;
+    let level = [root];
+    for (let depth = 1; depth <= NESTED_SCAN_DEPTH && level.length > 0; depth++) {
+      const next: string[] = [];
+      for (const dir of level) {
+        for (const entry of await folderEntries(dir)) {
+          if (!entry.isDirectory() || entry.name === 'node_modules' || entry.name === '.git' || names.includes(entry.name)) continue;
+          if (++searched > NESTED_SCAN_MAX_FOLDERS) break;
+          const folder = path.join(dir, entry.name);
+          next.push(folder);
+          const inside = await folderEntries(folder);
+          for (const name of names) if (inside.some((e) => e.name === name.split('/')[0]) && (await exists(path.join(folder, name)))) paths.push(path.join(folder, name));
+          if (inside.some((e) => e.name === '.git')) paths.push(...(await gitControlPaths(folder)));
+        }
+        if (searched > NESTED_SCAN_MAX_FOLDERS) break;
+      }
+      if (searched > NESTED_SCAN_MAX_FOLDERS) {
+        log?.warn(`sandbox: ${root} has more than ${NESTED_SCAN_MAX_FOLDERS} folders within ${NESTED_SCAN_DEPTH} levels; nested repositories past the first ${NESTED_SCAN_MAX_FOLDERS} stay writable`);
+        break;
+      }
+      level = next;
+    }
+  }
+  return [...new Set(paths)];
+}
+
+/** The paths of `dir`'s repository that make git run commands (see {@link protectedWorkspacePaths}); none without `.git`. */
+async function gitControlPaths(dir: string): Promise<string[]> {
+  const dotGit = path.join(dir, '.git');
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.lstat(dotGit);
+  } catch {
+    return []; // Not a repository root.
+  }
+  if (stat.isFile()) return [dotGit];
+  if (!stat.isDirectory()) return [];
+  const paths: string[] = [];
+  // The repository's git folder, then the git folders of its submodules (modules/<name>, also nested in names with slashes and in submodules of submodules).
+  const gitDirs = [dotGit];
+  for (let i = 0; i < gitDirs.length && i < NESTED_SCAN_MAX_FOLDERS; i++) {
+    const gitDir = gitDirs[i]!;
+    paths.push(path.join(gitDir, 'hooks'), path.join(gitDir, 'config'));
+    const pending = [path.join(gitDir, 'modules')];
+    while (pending.length > 0 && gitDirs.length < NESTED_SCAN_MAX_FOLDERS) {
+      const modules = pending.pop()!;
+      for (const entry of await folderEntries(modules)) {
+        if (!entry.isDirectory()) continue;
+        const candidate = path.join(modules, entry.name);
+        if (await exists(path.join(candidate, 'HEAD'))) gitDirs.push(candidate);
+        else pending.push(candidate);
+      }
     }
   }
   return paths;
+}
+
+async function folderEntries(dir: string): Promise<fs.Dirent[]> {
+  try {
+    return await fs.promises.readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await fs.promises.lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
