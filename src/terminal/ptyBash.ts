@@ -129,6 +129,7 @@ export class PtyBashBackend implements TerminalBackend {
     this.logProtection(term);
     const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed, this.renderThread);
     session.outsideApproved = outside;
+    if (!sandboxed) session.inputRefusal = () => this.outsideRefusal(outside);
     try {
       await session.firstPrompt(config.openTimeoutMs, signal);
       return session;
@@ -142,6 +143,26 @@ export class PtyBashBackend implements TerminalBackend {
     } finally {
       startup.removeRc();
     }
+  }
+
+  /**
+   * Why a session that runs outside the agent sandbox may not take input now: the policy in force
+   * now has the sandbox on, and the session was not approved outside it (it opened while the
+   * sandbox was off) or the policy no longer allows sessions outside it. Undefined when it may.
+   * @param approved the session was started outside on a confirmed grant (SpawnSpec.outsideSandbox).
+   * @returns TerminalError SANDBOX_REQUIRED saying why and what to do, or undefined.
+   */
+  private outsideRefusal(approved: boolean): TerminalError | undefined {
+    const policy = this.sandbox?.policy();
+    if (!policy?.on) return undefined;
+    if (approved && policy.unsandboxed.allowed) return undefined;
+    const why = approved
+      ? `it was approved outside the agent sandbox, and the settings no longer allow a session outside it (${policy.unsandboxed.why})`
+      : `it was opened while the agent sandbox was off, and the sandbox is on now (${policy.reason})`;
+    return new TerminalError(
+      'SANDBOX_REQUIRED',
+      `this session runs outside the agent sandbox: ${why}. Nothing was typed. Reading its output and signals still work; close this session (dsh_terminal_close) and open a new one, which starts inside the sandbox`,
+    );
   }
 
   /**

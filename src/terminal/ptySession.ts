@@ -75,6 +75,11 @@ export class PtyBashSession implements BackendSession {
   motd = '';
   /** Set by the backend: started outside the agent sandbox on a confirmed grant while the sandbox was on. */
   outsideApproved = false;
+  /**
+   * Set by the backend: why input may not be typed now (the agent sandbox turned on, or no longer
+   * allowing this session outside it, since it opened); see `BackendSession.inputRefusal`.
+   */
+  inputRefusal: () => TerminalError | undefined = () => undefined;
   private readonly parser: MarkerParser;
   private readonly scrollback: Scrollback;
   /** Every command the shell ran (commandHistory.ts), fed by the markers and the writes below. */
@@ -318,6 +323,8 @@ export class PtyBashSession implements BackendSession {
       throw new TerminalError('SESSION_EXITED', `the session's shell has exited (${statusText(this.exitStatus)}); open a new session`);
     }
     if (this.active) throw new TerminalError('SESSION_BUSY', 'a send is already in flight on this session; wait for it to return');
+    const refusal = this.inputRefusal();
+    if (refusal) throw refusal;
     const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
     const typed = checkInput(request);
     await this.settleAfterSignal();

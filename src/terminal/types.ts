@@ -12,6 +12,7 @@ import type { SandboxSummary } from './sandbox/policy';
 import type { CommandHistory } from './commandHistory';
 import type { CommandEvent, CommandOrigin } from './commandRecord';
 import type { SearchRequest, SearchResult } from './scrollbackSearch';
+import type { TerminalError } from './errors';
 
 /**
  * Why a send returned. Only `stdin_read` with `waiting: 'shell-prompt'` means "the command
@@ -263,6 +264,12 @@ export interface BackendSession {
   readonly sandboxed?: { readonly summary: SandboxSummary };
   /** True when it runs outside the agent sandbox although the sandbox was on: started on a confirmed grant (SpawnSpec.outsideSandbox). */
   readonly outsideApproved?: boolean;
+  /**
+   * Why input may not be typed into this session now, read at the call; undefined when it may.
+   * A pty-bash session that runs outside the agent sandbox refuses input (`SANDBOX_REQUIRED`) while
+   * the sandbox is on, unless it was approved outside it and the settings still allow that.
+   */
+  inputRefusal?(): TerminalError | undefined;
   /**
    * The shell's working directory now (Linux: the link /proc/<shell pid>/cwd, read at the call),
    * or undefined where it cannot be read (no /proc, or the shell exited).

@@ -344,6 +344,38 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     assert.equal(fs.readFileSync(path.join(workspace, 'sub', '.git'), 'utf8'), 'gitdir: ../.git/modules/sub\n');
   });
 
+  it('a session opened outside the sandbox takes no input once the sandbox is on; one approved outside only while the settings still allow it', async () => {
+    await open(policy({ dshMode: 'off' }));
+    assert.equal((await send('echo before')).exitCode, 0);
+    current = policy();
+    const late = path.join(outside, 'late.txt');
+    const refusedBecause = (why: RegExp) => (error: unknown) => {
+      assert.ok(error instanceof TerminalError);
+      assert.equal(error.code, 'SANDBOX_REQUIRED');
+      assert.match(error.message, /^this session runs outside the agent sandbox: .*Nothing was typed.*close this session/);
+      assert.match(error.message, why);
+      return true;
+    };
+    const refused = refusedBecause(/opened while the agent sandbox was off, and the sandbox is on now \(dsh\.terminal\.sandbox is "on"\)/);
+    await assert.rejects(send(`touch ${late}`), refused);
+    await assert.rejects(h.service.send(h.owner, id, { keys: ['Enter'] }), refused);
+    assert.throws(() => h.service.startBackground(h.owner, id, { input: `touch ${late}` }), refused);
+    await sleep(300);
+    assert.ok(!fs.existsSync(late), 'nothing ran outside the sandbox');
+    assert.ok(h.service.read(h.owner, id, { count: 10 }).text.includes('before'), 'what it printed can still be read');
+    current = policy({ dshMode: 'off' });
+    assert.equal((await send('echo after')).exitCode, 0, 'with the sandbox off again it takes input again');
+    await h.dispose();
+
+    current = policy({ allowUnsandboxedCommands: true });
+    h = harness({ quietThresholdMs: 6_000 }, { sandbox: { runtime, policy: () => current } });
+    id = (await h.service.open(h.owner, { cwd: workspace }, { outsideSandbox: true })).sessionId;
+    assert.equal((await send('echo approved')).exitCode, 0);
+    current = policy({ allowUnsandboxedCommands: false });
+    await assert.rejects(send(`touch ${late}`), refusedBecause(/approved outside the agent sandbox, and the settings no longer allow a session outside it \(chat\.agent\.sandbox\.allowUnsandboxedCommands is false/));
+    assert.ok(!fs.existsSync(late));
+  });
+
   it('leaves no placeholder in the workspace folder once its sandboxed sessions are closed, also when they overlapped', async () => {
     const entries = () => fs.readdirSync(workspace).sort();
     assert.deepEqual(entries(), []);
