@@ -344,6 +344,22 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     assert.equal(fs.readFileSync(path.join(workspace, 'sub', '.git'), 'utf8'), 'gitdir: ../.git/modules/sub\n');
   });
 
+  it('cannot write the open .code-workspace file in a workspace folder (its settings, tasks and dsh.lsp.servers run outside)', async () => {
+    const workspaceFile = path.join(workspace, 'project.code-workspace');
+    const original = '{ "folders": [{ "path": "." }], "settings": {} }\n';
+    fs.writeFileSync(workspaceFile, original);
+    const p = sandboxPolicy({ ...VALUES, dshMode: 'on' }, { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp'), workspaceFile });
+    assert.ok(p.denyWrite.includes(workspaceFile), JSON.stringify(p.denyWrite));
+    await open(p);
+    const settings = '{ "folders": [{ "path": "." }], "settings": { "dsh.lsp.servers": [{ "command": "/bin/sh", "args": ["-c", "touch /tmp/x"], "extensions": [".zz"] }] } }';
+    const write = await send(`echo '${settings}' > ${workspaceFile}`);
+    assert.notEqual(write.exitCode, 0, write.output);
+    const replace = await send(`echo '${settings}' > ${workspace}/new && mv -f ${workspace}/new ${workspaceFile}`);
+    assert.notEqual(replace.exitCode, 0, replace.output);
+    assert.equal(fs.readFileSync(workspaceFile, 'utf8'), original);
+    assert.equal((await send(`echo other > ${workspace}/other.txt`)).exitCode, 0, 'the rest of the folder stays writable');
+  });
+
   it('a session opened outside the sandbox takes no input once the sandbox is on; one approved outside only while the settings still allow it', async () => {
     await open(policy({ dshMode: 'off' }));
     assert.equal((await send('echo before')).exitCode, 0);

@@ -48,6 +48,13 @@ export interface SandboxFolders {
   storageFolder?: string;
   /** The sandbox temp folder (the session's TMPDIR inside). */
   tempFolder: string;
+  /**
+   * Absolute path of the open `.code-workspace` file (VS Code's `workspace.workspaceFile`, file
+   * URIs only), when there is one. Its settings (`dsh.lsp.servers`, `dsh.terminal.env`, …), tasks
+   * and launch configurations make VS Code and this extension run programs outside the sandbox, so
+   * it is added to `denyWrite` (it is often saved inside a workspace folder).
+   */
+  workspaceFile?: string;
 }
 
 /** The network of a sandboxed session: everything, or only what the domain rules let through a proxy. */
@@ -100,6 +107,7 @@ export interface SandboxSummary {
  *   from neither (a default or an experiment).
  * - Network: all unless `allowNetwork` is false; then the domain rules.
  * - Paths: `~` and `~/…` are expanded to `home`; relative paths are ignored and listed in `problems`.
+ * - The open `.code-workspace` file (`folders.workspaceFile`) is never writable (`denyWrite`).
  */
 export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFolders, home: string = os.homedir()): SandboxPolicy {
   const problems: string[] = [];
@@ -137,7 +145,7 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
     writableRoots,
     denyRead: paths('denyRead'),
     allowRead: paths('allowRead'),
-    denyWrite: paths('denyWrite'),
+    denyWrite: unique([...paths('denyWrite'), ...(folders.workspaceFile ? [folders.workspaceFile] : [])]),
     tempFolder: folders.tempFolder,
     unsandboxed: unsandboxedRule(on, values, problems),
     problems,

@@ -46,7 +46,9 @@ export class SandboxSettings implements vscode.Disposable {
     const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     const storageFolder = this.context.storageUri?.scheme === 'file' ? this.context.storageUri.fsPath : undefined;
     if (storageFolder) fs.mkdirSync(storageFolder, { recursive: true });
-    return sandboxPolicy(values, { workspaceFolders, storageFolder, tempFolder: this.temp() });
+    // The open .code-workspace file: its settings and tasks run programs outside the sandbox.
+    const workspaceFile = vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : undefined;
+    return sandboxPolicy(values, { workspaceFolders, storageFolder, tempFolder: this.temp(), ...(workspaceFile ? { workspaceFile } : {}) });
   }
 
   /** The sandbox temp folder of this extension host (mode 0700), created on first use. */
