@@ -444,7 +444,7 @@ export class PtyBashSession implements BackendSession {
     const source = this.readSource(request);
     if (source.kind === 'screen') return screenPage(source.tail, this.render().screen(source.tail.text));
     if (request.raw) return source.page;
-    return renderedPage(() => this.render(), source.page, this.config.maxReadBytes, this.log);
+    return renderedPage(() => this.render(), source.page, source.pageOf, this.config.maxReadBytes, this.log);
   }
 
   /** As read, rendered in the render thread: the caller's thread is not held by the render. */
@@ -453,11 +453,14 @@ export class PtyBashSession implements BackendSession {
     const size = this.cellSize();
     if (source.kind === 'screen') return screenPage(source.tail, await this.renderThread.screen(size, source.tail.text));
     if (request.raw) return source.page;
-    return renderedPageAsync((raw) => this.renderThread.render(size, raw), source.page, this.config.maxReadBytes, this.log);
+    return renderedPageAsync((raw) => this.renderThread.render(size, raw), source.page, source.pageOf, this.config.maxReadBytes, this.log);
   }
 
-  /** The raw text a read renders: the scrollback's tail for the screen, else the page asked for. */
-  private readSource(request: ReadRequest): { kind: 'screen'; tail: ReadResult } | { kind: 'page'; page: ReadResult } {
+  /**
+   * The raw text a read renders: the scrollback's tail for the screen, else the page asked for,
+   * and `pageOf(count)`, the same page with at most `count` lines (the same newest line).
+   */
+  private readSource(request: ReadRequest): { kind: 'screen'; tail: ReadResult } | { kind: 'page'; page: ReadResult; pageOf: (count: number) => ReadResult } {
     const offset = request.offset ?? 0;
     const count = request.count ?? DEFAULT_READ_COUNT;
     for (const [name, value, min] of [['offset', offset, 0], ['count', count, 1]] as const) {
@@ -466,11 +469,10 @@ export class PtyBashSession implements BackendSession {
     }
     if (request.screen && request.command !== undefined) throw new TerminalError('INVALID_ARGUMENT', 'give screen or command, not both: the screen is not part of any command');
     if (request.screen) return { kind: 'screen', tail: this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes) };
-    const page =
-      request.command === undefined
-        ? this.scrollback.page(offset, count, this.config.maxReadBytes)
-        : this.commands.outputPage(request.command, offset, count, this.config.maxReadBytes);
-    return { kind: 'page', page };
+    const { command } = request;
+    const pageOf = (lines: number) =>
+      command === undefined ? this.scrollback.page(offset, lines, this.config.maxReadBytes) : this.commands.outputPage(command, offset, lines, this.config.maxReadBytes);
+    return { kind: 'page', page: pageOf(count), pageOf };
   }
 
   search(request: SearchRequest): Promise<SearchResult> {

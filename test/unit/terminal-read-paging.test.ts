@@ -1,0 +1,48 @@
+/**
+ * Paging a session's rendered scrollback on real bash: every line is shown by exactly one page
+ * when the rendered text is larger than the raw text (tabs become spaces), both for the whole
+ * scrollback and for one command's output.
+ */
+import * as assert from 'node:assert/strict';
+import type { ReadRequest, ReadResult } from '../../src/terminal/types';
+import { Harness, harness } from '../helpers/terminalHarness';
+
+describe('rendered pages (real bash)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  /** Every rendered page from the newest, following lineEnd as nextOffset does, oldest first. */
+  async function allPages(id: string, request: ReadRequest, sync: boolean): Promise<ReadResult[]> {
+    const pages: ReadResult[] = [];
+    let offset = 0;
+    for (;;) {
+      const page = sync ? h.service.read(h.owner, id, { ...request, offset }) : await h.service.readAsync(h.owner, id, { ...request, offset });
+      pages.unshift(page);
+      if (page.lineEnd >= page.totalLines) return pages;
+      assert.ok(page.lineEnd > offset, `a page moves on (offset ${offset})`);
+      offset = page.lineEnd;
+    }
+  }
+
+  it('a page whose rendering outgrows the byte cap leaves its oldest lines to the next page instead of hiding them', async () => {
+    const maxReadBytes = 2048;
+    h = harness({ maxReadBytes });
+    const { sessionId: id } = await h.service.open(h.owner, { cwd: h.tmp });
+    // 100 lines of 10 bytes raw (about 1 KiB, one page raw) that render to 37 characters each.
+    await h.service.send(h.owner, id, { input: `for i in $(seq 1 100); do printf 'L%03d\\t\\t\\t\\tx\\n' $i; done` });
+    const expected = Array.from({ length: 100 }, (_, i) => `L${String(i + 1).padStart(3, '0')}                            x`);
+    for (const sync of [false, true]) {
+      for (const request of [{ count: 500 }, { command: 1, count: 500 }]) {
+        const pages = await allPages(id, request, sync);
+        const lines = pages.flatMap((p) => p.text.split('\n'));
+        for (const p of pages) {
+          assert.ok(Buffer.byteLength(p.text) <= maxReadBytes, 'each page within the cap');
+          assert.equal(p.text.split('\n').length, p.lineEnd - p.lineBegin, 'a page shows the lines its range names');
+        }
+        assert.deepEqual(lines.filter((l) => l.startsWith('L')), expected, `every line once (${sync ? 'read' : 'readAsync'}, ${JSON.stringify(request)})`);
+        assert.equal(pages[pages.length - 1]!.truncated, true, 'the newest page says the cap cut it');
+      }
+    }
+  });
+});
