@@ -68,6 +68,8 @@ export class Scrollback {
   private lines: string[] = new Array<string>(64).fill('');
   /** UTF-8 bytes of each line in `lines`, its terminator included. */
   private lineBytes = new Float64Array(64);
+  /** 1 for a line in `lines` that is a piece of a longer line (it ends with LINE_SPLIT_MARKER) continued by the next line. */
+  private continued = new Uint8Array(64);
   private first = 0;
   private count = 0;
   /**
@@ -207,7 +209,7 @@ export class Scrollback {
     this.partialPartBytes.splice(0, whole);
     this.partialBytes -= bytes + cutBytes;
     this.partialLength -= units + cut;
-    this.storeLine(piece + LINE_SPLIT_MARKER, bytes + cutBytes + LINE_SPLIT_MARKER_BYTES);
+    this.storeLine(piece + LINE_SPLIT_MARKER, bytes + cutBytes + LINE_SPLIT_MARKER_BYTES, true);
   }
 
   /** The retained range in absolute coordinates (see ScrollbackPosition). */
@@ -271,9 +273,16 @@ export class Scrollback {
    * The raw lines a `page(offset, count, …)` without a byte cap would hold, oldest first, as UTF-8
    * with a `\n` after each line: one copy, no string concatenation. They are written into the
    * buffer `allocate(size)` returns (at least `size` bytes; by default an ArrayBuffer of their own
-   * that can be transferred to a worker thread); `bytes` views exactly them. `firstLineNumber` is absolute.
+   * that can be transferred to a worker thread); `bytes` views exactly them. `firstLineNumber` is
+   * absolute. `continued` lists, ascending, the indexes (0 = the first of these lines) of the
+   * lines that are a piece of a longer line, ending with LINE_SPLIT_MARKER, whose next piece is
+   * the next stored line (see the module comment).
    */
-  utf8Lines(offset: number, count: number, allocate: (size: number) => Uint8Array = (size) => Buffer.allocUnsafeSlow(size)): { firstLineNumber: number; lineCount: number; bytes: Uint8Array } {
+  utf8Lines(
+    offset: number,
+    count: number,
+    allocate: (size: number) => Uint8Array = (size) => Buffer.allocUnsafeSlow(size),
+  ): { firstLineNumber: number; lineCount: number; bytes: Uint8Array; continued: number[] } {
     const total = this.totalLines;
     const end = Math.max(0, total - offset);
     const begin = Math.max(0, end - count);
@@ -282,11 +291,13 @@ export class Scrollback {
     const target = allocate(size);
     const bytes = Buffer.from(target.buffer, target.byteOffset, size);
     let at = 0;
+    const continued: number[] = [];
     for (let i = begin; i < end; i++) {
       at += bytes.write(this.lineAt(i), at);
       bytes[at++] = 0x0a;
+      if (i < this.count && this.continued[(this.first + i) & (this.lines.length - 1)]) continued.push(i - begin);
     }
-    return { firstLineNumber: this.evicted + begin, lineCount: end - begin, bytes };
+    return { firstLineNumber: this.evicted + begin, lineCount: end - begin, bytes, continued };
   }
 
   private lineAt(index: number): string {
@@ -297,19 +308,22 @@ export class Scrollback {
   /** Stores a complete line; `bytes` is its UTF-8 length when the caller knows it. */
   private pushLine(line: string, bytes?: number): void {
     if (line.length * 3 > this.maxLineBytes && (bytes ?? utf8Length(line)) > this.maxLineBytes) {
-      for (const piece of splitLine(line, this.maxLineBytes)) this.storeLine(piece);
+      const pieces = splitLine(line, this.maxLineBytes);
+      pieces.forEach((piece, i) => this.storeLine(piece, undefined, i < pieces.length - 1));
     } else {
       this.storeLine(line, bytes);
     }
   }
 
-  private storeLine(line: string, bytes?: number): void {
+  /** Stores a complete line; `continued`: it is a piece of a longer line, continued by the next. */
+  private storeLine(line: string, bytes?: number, continued = false): void {
     const n = (bytes ?? utf8Length(line)) + 1; // the line and its terminator
     if (this.count === this.lines.length) this.grow();
     if (this.count === this.lines.length) this.dropOldest(); // at the line bound: the ring is full
     const at = (this.first + this.count) & (this.lines.length - 1);
     this.lines[at] = line;
     this.lineBytes[at] = n;
+    this.continued[at] = continued ? 1 : 0;
     this.count++;
     this.bytes += n;
     if (this.count > this.limits.maxLines) this.dropOldest();
@@ -321,13 +335,16 @@ export class Scrollback {
     if (capacity > this.limits.maxLines) return;
     const lines = new Array<string>(capacity * 2).fill('');
     const lineBytes = new Float64Array(capacity * 2);
+    const continued = new Uint8Array(capacity * 2);
     for (let i = 0; i < this.count; i++) {
       const from = (this.first + i) & (capacity - 1);
       lines[i] = this.lines[from]!;
       lineBytes[i] = this.lineBytes[from]!;
+      continued[i] = this.continued[from]!;
     }
     this.lines = lines;
     this.lineBytes = lineBytes;
+    this.continued = continued;
     this.first = 0;
   }
 

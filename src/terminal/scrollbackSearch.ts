@@ -51,7 +51,11 @@ export interface SearchRequest {
   timeoutMs?: number;
 }
 
-/** One matching line. */
+/**
+ * One matching line. A line longer than the scrollback's line limit, stored as several lines
+ * (pieces ending with LINE_SPLIT_MARKER, scrollback.ts), is matched whole, markers left out: a
+ * match may straddle two pieces, and is placed at the piece where it starts.
+ */
 export interface SearchMatch {
   /** Absolute line number (0-based since the session opened: `firstLineNumber` of a read). */
   line: number;
@@ -59,9 +63,9 @@ export interface SearchMatch {
   offset: number;
   /** Index of the command whose output holds the line, when it is recorded. */
   command?: number;
-  /** UTF-16 offset of the match in the plain line. */
+  /** UTF-16 offset of the match in the plain text of line `line` (of the piece, for a line in pieces). */
   column: number;
-  /** The plain line, cut around the match to MAX_MATCH_LINE_CHARS with `…` where cut. */
+  /** The plain line (all its pieces), cut around the match to MAX_MATCH_LINE_CHARS with `…` where cut. */
   text: string;
   /** Context lines, oldest first, cut to half that length. */
   before?: string[];
@@ -117,7 +121,7 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
   try {
     if (lineCount === 0) return result;
     outcome = await searchInWorker(
-      { bytes: page.bytes, lineCount, pattern, regex: request.regex === true, ignoreCase: request.ignoreCase === true, context, maxMatches, maxLineChars: MAX_MATCH_LINE_CHARS, escapes: ESCAPES.source },
+      { bytes: page.bytes, lineCount, continued: page.continued, pattern, regex: request.regex === true, ignoreCase: request.ignoreCase === true, context, maxMatches, maxLineChars: MAX_MATCH_LINE_CHARS, escapes: ESCAPES.source },
       timeoutMs,
     );
   } catch (error) {
@@ -136,7 +140,7 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
   for (const m of outcome.matches) {
     const size = m.text.length + m.before.reduce((n, l) => n + l.length, 0) + m.after.reduce((n, l) => n + l.length, 0);
     if (result.matches.length > 0 && chars + size > MAX_RESULT_CHARS) {
-      next = m.index;
+      next = m.last;
       cut = true;
       break;
     }

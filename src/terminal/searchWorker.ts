@@ -11,6 +11,7 @@
  * under the unit tests.
  */
 import { Worker } from 'node:worker_threads';
+import { LINE_SPLIT_MARKER } from './scrollback';
 
 /** One search job: `bytes` holds the lines searched, oldest first, each followed by `\n`, in UTF-8. */
 export interface SearchJob {
@@ -18,6 +19,12 @@ export interface SearchJob {
   bytes: Uint8Array;
   /** Lines in `bytes`. */
   lineCount: number;
+  /**
+   * Indexes, ascending, of the lines that are a piece of a longer line continued by the next line
+   * (Scrollback.utf8Lines): each ends with LINE_SPLIT_MARKER, which is not matched. The pieces are
+   * matched as one line.
+   */
+  continued: number[];
   pattern: string;
   regex: boolean;
   ignoreCase: boolean;
@@ -31,11 +38,17 @@ export interface SearchJob {
   escapes: string;
 }
 
-/** A match as the worker reports it: `index` of its line in the job's lines (0 = oldest). */
+/**
+ * A match as the worker reports it: `index` of its line in the job's lines (0 = oldest); for a
+ * line stored in pieces, of the piece where the match starts.
+ */
 export interface WorkerMatch {
   index: number;
-  /** UTF-16 offset of the match in the plain line. */
+  /** Index of the newest piece of the line matched (`index` itself for a line in one piece). */
+  last: number;
+  /** UTF-16 offset of the match in the plain text of line `index`. */
   column: number;
+  /** The plain line (all its pieces), cut around the match. */
   text: string;
   before: string[];
   after: string[];
@@ -46,7 +59,7 @@ export interface WorkerOutcome {
   matches: WorkerMatch[];
   /**
    * Finished: the index of the next (older) line still to search, -1 when every line was searched.
-   * Stopped by the time bound: the index of the line it was searching.
+   * Stopped by the time bound: the index of the line it was searching (of its oldest piece).
    */
   next: number;
   /** The time bound stopped the job. */
@@ -60,9 +73,12 @@ const PAGE_BUFFER_KEEP_MS = 30_000;
 
 /**
  * The worker's program. The page is decoded line by line; lines are searched newest first; each
- * is made plain (escapes removed) only when it holds ESC or CR. Before searching line i it stores i in the shared `progress`
- * (so the caller knows where a stopped search was); it posts each `match`, then `done` with the
- * index of the next line to search.
+ * is made plain (escapes removed) only when it holds ESC or CR. The pieces of a line stored in
+ * several (`job.continued`) are made plain one by one, their markers dropped, and searched joined;
+ * a match is reported at the piece where it starts, its column in that piece. Before searching a
+ * line it stores the index of its (oldest piece's) line in the shared `progress` (so the caller
+ * knows where a stopped search was); it posts each `match`, then `done` with the index of the
+ * next line to search.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -85,8 +101,10 @@ const decode = (buffer) => {
 parentPort.on('message', ({ job, progress }) => {
   const lines = decode(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
   const strip = new RegExp(job.escapes, 'g');
+  const continued = new Set(job.continued);
+  // Line i as matched: a piece's marker dropped, then escapes.
   const plain = (i) => {
-    const line = lines[i];
+    const line = continued.has(i) ? lines[i].slice(0, -${LINE_SPLIT_MARKER.length}) : lines[i];
     return line.indexOf('\\x1b') >= 0 || line.indexOf('\\r') >= 0 ? line.replace(strip, '') : line;
   };
   const cut = (line, column, max) => {
@@ -106,18 +124,38 @@ parentPort.on('message', ({ job, progress }) => {
   }
   let found = 0;
   let i = lines.length - 1;
-  for (; i >= 0 && found < job.maxMatches; i--) {
-    Atomics.store(progress, 0, i);
-    const line = plain(i);
+  while (i >= 0 && found < job.maxMatches) {
+    // The line's pieces: first..i (a line in one piece: i alone).
+    let first = i;
+    while (first > 0 && continued.has(first - 1)) first--;
+    Atomics.store(progress, 0, first);
+    let line;
+    // Where each piece's plain text starts in the line's.
+    const starts = [0];
+    if (first === i) {
+      line = plain(i);
+    } else {
+      const parts = [];
+      let length = 0;
+      for (let j = first; j <= i; j++) {
+        parts.push(plain(j));
+        length += parts[parts.length - 1].length;
+        if (j < i) starts.push(length);
+      }
+      line = parts.join('');
+    }
     const column = find(line);
     if (column >= 0) {
       found++;
+      let piece = starts.length - 1;
+      while (piece > 0 && starts[piece] > column) piece--;
       const before = [];
       const after = [];
-      for (let j = Math.max(0, i - job.context); j < i; j++) before.push(cut(plain(j), 0, job.maxLineChars >> 1));
+      for (let j = Math.max(0, first - job.context); j < first; j++) before.push(cut(plain(j), 0, job.maxLineChars >> 1));
       for (let j = i + 1; j <= Math.min(lines.length - 1, i + job.context); j++) after.push(cut(plain(j), 0, job.maxLineChars >> 1));
-      parentPort.postMessage({ kind: 'match', match: { index: i, column, text: cut(line, column, job.maxLineChars), before, after } });
+      parentPort.postMessage({ kind: 'match', match: { index: first + piece, last: i, column: column - starts[piece], text: cut(line, column, job.maxLineChars), before, after } });
     }
+    i = first - 1;
   }
   parentPort.postMessage({ kind: 'done', next: i });
 });
