@@ -125,13 +125,14 @@ export class ActiveSend {
    * Starts following the session at once: arms the timeout, the poll and the cancellation.
    * @param drainSeq the number of the drain marker this send would write (ptyDrain.ts).
    * @param ends `finished` is called once, at once, when the send has its wait reason (the session
-   *   is then free for the next send); `answered` once its result is ready (after the render).
+   *   is then free for the next send); `answered` once its result is ready (after the render), or
+   *   `failed` instead when a wait's `until` pattern was stopped (untilPattern.ts).
    */
   constructor(
     private readonly host: SendHost,
     private readonly options: SendOptions,
     private readonly drainSeq: () => number,
-    private readonly ends: { finished(): void; answered(result: SendResult): void },
+    private readonly ends: { finished(): void; answered(result: SendResult): void; failed(error: Error): void },
   ) {
     this.kind = options.kind;
     this.baselineSeq = host.markers.promptSeq;
@@ -143,7 +144,15 @@ export class ActiveSend {
     this.preWaits = options.preWaits;
     this.probeFrom = this.startedAt + options.probeDelayMs;
     this.fullScansAtStart = host.tree?.fullScanCount;
-    this.until = options.until ? new UntilMatcher(options.until) : undefined;
+    this.until = options.until
+      ? new UntilMatcher(options.until, {
+          matched: (text) => {
+            this.match = text;
+            this.finish('output_match');
+          },
+          failed: (error) => this.fail(error),
+        })
+      : undefined;
     this.timer = setTimeout(() => this.finish('timeout'), options.timeoutMs);
     this.poll = new PollLoop(host.config.pollIntervalMs, () => this.evaluate(true));
     this.onAbort = () => {
@@ -183,11 +192,7 @@ export class ActiveSend {
   onText(text: string): void {
     if (this.mode === 'output') this.viewport.append(text);
     else this.echoTail = (this.echoTail + text).slice(-ECHO_TAIL_MAX);
-    const match = this.until?.push(text);
-    if (match !== undefined) {
-      this.match = match;
-      this.finish('output_match');
-    }
+    this.until?.push(text);
   }
 
   /**
@@ -217,19 +222,31 @@ export class ActiveSend {
    * child process), never on this thread, and hands the result to `done`.
    */
   finish(reason: WaitReason, waiting?: Waiting, foreground?: ForegroundProcess): void {
-    if (this.finished) return;
+    if (!this.end()) return;
+    const echoOff = waiting === 'program-input' ? echoDisabled(this.host.ptsIfKnown()) : Promise.resolve(false);
+    void Promise.all([this.result(reason, waiting, foreground), echoOff]).then(([result, off]) => {
+      if (off) result.echoOff = true;
+      this.ends.answered(result);
+    });
+  }
+
+  /** Ends the send with `error` instead of a result (once; nothing if it already ended): its `until` pattern was stopped. */
+  private fail(error: Error): void {
+    if (this.end()) this.ends.failed(error);
+  }
+
+  /** Marks the send ended and stops its timers, poll, pattern and cancellation; false when it already was. */
+  private end(): boolean {
+    if (this.finished) return false;
     this.finished = true;
     this.ends.finished();
     clearTimeout(this.timer);
     clearTimeout(this.graceTimer);
     clearTimeout(this.draining?.timer);
     this.poll.stop();
+    this.until?.stop();
     this.options.signal?.removeEventListener('abort', this.onAbort);
-    const echoOff = waiting === 'program-input' ? echoDisabled(this.host.ptsIfKnown()) : Promise.resolve(false);
-    void Promise.all([this.result(reason, waiting, foreground), echoOff]).then(([result, off]) => {
-      if (off) result.echoOff = true;
-      this.ends.answered(result);
-    });
+    return true;
   }
 
   /**

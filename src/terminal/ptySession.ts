@@ -427,12 +427,13 @@ export class PtyBashSession implements BackendSession {
    * send; nothing for a wait), and resolves with its result once it has a wait reason.
    */
   private track(options: SendOptions, start: () => void): Promise<SendResult> {
-    return new Promise<SendResult>((resolve) => {
+    return new Promise<SendResult>((resolve, reject) => {
       const send = new ActiveSend(this.sendHost, options, () => ++this.drainSeq, {
         finished: () => {
           if (this.active === send) this.active = undefined;
         },
         answered: resolve,
+        failed: reject,
       });
       this.active = send;
       start();

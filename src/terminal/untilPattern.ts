@@ -1,12 +1,14 @@
 /**
  * The `until` pattern of a wait: a JavaScript regular expression matched against the output that
  * arrived since the wait began, as plain text (ECMA-48 escape sequences and carriage returns
- * removed, lines joined by `\n`). Only the newest UNTIL_WINDOW_BYTES of that text are matched, each
- * time output arrives: a pattern with catastrophic backtracking is bounded by the window, never by
- * the whole output.
+ * removed, lines joined by `\n`). Only the newest UNTIL_WINDOW_BYTES of that text are matched, as
+ * output arrives, in a worker thread within a time bound (untilMatchThread.ts): a pattern that
+ * backtracks without bound never holds the calling thread, and is stopped with an error saying so.
  */
 import { TerminalError } from './errors';
 import { tailByBytes } from './scrollback';
+import { UNTIL_MATCH_MS, matchInWorker } from './untilMatchThread';
+import { quoteInput } from '../common/quoteInput';
 
 /** Longest pattern accepted (UTF-16 code units, as String.length counts). */
 export const MAX_UNTIL_LENGTH = 1000;
@@ -42,19 +44,75 @@ export function plainText(text: string): string {
   return text.replace(ESCAPES, '');
 }
 
-/** Accumulates the newest plain output of a wait and matches the pattern against it. */
+/** What a wait learns from its {@link UntilMatcher}, once. */
+export interface UntilListener {
+  /** The pattern matched: the matched text, at most 200 UTF-16 code units. */
+  matched(text: string): void;
+  /**
+   * The pattern was stopped at its time bound (TerminalError INVALID_ARGUMENT saying so and what to
+   * do), or its worker failed (that error); nothing more is matched.
+   */
+  failed(error: Error): void;
+}
+
+/**
+ * Accumulates the newest plain output of a wait and matches the pattern against it in a worker
+ * thread (untilMatchThread.ts): one match at a time; output that arrives meanwhile is matched
+ * next, in the newest window. Tells `listener` once, when the pattern matched or was stopped.
+ */
 export class UntilMatcher {
   private window = '';
+  private inFlight = false;
+  /** Output arrived while a match was in flight. */
+  private dirty = false;
+  private done = false;
 
-  constructor(readonly pattern: RegExp) {}
+  constructor(
+    readonly pattern: RegExp,
+    private readonly listener: UntilListener,
+  ) {}
 
-  /**
-   * Adds output (raw terminal text) and matches. Returns the matched text (at most 200
-   * characters) or undefined.
-   */
-  push(text: string): string | undefined {
+  /** Adds output (raw terminal text); it is matched as soon as no match is in flight. */
+  push(text: string): void {
+    if (this.done) return;
     this.window = tailByBytes(this.window + plainText(text), UNTIL_WINDOW_BYTES).text;
-    const m = this.pattern.exec(this.window);
-    return m ? m[0].slice(0, MAX_MATCH_REPORT) : undefined;
+    if (this.inFlight) this.dirty = true;
+    else this.match();
+  }
+
+  /** The wait ended: nothing more is matched or told. */
+  stop(): void {
+    this.done = true;
+  }
+
+  private match(): void {
+    this.inFlight = true;
+    this.dirty = false;
+    matchInWorker(this.pattern, this.window, UNTIL_MATCH_MS).then(
+      (outcome) => {
+        this.inFlight = false;
+        if (this.done) return;
+        if (outcome.kind === 'matched') {
+          this.done = true;
+          this.listener.matched(outcome.text.slice(0, MAX_MATCH_REPORT));
+        } else if (outcome.kind === 'stopped') {
+          this.done = true;
+          this.listener.failed(
+            new TerminalError(
+              'INVALID_ARGUMENT',
+              `until ${quoteInput(this.pattern.source)} was stopped: one match against the newest ${UNTIL_WINDOW_BYTES / 1024} KiB of output took more than ${outcome.afterMs} ms, as a pattern does that backtracks without bound (nested quantifiers such as (a+)+, or several .* before text that is absent). The wait ended; the command goes on and its output is in the scrollback (dsh_terminal_read). Wait again with a simpler pattern, e.g. a literal word`,
+            ),
+          );
+        } else if (this.dirty) {
+          this.match();
+        }
+      },
+      (error: Error) => {
+        this.inFlight = false;
+        if (this.done) return;
+        this.done = true;
+        this.listener.failed(error);
+      },
+    );
   }
 }

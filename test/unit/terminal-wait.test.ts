@@ -60,6 +60,36 @@ describe('waiting without typing (pty-bash)', function () {
     h.service.signal(h.owner, id, 'SIGINT');
   });
 
+  it('an until pattern that backtracks without bound is stopped with an error saying so; this thread is never held and the command runs on', async () => {
+    // (a+)+$ against a run of a's ended by '!' backtracks exponentially (24 a's: seconds in V8).
+    assert.equal((await send(`sleep 0.5; printf '%s!\\n' ${'a'.repeat(24)}; sleep 30`, 300)).waitReason, 'timeout');
+    let longest = 0;
+    let last = performance.now();
+    const beat = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 10);
+    try {
+      const started = performance.now();
+      await assert.rejects(wait({ until: compileUntil('(a+)+$'), timeoutMs: 20_000 }), (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'INVALID_ARGUMENT');
+        assert.match(e.message, /until "\(a\+\)\+\$" was stopped: one match .* took more than \d+ ms/);
+        assert.match(e.message, /the command goes on/);
+        return true;
+      });
+      assert.ok(performance.now() - started < 10_000);
+    } finally {
+      clearInterval(beat);
+    }
+    assert.ok(longest < 500, `this thread was held for ${longest.toFixed(0)} ms`);
+    assert.equal(firstSession(h).busy, true, 'the command still runs');
+    // The session takes the next wait, and a pattern that matches.
+    assert.equal((await wait({ until: compileUntil('^a+!$'), timeoutMs: 1000 })).waitReason, 'timeout', 'output from before the wait is not matched');
+    h.service.signal(h.owner, id, 'SIGINT');
+    assert.equal((await send('echo next')).output, 'next');
+  });
+
   it('times out while the command runs on, with what it printed meanwhile', async () => {
     assert.equal((await send('sleep 1; echo tick; sleep 30', 300)).waitReason, 'timeout');
     const r = await wait({ timeoutMs: 2500 });

@@ -1,0 +1,64 @@
+/**
+ * A wait's `until` pattern matched in a worker thread, within a time bound (plain Node, no
+ * `vscode` import). The pattern is the model's: a JavaScript regular expression may backtrack
+ * without bound (`(a+)+$` against 30 `a`s and a `!` runs for minutes in V8), and matched on the
+ * calling thread (the extension host's, shared by every extension) it would hold that thread the
+ * whole time. In a worker, a match that outlasts its bound is ended by terminating the worker.
+ *
+ * Workers: one per match in flight (a wait has at most one, see untilPattern.ts), one kept idle
+ * for the next match; started on first use, unreferenced (they never keep a process alive).
+ */
+import { Worker } from 'node:worker_threads';
+
+/** Most time one match may take (ms): a linear pattern matches the 8 KiB window in well under 1 ms. */
+export const UNTIL_MATCH_MS = 250;
+
+/** Workers kept idle for the next match. */
+const IDLE_WORKERS = 1;
+
+/** The worker's program: matches `source` (with `flags`) against `text`; posts the matched text, or null. */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+parentPort.on('message', ({ source, flags, text }) => {
+  const m = new RegExp(source, flags).exec(text);
+  parentPort.postMessage(m ? m[0] : null);
+});
+`;
+
+const idle: Worker[] = [];
+
+/** How a match in a worker ended: the matched text, none, or stopped at its time bound. */
+export type WorkerMatchOutcome = { kind: 'matched'; text: string } | { kind: 'none' } | { kind: 'stopped'; afterMs: number };
+
+/**
+ * Matches `pattern` against `text` in a worker thread, within `boundMs` ms: past it the worker is
+ * terminated and the outcome is `stopped`. The calling thread only posts the text and takes the answer.
+ * @throws Error when the worker fails (its message), not for a pattern that runs long.
+ */
+export function matchInWorker(pattern: RegExp, text: string, boundMs = UNTIL_MATCH_MS): Promise<WorkerMatchOutcome> {
+  const worker = idle.pop() ?? newWorker();
+  return new Promise<WorkerMatchOutcome>((resolve, reject) => {
+    const finish = (outcome: WorkerMatchOutcome | Error, reuse: boolean) => {
+      clearTimeout(timer);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      if (reuse && idle.length < IDLE_WORKERS) idle.push(worker);
+      else void worker.terminate();
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
+    };
+    const onMessage = (m: string | null) => finish(m === null ? { kind: 'none' } : { kind: 'matched', text: m }, true);
+    const onError = (error: Error) => finish(error, false);
+    const timer = setTimeout(() => finish({ kind: 'stopped', afterMs: boundMs }, false), boundMs);
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.postMessage({ source: pattern.source, flags: pattern.flags, text });
+  });
+}
+
+function newWorker(): Worker {
+  const worker = new Worker(WORKER_SOURCE, { eval: true });
+  // An idle worker never keeps the process (a test run, the extension host) alive.
+  worker.unref();
+  return worker;
+}
