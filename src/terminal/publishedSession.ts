@@ -26,6 +26,12 @@ export interface SessionInfo {
   takenOver: boolean;
   /** The agent sandbox the session runs in (`on: false` outside any). */
   sandbox: SandboxSummary;
+  /**
+   * Why agent input (text, keys, background sends) is refused now, as the refusal's message: the
+   * session runs outside the agent sandbox, which is on now (BackendSession.inputRefusal). Reads,
+   * signals and close still work. Absent while input is taken.
+   */
+  inputRefused?: string;
 }
 
 /** A published session (see the module comment). */
@@ -88,6 +94,8 @@ export class PublishedSession {
       const fg = this.session.foreground();
       if (fg) info.foregroundCommand = fg.command;
     }
+    const refusal = this.session.inputRefusal?.();
+    if (refusal) info.inputRefused = refusal.message;
     return info;
   }
 }

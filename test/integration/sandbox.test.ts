@@ -168,6 +168,31 @@ describe('agent sessions in the agent sandbox', function () {
     await setSetting('chat.agent.sandbox.enabled', undefined);
   });
 
+  it('turned on while sessions run: one opened outside takes no input (listed with why); dsh_run starts a new session inside, the old one stays readable', async () => {
+    await setSetting('dsh.terminal.sandbox', 'off');
+    const before = await invokeTool<SendJson & { sessionId: string }>('dsh_run', { command: 'echo opened-outside' });
+    opened.push(before.json.sessionId);
+    assert.equal(before.json.sandbox?.on, false);
+    const plain = await open();
+    assert.equal(plain.sandbox.on, false);
+
+    await setSetting('dsh.terminal.sandbox', 'on');
+    await assert.rejects(send(plain.sessionId, `touch ${outside}/typed.txt`), /SANDBOX_REQUIRED|runs outside the agent sandbox.*Nothing was typed/s);
+    const after = await invokeTool<SendJson & { sessionId: string }>('dsh_run', { command: `touch ${outside}/after.txt; echo exit=$?` });
+    opened.push(after.json.sessionId);
+    assert.notEqual(after.json.sessionId, before.json.sessionId, 'dsh_run opened a new session');
+    assert.equal(after.json.sandbox?.on, true);
+    assert.match(after.text ?? '', /exit=1/);
+    assert.ok(!fs.existsSync(path.join(outside, 'after.txt')) && !fs.existsSync(path.join(outside, 'typed.txt')), 'nothing was written outside');
+    const listed = await invokeTool<{ sessions: { sessionId: string; inputRefused?: string }[] }>('dsh_terminal_list', {});
+    const old = listed.json.sessions.find((s) => s.sessionId === before.json.sessionId);
+    assert.match(old?.inputRefused ?? '', /opened while the agent sandbox was off/, JSON.stringify(listed.json));
+    assert.equal(listed.json.sessions.find((s) => s.sessionId === after.json.sessionId)?.inputRefused, undefined);
+    const read = await invokeTool<{ text?: string }>('dsh_terminal_read', { sessionId: before.json.sessionId });
+    assert.match(JSON.stringify(read.json) + (read.text ?? ''), /opened-outside/);
+    await setSetting('dsh.terminal.sandbox', undefined);
+  });
+
   it('on through dsh.terminal.sandbox: readiness inside as outside (exit code, input(), password, SIGINT, vim, background job ended on close)', async () => {
     await setSetting('dsh.terminal.sandbox', 'on');
     const { sessionId, sandbox } = await open();

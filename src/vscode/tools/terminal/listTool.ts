@@ -19,6 +19,7 @@ export class ListTool extends TerminalTool<Record<string, never>> {
       busy: s.busy,
       foregroundCommand: s.foregroundCommand,
       sandbox: s.sandbox,
+      inputRefused: s.inputRefused,
     }));
     return toolResult({ sessions });
   }

@@ -28,7 +28,9 @@ interface ConfirmedRun {
 /**
  * `dsh_run`: the plain "run a command" tool, a consumer of the persistent service. It uses the
  * owner's session named `dsh_run`, opening it on first use and again when its shell exited, so
- * state (cwd, variables) carries over between calls like in one terminal.
+ * state (cwd, variables) carries over between calls like in one terminal. A `dsh_run` session that
+ * refuses input (it runs outside the agent sandbox, which is on now) is left as it is, readable and
+ * listed, and a new one opens inside the sandbox.
  */
 export class RunTool extends TerminalTool<RunInput> {
   static readonly toolName = 'dsh_run';
@@ -85,8 +87,9 @@ export class RunTool extends TerminalTool<RunInput> {
     return sendResult(sessionId, r, this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId)?.sandbox);
   }
 
+  /** The running `dsh_run` session that takes input, if any. */
   private defaultSession() {
-    return this.ctx.service.list(this.ctx.owner).find((s) => s.name === RunTool.sessionName && s.sessionStatus.kind === 'running');
+    return this.ctx.service.list(this.ctx.owner).find((s) => s.name === RunTool.sessionName && s.sessionStatus.kind === 'running' && s.inputRefused === undefined);
   }
 }
 
