@@ -17,6 +17,7 @@ import type { SendInput } from './input';
 import { integerProblem } from '../common/integerInput';
 import { CommandHistory } from './commandHistory';
 import type { CommandEvent } from './commandRecord';
+import { readRegularFileHead } from '../common/regularFileHead';
 import { TRAPS_FILE, ShellTraps, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, readShellTraps } from './markers';
 import { renderedPage, renderedPageAsync } from './outputText';
 import { ActiveSend, type SendHost, type SendOptions } from './activeSend';
@@ -223,7 +224,7 @@ export class PtyBashSession implements BackendSession {
   traps(): ShellTraps {
     if (this.exitStatus) return { kind: 'none' };
     // One byte more than shown: a report cut right after an entry would otherwise read as whole.
-    const head = readHeadBytes(this.trapsFile, TRAPS_MAX_BYTES + 1);
+    const head = readRegularFileHead(this.trapsFile, TRAPS_MAX_BYTES + 1);
     const cut = head !== undefined && head.length > TRAPS_MAX_BYTES;
     return readShellTraps(head?.toString('utf8', 0, TRAPS_MAX_BYTES), this.markers.promptSeq, cut);
   }
@@ -688,21 +689,6 @@ export class PtyBashSession implements BackendSession {
   private pts(): string {
     this.ptsPath ??= fs.readlinkSync(`/proc/${this.shellPid}/fd/0`);
     return this.ptsPath;
-  }
-}
-
-/** The first `maxBytes` bytes of file `file`, or undefined when it cannot be read. */
-function readHeadBytes(file: string, maxBytes: number): Buffer | undefined {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(file, 'r');
-    const buf = Buffer.alloc(maxBytes);
-    const n = fs.readSync(fd, buf, 0, maxBytes, 0);
-    return buf.subarray(0, n);
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 

@@ -12,6 +12,10 @@ import * as proc from './procProbe';
 import { SESSION_GUARD_VARIABLE } from './sessionEnv';
 import { START_FOLDER_MOVED } from './markers';
 import { PATH_QUOTE_UNITS, quoteInput } from '../common/quoteInput';
+import { readRegularFileHead } from '../common/regularFileHead';
+
+/** Most of the startup progress file read (bytes): a line per startup file bash read, then `done`. */
+const PROGRESS_MAX_BYTES = 64 * 1024;
 
 /**
  * A session's private folder (mode 0700): the controlled rc, the startup progress file, and the
@@ -125,10 +129,7 @@ export class StartupWatch {
 
   /** Every line of the rc's progress file: the startup files in the order bash read them, then `done`. */
   private progress(): string[] {
-    try {
-      return fs.readFileSync(this.startup.progressFile, 'utf8').split('\n').filter((l) => l !== '');
-    } catch {
-      return [];
-    }
+    const head = readRegularFileHead(this.startup.progressFile, PROGRESS_MAX_BYTES);
+    return head === undefined ? [] : head.toString('utf8').split('\n').filter((l) => l !== '');
   }
 }

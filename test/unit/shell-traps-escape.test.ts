@@ -51,4 +51,18 @@ describe('traps report: a trap that moves the command is never reported as none'
   it('enable -n trap does not silence the report (it reads as set)', async () => {
     await assertSeen(`trap 'cd /' USR1; enable -n trap`);
   });
+
+  it('a report replaced by a pipe nobody writes never blocks this thread: the traps read as unknown', async () => {
+    // The report's path is in PROMPT_COMMAND (an array from bash 5.1). With the report dropped from
+    // PROMPT_COMMAND, the pipe has no writer: a blocking open of it for reading waits until one
+    // comes (here a program that opens it after about 3 s).
+    await send(
+      `p=$(builtin printf '%s\\n' "\${PROMPT_COMMAND[@]}" | grep -o "/[^']*/traps" | head -n 1); PROMPT_COMMAND=(__dsh_prompt); rm -f "$p" && mkfifo "$p" && { (sleep 3; : > "$p") >/dev/null 2>&1 & }`,
+    );
+    const started = performance.now();
+    const target = h.service.sendTarget(h.owner, id);
+    const took = performance.now() - started;
+    assert.ok(took < 500, `reading the traps held this thread for ${took.toFixed(0)} ms`);
+    assert.deepEqual(target.traps, { kind: 'unknown' });
+  });
 });
