@@ -32,6 +32,8 @@ function emulatorOf(setup: EmulatorSetup): Emulator {
 }
 
 let emulator: Emulator;
+/** Most marks kept: more than a snapshot's lines can hold (a mark per line at most). */
+const MARKS_KEPT = 1024;
 /** The command marks the emulator read (xterm.js disposes one whose line leaves its scrollback). */
 let marks: IMarker[] = [];
 /** The marks' sentinel nonce, when the output carries marks. */
@@ -83,6 +85,8 @@ function start(setup: EmulatorSetup): void {
       if (term.buffer.active.type === 'normal' && rows <= term.buffer.active.baseY + term.buffer.active.cursorY) {
         const marker = term.registerMarker(-rows);
         if (marker) marks.push(marker);
+        // Marks whose lines left the scrollback are dropped now and then, not only at a snapshot.
+        if (marks.length > 2 * MARKS_KEPT) marks = marks.filter((m) => !m.isDisposed && m.line >= 0).slice(-MARKS_KEPT);
       }
       return true;
     });
