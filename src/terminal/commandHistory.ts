@@ -47,6 +47,8 @@ interface Entry {
   /** Exclusive; set when it ended. */
   endLine?: number;
   endByte?: number;
+  /** When it ended on an unfinished line: the UTF-8 bytes of that line that are its output. */
+  endOpenBytes?: number;
   /** Signals delivered while it ran (names). */
   signals?: Set<string>;
 }
@@ -226,7 +228,10 @@ export class CommandHistory {
     const from = Math.min(offset, output.lineCount);
     const page = this.deps.scrollback.page(output.offset + from, Math.min(count, output.lineCount - from), maxBytes);
     const shown = page.lineEnd - page.lineBegin;
-    return { ...page, offset: from, lineBegin: from, lineEnd: from + shown, totalLines: output.lineCount };
+    // The last line ends with what followed the command on it (bytesAfterEnd): that is cut off.
+    const after = from === 0 && shown > 0 ? this.bytesAfterEnd(index) : 0;
+    const text = after > 0 ? withoutTailBytes(page.text, after) : page.text;
+    return { ...page, text, offset: from, lineBegin: from, lineEnd: from + shown, totalLines: output.lineCount };
   }
 
   /** The index of the command whose output holds absolute line `line`, if any is recorded. */
@@ -287,6 +292,20 @@ export class CommandHistory {
     entry.endedAt = this.now();
     entry.endLine = position.endLine + (position.open ? 1 : 0);
     entry.endByte = position.endByte;
+    if (position.open) entry.endOpenBytes = position.openBytes;
+  }
+
+  /**
+   * UTF-8 bytes at the end of command `index`'s last output line that are not its output: where
+   * its output did not end with a newline, the next prompt and what was typed at it follow on the
+   * same line. 0 when there are none (or the line is no longer retained).
+   * @throws TerminalError INVALID_ARGUMENT for an index the record does not hold.
+   */
+  bytesAfterEnd(index: number): number {
+    const e = this.entry(index);
+    if (e.endOpenBytes === undefined || e.endLine === undefined) return 0;
+    const line = this.deps.scrollback.byteLengthOf(e.endLine - 1);
+    return line === undefined ? 0 : Math.max(0, line - e.endOpenBytes);
   }
 
   /** `value`, as the very string `previous` when they are equal (records share one copy). */
@@ -348,4 +367,11 @@ function integer(value: unknown, name: string, min: number, fallback: number): n
   const problem = integerProblem(value, name, min);
   if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
   return value as number;
+}
+
+/** `text` without the last `bytes` UTF-8 bytes of its last line (the whole line at most). */
+function withoutTailBytes(text: string, bytes: number): string {
+  const start = text.lastIndexOf('\n') + 1;
+  const line = Buffer.from(text.slice(start), 'utf8');
+  return text.slice(0, start) + line.subarray(0, Math.max(0, line.length - bytes)).toString('utf8');
 }

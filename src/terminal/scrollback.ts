@@ -56,6 +56,8 @@ export interface ScrollbackPosition {
   firstByte: number;
   /** Bytes ever stored: the absolute offset of the end. */
   endByte: number;
+  /** UTF-8 bytes of the unfinished line so far (0 when not `open`). */
+  openBytes: number;
 }
 
 /** Line-oriented bounded history of a session's output. */
@@ -222,7 +224,18 @@ export class Scrollback {
       open: this.partialLength > 0,
       firstByte: this.evictedBytes,
       endByte: this.evictedBytes + this.bytes + partialBytes,
+      openBytes: this.partialLength > 0 ? partialBytes : 0,
     };
+  }
+
+  /**
+   * UTF-8 bytes of absolute line `line` (as ScrollbackPosition numbers lines), its terminator
+   * left out: of the unfinished line, what it holds so far; undefined for a line not retained.
+   */
+  byteLengthOf(line: number): number | undefined {
+    const index = line - this.evicted;
+    if (index < 0 || index >= this.totalLines) return undefined;
+    return index < this.count ? this.lineBytes[(this.first + index) & (this.lines.length - 1)]! - 1 : this.partialBytes;
   }
 
   /**

@@ -114,6 +114,10 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
   const from = Math.min(offset, total);
   const lease = pageBufferLease();
   const page = scrollback.utf8Lines(base + from, total - from, lease.get);
+  if (request.command !== undefined && from === 0 && page.lineCount > 0) {
+    // The command's last line ends with what followed it there (the next prompt, what was typed at it).
+    page.bytes = withoutLastLineTail(page.bytes, history.bytesAfterEnd(request.command));
+  }
   const { lineCount } = page;
   const result: SearchResult = { matches: [], searchedLines: 0, totalLines: total };
   if (evicted) result.note = evicted;
@@ -202,4 +206,17 @@ function intField(value: unknown, name: string, min: number, max: number, fallba
   const problem = integerProblem(value, name, min, max);
   if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
   return value as number;
+}
+
+/**
+ * `bytes` (UTF-8 lines, each followed by `\n`) with the last `tail` bytes of its last line removed
+ * (the whole line's text at most), its `\n` kept: a view of the same memory, written in place.
+ */
+function withoutLastLineTail(bytes: Uint8Array, tail: number): Uint8Array {
+  if (tail <= 0 || bytes.length === 0) return bytes;
+  const end = bytes.length - 1; // the last line's `\n`
+  const start = bytes.lastIndexOf(0x0a, end - 1) + 1;
+  const cut = Math.max(start, end - tail);
+  bytes[cut] = 0x0a;
+  return bytes.subarray(0, cut + 1);
 }

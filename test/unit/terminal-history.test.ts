@@ -31,6 +31,22 @@ describe('command record (real bash)', function () {
       id = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
     });
 
+    it("output that does not end with a newline: the command's output is its own, not the next prompt and command echoed on its last line", async () => {
+      const unfinished = await send("printf 'one\\ntwo'");
+      assert.equal(unfinished.output, 'one\ntwo');
+      await send('echo after && echo b');
+      const read = h.service.read(h.owner, id, { command: unfinished.command! });
+      assert.equal(read.text, 'one\ntwo');
+      assert.equal(h.service.read(h.owner, id, { command: unfinished.command!, raw: true }).text, 'one\ntwo');
+      assert.equal(h.service.read(h.owner, id, { command: unfinished.command!, offset: 1, count: 1 }).text, 'one');
+      const inRange = await h.service.search(h.owner, id, { pattern: 'after', command: unfinished.command! });
+      assert.deepEqual(inRange.matches, [], JSON.stringify(inRange));
+      const own = await h.service.search(h.owner, id, { pattern: 'two', command: unfinished.command! });
+      assert.deepEqual(own.matches.map((m) => [m.text, m.command]), [['two', unfinished.command]]);
+      // The record's byte count is the output's own.
+      assert.equal(record(unfinished.command!).output.bytes, Buffer.byteLength('one\ntwo'));
+    });
+
     it('records exit status 0 and non-zero, and each send result names its command', async () => {
       const ok = await send('echo hello');
       const bad = await send('(exit 3)');
