@@ -1,16 +1,10 @@
 /**
- * Line search in a worker thread (node:worker_threads). A JavaScript regular expression cannot be
- * interrupted once it runs, and one with catastrophic backtracking (`(a+)+$` on a long line) runs
- * for minutes: on the extension host's thread that would stall every extension. Here the worker
- * runs it and the caller terminates the worker at its time bound (`Worker.terminate` stops
- * JavaScript wherever it is). Matches are posted as they are found, so the ones found before the
- * bound survive it.
- *
- * The worker's program is a plain JavaScript string evaluated by the Worker (`eval: true`): it
- * needs no file of its own, so it runs the same from the bundled extension and from the sources
- * under the unit tests.
+ * Line search in a worker thread within a time bound (common/boundedWorker.ts). A JavaScript
+ * regular expression cannot be interrupted once it runs, and one with catastrophic backtracking
+ * (`(a+)+$` on a long line) runs for minutes: on the extension host's thread that would stall every
+ * extension. Matches are posted as they are found, so the ones found before the bound survive it.
  */
-import { Worker } from 'node:worker_threads';
+import { BoundedWorkers } from '../common/boundedWorker';
 import { LINE_SPLIT_MARKER } from './scrollback';
 
 /** One search job: `bytes` holds the lines searched, oldest first, each followed by `\n`, in UTF-8. */
@@ -66,8 +60,6 @@ export interface WorkerOutcome {
   timedOut: boolean;
 }
 
-/** Workers kept idle for the next job (more run at once when searches overlap). */
-const IDLE_WORKERS = 1;
 /** How long the shared page buffer is kept after its last search (ms). */
 const PAGE_BUFFER_KEEP_MS = 30_000;
 
@@ -161,7 +153,8 @@ parentPort.on('message', ({ job, progress }) => {
 });
 `;
 
-const idle: Worker[] = [];
+/** The search workers: one per search running, one kept idle for the next (more run at once when searches overlap). */
+const workers = new BoundedWorkers(WORKER_SOURCE, 1);
 
 /** The page buffer kept between searches, while no search holds it. */
 let kept: SharedArrayBuffer | undefined;
@@ -202,36 +195,18 @@ export function pageBufferLease(): { get: (size: number) => Uint8Array; release:
  * @throws Error when the worker fails (its message).
  */
 export function searchInWorker(job: SearchJob, timeoutMs: number): Promise<WorkerOutcome> {
-  const worker = idle.pop() ?? newWorker();
-  return new Promise<WorkerOutcome>((resolve, reject) => {
-    const matches: WorkerMatch[] = [];
-    const progress = new Int32Array(new SharedArrayBuffer(4));
-    progress[0] = job.lineCount - 1;
-    const finish = (outcome: WorkerOutcome | Error, reuse: boolean) => {
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      if (reuse && idle.length < IDLE_WORKERS) idle.push(worker);
-      else void worker.terminate();
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
-    };
-    const onMessage = (m: { kind: 'match' | 'done'; next?: number; match?: WorkerMatch }) => {
+  const matches: WorkerMatch[] = [];
+  const progress = new Int32Array(new SharedArrayBuffer(4));
+  progress[0] = job.lineCount - 1;
+  const shared = job.bytes.buffer instanceof SharedArrayBuffer;
+  return workers.run<{ kind: 'match' | 'done'; next?: number; match?: WorkerMatch }, WorkerOutcome>(
+    { job, progress },
+    shared ? [] : [job.bytes.buffer as ArrayBuffer],
+    (m) => {
       if (m.match) matches.push(m.match);
-      if (m.kind === 'done') finish({ matches, next: m.next ?? -1, timedOut: false }, true);
-    };
-    const onError = (error: Error) => finish(error, false);
-    const timer = setTimeout(() => finish({ matches, next: Atomics.load(progress, 0), timedOut: true }, false), timeoutMs);
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    const shared = job.bytes.buffer instanceof SharedArrayBuffer;
-    worker.postMessage({ job, progress }, shared ? [] : [job.bytes.buffer as ArrayBuffer]);
-  });
-}
-
-function newWorker(): Worker {
-  const worker = new Worker(WORKER_SOURCE, { eval: true });
-  // An idle worker never keeps the process (a test run, the extension host) alive.
-  worker.unref();
-  return worker;
+      return m.kind === 'done' ? { done: { matches, next: m.next ?? -1, timedOut: false } } : undefined;
+    },
+    timeoutMs,
+    () => ({ matches, next: Atomics.load(progress, 0), timedOut: true }),
+  );
 }

@@ -5,16 +5,13 @@
  * calling thread (the extension host's, shared by every extension) it would hold that thread the
  * whole time. In a worker, a match that outlasts its bound is ended by terminating the worker.
  *
- * Workers: one per match in flight (a wait has at most one, see untilPattern.ts), one kept idle
- * for the next match; started on first use, unreferenced (they never keep a process alive).
+ * Workers (common/boundedWorker.ts): one per match in flight (a wait has at most one, see
+ * untilPattern.ts), one kept idle for the next match.
  */
-import { Worker } from 'node:worker_threads';
+import { BoundedWorkers } from '../common/boundedWorker';
 
 /** Most time one match may take (ms): a linear pattern matches the 8 KiB window in well under 1 ms. */
 export const UNTIL_MATCH_MS = 250;
-
-/** Workers kept idle for the next match. */
-const IDLE_WORKERS = 1;
 
 /** The worker's program: matches `source` (with `flags`) against `text`; posts the matched text, or null. */
 const WORKER_SOURCE = `
@@ -25,7 +22,7 @@ parentPort.on('message', ({ source, flags, text }) => {
 });
 `;
 
-const idle: Worker[] = [];
+const workers = new BoundedWorkers(WORKER_SOURCE, 1);
 
 /** How a match in a worker ended: the matched text, none, or stopped at its time bound. */
 export type WorkerMatchOutcome = { kind: 'matched'; text: string } | { kind: 'none' } | { kind: 'stopped'; afterMs: number };
@@ -36,29 +33,11 @@ export type WorkerMatchOutcome = { kind: 'matched'; text: string } | { kind: 'no
  * @throws Error when the worker fails (its message), not for a pattern that runs long.
  */
 export function matchInWorker(pattern: RegExp, text: string, boundMs = UNTIL_MATCH_MS): Promise<WorkerMatchOutcome> {
-  const worker = idle.pop() ?? newWorker();
-  return new Promise<WorkerMatchOutcome>((resolve, reject) => {
-    const finish = (outcome: WorkerMatchOutcome | Error, reuse: boolean) => {
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      if (reuse && idle.length < IDLE_WORKERS) idle.push(worker);
-      else void worker.terminate();
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
-    };
-    const onMessage = (m: string | null) => finish(m === null ? { kind: 'none' } : { kind: 'matched', text: m }, true);
-    const onError = (error: Error) => finish(error, false);
-    const timer = setTimeout(() => finish({ kind: 'stopped', afterMs: boundMs }, false), boundMs);
-    worker.on('message', onMessage);
-    worker.on('error', onError);
-    worker.postMessage({ source: pattern.source, flags: pattern.flags, text });
-  });
-}
-
-function newWorker(): Worker {
-  const worker = new Worker(WORKER_SOURCE, { eval: true });
-  // An idle worker never keeps the process (a test run, the extension host) alive.
-  worker.unref();
-  return worker;
+  return workers.run<string | null, WorkerMatchOutcome>(
+    { source: pattern.source, flags: pattern.flags, text },
+    [],
+    (m) => ({ done: m === null ? { kind: 'none' } : { kind: 'matched', text: m } }),
+    boundMs,
+    () => ({ kind: 'stopped', afterMs: boundMs }),
+  );
 }
