@@ -68,13 +68,41 @@ export function skipNotice(skippedBytes: number): string {
 }
 
 /**
- * Everything `emulator` shows, for a terminal of its size that is still blank: the newest
- * `newestLines` scrollback lines and the screen (alternate screen and modes included), as
- * {@link normalAndScreenText} writes them, plus what the serialize addon leaves out (see the module
- * comment); `marks` are written on the lines they name.
+ * Everything `emulator` shows, for a terminal of its size that is still blank: the addon's own
+ * serialization of the newest `newestLines` scrollback lines and the screen (alternate screen and
+ * modes included), plus what the addon leaves out (see the module comment); `marks` are written on
+ * the lines they name. One serialization, not one per range between marks: a line wrapped across
+ * two ranges, or across the scrollback and the screen, stays one line, and the rows the addon's
+ * line feeds scroll in under a coloured pen keep that colour (BCE).
  */
 export function initialText(emulator: Emulator, newestLines: number, marks?: LineMarks): string {
-  return normalAndScreenText(emulator, newestLines, marks) + cursorAndModes(emulator.term);
+  const { term, serializer } = emulator;
+  const normal = term.buffer.normal;
+  const first = Math.max(0, normal.baseY - newestLines);
+  let text = serializer.serialize({ scrollback: newestLines, excludeModes: true });
+  const marked = (marks?.lines ?? []).filter((line) => line >= first && !normal.getLine(line)?.isWrapped);
+  // A scrollback line's mark goes after the CR LF that starts it: the addon writes one between
+  // each two rows of the normal buffer (first in its text) but where the lower row continues the
+  // upper, and none elsewhere (a row's cells and SGR, a wrap it forces, the cursor's moves). The
+  // mark's DECSC/DECRC keep the pen the addon set.
+  let out = '';
+  let copied = 0;
+  let at = 0;
+  let row = first;
+  for (const line of marked) {
+    if (line >= normal.baseY) break;
+    for (; row < line; row++) {
+      if (normal.getLine(row + 1)?.isWrapped) continue;
+      const next = text.indexOf('\r\n', at);
+      if (next < 0) return normalAndScreenText(emulator, newestLines, marks) + cursorAndModes(term); // not the text the addon is known to write
+      at = next + 2;
+    }
+    out += text.slice(copied, at) + marks!.text;
+    copied = at;
+  }
+  text = out + text.slice(copied);
+  // The screen's rows are the emulator's rows (the addon's own text, on a blank terminal).
+  return text + screenMarks(term, marked, marks) + cursorAndModes(term);
 }
 
 /**
@@ -115,10 +143,14 @@ function normalAndScreenText(emulator: Emulator, newestLines: number, marks: Lin
   }
   // The addon's own serialization of the screen (and the alternate screen), for a blank screen.
   text += `${'\n'.repeat(term.rows - 1)}\x1b[H${serializer.serialize({ scrollback: 0, excludeModes: true })}`;
-  if (term.buffer.active.type === 'normal') {
-    for (const line of marked) if (line >= normal.baseY) text += `\x1b[${line - normal.baseY + 1};1H${marks!.text}`;
-  }
-  return text;
+  return text + screenMarks(term, marked, marks);
+}
+
+/** CUP to each of the `marked` lines on the screen and the mark's text there; none while the alternate screen shows (a mark there would land on it). */
+function screenMarks(term: Terminal, marked: readonly number[], marks: LineMarks | undefined): string {
+  if (!marks || term.buffer.active.type !== 'normal') return '';
+  const top = term.buffer.normal.baseY;
+  return marked.filter((line) => line >= top).map((line) => `\x1b[${line - top + 1};1H${marks.text}`).join('');
 }
 
 /**

@@ -5,11 +5,13 @@
 // integration sequences (OSC 133, 633) are counted: none may reach the panel.
 import * as assert from 'node:assert/strict';
 import { IMarker, Terminal } from '@xterm/headless';
-import { CommandMarks, gutterMarksSupported, statusLine } from '../../src/terminal/commandMarks';
+import { SerializeAddon } from '@xterm/addon-serialize';
+import { CommandMarks, gutterMarksSupported, markSentinel, markSentinelRows, statusLine } from '../../src/terminal/commandMarks';
+import { initialText } from '../../src/terminal/skipAhead';
 import type { CommandRecord } from '../../src/terminal/commandRecord';
 import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
 import { Harness, harness } from '../helpers/terminalHarness';
-import { mirrorSettled } from '../helpers/panelTerminal';
+import { mirrorSettled, written } from '../helpers/panelTerminal';
 import { mirrorEmulatorEntry } from '../helpers/workerEntry';
 
 const COLS = 40;
@@ -227,5 +229,63 @@ describe('command marks: the sentinel cut between two writes', () => {
 
   it('gutter marks from VS Code 1.139 on, whose mark navigation does not loop over buffer marks', () => {
     assert.deepEqual(['1.100.3', '1.138.9', '1.139.0', '1.139.1', '1.140.0-insider', '2.0.0', 'x'].map(gutterMarksSupported), [false, false, true, true, true, true, false]);
+  });
+});
+
+describe('command marks: the text a panel terminal opens with (skipAhead.ts initialText)', () => {
+  /** Each row of `term`'s normal buffer: whether it continues the row above, then each cell's character, colours and flags. */
+  function cellRows(term: Terminal): string[] {
+    const b = term.buffer.normal;
+    const cell = b.getNullCell();
+    const rows: string[] = [];
+    for (let y = 0; y < b.length; y++) {
+      const line = b.getLine(y)!;
+      let row = line.isWrapped ? '~' : ' ';
+      for (let x = 0; x < term.cols; x++) {
+        line.getCell(x, cell);
+        row += `${cell.getChars() || ' '}/${cell.getFgColorMode()}.${cell.getFgColor()}/${cell.getBgColorMode()}.${cell.getBgColor()}/${cell.isBold()}|`;
+      }
+      rows.push(row);
+    }
+    return rows;
+  }
+
+  /** An emulator that read `output` (marks at `<M>`, as mirrorEmulatorWorker.ts reads them), and a blank panel given its initial text. */
+  async function opened(output: string) {
+    const marks = new CommandMarks(COLS, true, 'n0nce');
+    const term = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
+    const serializer = new SerializeAddon();
+    term.loadAddon(serializer);
+    const emulatorMarks: IMarker[] = [];
+    term.parser.registerOscHandler(8, (data) => {
+      const rows = markSentinelRows(data, marks.nonce);
+      if (rows === undefined) return false;
+      const marker = term.registerMarker(-rows);
+      if (marker) emulatorMarks.push(marker);
+      return true;
+    });
+    await written(term, output.replaceAll('<M>', markSentinel(marks.nonce, 0)));
+    const lines = emulatorMarks.map((m) => m.line);
+    const text = initialText({ term, serializer }, 1000, lines.length ? { lines, text: markSentinel(marks.nonce, 0) } : undefined);
+    const panel = panelTerminal();
+    await written(panel.term, marks.written(text));
+    return { term, panel };
+  }
+
+  const numbers = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => `${from + k}\r\n`).join('');
+
+  it('shows what the emulator shows, cell for cell: a line wrapped across the scrollback and the screen stays one line, blank rows keep their colour', async () => {
+    for (const [name, output] of [
+      ['a line wrapped across the top of the screen', `$ seq<M>\r\n${numbers(1, 12)}${'w'.repeat(COLS + 10)}\r\n${numbers(1, ROWS - 2)}$ `],
+      ['rows scrolled in under a coloured pen', `$ printf<M>\r\n${numbers(1, 12)}\x1b[41m\r\n\r\n`],
+      ['no marks', `${numbers(1, 12)}${'w'.repeat(COLS + 10)}\r\n${numbers(1, ROWS - 2)}$ `],
+    ] as const) {
+      const { term, panel } = await opened(output);
+      const mine = cellRows(panel.term);
+      assert.deepEqual(mine.slice(-term.buffer.normal.length), cellRows(term), name);
+      assert.equal(panel.term.buffer.active.cursorY, term.buffer.active.cursorY, name);
+      assert.equal(panel.term.buffer.active.cursorX, term.buffer.active.cursorX, name);
+      if (output.includes('<M>')) assert.deepEqual(panel.marks.map((m) => lineAt(panel.term, m.line).slice(0, 5)), [output.slice(0, 5)], name);
+    }
   });
 });
