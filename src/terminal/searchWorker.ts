@@ -73,7 +73,6 @@ const PAGE_BUFFER_KEEP_MS = 30_000;
  * next line to search.
  */
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
 const { isAscii } = require('node:buffer');
 const ascii = (bytes) => typeof isAscii === 'function' && isAscii(bytes);
 // Line by line: one 4 MiB string is a large object whose fresh pages fault on every search (a
@@ -90,7 +89,7 @@ const decode = (buffer) => {
   }
   return lines;
 };
-parentPort.on('message', ({ job, progress }) => {
+function run({ job, progress }, post) {
   const lines = decode(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
   const strip = new RegExp(job.escapes, 'g');
   const continued = new Set(job.continued);
@@ -145,12 +144,12 @@ parentPort.on('message', ({ job, progress }) => {
       const after = [];
       for (let j = Math.max(0, first - job.context); j < first; j++) before.push(cut(plain(j), 0, job.maxLineChars >> 1));
       for (let j = i + 1; j <= Math.min(lines.length - 1, i + job.context); j++) after.push(cut(plain(j), 0, job.maxLineChars >> 1));
-      parentPort.postMessage({ kind: 'match', match: { index: first + piece, last: i, column: column - starts[piece], text: cut(line, column, job.maxLineChars), before, after } });
+      post({ kind: 'match', match: { index: first + piece, last: i, column: column - starts[piece], text: cut(line, column, job.maxLineChars), before, after } });
     }
     i = first - 1;
   }
-  parentPort.postMessage({ kind: 'done', next: i });
-});
+  post({ kind: 'done', next: i });
+}
 `;
 
 /** The search workers: one per search running, one kept idle for the next (more run at once when searches overlap). */

@@ -13,13 +13,12 @@ import { BoundedWorkers } from '../common/boundedWorker';
 /** Most time one match may take (ms): a linear pattern matches the 8 KiB window in well under 1 ms. */
 export const UNTIL_MATCH_MS = 250;
 
-/** The worker's program: matches `source` (with `flags`) against `text`; posts the matched text, or null. */
+/** The worker's job: matches `source` (with `flags`) against `text`; posts the matched text, or null. */
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-parentPort.on('message', ({ source, flags, text }) => {
+function run({ source, flags, text }, post) {
   const m = new RegExp(source, flags).exec(text);
-  parentPort.postMessage(m ? m[0] : null);
-});
+  post(m ? m[0] : null);
+}
 `;
 
 const workers = new BoundedWorkers(WORKER_SOURCE, 1);
@@ -28,8 +27,10 @@ const workers = new BoundedWorkers(WORKER_SOURCE, 1);
 export type WorkerMatchOutcome = { kind: 'matched'; text: string } | { kind: 'none' } | { kind: 'stopped'; afterMs: number };
 
 /**
- * Matches `pattern` against `text` in a worker thread, within `boundMs` ms: past it the worker is
- * terminated and the outcome is `stopped`. The calling thread only posts the text and takes the answer.
+ * Matches `pattern` against `text` in a worker thread, within `boundMs` ms of matching (not counting
+ * a worker's start-up, nor an answer that waits while the calling thread is busy): past it the
+ * worker is terminated and the outcome is `stopped`. The calling thread only posts the text and
+ * takes the answer.
  * @throws Error when the worker fails (its message), not for a pattern that runs long.
  */
 export function matchInWorker(pattern: RegExp, text: string, boundMs = UNTIL_MATCH_MS): Promise<WorkerMatchOutcome> {

@@ -4,6 +4,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { MAX_UNTIL_LENGTH, compileUntil, plainText } from '../../src/terminal/untilPattern';
+import { UNTIL_MATCH_MS, matchInWorker } from '../../src/terminal/untilMatchThread';
 import { Harness, firstSession, harness } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 
@@ -156,5 +157,21 @@ describe('the until pattern (no PTY)', () => {
 
   it('sees output as plain text: escape sequences and carriage returns removed', () => {
     assert.equal(plainText('\x1b[1;32mready\x1b[0m on\r\n\x1b]0;title\x07port 3000'), 'ready on\nport 3000');
+  });
+
+  it('a match the worker finished in time is never taken for one stopped at its bound, however long this thread was busy meanwhile', async () => {
+    const busy = (ms: number) => {
+      const end = performance.now() + ms;
+      while (performance.now() < end) {
+        // This thread is held (another extension's work, a flood of output to handle).
+      }
+    };
+    assert.deepEqual(await matchInWorker(/x/, 'x'), { kind: 'matched', text: 'x' }, 'a worker is started and idle');
+    for (let k = 0; k < 3; k++) {
+      const outcome = matchInWorker(/ready on \d+/, 'ready on 3000');
+      setImmediate(() => busy(2 * UNTIL_MATCH_MS));
+      assert.deepEqual(await outcome, { kind: 'matched', text: 'ready on 3000' }, `try ${k}`);
+    }
+    assert.deepEqual(await matchInWorker(/(a+)+$/, `${'a'.repeat(30)}!`, 100), { kind: 'stopped', afterMs: 100 }, 'one that runs long is still stopped');
   });
 });
