@@ -2,7 +2,7 @@
  * Process-group teardown of a session: which process groups belong to it now, and ending every
  * process of it, and only those, when it closes.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as proc from './procProbe';
@@ -18,6 +18,11 @@ const CLOSE_HANGUP_MS = 1000;
 const CLOSE_KILL_MS = 3000;
 /** Longest a close can take: the SIGHUP grace plus the SIGKILL wait (ms). */
 export const CLOSE_MAX_MS = CLOSE_HANGUP_MS + CLOSE_KILL_MS;
+
+/** Most tmux sockets in a session's private `TMUX_TMPDIR` whose servers are stopped at its close. */
+const MAX_TMUX_SOCKETS = 16;
+/** Time one `tmux kill-server` is given (ms). */
+const TMUX_KILL_MS = 2000;
 
 /** What the teardown needs to know about its session, read when it needs it. */
 export interface TeardownSubject {
@@ -82,7 +87,7 @@ export class SessionTeardown {
       survived = !(await waitUntil(quiet, CLOSE_KILL_MS, pollMs));
     }
     if (!this.s.opened()) this.endEscapedStartupProcesses();
-    this.stopPrivateTmuxServers();
+    await this.stopPrivateTmuxServers();
     this.s.startup.remove();
     if (survived) throw new Error(`processes of session ${this.s.shellPid} survived SIGKILL`);
   }
@@ -140,24 +145,34 @@ export class SessionTeardown {
     }
   }
 
-  /** Stops each tmux server whose socket is in the session's private `TMUX_TMPDIR` (tmux kill-server). */
-  private stopPrivateTmuxServers(): void {
+  /**
+   * Stops each tmux server whose socket is in the session's private `TMUX_TMPDIR` (tmux kill-server),
+   * off this thread: at most {@link MAX_TMUX_SOCKETS} sockets (entries of any other kind are not
+   * tmux's), each `tmux` given {@link TMUX_KILL_MS} ms, all at once. The folder is the session's to
+   * write: a command can fill it, and must not hold the extension host thread with it.
+   */
+  private async stopPrivateTmuxServers(): Promise<void> {
     const uid = process.getuid?.();
     if (uid === undefined) return;
     const socketDir = path.join(this.s.startup.tmuxTmpdir, `tmux-${uid}`);
-    let sockets: string[];
+    let entries: fs.Dirent[];
     try {
-      sockets = fs.readdirSync(socketDir);
+      entries = await fs.promises.readdir(socketDir, { withFileTypes: true });
     } catch {
       return;
     }
-    for (const socket of sockets) {
-      try {
-        execFileSync('tmux', ['-S', path.join(socketDir, socket), 'kill-server'], { timeout: 2000, stdio: 'ignore' });
-        this.s.log.info(`stopped the tmux server at socket ${socket} that the startup files of shell pid ${this.s.shellPid} started`);
-      } catch {
-        // No server behind the socket any more, or tmux is gone.
-      }
-    }
+    const sockets = entries.filter((e) => e.isSocket()).slice(0, MAX_TMUX_SOCKETS);
+    await Promise.all(
+      sockets.map(
+        ({ name }) =>
+          new Promise<void>((resolve) => {
+            execFile('tmux', ['-S', path.join(socketDir, name), 'kill-server'], { timeout: TMUX_KILL_MS }, (error) => {
+              // An error: no server behind the socket any more, or tmux is gone.
+              if (!error) this.s.log.info(`stopped the tmux server at socket ${name} that the startup files of shell pid ${this.s.shellPid} started`);
+              resolve();
+            });
+          }),
+      ),
+    );
   }
 }

@@ -20,6 +20,7 @@ import { TerminalService } from '../../src/terminal/service';
 import { Harness, MemoryLog, harness, homeWithRc, nodePty } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 import { alive } from '../helpers/processes';
+import { withLagProbe } from '../helpers/eventLoopLag';
 
 const linux = process.platform === 'linux';
 
@@ -381,6 +382,27 @@ describe('session lifecycle: a shell that must start in a real path', function (
       assert.equal(r.error, undefined, `probe ${r.probe}: ${r.error}`);
       assert.equal(r.closed, true);
       assert.ok(r.left.every((s) => s === 'Z'), `probe ${r.probe}: only unreaped zombies may remain, saw ${r.left.join(' ')}`);
+    }
+  });
+
+  it('close is never held on this thread by what a command left where the private tmux sockets go (300 files)', async () => {
+    const h = harness();
+    try {
+      const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp });
+      // The session's private folder is beside the traps report, whose path is in PROMPT_COMMAND.
+      const r = await h.service.send(h.owner, sessionId, {
+        input: `d=$(dirname "$(builtin printf '%s\\n' "\${PROMPT_COMMAND[@]}" | grep -o "/[^']*/traps" | head -n 1)")/tmux/tmux-$(id -u); mkdir -p "$d" && for i in $(seq 300); do : > "$d/s$i"; done; ls "$d" | wc -l; echo "$d"`,
+      });
+      const [count, dir] = r.output.trim().split('\n');
+      assert.equal(count, '300');
+      const { maxGapMs } = await withLagProbe(async () => {
+        await h.service.close(h.owner, sessionId, 'test');
+        // The teardown may go on after close answered; it removes the private folder last.
+        await until('the private folder to be removed', () => !fs.existsSync(dir!), 30_000, 20);
+      });
+      assert.ok(maxGapMs < 300, `the teardown held this thread for ${maxGapMs.toFixed(0)} ms`);
+    } finally {
+      await h.dispose();
     }
   });
 
