@@ -1,9 +1,10 @@
 /**
  * The `until` pattern of a wait: a JavaScript regular expression matched against the output that
  * arrived since the wait began, as plain text (ECMA-48 escape sequences and carriage returns
- * removed, lines joined by `\n`). Only the newest UNTIL_WINDOW_BYTES of that text are matched, as
- * output arrives, in a worker thread within a time bound (untilMatchThread.ts): a pattern that
- * backtracks without bound never holds the calling thread, and is stopped with an error saying so.
+ * removed, lines joined by `\n`), as it arrives: each match reads what arrived since the last one
+ * and the newest UNTIL_WINDOW_BYTES before it (see UntilMatcher). Matched in a worker thread within
+ * a time bound (untilMatchThread.ts): a pattern that backtracks without bound never holds the
+ * calling thread, and is stopped with an error saying so.
  */
 import { TerminalError } from './errors';
 import { tailByBytes } from './scrollback';
@@ -12,8 +13,13 @@ import { quoteInput } from '../common/quoteInput';
 
 /** Longest pattern accepted (UTF-16 code units, as String.length counts). */
 export const MAX_UNTIL_LENGTH = 1000;
-/** The newest plain output matched against the pattern (UTF-8 bytes). */
+/** Of the text one match read, what the next match reads again before the new output (UTF-8 bytes): a match may straddle the two. */
 export const UNTIL_WINDOW_BYTES = 8 * 1024;
+/**
+ * Most output that arrived while a match was in flight read by the next match (UTF-16 code
+ * units); in a flood beyond it, the oldest is dropped.
+ */
+export const UNTIL_PENDING_UNITS = 1024 * 1024;
 /** Longest matched text reported back (UTF-16 code units). */
 const MAX_MATCH_REPORT = 200;
 
@@ -56,15 +62,19 @@ export interface UntilListener {
 }
 
 /**
- * Accumulates the newest plain output of a wait and matches the pattern against it in a worker
- * thread (untilMatchThread.ts): one match at a time; output that arrives meanwhile is matched
- * next, in the newest window. Tells `listener` once, when the pattern matched or was stopped.
+ * Accumulates the plain output of a wait and matches the pattern against it in a worker thread
+ * (untilMatchThread.ts), one match at a time. Each match reads the newest UNTIL_WINDOW_BYTES of
+ * what the previous one read (a match may straddle the two) and everything that arrived since,
+ * up to UNTIL_PENDING_UNITS of it (beyond that, in a flood, the oldest is dropped): output that
+ * arrives while a match is in flight is matched next, never skipped. Tells `listener` once, when
+ * the pattern matched or was stopped.
  */
 export class UntilMatcher {
+  /** The newest UNTIL_WINDOW_BYTES of the text the last match read. */
   private window = '';
+  /** Plain output that arrived since the last match was posted. */
+  private pending = '';
   private inFlight = false;
-  /** Output arrived while a match was in flight. */
-  private dirty = false;
   private done = false;
 
   constructor(
@@ -75,9 +85,9 @@ export class UntilMatcher {
   /** Adds output (raw terminal text); it is matched as soon as no match is in flight. */
   push(text: string): void {
     if (this.done) return;
-    this.window = tailByBytes(this.window + plainText(text), UNTIL_WINDOW_BYTES).text;
-    if (this.inFlight) this.dirty = true;
-    else this.match();
+    this.pending += plainText(text);
+    if (this.pending.length > UNTIL_PENDING_UNITS) this.pending = this.pending.slice(-UNTIL_PENDING_UNITS);
+    if (!this.inFlight) this.match();
   }
 
   /** The wait ended: nothing more is matched or told. */
@@ -86,9 +96,11 @@ export class UntilMatcher {
   }
 
   private match(): void {
+    const text = this.window + this.pending;
+    this.window = tailByBytes(text, UNTIL_WINDOW_BYTES).text;
+    this.pending = '';
     this.inFlight = true;
-    this.dirty = false;
-    matchInWorker(this.pattern, this.window, UNTIL_MATCH_MS).then(
+    matchInWorker(this.pattern, text, UNTIL_MATCH_MS).then(
       (outcome) => {
         this.inFlight = false;
         if (this.done) return;
@@ -100,10 +112,10 @@ export class UntilMatcher {
           this.listener.failed(
             new TerminalError(
               'INVALID_ARGUMENT',
-              `until ${quoteInput(this.pattern.source)} was stopped: one match against the newest ${UNTIL_WINDOW_BYTES / 1024} KiB of output took more than ${outcome.afterMs} ms, as a pattern does that backtracks without bound (nested quantifiers such as (a+)+, or several .* before text that is absent). The wait ended; the command goes on and its output is in the scrollback (dsh_terminal_read). Wait again with a simpler pattern, e.g. a literal word`,
+              `until ${quoteInput(this.pattern.source)} was stopped: one match against the output took more than ${outcome.afterMs} ms, as a pattern does that backtracks without bound (nested quantifiers such as (a+)+, or several .* before text that is absent). The wait ended; the command goes on and its output is in the scrollback (dsh_terminal_read). Wait again with a simpler pattern, e.g. a literal word`,
             ),
           );
-        } else if (this.dirty) {
+        } else if (this.pending) {
           this.match();
         }
       },

@@ -3,7 +3,7 @@
  * send can have, the `until` pattern, refusals, cancellation; and a signal to an exited shell.
  */
 import * as assert from 'node:assert/strict';
-import { MAX_UNTIL_LENGTH, compileUntil, plainText } from '../../src/terminal/untilPattern';
+import { MAX_UNTIL_LENGTH, UntilMatcher, compileUntil, plainText } from '../../src/terminal/untilPattern';
 import { UNTIL_MATCH_MS, matchInWorker } from '../../src/terminal/untilMatchThread';
 import { Harness, firstSession, harness } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
@@ -149,6 +149,18 @@ describe('the until pattern (no PTY)', () => {
 
   it('sees output as plain text: escape sequences and carriage returns removed', () => {
     assert.equal(plainText('\x1b[1;32mready\x1b[0m on\r\n\x1b]0;title\x07port 3000'), 'ready on\nport 3000');
+  });
+
+  it('output that arrives while a match is in flight is all matched next, however much of it: a line is never skipped in a flood', async () => {
+    const found = await new Promise<string>((resolve, reject) => {
+      const matcher = new UntilMatcher(compileUntil('^MARKER-\\d+$'), { matched: resolve, failed: reject });
+      matcher.push('starting\r\n'); // a match starts on this
+      // Before it answers: the marker, then far more than the 8 KiB window of other lines.
+      matcher.push('MARKER-42\r\n');
+      for (let k = 0; k < 100; k++) matcher.push(`${'filler '.repeat(30)}${k}\r\n`);
+      setTimeout(() => reject(new Error('the marker was never matched')), 5000).unref();
+    });
+    assert.equal(found, 'MARKER-42');
   });
 
   it('a match the worker finished in time is never taken for one stopped at its bound, however long this thread was busy meanwhile', async () => {
