@@ -96,9 +96,10 @@ export class SessionTeardown {
    * The process groups that belong to this session now. With /proc: every group of the shell's
    * session, checked by the shell's start time (see procProbe.sessionProcesses), so a reused pid
    * is never taken for ours. Without /proc: the groups of processes on the session's terminal
-   * (ps -t; the terminal is ours while we hold its master), plus those seen there before that still
-   * run as the same process (same pid, group and start time: jobs that outlived the shell), plus
-   * the shell's own group until it exited.
+   * (ps -t), read only while the shell is on it (the terminal is ours while the shell holds it; its
+   * number is free for any program once the shell exited and the master closed), plus those seen
+   * there before that still run as the same process (same pid, group and start time: jobs that
+   * outlived the shell), plus the shell's own group until it exited.
    *
    * Zombies do not count: a process that exited holds no descriptor, memory or port, only its pid
    * until its parent waits for it, and no signal ends it further. Under an init that never reaps
@@ -112,8 +113,13 @@ export class SessionTeardown {
       return [...new Set(running.map((p) => p.pgrp))];
     }
     const tty = this.s.ptsPath();
-    for (const entry of tty ? proc.psOnTty(tty) : []) {
-      if (!this.seenOnTty.some((e) => e.pid === entry.pid && e.lstart === entry.lstart)) this.seenOnTty.push(entry);
+    const listed = tty ? proc.psOnTty(tty) : [];
+    // The terminal is this session's only while its shell is on it: once the shell exited, node-pty
+    // closes the master, and another program's new PTY may take the freed number at once.
+    if (!this.s.exited() && listed.some((e) => e.pid === shellPid)) {
+      for (const entry of listed) {
+        if (!this.seenOnTty.some((e) => e.pid === entry.pid && e.lstart === entry.lstart)) this.seenOnTty.push(entry);
+      }
     }
     const alive = proc.psStillSame(this.seenOnTty);
     this.seenOnTty.splice(0, this.seenOnTty.length, ...alive);

@@ -362,6 +362,36 @@ describe('session lifecycle: a shell that must start in a real path', function (
     assert.ok(!log.lines.some((l) => /survived SIGKILL|cleanup failed/.test(l)), log.lines.join('\n'));
   });
 
+  it('without the /proc probe, a close still waiting on a job never signals a process that took the terminal number since (a new PTY of another program)', async () => {
+    const log = new MemoryLog();
+    const service = new TerminalService(log);
+    const config = resolveTerminalConfig({});
+    service.registerBackend(new PtyBashBackend(nodePty, () => config, log, { probe: false }));
+    const owner = service.createOwner('test');
+    const { sessionId } = await service.open(owner, { cwd: os.tmpdir() });
+    // A job that ignores SIGHUP keeps the close waiting (CLOSE_HANGUP_MS) after the shell exited.
+    const r = await service.send(owner, sessionId, { input: 'nohup sleep 301 >/dev/null 2>&1 & echo "$$ $! $(tty)"' });
+    const [shell, job, tty] = r.output.trim().split('\n').pop()!.split(' ');
+    const closed = service.close(owner, sessionId);
+    await until('the shell to end', () => !alive(Number(shell)), 3000, 5);
+    // Another program's PTY, opened now, takes the lowest free terminal number: the one just freed.
+    let victim: ReturnType<PtyModule['spawn']> | undefined;
+    for (let k = 0; k < 20 && !victim; k++) {
+      const p = nodePty.spawn('/bin/sh', ['-c', 'tty; exec sleep 30'], { cols: 80, rows: 24 });
+      const name = await new Promise<string>((resolve) => p.onData((d) => resolve(d.trim())));
+      if (name === tty) victim = p;
+      else p.kill('SIGKILL');
+    }
+    try {
+      assert.ok(victim, `no new PTY took ${tty}`);
+      assert.equal(await closed, true);
+      assert.equal(alive(Number(job)), false, 'the session\'s job was ended');
+      assert.equal(alive(victim.pid), true, `the close killed pid ${victim.pid}, which holds ${tty} since`);
+    } finally {
+      victim?.kill('SIGKILL');
+    }
+  });
+
   it('under an init that never reaps orphans (Node as pid 1 of a container), close ends the session and reports no false failure', async function () {
     // A new pid namespace needs root, or a user namespace mapped to root where unprivileged ones are allowed.
     const unshare = [...(process.getuid?.() === 0 ? [] : ['--map-root-user']), '--pid', '--fork', '--mount-proc'];
