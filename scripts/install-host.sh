@@ -70,7 +70,11 @@ npm_install_into() {
 node_bin() {
   local version="$1"
   if [ "$version" = system ]; then
-    command -v node || die "node is not on PATH"
+    command -v node >/dev/null || die "node is not on PATH: install Node 20 (Debian 12's own nodejs is 18; take 20 from nodejs.org, NodeSource or nvm)"
+    local major
+    major="$(node -p 'process.versions.node.split(".")[0]')"
+    [ "$major" = 20 ] || die "node on PATH is $(node --version): code-server 4.100.3 (VS Code 1.100) runs on Node 20 only; put Node 20 first on PATH (nodejs.org, NodeSource or nvm)"
+    command -v node
     return 0
   fi
   local dir="$CACHE_DIR/node-$version"
