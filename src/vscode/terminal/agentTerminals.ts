@@ -72,7 +72,7 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
       return;
     }
     const busy = sessions.filter((s) => s.busy).length;
-    const text = `$(terminal) ${sessions.length} agent${busy ? ` · ${busy} busy` : ''}`;
+    const text = `$(terminal) ${sessions.length} ${sessions.length === 1 ? 'agent' : 'agents'}${busy ? ` · ${busy} busy` : ''}`;
     const tooltip = sessions.map((s) => `${s.sessionId} ${visibleText(s.name)}: ${stateText(s)}${s.sandbox.on ? ', in the agent sandbox' : s.sandbox.outsideApproved ? ', outside the agent sandbox (approved)' : ''}`).join('\n');
     if (shown?.text !== text) status.text = text;
     if (shown?.tooltip !== tooltip) status.tooltip = tooltip;
