@@ -353,6 +353,9 @@ export class PtyBashSession implements BackendSession {
     const verdict = typed.kind === 'keys' && readline ? judgePromptKeys(typed.keys, this.lineKeysNow()) : undefined;
     if (verdict?.refusal) throw promptKeysError(verdict.refusal);
     if (typed.kind === 'keys' && !atPrompt) await this.checkLeftoverKeys(typed.keys);
+    // Again after the last await, before anything changes: the agent sandbox may have been turned on meanwhile.
+    const refusedNow = this.inputRefusal();
+    if (refusedNow) throw refusedNow;
     const input = bytesToWrite(typed, atPrompt, readline, this.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
     this.lineKeys = verdict?.line && { promptSeq: this.markers.promptSeq, keys: verdict.line };
