@@ -72,8 +72,10 @@ export interface UntilListener {
 export class UntilMatcher {
   /** The newest UNTIL_WINDOW_BYTES of the text the last match read. */
   private window = '';
-  /** Plain output that arrived since the last match was posted. */
-  private pending = '';
+  /** Plain output that arrived since the last match was posted, in pieces (joined once, by the match). */
+  private pending: string[] = [];
+  /** UTF-16 code units in `pending`. */
+  private pendingUnits = 0;
   private inFlight = false;
   private done = false;
 
@@ -85,8 +87,12 @@ export class UntilMatcher {
   /** Adds output (raw terminal text); it is matched as soon as no match is in flight. */
   push(text: string): void {
     if (this.done) return;
-    this.pending += plainText(text);
-    if (this.pending.length > UNTIL_PENDING_UNITS) this.pending = this.pending.slice(-UNTIL_PENDING_UNITS);
+    const plain = plainText(text);
+    if (!plain) return;
+    this.pending.push(plain);
+    this.pendingUnits += plain.length;
+    // In a flood past the bound, whole older pieces go (cheap per piece; the match cuts the rest).
+    while (this.pending.length > 1 && this.pendingUnits - this.pending[0]!.length >= UNTIL_PENDING_UNITS) this.pendingUnits -= this.pending.shift()!.length;
     if (!this.inFlight) this.match();
   }
 
@@ -96,9 +102,11 @@ export class UntilMatcher {
   }
 
   private match(): void {
-    const text = this.window + this.pending;
+    const joined = this.pending.join('');
+    const text = this.window + (joined.length > UNTIL_PENDING_UNITS ? joined.slice(-UNTIL_PENDING_UNITS) : joined);
     this.window = tailByBytes(text, UNTIL_WINDOW_BYTES).text;
-    this.pending = '';
+    this.pending = [];
+    this.pendingUnits = 0;
     this.inFlight = true;
     matchInWorker(this.pattern, text, UNTIL_MATCH_MS).then(
       (outcome) => {
@@ -115,7 +123,7 @@ export class UntilMatcher {
               `until ${quoteInput(this.pattern.source)} was stopped: one match against the output took more than ${outcome.afterMs} ms, as a pattern does that backtracks without bound (nested quantifiers such as (a+)+, or several .* before text that is absent). The wait ended; the command goes on and its output is in the scrollback (dsh_terminal_read). Wait again with a simpler pattern, e.g. a literal word`,
             ),
           );
-        } else if (this.pending) {
+        } else if (this.pending.length > 0) {
           this.match();
         }
       },
