@@ -346,13 +346,19 @@ describe('session lifecycle: a shell that must start in a real path', function (
     }
   });
 
-  it('without the /proc probe, close ends the shell, its jobs and a nohup job, and reports no false failure', async () => {
+  /** A service whose pty-bash backend has no /proc probe (as where /proc cannot be read), with one session open. */
+  async function sessionWithoutProbe() {
     const log = new MemoryLog();
     const service = new TerminalService(log);
     const config = resolveTerminalConfig({});
     service.registerBackend(new PtyBashBackend(nodePty, () => config, log, { probe: false }));
     const owner = service.createOwner('test');
     const { sessionId } = await service.open(owner, { cwd: os.tmpdir() });
+    return { log, service, owner, sessionId };
+  }
+
+  it('without the /proc probe, close ends the shell, its jobs and a nohup job, and reports no false failure', async () => {
+    const { log, service, owner, sessionId } = await sessionWithoutProbe();
     const r = await service.send(owner, sessionId, { input: 'sleep 300 & a=$!; nohup sleep 301 >/dev/null 2>&1 & echo "$$ $a $!"' });
     assert.equal(r.probe, 'unavailable');
     const pids = r.output.trim().split('\n').pop()!.split(' ').map(Number);
@@ -363,12 +369,7 @@ describe('session lifecycle: a shell that must start in a real path', function (
   });
 
   it('without the /proc probe, a close still waiting on a job never signals a process that took the terminal number since (a new PTY of another program)', async () => {
-    const log = new MemoryLog();
-    const service = new TerminalService(log);
-    const config = resolveTerminalConfig({});
-    service.registerBackend(new PtyBashBackend(nodePty, () => config, log, { probe: false }));
-    const owner = service.createOwner('test');
-    const { sessionId } = await service.open(owner, { cwd: os.tmpdir() });
+    const { service, owner, sessionId } = await sessionWithoutProbe();
     // A job that ignores SIGHUP keeps the close waiting (CLOSE_HANGUP_MS) after the shell exited.
     const r = await service.send(owner, sessionId, { input: 'nohup sleep 301 >/dev/null 2>&1 & echo "$$ $! $(tty)"' });
     const [shell, job, tty] = r.output.trim().split('\n').pop()!.split(' ');
