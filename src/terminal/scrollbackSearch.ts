@@ -116,7 +116,13 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
   const page = scrollback.utf8Lines(base + from, total - from, lease.get);
   if (request.command !== undefined && from === 0 && page.lineCount > 0) {
     // The command's last line ends with what followed it there (the next prompt, what was typed at it).
-    page.bytes = withoutLastLineTail(page.bytes, history.bytesAfterEnd(request.command));
+    const tail = history.bytesAfterEnd(request.command);
+    if (tail > 0) {
+      page.bytes = withoutLastLineTail(page.bytes, tail);
+      // Cut, the last line no longer ends with the marker of a piece (a line split after the
+      // command ended): the worker must not drop its last character as one.
+      if (page.continued[page.continued.length - 1] === page.lineCount - 1) page.continued.pop();
+    }
   }
   const { lineCount } = page;
   const result: SearchResult = { matches: [], searchedLines: 0, totalLines: total };

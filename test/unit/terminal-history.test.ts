@@ -47,6 +47,16 @@ describe('command record (real bash)', function () {
       assert.equal(record(unfinished.command!).output.bytes, Buffer.byteLength('one\ntwo'));
     });
 
+    it("output that does not end with a newline, its line split in pieces by the long command line typed after it: a search of the command's output still matches its last characters", async () => {
+      const unfinished = await send("printf 'one\\nxDONE'");
+      // The next prompt and this 17 000-byte command line follow `xDONE` on its line: the line is
+      // stored in pieces, the first (`xDONE`, the prompt, the line's head) ending with the marker.
+      await send(`: ${'y'.repeat(17_000)}; echo b`);
+      assert.equal(h.service.read(h.owner, id, { command: unfinished.command!, raw: true }).text, 'one\nxDONE');
+      const own = await h.service.search(h.owner, id, { pattern: 'DONE', command: unfinished.command! });
+      assert.deepEqual(own.matches.map((m) => [m.text, m.command]), [['xDONE', unfinished.command]], JSON.stringify(own));
+    });
+
     it('records exit status 0 and non-zero, and each send result names its command', async () => {
       const ok = await send('echo hello');
       const bad = await send('(exit 3)');
