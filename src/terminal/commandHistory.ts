@@ -160,7 +160,7 @@ export class CommandHistory {
   sessionExited(): void {
     const entry = this.running;
     if (!entry) return;
-    this.close(entry, this.deps.scrollback.position());
+    this.close(entry);
     entry.state = 'session_exited';
     this.running = undefined;
   }
@@ -275,7 +275,7 @@ export class CommandHistory {
     const entry = this.running;
     if (!entry) return;
     this.running = undefined;
-    this.close(entry, this.deps.scrollback.position());
+    this.close(entry);
     entry.exitCode = status;
     entry.state = 'finished';
     entry.cwdEnd = this.sameOr(cwd, entry.cwdStart);
@@ -288,7 +288,11 @@ export class CommandHistory {
     entry.signals = undefined;
   }
 
-  private close(entry: Entry, position: ScrollbackPosition): void {
+  private close(entry: Entry): void {
+    // An unfinished last line too long for one piece is split now, where later text would split
+    // it: its output must not end in a piece before the line the record ends with.
+    this.deps.scrollback.splitOpenLineAtPieceBound();
+    const position = this.deps.scrollback.position();
     entry.endedAt = this.now();
     entry.endLine = position.endLine + (position.open ? 1 : 0);
     entry.endByte = position.endByte;

@@ -214,6 +214,20 @@ export class Scrollback {
     this.storeLine(piece + LINE_SPLIT_MARKER, bytes + cutBytes + LINE_SPLIT_MARKER_BYTES, true);
   }
 
+  /**
+   * Stores the head of the unfinished line as a piece now when the line is already longer than
+   * a piece holds (maxLineBytes less the marker), though not yet longer than maxLineBytes: any
+   * more text on it splits it there, inside what it holds now. A caller that marks where output
+   * ends (a command's end) calls this first, so that the end falls on the unfinished line itself,
+   * never on a piece that text arriving later would cut before it.
+   */
+  splitOpenLineAtPieceBound(): void {
+    if (this.partialBytes > this.maxLineBytes - LINE_SPLIT_MARKER_BYTES) {
+      this.storePartialHead();
+      this.enforce();
+    }
+  }
+
   /** The retained range in absolute coordinates (see ScrollbackPosition). */
   position(): ScrollbackPosition {
     const complete = this.count;

@@ -57,6 +57,21 @@ describe('command record (real bash)', function () {
       assert.deepEqual(own.matches.map((m) => [m.text, m.command]), [['xDONE', unfinished.command]], JSON.stringify(own));
     });
 
+    it('output whose unfinished last line is just under the 16 KiB split limit: what follows it splits the line inside the output, and the command still reads and searches all of it', async () => {
+      // 16 384 bytes fit one stored line; a piece holds 16 381 and the 3-byte marker. The next
+      // prompt pushes the line past the limit, so its first piece ends before the output does.
+      for (const n of [16_382, 16_384]) {
+        const unfinished = await send(`printf 'z%.0s' $(seq 1 ${n - 1}); printf E`);
+        await send('echo b');
+        const raw = h.service.read(h.owner, id, { command: unfinished.command!, raw: true, count: 5 });
+        assert.ok(raw.text.replaceAll('⏎\n', '') === `${'z'.repeat(n - 1)}E`, `${n}: ${raw.text.length} characters, ending ${JSON.stringify(raw.text.slice(-8))}`);
+        const own = await h.service.search(h.owner, id, { pattern: 'zE', command: unfinished.command! });
+        assert.equal(own.matches.length, 1, `${n}: ${JSON.stringify(own)}`);
+        const after = await h.service.search(h.owner, id, { pattern: 'echo b', command: unfinished.command! });
+        assert.deepEqual(after.matches, [], `${n}: ${JSON.stringify(after)}`);
+      }
+    });
+
     it('records exit status 0 and non-zero, and each send result names its command', async () => {
       const ok = await send('echo hello');
       const bad = await send('(exit 3)');
