@@ -96,7 +96,7 @@ export class PtyBashBackend implements TerminalBackend {
     const outside = policy?.on === true && spec.outsideSandbox === true;
     if (outside) {
       if (!policy.unsandboxed.allowed) {
-        startup.remove();
+        await startup.remove();
         throw new TerminalError('SANDBOX_REQUIRED', `a session outside the agent sandbox is not allowed: ${policy.unsandboxed.why}. No session was started; open one in the sandbox (omit sandbox: false)`);
       }
       this.log.warn(`session outside the agent sandbox (${policy.reason}), confirmed by the person: ${policy.unsandboxed.why}`);
@@ -105,7 +105,7 @@ export class PtyBashBackend implements TerminalBackend {
         // The sandbox's programs are looked up on the PATH the settings give, never one an opener asked for.
         sandboxed = await this.sandbox!.runtime.wrapShell(policy, [config.shell, ...shellArgs], [startup.dir], sessionEnv(config.env).PATH, signal);
       } catch (error) {
-        startup.remove();
+        await startup.remove();
         throw error;
       }
       launch = sandboxed;
@@ -122,7 +122,7 @@ export class PtyBashBackend implements TerminalBackend {
         env: { ...env, TMUX_TMPDIR: startup.tmuxTmpdir },
       });
     } catch (error) {
-      startup.remove();
+      await startup.remove();
       sandboxed?.release();
       throw new TerminalError('SPAWN_FAILED', `could not start ${config.shell}: ${errorMessage(error)}; check the dsh.terminal.shell setting`);
     }

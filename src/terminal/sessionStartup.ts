@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { TerminalError } from './errors';
 import * as proc from './procProbe';
 import { SESSION_GUARD_VARIABLE } from './sessionEnv';
@@ -29,8 +30,12 @@ export interface StartupDir {
   tmuxTmpdir: string;
   /** Removes the rc and the progress file; never throws. */
   removeRc(): void;
-  /** Removes the whole folder; never throws. */
-  remove(): void;
+  /**
+   * Removes the whole folder, off this thread (the session's commands can fill it with any number
+   * of files: removed in one synchronous call they would hold the extension host thread); never
+   * rejects.
+   */
+  remove(): Promise<void>;
 }
 
 /**
@@ -53,8 +58,33 @@ export function createStartupDir(): StartupDir {
       fs.rmSync(rcFile, { force: true });
       fs.rmSync(progressFile, { force: true });
     },
-    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+    remove: () => removeInWorker(dir),
   };
+}
+
+/** The program of the worker that removes a folder (its path is the worker's data). */
+const REMOVE_SOURCE = `require('node:fs').rmSync(require('node:worker_threads').workerData, { recursive: true, force: true });`;
+
+/**
+ * Removes folder `dir` and everything in it in a worker thread of its own, ended once done: Node
+ * 20's asynchronous fs.rm still walks the tree on the calling thread (40 000 files held it for
+ * over a second), and a session's commands can put any number of files in its folder. The worker
+ * stays referenced: a close awaits it, and its process must not exit before that close answers.
+ * Resolves once the worker is done, whether or not it removed everything; never rejects.
+ */
+function removeInWorker(dir: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let worker: Worker;
+    try {
+      worker = new Worker(REMOVE_SOURCE, { eval: true, workerData: dir });
+    } catch {
+      resolve();
+      return;
+    }
+    // A failed removal (a file not ours to remove) ends the worker with an error; 'exit' follows.
+    worker.on('error', () => undefined);
+    worker.once('exit', () => resolve());
+  });
 }
 
 /** Watches one shell's startup through its {@link StartupDir} and its process's command line. */

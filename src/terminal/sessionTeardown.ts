@@ -88,7 +88,7 @@ export class SessionTeardown {
     }
     if (!this.s.opened()) this.endEscapedStartupProcesses();
     await this.stopPrivateTmuxServers();
-    this.s.startup.remove();
+    await this.s.startup.remove();
     if (survived) throw new Error(`processes of session ${this.s.shellPid} survived SIGKILL`);
   }
 
