@@ -416,47 +416,40 @@ describe('session lifecycle: a shell that must start in a real path', function (
     }
   });
 
-  it('close is never held on this thread by what a command left where the private tmux sockets go (300 files)', async () => {
+  /**
+   * Opens a session whose command fills `sub` of its private folder (found beside the traps report,
+   * whose path is in PROMPT_COMMAND) with `count` files (`fill`, a shell command run in that
+   * folder), then closes it: the longest this thread was held until the folder was removed (ms).
+   */
+  async function closeAfterFilling(sub: string, fill: string, count: number): Promise<number> {
     const h = harness();
     try {
       const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp });
-      // The session's private folder is beside the traps report, whose path is in PROMPT_COMMAND.
       const r = await h.service.send(h.owner, sessionId, {
-        input: `d=$(dirname "$(builtin printf '%s\\n' "\${PROMPT_COMMAND[@]}" | grep -o "/[^']*/traps" | head -n 1)")/tmux/tmux-$(id -u); mkdir -p "$d" && for i in $(seq 300); do : > "$d/s$i"; done; ls "$d" | wc -l; echo "$d"`,
+        input: `d=$(dirname "$(builtin printf '%s\\n' "\${PROMPT_COMMAND[@]}" | grep -o "/[^']*/traps" | head -n 1)")/${sub}; mkdir -p "$d" && (cd "$d" && ${fill}) && ls "$d" | wc -l; echo "$d"`,
+        timeoutMs: 60_000,
       });
-      const [count, dir] = r.output.trim().split('\n');
-      assert.equal(count, '300');
+      const [listed, dir] = r.output.trim().split('\n');
+      assert.equal(listed, String(count));
       const { maxGapMs } = await withLagProbe(async () => {
         await h.service.close(h.owner, sessionId, 'test');
         // The teardown may go on after close answered; it removes the private folder last.
         await until('the private folder to be removed', () => !fs.existsSync(dir!), 30_000, 20);
       });
-      assert.ok(maxGapMs < 300, `the teardown held this thread for ${maxGapMs.toFixed(0)} ms`);
+      return maxGapMs;
     } finally {
       await h.dispose();
     }
+  }
+
+  it('close is never held on this thread by what a command left where the private tmux sockets go (300 files)', async () => {
+    const held = await closeAfterFilling('tmux/tmux-$(id -u)', 'for i in $(seq 300); do : > "s$i"; done', 300);
+    assert.ok(held < 300, `the teardown held this thread for ${held.toFixed(0)} ms`);
   });
 
   it("close is never held on this thread by the files a command left in the session's private folder (40 000 files)", async () => {
-    const h = harness();
-    try {
-      const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp });
-      // The session's private folder is beside the traps report, whose path is in PROMPT_COMMAND.
-      const r = await h.service.send(h.owner, sessionId, {
-        input: `d=$(dirname "$(builtin printf '%s\\n' "\${PROMPT_COMMAND[@]}" | grep -o "/[^']*/traps" | head -n 1)")/tmux/many; mkdir -p "$d" && (cd "$d" && seq 40000 | xargs touch) && ls "$d" | wc -l; echo "$d"`,
-        timeoutMs: 60_000,
-      });
-      const [count, dir] = r.output.trim().split('\n');
-      assert.equal(count, '40000');
-      const { maxGapMs } = await withLagProbe(async () => {
-        await h.service.close(h.owner, sessionId, 'test');
-        // The teardown may go on after close answered; it removes the private folder last.
-        await until('the private folder to be removed', () => !fs.existsSync(dir!), 30_000, 20);
-      });
-      assert.ok(maxGapMs < 300, `the teardown held this thread for ${maxGapMs.toFixed(0)} ms`);
-    } finally {
-      await h.dispose();
-    }
+    const held = await closeAfterFilling('tmux/many', 'seq 40000 | xargs touch', 40000);
+    assert.ok(held < 300, `the teardown held this thread for ${held.toFixed(0)} ms`);
   });
 
   it('closeAll ends every session and waits for it: a job that ignores SIGHUP is gone when it resolves', async () => {
