@@ -324,8 +324,6 @@ export class PtyBashSession implements BackendSession {
       throw new TerminalError('SESSION_EXITED', `the session's shell has exited (${statusText(this.exitStatus)}); open a new session`);
     }
     if (this.active) throw new TerminalError('SESSION_BUSY', 'a send is already in flight on this session; wait for it to return');
-    const refusal = this.inputRefusal();
-    if (refusal) throw refusal;
     const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
     const typed = checkInput(request);
     await this.settleAfterSignal();
@@ -353,7 +351,8 @@ export class PtyBashSession implements BackendSession {
     const verdict = typed.kind === 'keys' && readline ? judgePromptKeys(typed.keys, this.lineKeysNow()) : undefined;
     if (verdict?.refusal) throw promptKeysError(verdict.refusal);
     if (typed.kind === 'keys' && !atPrompt) await this.checkLeftoverKeys(typed.keys);
-    // Again after the last await, before anything changes: the agent sandbox may have been turned on meanwhile.
+    // After the last await, before anything changes (the service checked before the call; the agent
+    // sandbox may have been turned on meanwhile).
     const refusedNow = this.inputRefusal();
     if (refusedNow) throw refusedNow;
     const input = bytesToWrite(typed, atPrompt, readline, this.applicationCursor);
