@@ -4,7 +4,7 @@
  * Plain Node, no `vscode` import.
  */
 import * as fs from 'node:fs';
-import { readStat } from './stat';
+import { readStat, readStatAsync } from './stat';
 import type { ProcStat } from './stat';
 
 /** True on Linux with a readable /proc (`/proc/self/stat`): {@link sessionProcesses} can list a session there. */
@@ -34,6 +34,40 @@ export function sessionProcesses(sid: number, leaderStart?: number): ProcStat[] 
     if (stat && stat.session === sid && (leaderStart === undefined || stat.startTime >= leaderStart)) result.push(stat);
   }
   return result;
+}
+
+/** Reads of `/proc/<pid>/stat` a {@link scanSessionProcesses} keeps in flight at once. */
+const SCAN_CONCURRENCY = 8;
+
+/**
+ * {@link sessionProcesses} without holding the calling thread: /proc is listed and every `stat`
+ * read through the libuv thread pool, at most SCAN_CONCURRENCY reads at a time, so this thread
+ * runs only their callbacks, and other work between them. A machine has as many processes as
+ * its programs start (a program in a session can start thousands): read in one go, they held the
+ * extension host thread for hundreds of ms. Resolves the same list {@link sessionProcesses}
+ * returns (empty without /proc); never rejects.
+ */
+export async function scanSessionProcesses(sid: number, leaderStart?: number): Promise<ProcStat[]> {
+  if (leaderStart !== undefined) {
+    const leader = await readStatAsync(sid);
+    if (leader && leader.startTime !== leaderStart) return [];
+  }
+  let names: string[];
+  try {
+    names = (await fs.promises.readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const result: ProcStat[] = [];
+  let next = 0;
+  const reader = async () => {
+    while (next < names.length) {
+      const stat = await readStatAsync(Number(names[next++]));
+      if (stat && stat.session === sid && (leaderStart === undefined || stat.startTime >= leaderStart)) result.push(stat);
+    }
+  };
+  await Promise.all(Array.from({ length: SCAN_CONCURRENCY }, reader));
+  return result.sort((a, b) => a.pid - b.pid);
 }
 
 /** The names in folder `path`, or none when it cannot be read (gone, not a folder, no permission). */

@@ -26,6 +26,8 @@ export interface ProcStat {
   /** CPU time in user and kernel mode so far (fields 14 and 15), in clock ticks (100 a second on Linux). */
   utime: number;
   stime: number;
+  /** Number of threads in the process (field 20). */
+  threads: number;
   /** Start time in clock ticks after boot (field 22); unchanged by exec. */
   startTime: number;
 }
@@ -39,13 +41,14 @@ export function parseProcStat(text: string, pid: number): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (close === -1) return undefined;
   const comm = text.slice(text.indexOf('(') + 1, close);
-  // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) … utime(14) stime(15) … starttime(22)
+  // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) … utime(14) stime(15) …
+  // num_threads(20) … starttime(22)
   const f = text.slice(close + 1).trim().split(/\s+/);
   const state = f[0];
-  const [ppid, pgrp, session, ttyNr, tpgid, utime, stime, startTime] = [f[1], f[2], f[3], f[4], f[5], f[11], f[12], f[19]].map(integerField);
+  const [ppid, pgrp, session, ttyNr, tpgid, utime, stime, threads, startTime] = [f[1], f[2], f[3], f[4], f[5], f[11], f[12], f[17], f[19]].map(integerField);
   if (state === undefined || ppid === undefined || pgrp === undefined || session === undefined) return undefined;
-  if (ttyNr === undefined || tpgid === undefined || utime === undefined || stime === undefined || startTime === undefined) return undefined;
-  return { pid, comm, state, ppid, pgrp, session, ttyNr, tpgid, utime, stime, startTime };
+  if (ttyNr === undefined || tpgid === undefined || utime === undefined || stime === undefined || threads === undefined || startTime === undefined) return undefined;
+  return { pid, comm, state, ppid, pgrp, session, ttyNr, tpgid, utime, stime, threads, startTime };
 }
 
 /** A field the kernel prints as a decimal integer, or undefined when it is missing or not one. */
@@ -61,6 +64,20 @@ export function readStat(pid: number): ProcStat | undefined {
   let raw: string;
   try {
     raw = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return parseProcStat(raw, pid);
+}
+
+/**
+ * {@link readStat} through the libuv thread pool: the calling thread only runs its callback.
+ * Resolves undefined when the process is gone, unreadable or its text does not parse.
+ */
+export async function readStatAsync(pid: number): Promise<ProcStat | undefined> {
+  let raw: string;
+  try {
+    raw = await fs.promises.readFile(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return undefined;
   }

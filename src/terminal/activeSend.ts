@@ -54,7 +54,7 @@ export interface SendHost {
   shellPid(): number;
   foregroundGroup(): number | undefined;
   /** The blocked reads of the terminal by process group `pgrp`'s members. */
-  groupWaits(pgrp: number): proc.TtyWait[];
+  groupWaits(pgrp: number): proc.GroupWaits;
   commandOf(pid: number): string;
   foreground(): ForegroundProcess | undefined;
   status(): SessionStatus;
@@ -74,7 +74,7 @@ export interface SendOptions {
   /** The shell was at its prompt: what follows first is the input's echo. */
   atPrompt: boolean;
   /** Blocked reads from before the send (they prove nothing about it). */
-  preWaits: proc.TtyWait[];
+  preWaits: proc.GroupWaits;
   /** Probe looks start this many ms after the send. */
   probeDelayMs: number;
   until?: RegExp;
@@ -96,7 +96,7 @@ export class ActiveSend {
   private readonly alternateAtStart: boolean;
   private readonly keysAtPrompt: boolean;
   private readonly typeAhead: boolean;
-  private readonly preWaits: proc.TtyWait[];
+  private readonly preWaits: proc.GroupWaits;
   private readonly startedAt = Date.now();
   private readonly probeFrom: number;
   /** The readiness poll, backed off while nothing changes (pollBackoff.ts). */

@@ -12,7 +12,7 @@
  * Everything here is synchronous and bounded by the size of one process group; no terminal
  * content is read.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import { safeReaddir, sessionProcesses } from '../proc/sessions';
 import { parseProcStat } from '../proc/stat';
@@ -44,6 +44,27 @@ export interface TtyWait {
   switches: number;
   /** How it waits: `read` (any read syscall), `epoll`, or `poll`/`select` (the set read from its memory). */
   via: 'read' | 'epoll' | 'poll' | 'select';
+}
+
+/**
+ * What one look found of a foreground group's waits on the terminal. A look may be cut before it
+ * read every member (processTree.ts, MAX_LOOK_PROCESSES): a wait it found is still a real wait,
+ * but a member it did not examine may wait too.
+ */
+export interface GroupWaits {
+  waits: TtyWait[];
+  /** The pids whose threads were examined: every member of the group when `complete`. */
+  examined: ReadonlySet<number>;
+  /** False when members of the group may not have been examined. */
+  complete: boolean;
+}
+
+/** A look that found nothing and missed nothing: every wait another look finds is new to it. */
+export const NO_WAITS: GroupWaits = { waits: [], examined: new Set(), complete: true };
+
+/** The waits on `ttyPath` of the `members` a look found, complete or not (see {@link GroupWaits}). */
+export function groupWaits(members: ProcStat[], complete: boolean, ttyPath: string): GroupWaits {
+  return { waits: ttyWaits(members, ttyPath), examined: new Set(members.map((p) => p.pid)), complete };
 }
 
 /** True when this machine has a readable /proc with per-thread syscall files (Linux). */
@@ -94,15 +115,22 @@ export function closeOnExec(fd: number): boolean | undefined {
 }
 
 /**
- * The command line of `pid` (NULs as spaces): `/proc/<pid>/cmdline` when `useProc`, else
- * `ps -o args= -p <pid>` (POSIX ps; macOS, BSD). Undefined when the process is gone or unreadable.
+ * The whole command line of `pid` from `/proc/<pid>/cmdline` (NULs as spaces), read on this
+ * thread. Undefined when the process is gone or unreadable.
  */
-export function processArgs(pid: number, useProc: boolean): string | undefined {
-  if (useProc) {
-    const raw = readText(`/proc/${pid}/cmdline`);
-    return raw ? raw.replace(/\0+$/, '').replace(/\0/g, ' ') : undefined;
-  }
-  const out = ps(['-ww', '-o', 'args=', '-p', String(pid)]).trim();
+export function procArgs(pid: number): string | undefined {
+  const raw = readText(`/proc/${pid}/cmdline`);
+  return raw ? raw.replace(/\0+$/, '').replace(/\0/g, ' ') : undefined;
+}
+
+/**
+ * The command line of `pid` (NULs as spaces): {@link procArgs} when `useProc`, else
+ * `ps -o args= -p <pid>` (POSIX ps; macOS, BSD), run off this thread. Resolves undefined when the
+ * process is gone or unreadable; never rejects.
+ */
+export async function processArgs(pid: number, useProc: boolean): Promise<string | undefined> {
+  if (useProc) return procArgs(pid);
+  const out = (await ps(['-ww', '-o', 'args=', '-p', String(pid)])).trim();
   return out || undefined;
 }
 
@@ -121,8 +149,8 @@ export interface PsEntry {
  * everything listed belongs to the session. Processes that lost the terminal (jobs that outlived
  * the shell) are not listed: see {@link psStillSame}.
  */
-export function psOnTty(ttyPath: string): PsEntry[] {
-  return parsePs(ps(['-t', ttyPath, '-o', 'pid=,pgid=,stat=,lstart=']));
+export async function psOnTty(ttyPath: string): Promise<PsEntry[]> {
+  return parsePs(await ps(['-t', ttyPath, '-o', 'pid=,pgid=,stat=,lstart=']));
 }
 
 /**
@@ -130,9 +158,9 @@ export function psOnTty(ttyPath: string): PsEntry[] {
  * start time, `ps -p`), as ps lists them now (with their current `stat`), so a remembered process
  * group is signalled only while it is still ours.
  */
-export function psStillSame(entries: PsEntry[]): PsEntry[] {
+export async function psStillSame(entries: PsEntry[]): Promise<PsEntry[]> {
   if (entries.length === 0) return [];
-  const now = parsePs(ps(['-o', 'pid=,pgid=,stat=,lstart=', '-p', entries.map((e) => e.pid).join(',')]));
+  const now = parsePs(await ps(['-o', 'pid=,pgid=,stat=,lstart=', '-p', entries.map((e) => e.pid).join(',')]));
   return now.filter((n) => entries.some((e) => n.pid === e.pid && n.pgid === e.pgid && n.lstart === e.lstart));
 }
 
@@ -145,13 +173,15 @@ function parsePs(out: string): PsEntry[] {
   return entries;
 }
 
-/** Output of ps(1) with `args`; '' when it lists nothing (ps exits 1) or cannot run. */
-function ps(args: string[]): string {
-  try {
-    return execFileSync('ps', args, { encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] });
-  } catch (error) {
-    return (error as { stdout?: string }).stdout ?? '';
-  }
+/**
+ * Output of ps(1) with `args`, run off this thread (at most 2 s); '' when it lists nothing (ps
+ * exits 1) or cannot run. Never rejects.
+ */
+function ps(args: string[]): Promise<string> {
+  return new Promise((resolve) => {
+    const child = execFile('ps', args, { encoding: 'utf8', timeout: 2000 }, (_error, stdout) => resolve(stdout ?? ''));
+    child.stdin?.end();
+  });
 }
 
 /** Longest command line {@link commandLine} returns, in UTF-16 code units. */
@@ -194,7 +224,8 @@ export function ttyWaits(group: ProcStat[], ttyPath: string): TtyWait[] {
   if (!numbers) return [];
   const waits: TtyWait[] = [];
   for (const proc of group) {
-    for (const tid of safeReaddir(`/proc/${proc.pid}/task`)) {
+    // A single-threaded process has one task, its main thread.
+    for (const tid of proc.threads <= 1 ? [String(proc.pid)] : safeReaddir(`/proc/${proc.pid}/task`)) {
       const syscall = readText(`/proc/${proc.pid}/task/${tid}/syscall`);
       if (!syscall || syscall === 'running') continue;
       // The syscall number, then its arguments in hex: a waiting call has at least the first one.
@@ -220,9 +251,15 @@ export function ttyWaits(group: ProcStat[], ttyPath: string): TtyWait[] {
   return waits;
 }
 
-/** Waits in `now` that are new since `before`: a thread not waiting then, or one that has run since. */
-export function newWaits(now: TtyWait[], before: TtyWait[]): TtyWait[] {
-  return now.filter((w) => !before.some((b) => b.pid === w.pid && b.tid === w.tid && b.switches === w.switches));
+/**
+ * Waits in `now` that are new since `before`: a thread not waiting then, or one that has run
+ * since. A process `before` did not examine (a cut look) may have waited then already: its waits
+ * are never new.
+ */
+export function newWaits(now: GroupWaits, before: GroupWaits): TtyWait[] {
+  return now.waits.filter(
+    (w) => (before.complete || before.examined.has(w.pid)) && !before.waits.some((b) => b.pid === w.pid && b.tid === w.tid && b.switches === w.switches),
+  );
 }
 
 /** True when a `poll(fds, nfds)` wait has a descriptor of our tty with a read event in `fds`. */

@@ -1,7 +1,7 @@
 /**
  * The processes of one PTY session, found from the session's own process tree instead of a scan
- * of every process on the machine: what a waiting send looks at costs the size of the session, not
- * of the machine.
+ * of every process on the machine, and at most MAX_LOOK_PROCESSES of them per look: what a waiting
+ * send looks at costs neither the size of the machine nor that of the session.
  *
  * A look walks the shell's descendants through `/proc/<pid>/task/<tid>/children` (proc(5)). A
  * process whose parent exited is no longer a descendant of the shell: the kernel reparents it to
@@ -13,16 +13,34 @@
  * parent changed or ANCESTORS_TTL_MS passed.
  * Every process counted carries the session id of the shell and started no earlier than it, the
  * identity check of {@link sessionProcesses}. Without child lists (a kernel without
- * CONFIG_PROC_CHILDREN) every look is that full scan.
+ * CONFIG_PROC_CHILDREN) every look is that full scan, on this thread.
  */
 import * as proc from './procProbe';
 import { readStat, type ProcStat } from '../proc/stat';
-import { sessionProcesses } from '../proc/sessions';
+import { scanSessionProcesses, sessionProcesses } from '../proc/sessions';
 
 /** How long the chain of the shell's ancestors is reused before it is read again (ms). */
 const ANCESTORS_TTL_MS = 5000;
 /** Least time between two full scans of /proc made because a look found no member of a live group (ms). */
 const FULL_SCAN_MIN_INTERVAL_MS = 1000;
+
+/**
+ * Most processes one look reads the `stat` of. Past it the look is cut: it returns what it found
+ * and says it is not complete. Each process costs a few small /proc reads (tens of µs each, on
+ * this thread), and a program in the session chooses how many processes it has: thousands would
+ * hold the extension host thread for hundreds of ms at every look.
+ */
+export const MAX_LOOK_PROCESSES = 128;
+
+/** What one look found of a process group. */
+export interface GroupLook {
+  /** Members of the group found (all of them when `complete`). */
+  members: ProcStat[];
+  /** False when the look stopped at MAX_LOOK_PROCESSES: members may be missing. */
+  complete: boolean;
+  /** `stat` files the look read. */
+  read: number;
+}
 
 /** The processes of the session whose leader (the shell) is `shellPid`, started at `shellStart`. */
 export class SessionProcessTree {
@@ -34,6 +52,10 @@ export class SessionProcessTree {
   /** The group a look found without members although it exists; a full scan follows if it stays so. */
   private missing: number | undefined;
   private chain: { ppid: number; at: number; pids: number[] } | undefined;
+  /** The full scan in flight, started by a look that missed a group's members. */
+  private scanning: Promise<void> | undefined;
+  /** What the last full scan found of the group it was started for, and when it ended (ms). */
+  private scanned: { pgrp: number; at: number; members: ProcStat[] } | undefined;
 
   /**
    * @param shellPid the session leader's pid, which is also the session id.
@@ -51,60 +73,100 @@ export class SessionProcessTree {
   }
 
   /**
-   * Every process of the session that descends from the shell or was reparented out of its tree.
-   * When the shell is gone or its pid was reused, the full scan decides (jobs that outlived the
-   * shell are found by their session id; a reused pid yields nothing).
+   * Members of process group `pgrp` in the session: the shell's descendants first (depth first, in
+   * the kernel's child order, so repeated looks read the same processes first), then those
+   * reparented out of its tree, reading at most MAX_LOOK_PROCESSES processes. When the shell is
+   * gone or its pid was reused, the full scan decides (jobs that outlived the shell are found by
+   * their session id; a reused pid yields nothing).
+   * When a complete look finds no member although the group still has members (kill(2) with
+   * signal 0 to the group succeeds) and the same held at the previous look, a full scan of /proc
+   * starts off this thread (at most once per FULL_SCAN_MIN_INTERVAL_MS); until its answer is in,
+   * such a look is not complete, and a later look takes the members it found that are still
+   * the same processes in that group.
    */
-  processes(): ProcStat[] {
-    if (!this.treeAvailable) return this.fullScan();
+  look(pgrp: number): GroupLook {
+    const walk = this.walk();
+    const members = walk.processes.filter((p) => p.pgrp === pgrp);
+    if (members.length > 0 || !walk.complete || !this.treeAvailable || !groupExists(pgrp)) {
+      this.missing = undefined;
+      return { members, complete: walk.complete, read: walk.read };
+    }
+    const persistent = this.missing === pgrp;
+    this.missing = pgrp;
+    if (!persistent) return { members, complete: true, read: walk.read };
+    const now = Date.now();
+    const scanned = this.scanned;
+    if (scanned?.pgrp === pgrp && now - scanned.at < FULL_SCAN_MIN_INTERVAL_MS) {
+      const still = scanned.members.slice(0, MAX_LOOK_PROCESSES).flatMap((p) => {
+        const stat = readStat(p.pid);
+        return stat && stat.startTime === p.startTime && stat.pgrp === pgrp && this.inSession(stat) ? [stat] : [];
+      });
+      return { members: still, complete: still.length > 0, read: walk.read + Math.min(scanned.members.length, MAX_LOOK_PROCESSES) };
+    }
+    if (!this.scanning && now - this.lastFullScanAt >= FULL_SCAN_MIN_INTERVAL_MS) {
+      this.lastFullScanAt = now;
+      this.fullScans++;
+      this.scanning = scanSessionProcesses(this.shellPid, this.shellStart).then((all) => {
+        this.scanned = { pgrp, at: Date.now(), members: all.filter((p) => p.pgrp === pgrp) };
+        this.scanning = undefined;
+      });
+    }
+    return { members, complete: false, read: walk.read };
+  }
+
+  /**
+   * The session's processes that descend from the shell or were reparented out of its tree, at
+   * most MAX_LOOK_PROCESSES `stat` reads (`complete` false when it stopped there).
+   */
+  private walk(): { processes: ProcStat[]; complete: boolean; read: number } {
+    if (!this.treeAvailable) return { processes: this.fullScan(), complete: true, read: 0 };
+    let read = 1;
     const root = readStat(this.shellPid);
-    if (!root || (this.shellStart !== undefined && root.startTime !== this.shellStart)) return this.fullScan();
+    if (!root || (this.shellStart !== undefined && root.startTime !== this.shellStart)) return { processes: this.fullScan(), complete: true, read };
     const found = new Map<number, ProcStat>();
-    const queue: ProcStat[] = [root];
+    const readInSession = (pid: number): ProcStat | undefined => {
+      read++;
+      const stat = readStat(pid);
+      // A child that called setsid(2) left the session, and so did everything it starts.
+      return stat && this.inSession(stat) ? stat : undefined;
+    };
+    const descend = (start: ProcStat): boolean => {
+      const stack = [start];
+      while (stack.length > 0) {
+        const stat = stack.pop()!;
+        if (found.has(stat.pid)) continue;
+        found.set(stat.pid, stat);
+        // A single-threaded process lists its children under its main thread alone.
+        const children = proc.childPids(stat.pid, stat.threads <= 1);
+        for (let i = children.length - 1; i >= 0; i--) {
+          const pid = children[i]!;
+          if (found.has(pid)) continue;
+          if (read >= MAX_LOOK_PROCESSES) return false;
+          const child = readInSession(pid);
+          if (child) stack.push(child);
+        }
+      }
+      return true;
+    };
+    if (!descend(root)) return { processes: [...found.values()], complete: false, read };
     const listed = new Set<number>();
     for (const ancestor of this.ancestors(root.ppid)) {
       for (const pid of proc.childPids(ancestor, true)) {
         if (pid === this.shellPid || listed.has(pid)) continue;
         listed.add(pid);
-        if (this.outside.has(pid)) continue;
-        const stat = readStat(pid);
-        if (stat && this.inSession(stat)) queue.push(stat);
-        else if (stat) this.outside.add(pid);
+        if (this.outside.has(pid) || found.has(pid)) continue;
+        if (read >= MAX_LOOK_PROCESSES) return { processes: [...found.values()], complete: false, read };
+        const stat = readInSession(pid);
+        if (!stat) {
+          this.outside.add(pid);
+          continue;
+        }
+        if (!descend(stat)) return { processes: [...found.values()], complete: false, read };
       }
     }
     // A pid that left the lists is forgotten: if it is reused, the new process is looked at anew.
     for (const pid of this.outside) if (!listed.has(pid)) this.outside.delete(pid);
-    while (queue.length > 0) {
-      const stat = queue.pop()!;
-      if (found.has(stat.pid)) continue;
-      found.set(stat.pid, stat);
-      for (const pid of proc.childPids(stat.pid)) {
-        if (found.has(pid)) continue;
-        const child = readStat(pid);
-        // A child that called setsid(2) left the session, and so did everything it starts.
-        if (child && this.inSession(child)) queue.push(child);
-      }
-    }
-    return [...found.values()];
-  }
-
-  /**
-   * Members of process group `pgrp` in the session. When the walk finds none although the group
-   * still has members (kill(2) with signal 0 to the group succeeds) and the same held at the
-   * previous look, a full scan of /proc decides, at most once per FULL_SCAN_MIN_INTERVAL_MS.
-   */
-  group(pgrp: number): ProcStat[] {
-    const members = this.processes().filter((p) => p.pgrp === pgrp);
-    if (members.length > 0 || !this.treeAvailable || !groupExists(pgrp)) {
-      this.missing = undefined;
-      return members;
-    }
-    const now = Date.now();
-    const persistent = this.missing === pgrp;
-    this.missing = pgrp;
-    if (!persistent || now - this.lastFullScanAt < FULL_SCAN_MIN_INTERVAL_MS) return members;
-    this.lastFullScanAt = now;
-    return this.fullScan().filter((p) => p.pgrp === pgrp);
+    return { processes: [...found.values()], complete: true, read };
   }
 
   private inSession(stat: ProcStat): boolean {

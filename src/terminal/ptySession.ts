@@ -191,7 +191,7 @@ export class PtyBashSession implements BackendSession {
       alternateScreen: () => this.alternateScreen,
       shellPid: () => this.shellPid,
       foregroundGroup: () => this.foregroundGroup(),
-      groupWaits: (pgrp) => proc.ttyWaits(this.groupMembers(pgrp), this.pts()),
+      groupWaits: (pgrp) => this.groupWaits(pgrp),
       commandOf: (pid) => this.commandOf(pid),
       foreground: () => this.foreground(),
       status: () => this.status(),
@@ -253,9 +253,10 @@ export class PtyBashSession implements BackendSession {
     const processGroup = tpgid ?? this.shellPid;
     if (!this.probe) return { kind: 'program', process: { pid: processGroup, command: this.commandOf(processGroup) }, processGroup };
     // The process that will read: one blocked reading the terminal, else the group's leader.
-    const waits = proc.ttyWaits(this.groupMembers(processGroup), this.pts());
+    const { waits, complete } = this.groupWaits(processGroup);
     const pid = waits[0]?.pid ?? processGroup;
-    return { kind: 'program', process: { pid, command: this.commandOf(pid) }, processGroup, reading: waits.length > 0 };
+    const reading = waits.length > 0 || (complete ? false : undefined);
+    return { kind: 'program', process: { pid, command: this.commandOf(pid) }, processGroup, ...(reading !== undefined && { reading }) };
   }
 
   /**
@@ -305,10 +306,14 @@ export class PtyBashSession implements BackendSession {
         () => done(new TerminalError('SPAWN_FAILED', `the shell did not show its first prompt within ${timeoutMs} ms (${this.startupWatch.stage()}); check your shell startup files or raise dsh.terminal.openTimeoutMs`)),
         timeoutMs,
       );
+      let checking = false;
       const watch = setInterval(() => {
-        if (this.exitStatus || this.markers.promptSeq > 0) return;
-        const replacedBy = this.startupWatch.replacedBy();
-        if (replacedBy !== undefined) done(this.startupWatch.hijackError(replacedBy));
+        if (checking || this.exitStatus || this.markers.promptSeq > 0) return;
+        checking = true;
+        void this.startupWatch.replacedBy().then((replacedBy) => {
+          checking = false;
+          if (replacedBy !== undefined && this.firstPromptWaiter && !this.exitStatus && this.markers.promptSeq === 0) done(this.startupWatch.hijackError(replacedBy));
+        });
       }, this.probe ? STARTUP_CHECK_MS.proc : STARTUP_CHECK_MS.ps);
       const onAbort = () => done(new TerminalError('SPAWN_FAILED', `opening the session was cancelled: ${errorMessage(signal?.reason)}`));
       signal?.addEventListener('abort', onAbort);
@@ -333,14 +338,14 @@ export class PtyBashSession implements BackendSession {
       const stated = request.expectReceiver.place;
       if (stated) checkPlace({ cwd: this.currentCwd(), traps: this.traps() }, stated);
     }
-    let preWaits: proc.TtyWait[] = [];
+    let preWaits = proc.NO_WAITS;
     if (this.probe && tpgid !== undefined) {
-      preWaits = proc.ttyWaits(this.groupMembers(tpgid), this.pts());
+      preWaits = this.groupWaits(tpgid);
       // Not even a shell blocked in read proves the input was consumed: node-pty writes large
       // input in pieces as the terminal drains it. Only the next prompt (or SIGINT) does.
       if (atPrompt && this.markers.inputPending) throw inputPendingError();
-      if (!atPrompt && preWaits.length > 0 && typed.kind === 'text') await checkLineLength(typed.text, this.pts());
-      if (!shellInForeground && preWaits.length === 0) throw notReadingError(this.foreground());
+      if (!atPrompt && preWaits.waits.length > 0 && typed.kind === 'text') await checkLineLength(typed.text, this.pts());
+      if (!shellInForeground && preWaits.waits.length === 0) throw preWaits.complete ? notReadingError(this.foreground()) : unprovenReaderError('crowded');
     } else if (!shellInForeground) {
       throw unprovenReaderError();
     }
@@ -420,7 +425,7 @@ export class PtyBashSession implements BackendSession {
     }
     // A program already waiting for input is the answer at once; only input the shell is still
     // reading at its prompt is judged as a send's would be (waits from before do not count).
-    const preWaits = this.probe && tpgid !== undefined && atPrompt ? proc.ttyWaits(this.groupMembers(tpgid), this.pts()) : [];
+    const preWaits = this.probe && tpgid !== undefined && atPrompt ? this.groupWaits(tpgid) : proc.NO_WAITS;
     return this.track({ kind: 'wait', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: 0, until: request.until }, () => {});
   }
 
@@ -500,7 +505,7 @@ export class PtyBashSession implements BackendSession {
     const tpgid = this.foregroundGroup() ?? this.shellPid;
     const foreground = this.foreground();
     // Only a group of this session: never signal a group that left it or a reused pid.
-    if (this.probe && this.groupMembers(tpgid, true).length === 0) return { signal, delivered: false, foreground };
+    if (this.probe && !this.groupIsOurs(tpgid)) return { signal, delivered: false, foreground };
     try {
       process.kill(-tpgid, signal);
       this.signalledAtSeq = this.markers.promptSeq;
@@ -559,7 +564,7 @@ export class PtyBashSession implements BackendSession {
    */
   private locateSandboxedShell(): TerminalError | undefined {
     const tpgid = readStat(this.leaderPid)?.tpgid;
-    const args = tpgid !== undefined && tpgid > 0 ? proc.processArgs(tpgid, true) : undefined;
+    const args = tpgid !== undefined && tpgid > 0 ? proc.procArgs(tpgid) : undefined;
     if (tpgid === undefined || args === undefined || !args.endsWith(` --rcfile ${this.startup.rcFile} -i`)) {
       return new TerminalError('SPAWN_FAILED', `the sandboxed shell reached its first prompt but does not hold the terminal's foreground (foreground group ${tpgid ?? 'unknown'}); the session is ended`);
     }
@@ -584,7 +589,7 @@ export class PtyBashSession implements BackendSession {
       if (this.exitStatus) return true;
       if (this.markers.promptSeq > since && this.markers.promptTextSeen && Date.now() - this.lastDataAt >= this.config.promptGraceMs) return true;
       const tpgid = this.foregroundGroup();
-      return tpgid !== undefined && tpgid !== this.shellPid && proc.ttyWaits(this.groupMembers(tpgid), this.pts()).length > 0;
+      return tpgid !== undefined && tpgid !== this.shellPid && this.groupWaits(tpgid).waits.length > 0;
     }, SIGNAL_SETTLE_MS);
   }
 
@@ -654,13 +659,27 @@ export class PtyBashSession implements BackendSession {
   }
 
   /**
-   * Members of process group `pgrp` in this session, from the session's own process tree
-   * (processTree.ts). `thorough`: when the tree finds none, a full scan of /proc decides at once
-   * (a signal must never miss a member, nor reach a group that is not ours).
+   * The waits on this session's terminal of process group `pgrp`, from one look at the session's
+   * own process tree (processTree.ts; a look reads a bounded number of processes and says when it
+   * was cut). Call only with the probe on.
    */
-  private groupMembers(pgrp: number, thorough = false): ProcStat[] {
-    const members = this.tree?.group(pgrp) ?? proc.groupProcesses(this.leaderPid, pgrp, this.shellStart);
-    return members.length > 0 || !thorough ? members : proc.groupProcesses(this.leaderPid, pgrp, this.shellStart);
+  private groupWaits(pgrp: number): proc.GroupWaits {
+    const look = this.tree?.look(pgrp) ?? { members: proc.groupProcesses(this.leaderPid, pgrp, this.shellStart), complete: true };
+    return proc.groupWaits(look.members, look.complete, this.pts());
+  }
+
+  /**
+   * True when process group `pgrp` has a member in this session now, so a signal to it reaches
+   * only processes of ours: its leader (pid `pgrp`) when that is still in the group and the
+   * session, else a member the tree finds, else a full scan of /proc decides (a group whose
+   * leader exited, with members the look did not reach: rare, one scan per signal).
+   */
+  private groupIsOurs(pgrp: number): boolean {
+    const leader = readStat(pgrp);
+    const inSession = (p: ProcStat) => p.session === this.leaderPid && (this.shellStart === undefined || p.startTime >= this.shellStart);
+    if (leader && leader.pgrp === pgrp && inSession(leader)) return true;
+    if ((this.tree?.look(pgrp).members.length ?? 0) > 0) return true;
+    return proc.groupProcesses(this.leaderPid, pgrp, this.shellStart).length > 0;
   }
 
   /** The shell is named by its executable (its command line holds our rc path); others in full. */

@@ -7,6 +7,7 @@ import { MAX_TIMER_MS } from './config';
 import { TerminalError } from './errors';
 import { SendInput, checkSendInput, keyBytes } from './input';
 import { ShellTraps, KILL_LINE_KEYS, PASTE_END, PASTE_START } from './markers';
+import { MAX_LOOK_PROCESSES } from './processTree';
 import { canonicalMode } from './termios';
 import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, receiverIdentity } from './types';
 
@@ -56,8 +57,18 @@ export function notReadingError(fg: ForegroundProcess | undefined): TerminalErro
   );
 }
 
-/** The refusal of a send while a command runs and, without a /proc probe, nothing proves it reads. */
-export function unprovenReaderError(): TerminalError {
+/**
+ * The refusal of a send while a command runs and nothing proves it reads: there is no /proc probe
+ * (`why` 'no-probe'), or the session has more processes than one look reads (`why` 'crowded',
+ * see processTree.ts MAX_LOOK_PROCESSES) and none of those read found one reading.
+ */
+export function unprovenReaderError(why: 'no-probe' | 'crowded' = 'no-probe'): TerminalError {
+  if (why === 'crowded') {
+    return new TerminalError(
+      'SESSION_BUSY',
+      `session is busy: a command is running, and the session has more than ${MAX_LOOK_PROCESSES} processes, more than one look reads: none of those it read is reading input, so the text was not typed. Wait and read the output (dsh_terminal_read), or interrupt it with a signal (SIGINT).`,
+    );
+  }
   return new TerminalError('SESSION_BUSY', 'session is busy: a command is running and, without a /proc probe, it cannot be proven to read input');
 }
 

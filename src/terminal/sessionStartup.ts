@@ -106,12 +106,12 @@ export class StartupWatch {
   /**
    * The command line the shell's process runs now, when it is no longer our shell: it does not
    * carry our rc file and is not the forked host before its exec. Undefined while it is ours or
-   * cannot be read.
+   * cannot be read. Without /proc, ps(1) reads it off this thread.
    */
-  replacedBy(): string | undefined {
-    const args = proc.processArgs(this.shellPid, this.useProc);
+  async replacedBy(): Promise<string | undefined> {
+    const args = await proc.processArgs(this.shellPid, this.useProc);
     if (args === undefined || args.includes(this.startup.rcFile)) return undefined;
-    this.hostArgs ??= proc.processArgs(process.pid, this.useProc) ?? '';
+    this.hostArgs ??= (await proc.processArgs(process.pid, this.useProc)) ?? '';
     return args === this.hostArgs ? undefined : args;
   }
 

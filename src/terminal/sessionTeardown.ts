@@ -6,8 +6,8 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as proc from './procProbe';
-import { readStat } from '../proc/stat';
-import { sessionProcesses } from '../proc/sessions';
+import { readStatAsync } from '../proc/stat';
+import { scanSessionProcesses } from '../proc/sessions';
 import type { StartupDir } from './sessionStartup';
 import { waitUntil } from './waitUntil';
 import type { Log } from '../common/log';
@@ -61,8 +61,8 @@ export class SessionTeardown {
    * @throws Error naming the shell pid when processes survive SIGKILL.
    */
   async run(): Promise<void> {
-    const signalAll = (sig: NodeJS.Signals) => {
-      for (const pgrp of this.ownGroups()) {
+    const signalAll = async (sig: NodeJS.Signals) => {
+      for (const pgrp of await this.ownGroups()) {
         try {
           process.kill(-pgrp, sig);
         } catch {
@@ -70,13 +70,13 @@ export class SessionTeardown {
         }
       }
     };
-    const quiet = () => this.s.exited() && this.ownGroups().length === 0;
+    const quiet = async () => this.s.exited() && (await this.ownGroups()).length === 0;
     const pollMs = this.s.probe ? 20 : 100;
     let survived = false;
-    signalAll('SIGHUP');
-    signalAll('SIGCONT');
+    await signalAll('SIGHUP');
+    await signalAll('SIGCONT');
     if (!(await waitUntil(quiet, CLOSE_HANGUP_MS, pollMs))) {
-      signalAll('SIGKILL');
+      await signalAll('SIGKILL');
       if (!this.s.exited()) {
         try {
           this.s.killShell();
@@ -86,7 +86,7 @@ export class SessionTeardown {
       }
       survived = !(await waitUntil(quiet, CLOSE_KILL_MS, pollMs));
     }
-    if (!this.s.opened()) this.endEscapedStartupProcesses();
+    if (!this.s.opened()) await this.endEscapedStartupProcesses();
     await this.stopPrivateTmuxServers();
     await this.s.startup.remove();
     if (survived) throw new Error(`processes of session ${this.s.shellPid} survived SIGKILL`);
@@ -105,15 +105,15 @@ export class SessionTeardown {
    * until its parent waits for it, and no signal ends it further. Under an init that never reaps
    * orphans (Node or code-server as pid 1 of a container) they stay forever.
    */
-  private ownGroups(): number[] {
+  private async ownGroups(): Promise<number[]> {
     const { shellPid, shellStart } = this.s;
     if (this.s.probe) {
       if (shellStart === undefined && this.s.exited()) return [];
-      const running = sessionProcesses(shellPid, shellStart).filter((p) => p.state !== 'Z');
+      const running = (await scanSessionProcesses(shellPid, shellStart)).filter((p) => p.state !== 'Z');
       return [...new Set(running.map((p) => p.pgrp))];
     }
     const tty = this.s.ptsPath();
-    const listed = tty ? proc.psOnTty(tty) : [];
+    const listed = tty ? await proc.psOnTty(tty) : [];
     // The terminal is this session's only while its shell is on it: once the shell exited, node-pty
     // closes the master, and another program's new PTY may take the freed number at once.
     if (!this.s.exited() && listed.some((e) => e.pid === shellPid)) {
@@ -121,7 +121,7 @@ export class SessionTeardown {
         if (!this.seenOnTty.some((e) => e.pid === entry.pid && e.lstart === entry.lstart)) this.seenOnTty.push(entry);
       }
     }
-    const alive = proc.psStillSame(this.seenOnTty);
+    const alive = await proc.psStillSame(this.seenOnTty);
     this.seenOnTty.splice(0, this.seenOnTty.length, ...alive);
     const groups = new Set(alive.filter((e) => !e.stat.startsWith('Z')).map((e) => e.pgid));
     if (!this.s.exited()) groups.add(shellPid);
@@ -132,17 +132,18 @@ export class SessionTeardown {
    * After an open that failed during startup: SIGKILL to the processes that left the session but
    * carry its private `TMUX_TMPDIR` in their environment (only processes started by this session's
    * startup files have it), e.g. a tmux server that daemonized. Linux /proc only; elsewhere
-   * {@link stopPrivateTmuxServers} covers tmux.
+   * {@link stopPrivateTmuxServers} covers tmux. Every process on the machine is looked at, so
+   * each read goes off this thread, one at a time.
    */
-  private endEscapedStartupProcesses(): void {
+  private async endEscapedStartupProcesses(): Promise<void> {
     if (!this.s.probe) return;
     const mark = `\0TMUX_TMPDIR=${this.s.startup.tmuxTmpdir}\0`;
-    for (const name of fs.readdirSync('/proc')) {
+    for (const name of await fs.promises.readdir('/proc')) {
       if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
       try {
-        const stat = readStat(Number(name));
+        const stat = await readStatAsync(Number(name));
         if (!stat || (this.s.shellStart !== undefined && stat.startTime < this.s.shellStart)) continue;
-        if (!`\0${fs.readFileSync(`/proc/${name}/environ`, 'latin1')}`.includes(mark)) continue;
+        if (!`\0${await fs.promises.readFile(`/proc/${name}/environ`, 'latin1')}`.includes(mark)) continue;
         process.kill(Number(name), 'SIGKILL');
         this.s.log.info(`ended pid ${name}, started by the startup files of shell pid ${this.s.shellPid} outside its session`);
       } catch {

@@ -5,21 +5,22 @@
  */
 
 /**
- * Resolves true as soon as `predicate()` holds (checked at once, then every `pollMs` ms), or false
- * once `ms` ms have passed without it. A predicate that throws rejects the promise.
+ * Resolves true as soon as `predicate()` holds (checked at once, then `pollMs` ms after each check
+ * ended), or false once `ms` ms have passed without it. The predicate may be async (a look that
+ * reads off this thread); one that throws or rejects rejects the promise.
  */
-export function waitUntil(predicate: () => boolean, ms: number, pollMs = 20): Promise<boolean> {
+export function waitUntil(predicate: () => boolean | Promise<boolean>, ms: number, pollMs = 20): Promise<boolean> {
   return new Promise((resolve, reject) => {
     const deadline = Date.now() + ms;
-    const check = () => {
+    const check = async () => {
       try {
-        if (predicate()) resolve(true);
+        if (await predicate()) resolve(true);
         else if (Date.now() >= deadline) resolve(false);
-        else setTimeout(check, pollMs);
+        else setTimeout(() => void check(), pollMs);
       } catch (error) {
         reject(error);
       }
     };
-    check();
+    void check();
   });
 }

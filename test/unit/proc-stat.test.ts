@@ -23,6 +23,7 @@ describe('/proc/<pid>/stat', function () {
     assert.ok(Number.isInteger(stat.pgrp) && stat.pgrp >= 0);
     assert.ok(Number.isInteger(stat.session) && stat.session >= 0);
     assert.ok(Number.isInteger(stat.startTime) && stat.startTime > 0);
+    assert.ok(stat.threads > 1, `Node runs several threads, ${stat.threads} read`);
   });
 
   it('reads a new session leader: its own pid as process group and session', async () => {

@@ -10,7 +10,9 @@ import * as path from 'node:path';
 import { PollBackoff } from '../../src/terminal/pollBackoff';
 import * as proc from '../../src/terminal/procProbe';
 import { readStat } from '../../src/proc/stat';
-import { SessionProcessTree } from '../../src/terminal/processTree';
+import { MAX_LOOK_PROCESSES, SessionProcessTree } from '../../src/terminal/processTree';
+import { sessionProcesses } from '../../src/proc/sessions';
+import { withLagProbe } from '../helpers/eventLoopLag';
 import { until } from '../helpers/wait';
 import { Harness, harness } from '../helpers/terminalHarness';
 
@@ -86,7 +88,8 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
     const r = await send(`sh -c 'echo $$ > ${pidFile}; exec sleep 30' | cat`, 1000);
     assert.equal(r.waitReason, 'timeout');
     const t = tree();
-    const group = t.group(tpgid());
+    const { members: group, complete } = t.look(tpgid());
+    assert.equal(complete, true);
     const sleeper = Number(fs.readFileSync(pidFile, 'utf8'));
     assert.ok(group.some((p) => p.pid === sleeper && p.comm === 'sleep'), JSON.stringify(group));
     assert.ok(group.some((p) => p.comm === 'cat'), JSON.stringify(group));
@@ -117,7 +120,8 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
     }
     assert.ok(!descendants.has(orphan), 'the sleep was reparented out of the shell’s tree');
     const t = tree();
-    const group = t.group(tpgid());
+    const { members: group, complete } = t.look(tpgid());
+    assert.equal(complete, true);
     assert.ok(group.some((p) => p.pid === orphan), `orphan ${orphan} not among ${JSON.stringify(group.map((p) => p.pid))}`);
     assert.equal(t.fullScanCount, 0, 'found through the reaper’s children, not a full scan');
     h.service.signal(h.owner, id, 'SIGINT');
@@ -160,5 +164,53 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
     assert.ok(looks() >= 10, `the send should print for a while: ${lastSend()}`);
     // Before, every look while it printed read the group's waits (one per poll interval).
     assert.ok(probeLooks() <= Math.max(3, looks() / 5), lastSend());
+  });
+});
+
+(linux ? describe : describe.skip)('a session with thousands of processes (pty-bash, Linux /proc)', function () {
+  this.timeout(400_000);
+  /** Processes the test's command starts, all in its foreground process group, all asleep. */
+  const SLEEPERS = 2000;
+  let h: Harness;
+  let id: string;
+
+  beforeEach(async () => {
+    h = harness({ quietThresholdMs: 240_000 });
+    id = (await h.service.open(h.owner)).sessionId;
+  });
+  afterEach(async () => h.dispose());
+
+  /** Starts SLEEPERS sleeps in one process group (a non-interactive bash has no job control), which then reads a line. */
+  const crowd = (ignoreHangup = false) =>
+    `bash -c '${ignoreHangup ? "trap \"\" HUP; " : ''}for i in $(seq ${SLEEPERS}); do sleep 600 & done; echo forked; read -r x; echo "got $x"; kill $(jobs -p) 2>/dev/null'`;
+
+  it('a look reads a bounded number of processes however many the session has, and says when it was cut; the read of a program among 2000 processes is still proven', async () => {
+    const shell = Number((await h.service.send(h.owner, id, { input: 'echo $$' })).output);
+    const { result: r, maxGapMs } = await withLagProbe(() => h.service.send(h.owner, id, { input: crowd(), timeoutMs: 240_000 }));
+    assert.match(r.output, /forked/);
+    assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
+    assert.equal(r.waiting, 'program-input');
+    // A hang detector: before, each look read every process of the session, hundreds of ms per
+    // look on a busy machine; a look of MAX_LOOK_PROCESSES takes a few ms.
+    assert.ok(maxGapMs < 300, `this thread was held ${maxGapMs.toFixed(0)} ms`);
+    const tpgid = readStat(shell)!.tpgid;
+    const look = new SessionProcessTree(shell, readStat(shell)!.startTime).look(tpgid);
+    assert.equal(look.complete, false, 'the look stopped before reading every process');
+    assert.ok(look.read <= MAX_LOOK_PROCESSES, `${look.read} processes read in one look`);
+    assert.ok(look.members.length > 0 && look.members.every((p) => p.pgrp === tpgid));
+    const after = await h.service.send(h.owner, id, { input: 'hello', timeoutMs: 60_000 });
+    assert.match(after.output, /got hello/);
+  });
+
+  it('a close waiting on 2000 processes that ignore SIGHUP never holds this thread long, and ends them all', async () => {
+    const shell = Number((await h.service.send(h.owner, id, { input: 'echo $$' })).output);
+    const r = await h.service.send(h.owner, id, { input: crowd(true), timeoutMs: 240_000 });
+    assert.match(r.output, /forked/);
+    const members = sessionProcesses(shell).map((p) => p.pid);
+    assert.ok(members.length > SLEEPERS, `${members.length} processes in the session`);
+    const { maxGapMs } = await withLagProbe(() => h.service.close(h.owner, id));
+    // Before, each round of the close read every process on the machine on this thread.
+    assert.ok(maxGapMs < 300, `the close held this thread ${maxGapMs.toFixed(0)} ms`);
+    await until('every process of the session to be gone', () => sessionProcesses(shell).length === 0, 10_000);
   });
 });

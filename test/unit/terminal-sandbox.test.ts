@@ -455,7 +455,7 @@ function shellsOf(): number[] {
     .readdirSync('/proc')
     .filter((n) => /^\d+$/.test(n))
     .map(Number)
-    .filter((pid) => readStat(pid)?.ppid === process.pid && (proc.processArgs(pid, true) ?? '').includes('--rcfile'));
+    .filter((pid) => readStat(pid)?.ppid === process.pid && (proc.procArgs(pid) ?? '').includes('--rcfile'));
 }
 
 function execPath(program: string): string {

@@ -25,7 +25,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { withoutHostPrivateEnv } from '../../common/hostPrivateEnv';
-import { procAvailable, sessionProcesses } from '../../proc/sessions';
+import { procAvailable, scanSessionProcesses } from '../../proc/sessions';
 import { readStat } from '../../proc/stat';
 
 /**
@@ -164,10 +164,10 @@ export function spawnGuarded(command: string, args: readonly string[], options: 
   });
   let killing: Promise<void> | undefined;
   let watchdogExited = false;
-  const signalGroup = (sig: NodeJS.Signals) => {
+  const signalGroup = async (sig: NodeJS.Signals) => {
     try {
       if (pgid === undefined) child.kill(sig);
-      else if (!watchdogExited || groupStillOurs(pgid)) process.kill(-pgid, sig);
+      else if (!watchdogExited || (await groupStillOurs(pgid))) process.kill(-pgid, sig);
     } catch {
       // already gone
     }
@@ -176,9 +176,9 @@ export function spawnGuarded(command: string, args: readonly string[], options: 
   void exited.then(async () => {
     watchdogExited = true;
     if (pgid === undefined || killing) return;
-    signalGroup('SIGTERM');
+    await signalGroup('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, (options.graceSeconds ?? 2) * 1000).unref());
-    if (!killing) signalGroup('SIGKILL');
+    if (!killing) await signalGroup('SIGKILL');
   });
   return {
     child,
@@ -188,13 +188,13 @@ export function spawnGuarded(command: string, args: readonly string[], options: 
     kill(graceMs = 2000) {
       killing ??= (async () => {
         (child.stdio[3] as NodeJS.WritableStream & { destroy?: () => void } | null | undefined)?.destroy?.();
-        signalGroup('SIGTERM');
+        await signalGroup('SIGTERM');
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
         const done = await Promise.race([exited.then(() => true), late.then(() => false)]);
         clearTimeout(timer);
         // The watchdog may be gone while children linger in the group: KILL what is left, always.
-        signalGroup('SIGKILL');
+        await signalGroup('SIGKILL');
         if (!done) await exited;
       })();
       return killing;
@@ -218,10 +218,11 @@ function watchdogShell(env: NodeJS.ProcessEnv): string {
  * process group id, so while members remain the number cannot name another process; once a live
  * process has that pid, the old group is gone and the number names a stranger. With /proc: true
  * when no process has pid `pgid` and some member of that session has it as its group. Without /proc: true when
- * `kill(pgid, 0)` finds no such process (ESRCH) and so the group id is not a reused pid.
+ * `kill(pgid, 0)` finds no such process (ESRCH) and so the group id is not a reused pid. Never rejects.
  */
-export function groupStillOurs(pgid: number): boolean {
-  if (procAvailable()) return readStat(pgid) === undefined && sessionProcesses(pgid).some((p) => p.pgrp === pgid);
+export async function groupStillOurs(pgid: number): Promise<boolean> {
+  // The scan runs off this thread; the pid is checked again after it, when a stranger that took the number would show.
+  if (procAvailable()) return readStat(pgid) === undefined && (await scanSessionProcesses(pgid)).some((p) => p.pgrp === pgid) && readStat(pgid) === undefined;
   try {
     process.kill(pgid, 0);
     return false;
