@@ -78,7 +78,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   } else {
     try {
       const { pty } = loadExtensionNodePty(log);
-      context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log, { sandbox: { runtime: sandboxRuntime, policy: () => sandbox.policy() } })));
+      context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log, { sandbox: { runtime: sandboxRuntime, policy: (use) => sandbox.policy(use) } })));
     } catch (error) {
       unavailable = errorMessage(error);
       log.error(`terminal backend unavailable: ${unavailable}`);

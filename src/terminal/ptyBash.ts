@@ -19,6 +19,7 @@ import { ScreenTextThread } from './screenTextThread';
 import { sessionEnv } from './sessionEnv';
 import { createStartupDir } from './sessionStartup';
 import type { SandboxPolicy } from './sandbox/policy';
+import type { SandboxPolicyUse } from './sandbox/policySource';
 import type { SandboxRuntime, SandboxedShell } from './sandbox/runtime';
 import type { BackendSession, SpawnSpec, TerminalBackend } from './types';
 import { errorMessage } from '../common/errorMessage';
@@ -35,10 +36,13 @@ export interface PtyBashOptions {
    */
   probe?: boolean;
   /**
-   * The agent sandbox: the policy of each new session (read at each spawn) and the runtime that
-   * starts a shell inside it. A session whose policy is on starts sandboxed or not at all.
+   * The agent sandbox: the policy in force and the runtime that starts a shell inside it. A session
+   * whose policy is on starts sandboxed or not at all. `policy('spawn')` is called at each spawn;
+   * `policy('check')` at every check of whether a session outside the sandbox may take input,
+   * that is for each such session at every send and in every listing, so it must be cheap (no
+   * settings or file system read per call: see SandboxPolicySource, sandbox/policySource.ts).
    */
-  sandbox?: { runtime: SandboxRuntime; policy: () => SandboxPolicy };
+  sandbox?: { runtime: SandboxRuntime; policy: (use: SandboxPolicyUse) => SandboxPolicy };
   /**
    * Absolute path of the model-text renderer's worker script (the bundle of screenTextWorker.ts).
    * Default: `screenTextWorker.js` beside this module (dist/ in the extension) when it exists,
@@ -91,7 +95,7 @@ export class PtyBashBackend implements TerminalBackend {
     const shellArgs = ['--rcfile', startup.rcFile, '-i'];
     let launch = { file: config.shell, args: shellArgs };
     let sandboxed: SandboxedShell | undefined;
-    const policy = this.sandbox?.policy();
+    const policy = this.sandbox?.policy('spawn');
     // A confirmed grant starts the shell outside the sandbox, where the policy in force now allows it.
     const outside = policy?.on === true && spec.outsideSandbox === true;
     if (outside) {
@@ -153,7 +157,7 @@ export class PtyBashBackend implements TerminalBackend {
    * @returns TerminalError SANDBOX_REQUIRED saying why and what to do, or undefined.
    */
   private outsideRefusal(approved: boolean): TerminalError | undefined {
-    const policy = this.sandbox?.policy();
+    const policy = this.sandbox?.policy('check');
     if (!policy?.on) return undefined;
     if (approved && policy.unsandboxed.allowed) return undefined;
     const why = approved

@@ -251,6 +251,7 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
   const ALLOW = 'chat.agent.sandbox.allowUnsandboxedCommands';
   let root: string;
   let service: TerminalService;
+  let settings: SandboxSettings | undefined;
   let ctx: TerminalToolContext;
   const opened: string[] = [];
   const token = () => new vscode.CancellationTokenSource().token;
@@ -265,16 +266,17 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     // policy read from this host's settings as the extension reads it: their prepareInvocation is
     // what VS Code shows (it answers confirmations "yes" unseen in extension tests).
     const log = SILENT_LOG;
-    const settings = new SandboxSettings({ storageUri: undefined } as unknown as vscode.ExtensionContext);
+    const sandbox = (settings = new SandboxSettings({ storageUri: undefined } as unknown as vscode.ExtensionContext));
     service = new TerminalService(log);
-    service.registerBackend(new PtyBashBackend(await import('node-pty'), () => resolveTerminalConfig({}), log, { sandbox: { runtime: new SandboxRuntime(log), policy: () => settings.policy() } }));
-    ctx = { service, owner: service.createOwner('outside test'), unavailable: () => undefined, sandboxPolicy: () => settings.policy() };
+    service.registerBackend(new PtyBashBackend(await import('node-pty'), () => resolveTerminalConfig({}), log, { sandbox: { runtime: new SandboxRuntime(log), policy: (use) => sandbox.policy(use) } }));
+    ctx = { service, owner: service.createOwner('outside test'), unavailable: () => undefined, sandboxPolicy: () => sandbox.policy() };
   });
   afterEach(async () => {
     for (const sessionId of opened.splice(0)) await invokeTool('dsh_terminal_close', { sessionId }).catch(() => undefined);
   });
   after(async () => {
     service?.dispose();
+    settings?.dispose();
     for (const key of SETTINGS) await setSetting(key, undefined).catch(() => undefined);
     fs.rmSync(path.join(workspace(), '.vscode'), { recursive: true, force: true });
     if (root) fs.rmSync(root, { recursive: true, force: true });

@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { keepControllingTerminal, SandboxCommandShapeError } from '../../src/terminal/sandbox/controllingTerminal';
 import { DSH_SANDBOX_MODES, SandboxPolicy, SandboxSettingValues, sandboxPolicy, sandboxSummary } from '../../src/terminal/sandbox/policy';
 import { packageJson } from '../helpers/packageJson';
+import { SandboxPolicySource } from '../../src/terminal/sandbox/policySource';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import * as proc from '../../src/terminal/procProbe';
 import { readStat, type ProcStat } from '../../src/proc/stat';
@@ -109,6 +110,133 @@ describe('dsh.terminal.sandbox in package.json', () => {
     assert.deepEqual(setting?.enum, [...DSH_SANDBOX_MODES]);
     assert.equal(setting?.default, 'followVSCode');
     assert.ok((pkg.capabilities).untrustedWorkspaces.restrictedConfigurations.includes('dsh.terminal.sandbox'));
+  });
+});
+
+/** A host event the test fires, as VS Code fires onDidChangeConfiguration: each listener at once, in order. */
+class HostEvent {
+  private readonly listeners = new Set<() => void>();
+  readonly event = (listener: () => void) => {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  };
+  get listening(): number {
+    return this.listeners.size;
+  }
+  fire(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+describe('the agent sandbox policy is computed once until the settings or the folders change', function () {
+  this.timeout(60_000);
+  const runtime = new SandboxRuntime(SILENT_LOG);
+  let h: Harness | undefined;
+  let source: SandboxPolicySource | undefined;
+  let root: string;
+  let settings: SandboxSettingValues;
+  let reads: number;
+  let configuration: HostEvent;
+  let folders: HostEvent;
+  let workspaceFolders: string[];
+  const open = (sources: SandboxPolicySource) => {
+    h = harness({ quietThresholdMs: 6_000 }, { sandbox: { runtime, policy: (use) => sources.policy(use) } });
+    return h;
+  };
+  const refusedNow = (error: unknown) => {
+    assert.ok(error instanceof TerminalError);
+    assert.equal(error.code, 'SANDBOX_REQUIRED');
+    assert.match(error.message, /opened while the agent sandbox was off, and the sandbox is on now \(dsh\.terminal\.sandbox is "on"\)/);
+    return true;
+  };
+
+  beforeEach(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-sandbox-policy-')));
+    settings = { ...VALUES, dshMode: 'off' };
+    reads = 0;
+    configuration = new HostEvent();
+    folders = new HostEvent();
+    workspaceFolders = [path.join(root, 'workspace')];
+    source = new SandboxPolicySource(
+      () => {
+        reads++;
+        return { values: { ...settings }, workspaceFolders: [...workspaceFolders], storageFolder: path.join(root, 'storage') };
+      },
+      [configuration.event, folders.event],
+      { tmpdir: root },
+    );
+  });
+  afterEach(async () => {
+    await h?.dispose();
+    h = undefined;
+    source?.dispose();
+    await runtime.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('listing and sending to sessions outside the sandbox reads the settings once; after a change event the very next send is refused', async () => {
+    const { service, owner } = open(source!);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await service.open(owner, { cwd: root })).sessionId);
+    for (let i = 0; i < 200; i++) assert.equal(service.list(owner).length, 3);
+    assert.equal((await service.send(owner, ids[0]!, { input: 'echo typed' })).exitCode, 0);
+    assert.equal(reads, 1, 'three opens, 200 listings of three sessions and a send read the settings once');
+
+    settings = { ...settings, dshMode: 'on' };
+    assert.equal(service.list(owner)[0]!.inputRefused, undefined, 'until the change event the policy computed before it is used');
+    configuration.fire();
+    const late = path.join(root, 'late.txt');
+    await assert.rejects(service.send(owner, ids[1]!, { input: `touch ${late}` }), refusedNow);
+    assert.match(service.list(owner)[2]!.inputRefused ?? '', /the sandbox is on now/);
+    for (let i = 0; i < 200; i++) service.list(owner);
+    assert.equal(reads, 2, 'read again once after the change');
+    await sleep(200);
+    assert.ok(!fs.existsSync(late), 'nothing was typed');
+  });
+
+  it('a change event that comes while a send is in its checks refuses the send before it types', async () => {
+    const { service, owner } = open(source!);
+    const id = (await service.open(owner, { cwd: root })).sessionId;
+    const late = path.join(root, 'late.txt');
+    // The service's check has passed with the sandbox off; the session checks again after its awaits.
+    const sending = service.send(owner, id, { input: `touch ${late}` });
+    settings = { ...settings, dshMode: 'on' };
+    configuration.fire();
+    await assert.rejects(sending, refusedNow);
+    await sleep(200);
+    assert.ok(!fs.existsSync(late), 'nothing was typed');
+  });
+
+  it('a change of the workspace folders is read at the next use; a check does no file system work, a spawn makes sure the folders exist', () => {
+    const first = source!.policy();
+    assert.equal(reads, 1);
+    assert.deepEqual(source!.policy('check'), first);
+    assert.equal(reads, 1);
+    workspaceFolders = [path.join(root, 'other')];
+    folders.fire();
+    const second = source!.policy();
+    assert.equal(reads, 2);
+    assert.ok(second.writableRoots.includes(path.join(root, 'other')), JSON.stringify(second.writableRoots));
+    assert.ok(fs.statSync(second.tempFolder).isDirectory(), 'the temp folder exists once the policy is computed');
+    assert.equal(path.dirname(second.tempFolder), root);
+    assert.equal(fs.statSync(second.tempFolder).mode & 0o777, 0o700);
+
+    // A tmp cleaner removed the temp folder, someone the storage folder: checks go on with the policy they have.
+    fs.rmSync(second.tempFolder, { recursive: true });
+    fs.rmSync(path.join(root, 'storage'), { recursive: true, force: true });
+    assert.equal(source!.policy('check'), second);
+    assert.ok(!fs.existsSync(second.tempFolder), 'a check does not touch the file system');
+    const spawned = source!.policy('spawn');
+    assert.notEqual(spawned.tempFolder, second.tempFolder, 'a new temp folder, never the removed one recreated');
+    assert.ok(fs.statSync(spawned.tempFolder).isDirectory());
+    assert.ok(spawned.writableRoots.includes(spawned.tempFolder) && !spawned.writableRoots.includes(second.tempFolder));
+    assert.ok(fs.statSync(path.join(root, 'storage')).isDirectory(), 'the storage folder is made again');
+    assert.equal(source!.policy('check'), spawned, 'later checks use the policy with the new folder');
+    assert.equal(source!.policy('spawn'), spawned, 'a spawn whose folders exist uses the policy it has');
+
+    source!.dispose();
+    assert.ok(!fs.existsSync(spawned.tempFolder), 'dispose removes the temp folder');
+    assert.equal(configuration.listening + folders.listening, 0, 'and stops listening');
   });
 });
 

@@ -1,15 +1,30 @@
 /**
- * Reads the agent sandbox settings for a new session: VS Code's own (`chat.agent.sandbox.*`,
+ * Reads the agent sandbox settings: VS Code's own (`chat.agent.sandbox.*`,
  * `chat.agent.allowedNetworkDomains` / `deniedNetworkDomains`, read whether or not this VS Code
- * declares them) and `dsh.terminal.sandbox`, and hands them to the plain-Node policy
- * (src/terminal/sandbox/policy.ts). Read at each open, so a change applies to new sessions.
+ * declares them) and `dsh.terminal.sandbox`, with the workspace folders, and hands them to the
+ * plain-Node policy (src/terminal/sandbox/policy.ts) through a SandboxPolicySource, which computes
+ * the policy once and again only after VS Code says the settings or the workspace folders changed.
+ *
+ * Why a change is seen by the next use, never a stale policy: the extension host applies a change
+ * of the configuration and fires `onDidChangeConfiguration` in one synchronous call
+ * (ExtHostConfigProvider.$acceptConfigurationChanged replaces its configuration model, then fires
+ * the event; VS Code's emitters call their listeners synchronously), and this file's listener only
+ * forgets the policy. So once that call returns, every use computes from the new settings: the next
+ * send to a session outside the sandbox is refused as soon as the person turned the sandbox on. Only
+ * a listener of the same event that runs before this one (registered earlier, by another extension)
+ * could still read the old policy, within the event; a send it started that way is checked again by
+ * the session right before it types, after an await (ptySession.ts send), which resumes only after
+ * the event's listeners all ran. The configuration event covers every layer a setting comes from:
+ * user, workspace and folder settings, organisation policy, defaults another extension registers,
+ * and restricted settings when the workspace becomes trusted (VS Code fires it for each). The
+ * workspace folders arrive in their own message and event (`onDidChangeWorkspaceFolders`). The
+ * open `.code-workspace` file and the storage folder change only when the window enters another
+ * workspace, and VS Code stops the extension host first (WorkspaceEditingService.enterWorkspace).
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SETTING } from '../../common/ids';
-import { SandboxPolicy, SandboxSettingValues, sandboxPolicy } from '../../terminal/sandbox/policy';
+import { SandboxPolicy, SandboxSettingValues } from '../../terminal/sandbox/policy';
+import { SandboxHostState, SandboxPolicySource, SandboxPolicyUse } from '../../terminal/sandbox/policySource';
 
 /** VS Code's agent sandbox settings (VS Code 1.116 and later). */
 export const VSCODE_SANDBOX_SETTING = {
@@ -22,14 +37,27 @@ export const VSCODE_SANDBOX_SETTING = {
   allowUnsandboxedCommands: 'chat.agent.sandbox.allowUnsandboxedCommands',
 } as const;
 
-/** The policy of a new agent session, from the settings in force now. */
+/** The agent sandbox policy in force, from the settings and folders; computed once per change. */
 export class SandboxSettings implements vscode.Disposable {
-  private tempFolder: string | undefined;
+  private readonly source: SandboxPolicySource;
 
-  constructor(private readonly context: vscode.ExtensionContext) {}
+  /** Starts listening to configuration and workspace folder changes: make it before any session opens. */
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.source = new SandboxPolicySource(() => this.read(), [(listener) => vscode.workspace.onDidChangeConfiguration(listener), (listener) => vscode.workspace.onDidChangeWorkspaceFolders(listener)]);
+  }
 
-  /** The policy a session opened now runs under. */
-  policy(): SandboxPolicy {
+  /**
+   * The policy in force now (see SandboxPolicyUse): `spawn` for a session that opens now (its
+   * folders made sure to exist), `check` for everything else (no settings or file system read
+   * unless a change event came since the last computation).
+   * @throws the file system's error when the sandbox temp or storage folder cannot be made.
+   */
+  policy(use: SandboxPolicyUse = 'check'): SandboxPolicy {
+    return this.source.policy(use);
+  }
+
+  /** The settings and folders in force now; read only when the policy is computed. */
+  private read(): SandboxHostState {
     const config = vscode.workspace.getConfiguration();
     const enabled = config.inspect(VSCODE_SANDBOX_SETTING.enabled);
     const values: SandboxSettingValues = {
@@ -45,21 +73,14 @@ export class SandboxSettings implements vscode.Disposable {
     };
     const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     const storageFolder = this.context.storageUri?.scheme === 'file' ? this.context.storageUri.fsPath : undefined;
-    if (storageFolder) fs.mkdirSync(storageFolder, { recursive: true });
     // The open .code-workspace file: its settings and tasks run programs outside the sandbox.
     const workspaceFile = vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : undefined;
-    return sandboxPolicy(values, { workspaceFolders, storageFolder, tempFolder: this.temp(), ...(workspaceFile ? { workspaceFile } : {}) });
+    return { values, workspaceFolders, ...(storageFolder ? { storageFolder } : {}), ...(workspaceFile ? { workspaceFile } : {}) };
   }
 
-  /** The sandbox temp folder of this extension host (mode 0700), created on first use. */
-  private temp(): string {
-    if (this.tempFolder && fs.existsSync(this.tempFolder)) return this.tempFolder;
-    this.tempFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bridge-sandbox-'));
-    return this.tempFolder;
-  }
-
+  /** Stops listening and removes the sandbox temp folder. */
   dispose(): void {
-    if (this.tempFolder) fs.rmSync(this.tempFolder, { recursive: true, force: true });
+    this.source.dispose();
   }
 }
 
