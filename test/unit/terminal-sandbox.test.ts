@@ -533,6 +533,30 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     assert.deepEqual(entries(), [], 'nothing is left once the last sandboxed session closed');
   });
 
+  it('opens sandboxed sessions one after another under the one frozen policy object a SandboxPolicySource shares', async () => {
+    const values = { ...VALUES, dshMode: 'on', fileSystem: { denyRead: [denied] }, allowNetwork: false, allowedDomains: ['127.0.0.1'] };
+    const source = new SandboxPolicySource(() => ({ values, workspaceFolders: [workspace] }), [], { tmpdir: root });
+    try {
+      h = harness({ quietThresholdMs: 6_000 }, { sandbox: { runtime, policy: (use) => source.policy(use) } });
+      const shared = source.policy();
+      assert.ok(Object.isFrozen(shared) && Object.isFrozen(shared.denyRead) && Object.isFrozen(shared.network), 'the policy every use shares cannot be changed by one of them');
+      for (const name of ['first', 'second']) {
+        id = (await h.service.open(h.owner, { name, cwd: workspace })).sessionId;
+        const info = h.service.list(h.owner).find((s) => s.sessionId === id)!;
+        assert.equal(info.sandbox.on, true);
+        assert.deepEqual(info.sandbox.network, { allowedDomains: ['127.0.0.1'], deniedDomains: [] });
+        const out = await send(`cat ${denied}/secret.txt; echo x > "$TMPDIR/${name}" && echo wrote-${name}`);
+        assert.doesNotMatch(out.output, /the secret/);
+        assert.match(out.output, new RegExp(`wrote-${name}`));
+      }
+      assert.equal(source.policy('spawn'), shared, 'both opens used the policy computed once');
+      assert.ok(fs.existsSync(path.join(shared.tempFolder, 'second')), 'TMPDIR is the source\'s temp folder');
+    } finally {
+      await h.dispose();
+      source.dispose();
+    }
+  });
+
   it('fails closed: without bubblewrap on PATH the open fails with the install hint and no shell is left', async () => {
     const bin = path.join(root, 'bin');
     fs.mkdirSync(bin);

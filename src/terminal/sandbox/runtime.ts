@@ -70,16 +70,17 @@ export class SandboxRuntime {
     const manager = lib.SandboxManager;
     const protectedPaths = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
     signal?.throwIfAborted();
+    // The runtime gets its own copies: the policy is one object, shared by every use (policySource.ts).
     const filesystem = {
-      denyRead: policy.denyRead,
-      allowRead: policy.allowRead,
+      denyRead: [...policy.denyRead],
+      allowRead: [...policy.allowRead],
       allowWrite: [...policy.writableRoots, ...extraWritable],
       denyWrite: [...policy.denyWrite, ...protectedPaths],
     };
     const tools = programs.platform === 'linux' ? { bwrapPath: programs.bwrap, socatPath: programs.socat } : {};
     let network: SandboxSummary['network'] | undefined;
     if (policy.network.kind === 'domains') {
-      const config: RuntimeConfig = { network: { allowedDomains: policy.network.allowedDomains, deniedDomains: policy.network.deniedDomains }, filesystem, ...tools };
+      const config: RuntimeConfig = { network: { allowedDomains: [...policy.network.allowedDomains], deniedDomains: [...policy.network.deniedDomains] }, filesystem, ...tools };
       if (this.proxied === undefined) {
         try {
           await manager.initialize(config);
@@ -117,7 +118,7 @@ export class SandboxRuntime {
     for (const folder of missingParents(protectedPaths, policy.writableRoots)) this.placeholderFolders.add(folder);
     let released = false;
     const summary = sandboxSummary(policy);
-    const defaults = utils.getDefaultWritePaths({ denyRead: policy.denyRead, allowRead: policy.allowRead }).filter((p) => !p.startsWith('/dev/') && !p.startsWith('/private/'));
+    const defaults = utils.getDefaultWritePaths({ denyRead: [...policy.denyRead], allowRead: [...policy.allowRead] }).filter((p) => !p.startsWith('/dev/') && !p.startsWith('/private/'));
     summary.writableRoots = [...new Set([...summary.writableRoots, ...defaults])];
     if (network !== undefined) summary.network = network;
     return {
