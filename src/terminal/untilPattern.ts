@@ -20,11 +20,25 @@ export const UNTIL_WINDOW_BYTES = 8 * 1024;
  * units); in a flood beyond it, the oldest is dropped.
  */
 export const UNTIL_PENDING_UNITS = 1024 * 1024;
+/**
+ * Longest unfinished escape sequence or string at the end of a chunk of output held back to be
+ * completed by the next chunk (UTF-16 code units). A longer one (an OSC string never ended, a
+ * stray ESC ] in binary output) is given up: it is taken as it stands (what ESCAPES removes of
+ * it is removed) and the rest of it, in later output, reads as text.
+ */
+export const UNTIL_CARRY_UNITS = 4096;
 /** Longest matched text reported back (UTF-16 code units). */
 const MAX_MATCH_REPORT = 200;
 
 /** CSI, OSC/DCS/APC/PM/SOS strings, and two-byte escapes (ECMA-48 §5.3–5.6), plus CR. */
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]|\r/g;
+/**
+ * What ESCAPES would read as the start of a longer sequence, from an ESC to the end of the text:
+ * a lone ESC or ESC with intermediates (no final yet), a CSI without its final, an OSC/DCS/APC/
+ * PM/SOS string without its BEL or ST (an ESC ending it is the last ESC, so a string cut inside
+ * its ST ends where ESCAPES ends it, and the ST's ESC is what is held). Matched from the last ESC.
+ */
+const UNFINISHED = /\x1b(?:\[[0-?]*[ -/]*|[\]PX^_][^\x07\x1b]*|[ -/]*)$/y;
 
 /**
  * Compiles a model-given pattern (no flags; `^` and `$` match at line ends, the `m` flag).
@@ -48,6 +62,19 @@ export function compileUntil(pattern: unknown): RegExp {
 /** Output text as the pattern sees it: escape sequences and carriage returns removed. */
 export function plainText(text: string): string {
   return text.replace(ESCAPES, '');
+}
+
+/**
+ * Where an escape sequence that `text` ends inside begins (a UTF-16 offset), as ESCAPES reads
+ * sequences: the next output may complete it. -1 when `text` ends outside any: only a sequence
+ * from the last ESC on can be unfinished, since every one ESCAPES removes starts at an ESC and
+ * none holds another ESC but the ST that ends a string.
+ */
+export function unfinishedEscapeStart(text: string): number {
+  const last = text.lastIndexOf('\x1b');
+  if (last < 0) return -1;
+  UNFINISHED.lastIndex = last;
+  return UNFINISHED.test(text) ? last : -1;
 }
 
 /** What a wait learns from its {@link UntilMatcher}, once. */
@@ -76,6 +103,8 @@ export class UntilMatcher {
   private pending: string[] = [];
   /** UTF-16 code units in `pending`. */
   private pendingUnits = 0;
+  /** The unfinished escape sequence the last chunk ended with (raw, at most UNTIL_CARRY_UNITS), completed by the next chunk. */
+  private carry = '';
   private inFlight = false;
   private done = false;
 
@@ -84,10 +113,22 @@ export class UntilMatcher {
     private readonly listener: UntilListener,
   ) {}
 
-  /** Adds output (raw terminal text); it is matched as soon as no match is in flight. */
+  /**
+   * Adds output (raw terminal text, continuing the text of earlier calls); it is matched as soon
+   * as no match is in flight. An escape sequence it ends inside is held back, up to
+   * UNTIL_CARRY_UNITS, and read with the next output, so a sequence cut between two chunks is
+   * removed whole; the text before it is matched now.
+   */
   push(text: string): void {
     if (this.done) return;
-    const plain = plainText(text);
+    let raw = this.carry + text;
+    this.carry = '';
+    const open = unfinishedEscapeStart(raw);
+    if (open >= 0 && raw.length - open <= UNTIL_CARRY_UNITS) {
+      this.carry = raw.slice(open);
+      raw = raw.slice(0, open);
+    }
+    const plain = plainText(raw);
     if (!plain) return;
     this.pending.push(plain);
     this.pendingUnits += plain.length;

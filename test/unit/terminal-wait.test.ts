@@ -3,7 +3,7 @@
  * send can have, the `until` pattern, refusals, cancellation; and a signal to an exited shell.
  */
 import * as assert from 'node:assert/strict';
-import { MAX_UNTIL_LENGTH, UntilMatcher, compileUntil, plainText } from '../../src/terminal/untilPattern';
+import { MAX_UNTIL_LENGTH, UNTIL_CARRY_UNITS, UntilMatcher, compileUntil, plainText } from '../../src/terminal/untilPattern';
 import { UNTIL_MATCH_MS, matchInWorker } from '../../src/terminal/untilMatchThread';
 import { Harness, firstSession, harness } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
@@ -83,6 +83,16 @@ describe('waiting without typing (pty-bash)', function () {
     assert.equal((await send('echo next')).output, 'next');
   });
 
+  it('an escape sequence cut between two chunks of output is removed whole: ^ERROR matches the line it colours, its parameters are never matched', async () => {
+    // The colour's introducer ends one write, its parameters and the text start the next: two PTY reads.
+    assert.equal((await send(`sleep 1; printf '\\033[3'; sleep 0.5; printf '1mERROR\\033[0m\\n'; sleep 30`, 300)).waitReason, 'timeout');
+    const r = await wait({ until: compileUntil('^ERROR$|\\dmERROR'), timeoutMs: 10_000 });
+    assert.equal(r.waitReason, 'output_match');
+    assert.equal(r.match, 'ERROR');
+    assert.equal(firstSession(h).busy, true, 'the command still runs');
+    h.service.signal(h.owner, id, 'SIGINT');
+  });
+
   it('times out while the command runs on, with what it printed meanwhile', async () => {
     assert.equal((await send('sleep 1; echo tick; sleep 30', 300)).waitReason, 'timeout');
     const r = await wait({ timeoutMs: 2500 });
@@ -136,6 +146,13 @@ describe('waiting without typing (pty-bash)', function () {
 });
 
 describe('the until pattern (no PTY)', () => {
+  /** What an UntilMatcher given `chunks` of output, one push each, ends with: the matched text, or the error it failed with. */
+  const outcome = (pattern: string, chunks: string[]) =>
+    new Promise<string | Error>((resolve) => {
+      const matcher = new UntilMatcher(compileUntil(pattern), { matched: resolve, failed: resolve });
+      for (const chunk of chunks) matcher.push(chunk);
+    });
+
   it('accepts a JavaScript regular expression, with ^ and $ at line ends', () => {
     assert.ok(compileUntil('^ready on \\d+$').test('x\nready on 3000\ny'));
   });
@@ -149,6 +166,23 @@ describe('the until pattern (no PTY)', () => {
 
   it('sees output as plain text: escape sequences and carriage returns removed', () => {
     assert.equal(plainText('\x1b[1;32mready\x1b[0m on\r\n\x1b]0;title\x07port 3000'), 'ready on\nport 3000');
+  });
+
+  it('an escape sequence or string cut between two chunks is removed whole: the text after it starts its line', async () => {
+    // END is the last line: matched only when the line before it was not.
+    assert.equal(await outcome('^ERROR$|^END$', ['\x1b[3', '1mERROR\x1b[0m\r\n', 'END\r\n']), 'ERROR');
+    assert.equal(await outcome('^ERROR$|^END$', ['\x1b', '[31mERROR\x1b[0m\r\n', 'END\r\n']), 'ERROR');
+    assert.equal(await outcome('^READY$|^END$', ['\x1b]0;my ti', 'tle\x07READY\r\n', 'END\r\n']), 'READY', 'an OSC string ended by BEL');
+    assert.equal(await outcome('^READY$|^END$', ['\x1b]8;;https://example.com/', 'page\x1b', '\\READY\x1b]8;;\x1b\\\r\n', 'END\r\n']), 'READY', 'an OSC string ended by ST, cut twice');
+    assert.equal(await outcome('31m|^END$', ['x\x1b[3', '1mERROR\r\n', 'END\r\n']), 'END', 'its parameters are never matched');
+    assert.equal(await outcome('^ERROR$', ['ERROR\r\n\x1b[3']), 'ERROR', 'text before an unfinished sequence is matched without waiting for its end');
+  });
+
+  it(`an unfinished sequence longer than ${UNTIL_CARRY_UNITS} code units is given up: the output after it is matched`, async () => {
+    // A stray OSC introducer never ended: held, it would swallow every later line up to the BEL.
+    assert.equal(await outcome('^READY$|^DONE$', [`\x1b]0;${'x'.repeat(UNTIL_CARRY_UNITS)}`, '\r\nREADY\r\n', '\x07DONE\r\n']), 'READY');
+    // Up to the bound it is held, and removed whole once it ends.
+    assert.equal(await outcome('^x|^READY$', [`\x1b]0;${'x'.repeat(UNTIL_CARRY_UNITS - 8)}`, 'x\x07READY\r\n']), 'READY');
   });
 
   it('output that arrives while a match is in flight is all matched next, however much of it: a line is never skipped in a flood', async () => {
