@@ -27,6 +27,11 @@ export const UNTIL_PENDING_UNITS = 1024 * 1024;
  * it is removed) and the rest of it, in later output, reads as text.
  */
 export const UNTIL_CARRY_UNITS = 4096;
+/**
+ * Text read by one match (UTF-16 code units) from which a match stopped at its time bound is said
+ * to have read a flood of output: so much text may itself be why it took that long.
+ */
+const UNTIL_FLOOD_UNITS = UNTIL_PENDING_UNITS / 2;
 /** Longest matched text reported back (UTF-16 code units). */
 const MAX_MATCH_REPORT = 200;
 
@@ -149,6 +154,7 @@ export class UntilMatcher {
     this.pending = [];
     this.pendingUnits = 0;
     this.inFlight = true;
+    const read = text.length;
     matchInWorker(this.pattern, text, UNTIL_MATCH_MS).then(
       (outcome) => {
         this.inFlight = false;
@@ -158,10 +164,14 @@ export class UntilMatcher {
           this.listener.matched(outcome.text.slice(0, MAX_MATCH_REPORT));
         } else if (outcome.kind === 'stopped') {
           this.done = true;
+          const flood = read >= UNTIL_FLOOD_UNITS;
           this.listener.failed(
             new TerminalError(
               'INVALID_ARGUMENT',
-              `until ${quoteInput(this.pattern.source)} was stopped: one match against the output took more than ${outcome.afterMs} ms, as a pattern does that backtracks without bound (nested quantifiers such as (a+)+, or several .* before text that is absent). The wait ended; the command goes on and its output is in the scrollback (dsh_terminal_read). Wait again with a simpler pattern, e.g. a literal word`,
+              `until ${quoteInput(this.pattern.source)} was stopped: one match against the output took more than ${outcome.afterMs} ms, as a pattern does that backtracks without bound (nested quantifiers such as (a+)+, or several .* before text that is absent).` +
+                (flood ? ` That match read ${read} characters (UTF-16 code units) of output that arrived in a flood: on that much text even a pattern without nested quantifiers can take that long, so the flood may be the cause.` : '') +
+                ` The wait ended; the command goes on and its output is in the scrollback (dsh_terminal_read). Wait again with a simpler pattern, e.g. a literal word` +
+                (flood ? ', or search the output with dsh_terminal_read and search once the flood is over' : ''),
             ),
           );
         } else if (this.pending.length > 0) {

@@ -3,7 +3,7 @@
  * send can have, the `until` pattern, refusals, cancellation; and a signal to an exited shell.
  */
 import * as assert from 'node:assert/strict';
-import { MAX_UNTIL_LENGTH, UNTIL_CARRY_UNITS, UntilMatcher, compileUntil, plainText } from '../../src/terminal/untilPattern';
+import { MAX_UNTIL_LENGTH, UNTIL_CARRY_UNITS, UNTIL_PENDING_UNITS, UntilMatcher, compileUntil, plainText } from '../../src/terminal/untilPattern';
 import { UNTIL_MATCH_MS, matchInWorker } from '../../src/terminal/untilMatchThread';
 import { Harness, firstSession, harness } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
@@ -183,6 +183,21 @@ describe('the until pattern (no PTY)', () => {
     assert.equal(await outcome('^READY$|^DONE$', [`\x1b]0;${'x'.repeat(UNTIL_CARRY_UNITS)}`, '\r\nREADY\r\n', '\x07DONE\r\n']), 'READY');
     // Up to the bound it is held, and removed whole once it ends.
     assert.equal(await outcome('^x|^READY$', [`\x1b]0;${'x'.repeat(UNTIL_CARRY_UNITS - 8)}`, 'x\x07READY\r\n']), 'READY');
+  });
+
+  it('a pattern stopped at its time bound on a flood of output says how much text that match read', async () => {
+    const flood = await new Promise<Error>((resolve, reject) => {
+      const matcher = new UntilMatcher(compileUntil('(a+)+b'), { matched: () => reject(new Error('matched')), failed: resolve });
+      matcher.push('start\r\n'); // a match starts on this
+      matcher.push(`${'a'.repeat(UNTIL_PENDING_UNITS)}\r\n`); // arrives while it is in flight: the next match reads it all
+    });
+    assert.match(flood.message, /until "\(a\+\)\+b" was stopped: one match against the output took more than \d+ ms/);
+    assert.match(flood.message, new RegExp(`That match read ${UNTIL_PENDING_UNITS + 'start\n'.length} characters \\(UTF-16 code units\\) of output that arrived in a flood`));
+    assert.match(flood.message, /Wait again with a simpler pattern/);
+    const line = await outcome('(a+)+$', [`${'a'.repeat(30)}!\r\n`]);
+    assert.ok(line instanceof Error);
+    assert.match(line.message, /was stopped: one match/);
+    assert.doesNotMatch(line.message, /That match read/, 'a stop on a few lines does not blame a flood');
   });
 
   it('output that arrives while a match is in flight is all matched next, however much of it: a line is never skipped in a flood', async () => {
