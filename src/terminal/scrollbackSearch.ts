@@ -53,8 +53,9 @@ export interface SearchRequest {
 
 /**
  * One matching line. A line longer than the scrollback's line limit, stored as several lines
- * (pieces ending with LINE_SPLIT_MARKER, scrollback.ts), is matched whole, markers left out: a
- * match may straddle two pieces, and is placed at the piece where it starts.
+ * (pieces ending with LINE_SPLIT_MARKER, scrollback.ts), is matched whole, markers left out, as
+ * the same line unsplit (an escape sequence cut between two pieces is removed whole): a match may
+ * straddle two pieces, and is placed at the piece where it starts.
  */
 export interface SearchMatch {
   /** Absolute line number (0-based since the session opened: `firstLineNumber` of a read). */
@@ -63,7 +64,11 @@ export interface SearchMatch {
   offset: number;
   /** Index of the command whose output holds the line, when it is recorded. */
   command?: number;
-  /** UTF-16 offset of the match in the plain text of line `line` (of the piece, for a line in pieces). */
+  /**
+   * UTF-16 offset (0-based) of the match in the plain text of line `line`; for a line in pieces, in
+   * that piece's part of the line's plain text (a sequence cut at the piece's start is removed, so
+   * the piece's plain text starts after it).
+   */
   column: number;
   /** The plain line (all its pieces), cut around the match to MAX_MATCH_LINE_CHARS with `…` where cut. */
   text: string;

@@ -6,6 +6,14 @@
  */
 import { BoundedWorkers } from '../common/boundedWorker';
 import { LINE_SPLIT_MARKER } from './scrollback';
+import { UNFINISHED_ESCAPE, UNTIL_CARRY_UNITS } from './untilPattern';
+
+/**
+ * Longest escape sequence cut between two pieces of a line (scrollback.ts) that is still removed
+ * whole (UTF-16 code units), as long as a wait's `until` holds one: a longer one (an OSC string
+ * never ended) is made plain piece by piece, as ESCAPES reads each.
+ */
+const PIECE_CARRY_UNITS = UNTIL_CARRY_UNITS;
 
 /** One search job: `bytes` holds the lines searched, oldest first, each followed by `\n`, in UTF-8. */
 export interface SearchJob {
@@ -66,8 +74,13 @@ const PAGE_BUFFER_KEEP_MS = 30_000;
 /**
  * The worker's program. The page is decoded line by line; lines are searched newest first; each
  * is made plain (escapes removed) only when it holds ESC or CR. The pieces of a line stored in
- * several (`job.continued`) are made plain one by one, their markers dropped, and searched joined;
- * a match is reported at the piece where it starts, its column in that piece. Before searching a
+ * several (`job.continued`) are made plain one by one, their markers dropped, and searched joined:
+ * an escape sequence a piece ends inside is read with the next piece (up to PIECE_CARRY_UNITS), so
+ * it is removed whole and the pieces joined read as the line unsplit; a match is reported at the
+ * piece where it starts, its column in that piece's plain text (which starts where a sequence cut
+ * at its start was). A piece shown as context reads as in its line, the piece before it read first.
+ * Pieces are made plain one by one rather than joined first: V8 replaces in a string of 16 KiB
+ * several times faster per unit than in one of 100 KiB. Before searching a
  * line it stores the index of its (oldest piece's) line in the shared `progress` (so the caller
  * knows where a stopped search was); it posts each `match`, then `done` with the index of the
  * next line to search.
@@ -93,11 +106,35 @@ function run({ job, progress }, post) {
   const lines = decode(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
   const strip = new RegExp(job.escapes, 'g');
   const continued = new Set(job.continued);
-  // Line i as matched: a piece's marker dropped, then escapes.
-  const plain = (i) => {
-    const line = continued.has(i) ? lines[i].slice(0, -${LINE_SPLIT_MARKER.length}) : lines[i];
-    return line.indexOf('\\x1b') >= 0 || line.indexOf('\\r') >= 0 ? line.replace(strip, '') : line;
+  // Line i as stored, a piece's marker dropped.
+  const stored = (i) => (continued.has(i) ? lines[i].slice(0, -${LINE_SPLIT_MARKER.length}) : lines[i]);
+  const escaped = (text) => text.indexOf('\\x1b') >= 0 || text.indexOf('\\r') >= 0;
+  const plainText = (text) => (escaped(text) ? text.replace(strip, '') : text);
+  const unfinished = new RegExp(${JSON.stringify(UNFINISHED_ESCAPE.source)}, 'y');
+  // Pieces first..last of a line (first = last for a line in one piece), each made plain in turn:
+  // an escape sequence a continued piece ends inside, up to ${PIECE_CARRY_UNITS} units, is read
+  // with the next piece (dropped when that piece is past \`last\`), so it is removed whole and the
+  // next piece starts where it was. The pieces joined read as the line unsplit.
+  const plainPieces = (first, last) => {
+    const out = [];
+    let carry = '';
+    for (let j = first; j <= last; j++) {
+      let text = carry ? carry + stored(j) : stored(j);
+      carry = '';
+      const at = continued.has(j) ? text.lastIndexOf('\\x1b') : -1;
+      if (at >= 0 && text.length - at <= ${PIECE_CARRY_UNITS}) {
+        unfinished.lastIndex = at;
+        if (unfinished.test(text)) {
+          carry = text.slice(at);
+          text = text.slice(0, at);
+        }
+      }
+      out.push(plainText(text));
+    }
+    return out;
   };
+  // Line j as a context line; a piece as it reads in its line (the piece before it read first).
+  const contextPiece = (j) => (j > 0 && continued.has(j - 1) ? plainPieces(j - 1, j)[1] : plainPieces(j, j)[0]);
   const cut = (line, column, max) => {
     if (line.length <= max) return line;
     const from = Math.max(0, Math.min(column - (max >> 2), line.length - max));
@@ -120,19 +157,14 @@ function run({ job, progress }, post) {
     let first = i;
     while (first > 0 && continued.has(first - 1)) first--;
     Atomics.store(progress, 0, first);
+    // The line's plain text, and where each piece's starts in it.
     let line;
-    // Where each piece's plain text starts in the line's.
     const starts = [0];
-    if (first === i) {
-      line = plain(i);
+    if (first === i && !continued.has(i)) {
+      line = plainText(lines[i]);
     } else {
-      const parts = [];
-      let length = 0;
-      for (let j = first; j <= i; j++) {
-        parts.push(plain(j));
-        length += parts[parts.length - 1].length;
-        if (j < i) starts.push(length);
-      }
+      const parts = plainPieces(first, i);
+      for (let k = 1, length = 0; k < parts.length; k++) starts.push((length += parts[k - 1].length));
       line = parts.join('');
     }
     const column = find(line);
@@ -142,8 +174,8 @@ function run({ job, progress }, post) {
       while (piece > 0 && starts[piece] > column) piece--;
       const before = [];
       const after = [];
-      for (let j = Math.max(0, first - job.context); j < first; j++) before.push(cut(plain(j), 0, job.maxLineChars >> 1));
-      for (let j = i + 1; j <= Math.min(lines.length - 1, i + job.context); j++) after.push(cut(plain(j), 0, job.maxLineChars >> 1));
+      for (let j = Math.max(0, first - job.context); j < first; j++) before.push(cut(contextPiece(j), 0, job.maxLineChars >> 1));
+      for (let j = i + 1; j <= Math.min(lines.length - 1, i + job.context); j++) after.push(cut(contextPiece(j), 0, job.maxLineChars >> 1));
       post({ kind: 'match', match: { index: first + piece, last: i, column: column - starts[piece], text: cut(line, column, job.maxLineChars), before, after } });
     }
     i = first - 1;

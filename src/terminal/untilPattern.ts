@@ -41,9 +41,12 @@ const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)
  * What ESCAPES would read as the start of a longer sequence, from an ESC to the end of the text:
  * a lone ESC or ESC with intermediates (no final yet), a CSI without its final, an OSC/DCS/APC/
  * PM/SOS string without its BEL or ST (an ESC ending it is the last ESC, so a string cut inside
- * its ST ends where ESCAPES ends it, and the ST's ESC is what is held). Matched from the last ESC.
+ * its ST ends where ESCAPES ends it, and the ST's ESC is what is held). Sticky: matched from the
+ * last ESC (see unfinishedEscapeStart). The scrollback search reads a line cut in pieces with it
+ * (searchWorker.ts): its escapes are these but for strings ending at a line's end, and a piece
+ * holds no line end.
  */
-const UNFINISHED = /\x1b(?:\[[0-?]*[ -/]*|[\]PX^_][^\x07\x1b]*|[ -/]*)$/y;
+export const UNFINISHED_ESCAPE = /\x1b(?:\[[0-?]*[ -/]*|[\]PX^_][^\x07\x1b]*|[ -/]*)$/y;
 
 /**
  * Compiles a model-given pattern (no flags; `^` and `$` match at line ends, the `m` flag).
@@ -78,8 +81,8 @@ export function plainText(text: string): string {
 export function unfinishedEscapeStart(text: string): number {
   const last = text.lastIndexOf('\x1b');
   if (last < 0) return -1;
-  UNFINISHED.lastIndex = last;
-  return UNFINISHED.test(text) ? last : -1;
+  UNFINISHED_ESCAPE.lastIndex = last;
+  return UNFINISHED_ESCAPE.test(text) ? last : -1;
 }
 
 /** What a wait learns from its {@link UntilMatcher}, once. */
