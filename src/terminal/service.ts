@@ -401,6 +401,17 @@ export class TerminalService implements Disposable {
   }
 
   /**
+   * One of the owner's sessions now, as `list` shows it (a {@link SessionInfo}: id, name, backend,
+   * cwd, status, busy and its foreground command, take-over, sandbox, input refusal), read from
+   * that session alone: where a caller knows the id, the owner's other sessions are not looked at.
+   * @throws TerminalError NO_SUCH_SESSION (listing the caller's sessions), NOT_SESSION_OWNER,
+   *   OWNER_DISPOSED, INVALID_ARGUMENT (an owner not from `createOwner`): as `read` does.
+   */
+  info(owner: Owner, sessionId: string): SessionInfo {
+    return this.entry(owner, sessionId).info();
+  }
+
+  /**
    * Ends the session and every process in it; resolves true once the backend is quiet and the
    * session left the table, false when it was already closed by an earlier call.
    * @throws TerminalError TAKEN_OVER for a session the person has taken over, unless

@@ -36,6 +36,67 @@ describe('TerminalService', function () {
     assert.deepEqual(h.service.list(other), []);
   });
 
+  it("info gives one session as the list shows it; another owner's session and an unknown id are refused as read refuses them", async () => {
+    const other = h.service.createOwner('other');
+    await h.service.open(h.owner, { name: 'first' });
+    const second = await h.service.open(h.owner, { name: 'second' });
+    const theirs = await h.service.open(other);
+    h.service.startBackground(h.owner, second.sessionId, { input: 'sleep 5' });
+    await until('sleep 5 in the foreground', () => h.service.info(h.owner, second.sessionId).foregroundCommand?.startsWith('sleep 5'));
+    const info = h.service.info(h.owner, second.sessionId);
+    assert.deepEqual(info, element(h.service.list(h.owner), 1, 'second session'));
+    assert.deepEqual([info.name, info.busy], ['second', true]);
+    const refusal = (call: () => unknown) => {
+      try {
+        call();
+      } catch (e) {
+        return e instanceof TerminalError ? [e.code, e.message] : e;
+      }
+      return 'no error';
+    };
+    for (const [owner, sessionId] of [[h.owner, theirs.sessionId], [h.owner, 'pty-99'], [other, second.sessionId], [{ label: 'fake', disposed: false, dispose() {} }, second.sessionId]] as const) {
+      const read = refusal(() => h.service.read(owner, sessionId));
+      assert.ok(Array.isArray(read), `read(${sessionId}) refused with a TerminalError`);
+      assert.deepEqual(refusal(() => h.service.info(owner, sessionId)), read);
+    }
+    other.dispose();
+    assert.deepEqual(refusal(() => h.service.info(other, theirs.sessionId)), refusal(() => h.service.read(other, theirs.sessionId)));
+    assert.equal((refusal(() => h.service.info(other, theirs.sessionId)) as string[])[0], 'OWNER_DISPOSED');
+  });
+
+  it("info of one session among many looks at that session alone: the others' state is not read", async () => {
+    const service = new TerminalService(h.log);
+    const real = new PtyBashBackend(nodePty, () => resolveTerminalConfig(), h.log);
+    // Real shells; the test only counts each one's busy checks, the /proc read a session's info costs.
+    const busyChecks: number[] = [];
+    service.registerBackend({ type: 'pty-bash', spawn: async (spec, signal) => {
+      const session = await real.spawn(spec, signal);
+      const index = busyChecks.push(0) - 1;
+      return new Proxy(session, {
+        get(target, key) {
+          if (key === 'isBusy') busyChecks[index] = (busyChecks[index] ?? 0) + 1;
+          const value: unknown = Reflect.get(target, key, target);
+          return typeof value === 'function' ? (value.bind(target) as unknown) : value;
+        },
+      });
+    } });
+    const owner = service.createOwner('many');
+    const other = service.createOwner('other');
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await service.open(owner)).sessionId);
+      await service.open(other);
+      busyChecks.fill(0);
+      assert.equal(service.info(owner, element(ids, 1, 'second session')).sessionId, ids[1]);
+      assert.deepEqual(busyChecks, [0, 1, 0, 0]);
+      busyChecks.fill(0);
+      service.list(owner);
+      assert.deepEqual(busyChecks, [1, 1, 1, 0], 'the list reads every session of the owner (the count is right)');
+    } finally {
+      await service.closeAll('test done');
+    }
+  });
+
   it('allows one send in flight; read and signal do not queue behind it', async () => {
     const { sessionId } = await h.service.open(h.owner);
     const first = h.service.send(h.owner, sessionId, { input: 'sleep 2; echo slept' });
