@@ -18,6 +18,7 @@ import {
   signalConfirmationText,
 } from '../../src/vscode/tools/terminal/confirmation';
 import { ConfirmedReceivers, unconfirmedError } from '../../src/vscode/tools/terminal/confirmedReceivers';
+import { sessionOf } from '../../src/vscode/tools/terminal/sessionOf';
 import { Harness, harness, sleep } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 
@@ -180,6 +181,21 @@ describe('terminal tools: confirmation texts of real sessions', function () {
       'Runs **inside the agent sandbox**: writes only in `/w`, `/t`; network only to `*.example.com`.',
     );
     assert.match(newSessionRunText('ls', '/w', { on: true, network: 'none', writableRoots: ['/w'] }), /then Enter runs it\.\n\nRuns \*\*inside the agent sandbox\*\*: writes only in `\/w`; no network\.$/);
+  });
+
+  it("the session a confirmation shows is the caller's own, by id: none for an unknown id, another owner's session or a disposed owner", async () => {
+    assert.deepEqual(sessionOf(h, sessionId), info());
+    for (const id of ['pty-99', 42, undefined, null]) assert.equal(sessionOf(h, id), undefined, String(id));
+    const other = h.service.createOwner('other');
+    const theirs = await h.service.open(other);
+    assert.equal(sessionOf(h, theirs.sessionId), undefined);
+    assert.equal(sessionOf({ service: h.service, owner: other }, sessionId), undefined);
+    assert.equal(sessionOf({ service: h.service, owner: other }, theirs.sessionId)?.sessionId, theirs.sessionId);
+    other.dispose();
+    assert.equal(sessionOf({ service: h.service, owner: other }, theirs.sessionId), undefined);
+    // Not a missing session but a wrong call: thrown, as the service throws it.
+    assert.throws(() => sessionOf({ service: h.service, owner: { label: 'fake', disposed: false, dispose() {} } }, sessionId), (e: unknown) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT');
+    await until("the disposed owner's session to close", () => !h.service.hasOwnerActivity(other));
   });
 
   it('long text states its size under the block; keys are named one by one', () => {

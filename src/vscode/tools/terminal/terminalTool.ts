@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { SendTarget } from '../../../terminal/service';
 import type { SessionInfo } from '../../../terminal/publishedSession';
 import type { TerminalToolContext } from './context';
+import { sessionOf } from './sessionOf';
 
 /** Why terminal tools refuse in Restricted Mode, and how to lift it. */
 export const UNTRUSTED_MESSAGE =
@@ -35,7 +36,7 @@ export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
 
   /** The caller's view of one of the tools' sessions, or undefined (for confirmation texts). */
   protected session(sessionId: unknown): SessionInfo | undefined {
-    return this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId);
+    return sessionOf(this.ctx, sessionId);
   }
 
   /** Where a send to one of the tools' sessions would go now, or undefined when it is gone. */
