@@ -30,6 +30,7 @@ import type { SessionInfo } from '../../terminal/publishedSession';
 import { LINE_SPLIT_MARKER } from '../../terminal/scrollback';
 import { McpClientOwners } from '../mcp/clientOwners';
 import type { TerminalToolContext } from '../tools/terminal/context';
+import { sessionOf } from '../tools/terminal/sessionOf';
 import { errorMessage } from '../../common/errorMessage';
 
 /** Prefix of every mirror terminal's name; the session id follows. */
@@ -341,8 +342,9 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     this.writeEmitter.fire(text);
   }
 
+  /** The session now (that session alone is looked at), or undefined once it left the table. */
   private info(): SessionInfo | undefined {
-    return this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === this.sessionId);
+    return sessionOf(this.ctx, this.sessionId);
   }
 
   private title(s: SessionInfo): string {
