@@ -83,20 +83,22 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
   const updateStatus = () => {
     statusDue ??= setTimeout(applyStatus, STATUS_COALESCE_MS);
   };
-  const ensureMirror = (sessionId: string) => {
-    const found = info(sessionId);
-    if (!found || mirrors.has(sessionId) || found.session.sessionStatus.kind === 'exited') return;
-    const mirror: Mirror = new Mirror({ ...ctx, owner: found.owner }, found.session, clients.clientOf(found.owner), log, {
+  /** Opens the panel terminal of `owner`'s session `sessionId` unless it has one or its shell exited. */
+  const ensureMirror = (owner: Owner, sessionId: string) => {
+    if (mirrors.has(sessionId)) return;
+    const session = sessionOf({ service: ctx.service, owner }, sessionId);
+    if (!session || session.sessionStatus.kind === 'exited') return;
+    const mirror: Mirror = new Mirror({ ...ctx, owner }, session, clients.clientOf(owner), log, {
       gone: () => {
         if (mirrors.get(sessionId) === mirror) mirrors.delete(sessionId);
       },
       // Kept running after its panel terminal closed: every agent session has one, so a new one.
-      kept: () => ensureMirror(sessionId),
+      kept: () => ensureMirror(owner, sessionId),
     });
     mirrors.set(sessionId, mirror);
   };
-  const onEvent = (event: SessionEvent) => {
-    if (event.kind === 'opened') ensureMirror(event.sessionId);
+  const onEvent = (owner: Owner, event: SessionEvent) => {
+    if (event.kind === 'opened') ensureMirror(owner, event.sessionId);
     if (event.kind === 'closed') mirrors.get(event.sessionId)?.sessionClosed();
     if (event.kind === 'changed') mirrors.get(event.sessionId)?.refreshName();
     updateStatus();
@@ -106,12 +108,12 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
   const follow = (owner: Owner, followed = true) => {
     subscriptions.get(owner)?.dispose();
     subscriptions.delete(owner);
-    if (followed) subscriptions.set(owner, ctx.service.onDidChangeSessions(owner, onEvent));
+    if (followed) subscriptions.set(owner, ctx.service.onDidChangeSessions(owner, (event) => onEvent(owner, event)));
   };
   follow(ctx.owner);
   clients.owners().forEach((o) => follow(o));
   const followClients = clients.onDidChange(follow);
-  for (const e of all()) ensureMirror(e.session.sessionId);
+  for (const e of all()) ensureMirror(e.owner, e.session.sessionId);
   updateStatus();
 
   /** The session of the active mirror terminal, else one the person picks among `candidates`. */
@@ -152,7 +154,8 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
   );
   return {
     show: (sessionId) => {
-      ensureMirror(sessionId);
+      const owner = mirrors.has(sessionId) ? undefined : info(sessionId)?.owner;
+      if (owner) ensureMirror(owner, sessionId);
       const mirror = mirrors.get(sessionId);
       mirror?.terminal.show();
       return mirror !== undefined;
