@@ -172,8 +172,9 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
  * @throws TerminalError TAKEN_OVER when the person did not confirm; the service's errors otherwise.
  */
 export async function closeAgentSession(ctx: TerminalToolContext, sessionId: string, reason: string, requestedBy: string): Promise<boolean> {
-  const session = ctx.service.list(ctx.owner).find((s) => s.sessionId === sessionId);
-  if (!session?.takenOver) return ctx.service.close(ctx.owner, sessionId, reason);
+  // Refuses an unknown or another owner's id as close itself would.
+  const session = ctx.service.info(ctx.owner, sessionId);
+  if (!session.takenOver) return ctx.service.close(ctx.owner, sessionId, reason);
   const running = session.foregroundCommand ? ` \`${session.foregroundCommand}\` is running in it.` : '';
   let pick: string | undefined;
   try {
