@@ -7,6 +7,7 @@ import { newSessionRunText, sendConfirmationText } from './confirmation';
 import { ConfirmedReceivers, unconfirmedError } from './confirmedReceivers';
 import { defaultCwd, newSessionSandbox } from './context';
 import { sendResult } from './sendResult';
+import { sessionOf } from './sessionOf';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
 
@@ -70,26 +71,27 @@ export class RunTool extends TerminalTool<RunInput> {
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
     const confirmed = this.confirmed.take([command]);
     if (!confirmed) throw unconfirmedError(RunTool.toolName, 'run');
+    const sessions = this.ctx.service.list(this.ctx.owner);
     // Before anything changes: an exited shell the model was not told about stays readable.
-    checkSameSession(confirmed, this.defaultSession()?.sessionId);
-    // An earlier dsh_run shell that exited already reported it; it makes way for a new one.
-    for (const old of this.ctx.service.list(this.ctx.owner)) {
-      if (old.name === RunTool.sessionName && old.sessionStatus.kind === 'exited' && !old.takenOver) {
-        await this.ctx.service.close(this.ctx.owner, old.sessionId, 'dsh_run reopens its session');
-      }
-    }
-    // Again after the closes: another call may have opened the session meanwhile.
-    const existing = this.defaultSession()?.sessionId;
+    let existing = this.defaultSession(sessions)?.sessionId;
     checkSameSession(confirmed, existing);
+    // An earlier dsh_run shell that exited already reported it; it makes way for a new one.
+    const exited = sessions.filter((old) => old.name === RunTool.sessionName && old.sessionStatus.kind === 'exited' && !old.takenOver);
+    for (const old of exited) await this.ctx.service.close(this.ctx.owner, old.sessionId, 'dsh_run reopens its session');
+    if (exited.length > 0) {
+      // Again after the closes: another call may have opened the session meanwhile.
+      existing = this.defaultSession()?.sessionId;
+      checkSameSession(confirmed, existing);
+    }
     const signal = abortSignal(token);
     const sessionId = existing ?? (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal })).sessionId;
     const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed.receiver, signal, origin: 'dsh_run' });
-    return sendResult(sessionId, r, this.ctx.service.list(this.ctx.owner).find((s) => s.sessionId === sessionId)?.sandbox);
+    return sendResult(sessionId, r, sessionOf(this.ctx, sessionId)?.sandbox);
   }
 
-  /** The running `dsh_run` session that takes input, if any. */
-  private defaultSession() {
-    return this.ctx.service.list(this.ctx.owner).find((s) => s.name === RunTool.sessionName && s.sessionStatus.kind === 'running' && s.inputRefused === undefined);
+  /** The running `dsh_run` session that takes input among `sessions` (the owner's now by default), if any. */
+  private defaultSession(sessions = this.ctx.service.list(this.ctx.owner)) {
+    return sessions.find((s) => s.name === RunTool.sessionName && s.sessionStatus.kind === 'running' && s.inputRefused === undefined);
   }
 }
 
