@@ -141,7 +141,11 @@ export class SessionProcessTree {
         for (let i = children.length - 1; i >= 0; i--) {
           const pid = children[i]!;
           if (found.has(pid)) continue;
-          if (read >= MAX_LOOK_PROCESSES) return false;
+          if (read >= MAX_LOOK_PROCESSES) {
+            // Cut: what was read is a process of the session all the same (its children were not looked at).
+            for (const unwalked of stack) found.set(unwalked.pid, unwalked);
+            return false;
+          }
           const child = readInSession(pid);
           if (child) stack.push(child);
         }

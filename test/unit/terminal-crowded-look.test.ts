@@ -1,0 +1,57 @@
+/**
+ * Looks at a session with more processes than one look reads (processTree.ts MAX_LOOK_PROCESSES):
+ * a cut look never makes a send claim a read it did not see, and what a cut look could not see
+ * costs a proof only where it must. Real node-pty, real bash, real processes.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as proc from '../../src/terminal/procProbe';
+import { readStat } from '../../src/proc/stat';
+import { sessionProcesses } from '../../src/proc/sessions';
+import { MAX_LOOK_PROCESSES, SessionProcessTree } from '../../src/terminal/processTree';
+import { until } from '../helpers/wait';
+import { Harness, harness } from '../helpers/terminalHarness';
+
+const linux = proc.probeAvailable() && proc.childListsAvailable();
+
+(linux ? describe : describe.skip)('a look cut at MAX_LOOK_PROCESSES (pty-bash, Linux /proc)', function () {
+  this.timeout(120_000);
+  /** More processes than one look reads. */
+  const CROWD = MAX_LOOK_PROCESSES + 72;
+  let h: Harness;
+  let id: string;
+  let shell: number;
+  const send = (input: string, timeoutMs = 20_000) => h.service.send(h.owner, id, { input, timeoutMs });
+
+  beforeEach(async () => {
+    h = harness({ quietThresholdMs: 60_000 });
+    id = (await h.service.open(h.owner)).sessionId;
+    shell = Number((await send('echo $$')).output);
+  });
+  afterEach(async () => h.dispose());
+
+  /** A background job of CROWD sleeping processes (its own process group), started at the prompt. */
+  const backgroundCrowd = async () => {
+    const ready = path.join(h.tmp, 'crowd-ready');
+    const r = await send(`(for i in $(seq ${CROWD}); do sleep 600 & done; touch ${ready}; wait) >/dev/null 2>&1 &`);
+    assert.equal(r.waiting, 'shell-prompt');
+    await until('the background crowd', () => fs.existsSync(ready), 30_000);
+    assert.ok(sessionProcesses(shell).length > CROWD, 'the session holds the crowd');
+  };
+
+  it('a cut look returns every process it read: the foreground command behind a crowded background job', async () => {
+    await backgroundCrowd();
+    const pidFile = path.join(h.tmp, 'sleeper');
+    const r = await send(`sh -c 'echo $$ > ${pidFile}; exec sleep 60'`, 1000);
+    assert.equal(r.waitReason, 'timeout');
+    const sleeper = Number(fs.readFileSync(pidFile, 'utf8'));
+    const tpgid = readStat(shell)!.tpgid;
+    assert.equal(tpgid, sleeper);
+    const look = new SessionProcessTree(shell, readStat(shell)!.startTime).look(tpgid);
+    assert.equal(look.complete, false, 'the look was cut');
+    assert.ok(look.read <= MAX_LOOK_PROCESSES, `${look.read} processes read`);
+    assert.deepEqual(look.members.map((p) => p.pid), [sleeper]);
+    h.service.signal(h.owner, id, 'SIGINT');
+  });
+});
