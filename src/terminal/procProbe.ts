@@ -52,19 +52,21 @@ export interface TtyWait {
  * but a member it did not examine may wait too.
  */
 export interface GroupWaits {
+  /** The process group looked at; undefined for {@link NO_WAITS}. */
+  pgrp: number | undefined;
   waits: TtyWait[];
   /** The pids whose threads were examined: every member of the group when `complete`. */
   examined: ReadonlySet<number>;
-  /** False when members of the group may not have been examined. */
+  /** False when members of group `pgrp` may not have been examined. */
   complete: boolean;
 }
 
 /** A look that found nothing and missed nothing: every wait another look finds is new to it. */
-export const NO_WAITS: GroupWaits = { waits: [], examined: new Set(), complete: true };
+export const NO_WAITS: GroupWaits = { pgrp: undefined, waits: [], examined: new Set(), complete: true };
 
-/** The waits on `ttyPath` of the `members` a look found, complete or not (see {@link GroupWaits}). */
-export function groupWaits(members: ProcStat[], complete: boolean, ttyPath: string): GroupWaits {
-  return { waits: ttyWaits(members, ttyPath), examined: new Set(members.map((p) => p.pid)), complete };
+/** The waits on `ttyPath` of the `members` of group `pgrp` a look found, complete or not (see {@link GroupWaits}). */
+export function groupWaits(pgrp: number, members: ProcStat[], complete: boolean, ttyPath: string): GroupWaits {
+  return { pgrp, waits: ttyWaits(members, ttyPath), examined: new Set(members.map((p) => p.pid)), complete };
 }
 
 /** True when this machine has a readable /proc with per-thread syscall files (Linux). */
@@ -253,13 +255,14 @@ export function ttyWaits(group: ProcStat[], ttyPath: string): TtyWait[] {
 
 /**
  * Waits in `now` that are new since `before`: a thread not waiting then, or one that has run
- * since. A process `before` did not examine (a cut look) may have waited then already: its waits
- * are never new.
+ * since. A process of `before`'s group that `before` did not examine (a cut look) may have waited
+ * then already: its waits are never new. A cut says nothing about other groups: when the
+ * foreground group changed since `before` (a command the shell started), `before` is judged as a
+ * complete look would be, as it always was.
  */
 export function newWaits(now: GroupWaits, before: GroupWaits): TtyWait[] {
-  return now.waits.filter(
-    (w) => (before.complete || before.examined.has(w.pid)) && !before.waits.some((b) => b.pid === w.pid && b.tid === w.tid && b.switches === w.switches),
-  );
+  const judged = (pid: number) => before.complete || before.pgrp !== now.pgrp || before.examined.has(pid);
+  return now.waits.filter((w) => judged(w.pid) && !before.waits.some((b) => b.pid === w.pid && b.tid === w.tid && b.switches === w.switches));
 }
 
 /** True when a `poll(fds, nfds)` wait has a descriptor of our tty with a read event in `fds`. */

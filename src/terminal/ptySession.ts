@@ -665,7 +665,7 @@ export class PtyBashSession implements BackendSession {
    */
   private groupWaits(pgrp: number): proc.GroupWaits {
     const look = this.tree?.look(pgrp) ?? { members: proc.groupProcesses(this.leaderPid, pgrp, this.shellStart), complete: true };
-    return proc.groupWaits(look.members, look.complete, this.pts());
+    return proc.groupWaits(pgrp, look.members, look.complete, this.pts());
   }
 
   /**

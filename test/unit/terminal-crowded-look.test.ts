@@ -15,6 +15,26 @@ import { Harness, harness } from '../helpers/terminalHarness';
 
 const linux = proc.probeAvailable() && proc.childListsAvailable();
 
+describe('waits new since a cut look (no PTY)', () => {
+  const wait = (pid: number, switches = 1): proc.TtyWait => ({ pid, tid: pid, switches, via: 'read' });
+  const cut = (pgrp: number, examined: number[], waits: proc.TtyWait[] = []): proc.GroupWaits => ({ pgrp, waits, examined: new Set(examined), complete: false });
+  const now = (pgrp: number, waits: proc.TtyWait[]): proc.GroupWaits => ({ pgrp, waits, examined: new Set(waits.map((w) => w.pid)), complete: true });
+
+  it('in the group the cut look was of, only a process it examined can wait anew', () => {
+    const before = cut(10, [10, 11], [wait(11, 5)]);
+    assert.deepEqual(proc.newWaits(now(10, [wait(10), wait(11, 5), wait(11, 6), wait(12)]), before), [wait(10), wait(11, 6)]);
+  });
+
+  it('in another group (a command started since) a cut of the earlier group hides nothing', () => {
+    // The look before the send was of the shell's group, cut by a crowded background job.
+    assert.deepEqual(proc.newWaits(now(20, [wait(21)]), cut(10, [10])), [wait(21)]);
+  });
+
+  it('a look that found nothing and missed nothing makes every wait new', () => {
+    assert.deepEqual(proc.newWaits(now(20, [wait(21)]), proc.NO_WAITS), [wait(21)]);
+  });
+});
+
 (linux ? describe : describe.skip)('a look cut at MAX_LOOK_PROCESSES (pty-bash, Linux /proc)', function () {
   this.timeout(120_000);
   /** More processes than one look reads. */
@@ -53,5 +73,15 @@ const linux = proc.probeAvailable() && proc.childListsAvailable();
     assert.ok(look.read <= MAX_LOOK_PROCESSES, `${look.read} processes read`);
     assert.deepEqual(look.members.map((p) => p.pid), [sleeper]);
     h.service.signal(h.owner, id, 'SIGINT');
+  });
+
+  it('a command started at the prompt while a background job holds more processes than a look reads is still proven reading', async () => {
+    await backgroundCrowd();
+    const r = await send(`python3 -c 'print("got", input())'`);
+    assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
+    assert.equal(r.waiting, 'program-input');
+    const after = await send('hello');
+    assert.match(after.output, /got hello/);
+    assert.equal(after.waiting, 'shell-prompt');
   });
 });
