@@ -74,10 +74,11 @@ export class SessionProcessTree {
 
   /**
    * Members of process group `pgrp` in the session: the shell's descendants first (depth first, in
-   * the kernel's child order, so repeated looks read the same processes first), then those
-   * reparented out of its tree, reading at most MAX_LOOK_PROCESSES processes. When the shell is
-   * gone or its pid was reused, the full scan decides (jobs that outlived the shell are found by
-   * their session id; a reused pid yields nothing).
+   * the kernel's child order, below the group's members before below others, so repeated looks
+   * read the same processes first), then those reparented out of its tree, reading at most
+   * MAX_LOOK_PROCESSES processes. When the shell is gone or its pid was reused, the full scan
+   * decides (jobs that outlived the shell are found by their session id; a reused pid yields
+   * nothing).
    * When a complete look finds no member although the group still has members (kill(2) with
    * signal 0 to the group succeeds) and the same held at the previous look, a full scan of /proc
    * starts off this thread (at most once per FULL_SCAN_MIN_INTERVAL_MS); until its answer is in,
@@ -85,7 +86,7 @@ export class SessionProcessTree {
    * the same processes in that group.
    */
   look(pgrp: number): GroupLook {
-    const walk = this.walk();
+    const walk = this.walk(pgrp);
     const members = walk.processes.filter((p) => p.pgrp === pgrp);
     if (members.length > 0 || !walk.complete || !this.treeAvailable || !groupExists(pgrp)) {
       this.missing = undefined;
@@ -116,9 +117,10 @@ export class SessionProcessTree {
 
   /**
    * The session's processes that descend from the shell or were reparented out of its tree, at
-   * most MAX_LOOK_PROCESSES `stat` reads (`complete` false when it stopped there).
+   * most MAX_LOOK_PROCESSES `stat` reads (`complete` false when it stopped there), those of group
+   * `pgrp` walked below first.
    */
-  private walk(): { processes: ProcStat[]; complete: boolean; read: number } {
+  private walk(pgrp: number): { processes: ProcStat[]; complete: boolean; read: number } {
     if (!this.treeAvailable) return { processes: this.fullScan(), complete: true, read: 0 };
     let read = 1;
     const root = readStat(this.shellPid);
@@ -130,10 +132,16 @@ export class SessionProcessTree {
       // A child that called setsid(2) left the session, and so did everything it starts.
       return stat && this.inSession(stat) ? stat : undefined;
     };
+    // The processes of the group looked for are walked below first (a stack each, the group's
+    // popped first): a background job of many processes does not use up the look before the
+    // foreground command's children are read.
+    const mine: ProcStat[] = [];
+    const others: ProcStat[] = [];
+    const push = (stat: ProcStat) => (stat.pgrp === pgrp ? mine : others).push(stat);
     const descend = (start: ProcStat): boolean => {
-      const stack = [start];
-      while (stack.length > 0) {
-        const stat = stack.pop()!;
+      push(start);
+      while (mine.length > 0 || others.length > 0) {
+        const stat = (mine.length > 0 ? mine : others).pop()!;
         if (found.has(stat.pid)) continue;
         found.set(stat.pid, stat);
         // A single-threaded process lists its children under its main thread alone.
@@ -143,11 +151,11 @@ export class SessionProcessTree {
           if (found.has(pid)) continue;
           if (read >= MAX_LOOK_PROCESSES) {
             // Cut: what was read is a process of the session all the same (its children were not looked at).
-            for (const unwalked of stack) found.set(unwalked.pid, unwalked);
+            for (const unwalked of [...mine, ...others]) found.set(unwalked.pid, unwalked);
             return false;
           }
           const child = readInSession(pid);
-          if (child) stack.push(child);
+          if (child) push(child);
         }
       }
       return true;

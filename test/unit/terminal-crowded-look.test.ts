@@ -84,4 +84,30 @@ describe('waits new since a cut look (no PTY)', () => {
     assert.match(after.output, /got hello/);
     assert.equal(after.waiting, 'shell-prompt');
   });
+
+  it('a reader one level below the foreground command is found before the processes of a crowded background job', async () => {
+    await backgroundCrowd();
+    // Python starts the reader as its child: the reader is in the foreground group, below it.
+    const r = await send(`python3 -c 'import subprocess, sys; subprocess.run([sys.executable, "-c", "print(\\"got\\", input())"])'`);
+    assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
+    assert.equal(r.waiting, 'program-input');
+    const after = await send('hello');
+    assert.match(after.output, /got hello/);
+  });
+
+  it('a reader its own group hides behind more processes than a look reads ends the send honestly, never as read', async () => {
+    // The reader is bash's oldest child; the newer sleeps of its group are read first and fill the look.
+    const ready = path.join(h.tmp, 'hidden-ready');
+    const r = await send(
+      `bash -c 'python3 -c "print(\\"got\\", input())" </dev/tty & for i in $(seq ${CROWD}); do sleep 600 & done; touch ${ready}; wait'`,
+      8000,
+    );
+    assert.ok(fs.existsSync(ready), 'the crowd was started');
+    assert.equal(r.waitReason, 'timeout', JSON.stringify(r));
+    const receiver = h.service.sendTarget(h.owner, id).receiver;
+    assert.equal(receiver.kind, 'program');
+    assert.equal(receiver.kind === 'program' ? receiver.reading : 'none', undefined, 'not known either way');
+    await assert.rejects(send('hello'), (e: Error) => /more than 128 processes/.test(e.message));
+    h.service.signal(h.owner, id, 'SIGINT');
+  });
 });
