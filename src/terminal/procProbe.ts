@@ -59,14 +59,17 @@ export interface GroupWaits {
   examined: ReadonlySet<number>;
   /** False when members of group `pgrp` may not have been examined. */
   complete: boolean;
+  /** The look did not reach the group's members through the session's tree (processTree.ts). */
+  searching?: true;
 }
 
 /** A look that found nothing and missed nothing: every wait another look finds is new to it. */
 export const NO_WAITS: GroupWaits = { pgrp: undefined, waits: [], examined: new Set(), complete: true };
 
-/** The waits on `ttyPath` of the `members` of group `pgrp` a look found, complete or not (see {@link GroupWaits}). */
-export function groupWaits(pgrp: number, members: ProcStat[], complete: boolean, ttyPath: string): GroupWaits {
-  return { pgrp, waits: ttyWaits(members, ttyPath), examined: new Set(members.map((p) => p.pid)), complete };
+/** The waits on `ttyPath` of the members of group `pgrp` one look found, complete or not (see {@link GroupWaits}). */
+export function groupWaits(pgrp: number, look: { members: ProcStat[]; complete: boolean; searching?: true }, ttyPath: string): GroupWaits {
+  const { members, complete, searching } = look;
+  return { pgrp, waits: ttyWaits(members, ttyPath), examined: new Set(members.map((p) => p.pid)), complete, ...(searching && { searching }) };
 }
 
 /** True when this machine has a readable /proc with per-thread syscall files (Linux). */

@@ -36,8 +36,13 @@ export const MAX_LOOK_PROCESSES = 128;
 export interface GroupLook {
   /** Members of the group found (all of them when `complete`). */
   members: ProcStat[];
-  /** False when the look stopped at MAX_LOOK_PROCESSES: members may be missing. */
+  /** False when the look stopped at MAX_LOOK_PROCESSES, or `searching`: members may be missing. */
   complete: boolean;
+  /**
+   * The walk of the session's tree reached no member of the group although it has some: the
+   * members are those a full scan of /proc found (see {@link SessionProcessTree.look}).
+   */
+  searching?: true;
   /** `stat` files the look read. */
   read: number;
 }
@@ -79,11 +84,12 @@ export class SessionProcessTree {
    * MAX_LOOK_PROCESSES processes. When the shell is gone or its pid was reused, the full scan
    * decides (jobs that outlived the shell are found by their session id; a reused pid yields
    * nothing).
-   * When a complete look finds no member although the group still has members (kill(2) with
-   * signal 0 to the group succeeds) and the same held at the previous look, a full scan of /proc
-   * starts off this thread (at most once per FULL_SCAN_MIN_INTERVAL_MS); until its answer is in,
-   * such a look is not complete, and a later look takes the members it found that are still
-   * the same processes in that group.
+   * When a complete walk finds no member although the group still has members (kill(2) with
+   * signal 0 to the group succeeds: members the walk cannot reach, e.g. below a process that left
+   * the session with setsid(2)), the look is not complete (`searching`): its members are those the
+   * latest full scan of /proc found for the group that are still the same processes in it, and
+   * when the same held at the previous look a new full scan starts off this thread (at most once
+   * per FULL_SCAN_MIN_INTERVAL_MS). A scan's answer is never complete: members may have come since.
    */
   look(pgrp: number): GroupLook {
     const walk = this.walk(pgrp);
@@ -94,17 +100,13 @@ export class SessionProcessTree {
     }
     const persistent = this.missing === pgrp;
     this.missing = pgrp;
-    if (!persistent) return { members, complete: true, read: walk.read };
     const now = Date.now();
-    const scanned = this.scanned;
-    if (scanned?.pgrp === pgrp && now - scanned.at < FULL_SCAN_MIN_INTERVAL_MS) {
-      const still = scanned.members.slice(0, MAX_LOOK_PROCESSES).flatMap((p) => {
-        const stat = readStat(p.pid);
-        return stat && stat.startTime === p.startTime && stat.pgrp === pgrp && this.inSession(stat) ? [stat] : [];
-      });
-      return { members: still, complete: still.length > 0, read: walk.read + Math.min(scanned.members.length, MAX_LOOK_PROCESSES) };
-    }
-    if (!this.scanning && now - this.lastFullScanAt >= FULL_SCAN_MIN_INTERVAL_MS) {
+    const found = this.scanned?.pgrp === pgrp ? this.scanned.members.slice(0, MAX_LOOK_PROCESSES) : [];
+    const still = found.flatMap((p) => {
+      const stat = readStat(p.pid);
+      return stat && stat.startTime === p.startTime && stat.pgrp === pgrp && this.inSession(stat) ? [stat] : [];
+    });
+    if (persistent && !this.scanning && now - this.lastFullScanAt >= FULL_SCAN_MIN_INTERVAL_MS) {
       this.lastFullScanAt = now;
       this.fullScans++;
       this.scanning = scanSessionProcesses(this.shellPid, this.shellStart).then((all) => {
@@ -112,7 +114,7 @@ export class SessionProcessTree {
         this.scanning = undefined;
       });
     }
-    return { members, complete: false, read: walk.read };
+    return { members: still, complete: false, searching: true, read: walk.read + found.length };
   }
 
   /**

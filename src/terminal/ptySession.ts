@@ -345,7 +345,7 @@ export class PtyBashSession implements BackendSession {
       // input in pieces as the terminal drains it. Only the next prompt (or SIGINT) does.
       if (atPrompt && this.markers.inputPending) throw inputPendingError();
       if (!atPrompt && preWaits.waits.length > 0 && typed.kind === 'text') await checkLineLength(typed.text, this.pts());
-      if (!shellInForeground && preWaits.waits.length === 0) throw preWaits.complete ? notReadingError(this.foreground()) : unprovenReaderError('crowded');
+      if (!shellInForeground && preWaits.waits.length === 0) throw preWaits.complete ? notReadingError(this.foreground()) : unprovenReaderError(preWaits.searching ? 'searching' : 'crowded');
     } else if (!shellInForeground) {
       throw unprovenReaderError();
     }
@@ -665,7 +665,7 @@ export class PtyBashSession implements BackendSession {
    */
   private groupWaits(pgrp: number): proc.GroupWaits {
     const look = this.tree?.look(pgrp) ?? { members: proc.groupProcesses(this.leaderPid, pgrp, this.shellStart), complete: true };
-    return proc.groupWaits(pgrp, look.members, look.complete, this.pts());
+    return proc.groupWaits(pgrp, look, this.pts());
   }
 
   /**

@@ -60,9 +60,17 @@ export function notReadingError(fg: ForegroundProcess | undefined): TerminalErro
 /**
  * The refusal of a send while a command runs and nothing proves it reads: there is no /proc probe
  * (`why` 'no-probe'), or the session has more processes than one look reads (`why` 'crowded',
- * see processTree.ts MAX_LOOK_PROCESSES) and none of those read found one reading.
+ * see processTree.ts MAX_LOOK_PROCESSES) and none of those read found one reading, or the
+ * foreground group's members are outside the shell's process tree (`why` 'searching') and none
+ * found so far reads.
  */
-export function unprovenReaderError(why: 'no-probe' | 'crowded' = 'no-probe'): TerminalError {
+export function unprovenReaderError(why: 'no-probe' | 'crowded' | 'searching' = 'no-probe'): TerminalError {
+  if (why === 'searching') {
+    return new TerminalError(
+      'SESSION_BUSY',
+      "session is busy: a command is running whose process group has members outside the shell's process tree (below a process that left the session); they are searched for in /proc, and none found so far is reading input, so the text was not typed. Retry in a moment, read the output (dsh_terminal_read), or interrupt it with a signal (SIGINT).",
+    );
+  }
   if (why === 'crowded') {
     return new TerminalError(
       'SESSION_BUSY',

@@ -111,3 +111,93 @@ describe('waits new since a cut look (no PTY)', () => {
     h.service.signal(h.owner, id, 'SIGINT');
   });
 });
+
+(linux ? describe : describe.skip)('a foreground group whose members the walk cannot reach (pty-bash, Linux /proc)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let id: string;
+  let shell: number;
+  const send = (input: string, timeoutMs = 20_000) => h.service.send(h.owner, id, { input, timeoutMs });
+
+  beforeEach(async () => {
+    h = harness({ quietThresholdMs: 60_000 });
+    id = (await h.service.open(h.owner)).sessionId;
+    shell = Number((await send('echo $$')).output);
+  });
+  afterEach(async () => h.dispose());
+
+  /**
+   * A command that gives the terminal to a new group of its own whose only member, the reader,
+   * has a parent that left the session with setsid(2): the reader stays in the session (a session
+   * is left only by the caller of setsid), but no walk of the session's tree reaches it.
+   */
+  const hiddenReader = () => {
+    const script = path.join(h.tmp, 'hidden-reader.py');
+    const pids = path.join(h.tmp, 'hidden-pids');
+    fs.writeFileSync(
+      script,
+      `import os, signal, sys, time
+tty = os.open('/dev/tty', os.O_RDWR)
+q = os.fork()
+if q == 0:
+    os.setpgid(0, 0)
+    x = os.fork()
+    if x == 0:
+        y = os.fork()
+        if y == 0:
+            time.sleep(0.3)
+            print('got', sys.stdin.readline().strip(), flush=True)
+            os._exit(0)
+        os.setsid()
+        with open(${JSON.stringify(pids)} + '.tmp', 'w') as f:
+            f.write(f'{os.getpid()} {y}')
+        os.rename(${JSON.stringify(pids)} + '.tmp', ${JSON.stringify(pids)})
+        os.waitpid(y, 0)
+        os._exit(0)
+    time.sleep(0.2)
+    os._exit(0)
+os.setpgid(q, q)
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+os.tcsetpgrp(tty, q)
+os.waitpid(q, 0)
+time.sleep(600)
+`,
+    );
+    return { command: `python3 ${script}`, pids: async () => (await until('the hidden reader', () => fs.existsSync(pids) && fs.readFileSync(pids, 'utf8'))).split(' ').map(Number) };
+  };
+
+  it('no look at that group says it is complete: the reader is found only by a search of /proc, and may be missed before', async () => {
+    const { command, pids } = hiddenReader();
+    await send(command, 1500);
+    const reader = (await pids())[1]!;
+    await until('the reader alone in the foreground group', () => {
+      const stat = readStat(reader);
+      return stat !== undefined && stat.pgrp === readStat(shell)?.tpgid && readStat(stat.pgrp) === undefined;
+    });
+    const tpgid = readStat(shell)!.tpgid;
+    const tree = new SessionProcessTree(shell, readStat(shell)!.startTime);
+    const first = tree.look(tpgid);
+    assert.deepEqual(first.members, []);
+    assert.equal(first.complete, false, 'the group has members the walk did not reach: the look is not complete');
+    const found = await until('the search of /proc to find the reader', () => {
+      const look = tree.look(tpgid);
+      return look.members.length > 0 && look;
+    });
+    assert.deepEqual(found.members.map((p) => p.pid), [reader]);
+    assert.equal(found.complete, false, 'members found by a search of /proc that has ended may have company since');
+  });
+
+  it('a send to the hidden reader is typed once a search found it, also while the next search is under way', async () => {
+    const { command, pids } = hiddenReader();
+    const r = await send(command);
+    await pids();
+    assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
+    assert.equal(r.waiting, 'program-input');
+    // Past the time a search's answer is used alone: the next look starts a new one.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    const after = await send('hello', 3000).catch((e: Error) => e);
+    assert.ok(!(after instanceof Error) || !/more than 128 processes/.test(after.message), `refused as crowded: ${after instanceof Error ? after.message : ''}`);
+    assert.ok(!(after instanceof Error), `refused: ${after instanceof Error ? after.message : ''}`);
+    assert.match(after.output, /got hello/);
+  });
+});
