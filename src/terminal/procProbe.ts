@@ -9,8 +9,8 @@
  * (`voluntary_ctxt_switches`, which changes whenever a thread blocks anew); `/proc/<pid>/mem`
  * (only the `pollfd` array or `fd_set` that a thread blocked in poll/select passed to the kernel,
  * at most 8 KiB, readable for our own descendants under ptrace access rules, see ptrace(2)).
- * Everything here is synchronous and bounded by the size of one process group; no terminal
- * content is read.
+ * Everything here is synchronous; a look at a group's waits reads at most MAX_WAIT_READS files,
+ * whatever the size of the group, its threads and descriptors. No terminal content is read.
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -33,6 +33,12 @@ const SYSCALLS: Record<string, { read: number[]; epoll: number[]; poll: number[]
 };
 /** Largest descriptor set the probe reads from a poll (entries) or select (nfds). */
 const MAX_POLL_FDS = 1024;
+/**
+ * Most files of /proc one look at a group's waits reads (see {@link ttyWaits}): tens of µs each
+ * on this thread, so a look costs at most some ms, however many threads and descriptors the
+ * session's programs have.
+ */
+export const MAX_WAIT_READS = 512;
 /** `events` bits of a pollfd that mean "wants to read" (poll.h: POLLIN, POLLPRI, POLLRDNORM). */
 const POLL_READ_EVENTS = 0x1 | 0x2 | 0x40;
 
@@ -68,8 +74,8 @@ export const NO_WAITS: GroupWaits = { pgrp: undefined, waits: [], examined: new 
 
 /** The waits on `ttyPath` of the members of group `pgrp` one look found, complete or not (see {@link GroupWaits}). */
 export function groupWaits(pgrp: number, look: { members: ProcStat[]; complete: boolean; searching?: true }, ttyPath: string): GroupWaits {
-  const { members, complete, searching } = look;
-  return { pgrp, waits: ttyWaits(members, ttyPath), examined: new Set(members.map((p) => p.pid)), complete, ...(searching && { searching }) };
+  const { waits, examined, complete } = ttyWaits(look.members, ttyPath);
+  return { pgrp, waits, examined, complete: look.complete && complete, ...(look.searching && { searching: look.searching }) };
 }
 
 /** True when this machine has a readable /proc with per-thread syscall files (Linux). */
@@ -216,6 +222,15 @@ export function commandLine(pid: number, fallback = ''): string {
   }
 }
 
+/** What {@link ttyWaits} found (see {@link GroupWaits}). */
+export interface WaitScan {
+  waits: TtyWait[];
+  /** The pids whose every thread was examined. */
+  examined: Set<number>;
+  /** True when every process handed to it was examined. */
+  complete: boolean;
+}
+
 /**
  * Threads of the processes in `group` (members of one process group of the PTY's session) that
  * are asleep blocked reading `ttyPath`: in a read through any descriptor (stdin, `/dev/tty` opened
@@ -223,14 +238,30 @@ export function commandLine(pid: number, fallback = ''): string {
  * in pselect6) with the tty in the set of descriptors it waits to read.
  * The poll/select set lives in the process's memory: when `/proc/<pid>/mem` cannot be read, that
  * wait is not proof and is not counted.
+ * At most `maxReads` files of /proc are read (MAX_WAIT_READS): a program chooses how many threads
+ * and descriptors it has, and each costs reads on this thread. A process with more threads than
+ * the reads left has its main thread examined alone; a process whose reads did not all fit is not
+ * `examined`, and the scan is then not `complete`. Every wait returned is a real one.
  */
-export function ttyWaits(group: ProcStat[], ttyPath: string): TtyWait[] {
+export function ttyWaits(group: ProcStat[], ttyPath: string, maxReads = MAX_WAIT_READS): WaitScan {
   const numbers = SYSCALLS[process.arch];
-  if (!numbers) return [];
-  const waits: TtyWait[] = [];
+  const scan: WaitScan = { waits: [], examined: new Set(), complete: true };
+  if (!numbers) return scan;
+  const reads = new WaitReads(ttyPath, maxReads);
   for (const proc of group) {
+    let whole = true;
     // A single-threaded process has one task, its main thread.
-    for (const tid of proc.threads <= 1 ? [String(proc.pid)] : safeReaddir(`/proc/${proc.pid}/task`)) {
+    let tids = [String(proc.pid)];
+    if (proc.threads > 1) {
+      if (proc.threads < reads.left) tids = safeReaddir(`/proc/${proc.pid}/task`);
+      else whole = false;
+    }
+    reads.process(proc.pid);
+    for (const tid of tids) {
+      if (!reads.take()) {
+        whole = false;
+        break;
+      }
       const syscall = readText(`/proc/${proc.pid}/task/${tid}/syscall`);
       if (!syscall || syscall === 'running') continue;
       // The syscall number, then its arguments in hex: a waiting call has at least the first one.
@@ -239,21 +270,29 @@ export function ttyWaits(group: ProcStat[], ttyPath: string): TtyWait[] {
       const nr = Number(nrField);
       const fd = Number.parseInt(firstArgument, 16);
       if (!Number.isInteger(fd)) continue;
-      let onTty = false;
+      let onTty: boolean | undefined = false;
       let via: TtyWait['via'] = 'read';
-      if (numbers.read.includes(nr)) onTty = isOurTty(fdTarget(proc.pid, fd), ttyPath);
-      else if (numbers.epoll.includes(nr)) [onTty, via] = [epollWatches(proc.pid, fd, ttyPath), 'epoll'];
-      else if (numbers.poll.includes(nr)) [onTty, via] = [pollWatches(proc.pid, firstArgument, Number.parseInt(secondArgument ?? '', 16), ttyPath), 'poll'];
-      else if (numbers.select.includes(nr)) [onTty, via] = [selectWatches(proc.pid, fd, secondArgument ?? '0', ttyPath), 'select'];
+      if (numbers.read.includes(nr)) onTty = reads.isTty(fd);
+      else if (numbers.epoll.includes(nr)) [onTty, via] = [epollWatches(reads, fd), 'epoll'];
+      else if (numbers.poll.includes(nr)) [onTty, via] = [pollWatches(reads, firstArgument, Number.parseInt(secondArgument ?? '', 16)), 'poll'];
+      else if (numbers.select.includes(nr)) [onTty, via] = [selectWatches(reads, fd, secondArgument ?? '0'), 'select'];
+      if (onTty === undefined) whole = false;
+      if (!onTty) continue;
+      if (!reads.take(2)) {
+        whole = false;
+        continue;
+      }
       // A thread woken by our input but not yet scheduled still shows its old syscall: only one
       // asleep (state S) is waiting. Without this, a shell that blocked just after the send's
       // first look and has not yet run since the write looked like a shell idle at its prompt.
-      if (onTty && taskState(proc.pid, tid) === 'S') {
-        waits.push({ pid: proc.pid, tid: Number(tid), switches: voluntarySwitches(proc.pid, tid), via });
+      if (taskState(proc.pid, tid) === 'S') {
+        scan.waits.push({ pid: proc.pid, tid: Number(tid), switches: voluntarySwitches(proc.pid, tid), via });
       }
     }
+    if (whole) scan.examined.add(proc.pid);
+    else scan.complete = false;
   }
-  return waits;
+  return scan;
 }
 
 /**
@@ -268,38 +307,111 @@ export function newWaits(now: GroupWaits, before: GroupWaits): TtyWait[] {
   return now.waits.filter((w) => judged(w.pid) && !before.waits.some((b) => b.pid === w.pid && b.tid === w.tid && b.switches === w.switches));
 }
 
-/** True when a `poll(fds, nfds)` wait has a descriptor of our tty with a read event in `fds`. */
-function pollWatches(pid: number, fdsAddress: string, nfds: number, ttyPath: string): boolean {
+/**
+ * The reads of /proc one {@link ttyWaits} may still make, and what it learned of the descriptors
+ * of the process it examines. The checks below answer undefined when they ran out of reads.
+ */
+class WaitReads {
+  left: number;
+  pid = 0;
+  /** Descriptors of `pid` already read: open on our tty or not. */
+  private fds = new Map<number, boolean>();
+  /** Our tty's inode and device as epoll's fdinfo prints them (`ino:`, `sdev:`, hex), read once. */
+  private id?: { ino: string; sdev: string } | null;
+
+  constructor(
+    readonly ttyPath: string,
+    maxReads: number,
+  ) {
+    this.left = maxReads;
+  }
+
+  /** Starts the examination of process `pid`. */
+  process(pid: number): void {
+    this.pid = pid;
+    this.fds.clear();
+  }
+
+  /** Takes `count` reads; false (and none taken) when fewer are left. */
+  take(count = 1): boolean {
+    if (this.left < count) return false;
+    this.left -= count;
+    return true;
+  }
+
+  /** Whether descriptor `fd` of the process is open on our tty (or /dev/tty); undefined when out of reads. */
+  isTty(fd: number): boolean | undefined {
+    const known = this.fds.get(fd);
+    if (known !== undefined) return known;
+    if (!this.take()) return undefined;
+    const onTty = isOurTty(fdTarget(this.pid, fd), this.ttyPath);
+    this.fds.set(fd, onTty);
+    return onTty;
+  }
+
+  /** Whether an epoll `tfd:` line's `ino:` and `sdev:` name our tty's slave; undefined when it has none. */
+  namesTty(ino: string | undefined, sdev: string | undefined): boolean | undefined {
+    if (ino === undefined || sdev === undefined) return undefined;
+    if (this.id === undefined) {
+      try {
+        const stat = fs.statSync(this.ttyPath, { bigint: true });
+        // The kernel's dev_t (major << 20 | minor) from the one stat(2) gives (glibc's encoding).
+        const major = ((stat.dev >> 8n) & 0xfffn) | ((stat.dev >> 32n) & ~0xfffn);
+        const minor = (stat.dev & 0xffn) | ((stat.dev >> 12n) & ~0xffn);
+        this.id = { ino: stat.ino.toString(16), sdev: ((major << 20n) | minor).toString(16) };
+      } catch {
+        this.id = null;
+      }
+    }
+    return this.id ? ino === this.id.ino && sdev === this.id.sdev : undefined;
+  }
+
+  /** `length` bytes at `address` of the process's memory (one read); undefined when unreadable. */
+  memory(address: string, length: number): Buffer | undefined | 'out' {
+    return this.take() ? readMemory(this.pid, address, length) : 'out';
+  }
+}
+
+/**
+ * True when a `poll(fds, nfds)` wait has a descriptor of our tty with a read event in `fds`: the
+ * set is read first, then only its descriptors that wait to read. Undefined when out of reads.
+ */
+function pollWatches(reads: WaitReads, fdsAddress: string, nfds: number): boolean | undefined {
   if (!Number.isInteger(nfds) || nfds <= 0 || nfds > MAX_POLL_FDS) return false;
-  const ttyFds = ttyDescriptors(pid, ttyPath);
-  if (ttyFds.size === 0) return false;
-  const fds = readMemory(pid, fdsAddress, nfds * 8); // struct pollfd { int fd; short events; short revents; }
+  const fds = reads.memory(fdsAddress, nfds * 8); // struct pollfd { int fd; short events; short revents; }
+  if (fds === 'out') return undefined;
   if (!fds) return false;
+  let unknown = false;
   for (let i = 0; i < nfds; i++) {
-    if (ttyFds.has(fds.readInt32LE(i * 8)) && (fds.readInt16LE(i * 8 + 4) & POLL_READ_EVENTS) !== 0) return true;
+    if ((fds.readInt16LE(i * 8 + 4) & POLL_READ_EVENTS) === 0) continue;
+    const fd = fds.readInt32LE(i * 8);
+    if (fd < 0) continue; // poll(2) ignores a negative fd
+    const onTty = reads.isTty(fd);
+    if (onTty) return true;
+    if (onTty === undefined) unknown = true;
   }
-  return false;
+  return unknown ? undefined : false;
 }
 
-/** True when a `select(nfds, readfds, …)` wait has a descriptor of our tty in `readfds`. */
-function selectWatches(pid: number, nfds: number, readfdsAddress: string, ttyPath: string): boolean {
+/**
+ * True when a `select(nfds, readfds, …)` wait has a descriptor of our tty in `readfds`: the set is
+ * read first, then only its descriptors. Undefined when out of reads.
+ */
+function selectWatches(reads: WaitReads, nfds: number, readfdsAddress: string): boolean | undefined {
   if (nfds <= 0 || nfds > MAX_POLL_FDS) return false;
-  const ttyFds = [...ttyDescriptors(pid, ttyPath)].filter((fd) => fd < nfds);
-  if (ttyFds.length === 0) return false;
   // fd_set: a bit array in unsigned longs; on little-endian x86_64 and aarch64 bit fd is bit
-  // (fd % 8) of byte (fd / 8).
-  const set = readMemory(pid, readfdsAddress, Math.ceil(nfds / 64) * 8);
-  // fd < nfds, so byte fd / 8 lies inside the ceil(nfds / 64) × 8 bytes read.
-  return !!set && ttyFds.some((fd) => (set.readUInt8(fd >> 3) & (1 << (fd & 7))) !== 0);
-}
-
-/** Descriptors of `pid` open on our tty (or /dev/tty). */
-function ttyDescriptors(pid: number, ttyPath: string): Set<number> {
-  const fds = new Set<number>();
-  for (const name of safeReaddir(`/proc/${pid}/fd`)) {
-    if (isOurTty(fdTarget(pid, Number(name)), ttyPath)) fds.add(Number(name));
+  // (fd % 8) of byte (fd / 8). Every fd < nfds lies inside the ceil(nfds / 64) × 8 bytes read.
+  const set = reads.memory(readfdsAddress, Math.ceil(nfds / 64) * 8);
+  if (set === 'out') return undefined;
+  if (!set) return false;
+  let unknown = false;
+  for (let fd = 0; fd < nfds; fd++) {
+    if ((set.readUInt8(fd >> 3) & (1 << (fd & 7))) === 0) continue;
+    const onTty = reads.isTty(fd);
+    if (onTty) return true;
+    if (onTty === undefined) unknown = true;
   }
-  return fds;
+  return unknown ? undefined : false;
 }
 
 /** `length` bytes at `address` (hex, from the syscall file) of `pid`'s memory; undefined when unreadable. */
@@ -323,13 +435,54 @@ function readMemory(pid: number, address: string, length: number): Buffer | unde
   }
 }
 
-function epollWatches(pid: number, epfd: number, ttyPath: string): boolean {
-  if (!fdTarget(pid, epfd)?.startsWith('anon_inode:[eventpoll]')) return false;
-  const info = readText(`/proc/${pid}/fdinfo/${epfd}`) ?? '';
-  for (const match of info.matchAll(/^tfd:\s*(\d+)/gm)) {
-    if (isOurTty(fdTarget(pid, Number(match[1])), ttyPath)) return true;
+/** Bytes of an epoll set's fdinfo read: about 900 watched descriptors. */
+const EPOLL_INFO_MAX_BYTES = 64 * 1024;
+
+/**
+ * True when the epoll set `epfd` watches our tty: a watched descriptor whose inode and device
+ * (`ino:`, `sdev:` in its fdinfo line, Linux 4.15 and later) are our tty's slave, else one whose
+ * link names it or /dev/tty. Undefined when out of reads, or when the set is larger than
+ * EPOLL_INFO_MAX_BYTES of fdinfo and what was read does not watch it.
+ */
+function epollWatches(reads: WaitReads, epfd: number): boolean | undefined {
+  if (!reads.take(2)) return undefined;
+  if (!fdTarget(reads.pid, epfd)?.startsWith('anon_inode:[eventpoll]')) return false;
+  const head = readHead(`/proc/${reads.pid}/fdinfo/${epfd}`, EPOLL_INFO_MAX_BYTES + 1);
+  if (head === undefined) return false;
+  const cut = head.length > EPOLL_INFO_MAX_BYTES;
+  const lines = [...head.toString('latin1', 0, EPOLL_INFO_MAX_BYTES).matchAll(/^tfd:\s*(\d+)(.*)$/gm)];
+  // A cut set's last line may be cut too.
+  if (cut) lines.pop();
+  const others: number[] = [];
+  for (const [, fd, rest] of lines) {
+    const named = reads.namesTty(/\bino:([0-9a-f]+)/.exec(rest!)?.[1], /\bsdev:([0-9a-f]+)/.exec(rest!)?.[1]);
+    if (named) return true;
+    others.push(Number(fd));
   }
-  return false;
+  let unknown = cut;
+  // Opened as /dev/tty, the terminal's descriptor has that node's inode: only its link tells.
+  for (const fd of others) {
+    const onTty = reads.isTty(fd);
+    if (onTty) return true;
+    if (onTty === undefined) unknown = true;
+  }
+  return unknown ? undefined : false;
+}
+
+/** The first `length` bytes of file `path` (fewer when it is shorter); undefined when unreadable. */
+function readHead(path: string, length: number): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(path, 'r');
+    const buffer = Buffer.alloc(length);
+    let filled = 0;
+    for (let n; filled < length && (n = fs.readSync(fd, buffer, filled, length - filled, null)) > 0; ) filled += n;
+    return buffer.subarray(0, filled);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
 }
 
 /**

@@ -31,12 +31,18 @@ const FULL_SCAN_MIN_INTERVAL_MS = 1000;
  * hold the extension host thread for hundreds of ms at every look.
  */
 export const MAX_LOOK_PROCESSES = 128;
+/**
+ * Most child lists (`/proc/<pid>/task/<tid>/children`, one per thread) one look reads. A process
+ * lists its children under the thread that forked each, and a program chooses how many threads it
+ * has: one of 10 000 threads cost 10 000 reads at every look. Past it the look is cut.
+ */
+export const MAX_LOOK_CHILD_LISTS = 512;
 
 /** What one look found of a process group. */
 export interface GroupLook {
   /** Members of the group found (all of them when `complete`). */
   members: ProcStat[];
-  /** False when the look stopped at MAX_LOOK_PROCESSES, or `searching`: members may be missing. */
+  /** False when the look stopped at MAX_LOOK_PROCESSES or MAX_LOOK_CHILD_LISTS, or `searching`: members may be missing. */
   complete: boolean;
   /**
    * The walk of the session's tree reached no member of the group although it has some: the
@@ -125,6 +131,7 @@ export class SessionProcessTree {
   private walk(pgrp: number): { processes: ProcStat[]; complete: boolean; read: number } {
     if (!this.treeAvailable) return { processes: this.fullScan(), complete: true, read: 0 };
     let read = 1;
+    let lists = 0;
     const root = readStat(this.shellPid);
     if (!root || (this.shellStart !== undefined && root.startTime !== this.shellStart)) return { processes: this.fullScan(), complete: true, read };
     const found = new Map<number, ProcStat>();
@@ -140,6 +147,11 @@ export class SessionProcessTree {
     const mine: ProcStat[] = [];
     const others: ProcStat[] = [];
     const push = (stat: ProcStat) => (stat.pgrp === pgrp ? mine : others).push(stat);
+    // Cut: what was read is a process of the session all the same (its children were not looked at).
+    const cut = () => {
+      for (const unwalked of [...mine, ...others]) found.set(unwalked.pid, unwalked);
+      return false;
+    };
     const descend = (start: ProcStat): boolean => {
       push(start);
       while (mine.length > 0 || others.length > 0) {
@@ -147,15 +159,13 @@ export class SessionProcessTree {
         if (found.has(stat.pid)) continue;
         found.set(stat.pid, stat);
         // A single-threaded process lists its children under its main thread alone.
+        lists += Math.max(stat.threads, 1);
+        if (lists > MAX_LOOK_CHILD_LISTS) return cut();
         const children = proc.childPids(stat.pid, stat.threads <= 1);
         for (let i = children.length - 1; i >= 0; i--) {
           const pid = children[i]!;
           if (found.has(pid)) continue;
-          if (read >= MAX_LOOK_PROCESSES) {
-            // Cut: what was read is a process of the session all the same (its children were not looked at).
-            for (const unwalked of [...mine, ...others]) found.set(unwalked.pid, unwalked);
-            return false;
-          }
+          if (read >= MAX_LOOK_PROCESSES) return cut();
           const child = readInSession(pid);
           if (child) push(child);
         }

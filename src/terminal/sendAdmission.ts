@@ -8,6 +8,7 @@ import { TerminalError } from './errors';
 import { SendInput, checkSendInput, keyBytes } from './input';
 import { ShellTraps, KILL_LINE_KEYS, PASTE_END, PASTE_START } from './markers';
 import { MAX_LOOK_PROCESSES } from './processTree';
+import { MAX_WAIT_READS } from './procProbe';
 import { canonicalMode } from './termios';
 import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, receiverIdentity } from './types';
 
@@ -59,8 +60,9 @@ export function notReadingError(fg: ForegroundProcess | undefined): TerminalErro
 
 /**
  * The refusal of a send while a command runs and nothing proves it reads: there is no /proc probe
- * (`why` 'no-probe'), or the session has more processes than one look reads (`why` 'crowded',
- * see processTree.ts MAX_LOOK_PROCESSES) and none of those read found one reading, or the
+ * (`why` 'no-probe'), or the session has more processes, threads or descriptors than one look
+ * reads (`why` 'crowded', see processTree.ts MAX_LOOK_PROCESSES and procProbe.ts MAX_WAIT_READS)
+ * and none of those read found one reading, or the
  * foreground group's members are outside the shell's process tree (`why` 'searching') and none
  * found so far reads.
  */
@@ -74,7 +76,7 @@ export function unprovenReaderError(why: 'no-probe' | 'crowded' | 'searching' = 
   if (why === 'crowded') {
     return new TerminalError(
       'SESSION_BUSY',
-      `session is busy: a command is running, and the session has more than ${MAX_LOOK_PROCESSES} processes, more than one look reads: none of those it read is reading input, so the text was not typed. Wait and read the output (dsh_terminal_read), or interrupt it with a signal (SIGINT).`,
+      `session is busy: a command is running, and the session has more processes, threads or open descriptors than one look reads (${MAX_LOOK_PROCESSES} processes, ${MAX_WAIT_READS} reads of their threads and descriptors): none of those it read is reading input, so the text was not typed. Wait and read the output (dsh_terminal_read), or interrupt it with a signal (SIGINT).`,
     );
   }
   return new TerminalError('SESSION_BUSY', 'session is busy: a command is running and, without a /proc probe, it cannot be proven to read input');
