@@ -273,7 +273,7 @@ export function ttyWaits(group: ProcStat[], ttyPath: string, maxReads = MAX_WAIT
       let onTty: boolean | undefined = false;
       let via: TtyWait['via'] = 'read';
       if (numbers.read.includes(nr)) onTty = reads.isTty(fd);
-      else if (numbers.epoll.includes(nr)) [onTty, via] = [epollWatches(reads, fd), 'epoll'];
+      else if (numbers.epoll.includes(nr)) [onTty, via] = [epollWatches(reads, fd, tid), 'epoll'];
       else if (numbers.poll.includes(nr)) [onTty, via] = [pollWatches(reads, firstArgument, Number.parseInt(secondArgument ?? '', 16)), 'poll'];
       else if (numbers.select.includes(nr)) [onTty, via] = [selectWatches(reads, fd, secondArgument ?? '0'), 'select'];
       if (onTty === undefined) whole = false;
@@ -437,29 +437,49 @@ function readMemory(pid: number, address: string, length: number): Buffer | unde
 
 /** Bytes of an epoll set's fdinfo read: about 900 watched descriptors. */
 const EPOLL_INFO_MAX_BYTES = 64 * 1024;
+/** Epoll sets read (see {@link epollWatches}) kept for later looks; the oldest is dropped past it. */
+const EPOLL_SETS_KEPT = 64;
+/** Reads of epoll sets in flight at once (each holds a thread of libuv's pool while the kernel formats it). */
+const EPOLL_READS_IN_FLIGHT = 2;
+
+/** What an epoll set's fdinfo lists: each watched descriptor with its inode and device when printed. */
+interface EpollSet {
+  watched: { fd: number; ino?: string; sdev?: string }[];
+  /** The set was larger than EPOLL_INFO_MAX_BYTES of fdinfo: `watched` is its start. */
+  cut: boolean;
+}
 
 /**
- * True when the epoll set `epfd` watches our tty: a watched descriptor whose inode and device
- * (`ino:`, `sdev:` in its fdinfo line, Linux 4.15 and later) are our tty's slave, else one whose
- * link names it or /dev/tty. Undefined when out of reads, or when the set is larger than
- * EPOLL_INFO_MAX_BYTES of fdinfo and what was read does not watch it.
+ * Epoll sets read off this thread, by the wait they were read for (pid, tid, voluntary context
+ * switches, epoll descriptor): 'reading' while the read is in flight, null when unreadable.
  */
-function epollWatches(reads: WaitReads, epfd: number): boolean | undefined {
+const epollSets = new Map<string, EpollSet | null | 'reading'>();
+const epollReads = new Set<Promise<void>>();
+
+/**
+ * True when the epoll set `epfd`, in which thread `tid` of the examined process waits, watches our
+ * tty: a watched descriptor whose inode and device (`ino:`, `sdev:` in its fdinfo line, Linux 4.15
+ * and later) are our tty's slave, else one whose link names it or /dev/tty. The kernel formats the
+ * whole set at any read of its fdinfo, and a program makes a set as large as it likes (one entry
+ * per open file and descriptor number registered, closed again or not: half a million entries took
+ * 0.7 s): the set is read through libuv's thread pool, once per wait, and until it is in the answer
+ * is undefined, as it is when out of reads, or when the set is larger than EPOLL_INFO_MAX_BYTES of
+ * fdinfo and what was read does not watch the tty.
+ */
+function epollWatches(reads: WaitReads, epfd: number, tid: string): boolean | undefined {
   if (!reads.take(2)) return undefined;
   if (!fdTarget(reads.pid, epfd)?.startsWith('anon_inode:[eventpoll]')) return false;
-  const head = readHead(`/proc/${reads.pid}/fdinfo/${epfd}`, EPOLL_INFO_MAX_BYTES + 1);
-  if (head === undefined) return false;
-  const cut = head.length > EPOLL_INFO_MAX_BYTES;
-  const lines = [...head.toString('latin1', 0, EPOLL_INFO_MAX_BYTES).matchAll(/^tfd:\s*(\d+)(.*)$/gm)];
-  // A cut set's last line may be cut too.
-  if (cut) lines.pop();
+  const key = `${reads.pid} ${tid} ${voluntarySwitches(reads.pid, tid)} ${epfd}`;
+  const set = epollSets.get(key);
+  if (set === undefined) readEpollSet(key, `/proc/${reads.pid}/fdinfo/${epfd}`);
+  if (set === undefined || set === 'reading') return undefined;
+  if (set === null) return false;
   const others: number[] = [];
-  for (const [, fd, rest] of lines) {
-    const named = reads.namesTty(/\bino:([0-9a-f]+)/.exec(rest!)?.[1], /\bsdev:([0-9a-f]+)/.exec(rest!)?.[1]);
-    if (named) return true;
-    others.push(Number(fd));
+  for (const { fd, ino, sdev } of set.watched) {
+    if (reads.namesTty(ino, sdev)) return true;
+    others.push(fd);
   }
-  let unknown = cut;
+  let unknown = set.cut;
   // Opened as /dev/tty, the terminal's descriptor has that node's inode: only its link tells.
   for (const fd of others) {
     const onTty = reads.isTty(fd);
@@ -469,20 +489,55 @@ function epollWatches(reads: WaitReads, epfd: number): boolean | undefined {
   return unknown ? undefined : false;
 }
 
-/** The first `length` bytes of file `path` (fewer when it is shorter); undefined when unreadable. */
-function readHead(path: string, length: number): Buffer | undefined {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(path, 'r');
-    const buffer = Buffer.alloc(length);
-    let filled = 0;
-    for (let n; filled < length && (n = fs.readSync(fd, buffer, filled, length - filled, null)) > 0; ) filled += n;
-    return buffer.subarray(0, filled);
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
+/** Starts reading the epoll set at `path` (fdinfo) for wait `key`, unless EPOLL_READS_IN_FLIGHT are. */
+function readEpollSet(key: string, path: string): void {
+  if (epollReads.size >= EPOLL_READS_IN_FLIGHT) return;
+  epollSets.set(key, 'reading');
+  const read = (async () => {
+    let set: EpollSet | null = null;
+    try {
+      const handle = await fs.promises.open(path, 'r');
+      try {
+        const buffer = Buffer.alloc(EPOLL_INFO_MAX_BYTES + 1);
+        let filled = 0;
+        for (let n; filled < buffer.length && (n = (await handle.read(buffer, filled, buffer.length - filled, null)).bytesRead) > 0; ) filled += n;
+        const cut = filled > EPOLL_INFO_MAX_BYTES;
+        const lines = [...buffer.toString('latin1', 0, Math.min(filled, EPOLL_INFO_MAX_BYTES)).matchAll(/^tfd:\s*(\d+)(.*)$/gm)];
+        // A cut set's last line may be cut too.
+        if (cut) lines.pop();
+        const watched = lines.map(([, fd, rest]) => ({ fd: Number(fd), ino: /\bino:([0-9a-f]+)/.exec(rest!)?.[1], sdev: /\bsdev:([0-9a-f]+)/.exec(rest!)?.[1] }));
+        set = { watched, cut };
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      // gone or unreadable: not proof
+    }
+    epollSets.delete(key);
+    epollSets.set(key, set);
+    for (const old of epollSets.keys()) {
+      if (epollSets.size <= EPOLL_SETS_KEPT) break;
+      if (epollSets.get(old) !== 'reading') epollSets.delete(old);
+    }
+  })();
+  epollReads.add(read);
+  void read.finally(() => epollReads.delete(read));
+}
+
+/**
+ * Resolves once the reads of epoll sets in flight are done, or after `ms` ms: a look then finds
+ * answers for the epoll waits an earlier look could not judge. At once when none is in flight.
+ */
+export async function epollReadsSettled(ms: number): Promise<void> {
+  if (epollReads.size === 0) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(epollReads), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
+/** True while a read of an epoll set is in flight (see {@link epollReadsSettled}). */
+export function epollReadsPending(): boolean {
+  return epollReads.size > 0;
 }
 
 /**

@@ -58,6 +58,8 @@ const MOTD_MAX_BYTES = 4096;
 const DEFAULT_READ_COUNT = 500;
 /** Longest wait for a signal to take effect before the next send types (ms). */
 const SIGNAL_SETTLE_MS = 2000;
+/** Longest wait for the epoll sets of the foreground's waits to be read before a send looks (ms). */
+const EPOLL_SETTLE_MS = 500;
 /** Longest scrollback line in UTF-8 bytes before it is split with a visible marker (see scrollback.ts). */
 const MAX_LINE_BYTES = 16 * 1024;
 /** Raw scrollback lines rendered for a `screen: true` read: enough to redraw a full-screen program. */
@@ -332,6 +334,7 @@ export class PtyBashSession implements BackendSession {
     const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
     const typed = checkInput(request);
     await this.settleAfterSignal();
+    await this.judgeEpollWaits();
     const { tpgid, shellInForeground, atPrompt } = this.inputState();
     if (request.expectReceiver) {
       checkReceiver(this.receiver(), request.expectReceiver);
@@ -579,6 +582,18 @@ export class PtyBashSession implements BackendSession {
    */
   settled(): Promise<void> {
     return this.settleAfterSignal();
+  }
+
+  /**
+   * A program in the foreground that waits in epoll is judged from its epoll set, which is read
+   * off this thread (procProbe.ts epollWatches): one look starts the reads, and the send's own
+   * look comes once they are in (at most EPOLL_SETTLE_MS), so it can tell that the program reads.
+   */
+  private async judgeEpollWaits(): Promise<void> {
+    const tpgid = this.probe ? this.foregroundGroup() : undefined;
+    if (tpgid === undefined || tpgid === this.shellPid) return;
+    this.groupWaits(tpgid);
+    await proc.epollReadsSettled(EPOLL_SETTLE_MS);
   }
 
   private async settleAfterSignal(): Promise<void> {

@@ -52,7 +52,8 @@ export interface ForegroundProcess {
  *   `lineKeys`, the keys earlier sends pressed at this prompt, which its command line holds
  *   (absent when none; see promptKeys.ts);
  * - `program`: a process of the foreground process group (`reading`: it is provably blocked
- *   reading the terminal; false: it runs and a send would be refused; absent: no /proc probe);
+ *   reading the terminal; false: it runs and a send would be refused; absent: not known, without
+ *   a /proc probe or when a look could not examine every process of the group);
  * - `exited`: nobody, the shell has exited.
  */
 export type InputReceiver =

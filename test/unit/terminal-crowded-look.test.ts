@@ -269,6 +269,63 @@ print('got', sys.stdin.readline().strip(), flush=True)
     );
   });
 
+  it('a program reading the terminal while another of its threads waits in epoll on half a million entries is proven reading without holding this thread', async () => {
+    // An epoll set holds one entry per (open file, descriptor number) registered: a few open
+    // files registered under many numbers, closed again, make a set as large as the program
+    // likes. The kernel formats the whole set at any read of its fdinfo, however little is read.
+    await proven(
+      'epoll-entries',
+      `import os, resource, select, sys, threading
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+limit = min(20000, hard if hard != resource.RLIM_INFINITY else 20000)
+resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+numbers = range(limit // 2, limit)
+ep = select.epoll()
+entries = 0
+while entries < 500000:
+    r, w = os.pipe()
+    for n in numbers:
+        os.dup2(r, n)
+        ep.register(n, select.EPOLLIN)
+        os.close(n)
+    entries += len(numbers)
+threading.Thread(target=ep.poll, daemon=True).start()
+print('got', sys.stdin.readline().strip(), flush=True)
+`,
+    );
+  });
+
+  for (const [name, open] of [
+    ['its standard input', '0'],
+    ['/dev/tty opened anew', "os.open('/dev/tty', os.O_RDONLY)"],
+  ] as const) {
+    it(`a program waiting in epoll on ${name} (its set read off this thread) is proven reading, and so is its next wait`, async () => {
+      const script = path.join(h.tmp, 'epoll-tty.py');
+      fs.writeFileSync(
+        script,
+        `import os, select, sys
+fd = ${open}
+ep = select.epoll()
+ep.register(fd, select.EPOLLIN)
+ep.poll()
+line = os.read(fd, 100).decode().strip()
+ep.poll()
+print('got', line, os.read(fd, 100).decode().strip(), flush=True)
+`,
+      );
+      const r = await send(`python3 ${script}`);
+      assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
+      assert.equal(r.waiting, 'program-input');
+      const receiver = h.service.sendTarget(h.owner, id).receiver;
+      assert.equal(receiver.kind === 'program' && receiver.reading, true, JSON.stringify(receiver));
+      const first = await send('hello');
+      assert.equal(first.waiting, 'program-input', JSON.stringify(first));
+      const second = await send('world');
+      assert.match(second.output, /got hello world/);
+      assert.equal(second.waiting, 'shell-prompt');
+    });
+  }
+
   it('a program of 15 000 threads whose main thread reads the terminal is proven reading without holding this thread', async () => {
     await proven(
       'threads',
