@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as proc from './procProbe';
-import { readStatAsync } from '../proc/stat';
+import { readStat, readStatAsync, type ProcStat } from '../proc/stat';
 import { scanSessionProcesses } from '../proc/sessions';
 import type { StartupDir } from './sessionStartup';
 import { waitUntil } from './waitUntil';
@@ -44,6 +44,24 @@ export interface TeardownSubject {
   killShell(): void;
 }
 
+/** Process groups a close checks and signals in one turn of the event loop (see {@link stillHeld}). */
+const GROUPS_PER_TURN = 32;
+/** Members of a group read, at most, for one still in it. */
+const MEMBERS_CHECKED = 16;
+
+/**
+ * True when one of `members` (processes a scan found in group `pgrp`) is still the same process
+ * in that group and session: the group id then cannot name a stranger's group (a number is free
+ * for reuse only once no process has it as its pid or group). Read on this thread, right before
+ * the signal: a scan of /proc takes up to hundreds of ms, and a group may end meanwhile.
+ */
+function stillHeld(pgrp: number, members: ProcStat[]): boolean {
+  return members.slice(0, MEMBERS_CHECKED).some((member) => {
+    const now = readStat(member.pid);
+    return now !== undefined && now.startTime === member.startTime && now.pgrp === pgrp && now.session === member.session;
+  });
+}
+
 /** Finds and ends the process groups of one session. */
 export class SessionTeardown {
   /** Without /proc: every process seen on this session's terminal, to be signalled while still the same. */
@@ -62,7 +80,11 @@ export class SessionTeardown {
    */
   async run(): Promise<void> {
     const signalAll = async (sig: NodeJS.Signals) => {
-      for (const pgrp of await this.ownGroups()) {
+      let checked = 0;
+      for (const [pgrp, members] of await this.ownGroups()) {
+        // The checks of a large session are spread over turns of the event loop.
+        if (members && ++checked % GROUPS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+        if (members && !stillHeld(pgrp, members)) continue;
         try {
           process.kill(-pgrp, sig);
         } catch {
@@ -70,7 +92,7 @@ export class SessionTeardown {
         }
       }
     };
-    const quiet = async () => this.s.exited() && (await this.ownGroups()).length === 0;
+    const quiet = async () => this.s.exited() && (await this.ownGroups()).size === 0;
     const pollMs = this.s.probe ? 20 : 100;
     let survived = false;
     await signalAll('SIGHUP');
@@ -95,7 +117,9 @@ export class SessionTeardown {
   /**
    * The process groups that belong to this session now. With /proc: every group of the shell's
    * session, checked by the shell's start time (see procProbe.sessionProcesses), so a reused pid
-   * is never taken for ours. Without /proc: the groups of processes on the session's terminal
+   * is never taken for ours, each with the members the scan found (a scan of /proc takes up to
+   * hundreds of ms: the signal goes to a group only while one of them is still in it, see
+   * {@link stillHeld}). Without /proc: the groups of processes on the session's terminal
    * (ps -t), read only while the shell is on it (the terminal is ours while the shell holds it; its
    * number is free for any program once the shell exited and the master closed), plus those seen
    * there before that still run as the same process (same pid, group and start time: jobs that
@@ -105,12 +129,15 @@ export class SessionTeardown {
    * until its parent waits for it, and no signal ends it further. Under an init that never reaps
    * orphans (Node or code-server as pid 1 of a container) they stay forever.
    */
-  private async ownGroups(): Promise<number[]> {
+  private async ownGroups(): Promise<Map<number, ProcStat[] | undefined>> {
     const { shellPid, shellStart } = this.s;
     if (this.s.probe) {
-      if (shellStart === undefined && this.s.exited()) return [];
-      const running = (await scanSessionProcesses(shellPid, shellStart)).filter((p) => p.state !== 'Z');
-      return [...new Set(running.map((p) => p.pgrp))];
+      const groups = new Map<number, ProcStat[]>();
+      if (shellStart === undefined && this.s.exited()) return groups;
+      for (const p of await scanSessionProcesses(shellPid, shellStart)) {
+        if (p.state !== 'Z') groups.set(p.pgrp, [...(groups.get(p.pgrp) ?? []), p]);
+      }
+      return groups;
     }
     const tty = this.s.ptsPath();
     const listed = tty ? await proc.psOnTty(tty) : [];
@@ -123,9 +150,9 @@ export class SessionTeardown {
     }
     const alive = await proc.psStillSame(this.seenOnTty);
     this.seenOnTty.splice(0, this.seenOnTty.length, ...alive);
-    const groups = new Set(alive.filter((e) => !e.stat.startsWith('Z')).map((e) => e.pgid));
-    if (!this.s.exited()) groups.add(shellPid);
-    return [...groups];
+    const groups = new Map<number, undefined>(alive.filter((e) => !e.stat.startsWith('Z')).map((e) => [e.pgid, undefined]));
+    if (!this.s.exited()) groups.set(shellPid, undefined);
+    return groups;
   }
 
   /**
