@@ -112,15 +112,24 @@ export class SessionProcessTree {
       const stat = readStat(p.pid);
       return stat && stat.startTime === p.startTime && stat.pgrp === pgrp && this.inSession(stat) ? [stat] : [];
     });
-    if (persistent && !this.scanning && now - this.lastFullScanAt >= FULL_SCAN_MIN_INTERVAL_MS) {
-      this.lastFullScanAt = now;
-      this.fullScans++;
-      this.scanning = scanSessionProcesses(this.shellPid, this.shellStart).then((all) => {
-        this.scanned = { pgrp, at: Date.now(), members: all.filter((p) => p.pgrp === pgrp) };
-        this.scanning = undefined;
-      });
-    }
+    if (persistent) this.search(pgrp, now);
     return { members: still, complete: false, searching: true, read: walk.read + found.length };
+  }
+
+  /**
+   * Starts a full scan of /proc off this thread for the members of group `pgrp`, unless one is in
+   * flight or the last started less than FULL_SCAN_MIN_INTERVAL_MS ago; a later {@link look} at
+   * that group takes what it found.
+   */
+  search(pgrp: number, now = Date.now()): void {
+    if (this.scanning || now - this.lastFullScanAt < FULL_SCAN_MIN_INTERVAL_MS) return;
+    this.missing = pgrp;
+    this.lastFullScanAt = now;
+    this.fullScans++;
+    this.scanning = scanSessionProcesses(this.shellPid, this.shellStart).then((all) => {
+      this.scanned = { pgrp, at: Date.now(), members: all.filter((p) => p.pgrp === pgrp) };
+      this.scanning = undefined;
+    });
   }
 
   /**
