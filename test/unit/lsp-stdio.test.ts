@@ -14,7 +14,7 @@ import { CrashPolicy } from '../../src/lsp/stdio/backoff';
 import { readStat } from '../../src/proc/stat';
 import { parseServerConfigs, StdioServerConfig } from '../../src/lsp/stdio/config';
 import { StdioLspProvider, StdioProviderOptions } from '../../src/lsp/stdio/provider';
-import { resolveCommand, spawnGuarded } from '../../src/lsp/stdio/watchdog';
+import { groupStillOurs, resolveCommand, spawnGuarded } from '../../src/lsp/stdio/watchdog';
 import { isLspError, LspOperation } from '../../src/lsp/types';
 import { packageJson } from '../helpers/packageJson';
 import { until } from '../helpers/wait';
@@ -118,6 +118,47 @@ describe('CrashPolicy', () => {
 });
 
 describe('watchdog', () => {
+  (process.platform === 'linux' ? it : it.skip)('a group whose last member ends while /proc is scanned is not taken for still ours (its number is then free for a stranger)', async function () {
+    this.timeout(120_000);
+    const firstLine = (child: ReturnType<typeof spawn>) =>
+      new Promise<string>((resolve) => {
+        let out = '';
+        child.stdout!.on('data', (d) => {
+          out += String(d);
+          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+        });
+      });
+    // A session of its own whose leader exits at once: its group keeps one member, whose parent
+    // left the session (setsid) and reaps it the moment it ends.
+    const leader = spawn(
+      'python3',
+      ['-c', 'import os, time\nif os.fork() == 0:\n    m = os.fork()\n    if m == 0:\n        time.sleep(600)\n        os._exit(0)\n    os.setsid()\n    print(m, flush=True)\n    os.waitpid(m, 0)\n    os._exit(0)\ntime.sleep(0.1)\n'],
+      { detached: true, stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    const member = Number(await firstLine(leader));
+    const pgid = leader.pid!;
+    await until('the leader to be reaped', () => leader.exitCode !== null && readStat(pgid) === undefined);
+    // Processes started after it (higher pids, read later) make the scan last a while.
+    const crowd = spawn('bash', ['-c', 'for i in $(seq 2000); do sleep 600 & done; echo ready; wait'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      await firstLine(crowd);
+      assert.equal(await groupStillOurs(pgid), true, 'the group with its member');
+      const answer = groupStillOurs(pgid);
+      // The scan read the member among the first processes; it ends while the scan goes on.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      process.kill(member, 'SIGKILL');
+      await until('the member to be gone', () => readStat(member) === undefined, 5000, 2);
+      assert.equal(await answer, false, 'the group ended before the answer');
+    } finally {
+      process.kill(-crowd.pid!, 'SIGKILL');
+      try {
+        process.kill(member, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+
   it('a server and its child do not outlive a SIGKILLed host', async function () {
     this.timeout(30_000);
     const host = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/programs/watchdogHost.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -221,8 +221,17 @@ function watchdogShell(env: NodeJS.ProcessEnv): string {
  * `kill(pgid, 0)` finds no such process (ESRCH) and so the group id is not a reused pid. Never rejects.
  */
 export async function groupStillOurs(pgid: number): Promise<boolean> {
-  // The scan runs off this thread; the pid is checked again after it, when a stranger that took the number would show.
-  if (procAvailable()) return readStat(pgid) === undefined && (await scanSessionProcesses(pgid)).some((p) => p.pgrp === pgid) && readStat(pgid) === undefined;
+  if (procAvailable()) {
+    if (readStat(pgid) !== undefined) return false;
+    // The scan runs off this thread and may take hundreds of ms, during which the group can end
+    // and its number be taken: the pid is checked again after it, and so is one of the members
+    // it found, still the same process in the group, right before the caller's signal.
+    const members = (await scanSessionProcesses(pgid)).filter((p) => p.pgrp === pgid);
+    return readStat(pgid) === undefined && members.slice(0, 16).some((m) => {
+      const now = readStat(m.pid);
+      return now !== undefined && now.startTime === m.startTime && now.pgrp === pgid && now.session === pgid;
+    });
+  }
   try {
     process.kill(pgid, 0);
     return false;
