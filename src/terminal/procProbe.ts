@@ -316,8 +316,8 @@ class WaitReads {
   pid = 0;
   /** Descriptors of `pid` already read: open on our tty or not. */
   private fds = new Map<number, boolean>();
-  /** Our tty's inode and device as epoll's fdinfo prints them (`ino:`, `sdev:`, hex), read once. */
-  private id?: { ino: string; sdev: string } | null;
+  /** See {@link ttyInEpoll}. */
+  private id?: string | null;
 
   constructor(
     readonly ttyPath: string,
@@ -349,21 +349,23 @@ class WaitReads {
     return onTty;
   }
 
-  /** Whether an epoll `tfd:` line's `ino:` and `sdev:` name our tty's slave; undefined when it has none. */
-  namesTty(ino: string | undefined, sdev: string | undefined): boolean | undefined {
-    if (ino === undefined || sdev === undefined) return undefined;
+  /**
+   * How epoll's fdinfo names our tty's slave in a `tfd:` line (` ino:<hex> sdev:<hex>` and the
+   * line's end, Linux 4.15 and later): the kernel's dev_t (major << 20 | minor) from the one
+   * stat(2) gives (glibc's encoding). Read once; null when the tty cannot be stat'ed.
+   */
+  ttyInEpoll(): string | null {
     if (this.id === undefined) {
       try {
         const stat = fs.statSync(this.ttyPath, { bigint: true });
-        // The kernel's dev_t (major << 20 | minor) from the one stat(2) gives (glibc's encoding).
         const major = ((stat.dev >> 8n) & 0xfffn) | ((stat.dev >> 32n) & ~0xfffn);
         const minor = (stat.dev & 0xffn) | ((stat.dev >> 12n) & ~0xffn);
-        this.id = { ino: stat.ino.toString(16), sdev: ((major << 20n) | minor).toString(16) };
+        this.id = ` ino:${stat.ino.toString(16)} sdev:${((major << 20n) | minor).toString(16)}\n`;
       } catch {
         this.id = null;
       }
     }
-    return this.id ? ino === this.id.ino && sdev === this.id.sdev : undefined;
+    return this.id;
   }
 
   /** `length` bytes at `address` of the process's memory (one read); undefined when unreadable. */
@@ -435,17 +437,22 @@ function readMemory(pid: number, address: string, length: number): Buffer | unde
   }
 }
 
-/** Bytes of an epoll set's fdinfo read: about 900 watched descriptors. */
-const EPOLL_INFO_MAX_BYTES = 64 * 1024;
+/** Bytes of an epoll set's fdinfo searched for our tty: about 55 000 watched descriptors. */
+const EPOLL_INFO_MAX_BYTES = 4 * 1024 * 1024;
+/** Bytes of an epoll set's fdinfo whose descriptors may be looked up (opened as /dev/tty): about 900. */
+const EPOLL_LINKS_MAX_BYTES = 64 * 1024;
 /** Epoll sets read (see {@link epollWatches}) kept for later looks; the oldest is dropped past it. */
 const EPOLL_SETS_KEPT = 64;
 /** Reads of epoll sets in flight at once (each holds a thread of libuv's pool while the kernel formats it). */
 const EPOLL_READS_IN_FLIGHT = 2;
 
-/** What an epoll set's fdinfo lists: each watched descriptor with its inode and device when printed. */
+/** What was read of an epoll set's fdinfo. */
 interface EpollSet {
-  watched: { fd: number; ino?: string; sdev?: string }[];
-  /** The set was larger than EPOLL_INFO_MAX_BYTES of fdinfo: `watched` is its start. */
+  /** A watched descriptor's `ino:` and `sdev:` are our tty's slave. */
+  watchesTty: boolean;
+  /** Watched descriptors whose links may name /dev/tty (those in the first EPOLL_LINKS_MAX_BYTES). */
+  others: number[];
+  /** The set was larger than what was read, or than `others` holds. */
   cut: boolean;
 }
 
@@ -461,27 +468,23 @@ const epollReads = new Set<Promise<void>>();
  * tty: a watched descriptor whose inode and device (`ino:`, `sdev:` in its fdinfo line, Linux 4.15
  * and later) are our tty's slave, else one whose link names it or /dev/tty. The kernel formats the
  * whole set at any read of its fdinfo, and a program makes a set as large as it likes (one entry
- * per open file and descriptor number registered, closed again or not: half a million entries took
- * 0.7 s): the set is read through libuv's thread pool, once per wait, and until it is in the answer
- * is undefined, as it is when out of reads, or when the set is larger than EPOLL_INFO_MAX_BYTES of
- * fdinfo and what was read does not watch the tty.
+ * per open file and descriptor number registered, closed again or not: a million entries took
+ * 1.4 s): the set is read through libuv's thread pool, once per wait, and until it is in the answer
+ * is undefined, as it is when out of reads, or when the set is larger than what is read of it and
+ * what was read does not watch the tty.
  */
 function epollWatches(reads: WaitReads, epfd: number, tid: string): boolean | undefined {
   if (!reads.take(2)) return undefined;
   if (!fdTarget(reads.pid, epfd)?.startsWith('anon_inode:[eventpoll]')) return false;
   const key = `${reads.pid} ${tid} ${voluntarySwitches(reads.pid, tid)} ${epfd}`;
   const set = epollSets.get(key);
-  if (set === undefined) readEpollSet(key, `/proc/${reads.pid}/fdinfo/${epfd}`);
+  if (set === undefined) readEpollSet(key, `/proc/${reads.pid}/fdinfo/${epfd}`, reads.ttyInEpoll());
   if (set === undefined || set === 'reading') return undefined;
   if (set === null) return false;
-  const others: number[] = [];
-  for (const { fd, ino, sdev } of set.watched) {
-    if (reads.namesTty(ino, sdev)) return true;
-    others.push(fd);
-  }
+  if (set.watchesTty) return true;
   let unknown = set.cut;
   // Opened as /dev/tty, the terminal's descriptor has that node's inode: only its link tells.
-  for (const fd of others) {
+  for (const fd of set.others) {
     const onTty = reads.isTty(fd);
     if (onTty) return true;
     if (onTty === undefined) unknown = true;
@@ -489,8 +492,11 @@ function epollWatches(reads: WaitReads, epfd: number, tid: string): boolean | un
   return unknown ? undefined : false;
 }
 
-/** Starts reading the epoll set at `path` (fdinfo) for wait `key`, unless EPOLL_READS_IN_FLIGHT are. */
-function readEpollSet(key: string, path: string): void {
+/**
+ * Starts reading the epoll set at `path` (fdinfo) for wait `key`, unless EPOLL_READS_IN_FLIGHT
+ * are: `tty` is how its lines name our tty (see WaitReads.ttyInEpoll), searched for natively.
+ */
+function readEpollSet(key: string, path: string, tty: string | null): void {
   if (epollReads.size >= EPOLL_READS_IN_FLIGHT) return;
   epollSets.set(key, 'reading');
   const read = (async () => {
@@ -498,15 +504,22 @@ function readEpollSet(key: string, path: string): void {
     try {
       const handle = await fs.promises.open(path, 'r');
       try {
-        const buffer = Buffer.alloc(EPOLL_INFO_MAX_BYTES + 1);
-        let filled = 0;
-        for (let n; filled < buffer.length && (n = (await handle.read(buffer, filled, buffer.length - filled, null)).bytesRead) > 0; ) filled += n;
-        const cut = filled > EPOLL_INFO_MAX_BYTES;
-        const lines = [...buffer.toString('latin1', 0, Math.min(filled, EPOLL_INFO_MAX_BYTES)).matchAll(/^tfd:\s*(\d+)(.*)$/gm)];
+        const chunks: Buffer[] = [];
+        let length = 0;
+        for (let n = 1; n > 0 && length <= EPOLL_INFO_MAX_BYTES; length += n) {
+          const chunk = Buffer.alloc(64 * 1024);
+          n = (await handle.read(chunk, 0, chunk.length, null)).bytesRead;
+          chunks.push(chunk.subarray(0, n));
+        }
+        const text = Buffer.concat(chunks);
+        const lines = [...text.toString('latin1', 0, Math.min(text.length, EPOLL_LINKS_MAX_BYTES)).matchAll(/^tfd:\s*(\d+)/gm)];
         // A cut set's last line may be cut too.
-        if (cut) lines.pop();
-        const watched = lines.map(([, fd, rest]) => ({ fd: Number(fd), ino: /\bino:([0-9a-f]+)/.exec(rest!)?.[1], sdev: /\bsdev:([0-9a-f]+)/.exec(rest!)?.[1] }));
-        set = { watched, cut };
+        if (text.length > EPOLL_LINKS_MAX_BYTES) lines.pop();
+        set = {
+          watchesTty: tty !== null && text.indexOf(tty, 0, 'latin1') !== -1,
+          others: lines.map((line) => Number(line[1])),
+          cut: text.length > EPOLL_LINKS_MAX_BYTES,
+        };
       } finally {
         await handle.close();
       }

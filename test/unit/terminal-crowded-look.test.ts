@@ -351,6 +351,21 @@ print('got', sys.stdin.readline().strip(), flush=True)
     );
   });
 
+  it('a program waiting in epoll on the terminal registered after thousands of other descriptors is proven reading without holding this thread', async () => {
+    await proven(
+      'epoll-last',
+      `${manyDescriptors}import select, sys
+ep = select.epoll()
+for fd in kept:
+    os.close(fd)
+    ep.register(os.eventfd(0), select.EPOLLIN)
+ep.register(0, select.EPOLLIN)
+ep.poll()
+print('got', sys.stdin.readline().strip(), flush=True)
+`,
+    );
+  });
+
   for (const [name, open] of [
     ['its standard input', '0'],
     ['/dev/tty opened anew', "os.open('/dev/tty', os.O_RDONLY)"],
