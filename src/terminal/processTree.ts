@@ -84,9 +84,9 @@ export class SessionProcessTree {
   }
 
   /**
-   * Members of process group `pgrp` in the session: the shell's descendants first (depth first, in
-   * the kernel's child order, below the group's members before below others, so repeated looks
-   * read the same processes first), then those reparented out of its tree, reading at most
+   * Members of process group `pgrp` in the session: the shell's descendants first (depth first,
+   * below the group's members before below others, from the kernel's child lists, so repeated
+   * looks read the same processes first), then those reparented out of its tree, reading at most
    * MAX_LOOK_PROCESSES processes. When the shell is gone or its pid was reused, the full scan
    * decides (jobs that outlived the shell are found by their session id; a reused pid yields
    * nothing).
