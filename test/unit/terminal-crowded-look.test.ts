@@ -38,44 +38,55 @@ describe('waits new since a cut look (no PTY)', () => {
   });
 });
 
+/**
+ * A pty-bash session opened before each test of the calling `describe` and closed after it, with
+ * its shell's pid; `send` types `input` and waits at most `timeoutMs` (default `sendTimeoutMs`).
+ */
+function liveSession(quietThresholdMs: number, sendTimeoutMs: number) {
+  const s = {
+    h: undefined as unknown as Harness,
+    id: '',
+    shell: 0,
+    send: (input: string, timeoutMs = sendTimeoutMs) => s.h.service.send(s.h.owner, s.id, { input, timeoutMs }),
+  };
+  beforeEach(async () => {
+    s.h = harness({ quietThresholdMs });
+    s.id = (await s.h.service.open(s.h.owner)).sessionId;
+    s.shell = Number((await s.send('echo $$')).output);
+  });
+  afterEach(async () => s.h.dispose());
+  return s;
+}
+
 (linux ? describe : describe.skip)('a look cut at MAX_LOOK_PROCESSES (pty-bash, Linux /proc)', function () {
   this.timeout(120_000);
   /** More processes than one look reads. */
   const CROWD = MAX_LOOK_PROCESSES + 72;
-  let h: Harness;
-  let id: string;
-  let shell: number;
-  const send = (input: string, timeoutMs = 20_000) => h.service.send(h.owner, id, { input, timeoutMs });
-
-  beforeEach(async () => {
-    h = harness({ quietThresholdMs: 60_000 });
-    id = (await h.service.open(h.owner)).sessionId;
-    shell = Number((await send('echo $$')).output);
-  });
-  afterEach(async () => h.dispose());
+  const s = liveSession(60_000, 20_000);
+  const send = s.send;
 
   /** A background job of CROWD sleeping processes (its own process group), started at the prompt. */
   const backgroundCrowd = async () => {
-    const ready = path.join(h.tmp, 'crowd-ready');
+    const ready = path.join(s.h.tmp, 'crowd-ready');
     const r = await send(`(for i in $(seq ${CROWD}); do sleep 600 & done; touch ${ready}; wait) >/dev/null 2>&1 &`);
     assert.equal(r.waiting, 'shell-prompt');
     await until('the background crowd', () => fs.existsSync(ready), 30_000);
-    assert.ok(sessionProcesses(shell).length > CROWD, 'the session holds the crowd');
+    assert.ok(sessionProcesses(s.shell).length > CROWD, 'the session holds the crowd');
   };
 
   it('a cut look returns every process it read: the foreground command behind a crowded background job', async () => {
     await backgroundCrowd();
-    const pidFile = path.join(h.tmp, 'sleeper');
+    const pidFile = path.join(s.h.tmp, 'sleeper');
     const r = await send(`sh -c 'echo $$ > ${pidFile}; exec sleep 60'`, 1000);
     assert.equal(r.waitReason, 'timeout');
     const sleeper = Number(fs.readFileSync(pidFile, 'utf8'));
-    const tpgid = readStat(shell)!.tpgid;
+    const tpgid = readStat(s.shell)!.tpgid;
     assert.equal(tpgid, sleeper);
-    const look = new SessionProcessTree(shell, readStat(shell)!.startTime).look(tpgid);
+    const look = new SessionProcessTree(s.shell, readStat(s.shell)!.startTime).look(tpgid);
     assert.equal(look.complete, false, 'the look was cut');
     assert.ok(look.read <= MAX_LOOK_PROCESSES, `${look.read} processes read`);
     assert.deepEqual(look.members.map((p) => p.pid), [sleeper]);
-    h.service.signal(h.owner, id, 'SIGINT');
+    s.h.service.signal(s.h.owner, s.id, 'SIGINT');
   });
 
   it('a command started at the prompt while a background job holds more processes than a look reads is still proven reading', async () => {
@@ -100,34 +111,25 @@ describe('waits new since a cut look (no PTY)', () => {
 
   it('a reader its own group hides behind more processes than a look reads ends the send honestly, never as read', async () => {
     // The reader is bash's oldest child; the newer sleeps of its group are read first and fill the look.
-    const ready = path.join(h.tmp, 'hidden-ready');
+    const ready = path.join(s.h.tmp, 'hidden-ready');
     const r = await send(
       `bash -c 'python3 -c "print(\\"got\\", input())" </dev/tty & for i in $(seq ${CROWD}); do sleep 600 & done; touch ${ready}; wait'`,
       8000,
     );
     assert.ok(fs.existsSync(ready), 'the crowd was started');
     assert.equal(r.waitReason, 'timeout', JSON.stringify(r));
-    const receiver = h.service.sendTarget(h.owner, id).receiver;
+    const receiver = s.h.service.sendTarget(s.h.owner, s.id).receiver;
     assert.equal(receiver.kind, 'program');
     assert.equal(receiver.kind === 'program' ? receiver.reading : 'none', undefined, 'not known either way');
     await assert.rejects(send('hello'), (e: Error) => /more processes, threads or open descriptors than one look reads/.test(e.message));
-    h.service.signal(h.owner, id, 'SIGINT');
+    s.h.service.signal(s.h.owner, s.id, 'SIGINT');
   });
 });
 
 (linux ? describe : describe.skip)('a foreground group whose members the walk cannot reach (pty-bash, Linux /proc)', function () {
   this.timeout(120_000);
-  let h: Harness;
-  let id: string;
-  let shell: number;
-  const send = (input: string, timeoutMs = 20_000) => h.service.send(h.owner, id, { input, timeoutMs });
-
-  beforeEach(async () => {
-    h = harness({ quietThresholdMs: 60_000 });
-    id = (await h.service.open(h.owner)).sessionId;
-    shell = Number((await send('echo $$')).output);
-  });
-  afterEach(async () => h.dispose());
+  const s = liveSession(60_000, 20_000);
+  const send = s.send;
 
   /**
    * A command that gives the terminal to a new group of its own whose only member, the reader,
@@ -135,8 +137,8 @@ describe('waits new since a cut look (no PTY)', () => {
    * is left only by the caller of setsid), but no walk of the session's tree reaches it.
    */
   const hiddenReader = (spacers = 0) => {
-    const script = path.join(h.tmp, 'hidden-reader.py');
-    const pids = path.join(h.tmp, 'hidden-pids');
+    const script = path.join(s.h.tmp, 'hidden-reader.py');
+    const pids = path.join(s.h.tmp, 'hidden-pids');
     fs.writeFileSync(
       script,
       `import os, signal, sys, time
@@ -179,10 +181,10 @@ time.sleep(600)
     const reader = (await pids())[1]!;
     await until('the reader alone in the foreground group', () => {
       const stat = readStat(reader);
-      return stat !== undefined && stat.pgrp === readStat(shell)?.tpgid && readStat(stat.pgrp) === undefined;
+      return stat !== undefined && stat.pgrp === readStat(s.shell)?.tpgid && readStat(stat.pgrp) === undefined;
     });
-    const tpgid = readStat(shell)!.tpgid;
-    const tree = new SessionProcessTree(shell, readStat(shell)!.startTime);
+    const tpgid = readStat(s.shell)!.tpgid;
+    const tree = new SessionProcessTree(s.shell, readStat(s.shell)!.startTime);
     const first = tree.look(tpgid);
     assert.deepEqual(first.members, []);
     assert.equal(first.complete, false, 'the group has members the walk did not reach: the look is not complete');
@@ -231,11 +233,11 @@ time.sleep(600)
     const reader = (await pids())[1]!;
     await until('the reader alone in the foreground group', () => {
       const stat = readStat(reader);
-      return stat !== undefined && stat.pgrp === readStat(shell)?.tpgid && readStat(stat.pgrp) === undefined;
+      return stat !== undefined && stat.pgrp === readStat(s.shell)?.tpgid && readStat(stat.pgrp) === undefined;
     });
-    let result: ReturnType<typeof h.service.signal> | undefined;
+    let result: ReturnType<typeof s.h.service.signal> | undefined;
     // A scan reads every process on the machine: 218 ms with 5 100 processes.
-    assert.equal(procListings(() => (result = h.service.signal(h.owner, id, 'SIGTERM'))), 0);
+    assert.equal(procListings(() => (result = s.h.service.signal(s.h.owner, s.id, 'SIGTERM'))), 0);
     assert.equal(result?.delivered, true, JSON.stringify(result));
     await until('the reader to end', () => readStat(reader) === undefined);
   });
@@ -246,14 +248,14 @@ time.sleep(600)
     const reader = (await pids())[1]!;
     await until('the reader alone in the foreground group', () => {
       const stat = readStat(reader);
-      return stat !== undefined && stat.pgrp === readStat(shell)?.tpgid && readStat(stat.pgrp) === undefined;
+      return stat !== undefined && stat.pgrp === readStat(s.shell)?.tpgid && readStat(stat.pgrp) === undefined;
     });
-    let result: ReturnType<typeof h.service.signal> | undefined;
-    assert.equal(procListings(() => (result = h.service.signal(h.owner, id, 'SIGTERM'))), 0);
+    let result: ReturnType<typeof s.h.service.signal> | undefined;
+    assert.equal(procListings(() => (result = s.h.service.signal(s.h.owner, s.id, 'SIGTERM'))), 0);
     // 200 processes were forked between the leader and the reader: it is not near the leader.
     assert.equal(result?.delivered, false, JSON.stringify(result));
     assert.match(result?.reason ?? '', /searched for in \/proc: send the signal again in a moment/);
-    await until('a retry to be delivered', () => h.service.signal(h.owner, id, 'SIGTERM').delivered);
+    await until('a retry to be delivered', () => s.h.service.signal(s.h.owner, s.id, 'SIGTERM').delivered);
     await until('the reader to end', () => readStat(reader) === undefined);
   });
 
@@ -261,15 +263,8 @@ time.sleep(600)
 
 (linux ? describe : describe.skip)('a reader with many threads or descriptors (pty-bash, Linux /proc)', function () {
   this.timeout(240_000);
-  let h: Harness;
-  let id: string;
-  const send = (input: string, timeoutMs = 60_000) => h.service.send(h.owner, id, { input, timeoutMs });
-
-  beforeEach(async () => {
-    h = harness({ quietThresholdMs: 120_000 });
-    id = (await h.service.open(h.owner)).sessionId;
-  });
-  afterEach(async () => h.dispose());
+  const s = liveSession(120_000, 60_000);
+  const send = s.send;
 
   /** As many descriptors as this process may open, at most 20 000 (python3: raised to the hard limit). */
   const manyDescriptors = `import os, resource
@@ -282,7 +277,7 @@ kept = [os.dup(null) for _ in range(n - 200)]
 
   /** Runs `body` (python3) in the session: it waits for a line, then prints "got <line>" and exits. */
   const proven = async (name: string, body: string) => {
-    const script = path.join(h.tmp, `${name}.py`);
+    const script = path.join(s.h.tmp, `${name}.py`);
     fs.writeFileSync(script, body);
     const { result: r, maxGapMs } = await withLagProbe(() => send(`python3 ${script}`));
     assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
@@ -371,7 +366,7 @@ print('got', sys.stdin.readline().strip(), flush=True)
     ['/dev/tty opened anew', "os.open('/dev/tty', os.O_RDONLY)"],
   ] as const) {
     it(`a program waiting in epoll on ${name} (its set read off this thread) is proven reading, and so is its next wait`, async () => {
-      const script = path.join(h.tmp, 'epoll-tty.py');
+      const script = path.join(s.h.tmp, 'epoll-tty.py');
       fs.writeFileSync(
         script,
         `import os, select, sys
@@ -387,7 +382,7 @@ print('got', line, os.read(fd, 100).decode().strip(), flush=True)
       const r = await send(`python3 ${script}`);
       assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
       assert.equal(r.waiting, 'program-input');
-      const receiver = h.service.sendTarget(h.owner, id).receiver;
+      const receiver = s.h.service.sendTarget(s.h.owner, s.id).receiver;
       assert.equal(receiver.kind === 'program' && receiver.reading, true, JSON.stringify(receiver));
       const first = await send('hello');
       assert.equal(first.waiting, 'program-input', JSON.stringify(first));
