@@ -70,6 +70,29 @@ export async function scanSessionProcesses(sid: number, leaderStart?: number): P
   return result.sort((a, b) => a.pid - b.pid);
 }
 
+/** Members of a group {@link groupStillHeld} reads, at most. */
+const MEMBERS_CHECKED = 16;
+
+/**
+ * `member` (a process a scan found in process group `pgrp`) read again now: its stat while it is
+ * still the same process (same start time) in that group and session, else undefined.
+ */
+export function stillMember(member: ProcStat, pgrp: number): ProcStat | undefined {
+  const now = readStat(member.pid);
+  return now !== undefined && now.startTime === member.startTime && now.pgrp === pgrp && now.session === member.session ? now : undefined;
+}
+
+/**
+ * True when one of `members` (processes a scan found in process group `pgrp`, at most the first
+ * MEMBERS_CHECKED read) is still the same process in that group and session: the group id then
+ * cannot name a stranger's group (a number is free for reuse only once no process has it as its
+ * pid or group). For a signal after a scan off this thread, which takes up to hundreds of ms
+ * during which a group may end: read on this thread, right before the signal.
+ */
+export function groupStillHeld(pgrp: number, members: readonly ProcStat[]): boolean {
+  return members.slice(0, MEMBERS_CHECKED).some((member) => stillMember(member, pgrp) !== undefined);
+}
+
 /** The names in folder `path`, or none when it cannot be read (gone, not a folder, no permission). */
 export function safeReaddir(path: string): string[] {
   try {

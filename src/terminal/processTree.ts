@@ -17,7 +17,7 @@
  */
 import * as proc from './procProbe';
 import { readStat, type ProcStat } from '../proc/stat';
-import { scanSessionProcesses, sessionProcesses } from '../proc/sessions';
+import { scanSessionProcesses, sessionProcesses, stillMember } from '../proc/sessions';
 
 /** How long the chain of the shell's ancestors is reused before it is read again (ms). */
 const ANCESTORS_TTL_MS = 5000;
@@ -37,6 +37,9 @@ export const MAX_LOOK_PROCESSES = 128;
  * has: one of 10 000 threads cost 10 000 reads at every look. Past it the look is cut.
  */
 export const MAX_LOOK_CHILD_LISTS = 512;
+
+/** Pids after a process group's id where {@link SessionProcessTree.hasMember} looks for a member when the group's leader is gone. */
+const NEARBY_PIDS = 128;
 
 /** What one look found of a process group. */
 export interface GroupLook {
@@ -63,10 +66,10 @@ export class SessionProcessTree {
   /** The group a look found without members although it exists; a full scan follows if it stays so. */
   private missing: number | undefined;
   private chain: { ppid: number; at: number; pids: number[] } | undefined;
-  /** The full scan in flight, started by a look that missed a group's members. */
+  /** The full scan in flight, started by a look or {@link hasMember} that missed a group's members. */
   private scanning: Promise<void> | undefined;
-  /** What the last full scan found of the group it was started for, and when it ended (ms). */
-  private scanned: { pgrp: number; at: number; members: ProcStat[] } | undefined;
+  /** What the last full scan found of the group it was started for. */
+  private scanned: { pgrp: number; members: ProcStat[] } | undefined;
 
   /**
    * @param shellPid the session leader's pid, which is also the session id.
@@ -106,13 +109,9 @@ export class SessionProcessTree {
     }
     const persistent = this.missing === pgrp;
     this.missing = pgrp;
-    const now = Date.now();
     const found = this.scanned?.pgrp === pgrp ? this.scanned.members.slice(0, MAX_LOOK_PROCESSES) : [];
-    const still = found.flatMap((p) => {
-      const stat = readStat(p.pid);
-      return stat && stat.startTime === p.startTime && stat.pgrp === pgrp && this.inSession(stat) ? [stat] : [];
-    });
-    if (persistent) this.search(pgrp, now);
+    const still = found.flatMap((p) => stillMember(p, pgrp) ?? []);
+    if (persistent) this.search(pgrp);
     return { members: still, complete: false, searching: true, read: walk.read + found.length };
   }
 
@@ -121,13 +120,14 @@ export class SessionProcessTree {
    * flight or the last started less than FULL_SCAN_MIN_INTERVAL_MS ago; a later {@link look} at
    * that group takes what it found.
    */
-  search(pgrp: number, now = Date.now()): void {
+  private search(pgrp: number): void {
+    const now = Date.now();
     if (this.scanning || now - this.lastFullScanAt < FULL_SCAN_MIN_INTERVAL_MS) return;
     this.missing = pgrp;
     this.lastFullScanAt = now;
     this.fullScans++;
     this.scanning = scanSessionProcesses(this.shellPid, this.shellStart).then((all) => {
-      this.scanned = { pgrp, at: Date.now(), members: all.filter((p) => p.pgrp === pgrp) };
+      this.scanned = { pgrp, members: all.filter((p) => p.pgrp === pgrp) };
       this.scanning = undefined;
     });
   }
@@ -200,6 +200,26 @@ export class SessionProcessTree {
     // A pid that left the lists is forgotten: if it is reused, the new process is looked at anew.
     for (const pid of this.outside) if (!listed.has(pid)) this.outside.delete(pid);
     return { processes: [...found.values()], complete: true, read };
+  }
+
+  /**
+   * True when process group `pgrp` has a member in this session now: its leader (pid `pgrp`)
+   * when that is still in the group and the session, else a member a look finds, else a member
+   * among the NEARBY_PIDS pids after the leader's (a group's members are mostly forked after it).
+   * Else 'searching': a full scan of /proc starts off this thread ({@link search}), and a later
+   * call finds what it found (a scan on this thread took 218 ms with 5 100 processes on the
+   * machine, and a program can lay out its group so).
+   */
+  hasMember(pgrp: number): boolean | 'searching' {
+    const leader = readStat(pgrp);
+    if (leader && leader.pgrp === pgrp && this.inSession(leader)) return true;
+    if (this.look(pgrp).members.length > 0) return true;
+    for (let pid = pgrp + 1; pid <= pgrp + NEARBY_PIDS; pid++) {
+      const stat = readStat(pid);
+      if (stat && stat.pgrp === pgrp && this.inSession(stat)) return true;
+    }
+    this.search(pgrp);
+    return 'searching';
   }
 
   private inSession(stat: ProcStat): boolean {

@@ -23,7 +23,7 @@ import { renderedPage, renderedPageAsync } from './outputText';
 import { ActiveSend, type SendHost, type SendOptions } from './activeSend';
 import * as proc from './procProbe';
 import { LineKeys, LineSource, judgeLeftoverKeys, judgePromptKeys, leftoverKeysError, promptKeysError } from './promptKeys';
-import { readStat, type ProcStat } from '../proc/stat';
+import { readStat } from '../proc/stat';
 import { SessionProcessTree } from './processTree';
 import type { SandboxSummary } from './sandbox/policy';
 import { type RenderedScreen, TextRenderer } from './screenText';
@@ -58,8 +58,6 @@ const MOTD_MAX_BYTES = 4096;
 const DEFAULT_READ_COUNT = 500;
 /** Longest wait for a signal to take effect before the next send types (ms). */
 const SIGNAL_SETTLE_MS = 2000;
-/** Pids after a process group's id where a signal looks for a member when the group's leader is gone. */
-const NEARBY_PIDS = 128;
 /** Longest wait for the epoll sets of the foreground's waits to be read before a send looks (ms). */
 const EPOLL_SETTLE_MS = 500;
 /** Longest scrollback line in UTF-8 bytes before it is split with a visible marker (see scrollback.ts). */
@@ -692,24 +690,11 @@ export class PtyBashSession implements BackendSession {
 
   /**
    * True when process group `pgrp` has a member in this session now, so a signal to it reaches
-   * only processes of ours: its leader (pid `pgrp`) when that is still in the group and the
-   * session, else a member the tree finds, else a member among the NEARBY_PIDS pids after the
-   * leader's (a group's members are mostly forked after it). Else 'searching': a full scan of
-   * /proc starts off this thread, and a later call finds what it found (a scan on this thread
-   * took 218 ms with 5 100 processes on the machine, and a program can lay out its group so).
+   * only processes of ours (see SessionProcessTree.hasMember; 'searching' while a scan of /proc
+   * off this thread looks for members nothing nearer found). Call only with the probe on.
    */
   private groupIsOurs(pgrp: number): boolean | 'searching' {
-    const inSession = (p: ProcStat) => p.session === this.leaderPid && (this.shellStart === undefined || p.startTime >= this.shellStart);
-    const leader = readStat(pgrp);
-    if (leader && leader.pgrp === pgrp && inSession(leader)) return true;
-    if (!this.tree) return proc.groupProcesses(this.leaderPid, pgrp, this.shellStart).length > 0;
-    if (this.tree.look(pgrp).members.length > 0) return true;
-    for (let pid = pgrp + 1; pid <= pgrp + NEARBY_PIDS; pid++) {
-      const stat = readStat(pid);
-      if (stat && stat.pgrp === pgrp && inSession(stat)) return true;
-    }
-    this.tree.search(pgrp);
-    return 'searching';
+    return this.tree ? this.tree.hasMember(pgrp) : proc.groupProcesses(this.leaderPid, pgrp, this.shellStart).length > 0;
   }
 
   /** The shell is named by its executable (its command line holds our rc path); others in full. */

@@ -6,8 +6,8 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as proc from './procProbe';
-import { readStat, readStatAsync, type ProcStat } from '../proc/stat';
-import { scanSessionProcesses } from '../proc/sessions';
+import { readStatAsync, type ProcStat } from '../proc/stat';
+import { groupStillHeld, scanSessionProcesses } from '../proc/sessions';
 import type { StartupDir } from './sessionStartup';
 import { waitUntil } from './waitUntil';
 import type { Log } from '../common/log';
@@ -44,23 +44,9 @@ export interface TeardownSubject {
   killShell(): void;
 }
 
-/** Process groups a close checks and signals in one turn of the event loop (see {@link stillHeld}). */
+/** Process groups a close checks and signals in one turn of the event loop (see groupStillHeld in proc/sessions.ts). */
 const GROUPS_PER_TURN = 32;
-/** Members of a group read, at most, for one still in it. */
-const MEMBERS_CHECKED = 16;
 
-/**
- * True when one of `members` (processes a scan found in group `pgrp`) is still the same process
- * in that group and session: the group id then cannot name a stranger's group (a number is free
- * for reuse only once no process has it as its pid or group). Read on this thread, right before
- * the signal: a scan of /proc takes up to hundreds of ms, and a group may end meanwhile.
- */
-function stillHeld(pgrp: number, members: ProcStat[]): boolean {
-  return members.slice(0, MEMBERS_CHECKED).some((member) => {
-    const now = readStat(member.pid);
-    return now !== undefined && now.startTime === member.startTime && now.pgrp === pgrp && now.session === member.session;
-  });
-}
 
 /** Finds and ends the process groups of one session. */
 export class SessionTeardown {
@@ -84,7 +70,7 @@ export class SessionTeardown {
       for (const [pgrp, members] of await this.ownGroups()) {
         // The checks of a large session are spread over turns of the event loop.
         if (members && ++checked % GROUPS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-        if (members && !stillHeld(pgrp, members)) continue;
+        if (members && !groupStillHeld(pgrp, members)) continue;
         try {
           process.kill(-pgrp, sig);
         } catch {
@@ -119,7 +105,7 @@ export class SessionTeardown {
    * session, checked by the shell's start time (see procProbe.sessionProcesses), so a reused pid
    * is never taken for ours, each with the members the scan found (a scan of /proc takes up to
    * hundreds of ms: the signal goes to a group only while one of them is still in it, see
-   * {@link stillHeld}). Without /proc: the groups of processes on the session's terminal
+   * groupStillHeld in proc/sessions.ts). Without /proc: the groups of processes on the session's terminal
    * (ps -t), read only while the shell is on it (the terminal is ours while the shell holds it; its
    * number is free for any program once the shell exited and the master closed), plus those seen
    * there before that still run as the same process (same pid, group and start time: jobs that
@@ -135,7 +121,10 @@ export class SessionTeardown {
       const groups = new Map<number, ProcStat[]>();
       if (shellStart === undefined && this.s.exited()) return groups;
       for (const p of await scanSessionProcesses(shellPid, shellStart)) {
-        if (p.state !== 'Z') groups.set(p.pgrp, [...(groups.get(p.pgrp) ?? []), p]);
+        if (p.state === 'Z') continue;
+        const members = groups.get(p.pgrp);
+        if (members) members.push(p);
+        else groups.set(p.pgrp, [p]);
       }
       return groups;
     }

@@ -25,7 +25,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { withoutHostPrivateEnv } from '../../common/hostPrivateEnv';
-import { procAvailable, scanSessionProcesses } from '../../proc/sessions';
+import { groupStillHeld, procAvailable, scanSessionProcesses } from '../../proc/sessions';
 import { readStat } from '../../proc/stat';
 
 /**
@@ -227,10 +227,7 @@ export async function groupStillOurs(pgid: number): Promise<boolean> {
     // and its number be taken: the pid is checked again after it, and so is one of the members
     // it found, still the same process in the group, right before the caller's signal.
     const members = (await scanSessionProcesses(pgid)).filter((p) => p.pgrp === pgid);
-    return readStat(pgid) === undefined && members.slice(0, 16).some((m) => {
-      const now = readStat(m.pid);
-      return now !== undefined && now.startTime === m.startTime && now.pgrp === pgid && now.session === pgid;
-    });
+    return readStat(pgid) === undefined && groupStillHeld(pgid, members);
   }
   try {
     process.kill(pgid, 0);
