@@ -412,6 +412,18 @@ export class TerminalService implements Disposable {
   }
 
   /**
+   * As {@link info}, but undefined where `sessionId` names none of the owner's sessions (unknown,
+   * or another owner's): for views that show a session while it is there, without the listing of
+   * every session that NO_SUCH_SESSION's message costs.
+   * @throws TerminalError OWNER_DISPOSED, INVALID_ARGUMENT (an owner not from `createOwner`).
+   */
+  find(owner: Owner, sessionId: string): SessionInfo | undefined {
+    this.checkOwner(owner);
+    const entry = this.sessions.get(sessionId);
+    return entry?.owner === owner ? entry.info() : undefined;
+  }
+
+  /**
    * Ends the session and every process in it; resolves true once the backend is quiet and the
    * session left the table, false when it was already closed by an earlier call.
    * @throws TerminalError TAKEN_OVER for a session the person has taken over, unless
