@@ -14,6 +14,7 @@
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
+import { epollSetRead, readEpollSet } from './epollSetReads';
 import { safeReaddir, sessionProcesses } from '../proc/sessions';
 import { parseProcStat } from '../proc/stat';
 import type { ProcStat } from '../proc/stat';
@@ -437,32 +438,6 @@ function readMemory(pid: number, address: string, length: number): Buffer | unde
   }
 }
 
-/** Bytes of an epoll set's fdinfo searched for our tty: about 55 000 watched descriptors. */
-const EPOLL_INFO_MAX_BYTES = 4 * 1024 * 1024;
-/** Bytes of an epoll set's fdinfo whose descriptors may be looked up (opened as /dev/tty): about 900. */
-const EPOLL_LINKS_MAX_BYTES = 64 * 1024;
-/** Epoll sets read (see {@link epollWatches}) kept for later looks; the oldest is dropped past it. */
-const EPOLL_SETS_KEPT = 64;
-/** Reads of epoll sets in flight at once (each holds a thread of libuv's pool while the kernel formats it). */
-const EPOLL_READS_IN_FLIGHT = 2;
-
-/** What was read of an epoll set's fdinfo. */
-interface EpollSet {
-  /** A watched descriptor's `ino:` and `sdev:` are our tty's slave. */
-  watchesTty: boolean;
-  /** Watched descriptors whose links may name /dev/tty (those in the first EPOLL_LINKS_MAX_BYTES). */
-  others: number[];
-  /** The set was larger than what was read, or than `others` holds. */
-  cut: boolean;
-}
-
-/**
- * Epoll sets read off this thread, by the wait they were read for (pid, tid, voluntary context
- * switches, epoll descriptor): 'reading' while the read is in flight, null when unreadable.
- */
-const epollSets = new Map<string, EpollSet | null | 'reading'>();
-const epollReads = new Set<Promise<void>>();
-
 /**
  * True when the epoll set `epfd`, in which thread `tid` of the examined process waits, watches our
  * tty: a watched descriptor whose inode and device (`ino:`, `sdev:` in its fdinfo line, Linux 4.15
@@ -477,7 +452,7 @@ function epollWatches(reads: WaitReads, epfd: number, tid: string): boolean | un
   if (!reads.take(2)) return undefined;
   if (!fdTarget(reads.pid, epfd)?.startsWith('anon_inode:[eventpoll]')) return false;
   const key = `${reads.pid} ${tid} ${voluntarySwitches(reads.pid, tid)} ${epfd}`;
-  const set = epollSets.get(key);
+  const set = epollSetRead(key);
   if (set === undefined) readEpollSet(key, `/proc/${reads.pid}/fdinfo/${epfd}`, reads.ttyInEpoll());
   if (set === undefined || set === 'reading') return undefined;
   if (set === null) return false;
@@ -490,67 +465,6 @@ function epollWatches(reads: WaitReads, epfd: number, tid: string): boolean | un
     if (onTty === undefined) unknown = true;
   }
   return unknown ? undefined : false;
-}
-
-/**
- * Starts reading the epoll set at `path` (fdinfo) for wait `key`, unless EPOLL_READS_IN_FLIGHT
- * are: `tty` is how its lines name our tty (see WaitReads.ttyInEpoll), searched for natively.
- */
-function readEpollSet(key: string, path: string, tty: string | null): void {
-  if (epollReads.size >= EPOLL_READS_IN_FLIGHT) return;
-  epollSets.set(key, 'reading');
-  const read = (async () => {
-    let set: EpollSet | null = null;
-    try {
-      const handle = await fs.promises.open(path, 'r');
-      try {
-        const chunks: Buffer[] = [];
-        let length = 0;
-        for (let n = 1; n > 0 && length <= EPOLL_INFO_MAX_BYTES; length += n) {
-          const chunk = Buffer.alloc(64 * 1024);
-          n = (await handle.read(chunk, 0, chunk.length, null)).bytesRead;
-          chunks.push(chunk.subarray(0, n));
-        }
-        const text = Buffer.concat(chunks);
-        const lines = [...text.toString('latin1', 0, Math.min(text.length, EPOLL_LINKS_MAX_BYTES)).matchAll(/^tfd:\s*(\d+)/gm)];
-        // A cut set's last line may be cut too.
-        if (text.length > EPOLL_LINKS_MAX_BYTES) lines.pop();
-        set = {
-          watchesTty: tty !== null && text.indexOf(tty, 0, 'latin1') !== -1,
-          others: lines.map((line) => Number(line[1])),
-          cut: text.length > EPOLL_LINKS_MAX_BYTES,
-        };
-      } finally {
-        await handle.close();
-      }
-    } catch {
-      // gone or unreadable: not proof
-    }
-    epollSets.delete(key);
-    epollSets.set(key, set);
-    for (const old of epollSets.keys()) {
-      if (epollSets.size <= EPOLL_SETS_KEPT) break;
-      if (epollSets.get(old) !== 'reading') epollSets.delete(old);
-    }
-  })();
-  epollReads.add(read);
-  void read.finally(() => epollReads.delete(read));
-}
-
-/**
- * Resolves once the reads of epoll sets in flight are done, or after `ms` ms: a look then finds
- * answers for the epoll waits an earlier look could not judge. At once when none is in flight.
- */
-export async function epollReadsSettled(ms: number): Promise<void> {
-  if (epollReads.size === 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.all(epollReads), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
-
-/** True while a read of an epoll set is in flight (see {@link epollReadsSettled}). */
-export function epollReadsPending(): boolean {
-  return epollReads.size > 0;
 }
 
 /**

@@ -21,6 +21,7 @@ import { readRegularFileHead } from '../common/regularFileHead';
 import { TRAPS_FILE, ShellTraps, KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT, readShellTraps } from './markers';
 import { renderedPage, renderedPageAsync } from './outputText';
 import { ActiveSend, type SendHost, type SendOptions } from './activeSend';
+import { epollReadsSettled } from './epollSetReads';
 import * as proc from './procProbe';
 import { LineKeys, LineSource, judgeLeftoverKeys, judgePromptKeys, leftoverKeysError, promptKeysError } from './promptKeys';
 import { readStat } from '../proc/stat';
@@ -598,7 +599,7 @@ export class PtyBashSession implements BackendSession {
     const tpgid = this.probe ? this.foregroundGroup() : undefined;
     if (tpgid === undefined || tpgid === this.shellPid) return;
     this.groupWaits(tpgid);
-    await proc.epollReadsSettled(EPOLL_SETTLE_MS);
+    await epollReadsSettled(EPOLL_SETTLE_MS);
   }
 
   private async settleAfterSignal(): Promise<void> {
