@@ -175,14 +175,23 @@ time.sleep(600)
     return { command: `python3 ${script}`, pids: async () => (await until('the hidden reader', () => fs.existsSync(pids) && fs.readFileSync(pids, 'utf8'))).split(' ').map(Number) };
   };
 
-  it('no look at that group says it is complete: the reader is found only by a search of /proc, and may be missed before', async () => {
-    const { command, pids } = hiddenReader();
-    await send(command, 1500);
+  /**
+   * Runs {@link hiddenReader} (sent with `timeoutMs`) and resolves the reader's pid once it is
+   * alone in the foreground group, whose leader has exited.
+   */
+  const leaderlessReader = async (timeoutMs: number, forkedBefore?: number) => {
+    const { command, pids } = hiddenReader(forkedBefore);
+    await send(command, timeoutMs);
     const reader = (await pids())[1]!;
     await until('the reader alone in the foreground group', () => {
       const stat = readStat(reader);
       return stat !== undefined && stat.pgrp === readStat(s.shell)?.tpgid && readStat(stat.pgrp) === undefined;
     });
+    return reader;
+  };
+
+  it('no look at that group says it is complete: the reader is found only by a search of /proc, and may be missed before', async () => {
+    const reader = await leaderlessReader(1500);
     const tpgid = readStat(s.shell)!.tpgid;
     const tree = new SessionProcessTree(s.shell, readStat(s.shell)!.startTime);
     const first = tree.look(tpgid);
@@ -227,14 +236,8 @@ time.sleep(600)
   };
 
   it('a signal to that group, whose leader has exited, reaches it without a scan of /proc on this thread', async () => {
-    const { command, pids } = hiddenReader();
     // Over before the send's first look: the session has not searched for the group.
-    await send(command, 100);
-    const reader = (await pids())[1]!;
-    await until('the reader alone in the foreground group', () => {
-      const stat = readStat(reader);
-      return stat !== undefined && stat.pgrp === readStat(s.shell)?.tpgid && readStat(stat.pgrp) === undefined;
-    });
+    const reader = await leaderlessReader(100);
     let result: ReturnType<typeof s.h.service.signal> | undefined;
     // A scan reads every process on the machine: 218 ms with 5 100 processes.
     assert.equal(procListings(() => (result = s.h.service.signal(s.h.owner, s.id, 'SIGTERM'))), 0);
@@ -243,13 +246,7 @@ time.sleep(600)
   });
 
   it('when none of its members is near its leader, the signal is not delivered but says why, and a retry reaches it once they are found', async () => {
-    const { command, pids } = hiddenReader(200);
-    await send(command, 100);
-    const reader = (await pids())[1]!;
-    await until('the reader alone in the foreground group', () => {
-      const stat = readStat(reader);
-      return stat !== undefined && stat.pgrp === readStat(s.shell)?.tpgid && readStat(stat.pgrp) === undefined;
-    });
+    const reader = await leaderlessReader(100, 200);
     let result: ReturnType<typeof s.h.service.signal> | undefined;
     assert.equal(procListings(() => (result = s.h.service.signal(s.h.owner, s.id, 'SIGTERM'))), 0);
     // 200 processes were forked between the leader and the reader: it is not near the leader.
