@@ -1,7 +1,7 @@
 // The extension host thread stays free while a big note arrives: an 8 MiB note (`# h` lines) written
 // into the workspace is indexed by the md-links provider in its worker thread; meanwhile a timer in
-// the host ticks every 10 ms and the longest gap between ticks must stay under 200 ms (a hang
-// detector: before the note parser moved off the host thread, this note held it for 27 s). Wiki
+// the host ticks every 10 ms and the longest time the thread was held between ticks (a gap less
+// its wait for a CPU) must stay under 200 ms (a hang detector: before the note parser moved off the host thread, this note held it for 27 s). Wiki
 // navigation on the note still answers, and what is not indexed is said ("indexed partly").
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
-import { startLagProbe } from '../helpers/eventLoopLag';
+import { heldText, startLagProbe, type LagFigures } from '../helpers/eventLoopLag';
 import { bigHeadingsNote } from '../bench/vault';
 
 /** The goal of the host-thread budget, in ms (issue: no single piece of work over ~50 ms; 200 ms as a hang detector). */
@@ -73,7 +73,7 @@ describe('notes: a big note never holds the extension host thread', function () 
     await new Promise((r) => setTimeout(r, 10_000));
     const baseline = idle.stop();
     const probe = startLagProbe(10);
-    let figures: { maxGapMs: number; p99GapMs: number; ticks: number } | undefined;
+    let figures: LagFigures | undefined;
     try {
       await fs.promises.writeFile(big(), text);
       // Diagnostics of the note once the index has it: they say what is not indexed.
@@ -100,9 +100,10 @@ describe('notes: a big note never holds the extension host thread', function () 
       figures = probe.stop();
       await profiled();
     }
-    const said = `the extension host thread was held ${figures.maxGapMs.toFixed(0)} ms at once (p99 gap ${figures.p99GapMs.toFixed(0)} ms over ${figures.ticks} ticks); idle on this machine just before: ${baseline.maxGapMs.toFixed(0)} ms (p99 ${baseline.p99GapMs.toFixed(0)} ms)`;
+    const said = `the extension host thread was ${heldText(figures)}; idle on this machine just before: ${heldText(baseline)}`;
     console.log(`notes: ${said}`);
-    // The limit is the goal plus what the idle host already shows here: on a quiet machine that is ~200 ms.
-    assert.ok(figures.maxGapMs < HOST_HOLD_LIMIT_MS + baseline.maxGapMs, `${said}; limit ${HOST_HOLD_LIMIT_MS} ms + the idle figure`);
+    // Held: a gap less the time the thread waited for a CPU (other programs on a busy machine). The
+    // limit is the goal plus what the idle host already shows here: on a quiet machine that is ~200 ms.
+    assert.ok(figures.maxHeldMs < HOST_HOLD_LIMIT_MS + baseline.maxHeldMs, `${said}; limit ${HOST_HOLD_LIMIT_MS} ms + the idle figure`);
   });
 });
