@@ -11,6 +11,7 @@ import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
 import { heldText, startLagProbe, type LagFigures } from '../helpers/eventLoopLag';
+import { emit } from '../helpers/host/report';
 import { bigHeadingsNote } from '../bench/vault';
 
 /** The goal of the host-thread budget, in ms (issue: no single piece of work over ~50 ms; 200 ms as a hang detector). */
@@ -59,6 +60,10 @@ describe('notes: a big note never holds the extension host thread', function () 
     // The index of the vault is built before the probe starts (that is not what is measured here).
     await invokeTool('dsh_lsp', { operation: 'findReferences', filePath: 'vault/one note.md', line: 1, column: 1 });
     await fs.promises.writeFile(linking(), '# Links\n\nSee [[big-note]] and [[big-note#h]].\n');
+    // VS Code's own markdown extension activates when the first markdown document opens: loading
+    // it holds the thread ~600 ms, VS Code's work, not ours. It is done before the probe starts.
+    await vscode.workspace.openTextDocument(vscode.Uri.file(linking()));
+    await vscode.extensions.getExtension('vscode.markdown-language-features')?.activate();
   });
   after(async () => {
     await fs.promises.rm(big(), { force: true });
@@ -101,7 +106,7 @@ describe('notes: a big note never holds the extension host thread', function () 
       await profiled();
     }
     const said = `the extension host thread was ${heldText(figures)}; idle on this machine just before: ${heldText(baseline)}`;
-    console.log(`notes: ${said}`);
+    emit({ text: `    notes: ${said}` });
     // Held: a gap less the time the thread waited for a CPU (other programs on a busy machine). The
     // limit is the goal plus what the idle host already shows here: on a quiet machine that is ~200 ms.
     assert.ok(figures.maxHeldMs < HOST_HOLD_LIMIT_MS + baseline.maxHeldMs, `${said}; limit ${HOST_HOLD_LIMIT_MS} ms + the idle figure`);
