@@ -11,8 +11,9 @@
  * of its `stat` while it stays listed, and what is inside (same session id, started no earlier
  * than the shell) is walked like the shell. The chain of ancestors is read again when the shell's
  * parent changed or ANCESTORS_TTL_MS passed.
- * Every process counted carries the session id of the shell and started no earlier than it, the
- * identity check of {@link sessionProcesses}. Without child lists (a kernel without
+ * A descendant that left the session with setsid(2) is walked below too (its children forked
+ * before it left are still in the session). Every process counted carries the session id of the
+ * shell and started no earlier than it, the identity check of {@link sessionProcesses}. Without child lists (a kernel without
  * CONFIG_PROC_CHILDREN) every look is that full scan, on this thread.
  */
 import * as proc from './procProbe';
@@ -95,7 +96,7 @@ export class SessionProcessTree {
    * nothing).
    * When a complete walk finds no member although the group still has members (kill(2) with
    * signal 0 to the group succeeds: members the walk cannot reach, e.g. below a process that left
-   * the session with setsid(2)), the look is not complete (`searching`): its members are those the
+   * the session with setsid(2) and whose parent then exited, out of the shell's tree), the look is not complete (`searching`): its members are those the
    * latest full scan of /proc found for the group that are still the same processes in it, and
    * when the same held at the previous look a new full scan starts off this thread (at most once
    * per FULL_SCAN_MIN_INTERVAL_MS). A scan's answer is never complete: members may have come since.
@@ -144,18 +145,18 @@ export class SessionProcessTree {
     const root = readStat(this.shellPid);
     if (!root || (this.shellStart !== undefined && root.startTime !== this.shellStart)) return { processes: this.fullScan(), complete: true, read };
     const found = new Map<number, ProcStat>();
-    const readInSession = (pid: number): ProcStat | undefined => {
-      read++;
-      const stat = readStat(pid);
-      // A child that called setsid(2) left the session, and so did everything it starts.
-      return stat && this.inSession(stat) ? stat : undefined;
-    };
+    /** Descendants that left the session, walked below: see `left`. */
+    const leftPids = new Set<number>();
     // The processes of the group looked for are walked below first (a stack each, the group's
     // popped first): a background job of many processes does not use up the look before the
-    // foreground command's children are read.
+    // foreground command's children are read. Descendants that called setsid(2) left the session,
+    // and so did what they start since; but what they forked before stays in the session, in its
+    // process group (a process leaves a session only by its own setsid): they are walked below
+    // last (`left`), and only the session's processes among their descendants are counted.
     const mine: ProcStat[] = [];
     const others: ProcStat[] = [];
-    const push = (stat: ProcStat) => (stat.pgrp === pgrp ? mine : others).push(stat);
+    const left: ProcStat[] = [];
+    const push = (stat: ProcStat) => (!this.inSession(stat) ? left : stat.pgrp === pgrp ? mine : others).push(stat);
     // Cut: what was read is a process of the session all the same (its children were not looked at).
     const cut = () => {
       for (const unwalked of [...mine, ...others]) found.set(unwalked.pid, unwalked);
@@ -163,19 +164,21 @@ export class SessionProcessTree {
     };
     const descend = (start: ProcStat): boolean => {
       push(start);
-      while (mine.length > 0 || others.length > 0) {
-        const stat = (mine.length > 0 ? mine : others).pop()!;
-        if (found.has(stat.pid)) continue;
-        found.set(stat.pid, stat);
+      while (mine.length > 0 || others.length > 0 || left.length > 0) {
+        const stat = (mine.length > 0 ? mine : others.length > 0 ? others : left).pop()!;
+        if (found.has(stat.pid) || leftPids.has(stat.pid)) continue;
+        if (this.inSession(stat)) found.set(stat.pid, stat);
+        else leftPids.add(stat.pid);
         // A single-threaded process lists its children under its main thread alone.
         lists += Math.max(stat.threads, 1);
         if (lists > MAX_LOOK_CHILD_LISTS) return cut();
         const children = proc.childPids(stat.pid, stat.threads <= 1);
         for (let i = children.length - 1; i >= 0; i--) {
           const pid = children[i]!;
-          if (found.has(pid)) continue;
+          if (found.has(pid) || leftPids.has(pid)) continue;
           if (read >= MAX_LOOK_PROCESSES) return cut();
-          const child = readInSession(pid);
+          read++;
+          const child = readStat(pid);
           if (child) push(child);
         }
       }
@@ -189,8 +192,9 @@ export class SessionProcessTree {
         listed.add(pid);
         if (this.outside.has(pid) || found.has(pid)) continue;
         if (read >= MAX_LOOK_PROCESSES) return { processes: [...found.values()], complete: false, read };
-        const stat = readInSession(pid);
-        if (!stat) {
+        read++;
+        const stat = readStat(pid);
+        if (!stat || !this.inSession(stat)) {
           this.outside.add(pid);
           continue;
         }

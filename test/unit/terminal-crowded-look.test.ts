@@ -190,6 +190,43 @@ time.sleep(600)
     return reader;
   };
 
+  it('a reader below a member that left the session, in the group of a leader the walk reaches, is proven reading and typed to', async () => {
+    // The leader (python3, the foreground job) forks a child that forks the reader and then calls
+    // setsid(2): the child leaves the session, the reader stays in it and in the leader's group.
+    const script = path.join(s.h.tmp, 'reader-below-setsid.py');
+    const pids = path.join(s.h.tmp, 'reader-below-setsid-pids');
+    fs.writeFileSync(
+      script,
+      `import os, sys, time
+a = os.fork()
+if a == 0:
+    m = os.fork()
+    if m == 0:
+        time.sleep(0.3)
+        print('got', sys.stdin.readline().strip(), flush=True)
+        os._exit(0)
+    os.setsid()
+    with open(${JSON.stringify(pids)} + '.tmp', 'w') as f:
+        f.write(f'{os.getpid()} {m}')
+    os.rename(${JSON.stringify(pids)} + '.tmp', ${JSON.stringify(pids)})
+    os.waitpid(m, 0)
+    os._exit(0)
+os.waitpid(a, 0)
+`,
+    );
+    const r = await send(`python3 ${script}`, 10_000);
+    const [left, reader] = fs.readFileSync(pids, 'utf8').split(' ').map(Number);
+    assert.notEqual(readStat(left!)?.session, s.shell, 'the middle process left the session');
+    assert.equal(readStat(reader!)?.session, s.shell, 'the reader is in the session');
+    const tpgid = readStat(s.shell)!.tpgid;
+    const look = new SessionProcessTree(s.shell, readStat(s.shell)!.startTime).look(tpgid);
+    assert.deepEqual(look.members.map((p) => p.pid).sort(), [tpgid, reader].sort(), 'the look finds the reader below the process that left');
+    assert.equal(look.complete, true);
+    assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
+    assert.equal(r.waiting, 'program-input');
+    assert.match((await send('hello')).output, /got hello/);
+  });
+
   it('no look at that group says it is complete: the reader is found only by a search of /proc, and may be missed before', async () => {
     const reader = await leaderlessReader(1500);
     const tpgid = readStat(s.shell)!.tpgid;
