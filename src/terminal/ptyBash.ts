@@ -78,6 +78,8 @@ export class PtyBashBackend implements TerminalBackend {
       throw new TerminalError('INVALID_ARGUMENT', `cwd ${JSON.stringify(spec.cwd)} is not an existing directory; give an absolute path to a folder, or omit cwd`);
     }
     signal?.throwIfAborted();
+    // Before the startup folder is made: a policy that cannot be computed leaves nothing behind.
+    const policy = this.sandbox?.policy('spawn');
     const nonce = randomBytes(8).toString('hex');
     const startup = createStartupDir();
     const cwd = spec.cwd ?? os.homedir();
@@ -95,7 +97,6 @@ export class PtyBashBackend implements TerminalBackend {
     const shellArgs = ['--rcfile', startup.rcFile, '-i'];
     let launch = { file: config.shell, args: shellArgs };
     let sandboxed: SandboxedShell | undefined;
-    const policy = this.sandbox?.policy('spawn');
     // A confirmed grant starts the shell outside the sandbox, where the policy in force now allows it.
     const outside = policy?.on === true && spec.outsideSandbox === true;
     if (outside) {

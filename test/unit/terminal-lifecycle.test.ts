@@ -451,6 +451,25 @@ describe('session lifecycle: a shell that must start in a real path', function (
     assert.ok(held.maxHeldMs < 300, `the teardown: this thread was ${heldText(held)}`);
   });
 
+  it('an agent sandbox policy that cannot be computed fails the open with its reason and leaves no startup folder', async () => {
+    const startupFolders = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('dsh-bridge-'));
+    const h = harness({}, {
+      sandbox: {
+        runtime: undefined as never, // never reached: the open fails before a shell is wrapped
+        policy: () => {
+          throw new Error('the storage folder cannot be created');
+        },
+      },
+    });
+    try {
+      const before = startupFolders();
+      await assert.rejects(h.service.open(h.owner, { cwd: h.tmp }), /the storage folder cannot be created/);
+      assert.deepEqual(startupFolders(), before);
+    } finally {
+      await h.dispose();
+    }
+  });
+
   it('closeAll ends every session and waits for it: a job that ignores SIGHUP is gone when it resolves', async () => {
     const h = harness();
     try {
