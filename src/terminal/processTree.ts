@@ -13,8 +13,9 @@
  * parent changed or ANCESTORS_TTL_MS passed.
  * A descendant that left the session with setsid(2) is walked below too (its children forked
  * before it left are still in the session). Every process counted carries the session id of the
- * shell and started no earlier than it, the identity check of {@link sessionProcesses}. Without child lists (a kernel without
- * CONFIG_PROC_CHILDREN) every look is that full scan, on this thread.
+ * shell and started no earlier than it, the identity check of {@link sessionProcesses}. Without
+ * child lists (a kernel without CONFIG_PROC_CHILDREN) every look is a full scan of /proc, on this
+ * thread; once the shell is gone, a look takes what a full scan off this thread found.
  */
 import * as proc from './procProbe';
 import { readStat, type ProcStat } from '../proc/stat';
@@ -91,9 +92,9 @@ export class SessionProcessTree {
    * Members of process group `pgrp` in the session: the shell's descendants first (depth first,
    * below the group's members before below others, from the kernel's child lists, so repeated
    * looks read the same processes first), then those reparented out of its tree, reading at most
-   * MAX_LOOK_PROCESSES processes. When the shell is gone or its pid was reused, the full scan
-   * decides (jobs that outlived the shell are found by their session id; a reused pid yields
-   * nothing).
+   * MAX_LOOK_PROCESSES processes. When the shell is gone or its pid was reused, a full scan of
+   * /proc off this thread decides (jobs that outlived the shell are found by their session id; a
+   * reused pid yields nothing): the look is `searching`, as below, and starts that scan.
    * When a complete walk finds no member although the group still has members (kill(2) with
    * signal 0 to the group succeeds: members the walk cannot reach, e.g. below a process that left
    * the session with setsid(2) and whose parent then exited, out of the shell's tree), the look is not complete (`searching`): its members are those the
@@ -103,6 +104,10 @@ export class SessionProcessTree {
    */
   look(pgrp: number): GroupLook {
     const walk = this.walk(pgrp);
+    if (walk.shellGone) {
+      this.search(pgrp);
+      return this.fromLastScan(pgrp, walk.read);
+    }
     const members = walk.processes.filter((p) => p.pgrp === pgrp);
     if (members.length > 0 || !walk.complete || !this.treeAvailable || !groupExists(pgrp)) {
       this.missing = undefined;
@@ -110,10 +115,18 @@ export class SessionProcessTree {
     }
     const persistent = this.missing === pgrp;
     this.missing = pgrp;
+    if (persistent) this.search(pgrp);
+    return this.fromLastScan(pgrp, walk.read);
+  }
+
+  /**
+   * A look that cannot be complete (`searching`): the members of `pgrp` the latest full scan found
+   * that are still the same processes in it; `read` stat files were read before.
+   */
+  private fromLastScan(pgrp: number, read: number): GroupLook {
     const found = this.scanned?.pgrp === pgrp ? this.scanned.members.slice(0, MAX_LOOK_PROCESSES) : [];
     const still = found.flatMap((p) => stillMember(p, pgrp) ?? []);
-    if (persistent) this.search(pgrp);
-    return { members: still, complete: false, searching: true, read: walk.read + found.length };
+    return { members: still, complete: false, searching: true, read: read + found.length };
   }
 
   /**
@@ -138,12 +151,12 @@ export class SessionProcessTree {
    * most MAX_LOOK_PROCESSES `stat` reads (`complete` false when it stopped there), those of group
    * `pgrp` walked below first.
    */
-  private walk(pgrp: number): { processes: ProcStat[]; complete: boolean; read: number } {
+  private walk(pgrp: number): { processes: ProcStat[]; complete: boolean; read: number; shellGone?: true } {
     if (!this.treeAvailable) return { processes: this.fullScan(), complete: true, read: 0 };
     let read = 1;
     let lists = 0;
     const root = readStat(this.shellPid);
-    if (!root || (this.shellStart !== undefined && root.startTime !== this.shellStart)) return { processes: this.fullScan(), complete: true, read };
+    if (!root || (this.shellStart !== undefined && root.startTime !== this.shellStart)) return { processes: [], complete: false, read, shellGone: true };
     const found = new Map<number, ProcStat>();
     /** Descendants that left the session, walked below: see `left`. */
     const leftPids = new Set<number>();
