@@ -164,12 +164,19 @@ export class SessionProcessTree {
     // popped first): a background job of many processes does not use up the look before the
     // foreground command's children are read. Descendants that called setsid(2) left the session,
     // and so did what they start since; but what they forked before stays in the session, in its
-    // process group (a process leaves a session only by its own setsid): they are walked below
-    // last (`left`), and only the session's processes among their descendants are counted.
+    // process group (a process leaves a session only by its own setsid, and joins one only by
+    // being forked in it): they are walked below last (`left`), and only the session's processes
+    // among their descendants are counted. (A child in our session adopted by such a process
+    // after an orphan's death, as its subreaper, comes after its own and is not looked for.)
     const mine: ProcStat[] = [];
     const others: ProcStat[] = [];
     const left: ProcStat[] = [];
-    const push = (stat: ProcStat) => (!this.inSession(stat) ? left : stat.pgrp === pgrp ? mine : others).push(stat);
+    const push = (stat: ProcStat) => {
+      if (this.inSession(stat)) (stat.pgrp === pgrp ? mine : others).push(stat);
+      // Only a session's leader can have left ours: a process of another session that does not
+      // lead it was started there, and so was everything below it (see above).
+      else if (stat.session === stat.pid) left.push(stat);
+    };
     // Cut: what was read is a process of the session all the same (its children were not looked at).
     const cut = () => {
       for (const unwalked of [...mine, ...others]) found.set(unwalked.pid, unwalked);
@@ -185,6 +192,10 @@ export class SessionProcessTree {
         // A single-threaded process lists its children under its main thread alone.
         lists += Math.max(stat.threads, 1);
         if (lists > MAX_LOOK_CHILD_LISTS) return cut();
+        if (!this.inSession(stat)) {
+          if (!walkForkedBeforeLeaving(stat)) return cut();
+          continue;
+        }
         const children = proc.childPids(stat.pid, stat.threads <= 1);
         for (let i = children.length - 1; i >= 0; i--) {
           const pid = children[i]!;
@@ -192,6 +203,22 @@ export class SessionProcessTree {
           if (read >= MAX_LOOK_PROCESSES) return cut();
           read++;
           const child = readStat(pid);
+          if (child) push(child);
+        }
+      }
+      return true;
+    };
+    // The children of `leader`, which left the session, that it forked before it left: each
+    // thread's list in fork order up to the first child of the leader's own session (forked
+    // after its setsid, as is every child after it). False when the look is cut.
+    const walkForkedBeforeLeaving = (leader: ProcStat): boolean => {
+      for (const list of proc.childPidLists(leader.pid, leader.threads <= 1)) {
+        for (const pid of list) {
+          if (found.has(pid) || leftPids.has(pid)) continue;
+          if (read >= MAX_LOOK_PROCESSES) return false;
+          read++;
+          const child = readStat(pid);
+          if (child?.session === leader.pid) break;
           if (child) push(child);
         }
       }

@@ -6,14 +6,13 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-// The module object itself: what the sources call through `import * as fs` reads its properties at each call.
-import nodeFs = require('node:fs');
 import * as proc from '../../src/terminal/procProbe';
 import { readStat } from '../../src/proc/stat';
 import { sessionProcesses } from '../../src/proc/sessions';
-import { MAX_LOOK_PROCESSES, SessionProcessTree } from '../../src/terminal/processTree';
+import { MAX_LOOK_PROCESSES, SessionProcessTree, type GroupLook } from '../../src/terminal/processTree';
 import { heldText, withLagProbe } from '../helpers/eventLoopLag';
 import { until } from '../helpers/wait';
+import { procListings } from '../helpers/procListings';
 import { Harness, harness } from '../helpers/terminalHarness';
 
 const linux = proc.probeAvailable() && proc.childListsAvailable();
@@ -37,6 +36,19 @@ describe('waits new since a cut look (no PTY)', () => {
     assert.deepEqual(proc.newWaits(now(20, [wait(21)]), proc.NO_WAITS), [wait(21)]);
   });
 });
+
+/**
+ * A complete look at the foreground group of the session led by `shell`, by a tree of its own.
+ * Its first looks may be cut while it learns which children of the shell's ancestors are outside
+ * the session (processes of earlier tests, ended and not yet reaped, are counted there).
+ */
+async function completeLook(shell: number): Promise<GroupLook> {
+  const tree = new SessionProcessTree(shell, readStat(shell)!.startTime);
+  return until('a complete look', () => {
+    const look = tree.look(readStat(shell)!.tpgid);
+    return look.complete && look;
+  });
+}
 
 /**
  * A pty-bash session opened before each test of the calling `describe` and closed after it, with
@@ -218,13 +230,40 @@ os.waitpid(a, 0)
     const [left, reader] = fs.readFileSync(pids, 'utf8').split(' ').map(Number);
     assert.notEqual(readStat(left!)?.session, s.shell, 'the middle process left the session');
     assert.equal(readStat(reader!)?.session, s.shell, 'the reader is in the session');
-    const tpgid = readStat(s.shell)!.tpgid;
-    const look = new SessionProcessTree(s.shell, readStat(s.shell)!.startTime).look(tpgid);
-    assert.deepEqual(look.members.map((p) => p.pid).sort(), [tpgid, reader].sort(), 'the look finds the reader below the process that left');
-    assert.equal(look.complete, true);
+    const look = await completeLook(s.shell);
+    assert.deepEqual(look.members.map((p) => p.pid).sort(), [readStat(s.shell)!.tpgid, reader].sort(), 'the look finds the reader below the process that left');
     assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
     assert.equal(r.waiting, 'program-input');
     assert.match((await send('hello')).output, /got hello/);
+  });
+
+  it('a member that left the session with more processes of its own than a look reads does not cut the look', async () => {
+    // Like `sudo` with use_pty: a child calls setsid(2), then starts a crowd in its new session,
+    // where nothing can return to ours.
+    const ready = path.join(s.h.tmp, 'left-crowd-ready');
+    const r = await send(
+      `python3 -c "
+import os, subprocess, time
+if os.fork() == 0:
+    os.setsid()
+    crowd = [subprocess.Popen(['sleep', '600']) for _ in range(${MAX_LOOK_PROCESSES + 72})]
+    open('${ready}', 'w').write(str(os.getpid()))
+    time.sleep(600)
+os.wait()"`,
+      1000,
+    );
+    await until('the crowd in the new session', () => fs.existsSync(ready) && fs.readFileSync(ready, 'utf8') !== '', 30_000);
+    // Outside the session, nothing of the session's ends it: its group is ended here.
+    const left = Number(fs.readFileSync(ready, 'utf8'));
+    try {
+      const look = await completeLook(s.shell);
+      assert.deepEqual(look.members.map((p) => p.pid), [readStat(s.shell)!.tpgid]);
+      // The shell, the command, the leader that left, its first child, and the children of the shell's ancestors.
+      assert.ok(look.read < 50, `${look.read} stat files read`);
+      assert.equal(r.waitReason, 'timeout');
+    } finally {
+      process.kill(-left, 'SIGKILL');
+    }
   });
 
   it('no look at that group says it is complete: the reader is found only by a search of /proc, and may be missed before', async () => {
@@ -255,22 +294,6 @@ os.waitpid(a, 0)
     assert.ok(!(after instanceof Error), `refused: ${after instanceof Error ? after.message : ''}`);
     assert.match(after.output, /got hello/);
   });
-
-  /** Counts the lists of /proc made on this thread while `work` runs (a full scan makes one). */
-  const procListings = (work: () => void): number => {
-    const real = nodeFs.readdirSync;
-    let listings = 0;
-    (nodeFs as { readdirSync: unknown }).readdirSync = (...args: Parameters<typeof fs.readdirSync>) => {
-      if (args[0] === '/proc') listings++;
-      return real(...args);
-    };
-    try {
-      work();
-    } finally {
-      nodeFs.readdirSync = real;
-    }
-    return listings;
-  };
 
   it('a signal to that group, whose leader has exited, reaches it without a scan of /proc on this thread', async () => {
     // Over before the send's first look: the session has not searched for the group.

@@ -7,8 +7,6 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-// The module object itself: what the sources call through `import * as fs` reads its properties at each call.
-import nodeFs = require('node:fs');
 import * as path from 'node:path';
 import { PollBackoff } from '../../src/terminal/pollBackoff';
 import * as proc from '../../src/terminal/procProbe';
@@ -17,6 +15,7 @@ import { MAX_LOOK_PROCESSES, SessionProcessTree } from '../../src/terminal/proce
 import { sessionProcesses } from '../../src/proc/sessions';
 import { heldText, withLagProbe } from '../helpers/eventLoopLag';
 import { until } from '../helpers/wait';
+import { procListings } from '../helpers/procListings';
 import { Harness, harness } from '../helpers/terminalHarness';
 
 const linux = proc.probeAvailable() && proc.childListsAvailable();
@@ -231,21 +230,10 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
       await until('the shell to be gone', () => readStat(bash.pid!) === undefined || readStat(bash.pid!)!.state === 'Z');
       await new Promise<void>((resolve) => (bash.exitCode !== null || bash.signalCode !== null ? resolve() : bash.once('exit', () => resolve())));
       const tree = new SessionProcessTree(bash.pid!, start);
-      const real = nodeFs.readdirSync;
-      let listings = 0;
-      (nodeFs as { readdirSync: unknown }).readdirSync = (...args: Parameters<typeof fs.readdirSync>) => {
-        if (args[0] === '/proc') listings++;
-        return real(...args);
-      };
-      let first: ReturnType<SessionProcessTree['look']>;
-      try {
-        first = tree.look(bash.pid!);
-      } finally {
-        nodeFs.readdirSync = real;
-      }
+      let first: ReturnType<SessionProcessTree['look']> | undefined;
       // A scan reads every process on the machine: 218 ms with 5 100 processes.
-      assert.equal(listings, 0, 'no scan of /proc on this thread');
-      assert.equal(first.complete, false);
+      assert.equal(procListings(() => (first = tree.look(bash.pid!))), 0, 'no scan of /proc on this thread');
+      assert.equal(first?.complete, false);
       const found = await until('a scan off this thread to find the job', () => {
         const look = tree.look(bash.pid!);
         return look.members.length > 0 && look;
