@@ -103,24 +103,13 @@ export function childListsAvailable(): boolean {
  * callers check each one (session id and start time, see processTree.ts).
  */
 export function childPids(pid: number, mainThreadOnly = false): number[] {
-  return childPidLists(pid, mainThreadOnly).flat();
-}
-
-/**
- * {@link childPids} one list per thread, each in the order the kernel keeps: the order its
- * children were forked (kernel/fork.c adds a child at the tail of its parent's list), with
- * children adopted as their reaper (kernel/exit.c) added at the tail when adopted.
- */
-export function childPidLists(pid: number, mainThreadOnly = false): number[][] {
-  const lists: number[][] = [];
+  const pids: number[] = [];
   for (const tid of mainThreadOnly ? [String(pid)] : safeReaddir(`/proc/${pid}/task`)) {
     const list = readText(`/proc/${pid}/task/${tid}/children`);
     if (!list) continue;
-    const pids: number[] = [];
     for (const child of list.split(' ')) if (child.trim()) pids.push(Number(child));
-    lists.push(pids);
   }
-  return lists;
+  return pids;
 }
 
 /** Members of process group `pgrp` inside session `sid` (see {@link sessionProcesses} for `leaderStart`). */

@@ -12,10 +12,11 @@
  * than the shell) is walked like the shell. The chain of ancestors is read again when the shell's
  * parent changed or ANCESTORS_TTL_MS passed.
  * A descendant that left the session with setsid(2) is walked below too (its children forked
- * before it left are still in the session). Every process counted carries the session id of the
- * shell and started no earlier than it, the identity check of {@link sessionProcesses}. Without
- * child lists (a kernel without CONFIG_PROC_CHILDREN) every look is a full scan of /proc, on this
- * thread; once the shell is gone, a look takes what a full scan off this thread found.
+ * before it left are still in the session): each of its children costs a read. Every process
+ * counted carries the session id of the shell and started no earlier than it, the identity check
+ * of {@link sessionProcesses}. Without child lists (a kernel without CONFIG_PROC_CHILDREN) every
+ * look is a full scan of /proc, on this thread; once the shell is gone, a look takes what a full
+ * scan off this thread found.
  */
 import * as proc from './procProbe';
 import { readStat, type ProcStat } from '../proc/stat';
@@ -163,18 +164,22 @@ export class SessionProcessTree {
     // The processes of the group looked for are walked below first (a stack each, the group's
     // popped first): a background job of many processes does not use up the look before the
     // foreground command's children are read. Descendants that called setsid(2) left the session,
-    // and so did what they start since; but what they forked before stays in the session, in its
+    // and so did what they fork since; but what they forked before stays in the session, in its
     // process group (a process leaves a session only by its own setsid, and joins one only by
-    // being forked in it): they are walked below last (`left`), and only the session's processes
-    // among their descendants are counted. (A child in our session adopted by such a process
-    // after an orphan's death, as its subreaper, comes after its own and is not looked for.)
+    // being forked in it), and so does an orphan of the session they adopt as a child subreaper:
+    // they are walked below last (`left`), every child of theirs is read, and only the session's
+    // processes among their descendants are counted. Their child lists do not tell which children
+    // came before the setsid: the kernel moves an exited thread's children to the tail of a live
+    // thread's list and adds adopted orphans at the tail (kernel/exit.c forget_original_parent),
+    // so a child of the session can follow children forked since.
     const mine: ProcStat[] = [];
     const others: ProcStat[] = [];
     const left: ProcStat[] = [];
     const push = (stat: ProcStat) => {
       if (this.inSession(stat)) (stat.pgrp === pgrp ? mine : others).push(stat);
       // Only a session's leader can have left ours: a process of another session that does not
-      // lead it was started there, and so was everything below it (see above).
+      // lead it was started there, and so was everything below it (see above), orphans it adopts
+      // included (they were below it).
       else if (stat.session === stat.pid) left.push(stat);
     };
     // Cut: what was read is a process of the session all the same (its children were not looked at).
@@ -192,10 +197,6 @@ export class SessionProcessTree {
         // A single-threaded process lists its children under its main thread alone.
         lists += Math.max(stat.threads, 1);
         if (lists > MAX_LOOK_CHILD_LISTS) return cut();
-        if (!this.inSession(stat)) {
-          if (!walkForkedBeforeLeaving(stat)) return cut();
-          continue;
-        }
         const children = proc.childPids(stat.pid, stat.threads <= 1);
         for (let i = children.length - 1; i >= 0; i--) {
           const pid = children[i]!;
@@ -203,22 +204,6 @@ export class SessionProcessTree {
           if (read >= MAX_LOOK_PROCESSES) return cut();
           read++;
           const child = readStat(pid);
-          if (child) push(child);
-        }
-      }
-      return true;
-    };
-    // The children of `leader`, which left the session, that it forked before it left: each
-    // thread's list in fork order up to the first child of the leader's own session (forked
-    // after its setsid, as is every child after it). False when the look is cut.
-    const walkForkedBeforeLeaving = (leader: ProcStat): boolean => {
-      for (const list of proc.childPidLists(leader.pid, leader.threads <= 1)) {
-        for (const pid of list) {
-          if (found.has(pid) || leftPids.has(pid)) continue;
-          if (read >= MAX_LOOK_PROCESSES) return false;
-          read++;
-          const child = readStat(pid);
-          if (child?.session === leader.pid) break;
           if (child) push(child);
         }
       }

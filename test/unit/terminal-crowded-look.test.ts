@@ -237,9 +237,115 @@ os.waitpid(a, 0)
     assert.match((await send('hello')).output, /got hello/);
   });
 
-  it('a member that left the session with more processes of its own than a look reads does not cut the look', async () => {
-    // Like `sudo` with use_pty: a child calls setsid(2), then starts a crowd in its new session,
-    // where nothing can return to ours.
+  /**
+   * Runs `python3 <script>` where the foreground job's leader forks `left`, which forks the reader
+   * (in the session and the leader's group) as `forkReader` says, then leaves the session with
+   * setsid(2) and forks a child of its own session; the script writes `left reader` to `pids` once
+   * `left`'s child lists hold its own child before the reader (see the callers).
+   */
+  const readerListedAfterOwnChild = async (name: string, body: (pids: string) => string) => {
+    const script = path.join(s.h.tmp, `${name}.py`);
+    const pids = path.join(s.h.tmp, `${name}-pids`);
+    fs.writeFileSync(script, body(pids));
+    const r = await send(`python3 -W ignore ${script}`, 10_000);
+    const [left, reader] = fs.readFileSync(pids, 'utf8').split(' ').map(Number);
+    assert.notEqual(readStat(left!)?.session, s.shell, 'the middle process left the session');
+    assert.equal(readStat(reader!)?.session, s.shell, 'the reader is in the session');
+    const look = await completeLook(s.shell);
+    assert.deepEqual(look.members.map((p) => p.pid).sort(), [readStat(s.shell)!.tpgid, reader].sort(), 'the look finds the reader below the process that left');
+    assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
+    assert.equal(r.waiting, 'program-input');
+    assert.match((await send('hello')).output, /got hello/);
+  };
+
+  /** Python that writes `text` to `file` at once (renamed into place). */
+  const writePids = (file: string, text: string) => `with open(${JSON.stringify(file)} + '.tmp', 'w') as f:
+        f.write(${text})
+    os.rename(${JSON.stringify(file)} + '.tmp', ${JSON.stringify(file)})`;
+
+  it('a reader forked before the setsid by a thread that has since exited, listed after a child forked since, is proven reading', async () => {
+    // A thread of the process that leaves forks the reader and ends after the setsid and the next
+    // fork: the kernel moves a dead thread's children to the tail of a live thread's list
+    // (kernel/exit.c forget_original_parent), after the child forked in the new session.
+    await readerListedAfterOwnChild(
+      'reader-of-dead-thread',
+      (pids) => `import os, sys, threading, time
+a = os.fork()
+if a == 0:
+    box = {}
+    forked, leave = threading.Event(), threading.Event()
+    def forker():
+        m = os.fork()
+        if m == 0:
+            time.sleep(0.5)
+            print('got', sys.stdin.readline().strip(), flush=True)
+            os._exit(0)
+        box['m'] = m
+        forked.set()
+        leave.wait()
+    t = threading.Thread(target=forker)
+    t.start()
+    forked.wait()
+    os.setsid()
+    b = os.fork()
+    if b == 0:
+        time.sleep(600)
+        os._exit(0)
+    leave.set()
+    t.join()
+    ${writePids(pids, "f'{os.getpid()} {box[\"m\"]}'")}
+    os.waitpid(box['m'], 0)
+    os.kill(b, 9)
+    os._exit(0)
+os.waitpid(a, 0)
+`,
+    );
+  });
+
+  it('a reader adopted, after its parent exited, by a process that left the session as a child subreaper is proven reading', async () => {
+    // The process that leaves is a child subreaper (prctl PR_SET_CHILD_SUBREAPER): the reader,
+    // orphaned by its parent, is moved to the tail of its list (kernel/exit.c), after the child
+    // it forked in its own session.
+    await readerListedAfterOwnChild(
+      'reader-adopted-by-left',
+      (pids) => `import ctypes, os, sys, time
+a = os.fork()
+if a == 0:
+    assert ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0
+    r_read, r_write = os.pipe()
+    p = os.fork()
+    if p == 0:
+        m = os.fork()
+        if m == 0:
+            time.sleep(0.8)
+            print('got', sys.stdin.readline().strip(), flush=True)
+            os._exit(0)
+        os.write(r_write, str(m).encode())
+        time.sleep(0.3)
+        os._exit(0)
+    m = int(os.read(r_read, 32))
+    os.setsid()
+    b = os.fork()
+    if b == 0:
+        time.sleep(600)
+        os._exit(0)
+    os.waitpid(p, 0)
+    # The reader is ours now (stat field 4, its parent).
+    while int(open(f'/proc/{m}/stat').read().rsplit(')', 1)[1].split()[1]) != os.getpid():
+        time.sleep(0.01)
+    ${writePids(pids, "f'{os.getpid()} {m}'")}
+    os.waitpid(m, 0)
+    os.kill(b, 9)
+    os._exit(0)
+os.waitpid(a, 0)
+`,
+    );
+  });
+
+  it('a member that left the session with more processes of its own than a look reads cuts the look at its bound, after the group it looks at', async () => {
+    // Like `sudo` with use_pty: a child calls setsid(2), then starts a crowd in its new session.
+    // Nothing of ours is below the crowd, but which of the leader's children came before its
+    // setsid only their reads tell: the look reads what it may, then says it is not complete.
     const ready = path.join(s.h.tmp, 'left-crowd-ready');
     const r = await send(
       `python3 -c "
@@ -256,10 +362,11 @@ os.wait()"`,
     // Outside the session, nothing of the session's ends it: its group is ended here.
     const left = Number(fs.readFileSync(ready, 'utf8'));
     try {
-      const look = await completeLook(s.shell);
-      assert.deepEqual(look.members.map((p) => p.pid), [readStat(s.shell)!.tpgid]);
-      // The shell, the command, the leader that left, its first child, and the children of the shell's ancestors.
-      assert.ok(look.read < 50, `${look.read} stat files read`);
+      const tpgid = readStat(s.shell)!.tpgid;
+      const look = new SessionProcessTree(s.shell, readStat(s.shell)!.startTime).look(tpgid);
+      assert.equal(look.complete, false, 'the look was cut');
+      assert.ok(look.read <= MAX_LOOK_PROCESSES, `${look.read} stat files read`);
+      assert.deepEqual(look.members.map((p) => p.pid), [tpgid]);
       assert.equal(r.waitReason, 'timeout');
     } finally {
       process.kill(-left, 'SIGKILL');
