@@ -12,11 +12,14 @@
  * than the shell) is walked like the shell. The chain of ancestors is read again when the shell's
  * parent changed or ANCESTORS_TTL_MS passed.
  * A descendant that left the session with setsid(2) is walked below too (its children forked
- * before it left are still in the session): each of its children costs a read. Every process
- * counted carries the session id of the shell and started no earlier than it, the identity check
- * of {@link sessionProcesses}. Without child lists (a kernel without CONFIG_PROC_CHILDREN) every
- * look is a full scan of /proc, on this thread; once the shell is gone, a look takes what a full
- * scan off this thread found.
+ * before it left are still in the session): each of its children costs a read. Once its parent
+ * exited it is reparented out of the shell's tree, where it is not walked below (the children of
+ * the shell's ancestors include every session on the machine): a member of ours below it is then
+ * missed, and a look is `searching` only when it found no member of that group at all. Every
+ * process counted carries the session id of the shell and started no earlier than it, the identity
+ * check of {@link sessionProcesses}. Without child lists (a kernel without CONFIG_PROC_CHILDREN)
+ * every look is a full scan of /proc, on this thread; once the shell is gone, a look takes what a
+ * full scan off this thread found.
  */
 import * as proc from './procProbe';
 import { readStat, type ProcStat } from '../proc/stat';
@@ -48,7 +51,11 @@ const NEARBY_PIDS = 128;
 export interface GroupLook {
   /** Members of the group found (all of them when `complete`). */
   members: ProcStat[];
-  /** False when the look stopped at MAX_LOOK_PROCESSES or MAX_LOOK_CHILD_LISTS, or `searching`: members may be missing. */
+  /**
+   * False when the look stopped at MAX_LOOK_PROCESSES or MAX_LOOK_CHILD_LISTS, or `searching`:
+   * members may be missing. True misses only members below a process that left the session and
+   * was reparented out of the shell's tree (see the top of this file).
+   */
   complete: boolean;
   /**
    * The walk of the session's tree reached no member of the group although it has some: the
