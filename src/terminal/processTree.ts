@@ -105,10 +105,11 @@ export class SessionProcessTree {
    * reused pid yields nothing): the look is `searching`, as below, and starts that scan.
    * When a complete walk finds no member although the group still has members (kill(2) with
    * signal 0 to the group succeeds: members the walk cannot reach, e.g. below a process that left
-   * the session with setsid(2) and whose parent then exited, out of the shell's tree), the look is not complete (`searching`): its members are those the
-   * latest full scan of /proc found for the group that are still the same processes in it, and
-   * when the same held at the previous look a new full scan starts off this thread (at most once
-   * per FULL_SCAN_MIN_INTERVAL_MS). A scan's answer is never complete: members may have come since.
+   * the session with setsid(2) and whose parent then exited, out of the shell's tree), the look is
+   * not complete (`searching`): its members are those the latest full scan of /proc found for the
+   * group that are still the same processes in it, and when the same held at the previous look a
+   * new full scan starts off this thread (at most once per FULL_SCAN_MIN_INTERVAL_MS). A scan's
+   * answer is never complete: members may have come since.
    */
   look(pgrp: number): GroupLook {
     const walk = this.walk(pgrp);
