@@ -28,17 +28,17 @@ describe('features beside the seam: matching, conversion, shaping', () => {
     assert.ok(matchSymbolName('hc', 'HelperClass')! > matchSymbolName('hc', 'thecat')!, 'word starts rank above other scattered hits');
   });
 
-  it('DocumentSymbol trees, SymbolInformation lists (VS Code kinds 0-based, LSP 1-based) and both fields at once convert alike', () => {
-    const lsp = toSymbolItems([{ name: 'A', kind: 5, range: R(0, 0, 4, 1), selectionRange: R(0, 6, 0, 7), children: [{ name: 'm', kind: 6, range: R(1, 2, 1, 9), selectionRange: R(1, 2, 1, 3) }] }], 1, `${ROOT}/a.ts`);
+  it('DocumentSymbol trees, SymbolInformation lists (VS Code kinds 0-based, LSP 1-based) and both fields at once convert alike', async () => {
+    const lsp = await toSymbolItems([{ name: 'A', kind: 5, range: R(0, 0, 4, 1), selectionRange: R(0, 6, 0, 7), children: [{ name: 'm', kind: 6, range: R(1, 2, 1, 9), selectionRange: R(1, 2, 1, 3) }] }], 1, `${ROOT}/a.ts`);
     assert.deepEqual(lsp.map((s) => [s.name, s.kind, s.children?.map((c) => [c.name, c.kind, c.uri])]), [['A', 'Class', [['m', 'Method', `${ROOT}/a.ts`]]]]);
-    const info = toSymbolItems([{ name: 'f', kind: 11, containerName: 'mod', location: { uri: { toString: () => `${ROOT}/b.ts` }, range: R(2, 0, 3, 1) } }], 0);
+    const info = await toSymbolItems([{ name: 'f', kind: 11, containerName: 'mod', location: { uri: { toString: () => `${ROOT}/b.ts` }, range: R(2, 0, 3, 1) } }], 0);
     assert.deepEqual(info.map((s) => [s.name, s.kind, s.containerName, s.uri]), [['f', 'Function', 'mod', `${ROOT}/b.ts`]]);
-    assert.deepEqual(toSymbolItems([{ name: 'w', kind: 13, location: { uri: `${ROOT}/c.ts` } }], 1)[0]!.range, R(0, 0, 0, 0), 'a WorkspaceSymbol without range: the file start');
-    assert.deepEqual(toSymbolItems([null, 3, { kind: 1 }], 1), []);
+    assert.deepEqual((await toSymbolItems([{ name: 'w', kind: 13, location: { uri: `${ROOT}/c.ts` } }], 1))[0]!.range, R(0, 0, 0, 0), 'a WorkspaceSymbol without range: the file start');
+    assert.deepEqual(await toSymbolItems([null, 3, { kind: 1 }], 1), []);
   });
 
-  it('a flat outline nests by range containment', () => {
-    const flat = toSymbolItems(
+  it('a flat outline nests by range containment', async () => {
+    const flat = await toSymbolItems(
       [
         { name: 'm', kind: 5, location: { uri: `${ROOT}/a.ts`, range: R(1, 2, 1, 9) } },
         { name: 'A', kind: 4, location: { uri: `${ROOT}/a.ts`, range: R(0, 0, 4, 1) } },
@@ -46,7 +46,7 @@ describe('features beside the seam: matching, conversion, shaping', () => {
       ],
       0,
     );
-    assert.deepEqual(nestByRange(flat).map((s) => [s.name, (s.children ?? []).map((c) => c.name)]), [['A', ['m']], ['g', []]]);
+    assert.deepEqual((await nestByRange(flat)).map((s) => [s.name, (s.children ?? []).map((c) => c.name)]), [['A', ['m']], ['g', []]]);
   });
 
   it('diagnostics: severities by base, codes of every shape as text, source kept', () => {
@@ -73,7 +73,7 @@ describe('features beside the seam: matching, conversion, shaping', () => {
   });
 
   it('a symbol given by its whole declaration (SymbolInformation) is shown at its name, so it feeds dsh_lsp', async () => {
-    const info = toSymbolItems([{ name: 'helper', kind: 11, location: { uri: `${ROOT}/a.ts`, range: R(0, 0, 2, 1) } }], 0);
+    const info = await toSymbolItems([{ name: 'helper', kind: 11, location: { uri: `${ROOT}/a.ts`, range: R(0, 0, 2, 1) } }], 0);
     const shaped = await shapeWorkspaceSymbols([{ symbol: info[0]!, score: 1 }], { roots: [ROOT], offset: 0, limit: 5, readLines: async () => ['export function helper() {', '}', '}'] });
     assert.deepEqual(shaped.symbols.map((s) => [s.line, s.column, s.endLine, s.endColumn]), [[1, 17, 3, 2]]);
   });

@@ -15,6 +15,8 @@
 import type { Range } from '../types';
 import { uriText } from '../locations';
 import { isRange, plainRange } from '../rangeLike';
+import { TimeSlice } from '../timeSlice';
+import { slicedSort } from '../slicedSort';
 import { CallEdge, CallItem, DiagnosticItem, SEVERITIES, Severity, SymbolItem, symbolKindName } from './types';
 
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
@@ -22,12 +24,30 @@ const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, characte
 /**
  * Symbols of any shape -> {@link SymbolItem}s. `documentUri` is the URI of `DocumentSymbol`s (which
  * carry none). A flat `SymbolInformation` outline stays flat (see {@link nestByRange}). Items with
- * neither shape are skipped.
+ * neither shape are skipped. A source decides how many symbols it answers (an outline may hold a
+ * million): the walk yields through `slice` every few ms, a step per symbol at any depth.
+ * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export function toSymbolItems(raw: unknown, base: 0 | 1, documentUri?: string): SymbolItem[] {
+export async function toSymbolItems(raw: unknown, base: 0 | 1, documentUri?: string, slice = new TimeSlice(), signal?: AbortSignal): Promise<SymbolItem[]> {
+  return convertSymbols(raw, base, documentUri, slice, signal, false);
+}
+
+/**
+ * The first symbol {@link toSymbolItems} gives, without its children (`undefined` when none
+ * converts): for a readiness probe, which needs one symbol of an outline that may hold a million.
+ * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
+ */
+export async function firstSymbolItem(raw: unknown, base: 0 | 1, documentUri?: string, slice = new TimeSlice(), signal?: AbortSignal): Promise<SymbolItem | undefined> {
+  return (await convertSymbols(raw, base, documentUri, slice, signal, true))[0];
+}
+
+/** {@link toSymbolItems}; `first`: only the first symbol that converts, its children left out. */
+async function convertSymbols(raw: unknown, base: 0 | 1, documentUri: string | undefined, slice: TimeSlice, signal: AbortSignal | undefined, first: boolean): Promise<SymbolItem[]> {
   const items = Array.isArray(raw) ? raw : raw === null || raw === undefined ? [] : [raw];
   const out: SymbolItem[] = [];
   for (const it of items) {
+    if (first && out.length > 0) break;
+    await slice.pause(signal);
     const o = it as { name?: unknown; kind?: unknown; detail?: unknown; containerName?: unknown; range?: unknown; selectionRange?: unknown; children?: unknown; location?: { uri?: unknown; range?: unknown } };
     if (!o || typeof o !== 'object' || typeof o.name !== 'string') continue;
     const kind = symbolKindName(o.kind, base);
@@ -37,7 +57,7 @@ export function toSymbolItems(raw: unknown, base: 0 | 1, documentUri?: string): 
     const uri = locUri ?? documentUri;
     if (uri === undefined) continue;
     if (isRange(o.range) && isRange(o.selectionRange)) {
-      const children = Array.isArray(o.children) && o.children.length > 0 ? toSymbolItems(o.children, base, uri) : undefined;
+      const children = !first && Array.isArray(o.children) && o.children.length > 0 ? await convertSymbols(o.children, base, uri, slice, signal, false) : undefined;
       out.push({ name: o.name, kind, uri, range: plainRange(o.range), selectionRange: plainRange(o.selectionRange), ...(detail ? { detail } : {}), ...(containerName ? { containerName } : {}), ...(children ? { children } : {}) });
     } else {
       // SymbolInformation, or a WorkspaceSymbol whose location has no range (resolved lazily: the file start stands in)
@@ -55,23 +75,60 @@ function contains(outer: Range, inner: Range): boolean {
 
 /**
  * A flat outline (`SymbolInformation`s) nested by range containment, as VS Code's outline does:
- * a symbol becomes a child of the smallest earlier symbol whose range contains its range. Trees
- * (items with `children`) are returned unchanged.
+ * a symbol becomes a child of the smallest earlier symbol whose range contains its range (earlier:
+ * sorted by start, then the longer range first, ties in the given order). Trees (items with
+ * `children`) are returned unchanged (a new array of the same items). Symbols without children are
+ * the given objects; a parent is a copy with `children`. Every pass yields through `slice` every
+ * few ms (see {@link toSymbolItems}).
+ * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export function nestByRange(items: readonly SymbolItem[]): SymbolItem[] {
-  if (items.some((i) => i.children)) return [...items];
-  const sorted = [...items].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || b.range.end.line - a.range.end.line);
-  type Node = { item: SymbolItem; children: Node[] };
+export async function nestByRange(items: readonly SymbolItem[], slice = new TimeSlice(), signal?: AbortSignal): Promise<SymbolItem[]> {
+  let tree = false;
+  for (const i of items) {
+    await slice.pause(signal);
+    if (i.children) {
+      tree = true;
+      break;
+    }
+  }
+  if (tree) return [...items];
+  const sorted = await slicedSort(items, (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || b.range.end.line - a.range.end.line, slice, signal);
+  type Node = { item: SymbolItem; children: Node[]; built?: SymbolItem };
   const roots: Node[] = [];
   const stack: Node[] = [];
+  // Document order (parents before their children): built back to front, children first.
+  const order: Node[] = [];
   for (const item of sorted) {
+    await slice.pause(signal);
     const node: Node = { item, children: [] };
-    while (stack.length > 0 && !contains(stack[stack.length - 1]!.item.range, item.range)) stack.pop();
+    while (stack.length > 0 && !contains(stack[stack.length - 1]!.item.range, item.range)) {
+      stack.pop();
+      await slice.pause(signal);
+    }
     (stack.length > 0 ? stack[stack.length - 1]!.children : roots).push(node);
     stack.push(node);
+    order.push(node);
   }
-  const build = (n: Node): SymbolItem => (n.children.length > 0 ? { ...n.item, children: n.children.map(build) } : n.item);
-  return roots.map(build);
+  for (let i = order.length - 1; i >= 0; i--) {
+    await slice.pause(signal);
+    const n = order[i]!;
+    if (n.children.length === 0) {
+      n.built = n.item;
+      continue;
+    }
+    const children: SymbolItem[] = [];
+    for (const c of n.children) {
+      await slice.pause(signal);
+      children.push(c.built!);
+    }
+    n.built = { ...n.item, children };
+  }
+  const out: SymbolItem[] = [];
+  for (const r of roots) {
+    await slice.pause(signal);
+    out.push(r.built!);
+  }
+  return out;
 }
 
 /** A diagnostic's code as text: `2322`, `'no-unused-vars'`, `{value: 'x', target}` -> `'x'`. */

@@ -15,7 +15,7 @@ import type { Range } from '../types';
 import { uriKey } from '../uri';
 import { TimeSlice } from '../timeSlice';
 import { slicedSort } from '../slicedSort';
-import type { CallItem, DiagnosticItem, Severity, SymbolItem } from './types';
+import type { CallItem, DiagnosticItem, Severity, SymbolItem, SymbolKindName } from './types';
 import { SEVERITIES } from './types';
 
 /** Reads a document's lines (split by `splitLines`; for a very big document only its first lines, see `headLines`), `undefined` when unreadable. */
@@ -72,6 +72,8 @@ export interface PresentOptions {
   readonly offset: number;
   readonly limit: number;
   readonly readLines: ReadLines;
+  /** Aborts the shaping (`LspError` `cancelled`, checked where a long pass yields). */
+  readonly signal?: AbortSignal;
 }
 
 /** A cache around `readLines`: each URI is read once per answer. */
@@ -162,11 +164,11 @@ function fold<T extends { place: PlacedPath }>(placed: readonly T[]): { listed: 
 }
 
 /** {@link fold}, yielding through `slice` every few ms. */
-async function foldSliced<T extends { place: PlacedPath }>(placed: readonly T[], slice: TimeSlice): Promise<{ listed: T[]; collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } }> {
+async function foldSliced<T extends { place: PlacedPath }>(placed: readonly T[], slice: TimeSlice, signal?: AbortSignal): Promise<{ listed: T[]; collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } }> {
   const listed: T[] = [];
   const groups = { nodeModules: [] as T[], external: [] as T[] };
   for (const p of placed) {
-    await slice.pause();
+    await slice.pause(signal);
     if (p.place.where === 'workspace') listed.push(p);
     else groups[p.place.where].push(p);
   }
@@ -174,16 +176,16 @@ async function foldSliced<T extends { place: PlacedPath }>(placed: readonly T[],
   const collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } = {};
   for (const where of ['nodeModules', 'external'] as const) {
     const group = groups[where];
-    if (group.length > 0) collapsed[where] = { count: group.length, files: await countByPathSliced(group, slice) };
+    if (group.length > 0) collapsed[where] = { count: group.length, files: await countByPathSliced(group, slice, signal) };
   }
   return { listed, collapsed };
 }
 
 /** {@link countByPath} of the items' paths, yielding through `slice` every few ms. */
-async function countByPathSliced(items: ReadonlyArray<{ place: PlacedPath }>, slice: TimeSlice): Promise<FileCount[]> {
+async function countByPathSliced(items: ReadonlyArray<{ place: PlacedPath }>, slice: TimeSlice, signal?: AbortSignal): Promise<FileCount[]> {
   const counts = new Map<string, number>();
   for (const { place } of items) {
-    await slice.pause();
+    await slice.pause(signal);
     counts.set(place.path, (counts.get(place.path) ?? 0) + 1);
   }
   return [...counts.entries()].map(([path, count]) => ({ path, count }));
@@ -200,7 +202,8 @@ function countByPath(paths: readonly string[]): FileCount[] {
  * by `score` (higher first; then workspace before `node_modules` before outside, path, line),
  * folded and paged.
  * @param scored the symbols with their match score (`./match.ts`).
- * @throws RangeError for a bad `offset` / `limit` (the tool validates first).
+ * @throws RangeError for a bad `offset` / `limit` (the tool validates first); LspError `cancelled`
+ *   when `options.signal` aborts (checked at each pause that yields).
  */
 export async function shapeWorkspaceSymbols(scored: ReadonlyArray<{ symbol: SymbolItem; score: number }>, options: PresentOptions): Promise<ShapedSymbols> {
   checkPage(options.offset, options.limit);
@@ -212,7 +215,7 @@ export async function shapeWorkspaceSymbols(scored: ReadonlyArray<{ symbol: Symb
   const places = new Map<string, PlacedPath>();
   const placed: Array<{ symbol: SymbolItem; score: number; place: PlacedPath; rank: number }> = [];
   for (const x of scored) {
-    await slice.pause();
+    await slice.pause(options.signal);
     const s = x.symbol;
     let place = places.get(s.uri);
     if (!place) places.set(s.uri, (place = placeUri(options.roots, s.uri)));
@@ -229,12 +232,13 @@ export async function shapeWorkspaceSymbols(scored: ReadonlyArray<{ symbol: Symb
       (a.place.path < b.place.path ? -1 : a.place.path > b.place.path ? 1 : 0) ||
       a.symbol.selectionRange.start.line - b.symbol.selectionRange.start.line,
     slice,
+    options.signal,
   );
-  const { listed, collapsed } = await foldSliced(sorted, slice);
+  const { listed, collapsed } = await foldSliced(sorted, slice, options.signal);
   const page = listed.slice(options.offset, options.offset + options.limit);
   const lines = cachedLines(options.readLines);
   const symbols = await Promise.all(page.map((p) => showSymbol(p.symbol, p.place, lines)));
-  const files = await countByPathSliced(listed, slice);
+  const files = await countByPathSliced(listed, slice, options.signal);
   const nextOffset = options.offset + page.length < listed.length ? options.offset + page.length : undefined;
   return {
     total: listed.length,
@@ -249,22 +253,56 @@ export async function shapeWorkspaceSymbols(scored: ReadonlyArray<{ symbol: Symb
 }
 
 /**
- * Shape a document's outline: symbols in document order, flattened pre-order for paging; the page
- * is rebuilt as a tree (an entry whose parent is on another page is a root of this page, with the
- * parent's name as `containerName`). `total` counts every symbol at every depth.
+ * The symbols of the given kinds (`kinds` undefined: all of them, a new array of the same items): a
+ * symbol of another kind is dropped and its kept descendants take its place; a kept symbol is a
+ * copy whose `children` are its kept descendants (`children: undefined` when none is kept). Yields
+ * through `slice` every few ms, a step per symbol at any depth (an outline may hold a million).
+ * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
+ */
+export async function keepKinds(items: readonly SymbolItem[], kinds: readonly SymbolKindName[] | undefined, slice = new TimeSlice(), signal?: AbortSignal): Promise<SymbolItem[]> {
+  if (!kinds) return [...items];
+  const out: SymbolItem[] = [];
+  for (const s of items) {
+    await slice.pause(signal);
+    const children = s.children ? await keepKinds(s.children, kinds, slice, signal) : undefined;
+    if (kinds.includes(s.kind)) out.push({ ...s, ...(children && children.length > 0 ? { children } : { children: undefined }) });
+    else if (children) {
+      for (const c of children) {
+        await slice.pause(signal);
+        out.push(c);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Shape a document's outline: symbols in document order (by start line, then character; ties keep
+ * the source's order), flattened pre-order for paging; the page is rebuilt as a tree (an entry
+ * whose parent is on another page is a root of this page, with the parent's name as
+ * `containerName` unless it has one). `total` counts every symbol at every depth. The flattening
+ * yields every few ms (a source decides how many symbols an outline has: a million is a few
+ * seconds of work in slices), then only the page's entries are shown.
+ * @throws RangeError for a bad `offset` / `limit` (the tool validates first); LspError `cancelled`
+ *   when `options.signal` aborts (checked at each pause that yields).
  */
 export async function shapeOutline(tree: readonly SymbolItem[], options: PresentOptions): Promise<ShapedOutline> {
   checkPage(options.offset, options.limit);
+  const slice = new TimeSlice();
+  const signal = options.signal;
   const flat: Array<{ item: SymbolItem; parent: number }> = [];
   const byStart = (a: SymbolItem, b: SymbolItem) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
-  const visit = (items: readonly SymbolItem[], parent: number) => {
-    for (const item of [...items].sort(byStart)) {
+  // Each call awaits before it goes deeper, so the native stack stays shallow at any depth.
+  const visit = async (items: readonly SymbolItem[], parent: number): Promise<void> => {
+    const sorted = items.length > 1 ? await slicedSort(items, byStart, slice, signal) : items;
+    for (const item of sorted) {
+      await slice.pause(signal);
       const me = flat.length;
       flat.push({ item, parent });
-      if (item.children) visit(item.children, me);
+      if (item.children) await visit(item.children, me);
     }
   };
-  visit(tree, -1);
+  await visit(tree, -1);
   const from = options.offset;
   const to = Math.min(flat.length, from + options.limit);
   const lines = cachedLines(options.readLines);

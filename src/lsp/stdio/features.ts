@@ -11,6 +11,7 @@
 import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems } from '../features/convert';
 import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../features/types';
 import type { Position } from '../types';
+import { TimeSlice } from '../timeSlice';
 import { extensionOfUri, parseUri } from '../uri';
 import type { StdioLspProvider } from './provider';
 
@@ -27,7 +28,7 @@ export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHi
   /** `workspace/symbol` (`SymbolInformation[]` or `WorkspaceSymbol[]`). */
   async workspaceSymbols(query: string, ctx: FeatureContext): Promise<SymbolItem[]> {
     const r = await this.server.featureRequest<unknown>({ method: 'workspace/symbol', capability: 'workspaceSymbolProvider', params: { query }, isEmpty: emptyList }, ctx.signal);
-    return toSymbolItems(r, 1);
+    return toSymbolItems(r, 1, undefined, undefined, ctx.signal);
   }
 
   /** `textDocument/documentSymbol` (`DocumentSymbol[]` tree, or `SymbolInformation[]` nested by range). */
@@ -36,7 +37,8 @@ export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHi
       { method: 'textDocument/documentSymbol', capability: 'documentSymbolProvider', params: { textDocument: { uri } }, document: { uri, languageId }, isEmpty: emptyList },
       ctx.signal,
     );
-    return nestByRange(toSymbolItems(r, 1, uri));
+    const slice = new TimeSlice();
+    return nestByRange(await toSymbolItems(r, 1, uri, slice, ctx.signal), slice, ctx.signal);
   }
 
   /**

@@ -23,7 +23,7 @@ import * as vscode from 'vscode';
 // follow ("Cannot find module './impl/format'" at activation).
 import { parse as parseJsonc } from 'jsonc-parser/lib/esm/main';
 import type { AnswerState } from '../../lsp/askUntilSettled';
-import { toSymbolItems } from '../../lsp/features/convert';
+import { firstSymbolItem } from '../../lsp/features/convert';
 import { flattenHover } from '../../lsp/hoverText';
 import { isLoadingHover } from '../../lsp/loadingHover';
 import { fileNotFoundError } from '../../lsp/sourceErrors';
@@ -94,7 +94,7 @@ export interface LanguageProbe {
  */
 export async function probeLanguage(document: vscode.TextDocument): Promise<LanguageProbe> {
   if (activating(document.languageId)) return { state: 'loading', hasSymbols: false, supported: true };
-  const first = toSymbolItems(await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri), 0, document.uri.toString())[0];
+  const first = await firstSymbolItem(await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri), 0, document.uri.toString());
   if (!first) return { state: 'unknown', hasSymbols: false, supported: false };
   const position = new vscode.Position(first.selectionRange.start.line, first.selectionRange.start.character);
   const hovers = await vscode.commands.executeCommand<unknown>('vscode.executeHoverProvider', document.uri, position);

@@ -176,7 +176,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
         const states = probes.filter((p) => p.supported).map((p) => p.state);
         const raw = await vscode.commands.executeCommand<unknown>('vscode.executeWorkspaceSymbolProvider', query);
         // TypeScript labels functions and methods `name()` in this list; the symbol's name is `name`.
-        const items = toSymbolItems(raw, 0).map((s) => (/^(Function|Method|Constructor)$/.test(s.kind) && s.name.endsWith('()') ? { ...s, name: s.name.slice(0, -2) } : s));
+        const items = (await toSymbolItems(raw, 0, undefined, undefined, ctx.signal)).map((s) => (/^(Function|Method|Constructor)$/.test(s.kind) && s.name.endsWith('()') ? { ...s, name: s.name.slice(0, -2) } : s));
         return { answer: items, state: states.length > 0 ? leastReady(states) : 'unknown' };
       },
     });
@@ -205,14 +205,14 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
       signal: ctx.signal,
       attempt: async () => {
         const raw = await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri);
-        const items = toSymbolItems(raw, 0, document.uri.toString());
+        const items = await toSymbolItems(raw, 0, document.uri.toString(), undefined, ctx.signal);
         if (items.length > 0) this.readyLanguages.add(language);
         const looked = items.length > 0 || this.readyLanguages.has(language) || document.getText().trim() === '';
         if (!looked && !limit.hasSupport && (await probeLanguage(document)).supported) limit.support();
         return { answer: items, state: looked ? 'settled' : 'loading' };
       },
     });
-    if (outcome.settled) return nestByRange(outcome.answer);
+    if (outcome.settled) return nestByRange(outcome.answer, undefined, ctx.signal);
     throw notReady(document, 'no outline', limit.ms);
   }
 

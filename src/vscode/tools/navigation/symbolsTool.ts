@@ -9,26 +9,14 @@ import * as vscode from 'vscode';
 import { abortOnCancel } from '../../cancellation';
 import { validateSymbolsInput } from '../../../lsp/features/input';
 import { matchSymbolName } from '../../../lsp/features/match';
-import { shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/features/present';
+import { keepKinds, shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/features/present';
 import type { FeatureRegistry } from '../../../lsp/features/registry';
-import type { SymbolItem, SymbolKindName } from '../../../lsp/features/types';
+import type { SymbolItem } from '../../../lsp/features/types';
 import { isLspError, LspError } from '../../../lsp/types';
 import { workspaceUriOf } from '../../navigation/resolveFile';
 import { toolResult } from '../toolResult';
 import { errorMessage } from '../../../common/errorMessage';
 import { capped, openFolders, readLines, resolveInside, roots, SourceReport } from './workspaceAnswers';
-
-/** The symbols of the given kinds; a symbol of another kind is dropped and its matching descendants take its place. */
-function keepKinds(items: readonly SymbolItem[], kinds: readonly SymbolKindName[] | undefined): SymbolItem[] {
-  if (!kinds) return [...items];
-  const out: SymbolItem[] = [];
-  for (const s of items) {
-    const children = s.children ? keepKinds(s.children, kinds) : undefined;
-    if (kinds.includes(s.kind)) out.push({ ...s, ...(children && children.length > 0 ? { children } : { children: undefined }) });
-    else if (children) out.push(...children);
-  }
-  return out;
-}
 
 /** `dsh_symbols`: workspace symbols by `query`, or the outline of `filePath`. */
 export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unknown>> {
@@ -57,8 +45,8 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
       if (i.filePath !== undefined) {
         const target = await resolveInside(i.filePath, SymbolsTool.toolName);
         const { provider, providerId, languageId } = this.registry.forUri('symbols', target.uri.toString());
-        const tree = keepKinds(await provider.documentSymbols(target.uri.toString(), languageId, { workspaceUri: workspaceUriOf(target), signal }), i.kinds);
-        const shaped = await capped(i.limit, (limit) => shapeOutline(tree, { roots: rootList, offset: i.offset, limit, readLines }));
+        const tree = await keepKinds(await provider.documentSymbols(target.uri.toString(), languageId, { workspaceUri: workspaceUriOf(target), signal }), i.kinds, undefined, signal);
+        const shaped = await capped(i.limit, (limit) => shapeOutline(tree, { roots: rootList, offset: i.offset, limit, readLines, signal }));
         return { mode: 'outline', file: target.shown, provider: providerId, ...shaped };
       }
       const query = i.query!;
@@ -91,7 +79,7 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
       // Nothing found while a language was still loading is not "no results".
       if (scored.length === 0 && notReady[0]) throw notReady[0];
       sources.sort((a, b) => (a.id < b.id ? -1 : 1));
-      const shaped = await capped(i.limit, (limit) => shapeWorkspaceSymbols(scored, { roots: rootList, offset: i.offset, limit, readLines }));
+      const shaped = await capped(i.limit, (limit) => shapeWorkspaceSymbols(scored, { roots: rootList, offset: i.offset, limit, readLines, signal }));
       const notes = sources.filter((s) => s.error).map((s) => `source '${s.id}' did not answer: ${s.error}`);
       return { mode: 'workspace', query, ...shaped, sources, ...(notes.length > 0 ? { notes } : {}) };
     } finally {
