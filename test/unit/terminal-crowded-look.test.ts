@@ -202,48 +202,13 @@ time.sleep(600)
     return reader;
   };
 
-  it('a reader below a member that left the session, in the group of a leader the walk reaches, is proven reading and typed to', async () => {
-    // The leader (python3, the foreground job) forks a child that forks the reader and then calls
-    // setsid(2): the child leaves the session, the reader stays in it and in the leader's group.
-    const script = path.join(s.h.tmp, 'reader-below-setsid.py');
-    const pids = path.join(s.h.tmp, 'reader-below-setsid-pids');
-    fs.writeFileSync(
-      script,
-      `import os, sys, time
-a = os.fork()
-if a == 0:
-    m = os.fork()
-    if m == 0:
-        time.sleep(0.3)
-        print('got', sys.stdin.readline().strip(), flush=True)
-        os._exit(0)
-    os.setsid()
-    with open(${JSON.stringify(pids)} + '.tmp', 'w') as f:
-        f.write(f'{os.getpid()} {m}')
-    os.rename(${JSON.stringify(pids)} + '.tmp', ${JSON.stringify(pids)})
-    os.waitpid(m, 0)
-    os._exit(0)
-os.waitpid(a, 0)
-`,
-    );
-    const r = await send(`python3 ${script}`, 10_000);
-    const [left, reader] = fs.readFileSync(pids, 'utf8').split(' ').map(Number);
-    assert.notEqual(readStat(left!)?.session, s.shell, 'the middle process left the session');
-    assert.equal(readStat(reader!)?.session, s.shell, 'the reader is in the session');
-    const look = await completeLook(s.shell);
-    assert.deepEqual(look.members.map((p) => p.pid).sort(), [readStat(s.shell)!.tpgid, reader].sort(), 'the look finds the reader below the process that left');
-    assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
-    assert.equal(r.waiting, 'program-input');
-    assert.match((await send('hello')).output, /got hello/);
-  });
-
   /**
-   * Runs `python3 <script>` where the foreground job's leader forks `left`, which forks the reader
-   * (in the session and the leader's group) as `forkReader` says, then leaves the session with
-   * setsid(2) and forks a child of its own session; the script writes `left reader` to `pids` once
-   * `left`'s child lists hold its own child before the reader (see the callers).
+   * Runs `python3 <script>` (`body(pids)`) where the foreground job's leader forks `left`, which
+   * forks the reader (in the session and the leader's group) and then leaves the session with
+   * setsid(2); the script writes `left reader` to `pids` once laid out (see the callers). The
+   * reader must be found, proven reading, and typed to.
    */
-  const readerListedAfterOwnChild = async (name: string, body: (pids: string) => string) => {
+  const readerBelowLeft = async (name: string, body: (pids: string) => string) => {
     const script = path.join(s.h.tmp, `${name}.py`);
     const pids = path.join(s.h.tmp, `${name}-pids`);
     fs.writeFileSync(script, body(pids));
@@ -263,11 +228,33 @@ os.waitpid(a, 0)
         f.write(${text})
     os.rename(${JSON.stringify(file)} + '.tmp', ${JSON.stringify(file)})`;
 
+  it('a reader below a member that left the session, in the group of a leader the walk reaches, is proven reading and typed to', async () => {
+    // The leader (python3, the foreground job) forks a child that forks the reader and then calls
+    // setsid(2): the child leaves the session, the reader stays in it and in the leader's group.
+    await readerBelowLeft(
+      'reader-below-setsid',
+      (pids) => `import os, sys, time
+a = os.fork()
+if a == 0:
+    m = os.fork()
+    if m == 0:
+        time.sleep(0.3)
+        print('got', sys.stdin.readline().strip(), flush=True)
+        os._exit(0)
+    os.setsid()
+    ${writePids(pids, "f'{os.getpid()} {m}'")}
+    os.waitpid(m, 0)
+    os._exit(0)
+os.waitpid(a, 0)
+`,
+    );
+  });
+
   it('a reader forked before the setsid by a thread that has since exited, listed after a child forked since, is proven reading', async () => {
     // A thread of the process that leaves forks the reader and ends after the setsid and the next
     // fork: the kernel moves a dead thread's children to the tail of a live thread's list
     // (kernel/exit.c forget_original_parent), after the child forked in the new session.
-    await readerListedAfterOwnChild(
+    await readerBelowLeft(
       'reader-of-dead-thread',
       (pids) => `import os, sys, threading, time
 a = os.fork()
@@ -306,7 +293,7 @@ os.waitpid(a, 0)
     // The process that leaves is a child subreaper (prctl PR_SET_CHILD_SUBREAPER): the reader,
     // orphaned by its parent, is moved to the tail of its list (kernel/exit.c), after the child
     // it forked in its own session.
-    await readerListedAfterOwnChild(
+    await readerBelowLeft(
       'reader-adopted-by-left',
       (pids) => `import ctypes, os, sys, time
 a = os.fork()
