@@ -49,10 +49,10 @@ describe('features beside the seam: matching, conversion, shaping', () => {
     assert.deepEqual((await nestByRange(flat)).map((s) => [s.name, (s.children ?? []).map((c) => c.name)]), [['A', ['m']], ['g', []]]);
   });
 
-  it('diagnostics: severities by base, codes of every shape as text, source kept', () => {
-    const vs = toDiagnosticItems([{ range: R(0, 1, 0, 2), severity: 0, message: 'bad', source: 'ts', code: 2322 }, { range: R(1, 0, 1, 1), severity: 3, message: 'hint', code: { value: 'x', target: {} } }], `${ROOT}/a.ts`, 0);
+  it('diagnostics: severities by base, codes of every shape as text, source kept', async () => {
+    const vs = await toDiagnosticItems([{ range: R(0, 1, 0, 2), severity: 0, message: 'bad', source: 'ts', code: 2322 }, { range: R(1, 0, 1, 1), severity: 3, message: 'hint', code: { value: 'x', target: {} } }], `${ROOT}/a.ts`, 0);
     assert.deepEqual(vs.map((d) => [d.severity, d.code, d.source]), [['error', '2322', 'ts'], ['hint', 'x', undefined]]);
-    const lsp = toDiagnosticItems([{ range: R(0, 0, 0, 1), severity: 2, message: 'w' }, { range: R(0, 0, 0, 1), message: 'no severity' }], `${ROOT}/a.ts`, 1);
+    const lsp = await toDiagnosticItems([{ range: R(0, 0, 0, 1), severity: 2, message: 'w' }, { range: R(0, 0, 0, 1), message: 'no severity' }], `${ROOT}/a.ts`, 1);
     assert.deepEqual(lsp.map((d) => d.severity), ['warning', 'error']);
   });
 

@@ -143,11 +143,41 @@ export function severityName(severity: unknown, base: 0 | 1): Severity {
   return typeof severity === 'number' ? (SEVERITIES[severity - base] ?? 'error') : 'error';
 }
 
-/** Diagnostics of any shape for document `uri` -> {@link DiagnosticItem}s (items without range or message skipped). */
-export function toDiagnosticItems(raw: unknown, uri: string, base: 0 | 1): DiagnosticItem[] {
-  const items = Array.isArray(raw) ? raw : [];
+/**
+ * Diagnostics of any shape for document `uri` -> {@link DiagnosticItem}s, in the given order (items
+ * without range or message skipped). A source decides how many problems a file has (a linter on a
+ * generated file may report a hundred thousand): the loop yields through `slice` every few ms.
+ * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
+ */
+export async function toDiagnosticItems(raw: unknown, uri: string, base: 0 | 1, slice = new TimeSlice(), signal?: AbortSignal): Promise<DiagnosticItem[]> {
   const out: DiagnosticItem[] = [];
+  await pushDiagnosticItems(out, raw, uri, base, slice, signal);
+  return out;
+}
+
+/**
+ * A whole workspace's diagnostics, `[uri, diagnostics]` per file (as `vscode.languages.getDiagnostics()`
+ * gives them; a URI a string or an object whose `toString()` is the URI) -> one list of
+ * {@link DiagnosticItem}s, file after file in the given order (see {@link toDiagnosticItems}; a
+ * file without a URI is skipped). Hundreds of thousands of problems are usual on a big
+ * repository: the walk yields through `slice` every few ms, a step per file and per diagnostic.
+ * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
+ */
+export async function toWorkspaceDiagnosticItems(files: Iterable<readonly [unknown, unknown]>, base: 0 | 1, slice = new TimeSlice(), signal?: AbortSignal): Promise<DiagnosticItem[]> {
+  const out: DiagnosticItem[] = [];
+  for (const [u, raw] of files) {
+    await slice.pause(signal);
+    const uri = uriText(u);
+    if (uri !== undefined) await pushDiagnosticItems(out, raw, uri, base, slice, signal);
+  }
+  return out;
+}
+
+/** Append the {@link DiagnosticItem}s of `raw` (one document's) to `out`, yielding through `slice`. */
+async function pushDiagnosticItems(out: DiagnosticItem[], raw: unknown, uri: string, base: 0 | 1, slice: TimeSlice, signal: AbortSignal | undefined): Promise<void> {
+  const items = Array.isArray(raw) ? raw : [];
   for (const it of items) {
+    await slice.pause(signal);
     const o = it as { range?: unknown; severity?: unknown; message?: unknown; source?: unknown; code?: unknown };
     if (!o || !isRange(o.range) || typeof o.message !== 'string') continue;
     const code = codeText(o.code);
@@ -160,7 +190,6 @@ export function toDiagnosticItems(raw: unknown, uri: string, base: 0 | 1): Diagn
       ...(code !== undefined ? { code } : {}),
     });
   }
-  return out;
 }
 
 /** A `CallHierarchyItem` of either API -> {@link CallItem}, keeping the original as `data`; `undefined` for another shape. */

@@ -152,18 +152,11 @@ function checkPage(offset: number, limit: number): void {
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer >= 1, got ${limit}`);
 }
 
-function fold<T extends { place: PlacedPath }>(placed: readonly T[]): { listed: T[]; collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } } {
-  const hasWorkspace = placed.some((p) => p.place.where === 'workspace');
-  if (!hasWorkspace) return { listed: [...placed], collapsed: {} };
-  const collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } = {};
-  for (const where of ['nodeModules', 'external'] as const) {
-    const group = placed.filter((p) => p.place.where === where);
-    if (group.length > 0) collapsed[where] = { count: group.length, files: countByPath(group.map((g) => g.place.path)) };
-  }
-  return { listed: placed.filter((p) => p.place.where === 'workspace'), collapsed };
-}
-
-/** {@link fold}, yielding through `slice` every few ms. */
+/**
+ * Hits under `node_modules` or outside the workspace folded into counts (per path, in the given
+ * order) when the workspace has hits of its own; else every hit is listed. Yields through `slice`
+ * every few ms.
+ */
 async function foldSliced<T extends { place: PlacedPath }>(placed: readonly T[], slice: TimeSlice, signal?: AbortSignal): Promise<{ listed: T[]; collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } }> {
   const listed: T[] = [];
   const groups = { nodeModules: [] as T[], external: [] as T[] };
@@ -181,19 +174,13 @@ async function foldSliced<T extends { place: PlacedPath }>(placed: readonly T[],
   return { listed, collapsed };
 }
 
-/** {@link countByPath} of the items' paths, yielding through `slice` every few ms. */
+/** How many items each path has, in the order paths first appear, yielding through `slice` every few ms. */
 async function countByPathSliced(items: ReadonlyArray<{ place: PlacedPath }>, slice: TimeSlice, signal?: AbortSignal): Promise<FileCount[]> {
   const counts = new Map<string, number>();
   for (const { place } of items) {
     await slice.pause(signal);
     counts.set(place.path, (counts.get(place.path) ?? 0) + 1);
   }
-  return [...counts.entries()].map(([path, count]) => ({ path, count }));
-}
-
-function countByPath(paths: readonly string[]): FileCount[] {
-  const counts = new Map<string, number>();
-  for (const p of paths) counts.set(p, (counts.get(p) ?? 0) + 1);
   return [...counts.entries()].map(([path, count]) => ({ path, count }));
 }
 
@@ -361,30 +348,44 @@ export interface ShapedDiagnostics extends Paged {
 
 /**
  * Shape diagnostics: those less severe than `minSeverity` dropped, duplicates (same file, range,
- * message) removed, sorted by severity (errors first), path, line and column, folded and paged.
+ * severity, message) removed, sorted by severity (errors first), path, line and column (ties in
+ * the given order), folded and paged; `counts` and `files` count every listed diagnostic. A
+ * workspace's diagnostics may number hundreds of thousands (a linter on a big repository): every
+ * pass over them yields every few ms and each file is placed once, then only the page is shown.
+ * @throws RangeError for a bad `offset` / `limit` (the tool validates first); LspError `cancelled`
+ *   when `options.signal` aborts (checked at each pause that yields).
  */
 export async function shapeDiagnostics(items: readonly DiagnosticItem[], options: PresentOptions & { minSeverity?: Severity }): Promise<ShapedDiagnostics> {
   checkPage(options.offset, options.limit);
+  const slice = new TimeSlice();
+  const signal = options.signal;
   const maxRank = SEVERITIES.indexOf(options.minSeverity ?? 'hint');
   const seen = new Set<string>();
-  const placed = items
-    .filter((d) => SEVERITIES.indexOf(d.severity) <= maxRank)
-    .filter((d) => {
-      const r = d.range;
-      const k = `${uriKey(d.uri)}#${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}#${d.severity}#${d.message}`;
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    })
-    .map((d) => ({ d, place: placeUri(options.roots, d.uri) }))
-    .sort(
-      (a, b) =>
-        SEVERITIES.indexOf(a.d.severity) - SEVERITIES.indexOf(b.d.severity) ||
-        (a.place.path < b.place.path ? -1 : a.place.path > b.place.path ? 1 : 0) ||
-        a.d.range.start.line - b.d.range.start.line ||
-        a.d.range.start.character - b.d.range.start.character,
-    );
-  const { listed, collapsed } = fold(placed);
+  const files = new Map<string, { key: string; place: PlacedPath }>();
+  const placed: Array<{ d: DiagnosticItem; place: PlacedPath; rank: number }> = [];
+  for (const d of items) {
+    await slice.pause(signal);
+    const rank = SEVERITIES.indexOf(d.severity);
+    if (rank > maxRank) continue;
+    let file = files.get(d.uri);
+    if (!file) files.set(d.uri, (file = { key: uriKey(d.uri), place: placeUri(options.roots, d.uri) }));
+    const r = d.range;
+    const k = `${file.key}#${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character}#${d.severity}#${d.message}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    placed.push({ d, place: file.place, rank });
+  }
+  const sorted = await slicedSort(
+    placed,
+    (a, b) =>
+      a.rank - b.rank ||
+      (a.place.path < b.place.path ? -1 : a.place.path > b.place.path ? 1 : 0) ||
+      a.d.range.start.line - b.d.range.start.line ||
+      a.d.range.start.character - b.d.range.start.character,
+    slice,
+    signal,
+  );
+  const { listed, collapsed } = await foldSliced(sorted, slice, signal);
   const page = listed.slice(options.offset, options.offset + options.limit);
   const lines = cachedLines(options.readLines);
   const diagnostics = await Promise.all(
@@ -400,6 +401,7 @@ export async function shapeDiagnostics(items: readonly DiagnosticItem[], options
   const counts = { error: 0, warning: 0, information: 0, hint: 0 };
   const perFile = new Map<string, { path: string; count: number } & Partial<Record<Severity, number>>>();
   for (const { d, place } of listed) {
+    await slice.pause(signal);
     counts[d.severity]++;
     const f = perFile.get(place.path) ?? { path: place.path, count: 0 };
     f.count++;

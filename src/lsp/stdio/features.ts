@@ -8,8 +8,8 @@
  * `unsupported` error naming the server and the method. Answers are LSP-shaped (kinds and
  * severities counted from 1) and converted by `../features/convert.ts`.
  */
-import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems } from '../features/convert';
-import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../features/types';
+import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems, toWorkspaceDiagnosticItems } from '../features/convert';
+import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../features/types';
 import type { Position } from '../types';
 import { TimeSlice } from '../timeSlice';
 import { extensionOfUri, parseUri } from '../uri';
@@ -52,10 +52,10 @@ export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHi
         { method: 'textDocument/diagnostic', capability: 'diagnosticProvider', params: { textDocument: { uri } }, document: { uri, languageId }, isEmpty: () => false },
         ctx.signal,
       );
-      return { diagnostics: toDiagnosticItems(r?.items ?? [], uri, 1), freshness: 'settled' };
+      return { diagnostics: await toDiagnosticItems(r?.items ?? [], uri, 1, undefined, ctx.signal), freshness: 'settled' };
     }
     const pushed = await this.server.pushedDiagnostics(uri, languageId, ctx.signal);
-    const diagnostics = toDiagnosticItems(pushed.diagnostics, uri, 1);
+    const diagnostics = await toDiagnosticItems(pushed.diagnostics, uri, 1, undefined, ctx.signal);
     if (pushed.freshness === 'settled') return { diagnostics, freshness: 'settled' };
     return {
       diagnostics,
@@ -77,23 +77,27 @@ export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHi
     }
     const provider = (await this.server.supports('diagnosticProvider', ctx.signal)) ? await this.workspacePull(ctx) : undefined;
     if (provider) return provider;
-    const diagnostics: DiagnosticItem[] = [];
-    for (const p of this.server.publishedDiagnostics()) diagnostics.push(...toDiagnosticItems(p.diagnostics, p.uri, 1));
+    const diagnostics = await toWorkspaceDiagnosticItems(
+      this.server.publishedDiagnostics().map((p) => [p.uri, p.diagnostics] as const),
+      1,
+      undefined,
+      ctx.signal,
+    );
     return { diagnostics, freshness: 'settled', note: `language server '${this.id}' reports on the files opened to it: this holds what it published since it started; ask for a file by filePath to have it checked` };
   }
 
   private async workspacePull(ctx: FeatureContext): Promise<DiagnosticsAnswer | undefined> {
+    let r: { items?: Array<{ uri?: string; items?: unknown[] }> } | null;
     try {
-      const r = await this.server.featureRequest<{ items?: Array<{ uri?: string; items?: unknown[] }> } | null>(
+      r = await this.server.featureRequest<{ items?: Array<{ uri?: string; items?: unknown[] }> } | null>(
         { method: 'workspace/diagnostic', capability: 'diagnosticProvider', params: { previousResultIds: [] }, isEmpty: () => false },
         ctx.signal,
       );
-      const diagnostics: DiagnosticItem[] = [];
-      for (const report of r?.items ?? []) if (typeof report.uri === 'string') diagnostics.push(...toDiagnosticItems(report.items ?? [], report.uri, 1));
-      return { diagnostics, freshness: 'settled' };
     } catch {
       return undefined; // servers that pull per document only answer workspace/diagnostic with an error
     }
+    const reports = (r?.items ?? []).filter((report) => typeof report.uri === 'string').map((report) => [report.uri, report.items ?? []] as const);
+    return { diagnostics: await toWorkspaceDiagnosticItems(reports, 1, undefined, ctx.signal), freshness: 'settled' };
   }
 
   /** `textDocument/prepareCallHierarchy` at an LSP position. */

@@ -21,8 +21,8 @@ import { readNavigationText } from '../../lsp/fileRead';
 import { askUntilSettled } from '../../lsp/askUntilSettled';
 import { CallLimit, LOADING_TIMEOUT_MS, READY_TIMEOUT_MS } from '../../lsp/callLimit';
 import { cancelledError, throwIfAborted } from '../../lsp/cancellation';
-import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems } from '../../lsp/features/convert';
-import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../../lsp/features/types';
+import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems, toWorkspaceDiagnosticItems } from '../../lsp/features/convert';
+import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../../lsp/features/types';
 import { notReadyError } from '../../lsp/sourceErrors';
 import { LspError, Position } from '../../lsp/types';
 import { leastReady, openDocument, probeLanguage, WorkspaceLanguages } from './languageLoading';
@@ -273,7 +273,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
       }
       if (await cleanAndQuiet()) {
         return {
-          diagnostics: toDiagnosticItems(vscode.languages.getDiagnostics(document.uri), key, 0),
+          diagnostics: await toDiagnosticItems(vscode.languages.getDiagnostics(document.uri), key, 0, undefined, ctx.signal),
           freshness: 'settled',
           note: `no diagnostics were ever published for this file; its language support has its project loaded and stayed quiet for ${(this.cleanQuietMs / 1000).toFixed(1)} s while the file was shown (language servers such as TypeScript publish nothing for a file without problems)`,
         };
@@ -285,7 +285,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
       await this.tracker.nextChange(Math.min(left, !current ? 100 : fresh() ? this.settleMs : 1000), ctx.signal);
       if (!current) current = await onDisk();
     }
-    const diagnostics = toDiagnosticItems(vscode.languages.getDiagnostics(document.uri), key, 0);
+    const diagnostics = await toDiagnosticItems(vscode.languages.getDiagnostics(document.uri), key, 0, undefined, ctx.signal);
     if (fresh() && quiet()) return { diagnostics, freshness: 'settled' };
     const secs = Math.round(limit.ms / 1000);
     if (this.tracker.publishedAt(key) === undefined) {
@@ -305,8 +305,8 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
    */
   async workspaceDiagnostics(ctx: FeatureContext): Promise<DiagnosticsAnswer> {
     throwIfAborted(ctx.signal);
-    const diagnostics: DiagnosticItem[] = [];
-    for (const [uri, list] of vscode.languages.getDiagnostics()) diagnostics.push(...toDiagnosticItems(list, uri.toString(), 0));
+    // Hundreds of thousands on a big repository: converted in slices (see toWorkspaceDiagnosticItems).
+    const diagnostics = await toWorkspaceDiagnosticItems(vscode.languages.getDiagnostics(), 0, undefined, ctx.signal);
     const last = this.tracker.lastPublished();
     const busy = last !== undefined && Date.now() - last < this.settleMs;
     const scope = 'it holds the files the language support has analysed (TypeScript checks files open in editors unless its project diagnostics are on); ask for a file by filePath to have it analysed';

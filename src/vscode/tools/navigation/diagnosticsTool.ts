@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { abortOnCancel } from '../../cancellation';
 import { validateDiagnosticsInput } from '../../../lsp/features/input';
 import { shapeDiagnostics } from '../../../lsp/features/present';
+import { TimeSlice } from '../../../lsp/timeSlice';
 import type { FeatureRegistry } from '../../../lsp/features/registry';
 import type { DiagnosticItem, Freshness } from '../../../lsp/features/types';
 import { workspaceUriOf } from '../../navigation/resolveFile';
@@ -37,7 +38,7 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
     try {
       const rootList = await roots();
       const shape = (items: readonly DiagnosticItem[]) =>
-        capped(i.limit, (limit) => shapeDiagnostics(items, { roots: rootList, offset: i.offset, limit, readLines, ...(i.severity ? { minSeverity: i.severity } : {}) }));
+        capped(i.limit, (limit) => shapeDiagnostics(items, { roots: rootList, offset: i.offset, limit, readLines, signal, ...(i.severity ? { minSeverity: i.severity } : {}) }));
       if (i.filePath !== undefined) {
         const target = await resolveInside(i.filePath, DiagnosticsTool.toolName);
         const { provider, providerId, languageId } = this.registry.forUri('diagnostics', target.uri.toString());
@@ -49,14 +50,21 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
       const items: DiagnosticItem[] = [];
       const sources: Array<SourceReport & { freshness?: Freshness; note?: string }> = [];
       let freshness: Freshness = 'settled';
+      // A workspace may hold hundreds of thousands of problems: the sources' lists are gathered in
+      // slices (one budget for all of them), and which source serves a file is asked once per file.
+      const slice = new TimeSlice();
       await Promise.all(
         this.registry.all('diagnostics').map(async (p) => {
           let count = 0;
+          const owned = new Map<string, boolean>();
           try {
             for (const workspaceUri of folders) {
               const answer = await p.workspaceDiagnostics({ workspaceUri, signal });
               for (const d of answer.diagnostics) {
-                if (!this.registry.owns('diagnostics', p.id, d.uri)) continue;
+                await slice.pause(signal);
+                let owns = owned.get(d.uri);
+                if (owns === undefined) owned.set(d.uri, (owns = this.registry.owns('diagnostics', p.id, d.uri)));
+                if (!owns) continue;
                 items.push(d);
                 count++;
               }
