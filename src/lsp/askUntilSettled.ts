@@ -33,8 +33,9 @@ export interface AskUntilSettledOptions<A> {
   /**
    * True when two answers in a row say the same thing; an `unknown` answer agreeing with the
    * previous `unknown` one is final. Without it, `unknown` answers are never final by agreement.
+   * May answer later (a comparison of long answers that yields); what it throws is thrown.
    */
-  readonly agree?: (previous: A, current: A) => boolean;
+  readonly agree?: (previous: A, current: A) => boolean | Promise<boolean>;
   /** Waits `ms` between attempts; rejects when `signal` aborts. Default: a plain abortable sleep. */
   readonly wait?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** First wait (ms); doubles after each attempt up to `maxDelayMs`. Default 100. */
@@ -57,7 +58,7 @@ export type AskOutcome<A> =
  * (100 ms doubling to 1 s by default, never past `deadline`). At least one attempt is made, even
  * when the deadline has already passed.
  * @throws LspError `cancelled` as soon as `signal` aborts (between attempts or during the wait);
- *   whatever `attempt` throws.
+ *   whatever `attempt` or `agree` throws.
  */
 export async function askUntilSettled<A>(options: AskUntilSettledOptions<A>): Promise<AskOutcome<A>> {
   const { deadline, signal, attempt, agree } = options;
@@ -77,7 +78,7 @@ export async function askUntilSettled<A>(options: AskUntilSettledOptions<A>): Pr
       hasLast = true;
       if (outcome.state === 'settled') return { settled: true, answer: outcome.answer, attempts: n, elapsedMs: Date.now() - started };
       if (outcome.state === 'unknown') {
-        if (agree && previousUnknown && agree(previousUnknown.answer, outcome.answer)) {
+        if (agree && previousUnknown && (await agree(previousUnknown.answer, outcome.answer))) {
           return { settled: true, answer: outcome.answer, attempts: n, elapsedMs: Date.now() - started };
         }
         previousUnknown = { answer: outcome.answer };

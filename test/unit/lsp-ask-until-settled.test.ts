@@ -49,6 +49,20 @@ describe('askUntilSettled: the one ask-again loop', () => {
     assert.deepEqual([r.settled, r.answer, r.attempts], [true, ['a.ts:1', 'b.ts:2'], 3]);
   });
 
+  it('an agreement that answers later (a comparison that yields) counts the same', async () => {
+    const s = scripted<string[]>([
+      [['a.ts:1'], 'unknown'],
+      [['a.ts:1', 'b.ts:2'], 'unknown'],
+      [['b.ts:2', 'a.ts:1'], 'unknown'],
+    ]);
+    const agree = async (a: string[], b: string[]) => {
+      await new Promise((r) => setImmediate(r));
+      return [...a].sort().join() === [...b].sort().join();
+    };
+    const r = await askUntilSettled({ deadline: Date.now() + 5000, signal: signal(), attempt: s.attempt, agree, firstDelayMs: 1 });
+    assert.deepEqual([r.settled, r.answer, r.attempts], [true, ['b.ts:2', 'a.ts:1'], 3]);
+  });
+
   it('a loading answer between two agreeing unknown ones breaks the agreement', async () => {
     const s = scripted<string>([['x', 'unknown'], ['x', 'loading'], ['x', 'unknown'], ['x', 'unknown']]);
     const r = await askUntilSettled({ deadline: Date.now() + 5000, signal: signal(), attempt: s.attempt, agree: (a, b) => a === b, firstDelayMs: 1 });

@@ -23,7 +23,9 @@ import { CallLimit, LOADING_TIMEOUT_MS, READY_TIMEOUT_MS } from '../../lsp/callL
 import { cancelledError, throwIfAborted } from '../../lsp/cancellation';
 import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems, toWorkspaceDiagnosticItems } from '../../lsp/features/convert';
 import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../../lsp/features/types';
+import { sameSymbols, withoutCallParens } from '../../lsp/features/workspaceSymbols';
 import { notReadyError } from '../../lsp/sourceErrors';
+import { TimeSlice } from '../../lsp/timeSlice';
 import { LspError, Position } from '../../lsp/types';
 import { leastReady, openDocument, probeLanguage, WorkspaceLanguages } from './languageLoading';
 import { LooseDocuments, isInTab } from './looseDocuments';
@@ -167,7 +169,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     const outcome = await askUntilSettled<SymbolItem[]>({
       deadline: limit.deadline,
       signal: ctx.signal,
-      agree: (a, b) => symbolKey(a) === symbolKey(b),
+      agree: (a, b) => sameSymbols(a, b, undefined, ctx.signal),
       attempt: async () => {
         const probes = await Promise.all(documents.map((d) => probeLanguage(d)));
         await loose.seenAll(documents, probes, ctx.signal);
@@ -176,7 +178,9 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
         const states = probes.filter((p) => p.supported).map((p) => p.state);
         const raw = await vscode.commands.executeCommand<unknown>('vscode.executeWorkspaceSymbolProvider', query);
         // TypeScript labels functions and methods `name()` in this list; the symbol's name is `name`.
-        const items = (await toSymbolItems(raw, 0, undefined, undefined, ctx.signal)).map((s) => (/^(Function|Method|Constructor)$/.test(s.kind) && s.name.endsWith('()') ? { ...s, name: s.name.slice(0, -2) } : s));
+        // A search may answer hundreds of thousands of symbols: every pass over them yields.
+        const slice = new TimeSlice();
+        const items = await withoutCallParens(await toSymbolItems(raw, 0, undefined, slice, ctx.signal), slice, ctx.signal);
         return { answer: items, state: states.length > 0 ? leastReady(states) : 'unknown' };
       },
     });
@@ -362,11 +366,6 @@ function notReady(document: vscode.TextDocument, what: string, ms: number): LspE
     `Install or enable an extension for ${document.languageId}, wait for it to finish loading and retry`,
     { extension: ext, languageId: document.languageId },
   );
-}
-
-/** A list of symbols as text, to tell whether two answers agree. */
-function symbolKey(items: readonly SymbolItem[]): string {
-  return items.map((s) => `${s.uri}#${s.selectionRange.start.line}:${s.selectionRange.start.character}:${s.name}`).sort().join('|');
 }
 
 /**

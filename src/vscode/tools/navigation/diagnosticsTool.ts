@@ -47,7 +47,7 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
         return { scope: 'file', file: target.shown, provider: providerId, freshness: answer.freshness, ...(answer.note ? { freshnessNote: answer.note } : {}), ...shaped };
       }
       const folders = openFolders('the workspace\'s problems are those of its folders; pass filePath for one file');
-      const items: DiagnosticItem[] = [];
+      const parts: Array<{ items: DiagnosticItem[] }> = [];
       const sources: Array<SourceReport & { freshness?: Freshness; note?: string }> = [];
       let freshness: Freshness = 'settled';
       // A workspace may hold hundreds of thousands of problems: the sources' lists are gathered in
@@ -60,12 +60,15 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
           try {
             for (const workspaceUri of folders) {
               const answer = await p.workspaceDiagnostics({ workspaceUri, signal });
+              // Each answer keeps the place it arrived at while it is filtered.
+              const part: { items: DiagnosticItem[] } = { items: [] };
+              parts.push(part);
               for (const d of answer.diagnostics) {
                 await slice.pause(signal);
                 let owns = owned.get(d.uri);
                 if (owns === undefined) owned.set(d.uri, (owns = this.registry.owns('diagnostics', p.id, d.uri)));
                 if (!owns) continue;
-                items.push(d);
+                part.items.push(d);
                 count++;
               }
               if (FRESHNESS_RANK[answer.freshness] > FRESHNESS_RANK[freshness]) freshness = answer.freshness;
@@ -77,6 +80,13 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
           }
         }),
       );
+      const items: DiagnosticItem[] = [];
+      for (const part of parts) {
+        for (const d of part.items) {
+          await slice.pause(signal);
+          items.push(d);
+        }
+      }
       sources.sort((a, b) => (a.id < b.id ? -1 : 1));
       const shaped = await shape(items);
       return { scope: 'workspace', freshness, ...shaped, sources };

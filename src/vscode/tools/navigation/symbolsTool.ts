@@ -8,10 +8,11 @@
 import * as vscode from 'vscode';
 import { abortOnCancel } from '../../cancellation';
 import { validateSymbolsInput } from '../../../lsp/features/input';
-import { matchSymbolName } from '../../../lsp/features/match';
 import { keepKinds, shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/features/present';
 import type { FeatureRegistry } from '../../../lsp/features/registry';
 import type { SymbolItem } from '../../../lsp/features/types';
+import { scoreSymbols } from '../../../lsp/features/workspaceSymbols';
+import { TimeSlice } from '../../../lsp/timeSlice';
 import { isLspError, LspError } from '../../../lsp/types';
 import { workspaceUriOf } from '../../navigation/resolveFile';
 import { toolResult } from '../toolResult';
@@ -53,20 +54,28 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
       const folders = openFolders('workspace symbols search the workspace folders; pass filePath for one file\'s outline');
       const sources: SourceReport[] = [];
       const notReady: LspError[] = [];
-      const scored: Array<{ symbol: SymbolItem; score: number }> = [];
+      const parts: Array<{ scored: Array<{ symbol: SymbolItem; score: number }> }> = [];
+      // A search may answer hundreds of thousands of symbols: scored in slices (one budget for
+      // every source), and which source serves a file is asked once per file.
+      const slice = new TimeSlice();
       await Promise.all(
         this.registry.all('symbols').map(async (p) => {
           let count = 0;
+          const owned = new Map<string, boolean>();
+          const accept = (s: SymbolItem) => {
+            if (i.kinds && !i.kinds.includes(s.kind)) return false;
+            let owns = owned.get(s.uri);
+            if (owns === undefined) owned.set(s.uri, (owns = this.registry.owns('symbols', p.id, s.uri)));
+            return owns;
+          };
           try {
             for (const workspaceUri of folders) {
-              for (const s of await p.workspaceSymbols(query, { workspaceUri, signal })) {
-                if (!this.registry.owns('symbols', p.id, s.uri)) continue;
-                if (i.kinds && !i.kinds.includes(s.kind)) continue;
-                const score = matchSymbolName(query, s.name);
-                if (score === undefined) continue;
-                scored.push({ symbol: s, score });
-                count++;
-              }
+              const answer = await p.workspaceSymbols(query, { workspaceUri, signal });
+              // Each answer keeps the place it arrived at while it is scored.
+              const part: { scored: Array<{ symbol: SymbolItem; score: number }> } = { scored: [] };
+              parts.push(part);
+              part.scored = await scoreSymbols(query, answer, accept, slice, signal);
+              count += part.scored.length;
             }
             sources.push({ id: p.id, count });
           } catch (e) {
@@ -76,6 +85,13 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
           }
         }),
       );
+      const scored: Array<{ symbol: SymbolItem; score: number }> = [];
+      for (const part of parts) {
+        for (const x of part.scored) {
+          await slice.pause(signal);
+          scored.push(x);
+        }
+      }
       // Nothing found while a language was still loading is not "no results".
       if (scored.length === 0 && notReady[0]) throw notReady[0];
       sources.sort((a, b) => (a.id < b.id ? -1 : 1));
