@@ -210,17 +210,26 @@ export function toCallItem(raw: unknown, base: 0 | 1): CallItem | undefined {
 }
 
 /**
- * Incoming (`{from, fromRanges}`) or outgoing (`{to, fromRanges}`) calls -> {@link CallEdge}s.
+ * Incoming (`{from, fromRanges}`) or outgoing (`{to, fromRanges}`) calls -> {@link CallEdge}s, in
+ * the given order (calls whose item has another shape skipped, call sites that are not ranges
+ * dropped). A source answers every caller at once (a widely used function has tens of thousands):
+ * the loop yields through `slice` every few ms, a step per call and per call site.
  * @param askedUri the document of the item asked about (where outgoing calls' `fromRanges` are).
+ * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export function toCallEdges(raw: unknown, direction: 'incoming' | 'outgoing', askedUri: string, base: 0 | 1): CallEdge[] {
+export async function toCallEdges(raw: unknown, direction: 'incoming' | 'outgoing', askedUri: string, base: 0 | 1, slice = new TimeSlice(), signal?: AbortSignal): Promise<CallEdge[]> {
   const items = Array.isArray(raw) ? raw : [];
   const out: CallEdge[] = [];
   for (const it of items) {
+    await slice.pause(signal);
     const o = it as { from?: unknown; to?: unknown; fromRanges?: unknown };
     const item = toCallItem(direction === 'incoming' ? o?.from : o?.to, base);
     if (!item) continue;
-    const ranges = Array.isArray(o.fromRanges) ? o.fromRanges.filter(isRange).map(plainRange) : [];
+    const ranges: Range[] = [];
+    for (const r of Array.isArray(o.fromRanges) ? (o.fromRanges as unknown[]) : []) {
+      await slice.pause(signal);
+      if (isRange(r)) ranges.push(plainRange(r));
+    }
     out.push({ item, ranges, rangesUri: direction === 'incoming' ? item.uri : askedUri });
   }
   return out;

@@ -453,14 +453,30 @@ export interface CallTreeNode {
   readonly calls?: readonly CallTreeNode[];
 }
 
-/** Convert a walked call tree for the model (paths placed, positions 1-based; call-site previews from the lines). */
-export async function shapeCallTree(node: CallTreeNode, roots: readonly string[], readLines: ReadLines): Promise<ShownCall> {
+/**
+ * Convert a walked call tree for the model (paths placed, positions 1-based; call-site previews
+ * from the lines). The walk bounds the items, not their call sites (a caller may call an item at
+ * any number of places): the conversion yields every few ms, a step per item and per call site.
+ * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
+ */
+export async function shapeCallTree(node: CallTreeNode, roots: readonly string[], readLines: ReadLines, signal?: AbortSignal): Promise<ShownCall> {
   const lines = cachedLines(readLines);
+  const slice = new TimeSlice();
   const show = async (n: CallTreeNode): Promise<ShownCall> => {
+    await slice.pause(signal);
     const place = placeUri(roots, n.item.uri);
     const itemLines = await lines(n.item.uri);
     const siteLines = n.sites ? await lines(n.sites.uri) : undefined;
     const sitePath = n.sites ? placeUri(roots, n.sites.uri).path : '';
+    let callSites: Array<ModelRange & { path: string; preview: string }> | undefined;
+    if (n.sites) {
+      callSites = [];
+      for (const r of n.sites.ranges) {
+        await slice.pause(signal);
+        const text = siteLines?.[r.start.line];
+        callSites.push({ path: sitePath, ...toModelRange(r, siteLines), preview: text !== undefined ? preview(text) : '' });
+      }
+    }
     return {
       name: n.item.name,
       kind: n.item.kind,
@@ -469,9 +485,7 @@ export async function shapeCallTree(node: CallTreeNode, roots: readonly string[]
       ...toModelRange(n.item.selectionRange, itemLines),
       ...(place.where === 'external' ? { external: true as const } : {}),
       ...(place.where === 'nodeModules' ? { nodeModules: true as const } : {}),
-      ...(n.sites
-        ? { callSites: n.sites.ranges.map((r) => ({ path: sitePath, ...toModelRange(r, siteLines), preview: siteLines?.[r.start.line] !== undefined ? preview(siteLines[r.start.line]!) : '' })) }
-        : {}),
+      ...(callSites ? { callSites } : {}),
       ...(n.cycle ? { cycle: true as const } : {}),
       ...(n.seenAbove ? { seenAbove: true as const } : {}),
       ...(n.depthLimit ? { depthLimit: true as const } : {}),

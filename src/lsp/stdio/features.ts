@@ -132,6 +132,6 @@ export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHi
       },
       ctx.signal,
     );
-    return toCallEdges(r, direction, item.uri, 1);
+    return toCallEdges(r, direction, item.uri, 1, undefined, ctx.signal);
   }
 }

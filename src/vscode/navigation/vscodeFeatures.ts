@@ -348,13 +348,13 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
   /** `vscode.provideIncomingCalls` on an item this source prepared. */
   async incoming(item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
     throwIfAborted(ctx.signal);
-    return toCallEdges(await vscode.commands.executeCommand<unknown>('vscode.provideIncomingCalls', item.data), 'incoming', item.uri, 0);
+    return toCallEdges(await vscode.commands.executeCommand<unknown>('vscode.provideIncomingCalls', item.data), 'incoming', item.uri, 0, undefined, ctx.signal);
   }
 
   /** `vscode.provideOutgoingCalls` on an item this source prepared. */
   async outgoing(item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
     throwIfAborted(ctx.signal);
-    return toCallEdges(await vscode.commands.executeCommand<unknown>('vscode.provideOutgoingCalls', item.data), 'outgoing', item.uri, 0);
+    return toCallEdges(await vscode.commands.executeCommand<unknown>('vscode.provideOutgoingCalls', item.data), 'outgoing', item.uri, 0, undefined, ctx.signal);
   }
 }
 

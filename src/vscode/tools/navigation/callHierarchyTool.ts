@@ -63,7 +63,7 @@ export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string
       }
       const walked = await walkCalls(provider, items[0]!, { direction: i.direction, depth: i.depth }, ctx);
       const rootList = await roots();
-      let root: ShownCall = await shapeCallTree(walked.root, rootList, readLines);
+      let root: ShownCall = await shapeCallTree(walked.root, rootList, readLines, signal);
       let capNote: string | undefined;
       if (Buffer.byteLength(JSON.stringify(root)) > TOOL_OUTPUT_CAP_BYTES) {
         root = { ...root, calls: (root.calls ?? []).map((c) => ({ ...c, calls: undefined, depthLimit: true as const })) };
