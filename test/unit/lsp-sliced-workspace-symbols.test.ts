@@ -45,8 +45,9 @@ const accept = (s: SymbolItem) => s.kind !== 'Variable' && !s.uri.includes('area
 // 300 000 symbols: the single passes held the thread 3.2-3.8 s at once on a busy 2-CPU machine
 // (for 200 000 alone: a sorted, joined text of every symbol to compare two answers 1.9-3 s,
 // scoring 0.13-0.21 s, trimming 0.02-0.09 s); in slices the longest hold was 0.09-0.12 s, garbage
-// collection of the heap holding them. A hang detector with a wide margin, not a timing goal.
-const HOLD_LIMIT_MS = 400;
+// collection of the heap holding them, whose pauses reached 0.3-0.45 s in such tests when other
+// processes kept both CPUs busy. A hang detector with a wide margin for those, not a timing goal.
+const HOLD_LIMIT_MS = 600;
 
 describe('workspace symbol answers of any size without holding the thread', function () {
   this.timeout(300_000);
