@@ -17,6 +17,7 @@
 import * as fs from 'node:fs';
 import { safeReaddir } from '../../src/proc/sessions';
 import { readStat } from '../../src/proc/stat';
+import { mainThreadSchedstat } from '../helpers/eventLoopLag';
 
 /** Run-queue waits (ns) of the watched threads and the CPUs' time (ticks) at one moment. */
 export interface CpuSnapshot {
@@ -109,12 +110,7 @@ export function cpuUseText(wait: CpuWait): string {
 
 /** The main thread's run-queue wait (ns) of process `pid`; undefined once it exited. */
 function runQueueWait(pid: number): number | undefined {
-  try {
-    const [, wait] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1').split(' ');
-    return Number(wait);
-  } catch {
-    return undefined;
-  }
+  return mainThreadSchedstat(pid)?.waitNs;
 }
 
 /** Pids of the processes with a `--type=renderer` argument that this process may read. */

@@ -29,14 +29,24 @@ export interface LagProbe {
   stop(): LagFigures;
 }
 
-/** The main thread's run-queue wait so far in ns, undefined where it cannot be read. */
-function runQueueWaitNs(): number | undefined {
-  if (process.platform !== 'linux' || !isMainThread) return undefined;
+/**
+ * The main thread of process `pid` so far, from `/proc/<pid>/task/<pid>/schedstat` (Linux): its
+ * time on a CPU and its time runnable but waiting on a run queue, both in ns. Undefined elsewhere,
+ * or once the process exited.
+ */
+export function mainThreadSchedstat(pid = process.pid): { runNs: number; waitNs: number } | undefined {
+  if (process.platform !== 'linux') return undefined;
   try {
-    return Number(fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'latin1').split(' ')[1]);
+    const [run, wait] = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'latin1').split(' ');
+    return { runNs: Number(run), waitNs: Number(wait) };
   } catch {
     return undefined;
   }
+}
+
+/** This thread's run-queue wait so far in ns, undefined where it cannot be read (a worker thread is not the main thread). */
+function runQueueWaitNs(): number | undefined {
+  return isMainThread ? mainThreadSchedstat()?.waitNs : undefined;
 }
 
 /** Start a probe ticking every `tickMs` ms (default 10). */

@@ -2,13 +2,12 @@
 // machine is, and a gap the thread spent waiting for a CPU (other programs on both cores) does not.
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { heldText, startLagProbe } from '../helpers/eventLoopLag';
+import { heldText, mainThreadSchedstat, startLagProbe } from '../helpers/eventLoopLag';
 
-/** This thread's time on a CPU so far, in ms (schedstat's first field, ns). */
+/** This thread's time on a CPU so far, in ms. */
 function threadCpuMs(): number {
-  return Number(fs.readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'latin1').split(' ')[0]) / 1e6;
+  return mainThreadSchedstat()!.runNs / 1e6;
 }
 
 /** Hold this thread until it has computed `ms` of CPU time. */
