@@ -33,7 +33,8 @@ const median = (xs) => {
   const at = (/** @type {number} */ i) => s[i] ?? NaN;
   return s.length === 0 ? NaN : s.length % 2 ? at((s.length - 1) / 2) : (at(s.length / 2 - 1) + at(s.length / 2)) / 2;
 };
-const secs = (/** @type {number} */ ms) => (Number.isNaN(ms) ? '-' : `${(ms / 1000).toFixed(1)} s`);
+/** Seconds of `ms`, or '-' when there is no figure (NaN, or the max of no calls). */
+const secs = (/** @type {number} */ ms) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '-');
 
 try {
   const hosts = resolveHosts(requestedVersions(process.argv.slice(2)));
