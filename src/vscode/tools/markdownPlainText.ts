@@ -1,7 +1,10 @@
 /**
  * The plain text a person reads in a markdown message, for places that show no markdown (a modal
  * dialog's detail): emphasis markers and backslash escapes go, code spans and code blocks keep their
- * exact characters, paragraphs are separated by a blank line and list items start with "- ".
+ * exact characters, paragraphs are separated by a blank line and list items start with "- ". A code
+ * block's lines each start with a gutter, `│ `: plain text has no box around code, and without it a
+ * command could hold lines that read as the dialog's own (a forged "Receiver: …" line after a
+ * harmless first line, the real command further down).
  * Parsed with markdown-it (CommonMark), the parser the wiki-link index uses. No `vscode` import.
  */
 import MarkdownIt from 'markdown-it';
@@ -10,9 +13,13 @@ type Token = ReturnType<MarkdownIt['parse']>[number];
 
 const parser = new MarkdownIt('commonmark', { html: false });
 
+/** What starts each line of a code block in plain text ({@link CODE_GUTTER} alone on a blank line). */
+export const CODE_GUTTER = '│ ';
+
 /**
  * Plain text of `markdown`. A fenced or indented code block yields its content exactly (the
- * characters between the fences, CommonMark § 4.4–4.5), on lines of its own; inline code yields its
+ * characters between the fences, CommonMark § 4.4–4.5), on lines of its own, each line after
+ * {@link CODE_GUTTER} (a blank line: the gutter without its space); inline code yields its
  * content (§ 6.1); escaped punctuation yields the character (§ 2.4); raw HTML is not interpreted
  * (`html: false`), so it stays as the text it is. Never throws for any string.
  */
@@ -24,10 +31,18 @@ export function markdownPlainText(markdown: string): string {
     else if (token.type === 'inline') {
       blocks.push(item + inlineText(token.children ?? []));
       item = '';
-    } else if (token.type === 'fence' || token.type === 'code_block') blocks.push(token.content.replace(/\n$/, ''));
+    } else if (token.type === 'fence' || token.type === 'code_block') blocks.push(guttered(token.content.replace(/\n$/, '')));
     else if (token.type === 'hr') blocks.push('---');
   }
   return blocks.join('\n\n');
+}
+
+/** `code` with {@link CODE_GUTTER} before each of its lines. */
+function guttered(code: string): string {
+  return code
+    .split('\n')
+    .map((line) => (line === '' ? CODE_GUTTER.trimEnd() : CODE_GUTTER + line))
+    .join('\n');
 }
 
 function inlineText(children: Token[]): string {
