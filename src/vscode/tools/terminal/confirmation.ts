@@ -4,7 +4,7 @@
  * model or a program supplied is made inert (../markdownText.ts). Plain Node, no `vscode`
  * import; the tools wrap the text in a `vscode.MarkdownString`.
  */
-import { SendInput, keyLabel } from '../../../terminal/input';
+import { SendInput, keyLabel, visibleText } from '../../../terminal/input';
 import { PromptKeysRefusal, RefusedKey, judgeLeftoverKeys, judgePromptKeys, lineSourceText, refusalClause, unshownKeyEffect } from '../../../terminal/promptKeys';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget } from '../../../terminal/service';
@@ -14,6 +14,35 @@ import { codeFence, escapeMarkdown, inlineCode } from '../markdownText';
 /** Text over either bound gets its size stated under the code block that shows it in full. */
 const LONG_TEXT_LINES = 10;
 const LONG_TEXT_BYTES = 1024;
+/**
+ * Characters of a line a chat code block is sure to show: it does not wrap (`chat.editor.wordWrap`
+ * is off by default), so the end of a wider line is out of sight until the block is scrolled
+ * sideways. A wider line is stated under the block, with where it is.
+ */
+const WIDE_LINE_CHARS = 80;
+
+/**
+ * Text to be typed as a confirmation shows it: a code block with the text in full (`codeFence`),
+ * then, when it is over {@link LONG_TEXT_LINES} lines or {@link LONG_TEXT_BYTES} UTF-8 bytes or a
+ * line is wider than {@link WIDE_LINE_CHARS} characters (as shown, code points), a paragraph with
+ * its size and its widest line: a chat confirmation shows a block 13 lines high and as wide as the
+ * panel, and the rest only by scrolling inside it.
+ */
+export function typedTextBlock(text: string, language: string): string {
+  const block = codeFence(text, language);
+  const lines = text.replace(/\n$/, '').split('\n');
+  const bytes = Buffer.byteLength(text);
+  let widest = 0;
+  let widestAt = 0;
+  lines.forEach((line, i) => {
+    const width = [...visibleText(line)].length;
+    if (width > widest) [widest, widestAt] = [width, i + 1];
+  });
+  const wide = widest > WIDE_LINE_CHARS;
+  if (lines.length <= LONG_TEXT_LINES && bytes <= LONG_TEXT_BYTES && !wide) return block;
+  const size = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${bytes} bytes, shown in full above.`;
+  return `${block}\n\n${size}${wide ? ` Line ${widestAt} is ${widest} characters long: scroll the block sideways to read it to its end.` : ''}`;
+}
 
 /** How a confirmation names the program that reads the input, and what happens to the input. */
 export function receiverText(target: SendTarget, keys: boolean): string {
@@ -111,17 +140,14 @@ export function folderText(target: SendTarget): string {
 }
 
 /**
- * The confirmation body of a send: the exact text in full in a code block (with its size in lines
- * and UTF-8 bytes when over 10 lines or 1024 bytes) or the keys by name, who receives it, the
+ * The confirmation body of a send: the exact text in full in a code block (with its size and widest
+ * line when long or wide, {@link typedTextBlock}) or the keys by name, who receives it, the
  * session and the shell's current folder.
  */
 export function sendConfirmationText(typed: SendInput, session: SessionInfo, target: SendTarget): string {
   let message: string;
   if (typed.kind === 'text') {
-    message = codeFence(typed.text, target.receiver.kind.startsWith('shell') ? 'sh' : 'text');
-    const bytes = Buffer.byteLength(typed.text);
-    const lines = typed.text.replace(/\n$/, '').split('\n').length;
-    if (lines > LONG_TEXT_LINES || bytes > LONG_TEXT_BYTES) message += `\n\n${lines} lines, ${bytes} bytes, shown in full above.`;
+    message = typedTextBlock(typed.text, target.receiver.kind.startsWith('shell') ? 'sh' : 'text');
   } else {
     message = `Press keys: ${typed.keys.map((k) => inlineCode(keyLabel(k))).join(' ')}`;
   }
@@ -134,12 +160,13 @@ export function sendConfirmationText(typed: SendInput, session: SessionInfo, tar
 }
 
 /**
- * The confirmation body of a `dsh_run` that opens its session first: the command in full, then
+ * The confirmation body of a `dsh_run` that opens its session first: the command in full (with its
+ * size and widest line when long or wide, {@link typedTextBlock}), then
  * bash at its prompt in `folder` (the home folder when undefined) as the receiver.
  */
 export function newSessionRunText(command: string, folder: string | undefined, sandbox?: SandboxSummary): string {
   return (
-    codeFence(command) +
+    typedTextBlock(command, 'sh') +
     `\n\nReceiver: **bash at its prompt** in a new session, ${folder ? `in ${inlineCode(folder)}` : 'in your home folder'}: pasted as one piece, then Enter runs it.` +
     (sandbox ? `\n\n${sandboxText(sandbox)}` : '')
   );
