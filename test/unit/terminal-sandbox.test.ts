@@ -49,6 +49,21 @@ describe('sandbox policy from the settings', () => {
     assert.match(policy({ vscodeEnabled: 'on', vscodeEnabledSource: 'policy' }).reason, /organisation policy/);
   });
 
+  it('chat.agent.sandbox.enabled counts as on for every value but "off", as VS Code reads it: "allowNetwork" is on with all network', () => {
+    // VS Code (isAgentSandboxEnabledValue): on unless the value is "off" or false; "allowNetwork"
+    // (its value for "on, all network" before the allowNetwork setting) sandboxes its terminal.
+    const allowNetwork = policy({ vscodeEnabled: 'allowNetwork', vscodeEnabledSource: 'explicit', allowNetwork: false, allowedDomains: ['example.com'] });
+    assert.equal(allowNetwork.on, true);
+    assert.deepEqual(allowNetwork.network, { kind: 'all' });
+    assert.match(allowNetwork.reason, /chat\.agent\.sandbox\.enabled is "allowNetwork"/);
+    assert.deepEqual(allowNetwork.problems, []);
+    assert.equal(policy({ dshMode: 'off', vscodeEnabled: 'allowNetwork', vscodeEnabledSource: 'explicit' }).on, true, '"off" cannot weaken it either');
+    const unknown = policy({ vscodeEnabled: 'On', vscodeEnabledSource: 'explicit' });
+    assert.equal(unknown.on, true);
+    assert.match(unknown.problems.join('\n'), /chat\.agent\.sandbox\.enabled has the value "On", which VS Code counts as on/);
+    for (const off of ['off', false, undefined]) assert.equal(policy({ vscodeEnabled: off, vscodeEnabledSource: off === undefined ? 'default' : 'explicit' }).on, false, String(off));
+  });
+
   it('dsh.terminal.sandbox "on" turns it on alone; "off" cannot weaken a policy-locked or explicit "on"', () => {
     assert.equal(policy({ dshMode: 'on' }).on, true);
     assert.equal(policy({ dshMode: 'off', vscodeEnabled: 'on', vscodeEnabledSource: 'policy' }).on, true);

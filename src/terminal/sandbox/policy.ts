@@ -22,7 +22,11 @@ export type DshSandboxMode = (typeof DSH_SANDBOX_MODES)[number];
 export interface SandboxSettingValues {
   /** `dsh.terminal.sandbox`; anything else than the three modes is a problem and counts as followVSCode. */
   dshMode: unknown;
-  /** `chat.agent.sandbox.enabled` in force ("on", or `true` from its older boolean form, means on). */
+  /**
+   * `chat.agent.sandbox.enabled` in force: on for every value but "off" and `false` (and absent), as
+   * VS Code reads it; "allowNetwork" (its value for "on with all network" before the `allowNetwork`
+   * setting) is on with all network.
+   */
   vscodeEnabled: unknown;
   /** Where `chat.agent.sandbox.enabled` comes from: organisation policy, a person's explicit setting, or neither. */
   vscodeEnabledSource: 'policy' | 'explicit' | 'default';
@@ -105,7 +109,8 @@ export interface SandboxSummary {
  *   `chat.agent.sandbox.enabled` on by organisation policy or set explicitly by a person, whatever
  *   `dsh.terminal.sandbox` says ("off" cannot weaken them). "off" only turns off a value that came
  *   from neither (a default or an experiment).
- * - Network: all unless `allowNetwork` is false; then the domain rules.
+ * - Network: all unless `allowNetwork` is false; then the domain rules. `chat.agent.sandbox.enabled`
+ *   "allowNetwork" (VS Code's earlier value for this) is all network.
  * - Paths: `~` and `~/…` are expanded to `home`; relative paths are ignored and listed in `problems`.
  * - The open `.code-workspace` file (`folders.workspaceFile`) is never writable (`denyWrite`).
  */
@@ -116,20 +121,21 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
     if ((DSH_SANDBOX_MODES as readonly unknown[]).includes(values.dshMode)) mode = values.dshMode as DshSandboxMode;
     else problems.push(`dsh.terminal.sandbox must be one of ${DSH_SANDBOX_MODES.join(', ')} (got ${JSON.stringify(values.dshMode)}); followVSCode is used`);
   }
-  const vscodeOn = values.vscodeEnabled === 'on' || values.vscodeEnabled === true;
+  const vscodeOn = vscodeSandboxOn(values.vscodeEnabled, problems);
+  const shown = typeof values.vscodeEnabled === 'string' && values.vscodeEnabled !== 'on' ? JSON.stringify(values.vscodeEnabled) : '"on"';
   let on: boolean;
   let reason: string;
   if (mode === 'on') [on, reason] = [true, 'dsh.terminal.sandbox is "on"'];
   else if (mode === 'off') {
     if (vscodeOn && values.vscodeEnabledSource !== 'default') {
       const by = values.vscodeEnabledSource === 'policy' ? 'by organisation policy' : 'explicitly';
-      [on, reason] = [true, `chat.agent.sandbox.enabled is "on" ${by}; dsh.terminal.sandbox "off" cannot weaken it`];
+      [on, reason] = [true, `chat.agent.sandbox.enabled is ${shown} ${by}; dsh.terminal.sandbox "off" cannot weaken it`];
     } else [on, reason] = [false, 'dsh.terminal.sandbox is "off"'];
-  } else if (vscodeOn) [on, reason] = [true, `chat.agent.sandbox.enabled is "on"${values.vscodeEnabledSource === 'policy' ? ' (organisation policy)' : ''}`];
+  } else if (vscodeOn) [on, reason] = [true, `chat.agent.sandbox.enabled is ${shown}${values.vscodeEnabledSource === 'policy' ? ' (organisation policy)' : ''}`];
   else [on, reason] = [false, 'chat.agent.sandbox.enabled is not "on" (dsh.terminal.sandbox follows it)'];
 
   const network: SandboxNetwork =
-    values.allowNetwork === false
+    values.allowNetwork === false && values.vscodeEnabled !== 'allowNetwork'
       ? { kind: 'domains', allowedDomains: stringList(values.allowedDomains, 'chat.agent.allowedNetworkDomains', problems), deniedDomains: stringList(values.deniedDomains, 'chat.agent.deniedNetworkDomains', problems) }
       : { kind: 'all' };
   if (values.allowNetwork !== undefined && typeof values.allowNetwork !== 'boolean') problems.push(`chat.agent.sandbox.allowNetwork must be true or false (got ${JSON.stringify(values.allowNetwork)}); true is used`);
@@ -150,6 +156,20 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
     unsandboxed: unsandboxedRule(on, values, problems),
     problems,
   };
+}
+
+/**
+ * Whether `chat.agent.sandbox.enabled` (`value`, as `getConfiguration().get` returns it) turns the
+ * sandbox on, as VS Code decides it (`isAgentSandboxEnabledValue`): every value but "off" and
+ * `false` (and absent or null) is on. A value other than "on", "allowNetwork" and `true` is
+ * reported in `problems`, still counted as on.
+ */
+function vscodeSandboxOn(value: unknown, problems: string[]): boolean {
+  if (value === undefined || value === null || value === false || value === 'off') return false;
+  if (value !== 'on' && value !== 'allowNetwork' && value !== true) {
+    problems.push(`chat.agent.sandbox.enabled has the value ${JSON.stringify(value)}, which VS Code counts as on (its values are "off" and "on"); the sandbox is on`);
+  }
+  return true;
 }
 
 /** The part of a policy tool results show. */
