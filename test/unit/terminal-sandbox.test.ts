@@ -73,6 +73,18 @@ describe('sandbox policy from the settings', () => {
     assert.equal(policy({ dshMode: 'off', vscodeEnabled: 'on', vscodeEnabledSource: 'default' }).on, false, 'an "on" from a default or an experiment can be turned off');
   });
 
+  it('dsh.terminal.sandbox "on" in the user settings holds: a workspace\'s "off" or "followVSCode" cannot weaken it', () => {
+    // The setting is machine-overridable: a trusted workspace's .vscode/settings.json may set it,
+    // and its value is the one in force. A repository's settings must not take the person's sandbox away.
+    for (const workspace of ['off', 'followVSCode']) {
+      const p = policy({ dshMode: workspace, dshUserMode: 'on' });
+      assert.equal(p.on, true, workspace);
+      assert.match(p.reason, /dsh\.terminal\.sandbox is "on" in your user settings; a workspace's value cannot weaken it/);
+    }
+    assert.equal(policy({ dshMode: 'on', dshUserMode: 'off' }).on, true, 'a workspace may make it stricter');
+    assert.equal(policy({ dshMode: 'off', dshUserMode: 'off' }).on, false);
+  });
+
   it('an unknown dsh.terminal.sandbox value is reported and counts as followVSCode', () => {
     const p = policy({ dshMode: 'maybe', vscodeEnabled: 'on', vscodeEnabledSource: 'explicit' });
     assert.equal(p.on, true);

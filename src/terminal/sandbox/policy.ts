@@ -20,8 +20,14 @@ export type DshSandboxMode = (typeof DSH_SANDBOX_MODES)[number];
 
 /** The raw setting values the policy is computed from, as `getConfiguration().get` returns them. */
 export interface SandboxSettingValues {
-  /** `dsh.terminal.sandbox`; anything else than the three modes is a problem and counts as followVSCode. */
+  /** `dsh.terminal.sandbox` in force; anything else than the three modes is a problem and counts as followVSCode. */
   dshMode: unknown;
+  /**
+   * `dsh.terminal.sandbox` in the person's user settings (their own layer), when they set it there.
+   * The setting is machine-overridable, so a workspace's or folder's value is the one in force; "on"
+   * here holds whatever they say.
+   */
+  dshUserMode?: unknown;
   /**
    * `chat.agent.sandbox.enabled` in force: on for every value but "off" and `false` (and absent), as
    * VS Code reads it; "allowNetwork" (its value for "on with all network" before the `allowNetwork`
@@ -105,7 +111,8 @@ export interface SandboxSummary {
 
 /**
  * The policy for a new session.
- * - On: `dsh.terminal.sandbox: "on"`; or `chat.agent.sandbox.enabled` on with `followVSCode`; or
+ * - On: `dsh.terminal.sandbox: "on"` (in force, or in the user settings: a workspace's or folder's
+ *   value cannot weaken the person's own "on"); or `chat.agent.sandbox.enabled` on with `followVSCode`; or
  *   `chat.agent.sandbox.enabled` on by organisation policy or set explicitly by a person, whatever
  *   `dsh.terminal.sandbox` says ("off" cannot weaken them). "off" only turns off a value that came
  *   from neither (a default or an experiment).
@@ -125,7 +132,8 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
   const shown = typeof values.vscodeEnabled === 'string' && values.vscodeEnabled !== 'on' ? JSON.stringify(values.vscodeEnabled) : '"on"';
   let on: boolean;
   let reason: string;
-  if (mode === 'on') [on, reason] = [true, 'dsh.terminal.sandbox is "on"'];
+  if (values.dshUserMode === 'on' && mode !== 'on') [on, reason] = [true, 'dsh.terminal.sandbox is "on" in your user settings; a workspace\'s value cannot weaken it'];
+  else if (mode === 'on') [on, reason] = [true, 'dsh.terminal.sandbox is "on"'];
   else if (mode === 'off') {
     if (vscodeOn && values.vscodeEnabledSource !== 'default') {
       const by = values.vscodeEnabledSource === 'policy' ? 'by organisation policy' : 'explicitly';

@@ -62,6 +62,8 @@ export class SandboxSettings implements vscode.Disposable {
     const enabled = config.inspect(VSCODE_SANDBOX_SETTING.enabled);
     const values: SandboxSettingValues = {
       dshMode: config.get(SETTING.terminalSandbox),
+      // The person's own layer: a workspace's "off" (machine-overridable) cannot weaken their "on".
+      dshUserMode: config.inspect(SETTING.terminalSandbox)?.globalValue,
       vscodeEnabled: config.get(VSCODE_SANDBOX_SETTING.enabled),
       vscodeEnabledSource: settingSource(enabled, config.get(VSCODE_SANDBOX_SETTING.enabled)),
       allowNetwork: config.get(VSCODE_SANDBOX_SETTING.allowNetwork),
