@@ -17,6 +17,7 @@ import { keepControllingTerminal, SandboxCommandShapeError } from '../../src/ter
 import { DSH_SANDBOX_MODES, SandboxPolicy, SandboxSettingValues, sandboxPolicy, sandboxSummary } from '../../src/terminal/sandbox/policy';
 import { packageJson } from '../helpers/packageJson';
 import { SandboxPolicySource } from '../../src/terminal/sandbox/policySource';
+import { which, writableFolderBefore, writableFrom } from '../../src/terminal/sandbox/prerequisites';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import * as proc from '../../src/terminal/procProbe';
 import { readStat, type ProcStat } from '../../src/proc/stat';
@@ -264,6 +265,44 @@ describe('the agent sandbox policy is computed once until the settings or the fo
     source!.dispose();
     assert.ok(!fs.existsSync(spawned.tempFolder), 'dispose removes the temp folder');
     assert.equal(configuration.listening + folders.listening, 0, 'and stops listening');
+  });
+});
+
+describe('programs that run outside the sandbox are looked up outside what it can write', () => {
+  let root: string;
+  beforeEach(() => (root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-which-')))));
+  afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+  const tool = (file: string) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, '#!/bin/sh\n', { mode: 0o755 });
+  };
+
+  it('skips a writable PATH folder, one reached through a link, a link to a writable program, and a folder not made yet', () => {
+    const workspace = path.join(root, 'workspace');
+    const safe = path.join(root, 'usr', 'bin');
+    tool(path.join(safe, 'bwrap'));
+    tool(path.join(workspace, 'bin', 'bwrap'));
+    fs.symlinkSync(path.join(workspace, 'bin'), path.join(root, 'linked-bin'));
+    tool(path.join(workspace, 'real', 'bwrap'));
+    fs.mkdirSync(path.join(root, 'home-bin'));
+    fs.symlinkSync(path.join(workspace, 'real', 'bwrap'), path.join(root, 'home-bin', 'bwrap'));
+    const notYet = path.join(workspace, '.venv', 'bin');
+    const pathEnv = [path.join(workspace, 'bin'), path.join(root, 'linked-bin'), path.join(root, 'home-bin'), notYet, safe].join(':');
+    assert.equal(which('bwrap', pathEnv, [workspace]), path.join(safe, 'bwrap'));
+    assert.equal(which('bwrap', pathEnv), path.join(workspace, 'bin', 'bwrap'), 'without writable folders the first one is taken');
+    assert.equal(writableFrom(notYet, [workspace]), true, 'a folder a sandboxed command could still make');
+    assert.equal(writableFrom(path.join(root, 'workspace-other'), [workspace]), false, 'a sibling with the same prefix is not inside');
+  });
+
+  it('names the first folder that would supply a program started by name: writable, or relative; none once a safe one comes first', () => {
+    const workspace = path.join(root, 'workspace');
+    const safe = path.join(root, 'usr', 'bin');
+    tool(path.join(safe, 'rg'));
+    assert.equal(writableFolderBefore('rg', `${safe}:${workspace}/bin`, [workspace]), undefined);
+    assert.equal(writableFolderBefore('rg', `${workspace}/bin:${safe}`, [workspace]), `${workspace}/bin`);
+    assert.equal(writableFolderBefore('rg', `bin:${safe}`, [workspace]), 'bin');
+    assert.equal(writableFolderBefore('rg', `${root}/empty:${workspace}/bin`, [workspace]), `${workspace}/bin`, 'no rg before it');
+    assert.equal(writableFolderBefore('rg', `${root}/empty`, [workspace]), undefined, 'no rg at all and nothing writable: the start fails harmlessly');
   });
 });
 
@@ -583,6 +622,34 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
       await h.dispose();
       source.dispose();
     }
+  });
+
+  it('never starts the programs that run outside the sandbox from a folder a sandboxed command can write', async () => {
+    // A folder of the workspace on PATH (a virtualenv's bin, direnv's PATH_add): a sandboxed command
+    // writes bwrap, socat or rg there, and the next open would run it outside the sandbox.
+    const bin = path.join(workspace, '.venv', 'bin');
+    fs.mkdirSync(bin, { recursive: true });
+    const ran = path.join(outside, 'ran-outside');
+    for (const program of ['bwrap', 'socat', 'rg']) {
+      fs.writeFileSync(path.join(bin, program), `#!/bin/sh\necho ${program} >> ${ran}\nexec ${execPath(program)} "$@"\n`, { mode: 0o755 });
+    }
+    const hostPath = process.env.PATH;
+    // The session's PATH, on which bubblewrap and socat are looked up: the ones outside the workspace are taken.
+    await open(policy({ allowNetwork: false, allowedDomains: ['127.0.0.1'] }), { PATH: `${bin}:${hostPath}` });
+    assert.match((await send('echo inside')).output, /inside/, 'the session works with the programs found elsewhere');
+    await h.dispose();
+    // The extension host's PATH, on which the runtime starts rg by name: no session while it would take the workspace's.
+    process.env.PATH = `${bin}:${hostPath}`;
+    try {
+      await assert.rejects(open(), (error: unknown) => {
+        assert.ok(error instanceof TerminalError && error.code === 'SANDBOX_UNAVAILABLE', String(error));
+        assert.match(error.message, new RegExp(`runs ripgrep \\(rg\\) from the extension host's PATH outside the sandbox, and "${bin}" comes first on that PATH, where sandboxed commands can write`));
+        return true;
+      });
+    } finally {
+      process.env.PATH = hostPath;
+    }
+    assert.ok(!fs.existsSync(ran), `ran outside the sandbox: ${fs.existsSync(ran) ? fs.readFileSync(ran, 'utf8').trim().split('\n').join(', ') : ''}`);
   });
 
   it('fails closed: without bubblewrap on PATH the open fails with the install hint and no shell is left', async () => {

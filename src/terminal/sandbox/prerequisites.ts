@@ -22,19 +22,24 @@ const probed = new Set<string>();
 
 /**
  * Finds the programs a sandboxed session needs and, on Linux, checks once per bubblewrap path that
- * it can create the namespaces the runtime asks for (a user and a pid namespace).
+ * it can create the namespaces the runtime asks for (a user and a pid namespace). bubblewrap and
+ * socat run outside the sandbox, so they are never taken from a folder a sandboxed command can
+ * write (`writable`, see {@link writableFrom}): a program written there (a virtualenv's `bin` in the
+ * workspace on PATH) would run with the person's full permissions at the next open.
  * @param pathEnv the PATH to look the programs up on.
+ * @param writable absolute folders sandboxed commands may write (the policy's writable roots and
+ *   the runtime's own); PATH folders in them, and programs whose real path lies in them, are skipped.
  * @throws TerminalError SANDBOX_UNAVAILABLE naming what is missing or refused and what to install.
  */
-export async function sandboxPrograms(platform: NodeJS.Platform, pathEnv: string | undefined): Promise<SandboxPrograms> {
+export async function sandboxPrograms(platform: NodeJS.Platform, pathEnv: string | undefined, writable: readonly string[] = []): Promise<SandboxPrograms> {
   if (platform === 'darwin') {
     const sandboxExec = '/usr/bin/sandbox-exec';
     if (!isExecutable(sandboxExec)) throw unavailable(`${sandboxExec} is missing (macOS ships it; it is needed to run the session sandboxed)`);
     return { platform, sandboxExec };
   }
   if (platform !== 'linux') throw unavailable(`the agent sandbox runs on Linux (bubblewrap) and macOS (sandbox-exec), not on ${platform}`);
-  const bwrap = which('bwrap', pathEnv);
-  const socat = which('socat', pathEnv);
+  const bwrap = which('bwrap', pathEnv, writable);
+  const socat = which('socat', pathEnv, writable);
   const missing = [...(bwrap ? [] : ['bubblewrap (bwrap)']), ...(socat ? [] : ['socat'])];
   if (missing.length > 0) throw unavailable(`${missing.join(' and ')} not found on PATH; ${LINUX_INSTALL_HINT}`);
   if (!probed.has(bwrap!)) {
@@ -54,14 +59,61 @@ function unavailable(why: string): TerminalError {
   return new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but cannot start: ${why}. No session was started (it never runs outside the sandbox when the sandbox is on).`);
 }
 
-/** The first executable `name` in the folders of `pathEnv`, or undefined. */
-export function which(name: string, pathEnv: string | undefined): string | undefined {
+/**
+ * The first executable `name` in the folders of `pathEnv`, or undefined. Folders that lie in one of
+ * `writable` (by real path, see {@link writableFrom}), and programs whose real path does, are skipped.
+ */
+export function which(name: string, pathEnv: string | undefined, writable: readonly string[] = []): string | undefined {
   for (const dir of (pathEnv ?? '').split(path.delimiter)) {
-    if (!dir || !path.isAbsolute(dir)) continue;
+    if (!dir || !path.isAbsolute(dir) || writableFrom(dir, writable)) continue;
     const candidate = path.join(dir, name);
-    if (isExecutable(candidate)) return candidate;
+    if (isExecutable(candidate) && !writableFrom(candidate, writable)) return candidate;
   }
   return undefined;
+}
+
+/**
+ * The first folder of `pathEnv` a sandboxed command could put `name` in that comes before an
+ * executable `name` outside every `writable` folder; undefined when none does. For a program the
+ * runtime starts by name on the extension host's PATH (ripgrep), which this extension cannot
+ * point elsewhere: a session must not start while such a folder would supply it.
+ */
+export function writableFolderBefore(name: string, pathEnv: string | undefined, writable: readonly string[]): string | undefined {
+  for (const dir of (pathEnv ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    // A relative folder is looked up from the host's current folder, which may be anywhere.
+    if (!path.isAbsolute(dir) || writableFrom(dir, writable)) return dir;
+    const candidate = path.join(dir, name);
+    if (isExecutable(candidate)) return writableFrom(candidate, writable) ? candidate : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * True when `target` (an absolute path, existing or not) lies in one of `writable` (absolute
+ * folders, existing or not), compared by real paths: symbolic links in either are followed as far
+ * as the path exists, so a link from elsewhere into a writable folder counts as inside it.
+ */
+export function writableFrom(target: string, writable: readonly string[]): boolean {
+  const real = realAsFarAsItExists(target);
+  return writable.some((folder) => {
+    const root = realAsFarAsItExists(folder);
+    return [target, real].some((p) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
+  });
+}
+
+/** `p` resolved, with its longest existing prefix replaced by that prefix's real path. */
+function realAsFarAsItExists(p: string): string {
+  const resolved = path.resolve(p);
+  const rest: string[] = [];
+  for (let at = resolved; ; at = path.dirname(at)) {
+    try {
+      return path.join(fs.realpathSync(at), ...rest.reverse());
+    } catch {
+      if (at === path.dirname(at)) return resolved;
+      rest.push(path.basename(at));
+    }
+  }
 }
 
 function isExecutable(file: string): boolean {

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { TerminalError } from '../errors';
 import { keepControllingTerminal } from './controllingTerminal';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
-import { sandboxPrograms } from './prerequisites';
+import { sandboxPrograms, writableFolderBefore } from './prerequisites';
 import { errorMessage } from '../../common/errorMessage';
 import type { Log } from '../../common/log';
 
@@ -64,9 +64,22 @@ export class SandboxRuntime {
   }
 
   private async wrap(policy: SandboxPolicy, shellArgv: string[], extraWritable: string[], pathEnv: string | undefined, signal?: AbortSignal): Promise<SandboxedShell> {
-    const programs = await sandboxPrograms(process.platform, pathEnv);
-    signal?.throwIfAborted();
     const { lib, utils } = await this.load();
+    // What sandboxed commands can write: programs that run outside are never taken from there.
+    const writable = [...policy.writableRoots, ...extraWritable, ...utils.getDefaultWritePaths({ denyRead: [...policy.denyRead], allowRead: [...policy.allowRead] })];
+    const programs = await sandboxPrograms(process.platform, pathEnv, writable);
+    if (programs.platform === 'linux') {
+      // The runtime runs ripgrep by name on the extension host's PATH, outside the sandbox, at every wrap.
+      const folder = writableFolderBefore('rg', process.env.PATH, writable);
+      if (folder !== undefined) {
+        throw new TerminalError(
+          'SANDBOX_UNAVAILABLE',
+          `the agent sandbox is on but cannot start safely: the sandbox runtime runs ripgrep (rg) from the extension host's PATH outside the sandbox, and ${JSON.stringify(folder)} ` +
+            `comes first on that PATH${path.isAbsolute(folder) ? ', where sandboxed commands can write' : ' (a relative folder)'}. Start VS Code with a PATH without it (or with rg installed in a folder before it). No session was started.`,
+        );
+      }
+    }
+    signal?.throwIfAborted();
     const manager = lib.SandboxManager;
     const protectedPaths = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
     signal?.throwIfAborted();
