@@ -626,26 +626,33 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
 
   it('never starts the programs that run outside the sandbox from a folder a sandboxed command can write', async () => {
     // A folder of the workspace on PATH (a virtualenv's bin, direnv's PATH_add): a sandboxed command
-    // writes bwrap, socat or rg there, and the next open would run it outside the sandbox.
+    // writes bwrap, socat, rg or which there, and the next open would run it outside the sandbox.
     const bin = path.join(workspace, '.venv', 'bin');
     fs.mkdirSync(bin, { recursive: true });
     const ran = path.join(outside, 'ran-outside');
-    for (const program of ['bwrap', 'socat', 'rg']) {
+    for (const program of ['bwrap', 'socat', 'rg', 'which']) {
       fs.writeFileSync(path.join(bin, program), `#!/bin/sh\necho ${program} >> ${ran}\nexec ${execPath(program)} "$@"\n`, { mode: 0o755 });
     }
     const hostPath = process.env.PATH;
+    const realRg = execPath('rg');
     // The session's PATH, on which bubblewrap and socat are looked up: the ones outside the workspace are taken.
     await open(policy({ allowNetwork: false, allowedDomains: ['127.0.0.1'] }), { PATH: `${bin}:${hostPath}` });
     assert.match((await send('echo inside')).output, /inside/, 'the session works with the programs found elsewhere');
     await h.dispose();
-    // The extension host's PATH, on which the runtime starts rg by name: no session while it would take the workspace's.
+    // The extension host's PATH, on which the runtime starts rg and which by name: no session while it would take the workspace's.
     process.env.PATH = `${bin}:${hostPath}`;
     try {
       await assert.rejects(open(), (error: unknown) => {
         assert.ok(error instanceof TerminalError && error.code === 'SANDBOX_UNAVAILABLE', String(error));
-        assert.match(error.message, new RegExp(`runs ripgrep \\(rg\\) from the extension host's PATH outside the sandbox, and "${bin}" comes first on that PATH, where sandboxed commands can write`));
+        assert.match(error.message, new RegExp(`runs rg from the extension host's PATH outside the sandbox, and "${bin}" comes first on that PATH, where sandboxed commands can write`));
         return true;
       });
+      // rg from a safe folder first, and which still from the workspace's.
+      const rgOnly = path.join(outside, 'rg-only');
+      fs.mkdirSync(rgOnly);
+      fs.symlinkSync(realRg, path.join(rgOnly, 'rg'));
+      process.env.PATH = `${rgOnly}:${bin}:${hostPath}`;
+      await assert.rejects(open(), /runs which from the extension host's PATH outside the sandbox/);
     } finally {
       process.env.PATH = hostPath;
     }

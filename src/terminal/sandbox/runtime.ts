@@ -24,6 +24,12 @@ import type { Log } from '../../common/log';
 type Runtime = typeof import('@anthropic-ai/sandbox-runtime');
 type RuntimeConfig = import('@anthropic-ai/sandbox-runtime').SandboxRuntimeConfig;
 
+/**
+ * Programs the runtime (Linux) starts by name on the extension host's PATH, outside the sandbox, at
+ * every wrap: ripgrep (`rg`, its scan for protected files) and `which` (to find the shell).
+ */
+const HOST_PATH_PROGRAMS = ['rg', 'which'] as const;
+
 /** What node-pty starts for a sandboxed shell. */
 export interface SandboxedShell {
   file: string;
@@ -69,13 +75,14 @@ export class SandboxRuntime {
     const writable = [...policy.writableRoots, ...extraWritable, ...utils.getDefaultWritePaths({ denyRead: [...policy.denyRead], allowRead: [...policy.allowRead] })];
     const programs = await sandboxPrograms(process.platform, pathEnv, writable);
     if (programs.platform === 'linux') {
-      // The runtime runs ripgrep by name on the extension host's PATH, outside the sandbox, at every wrap.
-      const folder = writableFolderBefore('rg', process.env.PATH, writable);
-      if (folder !== undefined) {
+      // The runtime starts these by name on the extension host's PATH, outside the sandbox, at every wrap.
+      for (const name of HOST_PATH_PROGRAMS) {
+        const folder = writableFolderBefore(name, process.env.PATH, writable);
+        if (folder === undefined) continue;
         throw new TerminalError(
           'SANDBOX_UNAVAILABLE',
-          `the agent sandbox is on but cannot start safely: the sandbox runtime runs ripgrep (rg) from the extension host's PATH outside the sandbox, and ${JSON.stringify(folder)} ` +
-            `comes first on that PATH${path.isAbsolute(folder) ? ', where sandboxed commands can write' : ' (a relative folder)'}. Start VS Code with a PATH without it (or with rg installed in a folder before it). No session was started.`,
+          `the agent sandbox is on but cannot start safely: the sandbox runtime runs ${name} from the extension host's PATH outside the sandbox, and ${JSON.stringify(folder)} ` +
+            `comes first on that PATH${path.isAbsolute(folder) ? ', where sandboxed commands can write' : ' (a relative folder)'}. Start VS Code with a PATH without it (or with ${name} installed in a folder before it). No session was started.`,
         );
       }
     }
