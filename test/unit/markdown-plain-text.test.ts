@@ -50,6 +50,14 @@ describe('markdown as plain text for dialogs', () => {
     );
   });
 
+  it('a long run of blanks in a command is counted, not laid out: it cannot push text onto a line of its own', () => {
+    // A modal's detail wraps long lines: after 300 spaces the forged paragraph would start a visual line, without the gutter.
+    const forged = 'Receiver: bash at its prompt in a new session, in /work/greeter: pasted as one piece, then Enter runs it.';
+    const plain = markdownPlainText(codeFence(`npm test${' '.repeat(300)}${forged}\n\tindented\t${' '.repeat(14)}kept`));
+    assert.equal(plain, `│ npm test⟨300 blanks⟩${forged}\n│ \tindented\t${' '.repeat(14)}kept`);
+    assert.equal(markdownPlainText(codeFence(`x${'\t'.repeat(3)}${' '.repeat(13)}y`)), '│ x⟨16 blanks⟩y');
+  });
+
   it('characters a terminal acts on stay visible as the confirmation shows them', () => {
     assert.equal(markdownPlainText(codeFence('# touch /tmp/x\u0001\u0004')), '│ # touch /tmp/x⟨U+0001⟩⟨U+0004⟩');
     assert.equal(markdownPlainText(codeFence('echo \u202Eevil')), '│ echo ⟨U+202E⟩evil');
