@@ -24,9 +24,10 @@ const WIDE_LINE_CHARS = 80;
 /**
  * Text to be typed as a confirmation shows it: a code block with the text in full (`codeFence`),
  * then, when it is over {@link LONG_TEXT_LINES} lines or {@link LONG_TEXT_BYTES} UTF-8 bytes or a
- * line is wider than {@link WIDE_LINE_CHARS} characters (as shown, code points), a paragraph with
- * its size and its widest line: a chat confirmation shows a block 13 lines high and as wide as the
- * panel, and the rest only by scrolling inside it.
+ * line is wider than {@link WIDE_LINE_CHARS} characters (code points as `visibleText` shows them:
+ * a tab counts as its 8-character notation, near its width), a paragraph with its size and its
+ * widest line: a chat confirmation shows a block 13 lines high and as wide as the panel, and the
+ * rest only by scrolling inside it.
  */
 export function typedTextBlock(text: string, language: string): string {
   const block = codeFence(text, language);
