@@ -293,6 +293,10 @@ export const CLOSE_INHERITED_FDS = [
  *   every prompt, so a user's `PS1=` cannot silence it, and since PS1 itself carries the marker,
  *   neither can `PROMPT_COMMAND=`. (Both at once can; then the /proc probe still sees the shell
  *   reading its terminal.)
+ * - The nonce is held only by the array `__dsh_n`, which the prompt strings name: bash never
+ *   puts an array in a child's environment, so neither `set -a` nor `export PS1 __dsh_ps1`
+ *   hands it to a program that could then print a forged marker. `__dsh_prompt` also un-exports
+ *   the prompt's own variables at every prompt, so a child shell does not take PS1 for its own.
  * - PS1's marker says whether line editing is on (`__dsh_prompt` sets `__dsh_le` from SHELLOPTS):
  *   only then does readline read the line, and only readline understands a bracketed paste.
  * - Readline's paste brackets and our kill-line keys are bound in the emacs, vi-insert and
@@ -305,7 +309,9 @@ export const CLOSE_INHERITED_FDS = [
  * - History expansion (`!!`, `!-2`, `^a^b`) is off: it would run text other than what was typed.
  */
 export function controlledPromptRc(nonce: string, startup: StartupRcOptions): string {
-  const m = `\\e]${MARKER_OSC};${nonce};`;
+  // The nonce lives only in an array, which bash never exports (bash(1), Arrays): the prompt
+  // strings name it, so no value a child program can inherit (by `set -a`, `export PS1`) holds it.
+  const m = `\\e]${MARKER_OSC};\${__dsh_n[0]-};`;
   const progress = shellQuote(startup.progressFile);
   const traps = shellQuote(path.join(path.dirname(startup.progressFile), TRAPS_FILE));
   // At top level, not in a function: inside one, `trap -p` does not print the DEBUG trap.
@@ -347,12 +353,13 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     ]),
     'set +H',
     'shopt -s promptvars',
+    `__dsh_n=(${nonce})`,
     '__dsh_seq=0',
     '__dsh_le=e',
     `__dsh_ps1='\\[${m}P;$?;$((__dsh_seq=\${__dsh_seq:-0}+1));\${__dsh_le:-e}\\a\\]${PROMPT_TEXT}'`,
     `__dsh_ps0='${m}S;\${__dsh_seq:-0}\\a'`,
     `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
-    '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; if [ -n "${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }',
+    '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; export -n PS0 PS1 PS2 __dsh_ps0 __dsh_ps1 __dsh_ps2 __dsh_seq __dsh_le __dsh_n 2>/dev/null; if [ -n "${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }',
     'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
     `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" __dsh_prompt ${shellQuote(reportTraps)})`,
     'else',

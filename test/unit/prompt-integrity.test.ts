@@ -1,0 +1,66 @@
+/**
+ * The controlled prompt (markers.ts controlledPromptRc) against what the session's own shell code
+ * and programs can do: exporting the prompt's variables, shell options that break prompt code, and
+ * a cancelled send. Real node-pty, real bash, real files.
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Harness, harness } from '../helpers/terminalHarness';
+
+describe('controlled prompt integrity (pty-bash)', function () {
+  this.timeout(120_000);
+  let h: Harness;
+  let id: string;
+  const send = (input: string, timeoutMs?: number) => h.service.send(h.owner, id, { input, timeoutMs });
+
+  beforeEach(async () => {
+    h = harness({ quietThresholdMs: 15_000 });
+    id = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
+  });
+  afterEach(async () => h.dispose());
+
+  describe('the nonce never reaches a child program', () => {
+    /**
+     * A program that looks for the prompt's marker in its environment and, when it finds it,
+     * prints a forged prompt (exit status 7) on the terminal, then runs on for 2 s.
+     */
+    function forger(): string {
+      const script = path.join(h.tmp, 'forge.sh');
+      fs.writeFileSync(
+        script,
+        [
+          `n=$(env | grep -o '6973;[0-9a-f]\\{16\\};' | head -n 1)`,
+          `[ -n "$n" ] && printf '\\033]%sP;7;999;e\\007$ ' "$n" >&2`,
+          'sleep 2',
+          'echo forger-done >&2',
+        ].join('\n'),
+      );
+      return script;
+    }
+
+    for (const [name, setup] of [
+      ['set -a, then any assignment', 'set -a; x=1'],
+      ['export PS1 PS0 PS2 PROMPT_COMMAND and the private variables', 'export PS0 PS1 PS2 PROMPT_COMMAND ${!__dsh_*}'],
+    ] as const) {
+      it(`${name}: no variable a child sees carries the nonce, and a forged prompt cannot end a send`, async () => {
+        const script = forger();
+        await send(setup);
+        // What a child of the shell sees in its environment, whatever the prompt did since.
+        const seen = await send(`env | grep -c '6973;'; true`);
+        assert.equal(seen.output, '0', 'a child sees the marker in its environment');
+        // Run in a command substitution, the program is in the shell's own process group: only
+        // the nonce stands between its forged prompt and a send that returns while it runs.
+        const r = await send(`out=$(sh ${script}); echo after`);
+        assert.equal(r.waiting, 'shell-prompt');
+        assert.equal(r.exitCode, 0);
+        assert.ok(r.durationMs >= 1800, `returned after ${r.durationMs} ms on a forged prompt`);
+        assert.match(r.output, /forger-done\nafter$/);
+        // Same with the export done in the command line that starts the program.
+        const same = await send(`${setup}; out=$(sh ${script}); echo after`);
+        assert.equal(same.exitCode, 0);
+        assert.ok(same.durationMs >= 1800, `returned after ${same.durationMs} ms on a forged prompt`);
+      });
+    }
+  });
+});
