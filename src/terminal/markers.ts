@@ -297,6 +297,10 @@ export const CLOSE_INHERITED_FDS = [
  *   puts an array in a child's environment, so neither `set -a` nor `export PS1 __dsh_ps1`
  *   hands it to a program that could then print a forged marker. `__dsh_prompt` also un-exports
  *   the prompt's own variables at every prompt, so a child shell does not take PS1 for its own.
+ * - Shell options a command may set do not break the prompt's code: `promptvars` is set again at
+ *   every prompt, the traps report overwrites its file with `>|` (whatever `noclobber` says), and
+ *   both PROMPT_COMMAND entries run with stderr on /dev/null, so `set -x` traces none of it into
+ *   the output.
  * - PS1's marker says whether line editing is on (`__dsh_prompt` sets `__dsh_le` from SHELLOPTS):
  *   only then does readline read the line, and only readline understands a bracketed paste.
  * - Readline's paste brackets and our kill-line keys are bound in the emacs, vi-insert and
@@ -317,7 +321,10 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   // At top level, not in a function: inside one, `trap -p` does not print the DEBUG trap.
   // `\builtin`: neither an alias nor a function named trap or printf answers instead; a trap
   // builtin disabled (`enable -n trap`) prints a line that reads as set, never nothing.
-  const reportTraps = `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; \\builtin trap -p || \\builtin printf '%s\\n' '(trap -p failed)'; } >${traps} 2>/dev/null`;
+  const reportTraps = `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; \\builtin trap -p || \\builtin printf '%s\\n' '(trap -p failed)'; } 2>/dev/null >|${traps}`;
+  // Under `set -x` bash traces each command of PROMPT_COMMAND to stderr: the prompt's own code
+  // runs with stderr on /dev/null, so none of it shows in the terminal's output.
+  const prompt = '{ __dsh_prompt; } 2>/dev/null';
   const privateTmux = shellQuote(startup.privateTmuxTmpdir);
   const restoreTmux =
     startup.userTmuxTmpdir === undefined ? 'unset TMUX_TMPDIR' : `export TMUX_TMPDIR=${shellQuote(startup.userTmuxTmpdir)}`;
@@ -359,11 +366,11 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     `__dsh_ps1='\\[${m}P;$?;$((__dsh_seq=\${__dsh_seq:-0}+1));\${__dsh_le:-e}\\a\\]${PROMPT_TEXT}'`,
     `__dsh_ps0='${m}S;\${__dsh_seq:-0}\\a'`,
     `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
-    '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; export -n PS0 PS1 PS2 __dsh_ps0 __dsh_ps1 __dsh_ps2 __dsh_seq __dsh_le __dsh_n 2>/dev/null; if [ -n "${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }',
+    '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; builtin shopt -s promptvars; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; export -n PS0 PS1 PS2 __dsh_ps0 __dsh_ps1 __dsh_ps2 __dsh_seq __dsh_le __dsh_n 2>/dev/null; if [ -n "${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }',
     'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
-    `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" __dsh_prompt ${shellQuote(reportTraps)})`,
+    `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" ${shellQuote(prompt)} ${shellQuote(reportTraps)})`,
     'else',
-    `  PROMPT_COMMAND="\${PROMPT_COMMAND:+$PROMPT_COMMAND;}__dsh_prompt;"${shellQuote(reportTraps)}`,
+    `  PROMPT_COMMAND="\${PROMPT_COMMAND:+$PROMPT_COMMAND;}"${shellQuote(`${prompt};${reportTraps}`)}`,
     'fi',
     '__dsh_prompt',
     '__dsh_tmux_due=1',

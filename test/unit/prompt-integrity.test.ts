@@ -63,4 +63,32 @@ describe('controlled prompt integrity (pty-bash)', function () {
       });
     }
   });
+
+  describe('shell options set by a command leave the prompt working', () => {
+    /** After `setup`, commands answer at the controlled prompt with their own output and exit code. */
+    async function promptWorks(setup: string, { traced = false, errexit = false } = {}): Promise<void> {
+      const first = await send(setup);
+      assert.equal(first.waiting, 'shell-prompt', `after ${setup}`);
+      assert.equal(first.exitCode, 0, `after ${setup}: ${first.output}`);
+      const ok = await send('echo one');
+      assert.equal(ok.waiting, 'shell-prompt');
+      assert.equal(ok.exitCode, 0);
+      assert.equal(ok.output, traced ? '+ echo one\none' : 'one');
+      // Under `set -e` a failing command ends the shell, as bash does anywhere.
+      if (!errexit) {
+        const failed = await send('(exit 3)');
+        assert.equal(failed.waiting, 'shell-prompt');
+        assert.equal(failed.exitCode, 3);
+        assert.equal(failed.output, traced ? '+ exit 3' : '');
+      }
+      // The traps report is still written at each prompt: the confirmation knows there is none.
+      assert.equal(h.service.sendTarget(h.owner, id).traps, undefined);
+      assert.doesNotMatch(h.service.read(h.owner, id, { count: 50 }).text, /__dsh|6973|cannot overwrite/);
+    }
+
+    it('shopt -u promptvars', async () => promptWorks('shopt -u promptvars'));
+    it('set -o noclobber', async () => promptWorks('set -o noclobber'));
+    it('set -x: no trace of the prompt code in the output', async () => promptWorks('set -x', { traced: true }));
+    it('set -euo pipefail', async () => promptWorks('set -euo pipefail', { errexit: true }));
+  });
 });
