@@ -16,6 +16,8 @@ export type TerminalErrorCode =
   | 'TAKEN_OVER'
   /** What would read the input is not what the person confirmed; nothing was typed. */
   | 'RECEIVER_CHANGED'
+  /** The send was cancelled before its input was written; nothing was typed. */
+  | 'CANCELLED'
   /** A wait found no running command to wait for (the shell is at its prompt). */
   | 'NOTHING_TO_WAIT_FOR'
   /** The sandbox is on but cannot start here (a program missing, namespaces refused); nothing was started. */

@@ -35,6 +35,7 @@ import {
   bytesToWrite,
   checkInput,
   checkLineLength,
+  checkNotCancelled,
   checkPlace,
   checkReceiver,
   checkSignalReceiver,
@@ -334,6 +335,7 @@ export class PtyBashSession implements BackendSession {
     if (this.active) throw new TerminalError('SESSION_BUSY', 'a send is already in flight on this session; wait for it to return');
     const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
     const typed = checkInput(request);
+    checkNotCancelled(request.signal);
     await this.settleAfterSignal();
     await this.judgeEpollWaits();
     const { tpgid, shellInForeground, atPrompt } = this.inputState();
@@ -364,6 +366,8 @@ export class PtyBashSession implements BackendSession {
     // sandbox may have been turned on meanwhile).
     const refusedNow = this.inputRefusal();
     if (refusedNow) throw refusedNow;
+    // Cancelled while the send was admitted: its abort listener is armed only with the write.
+    checkNotCancelled(request.signal);
     const input = bytesToWrite(typed, atPrompt, readline, this.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
     this.lineKeys = verdict?.line && { promptSeq: this.markers.promptSeq, keys: verdict.line };

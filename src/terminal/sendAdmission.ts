@@ -2,6 +2,7 @@
  * Send admission: what a send must pass before anything is typed, and the bytes it then writes.
  * A refused send types nothing and says why, what is valid, and what to do instead.
  */
+import { errorMessage } from '../common/errorMessage';
 import { PATH_QUOTE_UNITS, quoteInput } from '../common/quoteInput';
 import { MAX_TIMER_MS } from './config';
 import { TerminalError } from './errors';
@@ -17,6 +18,17 @@ export const MAX_INPUT_BYTES = 256 * 1024;
 /** Longest line a program in canonical mode receives whole (Linux N_TTY_BUF_SIZE - 1), in bytes. */
 export const MAX_CANONICAL_LINE_BYTES = 4095;
 
+
+/**
+ * Refuses a send whose cancellation `signal` has already fired: nothing is typed, nor any signal
+ * delivered. Called before the send's first wait and again right before its write, since its
+ * abort listener (SIGINT to the foreground process group) is armed only with the write.
+ * @throws TerminalError CANCELLED naming the cancellation's reason.
+ */
+export function checkNotCancelled(signal: AbortSignal | undefined): void {
+  if (!signal?.aborted) return;
+  throw new TerminalError('CANCELLED', `the send was cancelled (${errorMessage(signal.reason)}) before it typed anything: nothing was typed and nothing runs; send it again if it is still wanted`);
+}
 
 /**
  * A send's or wait's absolute time limit (ms), checked.

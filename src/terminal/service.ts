@@ -254,8 +254,9 @@ export class TerminalService implements Disposable {
    * Types text or presses keys (exactly one of `input` and `keys`, see input.ts) and waits for a
    * wait reason. One send in flight per session.
    * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, SESSION_BUSY, SESSION_EXITED,
-   * INVALID_ARGUMENT (naming a refused character or key), RECEIVER_CHANGED, SANDBOX_REQUIRED (a
-   * session outside the agent sandbox while the sandbox is on, see `BackendSession.inputRefusal`).
+   * INVALID_ARGUMENT (naming a refused character or key), RECEIVER_CHANGED, CANCELLED (cancelled
+   * before anything was typed), SANDBOX_REQUIRED (a session outside the agent sandbox while the
+   * sandbox is on, see `BackendSession.inputRefusal`).
    */
   async send(owner: Owner, sessionId: string, request: SendRequest): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);

@@ -110,7 +110,11 @@ export interface SendRequest {
   expectReceiver?: ReceiverIdentity;
   /** Absolute time limit in ms, armed when the send starts. Defaults to the configured value. */
   timeoutMs?: number;
-  /** Aborting sends SIGINT to the foreground process group; the send then settles as usual. */
+  /**
+   * Aborting once the input was written sends SIGINT to the foreground process group; the send
+   * then settles as usual. Aborted before the write (already when the send is made, or while it
+   * is admitted), nothing is typed and the send fails with CANCELLED.
+   */
   signal?: AbortSignal;
   /** Who the command record (commandRecord.ts) says typed it: `agent` by default, or `dsh_run`. */
   origin?: Exclude<CommandOrigin, 'user'>;

@@ -91,4 +91,42 @@ describe('controlled prompt integrity (pty-bash)', function () {
     it('set -x: no trace of the prompt code in the output', async () => promptWorks('set -x', { traced: true }));
     it('set -euo pipefail', async () => promptWorks('set -euo pipefail', { errexit: true }));
   });
+
+  describe('a cancelled send types nothing', () => {
+    /** The send was refused as cancelled, and no byte of it reached the terminal or ran. */
+    async function typedNothing(sent: Promise<unknown>, marker: string): Promise<void> {
+      await assert.rejects(sent, (error: Error & { code?: string }) => {
+        assert.equal(error.code, 'CANCELLED');
+        assert.match(error.message, /nothing was typed/);
+        return true;
+      });
+      const after = await send(`ls ${h.tmp}; echo end`);
+      assert.equal(after.output, 'end', 'the cancelled command ran');
+      assert.ok(!h.service.read(h.owner, id, { count: 100 }).text.includes(marker), 'the cancelled text reached the terminal');
+      assert.ok(!h.service.history(h.owner, id).commands.some((c) => c.command.includes(marker)), 'the command record has the cancelled text');
+    }
+
+    it('cancelled before the send was admitted', async () => {
+      const cancel = new AbortController();
+      cancel.abort(new Error('the tool call was cancelled'));
+      await typedNothing(h.service.send(h.owner, id, { input: `touch ${h.tmp}/ran-early`, signal: cancel.signal }), 'ran-early');
+    });
+
+    it('cancelled while the send is being admitted, before its text is written', async () => {
+      const cancel = new AbortController();
+      const sent = h.service.send(h.owner, id, { input: `touch ${h.tmp}/ran-late`, signal: cancel.signal });
+      cancel.abort(new Error('the tool call was cancelled'));
+      await typedNothing(sent, 'ran-late');
+    });
+
+    it('keys cancelled before they are pressed are not pressed', async () => {
+      assert.equal((await send(`read -r line; echo "got[$line]"`)).waiting, 'program-input');
+      const cancel = new AbortController();
+      cancel.abort();
+      await assert.rejects(h.service.send(h.owner, id, { keys: ['x', 'Enter'], signal: cancel.signal }), { code: 'CANCELLED' });
+      const r = await send('y');
+      // The echo of what was typed, then the line read: no x before it.
+      assert.equal(r.output, 'y\ngot[y]');
+    });
+  });
 });
