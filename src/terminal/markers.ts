@@ -208,14 +208,16 @@ export const TRAPS_FILE = 'traps';
 
 /**
  * One entry of `trap -p` (bash(1), SHELL BUILTIN COMMANDS): `trap -- 'action' NAME` on a line of
- * its own, the action a single-quoted word (`'\''` for a quote inside, newlines kept).
+ * its own, the action a single-quoted word (`'\''` for a quote inside, newlines kept), or
+ * `trap -- - NAME` for a signal left at its default (bash 5.2 in POSIX mode lists every signal).
  */
-const TRAP_ENTRY = /^trap -- '((?:[^']|'\\'')*)' (\S+)\n?/;
+const TRAP_ENTRY = /^trap -- (?:'((?:[^']|'\\'')*)'|-) (\S+)\n?/;
 
 /**
  * The traps that may run while a command runs or the shell waits at its prompt, and so change the
  * folder a command runs in after a confirmation showed it, from `trap -p`'s text: every entry but
- * the EXIT trap (it runs as the shell ends) and a signal ignored (`''`: no action runs). DEBUG runs
+ * the EXIT trap (it runs as the shell ends), a signal ignored (`''`: no action runs) and one at its
+ * default (`-`). DEBUG runs
  * before each simple command, ERR and RETURN after some, a signal's trap whenever the signal
  * arrives. Text that does not read as entries is kept whole: it counts as set.
  */
@@ -225,7 +227,8 @@ export function runningTraps(printed: string): string {
   while (rest) {
     const entry = TRAP_ENTRY.exec(rest);
     if (!entry) return [...kept, rest].join('\n');
-    if (entry[1] !== '' && entry[2] !== 'EXIT') kept.push(entry[0].trimEnd());
+    // No action: a signal ignored (`''`) or at its default (`-`).
+    if (entry[1] && entry[2] !== 'EXIT') kept.push(entry[0].trimEnd());
     rest = rest.slice(entry[0].length);
   }
   return kept.join('\n');
@@ -318,10 +321,24 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   const m = `\\e]${MARKER_OSC};\${__dsh_n[0]-};`;
   const progress = shellQuote(startup.progressFile);
   const traps = shellQuote(path.join(path.dirname(startup.progressFile), TRAPS_FILE));
-  // At top level, not in a function: inside one, `trap -p` does not print the DEBUG trap.
-  // `\builtin`: neither an alias nor a function named trap or printf answers instead; a trap
-  // builtin disabled (`enable -n trap`) prints a line that reads as set, never nothing.
-  const reportTraps = `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; \\builtin trap -p || \\builtin printf '%s\\n' '(trap -p failed)'; } 2>/dev/null >|${traps}`;
+  // At top level, not in a function: inside one, `trap -p` does not print the DEBUG trap. The
+  // report's first line is the prompt's number; whoever answers `\builtin printf` may write it,
+  // but the entries after it come from the trap builtin itself or the report reads as unknown:
+  // - where bash allows (see `__dsh_rp` below), from a subshell in POSIX mode (entered by an
+  //   assignment, which no function answers), where the special builtin `trap` is found before
+  //   any function named trap or builtin, and which keeps the shell's own options untouched. It
+  //   prints only once a function named trap cannot be defined there (it could be, and would then
+  //   be called, were the builtin disabled with `enable -n`); otherwise, or when POSIX mode
+  //   cannot be entered (POSIXLY_CORRECT read-only), the file is emptied: the traps are unknown.
+  //   A subshell's `trap -p` prints the shell's traps until the subshell sets one.
+  // - elsewhere (bash whose subshells print none of the shell's traps), `\builtin trap -p`: a
+  //   function named builtin can silence it there.
+  const reportWith = (entries: string) => `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; ${entries}; } 2>/dev/null >|${traps}`;
+  const posixReport = reportWith(`( POSIXLY_CORRECT=y; [[ -o posix ]] && ! ( trap() { :; } ) && \\trap -p ) || >|${traps}`);
+  const plainReport = reportWith(`\\builtin trap -p || \\builtin printf '%s\\n' '(trap -p failed)'`);
+  // Whether this bash does what the POSIX report needs: a function named trap cannot be defined
+  // in POSIX mode, and a subshell prints the traps of the shell that started it.
+  const posixWorks = `[[ "$( trap ': dsh' USR2; ( POSIXLY_CORRECT=y; ( trap() { :; } ) || \\trap -p USR2 ) 2>/dev/null )" == *"': dsh'"* ]]`;
   // Under `set -x` bash traces each command of PROMPT_COMMAND to stderr: the prompt's own code
   // runs with stderr on /dev/null, so none of it shows in the terminal's output.
   const prompt = '{ __dsh_prompt; } 2>/dev/null';
@@ -367,11 +384,13 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     `__dsh_ps0='${m}S;\${__dsh_seq:-0}\\a'`,
     `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
     '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; builtin shopt -s promptvars; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; export -n PS0 PS1 PS2 __dsh_ps0 __dsh_ps1 __dsh_ps2 __dsh_seq __dsh_le __dsh_n 2>/dev/null; if [ -n "${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }',
+    `if ${posixWorks}; then __dsh_rp=${shellQuote(posixReport)}; else __dsh_rp=${shellQuote(plainReport)}; fi`,
     'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
-    `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" ${shellQuote(prompt)} ${shellQuote(reportTraps)})`,
+    `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" ${shellQuote(prompt)} "$__dsh_rp")`,
     'else',
-    `  PROMPT_COMMAND="\${PROMPT_COMMAND:+$PROMPT_COMMAND;}"${shellQuote(`${prompt};${reportTraps}`)}`,
+    `  PROMPT_COMMAND="\${PROMPT_COMMAND:+$PROMPT_COMMAND;}"${shellQuote(`${prompt};`)}"$__dsh_rp"`,
     'fi',
+    'unset __dsh_rp',
     '__dsh_prompt',
     '__dsh_tmux_due=1',
     '',

@@ -6,7 +6,8 @@
  * What the report cannot hold against, being the shell's own word (README, "What asks first"): a
  * DEBUG trap under `shopt -s extdebug` that skips the report's `trap -p`, PROMPT_COMMAND entries
  * that clear a trap before the report and set it again after, and code that writes the report
- * itself (its path is in PROMPT_COMMAND) or a function named `builtin`.
+ * itself (its path is in PROMPT_COMMAND). Functions named `builtin` or `trap` are held against
+ * where bash runs the report's `trap -p` in POSIX mode (markers.ts controlledPromptRc).
  */
 import * as assert from 'node:assert/strict';
 import { confirmedIdentity } from '../../src/terminal/service';
@@ -42,6 +43,18 @@ describe('traps report: a trap that moves the command is never reported as none'
 
   it('a shell function named trap does not silence the report', async () => {
     await assertSeen(`trap 'cd /' USR1; trap() { if [ "$1" = -p ]; then return 0; fi; builtin trap "$@"; }`);
+  });
+
+  it('a shell function named builtin that answers trap -p with nothing does not silence the report', async () => {
+    await assertSeen(`trap 'cd /' USR1; builtin() { if [ "$1" = trap ]; then return 0; fi; command builtin "$@"; }`);
+  });
+
+  it('a function named trap with the trap builtin disabled (enable -n) does not silence the report', async () => {
+    await assertSeen(`trap 'cd /' USR1; trap() { if [ "$1" = -p ]; then return 0; fi; command trap "$@"; }; enable -n trap`);
+  });
+
+  it('POSIXLY_CORRECT made read-only does not silence the report', async () => {
+    await assertSeen(`trap 'cd /' USR1; builtin() { if [ "$1" = trap ]; then return 0; fi; command builtin "$@"; }; readonly POSIXLY_CORRECT`);
   });
 
   it('an alias named trap does not silence the report', async () => {

@@ -14,6 +14,11 @@ describe('runningTraps: the traps that may run while a command does, from bash t
     assert.equal(kept, ["trap -- 'cd /tmp' SIGUSR1", "trap -- ':' DEBUG", "trap -- 'a='\\''x'\\''\ncd /' ERR", "trap -- 'cd -' RETURN"].join('\n'));
   });
 
+  it('POSIX mode, which lists every signal (bash 5.2): the defaults are dropped, the set ones kept', () => {
+    const printed = trapsPrinted(`trap 'true bye' EXIT; trap '' USR2; trap 'cd /tmp' USR1; trap ':' DEBUG; POSIXLY_CORRECT=y`);
+    assert.equal(runningTraps(printed), ["trap -- 'cd /tmp' USR1", "trap -- ':' DEBUG"].join('\n'));
+  });
+
   it('none set, or only EXIT and ignored ones: nothing', () => {
     assert.equal(runningTraps(trapsPrinted('')), '');
     assert.equal(runningTraps(trapsPrinted(`trap 'true' EXIT; trap '' INT`)), '');

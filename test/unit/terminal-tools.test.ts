@@ -326,8 +326,19 @@ describe('terminal tools: traps set by an earlier command', function () {
     const command = 'kill -USR1 $$; sleep 0.2; pwd';
     const text = sendConfirmationText({ kind: 'text', text: command }, info(), target);
     assert.match(text, /cannot be known/);
-    assert.ok(text.includes("trap -- 'cd /tmp' SIGUSR1"), text);
+    // bash names the signal USR1 in POSIX mode (the report's), SIGUSR1 otherwise.
+    assert.match(text, /trap -- 'cd \/tmp' (SIG)?USR1/);
     assert.equal((await send(command)).output.trim(), '/tmp');
+  });
+
+  it('a shell function named builtin cannot hide a DEBUG trap from the confirmation', async () => {
+    for (const builtin of ['builtin() { :; }', 'builtin() { [ "$1" = trap ] && return 0; command builtin "$@"; }']) {
+      await send(`trap '[[ $BASH_COMMAND == pwd ]] && cd /tmp' DEBUG; ${builtin}`);
+      const text = sendConfirmationText({ kind: 'text', text: 'pwd' }, info(), h.service.sendTarget(h.owner, sessionId));
+      assert.match(text, /cannot be known/, `after ${builtin}: ${text}`);
+      assert.equal((await send('pwd')).output.trim(), '/tmp');
+      await send(`unset -f builtin; trap - DEBUG; cd ${JSON.stringify(h.tmp)}`);
+    }
   });
 
   it('an EXIT trap and an ignored signal leave the folder known: neither runs while a command does', async () => {
