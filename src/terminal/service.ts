@@ -194,6 +194,7 @@ export class TerminalService implements Disposable {
    */
   async open(owner: Owner, options: OpenOptions = {}, grant: { outsideSandbox?: boolean } = {}): Promise<SessionInfo> {
     const o = this.checkOwner(owner);
+    checkAbortSignal(options.signal);
     if (options.name !== undefined) {
       if (typeof options.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
       checkLabel(options.name, 'name');
@@ -283,6 +284,7 @@ export class TerminalService implements Disposable {
    */
   async wait(owner: Owner, sessionId: string, request: WaitRequest = {}): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
+    checkAbortSignal(request.signal);
     entry.checkNotTakenOver();
     entry.checkIdle();
     return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.wait(request)));
@@ -500,6 +502,7 @@ export class TerminalService implements Disposable {
   private checkSendable(entry: PublishedSession, request: SendRequest): void {
     entry.checkNotTakenOver();
     checkSendInput(request);
+    checkAbortSignal(request.signal);
     // Only the person's own keystrokes (writeUserInput) are recorded as theirs.
     if (request.origin !== undefined && request.origin !== 'agent' && request.origin !== 'dsh_run') {
       throw new TerminalError('INVALID_ARGUMENT', `origin must be "agent" or "dsh_run" (got ${quoteInput(request.origin)})`);
@@ -536,4 +539,15 @@ export class TerminalService implements Disposable {
     return entry;
   }
 
+}
+
+/**
+ * Refuses a cancellation `signal` option that is not an AbortSignal (left out or null is no
+ * cancellation): anything else would fail deep inside a send or a spawn, or be ignored.
+ * @throws TerminalError INVALID_ARGUMENT naming what was given and what is valid.
+ */
+function checkAbortSignal(signal: unknown): void {
+  if (signal === undefined || signal === null || signal instanceof AbortSignal) return;
+  const given = typeof signal === 'object' || typeof signal === 'function' ? `${Object.prototype.toString.call(signal)} ${quoteInput(signal)}` : quoteInput(signal);
+  throw new TerminalError('INVALID_ARGUMENT', `signal must be an AbortSignal (e.g. new AbortController().signal) or left out (got ${given})`);
 }

@@ -120,6 +120,26 @@ describe('the API facades', function () {
     await h.service.close(toolsOwner, tools.sessionId);
   });
 
+  it('a cancellation signal that is not an AbortSignal is refused, naming what is valid, and nothing starts or is typed', async () => {
+    const terminal = createTerminalApi(h.service);
+    const mine = terminal.createOwner('consumer');
+    const refused = (e: Error) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT' && /signal must be an AbortSignal/.test(e.message) && /AbortController/.test(e.message);
+    for (const bad of [{}, 'abort', 5]) {
+      await assert.rejects(terminal.open(mine, { signal: bad as never }), refused);
+    }
+    assert.deepEqual(terminal.list(mine), []);
+    const { sessionId } = await terminal.open(mine);
+    const tools = await h.service.open(h.owner);
+    for (const bad of [{}, 'abort', { aborted: false }]) {
+      await assert.rejects(terminal.send(mine, sessionId, { input: 'echo typed > sent.txt', signal: bad as never }), refused);
+      assert.throws(() => terminal.startBackground(mine, sessionId, { input: 'echo typed > sent.txt', signal: bad as never }), refused);
+      await assert.rejects(h.service.wait(h.owner, tools.sessionId, { signal: bad as never }), refused);
+    }
+    const after = await terminal.send(mine, sessionId, { input: 'ls sent.txt 2>&1; echo ok', signal: new AbortController().signal });
+    assert.match(after.output, /No such file[\s\S]*ok/);
+    assert.equal(after.waitReason, 'stdin_read');
+  });
+
   it('navigation: a provider registers and answers; other providers stay out of reach, errors carry no cause', async () => {
     const service = new LspService();
     const secret = { internal: 'md-internal-state' };
