@@ -15,6 +15,7 @@ import type { TerminalConfig } from './config';
 import { TerminalError } from './errors';
 import type { SendInput } from './input';
 import { integerProblem } from '../common/integerInput';
+import { quoteInput } from '../common/quoteInput';
 import { CommandHistory } from './commandHistory';
 import type { CommandEvent } from './commandRecord';
 import { readRegularFileHead } from '../common/regularFileHead';
@@ -476,6 +477,8 @@ export class PtyBashSession implements BackendSession {
   /**
    * The raw text a read renders: the scrollback's tail for the screen, else the page asked for,
    * and `pageOf(count)`, the same page with at most `count` lines (the same newest line).
+   * @throws TerminalError INVALID_ARGUMENT for an offset or count out of range, a `raw` or `screen`
+   *   that is not a boolean, screen with command, or a command the record does not hold.
    */
   private readSource(request: ReadRequest): { kind: 'screen'; tail: ReadResult } | { kind: 'page'; page: ReadResult; pageOf: (count: number) => ReadResult } {
     const offset = request.offset ?? 0;
@@ -483,6 +486,11 @@ export class PtyBashSession implements BackendSession {
     for (const [name, value, min] of [['offset', offset, 0], ['count', count, 1]] as const) {
       const problem = integerProblem(value, name, min);
       if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
+    }
+    // A string "false" is truthy: anything but a boolean would pick the wrong kind of page.
+    for (const name of ['raw', 'screen'] as const) {
+      const value: unknown = request[name];
+      if (value !== undefined && typeof value !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `${name} must be true or false, or left out (got ${quoteInput(value)})`);
     }
     if (request.screen && request.command !== undefined) throw new TerminalError('INVALID_ARGUMENT', 'give screen or command, not both: the screen is not part of any command');
     if (request.screen) return { kind: 'screen', tail: this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes) };

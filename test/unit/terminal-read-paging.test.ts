@@ -46,3 +46,25 @@ describe('rendered pages (real bash)', function () {
     }
   });
 });
+
+describe('read requests (real bash)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  afterEach(async () => h?.dispose());
+
+  it('raw and screen must be true or false: a string "true" or "false", a number or an object is refused, naming the field and what was sent', async () => {
+    h = harness();
+    const { sessionId: id } = await h.service.open(h.owner, { cwd: h.tmp });
+    await h.service.send(h.owner, id, { input: "printf '\\033[31mred\\033[0m\\n'" });
+    for (const field of ['raw', 'screen'] as const) {
+      for (const bad of ['true', 'false', 1, 0, {}]) {
+        const refused = (e: Error) => (e as { code?: string }).code === 'INVALID_ARGUMENT' && e.message.startsWith(`${field} must be true or false`) && e.message.includes(JSON.stringify(bad));
+        assert.throws(() => h.service.read(h.owner, id, { [field]: bad as never }), refused);
+        await assert.rejects(h.service.readAsync(h.owner, id, { [field]: bad as never }), refused);
+      }
+    }
+    assert.match((await h.service.readAsync(h.owner, id, { raw: true })).text, /\x1b\[31mred/);
+    assert.doesNotMatch((await h.service.readAsync(h.owner, id, { raw: false })).text, /\x1b/);
+    assert.match((await h.service.readAsync(h.owner, id, { screen: false, raw: undefined })).text, /^red$/m);
+  });
+});
