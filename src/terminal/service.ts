@@ -255,9 +255,10 @@ export class TerminalService implements Disposable {
    * Types text or presses keys (exactly one of `input` and `keys`, see input.ts) and waits for a
    * wait reason. One send in flight per session.
    * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, SESSION_BUSY, SESSION_EXITED,
-   * INVALID_ARGUMENT (naming a refused character or key), RECEIVER_CHANGED, CANCELLED (cancelled
-   * before anything was typed), SANDBOX_REQUIRED (a session outside the agent sandbox while the
-   * sandbox is on, see `BackendSession.inputRefusal`).
+   * INVALID_ARGUMENT (naming a refused character or key, a cancellation signal that is not an
+   * AbortSignal, a malformed expectReceiver), RECEIVER_CHANGED, CANCELLED (cancelled before
+   * anything was typed), SANDBOX_REQUIRED (a session outside the agent sandbox while the sandbox
+   * is on, see `BackendSession.inputRefusal`).
    */
   async send(owner: Owner, sessionId: string, request: SendRequest): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
@@ -378,12 +379,14 @@ export class TerminalService implements Disposable {
   /**
    * Delivers an allow-listed signal to the session's verified foreground process group.
    * @param expect the receiver a person confirmed (from {@link sendTarget}); see `BackendSession.signal`.
-   * @throws TerminalError INVALID_ARGUMENT for a signal outside ALLOWED_SIGNALS; RECEIVER_CHANGED
+   * @throws TerminalError INVALID_ARGUMENT for a signal outside ALLOWED_SIGNALS or a malformed
+   *   `expect` (see {@link checkReceiverIdentity}); RECEIVER_CHANGED
    *   when `expect` is given and another process group is in the foreground now.
    */
   signal(owner: Owner, sessionId: string, signal: string, expect?: ReceiverIdentity): SignalResult {
     const entry = this.entry(owner, sessionId);
     checkSignalName(signal);
+    if (expect !== undefined && expect !== null) checkReceiverIdentity(expect, 'expect');
     entry.checkNotTakenOver();
     return entry.session.signal(signal, expect);
   }
@@ -503,6 +506,7 @@ export class TerminalService implements Disposable {
     entry.checkNotTakenOver();
     checkSendInput(request);
     checkAbortSignal(request.signal);
+    if (request.expectReceiver !== undefined && request.expectReceiver !== null) checkReceiverIdentity(request.expectReceiver, 'expectReceiver');
     // Only the person's own keystrokes (writeUserInput) are recorded as theirs.
     if (request.origin !== undefined && request.origin !== 'agent' && request.origin !== 'dsh_run') {
       throw new TerminalError('INVALID_ARGUMENT', `origin must be "agent" or "dsh_run" (got ${quoteInput(request.origin)})`);
@@ -550,4 +554,37 @@ function checkAbortSignal(signal: unknown): void {
   if (signal === undefined || signal === null || signal instanceof AbortSignal) return;
   const given = typeof signal === 'object' || typeof signal === 'function' ? `${Object.prototype.toString.call(signal)} ${quoteInput(signal)}` : quoteInput(signal);
   throw new TerminalError('INVALID_ARGUMENT', `signal must be an AbortSignal (e.g. new AbortController().signal) or left out (got ${given})`);
+}
+
+/** The receiver kinds a ReceiverIdentity may name (InputReceiver's). */
+const RECEIVER_KINDS: readonly string[] = ['shell-prompt', 'shell-continuation', 'program', 'exited'];
+
+/** What a valid receiver identity is, for the errors of {@link checkReceiverIdentity}. */
+const RECEIVER_IDENTITY_SHAPE =
+  `an object {kind, processGroup?, place?} as confirmedIdentity(sendTarget(...)) returns it: kind one of ${RECEIVER_KINDS.join(', ')}; ` +
+  'processGroup a positive integer; place {cwd?: a string, traps: {kind: "none"} | {kind: "unknown"} | {kind: "set", text: a string}}';
+
+/**
+ * Refuses a receiver identity (a send's `expectReceiver`, a signal's `expect`) of the wrong type
+ * or shape: compared as it is, it would refuse every send as RECEIVER_CHANGED, or pass one whose
+ * place it cannot check.
+ * @param field the input's name in the error.
+ * @throws TerminalError INVALID_ARGUMENT naming the part that is wrong, what was given and what is valid.
+ */
+function checkReceiverIdentity(value: unknown, field: string): asserts value is ReceiverIdentity {
+  const refuse = (what: string, given: unknown): never => {
+    throw new TerminalError('INVALID_ARGUMENT', `${what} is not valid (got ${quoteInput(given)}): ${field} must be ${RECEIVER_IDENTITY_SHAPE}`);
+  };
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(value)) return refuse(field, value);
+  if (typeof value.kind !== 'string' || !RECEIVER_KINDS.includes(value.kind)) refuse(`${field}.kind`, value.kind);
+  const group = value.processGroup;
+  if (group !== undefined && (typeof group !== 'number' || !Number.isInteger(group) || group < 1)) refuse(`${field}.processGroup`, group);
+  const place = value.place;
+  if (place === undefined) return;
+  if (!isObject(place)) return refuse(`${field}.place`, place);
+  if (place.cwd !== undefined && typeof place.cwd !== 'string') refuse(`${field}.place.cwd`, place.cwd);
+  const traps = place.traps;
+  const validTraps = isObject(traps) && (traps.kind === 'none' || traps.kind === 'unknown' || (traps.kind === 'set' && typeof traps.text === 'string'));
+  if (!validTraps) refuse(`${field}.place.traps`, traps);
 }

@@ -311,6 +311,35 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.doesNotMatch(raw(), /meant-for-the-shell/);
   });
 
+  it('a malformed expectReceiver is refused as INVALID_ARGUMENT saying what is valid, never as a changed receiver, and nothing is typed', async () => {
+    await open();
+    const good = confirmedIdentity(h.service.sendTarget(h.owner, id));
+    const malformed: unknown[] = [
+      'shell-prompt',
+      42,
+      [],
+      {},
+      { kind: 'shell' },
+      { ...good, processGroup: String(good.processGroup) },
+      { ...good, processGroup: -1 },
+      { ...good, place: 'here' },
+      { ...good, place: { cwd: 7, traps: { kind: 'none' } } },
+      { ...good, place: { cwd: h.tmp } },
+      { ...good, place: { traps: { kind: 'set' } } },
+      { ...good, place: { traps: 'none' } },
+    ];
+    for (const expectReceiver of malformed) {
+      await assert.rejects(
+        send({ input: 'echo meant-once', expectReceiver: expectReceiver as never }),
+        (e: Error) => (e as { code?: string }).code === 'INVALID_ARGUMENT' && /^expectReceiver/.test(e.message) && /shell-prompt, shell-continuation, program, exited/.test(e.message),
+        JSON.stringify(expectReceiver),
+      );
+      assert.throws(() => h.service.startBackground(h.owner, id, { input: 'echo meant-once', expectReceiver: expectReceiver as never }), (e: Error) => (e as { code?: string }).code === 'INVALID_ARGUMENT');
+    }
+    assert.doesNotMatch(raw(), /meant-once/);
+    assert.equal((await send({ input: 'echo meant-once', expectReceiver: good })).output, 'meant-once');
+  });
+
   it('a command confirmed in one folder is refused once the shell is in another (an earlier command ran cd), and nothing is typed', async () => {
     await open();
     const elsewhere = fs.realpathSync(fs.mkdtempSync(path.join(h.tmp, 'elsewhere-')));
