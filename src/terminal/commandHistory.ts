@@ -220,7 +220,7 @@ export class CommandHistory {
    * A page of command `index`'s retained output, raw (escapes kept), as `Scrollback.page` pages the
    * whole scrollback but with the command's output as the scrollback: `offset` lines back from its
    * last line, up to `count` lines, at most `maxBytes` UTF-8 bytes; `totalLines` is its retained
-   * line count, `firstLineNumber` absolute.
+   * line count, `firstLineNumber` absolute (of an empty page, the record's `output.firstLineNumber`).
    * @throws TerminalError INVALID_ARGUMENT as {@link get}.
    */
   outputPage(index: number, offset: number, count: number, maxBytes: number): ReturnType<Scrollback['page']> {
@@ -231,7 +231,10 @@ export class CommandHistory {
     // The last line ends with what followed the command on it (bytesAfterEnd): that is cut off.
     const after = from === 0 && shown > 0 ? this.bytesAfterEnd(index) : 0;
     const text = after > 0 ? withoutTailBytes(page.text, after) : page.text;
-    return { ...page, text, offset: from, lineBegin: from, lineEnd: from + shown, totalLines: output.lineCount };
+    // An empty page sits where the command's retained output starts, as its record says, even
+    // once that output was evicted (the scrollback alone would number its oldest retained line).
+    const firstLineNumber = shown > 0 ? page.firstLineNumber : output.firstLineNumber;
+    return { ...page, text, offset: from, lineBegin: from, lineEnd: from + shown, totalLines: output.lineCount, firstLineNumber };
   }
 
   /** The index of the command whose output holds absolute line `line`, if any is recorded. */

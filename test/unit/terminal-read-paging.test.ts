@@ -67,4 +67,34 @@ describe('read requests (real bash)', function () {
     assert.doesNotMatch((await h.service.readAsync(h.owner, id, { raw: false })).text, /\x1b/);
     assert.match((await h.service.readAsync(h.owner, id, { screen: false, raw: undefined })).text, /^red$/m);
   });
+
+  it("an empty page of a command's output numbers its lines as the command's record does: no output, past the end, output evicted", async () => {
+    h = harness({ retainedLines: 50 });
+    const { sessionId: id } = await h.service.open(h.owner, { cwd: h.tmp });
+    const silent = (await h.service.send(h.owner, id, { input: 'true' })).command!;
+    const five = (await h.service.send(h.owner, id, { input: 'seq 1 5' })).command!;
+    const check = async (index: number) => {
+      let seen = false;
+      const record = h.service.command(h.owner, id, index).output;
+      for (const offset of [0, 3, 1000]) {
+        for (const raw of [true, false]) {
+          const page = await h.service.readAsync(h.owner, id, { command: index, offset, raw });
+          if (page.lineEnd > page.lineBegin) continue;
+          assert.equal(page.text, '');
+          assert.equal(page.totalLines, record.lineCount);
+          assert.equal(page.firstLineNumber, record.firstLineNumber, `command ${index} offset ${offset} raw ${raw}: ${JSON.stringify({ page, record })}`);
+          seen = true;
+        }
+      }
+      assert.ok(seen, 'an empty page was read');
+    };
+    await check(silent);
+    await check(five);
+    await h.service.send(h.owner, id, { input: 'seq 1 200' });
+    const evicted = h.service.command(h.owner, id, five).output;
+    assert.equal(evicted.lineCount, 0);
+    assert.equal(evicted.truncated, true);
+    await check(five);
+    await check(silent);
+  });
 });
