@@ -29,6 +29,7 @@ import { readStat } from '../proc/stat';
 import { SessionProcessTree } from './processTree';
 import type { SandboxSummary } from './sandbox/policy';
 import { type RenderedScreen, TextRenderer } from './screenText';
+import { TerminalModes } from './terminalModes';
 import type { ScreenTextThread } from './screenTextThread';
 import { Scrollback, tailByBytes } from './scrollback';
 import { SearchRequest, SearchResult, searchScrollback } from './scrollbackSearch';
@@ -115,9 +116,8 @@ export class PtyBashSession implements BackendSession {
   private readonly markers = new ShellMarkers();
   private scrollbackOwesPrompt = false;
   private lastDataAt = Date.now();
-  private alternateScreen = false;
-  /** DECCKM (application cursor keys) is set: cursor keys send `ESC O x`. */
-  private applicationCursor = false;
+  /** The alternate screen and application cursor keys (DECCKM) as the output set them. */
+  private readonly modes = new TerminalModes();
   /** The keys sends pressed at the prompt numbered `promptSeq` since it was shown (promptKeys.ts). */
   private lineKeys: { promptSeq: number; keys: LineKeys } | undefined;
   /**
@@ -193,7 +193,7 @@ export class PtyBashSession implements BackendSession {
       tree: this.tree,
       exitStatus: () => this.exitStatus,
       lastDataAt: () => this.lastDataAt,
-      alternateScreen: () => this.alternateScreen,
+      alternateScreen: () => this.modes.alternateScreen,
       shellPid: () => this.shellPid,
       foregroundGroup: () => this.foregroundGroup(),
       groupWaits: (pgrp) => this.groupWaits(pgrp),
@@ -369,7 +369,7 @@ export class PtyBashSession implements BackendSession {
     if (refusedNow) throw refusedNow;
     // Cancelled while the send was admitted: its abort listener is armed only with the write.
     checkNotCancelled(request.signal);
-    const input = bytesToWrite(typed, atPrompt, readline, this.applicationCursor);
+    const input = bytesToWrite(typed, atPrompt, readline, this.modes.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
     this.lineKeys = verdict?.line && { promptSeq: this.markers.promptSeq, keys: verdict.line };
     if (typed.kind === 'keys' && !atPrompt) this.foreignLine = { from: 'program' };
@@ -661,12 +661,7 @@ export class PtyBashSession implements BackendSession {
   }
 
   private onText(text: string): void {
-    // Private modes (`CSI ? …`) are rare in bulk output: one scan for their introducer first.
-    if (text.includes('\x1b[?')) {
-      const alt = /\x1b\[\?(?:1049|1047|47)([hl])/g;
-      for (const m of text.matchAll(alt)) this.alternateScreen = m[1] === 'h';
-      for (const m of text.matchAll(/\x1b\[\?1([hl])/g)) this.applicationCursor = m[1] === 'h';
-    }
+    this.modes.push(text);
     // The prompt text was swallowed with its marker; the scrollback shows it only once something
     // follows it, so a page read at an idle prompt ends with the last output line.
     const shown = this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text;

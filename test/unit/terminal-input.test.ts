@@ -186,6 +186,39 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.match(r.output, /b'\\x1bOA'/);
   });
 
+  it('cursor key mode and the alternate screen are tracked when their sequence is split across output chunks, combined in one sequence, and reset by ESC c', async () => {
+    await open();
+    // Each piece is written and flushed apart, with a pause, so that it reaches us in a chunk of its own.
+    const cases: { pieces: string[]; application: boolean }[] = [
+      { pieces: ['\x1b[?', '1h', '\x1b[?10', '49h'], application: true },
+      { pieces: ['\x1b[?1;1049h'], application: true },
+      { pieces: ['\x1b[?1049;1h', '\x1b', 'c'], application: false },
+    ];
+    for (const [i, { pieces, application }] of cases.entries()) {
+      const script = path.join(h.tmp, `modes${i}.py`);
+      fs.writeFileSync(
+        script,
+        [
+          'import json, os, sys, time, tty',
+          `for piece in json.loads(${JSON.stringify(JSON.stringify(pieces))}):`,
+          '    sys.stdout.write(piece); sys.stdout.flush(); time.sleep(0.3)',
+          "sys.stdout.write('re' + 'ady>'); sys.stdout.flush()",
+          'tty.setraw(0)',
+          'b = os.read(0, 3)',
+          "sys.stdout.write('\\x1b[?1049l\\x1b[?1l\\r\\n' + repr(b) + '\\r\\n'); sys.stdout.flush()",
+        ].join('\n'),
+      );
+      await send(`python3 ${script}`);
+      await until('"ready>" in the raw scrollback', () => /ready>/.test(raw()));
+      const waiting = await h.service.wait(h.owner, id);
+      assert.equal(waiting.waiting, 'program-input', JSON.stringify(waiting));
+      assert.equal(waiting.alternateScreen, application ? true : undefined, `alternate screen after ${JSON.stringify(pieces)}`);
+      const r = await send({ keys: ['Up'] });
+      assert.equal(r.waiting, 'shell-prompt', JSON.stringify(r));
+      assert.match(r.output, application ? /b'\\x1bOA'/ : /b'\\x1b\[A'/, `Up after ${JSON.stringify(pieces)}`);
+    }
+  });
+
   it('a single printable character key is typed alone, without a newline (read -n 1)', async () => {
     await open();
     assert.equal((await send('read -n 1 -p "Continue? " a; echo; echo "got [$a]"')).waiting, 'program-input');

@@ -5,6 +5,7 @@ import * as vm from 'node:vm';
 import { MarkerEvent, MarkerParser, drainMarker } from '../../src/terminal/markers';
 import { ShellMarkers } from '../../src/terminal/shellMarkers';
 import { Scrollback, ViewportBuffer, tailByBytes } from '../../src/terminal/scrollback';
+import { TerminalModes } from '../../src/terminal/terminalModes';
 
 const nonce = 'abcdef0123456789';
 const marker = (body: string) => `\x1b]6973;${nonce};${body}\x07`;
@@ -157,5 +158,28 @@ describe('tailByBytes / ViewportBuffer', () => {
     v.append('123456');
     v.append('78');
     assert.deepEqual(v.result(), { text: '5678', dropped: 4 });
+  });
+});
+
+describe('TerminalModes', () => {
+  it('follows cursor key mode and the alternate screen however the output is split; ESC c resets both, CSI ! p cursor keys only', () => {
+    const output = 'a\x1b[?1;1049hb\x1b[31mc\x1b[?25l';
+    for (let size = 1; size <= output.length; size++) {
+      const modes = new TerminalModes();
+      for (let i = 0; i < output.length; i += size) modes.push(output.slice(i, i + size));
+      assert.deepEqual([modes.applicationCursor, modes.alternateScreen], [true, true], `chunks of ${size}`);
+    }
+    const modes = new TerminalModes();
+    modes.push('\x1b[?1049;1h\x1b[!');
+    modes.push('p');
+    assert.deepEqual([modes.applicationCursor, modes.alternateScreen], [false, true]);
+    modes.push('\x1b[?1h\x1b');
+    assert.deepEqual([modes.applicationCursor, modes.alternateScreen], [true, true]);
+    modes.push('c');
+    assert.deepEqual([modes.applicationCursor, modes.alternateScreen], [false, false]);
+    modes.push('\x1b[?12h\x1b[?10h\x1b[?47h');
+    assert.deepEqual([modes.applicationCursor, modes.alternateScreen], [false, true]);
+    modes.push('\x1b[?47;1l');
+    assert.deepEqual([modes.applicationCursor, modes.alternateScreen], [false, false]);
   });
 });
