@@ -140,6 +140,51 @@ function step(state: S, c: number): number {
   }
 }
 
+/** How far back `cleanStart` looks for the start of a sequence a cut may fall in (UTF-16 units). */
+export const CLEAN_START_LOOKBACK = 4096;
+
+/** Is `c` a unit that starts a sequence or a string (ESC, or the C1 CSI, OSC, DCS, SOS, PM, APC)? */
+const isIntroducer = (c: number) => c === 0x1b || c === 0x9b || c === 0x9d || c === 0x90 || c === 0x98 || c === 0x9e || c === 0x9f;
+
+/**
+ * Where the escape sequence or string still open at offset `at` of `text` begins (the offset of its
+ * ESC or C1 introducer), or -1 when none is: the text before `at` is scanned back to the last
+ * introducer in the CLEAN_START_LOOKBACK units before `at`, then parsed from there to `at`. Only
+ * `text` before `at` is read. Linear in the look-back.
+ */
+export function openSequenceStart(text: string, at: number): number {
+  let start = -1;
+  for (let i = Math.min(at, text.length) - 1; i >= Math.max(0, at - CLEAN_START_LOOKBACK); i--) {
+    if (isIntroducer(text.charCodeAt(i))) {
+      start = i;
+      break;
+    }
+  }
+  if (start < 0) return -1;
+  let state = S.Ground;
+  for (let i = start; i < at; i++) state = step(state, text.charCodeAt(i)) & 15;
+  return state === S.Ground ? -1 : start;
+}
+
+/**
+ * Where text kept from `at` on (a tail cut from a longer text) starts cleanly: `at` itself unless
+ * an escape sequence or string is open there (openSequenceStart), else the offset just past that
+ * sequence's end (`text.length` when it never ends), so the tail never starts with the rest of a
+ * sequence (`31m` printed as text). A character from U+00A0 on that ends a sequence is kept: it is
+ * text. Linear in the look-back and the sequence's length.
+ */
+export function cleanStart(text: string, at: number): number {
+  if (at <= 0 || at >= text.length) return at;
+  const start = openSequenceStart(text, at);
+  if (start < 0) return at;
+  let state = S.Ground;
+  for (let i = start; i < at; i++) state = step(state, text.charCodeAt(i)) & 15;
+  let end = at;
+  while (state !== S.Ground && end < text.length) state = step(state, text.charCodeAt(end++)) & 15;
+  if (state === S.Ground && text.charCodeAt(end - 1) >= 0xa0) end--;
+  return end;
+}
+
 const COUNTED = new Set<number>(COUNTED_FINALS.map((f) => f.charCodeAt(0)));
 const MAX_PARAM = 0x7fffffff;
 

@@ -11,6 +11,7 @@
  * a 200 000-byte line is reachable by paging (a page never has to cut a line's head away).
  */
 import { isHighSurrogate, isLowSurrogate } from '../common/textHead';
+import { CLEAN_START_LOOKBACK, cleanStart, openSequenceStart } from './escapeScan';
 
 /** Limits of a scrollback, in lines and UTF-8 bytes. */
 export interface ScrollbackLimits {
@@ -38,6 +39,21 @@ export function tailByBytes(text: string, maxBytes: number): { text: string; dro
   // Skip UTF-8 continuation bytes (10xxxxxx) so the cut lands on a code point's first byte.
   while (start < buf.length && (buf.readUInt8(start) & 0xc0) === 0x80) start++;
   return { text: buf.subarray(start).toString('utf8'), dropped: start };
+}
+
+/**
+ * As tailByBytes, for terminal text: when the cut falls inside an escape sequence, the rest of that
+ * sequence is dropped too (escapeScan.ts cleanStart), so the tail starts cleanly, as text or with
+ * a whole sequence. Never more than `maxBytes` bytes; `dropped` counts every byte left out.
+ */
+export function terminalTailByBytes(text: string, maxBytes: number): { text: string; dropped: number } {
+  const tail = tailByBytes(text, maxBytes);
+  if (tail.dropped === 0) return tail;
+  const at = text.length - tail.text.length;
+  const start = cleanStart(text, at);
+  if (start === at) return tail;
+  const kept = text.slice(start);
+  return { text: kept, dropped: tail.dropped + utf8Length(text.slice(at, start)) };
 }
 
 /**
@@ -183,7 +199,8 @@ export class Scrollback {
 
   /**
    * Stores the head of the unfinished line as a piece ending with LINE_SPLIT_MARKER, at most
-   * `maxLineBytes` bytes with the marker, cut on a code point boundary (see {@link splitLine}).
+   * `maxLineBytes` bytes with the marker, cut on a code point boundary and before an escape
+   * sequence the cut would split (see {@link splitLine}).
    * The piece is the parts that fit whole, joined (one flat string of at most `maxLineBytes`: a
    * chain of thousands of one-byte writes would cost 30 bytes per byte kept), and the head of the
    * next part; the rest of the line is never copied or walked.
@@ -203,7 +220,7 @@ export class Scrollback {
     const part = parts[whole]!;
     const partBytes = this.partialPartBytes[whole]!;
     const [cut, cutBytes] = partBytes === part.length ? [room - bytes, room - bytes] : fittingUnits(part, room - bytes, bytes === 0);
-    const piece = parts.slice(0, whole).join('') + part.slice(0, cut);
+    let piece = parts.slice(0, whole).join('') + part.slice(0, cut);
     parts[whole] = part.slice(cut);
     this.partialPartBytes[whole] = partBytes - cutBytes;
     // One splice for all the parts taken (a shift each is a copy of the array each once it is large).
@@ -211,7 +228,21 @@ export class Scrollback {
     this.partialPartBytes.splice(0, whole);
     this.partialBytes -= bytes + cutBytes;
     this.partialLength -= units + cut;
-    this.storeLine(piece + LINE_SPLIT_MARKER, bytes + cutBytes + LINE_SPLIT_MARKER_BYTES, true);
+    let pieceBytes = bytes + cutBytes;
+    // An escape sequence the cut would split goes whole to the next piece, so that no piece (and no
+    // page) starts with the rest of one; unless it starts the piece (it is longer than a piece).
+    const open = openSequenceStart(piece, piece.length);
+    if (open > 0) {
+      const moved = piece.slice(open);
+      const movedBytes = utf8Length(moved);
+      piece = piece.slice(0, open);
+      pieceBytes -= movedBytes;
+      parts.unshift(moved);
+      this.partialPartBytes.unshift(movedBytes);
+      this.partialBytes += movedBytes;
+      this.partialLength += moved.length;
+    }
+    this.storeLine(piece + LINE_SPLIT_MARKER, pieceBytes + LINE_SPLIT_MARKER_BYTES, true);
   }
 
   /**
@@ -255,7 +286,8 @@ export class Scrollback {
   /**
    * A page ending `offset` lines back from the newest, of up to `count` lines, at most `maxBytes`
    * UTF-8 bytes (newline separators included): the oldest lines that do not fit are left to the
-   * next page (`lineEnd` stops before them); only a single line larger than the cap loses its head.
+   * next page (`lineEnd` stops before them); only a single line larger than the cap loses its head
+   * (with the rest of an escape sequence the cut falls in: terminalTailByBytes).
    * `offset` past the end gives an empty page at the oldest line.
    */
   page(offset: number, count: number, maxBytes: number) {
@@ -273,7 +305,7 @@ export class Scrollback {
         // Only a page's newest line is ever cut (when it alone exceeds the cap): cutting an older
         // one would hide its head from the next page, which starts at lineEnd.
         if (out.length === 0) {
-          out.push(tailByBytes(line, maxBytes).text);
+          out.push(terminalTailByBytes(line, maxBytes).text);
           first = i;
         }
         truncated = true;
@@ -399,7 +431,8 @@ export class Scrollback {
 }
 
 /**
- * Cuts a line longer than `maxBytes` into pieces on code point boundaries: every piece but the last
+ * Cuts a line longer than `maxBytes` into pieces on code point boundaries, before an escape
+ * sequence a cut would split (unless it starts the piece): every piece but the last
  * is at most `maxBytes` bytes including the LINE_SPLIT_MARKER it ends with; the last piece (the
  * rest, unmarked) is at most `maxBytes` bytes as well.
  */
@@ -409,7 +442,13 @@ export function splitLine(line: string, maxBytes: number): string[] {
   let left = utf8Length(line);
   let rest = line;
   while (left > maxBytes) {
-    const [cut, bytes] = fittingUnits(rest, room, true);
+    let [cut, bytes] = fittingUnits(rest, room, true);
+    // An escape sequence the cut would split goes whole to the next piece (see storePartialHead).
+    const open = openSequenceStart(rest, cut);
+    if (open > 0) {
+      bytes -= utf8Length(rest.slice(open, cut));
+      cut = open;
+    }
     pieces.push(rest.slice(0, cut) + LINE_SPLIT_MARKER);
     left -= bytes;
     rest = rest.slice(cut);
@@ -440,7 +479,8 @@ function fittingUnits(text: string, maxBytes: number, atLeastOne: boolean): [uni
 /**
  * The tail of one send's output, at most `maxBytes` UTF-8 bytes, counting what it dropped.
  * Amortised: text is kept in chunks; whole chunks that the bound no longer needs are let go as
- * they age (no copy), and only `result()` cuts the oldest kept chunk on a code point boundary.
+ * they age (no copy), and only `result()` cuts the oldest kept chunk on a code point boundary,
+ * past an escape sequence the cut would fall in (terminalTailByBytes).
  */
 export class ViewportBuffer {
   private chunks: string[] = [];
@@ -459,8 +499,9 @@ export class ViewportBuffer {
     this.chunks.push(text);
     this.sizes.push(n);
     this.size += n;
-    // Let the oldest chunks go while the newer ones alone still fill the bound.
-    while (this.size - this.sizes[this.head]! >= this.maxBytes) {
+    // Let the oldest chunks go while the newer ones alone still fill the bound and the look-back
+    // before the cut that tells whether it falls inside an escape sequence (terminalTailByBytes).
+    while (this.size - this.sizes[this.head]! >= this.maxBytes + CLEAN_START_LOOKBACK) {
       this.size -= this.sizes[this.head]!;
       this.dropped += this.sizes[this.head]!;
       this.head++;
@@ -474,7 +515,7 @@ export class ViewportBuffer {
 
   /** The kept text and how many bytes in all were dropped from its oldest end. */
   result(): { text: string; dropped: number } {
-    const { text, dropped } = tailByBytes(this.chunks.slice(this.head).join(''), this.maxBytes);
+    const { text, dropped } = terminalTailByBytes(this.chunks.slice(this.head).join(''), this.maxBytes);
     this.chunks = [text];
     this.sizes = [this.size - dropped];
     this.head = 0;

@@ -97,4 +97,27 @@ describe('read requests (real bash)', function () {
     await check(five);
     await check(silent);
   });
+
+  it('a line cut by maxReadBytes never starts inside an escape sequence: in a send, a raw page and a rendered page', async () => {
+    const maxReadBytes = 1000;
+    h = harness({ maxReadBytes });
+    const { sessionId: id } = await h.service.open(h.owner, { cwd: h.tmp });
+    // 300 red Xs of 12 bytes each on one line; k Zs after them move the cut through every byte of a sequence.
+    for (let k = 0; k < 12; k++) {
+      const r = await h.service.send(h.owner, id, { input: `for i in $(seq 1 300); do printf '\\033[31mX\\033[0m'; done; printf '${'Z'.repeat(k)}\\n'` });
+      assert.equal(r.truncated, true);
+      assert.match(r.output, /^X+Z*$/, `send, ${k} Zs: ${JSON.stringify(r.output.slice(0, 20))}`);
+      const raw = await h.service.readAsync(h.owner, id, { command: r.command!, raw: true });
+      assert.equal(raw.truncated, true);
+      assert.ok(Buffer.byteLength(raw.text) <= maxReadBytes);
+      assert.match(raw.text.replace(/\x1b\[[0-9]*m/g, ''), /^X+Z*$/, `raw page, ${k} Zs: ${JSON.stringify(raw.text.slice(0, 20))}`);
+      const rendered = await h.service.readAsync(h.owner, id, { command: r.command! });
+      assert.match(rendered.text, /^X+Z*$/, `rendered page, ${k} Zs: ${JSON.stringify(rendered.text.slice(0, 20))}`);
+      // The page before holds the piece of the line before this one's; it starts and ends cleanly too.
+      const before = await h.service.readAsync(h.owner, id, { command: r.command!, offset: raw.lineEnd, count: 1, raw: true });
+      assert.match(before.text.replace(/\x1b\[[0-9]*m/g, ''), /^X+⏎$/, `the page before, ${k} Zs: ${JSON.stringify(before.text.slice(0, 20))}`);
+      const beforeRendered = await h.service.readAsync(h.owner, id, { command: r.command!, offset: raw.lineEnd, count: 1 });
+      assert.match(beforeRendered.text, /^X+⏎$/, `the rendered page before, ${k} Zs: ${JSON.stringify(beforeRendered.text.slice(0, 20))}`);
+    }
+  });
 });

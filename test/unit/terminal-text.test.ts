@@ -4,7 +4,7 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { MarkerEvent, MarkerParser, drainMarker } from '../../src/terminal/markers';
 import { ShellMarkers } from '../../src/terminal/shellMarkers';
-import { Scrollback, ViewportBuffer, tailByBytes } from '../../src/terminal/scrollback';
+import { Scrollback, ViewportBuffer, tailByBytes, terminalTailByBytes } from '../../src/terminal/scrollback';
 import { TerminalModes } from '../../src/terminal/terminalModes';
 
 const nonce = 'abcdef0123456789';
@@ -158,6 +158,21 @@ describe('tailByBytes / ViewportBuffer', () => {
     v.append('123456');
     v.append('78');
     assert.deepEqual(v.result(), { text: '5678', dropped: 4 });
+  });
+});
+
+describe('terminalTailByBytes', () => {
+  it('never keeps the rest of an escape sequence or string the byte cut falls in; counts every byte left out', () => {
+    const text = 'ab\x1b[31mX\x1b]0;title\x07Y\x1b]8;;https://e.x\x1b\\L\x1b[0mZé\x1b[1;32m';
+    const sequences = /\x1b\[[0-9;]*m|\x1b\]0;title\x07|\x1b\]8;;https:\/\/e\.x\x1b\\/g;
+    for (let n = 0; n <= Buffer.byteLength(text) + 1; n++) {
+      const tail = terminalTailByBytes(text, n);
+      assert.ok(Buffer.byteLength(tail.text) <= n, `at most ${n} bytes`);
+      assert.ok(text.endsWith(tail.text));
+      assert.equal(tail.dropped + Buffer.byteLength(tail.text), Buffer.byteLength(text));
+      assert.match(tail.text.replace(sequences, ''), /^[abXYLZé]*$/, `cut to ${n} bytes: ${JSON.stringify(tail.text)}`);
+    }
+    assert.deepEqual(terminalTailByBytes('x'.repeat(10), 4), { text: 'xxxx', dropped: 6 });
   });
 });
 
