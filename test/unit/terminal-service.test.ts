@@ -192,6 +192,31 @@ describe('TerminalService', function () {
     assert.throws(() => h.service.output(h.owner, sessionId, 'job-999'), /no job "job-999".*job-/);
   });
 
+  it('background jobs past the newest 16 finished: a forgotten job is named as finished and forgotten, with where its output is', async () => {
+    const { sessionId } = await h.service.open(h.owner);
+    const ids: string[] = [];
+    for (let n = 1; n <= 18; n++) {
+      const { jobId } = h.service.startBackground(h.owner, sessionId, { input: `echo job-output-${n}` });
+      ids.push(jobId);
+      if (n === 1) assert.equal(h.service.output(h.owner, sessionId, jobId).done, false);
+      await until(`job ${n} to end`, () => !h.service.info(h.owner, sessionId).busy && h.service.output(h.owner, sessionId, jobId).done, 10_000, 20);
+    }
+    const first = h.service.command(h.owner, sessionId, 1);
+    assert.equal(first.command, 'echo job-output-1');
+    for (const [k, id] of ids.slice(0, 2).entries()) {
+      assert.throws(
+        () => h.service.output(h.owner, sessionId, id),
+        (e: Error) => code('INVALID_ARGUMENT')(e) && e.message.includes(`job "${id}" of session ${sessionId} finished and was forgotten`) && /newest 16 finished jobs/.test(e.message) && e.message.includes(`command: ${k + 1}`),
+        id,
+      );
+    }
+    for (const id of ids.slice(2)) assert.equal(h.service.output(h.owner, sessionId, id).done, true);
+    assert.throws(
+      () => h.service.output(h.owner, sessionId, 'job-999'),
+      (e: Error) => /no job "job-999"/.test(e.message) && e.message.includes(`${ids[2]} (finished)`) && /2 older finished jobs were forgotten/.test(e.message),
+    );
+  });
+
   it('take-over refuses agent sends and signals, lets the person type, and hand-back restores the agent', async () => {
     const events: string[] = [];
     h.service.onDidChangeSessions(h.owner, (e) => events.push(`${e.kind} ${e.sessionId}`));
