@@ -15,6 +15,7 @@
  * One concept, the table of sessions and its rules; a published session (its slot and take-over)
  * is `publishedSession.ts`, owners `owner.ts`, background sends `backgroundJobs.ts`.
  */
+import { integerProblem } from '../common/integerInput';
 import { quoteInput } from '../common/quoteInput';
 import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
 import { TerminalBackendCleanupError, TerminalError } from './errors';
@@ -56,6 +57,10 @@ export function confirmedIdentity(target: SendTarget): ReceiverIdentity {
   if (target.receiver.kind !== 'shell-prompt' && target.receiver.kind !== 'shell-continuation') return identity;
   return { ...identity, place: { ...(target.cwdIsCurrent ? { cwd: target.cwd } : {}), traps: target.traps ?? { kind: 'none' } } };
 }
+
+/** The smallest and largest terminal width (`cols`) and height (`rows`) a session may open with, in cells. */
+const MIN_TERMINAL_CELLS = 2;
+const MAX_TERMINAL_CELLS = 1000;
 
 /** The longest session name (characters). */
 const MAX_NAME_LENGTH = 100;
@@ -189,12 +194,17 @@ export class TerminalService implements Disposable {
    * Starts a session and publishes it under a fresh id. `grant.outsideSandbox`: the person
    * confirmed this session outside the agent sandbox (the tool layer's confirmation; the facade
    * other extensions get never passes a grant); the backend still applies the policy's rule.
-   * @throws TerminalError NO_SUCH_BACKEND, OWNER_DISPOSED, or the backend's spawn error
+   * @throws TerminalError INVALID_ARGUMENT (a bad name, `cols` or `rows` not an integer in
+   *   2..1000, a cancellation signal that is not an AbortSignal), NO_SUCH_BACKEND, OWNER_DISPOSED, or the backend's spawn error
    *   (SANDBOX_REQUIRED when a grant is not allowed by the policy in force).
    */
   async open(owner: Owner, options: OpenOptions = {}, grant: { outsideSandbox?: boolean } = {}): Promise<SessionInfo> {
     const o = this.checkOwner(owner);
     checkAbortSignal(options.signal);
+    for (const name of ['cols', 'rows'] as const) {
+      const problem = options[name] === undefined ? undefined : integerProblem(options[name], name, MIN_TERMINAL_CELLS, MAX_TERMINAL_CELLS);
+      if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
+    }
     if (options.name !== undefined) {
       if (typeof options.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
       checkLabel(options.name, 'name');

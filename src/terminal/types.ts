@@ -248,7 +248,7 @@ export interface SpawnSpec {
   exactCwd?: boolean;
   /** Extra environment, applied over the backend's defaults; `null` removes a variable. */
   env?: Record<string, string | null>;
-  /** Terminal size in character cells. Defaults 120×30. */
+  /** Terminal size in character cells, each an integer in 2..1000 (the service refuses others). Defaults 120×30. */
   cols?: number;
   rows?: number;
   /**

@@ -140,6 +140,24 @@ describe('the API facades', function () {
     assert.equal(after.waitReason, 'stdin_read');
   });
 
+  it('a terminal size out of range is refused naming the value and the range, and nothing starts', async () => {
+    const terminal = createTerminalApi(h.service);
+    const mine = terminal.createOwner('consumer');
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ cols: 0 }, /^cols must be an integer in 2\.\.1000 \(got 0\)$/],
+      [{ cols: 1e9 }, /^cols must be an integer in 2\.\.1000 \(got 1000000000\)$/],
+      [{ cols: 80.5 }, /^cols must be an integer in 2\.\.1000 \(got 80\.5\)$/],
+      [{ rows: 'x' }, /^rows must be an integer in 2\.\.1000 \(got "x"\)$/],
+      [{ rows: -1 }, /^rows must be an integer in 2\.\.1000 \(got -1\)$/],
+    ];
+    for (const [options, message] of cases) {
+      await assert.rejects(terminal.open(mine, options), (e: Error) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT' && message.test(e.message), JSON.stringify(options));
+    }
+    assert.deepEqual(terminal.list(mine), []);
+    const { sessionId } = await terminal.open(mine, { cols: 80, rows: 24 });
+    assert.equal((await terminal.send(mine, sessionId, { input: 'stty size' })).output, '24 80');
+  });
+
   it('navigation: a provider registers and answers; other providers stay out of reach, errors carry no cause', async () => {
     const service = new LspService();
     const secret = { internal: 'md-internal-state' };
