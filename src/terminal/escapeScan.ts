@@ -148,21 +148,22 @@ const isIntroducer = (c: number) => c === 0x1b || c === 0x9b || c === 0x9d || c 
 
 /**
  * Where the escape sequence or string still open at offset `at` of `text` begins (the offset of its
- * ESC or C1 introducer), or -1 when none is: the text before `at` is scanned back to the last
- * introducer in the CLEAN_START_LOOKBACK units before `at`, then parsed from there to `at`. Only
- * `text` before `at` is read. Linear in the look-back.
+ * ESC or C1 introducer), or -1 when none is. The text is parsed from the first introducer in the
+ * CLEAN_START_LOOKBACK units before `at` (every introducer restarts the parser, so the state from
+ * there is the state from the start) up to `at`: the ESC of a string terminator (`ESC \`) belongs
+ * to the string it ends. Only `text` before `at` is read; linear in the look-back.
  */
 export function openSequenceStart(text: string, at: number): number {
-  let start = -1;
-  for (let i = Math.min(at, text.length) - 1; i >= Math.max(0, at - CLEAN_START_LOOKBACK); i--) {
-    if (isIntroducer(text.charCodeAt(i))) {
-      start = i;
-      break;
-    }
-  }
-  if (start < 0) return -1;
+  const end = Math.min(at, text.length);
+  let i = Math.max(0, at - CLEAN_START_LOOKBACK);
+  while (i < end && !isIntroducer(text.charCodeAt(i))) i++;
   let state = S.Ground;
-  for (let i = start; i < at; i++) state = step(state, text.charCodeAt(i)) & 15;
+  let start = -1;
+  for (; i < end; i++) {
+    const next: S = step(state, text.charCodeAt(i)) & 15;
+    if (state === S.Ground && next !== S.Ground) start = i;
+    state = next;
+  }
   return state === S.Ground ? -1 : start;
 }
 

@@ -176,6 +176,23 @@ describe('terminalTailByBytes', () => {
   });
 });
 
+describe('Scrollback pieces and escape sequences', () => {
+  it('a line stored in pieces is cut before a sequence or string a bound falls in, its terminator included, wherever it falls', () => {
+    const sequences = /\x1b\]8;;https:\/\/e\.x\x1b\\|\x1b\]8;;\x1b\\|\x1b\[[0-9;]*m/g;
+    for (let pad = 0; pad < 40; pad++) {
+      const line = `${'x'.repeat(pad)}\x1b]8;;https://e.x\x1b\\L\x1b]8;;\x1b\\${'y'.repeat(10)}\x1b[31mR\x1b[0m${'z'.repeat(30)}`;
+      for (const chunked of [false, true]) {
+        const s = new Scrollback({ maxLines: 1000, maxBytes: 1 << 20, maxLineBytes: 32 });
+        if (chunked) for (const c of `${line}\n`.match(/[^]{1,5}/g)!) s.append(c);
+        else s.append(`${line}\n`);
+        const pieces = s.page(0, 1000, 1 << 20).text.split('\n');
+        assert.equal(pieces.map((p) => p.replace(/⏎$/, '')).join(''), line, `pad ${pad}, chunked ${chunked}`);
+        for (const piece of pieces) assert.match(piece.replace(sequences, ''), /^[xyzLR]*⏎?$/, `pad ${pad}, chunked ${chunked}: ${JSON.stringify(piece)}`);
+      }
+    }
+  });
+});
+
 describe('TerminalModes', () => {
   it('follows cursor key mode and the alternate screen however the output is split; ESC c resets both, CSI ! p cursor keys only', () => {
     const output = 'a\x1b[?1;1049hb\x1b[31mc\x1b[?25l';
