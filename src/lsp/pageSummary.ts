@@ -41,3 +41,16 @@ export function summarize(
   const more = nextOffset !== undefined ? `; next page: offset ${nextOffset}` : '';
   return `showing ${offset + 1}–${offset + shown} of ${total} in ${files}${more}${tail}`;
 }
+
+/** Most names a message lists inline (see {@link someNames}). */
+export const MAX_NAMED = 5;
+
+/**
+ * The first `max` of `names` joined by `', '`, then `' and N more'` for the rest:
+ * `"a, b, c, d, e and 3 more"`; all of them when there are at most `max`.
+ * @param max how many to name, >= 1 (default {@link MAX_NAMED}).
+ */
+export function someNames(names: readonly string[], max = MAX_NAMED): string {
+  const more = names.length - max;
+  return more > 0 ? `${names.slice(0, max).join(', ')} and ${more} more` : names.join(', ');
+}

@@ -10,6 +10,9 @@ import { MdLinksFeatures } from '../../src/lsp/wikilinks/features';
 import { splitLines } from '../../src/lsp/position';
 import { fileUriToPath } from '../../src/lsp/uri';
 import { Vault } from '../helpers/wikiVault';
+import { heldText, withLagProbe } from '../helpers/eventLoopLag';
+
+const HOLD_LIMIT_MS = 600;
 
 const FIXTURE_VAULT = path.resolve(__dirname, '../fixtures/workspace/vault');
 const readLines = async (uri: string) => splitLines(fs.readFileSync(fileUriToPath(uri), 'utf8'));
@@ -100,6 +103,44 @@ describe('md-links symbols and diagnostics (notes as the new tools see them)', (
       assert.deepEqual(after.diagnostics.map((d) => d.code), ['missing-heading'], '[[b#Here]] is now the missing one');
       const none = await shapeDiagnostics([], page(v));
       assert.equal(none.summary, 'no problems');
+    } finally {
+      v.cleanup();
+    }
+  });
+});
+
+describe('md-links diagnostics stay bounded', () => {
+  it('an ambiguous link names at most 5 matching notes and counts the rest, in the problem and in hover', async () => {
+    const folders = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const v = Vault.create({ 'index.md': '# Index\n\nSee [[dup]].\n', ...Object.fromEntries(folders.map((f) => [`${f}/dup.md`, `# ${f}\n`])) });
+    try {
+      const f = new MdLinksFeatures(() => v.provider);
+      const [d] = (await f.documentDiagnostics(v.uri('index.md'), 'markdown', ctx(v))).diagnostics;
+      assert.equal(d?.code, 'ambiguous-link');
+      assert.equal(d.message, "ambiguous wiki link: 'dup' matches 8 files (a/dup.md, b/dup.md, c/dup.md, d/dup.md, e/dup.md and 3 more); it goes to a/dup.md. Write the folder to choose, e.g. [[a/dup]]");
+      const hover = await v.queryAt('hover', 'index.md', 'dup');
+      assert.equal(hover.kind, 'hover');
+      assert.match(JSON.stringify(hover), /showing the first of a\/dup\.md, b\/dup\.md, c\/dup\.md, d\/dup\.md, e\/dup\.md and 3 more/);
+    } finally {
+      v.cleanup();
+    }
+  });
+
+  it("a note's problems are computed in slices: 19 000 ambiguous links among 100 same-named notes never hold the thread long", async function () {
+    this.timeout(120_000);
+    const links = Array.from({ length: 19_000 }, () => '[[dup]]').join('\n');
+    const notes = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`f${String(i).padStart(3, '0')}/dup.md`, '# dup\n']));
+    const v = Vault.create({ 'many.md': `# Many\n${links}\n`, ...notes });
+    try {
+      const f = new MdLinksFeatures(() => v.provider);
+      await v.provider.index(v.workspaceUri, new AbortController().signal).then((i) => i.settled()); // the index is built (itself in slices)
+      const one = await withLagProbe(() => f.documentDiagnostics(v.uri('many.md'), 'markdown', ctx(v)));
+      assert.equal(one.result.diagnostics.length, 19_000);
+      assert.deepEqual([one.result.diagnostics[18_999]!.code, one.result.diagnostics[18_999]!.range.start.line], ['ambiguous-link', 19_000]);
+      assert.ok(one.maxHeldMs < HOLD_LIMIT_MS, `one note: the thread was ${heldText(one)} (limit ${HOLD_LIMIT_MS})`);
+      const all = await withLagProbe(() => f.workspaceDiagnostics(ctx(v)));
+      assert.equal(all.result.diagnostics.length, 19_000);
+      assert.ok(all.maxHeldMs < HOLD_LIMIT_MS, `the workspace: the thread was ${heldText(all)} (limit ${HOLD_LIMIT_MS})`);
     } finally {
       v.cleanup();
     }

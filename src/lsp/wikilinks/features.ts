@@ -13,7 +13,7 @@
  *   links to the note.
  * - Diagnostics, on the link's target text: `broken-link` (error: no note or file matches),
  *   `missing-heading` / `missing-block` (error: the note exists, the `#Heading` or `#^id` does not),
- *   `ambiguous-link` (warning: several notes match; the one chosen and the others named). Source
+ *   `ambiguous-link` (warning: several notes match; the one chosen and at most 5 named, the rest counted). Source
  *   `md-links`.
  * - A note indexed partly (over the index's limits, see `NOTE_LIMITS`) says so: its outline ends
  *   with a `Null` symbol named `(indexed partly: …)` at the first line not indexed, and diagnostics
@@ -29,6 +29,7 @@ import type { IndexedLink, IndexedNote, VaultIndex } from './vaultIndex';
 import { partialText } from './partialText';
 import { TimeSlice } from '../timeSlice';
 import { slicedSort } from '../slicedSort';
+import { someNames } from '../pageSummary';
 
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
@@ -88,7 +89,7 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
     await index.settled();
     const note = await p.documentNote(index, uri);
     const partial = note.parsed.partial;
-    return { diagnostics: noteDiagnostics(index, note), freshness: 'settled', ...(partial ? { note: `indexed partly: ${partialText(note.relPath, note.parsed.lineCount, partial)}` } : {}) };
+    return { diagnostics: await noteDiagnostics(index, note, new TimeSlice(), ctx.signal), freshness: 'settled', ...(partial ? { note: `indexed partly: ${partialText(note.relPath, note.parsed.lineCount, partial)}` } : {}) };
   }
 
   /** Link problems of every note in the workspace folder. */
@@ -100,7 +101,7 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
     const slice = new TimeSlice();
     for (const note of [...index.allNotes()]) {
       await slice.pause(ctx.signal);
-      diagnostics.push(...noteDiagnostics(index, note));
+      for (const d of await noteDiagnostics(index, note, slice, ctx.signal)) diagnostics.push(d);
       if (note.parsed.partial) partly.push(partialText(note.relPath, note.parsed.lineCount, note.parsed.partial));
     }
     return { diagnostics, freshness: 'settled', ...(partly.length > 0 ? { note: `${partly.length} note(s) indexed partly: ${partly.slice(0, 5).join('; ')}${partly.length > 5 ? '; …' : ''}` } : {}) };
@@ -205,16 +206,22 @@ function linkProblem(index: VaultIndex, l: IndexedLink): Omit<DiagnosticItem, 'u
       severity: 'warning',
       code: 'ambiguous-link',
       source: 'md-links',
-      message: `ambiguous wiki link: '${target}' matches ${r.candidates.length} files (${r.candidates.map((c) => c.relPath).join(', ')}); it goes to ${r.file.relPath}. Write the folder to choose, e.g. [[${r.candidates[0]!.relKey}]]`,
+      message: `ambiguous wiki link: '${target}' matches ${r.candidates.length} files (${someNames(r.candidates.map((c) => c.relPath))}); it goes to ${r.file.relPath}. Write the folder to choose, e.g. [[${r.candidates[0]!.relKey}]]`,
     };
   }
   return undefined;
 }
 
-/** The link problems of one note (its links resolved against the whole index). */
-export function noteDiagnostics(index: VaultIndex, note: IndexedNote): DiagnosticItem[] {
+/**
+ * The link problems of one note (its links resolved against the whole index), in link order. A
+ * note holds up to 20 000 links, each resolved against every note of its name: the loop yields
+ * through `slice` every few ms.
+ * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
+ */
+export async function noteDiagnostics(index: VaultIndex, note: IndexedNote, slice = new TimeSlice(), signal?: AbortSignal): Promise<DiagnosticItem[]> {
   const out: DiagnosticItem[] = [];
   for (const l of note.links) {
+    await slice.pause(signal);
     const p = linkProblem(index, l);
     if (p) out.push({ uri: note.uri, range: l.link.targetRange, ...p });
   }

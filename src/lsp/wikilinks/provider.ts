@@ -27,6 +27,7 @@ import { IndexedLink, IndexedNote, NoteText, VaultIndex, VaultIndexOptions } fro
 import { isNotFoundError, WorkspaceFs } from './workspaceFs';
 import type { WikiLink } from './parse';
 import { partialText } from './partialText';
+import { someNames } from '../pageSummary';
 import { noteText } from './noteParser';
 import { mayBeFolderLoosely } from '../../common/createdFolder';
 
@@ -298,7 +299,7 @@ export class MdLinksProvider implements LspProvider, Disposable {
     if (r.kind === 'unresolved') return null;
     const file = r.file;
     const notes: string[] = [];
-    if (r.ambiguous) notes.push(`ambiguous: ${r.candidates.length} files match '${l.link.target}'; showing the first of ${r.candidates.map((c) => c.relPath).join(', ')}`);
+    if (r.ambiguous) notes.push(`ambiguous: ${r.candidates.length} files match '${l.link.target}'; showing the first of ${someNames(r.candidates.map((c) => c.relPath))}`);
     if (r.fuzzy) notes.push(`fuzzy: '${l.link.target}' matched '${file.relPath}' by slug only`);
     if (file.kind !== 'note') return [`${file.name} (${file.relPath})`, ...notes.map((n) => `(${n})`)].join('\n\n');
     const target = index.note(file.relPath) ?? (file as IndexedNote); // the current parse, not a cached one
