@@ -1,6 +1,8 @@
 /**
- * The one-line summary of a page of results, shared by every paged tool (plain Node), with the
- * per-file counts and the groups folded into counts that it speaks of.
+ * The one place a page of results is shaped, shared by every paged tool (plain Node): the page,
+ * `total` and `nextOffset`, the one-line summary, the per-file counts and the groups folded into
+ * counts that it speaks of, each list of files bounded with the files left out counted and a note
+ * saying how to see them ({@link shapePage}).
  */
 
 /** A per-file count: `path` as the answer shows it (see `placeUri`). */
@@ -12,10 +14,11 @@ export interface FileCount {
 /** Locations folded into a count instead of listed (references under `node_modules` or outside the workspace). */
 export interface CollapsedGroup {
   readonly count: number;
+  /** Per-file counts, at most {@link MAX_LISTED_FILES} files and {@link MAX_LISTED_FILES_BYTES} of JSON. */
   readonly files: readonly FileCount[];
+  /** Files of the group left out of {@link files} by the bound (their locations are in `count`). */
+  readonly moreFiles?: number;
 }
-
-/** The shaped answer of a locations operation (see {@link shapeLocations}). */
 
 /**
  * The one-line summary of a page, shared by every paged tool: `"showing 1–50 of 150 in 3 files;
@@ -53,4 +56,118 @@ export const MAX_NAMED = 5;
 export function someNames(names: readonly string[], max = MAX_NAMED): string {
   const more = names.length - max;
   return more > 0 ? `${names.slice(0, max).join(', ')} and ${more} more` : names.join(', ');
+}
+
+/** Most files a per-file list of an answer shows (`files`, a collapsed group's `files`). */
+export const MAX_LISTED_FILES = 100;
+/** Most bytes of JSON a per-file list of an answer takes (`[`, entries, commas and `]`, UTF-8). */
+export const MAX_LISTED_FILES_BYTES = 32 * 1024;
+
+/**
+ * The first entries of `items` that fit both bounds (`maxItems` entries, `maxBytes` of the list's
+ * JSON in UTF-8), and how many were left out. At least one entry is kept when there is one (an
+ * entry bigger than `maxBytes` alone is still listed, so a count is never all that is shown).
+ */
+export function capList<T>(items: readonly T[], maxItems: number, maxBytes: number): { listed: T[]; more: number } {
+  const listed: T[] = [];
+  let bytes = 2; // [ and ]
+  for (const item of items) {
+    if (listed.length >= maxItems) break;
+    const size = Buffer.byteLength(JSON.stringify(item)) + (listed.length > 0 ? 1 : 0);
+    if (listed.length > 0 && bytes + size > maxBytes) break;
+    listed.push(item);
+    bytes += size;
+  }
+  return { listed, more: items.length - listed.length };
+}
+
+/** Groups folded into counts (see {@link CollapsedGroup}), by where they lie. */
+export interface Collapsed {
+  readonly nodeModules?: CollapsedGroup;
+  readonly external?: CollapsedGroup;
+}
+
+/** The paging fields of every paged answer, as {@link shapePage} makes them. */
+export interface CappedPage<F extends FileCount = FileCount> {
+  /** Listable entries in all pages (folded ones not included). */
+  readonly total: number;
+  /** Entries on this page (`<= limit`). */
+  readonly shown: number;
+  /** 0-based index of the page's first entry among `total`. */
+  readonly offset: number;
+  /** The `offset` of the next page, when there is one. */
+  readonly nextOffset?: number;
+  /** One line: see {@link summarize}. */
+  readonly summary: string;
+  /** Per-file counts of all `total` entries in listing order, bounded ({@link MAX_LISTED_FILES}, {@link MAX_LISTED_FILES_BYTES}). */
+  readonly files?: readonly F[];
+  /** Files left out of `files` by the bound (their entries are still in `total` and on the pages). */
+  readonly moreFiles?: number;
+  /** Present when a list of files was cut: how many are listed, and how to see the others. */
+  readonly filesNote?: string;
+  readonly collapsed?: Collapsed;
+}
+
+/** Input of {@link shapePage}. */
+export interface PageInput<T, F extends FileCount> {
+  /** Every listable entry, in listing order (folded ones not included). */
+  readonly listed: readonly T[];
+  /** 0-based index of the first entry to show (an integer >= 0; past the end gives an empty page). */
+  readonly offset: number;
+  /** Most entries on the page (an integer >= 1). */
+  readonly limit: number;
+  /** Per-file counts of `listed`, in listing order; omit for an answer about one file (no `files` field). */
+  readonly files?: readonly F[];
+  /** How many files `listed` spans when `files` is omitted (default 1 when there are entries). */
+  readonly fileCount?: number;
+  /** Groups folded into counts, their `files` not yet bounded. */
+  readonly collapsed?: Collapsed;
+  /** How to see the results of files left out of a list, e.g. `"page with offset, or pass filePath for one file"`. */
+  readonly seeMore: string;
+}
+
+/**
+ * One capped page, the shape every paged tool answers with: the page's entries (`page`, for the
+ * caller to render) and the paging fields ({@link CappedPage}): `total`, `shown`, `offset`,
+ * `nextOffset`, the summary line, the per-file list and each collapsed group's list bounded to
+ * {@link MAX_LISTED_FILES} files and {@link MAX_LISTED_FILES_BYTES}, the files left out counted in
+ * `moreFiles` and a `filesNote` saying how to see them.
+ * @throws RangeError for an `offset` that is not an integer >= 0 or a `limit` that is not an integer >= 1.
+ */
+export function shapePage<T, F extends FileCount>(input: PageInput<T, F>): { page: T[]; paging: CappedPage<F> } {
+  const { listed, offset, limit } = input;
+  if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be an integer >= 0, got ${offset}`);
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer >= 1, got ${limit}`);
+  const page = listed.slice(offset, offset + limit);
+  const nextOffset = offset + page.length < listed.length ? offset + page.length : undefined;
+  const notes: string[] = [];
+  const fileCount = input.files?.length ?? input.fileCount ?? (listed.length > 0 ? 1 : 0);
+  let files: F[] | undefined;
+  let moreFiles = 0;
+  if (input.files) {
+    const capped = capList(input.files, MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES);
+    files = capped.listed;
+    moreFiles = capped.more;
+    if (moreFiles > 0) notes.push(`files lists ${files.length} of ${input.files.length} files (${moreFiles} more not listed, counted in moreFiles); their results are in total and on the pages: ${input.seeMore}`);
+  }
+  const collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } = {};
+  for (const where of ['nodeModules', 'external'] as const) {
+    const group = input.collapsed?.[where];
+    if (!group) continue;
+    const capped = capList(group.files, MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES);
+    collapsed[where] = { count: group.count, files: capped.listed, ...(capped.more > 0 ? { moreFiles: capped.more } : {}) };
+    if (capped.more > 0) notes.push(`collapsed.${where}.files lists ${capped.listed.length} of ${group.files.length} files (${capped.more} more, counted in its moreFiles)`);
+  }
+  const paging: CappedPage<F> = {
+    total: listed.length,
+    shown: page.length,
+    offset,
+    ...(nextOffset !== undefined ? { nextOffset } : {}),
+    summary: summarize(listed.length, offset, page.length, fileCount, collapsed, nextOffset),
+    ...(files ? { files } : {}),
+    ...(moreFiles > 0 ? { moreFiles } : {}),
+    ...(notes.length > 0 ? { filesNote: notes.join('; ') } : {}),
+    ...(Object.keys(collapsed).length > 0 ? { collapsed } : {}),
+  };
+  return { page, paging };
 }

@@ -8,7 +8,7 @@
  * UTF-16 character). The conversion uses `./position.ts` only.
  */
 
-import { CollapsedGroup, FileCount, summarize } from './pageSummary';
+import { CappedPage, CollapsedGroup, FileCount, shapePage } from './pageSummary';
 import { PlacedPath, placeUri } from './placeUri';
 import { characterToModelColumn } from './position';
 import { preview } from './previewLine';
@@ -46,23 +46,11 @@ export interface ShownLocation {
   readonly embed?: true;
 }
 
-/** A page of locations as `dsh_lsp` shows them, with the counts of what the page leaves out. */
-export interface ShapedLocations {
-  /** Listable locations (workspace first), before paging; collapsed ones excluded. */
-  readonly total: number;
-  /** How many are in {@link locations} (`<= limit`). */
-  readonly shown: number;
-  /** 0-based index of the first shown location among the `total`. */
-  readonly offset: number;
-  /** The `offset` for the next page, when there is one. */
-  readonly nextOffset?: number;
-  /** E.g. `"showing 1–50 of 150 in 3 files; 4 in node_modules not listed"`, or `"no results"`. */
-  readonly summary: string;
-  /** Per-file counts of the `total` listable locations, in listing order. */
+/** A page of locations as `dsh_lsp` shows them, with the counts of what the page leaves out (paging fields: {@link CappedPage}). */
+export interface ShapedLocations extends CappedPage {
+  /** Per-file counts of the `total` listable locations, in listing order, bounded (the rest counted in `moreFiles`). */
   readonly files: readonly FileCount[];
   readonly locations: readonly ShownLocation[];
-  /** Present when references were collapsed: `nodeModules` and/or `external` groups. */
-  readonly collapsed?: { readonly nodeModules?: CollapsedGroup; readonly external?: CollapsedGroup };
   /** Present when a shown location's preview was withheld: says how many, why, and how to read one (the `howToRead` of {@link WithheldLines}). */
   readonly previewsWithheld?: string;
 }
@@ -158,7 +146,19 @@ export async function shapeLocations(locations: readonly NavLocation[], options:
   const listed = collapse ? placed.filter((p) => p.where === 'workspace' || p.loc.isDeclaration) : placed;
   const folded = collapse ? placed.filter((p) => p.where !== 'workspace' && !p.loc.isDeclaration) : [];
 
-  const page = listed.slice(offset, offset + limit);
+  const collapsedAll: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } = {};
+  for (const where of ['nodeModules', 'external'] as const) {
+    const group = folded.filter((p) => p.where === where);
+    if (group.length > 0) collapsedAll[where] = { count: group.length, files: countFiles(group) };
+  }
+  const { page, paging } = shapePage({
+    listed,
+    offset,
+    limit,
+    files: countFiles(listed),
+    collapsed: collapsedAll,
+    seeMore: 'page with offset (the results are in listing order: workspace, then by path)',
+  });
   const cache = new Map<string, Promise<readonly string[] | undefined | WithheldLines>>();
   const lines = (uri: string) => {
     const k = uriKey(uri);
@@ -171,23 +171,10 @@ export async function shapeLocations(locations: readonly NavLocation[], options:
   };
   const shown = await Promise.all(page.map(async (p) => show(p, await lines(p.loc.uri), pathOf)));
   const withheld = (await Promise.all(page.map((p) => lines(p.loc.uri)))).filter(isWithheld);
-
-  const collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } = {};
-  for (const where of ['nodeModules', 'external'] as const) {
-    const group = folded.filter((p) => p.where === where);
-    if (group.length > 0) collapsed[where] = { count: group.length, files: countFiles(group) };
-  }
-  const files = countFiles(listed);
-  const nextOffset = offset + page.length < listed.length ? offset + page.length : undefined;
   return {
-    total: listed.length,
-    shown: shown.length,
-    offset,
-    ...(nextOffset !== undefined ? { nextOffset } : {}),
-    summary: summarize(listed.length, offset, shown.length, files.length, collapsed, nextOffset),
-    files,
+    ...paging,
+    files: paging.files ?? [],
     locations: shown,
-    ...(Object.keys(collapsed).length > 0 ? { collapsed } : {}),
     ...(withheld.length > 0
       ? { previewsWithheld: `${withheld.length} shown location${withheld.length === 1 ? '' : 's'} without preview (${[...new Set(withheld.map((w) => w.withheld))].join('; ')}): ${withheld[0]!.howToRead}` }
       : {}),

@@ -8,7 +8,7 @@
  */
 import { characterToModelColumn, modelColumnToCharacter } from '../position';
 import { anchorToSymbol } from '../symbolAnchor';
-import { CollapsedGroup, FileCount, summarize } from '../pageSummary';
+import { CappedPage, CollapsedGroup, FileCount, shapePage } from '../pageSummary';
 import { PlacedPath, placeUri } from '../placeUri';
 import { preview } from '../previewLine';
 import type { Range } from '../types';
@@ -44,20 +44,14 @@ export interface ShownSymbol extends ModelRange {
   readonly children?: readonly ShownSymbol[];
 }
 
-/** Paging fields every answer has (as in `dsh_lsp`). */
-export interface Paged {
-  readonly total: number;
-  readonly shown: number;
-  readonly offset: number;
-  readonly nextOffset?: number;
-  readonly summary: string;
-}
+/** Paging fields every answer has (as in `dsh_lsp`): one capped page, shaped by `shapePage` (`../pageSummary.ts`). */
+export type Paged = CappedPage;
 
 /** Workspace symbols: a flat page, best matches first. */
 export interface ShapedSymbols extends Paged {
+  /** Per-file counts in listing order, bounded (the rest counted in `moreFiles`). */
   readonly files: readonly FileCount[];
   readonly symbols: readonly ShownSymbol[];
-  readonly collapsed?: { readonly nodeModules?: CollapsedGroup; readonly external?: CollapsedGroup };
 }
 
 /** A file's outline: a page of its symbols in document order (pre-order), as a tree. */
@@ -222,21 +216,11 @@ export async function shapeWorkspaceSymbols(scored: ReadonlyArray<{ symbol: Symb
     options.signal,
   );
   const { listed, collapsed } = await foldSliced(sorted, slice, options.signal);
-  const page = listed.slice(options.offset, options.offset + options.limit);
+  const files = await countByPathSliced(listed, slice, options.signal);
+  const { page, paging } = shapePage({ listed, offset: options.offset, limit: options.limit, files, collapsed, seeMore: 'page with offset, or narrow the query or kinds' });
   const lines = cachedLines(options.readLines);
   const symbols = await Promise.all(page.map((p) => showSymbol(p.symbol, p.place, lines)));
-  const files = await countByPathSliced(listed, slice, options.signal);
-  const nextOffset = options.offset + page.length < listed.length ? options.offset + page.length : undefined;
-  return {
-    total: listed.length,
-    shown: symbols.length,
-    offset: options.offset,
-    ...(nextOffset !== undefined ? { nextOffset } : {}),
-    summary: summarize(listed.length, options.offset, symbols.length, files.length, collapsed, nextOffset),
-    files,
-    symbols,
-    ...(Object.keys(collapsed).length > 0 ? { collapsed } : {}),
-  };
+  return { ...paging, files: paging.files ?? [], symbols };
 }
 
 /**
@@ -306,16 +290,8 @@ export async function shapeOutline(tree: readonly SymbolItem[], options: Present
     } else roots.push(shown);
   }
   roots.reverse();
-  const shownCount = Math.max(0, to - from);
-  const nextOffset = to < flat.length ? to : undefined;
-  return {
-    total: flat.length,
-    shown: shownCount,
-    offset: from,
-    ...(nextOffset !== undefined ? { nextOffset } : {}),
-    summary: summarize(flat.length, from, shownCount, flat.length > 0 ? 1 : 0, {}, nextOffset),
-    outline: roots,
-  };
+  const { paging } = shapePage({ listed: flat, offset: from, limit: options.limit, seeMore: 'page with offset' });
+  return { ...paging, outline: roots };
 }
 
 /** A diagnostic as the model sees it. */
@@ -338,12 +314,12 @@ export interface DiagnosticFileCount {
 }
 
 /** A page of diagnostics, errors first. */
-export interface ShapedDiagnostics extends Paged {
-  /** Counts of the listed diagnostics by severity. */
+export interface ShapedDiagnostics extends CappedPage<DiagnosticFileCount> {
+  /** Counts of the listed diagnostics by severity (every file, listed in `files` or not). */
   readonly counts: Readonly<Record<Severity, number>>;
+  /** Per-file counts in listing order, bounded (the rest counted in `moreFiles`). */
   readonly files: readonly DiagnosticFileCount[];
   readonly diagnostics: readonly ShownDiagnostic[];
-  readonly collapsed?: { readonly nodeModules?: CollapsedGroup; readonly external?: CollapsedGroup };
 }
 
 /**
@@ -386,7 +362,24 @@ export async function shapeDiagnostics(items: readonly DiagnosticItem[], options
     signal,
   );
   const { listed, collapsed } = await foldSliced(sorted, slice, signal);
-  const page = listed.slice(options.offset, options.offset + options.limit);
+  const counts = { error: 0, warning: 0, information: 0, hint: 0 };
+  const perFile = new Map<string, { path: string; count: number } & Partial<Record<Severity, number>>>();
+  for (const { d, place } of listed) {
+    await slice.pause(signal);
+    counts[d.severity]++;
+    const f = perFile.get(place.path) ?? { path: place.path, count: 0 };
+    f.count++;
+    f[d.severity] = (f[d.severity] ?? 0) + 1;
+    perFile.set(place.path, f);
+  }
+  const { page, paging } = shapePage({
+    listed,
+    offset: options.offset,
+    limit: options.limit,
+    files: [...perFile.values()],
+    collapsed,
+    seeMore: "page with offset (errors first, then by path), or pass filePath for one file's problems",
+  });
   const lines = cachedLines(options.readLines);
   const diagnostics = await Promise.all(
     page.map(async ({ d, place }) => ({
@@ -398,29 +391,14 @@ export async function shapeDiagnostics(items: readonly DiagnosticItem[], options
       ...(d.code !== undefined ? { code: d.code } : {}),
     })),
   );
-  const counts = { error: 0, warning: 0, information: 0, hint: 0 };
-  const perFile = new Map<string, { path: string; count: number } & Partial<Record<Severity, number>>>();
-  for (const { d, place } of listed) {
-    await slice.pause(signal);
-    counts[d.severity]++;
-    const f = perFile.get(place.path) ?? { path: place.path, count: 0 };
-    f.count++;
-    f[d.severity] = (f[d.severity] ?? 0) + 1;
-    perFile.set(place.path, f);
-  }
-  const nextOffset = options.offset + page.length < listed.length ? options.offset + page.length : undefined;
   const bySeverity = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}${counts[s] === 1 || s === 'information' ? '' : 's'}`);
-  const base = summarize(listed.length, options.offset, diagnostics.length, perFile.size, collapsed, nextOffset);
+  const base = paging.summary;
   return {
-    total: listed.length,
-    shown: diagnostics.length,
-    offset: options.offset,
-    ...(nextOffset !== undefined ? { nextOffset } : {}),
+    ...paging,
     summary: listed.length === 0 ? base.replace(/^no results/, 'no problems') : `${base} (${bySeverity.join(', ')})`,
     counts,
-    files: [...perFile.values()],
+    files: paging.files ?? [],
     diagnostics,
-    ...(Object.keys(collapsed).length > 0 ? { collapsed } : {}),
   };
 }
 

@@ -1,0 +1,108 @@
+// Lists of files in paged answers stay bounded (src/lsp/pageSummary.ts `shapePage`, used by
+// shapeLocations, shapeDiagnostics and shapeWorkspaceSymbols): at most 100 files and 32 KiB of
+// JSON per list, the files left out counted in `moreFiles`, and a note saying how to see them.
+// Real files in a temp workspace, read for columns and previews as the tools read them.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { shapeDiagnostics, shapeWorkspaceSymbols } from '../../src/lsp/features/present';
+import type { DiagnosticItem, SymbolItem } from '../../src/lsp/features/types';
+import { MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
+import { splitLines } from '../../src/lsp/position';
+import { shapeLocations } from '../../src/lsp/shapeLocations';
+import type { NavLocation } from '../../src/lsp/types';
+import { fileUriToPath } from '../../src/lsp/uri';
+
+const R = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 5 } });
+const readLines = async (uri: string) => {
+  try {
+    return splitLines(fs.readFileSync(fileUriToPath(uri), 'utf8'));
+  } catch {
+    return undefined;
+  }
+};
+
+describe('capped pages: lists of files stay bounded', () => {
+  let dir: string;
+  let root: string;
+  const uris: string[] = [];
+  const nm: string[] = [];
+  before(() => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-capped-')));
+    root = pathToFileURL(dir).href;
+    for (let i = 0; i < 400; i++) {
+      const p = path.join(dir, 'src', `f${String(i).padStart(3, '0')}.ts`);
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.writeFileSync(p, `export const v${i} = ${i};\nv${i};\n`);
+      uris.push(pathToFileURL(p).href);
+    }
+    for (let i = 0; i < 150; i++) {
+      const p = path.join(dir, 'node_modules', 'lib', `m${String(i).padStart(3, '0')}.d.ts`);
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.writeFileSync(p, `v0;\n`);
+      nm.push(pathToFileURL(p).href);
+    }
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('references in 400 files: the first 100 files listed, 300 counted in moreFiles, with a note; the collapsed node_modules group too', async () => {
+    const locations: NavLocation[] = [{ uri: uris[0]!, range: R(0), isDeclaration: true }, ...uris.map((uri) => ({ uri, range: R(1) })), ...nm.map((uri) => ({ uri, range: R(0) }))];
+    const shaped = await shapeLocations(locations, { operation: 'findReferences', resolvedWorkspaceUri: root, readLines });
+    assert.equal(shaped.total, 401);
+    assert.equal(shaped.files.length, MAX_LISTED_FILES);
+    assert.equal(shaped.moreFiles, 300);
+    assert.deepEqual(shaped.files[0], { path: 'src/f000.ts', count: 2 });
+    assert.match(shaped.filesNote ?? '', /100 of 400 files.*300 more.*offset/);
+    assert.equal(shaped.summary, 'showing 1–50 of 401 in 400 files; next page: offset 50; 150 in node_modules not listed (counted in collapsed)');
+    assert.equal(shaped.collapsed?.nodeModules?.count, 150);
+    assert.equal(shaped.collapsed?.nodeModules?.files.length, MAX_LISTED_FILES);
+    assert.equal(shaped.collapsed?.nodeModules?.moreFiles, 50);
+    assert.ok(Buffer.byteLength(JSON.stringify(shaped.files)) <= MAX_LISTED_FILES_BYTES);
+  });
+
+  it('diagnostics in 400 files: per-file counts of the first 100 files, moreFiles 300, a note naming filePath and offset', async () => {
+    const items: DiagnosticItem[] = uris.map((uri, i) => ({ uri, range: R(0), severity: i % 2 ? 'warning' : 'error', message: `problem ${i}` }));
+    const shaped = await shapeDiagnostics(items, { roots: [root], offset: 0, limit: 20, readLines });
+    assert.equal(shaped.total, 400);
+    assert.equal(shaped.files.length, MAX_LISTED_FILES);
+    assert.equal(shaped.moreFiles, 300);
+    assert.match(shaped.filesNote ?? '', /filePath/);
+    assert.deepEqual(shaped.counts, { error: 200, warning: 200, information: 0, hint: 0 }, 'the counts cover every file');
+  });
+
+  it('workspace symbols in 400 files: files bounded the same way', async () => {
+    const scored = uris.map((uri, i): { symbol: SymbolItem; score: number } => ({ symbol: { name: `v${i}`, kind: 'Constant', uri, range: R(0), selectionRange: R(0) }, score: 1 }));
+    const shaped = await shapeWorkspaceSymbols(scored, { roots: [root], offset: 0, limit: 50, readLines });
+    assert.equal(shaped.total, 400);
+    assert.equal(shaped.files.length, MAX_LISTED_FILES);
+    assert.equal(shaped.moreFiles, 300);
+    assert.ok(shaped.filesNote);
+  });
+
+  it('long paths: the list stops at 32 KiB of JSON before 100 files, and counts the rest', async () => {
+    const deep = path.join(dir, 'deep', 'x'.repeat(200), 'y'.repeat(200));
+    fs.mkdirSync(deep, { recursive: true });
+    const long: string[] = [];
+    for (let i = 0; i < 90; i++) {
+      const p = path.join(deep, `${'z'.repeat(100)}${i}.ts`);
+      fs.writeFileSync(p, 'x;\n');
+      long.push(pathToFileURL(p).href);
+    }
+    const items: DiagnosticItem[] = long.map((uri) => ({ uri, range: R(0), severity: 'error', message: 'bad' }));
+    const shaped = await shapeDiagnostics(items, { roots: [root], offset: 0, limit: 10, readLines });
+    const bytes = Buffer.byteLength(JSON.stringify(shaped.files));
+    assert.ok(bytes <= MAX_LISTED_FILES_BYTES, `${bytes} bytes`);
+    assert.ok(shaped.files.length < 90 && shaped.files.length > 0, `${shaped.files.length} files`);
+    assert.equal(shaped.files.length + (shaped.moreFiles ?? 0), 90);
+  });
+
+  it('a short list is unchanged: no moreFiles, no note', async () => {
+    const items: DiagnosticItem[] = uris.slice(0, 3).map((uri) => ({ uri, range: R(0), severity: 'error', message: 'bad' }));
+    const shaped = await shapeDiagnostics(items, { roots: [root], offset: 0, limit: 10, readLines });
+    assert.equal(shaped.files.length, 3);
+    assert.equal(shaped.moreFiles, undefined);
+    assert.equal(shaped.filesNote, undefined);
+  });
+});
