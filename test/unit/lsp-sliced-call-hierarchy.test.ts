@@ -5,7 +5,7 @@
 // thread long.
 import * as assert from 'node:assert/strict';
 import { toCallEdges, toCallItem } from '../../src/lsp/features/convert';
-import { cachedLines, shapeCallTree, toModelRange, type CallTreeNode, type ReadLines, type ShownCall } from '../../src/lsp/features/present';
+import { cachedLines, MAX_CALL_SITES, shapeCallTree, toModelRange, type CallTreeNode, type ReadLines, type ShownCall } from '../../src/lsp/features/present';
 import type { CallEdge } from '../../src/lsp/features/types';
 import { placeUri } from '../../src/lsp/placeUri';
 import { preview } from '../../src/lsp/previewLine';
@@ -43,8 +43,10 @@ async function referenceTree(node: CallTreeNode, roots: readonly string[], readL
       ...(place.where === 'external' ? { external: true as const } : {}),
       ...(place.where === 'nodeModules' ? { nodeModules: true as const } : {}),
       ...(n.sites
-        ? { callSites: n.sites.ranges.map((r) => ({ path: sitePath, ...toModelRange(r, siteLines), preview: siteLines?.[r.start.line] !== undefined ? preview(siteLines[r.start.line]!) : '' })) }
+        ? { callSites: n.sites.ranges.slice(0, MAX_CALL_SITES).map((r) => ({ path: sitePath, ...toModelRange(r, siteLines), preview: siteLines?.[r.start.line] !== undefined ? preview(siteLines[r.start.line]!) : '' })) }
         : {}),
+      // Call sites past the bound are counted, not shown.
+      ...(n.sites && n.sites.ranges.length > MAX_CALL_SITES ? { moreCallSites: n.sites.ranges.length - MAX_CALL_SITES } : {}),
       ...(n.cycle ? { cycle: true as const } : {}),
       ...(n.seenAbove ? { seenAbove: true as const } : {}),
       ...(n.depthLimit ? { depthLimit: true as const } : {}),
@@ -117,14 +119,15 @@ describe('call hierarchy answers of any size without holding the thread', functi
     const { edges, tree, shown } = run.result;
     assert.deepEqual(edges, referenceEdges(raw, 'incoming', 'file:///ws/asked.ts', 0));
     assert.deepEqual(shown, await referenceTree(tree, ROOTS, readLines));
-    assert.equal(shown.calls?.[0]?.callSites?.length, 200_000);
+    assert.deepEqual([shown.calls?.[0]?.callSites?.length, shown.calls?.[0]?.moreCallSites], [MAX_CALL_SITES, 200_000 - MAX_CALL_SITES]);
     assert.ok(run.maxHeldMs < HOLD_LIMIT_MS, `the thread was ${heldText(run)} (limit ${HOLD_LIMIT_MS})`);
   });
 
   it('a signal that aborts stops the conversion and the shaping with cancelled', async () => {
     const raw = rawIncoming(50_000, 2);
     const edges = await toCallEdges(raw, 'incoming', 'file:///ws/asked.ts', 0);
-    const tree: CallTreeNode = { item: edges[0]!.item, calls: [{ item: edges[1]!.item, sites: { uri: 'file:///ws/big.ts', ranges: Array.from({ length: 100_000 }, (_, i) => R(i, 4)) } }] };
+    // Call sites past MAX_CALL_SITES are counted, not shaped: the long pass is over many calls.
+    const tree: CallTreeNode = { item: edges[0]!.item, calls: edges.slice(1).map((e) => ({ item: e.item, sites: { uri: 'file:///ws/big.ts', ranges: Array.from({ length: MAX_CALL_SITES }, (_, i) => R(i, 4)) } })) };
     const lines = fileLines(100_000);
     const passes = [(signal: AbortSignal) => toCallEdges(raw, 'incoming', 'file:///ws/asked.ts', 0, undefined, signal), (signal: AbortSignal) => shapeCallTree(tree, ROOTS, async () => lines, signal)];
     for (const pass of passes) {

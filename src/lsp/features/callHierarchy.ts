@@ -3,7 +3,10 @@
  * (`incoming`) or callees (`outgoing`), level by level. An item already on the path from the root
  * is a recursion: listed once more with `cycle` and not expanded; an item already expanded
  * elsewhere in the answer is listed with `seenAbove` and not expanded again; past `depth` items
- * are listed with `depthLimit`. At most `maxNodes` items are listed in all.
+ * are listed with `depthLimit`. At most {@link MAX_CALLS_PER_ITEM} calls are listed per item and
+ * `maxNodes` items in all: the calls a source answered beyond either are counted in the item's
+ * `moreCalls`; once `maxNodes` is reached, items still to expand are not asked about and are listed
+ * with `capLimit` (never as an item without calls).
  */
 import { throwIfAborted } from '../cancellation';
 import { LspError } from '../types';
@@ -15,6 +18,8 @@ export const DEFAULT_CALL_DEPTH = 1;
 export const MAX_CALL_DEPTH = 5;
 /** Most items one answer lists. */
 export const MAX_CALL_NODES = 500;
+/** Most calls listed under one item (the rest counted in its `moreCalls`). */
+export const MAX_CALLS_PER_ITEM = 100;
 
 /** Options of {@link walkCalls}. */
 export interface WalkOptions {
@@ -24,11 +29,16 @@ export interface WalkOptions {
   readonly maxNodes?: number;
 }
 
-/** The result of {@link walkCalls}: the tree and whether `maxNodes` cut it. */
+/** The result of {@link walkCalls}: the tree, its item count (root included) and whether `maxNodes` cut it. */
 export interface WalkedCalls {
   readonly root: CallTreeNode;
   readonly nodes: number;
+  /** True when `maxNodes` left calls out (counted in `moreCalls`) or items unexpanded (`capLimit`). */
   readonly truncated: boolean;
+  /** The `maxNodes` the walk used. */
+  readonly maxNodes: number;
+  /** The most calls it listed per item ({@link MAX_CALLS_PER_ITEM}). */
+  readonly maxCallsPerItem: number;
 }
 
 const keyOf = (i: CallItem) => `${i.uri}#${i.selectionRange.start.line}:${i.selectionRange.start.character}#${i.name}`;
@@ -42,7 +52,7 @@ export async function walkCalls(provider: CallHierarchyProvider, root: CallItem,
     throw new LspError('invalid_request', `depth must be an integer in 1..${MAX_CALL_DEPTH} (got ${String(options.depth)})`);
   }
   const maxNodes = options.maxNodes ?? MAX_CALL_NODES;
-  type Mutable = { item: CallItem; sites?: CallTreeNode['sites']; cycle?: boolean; seenAbove?: boolean; depthLimit?: boolean; calls?: Mutable[]; path: Set<string> };
+  type Mutable = { item: CallItem; sites?: CallTreeNode['sites']; cycle?: boolean; seenAbove?: boolean; depthLimit?: boolean; capLimit?: boolean; moreCalls?: number; calls?: Mutable[]; path: Set<string> };
   const top: Mutable = { item: root, path: new Set([keyOf(root)]) };
   const expanded = new Set<string>([keyOf(root)]);
   let nodes = 1;
@@ -52,13 +62,20 @@ export async function walkCalls(provider: CallHierarchyProvider, root: CallItem,
     const next: Mutable[] = [];
     for (const node of level) {
       throwIfAborted(ctx.signal, 'call hierarchy');
+      if (nodes >= maxNodes) {
+        // The bound is reached: asking the source would only give calls that cannot be listed.
+        node.capLimit = true;
+        truncated = true;
+        continue;
+      }
       const edges = options.direction === 'incoming' ? await provider.incoming(node.item, ctx) : await provider.outgoing(node.item, ctx);
       node.calls = [];
-      for (const e of edges) {
-        if (nodes >= maxNodes) {
-          truncated = true;
-          break;
-        }
+      const room = Math.min(MAX_CALLS_PER_ITEM, maxNodes - nodes);
+      if (edges.length > room) {
+        node.moreCalls = edges.length - room;
+        if (maxNodes - nodes < MAX_CALLS_PER_ITEM) truncated = true;
+      }
+      for (const e of edges.slice(0, room)) {
         const k = keyOf(e.item);
         const child: Mutable = { item: e.item, sites: { uri: e.rangesUri, ranges: e.ranges }, path: new Set([...node.path, k]) };
         nodes++;
@@ -80,7 +97,9 @@ export async function walkCalls(provider: CallHierarchyProvider, root: CallItem,
     ...(m.cycle ? { cycle: true } : {}),
     ...(m.seenAbove ? { seenAbove: true } : {}),
     ...(m.depthLimit ? { depthLimit: true } : {}),
+    ...(m.capLimit ? { capLimit: true } : {}),
     ...(m.calls ? { calls: m.calls.map(strip) } : {}),
+    ...(m.moreCalls ? { moreCalls: m.moreCalls } : {}),
   });
-  return { root: strip(top), nodes, truncated };
+  return { root: strip(top), nodes, truncated, maxNodes, maxCallsPerItem: MAX_CALLS_PER_ITEM };
 }

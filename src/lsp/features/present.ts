@@ -8,7 +8,7 @@
  */
 import { characterToModelColumn, modelColumnToCharacter } from '../position';
 import { anchorToSymbol } from '../symbolAnchor';
-import { CappedPage, CollapsedGroup, FileCount, shapePage } from '../pageSummary';
+import { capList, CappedPage, CollapsedGroup, FileCount, shapePage } from '../pageSummary';
 import { PlacedPath, placeUri } from '../placeUri';
 import { preview } from '../previewLine';
 import type { Range } from '../types';
@@ -410,15 +410,21 @@ export interface ShownCall extends ModelRange {
   readonly path: string;
   readonly external?: true;
   readonly nodeModules?: true;
-  /** Where the calls are: in the caller (incoming) or in the parent item (outgoing). */
+  /** Where the calls are: in the caller (incoming) or in the parent item (outgoing); at most {@link MAX_CALL_SITES}. */
   readonly callSites?: ReadonlyArray<ModelRange & { readonly path: string; readonly preview: string }>;
+  /** Call sites the source gave beyond {@link callSites} (not listed). */
+  readonly moreCallSites?: number;
   /** Already listed higher up this path (a recursion): not expanded again. */
   readonly cycle?: true;
   /** Already expanded elsewhere in this answer: not expanded again. */
   readonly seenAbove?: true;
   /** Not expanded: the depth bound was reached. */
   readonly depthLimit?: true;
+  /** Not expanded: the answer's item bound was reached before it (its calls were not asked for). */
+  readonly capLimit?: true;
   readonly calls?: readonly ShownCall[];
+  /** Calls the source gave beyond {@link calls} (not listed: the per-item bound, the answer's item bound or the byte cap). */
+  readonly moreCalls?: number;
 }
 
 /** An item with the edges walked from it (see `./callHierarchy.ts`). */
@@ -428,13 +434,21 @@ export interface CallTreeNode {
   readonly cycle?: boolean;
   readonly seenAbove?: boolean;
   readonly depthLimit?: boolean;
+  /** Not expanded because the walk's item bound was reached. */
+  readonly capLimit?: boolean;
   readonly calls?: readonly CallTreeNode[];
+  /** Edges the source answered beyond `calls`, not listed. */
+  readonly moreCalls?: number;
 }
+
+/** Most call sites listed per call (the rest counted in `moreCallSites`). */
+export const MAX_CALL_SITES = 20;
 
 /**
  * Convert a walked call tree for the model (paths placed, positions 1-based; call-site previews
- * from the lines). The walk bounds the items, not their call sites (a caller may call an item at
- * any number of places): the conversion yields every few ms, a step per item and per call site.
+ * from the lines). The walk bounds the items; a caller may call an item at any number of places:
+ * the first {@link MAX_CALL_SITES} are shown, the rest counted in `moreCallSites`. The conversion
+ * yields every few ms, a step per item and per call site.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
 export async function shapeCallTree(node: CallTreeNode, roots: readonly string[], readLines: ReadLines, signal?: AbortSignal): Promise<ShownCall> {
@@ -449,7 +463,7 @@ export async function shapeCallTree(node: CallTreeNode, roots: readonly string[]
     let callSites: Array<ModelRange & { path: string; preview: string }> | undefined;
     if (n.sites) {
       callSites = [];
-      for (const r of n.sites.ranges) {
+      for (const r of n.sites.ranges.slice(0, MAX_CALL_SITES)) {
         await slice.pause(signal);
         const text = siteLines?.[r.start.line];
         callSites.push({ path: sitePath, ...toModelRange(r, siteLines), preview: text !== undefined ? preview(text) : '' });
@@ -464,11 +478,83 @@ export async function shapeCallTree(node: CallTreeNode, roots: readonly string[]
       ...(place.where === 'external' ? { external: true as const } : {}),
       ...(place.where === 'nodeModules' ? { nodeModules: true as const } : {}),
       ...(callSites ? { callSites } : {}),
+      ...(n.sites && n.sites.ranges.length > MAX_CALL_SITES ? { moreCallSites: n.sites.ranges.length - MAX_CALL_SITES } : {}),
       ...(n.cycle ? { cycle: true as const } : {}),
       ...(n.seenAbove ? { seenAbove: true as const } : {}),
       ...(n.depthLimit ? { depthLimit: true as const } : {}),
+      ...(n.capLimit ? { capLimit: true as const } : {}),
       ...(n.calls ? { calls: await Promise.all(n.calls.map(show)) } : {}),
+      ...(n.moreCalls ? { moreCalls: n.moreCalls } : {}),
     };
   };
   return show(node);
+}
+
+/** Options of {@link shapeCallAnswer}. */
+export interface CallAnswerOptions {
+  readonly direction: 'incoming' | 'outgoing';
+  /** The depth the walk was asked for (1..5). */
+  readonly depth: number;
+  /** Workspace roots (URI strings), as {@link PresentOptions.roots}. */
+  readonly roots: readonly string[];
+  readonly readLines: ReadLines;
+  /** Most bytes of the answer's JSON (the tool result cap). */
+  readonly maxBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+/** A call hierarchy answer within its bounds (see {@link shapeCallAnswer}). */
+export interface ShapedCallAnswer {
+  /** E.g. `"300 direct callers of leaf; 100 listed; 120 items within depth 2"`. */
+  readonly summary: string;
+  /** Items listed, the root included. */
+  readonly nodes: number;
+  /** True when a bound left calls out or items unexpanded (see `note`). */
+  readonly truncated: boolean;
+  /** Present when something was left out: which bound, what is counted where, how to see more. */
+  readonly note?: string;
+  readonly root: ShownCall;
+}
+
+/**
+ * The call hierarchy answer the model sees, within `maxBytes` of JSON: the walked tree shaped
+ * ({@link shapeCallTree}); when it is larger, only the first level (deeper calls dropped, each
+ * call flagged `depthLimit`), and when that is still larger, its calls cut to fit, the cut ones
+ * counted in the root's `moreCalls`. Every bound that left something out is named in `note`.
+ * @throws LspError `cancelled` when `signal` aborts.
+ */
+export async function shapeCallAnswer(walked: { root: CallTreeNode; nodes: number; truncated: boolean; maxNodes: number; maxCallsPerItem: number }, options: CallAnswerOptions): Promise<ShapedCallAnswer> {
+  let root = await shapeCallTree(walked.root, options.roots, options.readLines, options.signal);
+  const notes: string[] = [];
+  let nodes = walked.nodes;
+  let truncated = walked.truncated;
+  const build = () => {
+    const direct = (root.calls?.length ?? 0) + (root.moreCalls ?? 0);
+    const listed = root.calls?.length ?? 0;
+    const what = options.direction === 'incoming' ? (direct === 1 ? 'caller' : 'callers') : direct === 1 ? 'callee' : 'callees';
+    const summary = `${direct} direct ${what} of ${root.name}${listed < direct ? `; ${listed} listed` : ''}; ${nodes - 1} item${nodes === 2 ? '' : 's'} within depth ${options.depth}${walked.truncated ? ` (truncated at ${walked.maxNodes} items)` : ''}`;
+    return { summary, nodes, truncated, ...(notes.length > 0 ? { note: notes.join('; ') } : {}), root };
+  };
+  const anyMore = (n: ShownCall): boolean => !!n.moreCalls || (n.calls ?? []).some(anyMore);
+  if (anyMore(root)) notes.push(`calls beyond ${walked.truncated ? `the answer's bound of ${walked.maxNodes} items or ` : ''}${walked.maxCallsPerItem} per item are counted in moreCalls, not listed: ask again from one of the listed items, or with a smaller depth`);
+  if (walked.truncated) notes.push(`items past the bound of ${walked.maxNodes} items are flagged capLimit: their calls were not asked for`);
+  const anySites = (n: ShownCall): boolean => !!n.moreCallSites || (n.calls ?? []).some(anySites);
+  if (anySites(root)) notes.push(`at most ${MAX_CALL_SITES} call sites are listed per call, the rest counted in moreCallSites: dsh_lsp findReferences lists every one`);
+  let answer = build();
+  if (Buffer.byteLength(JSON.stringify(answer)) <= options.maxBytes) return answer;
+  const kib = Math.round(options.maxBytes / 1024);
+  const calls = (root.calls ?? []).map((c) => ({ ...c, calls: undefined, moreCalls: undefined, ...(c.calls !== undefined || c.capLimit ? { depthLimit: true as const, capLimit: undefined } : {}) }));
+  root = { ...root, calls };
+  nodes = 1 + calls.length;
+  truncated = true;
+  notes.push(`the answer was larger than the ${kib} KiB tool result cap: only the first level is shown; ask again from a caller or callee`);
+  answer = build();
+  if (Buffer.byteLength(JSON.stringify(answer)) <= options.maxBytes) return answer;
+  // Still too large: as many first-level calls as fit, the rest counted.
+  const overhead = Buffer.byteLength(JSON.stringify({ ...answer, root: { ...root, calls: [], moreCalls: calls.length } })) + 200;
+  const fit = capList(calls, calls.length, Math.max(0, options.maxBytes - overhead));
+  root = { ...root, calls: fit.listed, moreCalls: (root.moreCalls ?? 0) + fit.more };
+  nodes = 1 + fit.listed.length;
+  notes[notes.length - 1] = `the answer was larger than the ${kib} KiB tool result cap: only the first level is shown, and of it the first ${fit.listed.length} calls (${fit.more} more counted in moreCalls); ask again from a caller or callee`;
+  return build();
 }

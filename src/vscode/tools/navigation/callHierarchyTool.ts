@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { abortOnCancel } from '../../cancellation';
 import { walkCalls } from '../../../lsp/features/callHierarchy';
 import { validateCallHierarchyInput } from '../../../lsp/features/input';
-import { shapeCallTree, ShownCall } from '../../../lsp/features/present';
+import { shapeCallAnswer } from '../../../lsp/features/present';
 import type { FeatureRegistry } from '../../../lsp/features/registry';
 import { splitLines } from '../../../lsp/position';
 import { LspError } from '../../../lsp/types';
@@ -62,28 +62,19 @@ export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string
         });
       }
       const walked = await walkCalls(provider, items[0]!, { direction: i.direction, depth: i.depth }, ctx);
-      const rootList = await roots();
-      let root: ShownCall = await shapeCallTree(walked.root, rootList, readLines, signal);
-      let capNote: string | undefined;
-      if (Buffer.byteLength(JSON.stringify(root)) > TOOL_OUTPUT_CAP_BYTES) {
-        root = { ...root, calls: (root.calls ?? []).map((c) => ({ ...c, calls: undefined, depthLimit: true as const })) };
-        capNote = 'the answer was larger than the 256 KiB tool result cap: only the first level is shown; ask again from a caller or callee';
-      }
-      const direct = root.calls?.length ?? 0;
-      const what = i.direction === 'incoming' ? (direct === 1 ? 'caller' : 'callers') : direct === 1 ? 'callee' : 'callees';
-      const summary = `${direct} direct ${what} of ${root.name}; ${walked.nodes - 1} item${walked.nodes === 2 ? '' : 's'} within depth ${i.depth}${walked.truncated ? ' (truncated at 500 items)' : ''}`;
+      const answer = await shapeCallAnswer(walked, { direction: i.direction, depth: i.depth, roots: await roots(), readLines, maxBytes: TOOL_OUTPUT_CAP_BYTES, signal });
       return {
         file: target.shown,
         provider: providerId,
         direction: i.direction,
         depth: i.depth,
         position: used satisfies UsedPosition,
-        summary,
-        nodes: walked.nodes,
-        truncated: walked.truncated,
+        summary: answer.summary,
+        nodes: answer.nodes,
+        truncated: answer.truncated,
         ...(items.length > 1 ? { otherItems: items.slice(1).map((x) => x.name) } : {}),
-        ...(capNote ? { capNote } : {}),
-        root,
+        ...(answer.note ? { note: answer.note } : {}),
+        root: answer.root,
       };
     } finally {
       dispose();
