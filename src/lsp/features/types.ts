@@ -140,10 +140,14 @@ export interface SymbolProvider {
  * A diagnostics provider (`id` as for {@link SymbolProvider}).
  * - `documentDiagnostics(uri, languageId)`: the document's problems, waiting (within its own
  *   bound) for analysis of a document it has not seen; freshness says what it knows.
- * - `workspaceDiagnostics()`: every problem it knows of in the workspace.
+ * - `workspaceDiagnostics()`: every problem it knows of in the workspace folder `ctx.workspaceUri`
+ *   or, when `workspaceScope` is `'workspace'`, in the whole workspace (every folder, whatever
+ *   `ctx.workspaceUri` says): such a source is asked once for the workspace, not once per folder.
  */
 export interface DiagnosticProvider {
   readonly id: string;
+  /** What one `workspaceDiagnostics` call covers: one folder (the default) or the whole workspace. */
+  readonly workspaceScope?: 'folder' | 'workspace';
   documentDiagnostics(uri: string, languageId: string, ctx: FeatureContext): Promise<DiagnosticsAnswer>;
   workspaceDiagnostics(ctx: FeatureContext): Promise<DiagnosticsAnswer>;
 }

@@ -42,6 +42,8 @@ export const NO_CALL_HIERARCHY = 'markdown notes have no call hierarchy (nothing
  */
 export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
   readonly id = MD_LINKS_PROVIDER_ID;
+  /** One index per workspace folder: workspace diagnostics are asked once per folder. */
+  readonly workspaceScope = 'folder';
 
   constructor(private readonly provider: () => MdLinksProvider) {}
 
