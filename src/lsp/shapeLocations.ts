@@ -8,7 +8,7 @@
  * UTF-16 character). The conversion uses `./position.ts` only.
  */
 
-import { CappedPage, CollapsedGroup, FileCount, shapePage } from './pageSummary';
+import { CappedPage, CollapsedGroup, FileCount, MAX_NAMED, shapePage } from './pageSummary';
 import { PlacedPath, placeUri } from './placeUri';
 import { characterToModelColumn } from './position';
 import { preview } from './previewLine';
@@ -37,8 +37,10 @@ export interface ShownLocation {
   /** The location is under a `node_modules` folder. */
   readonly nodeModules?: true;
   readonly ambiguous?: true;
-  /** Every matching target (chosen first), as paths like {@link path}. */
+  /** The matching targets (chosen first), as paths like {@link path}: at most {@link MAX_NAMED} of them. */
   readonly candidates?: readonly string[];
+  /** Matching targets beyond {@link candidates}, not listed. */
+  readonly moreCandidates?: number;
   readonly fuzzy?: true;
   readonly unresolved?: true;
   readonly linkTarget?: string;
@@ -213,7 +215,8 @@ function show(p: Placed, answer: readonly string[] | undefined | WithheldLines, 
     ...(p.where === 'external' ? { external: true as const } : {}),
     ...(p.where === 'nodeModules' ? { nodeModules: true as const } : {}),
     ...(loc.ambiguous ? { ambiguous: true as const } : {}),
-    ...(loc.candidates ? { candidates: loc.candidates.map((c) => pathOf(c).path) } : {}),
+    ...(loc.candidates ? { candidates: loc.candidates.slice(0, MAX_NAMED).map((c) => pathOf(c).path) } : {}),
+    ...(loc.candidates && loc.candidates.length > MAX_NAMED ? { moreCandidates: loc.candidates.length - MAX_NAMED } : {}),
     ...(loc.fuzzy ? { fuzzy: true as const } : {}),
     ...(loc.unresolved ? { unresolved: true as const } : {}),
     ...(loc.linkTarget !== undefined ? { linkTarget: loc.linkTarget } : {}),

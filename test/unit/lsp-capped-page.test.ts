@@ -14,6 +14,7 @@ import { splitLines } from '../../src/lsp/position';
 import { shapeLocations } from '../../src/lsp/shapeLocations';
 import type { NavLocation } from '../../src/lsp/types';
 import { fileUriToPath } from '../../src/lsp/uri';
+import { Vault } from '../helpers/wikiVault';
 
 const R = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 5 } });
 const readLines = async (uri: string) => {
@@ -104,5 +105,24 @@ describe('capped pages: lists of files stay bounded', () => {
     assert.equal(shaped.files.length, 3);
     assert.equal(shaped.moreFiles, undefined);
     assert.equal(shaped.filesNote, undefined);
+  });
+});
+
+describe('capped pages: the candidates of an ambiguous wiki link', () => {
+  it('a link matching 8 notes shows 5 candidates and counts 3 in moreCandidates', async () => {
+    const folders = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
+    const v = Vault.create({ 'index.md': '# Index\n\nSee [[dup]].\n', ...Object.fromEntries(folders.map((f) => [`${f}/dup.md`, `# ${f}\n`])) });
+    try {
+      const result = await v.queryAt('goToDefinition', 'index.md', 'dup');
+      assert.equal(result.kind, 'locations');
+      if (result.kind !== 'locations') return;
+      const shaped = await shapeLocations(result.locations, { operation: 'goToDefinition', resolvedWorkspaceUri: result.resolvedWorkspaceUri, readLines });
+      const [shown] = shaped.locations;
+      assert.equal(shown?.path, 'a/dup.md');
+      assert.deepEqual(shown.candidates, ['a/dup.md', 'b/dup.md', 'c/dup.md', 'd/dup.md', 'e/dup.md']);
+      assert.equal(shown.moreCandidates, 3);
+    } finally {
+      v.cleanup();
+    }
   });
 });
