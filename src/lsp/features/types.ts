@@ -124,7 +124,9 @@ export interface FeatureContext {
  * A symbol provider. `id` is the id of the navigation provider of the same source (selection by
  * file extension goes through the seam's routing).
  * - `workspaceSymbols(query)`: every symbol whose name matches `query` (the provider may answer
- *   more; the tool filters with `./match.ts`); URIs may be anywhere.
+ *   more; the tool filters with `./match.ts`); URIs may be anywhere. It searches the folder
+ *   `ctx.workspaceUri` or, when `workspaceScope` is `'workspace'`, the whole workspace (then it
+ *   is asked once, not once per folder).
  * - `documentSymbols(uri, languageId)`: the document's outline (a tree through `children`, or a
  *   flat list that the tool nests by range).
  * Errors: `LspError` (`no_provider` with `reason: 'not_ready'` while loading, `unsupported`,
@@ -132,6 +134,8 @@ export interface FeatureContext {
  */
 export interface SymbolProvider {
   readonly id: string;
+  /** What one `workspaceSymbols` call searches: one folder (the default) or the whole workspace. */
+  readonly workspaceScope?: 'folder' | 'workspace';
   workspaceSymbols(query: string, ctx: FeatureContext): Promise<readonly SymbolItem[]>;
   documentSymbols(uri: string, languageId: string, ctx: FeatureContext): Promise<readonly SymbolItem[]>;
 }

@@ -4,10 +4,13 @@
  * or one-letter query on a big repository), so each pass yields through a {@link TimeSlice} every
  * few ms instead of holding the thread for the whole list.
  */
+import { errorMessage } from '../../common/errorMessage';
 import { TimeSlice } from '../timeSlice';
 import { slicedSort } from '../slicedSort';
+import { isLspError, LspError } from '../types';
 import { matchSymbolName } from './match';
-import type { SymbolItem } from './types';
+import type { FeatureRegistry } from './registry';
+import type { SymbolItem, SymbolKindName } from './types';
 
 /**
  * The symbols with TypeScript's label of functions, methods and constructors (`name()`) turned
@@ -64,4 +67,73 @@ export async function scoreSymbols(query: string, items: readonly SymbolItem[], 
     if (score !== undefined) out.push({ symbol: s, score });
   }
   return out;
+}
+
+/** What one source contributed to a workspace symbol search (its error, if it failed). */
+export interface SymbolsSourceReport {
+  readonly id: string;
+  readonly count: number;
+  readonly error?: string;
+}
+
+/** The symbols every source found, scored, in the order the answers arrived, and a report per source (by id). */
+export interface GatheredSymbols {
+  readonly scored: Array<{ symbol: SymbolItem; score: number }>;
+  readonly sources: SymbolsSourceReport[];
+}
+
+/**
+ * Ask every symbol source of `registry` for the symbols matching `query` (of `kinds`, when given):
+ * once for the workspace when it searches the whole workspace (`workspaceScope: 'workspace'`),
+ * else once per folder; each answer's symbols kept in files that source serves (see
+ * `FeatureRegistry.owns`).
+ * @param folders the workspace folders (URI strings), at least one.
+ * @throws LspError `cancelled` when `signal` aborts; a source's `not_ready` error when nothing
+ *   was found while that source was still loading (other errors go in the source's report).
+ */
+export async function gatherWorkspaceSymbols(registry: FeatureRegistry, query: string, kinds: readonly SymbolKindName[] | undefined, folders: readonly string[], signal: AbortSignal): Promise<GatheredSymbols> {
+  const sources: SymbolsSourceReport[] = [];
+  const notReady: LspError[] = [];
+  const parts: Array<{ scored: Array<{ symbol: SymbolItem; score: number }> }> = [];
+  // A search may answer hundreds of thousands of symbols: scored in slices (one budget for
+  // every source), and which source serves a file is asked once per file.
+  const slice = new TimeSlice();
+  await Promise.all(
+    registry.all('symbols').map(async (p) => {
+      let count = 0;
+      const owned = new Map<string, boolean>();
+      const accept = (s: SymbolItem) => {
+        if (kinds && !kinds.includes(s.kind)) return false;
+        let owns = owned.get(s.uri);
+        if (owns === undefined) owned.set(s.uri, (owns = registry.owns('symbols', p.id, s.uri)));
+        return owns;
+      };
+      try {
+        for (const workspaceUri of p.workspaceScope === 'workspace' ? folders.slice(0, 1) : folders) {
+          const answer = await p.workspaceSymbols(query, { workspaceUri, signal });
+          // Each answer keeps the place it arrived at while it is scored.
+          const part: { scored: Array<{ symbol: SymbolItem; score: number }> } = { scored: [] };
+          parts.push(part);
+          part.scored = await scoreSymbols(query, answer, accept, slice, signal);
+          count += part.scored.length;
+        }
+        sources.push({ id: p.id, count });
+      } catch (e) {
+        if (signal.aborted) throw e;
+        if (isLspError(e) && e.details.reason === 'not_ready') notReady.push(e);
+        sources.push({ id: p.id, count, error: errorMessage(e) });
+      }
+    }),
+  );
+  const scored: Array<{ symbol: SymbolItem; score: number }> = [];
+  for (const part of parts) {
+    for (const x of part.scored) {
+      await slice.pause(signal);
+      scored.push(x);
+    }
+  }
+  // Nothing found while a language was still loading is not "no results".
+  if (scored.length === 0 && notReady[0]) throw notReady[0];
+  sources.sort((a, b) => (a.id < b.id ? -1 : 1));
+  return { scored, sources };
 }

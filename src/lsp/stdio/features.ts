@@ -20,7 +20,7 @@ const emptyList = (r: unknown) => !Array.isArray(r) || r.length === 0;
 /** The three features of one configured server (id: the server's id, as on the seam). */
 export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHierarchyProvider {
   readonly id: string;
-  /** The server has one root and answers `workspace/diagnostic` (or what it published) for all of it: asked once. */
+  /** The server has one root and answers `workspace/symbol` and `workspace/diagnostic` (or what it published) for all of it: asked once. */
   readonly workspaceScope = 'workspace';
 
   constructor(private readonly server: StdioLspProvider) {

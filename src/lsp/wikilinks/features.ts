@@ -42,7 +42,7 @@ export const NO_CALL_HIERARCHY = 'markdown notes have no call hierarchy (nothing
  */
 export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
   readonly id = MD_LINKS_PROVIDER_ID;
-  /** One index per workspace folder: workspace diagnostics are asked once per folder. */
+  /** One index per workspace folder: workspace symbols and diagnostics are asked once per folder. */
   readonly workspaceScope = 'folder';
 
   constructor(private readonly provider: () => MdLinksProvider) {}

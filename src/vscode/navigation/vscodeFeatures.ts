@@ -130,7 +130,7 @@ export class DiagnosticsTracker implements vscode.Disposable {
  */
 export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallHierarchyProvider {
   readonly id = VSCODE_PROVIDER_ID;
-  /** `languages.getDiagnostics()` holds every folder's problems: asked once for the workspace. */
+  /** `executeWorkspaceSymbolProvider` searches, and `languages.getDiagnostics()` holds, every folder: asked once for the workspace. */
   readonly workspaceScope = 'workspace';
   private readonly readyLanguages = new Set<string>();
   private readonly cleanQuietMs: number;

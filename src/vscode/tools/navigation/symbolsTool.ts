@@ -10,14 +10,10 @@ import { abortOnCancel } from '../../cancellation';
 import { validateSymbolsInput } from '../../../lsp/features/input';
 import { keepKinds, shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/features/present';
 import type { FeatureRegistry } from '../../../lsp/features/registry';
-import type { SymbolItem } from '../../../lsp/features/types';
-import { scoreSymbols } from '../../../lsp/features/workspaceSymbols';
-import { TimeSlice } from '../../../lsp/timeSlice';
-import { isLspError, LspError } from '../../../lsp/types';
+import { gatherWorkspaceSymbols } from '../../../lsp/features/workspaceSymbols';
 import { workspaceUriOf } from '../../navigation/resolveFile';
 import { toolResult } from '../toolResult';
-import { errorMessage } from '../../../common/errorMessage';
-import { capped, openFolders, readLines, resolveInside, roots, SourceReport } from './workspaceAnswers';
+import { capped, openFolders, readLines, resolveInside, roots } from './workspaceAnswers';
 
 /** `dsh_symbols`: workspace symbols by `query`, or the outline of `filePath`. */
 export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unknown>> {
@@ -52,49 +48,7 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
       }
       const query = i.query!;
       const folders = openFolders('workspace symbols search the workspace folders; pass filePath for one file\'s outline');
-      const sources: SourceReport[] = [];
-      const notReady: LspError[] = [];
-      const parts: Array<{ scored: Array<{ symbol: SymbolItem; score: number }> }> = [];
-      // A search may answer hundreds of thousands of symbols: scored in slices (one budget for
-      // every source), and which source serves a file is asked once per file.
-      const slice = new TimeSlice();
-      await Promise.all(
-        this.registry.all('symbols').map(async (p) => {
-          let count = 0;
-          const owned = new Map<string, boolean>();
-          const accept = (s: SymbolItem) => {
-            if (i.kinds && !i.kinds.includes(s.kind)) return false;
-            let owns = owned.get(s.uri);
-            if (owns === undefined) owned.set(s.uri, (owns = this.registry.owns('symbols', p.id, s.uri)));
-            return owns;
-          };
-          try {
-            for (const workspaceUri of folders) {
-              const answer = await p.workspaceSymbols(query, { workspaceUri, signal });
-              // Each answer keeps the place it arrived at while it is scored.
-              const part: { scored: Array<{ symbol: SymbolItem; score: number }> } = { scored: [] };
-              parts.push(part);
-              part.scored = await scoreSymbols(query, answer, accept, slice, signal);
-              count += part.scored.length;
-            }
-            sources.push({ id: p.id, count });
-          } catch (e) {
-            if (signal.aborted) throw e;
-            if (isLspError(e) && e.details.reason === 'not_ready') notReady.push(e);
-            sources.push({ id: p.id, count, error: errorMessage(e) });
-          }
-        }),
-      );
-      const scored: Array<{ symbol: SymbolItem; score: number }> = [];
-      for (const part of parts) {
-        for (const x of part.scored) {
-          await slice.pause(signal);
-          scored.push(x);
-        }
-      }
-      // Nothing found while a language was still loading is not "no results".
-      if (scored.length === 0 && notReady[0]) throw notReady[0];
-      sources.sort((a, b) => (a.id < b.id ? -1 : 1));
+      const { scored, sources } = await gatherWorkspaceSymbols(this.registry, query, i.kinds, folders, signal);
       const shaped = await capped(i.limit, (limit) => shapeWorkspaceSymbols(scored, { roots: rootList, offset: i.offset, limit, readLines, signal }));
       const notes = sources.filter((s) => s.error).map((s) => `source '${s.id}' did not answer: ${s.error}`);
       return { mode: 'workspace', query, ...shaped, sources, ...(notes.length > 0 ? { notes } : {}) };

@@ -12,13 +12,6 @@ import { describeOutside, placeOf, readUriText, workspaceFolderRealPaths } from 
 import { resolveFile, ResolvedFile } from '../../navigation/resolveFile';
 import { TOOL_OUTPUT_CAP_BYTES } from '../toolResult';
 
-/** What one source contributed to a workspace-wide answer (its error, if it failed, instead of failing the call). */
-export interface SourceReport {
-  readonly id: string;
-  readonly count: number;
-  readonly error?: string;
-}
-
 /**
  * The lines of a result's document, for columns and call-site previews: read with the navigation
  * read (open buffer, else regular files up to the cap) inside the workspace only; outside it
