@@ -62,7 +62,8 @@ export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string
         });
       }
       const walked = await walkCalls(provider, items[0]!, { direction: i.direction, depth: i.depth }, ctx);
-      const answer = await shapeCallAnswer(walked, { direction: i.direction, depth: i.depth, roots: await roots(), readLines, maxBytes: TOOL_OUTPUT_CAP_BYTES, signal });
+      // The tree within the cap, with room for the answer's other fields (file, position, …).
+      const answer = await shapeCallAnswer(walked, { direction: i.direction, depth: i.depth, roots: await roots(), readLines, maxBytes: TOOL_OUTPUT_CAP_BYTES - 4096, signal });
       return {
         file: target.shown,
         provider: providerId,
