@@ -7,6 +7,7 @@ import { LspError } from '../types';
 import type { CrashPolicy } from './backoff';
 import { SERVERS_SETTING, StdioServerConfig } from './config';
 import { errorMessage } from '../../common/errorMessage';
+import type { SandboxWritableLaunch } from './launchGuard';
 
 /** How the server last exited on its own, with its last stderr lines. */
 export interface LastCrash {
@@ -43,4 +44,22 @@ export function failedOnError(config: StdioServerConfig, what: string, e: unknow
   const said = (e as { message?: unknown } | null)?.message;
   const message = typeof said === 'string' ? said : errorMessage(e);
   return new LspError('provider_failed', `language server '${config.id}' failed on ${what}: ${message}`, { providerId: config.id }, { cause: e });
+}
+
+/**
+ * `no_provider` (`details.reason: 'sandbox_writable'`): the agent sandbox is on and the server would
+ * run from a folder sandboxed commands can write (see `./launchGuard.ts`), so it was not started.
+ * Names the server, the path, the folder and what to do. `details`: `providerId`, `setting`,
+ * `command`, `refused` (program, interpreter or argument N), `path`, `folder`.
+ */
+export function sandboxWritableError(config: StdioServerConfig, refusal: SandboxWritableLaunch): LspError {
+  return new LspError(
+    'no_provider',
+    `language server '${config.id}' was not started: the agent sandbox is on, and ${refusal.message}. DSH Bridge starts language servers outside the sandbox, ` +
+      `so a sandboxed command could replace what it runs there and have it run with your full permissions. In the entry with id '${config.id}' of ${SERVERS_SETTING}, ` +
+      `configure "command" (and any script or file in "args") as an absolute path outside the folders sandboxed commands can write (the workspace folders, the sandbox's temp and storage folders, ` +
+      `chat.agent.sandbox.fileSystem allowWrite), or turn the agent sandbox off.`,
+    { providerId: config.id, reason: 'sandbox_writable', setting: SERVERS_SETTING, command: config.command, refused: refusal.what, path: refusal.place.path, folder: refusal.place.folder },
+    { cause: refusal },
+  );
 }

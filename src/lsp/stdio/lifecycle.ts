@@ -8,8 +8,9 @@ import { abortableSleep, raceAbort } from '../cancellation';
 import { LspError } from '../types';
 import { CrashPolicy, CrashPolicyOptions } from './backoff';
 import { SERVERS_SETTING, StdioServerConfig } from './config';
-import { crashedError, LastCrash, notReadyError, stoppedError } from './errors';
+import { crashedError, LastCrash, notReadyError, sandboxWritableError, stoppedError } from './errors';
 import { initializeParams } from './initialize';
+import { planLaunch, SandboxWritableLaunch } from './launchGuard';
 import type { ProtocolModule } from './protocol';
 import { ServerSession } from './session';
 import { CommandNotFoundError, GuardedProcess, spawnGuarded } from './watchdog';
@@ -29,6 +30,12 @@ export interface LifecycleOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Seconds between SIGTERM and SIGKILL of the watchdog when the host dies. */
   readonly graceSeconds?: number;
+  /**
+   * The absolute folders sandboxed commands can write while the agent sandbox is on, undefined
+   * while it is off; asked at every start (restarts too). While on, a server that would run from
+   * one of them is not started (`./launchGuard.ts`). Absent: the sandbox is never on.
+   */
+  readonly writableWhileSandboxed?: () => Promise<readonly string[] | undefined>;
 }
 
 /**
@@ -74,8 +81,9 @@ export class ServerLifecycle {
    * The running session, starting the server when there is none: after a crash it waits out the
    * restart delay first (refusing with `not_ready` when that passes `deadline`, ms since the
    * epoch). Concurrent callers share one start.
-   * @throws LspError `provider_failed` (crashed too often), `no_provider` (not ready, stopped, or
-   *   `start_failed`), `cancelled`.
+   * @throws LspError `provider_failed` (crashed too often), `no_provider` (not ready, stopped,
+   *   `start_failed`, or `sandbox_writable`: the agent sandbox is on and the server would run from a
+   *   folder sandboxed commands can write), `cancelled`.
    */
   async ensureRunning(signal: AbortSignal, deadline: number): Promise<ServerSession> {
     if (this.running && !this.running.closed) return this.running;
@@ -115,9 +123,17 @@ export class ServerLifecycle {
     const workspaceFolder = { uri: this.options.workspaceUri, name: cwd.split('/').pop() ?? cwd };
     let proc: GuardedProcess;
     try {
-      proc = spawnGuarded(this.config.command, this.config.args, { cwd, env: this.options.env, graceSeconds: this.options.graceSeconds });
+      // Asked at every start: the sandbox may have been turned on since the last one.
+      const writable = await this.options.writableWhileSandboxed?.();
+      const plan = planLaunch(this.config.command, this.config.args, cwd, this.options.env ?? process.env, writable);
+      proc = spawnGuarded(plan.program, this.config.args, { cwd, env: plan.env, graceSeconds: this.options.graceSeconds });
     } catch (e) {
       this._state = 'idle';
+      if (e instanceof SandboxWritableLaunch) {
+        const refused = sandboxWritableError(this.config, e);
+        this.options.log.error(`lsp '${id}': not started: ${refused.message}`);
+        throw refused;
+      }
       const why = e instanceof CommandNotFoundError ? e.message : (e as Error).message;
       this.options.log.error(`lsp '${id}': cannot start: ${why}`);
       throw new LspError(

@@ -55,6 +55,13 @@ export interface StdioProviderOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Seconds between SIGTERM and SIGKILL of the watchdog when the host dies. Default 2. */
   readonly graceSeconds?: number;
+  /**
+   * The absolute folders sandboxed commands can write while the agent sandbox is on, undefined
+   * while it is off; asked at every start of the server. While on, a server whose program,
+   * interpreter or script argument lies in one of them is not started (`./launchGuard.ts`), and
+   * its PATH leaves them out. Absent: the sandbox is never on.
+   */
+  readonly writableWhileSandboxed?: () => Promise<readonly string[] | undefined>;
 }
 
 /** Options of {@link StdioLspProvider.featureRequest}. */
@@ -119,6 +126,7 @@ export class StdioLspProvider implements LspProvider {
       crashPolicy: options.crashPolicy,
       env: options.env,
       graceSeconds: options.graceSeconds,
+      ...(options.writableWhileSandboxed ? { writableWhileSandboxed: options.writableWhileSandboxed } : {}),
     });
   }
 
@@ -139,8 +147,9 @@ export class StdioLspProvider implements LspProvider {
 
   /**
    * Answer one request; see the class comment.
-   * @throws LspError `no_provider` (`details.reason: 'not_ready'`; or `'start_failed'` when the
-   *   command is missing, naming the setting), `provider_failed` (crashed repeatedly, with
+   * @throws LspError `no_provider` (`details.reason: 'not_ready'`; `'start_failed'` when the
+   *   command is missing, naming the setting; `'sandbox_writable'` when the agent sandbox is on and
+   *   the server would run from a folder sandboxed commands can write, naming the path and folder), `provider_failed` (crashed repeatedly, with
    *   `details.stderr`), `file_not_found`, `cancelled`.
    */
   async query(request: LspRequest, signal: AbortSignal): Promise<LspResult> {

@@ -5,9 +5,12 @@
  * The same programs VS Code's agent sandbox needs ("Sandbox agent terminal commands").
  */
 import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isExecutable, which, writableFrom } from '../../common/writableFolders';
 import { TerminalError } from '../errors';
+
+// The folder test and the lookup are shared with the configured language servers (src/lsp/stdio/launchGuard.ts).
+export { which, writableFrom } from '../../common/writableFolders';
 
 /** The install hint of every Linux error. */
 export const LINUX_INSTALL_HINT = 'install them with `sudo apt-get install bubblewrap socat` (Debian, Ubuntu) or your distribution\'s packages of the same names';
@@ -60,19 +63,6 @@ function unavailable(why: string): TerminalError {
 }
 
 /**
- * The first executable `name` in the folders of `pathEnv`, or undefined. Folders that lie in one of
- * `writable` (by real path, see {@link writableFrom}), and programs whose real path does, are skipped.
- */
-export function which(name: string, pathEnv: string | undefined, writable: readonly string[] = []): string | undefined {
-  for (const dir of (pathEnv ?? '').split(path.delimiter)) {
-    if (!dir || !path.isAbsolute(dir) || writableFrom(dir, writable)) continue;
-    const candidate = path.join(dir, name);
-    if (isExecutable(candidate) && !writableFrom(candidate, writable)) return candidate;
-  }
-  return undefined;
-}
-
-/**
  * The first folder of `pathEnv` a sandboxed command could put `name` in that comes before an
  * executable `name` outside every `writable` folder; undefined when none does. For a program the
  * runtime starts by name on the extension host's PATH (ripgrep), which this extension cannot
@@ -87,42 +77,6 @@ export function writableFolderBefore(name: string, pathEnv: string | undefined, 
     if (isExecutable(candidate)) return writableFrom(candidate, writable) ? candidate : undefined;
   }
   return undefined;
-}
-
-/**
- * True when `target` (an absolute path, existing or not) lies in one of `writable` (absolute
- * folders, existing or not), compared by real paths: symbolic links in either are followed as far
- * as the path exists, so a link from elsewhere into a writable folder counts as inside it.
- */
-export function writableFrom(target: string, writable: readonly string[]): boolean {
-  const real = realAsFarAsItExists(target);
-  return writable.some((folder) => {
-    const root = realAsFarAsItExists(folder);
-    return [target, real].some((p) => p === root || p.startsWith(root.endsWith(path.sep) ? root : root + path.sep));
-  });
-}
-
-/** `p` resolved, with its longest existing prefix replaced by that prefix's real path. */
-function realAsFarAsItExists(p: string): string {
-  const resolved = path.resolve(p);
-  const rest: string[] = [];
-  for (let at = resolved; ; at = path.dirname(at)) {
-    try {
-      return path.join(fs.realpathSync(at), ...rest.reverse());
-    } catch {
-      if (at === path.dirname(at)) return resolved;
-      rest.push(path.basename(at));
-    }
-  }
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Why `bwrap --unshare-user --unshare-pid … true` fails, or undefined when it works. Never blocks the thread. */
