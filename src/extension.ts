@@ -7,7 +7,7 @@ import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/ptyBash';
 import { TerminalService } from './terminal/service';
 import { loadExtensionNodePty } from './vscode/terminal/nodePtyLoader';
 import { TerminalSettings } from './vscode/terminal/terminalSettings';
-import { SandboxRuntime } from './terminal/sandbox/runtime';
+import { SandboxRuntime, sandboxWritableFolders } from './terminal/sandbox/runtime';
 import { SandboxSettings } from './vscode/terminal/sandboxSettings';
 import { registerAgentTerminals } from './vscode/terminal/agentTerminals';
 import { registerTerminalCommands } from './vscode/terminal/commands';
@@ -96,7 +96,13 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const navigation = new LspService();
   const nav: NavigationContext = { service: navigation, features: new FeatureRegistry(navigation), log };
   context.subscriptions.push(registerMdLinks(nav), registerVsCodeFeatures(nav), registerVsCodeFallback(nav));
-  const servers = registerStdioServers(nav);
+  // While the agent sandbox is on, no configured server starts from a folder sandboxed commands can write.
+  const servers = registerStdioServers(nav, {
+    writableWhileSandboxed: async () => {
+      const policy = sandbox.policy();
+      return policy.on ? sandboxWritableFolders(policy) : undefined;
+    },
+  });
   life.onShutdown(() => servers.stopAll());
   const toolDeps: ToolDeps = { terminal: tools, navigation: nav, tmux, log };
   context.subscriptions.push(

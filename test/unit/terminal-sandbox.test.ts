@@ -18,7 +18,7 @@ import { DSH_SANDBOX_MODES, SandboxPolicy, SandboxSettingValues, sandboxPolicy, 
 import { packageJson } from '../helpers/packageJson';
 import { SandboxPolicySource } from '../../src/terminal/sandbox/policySource';
 import { which, writableFolderBefore, writableFrom } from '../../src/terminal/sandbox/prerequisites';
-import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
+import { SandboxRuntime, sandboxWritableFolders } from '../../src/terminal/sandbox/runtime';
 import * as proc from '../../src/terminal/procProbe';
 import { readStat, type ProcStat } from '../../src/proc/stat';
 import { sessionProcesses } from '../../src/proc/sessions';
@@ -303,6 +303,15 @@ describe('programs that run outside the sandbox are looked up outside what it ca
     assert.equal(writableFolderBefore('rg', `bin:${safe}`, [workspace]), 'bin');
     assert.equal(writableFolderBefore('rg', `${root}/empty:${workspace}/bin`, [workspace]), `${workspace}/bin`, 'no rg before it');
     assert.equal(writableFolderBefore('rg', `${root}/empty`, [workspace]), undefined, 'no rg at all and nothing writable: the start fails harmlessly');
+  });
+
+  it('the folders sandboxed commands can write, for the programs started outside it: the writable roots and the runtime\'s own, a denyRead home folder left out', async () => {
+    const on = { ...VALUES, vscodeEnabled: 'on' };
+    const folders = await sandboxWritableFolders(sandboxPolicy(on, FOLDERS, '/h'));
+    for (const f of ['/w/one', '/s/store', '/t/tmp', '/tmp/claude', path.join(os.homedir(), '.npm/_logs')]) assert.ok(folders.includes(f), `${f} in ${folders.join(', ')}`);
+    const denied = await sandboxWritableFolders(sandboxPolicy({ ...on, fileSystem: { denyRead: [path.join(os.homedir(), '.npm')] } }, FOLDERS, '/h'));
+    assert.ok(!denied.includes(path.join(os.homedir(), '.npm/_logs')), denied.join(', '));
+    assert.ok(denied.includes('/w/one'));
   });
 });
 

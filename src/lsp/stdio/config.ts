@@ -15,9 +15,14 @@ export const SERVERS_SETTING = SETTING.lspServers;
  * - `id`: provider id on the seam (1–64 letters, digits, `.`, `_`, `-`, starting with a letter or
  *   digit), unique in the setting.
  * - `command`: the program (an absolute path, a path relative to the first workspace folder, or a
- *   name on PATH), non-empty.
+ *   name on PATH), non-empty. While the agent sandbox is on, a server is not started when this
+ *   program (links and `..` followed) or its `#!` interpreter lies in a folder sandboxed commands
+ *   can write (the workspace folders among them): servers run outside the sandbox
+ *   (`./launchGuard.ts`; the answer is `no_provider`, `details.reason: 'sandbox_writable'`).
  * - `args`: its arguments (default `[]`), e.g. `['start']` for bash-language-server,
- *   `['--stdio']` for typescript-language-server.
+ *   `['--stdio']` for typescript-language-server. While the agent sandbox is on, an argument (or an
+ *   option's value after `=`) that names a file or folder in such a folder refuses the start too
+ *   (`node ./server.js`: the interpreter would run a script a sandboxed command can write).
  * - `extensions`: extension -> languageId, e.g. `{'.sh': 'shellscript'}`; keys lower case with one
  *   leading dot; the languageId is what `didOpen` sends.
  * - `initializationOptions`: passed as-is in the LSP `initialize` request (optional).

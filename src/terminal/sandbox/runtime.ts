@@ -72,7 +72,7 @@ export class SandboxRuntime {
   private async wrap(policy: SandboxPolicy, shellArgv: string[], extraWritable: string[], pathEnv: string | undefined, signal?: AbortSignal): Promise<SandboxedShell> {
     const { lib, utils } = await this.load();
     // What sandboxed commands can write: programs that run outside are never taken from there.
-    const writable = [...policy.writableRoots, ...extraWritable, ...utils.getDefaultWritePaths({ denyRead: [...policy.denyRead], allowRead: [...policy.allowRead] })];
+    const writable = [...writableFolders(policy, utils), ...extraWritable];
     const programs = await sandboxPrograms(process.platform, pathEnv, writable);
     if (programs.platform === 'linux') {
       // The runtime starts these by name on the extension host's PATH, outside the sandbox, at every wrap.
@@ -193,6 +193,22 @@ export class SandboxRuntime {
     }))();
     return this.runtime;
   }
+}
+
+/**
+ * The absolute folders commands sandboxed under `policy` can write, existing or not: its writable
+ * roots (workspace folders, storage, the sandbox temp folder, `allowWrite`) and the runtime's own
+ * default write paths (`/tmp/claude`, `~/.npm/_logs`, … as the read rules leave them). A session's
+ * private startup folder comes on top for that session only. Programs that run outside the
+ * sandbox (its own, configured language servers) are never taken from these.
+ */
+export async function sandboxWritableFolders(policy: SandboxPolicy): Promise<string[]> {
+  const utils = (await import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js')) as RuntimeUtils;
+  return writableFolders(policy, utils);
+}
+
+function writableFolders(policy: SandboxPolicy, utils: RuntimeUtils): string[] {
+  return [...policy.writableRoots, ...utils.getDefaultWritePaths({ denyRead: [...policy.denyRead], allowRead: [...policy.allowRead] })];
 }
 
 /** The runtime's lists of files that configure what runs outside the sandbox. */

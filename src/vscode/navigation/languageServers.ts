@@ -15,9 +15,17 @@
  * server reads and may run workspace code, e.g. typescript-language-server loads the workspace's own
  * TypeScript); the VS Code provider keeps serving those extensions; trust granted loads them.
  *
+ * Agent sandbox: DSH Bridge starts the servers outside it. While it is on, a server whose program,
+ * `#!` interpreter or script argument lies in a folder sandboxed commands can write (the workspace
+ * folders, the sandbox's temp and storage folders, `allowWrite`, the runtime's own) is not started
+ * and its answer says why (src/lsp/stdio/launchGuard.ts); the check runs at every start.
+ *
  * Lifecycle: providers start their server on their first query; every provider is stopped (its
  * server and process group ended) when the setting changes (all entries are re-read and
- * re-registered) and when the extension deactivates. A bad entry is logged and reported in one
+ * re-registered), when the agent sandbox settings (`chat.agent.sandbox.*`,
+ * `dsh.terminal.sandbox`) or the workspace folders change (a server started while the sandbox was
+ * off must not keep running from a folder it now lets sandboxed commands write; the next query
+ * starts it again under the check), and when the extension deactivates. A bad entry is logged and reported in one
  * notification per load, with an "Open Settings" action; the other entries still work.
  */
 import * as vscode from 'vscode';
@@ -27,6 +35,19 @@ import { parseServerConfigs, SERVERS_SETTING, StdioServerConfig } from '../../ls
 import { StdioLspProvider, StdioServerState } from '../../lsp/stdio/provider';
 import type { NavigationContext } from './navigationContext';
 import { StdioFeatures } from '../../lsp/stdio/features';
+import { SETTING } from '../../common/ids';
+
+/** What {@link registerStdioServers} needs besides the navigation context. */
+export interface StdioServersOptions {
+  /**
+   * The absolute folders sandboxed commands can write while the agent sandbox is on, undefined
+   * while it is off; asked at every server start (see the module comment).
+   */
+  readonly writableWhileSandboxed?: () => Promise<readonly string[] | undefined>;
+}
+
+/** The settings whose change may change what sandboxed commands can write: servers are then stopped and re-registered. */
+const SANDBOX_SECTIONS = ['chat.agent.sandbox', SETTING.terminalSandbox] as const;
 
 /** One configured server as "DSH: Show Effective Configuration" shows it. */
 export interface StdioServerDescription {
@@ -49,12 +70,13 @@ export interface StdioServers extends vscode.Disposable {
 }
 
 /**
- * Read `dsh.lsp.servers` now and on every change, and keep one registered provider per valid entry
+ * Read `dsh.lsp.servers` now and on every change (and on a change of the agent sandbox settings or
+ * the workspace folders), and keep one registered provider per valid entry
  * on `nav.service` (taking precedence over the fallback), its symbols, diagnostics and call
  * hierarchy in `nav.features` under the server's id; start, stop, crash and configuration
  * messages go to `nav.log`.
  */
-export function registerStdioServers(nav: NavigationContext): StdioServers {
+export function registerStdioServers(nav: NavigationContext, options: StdioServersOptions = {}): StdioServers {
   const { service, features, log } = nav;
   let current: { provider: StdioLspProvider; registration: vscode.Disposable }[] = [];
   let errors: string[] = [];
@@ -79,7 +101,12 @@ export function registerStdioServers(nav: NavigationContext): StdioServers {
       errors.push(`${SERVERS_SETTING}: language servers run in a local workspace folder; this window has none, so none is started`);
     } else if (folder) {
       for (const config of parsed.servers) {
-        const provider = new StdioLspProvider(config, { protocol: languageclient, workspaceUri: folder.uri.toString(), log });
+        const provider = new StdioLspProvider(config, {
+          protocol: languageclient,
+          workspaceUri: folder.uri.toString(),
+          log,
+          ...(options.writableWhileSandboxed ? { writableWhileSandboxed: options.writableWhileSandboxed } : {}),
+        });
         try {
           const registration = service.registerProvider(provider);
           const f = new StdioFeatures(provider);
@@ -104,8 +131,9 @@ export function registerStdioServers(nav: NavigationContext): StdioServers {
   load();
   const listeners = [
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SERVERS_SETTING)) load();
+      if (e.affectsConfiguration(SERVERS_SETTING) || SANDBOX_SECTIONS.some((section) => e.affectsConfiguration(section))) load();
     }),
+    vscode.workspace.onDidChangeWorkspaceFolders(load),
     vscode.workspace.onDidGrantWorkspaceTrust(load),
   ];
 
