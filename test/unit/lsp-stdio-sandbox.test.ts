@@ -178,6 +178,20 @@ describe('dsh.lsp.servers while the agent sandbox is on', () => {
     assert.equal((await hover(p)).kind, 'hover');
   });
 
+  it('an interpreter\'s script named without a path (node server), and python -m, are refused: both are taken from the workspace folder, even made later', async () => {
+    // Neither exists yet: node would run server.js and python the module once a sandboxed command writes them.
+    const e = await refusal(provider({ command: process.execPath, args: ['--no-warnings', 'server'] }, [ws]));
+    assert.ok(e.message.includes(path.join(ws, 'server')), e.message);
+    const python = ['/usr/bin/python3', '/usr/local/bin/python3'].find((p) => fs.existsSync(p));
+    if (python) {
+      const m = await refusal(provider({ command: python, args: ['-m', 'pylsp'] }, [ws]));
+      assert.ok(m.message.includes(path.join(ws, 'pylsp')), m.message);
+    }
+    // A server that is no interpreter keeps its plain words (bash-language-server start).
+    server(path.join(safe, 'bin/words-server'), 'words');
+    assert.equal((await hover(provider({ id: 'words', command: path.join(safe, 'bin/words-server'), args: ['start'] }, [ws]))).kind, 'hover');
+  });
+
   it('the rule is checked at every start: turned on after the server started, it refuses the restart after a crash', async () => {
     server(path.join(ws, 'srv'), 'later');
     const sandbox: { writable?: readonly string[] } = {};

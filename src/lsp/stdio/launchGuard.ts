@@ -16,14 +16,18 @@
  * - a file or folder one of `args` names (`node ./server.js`, `--require=/ws/x.js`): an argument, or
  *   the value after `=` of an option, that is absolute, contains a `/`, looks like a file name
  *   (`server.js`) or exists in the working folder. What an interpreter runs is the same escape;
- *   a log file named there is refused too, as the rule cannot tell the two apart.
+ *   a log file named there is refused too, as the rule cannot tell the two apart;
+ * - for a script interpreter (node, python, ruby, perl, php, a shell; by the program's name or its
+ *   real file's), its first plain argument as a path from the working folder even when nothing is
+ *   there yet (`node server` runs `server.js` once written), and python's `-m MODULE` (python
+ *   looks for it in the working folder first).
  * And the server's environment gets a PATH without the folders sandboxed commands can write (and
  * without relative folders, which are looked up from the workspace folder), so that neither the
  * shell that guards it (watchdog.ts) nor the programs the server starts by name come from there.
  *
- * Not covered: code a server or a launcher loads from its working folder, the workspace folder,
- * by its own rules (`npx` taking `node_modules/.bin`, `python -m` taking the working folder first,
- * a server loading the workspace's own TypeScript or plugins). The README says so.
+ * Not covered: code another launcher or a server loads from its working folder, the workspace
+ * folder, by its own rules (`npx` taking `node_modules/.bin`, a server loading the workspace's own
+ * TypeScript or plugins). The README says so.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -94,7 +98,42 @@ export function planLaunch(command: string, args: readonly string[], cwd: string
     const named = namedPath(arg, cwd);
     if (named !== undefined) refuse(`argument ${i + 1} (${JSON.stringify(arg)})`, path.resolve(named), named);
   });
+  // An interpreter takes its script (node: also `NAME.js`, `NAME/index.js`) or python's `-m`
+  // module from the working folder by a bare name, once a sandboxed command has written it there.
+  const interpreter = scriptInterpreter(program);
+  if (interpreter !== undefined) {
+    const moduleFlag = interpreter === 'python' ? args.indexOf('-m') : -1;
+    const at = moduleFlag >= 0 ? moduleFlag + 1 : args.findIndex((arg) => !arg.startsWith('-'));
+    const name = args[at];
+    if (name !== undefined && !name.startsWith('-')) {
+      const what = moduleFlag >= 0 ? `module (-m ${JSON.stringify(name)}), which python looks for in its working folder first,` : `script (argument ${at + 1}, ${JSON.stringify(name)})`;
+      const spelled = path.isAbsolute(name) ? name : `${cwd}${path.sep}${name}`;
+      refuse(what, path.resolve(spelled), spelled);
+    }
+  }
   return { program, env: safeEnv };
+}
+
+/** Interpreters that run a script named by their first plain argument: node (and python's `-m MODULE`) by a bare name too. */
+const SCRIPT_INTERPRETERS: ReadonlyArray<[RegExp, string]> = [
+  [/^(node|nodejs)$/, 'node'],
+  [/^python[0-9.]*$/, 'python'],
+  [/^(ruby|perl|php|bash|sh|dash|zsh|ksh)$/, 'other'],
+];
+
+/** The kind of script interpreter `program` is, by its name or its real file's name; undefined for others. */
+function scriptInterpreter(program: string): string | undefined {
+  let real = program;
+  try {
+    real = fs.realpathSync(program);
+  } catch {
+    // judged by its name alone
+  }
+  for (const name of [path.basename(program), path.basename(real)]) {
+    const hit = SCRIPT_INTERPRETERS.find(([pattern]) => pattern.test(name));
+    if (hit) return hit[1];
+  }
+  return undefined;
 }
 
 /**
