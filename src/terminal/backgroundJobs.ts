@@ -2,13 +2,14 @@
  * Background sends of one session: a send started without waiting for its answer, whose output is
  * collected as it arrives and handed out read-and-advance (`dsh_terminal_output`), independent of
  * scrollback pages. Bounded: at most JOB_BUFFER_BYTES unread output per job (oldest dropped first,
- * counted), and the newest FINISHED_JOBS_KEPT finished jobs kept for a last read; a job let go
+ * counted, cut on a code point boundary and past an escape sequence the cut falls in, so unread
+ * output never starts with the rest of one: scrollback.ts terminalTailByBytes), and the newest FINISHED_JOBS_KEPT finished jobs kept for a last read; a job let go
  * is named as finished and forgotten (the newest FORGOTTEN_JOBS_NAMED of them by id).
  */
 import { quoteInput } from '../common/quoteInput';
 import { errorMessage } from '../common/errorMessage';
 import { TerminalError } from './errors';
-import { tailByBytes } from './scrollback';
+import { terminalTailByBytes } from './scrollback';
 import type { Disposable, SendResult } from './types';
 
 /** What `output` returns: the job's output since the previous call, and its end once known. */
@@ -35,7 +36,7 @@ const FORGOTTEN_JOBS_NAMED = 256;
 /** A send started in the background: its output since the last `output` call, and its end. */
 interface Job {
   id: string;
-  /** Output not yet handed out, at most JOB_BUFFER_BYTES (oldest dropped first). */
+  /** Output not yet handed out, at most JOB_BUFFER_BYTES (oldest dropped first, never half an escape sequence). */
   pending: string;
   droppedBytes: number;
   result?: SendResult;
@@ -69,7 +70,7 @@ export class BackgroundJobs {
   ): void {
     const job: Job = { id: jobId, pending: '', droppedBytes: 0 };
     const listener = onOutput((text) => {
-      const { text: kept, dropped } = tailByBytes(job.pending + text, JOB_BUFFER_BYTES);
+      const { text: kept, dropped } = terminalTailByBytes(job.pending + text, JOB_BUFFER_BYTES);
       job.pending = kept;
       job.droppedBytes += dropped;
     });

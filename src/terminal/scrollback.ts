@@ -4,7 +4,7 @@
  *
  * Bounds (in this order): at most `maxLines` complete lines (oldest dropped first), then at most
  * `maxBytes` UTF-8 bytes in all (a `\n` per line counted) (oldest lines dropped, then the head of a single oversized line
- * cut on a code point boundary). Reads are capped separately by their own byte limit.
+ * cut on a code point boundary, past an escape sequence the cut falls in). Reads are capped separately by their own byte limit.
  *
  * A line longer than `maxLineBytes` is stored as several lines, each but the last ending with
  * LINE_SPLIT_MARKER, cut on code point boundaries: with `maxLineBytes` ≤ the read cap, every byte of
@@ -423,7 +423,8 @@ export class Scrollback {
       this.dropOldest();
     }
     if (this.partialBytes > this.limits.maxBytes) {
-      const cut = tailByBytes(this.partial(), this.limits.maxBytes);
+      // Past an escape sequence the cut falls in, as every byte cut of terminal text.
+      const cut = terminalTailByBytes(this.partial(), this.limits.maxBytes);
       this.setPartial(cut.text);
       this.evictedBytes += cut.dropped;
     }

@@ -192,6 +192,23 @@ describe('TerminalService', function () {
     assert.throws(() => h.service.output(h.owner, sessionId, 'job-999'), /no job "job-999".*job-/);
   });
 
+  it('a background job whose unread output outgrew its 1 MiB buffer: the cut oldest bytes never leave the rest of an escape sequence at the start', async () => {
+    const { sessionId } = await h.service.open(h.owner);
+    // Lines of ESC [ 38;5;196 m X (14 bytes with CR LF, 10 inside the sequence); five lengths a byte
+    // apart move the cut through five neighbouring bytes, so at least one falls inside a sequence.
+    for (let k = 0; k < 5; k++) {
+      const { jobId } = h.service.startBackground(h.owner, sessionId, { input: `yes $'\\e[38;5;196mX' | head -c $((1200000 + ${k})); echo; echo job-end` });
+      await until(`job ${k} to end`, () => !h.service.info(h.owner, sessionId).busy, 60_000, 50);
+      const out = h.service.output(h.owner, sessionId, jobId);
+      assert.equal(out.done, true);
+      assert.ok(out.droppedBytes > 0, `job ${k} dropped nothing`);
+      assert.ok(Buffer.byteLength(out.text) <= 1024 * 1024);
+      assert.match(out.text, /job-end/);
+      const head = out.text.slice(0, 200).replace(/\x1b\[[0-9;]*m/g, '');
+      assert.match(head, /^[X\r\n]/, `job ${k} starts with ${JSON.stringify(out.text.slice(0, 12))}`);
+    }
+  });
+
   it('background jobs past the newest 16 finished: a forgotten job is named as finished and forgotten, with where its output is', async () => {
     const { sessionId } = await h.service.open(h.owner);
     const ids: string[] = [];

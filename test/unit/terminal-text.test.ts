@@ -191,6 +191,17 @@ describe('Scrollback pieces and escape sequences', () => {
       }
     }
   });
+
+  it('the head cut from an unfinished line longer than the byte bound never leaves the rest of a sequence at its start; the bytes cut are counted', () => {
+    // maxBytes 10 below the smallest piece (16 bytes): the unfinished line itself is cut to the bound.
+    for (let r = 5; r <= 10; r++) {
+      const s = new Scrollback({ maxLines: 100, maxBytes: 10 });
+      s.append(`\x1b[31m${'R'.repeat(r)}`);
+      const kept = s.page(0, 10, 100).text;
+      assert.match(kept, /^(\x1b\[31m)?R+$/, `${r} Rs: ${JSON.stringify(kept)}`);
+      assert.equal(s.position().firstByte + Buffer.byteLength(kept), 5 + r);
+    }
+  });
 });
 
 describe('TerminalModes', () => {
