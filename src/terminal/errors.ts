@@ -16,7 +16,7 @@ export type TerminalErrorCode =
   | 'TAKEN_OVER'
   /** What would read the input is not what the person confirmed; nothing was typed. */
   | 'RECEIVER_CHANGED'
-  /** The send was cancelled before its input was written; nothing was typed. */
+  /** The send was cancelled before its input was written (nothing was typed), or the wait before it started (nothing was interrupted). */
   | 'CANCELLED'
   /** A wait found no running command to wait for (the shell is at its prompt). */
   | 'NOTHING_TO_WAIT_FOR'

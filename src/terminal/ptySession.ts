@@ -423,6 +423,7 @@ export class PtyBashSession implements BackendSession {
     }
     if (this.active) throw new TerminalError('SESSION_BUSY', 'a send or wait is already in flight on this session; wait for it to return');
     const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
+    checkNotCancelled(request.signal, 'wait');
     await this.settleAfterSignal();
     const { tpgid, atPrompt } = this.inputState();
     if (atPrompt && !this.markers.inputPending) {
@@ -435,6 +436,8 @@ export class PtyBashSession implements BackendSession {
     // A program already waiting for input is the answer at once; only input the shell is still
     // reading at its prompt is judged as a send's would be (waits from before do not count).
     const preWaits = this.probe && tpgid !== undefined && atPrompt ? this.groupWaits(tpgid) : proc.NO_WAITS;
+    // Cancelled while the wait settled a signal: its abort listener is armed only as it starts.
+    checkNotCancelled(request.signal, 'wait');
     return this.track({ kind: 'wait', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: 0, until: request.until }, () => {});
   }
 

@@ -20,14 +20,20 @@ export const MAX_CANONICAL_LINE_BYTES = 4095;
 
 
 /**
- * Refuses a send whose cancellation `signal` has already fired: nothing is typed, nor any signal
- * delivered. Called before the send's first wait and again right before its write, since its
- * abort listener (SIGINT to the foreground process group) is armed only with the write.
+ * Refuses a send or wait whose cancellation `signal` has already fired: nothing is typed, nor any
+ * signal delivered; a running command goes on. Called before the call's first await and again
+ * right before it starts (a send's write, a wait's start), since its abort listener (SIGINT to the
+ * foreground process group) is armed only then and an abort event does not fire a second time.
+ * @param kind which call it is, for the message.
  * @throws TerminalError CANCELLED naming the cancellation's reason.
  */
-export function checkNotCancelled(signal: AbortSignal | undefined): void {
+export function checkNotCancelled(signal: AbortSignal | undefined, kind: 'send' | 'wait' = 'send'): void {
   if (!signal?.aborted) return;
-  throw new TerminalError('CANCELLED', `the send was cancelled (${errorMessage(signal.reason)}) before it typed anything: nothing was typed and nothing runs; send it again if it is still wanted`);
+  const reason = errorMessage(signal.reason);
+  if (kind === 'wait') {
+    throw new TerminalError('CANCELLED', `the wait was cancelled (${reason}) before it started: nothing was interrupted and the running command goes on; its output is in the scrollback (dsh_terminal_read), wait again if it is still wanted`);
+  }
+  throw new TerminalError('CANCELLED', `the send was cancelled (${reason}) before it typed anything: nothing was typed and nothing runs; send it again if it is still wanted`);
 }
 
 /**

@@ -291,7 +291,7 @@ export class TerminalService implements Disposable {
    * as a send does.
    * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, TAKEN_OVER, SESSION_BUSY (a send or
    * wait in flight), NOTHING_TO_WAIT_FOR (the shell is at its prompt), SESSION_EXITED,
-   * INVALID_ARGUMENT.
+   * INVALID_ARGUMENT, CANCELLED (cancelled before the wait started; the command runs on).
    */
   async wait(owner: Owner, sessionId: string, request: WaitRequest = {}): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);

@@ -129,7 +129,12 @@ export interface WaitRequest {
   timeoutMs?: number;
   /** Return with `output_match` once the output since the wait began matches (see untilPattern.ts). */
   until?: RegExp;
-  /** Aborting sends SIGINT to the foreground process group, as for a send. */
+  /**
+   * Aborting once the wait started sends SIGINT to the foreground process group, as for a send;
+   * the wait then settles as usual. Aborted before it started (already when the wait is made, or
+   * while it settles a signal delivered before it), nothing is interrupted, the command runs on
+   * and the wait fails with CANCELLED.
+   */
   signal?: AbortSignal;
 }
 

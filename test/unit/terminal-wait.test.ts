@@ -111,6 +111,26 @@ describe('waiting without typing (pty-bash)', function () {
     assert.equal(r.exitCode, 130);
   });
 
+  it('a wait cancelled before it starts fails at once with CANCELLED: nothing is interrupted, the command runs on and its output stays readable', async () => {
+    assert.equal((await send('for i in 1 2 3 4 5 6; do echo tick$i; sleep 0.5; done', 300)).waitReason, 'timeout');
+    const controller = new AbortController();
+    controller.abort('the tool call was cancelled');
+    const started = Date.now();
+    await assert.rejects(wait({ signal: controller.signal, timeoutMs: 5000 }), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'CANCELLED');
+      assert.match(e.message, /wait was cancelled \(the tool call was cancelled\)/);
+      assert.match(e.message, /nothing was interrupted/);
+      return true;
+    });
+    assert.ok(Date.now() - started < 1000, `the wait took ${Date.now() - started} ms to fail`);
+    assert.equal(firstSession(h).busy, true, 'the command still runs');
+    const r = await wait({ timeoutMs: 10_000 });
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.equal(r.exitCode, 0, 'the command ran to its end, never interrupted');
+    const text = (await h.service.readAsync(h.owner, id, { command: r.command! })).text;
+    assert.deepEqual(text.split('\n').filter((l) => l.startsWith('tick')), ['tick1', 'tick2', 'tick3', 'tick4', 'tick5', 'tick6']);
+  });
+
   it('is refused at the shell prompt, and at the continuation prompt, saying what to do', async () => {
     await assert.rejects(wait(), (e: Error & { code?: string }) => e.code === 'NOTHING_TO_WAIT_FOR' && /at its prompt.*exit code 0.*dsh_terminal_send/.test(e.message));
     assert.equal((await send('echo "open')).waiting, 'shell-continuation');
