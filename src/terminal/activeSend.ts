@@ -62,6 +62,8 @@ export interface SendHost {
   ptsIfKnown(): string;
   /** SIGINT to the foreground process group (a cancelled send). */
   interrupt(): void;
+  /** The stop signal of the command the latest prompt ended, when it was stopped, not ended (commandHistory.ts). */
+  stoppedAtPrompt(): string | undefined;
   /** Renders model text in the render thread at the terminal's size (outputText.ts). */
   render(raw: string, options: RenderOptions): Promise<Rendered>;
 }
@@ -351,7 +353,9 @@ export class ActiveSend {
     if (waiting) result.waiting = waiting;
     if (this.match !== undefined) result.match = this.match;
     if (waiting === 'shell-prompt' && host.markers.last === 'prompt' && host.markers.promptSeq > this.baselineSeq) {
-      result.exitCode = host.markers.promptStatus;
+      const stopped = host.stoppedAtPrompt();
+      if (stopped !== undefined) result.stopped = stopped;
+      else result.exitCode = host.markers.promptStatus;
     }
     if (waitReason !== 'session_exit') {
       result.foreground = foreground ?? host.foreground();

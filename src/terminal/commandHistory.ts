@@ -28,6 +28,13 @@ const DEFAULT_HISTORY_PAGE = 20;
 export const MAX_HISTORY_PAGE = 200;
 /** Control characters that make the terminal signal the foreground group (termios(3) VINTR, VQUIT, VSUSP). */
 const SIGNAL_KEYS: Record<string, string> = { '\x03': 'SIGINT', '\x1c': 'SIGQUIT', '\x1a': 'SIGTSTP' };
+/** Signals that stop a process (signal(7)); bash's `$?` for a job one stopped is 128 + its number. */
+const STOP_SIGNALS = ['SIGSTOP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU'] as const;
+
+/** The stop signal whose number is `status` - 128 on this system, or undefined. */
+export function stopSignalOf(status: number): string | undefined {
+  return STOP_SIGNALS.find((s) => os.constants.signals[s] === status - 128);
+}
 
 /** A command as kept; the public CommandRecord is made from it and the scrollback's position. */
 interface Entry {
@@ -60,6 +67,12 @@ export interface CommandHistoryDeps {
   cwd: () => string | undefined;
   /** Commands kept (the newest), ≥ 1. */
   size: number;
+  /**
+   * Asked at a prompt whose `$?` is 128 + a stop signal's number: whether the command it ends
+   * left a process stopped (a stopped job), which tells a stop from an exit status that equals
+   * one. Undefined, or absent, where that cannot be read: the command counts as ended.
+   */
+  stoppedJob?: () => boolean | undefined;
   /** Clock in ms since the epoch; Date.now by default. */
   now?: () => number;
 }
@@ -85,6 +98,11 @@ export class CommandHistory {
   private pasted: string | undefined;
   private lastMarker: MarkerEvent['kind'] | undefined;
   private readonly now: () => number;
+  /**
+   * The stop signal (e.g. `SIGTSTP`) of the command the latest prompt ended when that command was
+   * stopped, not ended (state `stopped`); undefined otherwise.
+   */
+  stoppedAtPrompt: string | undefined;
 
   constructor(private readonly deps: CommandHistoryDeps) {
     this.now = deps.now ?? Date.now;
@@ -102,6 +120,7 @@ export class CommandHistory {
       case 'prompt': {
         const cwd = this.deps.cwd();
         const ended = this.running;
+        this.stoppedAtPrompt = undefined;
         this.end(event.status, cwd);
         boundary = ended ? { kind: 'prompt', ended: this.record(ended, this.deps.scrollback.position()) } : { kind: 'prompt' };
         this.promptCwd = this.sameOr(cwd, this.promptCwd);
@@ -279,16 +298,25 @@ export class CommandHistory {
     if (!entry) return;
     this.running = undefined;
     this.close(entry);
+    entry.cwdEnd = this.sameOr(cwd, entry.cwdStart);
+    const signals = entry.signals ?? [];
+    entry.signals = undefined;
+    const stop = stopSignalOf(status);
+    if (stop !== undefined && this.deps.stoppedJob?.() === true) {
+      // Not ended: bash took the terminal back from a stopped job (`fg` continues it, as a command of its own).
+      entry.state = 'stopped';
+      entry.signal = stop;
+      this.stoppedAtPrompt = stop;
+      return;
+    }
     entry.exitCode = status;
     entry.state = 'finished';
-    entry.cwdEnd = this.sameOr(cwd, entry.cwdStart);
-    for (const signal of entry.signals ?? []) {
+    for (const signal of signals) {
       if (status === 128 + (os.constants.signals[signal as keyof typeof os.constants.signals] ?? -1000)) {
         entry.state = 'interrupted';
         entry.signal = signal;
       }
     }
-    entry.signals = undefined;
   }
 
   private close(entry: Entry): void {

@@ -213,13 +213,16 @@ function markText(rows: number): string {
  * The status line of an ended command, as the panel shows it after the command's output: dim,
  * `✓ command <index> · exit 0 · <duration>` in green, `✗ … exit <code> …` in red, `✗ command
  * <index> · <signal> (exit <code>) · …` in yellow for one a signal ended, `■ command <index> ·
+ * stopped by <signal> · …` in yellow for one a signal stopped (Ctrl-Z), `■ command <index> ·
  * session exited` for one the shell's exit ended. Attributes are reset after it and the rest of the
  * line is erased (ECMA-48 EL).
  */
 export function statusLine(record: CommandRecord): string {
   const duration = formatDuration(record.durationMs);
   const [colour, text] =
-    record.state === 'interrupted'
+    record.state === 'stopped'
+      ? ['33', `■ command ${record.index} · stopped by ${record.signal ?? 'a signal'} · ${duration}`]
+      : record.state === 'interrupted'
       ? ['33', `✗ command ${record.index} · ${record.signal ?? 'signal'} (exit ${record.exitCode ?? '?'}) · ${duration}`]
       : record.exitCode === 0
         ? ['32', `✓ command ${record.index} · exit 0 · ${duration}`]

@@ -18,9 +18,14 @@ export type CommandOrigin = 'agent' | 'dsh_run' | 'user';
  *   it ran (dsh_terminal_signal, a cancelled send, or Ctrl-C / Ctrl-\ / Ctrl-Z typed to the
  *   terminal); `signal` names it (bash: "the value of the command is 128+n" for a command killed
  *   by signal n, bash(1) EXIT STATUS);
+ * - `stopped`: a signal stopped it (Ctrl-Z / SIGTSTP, `kill -STOP`, SIGTTIN, SIGTTOU) and the shell
+ *   prompted again with the job stopped: it has not ended and has no `exitCode`; `signal` names the
+ *   stop. `fg` continues it as a command of its own, whose record ends with the job's status.
+ *   Told from an exit status of 128 + a stop signal's number by a stopped process of the shell
+ *   (Linux /proc); where that cannot be read, the command counts as `finished`;
  * - `session_exited`: the shell exited before it prompted again (`exit`, `exec`, killed).
  */
-export type CommandState = 'running' | 'finished' | 'interrupted' | 'session_exited';
+export type CommandState = 'running' | 'finished' | 'interrupted' | 'stopped' | 'session_exited';
 
 /**
  * Where a command's output lies in the scrollback. Lines are counted in the scrollback's absolute
@@ -65,9 +70,9 @@ export interface CommandRecord {
   /** Wall time from start to the prompt after it, in ms; so far, while running. */
   durationMs: number;
   state: CommandState;
-  /** `$?` when the shell prompted again (finished or interrupted). */
+  /** `$?` when the shell prompted again (finished or interrupted; not when stopped). */
   exitCode?: number;
-  /** With `interrupted`: the signal, e.g. `SIGINT`. */
+  /** With `interrupted`: the signal, e.g. `SIGINT`; with `stopped`: the stop signal, e.g. `SIGTSTP`. */
   signal?: string;
   /** The shell's working directory when it started, and when it ended; absent where unknown (no /proc). */
   cwdStart?: string;

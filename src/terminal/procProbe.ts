@@ -16,7 +16,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import { epollSetRead, readEpollSet } from './epollSetReads';
 import { safeReaddir, sessionProcesses } from '../proc/sessions';
-import { parseProcStat } from '../proc/stat';
+import { parseProcStat, readStat } from '../proc/stat';
 import type { ProcStat } from '../proc/stat';
 
 
@@ -110,6 +110,26 @@ export function childPids(pid: number, mainThreadOnly = false): number[] {
     for (const child of list.split(' ')) if (child.trim()) pids.push(Number(child));
   }
   return pids;
+}
+
+/**
+ * The shell's children in session `sid` (the shell's pid) that are stopped by a signal now (state
+ * `T`; a tracing stop `t` is not one), each with the context switches it has made so far
+ * (`voluntary_ctxt_switches` + `nonvoluntary_ctxt_switches` of /proc/<pid>/status): a process that
+ * was continued and stopped again ran in between, so its count grew. A bash job's processes are
+ * all the shell's children. Reads the shell's child lists and one `stat` and `status` per child;
+ * empty without /proc.
+ */
+export function stoppedChildren(sid: number): { pid: number; switches: number }[] {
+  const stopped: { pid: number; switches: number }[] = [];
+  for (const pid of childPids(sid)) {
+    const stat = readStat(pid);
+    if (stat?.state !== 'T' || stat.session !== sid) continue;
+    const status = readText(`/proc/${pid}/status`) ?? '';
+    const count = (field: string) => Number(new RegExp(`^${field}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? 0);
+    stopped.push({ pid, switches: count('voluntary_ctxt_switches') + count('nonvoluntary_ctxt_switches') });
+  }
+  return stopped;
 }
 
 /** Members of process group `pgrp` inside session `sid` (see {@link sessionProcesses} for `leaderStart`). */

@@ -98,6 +98,8 @@ export class PtyBashSession implements BackendSession {
    * prompt this is the launcher's pid, then the shell's (see locateSandboxedShell).
    */
   private shellPid: number;
+  /** The shell's stopped children at the latest prompt that asked (see stoppedJob): pid → context switches. */
+  private stoppedSwitches = new Map<number, number>();
   /** node-pty's child: the session leader, whose pid is the session id of every process of the session. */
   private readonly leaderPid: number;
   private ptsPath: string | undefined;
@@ -166,7 +168,7 @@ export class PtyBashSession implements BackendSession {
       maxBytes: config.retainedBytes,
       maxLineBytes: Math.min(MAX_LINE_BYTES, config.maxReadBytes),
     });
-    this.commands = new CommandHistory({ scrollback: this.scrollback, cwd: () => this.currentCwd(), size: config.historySize });
+    this.commands = new CommandHistory({ scrollback: this.scrollback, cwd: () => this.currentCwd(), size: config.historySize, stoppedJob: () => this.stoppedJob() });
     this.shellPid = this.leaderPid = term.pid;
     this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
     this.shellStart = probe ? readStat(term.pid)?.startTime : undefined;
@@ -202,10 +204,25 @@ export class PtyBashSession implements BackendSession {
       status: () => this.status(),
       ptsIfKnown: () => this.ptsIfKnown(),
       interrupt: () => void this.signal('SIGINT'),
+      stoppedAtPrompt: () => this.commands.stoppedAtPrompt,
       render: (raw, options) => this.renderThread.render(this.cellSize(), raw, options),
     };
     term.onData((chunk) => this.onData(chunk));
     term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
+  }
+
+  /**
+   * Whether a command just ended by a prompt with `$?` = 128 + a stop signal left a process stopped:
+   * a child of the shell stopped now that was not stopped, or has run since, at the previous such
+   * prompt (its context switches grew), so a job stopped earlier and still stopped is not taken for
+   * this command's. Undefined without the /proc probe.
+   */
+  private stoppedJob(): boolean | undefined {
+    if (!this.probe) return undefined;
+    const now = proc.stoppedChildren(this.shellPid);
+    const fresh = now.some((p) => this.stoppedSwitches.get(p.pid) !== p.switches);
+    this.stoppedSwitches = new Map(now.map((p) => [p.pid, p.switches]));
+    return fresh;
   }
 
   status(): SessionStatus {

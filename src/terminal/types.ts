@@ -142,8 +142,17 @@ export interface WaitRequest {
 export interface SendResult {
   waitReason: WaitReason;
   sessionStatus: SessionStatus;
-  /** Exit status of the last command, present when the shell is back at its controlled prompt. */
+  /**
+   * Exit status of the last command, present when the shell is back at its controlled prompt and
+   * the command ended (not when it was stopped: see `stopped`).
+   */
   exitCode?: number;
+  /**
+   * With the shell back at its prompt: the command was stopped, not ended, by this signal
+   * (`SIGTSTP` for Ctrl-Z, `SIGSTOP`, `SIGTTIN`, `SIGTTOU`); it keeps its processes and state, and
+   * `fg` continues it (its record's state is `stopped`, see commandRecord.ts). Absent otherwise.
+   */
+  stopped?: string;
   waiting?: Waiting;
   /** The process that is waiting or running, when known (absent when the shell exited). */
   foreground?: ForegroundProcess;

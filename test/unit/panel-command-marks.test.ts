@@ -210,6 +210,23 @@ describe('command marks in the panel mirror (pty-bash, xterm.js)', function () {
   });
 });
 
+describe('command status lines', () => {
+  it('a command a signal stopped says so, in yellow, with no exit code', () => {
+    const record: CommandRecord = {
+      index: 4,
+      command: 'sleep 30',
+      typedBy: 'agent',
+      startedAt: new Date(0).toISOString(),
+      durationMs: 1500,
+      state: 'stopped',
+      signal: 'SIGTSTP',
+      output: { firstLineNumber: 0, lineCount: 0, offset: 0, bytes: 0, truncated: false },
+    };
+    assert.equal(plain(statusLine(record)), '■ command 4 · stopped by SIGTSTP · 1.5 s');
+    assert.ok(statusLine(record).startsWith('\x1b[0;2;33m'));
+  });
+});
+
 describe('command marks: the sentinel cut between two writes', () => {
   it('is held back until its end arrives, then written as one mark', () => {
     const marks = new CommandMarks(40, true, 'abc');

@@ -155,6 +155,48 @@ describe('command record (real bash)', function () {
       assert.equal(record(2).exitCode, 130);
     });
 
+    it('a command stopped by a signal (kill -STOP, SIGTSTP) is stopped, not ended: no exit code; fg continues it and the fg command ends with its status', async () => {
+      // The command stops itself: the shell takes the terminal back and prompts with $? = 128 + SIGSTOP.
+      const stopped = await send(`sh -c 'kill -STOP $$; echo resumed; exit 3'`);
+      assert.equal(stopped.waiting, 'shell-prompt');
+      assert.equal(stopped.stopped, 'SIGSTOP');
+      assert.equal(stopped.exitCode, undefined);
+      assert.deepEqual([record(1).state, record(1).signal, record(1).exitCode], ['stopped', 'SIGSTOP', undefined]);
+      const continued = await send('fg');
+      assert.equal(continued.waiting, 'shell-prompt');
+      assert.equal(continued.exitCode, 3);
+      assert.equal(continued.stopped, undefined);
+      assert.match(continued.output, /resumed/);
+      assert.deepEqual([record(2).command, record(2).state, record(2).exitCode], ['fg', 'finished', 3]);
+      // SIGTSTP delivered through the session to a running background send: its job ends stopped.
+      const { jobId } = h.service.startBackground(h.owner, id, { input: 'sleep 30' });
+      await until('the sleep to start', () => h.service.history(h.owner, id).total === 3 && record(3).state === 'running');
+      assert.equal(h.service.signal(h.owner, id, 'SIGTSTP').delivered, true);
+      const job = await until('the job to end', () => {
+        const out = h.service.output(h.owner, id, jobId);
+        return out.done && out;
+      });
+      assert.equal(job.result?.stopped, 'SIGTSTP');
+      assert.equal(job.result?.exitCode, undefined);
+      assert.deepEqual([record(3).state, record(3).signal, record(3).exitCode], ['stopped', 'SIGTSTP', undefined]);
+      // An exit status of 128 + SIGTSTP by itself is no stop.
+      const plain = await send('(exit 148)');
+      assert.equal(plain.exitCode, 148);
+      assert.equal(plain.stopped, undefined);
+      assert.deepEqual([record(4).state, record(4).signal], ['finished', undefined]);
+      // Continued by fg and stopped again: the same job, stopped anew.
+      const again = h.service.startBackground(h.owner, id, { input: 'fg' });
+      await until('fg to start', () => h.service.history(h.owner, id).total === 5 && record(5).state === 'running');
+      await until('SIGTSTP to reach the sleep', () => h.service.signal(h.owner, id, 'SIGTSTP').foreground?.command.startsWith('sleep'));
+      const restopped = await until('fg to end', () => {
+        const out = h.service.output(h.owner, id, again.jobId);
+        return out.done && out;
+      });
+      assert.equal(restopped.result?.stopped, 'SIGTSTP');
+      assert.deepEqual([record(5).command, record(5).state, record(5).signal], ['fg', 'stopped', 'SIGTSTP']);
+      await send('kill -9 %1');
+    });
+
     it('a wait and a background send name the command they belong to', async () => {
       const started = await send('sleep 0.6; echo slept', 100);
       assert.equal(started.waitReason, 'timeout');

@@ -126,6 +126,8 @@ function endText(r: CommandRecord): string {
       return 'running';
     case 'interrupted':
       return `interrupted by ${r.signal ?? 'a signal'}`;
+    case 'stopped':
+      return `stopped by ${r.signal ?? 'a signal'}`;
     case 'session_exited':
       return 'the shell exited';
     case 'finished':

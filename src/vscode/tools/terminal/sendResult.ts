@@ -15,6 +15,7 @@ export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSu
     match: r.match,
     sessionStatus: r.sessionStatus,
     exitCode: r.exitCode,
+    stopped: r.stopped,
     foreground: r.foreground,
     echoOff: r.echoOff,
     alternateScreen: r.alternateScreen,
