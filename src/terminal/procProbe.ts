@@ -117,17 +117,18 @@ export function childPids(pid: number, mainThreadOnly = false): number[] {
  * `T`; a tracing stop `t` is not one), each with the context switches it has made so far
  * (`voluntary_ctxt_switches` + `nonvoluntary_ctxt_switches` of /proc/<pid>/status): a process that
  * was continued and stopped again ran in between, so its count grew. A bash job's processes are
- * all the shell's children. Reads the shell's child lists and one `stat` and `status` per child;
- * empty without /proc.
+ * all the shell's children. Reads the shell's child lists and one `stat` and `status` per child
+ * (where the kernel lists no children, the session's processes: a scan of /proc); empty without
+ * /proc.
  */
 export function stoppedChildren(sid: number): { pid: number; switches: number }[] {
   const stopped: { pid: number; switches: number }[] = [];
-  for (const pid of childPids(sid)) {
-    const stat = readStat(pid);
+  const children = childListsAvailable() ? childPids(sid).map((pid) => readStat(pid)) : sessionProcesses(sid).filter((p) => p.ppid === sid);
+  for (const stat of children) {
     if (stat?.state !== 'T' || stat.session !== sid) continue;
-    const status = readText(`/proc/${pid}/status`) ?? '';
+    const status = readText(`/proc/${stat.pid}/status`) ?? '';
     const count = (field: string) => Number(new RegExp(`^${field}:\\s*(\\d+)`, 'm').exec(status)?.[1] ?? 0);
-    stopped.push({ pid, switches: count('voluntary_ctxt_switches') + count('nonvoluntary_ctxt_switches') });
+    stopped.push({ pid: stat.pid, switches: count('voluntary_ctxt_switches') + count('nonvoluntary_ctxt_switches') });
   }
   return stopped;
 }
