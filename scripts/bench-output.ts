@@ -13,6 +13,8 @@
  * screen): the wall time of one render of each for the model (TextRenderer, 120×30, as a send's
  * viewport and as a `screen` read), the longest the event loop was held by one send through a real
  * session, and whether the render was complete or stopped at its budget. `--render` runs only these.
+ * Then a background send (startBackground, its output read every 200 ms as dsh_terminal_output
+ * does): MiB/s, this process's CPU time and the longest event-loop stall. `--background` runs only it.
  */
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
@@ -86,6 +88,34 @@ const PATHOLOGICAL: [string, string][] = [
   ['reference: 40 000 plain lines (seq)', Array.from({ length: 40_000 }, (_, i) => String(i + 1)).join('\n')],
 ];
 
+/** MiB/s, CPU time and the longest event-loop stall of one background send whose output is read every 200 ms. */
+async function background(service: TerminalService, owner: Owner, sessionId: string): Promise<void> {
+  const command = 'seq 1 2000000';
+  const bytes = Number(execFileSync('bash', ['-c', `${command} | wc -c`], { encoding: 'utf8' }).trim());
+  let last = now();
+  let worst = 0;
+  const stalls = setInterval(() => {
+    worst = Math.max(worst, now() - last);
+    last = now();
+  }, 5);
+  let read = 0;
+  let dropped = 0;
+  const s = await measured(async () => {
+    const { jobId } = service.startBackground(owner, sessionId, { input: command, timeoutMs: 600_000 });
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const out = service.output(owner, sessionId, jobId);
+      read += out.text.length;
+      dropped += out.droppedBytes;
+      if (out.done) return;
+    }
+  });
+  clearInterval(stalls);
+  console.log(`
+background send, output read every 200 ms: $ ${command}   (${(bytes / MiB).toFixed(1)} MiB of stdout)`);
+  console.log(`  ${(bytes / MiB / (s.ms / 1000)).toFixed(1)} MiB/s (${(s.ms / 1000).toFixed(2)} s), CPU time of this process ${s.cpuMs.toFixed(0)} ms, longest event-loop stall ${worst.toFixed(0)} ms; read ${(read / MiB).toFixed(1)} M chars, dropped ${(dropped / MiB).toFixed(1)} MiB`);
+}
+
 /** Render time (ms) of each pathological output, and one real send's longest event-loop stall. */
 async function pathological(service: TerminalService, owner: Owner, sessionId: string): Promise<void> {
   console.log(`\nPathological output, one render for the model (120×30; budget ${RENDER_BUDGET_MS} ms CPU / ${RENDER_WALL_MS} ms wall):`);
@@ -122,6 +152,11 @@ async function main(): Promise<void> {
   service.registerBackend(new PtyBashBackend(pty, () => config, log));
   const owner = service.createOwner('bench');
   const { sessionId } = await service.open(owner);
+  if (process.argv.includes('--background')) {
+    await background(service, owner, sessionId);
+    await service.close(owner, sessionId, 'bench done');
+    return;
+  }
   if (process.argv.includes('--render')) {
     await pathological(service, owner, sessionId);
     await service.close(owner, sessionId, 'bench done');
@@ -151,6 +186,7 @@ async function main(): Promise<void> {
     const total = service.read(owner, sessionId, { count: 1 }).totalLines;
     console.log(`\n500-line page from a full scrollback (${total} lines, ${raw ? 'raw' : 'rendered model text'}): median ${quantile(times, 0.5).toFixed(2)} ms, p95 ${quantile(times, 0.95).toFixed(2)} ms`);
   }
+  await background(service, owner, sessionId);
   await pathological(service, owner, sessionId);
   await service.close(owner, sessionId, 'bench done');
 }
