@@ -3,13 +3,14 @@
  * collected as it arrives and handed out read-and-advance (`dsh_terminal_output`), independent of
  * scrollback pages. Bounded: at most JOB_BUFFER_BYTES unread output per job (oldest dropped first,
  * counted, cut on a code point boundary and past an escape sequence the cut falls in, so unread
- * output never starts with the rest of one: scrollback.ts terminalTailByBytes), and the newest FINISHED_JOBS_KEPT finished jobs kept for a last read; a job let go
+ * output never starts with the rest of one: unreadTail.ts), and the newest FINISHED_JOBS_KEPT
+ * finished jobs kept for a last read; a job let go
  * is named as finished and forgotten (the newest FORGOTTEN_JOBS_NAMED of them by id).
  */
 import { quoteInput } from '../common/quoteInput';
 import { errorMessage } from '../common/errorMessage';
 import { TerminalError } from './errors';
-import { terminalTailByBytes } from './scrollback';
+import { UnreadTail } from './unreadTail';
 import type { Disposable, SendResult } from './types';
 
 /** What `output` returns: the job's output since the previous call, and its end once known. */
@@ -37,8 +38,7 @@ const FORGOTTEN_JOBS_NAMED = 256;
 interface Job {
   id: string;
   /** Output not yet handed out, at most JOB_BUFFER_BYTES (oldest dropped first, never half an escape sequence). */
-  pending: string;
-  droppedBytes: number;
+  unread: UnreadTail;
   result?: SendResult;
   error?: unknown;
 }
@@ -68,12 +68,8 @@ export class BackgroundJobs {
     inSlot: (work: () => Promise<void>) => Promise<void>,
     send: () => Promise<SendResult>,
   ): void {
-    const job: Job = { id: jobId, pending: '', droppedBytes: 0 };
-    const listener = onOutput((text) => {
-      const { text: kept, dropped } = terminalTailByBytes(job.pending + text, JOB_BUFFER_BYTES);
-      job.pending = kept;
-      job.droppedBytes += dropped;
-    });
+    const job: Job = { id: jobId, unread: new UnreadTail(JOB_BUFFER_BYTES) };
+    const listener = onOutput((text) => job.unread.push(text));
     this.jobs.set(job.id, job);
     const work = () =>
       send().then(
@@ -117,9 +113,7 @@ export class BackgroundJobs {
       const older = this.forgottenCount > 0 ? ` (${this.forgottenCount} older finished jobs were forgotten)` : '';
       throw new TerminalError('INVALID_ARGUMENT', `no job ${quoteInput(jobId)} in session ${this.sessionId}; jobs: ${known.length ? known.join(', ') : 'none (start one with a background send)'}${older}`);
     }
-    const out: JobOutput = { jobId, done: !!(job.result || job.error), text: job.pending, droppedBytes: job.droppedBytes };
-    job.pending = '';
-    job.droppedBytes = 0;
+    const out: JobOutput = { jobId, done: !!(job.result || job.error), ...job.unread.take() };
     if (job.result) {
       const { output: _viewport, ...result } = job.result;
       out.result = result;
