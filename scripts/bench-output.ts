@@ -88,19 +88,29 @@ const PATHOLOGICAL: [string, string][] = [
   ['reference: 40 000 plain lines (seq)', Array.from({ length: 40_000 }, (_, i) => String(i + 1)).join('\n')],
 ];
 
+/** Runs `fn` and answers its value with the longest the event loop was held meanwhile (ms, seen by a 5 ms timer). */
+async function longestStall<T>(fn: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
+  let last = now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    worst = Math.max(worst, now() - last);
+    last = now();
+  }, 5);
+  try {
+    const value = await fn();
+    return { value, stallMs: Math.max(worst, now() - last) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
 /** MiB/s, CPU time and the longest event-loop stall of one background send whose output is read every 200 ms. */
 async function background(service: TerminalService, owner: Owner, sessionId: string): Promise<void> {
   const command = 'seq 1 2000000';
   const bytes = Number(execFileSync('bash', ['-c', `${command} | wc -c`], { encoding: 'utf8' }).trim());
-  let last = now();
-  let worst = 0;
-  const stalls = setInterval(() => {
-    worst = Math.max(worst, now() - last);
-    last = now();
-  }, 5);
   let read = 0;
   let dropped = 0;
-  const s = await measured(async () => {
+  const { value: s, stallMs } = await longestStall(() => measured(async () => {
     const { jobId } = service.startBackground(owner, sessionId, { input: command, timeoutMs: 600_000 });
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -109,11 +119,10 @@ async function background(service: TerminalService, owner: Owner, sessionId: str
       dropped += out.droppedBytes;
       if (out.done) return;
     }
-  });
-  clearInterval(stalls);
+  }));
   console.log(`
 background send, output read every 200 ms: $ ${command}   (${(bytes / MiB).toFixed(1)} MiB of stdout)`);
-  console.log(`  ${(bytes / MiB / (s.ms / 1000)).toFixed(1)} MiB/s (${(s.ms / 1000).toFixed(2)} s), CPU time of this process ${s.cpuMs.toFixed(0)} ms, longest event-loop stall ${worst.toFixed(0)} ms; read ${(read / MiB).toFixed(1)} M chars, dropped ${(dropped / MiB).toFixed(1)} MiB`);
+  console.log(`  ${(bytes / MiB / (s.ms / 1000)).toFixed(1)} MiB/s (${(s.ms / 1000).toFixed(2)} s), CPU time of this process ${s.cpuMs.toFixed(0)} ms, longest event-loop stall ${stallMs.toFixed(0)} ms; read ${(read / MiB).toFixed(1)} M chars, dropped ${(dropped / MiB).toFixed(1)} MiB`);
 }
 
 /** Render time (ms) of each pathological output, and one real send's longest event-loop stall. */
@@ -132,16 +141,8 @@ async function pathological(service: TerminalService, owner: Owner, sessionId: s
     console.log(`  ${name.padEnd(58)} ${String(raw.length).padStart(7)} chars   render ${renderMs.toFixed(1).padStart(6)} ms   screen ${screenMs.toFixed(1).padStart(6)} ms   ${how}`);
   }
   for (const command of ["printf 'x\\e[300000000b\\n'", `python3 -c 'import sys; sys.stdout.write("\\x1b[1000000L" * 20000 + "\\n")'`]) {
-    let last = now();
-    let worst = 0;
-    const timer = setInterval(() => {
-      worst = Math.max(worst, now() - last);
-      last = now();
-    }, 5);
-    const r = await service.send(owner, sessionId, { input: command, timeoutMs: 600_000 });
-    clearInterval(timer);
-    worst = Math.max(worst, now() - last);
-    console.log(`  through a session: $ ${command}\n    send ${r.durationMs} ms, longest event-loop stall ${worst.toFixed(0)} ms, viewport ${r.output.length} chars${r.renderLimited ? ', renderLimited' : ''}`);
+    const { value: r, stallMs } = await longestStall(() => service.send(owner, sessionId, { input: command, timeoutMs: 600_000 }));
+    console.log(`  through a session: $ ${command}\n    send ${r.durationMs} ms, longest event-loop stall ${stallMs.toFixed(0)} ms, viewport ${r.output.length} chars${r.renderLimited ? ', renderLimited' : ''}`);
   }
 }
 
