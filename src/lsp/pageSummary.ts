@@ -64,9 +64,11 @@ export const MAX_LISTED_FILES = 100;
 export const MAX_LISTED_FILES_BYTES = 32 * 1024;
 
 /**
- * The first entries of `items` that fit both bounds (`maxItems` entries, `maxBytes` of the list's
- * JSON in UTF-8), and how many were left out. At least one entry is kept when there is one (an
- * entry bigger than `maxBytes` alone is still listed, so a count is never all that is shown).
+ * The longest prefix of `items` within both bounds: at most `maxItems` entries, and at most
+ * `maxBytes` of the list's JSON in UTF-8 (`[`, entries, commas and `]`); `more` counts the entries
+ * left out. The list never exceeds `maxBytes`: an entry that does not fit ends the list, even the
+ * first one (then `listed` is empty and `more` counts every entry), so a caller whose entries may
+ * each be large (a name from a source) cuts them first.
  */
 export function capList<T>(items: readonly T[], maxItems: number, maxBytes: number): { listed: T[]; more: number } {
   const listed: T[] = [];
@@ -74,7 +76,7 @@ export function capList<T>(items: readonly T[], maxItems: number, maxBytes: numb
   for (const item of items) {
     if (listed.length >= maxItems) break;
     const size = Buffer.byteLength(JSON.stringify(item)) + (listed.length > 0 ? 1 : 0);
-    if (listed.length > 0 && bytes + size > maxBytes) break;
+    if (bytes + size > maxBytes) break;
     listed.push(item);
     bytes += size;
   }

@@ -110,4 +110,16 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     for (const c of answer.root.calls!) assert.equal(c.calls, undefined);
     assert.match(answer.note ?? '', /256 KiB/);
   });
+
+  it('a cap too small for even one first-level call: the calls are counted, the answer stays within the cap', async () => {
+    const { provider } = source(3, 40);
+    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
+    const maxBytes = 3000; // each call holds 20 call sites with 80-character previews: over 3000 bytes alone
+    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes });
+    const bytes = Buffer.byteLength(JSON.stringify(answer));
+    assert.ok(bytes <= maxBytes, `${bytes} bytes`);
+    assert.deepEqual(answer.root.calls, []);
+    assert.equal(answer.root.moreCalls, 3);
+    assert.match(answer.note ?? '', /first 0 calls \(3 more counted in moreCalls\)/);
+  });
 });

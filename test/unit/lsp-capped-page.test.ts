@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { shapeDiagnostics, shapeWorkspaceSymbols } from '../../src/lsp/features/present';
 import type { DiagnosticItem, SymbolItem } from '../../src/lsp/features/types';
-import { MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
+import { capList, MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
 import { splitLines } from '../../src/lsp/position';
 import { shapeLocations } from '../../src/lsp/shapeLocations';
 import type { NavLocation } from '../../src/lsp/types';
@@ -105,6 +105,28 @@ describe('capped pages: lists of files stay bounded', () => {
     assert.equal(shaped.files.length, 3);
     assert.equal(shaped.moreFiles, undefined);
     assert.equal(shaped.filesNote, undefined);
+  });
+});
+
+describe('capped lists: never over their byte bound', () => {
+  it('a first entry larger than the bound alone is left out and counted, not listed over the bound', () => {
+    const huge = { path: 'x'.repeat(1000), count: 1 };
+    const capped = capList([huge, { path: 'a', count: 1 }], 10, 100);
+    assert.deepEqual(capped, { listed: [], more: 2 });
+  });
+
+  it('entries are kept in order while the list fits; the first that does not fit ends it, the rest counted', () => {
+    const items = ['aaaa', 'b'.repeat(200), 'c'];
+    const capped = capList(items, 10, 20);
+    assert.deepEqual(capped, { listed: ['aaaa'], more: 2 });
+    assert.ok(Buffer.byteLength(JSON.stringify(capped.listed)) <= 20);
+  });
+
+  it('the bound counts the brackets, commas and UTF-8 bytes: a list exactly at the bound is kept whole', () => {
+    const items = ['é', 'é']; // each "é" is 4 bytes of JSON; ["é","é"] is 2 + 4 + 1 + 4 = 11
+    assert.deepEqual(capList(items, 10, 11), { listed: ['é', 'é'], more: 0 });
+    assert.deepEqual(capList(items, 10, 10), { listed: ['é'], more: 1 });
+    assert.deepEqual(capList(items, 10, 1), { listed: [], more: 2 }, 'a bound below the empty list keeps nothing');
   });
 });
 
