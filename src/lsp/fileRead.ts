@@ -252,8 +252,8 @@ function checkSize(size: number, maxBytes: number, realPath: string, shown: stri
   throw new NavigationReadError('too_large', `${shown} is larger than ${maxBytes} bytes${more}: navigation reads files up to ${formatBytes(maxBytes)}`, realPath);
 }
 
-/** `8 MiB`, `512 KiB` or `100 bytes`. */
-function formatBytes(n: number): string {
+/** A byte count as text: `8 MiB`, `512 KiB` (whole units only) or `100 bytes`. */
+export function formatBytes(n: number): string {
   if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
   if (n % 1024 === 0) return `${n / 1024} KiB`;
   return `${n} bytes`;

@@ -4,6 +4,7 @@
  * counts that it speaks of, each list of files bounded with the files left out counted and a note
  * saying how to see them ({@link shapePage}).
  */
+import { CUT_MARKER, textHead } from '../common/textHead';
 
 /** A per-file count: `path` as the answer shows it (see `placeUri`). */
 export interface FileCount {
@@ -68,7 +69,7 @@ export const MAX_LISTED_FILES_BYTES = 32 * 1024;
  * `maxBytes` of the list's JSON in UTF-8 (`[`, entries, commas and `]`); `more` counts the entries
  * left out. The list never exceeds `maxBytes`: an entry that does not fit ends the list, even the
  * first one (then `listed` is empty and `more` counts every entry), so a caller whose entries may
- * each be large (a name from a source) cuts them first.
+ * each be large (a name from a source) cuts them first (see {@link capNames}).
  */
 export function capList<T>(items: readonly T[], maxItems: number, maxBytes: number): { listed: T[]; more: number } {
   const listed: T[] = [];
@@ -81,6 +82,31 @@ export function capList<T>(items: readonly T[], maxItems: number, maxBytes: numb
     bytes += size;
   }
   return { listed, more: items.length - listed.length };
+}
+
+/** A list of names bounded by {@link capNames}. */
+export interface CappedNames {
+  /** The first names that fit, each at most `maxUnits` UTF-16 code units plus {@link CUT_MARKER} where cut. */
+  readonly listed: string[];
+  /** Names left out of `listed` by the bounds. */
+  readonly more: number;
+  /** True when at least one listed name was cut (it ends in {@link CUT_MARKER}). */
+  readonly cut: boolean;
+}
+
+/**
+ * Names from a source (any number, any length) as a bounded list: each of the first `maxNames`
+ * cut to `maxUnits` UTF-16 code units (a surrogate pair never split, {@link CUT_MARKER} appended),
+ * then {@link capList} to `maxNames` entries and `maxBytes` of JSON; the rest counted in `more`.
+ * Looks only at the names it may list, whatever `names.length` is.
+ * @param maxNames most names listed, >= 0.
+ * @param maxUnits most UTF-16 code units kept of a name, >= 1.
+ * @param maxBytes most bytes of the listed names' JSON (UTF-8, brackets and commas included).
+ */
+export function capNames(names: readonly string[], maxNames: number, maxUnits: number, maxBytes: number): CappedNames {
+  const head = names.slice(0, maxNames).map((n) => textHead(n, maxUnits));
+  const { listed } = capList(head, maxNames, maxBytes);
+  return { listed, more: names.length - listed.length, cut: listed.some((n, i) => n !== names[i]) };
 }
 
 /** Groups folded into counts (see {@link CollapsedGroup}), by where they lie. */

@@ -2,7 +2,9 @@
 // call beyond MAX_CALL_SITES are counted in `moreCallSites`, calls per item beyond
 // MAX_CALLS_PER_ITEM (or past the answer's item bound) in `moreCalls`, items never asked about
 // because of the item bound are flagged `capLimit` (never shown as "no calls"), and an answer over
-// the byte cap falls back to the first level cut to fit, the rest counted. The walk
+// the byte cap (its own fields included) falls back to the first level cut to fit, the rest
+// counted; the other items a position prepared to are a few names, each cut, the rest counted in
+// `moreOtherItems`; names and details in the tree are cut to their bounds. The walk
 // (src/lsp/features/callHierarchy.ts) runs against a source that answers from a real file in a
 // temp workspace; the shaping (src/lsp/features/present.ts `shapeCallAnswer`) reads that file.
 import * as assert from 'node:assert/strict';
@@ -11,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MAX_CALLS_PER_ITEM, walkCalls } from '../../src/lsp/features/callHierarchy';
-import { MAX_CALL_SITES, shapeCallAnswer, shapeCallTree, type ShownCall } from '../../src/lsp/features/present';
+import { CALL_DETAIL_MAX_UNITS, CALL_NAME_MAX_UNITS, MAX_CALL_SITES, MAX_OTHER_ITEMS, shapeCallAnswer, shapeCallTree, type ShownCall } from '../../src/lsp/features/present';
 import type { CallEdge, CallHierarchyProvider, CallItem } from '../../src/lsp/features/types';
 import { splitLines } from '../../src/lsp/position';
 import { fileUriToPath } from '../../src/lsp/uri';
@@ -121,5 +123,72 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     assert.deepEqual(answer.root.calls, []);
     assert.equal(answer.root.moreCalls, 3);
     assert.match(answer.note ?? '', /first 0 calls \(3 more counted in moreCalls\)/);
+  });
+
+  it('a position that prepares to thousands of items with huge names: a few names, each cut, the rest counted', async () => {
+    const { provider } = source(1, 1);
+    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
+    const others = Array.from({ length: 5000 }, (_, i) => item(`${i}:${'n'.repeat(100_000)}`, 0));
+    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP, otherItems: others });
+    assert.equal(answer.otherItems?.length, MAX_OTHER_ITEMS);
+    assert.equal(answer.moreOtherItems, 5000 - MAX_OTHER_ITEMS);
+    assert.equal(answer.otherItemsCut, true);
+    for (const [i, name] of answer.otherItems.entries()) {
+      assert.equal(name.length, CALL_NAME_MAX_UNITS + 1, 'the bound and the cut marker');
+      assert.ok(name.startsWith(`${i}:nnn`) && name.endsWith('…'), name.slice(0, 20));
+    }
+    assert.match(answer.note ?? '', /otherItems lists 10 of 5000 .*4990 more.*moreOtherItems/);
+    assert.ok(Buffer.byteLength(JSON.stringify(answer)) < 8 * 1024, 'the other items take a few KiB at most');
+  });
+
+  it('a few short other items are listed whole, with no count, flag or note', async () => {
+    const { provider } = source(1, 1);
+    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
+    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP, otherItems: [item('a', 0), item('😀'.repeat(CALL_NAME_MAX_UNITS / 2), 0)] });
+    assert.deepEqual(answer.otherItems, ['a', '😀'.repeat(CALL_NAME_MAX_UNITS / 2)]);
+    assert.equal(answer.moreOtherItems, undefined);
+    assert.equal(answer.otherItemsCut, undefined);
+    assert.equal(answer.note, undefined);
+    const none = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP });
+    assert.equal('otherItems' in none, false);
+  });
+
+  it('names and details of items in the tree are cut to their bounds, flagged cut', async () => {
+    const long = (name: string): CallItem => ({ ...item(name, 0), detail: 'd'.repeat(1_000_000) });
+    const provider: CallHierarchyProvider = {
+      id: 'test',
+      prepare: async () => [long('target')],
+      incoming: async () => [{ item: long('x'.repeat(1_000_000)), ranges: [R(1, 2, 6)], rangesUri: fileUri }],
+      outgoing: async () => [],
+    };
+    const walked = await walkCalls(provider, long('😀'.repeat(1000)), { direction: 'incoming', depth: 1 }, ctx());
+    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP });
+    const call = answer.root.calls![0]!;
+    assert.equal(call.name, `${'x'.repeat(CALL_NAME_MAX_UNITS)}…`);
+    assert.equal(call.detail, `${'d'.repeat(CALL_DETAIL_MAX_UNITS)}…`);
+    assert.equal(call.cut, true);
+    assert.equal(answer.root.name, `${'😀'.repeat(CALL_NAME_MAX_UNITS / 2)}…`, 'a surrogate pair is never split');
+    assert.equal(answer.root.cut, true);
+    assert.match(answer.summary, /^1 direct caller of 😀😀/);
+    assert.match(answer.note ?? '', /cut: true/);
+    const short = await shapeCallAnswer(await walkCalls(source(1, 1).provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx()), { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP });
+    assert.equal(short.root.cut, undefined);
+    assert.equal(short.root.calls![0]!.cut, undefined);
+  });
+
+  it("the answer's own fields count in its bound, and the note names the cap the answer was held to", async () => {
+    const { provider } = source(100, 40);
+    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 2 }, ctx());
+    // Fields the tool puts before the tree: 20 KiB of them, far over a fixed allowance.
+    const head = { file: 'f'.repeat(20 * 1024), provider: 'test' };
+    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 2, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP, head });
+    assert.equal(answer.file, head.file);
+    assert.deepEqual(Object.keys(answer).slice(0, 2), ['file', 'provider'], 'the head comes first');
+    const bytes = Buffer.byteLength(JSON.stringify(answer));
+    assert.ok(bytes <= CAP, `${bytes} bytes`);
+    assert.ok(answer.root.calls!.length > 0);
+    assert.match(answer.note ?? '', /larger than the 256 KiB tool result cap/);
+    const odd = await shapeCallAnswer(walked, { direction: 'incoming', depth: 2, roots: [pathToFileURL(dir).href], readLines, maxBytes: 100_000 });
+    assert.match(odd.note ?? '', /larger than the 100000 bytes tool result cap/, 'a cap that is not whole KiB is named in bytes, not rounded');
   });
 });

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { shapeDiagnostics, shapeWorkspaceSymbols } from '../../src/lsp/features/present';
 import type { DiagnosticItem, SymbolItem } from '../../src/lsp/features/types';
-import { capList, MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
+import { capList, capNames, MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
 import { splitLines } from '../../src/lsp/position';
 import { shapeLocations } from '../../src/lsp/shapeLocations';
 import type { NavLocation } from '../../src/lsp/types';
@@ -127,6 +127,23 @@ describe('capped lists: never over their byte bound', () => {
     assert.deepEqual(capList(items, 10, 11), { listed: ['é', 'é'], more: 0 });
     assert.deepEqual(capList(items, 10, 10), { listed: ['é'], more: 1 });
     assert.deepEqual(capList(items, 10, 1), { listed: [], more: 2 }, 'a bound below the empty list keeps nothing');
+  });
+});
+
+describe('capped names: cut, then listed within the bounds', () => {
+  it('each name is cut to the bound in UTF-16 code units, never inside a surrogate pair, and flagged', () => {
+    const capped = capNames(['ab', `x${'😀'.repeat(10)}`, 'c'.repeat(4)], 10, 4, 1000);
+    assert.deepEqual(capped, { listed: ['ab', 'x😀…', 'cccc'], more: 0, cut: true });
+    assert.deepEqual(capNames(['ab', 'cd'], 10, 4, 1000), { listed: ['ab', 'cd'], more: 0, cut: false });
+  });
+
+  it('a million names: only the first few are looked at; the bytes bound counts JSON escapes', () => {
+    const many = Array.from({ length: 1_000_000 }, (_, i) => `n${i}`);
+    assert.deepEqual(capNames(many, 3, 10, 1000), { listed: ['n0', 'n1', 'n2'], more: 999_997, cut: false });
+    const controls = Array.from({ length: 5 }, () => '\u0001'.repeat(10)); // 60 bytes of JSON each, quotes included 62
+    const capped = capNames(controls, 5, 10, 2 + 62 + 1 + 62);
+    assert.deepEqual([capped.listed.length, capped.more], [2, 3]);
+    assert.ok(Buffer.byteLength(JSON.stringify(capped.listed)) <= 127);
   });
 });
 

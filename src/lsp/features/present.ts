@@ -8,7 +8,9 @@
  */
 import { characterToModelColumn, modelColumnToCharacter } from '../position';
 import { anchorToSymbol } from '../symbolAnchor';
-import { capList, CappedPage, CollapsedGroup, FileCount, shapePage } from '../pageSummary';
+import { capList, capNames, CappedPage, CollapsedGroup, FileCount, shapePage } from '../pageSummary';
+import { textHead } from '../../common/textHead';
+import { formatBytes } from '../fileRead';
 import { PlacedPath, placeUri } from '../placeUri';
 import { preview } from '../previewLine';
 import type { Range } from '../types';
@@ -402,11 +404,24 @@ export async function shapeDiagnostics(items: readonly DiagnosticItem[], options
   };
 }
 
+/** Most UTF-16 code units of an item's name in a call hierarchy answer (`name`, `otherItems`); a longer one is cut, ending in `…`. */
+export const CALL_NAME_MAX_UNITS = 200;
+/** Most UTF-16 code units of an item's `detail` in a call hierarchy answer; a longer one is cut, ending in `…`. */
+export const CALL_DETAIL_MAX_UNITS = 400;
+/** Most names of the other items a position prepared to that an answer lists (`otherItems`). */
+export const MAX_OTHER_ITEMS = 10;
+/** Most bytes of the JSON of `otherItems` (UTF-8). */
+export const MAX_OTHER_ITEMS_BYTES = 4 * 1024;
+
 /** A call hierarchy node as the model sees it. */
 export interface ShownCall extends ModelRange {
+  /** The item's name, at most {@link CALL_NAME_MAX_UNITS} UTF-16 code units (then `…`, and `cut`). */
   readonly name: string;
   readonly kind: string;
+  /** At most {@link CALL_DETAIL_MAX_UNITS} UTF-16 code units (then `…`, and `cut`). */
   readonly detail?: string;
+  /** `name` or `detail` was longer than its bound and is cut (it ends in `…`). */
+  readonly cut?: true;
   readonly path: string;
   readonly external?: true;
   readonly nodeModules?: true;
@@ -447,7 +462,9 @@ export const MAX_CALL_SITES = 20;
 /**
  * Convert a walked call tree for the model (paths placed, positions 1-based; call-site previews
  * from the lines). The walk bounds the items; a caller may call an item at any number of places:
- * the first {@link MAX_CALL_SITES} are shown, the rest counted in `moreCallSites`. The conversion
+ * the first {@link MAX_CALL_SITES} are shown, the rest counted in `moreCallSites`. Names and
+ * details longer than {@link CALL_NAME_MAX_UNITS} / {@link CALL_DETAIL_MAX_UNITS} are cut (the
+ * item flagged `cut`). The conversion
  * yields every few ms, a step per item and per call site.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
@@ -469,10 +486,13 @@ export async function shapeCallTree(node: CallTreeNode, roots: readonly string[]
         callSites.push({ path: sitePath, ...toModelRange(r, siteLines), preview: text !== undefined ? preview(text) : '' });
       }
     }
+    const name = textHead(n.item.name, CALL_NAME_MAX_UNITS);
+    const detail = n.item.detail ? textHead(n.item.detail, CALL_DETAIL_MAX_UNITS) : undefined;
     return {
-      name: n.item.name,
+      name,
       kind: n.item.kind,
-      ...(n.item.detail ? { detail: n.item.detail } : {}),
+      ...(detail ? { detail } : {}),
+      ...(name !== n.item.name || (detail !== undefined && detail !== n.item.detail) ? { cut: true as const } : {}),
       path: place.path,
       ...toModelRange(n.item.selectionRange, itemLines),
       ...(place.where === 'external' ? { external: true as const } : {}),
@@ -498,8 +518,13 @@ export interface CallAnswerOptions {
   /** Workspace roots (URI strings), as {@link PresentOptions.roots}. */
   readonly roots: readonly string[];
   readonly readLines: ReadLines;
-  /** Most bytes of the answer's JSON (the tool result cap). */
+  /**
+   * Most bytes of the whole answer's JSON (UTF-8), `head` and `otherItems` included: the tool
+   * result cap, named in `note` when the tree was cut to fit it.
+   */
   readonly maxBytes: number;
+  /** The other items the position prepared to, besides the walked one: their names are listed in `otherItems`, bounded. */
+  readonly otherItems?: readonly CallItem[];
   readonly signal?: AbortSignal;
 }
 
@@ -511,29 +536,57 @@ export interface ShapedCallAnswer {
   readonly nodes: number;
   /** True when a bound left calls out or items unexpanded (see `note`). */
   readonly truncated: boolean;
+  /**
+   * Names of the other items the position prepared to (not walked), at most
+   * {@link MAX_OTHER_ITEMS} names and {@link MAX_OTHER_ITEMS_BYTES} of JSON, each at most
+   * {@link CALL_NAME_MAX_UNITS} UTF-16 code units (then `…`); absent when there are none.
+   */
+  readonly otherItems?: readonly string[];
+  /** Other items left out of `otherItems` by its bounds. */
+  readonly moreOtherItems?: number;
+  /** A name in `otherItems` was cut (it ends in `…`). */
+  readonly otherItemsCut?: true;
   /** Present when something was left out: which bound, what is counted where, how to see more. */
   readonly note?: string;
   readonly root: ShownCall;
 }
 
 /**
- * The call hierarchy answer the model sees, within `maxBytes` of JSON: the walked tree shaped
- * ({@link shapeCallTree}); when it is larger, only the first level (deeper calls dropped, each
- * call flagged `depthLimit`), and when that is still larger, its calls cut to fit, the cut ones
- * counted in the root's `moreCalls`. Every bound that left something out is named in `note`.
+ * The call hierarchy answer the model sees, within `maxBytes` of JSON: `head` (the caller's own
+ * fields: file, position, …) first, then the walked tree shaped ({@link shapeCallTree}) and the
+ * other prepared items' names (bounded, see {@link ShapedCallAnswer.otherItems}); when it is
+ * larger, only the first level (deeper calls dropped, each call flagged `depthLimit`), and when
+ * that is still larger, its calls cut to fit, the cut ones counted in the root's `moreCalls`.
+ * Every bound that left something out is named in `note`. Only a `head` and root item that alone
+ * take more than `maxBytes` make a larger answer.
  * @throws LspError `cancelled` when `signal` aborts.
  */
-export async function shapeCallAnswer(walked: { root: CallTreeNode; nodes: number; truncated: boolean; maxNodes: number; maxCallsPerItem: number }, options: CallAnswerOptions): Promise<ShapedCallAnswer> {
+export async function shapeCallAnswer<H extends object = Record<never, never>>(
+  walked: { root: CallTreeNode; nodes: number; truncated: boolean; maxNodes: number; maxCallsPerItem: number },
+  options: CallAnswerOptions & { readonly head?: H },
+): Promise<H & ShapedCallAnswer> {
   let root = await shapeCallTree(walked.root, options.roots, options.readLines, options.signal);
   const notes: string[] = [];
   let nodes = walked.nodes;
   let truncated = walked.truncated;
-  const build = () => {
+  const otherNames = (options.otherItems ?? []).slice(0, MAX_OTHER_ITEMS).map((x) => x.name);
+  const others = capNames(otherNames, MAX_OTHER_ITEMS, CALL_NAME_MAX_UNITS, MAX_OTHER_ITEMS_BYTES);
+  const otherCount = options.otherItems?.length ?? 0;
+  const moreOthers = otherCount - others.listed.length;
+  const otherFields =
+    otherCount > 0
+      ? { otherItems: others.listed, ...(moreOthers > 0 ? { moreOtherItems: moreOthers } : {}), ...(others.cut ? { otherItemsCut: true as const } : {}) }
+      : {};
+  if (moreOthers > 0) notes.push(`the position is also on ${otherCount} other items: otherItems lists ${others.listed.length} of ${otherCount} (${moreOthers} more counted in moreOtherItems)`);
+  if (others.cut) notes.push(`names in otherItems longer than ${CALL_NAME_MAX_UNITS} UTF-16 code units are cut, ending in …`);
+  const anyCut = (n: ShownCall): boolean => !!n.cut || (n.calls ?? []).some(anyCut);
+  if (anyCut(root)) notes.push(`items with cut: true have a name longer than ${CALL_NAME_MAX_UNITS} or a detail longer than ${CALL_DETAIL_MAX_UNITS} UTF-16 code units, cut and ending in …`);
+  const build = (): H & ShapedCallAnswer => {
     const direct = (root.calls?.length ?? 0) + (root.moreCalls ?? 0);
     const listed = root.calls?.length ?? 0;
     const what = options.direction === 'incoming' ? (direct === 1 ? 'caller' : 'callers') : direct === 1 ? 'callee' : 'callees';
     const summary = `${direct} direct ${what} of ${root.name}${listed < direct ? `; ${listed} listed` : ''}; ${nodes - 1} item${nodes === 2 ? '' : 's'} within depth ${options.depth}${walked.truncated ? ` (truncated at ${walked.maxNodes} items)` : ''}`;
-    return { summary, nodes, truncated, ...(notes.length > 0 ? { note: notes.join('; ') } : {}), root };
+    return { ...(options.head as H), summary, nodes, truncated, ...otherFields, ...(notes.length > 0 ? { note: notes.join('; ') } : {}), root };
   };
   const anyMore = (n: ShownCall): boolean => !!n.moreCalls || (n.calls ?? []).some(anyMore);
   if (anyMore(root)) notes.push(`calls beyond ${walked.truncated ? `the answer's bound of ${walked.maxNodes} items or ` : ''}${walked.maxCallsPerItem} per item are counted in moreCalls, not listed: ask again from one of the listed items, or with a smaller depth`);
@@ -542,12 +595,12 @@ export async function shapeCallAnswer(walked: { root: CallTreeNode; nodes: numbe
   if (anySites(root)) notes.push(`at most ${MAX_CALL_SITES} call sites are listed per call, the rest counted in moreCallSites: dsh_lsp findReferences lists every one`);
   let answer = build();
   if (Buffer.byteLength(JSON.stringify(answer)) <= options.maxBytes) return answer;
-  const kib = Math.round(options.maxBytes / 1024);
+  const cap = formatBytes(options.maxBytes);
   const calls = (root.calls ?? []).map((c) => ({ ...c, calls: undefined, moreCalls: undefined, ...(c.calls !== undefined || c.capLimit ? { depthLimit: true as const, capLimit: undefined } : {}) }));
   root = { ...root, calls };
   nodes = 1 + calls.length;
   truncated = true;
-  notes.push(`the answer was larger than the ${kib} KiB tool result cap: only the first level is shown; ask again from a caller or callee`);
+  notes.push(`the answer was larger than the ${cap} tool result cap: only the first level is shown; ask again from a caller or callee`);
   answer = build();
   if (Buffer.byteLength(JSON.stringify(answer)) <= options.maxBytes) return answer;
   // Still too large: as many first-level calls as fit, the rest counted.
@@ -555,6 +608,6 @@ export async function shapeCallAnswer(walked: { root: CallTreeNode; nodes: numbe
   const fit = capList(calls, calls.length, Math.max(0, options.maxBytes - overhead));
   root = { ...root, calls: fit.listed, moreCalls: (root.moreCalls ?? 0) + fit.more };
   nodes = 1 + fit.listed.length;
-  notes[notes.length - 1] = `the answer was larger than the ${kib} KiB tool result cap: only the first level is shown, and of it the first ${fit.listed.length} calls (${fit.more} more counted in moreCalls); ask again from a caller or callee`;
+  notes[notes.length - 1] = `the answer was larger than the ${cap} tool result cap: only the first level is shown, and of it the first ${fit.listed.length} calls (${fit.more} more counted in moreCalls); ask again from a caller or callee`;
   return build();
 }

@@ -62,21 +62,17 @@ export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string
         });
       }
       const walked = await walkCalls(provider, items[0]!, { direction: i.direction, depth: i.depth }, ctx);
-      // The tree within the cap, with room for the answer's other fields (file, position, …).
-      const answer = await shapeCallAnswer(walked, { direction: i.direction, depth: i.depth, roots: await roots(), readLines, maxBytes: TOOL_OUTPUT_CAP_BYTES - 4096, signal });
-      return {
-        file: target.shown,
-        provider: providerId,
+      // The whole answer within the tool result cap: its own fields first, the other prepared items bounded.
+      return await shapeCallAnswer(walked, {
+        head: { file: target.shown, provider: providerId, direction: i.direction, depth: i.depth, position: used satisfies UsedPosition },
+        otherItems: items.slice(1),
         direction: i.direction,
         depth: i.depth,
-        position: used satisfies UsedPosition,
-        summary: answer.summary,
-        nodes: answer.nodes,
-        truncated: answer.truncated,
-        ...(items.length > 1 ? { otherItems: items.slice(1).map((x) => x.name) } : {}),
-        ...(answer.note ? { note: answer.note } : {}),
-        root: answer.root,
-      };
+        roots: await roots(),
+        readLines,
+        maxBytes: TOOL_OUTPUT_CAP_BYTES,
+        signal,
+      });
     } finally {
       dispose();
     }
