@@ -28,6 +28,7 @@
 import * as fs from 'node:fs';
 import { constants, promises as fsp, Stats } from 'node:fs';
 import * as path from 'node:path';
+import { formatBytes } from '../common/toolResultCap';
 
 /**
  * Largest file navigation reads, in bytes (8 MiB). Source files are far smaller (TypeScript's own
@@ -250,13 +251,6 @@ function checkRegular(st: Stats, realPath: string, shown: string): void {
 function checkSize(size: number, maxBytes: number, realPath: string, shown: string, more = ''): void {
   if (size <= maxBytes) return;
   throw new NavigationReadError('too_large', `${shown} is larger than ${maxBytes} bytes${more}: navigation reads files up to ${formatBytes(maxBytes)}`, realPath);
-}
-
-/** A byte count as text: `8 MiB`, `512 KiB` (whole units only) or `100 bytes`. */
-export function formatBytes(n: number): string {
-  if (n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  if (n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${n} bytes`;
 }
 
 /**

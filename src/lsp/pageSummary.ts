@@ -5,6 +5,7 @@
  * saying how to see them ({@link shapePage}).
  */
 import { CUT_MARKER, textHead } from '../common/textHead';
+import { formatBytes } from '../common/toolResultCap';
 
 /** A per-file count: `path` as the answer shows it (see `placeUri`). */
 export interface FileCount {
@@ -107,6 +108,27 @@ export function capNames(names: readonly string[], maxNames: number, maxUnits: n
   const head = names.slice(0, maxNames).map((n) => textHead(n, maxUnits));
   const { listed } = capList(head, maxNames, maxBytes);
   return { listed, more: names.length - listed.length, cut: listed.some((n, i) => n !== names[i]) };
+}
+
+/**
+ * A paged answer within `maxBytes` of JSON (UTF-8): built with `limit` entries, then, while it is
+ * larger, built again with half as many (its `nextOffset` then leads on), `capNote` saying so and
+ * naming the bound (`formatBytes(maxBytes)`); the note is counted in the size. An answer whose
+ * one entry alone is larger is returned as it is: its entries' fields are bounded where they are
+ * shaped.
+ * @param limit the entries asked for, an integer >= 1.
+ * @param build the whole answer (every field the caller returns) for a page of `limit` entries.
+ */
+export async function fitPage<T extends { readonly nextOffset?: number }>(limit: number, maxBytes: number, build: (limit: number) => Promise<T>): Promise<T & { capNote?: string }> {
+  const noted = (answer: T, used: number): T & { capNote?: string } =>
+    used < limit ? { ...answer, capNote: `the page was cut to ${used} entries to stay within the ${formatBytes(maxBytes)} tool result cap; continue with offset ${answer.nextOffset ?? 'none'}` } : answer;
+  let used = limit;
+  let answer = noted(await build(used), used);
+  while (Buffer.byteLength(JSON.stringify(answer)) > maxBytes && used > 1) {
+    used = Math.max(1, Math.floor(used / 2));
+    answer = noted(await build(used), used);
+  }
+  return answer;
 }
 
 /** Groups folded into counts (see {@link CollapsedGroup}), by where they lie. */

@@ -9,11 +9,12 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { shapeDiagnostics, shapeWorkspaceSymbols } from '../../src/lsp/features/present';
 import type { DiagnosticItem, SymbolItem } from '../../src/lsp/features/types';
-import { capList, capNames, MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
+import { capList, capNames, fitPage, MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
 import { splitLines } from '../../src/lsp/position';
 import { shapeLocations } from '../../src/lsp/shapeLocations';
 import type { NavLocation } from '../../src/lsp/types';
 import { fileUriToPath } from '../../src/lsp/uri';
+import { TOOL_OUTPUT_CAP_BYTES } from '../../src/common/toolResultCap';
 import { Vault } from '../helpers/wikiVault';
 
 const R = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 5 } });
@@ -144,6 +145,26 @@ describe('capped names: cut, then listed within the bounds', () => {
     const capped = capNames(controls, 5, 10, 2 + 62 + 1 + 62);
     assert.deepEqual([capped.listed.length, capped.more], [2, 3]);
     assert.ok(Buffer.byteLength(JSON.stringify(capped.listed)) <= 127);
+  });
+});
+
+describe('capped pages: a whole answer within the tool result cap', () => {
+  // An answer of `limit` entries of 1000 bytes each, with the caller's own fields around the page.
+  const build = (head: number) => async (limit: number) => ({ head: 'h'.repeat(head), entries: Array.from({ length: limit }, () => 'e'.repeat(998)), ...(limit < 500 ? { nextOffset: limit } : {}) });
+
+  it('halves the page until the whole answer, its own fields and the note included, fits; the note names the cap', async () => {
+    const answer = await fitPage(500, TOOL_OUTPUT_CAP_BYTES, build(20_000)); // 250 entries and 20 000 bytes of its own fields: over 256 KiB
+    const bytes = Buffer.byteLength(JSON.stringify(answer));
+    assert.ok(bytes <= TOOL_OUTPUT_CAP_BYTES, `${bytes} bytes`);
+    assert.equal(answer.entries.length, 125);
+    assert.equal(answer.capNote, 'the page was cut to 125 entries to stay within the 256 KiB tool result cap; continue with offset 125');
+  });
+
+  it('the note says the bound it was held to, in bytes when it is not whole KiB; an answer that fits has no note', async () => {
+    const answer = await fitPage(500, 100_000, build(0));
+    assert.ok(Buffer.byteLength(JSON.stringify(answer)) <= 100_000);
+    assert.match(answer.capNote ?? '', /within the 100000 bytes tool result cap/);
+    assert.equal((await fitPage(10, TOOL_OUTPUT_CAP_BYTES, build(0))).capNote, undefined);
   });
 });
 

@@ -6,7 +6,12 @@ import * as assert from 'node:assert/strict';
 import { matchSymbolName } from '../../src/lsp/features/match';
 import { nestByRange, toDiagnosticItems, toSymbolItems } from '../../src/lsp/features/convert';
 import { shapeCallTree, shapeOutline, shapeWorkspaceSymbols, shapeDiagnostics } from '../../src/lsp/features/present';
-import { walkCalls, MAX_CALL_DEPTH } from '../../src/lsp/features/callHierarchy';
+import { walkCalls, MAX_CALL_DEPTH, MAX_CALL_NODES, MAX_CALLS_PER_ITEM } from '../../src/lsp/features/callHierarchy';
+import { CALL_DETAIL_MAX_UNITS, CALL_NAME_MAX_UNITS, MAX_CALL_SITES, MAX_OTHER_ITEMS } from '../../src/lsp/features/present';
+import { MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
+import { formatBytes, TOOL_OUTPUT_CAP_BYTES } from '../../src/common/toolResultCap';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { FeatureRegistry } from '../../src/lsp/features/registry';
 import { TOOL_INPUT_KEYS, validateCallHierarchyInput, validateDiagnosticsInput, validateSymbolsInput, QUERY_MAX_CHARS } from '../../src/lsp/features/input';
 import { SYMBOL_KINDS, type CallEdge, type CallHierarchyProvider, type CallItem, type SymbolItem } from '../../src/lsp/features/types';
@@ -201,5 +206,32 @@ describe('feature selection by file extension and input rules', () => {
     const calls = tools.find((t) => t.name === 'dsh_call_hierarchy')!;
     assert.equal(calls.inputSchema.properties.depth!.maximum, MAX_CALL_DEPTH);
     assert.deepEqual(calls.inputSchema.required?.sort(), ['column', 'direction', 'filePath', 'line']);
+  });
+
+  it('every size the navigation tools state (package.json, README) is the one the code enforces', () => {
+    const tools = packageJson().contributes.languageModelTools;
+    const cap = formatBytes(TOOL_OUTPUT_CAP_BYTES);
+    for (const name of ['dsh_symbols', 'dsh_diagnostics', 'dsh_call_hierarchy']) {
+      const d = tools.find((t) => t.name === name)!.modelDescription;
+      assert.ok(d.includes(`results are capped at ${cap}`), `${name} states the ${cap} cap`);
+      assert.ok(d.includes(`(at most ${MAX_LISTED_FILES} files;`) || name === 'dsh_call_hierarchy', `${name} states ${MAX_LISTED_FILES} files`);
+      assert.deepEqual(d.match(/\d+ [KM]iB/g), [cap], `${name} states no other size`);
+    }
+    const calls = tools.find((t) => t.name === 'dsh_call_hierarchy')!.modelDescription;
+    for (const stated of [
+      `at most ${MAX_CALL_NODES} items per answer and ${MAX_CALLS_PER_ITEM} calls per item`,
+      `at most ${MAX_CALL_SITES} call sites per call`,
+      `at most ${MAX_OTHER_ITEMS} otherItems`,
+      `a name longer than ${CALL_NAME_MAX_UNITS} or a detail longer than ${CALL_DETAIL_MAX_UNITS} UTF-16 code units is cut`,
+      `depth 1–${MAX_CALL_DEPTH}`,
+    ]) {
+      assert.ok(calls.includes(stated), stated);
+    }
+    const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+    const row = (tool: string) => readme.split('\n').find((l) => l.startsWith(`| \`${tool}\` |`))!;
+    assert.ok(row('dsh_lsp').includes(`at most ${MAX_LISTED_FILES} files (${formatBytes(MAX_LISTED_FILES_BYTES)})`));
+    assert.ok(row('dsh_call_hierarchy').includes(`at most ${MAX_CALL_SITES} call sites per call, ${MAX_CALLS_PER_ITEM} calls per item and ${MAX_OTHER_ITEMS} \`otherItems\``));
+    assert.ok(row('dsh_call_hierarchy').includes(`names over ${CALL_NAME_MAX_UNITS} and details over ${CALL_DETAIL_MAX_UNITS} UTF-16 code units cut`));
+    assert.ok(readme.includes(`at most ${MAX_CALL_NODES} call hierarchy items; every answer stays within\nthe ${cap} tool result cap`));
   });
 });

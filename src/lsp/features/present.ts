@@ -10,7 +10,7 @@ import { characterToModelColumn, modelColumnToCharacter } from '../position';
 import { anchorToSymbol } from '../symbolAnchor';
 import { capList, capNames, CappedPage, CollapsedGroup, FileCount, shapePage } from '../pageSummary';
 import { textHead } from '../../common/textHead';
-import { formatBytes } from '../fileRead';
+import { formatBytes } from '../../common/toolResultCap';
 import { PlacedPath, placeUri } from '../placeUri';
 import { preview } from '../previewLine';
 import type { Range } from '../types';

@@ -3,10 +3,10 @@
  * terminal (or other) text verbatim as a second part where there is any, within one byte cap.
  */
 import * as vscode from 'vscode';
+import { TOOL_OUTPUT_CAP_BYTES } from '../../common/toolResultCap';
 import { tailByBytes } from '../../terminal/scrollback';
 
-/** Cap of the text in one tool result (UTF-8 bytes), independent of dsh.terminal.maxReadBytes. */
-export const TOOL_OUTPUT_CAP_BYTES = 256 * 1024;
+export { TOOL_OUTPUT_CAP_BYTES };
 
 /**
  * A tool result: JSON first, then text (if any) as its own part. Text over TOOL_OUTPUT_CAP_BYTES

@@ -34,19 +34,18 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
     const { signal, dispose } = abortOnCancel(token);
     try {
       const rootList = await roots();
-      const shape = (items: readonly DiagnosticItem[]) =>
-        capped(i.limit, (limit) => shapeDiagnostics(items, { roots: rootList, offset: i.offset, limit, readLines, signal, ...(i.severity ? { minSeverity: i.severity } : {}) }));
+      // The whole answer (its own fields included) is measured against the cap, not only the page.
+      const shape = <H extends object>(items: readonly DiagnosticItem[], head: H, tail: object = {}) =>
+        capped(i.limit, async (limit) => ({ ...head, ...(await shapeDiagnostics(items, { roots: rootList, offset: i.offset, limit, readLines, signal, ...(i.severity ? { minSeverity: i.severity } : {}) })), ...tail }));
       if (i.filePath !== undefined) {
         const target = await resolveInside(i.filePath, DiagnosticsTool.toolName);
         const { provider, providerId, languageId } = this.registry.forUri('diagnostics', target.uri.toString());
         const answer = await provider.documentDiagnostics(target.uri.toString(), languageId, { workspaceUri: workspaceUriOf(target), signal });
-        const shaped = await shape(answer.diagnostics);
-        return { scope: 'file', file: target.shown, provider: providerId, freshness: answer.freshness, ...(answer.note ? { freshnessNote: answer.note } : {}), ...shaped };
+        return await shape(answer.diagnostics, { scope: 'file', file: target.shown, provider: providerId, freshness: answer.freshness, ...(answer.note ? { freshnessNote: answer.note } : {}) });
       }
       const folders = openFolders('the workspace\'s problems are those of its folders; pass filePath for one file');
       const { items, freshness, sources } = await gatherWorkspaceDiagnostics(this.registry, folders, signal);
-      const shaped = await shape(items);
-      return { scope: 'workspace', freshness, ...shaped, sources };
+      return await shape(items, { scope: 'workspace', freshness }, { sources });
     } finally {
       dispose();
     }

@@ -43,15 +43,14 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
         const target = await resolveInside(i.filePath, SymbolsTool.toolName);
         const { provider, providerId, languageId } = this.registry.forUri('symbols', target.uri.toString());
         const tree = await keepKinds(await provider.documentSymbols(target.uri.toString(), languageId, { workspaceUri: workspaceUriOf(target), signal }), i.kinds, undefined, signal);
-        const shaped = await capped(i.limit, (limit) => shapeOutline(tree, { roots: rootList, offset: i.offset, limit, readLines, signal }));
-        return { mode: 'outline', file: target.shown, provider: providerId, ...shaped };
+        // The whole answer is measured against the cap, not only the page.
+        return await capped(i.limit, async (limit) => ({ mode: 'outline', file: target.shown, provider: providerId, ...(await shapeOutline(tree, { roots: rootList, offset: i.offset, limit, readLines, signal })) }));
       }
       const query = i.query!;
       const folders = openFolders('workspace symbols search the workspace folders; pass filePath for one file\'s outline');
       const { scored, sources } = await gatherWorkspaceSymbols(this.registry, query, i.kinds, folders, signal);
-      const shaped = await capped(i.limit, (limit) => shapeWorkspaceSymbols(scored, { roots: rootList, offset: i.offset, limit, readLines, signal }));
       const notes = sources.filter((s) => s.error).map((s) => `source '${s.id}' did not answer: ${s.error}`);
-      return { mode: 'workspace', query, ...shaped, sources, ...(notes.length > 0 ? { notes } : {}) };
+      return await capped(i.limit, async (limit) => ({ mode: 'workspace', query, ...(await shapeWorkspaceSymbols(scored, { roots: rootList, offset: i.offset, limit, readLines, signal })), sources, ...(notes.length > 0 ? { notes } : {}) }));
     } finally {
       dispose();
     }

@@ -1,7 +1,7 @@
 /**
  * What the `dsh_symbols`, `dsh_diagnostics` and `dsh_call_hierarchy` tools share: files resolved
  * inside the workspace only, the roots that answers' paths are placed against, the lines that give
- * columns and previews, and the 256 KiB tool result cap.
+ * columns and previews, and the tool result cap (`TOOL_OUTPUT_CAP_BYTES`).
  */
 import * as vscode from 'vscode';
 import { headLines, PREVIEW_TEXT_MAX_CHARS } from '../../../lsp/headLines';
@@ -10,6 +10,7 @@ import { LspError } from '../../../lsp/types';
 import { checkNavigationFile } from '../../../lsp/fileRead';
 import { describeOutside, placeOf, readUriText, workspaceFolderRealPaths } from '../../navigation/fileAccess';
 import { resolveFile, ResolvedFile } from '../../navigation/resolveFile';
+import { fitPage } from '../../../lsp/pageSummary';
 import { TOOL_OUTPUT_CAP_BYTES } from '../toolResult';
 
 /**
@@ -48,17 +49,12 @@ export async function roots(): Promise<string[]> {
 }
 
 /**
- * Keep an answer within the tool result cap (256 KiB of JSON): while it is larger, the page is
- * halved (its `nextOffset` then leads on) and `capNote` says so.
+ * Keep a whole answer (`build` returns every field the tool answers with) within the tool result
+ * cap ({@link TOOL_OUTPUT_CAP_BYTES} of JSON): while it is larger, the page is halved (its
+ * `nextOffset` then leads on) and `capNote` says so (see `fitPage`, `src/lsp/pageSummary.ts`).
  */
-export async function capped<T extends Paged>(limit: number, build: (limit: number) => Promise<T>): Promise<T & { capNote?: string }> {
-  let used = limit;
-  let answer = await build(used);
-  while (Buffer.byteLength(JSON.stringify(answer)) > TOOL_OUTPUT_CAP_BYTES && used > 1) {
-    used = Math.max(1, Math.floor(used / 2));
-    answer = await build(used);
-  }
-  return used < limit ? { ...answer, capNote: `the page was cut to ${used} entries to stay within the 256 KiB tool result cap; continue with offset ${answer.nextOffset ?? 'none'}` } : answer;
+export function capped<T extends Paged>(limit: number, build: (limit: number) => Promise<T>): Promise<T & { capNote?: string }> {
+  return fitPage(limit, TOOL_OUTPUT_CAP_BYTES, build);
 }
 
 /** The workspace folders' URIs. @throws LspError `invalid_request` when none is open (`why` says what to do). */
