@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MAX_CALLS_PER_ITEM, walkCalls } from '../../src/lsp/features/callHierarchy';
-import { CALL_DETAIL_MAX_UNITS, CALL_NAME_MAX_UNITS, MAX_CALL_SITES, MAX_OTHER_ITEMS, shapeCallAnswer, shapeCallTree, type ShownCall } from '../../src/lsp/features/present';
+import { DETAIL_MAX_UNITS, NAME_MAX_UNITS, MAX_CALL_SITES, MAX_OTHER_ITEMS, shapeCallAnswer, shapeCallTree, type ShownCall } from '../../src/lsp/features/present';
 import type { CallEdge, CallHierarchyProvider, CallItem } from '../../src/lsp/features/types';
 import { splitLines } from '../../src/lsp/position';
 import { fileUriToPath } from '../../src/lsp/uri';
@@ -134,7 +134,7 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     assert.equal(answer.moreOtherItems, 5000 - MAX_OTHER_ITEMS);
     assert.equal(answer.otherItemsCut, true);
     for (const [i, name] of answer.otherItems.entries()) {
-      assert.equal(name.length, CALL_NAME_MAX_UNITS + 1, 'the bound and the cut marker');
+      assert.equal(name.length, NAME_MAX_UNITS + 1, 'the bound and the cut marker');
       assert.ok(name.startsWith(`${i}:nnn`) && name.endsWith('…'), name.slice(0, 20));
     }
     assert.match(answer.note ?? '', /otherItems lists 10 of 5000 .*4990 more.*moreOtherItems/);
@@ -144,8 +144,8 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
   it('a few short other items are listed whole, with no count, flag or note', async () => {
     const { provider } = source(1, 1);
     const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
-    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP, otherItems: [item('a', 0), item('😀'.repeat(CALL_NAME_MAX_UNITS / 2), 0)] });
-    assert.deepEqual(answer.otherItems, ['a', '😀'.repeat(CALL_NAME_MAX_UNITS / 2)]);
+    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP, otherItems: [item('a', 0), item('😀'.repeat(NAME_MAX_UNITS / 2), 0)] });
+    assert.deepEqual(answer.otherItems, ['a', '😀'.repeat(NAME_MAX_UNITS / 2)]);
     assert.equal(answer.moreOtherItems, undefined);
     assert.equal(answer.otherItemsCut, undefined);
     assert.equal(answer.note, undefined);
@@ -164,10 +164,10 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     const walked = await walkCalls(provider, long('😀'.repeat(1000)), { direction: 'incoming', depth: 1 }, ctx());
     const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP });
     const call = answer.root.calls![0]!;
-    assert.equal(call.name, `${'x'.repeat(CALL_NAME_MAX_UNITS)}…`);
-    assert.equal(call.detail, `${'d'.repeat(CALL_DETAIL_MAX_UNITS)}…`);
+    assert.equal(call.name, `${'x'.repeat(NAME_MAX_UNITS)}…`);
+    assert.equal(call.detail, `${'d'.repeat(DETAIL_MAX_UNITS)}…`);
     assert.equal(call.cut, true);
-    assert.equal(answer.root.name, `${'😀'.repeat(CALL_NAME_MAX_UNITS / 2)}…`, 'a surrogate pair is never split');
+    assert.equal(answer.root.name, `${'😀'.repeat(NAME_MAX_UNITS / 2)}…`, 'a surrogate pair is never split');
     assert.equal(answer.root.cut, true);
     assert.match(answer.summary, /^1 direct caller of 😀😀/);
     assert.match(answer.note ?? '', /cut: true/);

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { shapeDiagnostics, shapeWorkspaceSymbols } from '../../src/lsp/features/present';
+import { DETAIL_MAX_UNITS, DIAGNOSTIC_MESSAGE_MAX_UNITS, NAME_MAX_UNITS, shapeDiagnostics, shapeOutline, shapeWorkspaceSymbols } from '../../src/lsp/features/present';
 import type { DiagnosticItem, SymbolItem } from '../../src/lsp/features/types';
 import { capList, capNames, fitPage, MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
 import { splitLines } from '../../src/lsp/position';
@@ -165,6 +165,44 @@ describe('capped pages: a whole answer within the tool result cap', () => {
     assert.ok(Buffer.byteLength(JSON.stringify(answer)) <= 100_000);
     assert.match(answer.capNote ?? '', /within the 100000 bytes tool result cap/);
     assert.equal((await fitPage(10, TOOL_OUTPUT_CAP_BYTES, build(0))).capNote, undefined);
+  });
+});
+
+describe('capped pages: text from a source is cut to its bound and flagged', () => {
+  const big = (c: string) => c.repeat(1_000_000);
+  const at = { uri: 'file:///ws/a.ts', range: R(0), selectionRange: R(0) };
+  const none = async () => undefined;
+
+  it('a symbol with a megabyte name, detail and container: each cut, the symbol flagged cut; a short one untouched', async () => {
+    const scored = [
+      { symbol: { ...at, name: big('n'), kind: 'Function', detail: big('d'), containerName: big('c') } as SymbolItem, score: 2 },
+      { symbol: { ...at, name: 'ok', kind: 'Function', detail: 'x', containerName: 'y', range: R(1), selectionRange: R(1) } as SymbolItem, score: 1 },
+    ];
+    const shaped = await shapeWorkspaceSymbols(scored, { roots: ['file:///ws'], offset: 0, limit: 10, readLines: none });
+    const [cut, ok] = shaped.symbols;
+    assert.equal(cut!.name, `${'n'.repeat(NAME_MAX_UNITS)}…`);
+    assert.equal(cut!.detail, `${'d'.repeat(DETAIL_MAX_UNITS)}…`);
+    assert.equal(cut!.containerName, `${'c'.repeat(NAME_MAX_UNITS)}…`);
+    assert.equal(cut!.cut, true);
+    assert.deepEqual([ok!.name, ok!.detail, ok!.containerName, ok!.cut], ['ok', 'x', 'y', undefined]);
+    const outline = await shapeOutline([scored[0]!.symbol], { roots: ['file:///ws'], offset: 0, limit: 10, readLines: none });
+    assert.equal(outline.outline[0]!.cut, true);
+    assert.ok(Buffer.byteLength(JSON.stringify(outline)) < 4096);
+  });
+
+  it('a diagnostic with a megabyte message, source and code: each cut, flagged cut', async () => {
+    const items: DiagnosticItem[] = [
+      { ...at, severity: 'error', message: `${big('m')}`, source: big('s'), code: big('k') },
+      { ...at, range: R(1), severity: 'error', message: 'short', source: 'ts', code: '2322' },
+    ];
+    const shaped = await shapeDiagnostics(items, { roots: ['file:///ws'], offset: 0, limit: 10, readLines: none });
+    const [cut, ok] = shaped.diagnostics;
+    assert.equal(cut!.message, `${'m'.repeat(DIAGNOSTIC_MESSAGE_MAX_UNITS)}…`);
+    assert.equal(cut!.source, `${'s'.repeat(NAME_MAX_UNITS)}…`);
+    assert.equal(cut!.code, `${'k'.repeat(NAME_MAX_UNITS)}…`);
+    assert.equal(cut!.cut, true);
+    assert.deepEqual([ok!.message, ok!.source, ok!.code, ok!.cut], ['short', 'ts', '2322', undefined]);
+    assert.ok(Buffer.byteLength(JSON.stringify(shaped)) < 16 * 1024);
   });
 });
 

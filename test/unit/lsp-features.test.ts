@@ -7,7 +7,7 @@ import { matchSymbolName } from '../../src/lsp/features/match';
 import { nestByRange, toDiagnosticItems, toSymbolItems } from '../../src/lsp/features/convert';
 import { shapeCallTree, shapeOutline, shapeWorkspaceSymbols, shapeDiagnostics } from '../../src/lsp/features/present';
 import { walkCalls, MAX_CALL_DEPTH, MAX_CALL_NODES, MAX_CALLS_PER_ITEM } from '../../src/lsp/features/callHierarchy';
-import { CALL_DETAIL_MAX_UNITS, CALL_NAME_MAX_UNITS, MAX_CALL_SITES, MAX_OTHER_ITEMS } from '../../src/lsp/features/present';
+import { DETAIL_MAX_UNITS, DIAGNOSTIC_MESSAGE_MAX_UNITS, NAME_MAX_UNITS, MAX_CALL_SITES, MAX_OTHER_ITEMS } from '../../src/lsp/features/present';
 import { MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
 import { formatBytes, TOOL_OUTPUT_CAP_BYTES } from '../../src/common/toolResultCap';
 import * as fs from 'node:fs';
@@ -222,16 +222,20 @@ describe('feature selection by file extension and input rules', () => {
       `at most ${MAX_CALL_NODES} items per answer and ${MAX_CALLS_PER_ITEM} calls per item`,
       `at most ${MAX_CALL_SITES} call sites per call`,
       `at most ${MAX_OTHER_ITEMS} otherItems`,
-      `a name longer than ${CALL_NAME_MAX_UNITS} or a detail longer than ${CALL_DETAIL_MAX_UNITS} UTF-16 code units is cut`,
+      `a name longer than ${NAME_MAX_UNITS} or a detail longer than ${DETAIL_MAX_UNITS} UTF-16 code units is cut`,
       `depth 1–${MAX_CALL_DEPTH}`,
     ]) {
       assert.ok(calls.includes(stated), stated);
     }
+    const symbols = tools.find((t) => t.name === 'dsh_symbols')!.modelDescription;
+    assert.ok(symbols.includes(`a name or containerName longer than ${NAME_MAX_UNITS} or a detail longer than ${DETAIL_MAX_UNITS} UTF-16 code units is cut`));
+    const diagnostics = tools.find((t) => t.name === 'dsh_diagnostics')!.modelDescription;
+    assert.ok(diagnostics.includes(`a message longer than ${DIAGNOSTIC_MESSAGE_MAX_UNITS} or a source or code longer than ${NAME_MAX_UNITS} UTF-16 code units is cut`));
     const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
     const row = (tool: string) => readme.split('\n').find((l) => l.startsWith(`| \`${tool}\` |`))!;
     assert.ok(row('dsh_lsp').includes(`at most ${MAX_LISTED_FILES} files (${formatBytes(MAX_LISTED_FILES_BYTES)})`));
     assert.ok(row('dsh_call_hierarchy').includes(`at most ${MAX_CALL_SITES} call sites per call, ${MAX_CALLS_PER_ITEM} calls per item and ${MAX_OTHER_ITEMS} \`otherItems\``));
-    assert.ok(row('dsh_call_hierarchy').includes(`names over ${CALL_NAME_MAX_UNITS} and details over ${CALL_DETAIL_MAX_UNITS} UTF-16 code units cut`));
+    assert.ok(row('dsh_call_hierarchy').includes(`names over ${NAME_MAX_UNITS} and details over ${DETAIL_MAX_UNITS} UTF-16 code units cut`));
     assert.ok(readme.includes(`at most ${MAX_CALL_NODES} call hierarchy items; every answer stays within\nthe ${cap} tool result cap`));
   });
 });

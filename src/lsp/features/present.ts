@@ -20,6 +20,17 @@ import { slicedSort } from '../slicedSort';
 import type { CallItem, DiagnosticItem, Severity, SymbolItem, SymbolKindName } from './types';
 import { SEVERITIES } from './types';
 
+/**
+ * Most UTF-16 code units of a name a source gave, as an answer shows it (a symbol's `name` and
+ * `containerName`, a call item's `name`, `otherItems`, a diagnostic's `source` and `code`); a
+ * longer one is cut, ending in `…`, and its entry flagged `cut`.
+ */
+export const NAME_MAX_UNITS = 200;
+/** Most UTF-16 code units of a `detail` (symbols, call items) as an answer shows it; then as {@link NAME_MAX_UNITS}. */
+export const DETAIL_MAX_UNITS = 400;
+/** Most UTF-16 code units of a diagnostic's `message` as an answer shows it; then as {@link NAME_MAX_UNITS}. */
+export const DIAGNOSTIC_MESSAGE_MAX_UNITS = 4000;
+
 /** Reads a document's lines (split by `splitLines`; for a very big document only its first lines, see `headLines`), `undefined` when unreadable. */
 export type ReadLines = (uri: string) => Promise<readonly string[] | undefined>;
 
@@ -36,10 +47,14 @@ export interface ModelRange {
  * `endLine`/`endColumn` where its declaration ends (exclusive). Outline entries carry `children`.
  */
 export interface ShownSymbol extends ModelRange {
+  /** At most {@link NAME_MAX_UNITS} UTF-16 code units (then `…`, and `cut`); so is `containerName`. */
   readonly name: string;
   readonly kind: string;
+  /** At most {@link DETAIL_MAX_UNITS} UTF-16 code units (then `…`, and `cut`). */
   readonly detail?: string;
   readonly containerName?: string;
+  /** `name`, `detail` or `containerName` was longer than its bound and is cut (it ends in `…`). */
+  readonly cut?: true;
   readonly path: string;
   readonly external?: true;
   readonly nodeModules?: true;
@@ -127,11 +142,16 @@ function symbolRange(s: SymbolItem, lines: readonly string[] | undefined): Range
 }
 
 async function showSymbol(s: SymbolItem, place: PlacedPath, lines: ReadLines, children?: ShownSymbol[]): Promise<ShownSymbol> {
+  const name = textHead(s.name, NAME_MAX_UNITS);
+  const detail = s.detail ? textHead(s.detail, DETAIL_MAX_UNITS) : undefined;
+  const containerName = s.containerName ? textHead(s.containerName, NAME_MAX_UNITS) : undefined;
+  const cut = name !== s.name || (detail !== undefined && detail !== s.detail) || (containerName !== undefined && containerName !== s.containerName);
   return {
-    name: s.name,
+    name,
     kind: s.kind,
-    ...(s.detail ? { detail: s.detail } : {}),
-    ...(s.containerName ? { containerName: s.containerName } : {}),
+    ...(detail ? { detail } : {}),
+    ...(containerName ? { containerName } : {}),
+    ...(cut ? { cut: true as const } : {}),
     path: place.path,
     ...(await (async () => {
       const l = await lines(s.uri);
@@ -300,9 +320,13 @@ export async function shapeOutline(tree: readonly SymbolItem[], options: Present
 export interface ShownDiagnostic extends ModelRange {
   readonly path: string;
   readonly severity: Severity;
+  /** At most {@link DIAGNOSTIC_MESSAGE_MAX_UNITS} UTF-16 code units (then `…`, and `cut`). */
   readonly message: string;
+  /** At most {@link NAME_MAX_UNITS} UTF-16 code units (then `…`, and `cut`); so is `code`. */
   readonly source?: string;
   readonly code?: string;
+  /** `message`, `source` or `code` was longer than its bound and is cut (it ends in `…`). */
+  readonly cut?: true;
 }
 
 /** Per-file counts of diagnostics: `count` and the number of each severity present. */
@@ -384,14 +408,21 @@ export async function shapeDiagnostics(items: readonly DiagnosticItem[], options
   });
   const lines = cachedLines(options.readLines);
   const diagnostics = await Promise.all(
-    page.map(async ({ d, place }) => ({
-      path: place.path,
-      ...toModelRange(d.range, await lines(d.uri)),
-      severity: d.severity,
-      message: d.message,
-      ...(d.source ? { source: d.source } : {}),
-      ...(d.code !== undefined ? { code: d.code } : {}),
-    })),
+    page.map(async ({ d, place }): Promise<ShownDiagnostic> => {
+      const message = textHead(d.message, DIAGNOSTIC_MESSAGE_MAX_UNITS);
+      const source = d.source ? textHead(d.source, NAME_MAX_UNITS) : undefined;
+      const code = d.code !== undefined ? textHead(d.code, NAME_MAX_UNITS) : undefined;
+      const cut = message !== d.message || source !== (d.source || undefined) || code !== d.code;
+      return {
+        path: place.path,
+        ...toModelRange(d.range, await lines(d.uri)),
+        severity: d.severity,
+        message,
+        ...(source ? { source } : {}),
+        ...(code !== undefined ? { code } : {}),
+        ...(cut ? { cut: true as const } : {}),
+      };
+    }),
   );
   const bySeverity = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}${counts[s] === 1 || s === 'information' ? '' : 's'}`);
   const base = paging.summary;
@@ -404,10 +435,6 @@ export async function shapeDiagnostics(items: readonly DiagnosticItem[], options
   };
 }
 
-/** Most UTF-16 code units of an item's name in a call hierarchy answer (`name`, `otherItems`); a longer one is cut, ending in `…`. */
-export const CALL_NAME_MAX_UNITS = 200;
-/** Most UTF-16 code units of an item's `detail` in a call hierarchy answer; a longer one is cut, ending in `…`. */
-export const CALL_DETAIL_MAX_UNITS = 400;
 /** Most names of the other items a position prepared to that an answer lists (`otherItems`). */
 export const MAX_OTHER_ITEMS = 10;
 /** Most bytes of the JSON of `otherItems` (UTF-8). */
@@ -415,10 +442,10 @@ export const MAX_OTHER_ITEMS_BYTES = 4 * 1024;
 
 /** A call hierarchy node as the model sees it. */
 export interface ShownCall extends ModelRange {
-  /** The item's name, at most {@link CALL_NAME_MAX_UNITS} UTF-16 code units (then `…`, and `cut`). */
+  /** The item's name, at most {@link NAME_MAX_UNITS} UTF-16 code units (then `…`, and `cut`). */
   readonly name: string;
   readonly kind: string;
-  /** At most {@link CALL_DETAIL_MAX_UNITS} UTF-16 code units (then `…`, and `cut`). */
+  /** At most {@link DETAIL_MAX_UNITS} UTF-16 code units (then `…`, and `cut`). */
   readonly detail?: string;
   /** `name` or `detail` was longer than its bound and is cut (it ends in `…`). */
   readonly cut?: true;
@@ -463,7 +490,7 @@ export const MAX_CALL_SITES = 20;
  * Convert a walked call tree for the model (paths placed, positions 1-based; call-site previews
  * from the lines). The walk bounds the items; a caller may call an item at any number of places:
  * the first {@link MAX_CALL_SITES} are shown, the rest counted in `moreCallSites`. Names and
- * details longer than {@link CALL_NAME_MAX_UNITS} / {@link CALL_DETAIL_MAX_UNITS} are cut (the
+ * details longer than {@link NAME_MAX_UNITS} / {@link DETAIL_MAX_UNITS} are cut (the
  * item flagged `cut`). The conversion
  * yields every few ms, a step per item and per call site.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
@@ -486,8 +513,8 @@ export async function shapeCallTree(node: CallTreeNode, roots: readonly string[]
         callSites.push({ path: sitePath, ...toModelRange(r, siteLines), preview: text !== undefined ? preview(text) : '' });
       }
     }
-    const name = textHead(n.item.name, CALL_NAME_MAX_UNITS);
-    const detail = n.item.detail ? textHead(n.item.detail, CALL_DETAIL_MAX_UNITS) : undefined;
+    const name = textHead(n.item.name, NAME_MAX_UNITS);
+    const detail = n.item.detail ? textHead(n.item.detail, DETAIL_MAX_UNITS) : undefined;
     return {
       name,
       kind: n.item.kind,
@@ -539,7 +566,7 @@ export interface ShapedCallAnswer {
   /**
    * Names of the other items the position prepared to (not walked), at most
    * {@link MAX_OTHER_ITEMS} names and {@link MAX_OTHER_ITEMS_BYTES} of JSON, each at most
-   * {@link CALL_NAME_MAX_UNITS} UTF-16 code units (then `…`); absent when there are none.
+   * {@link NAME_MAX_UNITS} UTF-16 code units (then `…`); absent when there are none.
    */
   readonly otherItems?: readonly string[];
   /** Other items left out of `otherItems` by its bounds. */
@@ -570,7 +597,7 @@ export async function shapeCallAnswer<H extends object = Record<never, never>>(
   let nodes = walked.nodes;
   let truncated = walked.truncated;
   const otherNames = (options.otherItems ?? []).slice(0, MAX_OTHER_ITEMS).map((x) => x.name);
-  const others = capNames(otherNames, MAX_OTHER_ITEMS, CALL_NAME_MAX_UNITS, MAX_OTHER_ITEMS_BYTES);
+  const others = capNames(otherNames, MAX_OTHER_ITEMS, NAME_MAX_UNITS, MAX_OTHER_ITEMS_BYTES);
   const otherCount = options.otherItems?.length ?? 0;
   const moreOthers = otherCount - others.listed.length;
   const otherFields =
@@ -578,9 +605,9 @@ export async function shapeCallAnswer<H extends object = Record<never, never>>(
       ? { otherItems: others.listed, ...(moreOthers > 0 ? { moreOtherItems: moreOthers } : {}), ...(others.cut ? { otherItemsCut: true as const } : {}) }
       : {};
   if (moreOthers > 0) notes.push(`the position is also on ${otherCount} other items: otherItems lists ${others.listed.length} of ${otherCount} (${moreOthers} more counted in moreOtherItems)`);
-  if (others.cut) notes.push(`names in otherItems longer than ${CALL_NAME_MAX_UNITS} UTF-16 code units are cut, ending in …`);
+  if (others.cut) notes.push(`names in otherItems longer than ${NAME_MAX_UNITS} UTF-16 code units are cut, ending in …`);
   const anyCut = (n: ShownCall): boolean => !!n.cut || (n.calls ?? []).some(anyCut);
-  if (anyCut(root)) notes.push(`items with cut: true have a name longer than ${CALL_NAME_MAX_UNITS} or a detail longer than ${CALL_DETAIL_MAX_UNITS} UTF-16 code units, cut and ending in …`);
+  if (anyCut(root)) notes.push(`items with cut: true have a name longer than ${NAME_MAX_UNITS} or a detail longer than ${DETAIL_MAX_UNITS} UTF-16 code units, cut and ending in …`);
   const build = (): H & ShapedCallAnswer => {
     const direct = (root.calls?.length ?? 0) + (root.moreCalls ?? 0);
     const listed = root.calls?.length ?? 0;
