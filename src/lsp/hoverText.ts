@@ -2,6 +2,30 @@
  * Hover contents as plain text for the model (plain Node), whatever shape the language feature
  * answered with.
  */
+import { textHead } from '../common/textHead';
+
+/** Most UTF-16 code units of hover text an answer shows (at most 24 KiB of UTF-8 for text without control characters). */
+export const HOVER_MAX_UNITS = 8000;
+
+/** Hover text as `dsh_lsp` answers with it (see {@link shownHover}). */
+export interface ShownHover {
+  /** The text, or `null` (no hover); cut to {@link HOVER_MAX_UNITS} UTF-16 code units plus `…` when longer. */
+  readonly hover: string | null;
+  /** Present when `hover` was cut. */
+  readonly hoverCut?: true;
+  /** The whole text's length in UTF-16 code units, present when `hover` was cut. */
+  readonly hoverUnits?: number;
+}
+
+/**
+ * Flattened hover text bounded for an answer: whole when it has at most {@link HOVER_MAX_UNITS}
+ * UTF-16 code units, else its start (a surrogate pair never split, `…` appended), `hoverCut` and
+ * the whole length in `hoverUnits`.
+ */
+export function shownHover(text: string | null): ShownHover {
+  if (text === null || text.length <= HOVER_MAX_UNITS) return { hover: text };
+  return { hover: textHead(text, HOVER_MAX_UNITS), hoverCut: true, hoverUnits: text.length };
+}
 
 /**
  * Flatten hover contents of every shape VS Code and LSP use, without `instanceof` (objects may

@@ -9,6 +9,7 @@ import { shapeCallTree, shapeOutline, shapeWorkspaceSymbols, shapeDiagnostics } 
 import { walkCalls, MAX_CALL_DEPTH, MAX_CALL_NODES, MAX_CALLS_PER_ITEM } from '../../src/lsp/features/callHierarchy';
 import { DETAIL_MAX_UNITS, DIAGNOSTIC_MESSAGE_MAX_UNITS, NAME_MAX_UNITS, MAX_CALL_SITES, MAX_OTHER_ITEMS } from '../../src/lsp/features/present';
 import { MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
+import { HOVER_MAX_UNITS } from '../../src/lsp/hoverText';
 import { formatBytes, TOOL_OUTPUT_CAP_BYTES } from '../../src/common/toolResultCap';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -211,6 +212,8 @@ describe('feature selection by file extension and input rules', () => {
   it('every size the navigation tools state (package.json, README) is the one the code enforces', () => {
     const tools = packageJson().contributes.languageModelTools;
     const cap = formatBytes(TOOL_OUTPUT_CAP_BYTES);
+    const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+    const row = (tool: string) => readme.split('\n').find((l) => l.startsWith(`| \`${tool}\` |`))!;
     for (const name of ['dsh_symbols', 'dsh_diagnostics', 'dsh_call_hierarchy']) {
       const d = tools.find((t) => t.name === name)!.modelDescription;
       assert.ok(d.includes(`results are capped at ${cap}`), `${name} states the ${cap} cap`);
@@ -229,13 +232,17 @@ describe('feature selection by file extension and input rules', () => {
     }
     const symbols = tools.find((t) => t.name === 'dsh_symbols')!.modelDescription;
     assert.ok(symbols.includes(`a name or containerName longer than ${NAME_MAX_UNITS} or a detail longer than ${DETAIL_MAX_UNITS} UTF-16 code units is cut`));
+    const lsp = tools.find((t) => t.name === 'dsh_lsp')!.modelDescription;
+    assert.ok(lsp.includes(`hover text longer than ${HOVER_MAX_UNITS} UTF-16 code units is cut`));
+    assert.ok(lsp.includes(`(at most ${MAX_LISTED_FILES} files)`));
+    assert.ok(row('dsh_lsp').includes(`hover text over ${HOVER_MAX_UNITS} UTF-16 code units cut`));
     const diagnostics = tools.find((t) => t.name === 'dsh_diagnostics')!.modelDescription;
     assert.ok(diagnostics.includes(`a message longer than ${DIAGNOSTIC_MESSAGE_MAX_UNITS} or a source or code longer than ${NAME_MAX_UNITS} UTF-16 code units is cut`));
-    const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
-    const row = (tool: string) => readme.split('\n').find((l) => l.startsWith(`| \`${tool}\` |`))!;
     assert.ok(row('dsh_lsp').includes(`at most ${MAX_LISTED_FILES} files (${formatBytes(MAX_LISTED_FILES_BYTES)})`));
     assert.ok(row('dsh_call_hierarchy').includes(`at most ${MAX_CALL_SITES} call sites per call, ${MAX_CALLS_PER_ITEM} calls per item and ${MAX_OTHER_ITEMS} \`otherItems\``));
     assert.ok(row('dsh_call_hierarchy').includes(`names over ${NAME_MAX_UNITS} and details over ${DETAIL_MAX_UNITS} UTF-16 code units cut`));
+    assert.ok(row('dsh_symbols').includes(`names over ${NAME_MAX_UNITS} and details over ${DETAIL_MAX_UNITS} UTF-16 code units cut`));
+    assert.ok(row('dsh_diagnostics').includes(`messages over ${DIAGNOSTIC_MESSAGE_MAX_UNITS} UTF-16 code units cut`));
     assert.ok(readme.includes(`at most ${MAX_CALL_NODES} call hierarchy items; every answer stays within\nthe ${cap} tool result cap`));
   });
 });

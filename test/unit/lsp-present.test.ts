@@ -3,7 +3,7 @@
 // L18, L19), hover flattening (L03, L04) and declaration-keyword snapping (L11), under plain Node.
 import * as assert from 'node:assert/strict';
 import { snapToDeclaredName } from '../../src/lsp/declaredName';
-import { flattenHover } from '../../src/lsp/hoverText';
+import { flattenHover, HOVER_MAX_UNITS, shownHover } from '../../src/lsp/hoverText';
 import { isLoadingHover } from '../../src/lsp/loadingHover';
 import { preview, PREVIEW_MAX_CHARS } from '../../src/lsp/previewLine';
 import { shapeLocations } from '../../src/lsp/shapeLocations';
@@ -143,6 +143,18 @@ describe('lsp present: hover flattening', () => {
     assert.equal(flattenHover([null, undefined, '']), null);
     assert.equal(flattenHover(null), null);
     assert.equal(flattenHover([]), null);
+  });
+
+  it('a hover of megabytes is cut to HOVER_MAX_UNITS code units, flagged with its whole length; a short one is whole', () => {
+    const shown = shownHover(`a😀${'x'.repeat(1_000_000)}`);
+    assert.equal(shown.hover, `a😀${'x'.repeat(HOVER_MAX_UNITS - 3)}…`);
+    assert.equal(shown.hoverCut, true);
+    assert.equal(shown.hoverUnits, 1_000_003);
+    assert.ok(Buffer.byteLength(JSON.stringify(shown)) < 32 * 1024);
+    assert.deepEqual(shownHover('const x: 1'), { hover: 'const x: 1' });
+    assert.deepEqual(shownHover(null), { hover: null });
+    const pair = shownHover(`${'x'.repeat(HOVER_MAX_UNITS - 1)}😀`);
+    assert.equal(pair.hover, `${'x'.repeat(HOVER_MAX_UNITS - 1)}…`, 'a surrogate pair is never split');
   });
 
   it('a "(loading...)" hover (alone or as a prefix) is recognised as not ready', () => {

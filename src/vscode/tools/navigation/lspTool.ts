@@ -17,6 +17,7 @@ import type { LspService } from '../../../lsp/service';
 import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../../../lsp/types';
 import { resolveModelPosition, UsedPosition } from '../../../lsp/usedPosition';
 import { shownHead } from '../../../lsp/lineWindow';
+import { shownHover, type ShownHover } from '../../../lsp/hoverText';
 import { integerProblem } from '../../../common/integerInput';
 import { symbolProblem } from '../../../lsp/symbolAnchor';
 import { extensionOfUri } from '../../../lsp/uri';
@@ -50,13 +51,12 @@ export interface LspToolLocationsJson extends ShapedLocations {
   position: UsedPosition;
 }
 
-/** JSON of a hover answer: `hover` is plain text or `null` (nothing to show). */
-export interface LspToolHoverJson {
+/** JSON of a hover answer: `hover` is plain text or `null` (nothing to show), bounded as {@link shownHover} says. */
+export interface LspToolHoverJson extends ShownHover {
   operation: 'hover';
   file: string;
   provider: string;
   position: UsedPosition;
-  hover: string | null;
 }
 
 /**
@@ -162,7 +162,7 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
       const workspaceUri = workspaceUriOf(target);
       const result = await this.service.query({ operation, uri: uriText, position: lspPosition, workspaceUri }, cancellation.signal);
       if (result.kind === 'hover') {
-        return { operation: 'hover', file: target.shown, provider: served.providerId, position, hover: result.contents };
+        return { operation: 'hover', file: target.shown, provider: served.providerId, position, ...shownHover(result.contents) };
       }
       const shaped = await shapeLocations(result.locations, {
         operation: operation as Exclude<LspOperation, 'hover'>,
