@@ -6,6 +6,18 @@
 import { fileURLToPath } from 'node:url';
 import { LspError } from './types';
 import { errorMessage } from '../common/errorMessage';
+import { textHead } from '../common/textHead';
+
+/** Most UTF-16 code units of what a source says in a report (its error, its note) that an answer shows. */
+export const SOURCE_TEXT_MAX_UNITS = 1000;
+
+/**
+ * What a source said (an error's message, a note), as an answer's report shows it: at most
+ * {@link SOURCE_TEXT_MAX_UNITS} UTF-16 code units, cut with `…` (a surrogate pair never split).
+ */
+export function sourceText(said: unknown): string {
+  return textHead(typeof said === 'string' ? said : errorMessage(said), SOURCE_TEXT_MAX_UNITS);
+}
 
 /**
  * `file_not_found`: the document `uri` (a URI string) could not be opened or read. The message

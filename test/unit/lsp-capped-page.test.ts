@@ -15,6 +15,11 @@ import { shapeLocations } from '../../src/lsp/shapeLocations';
 import type { NavLocation } from '../../src/lsp/types';
 import { fileUriToPath } from '../../src/lsp/uri';
 import { TOOL_OUTPUT_CAP_BYTES } from '../../src/common/toolResultCap';
+import { FeatureRegistry } from '../../src/lsp/features/registry';
+import { gatherWorkspaceDiagnostics } from '../../src/lsp/features/workspaceDiagnostics';
+import { gatherWorkspaceSymbols } from '../../src/lsp/features/workspaceSymbols';
+import { LspService } from '../../src/lsp/service';
+import { SOURCE_TEXT_MAX_UNITS } from '../../src/lsp/sourceErrors';
 import { Vault } from '../helpers/wikiVault';
 
 const R = (line: number) => ({ start: { line, character: 0 }, end: { line, character: 5 } });
@@ -203,6 +208,34 @@ describe('capped pages: text from a source is cut to its bound and flagged', () 
     assert.equal(cut!.cut, true);
     assert.deepEqual([ok!.message, ok!.source, ok!.code, ok!.cut], ['short', 'ts', '2322', undefined]);
     assert.ok(Buffer.byteLength(JSON.stringify(shaped)) < 16 * 1024);
+  });
+});
+
+describe('capped pages: what a failing source says is cut to its bound', () => {
+  it('a source whose error or note is a megabyte: its report in sources keeps the start, cut with …', async () => {
+    const service = new LspService();
+    service.registerProvider({ id: 'loud', extensions: { '.ts': 'typescript' }, query: async () => ({ kind: 'hover', contents: null }) });
+    service.registerProvider({ id: 'noisy', extensions: { '.js': 'javascript' }, query: async () => ({ kind: 'hover', contents: null }) });
+    const registry = new FeatureRegistry(service);
+    const huge = `server crashed: ${'x'.repeat(1_000_000)}`;
+    registry.register('symbols', { id: 'loud', workspaceSymbols: async () => { throw new Error(huge); }, documentSymbols: async () => [] });
+    registry.register('diagnostics', {
+      id: 'loud',
+      documentDiagnostics: async () => { throw new Error(huge); },
+      workspaceDiagnostics: async () => { throw new Error(huge); },
+    });
+    registry.register('diagnostics', {
+      id: 'noisy',
+      documentDiagnostics: async () => ({ diagnostics: [], freshness: 'unknown' }),
+      workspaceDiagnostics: async () => ({ diagnostics: [], freshness: 'unknown', note: huge }),
+    });
+    const signal = new AbortController().signal;
+    const symbols = await gatherWorkspaceSymbols(registry, 'a', undefined, ['file:///ws'], signal);
+    assert.equal(symbols.sources[0]!.error, `server crashed: ${'x'.repeat(SOURCE_TEXT_MAX_UNITS - 16)}…`);
+    const diagnostics = await gatherWorkspaceDiagnostics(registry, ['file:///ws'], signal);
+    const byId = Object.fromEntries(diagnostics.sources.map((r) => [r.id, r]));
+    assert.equal(byId.loud!.error, `server crashed: ${'x'.repeat(SOURCE_TEXT_MAX_UNITS - 16)}…`);
+    assert.equal(byId.noisy!.note, `server crashed: ${'x'.repeat(SOURCE_TEXT_MAX_UNITS - 16)}…`);
   });
 });
 

@@ -7,7 +7,7 @@
  * kept, and one report per source (its count, freshness and note, or its error instead of failing
  * the call).
  */
-import { errorMessage } from '../../common/errorMessage';
+import { sourceText } from '../sourceErrors';
 import { TimeSlice } from '../timeSlice';
 import type { FeatureRegistry } from './registry';
 import type { DiagnosticItem, Freshness } from './types';
@@ -67,10 +67,10 @@ export async function gatherWorkspaceDiagnostics(registry: FeatureRegistry, fold
           if (answer.note && !notes.includes(answer.note)) notes.push(answer.note);
         }
         if (FRESHNESS_RANK[sourceFreshness] > FRESHNESS_RANK[freshness]) freshness = sourceFreshness;
-        sources.push({ id: p.id, count, freshness: sourceFreshness, ...(notes.length > 0 ? { note: notes.join('; ') } : {}) });
+        sources.push({ id: p.id, count, freshness: sourceFreshness, ...(notes.length > 0 ? { note: sourceText(notes.join('; ')) } : {}) });
       } catch (e) {
         if (signal.aborted) throw e;
-        sources.push({ id: p.id, count, error: errorMessage(e) });
+        sources.push({ id: p.id, count, error: sourceText(e) });
       }
     }),
   );

@@ -4,7 +4,7 @@
  * or one-letter query on a big repository), so each pass yields through a {@link TimeSlice} every
  * few ms instead of holding the thread for the whole list.
  */
-import { errorMessage } from '../../common/errorMessage';
+import { sourceText } from '../sourceErrors';
 import { TimeSlice } from '../timeSlice';
 import { slicedSort } from '../slicedSort';
 import { isLspError, LspError } from '../types';
@@ -121,7 +121,7 @@ export async function gatherWorkspaceSymbols(registry: FeatureRegistry, query: s
       } catch (e) {
         if (signal.aborted) throw e;
         if (isLspError(e) && e.details.reason === 'not_ready') notReady.push(e);
-        sources.push({ id: p.id, count, error: errorMessage(e) });
+        sources.push({ id: p.id, count, error: sourceText(e) });
       }
     }),
   );

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { abortOnCancel } from '../../cancellation';
 import { validateDiagnosticsInput } from '../../../lsp/features/input';
 import { shapeDiagnostics } from '../../../lsp/features/present';
+import { sourceText } from '../../../lsp/sourceErrors';
 import type { FeatureRegistry } from '../../../lsp/features/registry';
 import type { DiagnosticItem } from '../../../lsp/features/types';
 import { gatherWorkspaceDiagnostics } from '../../../lsp/features/workspaceDiagnostics';
@@ -41,7 +42,7 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
         const target = await resolveInside(i.filePath, DiagnosticsTool.toolName);
         const { provider, providerId, languageId } = this.registry.forUri('diagnostics', target.uri.toString());
         const answer = await provider.documentDiagnostics(target.uri.toString(), languageId, { workspaceUri: workspaceUriOf(target), signal });
-        return await shape(answer.diagnostics, { scope: 'file', file: target.shown, provider: providerId, freshness: answer.freshness, ...(answer.note ? { freshnessNote: answer.note } : {}) });
+        return await shape(answer.diagnostics, { scope: 'file', file: target.shown, provider: providerId, freshness: answer.freshness, ...(answer.note ? { freshnessNote: sourceText(answer.note) } : {}) });
       }
       const folders = openFolders('the workspace\'s problems are those of its folders; pass filePath for one file');
       const { items, freshness, sources } = await gatherWorkspaceDiagnostics(this.registry, folders, signal);
