@@ -8,6 +8,8 @@
  * UTF-16 character). The conversion uses `./position.ts` only.
  */
 
+import { textHead } from '../common/textHead';
+import { LINE_TEXT_MAX_UNITS } from './lineWindow';
 import { CappedPage, CollapsedGroup, FileCount, MAX_NAMED, shapePage } from './pageSummary';
 import { PlacedPath, placeUri } from './placeUri';
 import { characterToModelColumn } from './position';
@@ -43,7 +45,10 @@ export interface ShownLocation {
   readonly moreCandidates?: number;
   readonly fuzzy?: true;
   readonly unresolved?: true;
+  /** The target of an unresolved link as written, at most {@link LINE_TEXT_MAX_UNITS} UTF-16 code units (then `…`, and `linkTargetCut`). */
   readonly linkTarget?: string;
+  /** `linkTarget` was longer than its bound and is cut (it ends in `…`). */
+  readonly linkTargetCut?: true;
   readonly anchorMissing?: true;
   readonly embed?: true;
 }
@@ -219,7 +224,8 @@ function show(p: Placed, answer: readonly string[] | undefined | WithheldLines, 
     ...(loc.candidates && loc.candidates.length > MAX_NAMED ? { moreCandidates: loc.candidates.length - MAX_NAMED } : {}),
     ...(loc.fuzzy ? { fuzzy: true as const } : {}),
     ...(loc.unresolved ? { unresolved: true as const } : {}),
-    ...(loc.linkTarget !== undefined ? { linkTarget: loc.linkTarget } : {}),
+    ...(loc.linkTarget !== undefined ? { linkTarget: textHead(loc.linkTarget, LINE_TEXT_MAX_UNITS) } : {}),
+    ...(loc.linkTarget !== undefined && loc.linkTarget.length > LINE_TEXT_MAX_UNITS ? { linkTargetCut: true as const } : {}),
     ...(loc.anchorMissing ? { anchorMissing: true as const } : {}),
     ...(loc.embed ? { embed: true as const } : {}),
   };

@@ -10,6 +10,7 @@ import { walkCalls, MAX_CALL_DEPTH, MAX_CALL_NODES, MAX_CALLS_PER_ITEM } from '.
 import { DETAIL_MAX_UNITS, DIAGNOSTIC_MESSAGE_MAX_UNITS, NAME_MAX_UNITS, MAX_CALL_SITES, MAX_OTHER_ITEMS } from '../../src/lsp/features/present';
 import { MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
 import { HOVER_MAX_UNITS } from '../../src/lsp/hoverText';
+import { LINE_TEXT_MAX_UNITS } from '../../src/lsp/lineWindow';
 import { formatBytes, TOOL_OUTPUT_CAP_BYTES } from '../../src/common/toolResultCap';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -235,6 +236,8 @@ describe('feature selection by file extension and input rules', () => {
     const lsp = tools.find((t) => t.name === 'dsh_lsp')!.modelDescription;
     assert.ok(lsp.includes(`hover text longer than ${HOVER_MAX_UNITS} UTF-16 code units is cut`));
     assert.ok(lsp.includes(`(at most ${MAX_LISTED_FILES} files)`));
+    assert.ok(lsp.includes(`linkTarget? (at most ${LINE_TEXT_MAX_UNITS} UTF-16 units`));
+    assert.ok(lsp.includes(`a line over ${LINE_TEXT_MAX_UNITS} UTF-16 units is cut`));
     assert.ok(row('dsh_lsp').includes(`hover text over ${HOVER_MAX_UNITS} UTF-16 code units cut`));
     const diagnostics = tools.find((t) => t.name === 'dsh_diagnostics')!.modelDescription;
     assert.ok(diagnostics.includes(`a message longer than ${DIAGNOSTIC_MESSAGE_MAX_UNITS} or a source or code longer than ${NAME_MAX_UNITS} UTF-16 code units is cut`));

@@ -7,6 +7,7 @@ import { flattenHover, HOVER_MAX_UNITS, shownHover } from '../../src/lsp/hoverTe
 import { isLoadingHover } from '../../src/lsp/loadingHover';
 import { preview, PREVIEW_MAX_CHARS } from '../../src/lsp/previewLine';
 import { shapeLocations } from '../../src/lsp/shapeLocations';
+import { LINE_TEXT_MAX_UNITS } from '../../src/lsp/lineWindow';
 import { splitLines } from '../../src/lsp/position';
 import type { NavLocation } from '../../src/lsp/types';
 
@@ -104,6 +105,19 @@ describe('lsp present: shaping dsh_lsp locations', () => {
     const shaped = await shapeLocations(locations, { operation: 'findReferences', resolvedWorkspaceUri: ROOT, otherRoots: [], offset: 0, limit: 50, readLines: async () => [minified] });
     assert.equal(shaped.locations.length, 50);
     for (const l of shaped.locations) assert.equal(l.preview, minified.slice(0, PREVIEW_MAX_CHARS) + '…');
+  });
+
+  it('an unresolved wiki link written on a line of megabytes: its linkTarget is cut to LINE_TEXT_MAX_UNITS and flagged', async () => {
+    const target = 'n'.repeat(1_000_000);
+    const s = await shapeLocations([loc(`${ROOT}/a.md`, 0, 0, 4, { unresolved: true, linkTarget: target }), loc(`${ROOT}/b.md`, 0, 0, 4, { unresolved: true, linkTarget: 'short' })], {
+      operation: 'findReferences',
+      resolvedWorkspaceUri: ROOT,
+      readLines: async () => undefined,
+    });
+    const [cut, short] = s.locations;
+    assert.equal(cut!.linkTarget, `${'n'.repeat(LINE_TEXT_MAX_UNITS)}…`);
+    assert.equal(cut!.linkTargetCut, true);
+    assert.deepEqual([short!.linkTarget, short!.linkTargetCut], ['short', undefined]);
   });
 
   it('an unreadable target keeps character + 1 and an empty preview', async () => {
