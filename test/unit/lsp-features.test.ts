@@ -236,6 +236,7 @@ describe('feature selection by file extension and input rules', () => {
     const lsp = tools.find((t) => t.name === 'dsh_lsp')!.modelDescription;
     assert.ok(lsp.includes(`hover text longer than ${HOVER_MAX_UNITS} UTF-16 code units is cut`));
     assert.ok(lsp.includes(`(at most ${MAX_LISTED_FILES} files)`));
+    assert.ok(lsp.includes(`results are capped at ${cap} (a page that would not fit is cut, capNote says so`));
     assert.ok(lsp.includes(`linkTarget? (at most ${LINE_TEXT_MAX_UNITS} UTF-16 units`));
     assert.ok(lsp.includes(`a line over ${LINE_TEXT_MAX_UNITS} UTF-16 units is cut`));
     assert.ok(row('dsh_lsp').includes(`hover text over ${HOVER_MAX_UNITS} UTF-16 code units cut`));

@@ -24,7 +24,8 @@ import { extensionOfUri } from '../../../lsp/uri';
 import { describeOutside, placeOf, readUriText, UriPlace } from '../../navigation/fileAccess';
 import { resolveFile, workspaceUriOf } from '../../navigation/resolveFile';
 import { codeFence } from '../markdownText';
-import { toolResult } from '../toolResult';
+import { fitPage } from '../../../lsp/pageSummary';
+import { TOOL_OUTPUT_CAP_BYTES, toolResult } from '../toolResult';
 
 /** Input of `dsh_lsp` (mirrors its `inputSchema` in package.json). */
 export interface LspToolInput {
@@ -49,6 +50,8 @@ export interface LspToolLocationsJson extends ShapedLocations {
   file: string;
   provider: string;
   position: UsedPosition;
+  /** Present when the page was cut to stay within the tool result cap (see `fitPage`). */
+  capNote?: string;
 }
 
 /** JSON of a hover answer: `hover` is plain text or `null` (nothing to show), bounded as {@link shownHover} says. */
@@ -164,23 +167,23 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
       if (result.kind === 'hover') {
         return { operation: 'hover', file: target.shown, provider: served.providerId, position, ...shownHover(result.contents) };
       }
-      const shaped = await shapeLocations(result.locations, {
-        operation: operation as Exclude<LspOperation, 'hover'>,
-        resolvedWorkspaceUri: result.resolvedWorkspaceUri,
-        otherRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()),
-        offset,
-        limit,
-        readLines: (u) => readPreviewLines(vscode.Uri.parse(u), outsideConfirmed),
-      });
-      return {
+      // The whole answer within the tool result cap: a page that would not fit is halved, capNote says so.
+      return await fitPage(limit, TOOL_OUTPUT_CAP_BYTES, async (pageLimit) => ({
         operation: operation as Exclude<LspOperation, 'hover'>,
         file: target.shown,
         provider: served.providerId,
         position,
-        ...shaped,
+        ...(await shapeLocations(result.locations, {
+          operation: operation as Exclude<LspOperation, 'hover'>,
+          resolvedWorkspaceUri: result.resolvedWorkspaceUri,
+          otherRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()),
+          offset,
+          limit: pageLimit,
+          readLines: (u) => readPreviewLines(vscode.Uri.parse(u), outsideConfirmed),
+        })),
         // The language was still loading at the time limit: what it had, said to be incomplete.
         ...(result.provisional ? { provisional: true, provisionalNote: result.provisional } : {}),
-      };
+      }));
     } finally {
       cancellation.dispose();
     }
