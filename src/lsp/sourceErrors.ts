@@ -21,7 +21,8 @@ export function sourceText(said: unknown): string {
 
 /**
  * `file_not_found`: the document `uri` (a URI string) could not be opened or read. The message
- * names the file (its path for `file:` URIs) and the cause's message; `details.uri` is `uri`.
+ * names the file (its path for `file:` URIs) and the cause's message as {@link sourceText} bounds
+ * it; `details.uri` is `uri`; the whole cause stays the error's `cause`.
  */
 export function fileNotFoundError(uri: string, cause: unknown): LspError {
   let shown = uri;
@@ -30,7 +31,7 @@ export function fileNotFoundError(uri: string, cause: unknown): LspError {
   } catch {
     // not a valid file URI: show it as given
   }
-  const why = errorMessage(cause);
+  const why = sourceText(cause);
   return new LspError('file_not_found', `cannot open ${shown}: ${why}`, { uri }, { cause });
 }
 

@@ -18,6 +18,7 @@ import { TOOL_OUTPUT_CAP_BYTES } from '../../src/common/toolResultCap';
 import { FeatureRegistry } from '../../src/lsp/features/registry';
 import { gatherWorkspaceDiagnostics } from '../../src/lsp/features/workspaceDiagnostics';
 import { gatherWorkspaceSymbols } from '../../src/lsp/features/workspaceSymbols';
+import { fileNotFoundError } from '../../src/lsp/sourceErrors';
 import { LspService } from '../../src/lsp/service';
 import { SOURCE_TEXT_MAX_UNITS } from '../../src/lsp/sourceErrors';
 import { Vault } from '../helpers/wikiVault';
@@ -236,6 +237,12 @@ describe('capped pages: what a failing source says is cut to its bound', () => {
     const byId = Object.fromEntries(diagnostics.sources.map((r) => [r.id, r]));
     assert.equal(byId.loud!.error, `server crashed: ${'x'.repeat(SOURCE_TEXT_MAX_UNITS - 16)}…`);
     assert.equal(byId.noisy!.note, `server crashed: ${'x'.repeat(SOURCE_TEXT_MAX_UNITS - 16)}…`);
+  });
+
+  it('a document that cannot be opened for a reason of a megabyte: the file_not_found message quotes the start of the reason, cut with …', () => {
+    const error = fileNotFoundError('file:///ws/a.ts', new Error(`EIO: ${'x'.repeat(1_000_000)}`));
+    assert.equal(error.code, 'file_not_found');
+    assert.equal(error.message, `cannot open /ws/a.ts: EIO: ${'x'.repeat(SOURCE_TEXT_MAX_UNITS - 5)}…`);
   });
 });
 
