@@ -35,7 +35,7 @@ import { parseServerConfigs, SERVERS_SETTING, StdioServerConfig } from '../../ls
 import { StdioLspProvider, StdioServerState } from '../../lsp/stdio/provider';
 import type { NavigationContext } from './navigationContext';
 import { StdioFeatures } from '../../lsp/stdio/features';
-import { SETTING } from '../../common/ids';
+import { SANDBOX_SETTING_SECTIONS } from '../../terminal/sandbox/settingKeys';
 
 /** What {@link registerStdioServers} needs besides the navigation context. */
 export interface StdioServersOptions {
@@ -46,8 +46,6 @@ export interface StdioServersOptions {
   readonly writableWhileSandboxed?: () => Promise<readonly string[] | undefined>;
 }
 
-/** The settings whose change may change what sandboxed commands can write: servers are then stopped and re-registered. */
-const SANDBOX_SECTIONS = ['chat.agent.sandbox', SETTING.terminalSandbox] as const;
 
 /** One configured server as "DSH: Show Effective Configuration" shows it. */
 export interface StdioServerDescription {
@@ -131,7 +129,7 @@ export function registerStdioServers(nav: NavigationContext, options: StdioServe
   load();
   const listeners = [
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(SERVERS_SETTING) || SANDBOX_SECTIONS.some((section) => e.affectsConfiguration(section))) load();
+      if (e.affectsConfiguration(SERVERS_SETTING) || SANDBOX_SETTING_SECTIONS.some((section) => e.affectsConfiguration(section))) load();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(load),
     vscode.workspace.onDidGrantWorkspaceTrust(load),

@@ -22,20 +22,9 @@
  * workspace, and VS Code stops the extension host first (WorkspaceEditingService.enterWorkspace).
  */
 import * as vscode from 'vscode';
-import { SETTING } from '../../common/ids';
-import { SandboxPolicy, SandboxSettingValues } from '../../terminal/sandbox/policy';
+import { SandboxPolicy } from '../../terminal/sandbox/policy';
+import { ReadSetting, sandboxSettingValues } from '../../terminal/sandbox/settingKeys';
 import { SandboxHostState, SandboxPolicySource, SandboxPolicyUse } from '../../terminal/sandbox/policySource';
-
-/** VS Code's agent sandbox settings (VS Code 1.116 and later). */
-export const VSCODE_SANDBOX_SETTING = {
-  enabled: 'chat.agent.sandbox.enabled',
-  allowNetwork: 'chat.agent.sandbox.allowNetwork',
-  allowedDomains: 'chat.agent.allowedNetworkDomains',
-  deniedDomains: 'chat.agent.deniedNetworkDomains',
-  fileSystemLinux: 'chat.agent.sandbox.fileSystem.linux',
-  fileSystemMac: 'chat.agent.sandbox.fileSystem.mac',
-  allowUnsandboxedCommands: 'chat.agent.sandbox.allowUnsandboxedCommands',
-} as const;
 
 /** The agent sandbox policy in force, from the settings and folders; computed once per change. */
 export class SandboxSettings implements vscode.Disposable {
@@ -59,20 +48,13 @@ export class SandboxSettings implements vscode.Disposable {
   /** The settings and folders in force now; read only when the policy is computed. */
   private read(): SandboxHostState {
     const config = vscode.workspace.getConfiguration();
-    const enabled = config.inspect(VSCODE_SANDBOX_SETTING.enabled);
-    const values: SandboxSettingValues = {
-      dshMode: config.get(SETTING.terminalSandbox),
-      // The person's own layer: a workspace's "off" (machine-overridable) cannot weaken their "on".
-      dshUserMode: config.inspect(SETTING.terminalSandbox)?.globalValue,
-      vscodeEnabled: config.get(VSCODE_SANDBOX_SETTING.enabled),
-      vscodeEnabledSource: settingSource(enabled, config.get(VSCODE_SANDBOX_SETTING.enabled)),
-      allowNetwork: config.get(VSCODE_SANDBOX_SETTING.allowNetwork),
-      allowedDomains: config.get(VSCODE_SANDBOX_SETTING.allowedDomains),
-      deniedDomains: config.get(VSCODE_SANDBOX_SETTING.deniedDomains),
-      fileSystem: config.get(process.platform === 'darwin' ? VSCODE_SANDBOX_SETTING.fileSystemMac : VSCODE_SANDBOX_SETTING.fileSystemLinux),
-      allowUnsandboxedCommands: config.get(VSCODE_SANDBOX_SETTING.allowUnsandboxedCommands),
-      allowUnsandboxedSource: settingSource(config.inspect(VSCODE_SANDBOX_SETTING.allowUnsandboxedCommands), config.get(VSCODE_SANDBOX_SETTING.allowUnsandboxedCommands)),
+    const read: ReadSetting = (key) => {
+      const layers = config.inspect(key);
+      if (!layers) return { value: config.get(key) };
+      const { defaultValue, globalValue, workspaceValue, workspaceFolderValue } = layers;
+      return { value: config.get(key), defaultValue, globalValue, workspaceValue, workspaceFolderValue, policyValue: (layers as { policyValue?: unknown }).policyValue };
     };
+    const values = sandboxSettingValues(read, process.platform);
     const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     const storageFolder = this.context.storageUri?.scheme === 'file' ? this.context.storageUri.fsPath : undefined;
     // The open .code-workspace file: its settings and tasks run programs outside the sandbox.
@@ -84,17 +66,4 @@ export class SandboxSettings implements vscode.Disposable {
   dispose(): void {
     this.source.dispose();
   }
-}
-
-/**
- * Where a setting's value (`chat.agent.sandbox.enabled`, `allowUnsandboxedCommands`) comes from: `explicit` when a person set it (user, workspace
- * or folder settings), `policy` when VS Code reports a policy value or the value in force is none
- * of the layers the API shows (organisation policy is the layer it does not list), else `default`.
- */
-function settingSource(inspect: ReturnType<vscode.WorkspaceConfiguration['inspect']>, value: unknown): SandboxSettingValues['vscodeEnabledSource'] {
-  if (!inspect) return 'default';
-  if ((inspect as { policyValue?: unknown }).policyValue !== undefined) return 'policy';
-  const layers = [inspect.globalValue, inspect.workspaceValue, inspect.workspaceFolderValue];
-  if (layers.some((v) => v !== undefined && v === value)) return 'explicit';
-  return value !== undefined && value !== inspect.defaultValue ? 'policy' : 'default';
 }
