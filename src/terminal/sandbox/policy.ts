@@ -10,9 +10,14 @@
  * `chat.agent.sandbox.fileSystem.linux` / `.mac` (`denyRead`, `allowRead`, `allowWrite`,
  * `denyWrite`), `chat.agent.sandbox.allowUnsandboxedCommands`. Writes are allowed only in the
  * workspace folders, the extension's workspace storage and a sandbox temp folder, plus `allowWrite`.
+ * Where the person has not set a current key, VS Code still honours its older names; which key
+ * decides is chosen in src/terminal/sandbox/settingKeys.ts, and the policy names it.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
+
+/** The current key that turns VS Code's agent sandbox on. */
+const ENABLED = 'chat.agent.sandbox.enabled';
 
 /** Values of `dsh.terminal.sandbox`. */
 export const DSH_SANDBOX_MODES = ['followVSCode', 'on', 'off'] as const;
@@ -48,6 +53,31 @@ export interface SandboxSettingValues {
   allowUnsandboxedCommands: unknown;
   /** Where `chat.agent.sandbox.allowUnsandboxedCommands` comes from (as for `vscodeEnabledSource`); default `default`. */
   allowUnsandboxedSource?: 'policy' | 'explicit' | 'default';
+  /** The older setting names read in place of current keys the person did not set; absent: only current keys. */
+  older?: OlderSandboxSettings;
+}
+
+/** Older setting names a {@link SandboxSettingValues} was read from (see src/terminal/sandbox/settingKeys.ts). */
+export interface OlderSandboxSettings {
+  /**
+   * The older name of `chat.agent.sandbox.enabled` that decided, and its value as set;
+   * `vscodeEnabled` then holds it normalised (true = "on", false = "off").
+   */
+  enabled?: { key: string; value: unknown };
+  /** The key `allowedDomains` was read from (an older name, or `chat.tools.terminal.sandbox.network.allowedDomains`). */
+  allowedDomains?: string;
+  /** The key `deniedDomains` was read from. */
+  deniedDomains?: string;
+  /** The key `fileSystem` was read from. */
+  fileSystem?: string;
+  /**
+   * True when VS Code 1.109's `chat.tools.terminal.sandbox.enabled` decided and the person did not
+   * set `chat.agent.sandbox.allowNetwork`: the network is that version's (`allowNetwork` false, the
+   * domain lists as above).
+   */
+  network1109?: true;
+  /** Older values that could not be honoured as set, each with what is used instead. */
+  problems?: string[];
 }
 
 /** Where the session's folders are: the roots a sandboxed session may always write. */
@@ -120,16 +150,23 @@ export interface SandboxSummary {
  *   "allowNetwork" (VS Code's earlier value for this) is all network.
  * - Paths: `~` and `~/…` are expanded to `home`; relative paths are ignored and listed in `problems`.
  * - The open `.code-workspace` file (`folders.workspaceFile`) is never writable (`denyWrite`).
+ * - Older setting names (`values.older`): the reason and the problems name the key read, e.g.
+ *   "chat.tools.terminal.sandbox.enabled is true (an older name of chat.agent.sandbox.enabled)";
+ *   an older name set by the person counts as set explicitly ("off" cannot weaken it either).
+ *   With VS Code 1.109's network (`older.network1109`) the reason says which domains get through.
  */
 export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFolders, home: string = os.homedir()): SandboxPolicy {
-  const problems: string[] = [];
+  const problems: string[] = [...(values.older?.problems ?? [])];
   let mode: DshSandboxMode = 'followVSCode';
   if (values.dshMode !== undefined) {
     if ((DSH_SANDBOX_MODES as readonly unknown[]).includes(values.dshMode)) mode = values.dshMode as DshSandboxMode;
     else problems.push(`dsh.terminal.sandbox must be one of ${DSH_SANDBOX_MODES.join(', ')} (got ${JSON.stringify(values.dshMode)}); followVSCode is used`);
   }
-  const vscodeOn = vscodeSandboxOn(values.vscodeEnabled, problems);
+  const olderEnabled = values.older?.enabled;
+  const vscodeOn = vscodeSandboxOn(values.vscodeEnabled, olderEnabled?.key ?? ENABLED, problems);
   const shown = typeof values.vscodeEnabled === 'string' && values.vscodeEnabled !== 'on' ? JSON.stringify(values.vscodeEnabled) : '"on"';
+  // The key that decided and its value as set, e.g. `chat.agent.sandbox.enabled is "on"`.
+  const enabledIs = olderEnabled ? `${olderEnabled.key} is ${JSON.stringify(olderEnabled.value)} (an older name of ${ENABLED})` : `${ENABLED} is ${shown}`;
   let on: boolean;
   let reason: string;
   if (values.dshUserMode === 'on' && mode !== 'on') [on, reason] = [true, 'dsh.terminal.sandbox is "on" in your user settings; a workspace\'s value cannot weaken it'];
@@ -137,20 +174,26 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
   else if (mode === 'off') {
     if (vscodeOn && values.vscodeEnabledSource !== 'default') {
       const by = values.vscodeEnabledSource === 'policy' ? 'by organisation policy' : 'explicitly';
-      [on, reason] = [true, `chat.agent.sandbox.enabled is ${shown} ${by}; dsh.terminal.sandbox "off" cannot weaken it`];
+      [on, reason] = [true, `${enabledIs} ${by}; dsh.terminal.sandbox "off" cannot weaken it`];
     } else [on, reason] = [false, 'dsh.terminal.sandbox is "off"'];
-  } else if (vscodeOn) [on, reason] = [true, `chat.agent.sandbox.enabled is ${shown}${values.vscodeEnabledSource === 'policy' ? ' (organisation policy)' : ''}`];
+  } else if (vscodeOn) [on, reason] = [true, `${enabledIs}${values.vscodeEnabledSource === 'policy' ? ' (organisation policy)' : ''}`];
+  else if (olderEnabled) [on, reason] = [false, `${enabledIs}, so it is off (dsh.terminal.sandbox follows it)`];
   else [on, reason] = [false, 'chat.agent.sandbox.enabled is not "on" (dsh.terminal.sandbox follows it)'];
+
+  const allowedKey = values.older?.allowedDomains ?? 'chat.agent.allowedNetworkDomains';
+  const deniedKey = values.older?.deniedDomains ?? 'chat.agent.deniedNetworkDomains';
+  if (on && values.older?.network1109) reason += `; network as in VS Code 1.109 (${olderEnabled?.key}): blocked but ${allowedKey} (minus ${deniedKey}); chat.agent.sandbox.allowNetwork set in your settings decides instead`;
 
   const network: SandboxNetwork =
     values.allowNetwork === false && values.vscodeEnabled !== 'allowNetwork'
-      ? { kind: 'domains', allowedDomains: stringList(values.allowedDomains, 'chat.agent.allowedNetworkDomains', problems), deniedDomains: stringList(values.deniedDomains, 'chat.agent.deniedNetworkDomains', problems) }
+      ? { kind: 'domains', allowedDomains: stringList(values.allowedDomains, allowedKey, problems), deniedDomains: stringList(values.deniedDomains, deniedKey, problems) }
       : { kind: 'all' };
   if (values.allowNetwork !== undefined && typeof values.allowNetwork !== 'boolean') problems.push(`chat.agent.sandbox.allowNetwork must be true or false (got ${JSON.stringify(values.allowNetwork)}); true is used`);
 
+  const fsKey = values.older?.fileSystem ?? 'chat.agent.sandbox.fileSystem';
   const fsSetting = isRecord(values.fileSystem) ? values.fileSystem : {};
-  if (values.fileSystem !== undefined && !isRecord(values.fileSystem)) problems.push('chat.agent.sandbox.fileSystem must be an object with denyRead, allowRead, allowWrite, denyWrite; ignored');
-  const paths = (key: string) => absolutePaths(stringList(fsSetting[key], `chat.agent.sandbox.fileSystem.${key}`, problems), key, home, problems);
+  if (values.fileSystem !== undefined && !isRecord(values.fileSystem)) problems.push(`${fsKey} must be an object with denyRead, allowRead, allowWrite, denyWrite; ignored`);
+  const paths = (key: string) => absolutePaths(stringList(fsSetting[key], `${fsKey}.${key}`, problems), `${fsKey}.${key}`, home, problems);
   const writableRoots = unique([...folders.workspaceFolders, ...(folders.storageFolder ? [folders.storageFolder] : []), folders.tempFolder, ...paths('allowWrite')]);
   return {
     on,
@@ -170,12 +213,12 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
  * Whether `chat.agent.sandbox.enabled` (`value`, as `getConfiguration().get` returns it) turns the
  * sandbox on, as VS Code decides it (`isAgentSandboxEnabledValue`): every value but "off" and
  * `false` (and absent or null) is on. A value other than "on", "allowNetwork" and `true` is
- * reported in `problems`, still counted as on.
+ * reported in `problems` under `key` (the key it was read from), still counted as on.
  */
-function vscodeSandboxOn(value: unknown, problems: string[]): boolean {
+function vscodeSandboxOn(value: unknown, key: string, problems: string[]): boolean {
   if (value === undefined || value === null || value === false || value === 'off') return false;
   if (value !== 'on' && value !== 'allowNetwork' && value !== true) {
-    problems.push(`chat.agent.sandbox.enabled has the value ${JSON.stringify(value)}, which VS Code counts as on (its values are "off" and "on"); the sandbox is on`);
+    problems.push(`${key} has the value ${JSON.stringify(value)}, which VS Code counts as on (its values are "off" and "on"); the sandbox is on`);
   }
   return true;
 }
@@ -231,12 +274,13 @@ function stringList(value: unknown, name: string, problems: string[]): string[] 
   return unique(strings.map((s) => s.trim()));
 }
 
-function absolutePaths(entries: string[], key: string, home: string, problems: string[]): string[] {
+/** `entries` of the file-system rule `setting` (e.g. `chat.agent.sandbox.fileSystem.allowWrite`) with `~` expanded; relative ones go to `problems`. */
+function absolutePaths(entries: string[], setting: string, home: string, problems: string[]): string[] {
   const result: string[] = [];
   for (const entry of entries) {
     const expanded = entry === '~' ? home : entry.startsWith('~/') ? path.join(home, entry.slice(2)) : entry;
     if (!path.isAbsolute(expanded)) {
-      problems.push(`chat.agent.sandbox.fileSystem.${key}: ${JSON.stringify(entry)} is not an absolute path (or ~/…); ignored`);
+      problems.push(`${setting}: ${JSON.stringify(entry)} is not an absolute path (or ~/…); ignored`);
       continue;
     }
     result.push(expanded.length > 1 ? expanded.replace(/\/+$/, '') : expanded);

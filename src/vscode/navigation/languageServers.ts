@@ -22,8 +22,8 @@
  *
  * Lifecycle: providers start their server on their first query; every provider is stopped (its
  * server and process group ended) when the setting changes (all entries are re-read and
- * re-registered), when the agent sandbox settings (`chat.agent.sandbox.*`,
- * `dsh.terminal.sandbox`) or the workspace folders change (a server started while the sandbox was
+ * re-registered), when the agent sandbox settings (`chat.agent.sandbox.*` and the others of
+ * SANDBOX_SETTING_SECTIONS, older names included, `dsh.terminal.sandbox`) or the workspace folders change (a server started while the sandbox was
  * off must not keep running from a folder it now lets sandboxed commands write; the next query
  * starts it again under the check), and when the extension deactivates. A bad entry is logged and reported in one
  * notification per load, with an "Open Settings" action; the other entries still work.

@@ -1,7 +1,11 @@
 /**
  * Reads the agent sandbox settings: VS Code's own (`chat.agent.sandbox.*`,
  * `chat.agent.allowedNetworkDomains` / `deniedNetworkDomains`, read whether or not this VS Code
- * declares them) and `dsh.terminal.sandbox`, with the workspace folders, and hands them to the
+ * declares them; where the person has not set one, its older names that VS Code still honours:
+ * `chat.agent.sandbox`, `chat.agent.sandboxFileSystem.*`, `chat.agent.sandbox.allowedNetworkDomains`,
+ * `chat.agent.sandboxNetwork.*`, VS Code 1.109's `chat.tools.terminal.sandbox.*`; which key decides
+ * is src/terminal/sandbox/settingKeys.ts) and `dsh.terminal.sandbox`, with the workspace folders,
+ * and hands them to the
  * plain-Node policy (src/terminal/sandbox/policy.ts) through a SandboxPolicySource, which computes
  * the policy once and again only after VS Code says the settings or the workspace folders changed.
  *
@@ -9,7 +13,8 @@
  * of the configuration and fires `onDidChangeConfiguration` in one synchronous call
  * (ExtHostConfigProvider.$acceptConfigurationChanged replaces its configuration model, then fires
  * the event; VS Code's emitters call their listeners synchronously), and this file's listener only
- * forgets the policy. So once that call returns, every use computes from the new settings: the next
+ * forgets the policy, on every change (no section filter: a change of any key, current or older,
+ * is seen). So once that call returns, every use computes from the new settings: the next
  * send to a session outside the sandbox is refused as soon as the person turned the sandbox on. Only
  * a listener of the same event that runs before this one (registered earlier, by another extension)
  * could still read the old policy, within the event; a send it started that way is checked again by
