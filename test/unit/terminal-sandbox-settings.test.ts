@@ -134,6 +134,17 @@ describe('agent sandbox settings: the current keys and their older names', () =>
     assert.deepEqual(policyOf({ ...DECLARED, 'chat.agent.sandbox': user(true), 'chat.tools.terminal.sandbox.network': user({ allowedDomains: ['a.example'] }) }).network, { kind: 'all' });
   });
 
+  it('the policy lists each older name read and the current key it stands for, as VS Code warns; none where only current keys are set', () => {
+    const p = policyOf({ ...DECLARED, 'chat.tools.terminal.sandbox.enabled': user(true), 'chat.agent.sandboxFileSystem.linux': user({ allowWrite: ['/a'] }), 'chat.agent.sandboxNetwork.allowedDomains': user(['a.example']) });
+    assert.deepEqual(p.olderSettings, [
+      'chat.tools.terminal.sandbox.enabled is read because chat.agent.sandbox.enabled is not set (its older name; rename it)',
+      'chat.agent.sandboxNetwork.allowedDomains is read because chat.agent.allowedNetworkDomains is not set (its older name; rename it)',
+      'chat.tools.terminal.sandbox.network.deniedDomains is read because chat.agent.deniedNetworkDomains is not set (VS Code 1.109\'s network rule)',
+      'chat.agent.sandboxFileSystem.linux is read because chat.agent.sandbox.fileSystem.linux is not set (its older name; rename it)',
+    ]);
+    assert.equal(policyOf({ ...DECLARED, 'chat.agent.sandbox.enabled': { defaultValue: 'off', globalValue: 'on' } }).olderSettings, undefined);
+  });
+
   it('a change of any key read makes the policy be read again: each is inside a section the change listeners watch', () => {
     for (const platform of ['linux', 'darwin'] as const) {
       const keys: string[] = [];

@@ -78,6 +78,12 @@ export interface OlderSandboxSettings {
   network1109?: true;
   /** Older values that could not be honoured as set, each with what is used instead. */
   problems?: string[];
+  /**
+   * Each key read in place of a current key (`for`) the person did not set: as its older name, or
+   * (`network1109`) a domain list of VS Code 1.109's `chat.tools.terminal.sandbox.network`. In the
+   * order enabled, allowed domains, denied domains, file system.
+   */
+  read?: { key: string; for: string; as: 'olderName' | 'network1109' }[];
 }
 
 /** Where the session's folders are: the roots a sandboxed session may always write. */
@@ -123,6 +129,12 @@ export interface SandboxPolicy {
   unsandboxed: { allowed: boolean; why: string };
   /** Setting values that were ignored, each with what is valid. */
   problems: string[];
+  /**
+   * Each older setting name read in place of a current key that is not set, with that key (as VS
+   * Code warns "Using deprecated setting X because Y is not set"); absent where only current keys
+   * were read.
+   */
+  olderSettings?: string[];
 }
 
 /** What tool results say about a session's sandbox. */
@@ -206,6 +218,9 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
     tempFolder: folders.tempFolder,
     unsandboxed: unsandboxedRule(on, values, problems),
     problems,
+    ...(values.older?.read?.length
+      ? { olderSettings: values.older.read.map((r) => `${r.key} is read because ${r.for} is not set (${r.as === 'olderName' ? 'its older name; rename it' : "VS Code 1.109's network rule"})`) }
+      : {}),
   };
 }
 

@@ -145,6 +145,13 @@ export function sandboxSettingValues(read: ReadSetting, platform: NodeJS.Platfor
   if (fileSystem.key) older.fileSystem = fileSystem.key;
   if (allowed.key) older.allowedDomains = allowed.key;
   if (denied.key) older.deniedDomains = denied.key;
+  const readInstead = [
+    older.enabled && { key: older.enabled.key, for: VSCODE_SANDBOX_SETTING.enabled },
+    allowed.key && { key: allowed.key, for: VSCODE_SANDBOX_SETTING.allowedDomains },
+    denied.key && { key: denied.key, for: VSCODE_SANDBOX_SETTING.deniedDomains },
+    fileSystem.key && { key: fileSystem.key, for: mac ? VSCODE_SANDBOX_SETTING.fileSystemMac : VSCODE_SANDBOX_SETTING.fileSystemLinux },
+  ].flatMap((r) => (r ? [{ ...r, as: r.key.startsWith(`${VSCODE_1_109_SANDBOX_SETTING.network}.`) ? ('network1109' as const) : ('olderName' as const) }] : []));
+  if (readInstead.length > 0) older.read = readInstead;
   if (problems.length > 0) older.problems = problems;
 
   const unsandboxed = read(VSCODE_SANDBOX_SETTING.allowUnsandboxedCommands);
