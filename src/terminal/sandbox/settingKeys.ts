@@ -133,7 +133,7 @@ export function sandboxSettingValues(read: ReadSetting, platform: NodeJS.Platfor
     older.network1109 = true;
     const network = VSCODE_1_109_SANDBOX_SETTING.network;
     const rules = isRecord(eraNetwork?.value) ? eraNetwork.value : {};
-    if (eraNetwork && !isRecord(eraNetwork.value)) problems.push(`${network} must be an object with allowedDomains, deniedDomains (got ${JSON.stringify(eraNetwork.value)}); ignored: no network`);
+    if (eraNetwork && !isRecord(eraNetwork.value)) problems.push(`${network} must be an object with allowedDomains, deniedDomains (got ${JSON.stringify(eraNetwork.value)}); ignored`);
     if (!allowed.set) {
       allowed = { value: rules.allowedDomains, key: `${network}.allowedDomains`, set: true };
       if (rules.allowTrustedDomains === true) {
