@@ -85,6 +85,7 @@ const SETTINGS = [
   'chat.agent.allowedNetworkDomains',
   'chat.agent.sandbox.fileSystem.linux',
   'chat.agent.sandbox.allowUnsandboxedCommands',
+  'chat.tools.terminal.sandbox.enabled',
   'dsh.terminal.sandbox',
   'dsh.terminal.env',
 ];
@@ -166,6 +167,19 @@ describe('agent sessions in the agent sandbox', function () {
     await setSetting('chat.agent.allowedNetworkDomains', undefined);
     await setSetting('chat.agent.sandbox.allowNetwork', undefined);
     await setSetting('chat.agent.sandbox.enabled', undefined);
+  });
+
+  it("on through VS Code 1.109's chat.tools.terminal.sandbox.enabled where chat.agent.sandbox.enabled is not set: inside, with that version's network rule (none); off again once removed", async () => {
+    await setSetting('chat.tools.terminal.sandbox.enabled', true);
+    const session = await open();
+    assert.equal(session.sandbox.on, true, JSON.stringify(session.sandbox));
+    assert.equal(session.sandbox.network, 'none');
+    const out = await send(session.sessionId, `echo out > ${outside}/older.txt`);
+    assert.notEqual(out.json.exitCode, 0);
+    assert.ok(!fs.existsSync(path.join(outside, 'older.txt')), 'nothing was written outside the workspace');
+    await setSetting('chat.tools.terminal.sandbox.enabled', undefined);
+    const after = await open();
+    assert.equal(after.sandbox.on, false, JSON.stringify(after.sandbox));
   });
 
   it('turned on while sessions run: one opened outside takes no input (listed with why); dsh_run starts a new session inside, the old one stays readable', async () => {
