@@ -209,4 +209,20 @@ describe('dsh.lsp.servers while the agent sandbox is on', () => {
     assert.equal(p.starts, 1);
     assert.equal(ran('later'), false);
   });
+
+  it('a server refused or unable to start says why where it is described (startError), until a start succeeds', async () => {
+    server(path.join(ws, 'srv'), 'described');
+    const sandbox: { writable?: readonly string[] } = { writable: [ws] };
+    const p = provider({ command: './srv' }, undefined, { writableWhileSandboxed: async () => sandbox.writable });
+    assert.equal(p.startError, undefined);
+    await refusal(p);
+    assert.equal(p.state, 'idle');
+    assert.match(p.startError ?? '', /sandboxed commands can write/);
+    sandbox.writable = undefined;
+    assert.equal((await hover(p)).kind, 'hover');
+    assert.equal(p.startError, undefined);
+    const missing = provider({ command: path.join(safe, 'no-such-server') }, undefined);
+    await hover(missing).catch(() => undefined);
+    assert.match(missing.startError ?? '', /no-such-server/);
+  });
 });

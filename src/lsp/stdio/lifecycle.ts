@@ -52,6 +52,7 @@ export class ServerLifecycle {
   private lastCrash: LastCrash | undefined;
   private _stopped = false;
   private _state: StdioServerState = 'idle';
+  private _startError: string | undefined;
   /** Number of server processes started (for tests and logs). */
   starts = 0;
 
@@ -65,6 +66,14 @@ export class ServerLifecycle {
   /** Current lifecycle state. */
   get state(): StdioServerState {
     return this._state;
+  }
+
+  /**
+   * Why the latest start did not start the server (its message: refused while the agent sandbox is
+   * on, or the program cannot be started); undefined before any start and once a start succeeds.
+   */
+  get startError(): string | undefined {
+    return this._startError;
   }
 
   /** True once {@link stop} was called. */
@@ -131,10 +140,12 @@ export class ServerLifecycle {
       this._state = 'idle';
       if (e instanceof SandboxWritableLaunch) {
         const refused = sandboxWritableError(this.config, e);
+        this._startError = refused.message;
         this.options.log.error(`lsp '${id}': not started: ${refused.message}`);
         throw refused;
       }
       const why = e instanceof CommandNotFoundError ? e.message : (e as Error).message;
+      this._startError = why;
       this.options.log.error(`lsp '${id}': cannot start: ${why}`);
       throw new LspError(
         'no_provider',
@@ -176,6 +187,7 @@ export class ServerLifecycle {
     }
     this.running = session;
     this._state = 'running';
+    this._startError = undefined;
     return session;
   }
 

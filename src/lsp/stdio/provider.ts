@@ -135,6 +135,11 @@ export class StdioLspProvider implements LspProvider {
     return this.lifecycle.state;
   }
 
+  /** Why the latest start did not start the server; undefined before any start and once one succeeds (see ServerLifecycle.startError). */
+  get startError(): string | undefined {
+    return this.lifecycle.startError;
+  }
+
   /** Number of server processes started (for tests and logs). */
   get starts(): number {
     return this.lifecycle.starts;

@@ -55,6 +55,8 @@ export interface StdioServerDescription {
   readonly extensions: Readonly<Record<string, string>>;
   /** `idle` until its first query; `running`, `backoff` (after a crash), `failed`, `stopped`. */
   readonly state: StdioServerState;
+  /** Why its latest start did not start it (refused while the agent sandbox is on, or cannot be started); absent once a start succeeds. */
+  readonly startError?: string;
 }
 
 /** What {@link registerStdioServers} returns: a disposable (stops every server) that can describe itself. */
@@ -146,6 +148,7 @@ export function registerStdioServers(nav: NavigationContext, options: StdioServe
         args: provider.config.args,
         extensions: provider.config.extensions,
         state: provider.state,
+        ...(provider.startError !== undefined ? { startError: provider.startError } : {}),
       })),
     stopAll: unload,
     dispose: () => {
