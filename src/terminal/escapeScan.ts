@@ -154,6 +154,11 @@ const isIntroducer = (c: number) => c === 0x1b || c === 0x9b || c === 0x9d || c 
  * to the string it ends. Only `text` before `at` is read; linear in the look-back.
  */
 export function openSequenceStart(text: string, at: number): number {
+  return scanOpen(text, at).start;
+}
+
+/** The parse of `text` up to `at` from the first introducer in the look-back: the open sequence's start (-1: none) and the parser's state at `at`. */
+function scanOpen(text: string, at: number): { start: number; state: S } {
   const end = Math.min(at, text.length);
   let i = Math.max(0, at - CLEAN_START_LOOKBACK);
   while (i < end && !isIntroducer(text.charCodeAt(i))) i++;
@@ -164,7 +169,7 @@ export function openSequenceStart(text: string, at: number): number {
     if (state === S.Ground && next !== S.Ground) start = i;
     state = next;
   }
-  return state === S.Ground ? -1 : start;
+  return state === S.Ground ? { start: -1, state } : { start, state };
 }
 
 /**
@@ -176,10 +181,9 @@ export function openSequenceStart(text: string, at: number): number {
  */
 export function cleanStart(text: string, at: number): number {
   if (at <= 0 || at >= text.length) return at;
-  const start = openSequenceStart(text, at);
-  if (start < 0) return at;
-  let state = S.Ground;
-  for (let i = start; i < at; i++) state = step(state, text.charCodeAt(i)) & 15;
+  const open = scanOpen(text, at);
+  if (open.start < 0) return at;
+  let state = open.state;
   let end = at;
   while (state !== S.Ground && end < text.length) state = step(state, text.charCodeAt(end++)) & 15;
   if (state === S.Ground && text.charCodeAt(end - 1) >= 0xa0) end--;
