@@ -101,7 +101,7 @@ export class BackgroundJobs {
   output(jobId: string): JobOutput {
     const job = this.jobs.get(jobId);
     if (!job) {
-      if (typeof jobId === 'string' && this.forgotten.has(jobId)) {
+      if (this.forgotten.has(jobId)) {
         const command = this.forgotten.get(jobId);
         const where = command === undefined ? 'dsh_terminal_read' : `dsh_terminal_read {command: ${command}}`;
         throw new TerminalError(

@@ -396,7 +396,7 @@ export class TerminalService implements Disposable {
   signal(owner: Owner, sessionId: string, signal: string, expect?: ReceiverIdentity): SignalResult {
     const entry = this.entry(owner, sessionId);
     checkSignalName(signal);
-    if (expect !== undefined && expect !== null) checkReceiverIdentity(expect, 'expect');
+    checkReceiverIdentity(expect, 'expect');
     entry.checkNotTakenOver();
     return entry.session.signal(signal, expect);
   }
@@ -516,7 +516,7 @@ export class TerminalService implements Disposable {
     entry.checkNotTakenOver();
     checkSendInput(request);
     checkAbortSignal(request.signal);
-    if (request.expectReceiver !== undefined && request.expectReceiver !== null) checkReceiverIdentity(request.expectReceiver, 'expectReceiver');
+    checkReceiverIdentity(request.expectReceiver, 'expectReceiver');
     // Only the person's own keystrokes (writeUserInput) are recorded as theirs.
     if (request.origin !== undefined && request.origin !== 'agent' && request.origin !== 'dsh_run') {
       throw new TerminalError('INVALID_ARGUMENT', `origin must be "agent" or "dsh_run" (got ${quoteInput(request.origin)})`);
@@ -577,11 +577,12 @@ const RECEIVER_IDENTITY_SHAPE =
 /**
  * Refuses a receiver identity (a send's `expectReceiver`, a signal's `expect`) of the wrong type
  * or shape: compared as it is, it would refuse every send as RECEIVER_CHANGED, or pass one whose
- * place it cannot check.
+ * place it cannot check. Left out (undefined or null) passes.
  * @param field the input's name in the error.
  * @throws TerminalError INVALID_ARGUMENT naming the part that is wrong, what was given and what is valid.
  */
-function checkReceiverIdentity(value: unknown, field: string): asserts value is ReceiverIdentity {
+function checkReceiverIdentity(value: unknown, field: string): asserts value is ReceiverIdentity | undefined | null {
+  if (value === undefined || value === null) return;
   const refuse = (what: string, given: unknown): never => {
     throw new TerminalError('INVALID_ARGUMENT', `${what} is not valid (got ${quoteInput(given)}): ${field} must be ${RECEIVER_IDENTITY_SHAPE}`);
   };
