@@ -303,7 +303,8 @@ function absolutePaths(entries: string[], setting: string, home: string, problem
   return result;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+/** A plain object (not null, not an array): the shape of an object setting. */
+export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { SETTING } from '../../common/ids';
-import { OlderSandboxSettings, SandboxSettingValues } from './policy';
+import { isRecord, OlderSandboxSettings, SandboxSettingValues } from './policy';
 
 /** VS Code's agent sandbox settings (VS Code 1.116 and later). */
 export const VSCODE_SANDBOX_SETTING = {
@@ -208,10 +208,6 @@ function olderValue(setting: SettingRead | undefined, enabled: boolean): { value
 /** Whether an `enabled` value turns the sandbox on, as VS Code reads it: all but absent, null, false and "off". */
 function isOn(value: unknown): boolean {
   return value !== undefined && value !== null && value !== false && value !== 'off';
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
