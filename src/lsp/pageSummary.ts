@@ -177,6 +177,15 @@ export interface PageInput<T, F extends FileCount> {
 }
 
 /**
+ * Checks a page request: `offset` (0-based, entries skipped) and `limit` (entries asked for).
+ * @throws RangeError for an `offset` that is not an integer >= 0 or a `limit` that is not an integer >= 1.
+ */
+export function checkPage(offset: number, limit: number): void {
+  if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be an integer >= 0, got ${offset}`);
+  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer >= 1, got ${limit}`);
+}
+
+/**
  * One capped page, the shape every paged tool answers with: the page's entries (`page`, for the
  * caller to render) and the paging fields ({@link CappedPage}): `total`, `shown`, `offset`,
  * `nextOffset`, the summary line, the per-file list and each collapsed group's list bounded to
@@ -186,8 +195,7 @@ export interface PageInput<T, F extends FileCount> {
  */
 export function shapePage<T, F extends FileCount>(input: PageInput<T, F>): { page: T[]; paging: CappedPage<F> } {
   const { listed, offset, limit } = input;
-  if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be an integer >= 0, got ${offset}`);
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer >= 1, got ${limit}`);
+  checkPage(offset, limit);
   const page = listed.slice(offset, offset + limit);
   const nextOffset = offset + page.length < listed.length ? offset + page.length : undefined;
   const notes: string[] = [];

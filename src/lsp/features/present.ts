@@ -8,7 +8,7 @@
  */
 import { characterToModelColumn, modelColumnToCharacter } from '../position';
 import { anchorToSymbol } from '../symbolAnchor';
-import { capList, capNames, CappedPage, CollapsedGroup, FileCount, shapePage } from '../pageSummary';
+import { capList, capNames, CappedPage, checkPage, CollapsedGroup, FileCount, shapePage } from '../pageSummary';
 import { textHead } from '../../common/textHead';
 import { formatBytes } from '../../common/toolResultCap';
 import { PlacedPath, placeUri } from '../placeUri';
@@ -161,11 +161,6 @@ async function showSymbol(s: SymbolItem, place: PlacedPath, lines: ReadLines, ch
     ...(place.where === 'nodeModules' ? { nodeModules: true as const } : {}),
     ...(children && children.length > 0 ? { children } : {}),
   };
-}
-
-function checkPage(offset: number, limit: number): void {
-  if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be an integer >= 0, got ${offset}`);
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer >= 1, got ${limit}`);
 }
 
 /**
@@ -578,6 +573,11 @@ export interface ShapedCallAnswer {
   readonly root: ShownCall;
 }
 
+/** Whether `test` holds for `node` or any call below it. */
+function anyNode(node: ShownCall, test: (n: ShownCall) => boolean): boolean {
+  return test(node) || (node.calls ?? []).some((c) => anyNode(c, test));
+}
+
 /**
  * The call hierarchy answer the model sees, within `maxBytes` of JSON: `head` (the caller's own
  * fields: file, position, …) first, then the walked tree shaped ({@link shapeCallTree}) and the
@@ -606,8 +606,7 @@ export async function shapeCallAnswer<H extends object = Record<never, never>>(
       : {};
   if (moreOthers > 0) notes.push(`the position is also on ${otherCount} other items: otherItems lists ${others.listed.length} of ${otherCount} (${moreOthers} more counted in moreOtherItems)`);
   if (others.cut) notes.push(`names in otherItems longer than ${NAME_MAX_UNITS} UTF-16 code units are cut, ending in …`);
-  const anyCut = (n: ShownCall): boolean => !!n.cut || (n.calls ?? []).some(anyCut);
-  if (anyCut(root)) notes.push(`items with cut: true have a name longer than ${NAME_MAX_UNITS} or a detail longer than ${DETAIL_MAX_UNITS} UTF-16 code units, cut and ending in …`);
+  if (anyNode(root, (n) => !!n.cut)) notes.push(`items with cut: true have a name longer than ${NAME_MAX_UNITS} or a detail longer than ${DETAIL_MAX_UNITS} UTF-16 code units, cut and ending in …`);
   const build = (): H & ShapedCallAnswer => {
     const direct = (root.calls?.length ?? 0) + (root.moreCalls ?? 0);
     const listed = root.calls?.length ?? 0;
@@ -615,11 +614,9 @@ export async function shapeCallAnswer<H extends object = Record<never, never>>(
     const summary = `${direct} direct ${what} of ${root.name}${listed < direct ? `; ${listed} listed` : ''}; ${nodes - 1} item${nodes === 2 ? '' : 's'} within depth ${options.depth}${walked.truncated ? ` (truncated at ${walked.maxNodes} items)` : ''}`;
     return { ...(options.head as H), summary, nodes, truncated, ...otherFields, ...(notes.length > 0 ? { note: notes.join('; ') } : {}), root };
   };
-  const anyMore = (n: ShownCall): boolean => !!n.moreCalls || (n.calls ?? []).some(anyMore);
-  if (anyMore(root)) notes.push(`calls beyond ${walked.truncated ? `the answer's bound of ${walked.maxNodes} items or ` : ''}${walked.maxCallsPerItem} per item are counted in moreCalls, not listed: ask again from one of the listed items, or with a smaller depth`);
+  if (anyNode(root, (n) => !!n.moreCalls)) notes.push(`calls beyond ${walked.truncated ? `the answer's bound of ${walked.maxNodes} items or ` : ''}${walked.maxCallsPerItem} per item are counted in moreCalls, not listed: ask again from one of the listed items, or with a smaller depth`);
   if (walked.truncated) notes.push(`items past the bound of ${walked.maxNodes} items are flagged capLimit: their calls were not asked for`);
-  const anySites = (n: ShownCall): boolean => !!n.moreCallSites || (n.calls ?? []).some(anySites);
-  if (anySites(root)) notes.push(`at most ${MAX_CALL_SITES} call sites are listed per call, the rest counted in moreCallSites: dsh_lsp findReferences lists every one`);
+  if (anyNode(root, (n) => !!n.moreCallSites)) notes.push(`at most ${MAX_CALL_SITES} call sites are listed per call, the rest counted in moreCallSites: dsh_lsp findReferences lists every one`);
   let answer = build();
   if (Buffer.byteLength(JSON.stringify(answer)) <= options.maxBytes) return answer;
   const cap = formatBytes(options.maxBytes);
