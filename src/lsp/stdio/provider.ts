@@ -126,7 +126,7 @@ export class StdioLspProvider implements LspProvider {
       crashPolicy: options.crashPolicy,
       env: options.env,
       graceSeconds: options.graceSeconds,
-      ...(options.writableWhileSandboxed ? { writableWhileSandboxed: options.writableWhileSandboxed } : {}),
+      writableWhileSandboxed: options.writableWhileSandboxed,
     });
   }
 

@@ -105,7 +105,7 @@ export function registerStdioServers(nav: NavigationContext, options: StdioServe
           protocol: languageclient,
           workspaceUri: folder.uri.toString(),
           log,
-          ...(options.writableWhileSandboxed ? { writableWhileSandboxed: options.writableWhileSandboxed } : {}),
+          writableWhileSandboxed: options.writableWhileSandboxed,
         });
         try {
           const registration = service.registerProvider(provider);
