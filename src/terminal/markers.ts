@@ -323,22 +323,43 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   const traps = shellQuote(path.join(path.dirname(startup.progressFile), TRAPS_FILE));
   // At top level, not in a function: inside one, `trap -p` does not print the DEBUG trap. The
   // report's first line is the prompt's number; whoever answers `\builtin printf` may write it,
-  // but the entries after it come from the trap builtin itself or the report reads as unknown:
-  // - where bash allows (see `__dsh_rp` below), from a subshell in POSIX mode (entered by an
-  //   assignment, which no function answers), where the special builtin `trap` is found before
-  //   any function named trap or builtin, and which keeps the shell's own options untouched. It
-  //   prints only once a function named trap cannot be defined there (it could be, and would then
-  //   be called, were the builtin disabled with `enable -n`); otherwise, or when POSIX mode
-  //   cannot be entered (POSIXLY_CORRECT read-only), the file is emptied: the traps are unknown.
-  //   A subshell's `trap -p` prints the shell's traps until the subshell sets one.
-  // - elsewhere (bash whose subshells print none of the shell's traps), `\builtin trap -p`: a
-  //   function named builtin can silence it there.
+  // but the entries after it come from the trap builtin itself or the report reads as unknown.
+  // Where bash allows (see `__dsh_rp` below), `trap -p` runs in POSIX mode, where the special
+  // builtins (`trap`, `export`, `set`) are found before any function named trap or builtin:
+  // - In the shell itself, costing no process at a prompt (a subshell per prompt added 8 ms to
+  //   every command): POSIX mode is entered with `set -o posix` (whoever answers, `[[ -o posix ]]`
+  //   is checked after) and left with the special builtin `set +o posix`; the shopt options POSIX
+  //   mode turned on (bash 5.2 leaves `inherit_errexit` and `expand_aliases` set when it ends)
+  //   are put back by `__dsh_opts`. A shell already in POSIX mode stays in it.
+  //   `export -fn trap` (special builtin) tells whether a function named trap exists: one can
+  //   only be called instead of the builtin when the builtin is disabled (`enable -n`), so then
+  //   the subshell below answers. Otherwise what ran was the builtin only if the assignment
+  //   before it stayed (`__dsh_sb=y \trap -p`: POSIX keeps it after a special builtin, not after
+  //   a program or a function); if it did not (the builtin disabled, a program named trap on
+  //   PATH or none), the file is emptied: the traps are unknown.
+  // - From a subshell in POSIX mode (entered by an assignment, which no function answers),
+  //   where a function named trap cannot be defined unless the builtin is disabled; when it can
+  //   be, or when POSIX mode cannot be entered (POSIXLY_CORRECT read-only, or set while the
+  //   shell is not in POSIX mode), the file is emptied: the traps are unknown. A subshell's
+  //   `trap -p` prints the shell's traps until the subshell sets one.
+  // - Elsewhere (bash whose subshells print none of the shell's traps),
+  //   `\builtin trap -p`: a function named builtin can silence it there.
   const reportWith = (entries: string) => `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; ${entries}; } 2>/dev/null >|${traps}`;
-  const posixReport = reportWith(`( POSIXLY_CORRECT=y; [[ -o posix ]] && ! ( trap() { :; } ) && \\trap -p ) || >|${traps}`);
+  const subshellEntries = `( POSIXLY_CORRECT=y; [[ -o posix ]] && ! ( trap() { :; } ) && \\trap -p ) || >|${traps}`;
+  const posixEntries = `if \\export -fn trap; then ${subshellEntries}; else __dsh_sb=; __dsh_sb=y \\trap -p; [[ -n $__dsh_sb ]] || >|${traps}; \\unset __dsh_sb; fi`;
+  const posixReport = reportWith(
+    [
+      `if [[ -o posix ]]; then ${posixEntries}`,
+      `elif [[ -v POSIXLY_CORRECT ]]; then ${subshellEntries}`,
+      `else __dsh_optsave; \\builtin set -o posix; if [[ -o posix ]]; then ${posixEntries}; \\set +o posix; else ${subshellEntries}; fi; __dsh_opts; \\builtin unset __dsh_bo`,
+      'fi',
+    ].join('; '),
+  );
   const plainReport = reportWith(`\\builtin trap -p || \\builtin printf '%s\\n' '(trap -p failed)'`);
   // Whether this bash does what the POSIX report needs: a function named trap cannot be defined
-  // in POSIX mode, and a subshell prints the traps of the shell that started it.
-  const posixWorks = `[[ "$( trap ': dsh' USR2; ( POSIXLY_CORRECT=y; ( trap() { :; } ) || \\trap -p USR2 ) 2>/dev/null )" == *"': dsh'"* ]]`;
+  // in POSIX mode, a subshell prints the traps of the shell that started it, and an assignment
+  // before `trap` stays after it.
+  const posixWorks = `[[ "$( trap ': dsh' USR2; ( POSIXLY_CORRECT=y; ( trap() { :; } ) || \\trap -p USR2 ) 2>/dev/null )" == *"': dsh'"* ]] && ( POSIXLY_CORRECT=y; __dsh_sb=; __dsh_sb=y \\trap -p >/dev/null; [[ -n $__dsh_sb ]] ) 2>/dev/null`;
   // Under `set -x` bash traces each command of PROMPT_COMMAND to stderr: the prompt's own code
   // runs with stderr on /dev/null, so none of it shows in the terminal's output.
   const prompt = '{ __dsh_prompt; } 2>/dev/null';
@@ -384,6 +405,12 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     `__dsh_ps0='${m}S;\${__dsh_seq:-0}\\a'`,
     `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
     '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; builtin shopt -s promptvars; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; export -n PS0 PS1 PS2 __dsh_ps0 __dsh_ps1 __dsh_ps2 __dsh_seq __dsh_le __dsh_n 2>/dev/null; if [ -n "${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }',
+    // Every shopt option's name (`compgen -A shopt`), read once; `__dsh_optsave` keeps in
+    // `__dsh_bo` those set now, `__dsh_opts` puts every option back as it was then. BASHOPTS
+    // cannot serve: entering POSIX mode changes options without updating it.
+    'builtin mapfile -t __dsh_shopts < <(builtin compgen -A shopt) 2>/dev/null',
+    '__dsh_optsave() { builtin local o; __dsh_bo=:; for o in "${__dsh_shopts[@]}"; do builtin shopt -q "$o" && __dsh_bo+="$o:"; done; return 0; }',
+    '__dsh_opts() { builtin local o; for o in "${__dsh_shopts[@]}"; do if [[ $__dsh_bo == *:"$o":* ]]; then builtin shopt -q "$o" || builtin shopt -s "$o"; else builtin shopt -q "$o" && builtin shopt -u "$o"; fi; done; return 0; }',
     `if ${posixWorks}; then __dsh_rp=${shellQuote(posixReport)}; else __dsh_rp=${shellQuote(plainReport)}; fi`,
     'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
     `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" ${shellQuote(prompt)} "$__dsh_rp")`,

@@ -92,6 +92,29 @@ describe('controlled prompt integrity (pty-bash)', function () {
     it('set -euo pipefail', async () => promptWorks('set -euo pipefail', { errexit: true }));
   });
 
+  describe('the prompt cycle costs the shell no process and changes none of its state', () => {
+    it('starts no process: the CPU time of the shell\'s children (bash `times`) is unchanged over 20 commands', async () => {
+      // `times` prints the shell's own user and system time, then its waited-for children's: a
+      // subshell or program started at a prompt adds to the second line, builtins never do.
+      const children = async () => (await send('times')).output.split('\n')[1];
+      const before = await children();
+      for (let i = 0; i < 20; i++) await send('true');
+      assert.equal(await children(), before, 'the prompt cycle started processes');
+    });
+
+    it('leaves the shell options as the user set them, in and out of POSIX mode, and still reports a trap', async () => {
+      await send('shopt -u expand_aliases; shopt -u inherit_errexit');
+      await send('true');
+      assert.equal((await send('shopt -p expand_aliases inherit_errexit; [[ -o posix ]] || echo not-posix')).output, 'shopt -u expand_aliases\nshopt -u inherit_errexit\nnot-posix');
+      await send('shopt -s expand_aliases inherit_errexit');
+      await send('true');
+      assert.equal((await send('shopt -p expand_aliases inherit_errexit; echo "${POSIXLY_CORRECT-unset}"')).output, 'shopt -s expand_aliases\nshopt -s inherit_errexit\nunset');
+      await send("set -o posix; trap 'cd /' USR1");
+      assert.equal((await send('[[ -o posix ]] && echo posix')).output, 'posix');
+      assert.match(JSON.stringify(h.service.sendTarget(h.owner, id).traps), /cd \/' (SIG)?USR1/);
+    });
+  });
+
   describe('a cancelled send types nothing', () => {
     /** The send was refused as cancelled, and no byte of it reached the terminal or ran. */
     async function typedNothing(sent: Promise<unknown>, marker: string): Promise<void> {

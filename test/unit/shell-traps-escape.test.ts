@@ -57,6 +57,10 @@ describe('traps report: a trap that moves the command is never reported as none'
     await assertSeen(`trap 'cd /' USR1; builtin() { if [ "$1" = trap ]; then return 0; fi; command builtin "$@"; }; readonly POSIXLY_CORRECT`);
   });
 
+  it('a program named trap on PATH with the trap builtin disabled (enable -n) does not silence the report', async () => {
+    await assertSeen(`mkdir -p bin && printf '#!/bin/sh\\nexit 0\\n' > bin/trap && chmod +x bin/trap; PATH="$PWD/bin:$PATH"; trap 'cd /' USR1; enable -n trap`);
+  });
+
   it('an alias named trap does not silence the report', async () => {
     await assertSeen(`trap 'cd /' USR1; alias trap=:`);
   });
