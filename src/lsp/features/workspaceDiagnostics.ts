@@ -11,6 +11,7 @@ import { sourceText } from '../sourceErrors';
 import { TimeSlice } from '../timeSlice';
 import type { FeatureRegistry } from './registry';
 import type { DiagnosticItem, Freshness } from './types';
+import { foldersToAsk, joinParts, ownedFiles } from './workspaceSources';
 
 const FRESHNESS_RANK: Record<Freshness, number> = { settled: 0, unknown: 1, pending: 2 };
 
@@ -48,18 +49,16 @@ export async function gatherWorkspaceDiagnostics(registry: FeatureRegistry, fold
       let count = 0;
       let sourceFreshness: Freshness = 'settled';
       const notes: string[] = [];
-      const owned = new Map<string, boolean>();
+      const owns = ownedFiles(registry, 'diagnostics', p.id);
       try {
-        for (const workspaceUri of p.workspaceScope === 'workspace' ? folders.slice(0, 1) : folders) {
+        for (const workspaceUri of foldersToAsk(p.workspaceScope, folders)) {
           const answer = await p.workspaceDiagnostics({ workspaceUri, signal });
           // Each answer keeps the place it arrived at while it is filtered.
           const part: { items: DiagnosticItem[] } = { items: [] };
           parts.push(part);
           for (const d of answer.diagnostics) {
             await slice.pause(signal);
-            let owns = owned.get(d.uri);
-            if (owns === undefined) owned.set(d.uri, (owns = registry.owns('diagnostics', p.id, d.uri)));
-            if (!owns) continue;
+            if (!owns(d.uri)) continue;
             part.items.push(d);
             count++;
           }
@@ -74,13 +73,7 @@ export async function gatherWorkspaceDiagnostics(registry: FeatureRegistry, fold
       }
     }),
   );
-  const items: DiagnosticItem[] = [];
-  for (const part of parts) {
-    for (const d of part.items) {
-      await slice.pause(signal);
-      items.push(d);
-    }
-  }
+  const items = await joinParts(parts, slice, signal);
   sources.sort((a, b) => (a.id < b.id ? -1 : 1));
   return { items, freshness, sources };
 }

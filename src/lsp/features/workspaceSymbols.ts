@@ -11,6 +11,7 @@ import { isLspError, LspError } from '../types';
 import { matchSymbolName } from './match';
 import type { FeatureRegistry } from './registry';
 import type { SymbolItem, SymbolKindName } from './types';
+import { foldersToAsk, joinParts, ownedFiles } from './workspaceSources';
 
 /**
  * The symbols with TypeScript's label of functions, methods and constructors (`name()`) turned
@@ -94,28 +95,23 @@ export interface GatheredSymbols {
 export async function gatherWorkspaceSymbols(registry: FeatureRegistry, query: string, kinds: readonly SymbolKindName[] | undefined, folders: readonly string[], signal: AbortSignal): Promise<GatheredSymbols> {
   const sources: SymbolsSourceReport[] = [];
   const notReady: LspError[] = [];
-  const parts: Array<{ scored: Array<{ symbol: SymbolItem; score: number }> }> = [];
+  const parts: Array<{ items: Array<{ symbol: SymbolItem; score: number }> }> = [];
   // A search may answer hundreds of thousands of symbols: scored in slices (one budget for
   // every source), and which source serves a file is asked once per file.
   const slice = new TimeSlice();
   await Promise.all(
     registry.all('symbols').map(async (p) => {
       let count = 0;
-      const owned = new Map<string, boolean>();
-      const accept = (s: SymbolItem) => {
-        if (kinds && !kinds.includes(s.kind)) return false;
-        let owns = owned.get(s.uri);
-        if (owns === undefined) owned.set(s.uri, (owns = registry.owns('symbols', p.id, s.uri)));
-        return owns;
-      };
+      const owns = ownedFiles(registry, 'symbols', p.id);
+      const accept = (s: SymbolItem) => (!kinds || kinds.includes(s.kind)) && owns(s.uri);
       try {
-        for (const workspaceUri of p.workspaceScope === 'workspace' ? folders.slice(0, 1) : folders) {
+        for (const workspaceUri of foldersToAsk(p.workspaceScope, folders)) {
           const answer = await p.workspaceSymbols(query, { workspaceUri, signal });
           // Each answer keeps the place it arrived at while it is scored.
-          const part: { scored: Array<{ symbol: SymbolItem; score: number }> } = { scored: [] };
+          const part: { items: Array<{ symbol: SymbolItem; score: number }> } = { items: [] };
           parts.push(part);
-          part.scored = await scoreSymbols(query, answer, accept, slice, signal);
-          count += part.scored.length;
+          part.items = await scoreSymbols(query, answer, accept, slice, signal);
+          count += part.items.length;
         }
         sources.push({ id: p.id, count });
       } catch (e) {
@@ -125,13 +121,7 @@ export async function gatherWorkspaceSymbols(registry: FeatureRegistry, query: s
       }
     }),
   );
-  const scored: Array<{ symbol: SymbolItem; score: number }> = [];
-  for (const part of parts) {
-    for (const x of part.scored) {
-      await slice.pause(signal);
-      scored.push(x);
-    }
-  }
+  const scored = await joinParts(parts, slice, signal);
   // Nothing found while a language was still loading is not "no results".
   if (scored.length === 0 && notReady[0]) throw notReady[0];
   sources.sort((a, b) => (a.id < b.id ? -1 : 1));
