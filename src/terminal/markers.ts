@@ -330,7 +330,12 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   //   every command): POSIX mode is entered with `set -o posix` (whoever answers, `[[ -o posix ]]`
   //   is checked after) and left with the special builtin `set +o posix`; the shopt options POSIX
   //   mode turned on (bash 5.2 leaves `inherit_errexit` and `expand_aliases` set when it ends)
-  //   are put back by `__dsh_opts`. A shell already in POSIX mode stays in it.
+  //   are put back by `__dsh_opts` *before* `trap -p`: after it nothing runs but the special
+  //   builtins `unset` and `set` (checked to be no function), since whatever ran after could set
+  //   again a trap cleared before. Leaving POSIX mode sets `expand_aliases` and unsets
+  //   `shift_verbose` (bash 5.2), which nothing trusted can put back: a shell where they are
+  //   otherwise reports from the subshell. A shell already in POSIX mode stays in it. The
+  //   report's own variables (`__dsh_sb`, `__dsh_bo`) are checked to hold nothing first.
   //   `export -fn trap` (special builtin) tells whether a function named trap exists: one can
   //   only be called instead of the builtin when the builtin is disabled (`enable -n`), so then
   //   the subshell below answers. Otherwise what ran was the builtin only if the assignment
@@ -346,12 +351,32 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   //   `\builtin trap -p`: a function named builtin can silence it there.
   const reportWith = (entries: string) => `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; ${entries}; } 2>/dev/null >|${traps}`;
   const subshellEntries = `( POSIXLY_CORRECT=y; [[ -o posix ]] && ! ( trap() { :; } ) && \\trap -p ) || >|${traps}`;
-  const posixEntries = `if \\export -fn trap; then ${subshellEntries}; else __dsh_sb=; __dsh_sb=y \\trap -p; [[ -n $__dsh_sb ]] || >|${traps}; \\unset __dsh_sb; fi`;
+  // Whether a variable the report assigns holds a value or an attribute or names another variable
+  // (checked after whatever ran before it): a read-only one would end the report at the assignment
+  // (after its first line, so it would read "no trap"), an integer or a name reference to a
+  // variable never empty (RANDOM) would pass a program or nothing for the trap builtin. The
+  // report then comes from the subshell. `${v[@]@a}` is read even under `set -u`.
+  const taken = (v: string) => `[[ -v ${v} || -R ${v} || -n \${${v}[@]@a} ]]`;
+  // Whether no function is named `name`, as the special builtin `export` says (1: "not a
+  // function"; 127, export disabled and nothing answering, is no answer).
+  const noFunction = (name: string) => `{ \\export -fn ${name}; [[ $? == 1 ]]; }`;
+  // In POSIX mode. Nothing runs after `trap -p` but `unset` and `set` (whatever ran after could set
+  // the trap again): with a function named either (the builtin disabled, so the function answers)
+  // the traps are unknown.
+  const posixEntries = [
+    `if ${noFunction('set')} && ${noFunction('unset')}; then`,
+    `if ! ${taken('__dsh_sb')} && ${noFunction('trap')}; then __dsh_sb=; __dsh_sb=y \\trap -p; [[ -n $__dsh_sb ]] || >|${traps}; \\unset __dsh_sb; else ${subshellEntries}; fi`,
+    `else >|${traps}; fi`,
+  ].join(' ');
   const posixReport = reportWith(
     [
       `if [[ -o posix ]]; then ${posixEntries}`,
-      `elif [[ -v POSIXLY_CORRECT ]]; then ${subshellEntries}`,
-      `else __dsh_optsave; \\builtin set -o posix; if [[ -o posix ]]; then ${posixEntries}; \\set +o posix; else ${subshellEntries}; fi; __dsh_opts; \\builtin unset __dsh_bo`,
+      `elif [[ -v POSIXLY_CORRECT ]] || ${taken('__dsh_bo')}; then ${subshellEntries}`,
+      // The options POSIX mode turned on are put back before `trap -p`. Leaving POSIX mode sets
+      // expand_aliases and unsets shift_verbose (bash 5.2), which cannot be put back after it: a
+      // shell where they are otherwise reports from the subshell.
+      `else \\__dsh_optsave; if [[ $__dsh_bo == *:expand_aliases:* && $__dsh_bo != *:shift_verbose:* ]]; then \\builtin set -o posix; fi`,
+      `if [[ -o posix ]]; then \\__dsh_opts; \\unset __dsh_bo; ${posixEntries}; \\set +o posix; else \\builtin unset __dsh_bo; ${subshellEntries}; fi`,
       'fi',
     ].join('; '),
   );

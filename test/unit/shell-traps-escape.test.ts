@@ -34,6 +34,17 @@ describe('traps report: a trap that moves the command is never reported as none'
     assert.notEqual(place?.traps.kind, 'none', `reported no trap after: ${hide}`);
   }
 
+  /**
+   * After `hide` ran (code that clears a trap before the report and would set it again after),
+   * the confirmation may say "no trap" only if no trap moves the command.
+   */
+  async function assertNotHidden(hide: string): Promise<void> {
+    await send(hide);
+    const place = confirmedIdentity(h.service.sendTarget(h.owner, id)).place;
+    const moved = (await send('kill -USR1 $$; sleep 0.2; pwd')).output.trim();
+    if (moved === '/') assert.notEqual(place?.traps.kind, 'none', `reported no trap after: ${hide}`);
+  }
+
   it('an EXIT trap padded so the report ends at the 16 KiB read limit does not hide the signal trap after it', async () => {
     // The report is "<seq>\n" ("2\n" here) then trap -p, EXIT first: pad EXIT so the 16 KiB read
     // ends right after its entry (one byte less, cutting its newline, does the same).
@@ -67,6 +78,52 @@ describe('traps report: a trap that moves the command is never reported as none'
 
   it('enable -n trap does not silence the report (it reads as set)', async () => {
     await assertSeen(`trap 'cd /' USR1; enable -n trap`);
+  });
+
+  it('the report\'s own variables made read-only do not silence it', async () => {
+    await assertSeen(`trap 'cd /' USR1; readonly __dsh_sb=y`);
+  });
+
+  it('the saved-options variable made read-only does not silence the report', async () => {
+    await assertSeen(`trap 'cd /' USR1; readonly __dsh_bo`);
+  });
+
+  it('an integer attribute on the report\'s proof variable does not pass a disabled trap builtin for the real one', async () => {
+    await assertSeen(`trap 'cd /' USR1; declare -i __dsh_sb; enable -n trap`);
+  });
+
+  it('the report\'s proof variable made a name reference to a variable never empty does not pass a disabled trap builtin for the real one', async () => {
+    await assertSeen(`trap 'cd /' USR1; declare -n __dsh_sb=RANDOM; enable -n trap`);
+  });
+
+  it('the prompt\'s option functions redefined to clear a trap before the report and set it again after do not hide it', async () => {
+    await assertNotHidden(`trap 'cd /' USR1; __dsh_optsave() { trap - USR1; }; __dsh_opts() { trap 'cd /' USR1; }`);
+  });
+
+  it('aliases named as the prompt\'s option functions that clear a trap before the report and set it again after do not hide it', async () => {
+    await assertNotHidden(`trap 'cd /' USR1; alias __dsh_optsave='trap - USR1' __dsh_opts='trap "cd /" USR1'`);
+  });
+
+  it('a function named builtin that clears a trap before the report and sets it again after does not hide it', async () => {
+    await assertNotHidden(
+      `trap 'cd /' USR1; builtin() { case $1 in printf) command builtin trap - USR1 ;; unset) command builtin trap 'cd /' USR1 ;; esac; command builtin "$@"; }`,
+    );
+  });
+
+  it('a function named set, its builtin disabled, that would set a trap again after the report does not hide it', async () => {
+    await assertNotHidden(
+      `trap 'cd /' USR1; set() { command builtin trap 'cd /' USR1; }; builtin() { if [ "$1" = set ]; then POSIXLY_CORRECT=y; command builtin trap - USR1; return 0; fi; command builtin "$@"; }; enable -n set`,
+    );
+  });
+
+  it('a function named unset, its builtin disabled, that would set a trap again after the report does not hide it', async () => {
+    await assertNotHidden(
+      `trap 'cd /' USR1; unset() { command builtin trap 'cd /' USR1; }; builtin() { if [ "$1" = printf ]; then command builtin trap - USR1; fi; command builtin "$@"; }; enable -n unset`,
+    );
+  });
+
+  it('a function named trap that sets the proof variable itself, with trap and export disabled, does not silence the report', async () => {
+    await assertSeen(`trap 'cd /' USR1; trap() { declare -g __dsh_sb=y; }; enable -n trap export`);
   });
 
   it('a report replaced by a pipe nobody writes never blocks this thread: the traps read as unknown', async () => {
