@@ -383,8 +383,9 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   const plainReport = reportWith(`\\builtin trap -p || \\builtin printf '%s\\n' '(trap -p failed)'`);
   // Whether this bash does what the POSIX report needs: a function named trap cannot be defined
   // in POSIX mode, a subshell prints the traps of the shell that started it, and an assignment
-  // before `trap` stays after it.
-  const posixWorks = `[[ "$( trap ': dsh' USR2; ( POSIXLY_CORRECT=y; ( trap() { :; } ) || \\trap -p USR2 ) 2>/dev/null )" == *"': dsh'"* ]] && ( POSIXLY_CORRECT=y; __dsh_sb=; __dsh_sb=y \\trap -p >/dev/null; [[ -n $__dsh_sb ]] ) 2>/dev/null`;
+  // before `trap` stays after it; and it tells a variable's attributes (`[[ -v ]]`, `[[ -R ]]`,
+  // `${v[@]@a}`: bash 4.4), without which the report would stop at the check after its first line.
+  const posixWorks = `[[ "$( trap ': dsh' USR2; ( POSIXLY_CORRECT=y; ( trap() { :; } ) || \\trap -p USR2 ) 2>/dev/null )" == *"': dsh'"* ]] && ( POSIXLY_CORRECT=y; __dsh_sb=; __dsh_sb=y \\trap -p >/dev/null; [[ -n $__dsh_sb ]] ) 2>/dev/null && ( declare -i __dsh_sb; declare -n __dsh_r=__dsh_sb; [[ -R __dsh_r && ! -v __dsh_sb && \${__dsh_sb[@]@a} == i ]] ) 2>/dev/null`;
   // Under `set -x` bash traces each command of PROMPT_COMMAND to stderr: the prompt's own code
   // runs with stderr on /dev/null, so none of it shows in the terminal's output.
   const prompt = '{ __dsh_prompt; } 2>/dev/null';
