@@ -113,6 +113,21 @@ describe('controlled prompt integrity (pty-bash)', function () {
       assert.equal((await send('[[ -o posix ]] && echo posix')).output, 'posix');
       assert.match(JSON.stringify(h.service.sendTarget(h.owner, id).traps), /cd \/' (SIG)?USR1/);
     });
+
+    it('leaves off the options POSIX mode turns on and leaving it does not turn off, and shift_verbose on', async () => {
+      // Entering POSIX mode sets inherit_errexit, sourcepath and interactive_comments, and leaving
+      // it keeps them (bash 5.2); leaving it unsets shift_verbose.
+      const names = 'inherit_errexit sourcepath interactive_comments shift_verbose';
+      await send('shopt -u inherit_errexit sourcepath interactive_comments; shopt -s shift_verbose');
+      await send('true');
+      assert.equal(
+        (await send(`shopt -p ${names}`)).output,
+        'shopt -u inherit_errexit\nshopt -u sourcepath\nshopt -u interactive_comments\nshopt -s shift_verbose',
+      );
+      await send('shopt -u shift_verbose');
+      await send('true');
+      assert.equal((await send(`shopt -p ${names}`)).output, 'shopt -u inherit_errexit\nshopt -u sourcepath\nshopt -u interactive_comments\nshopt -u shift_verbose');
+    });
   });
 
   describe('a cancelled send types nothing', () => {
