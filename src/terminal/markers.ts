@@ -358,7 +358,8 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   // report then comes from the subshell. `${v[@]@a}` is read even under `set -u`.
   const taken = (v: string) => `[[ -v ${v} || -R ${v} || -n \${${v}[@]@a} ]]`;
   // Whether no function is named `name`, as the special builtin `export` says (1: "not a
-  // function"; 127, export disabled and nothing answering, is no answer).
+  // function"; 127, export disabled and nothing answering, is no answer). Not held against: a
+  // function named export standing in for its disabled builtin answers this itself.
   const noFunction = (name: string) => `{ \\export -fn ${name}; [[ $? == 1 ]]; }`;
   // In POSIX mode. Nothing runs after `trap -p` but `unset` and `set` (whatever ran after could set
   // the trap again): with a function named either (the builtin disabled, so the function answers)
