@@ -314,6 +314,17 @@ export async function run(): Promise<void> {
           sendAndWait(b, "for i in $(seq 20); do printf 'x\\e[2000000000b\\n'; done"),
         ]),
       );
+      // A runaway regular expression (catastrophic backtracking on a 5000-character line) in a
+      // scrollback search and in a wait's `until`: each is cut by its time bound off this thread.
+      await scenario('a scrollback search and a wait, each with a runaway pattern ((a+)+$ on 5000 a)', async () => {
+        await invoke('dsh_terminal_send', { sessionId: a, input: "printf 'a%.0s' $(seq 1 5000); echo b" });
+        await invoke('dsh_terminal_read', { sessionId: a, search: '(a+)+$', regex: true, timeoutMs: 4000 });
+        // The command runs on after the send's short time limit; the wait matches its new lines.
+        await invoke('dsh_terminal_send', { sessionId: a, input: "for i in 1 2 3 4 5; do printf 'a%.0s' $(seq 1 5000); echo b; sleep 1; done", timeoutMs: 100 });
+        const waited = await invoke('dsh_terminal_wait', { sessionId: a, until: '(a+)+$', timeoutMs: 4000 }).catch((e: Error) => ({ json: { error: e.message } }));
+        emit({ text: `    the wait with the runaway pattern: ${JSON.stringify(waited.json).slice(0, 200)}` });
+        await invoke('dsh_terminal_wait', { sessionId: a, timeoutMs: SCENARIO_MS }).catch(() => undefined);
+      });
       // What a busy machine alone does to the window: both cores kept busy for 5 s by programs
       // outside DSH Bridge (`yes` into /dev/null), nothing printed to a session.
       await scenario('for comparison: two programs outside DSH Bridge keep both cores busy, 5 s', () => burnCores(2, 5));
