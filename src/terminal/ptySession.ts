@@ -180,6 +180,7 @@ export class PtyBashSession implements BackendSession {
       shellStart: this.shellStart,
       probe,
       startup,
+      sandboxed: sandboxed !== undefined,
       log,
       ptsPath: () => this.ptsPath,
       exited: () => !!this.exitStatus,

@@ -33,6 +33,11 @@ export interface TeardownSubject {
   /** The Linux /proc probe is in use (else ps(1) on the session's terminal). */
   probe: boolean;
   startup: StartupDir;
+  /**
+   * The shell runs in the agent sandbox. Its commands can write the session's private folder, and
+   * no tmux server of theirs needs stopping from outside (see {@link SessionTeardown.run}).
+   */
+  sandboxed: boolean;
   log: Log;
   /** The session's terminal (`/dev/pts/N`), when known. */
   ptsPath(): string | undefined;
@@ -61,7 +66,10 @@ export class SessionTeardown {
    * CLOSE_KILL_MS more. Each round re-lists the groups with {@link ownGroups}, so a group id is
    * signalled only while it still belongs to the session. Then, for an open that failed during
    * startup, processes that escaped the session (a daemonized tmux server) are ended, any tmux
-   * server in the private socket folder is stopped, and the session's folder is removed.
+   * server in the private socket folder is stopped (not for a sandboxed session: its commands can
+   * write that folder, and could point it at a server outside; a tmux server they started cannot
+   * make its socket there (the sandbox refuses new Unix sockets) and ends with the sandbox's pid
+   * namespace), and the session's folder is removed.
    * @throws Error naming the shell pid when processes survive SIGKILL.
    */
   async run(): Promise<void> {
@@ -95,7 +103,7 @@ export class SessionTeardown {
       survived = !(await waitUntil(quiet, CLOSE_KILL_MS, pollMs));
     }
     if (!this.s.opened()) await this.endEscapedStartupProcesses();
-    await this.stopPrivateTmuxServers();
+    if (!this.s.sandboxed) await this.stopPrivateTmuxServers();
     await this.s.startup.remove();
     if (survived) throw new Error(`processes of session ${this.s.shellPid} survived SIGKILL`);
   }
@@ -172,7 +180,8 @@ export class SessionTeardown {
    * Stops each tmux server whose socket is in the session's private `TMUX_TMPDIR` (tmux kill-server),
    * off this thread: at most {@link MAX_TMUX_SOCKETS} sockets (entries of any other kind are not
    * tmux's), each `tmux` given {@link TMUX_KILL_MS} ms, all at once. The folder is the session's to
-   * write: a command can fill it, and must not hold the extension host thread with it.
+   * write: a command can fill it, and must not hold the extension host thread with it; a folder on
+   * the way that is a symbolic link (to another tmux's socket folder) is not followed.
    */
   private async stopPrivateTmuxServers(): Promise<void> {
     const uid = process.getuid?.();
@@ -180,6 +189,9 @@ export class SessionTeardown {
     const socketDir = path.join(this.s.startup.tmuxTmpdir, `tmux-${uid}`);
     let entries: fs.Dirent[];
     try {
+      for (const dir of [this.s.startup.tmuxTmpdir, socketDir]) {
+        if (!(await fs.promises.lstat(dir)).isDirectory()) return;
+      }
       entries = await fs.promises.readdir(socketDir, { withFileTypes: true });
     } catch {
       return;
