@@ -2,7 +2,7 @@
  * What a command typed into a sandboxed session cannot reach outside the sandbox, on the real
  * pty-bash backend in the real sandbox runtime (bubblewrap, its seccomp helper): servers that run
  * outside, through what the extension itself does with the session's private folder when the
- * session closes.
+ * session closes, and through System V IPC objects of processes outside.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -107,6 +107,44 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
           tmux(socket, 'kill-server');
         } catch {
           // Already gone.
+        }
+      }
+    }
+  });
+
+  it('cannot see or remove System V IPC objects of processes outside, and its own stay inside', async function () {
+    if (!available('ipcmk')) this.skip();
+    // The size of a segment by its id in this (the machine's) IPC namespace; undefined when there is none.
+    const segmentBytes = (shmid: string) => {
+      try {
+        const bytes = /bytes=(\d+)/.exec(execFileSync('ipcs', ['-m', '-i', shmid], { encoding: 'utf8', stdio: 'pipe' }))?.[1];
+        return bytes === undefined ? undefined : Number(bytes);
+      } catch {
+        return undefined;
+      }
+    };
+    const make = (bytes: number) => /Shared memory id: (\d+)/.exec(execFileSync('ipcmk', ['-M', String(bytes)], { encoding: 'utf8' }))?.[1];
+    // A shared memory segment of a process outside (as X11's MIT-SHM or a database keeps one).
+    const shmid = make(4241);
+    assert.ok(shmid !== undefined, 'ipcmk made a segment');
+    let leaked: string | undefined;
+    try {
+      await open();
+      const removal = await send(`ipcrm -m ${shmid}; ipcs -m -i ${shmid} 2>/dev/null | grep -q bytes=4241 && echo SEEN-OUTSIDE-SEGMENT; ipcmk -M 4243`);
+      const inside = /Shared memory id: (\d+)/.exec(removal.output)?.[1];
+      assert.ok(inside !== undefined, removal.output);
+      // Ids are counted per IPC namespace: one made inside is the same object only if it has its size here.
+      if (segmentBytes(inside) === 4243) leaked = inside;
+      assert.doesNotMatch(removal.output, /SEEN-OUTSIDE-SEGMENT/, 'the segment of a process outside is visible inside');
+      assert.equal(segmentBytes(shmid), 4241, `the segment ${shmid} of a process outside was removed from inside the sandbox`);
+      assert.equal(leaked, undefined, `the segment ${inside} made inside the sandbox is an object of the machine's IPC namespace`);
+    } finally {
+      for (const made of [shmid, leaked]) {
+        if (made === undefined) continue;
+        try {
+          execFileSync('ipcrm', ['-m', made], { stdio: 'ignore' });
+        } catch {
+          // Removed already.
         }
       }
     }

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { keepControllingTerminal, SandboxCommandShapeError } from '../../src/terminal/sandbox/controllingTerminal';
+import { unshareIpc } from '../../src/terminal/sandbox/ipcNamespace';
 import { DSH_SANDBOX_MODES, SandboxPolicy, SandboxSettingValues, sandboxPolicy, sandboxSummary } from '../../src/terminal/sandbox/policy';
 import { packageJson } from '../helpers/packageJson';
 import { SandboxPolicySource } from '../../src/terminal/sandbox/policySource';
@@ -315,12 +316,19 @@ describe('programs that run outside the sandbox are looked up outside what it ca
   });
 });
 
-describe('the bubblewrap command line keeps the PTY the controlling terminal', () => {
+describe('the bubblewrap command line keeps the PTY the controlling terminal and unshares IPC', () => {
   it('removes exactly --new-session and names bubblewrap by its absolute path', () => {
     const wrapped = "bwrap --new-session --die-with-parent --unshare-net --ro-bind / / -- /usr/bin/bash -c 'x --new-session'";
     assert.equal(keepControllingTerminal(wrapped, '/usr/bin/bwrap'), "/usr/bin/bwrap --die-with-parent --unshare-net --ro-bind / / -- /usr/bin/bash -c 'x --new-session'");
     const viaFile = "/bin/sh -c 'exec 3<\"$1\" && shift && exec \"$@\"' srt-args /proc/self/fd/9 bwrap --new-session --die-with-parent --args 3 -- bash";
     assert.match(keepControllingTerminal(viaFile, '/usr/bin/bwrap'), / srt-args \/proc\/self\/fd\/9 \/usr\/bin\/bwrap --die-with-parent --args 3 -- bash$/);
+  });
+
+  it('gives the sandbox an IPC namespace of its own: --unshare-ipc after --die-with-parent, once', () => {
+    const kept = "/bin/sh -c 'x' srt-args /proc/self/fd/9 /usr/bin/bwrap --die-with-parent --args 3 -- bash -c 'y --die-with-parent z'";
+    assert.equal(unshareIpc(kept, '/usr/bin/bwrap'), "/bin/sh -c 'x' srt-args /proc/self/fd/9 /usr/bin/bwrap --die-with-parent --unshare-ipc --args 3 -- bash -c 'y --die-with-parent z'");
+    assert.throws(() => unshareIpc('/usr/bin/bwrap --new-session --die-with-parent a', '/usr/bin/bwrap'), SandboxCommandShapeError, 'only after --new-session is dropped');
+    assert.throws(() => unshareIpc('/usr/bin/bwrap --die-with-parent a; /usr/bin/bwrap --die-with-parent b', '/usr/bin/bwrap'), SandboxCommandShapeError);
   });
 
   it('refuses a command line of another shape instead of starting it', () => {

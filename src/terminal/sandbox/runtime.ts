@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerminalError } from '../errors';
 import { keepControllingTerminal } from './controllingTerminal';
+import { unshareIpc } from './ipcNamespace';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms, writableFolderBefore } from './prerequisites';
 import { errorMessage } from '../../common/errorMessage';
@@ -128,7 +129,8 @@ export class SandboxRuntime {
     }
     if (programs.platform === 'linux') {
       try {
-        wrapped = keepControllingTerminal(wrapped, programs.bwrap);
+        // System V IPC objects of processes outside are no business of the session (ipcNamespace.ts).
+        wrapped = unshareIpc(keepControllingTerminal(wrapped, programs.bwrap), programs.bwrap);
       } catch (error) {
         manager.cleanupAfterCommand();
         throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but cannot start: ${errorMessage(error)}. No session was started.`);
