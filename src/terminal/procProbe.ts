@@ -207,12 +207,21 @@ function parsePs(out: string): PsEntry[] {
 }
 
 /**
- * Output of ps(1) with `args`, run off this thread (at most 2 s); '' when it lists nothing (ps
- * exits 1) or cannot run. Never rejects.
+ * The ps(1) the extension runs: the system's (`/bin/ps`, or `/usr/bin/ps`), never one looked up by
+ * name on the extension host's PATH. That PATH may hold a folder sandboxed commands can write (a
+ * workspace virtualenv's `bin`), and ps runs outside the sandbox at every send where /proc is
+ * missing (macOS): a ps written there would run with the person's full permissions. `ps` by name
+ * only where neither exists.
+ */
+const PS_PROGRAM = ['/bin/ps', '/usr/bin/ps'].find((p) => fs.existsSync(p)) ?? 'ps';
+
+/**
+ * Output of ps(1) ({@link PS_PROGRAM}) with `args`, run off this thread (at most 2 s); '' when it
+ * lists nothing (ps exits 1) or cannot run. Never rejects.
  */
 function ps(args: string[]): Promise<string> {
   return new Promise((resolve) => {
-    const child = execFile('ps', args, { encoding: 'utf8', timeout: 2000 }, (_error, stdout) => resolve(stdout ?? ''));
+    const child = execFile(PS_PROGRAM, args, { encoding: 'utf8', timeout: 2000 }, (_error, stdout) => resolve(stdout ?? ''));
     child.stdin?.end();
   });
 }

@@ -2,7 +2,8 @@
  * What a command typed into a sandboxed session cannot reach outside the sandbox, on the real
  * pty-bash backend in the real sandbox runtime (bubblewrap, its seccomp helper): servers that run
  * outside, through what the extension itself does with the session's private folder when the
- * session closes, and through System V IPC objects of processes outside.
+ * session closes, through System V IPC objects of processes outside, and through programs the
+ * extension runs outside by name.
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SandboxPolicy, SandboxSettingValues, sandboxPolicy } from '../../src/terminal/sandbox/policy';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
+import * as proc from '../../src/terminal/procProbe';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { SILENT_LOG } from '../../src/common/log';
 
@@ -148,5 +150,32 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
         }
       }
     }
+  });
+});
+
+describe('without /proc, the extension runs ps from the system, never from a folder on its PATH', () => {
+  let root: string;
+  const hostPath = process.env.PATH;
+  beforeEach(() => (root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-ps-path-')))));
+  afterEach(() => {
+    process.env.PATH = hostPath;
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('a ps first on the extension host\'s PATH (a workspace virtualenv\'s bin, which sandboxed commands can write) is not run', async function () {
+    if (!available('ps', '--version') && !fs.existsSync('/bin/ps')) this.skip();
+    // Where /proc is missing (macOS) the probe, the startup watch and a close ask ps(1) about the
+    // session's processes, at every send: a ps a sandboxed command wrote would run outside.
+    const bin = path.join(root, 'workspace', '.venv', 'bin');
+    fs.mkdirSync(bin, { recursive: true });
+    const ran = path.join(root, 'ran-outside');
+    fs.writeFileSync(path.join(bin, 'ps'), `#!/bin/sh\necho ps >> ${ran}\n`, { mode: 0o755 });
+    process.env.PATH = `${bin}:${hostPath}`;
+    const args = await proc.processArgs(process.pid, false);
+    assert.ok(args?.includes('mocha') || args?.includes('node'), `the system's ps answered: ${args}`);
+    const [self] = await proc.psStillSame([{ pid: process.pid, pgid: process.pid, stat: 'S', lstart: '' }]);
+    assert.equal(self, undefined, 'a start time that does not match is not the same process');
+    await proc.psOnTty('/dev/pts/99999');
+    assert.ok(!fs.existsSync(ran), 'the ps on PATH ran outside the sandbox');
   });
 });
