@@ -45,7 +45,8 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
   let root: string;
   let workspace: string;
   let outside: string;
-  const policy = (): SandboxPolicy => sandboxPolicy(VALUES, { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp') });
+  let denied: string;
+  const policy = (): SandboxPolicy => sandboxPolicy({ ...VALUES, fileSystem: { denyRead: [denied] } }, { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp') });
   const open = async () => {
     const p = policy();
     h = harness({ quietThresholdMs: 6_000 }, { sandbox: { runtime, policy: () => p } });
@@ -53,12 +54,15 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
     assert.equal(h.service.list(h.owner)[0]!.sandbox.on, true);
   };
   const send = (input: string) => h!.service.send(h!.owner, id, { input });
+  /** Sets `d` in the sandboxed shell to the session's private folder: the one of the rc file its shell was started with. */
+  const PRIVATE_FOLDER = 'd=$(dirname "$(tr "\\0" " " < /proc/$$/cmdline | grep -o "[^ ]*/bashrc" | head -1)")';
 
   beforeEach(() => {
     root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-sandbox-escape-')));
     workspace = path.join(root, 'workspace');
     outside = path.join(root, 'outside');
-    for (const d of [workspace, outside, path.join(root, 'tmp')]) fs.mkdirSync(d);
+    denied = path.join(root, 'denied');
+    for (const d of [workspace, outside, denied, path.join(root, 'tmp')]) fs.mkdirSync(d);
   });
   afterEach(async () => {
     await h?.dispose();
@@ -84,8 +88,7 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
       // Two sessions, two ways to point the extension at those sockets: the socket folder inside
       // the private TMUX_TMPDIR as a link, and the private TMUX_TMPDIR itself as a link.
       await open();
-      // The session's private folder is the one of the rc file its shell was started with.
-      const folder = 'd=$(dirname "$(tr "\\0" " " < /proc/$$/cmdline | grep -o "[^ ]*/bashrc" | head -1)")';
+      const folder = PRIVATE_FOLDER;
       const first = await send(`${folder} && ln -s ${path.join(personTmp, `tmux-${uid}`)} "$d/tmux/tmux-${uid}" && ls "$d/tmux/tmux-${uid}/"`);
       assert.match(first.output, /^default$/m, first.output);
       const second = await h!.service.open(h!.owner, { cwd: workspace, exactCwd: true });
@@ -112,6 +115,23 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
         }
       }
     }
+  });
+
+  it('cannot read a denyRead file through the extension: the traps report of its private folder is not read through a link', async () => {
+    await open();
+    // The shell reports its traps at every prompt in the private folder, and the extension reads the
+    // report (for a send's confirmation) outside the sandbox: a link there would be followed.
+    const before = await send(`${PRIVATE_FOLDER} && head -1 "$d/traps"`);
+    const seq = Number(/^(\d+)$/m.exec(before.output)?.[1]);
+    assert.ok(Number.isInteger(seq), before.output);
+    // A file under denyRead whose first line is the number the report must start with at the prompt after the next send.
+    fs.writeFileSync(path.join(denied, 'secret.txt'), `${seq + 2}\nTOP-SECRET-LINE\n`);
+    const link = await send(`${PRIVATE_FOLDER} && cat ${denied}/secret.txt; ln -sf ${denied}/secret.txt "$d/traps" && echo LINKED`);
+    assert.match(link.output, /LINKED/);
+    assert.doesNotMatch(link.output, /TOP-SECRET-LINE/, 'the sandbox itself cannot read it');
+    const target = h!.service.sendTarget(h!.owner, id);
+    assert.doesNotMatch(JSON.stringify(target.traps ?? {}), /TOP-SECRET-LINE/, 'the extension read a denyRead file through a link the sandboxed shell made');
+    assert.equal(fs.readFileSync(path.join(denied, 'secret.txt'), 'utf8'), `${seq + 2}\nTOP-SECRET-LINE\n`);
   });
 
   it('cannot see or remove System V IPC objects of processes outside, and its own stay inside', async function () {
