@@ -316,12 +316,12 @@ export async function run(): Promise<void> {
       );
       // A runaway regular expression (catastrophic backtracking on a 5000-character line) in a
       // scrollback search and in a wait's `until`: each is cut by its time bound off this thread.
-      await scenario('a scrollback search and a wait, each with a runaway pattern ((a+)+$ on 5000 a)', async () => {
+      await scenario('a scrollback search ((a+)+$) and a wait ((a+)+c), runaway patterns on lines of 5000 a', async () => {
         await invoke('dsh_terminal_send', { sessionId: a, input: "printf 'a%.0s' $(seq 1 5000); echo b" });
         await invoke('dsh_terminal_read', { sessionId: a, search: '(a+)+$', regex: true, timeoutMs: 4000 });
         // The command runs on after the send's short time limit; the wait matches its new lines.
         await invoke('dsh_terminal_send', { sessionId: a, input: "for i in 1 2 3 4 5; do printf 'a%.0s' $(seq 1 5000); echo b; sleep 1; done", timeoutMs: 100 });
-        const waited = await invoke('dsh_terminal_wait', { sessionId: a, until: '(a+)+$', timeoutMs: 4000 }).catch((e: Error) => ({ json: { error: e.message } }));
+        const waited = await invoke('dsh_terminal_wait', { sessionId: a, until: '(a+)+c', timeoutMs: 4000 }).catch((e: Error) => ({ json: { error: e.message } }));
         emit({ text: `    the wait with the runaway pattern: ${JSON.stringify(waited.json).slice(0, 200)}` });
         await invoke('dsh_terminal_wait', { sessionId: a, timeoutMs: SCENARIO_MS }).catch(() => undefined);
       });
