@@ -50,13 +50,22 @@ export function keepControllingTerminal(wrapped: string, bwrapPath: string): str
   if (!/^\/[A-Za-z0-9_./+-]+$/.test(bwrapPath)) throw new SandboxCommandShapeError(`bubblewrap's path ${JSON.stringify(bwrapPath)} must be absolute and plain (letters, digits, _ . / + -)`);
   // The runtime names bubblewrap as configured (bwrapPath) once its manager is initialized, else `bwrap`.
   const starts = [...new Set([bwrapPath, 'bwrap'])].map((name) => `${name} --new-session --die-with-parent `);
-  // A word starts the line or follows a space (`bwrap` inside `/usr/bin/bwrap` is no word).
-  const found = starts.flatMap((start) => occurrences(wrapped, start).filter((at) => at === 0 || wrapped[at - 1] === ' ').map((at) => ({ at, start })));
-  const only = found.length === 1 ? found[0]! : undefined;
-  if (!only) {
-    throw new SandboxCommandShapeError('the sandbox runtime\'s command line does not start bubblewrap as "bwrap --new-session --die-with-parent …" exactly once; this runtime version is not supported');
-  }
+  const only = onlyBubblewrapStart(wrapped, starts, 'bwrap --new-session --die-with-parent ');
   return `${wrapped.slice(0, only.at)}${bwrapPath} --die-with-parent ${wrapped.slice(only.at + only.start.length)}`;
+}
+
+/**
+ * Where `wrapped` (a sandbox command line) starts bubblewrap as one of `starts`: the only place
+ * one of them begins a word (at the line's start or after a space: `bwrap` inside
+ * `/usr/bin/bwrap` is no word), and which one.
+ * @throws SandboxCommandShapeError naming `shown` when no such place or more than one exists.
+ */
+export function onlyBubblewrapStart(wrapped: string, starts: readonly string[], shown: string): { at: number; start: string } {
+  const found = starts.flatMap((start) => occurrences(wrapped, start).filter((at) => at === 0 || wrapped[at - 1] === ' ').map((at) => ({ at, start })));
+  if (found.length !== 1) {
+    throw new SandboxCommandShapeError(`the sandbox runtime's command line does not start bubblewrap as "${shown}…" exactly once; this runtime version is not supported`);
+  }
+  return found[0]!;
 }
 
 function occurrences(text: string, part: string): number[] {

@@ -10,7 +10,7 @@
  * already makes private. So `--unshare-ipc` is added: inside, the session has IPC objects of its
  * own, gone when the sandbox ends.
  */
-import { SandboxCommandShapeError } from './controllingTerminal';
+import { onlyBubblewrapStart } from './controllingTerminal';
 
 /**
  * `wrapped` (the bubblewrap command line as {@link keepControllingTerminal} returns it, which starts
@@ -20,11 +20,6 @@ import { SandboxCommandShapeError } from './controllingTerminal';
  */
 export function unshareIpc(wrapped: string, bwrapPath: string): string {
   const start = `${bwrapPath} --die-with-parent `;
-  const at: number[] = [];
-  for (let i = wrapped.indexOf(start); i >= 0; i = wrapped.indexOf(start, i + 1)) if (i === 0 || wrapped[i - 1] === ' ') at.push(i);
-  if (at.length !== 1) {
-    throw new SandboxCommandShapeError(`the sandbox command line does not start bubblewrap as "${start}…" exactly once; this runtime version is not supported`);
-  }
-  const after = at[0]! + start.length;
+  const after = onlyBubblewrapStart(wrapped, [start], start).at + start.length;
   return `${wrapped.slice(0, after)}--unshare-ipc ${wrapped.slice(after)}`;
 }
