@@ -10,22 +10,14 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SandboxPolicy, SandboxSettingValues, sandboxPolicy } from '../../src/terminal/sandbox/policy';
+import { SandboxPolicy, sandboxPolicy } from '../../src/terminal/sandbox/policy';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import * as proc from '../../src/terminal/procProbe';
+import { sandboxSettings } from '../helpers/sandboxSettings';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { SILENT_LOG } from '../../src/common/log';
 
-const VALUES: SandboxSettingValues = {
-  dshMode: 'on',
-  vscodeEnabled: 'off',
-  vscodeEnabledSource: 'default',
-  allowNetwork: undefined,
-  allowedDomains: undefined,
-  deniedDomains: undefined,
-  fileSystem: undefined,
-  allowUnsandboxedCommands: undefined,
-};
+const VALUES = sandboxSettings({ dshMode: 'on' });
 
 /** True when `program` runs here (`program -V` or `--version` exits 0). */
 function available(program: string, versionFlag = '-V'): boolean {

@@ -25,20 +25,12 @@ import { readStat, type ProcStat } from '../../src/proc/stat';
 import { sessionProcesses } from '../../src/proc/sessions';
 import { TerminalError } from '../../src/terminal/errors';
 import { createTerminalApi } from '../../src/terminal/terminalApi';
+import { sandboxSettings } from '../helpers/sandboxSettings';
 import { Harness, harness, sleep } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 import { SILENT_LOG } from '../../src/common/log';
 
-const VALUES: SandboxSettingValues = {
-  dshMode: undefined,
-  vscodeEnabled: 'off',
-  vscodeEnabledSource: 'default',
-  allowNetwork: undefined,
-  allowedDomains: undefined,
-  deniedDomains: undefined,
-  fileSystem: undefined,
-  allowUnsandboxedCommands: undefined,
-};
+const VALUES = sandboxSettings();
 const FOLDERS = { workspaceFolders: ['/w/one'], storageFolder: '/s/store', tempFolder: '/t/tmp' };
 
 describe('sandbox policy from the settings', () => {
