@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { SandboxPolicy, sandboxPolicy } from '../../src/terminal/sandbox/policy';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import * as proc from '../../src/terminal/procProbe';
+import { sandboxFolders } from '../helpers/sandboxFolders';
 import { sandboxSettings } from '../helpers/sandboxSettings';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { SILENT_LOG } from '../../src/common/log';
@@ -50,11 +51,7 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
   const PRIVATE_FOLDER = 'd=$(dirname "$(tr "\\0" " " < /proc/$$/cmdline | grep -o "[^ ]*/bashrc" | head -1)")';
 
   beforeEach(() => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-sandbox-escape-')));
-    workspace = path.join(root, 'workspace');
-    outside = path.join(root, 'outside');
-    denied = path.join(root, 'denied');
-    for (const d of [workspace, outside, denied, path.join(root, 'tmp')]) fs.mkdirSync(d);
+    ({ root, workspace, outside, denied } = sandboxFolders('dsh-sandbox-escape-'));
   });
   afterEach(async () => {
     await h?.dispose();

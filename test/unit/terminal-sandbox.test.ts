@@ -25,6 +25,7 @@ import { readStat, type ProcStat } from '../../src/proc/stat';
 import { sessionProcesses } from '../../src/proc/sessions';
 import { TerminalError } from '../../src/terminal/errors';
 import { createTerminalApi } from '../../src/terminal/terminalApi';
+import { sandboxFolders } from '../helpers/sandboxFolders';
 import { sandboxSettings } from '../helpers/sandboxSettings';
 import { Harness, harness, sleep } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
@@ -362,11 +363,7 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
   const send = (input: string, timeoutMs?: number) => h.service.send(h.owner, id, { input, timeoutMs });
 
   beforeEach(() => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-sandbox-')));
-    workspace = path.join(root, 'workspace');
-    outside = path.join(root, 'outside');
-    denied = path.join(root, 'denied');
-    for (const d of [workspace, outside, denied, path.join(root, 'tmp')]) fs.mkdirSync(d);
+    ({ root, workspace, outside, denied } = sandboxFolders('dsh-sandbox-'));
     fs.writeFileSync(path.join(denied, 'secret.txt'), 'the secret\n');
   });
   afterEach(async () => {
