@@ -3,7 +3,8 @@
 #   - Debian packages: the C++ toolchain node-gyp builds native modules with (node-pty in `npm ci`,
 #     code-server's own), code-server's native-module build deps, ripgrep, Chromium (headless
 #     workbench client), tmux and vim (terminal cases), git, python3 (node-gyp, the demo),
-#     bubblewrap and socat (the agent sandbox: sessions run in it when the sandbox is on);
+#     bubblewrap and socat (the agent sandbox: sessions run in it when the sandbox is on), zsh (the
+#     pty-zsh backend);
 #   - the VS Code hosts the integration suite runs in, each a code-server release (VS Code OSS on
 #     npm) in a cache folder outside the repository, keyed by version and reused when present:
 #
@@ -33,7 +34,7 @@ die() { echo "install-host: $*" >&2; exit 1; }
 # Debian packages ---------------------------------------------------------------------------------
 install_debian_packages() {
   local need_pkgs=() p
-  for p in g++ make libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep chromium tmux vim-nox git python3 util-linux bubblewrap socat; do
+  for p in g++ make libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config ripgrep chromium tmux vim-nox git python3 util-linux bubblewrap socat zsh; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need_pkgs+=("$p")
   done
   [ ${#need_pkgs[@]} -eq 0 ] && return 0
