@@ -26,9 +26,9 @@ await esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'di
 // The wiki-link index's note parser, run in a worker thread next to dist/extension.js (shipped in the VSIX).
 await esbuild.build({ ...common, entryPoints: ['src/lsp/wikilinks/noteParseWorker.ts'], outfile: 'dist/noteParseWorker.js' });
 // The panel mirror's terminal emulator, run in a worker thread per mirrored session (shipped in the VSIX).
-await esbuild.build({ ...common, entryPoints: ['src/terminal/mirrorEmulatorWorker.ts'], outfile: 'dist/mirrorEmulatorWorker.js' });
+await esbuild.build({ ...common, entryPoints: ['src/terminal/panel/mirrorEmulatorWorker.ts'], outfile: 'dist/mirrorEmulatorWorker.js' });
 // The model-text renderer (send results, reads), run in a worker thread per backend (shipped in the VSIX).
-await esbuild.build({ ...common, entryPoints: ['src/terminal/screenTextWorker.ts'], outfile: 'dist/screenTextWorker.js' });
+await esbuild.build({ ...common, entryPoints: ['src/terminal/output/screenTextWorker.ts'], outfile: 'dist/screenTextWorker.js' });
 // The MCP stdio bridge: a plain Node program an MCP client launches (shipped in the VSIX).
 await esbuild.build({ ...common, entryPoints: ['src/mcp/bridge.ts'], outfile: 'dist/mcp-bridge.js' });
 

@@ -76,7 +76,7 @@ export default defineConfig(
   },
   {
     // The escape-sequence scanner decodes a packed numeric state table into its action enum.
-    files: ['src/terminal/escapeScan.ts'],
+    files: ['src/terminal/output/escapeScan.ts'],
     rules: { '@typescript-eslint/no-unsafe-enum-comparison': 'off' },
   },
   { files: SEAMS, rules: { 'no-restricted-imports': seamImports() } },

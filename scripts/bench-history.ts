@@ -17,11 +17,11 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CommandHistory } from '../src/terminal/commandHistory';
+import { CommandHistory } from '../src/terminal/history/commandHistory';
 import { DEFAULT_TERMINAL_CONFIG } from '../src/terminal/config';
-import { Scrollback } from '../src/terminal/scrollback';
-import { MAX_SEARCH_MS, searchScrollback } from '../src/terminal/scrollbackSearch';
-import { pageBufferLease } from '../src/terminal/searchWorker';
+import { Scrollback } from '../src/terminal/output/scrollback';
+import { MAX_SEARCH_MS, searchScrollback } from '../src/terminal/output/scrollbackSearch';
+import { pageBufferLease } from '../src/terminal/output/searchWorker';
 import { RUNS, median, now } from '../test/bench/timing';
 
 const LINES = DEFAULT_TERMINAL_CONFIG.retainedLines;

@@ -20,10 +20,10 @@ import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
-import { PtyBashBackend } from '../src/terminal/ptyBash';
+import { PtyBashBackend } from '../src/terminal/bash/ptyBash';
 import { TerminalService } from '../src/terminal/service';
 import { Owner } from '../src/terminal/owner';
-import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/screenText';
+import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/output/screenText';
 import { now, quantile } from '../test/bench/timing';
 import { SILENT_LOG } from '../src/common/log';
 

@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
-import { PtyBashBackend } from '../src/terminal/ptyBash';
+import { PtyBashBackend } from '../src/terminal/bash/ptyBash';
 import { SandboxPolicy, sandboxPolicy } from '../src/terminal/sandbox/policy';
 import { SandboxRuntime } from '../src/terminal/sandbox/runtime';
 import { TerminalService } from '../src/terminal/service';

@@ -26,7 +26,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
-import { PtyBashBackend } from '../src/terminal/ptyBash';
+import { PtyBashBackend } from '../src/terminal/bash/ptyBash';
 import { TerminalService } from '../src/terminal/service';
 import { now, quantile } from '../test/bench/timing';
 import { SILENT_LOG } from '../src/common/log';

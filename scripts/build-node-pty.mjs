@@ -11,7 +11,7 @@
 // flags in /proc/self/fdinfo (O_CLOEXEC is 02000000 octal, see open(2)); a failure fails the
 // install. Where node-pty ships a prebuilt binary for the platform (macOS) and the build fails,
 // the unpatched prebuilt is left in place with a warning: the session rc and the language server
-// watchdog still close inherited descriptors (see src/terminal/markers.ts, src/lsp/stdio/watchdog.ts).
+// watchdog still close inherited descriptors (see src/terminal/readiness/markers.ts, src/lsp/stdio/watchdog.ts).
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';

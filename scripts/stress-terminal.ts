@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { sessionProcesses } from '../src/proc/sessions';
-import { PtyBashBackend } from '../src/terminal/ptyBash';
+import { PtyBashBackend } from '../src/terminal/bash/ptyBash';
 import { TerminalService } from '../src/terminal/service';
 import { errorMessage } from '../src/common/errorMessage';
 import { SILENT_LOG } from '../src/common/log';

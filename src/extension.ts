@@ -3,7 +3,7 @@
  * lives in its own module and returns a Disposable; nothing here holds logic of its own.
  */
 import * as vscode from 'vscode';
-import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/ptyBash';
+import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/bash/ptyBash';
 import { TerminalService } from './terminal/service';
 import { loadExtensionNodePty } from './vscode/terminal/nodePtyLoader';
 import { TerminalSettings } from './vscode/terminal/terminalSettings';

@@ -57,7 +57,7 @@ export const MAX_WAITING_BYTES = 2 * 1024 * 1024;
 /**
  * Longest message the window reads from a client: 2 MiB (bytes of one line, its newline not
  * counted). The largest tool input is the text `dsh_terminal_send` or `dsh_run` types, at most
- * 256 KiB (`MAX_INPUT_BYTES` of src/terminal/sendAdmission.ts), which JSON makes at most 6 times
+ * 256 KiB (`MAX_INPUT_BYTES` of src/terminal/input/sendAdmission.ts), which JSON makes at most 6 times
  * longer (every byte a `\u00XX` escape): 1.5 MiB, and the rest of a call is small. The bound is
  * what one connection's unfinished message can make the window hold; a longer message is
  * answered with an error and not read (see the module comment).

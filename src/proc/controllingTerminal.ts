@@ -4,7 +4,8 @@
  * import.
  */
 import { readFile } from 'node:fs/promises';
-import { describeError, run } from './run';
+import { PS_PROGRAM } from './psProgram';
+import { describeError, run, type RunResult } from './run';
 import { parseProcStat } from './stat';
 
 /** Default limit for the `ps` fallback (ms). */
@@ -94,7 +95,7 @@ export function ptsPath(major: number, minor: number): string | undefined {
 }
 
 async function readControllingTerminalWithPs(pid: number, timeoutMs: number): Promise<ControllingTerminal> {
-  const answer = await run('ps', ['-o', 'tty=', '-p', String(pid)], timeoutMs);
+  const answer: RunResult = PS_PROGRAM === undefined ? { kind: 'not-found' } : await run(PS_PROGRAM, ['-o', 'tty=', '-p', String(pid)], timeoutMs);
   if (answer.kind !== 'ok') {
     const detail =
       answer.kind === 'failed'

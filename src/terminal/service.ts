@@ -17,15 +17,15 @@
  */
 import { integerProblem } from '../common/integerInput';
 import { quoteInput } from '../common/quoteInput';
-import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
+import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './history/commandRecord';
 import { TerminalBackendCleanupError, TerminalError } from './errors';
-import { checkLabel, checkSendInput } from './input';
-import { checkSignalName } from './sendAdmission';
-import type { JobOutput } from './backgroundJobs';
+import { checkLabel, checkSendInput } from './input/input';
+import { checkSignalName } from './input/sendAdmission';
+import type { JobOutput } from './session/backgroundJobs';
 import { Owner, ServiceOwner } from './owner';
-import { PublishedSession, SessionInfo } from './publishedSession';
-import type { ShellTraps } from './markers';
-import type { SearchRequest, SearchResult } from './scrollbackSearch';
+import { PublishedSession, SessionInfo } from './session/publishedSession';
+import type { ShellTraps } from './readiness/shellTraps';
+import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
 import { Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
 import type { Log } from '../common/log';

@@ -10,13 +10,13 @@
  * one process, so code that patches built-ins or reads the process's file descriptors is out of
  * its reach.
  */
-import type { CommandRecord, HistoryPage, HistoryRequest } from './commandRecord';
+import type { CommandRecord, HistoryPage, HistoryRequest } from './history/commandRecord';
 import { TerminalError } from './errors';
-import type { SearchRequest, SearchResult } from './scrollbackSearch';
-import type { JobOutput } from './backgroundJobs';
+import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
+import type { JobOutput } from './session/backgroundJobs';
 import type { OpenOptions, SessionEvent, TerminalService } from './service';
 import type { Owner } from './owner';
-import type { SessionInfo } from './publishedSession';
+import type { SessionInfo } from './session/publishedSession';
 import type { Disposable, ReadRequest, ReadResult, SendRequest, SendResult, SignalResult } from './types';
 
 /** An owner as another extension holds it: disposing it closes every session it opened. */

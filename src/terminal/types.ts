@@ -5,13 +5,13 @@
  * the *foreground process group* is the PTY's `tpgid` (see termios(3), `tcgetpgrp`); *scrollback*
  * is the bounded history of lines the PTY produced, with our own prompt markers removed.
  */
-import type { ShellTraps } from './markers';
-import type { LineKeys } from './promptKeys';
+import type { ShellTraps } from './readiness/shellTraps';
+import type { LineKeys } from './input/promptKeys';
 import type { Disposable } from '../common/disposable';
 import type { SandboxSummary } from './sandbox/policy';
-import type { CommandHistory } from './commandHistory';
-import type { CommandEvent, CommandOrigin } from './commandRecord';
-import type { SearchRequest, SearchResult } from './scrollbackSearch';
+import type { CommandHistory } from './history/commandHistory';
+import type { CommandEvent, CommandOrigin } from './history/commandRecord';
+import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
 import type { TerminalError } from './errors';
 
 /**

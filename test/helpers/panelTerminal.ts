@@ -1,7 +1,7 @@
 // The person's side of a panel mirror in tests: a headless xterm.js terminal (the emulator VS
 // Code's terminal panel uses) that the mirror writes to, and waiting until it shows everything.
 import type { Terminal } from '@xterm/headless';
-import type { PacedMirror } from '../../src/terminal/pacedMirror';
+import type { PacedMirror } from '../../src/terminal/panel/pacedMirror';
 import { until } from './wait';
 
 /** Resolves once xterm.js has parsed `text` (and everything written to `term` before it). */

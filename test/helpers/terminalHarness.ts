@@ -6,10 +6,10 @@ import * as path from 'node:path';
 // The module object itself, as the extension's loader returns it (tests compare it by reference).
 import nodePty = require('node-pty');
 import { TerminalConfig, resolveTerminalConfig } from '../../src/terminal/config';
-import { PtyBashBackend, type PtyBashOptions } from '../../src/terminal/ptyBash';
+import { PtyBashBackend, type PtyBashOptions } from '../../src/terminal/bash/ptyBash';
 import { TerminalService } from '../../src/terminal/service';
 import { Owner } from '../../src/terminal/owner';
-import { SessionInfo } from '../../src/terminal/publishedSession';
+import { SessionInfo } from '../../src/terminal/session/publishedSession';
 import { element } from './element';
 import { until } from './wait';
 import { screenTextWorkerEntry } from './workerEntry';

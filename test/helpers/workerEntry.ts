@@ -31,8 +31,8 @@ export function workerEntry(source: string): string {
 /** The wiki-link index's note parser worker (src/lsp/wikilinks/noteParseWorker.ts). */
 export const noteParseWorkerEntry = (): string => workerEntry('src/lsp/wikilinks/noteParseWorker.ts');
 
-/** The panel mirror's emulator worker (src/terminal/mirrorEmulatorWorker.ts). */
-export const mirrorEmulatorEntry = (): string => workerEntry('src/terminal/mirrorEmulatorWorker.ts');
+/** The panel mirror's emulator worker (src/terminal/panel/mirrorEmulatorWorker.ts). */
+export const mirrorEmulatorEntry = (): string => workerEntry('src/terminal/panel/mirrorEmulatorWorker.ts');
 
-/** The model-text renderer's worker (src/terminal/screenTextWorker.ts). */
-export const screenTextWorkerEntry = (): string => workerEntry('src/terminal/screenTextWorker.ts');
+/** The model-text renderer's worker (src/terminal/output/screenTextWorker.ts). */
+export const screenTextWorkerEntry = (): string => workerEntry('src/terminal/output/screenTextWorker.ts');

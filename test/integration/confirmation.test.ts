@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveTerminalConfig } from '../../src/terminal/config';
-import { PtyBashBackend } from '../../src/terminal/ptyBash';
+import { PtyBashBackend } from '../../src/terminal/bash/ptyBash';
 import { TerminalService } from '../../src/terminal/service';
 import { Owner } from '../../src/terminal/owner';
 import { CloseTool } from '../../src/vscode/tools/terminal/closeTool';

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from '../helpers/host/lm';
 
-/** The host-private names VS Code's own terminal removes (see src/terminal/sessionEnv.ts). */
+/** The host-private names VS Code's own terminal removes (see src/terminal/session/sessionEnv.ts). */
 const PRIVATE = /^(ELECTRON_.+|VSCODE_(?!(PORTABLE|SHELL_LOGIN|ENV_REPLACE|ENV_APPEND|ENV_PREPEND)).+|SNAP(|_.*)|GDK_PIXBUF_.+)$/;
 
 describe('environment and settings', function () {

@@ -11,7 +11,7 @@ import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
 import { McpTestClient, callTool, connectClient, terminalEndpointValue } from '../helpers/host/mcp';
 import { panelText, runPickingFirst, watchShellIntegration } from '../helpers/host/ui';
 import { until } from '../helpers/wait';
-import { gutterMarksSupported } from '../../src/terminal/commandMarks';
+import { gutterMarksSupported } from '../../src/terminal/panel/commandMarks';
 
 interface Record {
   index: number;

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from '../helpers/host/lm';
 import { panelText } from '../helpers/host/ui';
-import { STATUS_LINE_TEXT } from '../../src/terminal/commandMarks';
+import { STATUS_LINE_TEXT } from '../../src/terminal/panel/commandMarks';
 import { sleep, until } from '../helpers/wait';
 
 /**

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resolveTerminalConfig } from '../../src/terminal/config';
-import { PtyBashBackend } from '../../src/terminal/ptyBash';
+import { PtyBashBackend } from '../../src/terminal/bash/ptyBash';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import { TerminalService } from '../../src/terminal/service';
 import { SandboxSettings } from '../../src/vscode/terminal/sandboxSettings';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { BACKGROUND_NICE, lowerThisThreadPriority } from '../../src/common/backgroundThread';
 import { NOTE_LIMITS } from '../../src/lsp/wikilinks/parse';
 import { WorkerNoteParser } from '../../src/lsp/wikilinks/workerNoteParser';
-import { MirrorEmulator } from '../../src/terminal/mirrorEmulator';
+import { MirrorEmulator } from '../../src/terminal/panel/mirrorEmulator';
 import { mirrorEmulatorEntry, noteParseWorkerEntry, workerEntry } from '../helpers/workerEntry';
 
 /** The nice value of each thread of this process, by thread id (proc(5): field 19 of `stat`). */

@@ -17,7 +17,7 @@ import { EndpointServer, MAX_CONNECTIONS, MAX_PENDING_HANDSHAKES } from '../../s
 import { helloLine } from '../../src/mcp/handshake';
 import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '../../src/mcp/socketPath';
 import { MAX_MESSAGE_BYTES, MAX_REQUESTS_IN_FLIGHT, SocketTransport } from '../../src/mcp/socketTransport';
-import { MAX_INPUT_BYTES } from '../../src/terminal/sendAdmission';
+import { MAX_INPUT_BYTES } from '../../src/terminal/input/sendAdmission';
 import { runBridge } from '../helpers/runBridge';
 import { sleep, until } from '../helpers/wait';
 import { SILENT_LOG } from '../../src/common/log';

@@ -1,4 +1,4 @@
-// Command marks in the panel mirror (src/terminal/commandMarks.ts): a real pty-bash session's
+// Command marks in the panel mirror (src/terminal/panel/commandMarks.ts): a real pty-bash session's
 // output and command events go through CommandMarks and PacedMirror, as the panel's Mirror wires
 // them, into a real headless xterm.js "panel". The panel reads `OSC 1337 ; SetMark` as VS Code's
 // ShellIntegrationAddon does: a buffer mark (xterm.js `registerMarker`) at the cursor's line. Shell
@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import { IMarker, Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
-import { CommandMarks, gutterMarksSupported, markSentinel, markSentinelRows, statusLine } from '../../src/terminal/commandMarks';
-import { initialText } from '../../src/terminal/skipAhead';
-import type { CommandRecord } from '../../src/terminal/commandRecord';
-import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
+import { CommandMarks, gutterMarksSupported, markSentinel, markSentinelRows, statusLine } from '../../src/terminal/panel/commandMarks';
+import { initialText } from '../../src/terminal/panel/skipAhead';
+import type { CommandRecord } from '../../src/terminal/history/commandRecord';
+import { MirrorPacing, PacedMirror } from '../../src/terminal/panel/pacedMirror';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { mirrorSettled, written } from '../helpers/panelTerminal';
 import { mirrorEmulatorEntry } from '../helpers/workerEntry';

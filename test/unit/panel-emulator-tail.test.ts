@@ -1,10 +1,10 @@
-// What a rebuilt panel emulator reads first (src/terminal/emulatorTail.ts): the session's tail
+// What a rebuilt panel emulator reads first (src/terminal/panel/emulatorTail.ts): the session's tail
 // through a PanelFilter, whole when it is cheap to parse, else only its newest part within the
 // budget, starting on a sequence or line boundary; the screen it leaves is the same.
 import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
-import { PanelFilter } from '../../src/terminal/escapeScan';
-import { EMULATOR_TAIL_COST, emulatorTail } from '../../src/terminal/emulatorTail';
+import { PanelFilter } from '../../src/terminal/output/escapeScan';
+import { EMULATOR_TAIL_COST, emulatorTail } from '../../src/terminal/panel/emulatorTail';
 
 const E = '\x1b';
 const COLS = 120;

@@ -1,13 +1,13 @@
-// Plain lines the panel mirror's emulator need not parse (src/terminal/heldLines.ts): the emulator's
+// Plain lines the panel mirror's emulator need not parse (src/terminal/panel/heldLines.ts): the emulator's
 // worker holds ordinary output back and drops all but its newest lines, and what it shows must be
 // what an emulator that parsed everything shows.
 import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
-import { PanelFilter } from '../../src/terminal/escapeScan';
-import { HeldLines, MAX_HELD_UNITS, isPlainText, mayHoldIn, rowsToKeep } from '../../src/terminal/heldLines';
-import { MirrorEmulator } from '../../src/terminal/mirrorEmulator';
-import { initialText, scrollRegion } from '../../src/terminal/skipAhead';
+import { PanelFilter } from '../../src/terminal/output/escapeScan';
+import { HeldLines, MAX_HELD_UNITS, isPlainText, mayHoldIn, rowsToKeep } from '../../src/terminal/panel/heldLines';
+import { MirrorEmulator } from '../../src/terminal/panel/mirrorEmulator';
+import { initialText, scrollRegion } from '../../src/terminal/panel/skipAhead';
 import { mirrorEmulatorEntry } from '../helpers/workerEntry';
 import { until } from '../helpers/wait';
 

@@ -1,9 +1,9 @@
-// The panel mirror's emulator in its worker thread (src/terminal/mirrorEmulator.ts): a reset starts
+// The panel mirror's emulator in its worker thread (src/terminal/panel/mirrorEmulator.ts): a reset starts
 // the emulator over in the same thread (starting a worker holds the calling thread), dropping what
 // the old one had not parsed.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { MirrorEmulator } from '../../src/terminal/mirrorEmulator';
+import { MirrorEmulator } from '../../src/terminal/panel/mirrorEmulator';
 import { until } from '../helpers/wait';
 import { mirrorEmulatorEntry } from '../helpers/workerEntry';
 

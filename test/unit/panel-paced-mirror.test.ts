@@ -1,4 +1,4 @@
-// The paced panel mirror (src/terminal/pacedMirror.ts): the person's terminal is given a bounded
+// The paced panel mirror (src/terminal/panel/pacedMirror.ts): the person's terminal is given a bounded
 // amount per frame, skips ahead when a session prints more, and ends showing exactly what a
 // terminal that read everything shows. The "terminal" here is a real headless xterm.js fed what the
 // mirror wrote; the reference is another one fed the session's output itself.
@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { Terminal } from '@xterm/headless';
-import { MirrorPacing, PacedMirror } from '../../src/terminal/pacedMirror';
-import { skipNotice } from '../../src/terminal/skipAhead';
+import { MirrorPacing, PacedMirror } from '../../src/terminal/panel/pacedMirror';
+import { skipNotice } from '../../src/terminal/panel/skipAhead';
 import { mirrorSettled, written } from '../helpers/panelTerminal';
 import { until } from '../helpers/wait';
 import { mirrorEmulatorEntry } from '../helpers/workerEntry';
@@ -302,7 +302,7 @@ describe('paced panel mirror', () => {
   it('a mirror never keeps its process alive: a process that forgets to dispose one still exits', function () {
     this.timeout(60_000);
     const program = `
-      const { PacedMirror } = require(${JSON.stringify(path.resolve(__dirname, '../../src/terminal/pacedMirror.ts'))});
+      const { PacedMirror } = require(${JSON.stringify(path.resolve(__dirname, '../../src/terminal/panel/pacedMirror.ts'))});
       const mirror = new PacedMirror({ cols: 40, rows: 8, write: () => {}, emulatorEntry: ${JSON.stringify(mirrorEmulatorEntry())} });
       mirror.open();
       mirror.push('hello\\r\\n');

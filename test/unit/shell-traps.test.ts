@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readShellTraps, runningTraps } from '../../src/terminal/markers';
+import { readShellTraps, runningTraps } from '../../src/terminal/readiness/shellTraps';
 
 /** What real bash's `trap -p` prints after `setup`. */
 function trapsPrinted(setup: string): string {

@@ -6,10 +6,10 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as proc from '../../src/terminal/procProbe';
+import * as proc from '../../src/proc/procProbe';
 import { readStat } from '../../src/proc/stat';
 import { sessionProcesses } from '../../src/proc/sessions';
-import { MAX_LOOK_PROCESSES, SessionProcessTree, type GroupLook } from '../../src/terminal/processTree';
+import { MAX_LOOK_PROCESSES, SessionProcessTree, type GroupLook } from '../../src/proc/processTree';
 import { heldText, withLagProbe } from '../helpers/eventLoopLag';
 import { until } from '../helpers/wait';
 import { procListings } from '../helpers/procListings';

@@ -1,6 +1,6 @@
 /** The environment of a new session: what it inherits from the extension host and what it never does. */
 import * as assert from 'node:assert/strict';
-import { sessionEnv } from '../../src/terminal/sessionEnv';
+import { sessionEnv } from '../../src/terminal/session/sessionEnv';
 import { Harness, harness } from '../helpers/terminalHarness';
 
 /** Variables VS Code's extension host carries that describe VS Code itself, not the user's shell. */

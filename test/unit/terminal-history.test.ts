@@ -6,11 +6,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { CommandRecord } from '../../src/terminal/commandRecord';
-import { CommandHistory } from '../../src/terminal/commandHistory';
+import type { CommandRecord } from '../../src/terminal/history/commandRecord';
+import { CommandHistory } from '../../src/terminal/history/commandHistory';
 import { TerminalError } from '../../src/terminal/errors';
-import { Scrollback } from '../../src/terminal/scrollback';
-import { searchScrollback } from '../../src/terminal/scrollbackSearch';
+import { Scrollback } from '../../src/terminal/output/scrollback';
+import { searchScrollback } from '../../src/terminal/output/scrollbackSearch';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 

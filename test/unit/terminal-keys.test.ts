@@ -1,4 +1,4 @@
-/** The input rules of src/terminal/input.ts on real strings, and their agreement with package.json. */
+/** The input rules of src/terminal/input/input.ts on real strings, and their agreement with package.json. */
 import * as assert from 'node:assert/strict';
 import {
   KEY_NAMES,
@@ -10,8 +10,8 @@ import {
   keyLabel,
   keyNamesSummary,
   visibleText,
-} from '../../src/terminal/input';
-import { MAX_LINE_KEYS_KEPT, judgeLeftoverKeys, judgePromptKeys } from '../../src/terminal/promptKeys';
+} from '../../src/terminal/input/input';
+import { MAX_LINE_KEYS_KEPT, judgeLeftoverKeys, judgePromptKeys } from '../../src/terminal/input/promptKeys';
 import { packageJson } from '../helpers/packageJson';
 
 describe('terminal input rules', () => {

@@ -4,8 +4,8 @@
  * probe's waits, quiet and time, and the decision expected.
  */
 import * as assert from 'node:assert/strict';
-import type { TtyWait } from '../../src/terminal/procProbe';
-import { ReadinessDecision, ReadinessSnapshot, decideReadiness } from '../../src/terminal/readiness';
+import type { TtyWait } from '../../src/proc/procProbe';
+import { ReadinessDecision, ReadinessSnapshot, decideReadiness } from '../../src/terminal/readiness/readiness';
 
 const SHELL = 1000;
 const PROGRAM = 2000;

@@ -6,8 +6,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { TextRenderer } from '../../src/terminal/screenText';
-import { LINE_SPLIT_MARKER, Scrollback, splitLine } from '../../src/terminal/scrollback';
+import { TextRenderer } from '../../src/terminal/output/screenText';
+import { LINE_SPLIT_MARKER, Scrollback, splitLine } from '../../src/terminal/output/scrollback';
 import type { ReadResult } from '../../src/terminal/types';
 import { Harness, firstSession, harness, sleep, waitForPort } from '../helpers/terminalHarness';
 import { element } from '../helpers/element';

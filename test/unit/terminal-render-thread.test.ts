@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
-import { RENDER_LIMIT_NOTICE, TextRenderer, renderPlain } from '../../src/terminal/screenText';
-import { RENDER_LOST_NOTICE, ScreenTextThread } from '../../src/terminal/screenTextThread';
+import { RENDER_LIMIT_NOTICE, TextRenderer, renderPlain } from '../../src/terminal/output/screenText';
+import { RENDER_LOST_NOTICE, ScreenTextThread } from '../../src/terminal/output/screenTextThread';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { screenTextWorkerEntry } from '../helpers/workerEntry';
 

@@ -7,9 +7,9 @@
  * rendered. Time is checked only as the longest stall of the event loop, with generous bounds.
  */
 import * as assert from 'node:assert/strict';
-import { Geometry, boundCount, repeatBound } from '../../src/terminal/escapeCounts';
-import { CHUNK_UNITS, plainText, renderChunks } from '../../src/terminal/escapeScan';
-import { RENDER_LIMIT_NOTICE, REPEAT_UNITS, TextRenderer } from '../../src/terminal/screenText';
+import { Geometry, boundCount, repeatBound } from '../../src/terminal/output/escapeCounts';
+import { CHUNK_UNITS, plainText, renderChunks } from '../../src/terminal/output/escapeScan';
+import { RENDER_LIMIT_NOTICE, REPEAT_UNITS, TextRenderer } from '../../src/terminal/output/screenText';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { element } from '../helpers/element';
 

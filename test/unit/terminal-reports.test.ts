@@ -1,8 +1,8 @@
-// What a terminal emulator sends on its own (src/terminal/terminalReports.ts), told apart from what
+// What a terminal emulator sends on its own (src/terminal/input/terminalReports.ts), told apart from what
 // a person types: the answers are those a real xterm.js gives to the queries programs print.
 import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
-import { isTerminalReport } from '../../src/terminal/terminalReports';
+import { isTerminalReport } from '../../src/terminal/input/terminalReports';
 
 /** What xterm.js sends back (onData) after `query` is written to it. */
 async function answer(query: string): Promise<string> {

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { SandboxPolicy, sandboxPolicy } from '../../src/terminal/sandbox/policy';
 import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
-import * as proc from '../../src/terminal/procProbe';
+import * as proc from '../../src/proc/procProbe';
 import { sandboxFolders } from '../helpers/sandboxFolders';
 import { sandboxSettings } from '../helpers/sandboxSettings';
 import { Harness, harness } from '../helpers/terminalHarness';

@@ -20,7 +20,7 @@ import { packageJson } from '../helpers/packageJson';
 import { SandboxPolicySource } from '../../src/terminal/sandbox/policySource';
 import { which, writableFolderBefore, writableFrom } from '../../src/terminal/sandbox/prerequisites';
 import { SandboxRuntime, sandboxWritableFolders } from '../../src/terminal/sandbox/runtime';
-import * as proc from '../../src/terminal/procProbe';
+import * as proc from '../../src/proc/procProbe';
 import { readStat, type ProcStat } from '../../src/proc/stat';
 import { sessionProcesses } from '../../src/proc/sessions';
 import { TerminalError } from '../../src/terminal/errors';

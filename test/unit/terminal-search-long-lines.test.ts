@@ -5,9 +5,9 @@
  * between two pieces is removed whole, as from the line unsplit.
  */
 import * as assert from 'node:assert/strict';
-import { CommandHistory } from '../../src/terminal/commandHistory';
-import { LINE_SPLIT_MARKER, Scrollback } from '../../src/terminal/scrollback';
-import { SearchResult, searchScrollback } from '../../src/terminal/scrollbackSearch';
+import { CommandHistory } from '../../src/terminal/history/commandHistory';
+import { LINE_SPLIT_MARKER, Scrollback } from '../../src/terminal/output/scrollback';
+import { SearchResult, searchScrollback } from '../../src/terminal/output/scrollbackSearch';
 import { Harness, harness } from '../helpers/terminalHarness';
 
 describe('search in a line stored in pieces (real bash)', function () {

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as proc from '../../src/terminal/procProbe';
+import * as proc from '../../src/proc/procProbe';
 import { sessionProcesses } from '../../src/proc/sessions';
 import { until } from '../helpers/wait';
 import { Harness, harness } from '../helpers/terminalHarness';

@@ -2,10 +2,10 @@
 import * as assert from 'node:assert/strict';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
-import { MarkerEvent, MarkerParser, drainMarker } from '../../src/terminal/markers';
-import { ShellMarkers } from '../../src/terminal/shellMarkers';
-import { Scrollback, ViewportBuffer, tailByBytes, terminalTailByBytes } from '../../src/terminal/scrollback';
-import { TerminalModes } from '../../src/terminal/terminalModes';
+import { MarkerEvent, MarkerParser, drainMarker } from '../../src/terminal/readiness/markers';
+import { ShellMarkers } from '../../src/terminal/readiness/shellMarkers';
+import { Scrollback, ViewportBuffer, tailByBytes, terminalTailByBytes } from '../../src/terminal/output/scrollback';
+import { TerminalModes } from '../../src/terminal/output/terminalModes';
 
 const nonce = 'abcdef0123456789';
 const marker = (body: string) => `\x1b]6973;${nonce};${body}\x07`;

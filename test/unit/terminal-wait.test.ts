@@ -3,8 +3,8 @@
  * send can have, the `until` pattern, refusals, cancellation; and a signal to an exited shell.
  */
 import * as assert from 'node:assert/strict';
-import { MAX_UNTIL_LENGTH, UNTIL_CARRY_UNITS, UNTIL_PENDING_UNITS, UntilMatcher, compileUntil, plainText } from '../../src/terminal/untilPattern';
-import { UNTIL_MATCH_MS, matchInWorker } from '../../src/terminal/untilMatchThread';
+import { MAX_UNTIL_LENGTH, UNTIL_CARRY_UNITS, UNTIL_PENDING_UNITS, UntilMatcher, compileUntil, plainText } from '../../src/terminal/readiness/untilPattern';
+import { UNTIL_MATCH_MS, matchInWorker } from '../../src/terminal/readiness/untilMatchThread';
 import { Harness, firstSession, harness } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 import { heldText, withLagProbe } from '../helpers/eventLoopLag';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { terminalTailByBytes } from '../../src/terminal/scrollback';
-import { UnreadTail } from '../../src/terminal/unreadTail';
+import { terminalTailByBytes } from '../../src/terminal/output/scrollback';
+import { UnreadTail } from '../../src/terminal/session/unreadTail';
 
 describe('unread output of a background job (UnreadTail)', () => {
   it('hands out everything since the last take while it fits, then nothing', () => {

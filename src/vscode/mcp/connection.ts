@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { quoteInput } from '../../common/quoteInput';
-import { visibleText } from '../../terminal/input';
+import { visibleText } from '../../terminal/input/input';
 import { SocketTransport } from '../../mcp/socketTransport';
 import type { TerminalService } from '../../terminal/service';
 import type { Owner } from '../../terminal/owner';

@@ -17,17 +17,17 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { visibleText } from '../../terminal/input';
+import { visibleText } from '../../terminal/input/input';
 import type { Log } from '../../common/log';
 import { COMMAND } from '../../common/ids';
-import { CommandMarks, gutterMarksSupported } from '../../terminal/commandMarks';
+import { CommandMarks, gutterMarksSupported } from '../../terminal/panel/commandMarks';
 import { TerminalError } from '../../terminal/errors';
-import { PacedMirror } from '../../terminal/pacedMirror';
-import { isTerminalReport } from '../../terminal/terminalReports';
+import { PacedMirror } from '../../terminal/panel/pacedMirror';
+import { isTerminalReport } from '../../terminal/input/terminalReports';
 import type { SessionEvent } from '../../terminal/service';
 import type { Owner } from '../../terminal/owner';
-import type { SessionInfo } from '../../terminal/publishedSession';
-import { LINE_SPLIT_MARKER } from '../../terminal/scrollback';
+import type { SessionInfo } from '../../terminal/session/publishedSession';
+import { LINE_SPLIT_MARKER } from '../../terminal/output/scrollback';
 import { McpClientOwners } from '../mcp/clientOwners';
 import type { TerminalToolContext } from '../tools/terminal/context';
 import { sessionOf } from '../tools/terminal/sessionOf';

@@ -6,10 +6,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { visibleText } from '../../terminal/input';
+import { visibleText } from '../../terminal/input/input';
 import { COMMAND } from '../../common/ids';
-import type { CommandRecord } from '../../terminal/commandRecord';
-import type { SessionInfo } from '../../terminal/publishedSession';
+import type { CommandRecord } from '../../terminal/history/commandRecord';
+import type { SessionInfo } from '../../terminal/session/publishedSession';
 import { TerminalToolContext, defaultCwd } from '../tools/terminal/context';
 import { UNTRUSTED_MESSAGE } from '../tools/terminal/terminalTool';
 import { AgentTerminalPanel, closeAgentSession } from './agentTerminals';

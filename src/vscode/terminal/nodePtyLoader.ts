@@ -1,7 +1,7 @@
 /** Where the extension looks for node-pty: its own packaged copy, then VS Code's. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { PtyLoadResult, loadNodePty } from '../../terminal/nodePty';
+import { PtyLoadResult, loadNodePty } from '../../terminal/session/nodePty';
 
 /**
  * Loads node-pty: the copy packaged in the VSIX first; if it fails (e.g. built for another

@@ -3,7 +3,7 @@
  * model or a program supplied, made inert and shown as the same characters. Plain strings, no
  * `vscode` import; callers wrap them in a `vscode.MarkdownString`.
  */
-import { visibleText } from '../../terminal/input';
+import { visibleText } from '../../terminal/input/input';
 
 /**
  * A fenced markdown code block of `code` in full that survives backticks inside it (CommonMark

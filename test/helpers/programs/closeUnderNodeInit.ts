@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { resolveTerminalConfig } from '../../../src/terminal/config';
-import { PtyBashBackend } from '../../../src/terminal/ptyBash';
+import { PtyBashBackend } from '../../../src/terminal/bash/ptyBash';
 import { TerminalService } from '../../../src/terminal/service';
 import { MemoryLog, nodePty } from '../terminalHarness';
 

@@ -6,7 +6,7 @@
 import { integerProblem } from '../../../common/integerInput';
 import { quoteInput } from '../../../common/quoteInput';
 import { TerminalError } from '../../../terminal/errors';
-import { checkText } from '../../../terminal/input';
+import { checkText } from '../../../terminal/input/input';
 
 /** `input[key]` as a non-empty string. @throws TerminalError INVALID_ARGUMENT otherwise. */
 export function requireString(input: Record<string, unknown>, key: string): string {
@@ -35,7 +35,7 @@ export function optionalBoolean(input: Record<string, unknown>, key: string): bo
 }
 
 /**
- * Validates dsh_run's command as text (the rules of src/terminal/input.ts) and returns it.
+ * Validates dsh_run's command as text (the rules of src/terminal/input/input.ts) and returns it.
  * @throws TerminalError INVALID_ARGUMENT when it is not a non-empty string, or naming a refused character.
  */
 export function checkRunCommand(command: unknown): string {

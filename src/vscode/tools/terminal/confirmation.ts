@@ -4,11 +4,11 @@
  * model or a program supplied is made inert (../markdownText.ts). Plain Node, no `vscode`
  * import; the tools wrap the text in a `vscode.MarkdownString`.
  */
-import { SendInput, keyLabel, visibleText } from '../../../terminal/input';
-import { PromptKeysRefusal, RefusedKey, judgeLeftoverKeys, judgePromptKeys, lineSourceText, refusalClause, unshownKeyEffect } from '../../../terminal/promptKeys';
+import { SendInput, keyLabel, visibleText } from '../../../terminal/input/input';
+import { PromptKeysRefusal, RefusedKey, judgeLeftoverKeys, judgePromptKeys, lineSourceText, refusalClause, unshownKeyEffect } from '../../../terminal/input/promptKeys';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget } from '../../../terminal/service';
-import type { SessionInfo } from '../../../terminal/publishedSession';
+import type { SessionInfo } from '../../../terminal/session/publishedSession';
 import { codeFence, escapeMarkdown, inlineCode } from '../markdownText';
 
 /** Text over either bound gets its size stated under the code block that shows it in full. */

@@ -16,7 +16,7 @@ export interface HistoryInput {
 }
 
 /**
- * `dsh_terminal_history`: a page of a session's command record (src/terminal/commandHistory.ts),
+ * `dsh_terminal_history`: a page of a session's command record (src/terminal/history/commandHistory.ts),
  * newest first: each command with who typed it, how it ended, its cwd and where its output lies.
  * Reads only: no confirmation.
  */

@@ -33,7 +33,7 @@ const PAGE_ONLY = ['count', 'raw', 'screen'] as const;
  * `dsh_terminal_read`: a page of a session's scrollback (`offset` lines back from the newest,
  * `count` lines, byte-capped), of one command's output (`command`), or its visible screen;
  * `nextOffset` pages further back. With `search`: the matching lines, newest first
- * (src/terminal/scrollbackSearch.ts).
+ * (src/terminal/output/scrollbackSearch.ts).
  */
 export class ReadTool extends TerminalTool<ReadInput> {
   static readonly toolName = 'dsh_terminal_read';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { TerminalError } from '../../../terminal/errors';
-import { SendInput as TypedInput, checkSendInput } from '../../../terminal/input';
+import { SendInput as TypedInput, checkSendInput } from '../../../terminal/input/input';
 import { confirmedIdentity } from '../../../terminal/service';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';

@@ -1,6 +1,6 @@
 /** One session of the caller's owner looked up by id, for views and confirmations that show it when it is there. */
 import { TerminalError } from '../../../terminal/errors';
-import type { SessionInfo } from '../../../terminal/publishedSession';
+import type { SessionInfo } from '../../../terminal/session/publishedSession';
 import type { TerminalToolContext } from './context';
 
 /**

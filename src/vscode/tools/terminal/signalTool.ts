@@ -5,7 +5,7 @@ import { toolResult } from '../toolResult';
 import { requireString } from './args';
 import { signalConfirmationText } from './confirmation';
 import { ConfirmedReceivers, unconfirmedError } from './confirmedReceivers';
-import { checkSignalName } from '../../../terminal/sendAdmission';
+import { checkSignalName } from '../../../terminal/input/sendAdmission';
 import { TerminalTool } from './terminalTool';
 
 /** Input of `dsh_terminal_signal`. */

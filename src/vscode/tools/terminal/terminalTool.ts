@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { SendTarget } from '../../../terminal/service';
-import type { SessionInfo } from '../../../terminal/publishedSession';
+import type { SessionInfo } from '../../../terminal/session/publishedSession';
 import type { TerminalToolContext } from './context';
 import { sessionOf } from './sessionOf';
 

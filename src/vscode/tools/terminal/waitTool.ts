@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { compileUntil } from '../../../terminal/untilPattern';
+import { compileUntil } from '../../../terminal/readiness/untilPattern';
 import { escapeMarkdown, inlineCode } from '../markdownText';
 import { optionalInteger, requireString } from './args';
 import { sendResult } from './sendResult';

@@ -1,0 +1,101 @@
+/**
+ * One session in the terminal service's table, once published: its id and display name, its
+ * owner, the backend session, the one send-or-wait slot, the person's take-over and its background
+ * jobs. While the person has taken a session over (from its panel terminal), agent sends and
+ * signals are refused and only their keystrokes reach it.
+ */
+import { OUTSIDE_APPROVED, UNSANDBOXED, type SandboxSummary } from '../sandbox/policy';
+import { BackgroundJobs } from './backgroundJobs';
+import { TerminalError } from '../errors';
+import type { ServiceOwner } from '../owner';
+import type { BackendSession, SessionStatus } from '../types';
+import type { Log } from '../../common/log';
+
+/** What a caller learns about one of its sessions. */
+export interface SessionInfo {
+  sessionId: string;
+  name: string;
+  backend: string;
+  cwd: string;
+  sessionStatus: SessionStatus;
+  /** True while a send is in flight or a command holds the foreground. */
+  busy: boolean;
+  /** The running foreground command, when busy. */
+  foregroundCommand?: string;
+  /** True while the person took the session over: agent sends and signals are refused. */
+  takenOver: boolean;
+  /** The agent sandbox the session runs in (`on: false` outside any). */
+  sandbox: SandboxSummary;
+  /**
+   * Why agent input (text, keys, background sends) is refused now, as the refusal's message: the
+   * session runs outside the agent sandbox, which is on now (BackendSession.inputRefusal). Reads,
+   * signals and close still work. Absent while input is taken.
+   */
+  inputRefused?: string;
+}
+
+/** A published session (see the module comment). */
+export class PublishedSession {
+  /** A send or wait is in flight (the session's one slot is taken). */
+  sending = false;
+  /** The person has taken the session over. */
+  takenOver = false;
+  /** Set once a close began; resolves as that close does. */
+  closing?: Promise<boolean>;
+  readonly jobs: BackgroundJobs;
+
+  constructor(
+    readonly id: string,
+    readonly name: string,
+    readonly owner: ServiceOwner,
+    readonly backend: string,
+    readonly session: BackendSession,
+  ) {
+    this.jobs = new BackgroundJobs(id);
+  }
+
+  /** @throws TerminalError TAKEN_OVER while the person has taken the session over. */
+  checkNotTakenOver(): void {
+    if (this.takenOver) {
+      throw new TerminalError('TAKEN_OVER', `the user has taken over session ${this.id} in the terminal panel; agent input and signals are refused until they hand it back. Read its output with dsh_terminal_read, use another session, or ask the user`);
+    }
+  }
+
+  /** Starts (`true`) or ends a take-over, logging it; false when it already was so. */
+  setTakenOver(value: boolean, log: Log): boolean {
+    if (this.takenOver === value) return false;
+    this.takenOver = value;
+    log.info(`session ${this.id} ${value ? 'taken over by the user' : 'handed back to the agent'}`);
+    return true;
+  }
+
+  /** @throws TerminalError SESSION_BUSY while a send or wait is in flight on the session. */
+  checkIdle(): void {
+    if (this.sending) {
+      const fg = this.session.foreground();
+      throw new TerminalError('SESSION_BUSY', `session ${this.id} already has a send or wait in flight${fg ? ` (running \`${fg.command}\`)` : ''}; wait for it to return, read its output, or send a signal`);
+    }
+  }
+
+  /** What the owner learns about the session now (see {@link SessionInfo}). */
+  info(): SessionInfo {
+    const busy = this.sending || this.session.isBusy();
+    const info: SessionInfo = {
+      sessionId: this.id,
+      name: this.name,
+      backend: this.backend,
+      cwd: this.session.cwd,
+      sessionStatus: this.session.status(),
+      busy,
+      takenOver: this.takenOver,
+      sandbox: this.session.sandboxed?.summary ?? (this.session.outsideApproved ? OUTSIDE_APPROVED : UNSANDBOXED),
+    };
+    if (busy) {
+      const fg = this.session.foreground();
+      if (fg) info.foregroundCommand = fg.command;
+    }
+    const refusal = this.session.inputRefusal?.();
+    if (refusal) info.inputRefused = refusal.message;
+    return info;
+  }
+}
