@@ -25,6 +25,7 @@ import { TerminalService } from '../src/terminal/service';
 import { Owner } from '../src/terminal/owner';
 import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/output/screenText';
 import { now, quantile } from '../test/bench/timing';
+import { longestStall } from '../test/helpers/eventLoopLag';
 import { SILENT_LOG } from '../src/common/log';
 
 // One line of 50 MB (a minified bundle, a log without line ends), a progress bar redrawn with `\r`
@@ -88,21 +89,6 @@ const PATHOLOGICAL: [string, string][] = [
   ['reference: 40 000 plain lines (seq)', Array.from({ length: 40_000 }, (_, i) => String(i + 1)).join('\n')],
 ];
 
-/** Runs `fn` and answers its value with the longest the event loop was held meanwhile (ms, seen by a 5 ms timer). */
-async function longestStall<T>(fn: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let last = now();
-  let worst = 0;
-  const timer = setInterval(() => {
-    worst = Math.max(worst, now() - last);
-    last = now();
-  }, 5);
-  try {
-    const value = await fn();
-    return { value, stallMs: Math.max(worst, now() - last) };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
 /** MiB/s, CPU time and the longest event-loop stall of one background send whose output is read every 200 ms. */
 async function background(service: TerminalService, owner: Owner, sessionId: string): Promise<void> {

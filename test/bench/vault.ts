@@ -2,17 +2,11 @@
 // host-thread budget tests.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { seededRandom } from '../helpers/random';
 
 /** A deterministic PRNG (mulberry32) so the generated vault is the same on every run. */
-export function rng(seed: number): () => number {
-  return () => {
-    seed |= 0;
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = seededRandom;
+
 
 /** The file name (without `.md`) of generated note `i`: `note-00042`. */
 export const noteName = (i: number): string => `note-${String(i).padStart(5, '0')}`;

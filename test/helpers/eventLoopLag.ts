@@ -7,6 +7,7 @@
 // wait: what the thread's own work (code, garbage collection, blocking calls) took. Shared by unit
 // tests, integration tests (in the extension host) and benchmarks, so it imports nothing but Node.
 import * as fs from 'node:fs';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
 
 /** What a probe saw, in ms. */
@@ -97,5 +98,35 @@ export async function withLagProbe<T>(work: () => Promise<T>, tickMs = 10): Prom
   } catch (e) {
     probe.stop();
     throw e;
+  }
+}
+
+/**
+ * The longest gap (ms) between ticks of a `tickMs` interval while `work` runs, less the garbage
+ * collector's pauses within it (a collection of the test process's heap, grown by what ran before,
+ * is not the work's): how long the event loop was held by the work. Answers `work`'s value too.
+ */
+export async function longestStall<T>(work: () => Promise<T>, tickMs = 5): Promise<{ value: T; stallMs: number }> {
+  const gaps: [number, number][] = [];
+  const pauses: [number, number][] = [];
+  const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => pauses.push([e.startTime, e.startTime + e.duration])));
+  observer.observe({ entryTypes: ['gc'] });
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    gaps.push([last, now]);
+    last = now;
+  }, tickMs);
+  try {
+    const value = await work();
+    gaps.push([last, performance.now()]);
+    clearInterval(timer);
+    // GC entries are delivered after the fact.
+    await new Promise((r) => setTimeout(r, 50));
+    const held = ([from, to]: [number, number]) => to - from - pauses.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
+    return { value, stallMs: Math.max(...gaps.map(held)) };
+  } finally {
+    clearInterval(timer);
+    observer.disconnect();
   }
 }

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
 import { repeatBound } from '../../src/terminal/output/escapeCounts';
 import { PANEL_PIECE_COST, PANEL_PIECE_UNITS, PanelFilter } from '../../src/terminal/output/escapeScan';
+import { seededInt } from '../helpers/random';
 
 const E = '\x1b';
 
@@ -36,9 +37,6 @@ function counts(text: string): Array<{ final: string; count: number }> {
   return found;
 }
 
-function random(seed: number): (n: number) => number {
-  return (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-}
 
 describe('panel terminal: counts that make the terminal loop are lowered to what its screen shows', () => {
   const cols = 20;
@@ -85,7 +83,7 @@ describe('panel terminal: counts that make the terminal loop are lowered to what
 
   it('random output with large counts draws the same screen lowered as original, whatever the chunks', async function () {
     this.timeout(120_000);
-    const pick = random(11);
+    const pick = seededInt(11);
     const finals = ['b', 'L', 'M', 'S', 'T', 'I', 'Z', '@', 'P', 'X', 'H', 'C', 'm', 'r', 'J', 'K'];
     const texts = ['x', 'yz', '中', 'é', 'hello world', '\r\n', '\n', '\t', '\b', `${E}[1;31m`, `${E}[0m`, `${E}[3;5r`, `${E}[?7l`, `${E}[?7h`, `${E}[?1049h`, `${E}[?1049l`, `${E}[H`, `${E}[2;3H`];
     // Past every bound of a 20×6 screen, and small enough that xterm.js applies the original in ms.

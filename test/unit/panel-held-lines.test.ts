@@ -10,20 +10,10 @@ import { MirrorEmulator } from '../../src/terminal/panel/mirrorEmulator';
 import { initialText, scrollRegion } from '../../src/terminal/panel/skipAhead';
 import { mirrorEmulatorEntry } from '../helpers/workerEntry';
 import { until } from '../helpers/wait';
+import { seededRandom } from '../helpers/random';
 
 const E = '\x1b';
 
-/** A small deterministic random number generator (mulberry32), so a failing seed can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Output as programs print it: bursts of ordinary lines (wide characters, tabs, long lines, progress bars) among sequences that move, colour, insert, set scroll regions and switch screens. */
 function output(next: () => number, rows: number): string {
@@ -216,7 +206,7 @@ describe('panel mirror: plain lines held back from the emulator', () => {
     const scrollback = 30;
     let dropped = 0;
     for (let seed = 1; seed <= 24; seed++) {
-      const next = random(seed);
+      const next = seededRandom(seed);
       const cols = 10 + Math.floor(next() * 30);
       const rows = 3 + Math.floor(next() * 10);
       const reference = new Terminal({ cols, rows, scrollback, allowProposedApi: true, logLevel: 'off' });

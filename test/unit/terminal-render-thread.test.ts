@@ -9,11 +9,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { PerformanceObserver } from 'node:perf_hooks';
 import { RENDER_LIMIT_NOTICE, TextRenderer, renderPlain } from '../../src/terminal/output/screenText';
 import { RENDER_LOST_NOTICE, ScreenTextThread } from '../../src/terminal/output/screenTextThread';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { screenTextWorkerEntry } from '../helpers/workerEntry';
+import { longestStall } from '../helpers/eventLoopLag';
 
 const E = '\x1b';
 /**
@@ -23,35 +23,6 @@ const E = '\x1b';
  */
 const STALL_BOUND_MS = 150;
 
-/**
- * Largest gap (ms) between ticks of a 5 ms interval while `work` runs, less the garbage collector's
- * pauses within it (a collection of the test process's heap, grown by the tests before, is not
- * the render): how long the event loop was held.
- */
-async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  const gaps: [number, number][] = [];
-  const pauses: [number, number][] = [];
-  const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => pauses.push([e.startTime, e.startTime + e.duration])));
-  observer.observe({ entryTypes: ['gc'] });
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    gaps.push([last, now]);
-    last = now;
-  }, 5);
-  try {
-    const value = await work();
-    gaps.push([last, performance.now()]);
-    clearInterval(timer);
-    // GC entries are delivered after the fact.
-    await new Promise((r) => setTimeout(r, 50));
-    const held = ([from, to]: [number, number]) => to - from - pauses.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
-    return { value, stallMs: Math.max(...gaps.map(held)) };
-  } finally {
-    clearInterval(timer);
-    observer.disconnect();
-  }
-}
 
 const py = (expr: string) => `python3 -c 'import sys; sys.stdout.write(${expr})'`;
 /** DECALN (fill the screen with E) 80 000 times: outlasts any render budget. */

@@ -12,6 +12,8 @@ import { CHUNK_UNITS, plainText, renderChunks } from '../../src/terminal/output/
 import { RENDER_LIMIT_NOTICE, REPEAT_UNITS, TextRenderer } from '../../src/terminal/output/screenText';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { element } from '../helpers/element';
+import { longestStall } from '../helpers/eventLoopLag';
+import { seededInt } from '../helpers/random';
 
 const E = '\x1b';
 /**
@@ -28,37 +30,11 @@ function timed<T>(fn: () => T): { value: T; ms: number } {
   return { value, ms: performance.now() - started };
 }
 
-/** Largest gap (ms) between ticks of a 10 ms interval while `work` runs: how long the event loop was held. */
-async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number }> {
-  let last = performance.now();
-  let worst = 0;
-  const tick = () => {
-    const now = performance.now();
-    worst = Math.max(worst, now - last);
-    last = now;
-  };
-  const timer = setInterval(tick, 10);
-  try {
-    const value = await work();
-    tick();
-    return { value, stallMs: worst };
-  } finally {
-    clearInterval(timer);
-  }
-}
 
-/** A small deterministic pseudo-random generator (LCG), so a failing input can be reproduced. */
-function random(seed: number): (n: number) => number {
-  let s = seed >>> 0;
-  return (n) => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return Math.floor((s / 2 ** 32) * n);
-  };
-}
 
 describe('plain ASCII text renders what the emulator renders (no PTY)', () => {
   it('lines of printable ASCII (blanks, exact and wrapped widths, CR LF, empty lines) come out as the emulator draws them', () => {
-    const rand = random(20);
+    const rand = seededInt(20);
     const fast = new TextRenderer(10, 4);
     const emulator = new TextRenderer(10, 4, { plainFastPath: false });
     const pieces = ['', ' ', '  ', 'a', 'abcdefghij', 'abcdefghi ', 'abcdefghij ', 'x'.repeat(25), 'y '.repeat(12), '~!{}'];
@@ -124,7 +100,7 @@ describe('lowered counts render what the emulator renders with the full counts',
     it(`on random moderate inputs (${cols}×${rows}): same lines, same screen`, () => {
       const lowered = new TextRenderer(cols, rows, { budgetMs: 60_000, wallMs: 60_000 });
       const full = new TextRenderer(cols, rows, { budgetMs: 60_000, wallMs: 60_000, boundCounts: false });
-      const pick = random(cols * 1000 + rows);
+      const pick = seededInt(cols * 1000 + rows);
       for (let i = 0; i < 80; i++) {
         const raw = `${randomOutput(pick, cols, rows)}\n${randomOutput(pick, cols, rows)}`;
         const a = lowered.render(raw, { keepCursorBlanks: true });
