@@ -4,16 +4,21 @@ import * as fs from 'node:fs';
 import { VSIX } from './paths.mjs';
 import { run } from './processes.mjs';
 
-/** Entries the VSIX must hold: the bundle, and node-pty's JS and native module. */
+/**
+ * Entries the VSIX must hold: the bundle, and node-pty's JS and the native module of this
+ * machine's platform (`npm run package` copies that platform's VSIX to {@link VSIX}: Linux x64's
+ * holds node-pty as built here, macOS's node-pty's own prebuilt binary).
+ */
 const VSIX_MUST_HOLD = [
   'extension/dist/extension.js',
   'extension/node_modules/node-pty/lib/index.js',
-  'extension/node_modules/node-pty/build/Release/pty.node',
+  process.platform === 'linux' ? 'extension/node_modules/node-pty/build/Release/pty.node' : `extension/node_modules/node-pty/prebuilds/${process.platform}-${process.arch}/pty.node`,
 ];
 
 /**
- * Builds every bundle (extension and in-host tests) and packages the VSIX (`npm run package`),
- * then checks that it holds {@link VSIX_MUST_HOLD}. Returns the VSIX path; throws if the build
+ * Builds every bundle (extension and in-host tests) and packages the VSIXs (`npm run package`:
+ * one per platform, and {@link VSIX}, this machine's), then checks that {@link VSIX} holds
+ * {@link VSIX_MUST_HOLD}. Returns the VSIX path; throws if the build
  * fails or an entry is missing.
  */
 export function packageVsix() {

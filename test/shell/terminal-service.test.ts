@@ -427,6 +427,11 @@ describe('node-pty loading', () => {
     assert.match(element(r.failures, 0, 'failure'), /packaged .*Cannot find module/);
   });
 
+  it('names the native file it loaded: this machine’s build, as in the linux-x64 VSIX', () => {
+    const r = loadNodePty([{ label: 'packaged', module: 'node-pty' }]);
+    assert.equal(r.binary, 'build/Release/pty.node');
+  });
+
   it('fails with every reason when nothing loads', () => {
     assert.throws(() => loadNodePty([{ label: 'a', module: '/none/a' }]), /could not be loaded.*a \(\/none\/a\)/);
   });

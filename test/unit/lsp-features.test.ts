@@ -210,11 +210,12 @@ describe('feature selection by file extension and input rules', () => {
     assert.deepEqual(calls.inputSchema.required?.sort(), ['column', 'direction', 'filePath', 'line']);
   });
 
-  it('every size the navigation tools state (package.json, README) is the one the code enforces', () => {
+  it('every size the navigation tools state (package.json, the manual) is the one the code enforces', () => {
     const tools = packageJson().contributes.languageModelTools;
     const cap = formatBytes(TOOL_OUTPUT_CAP_BYTES);
-    const readme = fs.readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
-    const row = (tool: string) => readme.split('\n').find((l) => l.startsWith(`| \`${tool}\` |`))!;
+    const toolsDoc = fs.readFileSync(path.join(__dirname, '../../docs/tools.md'), 'utf8');
+    const navigationDoc = fs.readFileSync(path.join(__dirname, '../../docs/navigation.md'), 'utf8');
+    const row = (tool: string) => toolsDoc.split('\n').find((l) => l.startsWith(`| \`${tool}\` |`))!;
     for (const name of ['dsh_symbols', 'dsh_diagnostics', 'dsh_call_hierarchy']) {
       const d = tools.find((t) => t.name === name)!.modelDescription;
       assert.ok(d.includes(`results are capped at ${cap}`), `${name} states the ${cap} cap`);
@@ -247,6 +248,6 @@ describe('feature selection by file extension and input rules', () => {
     assert.ok(row('dsh_call_hierarchy').includes(`names over ${NAME_MAX_UNITS} and details over ${DETAIL_MAX_UNITS} UTF-16 code units cut`));
     assert.ok(row('dsh_symbols').includes(`names over ${NAME_MAX_UNITS} and details over ${DETAIL_MAX_UNITS} UTF-16 code units cut`));
     assert.ok(row('dsh_diagnostics').includes(`messages over ${DIAGNOSTIC_MESSAGE_MAX_UNITS} UTF-16 code units cut`));
-    assert.ok(readme.includes(`at most ${MAX_CALL_NODES} call hierarchy items; every answer stays within\nthe ${cap} tool result cap`));
+    assert.ok(navigationDoc.includes(`at most ${MAX_CALL_NODES} call hierarchy items; every answer stays within\nthe ${cap} tool result cap`));
   });
 });
