@@ -128,6 +128,12 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     await send(`git config --worktree core.fsmonitor ${evil}; echo "[core] fsmonitor = ${evil}" >> .git/config.worktree`);
     gitOutside(workspace);
     assertNotRun();
+    // git inside reads the protected config.worktree as git outside does: empty, not refused.
+    const work = await send('echo two >> tracked.txt && git add tracked.txt && git -c user.name=a -c user.email=a@a commit -q -m second && git status --short && echo WORK-DONE');
+    assert.match(work.output, /WORK-DONE/, work.output);
+    await h!.dispose();
+    h = undefined;
+    assert.ok(!fs.existsSync(path.join(workspace, '.git', 'config.worktree')), 'no config.worktree left behind');
   });
 
   it('a linked worktree in the workspace: its commondir cannot point at a copied git folder', async () => {
@@ -173,7 +179,7 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     await h!.dispose();
     h = undefined;
     // Nothing of the protection is left in the repository once the session closed.
-    assert.ok(!fs.existsSync(path.join(workspace, '.git', 'commondir')), 'no commondir left behind');
+    for (const name of ['commondir', 'config.worktree']) assert.ok(!fs.existsSync(path.join(workspace, '.git', name)), `no ${name} left behind`);
     assert.equal(git(workspace, 'status', '--short').trim(), '?? evil.sh');
   });
 });

@@ -14,10 +14,12 @@
  *   `<gitdir>/gitdir` names its `.git` file back.
  * So for every git folder: `hooks`, `config`, `config.worktree` and `commondir` are kept unwritable,
  * the hooks folder `core.hooksPath` names when it is in the workspace, and a linked worktree's
- * `commondir`, `gitdir`, `config.worktree` and `.git` file. An absent `commondir` cannot be kept
- * absent by a read-only placeholder (an empty `commondir` makes git fail: "failed to read"), so one
- * naming the git folder itself (`.`, which git resolves to the same folder) is written before the
- * session starts and removed when no sandboxed session is open.
+ * `commondir`, `gitdir`, `config.worktree` and `.git` file. An absent one of these two cannot be
+ * kept absent by the runtime's read-only placeholder, which is `/dev/null` inside the sandbox (git
+ * inside then fails to read it: "Permission denied") and an empty file outside (an empty
+ * `commondir` makes git fail: "failed to read"). So a stand-in is written before the session
+ * starts and removed when no sandboxed session is open: a `commondir` saying `.` (the git folder
+ * itself, which git resolves to the same folder) and an empty `config.worktree`.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -30,8 +32,8 @@ const MAX_GIT_DIRS = 20_000;
 export interface GitControl {
   /** Absolute paths to keep unwritable, possibly absent (the runtime keeps them from being created). */
   readonly paths: string[];
-  /** `commondir` files to write (`.`) before the session starts: absent now, protected once written. */
-  readonly commondirs: string[];
+  /** Stand-ins to write before the session starts ({@link writeStandIns}): absent now, protected once written. */
+  readonly standIns: string[];
 }
 
 /**
@@ -41,7 +43,7 @@ export interface GitControl {
  * when that is a folder below `dir`'s repository (a submodule's or a worktree's).
  */
 export async function gitControlPaths(dir: string): Promise<GitControl> {
-  return (await repositoryAt(dir)) ? gitControlOf(dir) : { paths: [], commondirs: [] };
+  return (await repositoryAt(dir)) ? gitControlOf(dir) : { paths: [], standIns: [] };
 }
 
 /** True when `dir/.git` is a file (a `.git` file naming the git folder) or a folder with `HEAD`. */
@@ -53,9 +55,9 @@ export async function repositoryAt(dir: string): Promise<boolean> {
 async function gitControlOf(dir: string): Promise<GitControl> {
   const dotGit = path.join(dir, '.git');
   const stat = await lstat(dotGit);
-  if (!stat) return { paths: [], commondirs: [] };
+  if (!stat) return { paths: [], standIns: [] };
   const paths: string[] = [];
-  const commondirs: string[] = [];
+  const standIns: string[] = [];
   const gitDirs: { gitDir: string; top: string }[] = [];
   if (stat.isFile()) {
     paths.push(dotGit);
@@ -65,7 +67,7 @@ async function gitControlOf(dir: string): Promise<GitControl> {
     gitDirs.push({ gitDir: dotGit, top: dir });
   } else {
     // Not a git folder (no HEAD: git walks past it), e.g. the empty one held at a folder with no repository.
-    return { paths: [], commondirs: [] };
+    return { paths: [], standIns: [] };
   }
   const seen = new Set<string>();
   for (let i = 0; i < gitDirs.length && i < MAX_GIT_DIRS; i++) {
@@ -73,7 +75,7 @@ async function gitControlOf(dir: string): Promise<GitControl> {
     if (seen.has(gitDir)) continue;
     seen.add(gitDir);
     paths.push(path.join(gitDir, 'hooks'), path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'), path.join(gitDir, 'commondir'));
-    if (!(await lstat(path.join(gitDir, 'commondir')))) commondirs.push(path.join(gitDir, 'commondir'));
+    for (const name of ['commondir', 'config.worktree']) if (!(await lstat(path.join(gitDir, name)))) standIns.push(path.join(gitDir, name));
     const hooksPath = await configuredHooksPath(path.join(gitDir, 'config'), top);
     if (hooksPath) paths.push(hooksPath);
     // Linked worktrees: their administrative folders, and the `.git` file each names back.
@@ -81,6 +83,7 @@ async function gitControlOf(dir: string): Promise<GitControl> {
       if (!entry.isDirectory()) continue;
       const admin = path.join(gitDir, 'worktrees', entry.name);
       paths.push(path.join(admin, 'commondir'), path.join(admin, 'gitdir'), path.join(admin, 'config.worktree'));
+      if (!(await lstat(path.join(admin, 'config.worktree')))) standIns.push(path.join(admin, 'config.worktree'));
       const worktreeGitFile = (await readSmall(path.join(admin, 'gitdir')))?.trim();
       if (worktreeGitFile && path.isAbsolute(worktreeGitFile)) {
         paths.push(worktreeGitFile);
@@ -100,7 +103,7 @@ async function gitControlOf(dir: string): Promise<GitControl> {
       }
     }
   }
-  return { paths: [...new Set(paths)], commondirs };
+  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)] };
 }
 
 /**
@@ -205,15 +208,20 @@ async function folderEntries(dir: string): Promise<fs.Dirent[]> {
   }
 }
 
+/** What a stand-in says: a `commondir` names the git folder itself; a `config.worktree` is empty. */
+function standInText(file: string): string {
+  return path.basename(file) === 'commondir' ? '.\n' : '';
+}
+
 /**
- * Writes `.` into each of `commondirs` that is still absent (`wx`: never over a file or a link
- * made since), naming the git folder itself, as git reads it. @returns the files it wrote.
+ * Writes each of `standIns` that is still absent (`wx`: never over a file or a link made since)
+ * with what a stand-in says. @returns the files it wrote.
  */
-export function writeCommondirs(commondirs: readonly string[]): string[] {
+export function writeStandIns(standIns: readonly string[]): string[] {
   const written: string[] = [];
-  for (const file of commondirs) {
+  for (const file of standIns) {
     try {
-      fs.writeFileSync(file, '.\n', { flag: 'wx' });
+      fs.writeFileSync(file, standInText(file), { flag: 'wx' });
       written.push(file);
     } catch {
       // Made meanwhile (by git, or by another session's wrap): protected as it is.
@@ -222,11 +230,11 @@ export function writeCommondirs(commondirs: readonly string[]): string[] {
   return written;
 }
 
-/** Removes the `commondir` files {@link writeCommondirs} wrote, where they still say `.`. */
-export function removeCommondirs(written: Iterable<string>): void {
+/** Removes the stand-ins {@link writeStandIns} wrote, where they still say what it wrote. */
+export function removeStandIns(written: Iterable<string>): void {
   for (const file of written) {
     try {
-      if (fs.lstatSync(file).isFile() && fs.readFileSync(file, 'utf8') === '.\n') fs.unlinkSync(file);
+      if (fs.lstatSync(file).isFile() && fs.readFileSync(file, 'utf8') === standInText(file)) fs.unlinkSync(file);
     } catch {
       // Gone already.
     }

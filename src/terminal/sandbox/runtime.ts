@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { TerminalError } from '../errors';
 import { keepControllingTerminal } from './controllingTerminal';
 import { unshareIpc } from './ipcNamespace';
-import { gitControlPaths, removeCommondirs, repositoryAt, writeCommondirs } from './gitControl';
+import { gitControlPaths, removeStandIns, repositoryAt, writeStandIns } from './gitControl';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms, writableFolderBefore } from './prerequisites';
 import { errorMessage } from '../../common/errorMessage';
@@ -56,8 +56,8 @@ export class SandboxRuntime {
    * {@link missingParents}).
    */
   private readonly placeholderFolders = new Set<string>();
-  /** `commondir` files written (`.`) so they could be protected, to remove once no sandboxed session is open (gitControl.ts). */
-  private readonly writtenCommondirs = new Set<string>();
+  /** Git stand-in files written so they could be protected (`commondir`, `config.worktree`), to remove once no sandboxed session is open (gitControl.ts). */
+  private readonly writtenStandIns = new Set<string>();
 
   constructor(private readonly log: Log) {}
 
@@ -91,13 +91,13 @@ export class SandboxRuntime {
       }
     }
     signal?.throwIfAborted();
-    const { paths: protectedPaths, commondirs } = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
+    const { paths: protectedPaths, standIns } = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
     signal?.throwIfAborted();
-    for (const file of writeCommondirs(commondirs)) this.writtenCommondirs.add(file);
+    for (const file of writeStandIns(standIns)) this.writtenStandIns.add(file);
     try {
       return await this.wrapProtected(policy, shellArgv, extraWritable, signal, { lib, utils, programs, protectedPaths });
     } catch (error) {
-      if (this.active === 0) this.removeWrittenCommondirs();
+      if (this.active === 0) this.removeWrittenStandIns();
       throw error;
     }
   }
@@ -173,7 +173,7 @@ export class SandboxRuntime {
         manager.cleanupAfterCommand();
         if (this.active === 0) {
           this.removePlaceholderFolders();
-          this.removeWrittenCommondirs();
+          this.removeWrittenStandIns();
         }
       },
     };
@@ -197,10 +197,10 @@ export class SandboxRuntime {
     this.placeholderFolders.clear();
   }
 
-  /** Removes the `commondir` files written for the sandboxed sessions (none is open any more). */
-  private removeWrittenCommondirs(): void {
-    removeCommondirs(this.writtenCommondirs);
-    this.writtenCommondirs.clear();
+  /** Removes the git stand-ins written for the sandboxed sessions (none is open any more). */
+  private removeWrittenStandIns(): void {
+    removeStandIns(this.writtenStandIns);
+    this.writtenStandIns.clear();
   }
 
   /**
@@ -268,17 +268,17 @@ const NESTED_SCAN_MAX_FOLDERS = 20_000;
  *   it (`.git/modules/<name>/…`, nested too), which git reads when it runs in the submodule;
  * - a `.git` file (a submodule or a worktree): the file itself, which names the git folder git uses.
  * @returns `paths`: absolute paths, possibly absent ones (the runtime keeps them from being
- *   created); `commondirs`: absent `commondir` files to write before the session starts.
+ *   created); `standIns`: absent git files to write before the session starts (gitControl.ts).
  */
-async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log?: Log): Promise<{ paths: string[]; commondirs: string[] }> {
+async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log?: Log): Promise<{ paths: string[]; standIns: string[] }> {
   const names = [...utils.DANGEROUS_FILES, ...utils.getDangerousDirectories()];
   const paths: string[] = [];
-  const commondirs: string[] = [];
+  const standIns: string[] = [];
   const git = async (dir: string) => {
     const found = await gitControlPaths(dir);
     paths.push(...found.paths);
     // Written only where sandboxed commands could otherwise write one (elsewhere it stays absent and unwritable).
-    commondirs.push(...found.commondirs.filter((file) => roots.some((r) => file.startsWith(r + path.sep))));
+    standIns.push(...found.standIns.filter((file) => roots.some((r) => file.startsWith(r + path.sep))));
   };
   for (const root of roots) {
     for (const name of names) paths.push(path.join(root, name));
@@ -307,7 +307,7 @@ async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log
       level = next;
     }
   }
-  return { paths: [...new Set(paths)], commondirs: [...new Set(commondirs)] };
+  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)] };
 }
 
 async function folderEntries(dir: string): Promise<fs.Dirent[]> {
