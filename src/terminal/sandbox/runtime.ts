@@ -102,6 +102,7 @@ export class SandboxRuntime {
     }
   }
 
+  /** The rest of {@link wrap}, once the protected paths are known and their stand-ins written. */
   private async wrapProtected(
     policy: SandboxPolicy,
     shellArgv: string[],
@@ -259,8 +260,8 @@ const NESTED_SCAN_MAX_FOLDERS = 20_000;
  * control files (gitControl.ts: hooks, config, commondir, config.worktree, linked worktrees'
  * pointers, the hooks folder `core.hooksPath` names). A writable root that has no `.git` gets none:
  * `<root>/.git/HEAD` is protected, so the runtime holds an empty read-only folder at `<root>/.git`
- * and no repository can be made there (git walks past an empty `.git` folder as past none). The runtime protects them in its host's working folder (and,
- * with a ripgrep search, below it); a session's roots are the workspace folders, so they are
+ * and no repository can be made there (git walks past an empty `.git` folder as past none). The
+ * runtime protects them in its host's working folder (and, with a ripgrep search, below it); a session's roots are the workspace folders, so they are
  * named here, for the root itself and for the folders up to {@link NESTED_SCAN_DEPTH} below it
  * (not `node_modules`, not through symbolic links): there the listed files and folders that
  * exist, and every repository git or VS Code's git extension may run in, outside any sandbox:
