@@ -203,7 +203,8 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
     const def = await lsp({ operation: 'goToDefinition', filePath: 'ts/l12.ts', line: 2, column: 1 });
     const leftOut = (r: object) => (r as { outsideWorkspace?: { leftOut: number } }).outsideWorkspace?.leftOut;
     // Its names and positions are outside the workspace: not shown unless the user confirmed reading outside.
-    assert.deepEqual(def.locations, []);
+    // (TypeScript of VS Code 1.139 also answers the import that binds the name, in the workspace.)
+    assert.deepEqual(def.locations.filter((l) => !l.path.startsWith('ts/')), []);
     assert.equal(leftOut(def), 1);
     const refs = await lsp({ operation: 'findReferences', filePath: 'ts/l12.ts', line: 2, column: 1 });
     const keys = refs.locations.map(at);
