@@ -27,6 +27,7 @@ import { registerNavigationCommands } from './vscode/navigation/commands';
 import { McpClientOwners } from './vscode/mcp/clientOwners';
 import { registerMcp } from './vscode/mcp/mcpSurface';
 import { ExtensionLifetime } from './vscode/lifetime';
+import { trustedTerminalApi } from './vscode/terminal/trustedTerminalApi';
 import { errorMessage } from './common/errorMessage';
 
 /**
@@ -37,7 +38,9 @@ export interface DshBridgeApi {
   readonly apiVersion: 1;
   /**
    * Terminals: call `createOwner(label)` for your own identity and pass it to every call; you see,
-   * read and act on the sessions you opened, and on no other (the agent tools' included).
+   * read and act on the sessions you opened, and on no other (the agent tools' included). In
+   * Restricted Mode `open`, `send` and `startBackground` are refused (`code` `UNTRUSTED_WORKSPACE`),
+   * as the terminal tools are: nothing starts in an untrusted workspace.
    */
   readonly terminal: TerminalApi;
   /**
@@ -113,7 +116,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const mcp = registerMcp(context, { tools: toolDeps, clients: mcpClients, log });
   context.subscriptions.push(mcp);
   life.onShutdown(() => mcp.shutdown());
-  return Object.freeze({ apiVersion: 1, terminal: createTerminalApi(service), navigation: createNavigationApi(navigation) });
+  return Object.freeze({ apiVersion: 1, terminal: trustedTerminalApi(createTerminalApi(service)), navigation: createNavigationApi(navigation) });
 }
 
 /**

@@ -199,17 +199,23 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
     assert.ok(!r.locations.some((l) => l.nodeModules && !l.isDeclaration));
   });
 
-  it('L12: a symlink leading outside: locations labelled external, no duplicates by real path', async () => {
-    const real = fs.realpathSync(path.join(outside, 'lib.ts'));
-    const def = await lsp({ operation: 'goToDefinition', filePath: 'ts/l12.ts', line: 2, column: 1 });
-    assert.deepEqual(def.locations.map((l) => [l.path, l.line, l.column, l.external]), [[real, 1, 17, true]]);
-    // Its text is outside the workspace: no preview unless the user confirmed reading outside.
-    assert.deepEqual(def.locations.map((l) => [l.preview, (l as Loc & { previewWithheld?: string }).previewWithheld]), [['', 'outside the workspace']]);
-    const refs = await lsp({ operation: 'findReferences', filePath: 'ts/l12.ts', line: 2, column: 1 });
+  it('L12: a symlink leading outside: its locations left out and counted, judged by real path', async () => {
+    const leftOut = (r: object) => (r as { outsideWorkspace?: { leftOut: number } }).outsideWorkspace?.leftOut ?? 0;
+    // TypeScript may still be resolving the import through the link when this test runs alone.
+    let def = await lsp({ operation: 'goToDefinition', filePath: 'ts/l12.ts', line: 2, column: 1 });
+    let refs = def;
+    await until('TypeScript to resolve the import through the link', async () => {
+      def = await lsp({ operation: 'goToDefinition', filePath: 'ts/l12.ts', line: 2, column: 1 });
+      refs = await lsp({ operation: 'findReferences', filePath: 'ts/l12.ts', line: 2, column: 1 });
+      return leftOut(refs) > 0;
+    }, 60_000, 500);
+    // Its names and positions are outside the workspace: not shown unless the user confirmed reading
+    // outside. (TypeScript of VS Code 1.139 answers the import that binds the name, in the workspace.)
+    assert.deepEqual(def.locations.filter((l) => !l.path.startsWith('ts/')), []);
     const keys = refs.locations.map(at);
     assert.equal(new Set(keys).size, keys.length, `duplicates: ${keys.join(', ')}`);
-    assert.ok(keys.includes(`${real}:1:17 decl`), keys.join(', '));
-    assert.deepEqual(keys.filter((k) => k.startsWith('ts/')), ['ts/l12.ts:1:10', 'ts/l12.ts:2:1']);
+    assert.deepEqual(keys, ['ts/l12.ts:1:10', 'ts/l12.ts:2:1']);
+    assert.equal(leftOut(refs), 1, 'the declaration outside');
   });
 
   describe('with providers registered by the test for .ini (language ini)', () => {

@@ -101,7 +101,7 @@ describe('in an untrusted workspace', function () {
       await assert.rejects(invokeTool('dsh_lsp', { operation: 'hover', filePath: rel('env.ts'), line: 1, column: 1 }), /under \/proc/);
     });
 
-    it('previews of result locations outside the workspace are withheld', async () => {
+    it('result locations outside the workspace are left out, also through a link, and counted', async () => {
       const api = (await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate()) as { navigation: { registerProvider(p: unknown): vscode.Disposable } };
       const reg = api.navigation.registerProvider({
         id: 'test-untrusted-reads',
@@ -109,17 +109,22 @@ describe('in an untrusted workspace', function () {
         query: async (req: { operation: string; uri: string; workspaceUri: string }) =>
           req.operation === 'hover'
             ? { kind: 'hover', contents: null }
-            : { kind: 'locations', locations: [{ uri: vscode.Uri.file(secret).toString(), range: { start: { line: 0, character: 13 }, end: { line: 0, character: 24 } } }], resolvedWorkspaceUri: req.workspaceUri },
+            : {
+                kind: 'locations',
+                locations: [secret, path.join(tmp, 'linked.ts'), path.join(tmp, 'probe.dshu')].map((f) => ({ uri: vscode.Uri.file(f).toString(), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } } })),
+                resolvedWorkspaceUri: req.workspaceUri,
+              },
       });
       try {
-        const r = await invokeTool<{ locations: { path: string; preview: string; previewWithheld?: string }[]; previewsWithheld?: string }>('dsh_lsp', {
+        const r = await invokeTool<{ locations: { path: string; preview: string }[]; outsideWorkspace?: { leftOut: number; why: string } }>('dsh_lsp', {
           operation: 'goToDefinition',
           filePath: rel('probe.dshu'),
           line: 1,
           column: 1,
         });
-        assert.deepEqual(r.json.locations.map((l) => [l.path, l.preview, l.previewWithheld]), [[secret, '', 'outside the workspace, Restricted Mode']]);
-        assert.match(r.json.previewsWithheld ?? '', /in Restricted Mode dsh_lsp reads no file outside the workspace folders/);
+        assert.deepEqual(r.json.locations.map((l) => [l.path, l.preview]), [[rel('probe.dshu'), 'probe']]);
+        assert.equal(r.json.outsideWorkspace?.leftOut, 2);
+        assert.match(r.json.outsideWorkspace?.why ?? '', /in Restricted Mode dsh_lsp shows nothing from outside the workspace/);
       } finally {
         reg.dispose();
       }

@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { TerminalError } from '../errors';
 import { keepControllingTerminal } from './controllingTerminal';
 import { unshareIpc } from './ipcNamespace';
+import { gitControlPaths, removeStandIns, repositoryAt, writeStandIns } from './gitControl';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms, writableFolderBefore } from './prerequisites';
 import { errorMessage } from '../../common/errorMessage';
@@ -55,6 +56,8 @@ export class SandboxRuntime {
    * {@link missingParents}).
    */
   private readonly placeholderFolders = new Set<string>();
+  /** Git stand-in files written so they could be protected (`commondir`, `config.worktree`), to remove once no sandboxed session is open (gitControl.ts). */
+  private readonly writtenStandIns = new Set<string>();
 
   constructor(private readonly log: Log) {}
 
@@ -88,9 +91,26 @@ export class SandboxRuntime {
       }
     }
     signal?.throwIfAborted();
-    const manager = lib.SandboxManager;
-    const protectedPaths = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
+    const { paths: protectedPaths, standIns } = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
     signal?.throwIfAborted();
+    for (const file of writeStandIns(standIns)) this.writtenStandIns.add(file);
+    try {
+      return await this.wrapProtected(policy, shellArgv, extraWritable, signal, { lib, utils, programs, protectedPaths });
+    } catch (error) {
+      if (this.active === 0) this.removeWrittenStandIns();
+      throw error;
+    }
+  }
+
+  /** The rest of {@link wrap}, once the protected paths are known and their stand-ins written. */
+  private async wrapProtected(
+    policy: SandboxPolicy,
+    shellArgv: string[],
+    extraWritable: string[],
+    signal: AbortSignal | undefined,
+    { lib, utils, programs, protectedPaths }: { lib: Runtime; utils: RuntimeUtils; programs: Awaited<ReturnType<typeof sandboxPrograms>>; protectedPaths: string[] },
+  ): Promise<SandboxedShell> {
+    const manager = lib.SandboxManager;
     // The runtime gets its own copies: the policy is one object, shared by every use (policySource.ts).
     const filesystem = {
       denyRead: [...policy.denyRead],
@@ -152,7 +172,10 @@ export class SandboxRuntime {
         released = true;
         this.active--;
         manager.cleanupAfterCommand();
-        if (this.active === 0) this.removePlaceholderFolders();
+        if (this.active === 0) {
+          this.removePlaceholderFolders();
+          this.removeWrittenStandIns();
+        }
       },
     };
   }
@@ -173,6 +196,12 @@ export class SandboxRuntime {
       }
     }
     this.placeholderFolders.clear();
+  }
+
+  /** Removes the git stand-ins written for the sandboxed sessions (none is open any more). */
+  private removeWrittenStandIns(): void {
+    removeStandIns(this.writtenStandIns);
+    this.writtenStandIns.clear();
   }
 
   /**
@@ -227,23 +256,35 @@ const NESTED_SCAN_MAX_FOLDERS = 20_000;
 
 /**
  * Paths in each writable root that configure what runs outside the sandbox, kept unwritable: the
- * runtime's own list (shell startup files, `.gitconfig`, `.vscode`, …) and a repository's
- * `.git/hooks` and `.git/config`. The runtime protects them in its host's working folder (and,
- * with a ripgrep search, below it); a session's roots are the workspace folders, so they are
+ * runtime's own list (shell startup files, `.gitconfig`, `.vscode`, …) and a repository's git
+ * control files (gitControl.ts: hooks, config, commondir, config.worktree, linked worktrees'
+ * pointers, the hooks folder `core.hooksPath` names). A writable root that has no `.git` gets none:
+ * `<root>/.git/HEAD` is protected, so the runtime holds an empty read-only folder at `<root>/.git`
+ * and no repository can be made there (git walks past an empty `.git` folder as past none). The
+ * runtime protects them in its host's working folder (and, with a ripgrep search, below it); a session's roots are the workspace folders, so they are
  * named here, for the root itself and for the folders up to {@link NESTED_SCAN_DEPTH} below it
  * (not `node_modules`, not through symbolic links): there the listed files and folders that
  * exist, and every repository git or VS Code's git extension may run in, outside any sandbox:
  * - a `.git` folder: its `hooks` and `config`, and those of every submodule's git folder inside
  *   it (`.git/modules/<name>/…`, nested too), which git reads when it runs in the submodule;
  * - a `.git` file (a submodule or a worktree): the file itself, which names the git folder git uses.
- * @returns absolute paths, possibly absent ones (the runtime keeps them from being created).
+ * @returns `paths`: absolute paths, possibly absent ones (the runtime keeps them from being
+ *   created); `standIns`: absent git files to write before the session starts (gitControl.ts).
  */
-async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log?: Log): Promise<string[]> {
+async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log?: Log): Promise<{ paths: string[]; standIns: string[] }> {
   const names = [...utils.DANGEROUS_FILES, ...utils.getDangerousDirectories()];
   const paths: string[] = [];
+  const standIns: string[] = [];
+  const git = async (dir: string) => {
+    const found = await gitControlPaths(dir);
+    paths.push(...found.paths);
+    // Written only where sandboxed commands could otherwise write one (elsewhere it stays absent and unwritable).
+    standIns.push(...found.standIns.filter((file) => roots.some((r) => file.startsWith(r + path.sep))));
+  };
   for (const root of roots) {
     for (const name of names) paths.push(path.join(root, name));
-    paths.push(...(await gitControlPaths(root)));
+    if (await repositoryAt(root)) await git(root);
+    else if (await exists(root)) paths.push(path.join(root, '.git', 'HEAD'));
     let searched = 0;
     let level = [root];
     for (let depth = 1; depth <= NESTED_SCAN_DEPTH && level.length > 0; depth++) {
@@ -256,7 +297,7 @@ async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log
           next.push(folder);
           const inside = await folderEntries(folder);
           for (const name of names) if (inside.some((e) => e.name === name.split('/')[0]) && (await exists(path.join(folder, name)))) paths.push(path.join(folder, name));
-          if (inside.some((e) => e.name === '.git')) paths.push(...(await gitControlPaths(folder)));
+          if (inside.some((e) => e.name === '.git')) await git(folder);
         }
         if (searched > NESTED_SCAN_MAX_FOLDERS) break;
       }
@@ -267,38 +308,7 @@ async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log
       level = next;
     }
   }
-  return [...new Set(paths)];
-}
-
-/** The paths of `dir`'s repository that make git run commands (see {@link protectedWorkspacePaths}); none without `.git`. */
-async function gitControlPaths(dir: string): Promise<string[]> {
-  const dotGit = path.join(dir, '.git');
-  let stat: fs.Stats;
-  try {
-    stat = await fs.promises.lstat(dotGit);
-  } catch {
-    return []; // Not a repository root.
-  }
-  if (stat.isFile()) return [dotGit];
-  if (!stat.isDirectory()) return [];
-  const paths: string[] = [];
-  // The repository's git folder, then the git folders of its submodules (modules/<name>, also nested in names with slashes and in submodules of submodules).
-  const gitDirs = [dotGit];
-  for (let i = 0; i < gitDirs.length && i < NESTED_SCAN_MAX_FOLDERS; i++) {
-    const gitDir = gitDirs[i]!;
-    paths.push(path.join(gitDir, 'hooks'), path.join(gitDir, 'config'));
-    const pending = [path.join(gitDir, 'modules')];
-    while (pending.length > 0 && gitDirs.length < NESTED_SCAN_MAX_FOLDERS) {
-      const modules = pending.pop()!;
-      for (const entry of await folderEntries(modules)) {
-        if (!entry.isDirectory()) continue;
-        const candidate = path.join(modules, entry.name);
-        if (await exists(path.join(candidate, 'HEAD'))) gitDirs.push(candidate);
-        else pending.push(candidate);
-      }
-    }
-  }
-  return paths;
+  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)] };
 }
 
 async function folderEntries(dir: string): Promise<fs.Dirent[]> {

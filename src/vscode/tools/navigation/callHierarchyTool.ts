@@ -15,6 +15,9 @@ import { LspError } from '../../../lsp/types';
 import { shownHead } from '../../../lsp/lineWindow';
 import { resolveModelPosition, UsedPosition } from '../../../lsp/usedPosition';
 import { readUriText } from '../../navigation/fileAccess';
+import { insideJudge } from '../../navigation/insideJudge';
+import { callItemsInside, keepCallsInside } from '../../../lsp/features/callsInside';
+import { outsideLeftOut } from '../../../lsp/outsideWorkspace';
 import { workspaceUriOf } from '../../navigation/resolveFile';
 import { TOOL_OUTPUT_CAP_BYTES, toolResult } from '../toolResult';
 import { readLines, resolveInside, roots } from './workspaceAnswers';
@@ -61,11 +64,15 @@ export class CallHierarchyTool implements vscode.LanguageModelTool<Record<string
           token: used.token,
         });
       }
-      const walked = await walkCalls(provider, items[0]!, { direction: i.direction, depth: i.depth }, ctx);
+      // Callers and callees in files outside the workspace are a read of those files: left out, and counted.
+      const judge = await insideJudge();
+      const inside = await keepCallsInside(await walkCalls(provider, items[0]!, { direction: i.direction, depth: i.depth }, ctx), judge, signal);
+      const others = await callItemsInside(items.slice(1), judge);
+      const outside = outsideLeftOut(inside.leftOut + others.leftOut, CallHierarchyTool.toolName, !vscode.workspace.isTrusted);
       // The whole answer within the tool result cap: its own fields first, the other prepared items bounded.
-      return await shapeCallAnswer(walked, {
-        head: { file: target.shown, provider: providerId, direction: i.direction, depth: i.depth, position: used satisfies UsedPosition },
-        otherItems: items.slice(1),
+      return await shapeCallAnswer(inside.walked, {
+        head: { file: target.shown, provider: providerId, direction: i.direction, depth: i.depth, position: used satisfies UsedPosition, ...(outside ? { outsideWorkspace: outside } : {}) },
+        otherItems: others.kept,
         direction: i.direction,
         depth: i.depth,
         roots: await roots(),

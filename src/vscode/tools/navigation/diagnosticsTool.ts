@@ -12,6 +12,8 @@ import type { FeatureRegistry } from '../../../lsp/features/registry';
 import type { DiagnosticItem } from '../../../lsp/features/types';
 import { gatherWorkspaceDiagnostics } from '../../../lsp/features/workspaceDiagnostics';
 import { workspaceUriOf } from '../../navigation/resolveFile';
+import { insideJudge } from '../../navigation/insideJudge';
+import { keepInside, outsideLeftOut } from '../../../lsp/outsideWorkspace';
 import { toolResult } from '../toolResult';
 import { capped, openFolders, readLines, resolveInside, roots } from './workspaceAnswers';
 
@@ -36,8 +38,18 @@ export class DiagnosticsTool implements vscode.LanguageModelTool<Record<string, 
     try {
       const rootList = await roots();
       // The whole answer (its own fields included) is measured against the cap, not only the page.
-      const shape = <H extends object>(items: readonly DiagnosticItem[], head: H, tail: object = {}) =>
-        capped(i.limit, async (limit) => ({ ...head, ...(await shapeDiagnostics(items, { roots: rootList, offset: i.offset, limit, readLines, signal, ...(i.severity ? { minSeverity: i.severity } : {}) })), ...tail }));
+      // Problems of files outside the workspace name those files and their text: left out, and counted.
+      const judge = await insideJudge();
+      const shape = async <H extends object>(all: readonly DiagnosticItem[], head: H, tail: object = {}) => {
+        const { kept: items, leftOut } = await keepInside(all, (d) => d.uri, judge, signal);
+        const outside = outsideLeftOut(leftOut, DiagnosticsTool.toolName, !vscode.workspace.isTrusted);
+        return capped(i.limit, async (limit) => ({
+          ...head,
+          ...(await shapeDiagnostics(items, { roots: rootList, offset: i.offset, limit, readLines, signal, ...(i.severity ? { minSeverity: i.severity } : {}) })),
+          ...(outside ? { outsideWorkspace: outside } : {}),
+          ...tail,
+        }));
+      };
       if (i.filePath !== undefined) {
         const target = await resolveInside(i.filePath, DiagnosticsTool.toolName);
         const { provider, providerId, languageId } = this.registry.forUri('diagnostics', target.uri.toString());

@@ -26,6 +26,8 @@ import { resolveFile, workspaceUriOf } from '../../navigation/resolveFile';
 import { codeFence } from '../markdownText';
 import { fitPage } from '../../../lsp/pageSummary';
 import { TOOL_OUTPUT_CAP_BYTES, toolResult } from '../toolResult';
+import { insideJudge } from '../../navigation/insideJudge';
+import { keepInside, OutsideLeftOut, outsideLeftOut } from '../../../lsp/outsideWorkspace';
 
 /** Input of `dsh_lsp` (mirrors its `inputSchema` in package.json). */
 export interface LspToolInput {
@@ -52,6 +54,8 @@ export interface LspToolLocationsJson extends ShapedLocations {
   position: UsedPosition;
   /** Present when the page was cut to stay within the tool result cap (see `fitPage`). */
   capNote?: string;
+  /** Present when locations in files outside the workspace were left out: how many, and why. */
+  outsideWorkspace?: OutsideLeftOut;
 }
 
 /** JSON of a hover answer: `hover` is plain text or `null` (nothing to show), bounded as {@link shownHover} says. */
@@ -107,7 +111,8 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
    * the consent asked in {@link prepareInvocation}, never in Restricted Mode), reads the document
    * (regular files only, bounded, never blocking), re-anchors the column (`symbol`, or a
    * declaration keyword snapped to the declared name), converts once, queries the seam and shapes
-   * the answer (previews of locations outside the workspace only with that same consent).
+   * the answer: result locations whose real path lies outside the workspace are shown (with their
+   * previews) only with that same consent, else left out and counted in `outsideWorkspace`.
    * @throws Error (model-actionable message): invalid input; file not found (naming the folders
    *   tried); no navigation provider for the extension (listing those served); outside the
    *   workspace without consent or in Restricted Mode; not a regular file, a `/proc` or `/sys`
@@ -167,13 +172,17 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
       if (result.kind === 'hover') {
         return { operation: 'hover', file: target.shown, provider: served.providerId, position, ...shownHover(result.contents) };
       }
+      // Locations outside the workspace name files and positions there: shown only in a call whose
+      // read outside the user confirmed (its confirmation says so), else left out and counted.
+      const { kept: locations, leftOut } = outsideConfirmed ? { kept: result.locations, leftOut: 0 } : await keepInside(result.locations, (l) => l.uri, await insideJudge(), cancellation.signal);
+      const outside = outsideLeftOut(leftOut, LspTool.toolName, !vscode.workspace.isTrusted);
       // The whole answer within the tool result cap: a page that would not fit is halved, capNote says so.
       return await fitPage(limit, TOOL_OUTPUT_CAP_BYTES, async (pageLimit) => ({
         operation: operation as Exclude<LspOperation, 'hover'>,
         file: target.shown,
         provider: served.providerId,
         position,
-        ...(await shapeLocations(result.locations, {
+        ...(await shapeLocations(locations, {
           operation: operation as Exclude<LspOperation, 'hover'>,
           resolvedWorkspaceUri: result.resolvedWorkspaceUri,
           otherRoots: (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()),
@@ -181,6 +190,7 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
           limit: pageLimit,
           readLines: (u) => readPreviewLines(vscode.Uri.parse(u), outsideConfirmed),
         })),
+        ...(outside ? { outsideWorkspace: outside } : {}),
         // The language was still loading at the time limit: what it had, said to be incomplete.
         ...(result.provisional ? { provisional: true, provisionalNote: result.provisional } : {}),
       }));
@@ -219,7 +229,9 @@ function optionalInt(v: unknown, name: string, min: number, max: number): number
 /**
  * The lines of a result location's document for its preview: read (open editor buffer, else the
  * navigation read) when it lies inside the workspace, or outside it when the user confirmed reading
- * outside in this call and the workspace is trusted; otherwise withheld, saying why and how to ask.
+ * outside in this call and the workspace is trusted; otherwise withheld, saying why and how to ask
+ * (a location outside reaches this only in such a call, or in the toolchain folders the
+ * `insideJudge` counts as inside).
  * Unreadable files (FIFOs, devices, `/proc`, over the cap, gone) reject: no preview.
  */
 async function readPreviewLines(uri: vscode.Uri, outsideConfirmed: boolean): Promise<readonly string[] | WithheldLines> {

@@ -12,6 +12,8 @@ import { keepKinds, shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/fea
 import type { FeatureRegistry } from '../../../lsp/features/registry';
 import { gatherWorkspaceSymbols } from '../../../lsp/features/workspaceSymbols';
 import { workspaceUriOf } from '../../navigation/resolveFile';
+import { insideJudge } from '../../navigation/insideJudge';
+import { keepInside, outsideLeftOut } from '../../../lsp/outsideWorkspace';
 import { toolResult } from '../toolResult';
 import { capped, openFolders, readLines, resolveInside, roots } from './workspaceAnswers';
 
@@ -48,9 +50,20 @@ export class SymbolsTool implements vscode.LanguageModelTool<Record<string, unkn
       }
       const query = i.query!;
       const folders = openFolders('workspace symbols search the workspace folders; pass filePath for one file\'s outline');
-      const { scored, sources } = await gatherWorkspaceSymbols(this.registry, query, i.kinds, folders, signal);
+      const gathered = await gatherWorkspaceSymbols(this.registry, query, i.kinds, folders, signal);
+      const { sources } = gathered;
+      // Names from files outside the workspace are a read of those files: left out, and counted.
+      const { kept: scored, leftOut } = await keepInside(gathered.scored, (s) => s.symbol.uri, await insideJudge(), signal);
+      const outside = outsideLeftOut(leftOut, SymbolsTool.toolName, !vscode.workspace.isTrusted);
       const notes = sources.filter((s) => s.error).map((s) => `source '${s.id}' did not answer: ${s.error}`);
-      return await capped(i.limit, async (limit) => ({ mode: 'workspace', query, ...(await shapeWorkspaceSymbols(scored, { roots: rootList, offset: i.offset, limit, readLines, signal })), sources, ...(notes.length > 0 ? { notes } : {}) }));
+      return await capped(i.limit, async (limit) => ({
+        mode: 'workspace',
+        query,
+        ...(await shapeWorkspaceSymbols(scored, { roots: rootList, offset: i.offset, limit, readLines, signal })),
+        ...(outside ? { outsideWorkspace: outside } : {}),
+        sources,
+        ...(notes.length > 0 ? { notes } : {}),
+      }));
     } finally {
       dispose();
     }

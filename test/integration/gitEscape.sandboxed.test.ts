@@ -1,0 +1,135 @@
+/**
+ * The sandboxed pass only (the workspace settings turn the agent sandbox on): with VS Code's own
+ * git extension running in this window, a sandboxed session plants a script and points git at it
+ * by every route it has in a workspace folder that is not a repository and in one that is; then
+ * the person works as usual (opens and saves a file, opens the Source Control view, git refreshes)
+ * for 60 s, and the script never runs. The check is shown to see a run: once the person (outside)
+ * points the repository at a script, VS Code's git runs it. Agents still use git for ordinary work.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { invokeTool, waitForTools } from '../helpers/host/lm';
+import { until } from '../helpers/wait';
+
+interface GitApi {
+  repositories: { rootUri: vscode.Uri }[];
+}
+
+const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+/** How long the person works while the script must not run, in ms (the acceptance's 60 s). */
+const WATCH_MS = 60_000;
+
+describe('VS Code\'s git never runs what a sandboxed session planted', function () {
+  this.timeout(300_000);
+  const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  let outside: string;
+  let ran: string;
+  let evil: string;
+  let git: GitApi;
+  /** git outside the sandbox, as the person runs it. */
+  const gitOutside = (...args: string[]) => execFileSync('git', args, { cwd: root(), env: GIT_ENV, stdio: 'pipe' }).toString();
+  /** A command in the tools' sandboxed session (dsh_run). */
+  const run = async (command: string) => (await invokeTool<{ sessionId: string; exitCode?: number }>('dsh_run', { command })).text ?? '';
+  const closeSessions = async () => {
+    const listed = await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {});
+    for (const s of listed.json.sessions) await invokeTool('dsh_terminal_close', { sessionId: s.sessionId });
+  };
+  /** What a person does: open and save a file, open the Source Control view, and git refreshes. */
+  const personWorks = async () => {
+    const uri = vscode.Uri.file(path.join(root(), 'tracked.txt'));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(uri, new vscode.Position(0, 0), 'x');
+    await vscode.workspace.applyEdit(edit);
+    await doc.save();
+    await vscode.commands.executeCommand('workbench.view.scm');
+    await vscode.commands.executeCommand('git.refresh').then(undefined, () => undefined);
+  };
+  /** The person works for {@link WATCH_MS}; the planted script must not run meanwhile. */
+  const watch = async () => {
+    const end = Date.now() + WATCH_MS;
+    while (Date.now() < end) {
+      await personWorks();
+      assert.ok(!fs.existsSync(ran), 'VS Code\'s git ran the script a sandboxed session planted');
+      await new Promise((r) => setTimeout(r, 5000));
+    }
+    assert.ok(!fs.existsSync(ran), 'VS Code\'s git ran the script a sandboxed session planted');
+  };
+  const repositoryOpen = () => git.repositories.some((r) => r.rootUri.fsPath === root());
+
+  before(async () => {
+    assert.equal(process.env.DSH_TEST_SUITE, 'sandboxed');
+    await waitForTools(['dsh_run']);
+    const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
+    assert.ok(extension, 'VS Code\'s git extension is not in this host');
+    git = (await extension.activate()).getAPI(1);
+    assert.ok(extension.isActive, 'VS Code\'s git extension is active');
+    outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-git-escape-')));
+    ran = path.join(outside, 'ran');
+    evil = path.join(root(), 'dsh-evil.sh');
+    fs.writeFileSync(path.join(root(), 'tracked.txt'), 'one\n');
+  });
+  after(async () => {
+    await closeSessions();
+    fs.rmSync(path.join(root(), '.git'), { recursive: true, force: true });
+    for (const f of ['tracked.txt', 'dsh-evil.sh', 'copied', 'gd', '.githooks', '.git-away']) fs.rmSync(path.join(root(), f), { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('a workspace folder that is not a repository: git init there and a .git file naming a folder are refused; nothing runs', async () => {
+    assert.ok(!fs.existsSync(path.join(root(), '.git')));
+    const planted = await run(`printf '#!/bin/sh\\ntouch ${ran}\\n' > ${evil} && chmod +x ${evil} && echo PLANTED`);
+    assert.match(planted, /PLANTED/);
+    const init = await run(`git init -q . && git config core.fsmonitor ${evil} && echo INIT-DONE`);
+    assert.doesNotMatch(init, /INIT-DONE/, init);
+    const gitFile = await run(`git init -q --bare gd && git --git-dir=gd config core.bare false && git --git-dir=gd config core.fsmonitor ${evil} && echo 'gitdir: gd' > .git && echo GITFILE-DONE`);
+    assert.doesNotMatch(gitFile, /GITFILE-DONE/, gitFile);
+    await watch();
+    assert.ok(!repositoryOpen(), 'VS Code\'s git opened no repository at the workspace folder');
+    await closeSessions();
+  });
+
+  it('an existing repository: commondir, config.worktree, core.hooksPath and a new .git are refused; nothing runs; ordinary git work does', async () => {
+    // The person's repository, made before the session opens.
+    gitOutside('init', '-q');
+    gitOutside('config', 'extensions.worktreeConfig', 'true');
+    gitOutside('config', 'core.hooksPath', '.githooks');
+    fs.mkdirSync(path.join(root(), '.githooks'), { recursive: true });
+    fs.writeFileSync(path.join(root(), '.gitignore'), 'ts/\nvault/\nsh/\n*.md\n');
+    gitOutside('add', 'tracked.txt', '.gitignore');
+    gitOutside('commit', '-q', '-m', 'first');
+    await until('VS Code\'s git to open the repository', repositoryOpen, 60_000, 500);
+
+    const work = await run('echo two >> tracked.txt && git status --short && git diff --stat && git add tracked.txt && git -c user.name=a -c user.email=a@a commit -q -m second && git branch feature && echo WORK-DONE');
+    assert.match(work, /WORK-DONE/, work);
+    assert.equal(gitOutside('log', '--oneline').trim().split('\n').length, 2);
+
+    await run(`printf '#!/bin/sh\\ntouch ${ran}\\n' > ${evil} && chmod +x ${evil}`);
+    await run(`cp -r .git copied; git config --file copied/config core.fsmonitor ${evil}; echo ${root()}/copied > .git/commondir`);
+    await run(`git config --worktree core.fsmonitor ${evil}`);
+    await run(`cp ${evil} .githooks/post-index-change; cp ${evil} .githooks/pre-commit`);
+    await run(`mv .git .git-away && git init -q . && git config core.fsmonitor ${evil}`);
+    await watch();
+  });
+
+  it('the check sees a run: once the person points the repository at a script outside the sandbox, VS Code\'s git runs it', async () => {
+    await closeSessions();
+    const sane = path.join(outside, 'sane');
+    const script = path.join(outside, 'fsmonitor.sh');
+    fs.writeFileSync(script, `#!/bin/sh\ntouch ${sane}\nexit 1\n`, { mode: 0o755 });
+    gitOutside('config', 'core.fsmonitor', script);
+    try {
+      await until('VS Code\'s git to run core.fsmonitor', async () => {
+        await personWorks();
+        return fs.existsSync(sane);
+      }, 60_000, 1000);
+    } finally {
+      gitOutside('config', '--unset', 'core.fsmonitor');
+    }
+  });
+});
