@@ -29,6 +29,8 @@ await esbuild.build({ ...common, entryPoints: ['src/lsp/wikilinks/noteParseWorke
 await esbuild.build({ ...common, entryPoints: ['src/terminal/panel/mirrorEmulatorWorker.ts'], outfile: 'dist/mirrorEmulatorWorker.js' });
 // The model-text renderer (send results, reads), run in a worker thread per backend (shipped in the VSIX).
 await esbuild.build({ ...common, entryPoints: ['src/terminal/output/screenTextWorker.ts'], outfile: 'dist/screenTextWorker.js' });
+// The terminal auto-approval judge (tree-sitter-bash and the rules), run in a worker thread (shipped in the VSIX).
+await esbuild.build({ ...common, entryPoints: ['src/approval/approvalWorker.ts'], outfile: 'dist/approvalWorker.js' });
 // The MCP stdio bridge: a plain Node program an MCP client launches (shipped in the VSIX).
 await esbuild.build({ ...common, entryPoints: ['src/mcp/bridge.ts'], outfile: 'dist/mcp-bridge.js' });
 

@@ -2,6 +2,8 @@
  * Composition root: builds the services, registers backends, tools and commands. Every feature
  * lives in its own module and returns a Disposable; nothing here holds logic of its own.
  */
+import * as path from 'node:path';
+import { ApprovalThread } from './approval/approvalThread';
 import * as vscode from 'vscode';
 import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/bash/ptyBash';
 import { TerminalService } from './terminal/service';
@@ -88,7 +90,10 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
     }
   }
 
-  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, sandboxPolicy: () => sandbox.policy() };
+  // Command lines are judged against the person's terminal auto-approve rules in a worker thread.
+  const approval = new ApprovalThread(path.join(__dirname, 'approvalWorker.js'), path.join(context.extensionPath, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm'));
+  context.subscriptions.push({ dispose: () => approval.dispose() });
+  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, sandboxPolicy: () => sandbox.policy(), approval };
   const mcpClients = new McpClientOwners();
   const panel = registerAgentTerminals(tools, log, mcpClients);
   const tmux = tmuxDetector(log);

@@ -26,6 +26,7 @@ import { Owner, ServiceOwner } from './owner';
 import { PublishedSession, SessionInfo } from './session/publishedSession';
 import type { ShellTraps } from './readiness/shellTraps';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
+import type { ShellNames } from './readiness/shellNames';
 import { Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
 import type { Log } from '../common/log';
@@ -44,6 +45,8 @@ export interface SendTarget {
    * it can no longer tell (`unknown`: its PROMPT_COMMAND was replaced). See BackendSession.traps.
    */
   traps?: Exclude<ShellTraps, { kind: 'none' }>;
+  /** The aliases and functions the shell defines (shellNames.ts); absent where the backend cannot tell. */
+  shellNames?: ShellNames;
 }
 
 /**
@@ -253,6 +256,8 @@ export class TerminalService implements Disposable {
     const target: SendTarget = { receiver: session.receiver(), cwd: current ?? session.cwd, cwdIsCurrent: current !== undefined };
     const trap = session.traps?.();
     if (trap && trap.kind !== 'none') target.traps = trap;
+    const names = session.shellNames?.();
+    if (names) target.shellNames = names;
     return target;
   }
 

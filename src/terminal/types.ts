@@ -6,6 +6,7 @@
  * is the bounded history of lines the PTY produced, with our own prompt markers removed.
  */
 import type { ShellTraps } from './readiness/shellTraps';
+import type { ShellNames } from './readiness/shellNames';
 import type { LineKeys } from './input/promptKeys';
 import type { Disposable } from '../common/disposable';
 import type { SandboxSummary } from './sandbox/policy';
@@ -118,6 +119,11 @@ export interface SendRequest {
   signal?: AbortSignal;
   /** Who the command record (commandRecord.ts) says typed it: `agent` by default, or `dsh_run`. */
   origin?: Exclude<CommandOrigin, 'user'>;
+  /**
+   * Who let this input run, as the command record and the panel's status line name it
+   * (`rule "git status"`, `you`); absent: not said.
+   */
+  approvedBy?: string;
 }
 
 /**
@@ -300,6 +306,8 @@ export interface BackendSession {
    * `readShellTraps`). Read at the call. Absent where a backend cannot tell.
    */
   traps?(): ShellTraps;
+  /** The aliases and functions the shell defines, as its last prompt reported them (shellNames.ts). Read at the call. Absent where a backend cannot tell. */
+  shellNames?(): ShellNames;
   /** Who would read a send typed now (read at the call; see InputReceiver). */
   receiver(): InputReceiver;
   status(): SessionStatus;

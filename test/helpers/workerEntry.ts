@@ -36,3 +36,9 @@ export const mirrorEmulatorEntry = (): string => workerEntry('src/terminal/panel
 
 /** The model-text renderer's worker (src/terminal/output/screenTextWorker.ts). */
 export const screenTextWorkerEntry = (): string => workerEntry('src/terminal/output/screenTextWorker.ts');
+
+/** The terminal auto-approval judge's worker (src/approval/approvalWorker.ts). */
+export const approvalWorkerEntry = (): string => workerEntry('src/approval/approvalWorker.ts');
+
+/** The `wasm` folder of the installed `@vscode/tree-sitter-wasm` (tree-sitter's runtime and the bash grammar). */
+export const treeSitterWasmFolder = (): string => path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');

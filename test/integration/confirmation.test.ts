@@ -30,8 +30,8 @@ function text(message: string | vscode.MarkdownString | undefined): string {
   return typeof message === 'string' ? message : (message?.value ?? '');
 }
 
-function prepare<T>(tool: { prepareInvocation(o: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation | undefined | null | Thenable<unknown> }, input: T) {
-  return tool.prepareInvocation({ input }) as vscode.PreparedToolInvocation;
+async function prepare<T>(tool: { prepareInvocation(o: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation | undefined | null | Thenable<unknown> }, input: T) {
+  return (await tool.prepareInvocation({ input })) as vscode.PreparedToolInvocation;
 }
 
 /** As VS Code calls a tool: its prepareInvocation (the confirmation, answered yes), then its invoke. */
@@ -82,7 +82,7 @@ describe('confirmations show what will really happen', function () {
       [new SignalTool(ctx), { sessionId, signal: 'SIGINT' }],
       [new CloseTool(ctx), { sessionId }],
     ] as const) {
-      const prepared = prepare(tool as SendTool, input as never);
+      const prepared = (await prepare(tool as SendTool, input as never));
       const message = text(prepared.confirmationMessages?.message);
       assert.ok(message.includes(escaped), `${tool.constructor.name}: ${message}`);
       assert.ok(!message.includes('[click](https'), `${tool.constructor.name} renders a link: ${message}`);
@@ -95,7 +95,7 @@ describe('confirmations show what will really happen', function () {
   it('the folder is where the shell is now, read at confirmation time (after cd)', async () => {
     fs.mkdirSync(path.join(tmp, 'deeper'));
     await service.send(owner, sessionId, { input: 'cd deeper' });
-    const message = text(prepare(new SendTool(ctx), { sessionId, input: 'ls' }).confirmationMessages?.message);
+    const message = text((await prepare(new SendTool(ctx), { sessionId, input: 'ls' })).confirmationMessages?.message);
     assert.ok(message.includes(`in \`${path.join(tmp, 'deeper')}\``), message);
     assert.match(message, /bash at its prompt/);
   });
@@ -104,7 +104,7 @@ describe('confirmations show what will really happen', function () {
     await service.send(owner, sessionId, { input: "trap '[[ $BASH_COMMAND == pwd* ]] && cd /tmp' DEBUG" });
     const tool = new SendTool(ctx);
     const input = { sessionId, input: 'pwd' };
-    const message = text(prepare(tool, input).confirmationMessages?.message);
+    const message = text((await prepare(tool, input)).confirmationMessages?.message);
     assert.ok(message.includes(`in \`${tmp}\` at its prompt, but this shell has traps`), message);
     assert.match(message, /the folder this runs in cannot be known/);
     const result = await invoke(tool, input);
@@ -116,7 +116,7 @@ describe('confirmations show what will really happen', function () {
     const r = await service.send(owner, sessionId, { input: `python3 -c "print('got', input('Name: '))"` });
     assert.equal(r.waiting, 'program-input');
     const tool = new SendTool(ctx);
-    const prepared = prepare(tool, { sessionId, input: 'Bob' });
+    const prepared = (await prepare(tool, { sessionId, input: 'Bob' }));
     const message = text(prepared.confirmationMessages?.message);
     assert.match(message, /python3 -c .*waiting for input/, message);
     assert.match(prepared.confirmationMessages?.title ?? '', /Type into a program/);
@@ -127,18 +127,18 @@ describe('confirmations show what will really happen', function () {
   it('long text is shown in full with its size, never cut', async () => {
     const lines = Array.from({ length: 300 }, (_, i) => `echo line-${i + 1}`);
     const input = lines.join('\n');
-    const message = text(prepare(new SendTool(ctx), { sessionId, input }).confirmationMessages?.message);
+    const message = text((await prepare(new SendTool(ctx), { sessionId, input })).confirmationMessages?.message);
     assert.ok(message.includes(input), 'the whole text is in the confirmation');
     assert.ok(message.includes('echo line-300'));
     assert.match(message, new RegExp(`300 lines, ${Buffer.byteLength(input)} bytes, shown in full`));
   });
 
   it('keys are shown by name; text with a control character gets no confirmation and is refused naming it', async () => {
-    const keys = prepare(new SendTool(ctx), { sessionId, keys: ['Up', 'Ctrl-D', '`'] });
+    const keys = (await prepare(new SendTool(ctx), { sessionId, keys: ['Up', 'Ctrl-D', '`'] }));
     assert.match(text(keys.confirmationMessages?.message), /Press keys: `Up` `Ctrl-D` ``"`"``/);
     const marker = path.join(tmp, 'x');
     const hidden = { sessionId, input: `# touch ${marker}\u0001\u0004` };
-    assert.equal(prepare(new SendTool(ctx), hidden).confirmationMessages, undefined);
+    assert.equal((await prepare(new SendTool(ctx), hidden)).confirmationMessages, undefined);
     await assert.rejects(invoke(new SendTool(ctx), hidden), /U\+0001.*keys/);
     await assert.rejects(invoke(new SendTool(ctx), { sessionId, input: 'echo \u202Eexe.txt' }), /U\+202E/);
     // Asserts that something does NOT happen: nothing may run in the moment after the refusals.
@@ -152,7 +152,7 @@ describe('confirmations show what will really happen', function () {
     fs.rmSync(marker);
     const input = { sessionId, keys: ['Up', 'Enter'] };
     const tool = new SendTool(ctx);
-    assert.match(text(prepare(tool, input).confirmationMessages?.message), /\*\*Refused when it runs, nothing is pressed\*\*: `Up` puts a line from the shell's history/);
+    assert.match(text((await prepare(tool, input)).confirmationMessages?.message), /\*\*Refused when it runs, nothing is pressed\*\*: `Up` puts a line from the shell's history/);
     await assert.rejects(invoke(tool, input), /nothing was pressed.*input/);
     // Asserts that something does NOT happen: nothing may run in the moment after the refusal.
     await sleep(300);
@@ -165,7 +165,7 @@ describe('confirmations show what will really happen', function () {
     const input = { sessionId, input: `touch ${marker}` };
     // One tool object, as VS Code registers it: its prepareInvocation, then its invoke.
     const tool = new SendTool(ctx);
-    assert.match(text(prepare(tool, input).confirmationMessages?.message), /python3/);
+    assert.match(text((await prepare(tool, input)).confirmationMessages?.message), /python3/);
     service.signal(owner, sessionId, 'SIGINT');
     await until('the shell at its prompt', () => service.sendTarget(owner, sessionId).receiver.kind === 'shell-prompt');
     await assert.rejects(invoke(tool, input), /nothing was typed.*the shell at its prompt/);
@@ -226,7 +226,7 @@ describe('confirmations show what will really happen', function () {
     await until('sleep in the foreground', () => service.sendTarget(owner, sessionId).receiver.kind === 'program');
     const input = { sessionId, signal: 'SIGKILL' };
     const tool = new SignalTool(ctx);
-    assert.match(text(prepare(tool, input).confirmationMessages?.message), /`sleep 30`/);
+    assert.match(text((await prepare(tool, input)).confirmationMessages?.message), /`sleep 30`/);
     service.signal(owner, sessionId, 'SIGINT'); // the program ends before the person answers
     await until('the shell at its prompt', () => service.sendTarget(owner, sessionId).receiver.kind === 'shell-prompt');
     await assert.rejects(invoke(tool, input), /nothing was delivered: the confirmation named a program in process group \d+, but now the shell at its prompt/);
@@ -236,11 +236,11 @@ describe('confirmations show what will really happen', function () {
 
   it('dsh_run: the same rules and the same confirmation as a send', async () => {
     const run = new RunTool(ctx);
-    assert.equal(prepare(run, { command: 'echo \u202Eabc' }).confirmationMessages, undefined);
+    assert.equal((await prepare(run, { command: 'echo \u202Eabc' })).confirmationMessages, undefined);
     await assert.rejects(invoke(run, { command: 'echo a\u0003' }), /command contains U\+0003.*dsh_terminal_send with keys/);
-    assert.match(text(prepare(run, { command: 'pwd' }).confirmationMessages?.message), /bash at its prompt\*\* in a new session/);
+    assert.match(text((await prepare(run, { command: 'pwd' })).confirmationMessages?.message), /bash at its prompt\*\* in a new session/);
     await confirmedInvoke(run, { command: `cd ${tmp}` });
-    const message = text(prepare(run, { command: 'pwd' }).confirmationMessages?.message);
+    const message = text((await prepare(run, { command: 'pwd' })).confirmationMessages?.message);
     assert.ok(message.includes(`in \`${tmp}\``), message);
     assert.match(message, /bash at its prompt/);
   });
@@ -250,7 +250,7 @@ describe('confirmations show what will really happen', function () {
     await confirmedInvoke(run, { command: `cd ${tmp}` });
     const marker = path.join(tmp, 'ran-in');
     const command = `pwd > ${marker}`;
-    const message = text(prepare(run, { command }).confirmationMessages?.message);
+    const message = text((await prepare(run, { command })).confirmationMessages?.message);
     assert.ok(message.includes(`in \`${tmp}\``), message);
     // The shell exits while the person reads the confirmation (TMOUT, a job killing it, ...).
     const shell = service.list(owner).find((s) => s.name === RunTool.sessionName)!;
@@ -266,7 +266,7 @@ describe('confirmations show what will really happen', function () {
     const run = new RunTool(ctx);
     const marker = path.join(tmp, 'ran-in');
     const command = `pwd > ${marker}`;
-    assert.match(text(prepare(run, { command }).confirmationMessages?.message), /in a new session/);
+    assert.match(text((await prepare(run, { command })).confirmationMessages?.message), /in a new session/);
     await confirmedInvoke(run, { command: `cd ${tmp}` }); // another call opened the session and moved it
     await assert.rejects(invoke(run, { command }), /nothing was run: the confirmation named a new session/);
     await sleep(300);

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { CONTINUATION_TEXT, MARKER_OSC, PROMPT_TEXT } from '../readiness/markers';
 import { TRAPS_FILE } from '../readiness/shellTraps';
+import { shellNamesReport } from '../readiness/shellNames';
 import { CLOSE_INHERITED_FDS, START_FOLDER_MOVED, shellQuote, type StartupRcOptions } from '../session/startupRc';
 
 /**
@@ -76,7 +77,8 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   //   `trap -p` prints the shell's traps until the subshell sets one.
   // - Elsewhere (bash whose subshells print none of the shell's traps),
   //   `\builtin trap -p`: a function named builtin can silence it there.
-  const reportWith = (entries: string) => `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; ${entries}; } 2>/dev/null >|${traps}`;
+  // Before the traps, the aliases and functions the shell defines (shellNames.ts), in the same write.
+  const reportWith = (entries: string) => `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; ${shellNamesReport()}; ${entries}; } 2>/dev/null >|${traps}`;
   const subshellEntries = `( POSIXLY_CORRECT=y; [[ -o posix ]] && ! ( trap() { :; } ) && \\trap -p ) || >|${traps}`;
   // Whether a variable the report assigns holds a value or an attribute or names another variable
   // (checked after whatever ran before it): a read-only one would end the report at the assignment

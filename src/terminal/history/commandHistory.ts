@@ -42,6 +42,8 @@ interface Entry {
   command: string;
   commandTruncated: boolean;
   typedBy: CommandOrigin;
+  /** Who let it run (SendRequest.approvedBy), for a command an agent typed. */
+  approvedBy?: string;
   startedAt: number;
   endedAt?: number;
   state: CommandState;
@@ -95,6 +97,8 @@ export class CommandHistory {
   private continuationLeft = '';
   /** Who wrote to the terminal last, and the text the agent pasted at a fresh prompt (exact). */
   private writer: CommandOrigin = 'agent';
+  /** Who let the last input an agent wrote run (SendRequest.approvedBy). */
+  private approvedBy: string | undefined;
   private pasted: string | undefined;
   private lastMarker: MarkerEvent['kind'] | undefined;
   private readonly now: () => number;
@@ -161,9 +165,11 @@ export class CommandHistory {
    * Bytes written to the terminal by `by`. `pasted`: the exact text of a bracketed paste typed
    * into the line editor (markers.ts), recorded as the command line when it is what the shell runs.
    * A signal key (Ctrl-C, Ctrl-\, Ctrl-Z) written while a command runs counts as that signal.
+   * `approvedBy`: who let the input run, kept with the command it starts.
    */
-  wrote(bytes: string, by: CommandOrigin, pasted?: string): void {
+  wrote(bytes: string, by: CommandOrigin, pasted?: string, approvedBy?: string): void {
     this.writer = by;
+    this.approvedBy = approvedBy;
     this.pasted = pasted !== undefined && !this.running && this.lastMarker === 'prompt' ? pasted : undefined;
     if (!this.running) return;
     for (const [key, signal] of Object.entries(SIGNAL_KEYS)) if (bytes.includes(key)) this.signalled(signal);
@@ -279,6 +285,7 @@ export class CommandHistory {
       command: text,
       commandTruncated: truncated,
       typedBy: this.writer,
+      ...(this.approvedBy !== undefined && this.writer !== 'user' ? { approvedBy: this.approvedBy } : {}),
       startedAt: this.now(),
       state: 'running',
       cwdStart: this.promptCwd,
@@ -373,6 +380,7 @@ export class CommandHistory {
       index: e.index,
       command: e.command,
       typedBy: e.typedBy,
+      ...(e.approvedBy !== undefined ? { approvedBy: e.approvedBy } : {}),
       startedAt: new Date(e.startedAt).toISOString(),
       durationMs: (e.endedAt ?? this.now()) - e.startedAt,
       state: e.state,

@@ -65,6 +65,8 @@ export interface CommandRecord {
   /** The command line was longer and is cut. */
   commandTruncated?: true;
   typedBy: CommandOrigin;
+  /** Who let an agent's command run without asking or by asking (`rule "git status"`, `you`), when the sender said. */
+  approvedBy?: string;
   /** When the shell started it (ISO 8601, UTC). */
   startedAt: string;
   /** Wall time from start to the prompt after it, in ms; so far, while running. */

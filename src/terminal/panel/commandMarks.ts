@@ -214,7 +214,8 @@ function markText(rows: number): string {
  * `✓ command <index> · exit 0 · <duration>` in green, `✗ … exit <code> …` in red, `✗ command
  * <index> · <signal> (exit <code>) · …` in yellow for one a signal ended, `■ command <index> ·
  * stopped by <signal> · …` in yellow for one a signal stopped (Ctrl-Z), `■ command <index> ·
- * session exited` for one the shell's exit ended. Attributes are reset after it and the rest of the
+ * session exited` for one the shell's exit ended; then, for an agent's command whose sender said
+ * who let it run, ` · approved by <who>`. Attributes are reset after it and the rest of the
  * line is erased (ECMA-48 EL).
  */
 export function statusLine(record: CommandRecord): string {
@@ -229,7 +230,8 @@ export function statusLine(record: CommandRecord): string {
         : record.exitCode === undefined
           ? ['2', `■ command ${record.index} · ${record.state === 'running' ? 'running' : 'session exited'} · ${duration}`]
           : ['31', `✗ command ${record.index} · exit ${record.exitCode} · ${duration}`];
-  return `\x1b[0;2;${colour}m${text}\x1b[0m\x1b[K`;
+  const approved = record.approvedBy ? ` · approved by ${record.approvedBy.replace(/[\x00-\x1f\x7f-\x9f]/g, '?')}` : '';
+  return `\x1b[0;2;${colour}m${text}${approved}\x1b[0m\x1b[K`;
 }
 
 /** A status line's text as a person copies it from the terminal (attributes gone). */

@@ -4,11 +4,12 @@
  * that may run while a command does (a trap may change the folder, or anything, after a
  * confirmation showed it).
  */
+import { splitNamesSection } from './shellNames';
 
 /**
  * Name of the file in the session's private folder (beside `progressFile`) where the shell writes,
- * at every prompt, the prompt's number (`__dsh_seq` before PS1 counts it) on the first line and
- * then what `trap -p` prints: a trap may change the folder (or anything) after a confirmation
+ * at every prompt, the prompt's number (`__dsh_seq` before PS1 counts it) on the first line, the
+ * aliases and functions it defines (shellNames.ts; bash), and then what `trap -p` prints: a trap may change the folder (or anything) after a confirmation
  * showed it. Read by {@link readShellTraps}.
  */
 export const TRAPS_FILE = 'traps';
@@ -53,7 +54,8 @@ export function readShellTraps(content: string | undefined, promptSeq: number, c
   const newline = content.indexOf('\n');
   const seq = newline < 0 ? NaN : Number(content.slice(0, newline));
   if (seq + 1 !== promptSeq) return { kind: 'unknown' };
-  const kept = runningTraps(content.slice(newline + 1));
+  // The shell's names come first (shellNames.ts); the traps follow them.
+  const kept = runningTraps(splitNamesSection(content.slice(newline + 1)).traps);
   // A report longer than was read may hold any trap past the cut: it counts as set.
   const text = cut ? [kept, '… (the rest of trap -p was not read)'].filter(Boolean).join('\n') : kept;
   return text ? { kind: 'set', text } : { kind: 'none' };

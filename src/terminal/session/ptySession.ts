@@ -21,6 +21,7 @@ import type { CommandEvent } from '../history/commandRecord';
 import { readRegularFileHead } from '../../common/regularFileHead';
 import { KILL_LINE_KEYS, MarkerParser, PROMPT_TEXT } from '../readiness/markers';
 import { TRAPS_FILE, type ShellTraps, readShellTraps } from '../readiness/shellTraps';
+import { NAMES_MAX_BYTES, type ShellNames, readShellNames } from '../readiness/shellNames';
 import { renderedPage, renderedPageAsync } from '../output/outputText';
 import { ActiveSend, type SendHost, type SendOptions } from '../readiness/activeSend';
 import { epollReadsSettled } from '../../proc/epollSetReads';
@@ -71,6 +72,8 @@ const MAX_LINE_BYTES = 16 * 1024;
 const SCREEN_TAIL_LINES = 400;
 /** Bytes of the traps report read (a trap's text is the user's; a confirmation shows its head). */
 const TRAPS_MAX_BYTES = 16 * 1024;
+/** Bytes of the whole report read: the shell's names (shellNames.ts), then its traps. */
+const REPORT_MAX_BYTES = NAMES_MAX_BYTES + TRAPS_MAX_BYTES;
 /** How often the open checks that the shell is still our shell while its startup files run (ms): /proc, ps(1). */
 const STARTUP_CHECK_MS = { proc: 100, ps: 250 };
 
@@ -247,10 +250,21 @@ export class PtyBashSession implements BackendSession {
 
   traps(): ShellTraps {
     if (this.exitStatus) return { kind: 'none' };
-    // One byte more than shown: a report cut right after an entry would otherwise read as whole.
-    const head = readRegularFileHead(this.trapsFile, TRAPS_MAX_BYTES + 1);
-    const cut = head !== undefined && head.length > TRAPS_MAX_BYTES;
-    return readShellTraps(head?.toString('utf8', 0, TRAPS_MAX_BYTES), this.markers.promptSeq, cut);
+    const { content, cut } = this.report();
+    return readShellTraps(content, this.markers.promptSeq, cut);
+  }
+
+  /** The traps report as the shell wrote it at its last prompt (its names, then its traps), at most REPORT_MAX_BYTES. */
+  private report(): { content: string | undefined; cut: boolean } {
+    // One byte more than kept: a report cut right after an entry would otherwise read as whole.
+    const head = readRegularFileHead(this.trapsFile, REPORT_MAX_BYTES + 1);
+    return { content: head?.toString('utf8', 0, REPORT_MAX_BYTES), cut: head !== undefined && head.length > REPORT_MAX_BYTES };
+  }
+
+  shellNames(): ShellNames {
+    if (this.exitStatus) return { kind: 'unknown' };
+    // A names section that ends in its delimiter is whole even when the traps after it were cut.
+    return readShellNames(this.report().content, this.markers.promptSeq);
   }
 
   currentCwd(): string | undefined {
@@ -401,7 +415,7 @@ export class PtyBashSession implements BackendSession {
       // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
       // may follow them. Text always ends with a newline: the shell prompts again once it read it.
       if (atPrompt && typed.kind === 'text') this.markers.inputPending = true;
-      this.commands.wrote(input, request.origin ?? 'agent', typed.kind === 'text' && input.startsWith(KILL_LINE_KEYS) ? typed.text : undefined);
+      this.commands.wrote(input, request.origin ?? 'agent', typed.kind === 'text' && input.startsWith(KILL_LINE_KEYS) ? typed.text : undefined, request.approvedBy);
       this.term.write(input);
     });
   }

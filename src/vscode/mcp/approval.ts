@@ -48,15 +48,18 @@ export class McpApproval {
    * The dialog shows the confirmation's title and its full message as plain text (the exact input,
    * as the tool prepared it) as the detail.
    * Asks every time, with no "Until the Window Closes" choice, when the confirmation is marked so.
+   * @returns `client` when the client's standing allowance (this connection, or
+   *   `dsh.mcp.autoApprove`) let it run without asking; undefined when nobody needed to be asked
+   *   or the person answered.
    * @throws McpDeniedError when the person chose Deny or closed the dialog, or VS Code refused to
    *   show it (as it does in extension-test mode).
    */
-  async check(toolName: string, prepared: vscode.PreparedToolInvocation | null | undefined): Promise<void> {
+  async check(toolName: string, prepared: vscode.PreparedToolInvocation | null | undefined): Promise<'client' | undefined> {
     const confirmation = prepared?.confirmationMessages;
-    if (!confirmation) return;
+    if (!confirmation) return undefined;
     const client = this.client();
     const everyTime = mustAskEveryTime(confirmation);
-    if (!everyTime && (this.allowedForConnection || autoApprovedClients().includes(client))) return;
+    if (!everyTime && (this.allowedForConnection || autoApprovedClients().includes(client))) return 'client';
     const once: vscode.MessageItem = { title: 'Allow Once' };
     const always: vscode.MessageItem = { title: `Allow ${client} Until the Window Closes` };
     const deny: vscode.MessageItem = { title: 'Deny', isCloseAffordance: true };
@@ -76,7 +79,7 @@ export class McpApproval {
       );
     }
     if (pick === always) this.allowedForConnection = true;
-    if (pick === once || pick === always) return;
+    if (pick === once || pick === always) return undefined;
     throw new McpDeniedError(`${toolName} was denied: the person did not allow "${confirmation.title}" in VS Code. Do not retry it unless they ask you to.`);
   }
 }

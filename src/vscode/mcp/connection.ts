@@ -19,6 +19,7 @@ import type { TerminalService } from '../../terminal/service';
 import type { Owner } from '../../terminal/owner';
 import type { McpClientOwners } from './clientOwners';
 import { McpApproval, McpDeniedError } from './approval';
+import { grantByClient } from '../tools/approvalGrant';
 import type { ContributedTool, ToolImpl } from '../tools/registry';
 import { UNTRUSTED_MESSAGE } from '../tools/terminal/terminalTool';
 import { errorMessage } from '../../common/errorMessage';
@@ -133,9 +134,10 @@ export class McpConnection {
     signal.addEventListener('abort', cancel);
     try {
       const prepared = await tool.prepareInvocation?.({ input }, cts.token);
-      await this.approval.check(name, prepared);
+      const allowedBy = await this.approval.check(name, prepared);
       if (signal.aborted) return errorResult(`${name} was cancelled by the client`);
-      const result = await tool.invoke({ input, toolInvocationToken: undefined }, cts.token);
+      const options = { input, toolInvocationToken: undefined };
+      const result = await tool.invoke(allowedBy === 'client' ? grantByClient(options) : options, cts.token);
       const content: CallToolResult['content'] = [];
       for (const part of result?.content ?? []) {
         if (part instanceof vscode.LanguageModelTextPart) content.push({ type: 'text', text: part.value });

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { sandboxSummary, type SandboxPolicy, type SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { TerminalService } from '../../../terminal/service';
 import type { Owner } from '../../../terminal/owner';
+import type { ApprovalThread } from '../../../approval/approvalThread';
 
 /** Why no terminal backend is available on this machine, or undefined when one is. */
 export type BackendAvailability = () => string | undefined;
@@ -14,6 +15,8 @@ export interface TerminalToolContext {
   unavailable: BackendAvailability;
   /** The agent sandbox policy a session opened now runs under (whether it may run outside); absent = no sandbox. */
   sandboxPolicy?: () => SandboxPolicy;
+  /** Judges command lines against the person's terminal auto-approve rules; absent: no rule approves. */
+  approval?: ApprovalThread;
 }
 
 /** The agent sandbox a session opened now would run in, for a confirmation; undefined without a policy. */

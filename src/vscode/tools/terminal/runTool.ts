@@ -10,6 +10,7 @@ import { sendResult } from './sendResult';
 import { sessionOf } from './sessionOf';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
+import { Approval, approvalLabel, judgeSend } from './autoApproval';
 
 /** Input of `dsh_run`. */
 export interface RunInput {
@@ -24,6 +25,8 @@ export interface RunInput {
 interface ConfirmedRun {
   sessionId?: string;
   receiver?: ReceiverIdentity;
+  /** Set when the run needs no confirmation: who let it. */
+  approval?: Approval;
 }
 
 /**
@@ -39,7 +42,7 @@ export class RunTool extends TerminalTool<RunInput> {
 
   private readonly confirmed = new ConfirmedReceivers<ConfirmedRun>();
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunInput>): vscode.PreparedToolInvocation {
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RunInput>): Promise<vscode.PreparedToolInvocation> {
     const { command } = options.input;
     const invocationMessage = 'Running a command in the agent terminal';
     let text: string;
@@ -51,17 +54,23 @@ export class RunTool extends TerminalTool<RunInput> {
     const session = this.defaultSession();
     const target = session && this.target(session.sessionId);
     let message: string;
+    const typed = { kind: 'text' as const, text };
     if (session && target) {
-      this.confirmed.remember([command], { sessionId: session.sessionId, receiver: confirmedIdentity(target) });
-      message = sendConfirmationText({ kind: 'text', text }, session, target);
+      const judged = await judgeSend(this.ctx.approval, typed, { kind: 'session', target }, session.sandbox);
+      this.confirmed.remember([command], { sessionId: session.sessionId, receiver: confirmedIdentity(target), ...(judged.approval ? { approval: judged.approval } : {}) });
+      if (judged.approval) return { invocationMessage };
+      message = `${sendConfirmationText(typed, session, target)}\n\n${judged.note}`;
     } else {
-      this.confirmed.remember([command], {});
-      message = newSessionRunText(text, defaultCwd(), newSessionSandbox(this.ctx));
+      const sandbox = newSessionSandbox(this.ctx);
+      const judged = await judgeSend(this.ctx.approval, typed, { kind: 'new-session', cwd: defaultCwd() }, sandbox);
+      this.confirmed.remember([command], judged.approval ? { approval: judged.approval } : {});
+      if (judged.approval) return { invocationMessage };
+      message = `${newSessionRunText(text, defaultCwd(), sandbox)}\n\n${judged.note}`;
     }
     return { invocationMessage, confirmationMessages: { title: 'Run in the agent terminal?', message: new vscode.MarkdownString(message) } };
   }
 
-  protected async run(input: RunInput & Record<string, unknown>, token: vscode.CancellationToken) {
+  protected async run(input: RunInput & Record<string, unknown>, token: vscode.CancellationToken, grant?: 'client') {
     const command = requireString(input, 'command');
     checkRunCommand(command);
     if (input.sandbox !== undefined) {
@@ -85,8 +94,23 @@ export class RunTool extends TerminalTool<RunInput> {
     }
     const signal = abortSignal(token);
     const sessionId = existing ?? (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal })).sessionId;
-    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed.receiver, signal, origin: 'dsh_run' });
-    return sendResult(sessionId, r, sessionOf(this.ctx, sessionId)?.sandbox);
+    const approval: Approval = confirmed.approval ?? (grant ? { by: grant } : { by: 'person' });
+    if (approval.by === 'rule') await this.checkStillApproved(sessionId, checkRunCommand(command));
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed.receiver, signal, origin: 'dsh_run', approvedBy: approvalLabel(approval) });
+    return sendResult(sessionId, r, sessionOf(this.ctx, sessionId)?.sandbox, approval);
+  }
+
+  /**
+   * Judges a run the rules approved when it was prepared again, right before it is typed (an alias
+   * or function defined since must not run under the rule).
+   * @throws TerminalError RECEIVER_CHANGED (nothing run) when the rules no longer approve it.
+   */
+  private async checkStillApproved(sessionId: string, command: string): Promise<void> {
+    const session = sessionOf(this.ctx, sessionId);
+    const target = session && this.target(sessionId);
+    const again = target ? await judgeSend(this.ctx.approval, { kind: 'text', text: command }, { kind: 'session', target }, session.sandbox) : undefined;
+    if (again?.approval?.by === 'rule') return;
+    throw new TerminalError('RECEIVER_CHANGED', `nothing was run: the terminal auto-approve rules approved this command when it was prepared, but no longer do (${again?.decision?.reasons.join('; ') ?? again?.note ?? 'the session is gone'}). Call ${RunTool.toolName} again`);
   }
 
   /** The running `dsh_run` session that takes input among `sessions` (the owner's now by default), if any. */

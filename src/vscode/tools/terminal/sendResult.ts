@@ -2,12 +2,14 @@ import * as vscode from 'vscode';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendResult } from '../../../terminal/types';
 import { toolResult } from '../toolResult';
+import type { Approval } from './autoApproval';
 
 /**
  * The result of the tools that send or wait (`dsh_terminal_send`, `dsh_run`, `dsh_terminal_wait`):
- * the JSON fields of `dsh_terminal_send` (with the session's `sandbox` when given), then the output as text.
+ * the JSON fields of `dsh_terminal_send` (with the session's `sandbox` and who let the send run,
+ * `approval`, when given), then the output as text.
  */
-export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSummary): vscode.LanguageModelToolResult {
+export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSummary, approval?: Approval): vscode.LanguageModelToolResult {
   const json: Record<string, unknown> = {
     sessionId,
     waitReason: r.waitReason,
@@ -26,6 +28,7 @@ export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSu
     probe: r.probe,
     durationMs: r.durationMs,
     sandbox,
+    approval,
     command: r.command,
   };
   return toolResult(json, r.output);

@@ -10,6 +10,14 @@ import { ConfirmedReceivers, unconfirmedError } from './confirmedReceivers';
 import { sendResult } from './sendResult';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
+import { Approval, approvalLabel, judgeSend } from './autoApproval';
+import type { ReceiverIdentity } from '../../../terminal/types';
+
+/** What a prepared send keeps until it runs: the receiver shown (or judged) and, when it runs without asking, who let it. */
+interface ConfirmedSend {
+  receiver: ReceiverIdentity;
+  approval?: Approval;
+}
 
 /** Input of `dsh_terminal_send`: exactly one of `input` (text) and `keys` (key names). */
 export interface SendInput {
@@ -32,9 +40,9 @@ export interface SendInput {
 export class SendTool extends TerminalTool<SendInput> {
   static readonly toolName = 'dsh_terminal_send';
 
-  private readonly confirmed = new ConfirmedReceivers();
+  private readonly confirmed = new ConfirmedReceivers<ConfirmedSend>();
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SendInput>): vscode.PreparedToolInvocation {
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SendInput>): Promise<vscode.PreparedToolInvocation> {
     const { sessionId, input, keys } = options.input;
     const session = this.session(sessionId);
     const target = session && this.target(session.sessionId);
@@ -49,7 +57,11 @@ export class SendTool extends TerminalTool<SendInput> {
     if (!session || !target) {
       return { invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(String(sessionId))} (no such session)`) };
     }
-    this.confirmed.remember([sessionId, input, keys], confirmedIdentity(target));
+    const judged = await judgeSend(this.ctx.approval, typed, { kind: 'session', target }, session.sandbox);
+    const invocationMessage = new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(session.sessionId)}`);
+    this.confirmed.remember([sessionId, input, keys], { receiver: confirmedIdentity(target), ...(judged.approval ? { approval: judged.approval } : {}) });
+    // Approved without asking: VS Code runs a call whose preparation has no confirmation messages.
+    if (judged.approval) return { invocationMessage };
     const kind = target.receiver.kind;
     const title =
       typed.kind === 'keys'
@@ -60,30 +72,45 @@ export class SendTool extends TerminalTool<SendInput> {
             ? `Send to agent terminal ${session.sessionId}?`
             : `Run in agent terminal ${session.sessionId}?`;
     return {
-      invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(session.sessionId)}`),
-      confirmationMessages: { title, message: new vscode.MarkdownString(sendConfirmationText(typed, session, target)) },
+      invocationMessage,
+      confirmationMessages: { title, message: new vscode.MarkdownString(`${sendConfirmationText(typed, session, target)}\n\n${judged.note}`) },
     };
   }
 
-  protected async run(input: SendInput & Record<string, unknown>, token: vscode.CancellationToken) {
+  protected async run(input: SendInput & Record<string, unknown>, token: vscode.CancellationToken, grant?: 'client') {
     const sessionId = requireString(input, 'sessionId');
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
     if (input.background !== undefined && typeof input.background !== 'boolean') {
       throw new TerminalError('INVALID_ARGUMENT', 'background must be true or false');
     }
-    const expectReceiver = this.confirmed.take([input.sessionId, input.input, input.keys]);
-    if (!expectReceiver) {
+    const confirmed = this.confirmed.take([input.sessionId, input.input, input.keys]);
+    if (!confirmed) {
       // What is wrong with the call itself is said first.
       checkSendInput({ input: input.input, keys: input.keys });
       this.ctx.service.sendTarget(this.ctx.owner, sessionId);
       throw unconfirmedError(SendTool.toolName, 'typed');
     }
-    const request = { input: input.input, keys: input.keys, timeoutMs, expectReceiver };
+    const approval: Approval = confirmed.approval ?? (grant ? { by: grant } : { by: 'person' });
+    if (approval.by === 'rule') await this.checkStillApproved(sessionId, checkSendInput({ input: input.input, keys: input.keys }));
+    const request = { input: input.input, keys: input.keys, timeoutMs, expectReceiver: confirmed.receiver, approvedBy: approvalLabel(approval) };
     if (input.background) {
       const { jobId } = this.ctx.service.startBackground(this.ctx.owner, sessionId, request);
-      return toolResult({ sessionId, jobId, background: true, hint: 'read its output with dsh_terminal_output {sessionId, jobId} until done is true' });
+      return toolResult({ sessionId, jobId, background: true, approval, hint: 'read its output with dsh_terminal_output {sessionId, jobId} until done is true' });
     }
     const r = await this.ctx.service.send(this.ctx.owner, sessionId, { ...request, signal: abortSignal(token) });
-    return sendResult(sessionId, r);
+    return sendResult(sessionId, r, undefined, approval);
+  }
+
+  /**
+   * Judges a send the rules approved when it was prepared again, right before it is typed: an
+   * alias or function defined since (by a call that ran in between) must not run under the rule.
+   * @throws TerminalError RECEIVER_CHANGED (nothing typed) when the rules no longer approve it.
+   */
+  private async checkStillApproved(sessionId: string, typed: TypedInput): Promise<void> {
+    const session = this.session(sessionId);
+    const target = session && this.target(sessionId);
+    const again = target ? await judgeSend(this.ctx.approval, typed, { kind: 'session', target }, session.sandbox) : undefined;
+    if (again?.approval?.by === 'rule') return;
+    throw new TerminalError('RECEIVER_CHANGED', `nothing was typed: the terminal auto-approve rules approved this input when it was prepared, but no longer do (${again?.decision?.reasons.join('; ') ?? again?.note ?? 'the session is gone'}). Call ${SendTool.toolName} again`);
   }
 }

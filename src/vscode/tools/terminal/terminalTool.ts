@@ -8,6 +8,7 @@ import type { SendTarget } from '../../../terminal/service';
 import type { SessionInfo } from '../../../terminal/session/publishedSession';
 import type { TerminalToolContext } from './context';
 import { sessionOf } from './sessionOf';
+import { grantOf } from '../approvalGrant';
 
 /** Why terminal tools refuse in Restricted Mode, and how to lift it. */
 export const UNTRUSTED_MESSAGE =
@@ -31,7 +32,7 @@ export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
     if (!vscode.workspace.isTrusted) throw new Error(UNTRUSTED_MESSAGE);
     const why = this.ctx.unavailable();
     if (why) throw new Error(`DSH Bridge terminals are unavailable on this machine: ${why}. Code navigation tools still work.`);
-    return this.run((options.input ?? {}) as T & Record<string, unknown>, token);
+    return this.run((options.input ?? {}) as T & Record<string, unknown>, token, grantOf(options));
   }
 
   /** The caller's view of one of the tools' sessions, or undefined (for confirmation texts). */
@@ -48,5 +49,6 @@ export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
     }
   }
 
-  protected abstract run(input: T & Record<string, unknown>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult>;
+  /** `grant`: `client` when an MCP client's standing allowance let the call run without asking the person (../approvalGrant.ts). */
+  protected abstract run(input: T & Record<string, unknown>, token: vscode.CancellationToken, grant?: 'client'): Promise<vscode.LanguageModelToolResult>;
 }

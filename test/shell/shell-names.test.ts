@@ -1,0 +1,47 @@
+// The aliases and functions a session's shell reports at every prompt (src/terminal/readiness/shellNames.ts),
+// on a real pty-bash session: a first word that is one of them is not the program a rule names.
+import * as assert from 'node:assert/strict';
+import { readShellTraps } from '../../src/terminal/readiness/shellTraps';
+import { readShellNames } from '../../src/terminal/readiness/shellNames';
+import { Harness, harness } from '../helpers/terminalHarness';
+
+describe('shell names: the aliases and functions a session defines', function () {
+  let h: Harness;
+  beforeEach(() => (h = harness()));
+  afterEach(() => h.dispose());
+
+  it('a fresh session reports its names; an alias and a function defined later are in the next report, an unalias removes one', async () => {
+    const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp });
+    const first = h.service.sendTarget(h.owner, sessionId).shellNames;
+    assert.equal(first?.kind, 'known');
+    assert.ok(first?.kind === 'known' && !first.aliases.includes('ls'));
+    await h.service.send(h.owner, sessionId, { input: "alias ls='rm -rf'; greet() { echo hi; }" });
+    const after = h.service.sendTarget(h.owner, sessionId).shellNames;
+    assert.ok(after?.kind === 'known', JSON.stringify(after));
+    assert.ok(after.aliases.includes('ls'), JSON.stringify(after));
+    assert.ok(after.functions.includes('greet'), JSON.stringify(after));
+    await h.service.send(h.owner, sessionId, { input: 'unalias ls; unset -f greet' });
+    const removed = h.service.sendTarget(h.owner, sessionId).shellNames;
+    assert.ok(removed?.kind === 'known' && !removed.aliases.includes('ls') && !removed.functions.includes('greet'), JSON.stringify(removed));
+  });
+
+  it('a function named builtin (which could answer the report) makes the names unknown', async () => {
+    const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp });
+    await h.service.send(h.owner, sessionId, { input: 'builtin() { command builtin "$@"; }' });
+    assert.deepEqual(h.service.sendTarget(h.owner, sessionId).shellNames, { kind: 'unknown' });
+  });
+
+  it('a report from another prompt, one not whole, or one without its delimiter is unknown; the traps after the names read as before', () => {
+    const report = (seq: number, names: string, traps = '') => `${seq}\n${names ? `--names\n${names}` : ''}--dsh-traps\n${traps}`;
+    assert.deepEqual(readShellNames(report(4, 'll\n--functions\nf\n--end\n'), 5), { kind: 'known', aliases: ['ll'], functions: ['f'] });
+    assert.deepEqual(readShellNames(report(3, 'll\n--functions\nf\n--end\n'), 5), { kind: 'unknown' });
+    assert.deepEqual(readShellNames(report(4, 'll\n--functions\nf\n'), 5), { kind: 'unknown' });
+    assert.deepEqual(readShellNames(report(4, ''), 5), { kind: 'unknown' }, 'no compgen: no names section');
+    assert.deepEqual(readShellNames('4\nll\n--functions\n--end\n', 5), { kind: 'unknown' }, 'no delimiter');
+    assert.deepEqual(readShellNames(undefined, 5), { kind: 'unknown' });
+    const withTraps = report(4, '--functions\n--end\n', "trap -- 'cd /' SIGUSR1\n");
+    assert.deepEqual(readShellNames(withTraps, 5), { kind: 'known', aliases: [], functions: [] });
+    assert.deepEqual(readShellTraps(withTraps, 5), { kind: 'set', text: "trap -- 'cd /' SIGUSR1" });
+    assert.deepEqual(readShellTraps(report(4, '--functions\nf\n--end\n'), 5), { kind: 'none' });
+  });
+});
