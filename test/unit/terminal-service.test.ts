@@ -387,7 +387,7 @@ describe('terminal configuration', () => {
   });
 
   it('refuses scrollback and read bounds over their maxima, naming the setting, the value and the limit', () => {
-    assert.deepEqual(TERMINAL_CONFIG_MAXIMA, { retainedLines: 1_000_000, retainedBytes: 256 * 1024 * 1024, maxReadBytes: 16 * 1024 * 1024, historySize: 10_000 });
+    assert.deepEqual(TERMINAL_CONFIG_MAXIMA, { retainedLines: 1_000_000, retainedBytes: 256 * 1024 * 1024, maxReadBytes: 16 * 1024 * 1024, historySize: 10_000, maxSessionsPerOwner: 256 });
     const at = resolveTerminalConfig({ ...TERMINAL_CONFIG_MAXIMA });
     assert.equal(at.retainedBytes, 256 * 1024 * 1024);
     assert.throws(

@@ -20,6 +20,27 @@
 import { quoteInput } from '../../common/quoteInput';
 import { TerminalError } from '../errors';
 
+/**
+ * Largest text typed by one send (UTF-8 bytes); bash's line editor needs seconds per MiB. Text is
+ * sized against it before anything else is done with it (`checkText`).
+ */
+export const MAX_INPUT_BYTES = 256 * 1024;
+
+/**
+ * Refuses text over MAX_INPUT_BYTES before any of it is read: a string longer in UTF-16 code
+ * units than the limit in bytes is over it (every code unit is at least one byte), whatever it holds.
+ * @throws TerminalError INVALID_ARGUMENT with the size and the limit.
+ */
+function checkTextSize(text: string, field: string): void {
+  const bytes = text.length > MAX_INPUT_BYTES ? undefined : Buffer.byteLength(text);
+  if (bytes !== undefined && bytes <= MAX_INPUT_BYTES) return;
+  const size = bytes === undefined ? `${text.length} UTF-16 code units, more than ${MAX_INPUT_BYTES} bytes` : `${bytes} bytes`;
+  throw new TerminalError(
+    'INVALID_ARGUMENT',
+    `${field} is ${size}; at most ${MAX_INPUT_BYTES} bytes are typed into a terminal. Write large data to a file instead (e.g. with a heredoc in several sends, or a file the program reads)`,
+  );
+}
+
 /** Where a refused character sits in the text and what it is. */
 interface BadCharacter {
   /** 0-based index in UTF-16 code units. */
@@ -101,13 +122,15 @@ function firstBadCharacter(text: string, allowLineBreaks: boolean, shownOnly = f
 }
 
 /**
- * Validates text to be typed and returns it with every CR LF pair turned into a newline.
+ * Validates text to be typed, its size (MAX_INPUT_BYTES) first, and returns it with every CR LF
+ * pair turned into a newline.
  * @param field the input's name in the error (`input`, `command`).
  * @param keysHint how the caller presses keys instead, appended to the error about a control.
  * @throws TerminalError INVALID_ARGUMENT naming the first refused character (e.g. U+0001), its
  * position (1-based character), what it is and what to do instead.
  */
 export function checkText(text: string, field = 'input', keysHint = KEYS_HINT): string {
+  checkTextSize(text, field);
   const bad = firstBadCharacter(text, true);
   if (bad) {
     const position = [...text.slice(0, bad.index)].length + 1;
@@ -199,6 +222,9 @@ export const KEY_NAMES: readonly string[] = NAMED_KEYS.map((k) => k.name);
 /** The most keys one send presses. */
 export const MAX_KEYS = 256;
 
+/** Longest key name accepted (UTF-16 code units); longer names are refused before they are read. */
+const MAX_KEY_NAME_UNITS = 32;
+
 /**
  * The valid key names in one line, as package.json's schema lists them: ranges for F-keys and
  * Ctrl-letters, and the rule for single characters.
@@ -216,7 +242,7 @@ export const KEYS_HINT = 'To press keys, send them by name in `keys` instead of 
  * is a named key (case-insensitive, `+` or `-` after a modifier) or exactly one printable
  * character (case-sensitive: "q" and "Q" differ), which types itself.
  * @throws TerminalError INVALID_ARGUMENT for a non-array, an empty list, more than MAX_KEYS keys,
- * or an unknown name (listing the valid names).
+ * a name over MAX_KEY_NAME_UNITS long, or an unknown name (listing the valid names).
  */
 export function checkKeys(keys: unknown, field = 'keys'): string[] {
   if (!Array.isArray(keys) || keys.length === 0) {
@@ -224,6 +250,9 @@ export function checkKeys(keys: unknown, field = 'keys'): string[] {
   }
   if (keys.length > MAX_KEYS) throw new TerminalError('INVALID_ARGUMENT', `${field} names ${keys.length} keys; at most ${MAX_KEYS} per send`);
   return keys.map((key, i) => {
+    if (typeof key === 'string' && key.length > MAX_KEY_NAME_UNITS) {
+      throw new TerminalError('INVALID_ARGUMENT', `${field}[${i}] is ${key.length} characters long; a key name is at most ${MAX_KEY_NAME_UNITS} (e.g. "Ctrl-C", "Enter", "q")`);
+    }
     if (typeof key === 'string') {
       if ([...key].length === 1 && !firstBadCharacter(key, false) && key !== ' ') return key;
       const def = BY_NAME.get(key.toLowerCase().replace(/^(ctrl|shift)\+/, '$1-'));

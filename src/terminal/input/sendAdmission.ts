@@ -6,7 +6,7 @@ import { errorMessage } from '../../common/errorMessage';
 import { PATH_QUOTE_UNITS, quoteInput } from '../../common/quoteInput';
 import { MAX_TIMER_MS } from '../config';
 import { TerminalError } from '../errors';
-import { SendInput, checkSendInput, keyBytes } from './input';
+import { MAX_INPUT_BYTES, SendInput, checkSendInput, keyBytes } from './input';
 import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from '../readiness/markers';
 import type { ShellTraps } from '../readiness/shellTraps';
 import { MAX_LOOK_PROCESSES } from '../../proc/processTree';
@@ -14,8 +14,8 @@ import { MAX_WAIT_READS } from '../../proc/procProbe';
 import { canonicalMode } from '../../proc/termios';
 import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, receiverIdentity } from '../types';
 
-/** Largest input typed by one send (UTF-8 bytes); bash's line editor needs seconds per MiB. */
-export const MAX_INPUT_BYTES = 256 * 1024;
+/** Largest input typed by one send (UTF-8 bytes), checked with the text (input.ts). */
+export { MAX_INPUT_BYTES };
 /** Longest line a program in canonical mode receives whole (Linux N_TTY_BUF_SIZE - 1), in bytes. */
 export const MAX_CANONICAL_LINE_BYTES = 4095;
 
@@ -49,16 +49,11 @@ export function checkTimeout(timeoutMs: number, given: unknown): number {
 }
 
 /**
- * Checks the request's input (input.ts) and its size.
+ * Checks the request's input (input.ts), its size first.
  * @throws TerminalError INVALID_ARGUMENT for bad input, or text over MAX_INPUT_BYTES (its size and the limit).
  */
 export function checkInput(request: SendRequest): SendInput {
-  const typed = checkSendInput(request);
-  const inputBytes = typed.kind === 'text' ? Buffer.byteLength(typed.text) : 0;
-  if (inputBytes > MAX_INPUT_BYTES) {
-    throw new TerminalError('INVALID_ARGUMENT', `input is ${inputBytes} bytes; at most ${MAX_INPUT_BYTES} bytes are typed into a terminal. Write large data to a file instead (e.g. with a heredoc in several sends, or a file the program reads)`);
-  }
-  return typed;
+  return checkSendInput(request);
 }
 
 /** The refusal of a send while the shell has not read the previous input (no prompt since it was typed). */
