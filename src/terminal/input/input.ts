@@ -157,23 +157,58 @@ export function checkLabel(text: string, field: string): string {
 }
 
 /**
+ * The characters `visibleText` spells out, as a `v`-mode class: controls other than tab, line feed
+ * and carriage return (those three are added where line breaks are spelled out too), invisible
+ * characters as {@link isInvisible} says (U+0020 SPACE excepted), unassigned and private-use code
+ * points (General Category Cn, Co), which fonts show as anything or nothing, U+1D159 MUSICAL
+ * SYMBOL NULL NOTEHEAD, which is drawn empty, unpaired surrogates, and `⟨`.
+ */
+const SPELLED = String.raw`\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cf}\p{Zl}\p{Zp}[\p{Zs}--[\x20]]\p{Default_Ignorable_Code_Point}\p{Cn}\p{Co}\p{Cs}\u2800\u27e8\u{1D159}`;
+
+/** Combining marks in a row shown as they are; a longer run is spelled out (see SHOWN_AS_CODE). */
+export const MAX_SHOWN_MARKS = 4;
+
+/**
+ * What `visibleText` replaces: a run of one spelled character (see SPELLED), or a run of more than
+ * MAX_SHOWN_MARKS combining marks (General Category M), which pile onto one character until it
+ * reads as something else. Where line breaks are kept, a CR is spelled only outside CR LF.
+ */
+const SHOWN_AS_CODE = {
+  keepingBreaks: new RegExp(String.raw`([${SPELLED}]|\r(?!\n))(?:(?!\r\n)\1)*|\p{M}{${MAX_SHOWN_MARKS + 1},}`, 'gv'),
+  all: new RegExp(String.raw`([${SPELLED}\t\n\r])\1*|\p{M}{${MAX_SHOWN_MARKS + 1},}`, 'gv'),
+};
+
+/** Characters of a run shown one notation each; a longer run of one character is shown once with its count: `⟨U+200B ×87000⟩`. */
+const RUN_SHOWN_EACH = 3;
+
+/** The notation of `run` (code points), each distinct run of one code point once, with its count when longer than RUN_SHOWN_EACH. */
+function notation(run: string): string {
+  let out = '';
+  const points = [...run];
+  for (let i = 0; i < points.length; ) {
+    let j = i + 1;
+    while (j < points.length && points[j] === points[i]) j++;
+    const name = `⟨${codePointName(points[i]!.codePointAt(0)!)}⟩`;
+    out += j - i > RUN_SHOWN_EACH ? `⟨${codePointName(points[i]!.codePointAt(0)!)} ×${j - i}⟩` : name.repeat(j - i);
+    i = j;
+  }
+  return out;
+}
+
+/**
  * Text as it can be shown safely: every character `checkText` would refuse (controls, line breaks
- * when `keepLineBreaks` is false, bidirectional controls, unpaired surrogates) and every invisible
+ * when `keepLineBreaks` is false, bidirectional controls, unpaired surrogates), every invisible
  * character (`isInvisible`: zero-width and other format characters, separators, Hangul fillers,
- * spaces other than U+0020, …) replaced by its visible notation `⟨U+202E⟩`; a `⟨` in the text is
- * shown as `⟨U+27E8⟩`, so the notation never stands for itself. For everything a confirmation
- * shows: text to be typed, and text programs or models supplied that nobody validated (a command
- * line read from /proc, a folder name, a session name).
+ * spaces other than U+0020, …), every character fonts do not show reliably (unassigned and
+ * private-use code points, U+1D159) and every run of more than MAX_SHOWN_MARKS combining marks
+ * replaced by its visible notation `⟨U+202E⟩` (a run of one character over three long:
+ * `⟨U+200B ×87000⟩`); a `⟨` in the text is shown as `⟨U+27E8⟩`, so the notation never stands for
+ * itself. One pass over the text. For everything a confirmation shows: text to be typed, and text
+ * programs or models supplied that nobody validated (a command line read from /proc, a folder
+ * name, a session name).
  */
 export function visibleText(text: string, keepLineBreaks = false): string {
-  let out = '';
-  let rest = text;
-  for (;;) {
-    const bad = firstBadCharacter(rest, keepLineBreaks, true);
-    if (!bad) return out + rest;
-    out += `${rest.slice(0, bad.index)}⟨${codePointName(bad.codePoint)}⟩`;
-    rest = rest.slice(bad.index + (bad.codePoint > 0xffff ? 2 : 1));
-  }
+  return text.replace(keepLineBreaks ? SHOWN_AS_CODE.keepingBreaks : SHOWN_AS_CODE.all, notation);
 }
 
 // ---------------------------------------------------------------------------------------------
