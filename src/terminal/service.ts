@@ -611,8 +611,8 @@ const RECEIVER_KINDS: readonly string[] = ['shell-prompt', 'shell-continuation',
 
 /** What a valid receiver identity is, for the errors of {@link checkReceiverIdentity}. */
 const RECEIVER_IDENTITY_SHAPE =
-  `an object {kind, processGroup?, place?} as confirmedIdentity(sendTarget(...)) returns it: kind one of ${RECEIVER_KINDS.join(', ')}; ` +
-  'processGroup a positive integer; place {cwd?: a string, traps: {kind: "none"} | {kind: "unknown"} | {kind: "set", text: a string}}';
+  `an object {kind, processGroup?, process?, place?} as confirmedIdentity(sendTarget(...)) returns it: kind one of ${RECEIVER_KINDS.join(', ')}; ` +
+  'processGroup a positive integer; process {pid: a positive integer, startTime, dev?, ino?: integers ≥ 0}; place {cwd?: a string, traps: {kind: "none"} | {kind: "unknown"} | {kind: "set", text: a string}}';
 
 /**
  * Refuses a receiver identity (a send's `expectReceiver`, a signal's `expect`) of the wrong type
@@ -631,6 +631,14 @@ function checkReceiverIdentity(value: unknown, field: string): asserts value is 
   if (typeof value.kind !== 'string' || !RECEIVER_KINDS.includes(value.kind)) refuse(`${field}.kind`, value.kind);
   const group = value.processGroup;
   if (group !== undefined && (typeof group !== 'number' || !Number.isInteger(group) || group < 1)) refuse(`${field}.processGroup`, group);
+  const stated = value.process;
+  if (stated !== undefined) {
+    if (!isObject(stated)) return refuse(`${field}.process`, stated);
+    const integer = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
+    if (!integer(stated.pid, 1)) refuse(`${field}.process.pid`, stated.pid);
+    if (!integer(stated.startTime, 0)) refuse(`${field}.process.startTime`, stated.startTime);
+    for (const key of ['dev', 'ino'] as const) if (stated[key] !== undefined && !integer(stated[key], 0)) refuse(`${field}.process.${key}`, stated[key]);
+  }
   const place = value.place;
   if (place === undefined) return;
   if (!isObject(place)) return refuse(`${field}.place`, place);

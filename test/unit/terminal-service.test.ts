@@ -131,7 +131,7 @@ describe('TerminalService', function () {
     await running; // the program ends while the person reads the confirmation
     assert.throws(
       () => h.service.signal(h.owner, sessionId, 'SIGKILL', confirmed),
-      (e: Error) => code('RECEIVER_CHANGED')(e) && /nothing was delivered: the confirmation named a program in process group \d+, but now the shell at its prompt is in the foreground/.test(e.message),
+      (e: Error) => code('RECEIVER_CHANGED')(e) && /nothing was delivered: the confirmation named a program in process group \d+ \(pid \d+\), but now the shell at its prompt is in the foreground/.test(e.message),
     );
     await sleep(200);
     assert.ok(fs.existsSync(`/proc/${shell}`), 'SIGKILL meant for sleep killed the shell');

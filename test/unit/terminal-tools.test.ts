@@ -259,7 +259,7 @@ describe('terminal tools: confirmation texts of real sessions', function () {
   });
 
   // Last: it leaves cat running in the session.
-  it('a program reading input is named with its pid; signal and close name it too', async () => {
+  it('a program reading input is named with its pid and executable; signal and close name it too', async () => {
     void h.service.send(h.owner, sessionId, { input: 'cat' }).catch(() => undefined);
     let target = h.service.sendTarget(h.owner, sessionId);
     for (let i = 0; i < 100 && target.receiver.kind !== 'program'; i++) {
@@ -268,7 +268,7 @@ describe('terminal tools: confirmation texts of real sessions', function () {
     }
     assert.equal(target.receiver.kind, 'program');
     const r = target.receiver;
-    assert.match(sendConfirmationText({ kind: 'text', text: 'hello' }, info(), target), new RegExp(`^\`\`\`text\\nhello\\n\`\`\`\\n\\nReceiver: \`cat\` \\(pid ${r.process.pid}\\)`));
+    assert.match(sendConfirmationText({ kind: 'text', text: 'hello' }, info(), target), new RegExp(`^\`\`\`text\\nhello\\n\`\`\`\\n\\nReceiver: \`cat\` \\(pid ${r.process.pid}, \`/[^\`]*/cat\`\\)`));
     // Keys cat leaves unread when it ends go to the shell's prompt: said, and refused when they would run a line there.
     const keys = sendConfirmationText({ kind: 'keys', keys: ['y', 'Up', 'Enter'] }, info(), target);
     assert.match(

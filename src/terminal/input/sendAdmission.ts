@@ -12,7 +12,7 @@ import type { ShellTraps } from '../readiness/shellTraps';
 import { MAX_LOOK_PROCESSES } from '../../proc/processTree';
 import { MAX_WAIT_READS } from '../../proc/procProbe';
 import { canonicalMode } from '../../proc/termios';
-import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, receiverIdentity } from '../types';
+import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, StatedProcess, receiverIdentity } from '../types';
 
 /** Largest input typed by one send (UTF-8 bytes), checked with the text (input.ts). */
 export { MAX_INPUT_BYTES };
@@ -119,7 +119,7 @@ export async function checkLineLength(input: string, ptsPath: string): Promise<v
  */
 export function checkReceiver(now: InputReceiver, expected: NonNullable<SendRequest['expectReceiver']>): void {
   const actual = receiverIdentity(now);
-  if (actual.kind === expected.kind && actual.processGroup === expected.processGroup) return;
+  if (actual.kind === expected.kind && actual.processGroup === expected.processGroup && sameStatedProcess(actual.process, expected.process)) return;
   throw new TerminalError(
     'RECEIVER_CHANGED',
     `nothing was typed: the confirmation named ${confirmedName(expected)} as the receiver, but now ${receiverName(now)} would read the input. Read the session (dsh_terminal_read) and send again`,
@@ -185,12 +185,23 @@ export function checkSignalReceiver(now: InputReceiver, expected: ReceiverIdenti
 /** How an error names a receiver as it is now. */
 function receiverName(r: InputReceiver): string {
   if (r.kind === 'exited') return 'nobody (the shell exited)';
-  return r.kind === 'program' ? `\`${r.process.command}\` (pid ${r.process.pid})` : `the shell at its ${r.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
+  if (r.kind === 'program') return `${r.replacedShell ? 'a program that replaced the shell, ' : ''}\`${r.process.command}\` (pid ${r.process.pid}${r.process.executable ? `, running ${r.process.executable}` : ''})`;
+  return `the shell at its ${r.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
+}
+
+/**
+ * True when the process confirmed (`expected`, absent when the confirmation could not identify
+ * it) is the process now (`actual`): the same pid, start time and executable file.
+ */
+function sameStatedProcess(actual: StatedProcess | undefined, expected: StatedProcess | undefined): boolean {
+  if (expected === undefined) return true;
+  if (actual === undefined) return false;
+  return actual.pid === expected.pid && actual.startTime === expected.startTime && actual.dev === expected.dev && actual.ino === expected.ino;
 }
 
 /** How an error names the receiver a confirmation showed (only its identity is kept). */
 function confirmedName(expected: ReceiverIdentity): string {
-  if (expected.kind === 'program') return `a program in process group ${expected.processGroup}`;
+  if (expected.kind === 'program') return `a program in process group ${expected.processGroup}${expected.process ? ` (pid ${expected.process.pid})` : ''}`;
   return expected.kind === 'exited' ? 'nobody' : `the shell at its ${expected.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
 }
 

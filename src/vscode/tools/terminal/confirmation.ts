@@ -4,11 +4,14 @@
  * model or a program supplied is made inert (../markdownText.ts). Plain Node, no `vscode`
  * import; the tools wrap the text in a `vscode.MarkdownString`.
  */
+import * as path from 'node:path';
 import { SendInput, keyLabel, visibleText } from '../../../terminal/input/input';
 import { misleadingWords, widestLine } from '../../../terminal/input/readsAs';
 import { PromptKeysRefusal, RefusedKey, judgeLeftoverKeys, judgePromptKeys, lineSourceText, refusalClause, unshownKeyEffect } from '../../../terminal/input/promptKeys';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget } from '../../../terminal/service';
+import type { ReceiverProcess } from '../../../terminal/types';
+import { commandNamesExecutable } from '../../../proc/processIdentity';
 import type { SessionInfo } from '../../../terminal/session/publishedSession';
 import { codeFence, escapeMarkdown, inlineCode } from '../markdownText';
 
@@ -68,13 +71,28 @@ export function receiverText(target: SendTarget, keys: boolean): string {
     case 'shell-continuation':
       return `**${escapeMarkdown(r.process.command)} at its continuation prompt**: ${keys ? 'the keys edit the unfinished command' : 'pasted as the next line of an unfinished command'}; ${then}.`;
     case 'program': {
-      const who = `${inlineCode(r.process.command)} (pid ${r.process.pid})`;
+      const who = programName(r.process, r.replacedShell === true);
       if (r.reading === false) return `${who}, which is running and not reading input now: the send is refused unless it reads by then.`;
       return `${who}${r.reading ? ', which is waiting for input' : ''}: ${keys ? 'pressed' : 'typed'}, ${then}.`;
     }
     case 'exited':
       return 'nobody: the shell has exited, so the send will fail.';
   }
+}
+
+/**
+ * A program receiver as a confirmation names it: by the executable the kernel runs when its
+ * command line names another (`**perl** (\`/usr/bin/perl\`), calling itself \`sudo -v\``), since a
+ * process sets its own command line; and, for the shell's process running another executable
+ * than the shell started, that it is not that shell.
+ */
+function programName(p: ReceiverProcess, replacedShell: boolean): string {
+  const exe = p.identity?.executable;
+  const named = exe === undefined || commandNamesExecutable(p.command, exe)
+    ? `${inlineCode(p.command)} (pid ${p.pid}${p.executable ? `, ${inlineCode(p.executable)}` : ''})`
+    : `**${escapeMarkdown(path.basename(exe.path.replace(/ \(deleted\)$/, '')))}** (${inlineCode(exe.path)}), calling itself ${inlineCode(p.command)} (pid ${p.pid})`;
+  if (!replacedShell) return named;
+  return `${named}, **not the shell DSH Bridge started** (the shell's process now runs this program, which may show what looks like the shell's prompt)`;
 }
 
 /** How many keys pressed earlier at the prompt a confirmation lists by name. */
