@@ -130,7 +130,9 @@ export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
     // echoed the send's input. Keys pressed at the prompt are one small write that readline takes
     // at once; when they did not end the line (Up, Tab) no prompt follows, and readline's wait for
     // the next key (pselect6) is the answer. A program counts in any wait on the terminal.
-    const candidates = tpgid === s.shellPid ? s.waits.filter((w) => w.via === 'read' || s.send.keysAtPrompt) : s.waits;
+    // In the shell's own group, only the shell's own waits answer: another process of its group
+    // reading the terminal (started with job control off) is not the shell reading the input.
+    const candidates = tpgid === s.shellPid ? s.waits.filter((w) => w.pid === s.shellPid && (w.via === 'read' || s.send.keysAtPrompt)) : s.waits;
     const same = seenWait && candidates.find((w) => w.pid === seenWait!.wait.pid && w.tid === seenWait!.wait.tid && w.switches === seenWait!.wait.switches);
     const [first] = candidates;
     if (first === undefined) seenWait = undefined;

@@ -28,6 +28,8 @@ import * as proc from '../../proc/procProbe';
 import { LineKeys, LineSource, judgeLeftoverKeys, judgePromptKeys, leftoverKeysError, promptKeysError } from '../input/promptKeys';
 import { readStat } from '../../proc/stat';
 import { type Executable, executableOf, processIdentity, sameExecutable } from '../../proc/processIdentity';
+import { TtyHolders } from '../../proc/ttyHolders';
+import { checkNoOtherReader } from '../input/otherReaders';
 import { SessionProcessTree } from '../../proc/processTree';
 import type { SandboxSummary } from '../sandbox/policy';
 import { type RenderedScreen, TextRenderer } from '../output/screenText';
@@ -138,6 +140,11 @@ export class PtyBashSession implements BackendSession {
   private firstPromptWaiter: (() => void) | undefined;
   /** The executable the shell ran at its first prompt (with the /proc probe): another one since means it is no longer our shell. */
   private shellExecutable: Executable | undefined;
+  /** Who has the terminal open, in any session (ttyHolders.ts): checked before every write. */
+  private readonly holders = new TtyHolders(
+    () => this.ptsIfKnown(),
+    () => readStat(this.shellPid)?.ttyNr,
+  );
   /** The first prompt was reached: the startup files ran to the end. */
   private opened = false;
   private closing: Promise<void> | undefined;
@@ -381,6 +388,7 @@ export class PtyBashSession implements BackendSession {
     checkNotCancelled(request.signal);
     await this.settleAfterSignal();
     await this.judgeEpollWaits();
+    if (this.probe) await this.holders.fresh();
     const { tpgid, shellInForeground, atPrompt } = this.inputState();
     if (request.expectReceiver) {
       checkReceiver(this.receiver(), request.expectReceiver);
@@ -411,6 +419,11 @@ export class PtyBashSession implements BackendSession {
     if (refusedNow) throw refusedNow;
     // Cancelled while the send was admitted: its abort listener is armed only with the write.
     checkNotCancelled(request.signal);
+    // Nobody but the receiver reads: the shell alone at its prompt, the foreground group otherwise.
+    if (this.probe) {
+      const receiverGroup = tpgid ?? this.shellPid;
+      checkNoOtherReader(this.holders.now(), this.ptsIfKnown(), (p) => (atPrompt ? p.pid === this.shellPid : p.pgrp === receiverGroup), atPrompt ? 'the shell' : `the foreground process group ${receiverGroup}`, this.shellPid);
+    }
     const input = bytesToWrite(typed, atPrompt, readline, this.modes.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
     this.lineKeys = verdict?.line && { promptSeq: this.markers.promptSeq, keys: verdict.line };
