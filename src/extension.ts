@@ -67,7 +67,7 @@ const DEACTIVATE_BUDGET_MS = Math.min(4500, CLOSE_MAX_MS + 250);
 export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const log = vscode.window.createOutputChannel('DSH Bridge', { log: true });
   const settings = new TerminalSettings(log);
-  const service = new TerminalService(log);
+  const service = new TerminalService(log, () => settings.value);
   const life = (lifetime = new ExtensionLifetime());
   const sandboxRuntime = new SandboxRuntime(log);
   // The sandbox's network proxies stop once the sessions that use them have closed.

@@ -34,6 +34,11 @@ export interface TerminalConfig {
   env: Record<string, string | null>;
   /** Commands kept in each session's command record (the newest); at most TERMINAL_CONFIG_MAXIMA.historySize. */
   historySize: number;
+  /**
+   * Sessions one owner (an MCP client, another extension, the Language Model Tools) may have open
+   * or opening; one more is refused (LIMIT_REACHED). At most TERMINAL_CONFIG_MAXIMA.maxSessionsPerOwner.
+   */
+  maxSessionsPerOwner: number;
 }
 
 export const DEFAULT_TERMINAL_CONFIG: Readonly<TerminalConfig> = Object.freeze({
@@ -49,6 +54,7 @@ export const DEFAULT_TERMINAL_CONFIG: Readonly<TerminalConfig> = Object.freeze({
   maxReadBytes: 256 * 1024,
   env: {},
   historySize: 1000,
+  maxSessionsPerOwner: 16,
 });
 
 /**
@@ -79,6 +85,8 @@ export const TERMINAL_CONFIG_MAXIMA = Object.freeze({
   maxReadBytes: 16 * 1024 * 1024,
   /** Commands in a session's command record (each at most 1000 characters of command line). */
   historySize: 10_000,
+  /** Sessions per owner: each holds a shell, its scrollback (up to retainedBytes) and a panel terminal. */
+  maxSessionsPerOwner: 256,
 });
 
 /** Longest delay Node's timers take (2^31 - 1 ms, about 24.8 days); longer ones fire at once. */
@@ -110,6 +118,7 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
     'retainedBytes',
     'maxReadBytes',
     'historySize',
+    'maxSessionsPerOwner',
   ];
   for (const key of positive) {
     const value = config[key];
@@ -118,7 +127,7 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
     } else if (key.endsWith('Ms') && value > MAX_TIMER_MS) {
       problems.push(`${key} must be at most ${MAX_TIMER_MS} ms (got ${value})`);
     } else if (key in TERMINAL_CONFIG_MAXIMA && value > TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA]) {
-      const unit = key === 'retainedLines' ? 'lines' : key === 'historySize' ? 'commands' : 'bytes';
+      const unit = key === 'retainedLines' ? 'lines' : key === 'historySize' ? 'commands' : key === 'maxSessionsPerOwner' ? 'sessions' : 'bytes';
       problems.push(`dsh.terminal.${key} must be at most ${TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA]} ${unit} (got ${value})`);
     }
   }

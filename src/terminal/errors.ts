@@ -23,7 +23,11 @@ export type TerminalErrorCode =
   /** The sandbox is on but cannot start here (a program missing, namespaces refused); nothing was started. */
   | 'SANDBOX_UNAVAILABLE'
   /** A session outside the agent sandbox was asked for where the settings do not allow one; nothing was started. */
-  | 'SANDBOX_REQUIRED';
+  | 'SANDBOX_REQUIRED'
+  /** The caller reached one of its limits (open sessions, searches in flight); nothing was started. */
+  | 'LIMIT_REACHED'
+  /** A process other than the receiver is reading the session's terminal and could take the input; nothing was typed. */
+  | 'OTHER_READER';
 
 export class TerminalError extends Error {
   constructor(

@@ -16,6 +16,8 @@ export class ServiceOwner implements Owner {
   disposed = false;
   /** Spawns and closes under way; `hasOwnerActivity` is true while any is. */
   pending = 0;
+  /** Spawns under way: they count toward the owner's open sessions (maxSessionsPerOwner). */
+  opening = 0;
 
   /** @param onDispose called once, on the first `dispose()`: closes the owner's sessions. */
   constructor(

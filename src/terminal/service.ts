@@ -18,6 +18,7 @@
 import { integerProblem } from '../common/integerInput';
 import { quoteInput } from '../common/quoteInput';
 import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './history/commandRecord';
+import { DEFAULT_TERMINAL_CONFIG } from './config';
 import { TerminalBackendCleanupError, TerminalError } from './errors';
 import { checkLabel, checkSendInput } from './input/input';
 import { checkSignalName } from './input/sendAdmission';
@@ -30,6 +31,13 @@ import type { ShellNames } from './readiness/shellNames';
 import { Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
 import type { Log } from '../common/log';
+import { inSearchPool } from './output/searchPool';
+
+/** The limits of each owner the service reads at every call (a setting may change them). */
+export interface OwnerLimits {
+  /** Sessions one owner may have open or opening (setting dsh.terminal.maxSessionsPerOwner). */
+  maxSessionsPerOwner: number;
+}
 
 /** Where a send would go, read at the moment of asking (for a confirmation). */
 export interface SendTarget {
@@ -103,7 +111,14 @@ export class TerminalService implements Disposable {
   private nextId = 1;
   private nextJobId = 1;
 
-  constructor(private readonly log: Log) {}
+  /**
+   * @param limits the limits in force, read at each call; default DEFAULT_TERMINAL_CONFIG's
+   *   (config.ts). Searches share one pool in every case (output/searchPool.ts).
+   */
+  constructor(
+    private readonly log: Log,
+    private readonly limits: () => OwnerLimits = () => DEFAULT_TERMINAL_CONFIG,
+  ) {}
 
   /**
    * Adds a backend. The disposer removes exactly this registration (a later one of the same type
@@ -199,7 +214,8 @@ export class TerminalService implements Disposable {
    * other extensions get never passes a grant); the backend still applies the policy's rule.
    * @throws TerminalError INVALID_ARGUMENT (a bad name, `cols` or `rows` not an integer in
    *   2..1000, a cancellation signal that is not an AbortSignal), NO_SUCH_BACKEND, OWNER_DISPOSED, or the backend's spawn error
-   *   (SANDBOX_REQUIRED when a grant is not allowed by the policy in force).
+   *   (SANDBOX_REQUIRED when a grant is not allowed by the policy in force); LIMIT_REACHED, before
+   *   anything starts, when the owner has dsh.terminal.maxSessionsPerOwner sessions open or opening.
    */
   async open(owner: Owner, options: OpenOptions = {}, grant: { outsideSandbox?: boolean } = {}): Promise<SessionInfo> {
     const o = this.checkOwner(owner);
@@ -210,8 +226,10 @@ export class TerminalService implements Disposable {
     }
     if (options.name !== undefined) {
       if (typeof options.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
+      // Sized first: nothing is read of a name that cannot be one.
+      const length = options.name.length > 2 * MAX_NAME_LENGTH ? options.name.length : [...options.name].length;
+      if (length > MAX_NAME_LENGTH) throw new TerminalError('INVALID_ARGUMENT', `name is ${length} ${length === options.name.length ? 'UTF-16 code units' : 'characters'} long; at most ${MAX_NAME_LENGTH} characters`);
       checkLabel(options.name, 'name');
-      if ([...options.name].length > MAX_NAME_LENGTH) throw new TerminalError('INVALID_ARGUMENT', `name is ${[...options.name].length} characters; at most ${MAX_NAME_LENGTH}`);
     }
     const type = options.backend ?? 'pty-bash';
     const backend = this.backends.get(type);
@@ -219,7 +237,9 @@ export class TerminalService implements Disposable {
       const known = this.backendTypes();
       throw new TerminalError('NO_SUCH_BACKEND', `no terminal backend of type ${type}; registered: ${known.length ? known.join(', ') : 'none (this platform has no backend that can start)'}`);
     }
+    this.checkSessionLimit(o);
     o.pending++;
+    o.opening++;
     try {
       const outsideSandbox = grant.outsideSandbox === true;
       const session = await backend.spawn({ cwd: options.cwd, exactCwd: options.exactCwd, env: options.env, cols: options.cols, rows: options.rows, ...(outsideSandbox ? { outsideSandbox } : {}) }, options.signal);
@@ -242,7 +262,24 @@ export class TerminalService implements Disposable {
       return entry.info();
     } finally {
       o.pending--;
+      o.opening--;
     }
+  }
+
+  /**
+   * Refuses a session past the owner's limit: its sessions open (exited ones until closed, which
+   * still hold their scrollback) or opening, not those closing.
+   * @throws TerminalError LIMIT_REACHED naming the setting, how many are open and what to do.
+   */
+  private checkSessionLimit(owner: ServiceOwner): void {
+    const max = this.limits().maxSessionsPerOwner;
+    const open = this.entriesOf(owner).filter((e) => !e.closing).length + owner.opening;
+    if (open < max) return;
+    throw new TerminalError(
+      'LIMIT_REACHED',
+      `no session was opened: this caller has ${open} sessions open or opening, and dsh.terminal.maxSessionsPerOwner is ${max}. ` +
+        'Use one of them (dsh_terminal_list), or close one (dsh_terminal_close) first, exited ones included; the person can raise the setting',
+    );
   }
 
   /**
@@ -384,11 +421,14 @@ export class TerminalService implements Disposable {
 
   /**
    * Searches the session's scrollback, or one command's output (scrollbackSearch.ts), in a worker
-   * thread within the request's time bound; never waits for a send.
-   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, INVALID_ARGUMENT.
+   * thread within the request's time bound, once the pool every caller shares has a worker free for
+   * it (output/searchPool.ts); never waits for a send.
+   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, INVALID_ARGUMENT, LIMIT_REACHED (the
+   *   owner has MAX_SEARCHES_PER_OWNER searches in flight).
    */
   search(owner: Owner, sessionId: string, request: SearchRequest): Promise<SearchResult> {
-    return this.entry(owner, sessionId).session.search(request);
+    const entry = this.entry(owner, sessionId);
+    return inSearchPool(entry.owner, () => entry.session.search(request));
   }
 
   /**
@@ -576,8 +616,8 @@ const RECEIVER_KINDS: readonly string[] = ['shell-prompt', 'shell-continuation',
 
 /** What a valid receiver identity is, for the errors of {@link checkReceiverIdentity}. */
 const RECEIVER_IDENTITY_SHAPE =
-  `an object {kind, processGroup?, place?} as confirmedIdentity(sendTarget(...)) returns it: kind one of ${RECEIVER_KINDS.join(', ')}; ` +
-  'processGroup a positive integer; place {cwd?: a string, traps: {kind: "none"} | {kind: "unknown"} | {kind: "set", text: a string}}';
+  `an object {kind, processGroup?, process?, place?} as confirmedIdentity(sendTarget(...)) returns it: kind one of ${RECEIVER_KINDS.join(', ')}; ` +
+  'processGroup a positive integer; process {pid: a positive integer, startTime, dev?, ino?: integers ≥ 0}; place {cwd?: a string, traps: {kind: "none"} | {kind: "unknown"} | {kind: "set", text: a string}}';
 
 /**
  * Refuses a receiver identity (a send's `expectReceiver`, a signal's `expect`) of the wrong type
@@ -596,6 +636,14 @@ function checkReceiverIdentity(value: unknown, field: string): asserts value is 
   if (typeof value.kind !== 'string' || !RECEIVER_KINDS.includes(value.kind)) refuse(`${field}.kind`, value.kind);
   const group = value.processGroup;
   if (group !== undefined && (typeof group !== 'number' || !Number.isInteger(group) || group < 1)) refuse(`${field}.processGroup`, group);
+  const stated = value.process;
+  if (stated !== undefined) {
+    if (!isObject(stated)) return refuse(`${field}.process`, stated);
+    const integer = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
+    if (!integer(stated.pid, 1)) refuse(`${field}.process.pid`, stated.pid);
+    if (!integer(stated.startTime, 0)) refuse(`${field}.process.startTime`, stated.startTime);
+    for (const key of ['dev', 'ino'] as const) if (stated[key] !== undefined && !integer(stated[key], 0)) refuse(`${field}.process.${key}`, stated[key]);
+  }
   const place = value.place;
   if (place === undefined) return;
   if (!isObject(place)) return refuse(`${field}.place`, place);

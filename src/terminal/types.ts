@@ -14,6 +14,7 @@ import type { CommandHistory } from './history/commandHistory';
 import type { CommandEvent, CommandOrigin } from './history/commandRecord';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
 import type { TerminalError } from './errors';
+import type { ProcessIdentity } from '../proc/processIdentity';
 
 /**
  * Why a send returned. Only `stdin_read` with `waiting: 'shell-prompt'` means "the command
@@ -58,9 +59,22 @@ export interface ForegroundProcess {
  * - `exited`: nobody, the shell has exited.
  */
 export type InputReceiver =
-  | { kind: 'shell-prompt' | 'shell-continuation'; process: ForegroundProcess; lineEditing: boolean; lineKeys?: LineKeys }
-  | { kind: 'program'; process: ForegroundProcess; processGroup: number; reading?: boolean }
+  | { kind: 'shell-prompt' | 'shell-continuation'; process: ReceiverProcess; lineEditing: boolean; lineKeys?: LineKeys }
+  | { kind: 'program'; process: ReceiverProcess; processGroup: number; reading?: boolean; replacedShell?: true }
   | { kind: 'exited' };
+
+/**
+ * The process that reads, as a confirmation names it: `command` is what it says of itself (its
+ * command line, which it may set to anything); `executable` the path of what the kernel runs
+ * (`/proc/<pid>/exe`) and `identity` its pid, start time and executable file, where /proc can be
+ * read (see proc/processIdentity.ts). On the `program` receiver, `replacedShell` is set when the
+ * process is the session's shell process running another executable than the shell DSH Bridge
+ * started (it `exec`ed a program, which may print prompt markers and call itself bash).
+ */
+export interface ReceiverProcess extends ForegroundProcess {
+  executable?: string;
+  identity?: ProcessIdentity;
+}
 
 /**
  * What must not change between a confirmation and the write: the receiver's kind and foreground
@@ -70,8 +84,22 @@ export type InputReceiver =
 export interface ReceiverIdentity {
   kind: InputReceiver['kind'];
   processGroup?: number;
+  /**
+   * The exact process confirmed (pid, start time and executable file; see
+   * proc/processIdentity.ts), where it could be read: another process of the same group reading
+   * by then, or the same pid running another executable, refuses the send.
+   */
+  process?: StatedProcess;
   /** Absent: where the command runs is not checked (a signal, or no folder was shown). */
   place?: StatedPlace;
+}
+
+/** A process as a confirmation identified it: `dev` and `ino` of its executable file, absent when `/proc/<pid>/exe` could not be read. */
+export interface StatedProcess {
+  pid: number;
+  startTime: number;
+  dev?: number;
+  ino?: number;
 }
 
 /** Where a confirmation said a command typed at the shell's prompt or continuation prompt runs. */
@@ -85,7 +113,10 @@ export interface StatedPlace {
 /** The identity of a receiver, to pass back as `SendRequest.expectReceiver`. */
 export function receiverIdentity(receiver: InputReceiver): ReceiverIdentity {
   if (receiver.kind === 'exited') return { kind: 'exited' };
-  return { kind: receiver.kind, processGroup: receiver.kind === 'program' ? receiver.processGroup : receiver.process.pid };
+  const identity: ReceiverIdentity = { kind: receiver.kind, processGroup: receiver.kind === 'program' ? receiver.processGroup : receiver.process.pid };
+  const known = receiver.process.identity;
+  if (known) identity.process = { pid: known.pid, startTime: known.startTime, ...(known.executable && { dev: known.executable.dev, ino: known.executable.ino }) };
+  return identity;
 }
 
 /** How readiness was established for a send: with the Linux /proc probe, or without any probe. */

@@ -30,7 +30,8 @@
  * line ends with the CPUs' idle share over the scenario. A slow call whose threads waited for a
  * CPU most of the time was held up by a machine with every core busy, not by a blocked thread.
  * DSH_BENCH_SCENARIO_S caps each scenario (seconds, default 120); DSH_BENCH_HOST_PARTS picks parts
- * (comma-separated, default `latency,output,notes`); DSH_BENCH_CPU_PROFILE names a folder where each
+ * (comma-separated, default `latency,output,notes`; `limits` adds what one caller can make the host
+ * do, hostLimits.ts); DSH_BENCH_CPU_PROFILE names a folder where each
  * scenario's CPU profile of the extension host thread is written (`<n>.cpuprofile`, for Chrome
  * DevTools, `node scripts/profile-top.mjs` or `node scripts/profile-long.mjs`).
  */
@@ -48,6 +49,7 @@ import { CpuWait, CpuWaitProbe, cpuUseText, cpuWaitText } from './cpuWait';
 import { startLagProbe } from '../helpers/eventLoopLag';
 import { errorMessage } from '../../src/common/errorMessage';
 import type { TerminalApi } from '../../src/terminal/terminalApi';
+import { limitsScenarios } from './hostLimits';
 
 const SAMPLE_EVERY_MS = 50;
 const SCENARIO_MS = Number(process.env.DSH_BENCH_SCENARIO_S ?? 120) * 1000;
@@ -294,6 +296,7 @@ export async function run(): Promise<void> {
     emit({ text: `\nWarm-up (not measured): one dsh_symbols search loaded the window's languages in ${ms(now() - warm - 5000)}, then 5 s of quiet.` });
     emit({ text: `No-op tool call (dsh_terminal_list via invokeTool every ${SAMPLE_EVERY_MS} ms) and extension host event-loop lag, while:` });
     await scenario('nothing else runs (baseline, 5 s)', () => new Promise((r) => setTimeout(r, 5000)));
+    if (parts.includes('limits')) await limitsScenarios(scenario);
     if (parts.includes('output')) {
       await scenario('a session prints x + ESC[2000000000b (REP), 3 times', () => sendAndWait(a, "printf 'x\\e[2000000000b\\n%.0s' 1 2 3"));
       await scenario('a session prints IL/DL (ESC[1000000L, ESC[1000000M) 20 000 times each', () =>

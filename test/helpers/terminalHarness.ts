@@ -48,8 +48,8 @@ export interface Harness {
  */
 export function harness(config: Partial<TerminalConfig> = {}, options: PtyBashOptions | ((log: MemoryLog) => PtyBashOptions) = {}): Harness {
   const log = new MemoryLog();
-  const service = new TerminalService(log);
   const resolved = resolveTerminalConfig(config);
+  const service = new TerminalService(log, () => resolved);
   const given = typeof options === 'function' ? options(log) : options;
   service.registerBackend(new PtyBashBackend(nodePty, () => resolved, log, { renderWorkerEntry: screenTextWorkerEntry(), ...given }));
   const owner = service.createOwner('test');

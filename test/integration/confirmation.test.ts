@@ -229,7 +229,7 @@ describe('confirmations show what will really happen', function () {
     assert.match(text((await prepare(tool, input)).confirmationMessages?.message), /`sleep 30`/);
     service.signal(owner, sessionId, 'SIGINT'); // the program ends before the person answers
     await until('the shell at its prompt', () => service.sendTarget(owner, sessionId).receiver.kind === 'shell-prompt');
-    await assert.rejects(invoke(tool, input), /nothing was delivered: the confirmation named a program in process group \d+, but now the shell at its prompt/);
+    await assert.rejects(invoke(tool, input), /nothing was delivered: the confirmation named a program in process group \d+ \(pid \d+\), but now the shell at its prompt/);
     await sleep(300);
     assert.ok(fs.existsSync(`/proc/${shell}`), 'SIGKILL confirmed for sleep killed the shell');
   });

@@ -131,7 +131,7 @@ describe('TerminalService', function () {
     await running; // the program ends while the person reads the confirmation
     assert.throws(
       () => h.service.signal(h.owner, sessionId, 'SIGKILL', confirmed),
-      (e: Error) => code('RECEIVER_CHANGED')(e) && /nothing was delivered: the confirmation named a program in process group \d+, but now the shell at its prompt is in the foreground/.test(e.message),
+      (e: Error) => code('RECEIVER_CHANGED')(e) && /nothing was delivered: the confirmation named a program in process group \d+ \(pid \d+\), but now the shell at its prompt is in the foreground/.test(e.message),
     );
     await sleep(200);
     assert.ok(fs.existsSync(`/proc/${shell}`), 'SIGKILL meant for sleep killed the shell');
@@ -387,7 +387,7 @@ describe('terminal configuration', () => {
   });
 
   it('refuses scrollback and read bounds over their maxima, naming the setting, the value and the limit', () => {
-    assert.deepEqual(TERMINAL_CONFIG_MAXIMA, { retainedLines: 1_000_000, retainedBytes: 256 * 1024 * 1024, maxReadBytes: 16 * 1024 * 1024, historySize: 10_000 });
+    assert.deepEqual(TERMINAL_CONFIG_MAXIMA, { retainedLines: 1_000_000, retainedBytes: 256 * 1024 * 1024, maxReadBytes: 16 * 1024 * 1024, historySize: 10_000, maxSessionsPerOwner: 256 });
     const at = resolveTerminalConfig({ ...TERMINAL_CONFIG_MAXIMA });
     assert.equal(at.retainedBytes, 256 * 1024 * 1024);
     assert.throws(

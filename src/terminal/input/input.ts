@@ -20,6 +20,27 @@
 import { quoteInput } from '../../common/quoteInput';
 import { TerminalError } from '../errors';
 
+/**
+ * Largest text typed by one send (UTF-8 bytes); bash's line editor needs seconds per MiB. Text is
+ * sized against it before anything else is done with it (`checkText`).
+ */
+export const MAX_INPUT_BYTES = 256 * 1024;
+
+/**
+ * Refuses text over MAX_INPUT_BYTES before any of it is read: a string longer in UTF-16 code
+ * units than the limit in bytes is over it (every code unit is at least one byte), whatever it holds.
+ * @throws TerminalError INVALID_ARGUMENT with the size and the limit.
+ */
+function checkTextSize(text: string, field: string): void {
+  const bytes = text.length > MAX_INPUT_BYTES ? undefined : Buffer.byteLength(text);
+  if (bytes !== undefined && bytes <= MAX_INPUT_BYTES) return;
+  const size = bytes === undefined ? `${text.length} UTF-16 code units, more than ${MAX_INPUT_BYTES} bytes` : `${bytes} bytes`;
+  throw new TerminalError(
+    'INVALID_ARGUMENT',
+    `${field} is ${size}; at most ${MAX_INPUT_BYTES} bytes are typed into a terminal. Write large data to a file instead (e.g. with a heredoc in several sends, or a file the program reads)`,
+  );
+}
+
 /** Where a refused character sits in the text and what it is. */
 interface BadCharacter {
   /** 0-based index in UTF-16 code units. */
@@ -101,13 +122,15 @@ function firstBadCharacter(text: string, allowLineBreaks: boolean, shownOnly = f
 }
 
 /**
- * Validates text to be typed and returns it with every CR LF pair turned into a newline.
+ * Validates text to be typed, its size (MAX_INPUT_BYTES) first, and returns it with every CR LF
+ * pair turned into a newline.
  * @param field the input's name in the error (`input`, `command`).
  * @param keysHint how the caller presses keys instead, appended to the error about a control.
  * @throws TerminalError INVALID_ARGUMENT naming the first refused character (e.g. U+0001), its
  * position (1-based character), what it is and what to do instead.
  */
 export function checkText(text: string, field = 'input', keysHint = KEYS_HINT): string {
+  checkTextSize(text, field);
   const bad = firstBadCharacter(text, true);
   if (bad) {
     const position = [...text.slice(0, bad.index)].length + 1;
@@ -134,23 +157,58 @@ export function checkLabel(text: string, field: string): string {
 }
 
 /**
+ * The characters `visibleText` spells out, as a `v`-mode class: controls other than tab, line feed
+ * and carriage return (those three are added where line breaks are spelled out too), invisible
+ * characters as {@link isInvisible} says (U+0020 SPACE excepted), unassigned and private-use code
+ * points (General Category Cn, Co), which fonts show as anything or nothing, U+1D159 MUSICAL
+ * SYMBOL NULL NOTEHEAD, which is drawn empty, unpaired surrogates, and `⟨`.
+ */
+const SPELLED = String.raw`\0-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\p{Cf}\p{Zl}\p{Zp}[\p{Zs}--[\x20]]\p{Default_Ignorable_Code_Point}\p{Cn}\p{Co}\p{Cs}\u2800\u27e8\u{1D159}`;
+
+/** Combining marks in a row shown as they are; a longer run is spelled out (see SHOWN_AS_CODE). */
+export const MAX_SHOWN_MARKS = 4;
+
+/**
+ * What `visibleText` replaces: a run of one spelled character (see SPELLED), or a run of more than
+ * MAX_SHOWN_MARKS combining marks (General Category M), which pile onto one character until it
+ * reads as something else. Where line breaks are kept, a CR is spelled only outside CR LF.
+ */
+const SHOWN_AS_CODE = {
+  keepingBreaks: new RegExp(String.raw`([${SPELLED}]|\r(?!\n))(?:(?!\r\n)\1)*|\p{M}{${MAX_SHOWN_MARKS + 1},}`, 'gv'),
+  all: new RegExp(String.raw`([${SPELLED}\t\n\r])\1*|\p{M}{${MAX_SHOWN_MARKS + 1},}`, 'gv'),
+};
+
+/** Characters of a run shown one notation each; a longer run of one character is shown once with its count: `⟨U+200B ×87000⟩`. */
+const RUN_SHOWN_EACH = 3;
+
+/** The notation of `run` (code points), each distinct run of one code point once, with its count when longer than RUN_SHOWN_EACH. */
+function notation(run: string): string {
+  let out = '';
+  const points = [...run];
+  for (let i = 0; i < points.length; ) {
+    let j = i + 1;
+    while (j < points.length && points[j] === points[i]) j++;
+    const name = `⟨${codePointName(points[i]!.codePointAt(0)!)}⟩`;
+    out += j - i > RUN_SHOWN_EACH ? `⟨${codePointName(points[i]!.codePointAt(0)!)} ×${j - i}⟩` : name.repeat(j - i);
+    i = j;
+  }
+  return out;
+}
+
+/**
  * Text as it can be shown safely: every character `checkText` would refuse (controls, line breaks
- * when `keepLineBreaks` is false, bidirectional controls, unpaired surrogates) and every invisible
+ * when `keepLineBreaks` is false, bidirectional controls, unpaired surrogates), every invisible
  * character (`isInvisible`: zero-width and other format characters, separators, Hangul fillers,
- * spaces other than U+0020, …) replaced by its visible notation `⟨U+202E⟩`; a `⟨` in the text is
- * shown as `⟨U+27E8⟩`, so the notation never stands for itself. For everything a confirmation
- * shows: text to be typed, and text programs or models supplied that nobody validated (a command
- * line read from /proc, a folder name, a session name).
+ * spaces other than U+0020, …), every character fonts do not show reliably (unassigned and
+ * private-use code points, U+1D159) and every run of more than MAX_SHOWN_MARKS combining marks
+ * replaced by its visible notation `⟨U+202E⟩` (a run of one character over three long:
+ * `⟨U+200B ×87000⟩`); a `⟨` in the text is shown as `⟨U+27E8⟩`, so the notation never stands for
+ * itself. One pass over the text. For everything a confirmation shows: text to be typed, and text
+ * programs or models supplied that nobody validated (a command line read from /proc, a folder
+ * name, a session name).
  */
 export function visibleText(text: string, keepLineBreaks = false): string {
-  let out = '';
-  let rest = text;
-  for (;;) {
-    const bad = firstBadCharacter(rest, keepLineBreaks, true);
-    if (!bad) return out + rest;
-    out += `${rest.slice(0, bad.index)}⟨${codePointName(bad.codePoint)}⟩`;
-    rest = rest.slice(bad.index + (bad.codePoint > 0xffff ? 2 : 1));
-  }
+  return text.replace(keepLineBreaks ? SHOWN_AS_CODE.keepingBreaks : SHOWN_AS_CODE.all, notation);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,6 +257,9 @@ export const KEY_NAMES: readonly string[] = NAMED_KEYS.map((k) => k.name);
 /** The most keys one send presses. */
 export const MAX_KEYS = 256;
 
+/** Longest key name accepted (UTF-16 code units); longer names are refused before they are read. */
+const MAX_KEY_NAME_UNITS = 32;
+
 /**
  * The valid key names in one line, as package.json's schema lists them: ranges for F-keys and
  * Ctrl-letters, and the rule for single characters.
@@ -216,7 +277,7 @@ export const KEYS_HINT = 'To press keys, send them by name in `keys` instead of 
  * is a named key (case-insensitive, `+` or `-` after a modifier) or exactly one printable
  * character (case-sensitive: "q" and "Q" differ), which types itself.
  * @throws TerminalError INVALID_ARGUMENT for a non-array, an empty list, more than MAX_KEYS keys,
- * or an unknown name (listing the valid names).
+ * a name over MAX_KEY_NAME_UNITS long, or an unknown name (listing the valid names).
  */
 export function checkKeys(keys: unknown, field = 'keys'): string[] {
   if (!Array.isArray(keys) || keys.length === 0) {
@@ -224,6 +285,9 @@ export function checkKeys(keys: unknown, field = 'keys'): string[] {
   }
   if (keys.length > MAX_KEYS) throw new TerminalError('INVALID_ARGUMENT', `${field} names ${keys.length} keys; at most ${MAX_KEYS} per send`);
   return keys.map((key, i) => {
+    if (typeof key === 'string' && key.length > MAX_KEY_NAME_UNITS) {
+      throw new TerminalError('INVALID_ARGUMENT', `${field}[${i}] is ${key.length} characters long; a key name is at most ${MAX_KEY_NAME_UNITS} (e.g. "Ctrl-C", "Enter", "q")`);
+    }
     if (typeof key === 'string') {
       if ([...key].length === 1 && !firstBadCharacter(key, false) && key !== ' ') return key;
       const def = BY_NAME.get(key.toLowerCase().replace(/^(ctrl|shift)\+/, '$1-'));

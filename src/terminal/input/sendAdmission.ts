@@ -6,16 +6,16 @@ import { errorMessage } from '../../common/errorMessage';
 import { PATH_QUOTE_UNITS, quoteInput } from '../../common/quoteInput';
 import { MAX_TIMER_MS } from '../config';
 import { TerminalError } from '../errors';
-import { SendInput, checkSendInput, keyBytes } from './input';
+import { MAX_INPUT_BYTES, SendInput, checkSendInput, keyBytes } from './input';
 import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from '../readiness/markers';
 import type { ShellTraps } from '../readiness/shellTraps';
 import { MAX_LOOK_PROCESSES } from '../../proc/processTree';
 import { MAX_WAIT_READS } from '../../proc/procProbe';
 import { canonicalMode } from '../../proc/termios';
-import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, receiverIdentity } from '../types';
+import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, StatedProcess, receiverIdentity } from '../types';
 
-/** Largest input typed by one send (UTF-8 bytes); bash's line editor needs seconds per MiB. */
-export const MAX_INPUT_BYTES = 256 * 1024;
+/** Largest input typed by one send (UTF-8 bytes), checked with the text (input.ts). */
+export { MAX_INPUT_BYTES };
 /** Longest line a program in canonical mode receives whole (Linux N_TTY_BUF_SIZE - 1), in bytes. */
 export const MAX_CANONICAL_LINE_BYTES = 4095;
 
@@ -49,16 +49,11 @@ export function checkTimeout(timeoutMs: number, given: unknown): number {
 }
 
 /**
- * Checks the request's input (input.ts) and its size.
+ * Checks the request's input (input.ts), its size first.
  * @throws TerminalError INVALID_ARGUMENT for bad input, or text over MAX_INPUT_BYTES (its size and the limit).
  */
 export function checkInput(request: SendRequest): SendInput {
-  const typed = checkSendInput(request);
-  const inputBytes = typed.kind === 'text' ? Buffer.byteLength(typed.text) : 0;
-  if (inputBytes > MAX_INPUT_BYTES) {
-    throw new TerminalError('INVALID_ARGUMENT', `input is ${inputBytes} bytes; at most ${MAX_INPUT_BYTES} bytes are typed into a terminal. Write large data to a file instead (e.g. with a heredoc in several sends, or a file the program reads)`);
-  }
-  return typed;
+  return checkSendInput(request);
 }
 
 /** The refusal of a send while the shell has not read the previous input (no prompt since it was typed). */
@@ -124,7 +119,7 @@ export async function checkLineLength(input: string, ptsPath: string): Promise<v
  */
 export function checkReceiver(now: InputReceiver, expected: NonNullable<SendRequest['expectReceiver']>): void {
   const actual = receiverIdentity(now);
-  if (actual.kind === expected.kind && actual.processGroup === expected.processGroup) return;
+  if (actual.kind === expected.kind && actual.processGroup === expected.processGroup && sameStatedProcess(actual.process, expected.process)) return;
   throw new TerminalError(
     'RECEIVER_CHANGED',
     `nothing was typed: the confirmation named ${confirmedName(expected)} as the receiver, but now ${receiverName(now)} would read the input. Read the session (dsh_terminal_read) and send again`,
@@ -190,12 +185,23 @@ export function checkSignalReceiver(now: InputReceiver, expected: ReceiverIdenti
 /** How an error names a receiver as it is now. */
 function receiverName(r: InputReceiver): string {
   if (r.kind === 'exited') return 'nobody (the shell exited)';
-  return r.kind === 'program' ? `\`${r.process.command}\` (pid ${r.process.pid})` : `the shell at its ${r.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
+  if (r.kind === 'program') return `${r.replacedShell ? 'a program that replaced the shell, ' : ''}\`${r.process.command}\` (pid ${r.process.pid}${r.process.executable ? `, running ${r.process.executable}` : ''})`;
+  return `the shell at its ${r.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
+}
+
+/**
+ * True when the process confirmed (`expected`, absent when the confirmation could not identify
+ * it) is the process now (`actual`): the same pid, start time and executable file.
+ */
+function sameStatedProcess(actual: StatedProcess | undefined, expected: StatedProcess | undefined): boolean {
+  if (expected === undefined) return true;
+  if (actual === undefined) return false;
+  return actual.pid === expected.pid && actual.startTime === expected.startTime && actual.dev === expected.dev && actual.ino === expected.ino;
 }
 
 /** How an error names the receiver a confirmation showed (only its identity is kept). */
 function confirmedName(expected: ReceiverIdentity): string {
-  if (expected.kind === 'program') return `a program in process group ${expected.processGroup}`;
+  if (expected.kind === 'program') return `a program in process group ${expected.processGroup}${expected.process ? ` (pid ${expected.process.pid})` : ''}`;
   return expected.kind === 'exited' ? 'nobody' : `the shell at its ${expected.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
 }
 

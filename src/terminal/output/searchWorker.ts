@@ -184,8 +184,8 @@ function run({ job, progress }, post) {
 }
 `;
 
-/** The search workers: one per search running, one kept idle for the next (more run at once when searches overlap). */
-const workers = new BoundedWorkers(WORKER_SOURCE, 1);
+/** The search workers: one per search running (at most SEARCH_POOL_SIZE, searchPool.ts), two kept idle for the next. */
+const workers = new BoundedWorkers(WORKER_SOURCE, 2);
 
 /** The page buffer kept between searches, while no search holds it. */
 let kept: SharedArrayBuffer | undefined;

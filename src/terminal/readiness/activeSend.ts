@@ -60,6 +60,8 @@ export interface SendHost {
   status(): SessionStatus;
   /** The session's terminal, or '' when it cannot be named. */
   ptsIfKnown(): string;
+  /** The shell's process runs another executable than the shell started (see PtySession.shellReplaced). */
+  shellReplaced(): boolean;
   /** SIGINT to the foreground process group (a cancelled send). */
   interrupt(): void;
   /** The stop signal of the command the latest prompt ended, when it was stopped, not ended (commandHistory.ts). */
@@ -289,6 +291,8 @@ export class ActiveSend {
         lastForegroundGroup: this.lastTpgid,
       },
       shellPid: host.shellPid(),
+      // Looked at only where a prompt marker would count: the shell in the foreground after one.
+      shellReplaced: (tpgid === undefined || tpgid === host.shellPid()) && host.markers.last !== 'start' && host.shellReplaced(),
       foregroundGroup: tpgid,
       probe: host.probe,
       timing: { promptGraceMs: host.config.promptGraceMs, quietThresholdMs: host.config.quietThresholdMs },

@@ -75,6 +75,11 @@ export interface ReadinessSnapshot {
   };
   /** The shell's pid, which is also its process group id. */
   shellPid: number;
+  /**
+   * The shell's process runs another executable than the shell started (it `exec`ed a program):
+   * its prompt markers prove nothing, and what reads the terminal is that program.
+   */
+  shellReplaced?: boolean;
   /** The PTY's foreground process group (tpgid); undefined when it cannot be read (no /proc probe). */
   foregroundGroup: number | undefined;
   /** The Linux /proc probe is in use. */
@@ -109,7 +114,7 @@ export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
   // The foreground group read as the shell's own proves the command ended (bash takes the
   // terminal back before it prints the prompt); without it, quiet after the marker stands in.
   const proven = tpgid !== undefined && !s.send.typeAhead;
-  if (shellInForeground && (proven || s.quietMs >= promptGraceMs)) {
+  if (shellInForeground && !s.shellReplaced && (proven || s.quietMs >= promptGraceMs)) {
     if (s.marker.last === 'prompt' && s.marker.promptSeq > s.send.baselineSeq && s.marker.promptTextSeen) {
       return { kind: 'finish', reason: 'stdin_read', waiting: 'shell-prompt' };
     }
@@ -125,7 +130,9 @@ export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
     // echoed the send's input. Keys pressed at the prompt are one small write that readline takes
     // at once; when they did not end the line (Up, Tab) no prompt follows, and readline's wait for
     // the next key (pselect6) is the answer. A program counts in any wait on the terminal.
-    const candidates = tpgid === s.shellPid ? s.waits.filter((w) => w.via === 'read' || s.send.keysAtPrompt) : s.waits;
+    // In the shell's own group, only the shell's own waits answer: another process of its group
+    // reading the terminal (started with job control off) is not the shell reading the input.
+    const candidates = tpgid === s.shellPid ? s.waits.filter((w) => w.pid === s.shellPid && (w.via === 'read' || s.send.keysAtPrompt)) : s.waits;
     const same = seenWait && candidates.find((w) => w.pid === seenWait!.wait.pid && w.tid === seenWait!.wait.tid && w.switches === seenWait!.wait.switches);
     const [first] = candidates;
     if (first === undefined) seenWait = undefined;
@@ -135,7 +142,7 @@ export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
     // its prompt reads at once, before its marker has reached us).
     else if (s.now - seenWait!.at >= promptGraceMs && s.quietMs >= promptGraceMs) {
       const pid = same.pid;
-      if (tpgid !== s.shellPid) return { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: pid };
+      if (tpgid !== s.shellPid || s.shellReplaced) return { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: pid };
       // After PS0 the shell runs a command that reads (its `read` builtin, or a program it became
       // with `exec`); otherwise it waits for a command without a controlled prompt (both PS1 and
       // PROMPT_COMMAND were replaced).

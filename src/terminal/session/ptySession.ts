@@ -28,6 +28,9 @@ import { epollReadsSettled } from '../../proc/epollSetReads';
 import * as proc from '../../proc/procProbe';
 import { LineKeys, LineSource, judgeLeftoverKeys, judgePromptKeys, leftoverKeysError, promptKeysError } from '../input/promptKeys';
 import { readStat } from '../../proc/stat';
+import { type Executable, executableOf, processIdentity, sameExecutable } from '../../proc/processIdentity';
+import { TtyHolders } from '../../proc/ttyHolders';
+import { checkNoOtherReader } from '../input/otherReaders';
 import { SessionProcessTree } from '../../proc/processTree';
 import type { SandboxSummary } from '../sandbox/policy';
 import { type RenderedScreen, TextRenderer } from '../output/screenText';
@@ -53,7 +56,7 @@ import { ShellMarkers } from '../readiness/shellMarkers';
 import { canonicalMode, readlineSettings } from '../../proc/termios';
 import { StartupDir, StartupWatch } from './sessionStartup';
 import { SessionTeardown } from './sessionTeardown';
-import { AllowedSignal, BackendSession, Disposable, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from '../types';
+import { AllowedSignal, BackendSession, Disposable, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, ReceiverProcess, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from '../types';
 import { waitUntil } from '../readiness/waitUntil';
 import { errorMessage } from '../../common/errorMessage';
 import type { Log } from '../../common/log';
@@ -138,6 +141,13 @@ export class PtyBashSession implements BackendSession {
   private active: ActiveSend | undefined;
   private readonly sendHost: SendHost;
   private firstPromptWaiter: (() => void) | undefined;
+  /** The executable the shell ran at its first prompt (with the /proc probe): another one since means it is no longer our shell. */
+  private shellExecutable: Executable | undefined;
+  /** Who has the terminal open, in any session (ttyHolders.ts): checked before every write. */
+  private readonly holders = new TtyHolders(
+    () => this.ptsIfKnown(),
+    () => readStat(this.shellPid)?.ttyNr,
+  );
   /** The first prompt was reached: the startup files ran to the end. */
   private opened = false;
   private closing: Promise<void> | undefined;
@@ -208,6 +218,7 @@ export class PtyBashSession implements BackendSession {
       foreground: () => this.foreground(),
       status: () => this.status(),
       ptsIfKnown: () => this.ptsIfKnown(),
+      shellReplaced: () => this.shellReplaced(),
       interrupt: () => void this.signal('SIGINT'),
       stoppedAtPrompt: () => this.commands.stoppedAtPrompt,
       render: (raw, options) => this.renderThread.render(this.cellSize(), raw, options),
@@ -279,22 +290,40 @@ export class PtyBashSession implements BackendSession {
   receiver(): InputReceiver {
     if (this.exitStatus) return { kind: 'exited' };
     const { tpgid, atPrompt } = this.inputState();
-    if (atPrompt) {
+    const replaced = this.shellReplaced();
+    if (atPrompt && !replaced) {
       const lineKeys = this.lineKeysNow();
       return {
         kind: this.markers.last === 'continuation' ? 'shell-continuation' : 'shell-prompt',
-        process: { pid: this.shellPid, command: this.commandOf(this.shellPid) },
+        process: this.receiverProcess(this.shellPid),
         lineEditing: this.markers.lineEditing !== false,
         ...(lineKeys && { lineKeys }),
       };
     }
     const processGroup = tpgid ?? this.shellPid;
-    if (!this.probe) return { kind: 'program', process: { pid: processGroup, command: this.commandOf(processGroup) }, processGroup };
+    const standIn = replaced && processGroup === this.shellPid ? { replacedShell: true as const } : {};
+    if (!this.probe) return { kind: 'program', process: this.receiverProcess(processGroup), processGroup, ...standIn };
     // The process that will read: one blocked reading the terminal, else the group's leader.
     const { waits, complete } = this.groupWaits(processGroup);
     const pid = waits[0]?.pid ?? processGroup;
     const reading = waits.length > 0 || (complete ? false : undefined);
-    return { kind: 'program', process: { pid, command: this.commandOf(pid) }, processGroup, ...(reading !== undefined && { reading }) };
+    return { kind: 'program', process: this.receiverProcess(pid), processGroup, ...(reading !== undefined && { reading }), ...standIn };
+  }
+
+  /** Process `pid` as a receiver names it: what it says it is, and what the kernel runs (processIdentity.ts). */
+  private receiverProcess(pid: number): ReceiverProcess {
+    const identity = this.probe ? processIdentity(pid) : undefined;
+    return { pid, command: this.commandOf(pid), ...(identity?.executable && { executable: identity.executable.path }), ...(identity && { identity }) };
+  }
+
+  /**
+   * True when the shell's process runs another executable than at its first prompt: it `exec`ed a
+   * program (which may call itself bash and print prompt markers), or its executable can no longer
+   * be read. False without the /proc probe (nothing recorded).
+   */
+  shellReplaced(): boolean {
+    if (this.shellExecutable === undefined || this.exitStatus) return false;
+    return !sameExecutable(executableOf(this.shellPid), this.shellExecutable);
   }
 
   /**
@@ -337,6 +366,7 @@ export class PtyBashSession implements BackendSession {
         if (error) reject(error);
         else {
           this.opened = true;
+          if (this.probe) this.shellExecutable = executableOf(this.shellPid);
           resolve();
         }
       };
@@ -372,6 +402,7 @@ export class PtyBashSession implements BackendSession {
     checkNotCancelled(request.signal);
     await this.settleAfterSignal();
     await this.judgeEpollWaits();
+    if (this.probe) await this.holders.fresh();
     const { tpgid, shellInForeground, atPrompt } = this.inputState();
     if (request.expectReceiver) {
       checkReceiver(this.receiver(), request.expectReceiver);
@@ -402,6 +433,11 @@ export class PtyBashSession implements BackendSession {
     if (refusedNow) throw refusedNow;
     // Cancelled while the send was admitted: its abort listener is armed only with the write.
     checkNotCancelled(request.signal);
+    // Nobody but the receiver reads: the shell alone at its prompt, the foreground group otherwise.
+    if (this.probe) {
+      const receiverGroup = tpgid ?? this.shellPid;
+      checkNoOtherReader(this.holders.now(), this.ptsIfKnown(), (p) => (atPrompt ? p.pid === this.shellPid : p.pgrp === receiverGroup), atPrompt ? 'the shell' : `the foreground process group ${receiverGroup}`, this.shellPid);
+    }
     const input = bytesToWrite(typed, atPrompt, readline, this.modes.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
     this.lineKeys = verdict?.line && { promptSeq: this.markers.promptSeq, keys: verdict.line };
@@ -743,7 +779,8 @@ export class PtyBashSession implements BackendSession {
 
   /** The shell is named by its executable (its command line holds our rc path); others in full. */
   private commandOf(pid: number): string {
-    if (pid === this.shellPid && readStat(pid)?.comm === path.basename(this.config.shell)) return path.basename(this.config.shell);
+    // The shell's short name, while it is still the shell started (a stand-in may write it into its comm).
+    if (pid === this.shellPid && readStat(pid)?.comm === path.basename(this.config.shell) && !this.shellReplaced()) return path.basename(this.config.shell);
     return proc.commandLine(pid, readStat(pid)?.comm ?? '');
   }
 

@@ -12,7 +12,7 @@ import { visibleText } from '../../terminal/input/input';
  */
 export function codeFence(code: string, language = 'sh'): string {
   const shown = visibleText(code, true);
-  const longest = Math.max(2, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
+  const longest = Math.max(2, longestBacktickRun(shown));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${language}\n${shown}\n${fence}`;
 }
@@ -34,8 +34,15 @@ export function escapeMarkdown(text: string): string {
  */
 export function inlineCode(text: string): string {
   const shown = visibleText(String(text));
-  const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
+  const longest = longestBacktickRun(shown);
   const fence = '`'.repeat(longest + 1);
   const pad = shown.startsWith('`') || shown.endsWith('`') || shown === '' ? ' ' : '';
   return `${fence}${pad}${shown}${pad}${fence}`;
+}
+
+/** The longest run of backticks in `text` (0 for none), in one pass however many runs it has. */
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  return longest;
 }

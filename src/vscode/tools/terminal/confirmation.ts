@@ -4,10 +4,14 @@
  * model or a program supplied is made inert (../markdownText.ts). Plain Node, no `vscode`
  * import; the tools wrap the text in a `vscode.MarkdownString`.
  */
+import * as path from 'node:path';
 import { SendInput, keyLabel, visibleText } from '../../../terminal/input/input';
+import { misleadingWords, widestLine } from '../../../terminal/input/readsAs';
 import { PromptKeysRefusal, RefusedKey, judgeLeftoverKeys, judgePromptKeys, lineSourceText, refusalClause, unshownKeyEffect } from '../../../terminal/input/promptKeys';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget } from '../../../terminal/service';
+import type { ReceiverProcess } from '../../../terminal/types';
+import { commandNamesExecutable } from '../../../proc/processIdentity';
 import type { SessionInfo } from '../../../terminal/session/publishedSession';
 import { codeFence, escapeMarkdown, inlineCode } from '../markdownText';
 
@@ -15,34 +19,44 @@ import { codeFence, escapeMarkdown, inlineCode } from '../markdownText';
 const LONG_TEXT_LINES = 10;
 const LONG_TEXT_BYTES = 1024;
 /**
- * Characters of a line a chat code block is sure to show: it does not wrap (`chat.editor.wordWrap`
- * is off by default), so the end of a wider line is out of sight until the block is scrolled
- * sideways. A wider line is stated under the block, with where it is.
+ * Terminal columns of a line a chat code block is sure to show: it does not wrap
+ * (`chat.editor.wordWrap` is off by default), so the end of a wider line is out of sight until the
+ * block is scrolled sideways. A wider line is stated under the block, with where it is.
  */
-const WIDE_LINE_CHARS = 80;
+const WIDE_LINE_COLUMNS = 80;
 
 /**
  * Text to be typed as a confirmation shows it: a code block with the text in full (`codeFence`),
  * then, when it is over {@link LONG_TEXT_LINES} lines or {@link LONG_TEXT_BYTES} UTF-8 bytes or a
- * line is wider than {@link WIDE_LINE_CHARS} characters (code points as `visibleText` shows them:
- * a tab counts as its 8-character notation, near its width), a paragraph with its size and its
+ * line is wider than {@link WIDE_LINE_COLUMNS} terminal columns as the block shows it (readsAs.ts
+ * `columns`: East Asian wide and full-width characters take two, combining marks none, a tab
+ * eight, each notation such as `⟨U+200B⟩` its own characters), a paragraph with its size and its
  * widest line: a chat confirmation shows a block 13 lines high and as wide as the panel, and the
- * rest only by scrolling inside it.
+ * rest only by scrolling inside it. Then the words that do not read as what they are
+ * (readsAs.ts `misleadingWords`: mixed scripts, a command name in lookalike letters).
  */
 export function typedTextBlock(text: string, language: string): string {
   const block = codeFence(text, language);
-  const lines = text.replace(/\n$/, '').split('\n');
+  const shown = visibleText(text.replace(/\n$/, ''), true);
+  let lines = 1;
+  for (let i = shown.indexOf('\n'); i >= 0; i = shown.indexOf('\n', i + 1)) lines++;
   const bytes = Buffer.byteLength(text);
-  let widest = 0;
-  let widestAt = 0;
-  lines.forEach((line, i) => {
-    const width = [...visibleText(line)].length;
-    if (width > widest) [widest, widestAt] = [width, i + 1];
-  });
-  const wide = widest > WIDE_LINE_CHARS;
-  if (lines.length <= LONG_TEXT_LINES && bytes <= LONG_TEXT_BYTES && !wide) return block;
-  const size = `${lines.length} line${lines.length === 1 ? '' : 's'}, ${bytes} bytes, shown in full above.`;
-  return `${block}\n\n${size}${wide ? ` Line ${widestAt} is ${widest} characters long: scroll the block sideways to read it to its end.` : ''}`;
+  const { line: widestAt, columns: widest } = widestLine(shown);
+  const wide = widest > WIDE_LINE_COLUMNS;
+  let message = block;
+  if (lines > LONG_TEXT_LINES || bytes > LONG_TEXT_BYTES || wide) {
+    const size = `${lines} line${lines === 1 ? '' : 's'}, ${bytes} bytes, shown in full above.`;
+    message += `\n\n${size}${wide ? ` Line ${widestAt} is ${widest} columns wide: scroll the block sideways to read it to its end.` : ''}`;
+  }
+  return message + misleadingWordsText(text);
+}
+
+/** The words of `text` that do not read as what they are (readsAs.ts), as a paragraph starting with a blank line; empty for none. */
+function misleadingWordsText(text: string): string {
+  const { words, more } = misleadingWords(text);
+  if (words.length === 0) return '';
+  const listed = words.map((w) => `${inlineCode(w.word)}${w.line > 1 ? ` (line ${w.line})` : ''}: ${escapeMarkdown(w.why)}`);
+  return `\n\n**Not what it looks like**: ${listed.join('; ')}${more ? '; and more such words' : ''}.`;
 }
 
 /** How a confirmation names the program that reads the input, and what happens to the input. */
@@ -57,13 +71,28 @@ export function receiverText(target: SendTarget, keys: boolean): string {
     case 'shell-continuation':
       return `**${escapeMarkdown(r.process.command)} at its continuation prompt**: ${keys ? 'the keys edit the unfinished command' : 'pasted as the next line of an unfinished command'}; ${then}.`;
     case 'program': {
-      const who = `${inlineCode(r.process.command)} (pid ${r.process.pid})`;
+      const who = programName(r.process, r.replacedShell === true);
       if (r.reading === false) return `${who}, which is running and not reading input now: the send is refused unless it reads by then.`;
       return `${who}${r.reading ? ', which is waiting for input' : ''}: ${keys ? 'pressed' : 'typed'}, ${then}.`;
     }
     case 'exited':
       return 'nobody: the shell has exited, so the send will fail.';
   }
+}
+
+/**
+ * A program receiver as a confirmation names it: by the executable the kernel runs when its
+ * command line names another (`**perl** (\`/usr/bin/perl\`), calling itself \`sudo -v\``), since a
+ * process sets its own command line; and, for the shell's process running another executable
+ * than the shell started, that it is not that shell.
+ */
+function programName(p: ReceiverProcess, replacedShell: boolean): string {
+  const exe = p.identity?.executable;
+  const named = exe === undefined || commandNamesExecutable(p.command, exe)
+    ? `${inlineCode(p.command)} (pid ${p.pid}${p.executable ? `, ${inlineCode(p.executable)}` : ''})`
+    : `**${escapeMarkdown(path.basename(exe.path.replace(/ \(deleted\)$/, '')))}** (${inlineCode(exe.path)}), calling itself ${inlineCode(p.command)} (pid ${p.pid})`;
+  if (!replacedShell) return named;
+  return `${named}, **not the shell DSH Bridge started** (the shell's process now runs this program, which may show what looks like the shell's prompt)`;
 }
 
 /** How many keys pressed earlier at the prompt a confirmation lists by name. */
