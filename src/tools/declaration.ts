@@ -45,6 +45,11 @@ export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject> {
    * after the schema, in order; the first problem found is the error.
    */
   readonly rules?: readonly ((input: z.output<S>) => RuleProblem | undefined)[];
+  /**
+   * Names a caller may take for inputs of this tool but are not, each with what to do instead
+   * (said after the list of inputs when such a name is refused).
+   */
+  readonly notInputs?: Readonly<Record<string, string>>;
 }
 
 /** The input type of a declared tool, as the validator returns it. */

@@ -11,6 +11,7 @@
  */
 import type { z } from 'zod';
 import { quoteInput } from '../common/quoteInput';
+import { textHead } from '../common/textHead';
 import { inputJsonSchema, JsonSchema } from './contribution';
 import { textKindOf, textKindText, TextKind, ToolDeclaration, ToolInput } from './declaration';
 import { didYouMean } from './didYouMean';
@@ -64,10 +65,17 @@ function givenText(value: unknown): string {
   return value === undefined ? 'nothing' : quoteInput(value);
 }
 
-/** `a.b[2]`: a path as the error names it. */
+/** Longest property name an error repeats whole, in UTF-16 code units; a longer one is cut. */
+const MAX_NAME_UNITS = 64;
+
+/** `a.b[2]`: a path as the error names it, a name over {@link MAX_NAME_UNITS} cut (`xxxx… (1000000 characters)`). */
 function pathText(path: readonly PropertyKey[]): string {
   let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
+  for (const key of path) {
+    const name = String(key);
+    const shown = name.length > MAX_NAME_UNITS ? `${textHead(name, MAX_NAME_UNITS / 2)} (${name.length} characters)` : name;
+    out += typeof key === 'number' ? `[${key}]` : out ? `.${shown}` : shown;
+  }
   return out;
 }
 
@@ -156,7 +164,7 @@ function issueProblem(declaration: ToolDeclaration, schema: JsonSchema, input: o
       property: pathText(path),
       problem: issue.path.length === 0 ? `is not one of ${declaration.name}'s inputs` : 'is not a declared key',
       given: givenText(valueAt(input, path)),
-      valid: names.length > 0 ? names.join(', ') : `nothing: ${declaration.name} takes no input ({})`,
+      valid: (names.length > 0 ? names.join(', ') : `nothing: ${declaration.name} takes no input ({})`) + (issue.path.length === 0 && Object.hasOwn(declaration.notInputs ?? {}, key) ? `; ${declaration.notInputs![key]}` : ''),
       ...(guess ? { didYouMean: guess } : {}),
     };
   }

@@ -38,6 +38,11 @@ export const RUN = declareTool({
     command: text('multiline', MAX_TEXT_UNITS, 1).describe("The command line to run (printable text; newlines and tabs allowed)."),
     timeoutMs: z.int().min(1).max(2147483647).optional().describe("Absolute time limit in milliseconds. Default 120000."),
   }),
+  notInputs: {
+    // dsh_run's one session is shared by every call: it never leaves the sandbox for one command.
+    sandbox:
+      'dsh_run runs in its own default session, inside the agent sandbox when it is on. To run outside the sandbox, open a session with dsh_terminal_open {sandbox: false} (the person is asked) and use dsh_terminal_send',
+  },
 });
 
 /** `dsh_terminal_open`. */
