@@ -17,7 +17,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { CallToolResult, ErrorCode, ListToolsRequestSchema, McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResult, ErrorCode, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -39,7 +39,7 @@ export interface ToolServerOptions {
   readonly declarations: readonly ToolDeclaration[];
   /**
    * Runs the tool `declaration` with `input` (validated as declared) and answers it; a thrown
-   * error becomes a JSON-RPC error (an Internal Error unless it is an `McpError`).
+   * error becomes a JSON-RPC error (an Internal Error unless it carries a `code`).
    */
   call(declaration: ToolDeclaration, input: Record<string, unknown>, extra: RequestExtra): Promise<CallToolResult>;
   /**
@@ -62,9 +62,23 @@ export function errorResult(message: string): CallToolResult {
 /** A `tools/call` request as it comes, before its params are checked. */
 const LooseCallToolRequestSchema = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
 
-/** An Invalid Params error saying `sentence`, with `data` when given. */
-function invalidParams(sentence: string, data?: unknown): McpError {
-  return new McpError(ErrorCode.InvalidParams, sentence, data);
+/**
+ * An Invalid Params error whose message is `sentence` as it is (the SDK's `McpError` puts "MCP
+ * error -32602: " before it), with `data` when given: the SDK answers a thrown error with its
+ * `code`, `message` and `data`.
+ */
+export class InvalidParamsError extends Error {
+  readonly code = ErrorCode.InvalidParams;
+  constructor(
+    sentence: string,
+    readonly data?: unknown,
+  ) {
+    super(sentence);
+  }
+}
+
+function invalidParams(sentence: string, data?: unknown): InvalidParamsError {
+  return new InvalidParamsError(sentence, data);
 }
 
 /** Builds the server (not connected yet); see the module comment. */
