@@ -59,4 +59,4 @@ export function toolInputMessage(p: ToolInputProblem): string {
  * The shape of a {@link ToolInputError}'s message, for tests and callers that only have the text
  * (an MCP `isError` result, an error thrown through `vscode.lm.invokeTool`).
  */
-export const TOOL_INPUT_MESSAGE = /^(dsh_\w+): (`[^`]+`|the input) (.+) \(got (.+)\); valid: (.+)\.( Did you mean `\w+`\?)?$/s;
+export const TOOL_INPUT_MESSAGE = /^([\w.]+): (`[^`]+`|the input) (.+) \(got (.+)\); valid: (.+)\.( Did you mean `\w+`\?)?$/s;
