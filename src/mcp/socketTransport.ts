@@ -339,7 +339,7 @@ export class SocketTransport implements Transport {
   /** Answers an invalid line or element with its error, when it gets one, and tells `onerror`. */
   private refuseElement(element: Extract<ReadElement, { kind: 'invalid' }>): void {
     this.onerror?.(new Error(element.why));
-    if (element.response) this.socket.write(serializeMessage(element.response as JSONRPCMessage));
+    if (element.response) this.socket.write(serializeMessage(element.response));
   }
 
   /** Refuses a batch the negotiated protocol version does not allow (see the module comment); nothing in it runs. */

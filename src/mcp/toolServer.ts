@@ -110,7 +110,7 @@ export function createToolServer(options: ToolServerOptions): Server {
     }
     let input: Record<string, unknown>;
     try {
-      input = validateToolInput(declaration, args ?? {}) as Record<string, unknown>;
+      input = validateToolInput<ToolDeclaration>(declaration, args ?? {});
     } catch (e) {
       if (e instanceof ToolInputError) return errorResult(e.message);
       throw e;

@@ -54,7 +54,7 @@ function check(declaration: ToolDeclaration, input: unknown): { data: unknown } 
   for (const rule of declaration.rules ?? []) {
     const broken = rule(parsed.data);
     if (broken) {
-      return { problem: { property: broken.property, problem: 'is not valid here', given: givenText((parsed.data as Record<string, unknown>)[broken.property]), valid: broken.valid } };
+      return { problem: { property: broken.property, problem: 'is not valid here', given: givenText(parsed.data[broken.property]), valid: broken.valid } };
     }
   }
   return { data: parsed.data };
