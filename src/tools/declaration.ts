@@ -7,7 +7,7 @@
  * Plain Node, no `vscode` import.
  */
 import { z } from 'zod';
-import { codePointName, firstBadCharacter } from '../terminal/input';
+import { codePointName, firstBadCharacter } from '../terminal/input/input';
 
 /**
  * Whether a call asks the person before it runs: `always` (a side effect: chat shows a

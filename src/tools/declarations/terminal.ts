@@ -3,8 +3,8 @@
  * descriptions and input schemas, in the order package.json lists them. Plain Node.
  */
 import { z } from 'zod';
-import { MAX_KEYS } from '../../terminal/input';
-import { MAX_INPUT_BYTES } from '../../terminal/sendAdmission';
+import { MAX_KEYS } from '../../terminal/input/input';
+import { MAX_INPUT_BYTES } from '../../terminal/input/sendAdmission';
 import { ALLOWED_SIGNALS } from '../../terminal/types';
 import { declareTool, text } from '../declaration';
 

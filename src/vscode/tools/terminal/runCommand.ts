@@ -4,7 +4,7 @@
  * with a hint for keys. Plain Node, no `vscode` import.
  */
 import { TerminalError } from '../../../terminal/errors';
-import { checkText } from '../../../terminal/input';
+import { checkText } from '../../../terminal/input/input';
 
 /**
  * Validates dsh_run's command as text (the rules of src/terminal/input.ts) and returns it.

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SendInput as TypedInput, checkSendInput } from '../../../terminal/input';
+import { SendInput as TypedInput, checkSendInput } from '../../../terminal/input/input';
 import { confirmedIdentity } from '../../../terminal/service';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
