@@ -64,7 +64,7 @@ export function declareTool<S extends z.ZodObject>(declaration: ToolDeclaration<
  * What characters a text input may hold. `multiline`: printable text, newlines and tabs (a
  * command, text to type, a pattern); `line`: printable text on one line (ids, names, paths).
  * Both refuse control characters (C0 but newline and tab, DEL, C1), bidirectional controls and
- * unpaired surrogates, as src/terminal/input.ts `firstBadCharacter` judges them.
+ * unpaired surrogates, as src/terminal/input/input.ts `firstBadCharacter` judges them.
  */
 export type TextKind = 'multiline' | 'line';
 
@@ -76,6 +76,12 @@ export function textKindText(kind: TextKind): string {
 }
 
 /**
+ * The kind of each schema made by {@link text}, by its definition object, which the copies
+ * `.describe()` makes share.
+ */
+const textKinds = new WeakMap<object, TextKind>();
+
+/**
  * A string input of `kind` between `min` and `max` UTF-16 code units. Its JSON Schema is
  * `{type: "string", minLength, maxLength}`; the character rule is checked by the validator, which
  * names the first refused character (`U+0001 at character 3, a control character (Ctrl-A)`).
@@ -83,6 +89,7 @@ export function textKindText(kind: TextKind): string {
 export function text(kind: TextKind, max: number, min = 0) {
   const base = min > 0 ? z.string().min(min).max(max) : z.string().max(max);
   const schema = base.superRefine((value, ctx) => {
+    if (value.length > max) return; // refused for its length already; not scanned
     const bad = firstBadCharacter(value, kind === 'multiline');
     if (!bad) return;
     const position = [...value.slice(0, bad.index)].length + 1;
@@ -91,12 +98,6 @@ export function text(kind: TextKind, max: number, min = 0) {
   textKinds.set(schema.def, kind);
   return schema;
 }
-
-/**
- * The kind of each schema made by {@link text}, by its definition object, which the copies
- * `.describe()` makes share.
- */
-const textKinds = new WeakMap<object, TextKind>();
 
 /**
  * The text kind of a property's schema made by {@link text} (through `.optional()`), or of its
