@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SocketTransport } from '../../src/mcp/socketTransport';
-import { until } from './wait';
+import { within } from './wait';
 
 /** A client connected to a served socket. */
 export interface LineClient {
@@ -54,6 +54,13 @@ export async function lineClient(makeServer: () => Server): Promise<LineClient> 
   const received: unknown[] = [];
   let pending = '';
   let closed = false;
+  /** Called on every value received and when the socket closes. */
+  let waiters: (() => void)[] = [];
+  const wake = () => {
+    const now = waiters;
+    waiters = [];
+    for (const w of now) w();
+  };
   socket.on('data', (d: Buffer) => {
     pending += d.toString('utf8');
     let nl: number;
@@ -62,19 +69,29 @@ export async function lineClient(makeServer: () => Server): Promise<LineClient> 
       pending = pending.slice(nl + 1);
       received.push(JSON.parse(line));
     }
+    wake();
   });
   socket.on('error', () => undefined);
-  socket.on('close', () => (closed = true));
+  socket.on('close', () => {
+    closed = true;
+    wake();
+  });
   const client: LineClient = {
     send: (text) => void socket.write(`${text}\n`),
     received,
     serverErrors,
     closed: () => closed,
-    async next(what, timeoutMs = 10_000) {
+    next(what, timeoutMs = 10_000) {
       const at = received.length;
-      await until(what, () => received.length > at || closed, timeoutMs);
-      if (received.length <= at) throw new Error(`the connection closed before ${what}`);
-      return received[at];
+      const arrived = new Promise<unknown>((resolve, reject) => {
+        const check = () => {
+          if (received.length > at) resolve(received[at]);
+          else if (closed) reject(new Error(`the connection closed before ${what}`));
+          else waiters.push(check);
+        };
+        check();
+      });
+      return within(timeoutMs, what, arrived);
     },
     async listTools(id) {
       const answer = client.next(`the answer to tools/list ${String(id)}`);
