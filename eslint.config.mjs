@@ -9,7 +9,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 /** Folders whose code must run under plain Node: they never import `vscode`. */
-const SEAMS = ['src/terminal/**', 'src/lsp/**', 'src/tmux/**', 'src/mcp/**', 'src/proc/**', 'src/common/**', 'src/approval/**'];
+const SEAMS = ['src/terminal/**', 'src/lsp/**', 'src/tmux/**', 'src/mcp/**', 'src/proc/**', 'src/common/**', 'src/approval/**', 'src/tools/**'];
 
 /** Why navigation (src/lsp) and the terminal (src/terminal) never import each other. */
 const INDEPENDENT_SEAMS = 'Navigation and the terminal are independent seams: what both need (process inspection) lives in src/proc/ or src/common/.';

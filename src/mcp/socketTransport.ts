@@ -6,11 +6,11 @@
  * Reading: lines are found in time linear in the bytes (./lineSplitter.ts). A message longer than
  * {@link MAX_MESSAGE_BYTES} is not read: its bytes up to its newline are looked at once for its
  * top-level id (./messageIdScanner.ts) and dropped, never held, and in its place the client gets
- * an Invalid Request error with that id (without one when the id cannot be told, none for a
+ * an Invalid Request error with that id (id null when the id cannot be told, none for a
  * notification or an answer) saying what the limit is and what to do; `onerror` gets the same
  * message, and the connection goes on with the next message. An unfinished message that gets no
  * new byte for {@link PARTIAL_MESSAGE_TIMEOUT_MS} while the window reads ends the connection: the
- * client is sent a JSON-RPC error without an id saying why (Invalid Request), `onerror` gets the
+ * client is sent a JSON-RPC error with id null saying why (Invalid Request), `onerror` gets the
  * same message, and the socket is closed. Node runs due timers before it reads sockets, so after
  * the extension host's thread was busy past the timeout the rest of the message may be waiting
  * unread: when the time is up the transport lets the socket be read once more (one turn of the
@@ -37,11 +37,23 @@
  * handler that goes on after a cancellation (a confirmation dialog still open) thus keeps holding
  * its place. A request whose id is in flight already is not handed on: it is answered with an
  * Invalid Request error at once.
+ *
+ * JSON-RPC 2.0 as specified (./jsonRpcMessage.ts reads each line): a line that is not JSON gets a
+ * Parse error (−32700) with id null; one that is JSON but not a valid message gets an Invalid
+ * Request (−32600) with its id when it can be read, else null, saying what is wrong; `onerror`
+ * gets the same; the connection goes on with the next line either way. A batch (a JSON array) is
+ * answered as the protocol version the client negotiated in `initialize` says: MCP 2025-03-26
+ * allows batches, so each element is taken as if it came alone and the answers go back as one
+ * array once every request in it has its answer (none when it holds only notifications); any other
+ * version (2025-06-18 removed batches), or a batch before `initialize` was answered, gets an array
+ * of Invalid Request errors, one for each request in it (a single one with id null when it holds
+ * none), and nothing in it runs.
  */
 import type { Socket } from 'node:net';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type JSONRPCErrorResponse, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { readLine, type ReadElement, type ReadLine } from './jsonRpcMessage';
 import { LineSplitter, OverlongLine } from './lineSplitter';
 import { MessageIdScanner } from './messageIdScanner';
 
@@ -78,6 +90,15 @@ export interface SocketTransportOptions {
    * Overrides {@link PARTIAL_MESSAGE_TIMEOUT_MS} (ms, a positive number of at most 2^31 - 1).
    */
   partialMessageTimeoutMs?: number;
+}
+
+/** The MCP protocol versions that allow JSON-RPC batches (2025-03-26 added them, 2025-06-18 removed them). */
+export const BATCH_PROTOCOL_VERSIONS: readonly string[] = ['2025-03-26'];
+
+/** A batch being answered: the keys of its requests still unanswered, and the answers so far. */
+interface Batch {
+  readonly pending: Set<string>;
+  readonly responses: JSONRPCMessage[];
 }
 
 /** The key of a JSON-RPC id (a string or a number; JSON keeps `1` and `"1"` apart). */
@@ -120,6 +141,12 @@ export class SocketTransport implements Transport {
   /** The bytes of {@link waiting}. */
   private waitingBytes = 0;
   private closed = false;
+  /** The key of the client's `initialize` request, until it is answered. */
+  private initializeKey: string | undefined;
+  /** The protocol version the answer to `initialize` gave, once sent. */
+  private protocolVersion: string | undefined;
+  /** The batch each request of a batch being answered belongs to, by {@link idKey} of its id. */
+  private readonly batchOf = new Map<string, Batch>();
 
   /**
    * @param socket a connection past the handshake (paused; started by {@link start}).
@@ -166,13 +193,27 @@ export class SocketTransport implements Transport {
     return new Promise((resolve, reject) => {
       if (this.closed || this.socket.destroyed) return reject(new Error('the MCP client is gone'));
       let answered: InFlight | undefined;
+      let batch: Batch | undefined;
       if (('result' in message || 'error' in message) && 'id' in message && message.id !== undefined) {
         const key = idKey(message.id);
         answered = this.inFlight.get(key);
         this.inFlight.delete(key);
+        if (key === this.initializeKey && 'result' in message) {
+          const version = (message.result as { protocolVersion?: unknown }).protocolVersion;
+          if (typeof version === 'string') this.protocolVersion = version;
+          this.initializeKey = undefined;
+        }
+        batch = this.batchOf.get(key);
+        if (batch) this.batchOf.delete(key);
       }
       const related = options?.relatedRequestId === undefined ? undefined : this.inFlight.get(idKey(options.relatedRequestId));
-      if ((answered ?? related)?.cancellation.signal.aborted) resolve();
+      const cancelled = (answered ?? related)?.cancellation.signal.aborted === true;
+      if (batch) {
+        batch.pending.delete(idKey((message as { id: RequestId }).id));
+        if (!cancelled) batch.responses.push(message);
+        this.flushIfDone(batch);
+        resolve();
+      } else if (cancelled) resolve();
       else this.socket.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
       if (answered) this.pump();
     });
@@ -193,13 +234,13 @@ export class SocketTransport implements Transport {
   }
 
   /**
-   * Ends the connection over a broken stream: sends the client a JSON-RPC error without an id
+   * Ends the connection over a broken stream: sends the client a JSON-RPC error with id null
    * saying `why`, reports it through `onerror`, and closes (the socket goes once the line is out,
    * or after a second).
    */
   private fail(why: string): void {
     if (this.closed) return;
-    this.socket.end(serializeMessage({ jsonrpc: '2.0', error: { code: ErrorCode.InvalidRequest, message: why } }));
+    this.socket.end(serializeMessage(invalidRequest(null as unknown as RequestId, why))); // id null: no request's
     setTimeout(() => this.socket.destroy(), 1000).unref();
     this.onerror?.(new Error(why));
     this.closeOnce();
@@ -255,20 +296,68 @@ export class SocketTransport implements Transport {
         this.refuseOverlong(line);
         continue;
       }
-      let message: JSONRPCMessage;
-      try {
-        message = deserializeMessage(line.toString('utf8').replace(/\r$/, ''));
-      } catch (e) {
-        this.onerror?.(e as Error); // one bad line; the next may be fine
-        continue;
-      }
-      this.take(message, line.length);
+      this.takeLine(readLine(line.toString('utf8').replace(/\r$/, '')), line.length);
     }
     if (this.closed) return;
     const reading = !this.waitingFull();
     if (reading) this.socket.resume();
     else this.socket.pause();
     this.watchUnfinished(reading);
+  }
+
+  /**
+   * A line just read (`bytes` long): a message is taken, an invalid one answered with its error
+   * (one bad line; the next may be fine), a batch answered or refused (see the module comment).
+   */
+  private takeLine(read: ReadLine, bytes: number): void {
+    if (read.kind === 'message') return this.take(read.message, bytes);
+    if (read.kind === 'invalid') return this.refuseElement(read);
+    if (!this.protocolVersion || !BATCH_PROTOCOL_VERSIONS.includes(this.protocolVersion)) return this.refuseBatch(read.elements);
+    const batch: Batch = { pending: new Set(), responses: [] };
+    const share = Math.ceil(bytes / read.elements.length);
+    for (const element of read.elements) {
+      if (element.kind === 'invalid') {
+        this.onerror?.(new Error(element.why));
+        if (element.response) batch.responses.push(element.response);
+        continue;
+      }
+      const message = element.message;
+      if (isRequest(message)) {
+        const key = idKey(message.id);
+        if (this.inFlight.has(key) || this.batchOf.has(key) || batch.pending.has(key) || this.waiting.some((w) => isRequest(w.message) && idKey(w.message.id) === key)) {
+          batch.responses.push(invalidRequest(message.id, `the request id ${key} is in use by another request; give each request an id of its own`));
+          continue;
+        }
+        batch.pending.add(key);
+        this.batchOf.set(key, batch);
+      }
+      this.take(message, share);
+    }
+    this.flushIfDone(batch);
+  }
+
+  /** Answers an invalid line or element with its error, when it gets one, and tells `onerror`. */
+  private refuseElement(element: Extract<ReadElement, { kind: 'invalid' }>): void {
+    this.onerror?.(new Error(element.why));
+    if (element.response) this.socket.write(serializeMessage(element.response));
+  }
+
+  /** Refuses a batch the negotiated protocol version does not allow (see the module comment); nothing in it runs. */
+  private refuseBatch(elements: readonly ReadElement[]): void {
+    const why = this.protocolVersion
+      ? `Invalid Request: MCP ${this.protocolVersion}, the protocol version of this connection, has no JSON-RPC batches (only ${BATCH_PROTOCOL_VERSIONS.join(', ')} has); send each message on its own line`
+      : 'Invalid Request: a JSON-RPC batch before initialize was answered; send initialize alone, then each message on its own line';
+    this.onerror?.(new Error(why));
+    const responses = elements.flatMap((e) => (e.kind === 'message' && isRequest(e.message) ? [invalidRequest(e.message.id, why)] : e.kind === 'invalid' && e.response ? [e.response] : []));
+    const answer = responses.length > 0 ? responses : { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: why } };
+    this.socket.write(serializeMessage(answer as unknown as JSONRPCMessage));
+  }
+
+  /** Writes a batch's answers as one array once none of its requests waits for one (nothing when it has none). */
+  private flushIfDone(batch: Batch): void {
+    if (batch.pending.size > 0 || this.closed || this.socket.destroyed) return;
+    if (batch.responses.length > 0) this.socket.write(serializeMessage(batch.responses as unknown as JSONRPCMessage));
+    batch.responses.length = 0;
   }
 
   /** Whether a request must wait before it is handed on: the in-flight bound, or answers unsent. */
@@ -315,6 +404,13 @@ export class SocketTransport implements Transport {
     if (at === -1) return;
     this.waitingBytes -= this.waiting[at]!.bytes;
     this.waiting.splice(at, 1);
+    // A request of a batch that never runs: its batch no longer waits for it.
+    const batch = this.batchOf.get(key);
+    if (batch) {
+      this.batchOf.delete(key);
+      batch.pending.delete(key);
+      this.flushIfDone(batch);
+    }
   }
 
   /** Hands `message` on; a request becomes in flight, or is refused when its id is in flight already. */
@@ -326,6 +422,7 @@ export class SocketTransport implements Transport {
         return;
       }
       this.inFlight.set(key, { cancellation: new AbortController() });
+      if (message.method === 'initialize') this.initializeKey = key;
     }
     this.onmessage?.(message);
   }
@@ -333,7 +430,7 @@ export class SocketTransport implements Transport {
   /**
    * Answers a message longer than {@link MAX_MESSAGE_BYTES}, which was not read, with an Invalid
    * Request error: with its id when its top level was read through and has a string or number
-   * id; not at all when it is a notification (a method, no id) or an answer; else without an id.
+   * id; not at all when it is a notification (a method, no id) or an answer; else with id null.
    * Tells `onerror` either way.
    */
   private refuseOverlong(line: OverlongLine<MessageIdScanner>): void {
@@ -349,8 +446,8 @@ export class SocketTransport implements Transport {
 
   /** Answers request `id` (undefined: a message whose id is not known) with an Invalid Request error without handing it on. */
   private refuse(id: RequestId | undefined, why: string): void {
-    const error = { code: ErrorCode.InvalidRequest, message: why };
-    this.socket.write(serializeMessage(id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', id, error }));
+    // JSON-RPC 2.0: the id is null when it could not be read.
+    this.socket.write(serializeMessage(invalidRequest(id ?? (null as unknown as RequestId), why)));
   }
 
   private closeOnce(): void {
@@ -360,8 +457,14 @@ export class SocketTransport implements Transport {
     this.watchUnfinished(false);
     this.waiting = [];
     this.waitingBytes = 0;
+    this.batchOf.clear();
     for (const request of this.inFlight.values()) request.cancellation.abort(new Error('the MCP client disconnected'));
     this.inFlight.clear();
     this.onclose?.();
   }
+}
+
+/** An Invalid Request error answering request `id`. */
+function invalidRequest(id: RequestId, why: string): JSONRPCErrorResponse {
+  return { jsonrpc: '2.0', id, error: { code: ErrorCode.InvalidRequest, message: why } };
 }

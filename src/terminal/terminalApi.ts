@@ -18,6 +18,10 @@ import type { OpenOptions, SessionEvent, TerminalService } from './service';
 import type { Owner } from './owner';
 import type { SessionInfo } from './session/publishedSession';
 import type { Disposable, ReadRequest, ReadResult, SendRequest, SendResult, SignalResult } from './types';
+import { declareTool, type ToolDeclaration, type ToolInput } from '../tools/declaration';
+import { TERMINAL_HISTORY } from '../tools/declarations/terminal';
+import { ToolInputError } from '../tools/inputError';
+import { validateToolInput } from '../tools/validateInput';
 
 /** An owner as another extension holds it: disposing it closes every session it opened. */
 export interface OwnerHandle extends Disposable {
@@ -120,7 +124,7 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
       const o = real(owner);
       return copy(await service.readAsync(o, sessionId, { ...request }));
     },
-    history: (owner: OwnerHandle, sessionId: string, request: HistoryRequest = {}) => copy(service.history(real(owner), sessionId, { ...requestObject('history', request) })),
+    history: (owner: OwnerHandle, sessionId: string, request: HistoryRequest = {}) => copy(service.history(real(owner), sessionId, asDeclared(HISTORY_REQUEST, request))),
     command: (owner: OwnerHandle, sessionId: string, index: number) => copy(service.command(real(owner), sessionId, index)),
     async search(owner: OwnerHandle, sessionId: string, request: SearchRequest) {
       const o = real(owner);
@@ -151,4 +155,20 @@ function requestObject<T extends object>(call: string, request: T): T {
     throw new TerminalError('INVALID_ARGUMENT', `${call}(owner, sessionId, request): request must be an object of the tool's input fields`);
   }
   return request;
+}
+
+/** `history`'s request: `dsh_terminal_history`'s input without `sessionId` (the call's own argument). */
+const HISTORY_REQUEST = declareTool({ ...TERMINAL_HISTORY, name: 'exports.terminal.history', input: TERMINAL_HISTORY.input.omit({ sessionId: true }), rules: [] });
+
+/**
+ * `request` checked as `declaration` declares it (src/tools/validateInput.ts), as a copy.
+ * @throws TerminalError INVALID_ARGUMENT whose message is the tool input error's.
+ */
+function asDeclared<D extends ToolDeclaration>(declaration: D, request: unknown): ToolInput<D> {
+  try {
+    return validateToolInput(declaration, request);
+  } catch (e) {
+    if (e instanceof ToolInputError) throw new TerminalError('INVALID_ARGUMENT', e.message);
+    throw e;
+  }
 }

@@ -369,7 +369,7 @@ describe('MCP endpoint (plain Node)', function () {
     assert.deepEqual(client.lines[0], { jsonrpc: '2.0', id: 1, result: { tools: [] } });
     assert.deepEqual(
       client.lines.slice(1, 4).map((line) => line.id),
-      [stringId, 42, undefined],
+      [stringId, 42, null],
     );
     for (const line of client.lines.slice(1, 4)) {
       const error = line.error as { code: number; message: string };

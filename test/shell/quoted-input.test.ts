@@ -4,9 +4,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { quoteInput } from '../../src/common/quoteInput';
-import { validateCallHierarchyInput, validateDiagnosticsInput, validateSymbolsInput } from '../../src/lsp/features/input';
 import { parseUri } from '../../src/lsp/uri';
-import { optionalBoolean, optionalInteger } from '../../src/vscode/tools/terminal/args';
+import { CALL_HIERARCHY, DIAGNOSTICS, SYMBOLS } from '../../src/tools/declarations/navigation';
+import { TERMINAL_READ, TERMINAL_SEND } from '../../src/tools/declarations/terminal';
+import { validateToolInput } from '../../src/tools/validateInput';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { errorMessage } from '../../src/common/errorMessage';
 
@@ -40,8 +41,8 @@ describe('values quoted in errors', () => {
   });
 
   it('terminal tool arguments', () => {
-    bounded(messageOf(() => optionalInteger({ timeoutMs: huge }, 'timeoutMs', 1)));
-    bounded(messageOf(() => optionalBoolean({ raw: huge }, 'raw')));
+    bounded(messageOf(() => validateToolInput(TERMINAL_SEND, { sessionId: 'pty-1', timeoutMs: huge })));
+    bounded(messageOf(() => validateToolInput(TERMINAL_READ, { sessionId: 'pty-1', raw: huge })));
   });
 
   describe('terminal service', function () {
@@ -60,12 +61,12 @@ describe('values quoted in errors', () => {
   });
 
   it('navigation tool input and URIs', () => {
-    bounded(messageOf(() => validateSymbolsInput({ query: 'a', kinds: [huge] })));
-    bounded(messageOf(() => validateSymbolsInput({ query: 'a', offset: huge })));
-    bounded(messageOf(() => validateDiagnosticsInput({ severity: huge })));
-    bounded(messageOf(() => validateCallHierarchyInput({ filePath: 'a.ts', line: 1, column: 1, direction: huge })));
-    bounded(messageOf(() => validateCallHierarchyInput({ filePath: 'a.ts', line: huge, column: 1, direction: 'incoming' })));
+    bounded(messageOf(() => validateToolInput(SYMBOLS, { query: 'a', kinds: [huge] })));
+    bounded(messageOf(() => validateToolInput(SYMBOLS, { query: 'a', offset: huge })));
+    bounded(messageOf(() => validateToolInput(DIAGNOSTICS, { severity: huge })));
+    bounded(messageOf(() => validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: 1, column: 1, direction: huge })));
+    bounded(messageOf(() => validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: huge, column: 1, direction: 'incoming' })));
     bounded(messageOf(() => parseUri(huge)));
-    assert.ok(messageOf(() => validateSymbolsInput({ query: 'a', [huge]: 1 })).length < 1000, 'an unknown key is quoted in full');
+    assert.ok(messageOf(() => validateToolInput(SYMBOLS, { query: 'a', [huge]: 1 })).length < 1000, 'an unknown key is quoted in full');
   });
 });

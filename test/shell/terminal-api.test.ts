@@ -103,7 +103,8 @@ describe('the API facades', function () {
 
     // Bad input is named; another owner's session is out of reach; results are copies.
     assert.throws(() => terminal.history(mine, sessionId, { count: 0 }), (e: Error) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT' && /count/.test(e.message));
-    assert.throws(() => terminal.history(mine, sessionId, 'all' as never), (e: Error) => e instanceof TerminalError && /request must be an object/.test(e.message));
+    assert.throws(() => terminal.history(mine, sessionId, 'all' as never), (e: Error) => e instanceof TerminalError && /^exports\.terminal\.history: the input is not an object \(got "all"\); valid: an object of exports\.terminal\.history's inputs: offset\?, count\?, failed\?, contains\?/.test(e.message));
+    assert.throws(() => terminal.history(mine, sessionId, { count: 5, fail: true } as never), (e: Error) => e instanceof TerminalError && /`fail` is not one of .*Did you mean `failed`\?$/.test(e.message));
     assert.throws(() => terminal.command(mine, sessionId, 99), (e: Error) => e instanceof TerminalError && /no such command/.test(e.message));
     await assert.rejects(terminal.search(mine, sessionId, { pattern: '(', regex: true }), (e: Error) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT');
     await assert.rejects(terminal.search(mine, sessionId, undefined as never), (e: Error) => e instanceof TerminalError && /request must be an object/.test(e.message));

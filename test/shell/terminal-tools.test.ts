@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerminalError } from '../../src/terminal/errors';
 import { codeFence, escapeMarkdown, inlineCode } from '../../src/vscode/tools/markdownText';
-import { checkRunCommand, optionalBoolean, optionalInteger, requireString } from '../../src/vscode/tools/terminal/args';
+import { checkRunCommand } from '../../src/vscode/tools/terminal/runCommand';
 import {
   closeConfirmationText,
   newSessionRunText,
@@ -27,33 +27,7 @@ function refuses(fn: () => unknown, message: RegExp): void {
   assert.throws(fn, (e: unknown) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT' && message.test(e.message));
 }
 
-describe('terminal tools: argument checks', () => {
-  it('requireString takes a non-empty string and names the field otherwise', () => {
-    assert.equal(requireString({ sessionId: 'pty-1' }, 'sessionId'), 'pty-1');
-    for (const bad of [undefined, null, '', 3, ['pty-1'], { id: 'pty-1' }]) {
-      refuses(() => requireString({ sessionId: bad }, 'sessionId'), /^sessionId is required and must be a non-empty string$/);
-    }
-  });
-
-  it('optionalInteger takes absent, null or an integer at or above the minimum, and says what was sent otherwise', () => {
-    assert.equal(optionalInteger({}, 'timeoutMs', 1), undefined);
-    assert.equal(optionalInteger({ timeoutMs: null }, 'timeoutMs', 1), undefined);
-    assert.equal(optionalInteger({ timeoutMs: 1 }, 'timeoutMs', 1), 1);
-    assert.equal(optionalInteger({ offset: 0 }, 'offset', 0), 0);
-    refuses(() => optionalInteger({ timeoutMs: 0 }, 'timeoutMs', 1), /^timeoutMs must be an integer ≥ 1 \(got 0\)$/);
-    refuses(() => optionalInteger({ timeoutMs: 1.5 }, 'timeoutMs', 1), /\(got 1\.5\)$/);
-    refuses(() => optionalInteger({ timeoutMs: '100' }, 'timeoutMs', 1), /\(got "100"\)$/);
-    refuses(() => optionalInteger({ offset: -1 }, 'offset', 0), /^offset must be an integer ≥ 0 \(got -1\)$/);
-  });
-
-  it('optionalBoolean takes absent, null, true or false only', () => {
-    assert.equal(optionalBoolean({}, 'raw'), undefined);
-    assert.equal(optionalBoolean({ raw: null }, 'raw'), undefined);
-    assert.equal(optionalBoolean({ raw: false }, 'raw'), false);
-    refuses(() => optionalBoolean({ raw: 'true' }, 'raw'), /^raw must be true or false \(got "true"\)$/);
-    refuses(() => optionalBoolean({ raw: 1 }, 'raw'), /\(got 1\)$/);
-  });
-
+describe('terminal tools: the command dsh_run types', () => {
   it("checkRunCommand takes text with newlines and tabs, refuses controls and points to keys", () => {
     assert.equal(checkRunCommand('make\ttest\n'), 'make\ttest\n');
     refuses(() => checkRunCommand(''), /^command is required and must be a non-empty string$/);

@@ -15,7 +15,8 @@ import { formatBytes, TOOL_OUTPUT_CAP_BYTES } from '../../src/common/toolResultC
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { FeatureRegistry } from '../../src/lsp/features/registry';
-import { TOOL_INPUT_KEYS, validateCallHierarchyInput, validateDiagnosticsInput, validateSymbolsInput, QUERY_MAX_CHARS } from '../../src/lsp/features/input';
+import { CALL_HIERARCHY, DIAGNOSTICS, QUERY_MAX_UNITS, SYMBOLS } from '../../src/tools/declarations/navigation';
+import { validateToolInput } from '../../src/tools/validateInput';
 import { SYMBOL_KINDS, type CallEdge, type CallHierarchyProvider, type CallItem, type SymbolItem } from '../../src/lsp/features/types';
 import { LspService } from '../../src/lsp/service';
 import { packageJson } from '../helpers/packageJson';
@@ -177,30 +178,30 @@ describe('feature selection by file extension and input rules', () => {
   });
 
   it('bad input is refused saying what is valid', () => {
-    assert.throws(() => validateSymbolsInput({}), /pass query .* or filePath/);
-    assert.throws(() => validateSymbolsInput({ query: '  ' }), /query is empty: give 1\.\.200 characters/);
-    assert.throws(() => validateSymbolsInput({ query: 'x'.repeat(QUERY_MAX_CHARS + 1) }), /query is too long \(201 characters\)/);
-    assert.throws(() => validateSymbolsInput({ query: 'a', filePath: 'a.ts' }), /not both/);
-    assert.throws(() => validateSymbolsInput({ query: 'a', kinds: ['Klass'] }), /unknown symbol kind "Klass"; valid: File, Module/);
-    assert.throws(() => validateSymbolsInput({ query: 'a', limit: 501 }), /limit must be an integer in 1\.\.500/);
-    assert.throws(() => validateSymbolsInput({ query: 'a', line: 3 }), /does not take "line"/);
-    assert.throws(() => validateDiagnosticsInput({ severity: 'fatal' }), /severity must be one of error, warning, information, hint/);
-    assert.throws(() => validateCallHierarchyInput({ filePath: 'a.ts', line: 1, column: 1, direction: 'up' }), /direction must be "incoming" .* or "outgoing"/);
-    assert.throws(() => validateCallHierarchyInput({ filePath: 'a.ts', line: 1, column: 1, direction: 'incoming', depth: 9 }), /depth must be an integer in 1\.\.5/);
-    assert.deepEqual(validateCallHierarchyInput({ filePath: 'a.ts', line: 2, column: 3, direction: 'outgoing' }), { filePath: 'a.ts', line: 2, column: 3, direction: 'outgoing', depth: 1 });
+    assert.throws(() => validateToolInput(SYMBOLS, {}), /dsh_symbols: `query` is not valid here \(got nothing\); valid: query \(a symbol name, for workspace symbols\) or filePath/);
+    assert.throws(() => validateToolInput(SYMBOLS, { query: '  ' }), /`query` .*valid: 1\.\.200 characters of a symbol name, not only white space/);
+    assert.throws(() => validateToolInput(SYMBOLS, { query: 'x'.repeat(QUERY_MAX_UNITS + 1) }), /`query` is not valid \(got "x+…" \(201 characters\)\); valid: printable text on one line.*1\.\.200 characters/);
+    assert.throws(() => validateToolInput(SYMBOLS, { query: 'a', filePath: 'a.ts' }), /not both/);
+    assert.throws(() => validateToolInput(SYMBOLS, { query: 'a', kinds: ['Klass'] }), /`kinds\[0\]` is not valid \(got "Klass"\); valid: one of File, Module/);
+    assert.throws(() => validateToolInput(SYMBOLS, { query: 'a', limit: 501 }), /`limit` is not valid \(got 501\); valid: an integer in 1\.\.500/);
+    assert.throws(() => validateToolInput(SYMBOLS, { query: 'a', line: 3 }), /`line` is not one of dsh_symbols's inputs \(got 3\); valid: query, filePath, kinds, offset, limit/);
+    assert.throws(() => validateToolInput(DIAGNOSTICS, { severity: 'fatal' }), /`severity` .*valid: one of error, warning, information, hint/);
+    assert.throws(() => validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: 1, column: 1, direction: 'up' }), /`direction` .*valid: one of incoming, outgoing/);
+    assert.throws(() => validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: 1, column: 1, direction: 'incoming', depth: 9 }), /`depth` .*valid: an integer in 1\.\.5/);
+    assert.deepEqual(validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: 2, column: 3, direction: 'outgoing' }), { filePath: 'a.ts', line: 2, column: 3, direction: 'outgoing' });
   });
 
   it('package.json declares each new tool with exactly the inputs and bounds the code takes', () => {
     const tools = packageJson().contributes.languageModelTools;
-    for (const [name, keys] of Object.entries(TOOL_INPUT_KEYS)) {
-      const tool = tools.find((t) => t.name === name);
-      assert.ok(tool, `${name} is in package.json`);
-      assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), [...keys], name);
-      assert.match(tool.modelDescription, /Returns/);
+    for (const declaration of [SYMBOLS, DIAGNOSTICS, CALL_HIERARCHY]) {
+      const tool = tools.find((t) => t.name === declaration.name);
+      assert.ok(tool, `${declaration.name} is in package.json`);
+      assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), Object.keys(declaration.input.shape).sort(), declaration.name);
+    assert.match(tool.modelDescription, /Returns/);
       assert.match(tool.modelDescription, /Limits/);
     }
     const sym = tools.find((t) => t.name === 'dsh_symbols')!.inputSchema.properties;
-    assert.equal(sym.query!.maxLength, QUERY_MAX_CHARS);
+    assert.equal(sym.query!.maxLength, QUERY_MAX_UNITS);
     assert.equal(sym.limit!.maximum, 500);
     assert.deepEqual(sym.kinds!.items!.enum, [...SYMBOL_KINDS]);
     const diag = tools.find((t) => t.name === 'dsh_diagnostics')!.inputSchema.properties;

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import { TerminalError } from '../../src/terminal/errors';
 import { MAX_INPUT_BYTES, checkKeys, checkSendInput } from '../../src/terminal/input/input';
 import { MAX_SEARCHES_PER_OWNER, SEARCH_POOL_SIZE } from '../../src/terminal/output/searchPool';
-import { checkRunCommand } from '../../src/vscode/tools/terminal/args';
+import { checkRunCommand } from '../../src/vscode/tools/terminal/runCommand';
 import { Harness, harness } from '../helpers/terminalHarness';
 
 const code = (c: string) => (e: unknown) => e instanceof TerminalError && e.code === c;

@@ -42,7 +42,7 @@ function checkTextSize(text: string, field: string): void {
 }
 
 /** Where a refused character sits in the text and what it is. */
-interface BadCharacter {
+export interface BadCharacter {
   /** 0-based index in UTF-16 code units. */
   index: number;
   codePoint: number;
@@ -97,7 +97,7 @@ function ctrlKeyName(cp: number): string {
  * false also refuses newline and tab (single-line labels such as a session name); `shownOnly`
  * also returns what is typed but shown by code point (invisible characters, `⟨`).
  */
-function firstBadCharacter(text: string, allowLineBreaks: boolean, shownOnly = false): BadCharacter | undefined {
+export function firstBadCharacter(text: string, allowLineBreaks: boolean, shownOnly = false): BadCharacter | undefined {
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
     if (unit >= 0xd800 && unit <= 0xdfff) {

@@ -1,7 +1,7 @@
 /**
- * One MCP client connection: an MCP `Server` (the official SDK) serving the extension's Language
- * Model Tools under the same names, input schemas and descriptions (read from package.json
- * `contributes.languageModelTools`, the one definition), with the same results (each
+ * One MCP client connection: an MCP `Server` (the official SDK, ../../mcp/toolServer.ts) serving
+ * the extension's Language Model Tools under the same names, input schemas and descriptions (the
+ * tool declarations, src/tools/toolDeclarations.ts), their input validated as declared, with the same results (each
  * `LanguageModelTextPart` becomes an MCP text content item) and the same errors (as `isError`
  * results). Every connection is its own {@link Owner}: it sees and acts on its own sessions only,
  * and when it disconnects its sessions are closed with their process groups. A call runs the same
@@ -10,25 +10,26 @@
  */
 import type { Socket } from 'node:net';
 import * as vscode from 'vscode';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, CallToolResult, ListToolsRequestSchema, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { quoteInput } from '../../common/quoteInput';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { visibleText } from '../../terminal/input/input';
 import { SocketTransport } from '../../mcp/socketTransport';
+import { createToolServer, errorResult } from '../../mcp/toolServer';
+import type { ToolDeclaration } from '../../tools/declaration';
 import type { TerminalService } from '../../terminal/service';
 import type { Owner } from '../../terminal/owner';
 import type { McpClientOwners } from './clientOwners';
 import { McpApproval, McpDeniedError } from './approval';
 import { grantByClient } from '../tools/approvalGrant';
-import type { ContributedTool, ToolImpl } from '../tools/registry';
+import type { ToolImpl } from '../tools/registry';
 import { UNTRUSTED_MESSAGE } from '../tools/terminal/terminalTool';
 import { errorMessage } from '../../common/errorMessage';
 
 /** What a connection needs from the extension. */
 export interface McpConnectionDeps {
   service: TerminalService;
-  /** The contributed tools (package.json), in order. */
-  definitions: readonly ContributedTool[];
+  /** The tools served, in order. */
+  declarations: readonly ToolDeclaration[];
   /** One instance of every tool acting for `owner`, by name. */
   toolsFor(owner: Owner): Map<string, ToolImpl>;
   /** Where the connection's owner is registered for the panel mirrors. */
@@ -36,20 +37,6 @@ export interface McpConnectionDeps {
   log: vscode.LogOutputChannel;
   /** The extension's version, reported as the MCP server's version. */
   version: string;
-}
-
-/** The MCP `Tool` entries of `definitions`: name, description and input schema as contributed. */
-export function mcpToolList(definitions: readonly ContributedTool[]): Tool[] {
-  return definitions.map((d) => ({
-    name: d.name,
-    description: d.modelDescription,
-    inputSchema: (d.inputSchema ?? { type: 'object', properties: {} }) as Tool['inputSchema'],
-  }));
-}
-
-/** A tool error as MCP reports it: an `isError` result whose text is the message. */
-function errorResult(message: string): CallToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
 }
 
 let nextConnection = 1;
@@ -73,14 +60,15 @@ export class McpConnection {
     private readonly deps: McpConnectionDeps,
     private readonly onClosed: (c: McpConnection) => void,
   ) {
-    this.server = new Server({ name: 'dsh-bridge', version: deps.version }, { capabilities: { tools: {} } });
-    this.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpToolList(deps.definitions) }));
     const transport = new SocketTransport(socket, rest);
-    // The client's cancellation reaches a call through the transport (the SDK's signal only
-    // aborts when the connection closes); see SocketTransport.
-    this.server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
-      this.call(request.params.name, request.params.arguments ?? {}, transport.cancellationOf(extra.requestId) ?? extra.signal),
-    );
+    this.server = createToolServer({
+      name: 'dsh-bridge',
+      version: deps.version,
+      declarations: deps.declarations,
+      // The client's cancellation reaches a call through the transport (the SDK's signal only
+      // aborts when the connection closes); see SocketTransport.
+      call: (declaration, input, extra) => this.call(declaration.name, input, transport.cancellationOf(extra.requestId) ?? extra.signal),
+    });
     this.server.oninitialized = () => deps.log.info(`mcp: connection ${this.id} is ${this.clientName()}`);
     transport.onerror = (e) => deps.log.warn(`mcp: connection ${this.id}: ${e.message}`);
     this.server.onclose = () => this.dispose();
@@ -128,7 +116,7 @@ export class McpConnection {
     if (!vscode.workspace.isTrusted) return errorResult(UNTRUSTED_MESSAGE);
     const tools = this.ownTools();
     const tool = tools.get(name);
-    if (!tool) return errorResult(`no tool named ${quoteInput(name)}; tools: ${[...tools.keys()].join(', ')}`);
+    if (!tool) return errorResult(`${name} is declared but not served in this window`);
     const cts = new vscode.CancellationTokenSource();
     const cancel = () => cts.cancel();
     signal.addEventListener('abort', cancel);

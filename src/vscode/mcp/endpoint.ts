@@ -19,7 +19,8 @@ import type { Owner } from '../../terminal/owner';
 import type { McpClientOwners } from './clientOwners';
 import { watchAutoApprove } from './approval';
 import { McpConnection } from './connection';
-import { contributedTools, ToolImpl } from '../tools/registry';
+import type { ToolImpl } from '../tools/registry';
+import { TOOL_DECLARATIONS } from '../../tools/toolDeclarations';
 import { errorMessage } from '../../common/errorMessage';
 
 
@@ -141,7 +142,7 @@ export class McpEndpoint implements vscode.Disposable {
     const connection = new McpConnection(
       socket,
       rest,
-      { ...this.deps, definitions: contributedTools(this.context), version: (this.context.extension.packageJSON as { version?: string }).version ?? '0' },
+      { ...this.deps, declarations: TOOL_DECLARATIONS, version: (this.context.extension.packageJSON as { version?: string }).version ?? '0' },
       (c) => this.connections.delete(c),
     );
     this.connections.add(connection);

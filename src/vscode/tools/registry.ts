@@ -1,10 +1,12 @@
 /**
- * The one list of the extension's tools: every tool name with the factory that makes its
+ * The one list of the extension's tools: every tool's declaration (src/tools/toolDeclarations.ts:
+ * name, whether it asks first, descriptions, input schema) with the factory that makes its
  * implementation for an owner. The Language Model Tools (`vscode.lm.registerTool`, acting for the
- * tools' owner) and every MCP connection (acting for its own owner, ../mcp/mcpSurface.ts) take their tools
- * from here. A tool's name lives in its class (`static toolName`) and in package.json
- * `contributes.languageModelTools`, which holds its schema and descriptions; adding a tool is its
- * file, its package.json entry and one line in {@link TOOL_REGISTRY}.
+ * tools' owner) and every MCP connection (acting for its own owner, ../mcp/mcpSurface.ts) take
+ * their tools from here, each behind its declaration's input validation (./declaredTool.ts).
+ * package.json `contributes.languageModelTools` is made from the declarations (`npm run
+ * gen:tools`); adding a tool is its declaration, its implementation and one line in
+ * {@link TOOL_REGISTRY}.
  *
  * Tool sets (`contributes.languageModelToolSets`) are not contributed: VS Code (1.139) accepts them
  * only from an extension that enables the `contribLanguageModelToolSets` API proposal, which a
@@ -13,6 +15,9 @@
  */
 import * as vscode from 'vscode';
 import type { Owner } from '../../terminal/owner';
+import type { ToolDeclaration } from '../../tools/declaration';
+import { toolDeclaration } from '../../tools/toolDeclarations';
+import { declaredTool } from './declaredTool';
 import type { TmuxDetection } from '../../tmux/detect';
 import { CallHierarchyTool } from './navigation/callHierarchyTool';
 import { DiagnosticsTool } from './navigation/diagnosticsTool';
@@ -46,17 +51,22 @@ export interface ToolDeps {
   log: vscode.LogOutputChannel;
 }
 
-/** One tool: its name (a contributed `languageModelTools[].name`) and how to make it for `owner`. */
+/** One tool: its declaration and how to make its implementation for `owner`. */
 export interface ToolEntry {
-  readonly name: string;
-  create(deps: ToolDeps, owner: Owner): ToolImpl;
+  readonly declaration: ToolDeclaration;
+  create(deps: ToolDeps, owner: Owner): vscode.LanguageModelTool<never>;
+}
+
+/** The entry of the tool named `name` (a class's `toolName`), made by `create`. @throws Error when no declaration has that name. */
+function entry(name: string, create: ToolEntry['create']): ToolEntry {
+  const declaration = toolDeclaration(name);
+  if (!declaration) throw new Error(`tools: ${name} has no declaration in src/tools/toolDeclarations.ts`);
+  return { declaration, create };
 }
 
 /** A terminal tool class: constructed with the terminal context of the owner it acts for. */
-const terminal = (T: { readonly toolName: string; new (ctx: TerminalToolContext): ToolImpl }): ToolEntry => ({
-  name: T.toolName,
-  create: (deps, owner) => new T({ ...deps.terminal, owner }),
-});
+const terminal = (T: { readonly toolName: string; new (ctx: TerminalToolContext): vscode.LanguageModelTool<never> }): ToolEntry =>
+  entry(T.toolName, (deps, owner) => new T({ ...deps.terminal, owner }));
 
 /** Every tool, in the order the terminal tools, tmux and navigation are listed in package.json. */
 export const TOOL_REGISTRY: readonly ToolEntry[] = [
@@ -70,11 +80,11 @@ export const TOOL_REGISTRY: readonly ToolEntry[] = [
   terminal(ListTool),
   terminal(CloseTool),
   terminal(SignalTool),
-  { name: TmuxContextTool.toolName, create: (deps) => new TmuxContextTool(deps.tmux, deps.log) },
-  { name: LspTool.toolName, create: (deps) => new LspTool(deps.navigation.service) },
-  { name: SymbolsTool.toolName, create: (deps) => new SymbolsTool(deps.navigation.features) },
-  { name: DiagnosticsTool.toolName, create: (deps) => new DiagnosticsTool(deps.navigation.features) },
-  { name: CallHierarchyTool.toolName, create: (deps) => new CallHierarchyTool(deps.navigation.features) },
+  entry(TmuxContextTool.toolName, (deps) => new TmuxContextTool(deps.tmux, deps.log)),
+  entry(LspTool.toolName, (deps) => new LspTool(deps.navigation.service)),
+  entry(SymbolsTool.toolName, (deps) => new SymbolsTool(deps.navigation.features)),
+  entry(DiagnosticsTool.toolName, (deps) => new DiagnosticsTool(deps.navigation.features)),
+  entry(CallHierarchyTool.toolName, (deps) => new CallHierarchyTool(deps.navigation.features)),
 ];
 
 /**
@@ -83,7 +93,7 @@ export const TOOL_REGISTRY: readonly ToolEntry[] = [
  * another's.
  */
 export function createTools(deps: ToolDeps, owner: Owner): Map<string, ToolImpl> {
-  return new Map(TOOL_REGISTRY.map((entry) => [entry.name, entry.create(deps, owner)]));
+  return new Map(TOOL_REGISTRY.map((e) => [e.declaration.name, declaredTool(e.declaration, e.create(deps, owner) as vscode.LanguageModelTool<object>)]));
 }
 
 /** A contributed tool as package.json declares it (the fields the extension reads). */
@@ -93,7 +103,7 @@ export interface ContributedTool {
   inputSchema?: Record<string, unknown>;
 }
 
-/** The tools package.json contributes (`contributes.languageModelTools`), in order: the one definition of names, schemas and descriptions. */
+/** The tools package.json contributes (`contributes.languageModelTools`), in order (made from the declarations by `npm run gen:tools`). */
 export function contributedTools(context: vscode.ExtensionContext): ContributedTool[] {
   const pkg = context.extension.packageJSON as { contributes?: { languageModelTools?: ContributedTool[] } };
   return pkg.contributes?.languageModelTools ?? [];
@@ -106,7 +116,7 @@ export function contributedTools(context: vscode.ExtensionContext): ContributedT
  */
 export function registerTools(context: vscode.ExtensionContext, deps: ToolDeps): vscode.Disposable {
   const contributed = new Set(contributedTools(context).map((t) => t.name));
-  const implemented = new Set(TOOL_REGISTRY.map((e) => e.name));
+  const implemented = new Set(TOOL_REGISTRY.map((e) => e.declaration.name));
   const missing = [...contributed].filter((n) => !implemented.has(n));
   if (missing.length > 0) deps.log.error(`tools: contributed without an implementation: ${missing.join(', ')}`);
   const registrations: vscode.Disposable[] = [];

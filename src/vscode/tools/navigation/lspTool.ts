@@ -4,7 +4,6 @@
  * (1-based line, 1-based column counted in characters) is converted to an LSP position exactly once
  * here (`src/lsp/position.ts`), and result positions back the same way (`src/lsp/shapeLocations.ts`).
  */
-import { quoteInput } from '../../../common/quoteInput';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { abortOnCancel } from '../../cancellation';
@@ -12,14 +11,14 @@ import { askEveryTime } from '../askEveryTime';
 import { OutsideReadConsents } from '../../../lsp/containment';
 import { headLines, PREVIEW_TEXT_MAX_CHARS } from '../../../lsp/headLines';
 import { splitLines } from '../../../lsp/position';
-import { DEFAULT_LIMIT, MAX_LIMIT, ShapedLocations, shapeLocations, WithheldLines } from '../../../lsp/shapeLocations';
+import { DEFAULT_LIMIT, ShapedLocations, shapeLocations, WithheldLines } from '../../../lsp/shapeLocations';
 import type { LspService } from '../../../lsp/service';
-import { LSP_OPERATIONS, LspOperation, isLspOperation } from '../../../lsp/types';
+import type { LspOperation } from '../../../lsp/types';
 import { resolveModelPosition, UsedPosition } from '../../../lsp/usedPosition';
 import { shownHead } from '../../../lsp/lineWindow';
 import { shownHover, type ShownHover } from '../../../lsp/hoverText';
-import { integerProblem } from '../../../common/integerInput';
-import { symbolProblem } from '../../../lsp/symbolAnchor';
+import type { ToolInput } from '../../../tools/declaration';
+import { LSP } from '../../../tools/declarations/navigation';
 import { extensionOfUri } from '../../../lsp/uri';
 import { describeOutside, placeOf, readUriText, UriPlace } from '../../navigation/fileAccess';
 import { resolveFile, workspaceUriOf } from '../../navigation/resolveFile';
@@ -29,22 +28,11 @@ import { TOOL_OUTPUT_CAP_BYTES, toolResult } from '../toolResult';
 import { insideJudge } from '../../navigation/insideJudge';
 import { keepInside, OutsideLeftOut, outsideLeftOut } from '../../../lsp/outsideWorkspace';
 
-/** Input of `dsh_lsp` (mirrors its `inputSchema` in package.json). */
-export interface LspToolInput {
-  operation: LspOperation;
-  /** Workspace-relative (`src/a.ts`, resolved against each workspace folder in order) or absolute path. */
-  filePath: string;
-  /** 1-based line. */
-  line: number;
-  /** 1-based column, counted in characters (code points). */
-  column: number;
-  /** Identifier on `line` to re-anchor the column to (nearest occurrence at identifier boundaries). */
-  symbol?: string;
-  /** 0-based index of the first location to show (paging). Default 0. */
-  offset?: number;
-  /** Page size, 1..500. Default 50. */
-  limit?: number;
-}
+/**
+ * Input of `dsh_lsp` (src/tools/declarations/navigation.ts): a 1-based `line` and `column`
+ * (counted in characters, code points), `symbol` to re-anchor the column to, `offset`/`limit` paging.
+ */
+export type LspToolInput = ToolInput<typeof LSP>;
 
 /** JSON of a locations answer. */
 export interface LspToolLocationsJson extends ShapedLocations {
@@ -76,7 +64,7 @@ export interface ReadAccess {
 }
 
 export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
-  static readonly toolName = 'dsh_lsp';
+  static readonly toolName = LSP.name;
   private readonly consents = new OutsideReadConsents();
 
   constructor(private readonly service: LspService) {}
@@ -90,12 +78,11 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
    * the call will be refused. Input errors are left to {@link invoke}.
    */
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<LspToolInput>, _token?: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
-    const input = options.input ?? {};
+    const input = options.input;
     const { operation, filePath, line, column, symbol } = input;
     const invocationMessage = `${String(operation)} at ${shownHead(filePath)}:${String(line)}:${String(column)}${symbol ? ` (${shownHead(symbol)})` : ''}`;
     let place: UriPlace;
     try {
-      validate(input);
       place = await placeOf((await resolveFile(filePath)).uri);
     } catch {
       return { invocationMessage }; // invoke reports the error
@@ -113,14 +100,14 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
    * declaration keyword snapped to the declared name), converts once, queries the seam and shapes
    * the answer: result locations whose real path lies outside the workspace are shown (with their
    * previews) only with that same consent, else left out and counted in `outsideWorkspace`.
-   * @throws Error (model-actionable message): invalid input; file not found (naming the folders
+   * @throws Error (model-actionable message): file not found (naming the folders
    *   tried); no navigation provider for the extension (listing those served); outside the
    *   workspace without consent or in Restricted Mode; not a regular file, a `/proc` or `/sys`
    *   file, or over the read cap; line out of range (quoting `1..N`); symbol not on the line;
    *   language support not ready; cancelled.
    */
   async invoke(options: vscode.LanguageModelToolInvocationOptions<LspToolInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const input = options.input ?? {};
+    const input = options.input;
     return toolResult(await this.run(input, token, { consent: (shown) => this.consents.consume(callKey(input), shown) }));
   }
 
@@ -129,9 +116,9 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
    * outside the workspace was confirmed (default: it was not).
    */
   async run(input: LspToolInput, token?: vscode.CancellationToken, access: ReadAccess = {}): Promise<LspToolLocationsJson | LspToolHoverJson> {
-    const { operation, filePath, line, column, symbol } = validate(input);
-    const offset = optionalInt(input.offset, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
-    const limit = optionalInt(input.limit, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
+    const { operation, filePath, line, column, symbol } = input;
+    const offset = input.offset ?? 0;
+    const limit = input.limit ?? DEFAULT_LIMIT;
 
     const target = await resolveFile(filePath);
     const uriText = target.uri.toString();
@@ -198,32 +185,6 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
       cancellation.dispose();
     }
   }
-}
-
-function validate(input: LspToolInput): { operation: LspOperation; filePath: string; line: number; column: number; symbol?: string } {
-  const i = input as unknown as Record<string, unknown>;
-  if (!isLspOperation(i.operation)) throw new Error(`operation must be one of ${LSP_OPERATIONS.join(', ')} (got ${quoteInput(i.operation)})`);
-  if (typeof i.filePath !== 'string' || i.filePath.trim() === '') throw new Error('filePath is required: a workspace-relative path like "src/a.ts" or an absolute path');
-  for (const k of ['line', 'column'] as const) {
-    if (typeof i[k] !== 'number' || !Number.isInteger(i[k])) throw new Error(`${k} must be a 1-based integer (got ${quoteInput(i[k])})`);
-  }
-  if ((i.column as number) < 1) throw new Error(`column ${String(i.column)} is invalid: columns are 1-based and counted in characters`);
-  const symbolError = i.symbol === undefined || i.symbol === null ? undefined : symbolProblem(i.symbol);
-  if (symbolError) throw new Error(symbolError);
-  return {
-    operation: i.operation,
-    filePath: i.filePath,
-    line: i.line as number,
-    column: i.column as number,
-    ...(typeof i.symbol === 'string' ? { symbol: i.symbol } : {}),
-  };
-}
-
-function optionalInt(v: unknown, name: string, min: number, max: number): number | undefined {
-  if (v === undefined || v === null) return undefined;
-  const problem = integerProblem(v, name, min, max);
-  if (problem) throw new Error(problem);
-  return v as number;
 }
 
 /**

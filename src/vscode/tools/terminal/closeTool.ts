@@ -2,21 +2,20 @@ import * as vscode from 'vscode';
 import { closeAgentSession } from '../../terminal/agentTerminals';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
-import { requireString } from './args';
 import { closeConfirmationText } from './confirmation';
 import { TerminalTool } from './terminalTool';
+import type { ToolInput } from '../../../tools/declaration';
+import { TERMINAL_CLOSE } from '../../../tools/declarations/terminal';
 
 /** Input of `dsh_terminal_close`. */
-export interface CloseInput {
-  sessionId: string;
-}
+export type CloseInput = ToolInput<typeof TERMINAL_CLOSE>;
 
 /**
  * `dsh_terminal_close`: ends a session's shell and every process it started; a session the person
  * has taken over closes only with their confirmation (`closeAgentSession`).
  */
 export class CloseTool extends TerminalTool<CloseInput> {
-  static readonly toolName = 'dsh_terminal_close';
+  static readonly toolName = TERMINAL_CLOSE.name;
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CloseInput>): vscode.PreparedToolInvocation {
     const { sessionId } = options.input;
@@ -32,8 +31,7 @@ export class CloseTool extends TerminalTool<CloseInput> {
     };
   }
 
-  protected async run(input: CloseInput & Record<string, unknown>) {
-    const sessionId = requireString(input, 'sessionId');
+  protected async run({ sessionId }: CloseInput) {
     const closed = await closeAgentSession(this.ctx, sessionId, 'closed by dsh_terminal_close', 'the agent (dsh_terminal_close)');
     return toolResult({ sessionId, closed });
   }

@@ -1,19 +1,12 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
-import { optionalBoolean, optionalInteger, requireString } from './args';
 import { TerminalTool } from './terminalTool';
+import type { ToolInput } from '../../../tools/declaration';
+import { TERMINAL_HISTORY } from '../../../tools/declarations/terminal';
 
 /** Input of `dsh_terminal_history`. */
-export interface HistoryInput {
-  sessionId: string;
-  offset?: number;
-  count?: number;
-  /** Only commands that ended with an exit code other than 0. */
-  failed?: boolean;
-  /** Only commands whose command line contains this text. */
-  contains?: string;
-}
+export type HistoryInput = ToolInput<typeof TERMINAL_HISTORY>;
 
 /**
  * `dsh_terminal_history`: a page of a session's command record (src/terminal/history/commandHistory.ts),
@@ -21,20 +14,14 @@ export interface HistoryInput {
  * Reads only: no confirmation.
  */
 export class HistoryTool extends TerminalTool<HistoryInput> {
-  static readonly toolName = 'dsh_terminal_history';
+  static readonly toolName = TERMINAL_HISTORY.name;
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<HistoryInput>): vscode.PreparedToolInvocation {
     return { invocationMessage: new vscode.MarkdownString(`Listing the commands of agent terminal ${escapeMarkdown(String(options.input.sessionId))}`) };
   }
 
-  protected async run(input: HistoryInput & Record<string, unknown>) {
-    const sessionId = requireString(input, 'sessionId');
-    const page = this.ctx.service.history(this.ctx.owner, sessionId, {
-      offset: optionalInteger(input, 'offset', 0),
-      count: optionalInteger(input, 'count', 1),
-      failed: optionalBoolean(input, 'failed'),
-      contains: input.contains ?? undefined,
-    });
+  protected async run({ sessionId, offset, count, failed, contains }: HistoryInput) {
+    const page = this.ctx.service.history(this.ctx.owner, sessionId, { offset, count, failed, contains });
     return toolResult({ sessionId, ...page });
   }
 }

@@ -12,14 +12,11 @@ import { toolResult } from '../toolResult';
 import { defaultCwd, newSessionSandbox } from './context';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
+import type { ToolInput } from '../../../tools/declaration';
+import { TERMINAL_OPEN } from '../../../tools/declarations/terminal';
 
-/** Input of `dsh_terminal_open`. */
-export interface OpenInput {
-  name?: string;
-  cwd?: string;
-  /** `false`: ask the person for a session outside the agent sandbox (see {@link OpenTool}). */
-  sandbox?: boolean;
-}
+/** Input of `dsh_terminal_open`; `sandbox: false` asks the person for a session outside the agent sandbox (see {@link OpenTool}). */
+export type OpenInput = ToolInput<typeof TERMINAL_OPEN>;
 
 /** What identifies an open call between its confirmation and its run. */
 const openCall = (input: OpenInput) => [input.name, input.cwd, input.sandbox];
@@ -42,7 +39,7 @@ const OUTSIDE = 'outside the agent sandbox';
  * model supplies turns the sandbox off.
  */
 export class OpenTool extends TerminalTool<OpenInput> {
-  static readonly toolName = 'dsh_terminal_open';
+  static readonly toolName = TERMINAL_OPEN.name;
   private readonly consents = new CallConsents(OUTSIDE_CONSENT_TTL_MS);
   /** The folder each confirmation named (none: the home folder). */
   private readonly shownFolders = new ConfirmedReceivers<{ folder?: OpenFolder }>();
@@ -78,13 +75,10 @@ export class OpenTool extends TerminalTool<OpenInput> {
     };
   }
 
-  protected async run(input: OpenInput & Record<string, unknown>, token: vscode.CancellationToken) {
-    if (input.name !== undefined && typeof input.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
-    if (input.cwd !== undefined && typeof input.cwd !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'cwd must be a string: an absolute folder path');
+  protected async run(input: OpenInput, token: vscode.CancellationToken) {
     if (input.cwd !== undefined && !path.isAbsolute(input.cwd)) {
       throw new TerminalError('INVALID_ARGUMENT', `cwd ${quoteInput(input.cwd, PATH_QUOTE_UNITS)} is not an absolute path; give an absolute path to a folder, or omit cwd for the workspace folder`);
     }
-    if (input.sandbox !== undefined && typeof input.sandbox !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', 'sandbox must be true or false (false asks the person for a session outside the agent sandbox)');
     const grant = input.sandbox === false ? this.outsideGrant(input) : {};
     const stated = this.shownFolders.take(openCall(input));
     if (!stated) throw unconfirmedError(OpenTool.toolName, 'opened');

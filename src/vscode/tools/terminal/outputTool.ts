@@ -1,18 +1,16 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
-import { requireString } from './args';
 import { TerminalTool } from './terminalTool';
+import type { ToolInput } from '../../../tools/declaration';
+import { TERMINAL_OUTPUT } from '../../../tools/declarations/terminal';
 
 /** Input of `dsh_terminal_output`. */
-export interface OutputInput {
-  sessionId: string;
-  jobId: string;
-}
+export type OutputInput = ToolInput<typeof TERMINAL_OUTPUT>;
 
 /** `dsh_terminal_output`: the output a background send produced since the last look, and whether it is done. */
 export class OutputTool extends TerminalTool<OutputInput> {
-  static readonly toolName = 'dsh_terminal_output';
+  static readonly toolName = TERMINAL_OUTPUT.name;
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OutputInput>): vscode.PreparedToolInvocation {
     return {
@@ -20,9 +18,8 @@ export class OutputTool extends TerminalTool<OutputInput> {
     };
   }
 
-  protected async run(input: OutputInput & Record<string, unknown>) {
-    const sessionId = requireString(input, 'sessionId');
-    const { text, ...json } = this.ctx.service.output(this.ctx.owner, sessionId, requireString(input, 'jobId'));
+  protected async run({ sessionId, jobId }: OutputInput) {
+    const { text, ...json } = this.ctx.service.output(this.ctx.owner, sessionId, jobId);
     return toolResult({ sessionId, ...json }, text);
   }
 }

@@ -2,28 +2,12 @@ import * as vscode from 'vscode';
 import { TerminalError } from '../../../terminal/errors';
 import { escapeMarkdown, inlineCode } from '../markdownText';
 import { toolResult } from '../toolResult';
-import { optionalBoolean, optionalInteger, requireString } from './args';
 import { TerminalTool } from './terminalTool';
+import type { ToolInput } from '../../../tools/declaration';
+import { TERMINAL_READ } from '../../../tools/declarations/terminal';
 
-/** Input of `dsh_terminal_read`. */
-export interface ReadInput {
-  sessionId: string;
-  offset?: number;
-  count?: number;
-  /** The lines as the PTY produced them, escapes included, instead of the rendered text. */
-  raw?: boolean;
-  /** The terminal's visible screen instead of a scrollback page (full-screen programs). */
-  screen?: boolean;
-  /** Only this command's output (its index in the session's command record). */
-  command?: number;
-  /** Find lines with this text (or regular expression) instead of reading a page. */
-  search?: string;
-  regex?: boolean;
-  ignoreCase?: boolean;
-  context?: number;
-  maxMatches?: number;
-  timeoutMs?: number;
-}
+/** Input of `dsh_terminal_read`: a page (`offset`, `count`, `raw`, `screen`, `command`) or a search (`search` and its options). */
+export type ReadInput = ToolInput<typeof TERMINAL_READ>;
 
 /** Fields that apply only to a search, and those that apply only to a page. */
 const SEARCH_ONLY = ['regex', 'ignoreCase', 'context', 'maxMatches', 'timeoutMs'] as const;
@@ -36,7 +20,7 @@ const PAGE_ONLY = ['count', 'raw', 'screen'] as const;
  * (src/terminal/output/scrollbackSearch.ts).
  */
 export class ReadTool extends TerminalTool<ReadInput> {
-  static readonly toolName = 'dsh_terminal_read';
+  static readonly toolName = TERMINAL_READ.name;
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ReadInput>): vscode.PreparedToolInvocation {
     const { sessionId, search, command } = options.input;
@@ -44,22 +28,19 @@ export class ReadTool extends TerminalTool<ReadInput> {
     return { invocationMessage: new vscode.MarkdownString(`${what}${typeof command === 'number' ? ` (command ${command})` : ''}`) };
   }
 
-  protected async run(input: ReadInput & Record<string, unknown>) {
-    const sessionId = requireString(input, 'sessionId');
-    const command = optionalInteger(input, 'command', 1);
-    const offset = optionalInteger(input, 'offset', 0);
-    const given = (key: string) => input[key] !== undefined && input[key] !== null;
-    if (given('search')) {
+  protected async run(input: ReadInput) {
+    const { sessionId, command, offset } = input;
+    const given = (key: keyof ReadInput) => input[key] !== undefined;
+    if (input.search !== undefined) {
       const misplaced = PAGE_ONLY.filter(given);
       if (misplaced.length) throw new TerminalError('INVALID_ARGUMENT', `${misplaced.join(', ')} do not apply to a search: it returns matching lines (maxMatches per page) as plain text`);
-      const pattern = requireString(input, 'search');
       const found = await this.ctx.service.search(this.ctx.owner, sessionId, {
-        pattern,
-        regex: optionalBoolean(input, 'regex'),
-        ignoreCase: optionalBoolean(input, 'ignoreCase'),
-        context: optionalInteger(input, 'context', 0),
-        maxMatches: optionalInteger(input, 'maxMatches', 1),
-        timeoutMs: optionalInteger(input, 'timeoutMs', 1),
+        pattern: input.search,
+        regex: input.regex,
+        ignoreCase: input.ignoreCase,
+        context: input.context,
+        maxMatches: input.maxMatches,
+        timeoutMs: input.timeoutMs,
         offset,
         command,
       });
@@ -69,9 +50,9 @@ export class ReadTool extends TerminalTool<ReadInput> {
     if (misplaced.length) throw new TerminalError('INVALID_ARGUMENT', `${misplaced.join(', ')} apply only with search (the text to find)`);
     const page = await this.ctx.service.readAsync(this.ctx.owner, sessionId, {
       offset,
-      count: optionalInteger(input, 'count', 1),
-      raw: optionalBoolean(input, 'raw'),
-      screen: optionalBoolean(input, 'screen'),
+      count: input.count,
+      raw: input.raw,
+      screen: input.screen,
       command,
     });
     const { text, ...json } = page;

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { TerminalError } from '../../../terminal/errors';
 import { confirmedIdentity } from '../../../terminal/service';
 import type { ReceiverIdentity } from '../../../terminal/types';
-import { checkRunCommand, optionalInteger, requireString } from './args';
+import { checkRunCommand } from './runCommand';
 import { newSessionRunText, sendConfirmationText } from './confirmation';
 import { ConfirmedReceivers, unconfirmedError } from './confirmedReceivers';
 import { defaultCwd, newSessionSandbox } from './context';
@@ -11,12 +11,11 @@ import { sessionOf } from './sessionOf';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
 import { Approval, approvalLabel, judgeSend } from './autoApproval';
+import type { ToolInput } from '../../../tools/declaration';
+import { RUN } from '../../../tools/declarations/terminal';
 
 /** Input of `dsh_run`. */
-export interface RunInput {
-  command: string;
-  timeoutMs?: number;
-}
+export type RunInput = ToolInput<typeof RUN>;
 
 /**
  * Where a confirmed dsh_run was shown to go: the shell of an open session (with its receiver), or
@@ -37,7 +36,7 @@ interface ConfirmedRun {
  * listed, and a new one opens inside the sandbox.
  */
 export class RunTool extends TerminalTool<RunInput> {
-  static readonly toolName = 'dsh_run';
+  static readonly toolName = RUN.name;
   static readonly sessionName = 'dsh_run';
 
   private readonly confirmed = new ConfirmedReceivers<ConfirmedRun>();
@@ -70,14 +69,8 @@ export class RunTool extends TerminalTool<RunInput> {
     return { invocationMessage, confirmationMessages: { title: 'Run in the agent terminal?', message: new vscode.MarkdownString(message) } };
   }
 
-  protected async run(input: RunInput & Record<string, unknown>, token: vscode.CancellationToken, grant?: 'client') {
-    const command = requireString(input, 'command');
+  protected async run({ command, timeoutMs }: RunInput, token: vscode.CancellationToken, grant?: 'client') {
     checkRunCommand(command);
-    if (input.sandbox !== undefined) {
-      // dsh_run's one session is shared by every call: it never leaves the sandbox for one command.
-      throw new TerminalError('INVALID_ARGUMENT', 'dsh_run takes no sandbox field: it runs in its own default session. To run outside the agent sandbox, open a session with dsh_terminal_open {sandbox: false} (the person is asked) and use dsh_terminal_send');
-    }
-    const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
     const confirmed = this.confirmed.take([command]);
     if (!confirmed) throw unconfirmedError(RunTool.toolName, 'run');
     const sessions = this.ctx.service.list(this.ctx.owner);

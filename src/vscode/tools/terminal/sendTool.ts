@@ -4,7 +4,6 @@ import { SendInput as TypedInput, checkSendInput } from '../../../terminal/input
 import { confirmedIdentity } from '../../../terminal/service';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
-import { optionalInteger, requireString } from './args';
 import { sendConfirmationText } from './confirmation';
 import { ConfirmedReceivers, unconfirmedError } from './confirmedReceivers';
 import { sendResult } from './sendResult';
@@ -18,18 +17,11 @@ interface ConfirmedSend {
   receiver: ReceiverIdentity;
   approval?: Approval;
 }
+import type { ToolInput } from '../../../tools/declaration';
+import { TERMINAL_SEND } from '../../../tools/declarations/terminal';
 
-/** Input of `dsh_terminal_send`: exactly one of `input` (text) and `keys` (key names). */
-export interface SendInput {
-  sessionId: string;
-  /** Text to type; a newline is appended when missing. */
-  input?: string;
-  /** Keys to press by name (see input.ts); nothing is appended. */
-  keys?: string[];
-  timeoutMs?: number;
-  /** Return at once with a job id; read the output with dsh_terminal_output. */
-  background?: boolean;
-}
+/** Input of `dsh_terminal_send`: exactly one of `input` (text, a newline appended when missing) and `keys` (key names, nothing appended). */
+export type SendInput = ToolInput<typeof TERMINAL_SEND>;
 
 /**
  * `dsh_terminal_send`: types text (then Enter) or presses keys in one of the caller's sessions
@@ -38,7 +30,7 @@ export interface SendInput {
  * would read the input by the time it runs.
  */
 export class SendTool extends TerminalTool<SendInput> {
-  static readonly toolName = 'dsh_terminal_send';
+  static readonly toolName = TERMINAL_SEND.name;
 
   private readonly confirmed = new ConfirmedReceivers<ConfirmedSend>();
 
@@ -77,12 +69,8 @@ export class SendTool extends TerminalTool<SendInput> {
     };
   }
 
-  protected async run(input: SendInput & Record<string, unknown>, token: vscode.CancellationToken, grant?: 'client') {
-    const sessionId = requireString(input, 'sessionId');
-    const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
-    if (input.background !== undefined && typeof input.background !== 'boolean') {
-      throw new TerminalError('INVALID_ARGUMENT', 'background must be true or false');
-    }
+  protected async run(input: SendInput, token: vscode.CancellationToken, grant?: 'client') {
+    const { sessionId, timeoutMs } = input;
     const confirmed = this.confirmed.take([input.sessionId, input.input, input.keys]);
     if (!confirmed) {
       // What is wrong with the call itself is said first.

@@ -2,17 +2,15 @@ import * as vscode from 'vscode';
 import { ALLOWED_SIGNALS, receiverIdentity } from '../../../terminal/types';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
-import { requireString } from './args';
 import { signalConfirmationText } from './confirmation';
 import { ConfirmedReceivers, unconfirmedError } from './confirmedReceivers';
 import { checkSignalName } from '../../../terminal/input/sendAdmission';
 import { TerminalTool } from './terminalTool';
+import type { ToolInput } from '../../../tools/declaration';
+import { TERMINAL_SIGNAL } from '../../../tools/declarations/terminal';
 
 /** Input of `dsh_terminal_signal`. */
-export interface SignalInput {
-  sessionId: string;
-  signal: string;
-}
+export type SignalInput = ToolInput<typeof TERMINAL_SIGNAL>;
 
 /**
  * `dsh_terminal_signal`: delivers one of ALLOWED_SIGNALS to a session's foreground process group
@@ -21,7 +19,7 @@ export interface SignalInput {
  * ended leaves the shell there, which SIGKILL or SIGHUP would end).
  */
 export class SignalTool extends TerminalTool<SignalInput> {
-  static readonly toolName = 'dsh_terminal_signal';
+  static readonly toolName = TERMINAL_SIGNAL.name;
 
   private readonly confirmed = new ConfirmedReceivers();
 
@@ -41,10 +39,8 @@ export class SignalTool extends TerminalTool<SignalInput> {
     };
   }
 
-  protected async run(input: SignalInput & Record<string, unknown>) {
-    const sessionId = requireString(input, 'sessionId');
-    const signal = requireString(input, 'signal');
-    const confirmed = this.confirmed.take([input.sessionId, input.signal]);
+  protected async run({ sessionId, signal }: SignalInput) {
+    const confirmed = this.confirmed.take([sessionId, signal]);
     if (!confirmed) {
       // What is wrong with the call itself is said first.
       checkSignalName(signal);

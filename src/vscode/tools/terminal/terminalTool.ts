@@ -17,7 +17,7 @@ export const UNTRUSTED_MESSAGE =
 
 /**
  * Base of the terminal tools. Each tool owns its name (`static toolName`, a package.json tool),
- * a typed input mirroring its `inputSchema`, `prepareInvocation` (an invocation message always;
+ * its input type from its declaration (src/tools/declarations/terminal.ts), validated before it is called (../declaredTool.ts), `prepareInvocation` (an invocation message always;
  * a confirmation only for side effects, with the exact input in a code block) and `run`, which
  * throws errors the model can act on. `invoke` refuses in Restricted Mode and where no terminal
  * backend can start, on every call.
@@ -32,7 +32,7 @@ export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
     if (!vscode.workspace.isTrusted) throw new Error(UNTRUSTED_MESSAGE);
     const why = this.ctx.unavailable();
     if (why) throw new Error(`DSH Bridge terminals are unavailable on this machine: ${why}. Code navigation tools still work.`);
-    return this.run((options.input ?? {}) as T & Record<string, unknown>, token, grantOf(options));
+    return this.run(options.input, token, grantOf(options));
   }
 
   /** The caller's view of one of the tools' sessions, or undefined (for confirmation texts). */
@@ -50,5 +50,5 @@ export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
   }
 
   /** `grant`: `client` when an MCP client's standing allowance let the call run without asking the person (../approvalGrant.ts). */
-  protected abstract run(input: T & Record<string, unknown>, token: vscode.CancellationToken, grant?: 'client'): Promise<vscode.LanguageModelToolResult>;
+  protected abstract run(input: T, token: vscode.CancellationToken, grant?: 'client'): Promise<vscode.LanguageModelToolResult>;
 }

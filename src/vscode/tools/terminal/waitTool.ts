@@ -1,18 +1,14 @@
 import * as vscode from 'vscode';
 import { compileUntil } from '../../../terminal/readiness/untilPattern';
 import { escapeMarkdown, inlineCode } from '../markdownText';
-import { optionalInteger, requireString } from './args';
 import { sendResult } from './sendResult';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
+import type { ToolInput } from '../../../tools/declaration';
+import { TERMINAL_WAIT } from '../../../tools/declarations/terminal';
 
-/** Input of `dsh_terminal_wait`. */
-export interface WaitInput {
-  sessionId: string;
-  timeoutMs?: number;
-  /** A JavaScript regular expression matched against new output (see untilPattern.ts). */
-  until?: string;
-}
+/** Input of `dsh_terminal_wait`; `until` is a JavaScript regular expression matched against new output (see untilPattern.ts). */
+export type WaitInput = ToolInput<typeof TERMINAL_WAIT>;
 
 /**
  * `dsh_terminal_wait`: keep waiting for a running command without typing anything. After a send
@@ -20,7 +16,7 @@ export interface WaitInput {
  * waits for its next wait reason, exactly as a send would, or for a line it expects (`until`).
  */
 export class WaitTool extends TerminalTool<WaitInput> {
-  static readonly toolName = 'dsh_terminal_wait';
+  static readonly toolName = TERMINAL_WAIT.name;
 
   /** Types nothing: no confirmation, as for reading. */
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<WaitInput>): vscode.PreparedToolInvocation {
@@ -29,10 +25,8 @@ export class WaitTool extends TerminalTool<WaitInput> {
     return { invocationMessage: new vscode.MarkdownString(`Waiting for agent terminal ${escapeMarkdown(String(sessionId))}${pattern}`) };
   }
 
-  protected async run(input: WaitInput & Record<string, unknown>, token: vscode.CancellationToken) {
-    const sessionId = requireString(input, 'sessionId');
-    const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
-    const until = input.until === undefined || input.until === null ? undefined : compileUntil(input.until);
+  protected async run({ sessionId, timeoutMs, until: pattern }: WaitInput, token: vscode.CancellationToken) {
+    const until = pattern === undefined ? undefined : compileUntil(pattern);
     const r = await this.ctx.service.wait(this.ctx.owner, sessionId, { timeoutMs, until, signal: abortSignal(token) });
     return sendResult(sessionId, r);
   }
