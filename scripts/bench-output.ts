@@ -100,7 +100,7 @@ async function background(service: TerminalService, owner: Owner, sessionId: str
     const { jobId } = service.startBackground(owner, sessionId, { input: command, timeoutMs: 600_000 });
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const out = service.output(owner, sessionId, jobId);
+      const out = await service.output(owner, sessionId, jobId);
       read += out.text.length;
       dropped += out.droppedBytes;
       if (out.done) return;

@@ -258,7 +258,8 @@ export class TerminalService implements Disposable {
 
   /** Output shown before the session's first prompt (bounded). */
   motd(owner: Owner, sessionId: string): string {
-    return this.entry(owner, sessionId).session.motd;
+    const session = this.entry(owner, sessionId).session;
+    return session.redactor.redactLine(session.motd);
   }
 
   /**
@@ -335,17 +336,19 @@ export class TerminalService implements Disposable {
   }
 
   /**
-   * Read-and-advance: the output of a background job since the previous call. Independent of
-   * scrollback pages; concatenated, the texts are the job's output exactly once.
+   * Read-and-advance: the output of a background job since the previous call, secrets redacted.
+   * Independent of scrollback pages; concatenated, the texts are the job's output exactly once.
    * @throws TerminalError INVALID_ARGUMENT for an unknown job id (listing the session's jobs).
    */
-  output(owner: Owner, sessionId: string, jobId: string): JobOutput {
-    return this.entry(owner, sessionId).jobs.output(jobId);
+  async output(owner: Owner, sessionId: string, jobId: string): Promise<JobOutput> {
+    const entry = this.entry(owner, sessionId);
+    return entry.jobs.output(jobId, (text) => entry.session.redactor.redact(text));
   }
 
   /**
    * A scrollback page, or with `request.command` a page of that command's output; never waits for a
-   * send. Renders on the caller's thread: on the extension host thread, use readAsync.
+   * send. The person's view (the panel's backlog): not redacted, rendered on the caller's thread.
+   * What an agent reads is readAsync.
    * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, INVALID_ARGUMENT (naming the bad field or unknown command).
    */
   read(owner: Owner, sessionId: string, request: ReadRequest = {}): ReadResult {
@@ -353,8 +356,9 @@ export class TerminalService implements Disposable {
   }
 
   /**
-   * As read, with the rendering off the caller's thread (the extension host's): what tools and the
-   * extension API use. A session whose renderer thread fails still answers (screenTextThread.ts).
+   * As read, with the rendering off the caller's thread (the extension host's) and secrets redacted:
+   * what tools and the extension API use. A session whose renderer thread fails still answers
+   * (screenTextThread.ts).
    * @throws TerminalError as read (the promise rejects).
    */
   async readAsync(owner: Owner, sessionId: string, request: ReadRequest = {}): Promise<ReadResult> {

@@ -40,7 +40,8 @@ export interface TerminalApi {
   motd(owner: OwnerHandle, sessionId: string): string;
   send(owner: OwnerHandle, sessionId: string, request: SendRequest): Promise<SendResult>;
   startBackground(owner: OwnerHandle, sessionId: string, request: SendRequest): { jobId: string };
-  output(owner: OwnerHandle, sessionId: string, jobId: string): JobOutput;
+  /** A background job's output since the previous call, secrets redacted (see TerminalService.output). */
+  output(owner: OwnerHandle, sessionId: string, jobId: string): Promise<JobOutput>;
   /**
    * A page of the scrollback, of a command's output or the screen: what `dsh_terminal_read`
    * returns without `search`. Rendered in a worker thread; rejects with the errors of the tool.
@@ -115,7 +116,10 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
       return copy(await service.send(o, sessionId, { ...request }));
     },
     startBackground: (owner: OwnerHandle, sessionId: string, request: SendRequest) => copy(service.startBackground(real(owner), sessionId, { ...request })),
-    output: (owner: OwnerHandle, sessionId: string, jobId: string) => copy(service.output(real(owner), sessionId, jobId)),
+    async output(owner: OwnerHandle, sessionId: string, jobId: string) {
+      const o = real(owner);
+      return copy(await service.output(o, sessionId, jobId));
+    },
     async read(owner: OwnerHandle, sessionId: string, request: ReadRequest = {}) {
       const o = real(owner);
       return copy(await service.readAsync(o, sessionId, { ...request }));

@@ -13,6 +13,7 @@ import type { CommandHistory } from './history/commandHistory';
 import type { CommandEvent, CommandOrigin } from './history/commandRecord';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
 import type { TerminalError } from './errors';
+import type { SecretRedactor } from './secrets/secretRedactor';
 
 /**
  * Why a send returned. Only `stdin_read` with `waiting: 'shell-prompt'` means "the command
@@ -316,12 +317,17 @@ export interface BackendSession {
    * SESSION_EXITED after the shell exited.
    */
   wait(request: WaitRequest): Promise<SendResult>;
-  /** A page, a command's page or the screen (ReadRequest), rendered on the caller's thread. */
+  /** A page, a command's page or the screen (ReadRequest), rendered on the caller's thread: the person's view, not redacted. */
   read(request: ReadRequest): ReadResult;
-  /** As read, rendered off the caller's thread (a renderer thread that fails still answers, saying so). */
+  /** As read, rendered off the caller's thread (a renderer thread that fails still answers, saying so), secrets redacted. */
   readAsync(request: ReadRequest): Promise<ReadResult>;
-  /** Every command the shell ran, newest `historySize` kept (commandHistory.ts). */
+  /** Every command the shell ran, newest `historySize` kept (commandHistory.ts), command lines redacted. */
   readonly commands: CommandHistory;
+  /**
+   * Redacts secrets in what an agent reads of this session (secrets/secretRedactor.ts): the
+   * session's own results use it, and so does the service for what it hands out itself.
+   */
+  readonly redactor: SecretRedactor;
   /** Searches the scrollback or a command's output (scrollbackSearch.ts), off this thread, within its time bound. */
   search(request: SearchRequest): Promise<SearchResult>;
   /**

@@ -66,6 +66,10 @@ export interface SendHost {
   stoppedAtPrompt(): string | undefined;
   /** Renders model text in the render thread at the terminal's size (outputText.ts). */
   render(raw: string, options: RenderOptions): Promise<Rendered>;
+  /** Redacts secrets in model text, off this thread for long text (secrets/secretRedactor.ts). */
+  redact(text: string): Promise<string>;
+  /** Redacts secrets in a short string on this thread (a process's command line). */
+  redactLine(line: string): string;
 }
 
 /** How a send or wait starts (see {@link ActiveSend}). */
@@ -147,7 +151,7 @@ export class ActiveSend {
     this.probeFrom = this.startedAt + options.probeDelayMs;
     this.fullScansAtStart = host.tree?.fullScanCount;
     this.until = options.until
-      ? new UntilMatcher(options.until, {
+      ? new UntilMatcher(options.until, (text) => host.redact(text), {
           matched: (text) => {
             this.match = text;
             this.finish('output_match');
@@ -358,11 +362,12 @@ export class ActiveSend {
       else result.exitCode = host.markers.promptStatus;
     }
     if (waitReason !== 'session_exit') {
-      result.foreground = foreground ?? host.foreground();
+      const shown = foreground ?? host.foreground();
+      if (shown) result.foreground = { ...shown, command: host.redactLine(shown.command) };
       if (host.alternateScreen()) result.alternateScreen = true;
     }
     const viewport = await rendering;
-    result.output = viewport.text;
+    result.output = await host.redact(viewport.text);
     if (viewport.limited) result.renderLimited = true;
     host.log.info(
       `${this.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${this.poll.looks} looks, ${this.counts.probeLooks} probe looks, ${this.counts.onOutput} evaluations on output, ${(host.tree?.fullScanCount ?? 0) - (this.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,

@@ -31,6 +31,7 @@ import { SessionProcessTree } from '../../proc/processTree';
 import type { SandboxSummary } from '../sandbox/policy';
 import { type RenderedScreen, TextRenderer } from '../output/screenText';
 import { TerminalModes } from '../output/terminalModes';
+import type { SecretRedactor } from '../secrets/secretRedactor';
 import type { ScreenTextThread } from '../output/screenTextThread';
 import { Scrollback, tailByBytes } from '../output/scrollback';
 import { SearchRequest, SearchResult, searchScrollback } from '../output/scrollbackSearch';
@@ -151,6 +152,7 @@ export class PtyBashSession implements BackendSession {
    * @param startup the session's private folder, removed when it closes.
    * @param sandbox the sandbox the shell runs in (its summary, and what to call once it closed).
    * @param renderThread renders model text off this thread (send results, readAsync).
+   * @param redactor redacts secrets in everything an agent reads of the session (secretRedactor.ts).
    */
   constructor(
     private readonly term: IPty,
@@ -162,6 +164,7 @@ export class PtyBashSession implements BackendSession {
     private readonly startup: StartupDir,
     readonly sandboxed: { summary: SandboxSummary; release(): void } | undefined,
     private readonly renderThread: ScreenTextThread,
+    readonly redactor: SecretRedactor,
   ) {
     this.parser = new MarkerParser(nonce);
     this.scrollback = new Scrollback({
@@ -169,7 +172,13 @@ export class PtyBashSession implements BackendSession {
       maxBytes: config.retainedBytes,
       maxLineBytes: Math.min(MAX_LINE_BYTES, config.maxReadBytes),
     });
-    this.commands = new CommandHistory({ scrollback: this.scrollback, cwd: () => this.currentCwd(), size: config.historySize, stoppedJob: () => this.stoppedJob() });
+    this.commands = new CommandHistory({
+      scrollback: this.scrollback,
+      cwd: () => this.currentCwd(),
+      size: config.historySize,
+      stoppedJob: () => this.stoppedJob(),
+      redactor,
+    });
     this.shellPid = this.leaderPid = term.pid;
     this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
     this.shellStart = probe ? readStat(term.pid)?.startTime : undefined;
@@ -208,6 +217,8 @@ export class PtyBashSession implements BackendSession {
       interrupt: () => void this.signal('SIGINT'),
       stoppedAtPrompt: () => this.commands.stoppedAtPrompt,
       render: (raw, options) => this.renderThread.render(this.cellSize(), raw, options),
+      redact: (text) => redactor.redact(text, this.term.cols),
+      redactLine: (line) => redactor.redactLine(line),
     };
     term.onData((chunk) => this.onData(chunk));
     term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
@@ -479,7 +490,10 @@ export class PtyBashSession implements BackendSession {
     });
   }
 
-  /** A page, a command's page or the screen, rendered on this thread (readAsync renders off it). */
+  /**
+   * A page, a command's page or the screen, rendered on this thread (readAsync renders off it).
+   * Not redacted: the person's view (the panel's backlog); what an agent reads is readAsync.
+   */
   read(request: ReadRequest): ReadResult {
     const source = this.readSource(request);
     if (source.kind === 'screen') return screenPage(source.tail, this.render().screen(source.tail.text));
@@ -489,6 +503,11 @@ export class PtyBashSession implements BackendSession {
 
   /** As read, rendered in the render thread: the caller's thread is not held by the render. */
   async readAsync(request: ReadRequest): Promise<ReadResult> {
+    const page = await this.unredactedReadAsync(request);
+    return { ...page, text: await this.redactor.redact(page.text, this.term.cols) };
+  }
+
+  private async unredactedReadAsync(request: ReadRequest): Promise<ReadResult> {
     const source = this.readSource(request);
     const size = this.cellSize();
     if (source.kind === 'screen') return screenPage(source.tail, await this.renderThread.screen(size, source.tail.text));
@@ -523,7 +542,7 @@ export class PtyBashSession implements BackendSession {
   }
 
   search(request: SearchRequest): Promise<SearchResult> {
-    return searchScrollback(this.scrollback, this.commands, request);
+    return searchScrollback(this.scrollback, this.commands, request, (texts) => this.redactor.redactAll(texts, this.term.cols));
   }
 
   private render(): TextRenderer {

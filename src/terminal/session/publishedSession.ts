@@ -73,7 +73,7 @@ export class PublishedSession {
   checkIdle(): void {
     if (this.sending) {
       const fg = this.session.foreground();
-      throw new TerminalError('SESSION_BUSY', `session ${this.id} already has a send or wait in flight${fg ? ` (running \`${fg.command}\`)` : ''}; wait for it to return, read its output, or send a signal`);
+      throw new TerminalError('SESSION_BUSY', `session ${this.id} already has a send or wait in flight${fg ? ` (running \`${this.session.redactor.redactLine(fg.command)}\`)` : ''}; wait for it to return, read its output, or send a signal`);
     }
   }
 
@@ -92,7 +92,7 @@ export class PublishedSession {
     };
     if (busy) {
       const fg = this.session.foreground();
-      if (fg) info.foregroundCommand = fg.command;
+      if (fg) info.foregroundCommand = this.session.redactor.redactLine(fg.command);
     }
     const refusal = this.session.inputRefusal?.();
     if (refusal) info.inputRefused = refusal.message;

@@ -22,7 +22,7 @@ export class OutputTool extends TerminalTool<OutputInput> {
 
   protected async run(input: OutputInput & Record<string, unknown>) {
     const sessionId = requireString(input, 'sessionId');
-    const { text, ...json } = this.ctx.service.output(this.ctx.owner, sessionId, requireString(input, 'jobId'));
+    const { text, ...json } = await this.ctx.service.output(this.ctx.owner, sessionId, requireString(input, 'jobId'));
     return toolResult({ sessionId, ...json }, text);
   }
 }
