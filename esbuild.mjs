@@ -29,6 +29,8 @@ await esbuild.build({ ...common, entryPoints: ['src/lsp/wikilinks/noteParseWorke
 await esbuild.build({ ...common, entryPoints: ['src/terminal/panel/mirrorEmulatorWorker.ts'], outfile: 'dist/mirrorEmulatorWorker.js' });
 // The model-text renderer (send results, reads), run in a worker thread per backend (shipped in the VSIX).
 await esbuild.build({ ...common, entryPoints: ['src/terminal/output/screenTextWorker.ts'], outfile: 'dist/screenTextWorker.js' });
+// Secret redaction of what agents read (secretlint's rules and ours), run in bounded worker threads (shipped in the VSIX).
+await esbuild.build({ ...common, entryPoints: ['src/terminal/secrets/redactionWorker.ts'], outfile: 'dist/redactionWorker.js' });
 // The MCP stdio bridge: a plain Node program an MCP client launches (shipped in the VSIX).
 await esbuild.build({ ...common, entryPoints: ['src/mcp/bridge.ts'], outfile: 'dist/mcp-bridge.js' });
 

@@ -36,3 +36,6 @@ export const mirrorEmulatorEntry = (): string => workerEntry('src/terminal/panel
 
 /** The model-text renderer's worker (src/terminal/output/screenTextWorker.ts). */
 export const screenTextWorkerEntry = (): string => workerEntry('src/terminal/output/screenTextWorker.ts');
+
+/** The secret redaction worker (src/terminal/secrets/redactionWorker.ts). */
+export const redactionWorkerEntry = (): string => workerEntry('src/terminal/secrets/redactionWorker.ts');

@@ -9,18 +9,25 @@ export const HELD_RUN_UNITS = 6;
 /** Widths at which programs wrap long text: a last line this wide may go on in the next piece. */
 const WRAP_WIDTHS = new Set([76, 80]);
 
+/** Longest unfinished last line held back whole (UTF-16 code units) where a caller holds lines. */
+export const HELD_LINE_UNITS = 4096;
+
 /**
- * Where the part of `text` that may be redacted and handed out now ends: before a trailing run of
- * at least HELD_RUN_UNITS token characters (a secret may still be arriving), or before a last line
- * as wide as a wrap width (it may continue on the next line); `text.length` when neither.
+ * Where the part of `text` that may be redacted and handed out now ends: before its unfinished
+ * last line when `holdLine` (up to HELD_LINE_UNITS of it), else before a trailing run of at least
+ * HELD_RUN_UNITS token characters (a secret may still be arriving); and before a last complete line
+ * as wide as a wrap width (it may continue on the next line). `text.length` when none applies.
  */
-export function unfinishedTail(text: string): number {
+export function unfinishedTail(text: string, holdLine = false): number {
+  let cut = text.length;
+  const lineStart = text.lastIndexOf('\n') + 1;
   const run = /[A-Za-z0-9+/=_\-.~]+$/.exec(text);
-  if (run && run[0].length >= HELD_RUN_UNITS) return run.index;
-  if (text.endsWith('\n')) {
-    const start = text.lastIndexOf('\n', text.length - 2) + 1;
-    const width = text.length - 1 - start - (text.endsWith('\r\n') ? 1 : 0);
-    if (WRAP_WIDTHS.has(width)) return start;
+  if (holdLine && lineStart < text.length && text.length - lineStart <= HELD_LINE_UNITS) cut = lineStart;
+  else if (run && run[0].length >= HELD_RUN_UNITS) cut = run.index;
+  if (cut > 0 && text[cut - 1] === '\n') {
+    const start = text.lastIndexOf('\n', cut - 2) + 1;
+    const width = cut - 1 - start - (text[cut - 2] === '\r' ? 1 : 0);
+    if (WRAP_WIDTHS.has(width)) cut = start;
   }
-  return text.length;
+  return cut;
 }

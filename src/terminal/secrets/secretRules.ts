@@ -128,6 +128,10 @@ interface SupplementRule {
  */
 const SECRET_NAME = /(?:^|[_.-])(?:token|secret|password|passwd|passphrase|pass|pat|credentials?|(?:api|access|private|secret|signing|encryption|master|auth|client)[_-]?key|apikey|auth)$/i;
 /** Values that are not secrets themselves: a reference to another variable, a placeholder, a mask. */
+/** Whether a variable or key name says its value is a secret; camelCase names are read as words (`clientSecret`, `SecretAccessKey`). */
+function secretName(name: string): boolean {
+  return SECRET_NAME.test(name.replace(/([a-z0-9])([A-Z])/g, '$1_$2'));
+}
 const NOT_A_VALUE = /^(?:\$|%|<|\*+$|x+$|\[redacted|true$|false$|null$|none$|undefined$)/i;
 
 const SUPPLEMENT_RULES: readonly SupplementRule[] = [
@@ -141,7 +145,7 @@ const SUPPLEMENT_RULES: readonly SupplementRule[] = [
   { label: 'PyPI token', regex: /(?<![A-Za-z0-9_-])pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,4096}/g },
   // GCP: API keys, and a service-account key file's key id (its private key is a private key block).
   { label: 'GCP API key', regex: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g },
-  { label: 'GCP service account key ID', regex: /"private_key_id"\s{0,8}:\s{0,8}"([0-9a-f]{40})"/g },
+  { label: 'GCP service account key ID', regex: /"private_key_id\\?"\s{0,8}:\s{0,8}\\?"([0-9a-f]{40})/g },
   // GitHub's newer and GitLab's other token kinds; Stripe webhook secrets; Anthropic admin keys.
   { label: 'GitHub token', regex: /(?<![A-Za-z0-9_])(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g },
   { label: 'GitLab token', regex: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|ffct)-[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])/g },
@@ -154,14 +158,14 @@ const SUPPLEMENT_RULES: readonly SupplementRule[] = [
   // `NAME=value` in `env`, `export`, `declare -x`, `.env` files: the value of a secret-named variable.
   {
     label: 'secret variable',
-    regex: /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,127})=(?:"([^"\n]{1,4096})"|'([^'\n]{1,4096})'|([^\s"'`;&|]{1,4096}))/g,
-    accept: (m) => SECRET_NAME.test(m[1]!) && !NOT_A_VALUE.test(m[2] ?? m[3] ?? m[4] ?? ''),
+    regex: /(?<![A-Za-z0-9_.-])([A-Za-z_][A-Za-z0-9_.-]{0,127})=(?:\\?"([^"\\\n]{1,4096})\\?"|'([^'\n]{1,4096})'|([^\s"'`;&|\\]{1,4096}))/g,
+    accept: (m) => secretName(m[1]!) && !NOT_A_VALUE.test(m[2] ?? m[3] ?? m[4] ?? ''),
   },
-  // `"name": "value"` in JSON (and YAML-like `name: "value"`): the value of a secret-named key.
+  // `"name": "value"` in JSON, also inside a JSON string (`\"name\": \"value\"`): the value of a secret-named key.
   {
     label: 'secret value',
-    regex: /"([A-Za-z_][A-Za-z0-9_.-]{0,127})"\s{0,8}:\s{0,8}"((?:[^"\\\n]|\\[^\n]){1,8192})"/g,
-    accept: (m) => SECRET_NAME.test(m[1]!) && !NOT_A_VALUE.test(m[2]!),
+    regex: /"([A-Za-z_][A-Za-z0-9_.-]{0,127})\\?"\s{0,8}:\s{0,8}\\?"([^"\\\n]{1,8192})/g,
+    accept: (m) => secretName(m[1]!) && !NOT_A_VALUE.test(m[2]!),
   },
 ];
 

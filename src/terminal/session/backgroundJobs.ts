@@ -24,8 +24,8 @@ export interface JobOutput {
   error?: string;
   /**
    * Output since the previous call (raw terminal text: escapes kept, markers removed), secrets
-   * redacted; while the job runs, a trailing piece that may be the head of a secret still
-   * arriving is held for the next call (secrets/heldTail.ts).
+   * redacted; while the job runs, its unfinished last line (which may hold the head of a secret
+   * still arriving) is held for the next call (secrets/heldTail.ts).
    */
   text: string;
   /** Bytes of output dropped because they were not read in time (see dsh_terminal_read). */
@@ -126,7 +126,7 @@ export class BackgroundJobs {
       const done = !!(job.result || job.error);
       const taken = job.unread.take();
       const text = job.held + taken.text;
-      const cut = done ? text.length : unfinishedTail(text);
+      const cut = done ? text.length : unfinishedTail(text, true);
       job.held = text.slice(cut);
       const out: JobOutput = { jobId, done, text: await redact(text.slice(0, cut)), droppedBytes: taken.droppedBytes };
       if (job.result) {

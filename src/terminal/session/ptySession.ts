@@ -68,6 +68,10 @@ const SIGNAL_SETTLE_MS = 2000;
 const EPOLL_SETTLE_MS = 500;
 /** Longest scrollback line in UTF-8 bytes before it is split with a visible marker (see scrollback.ts). */
 const MAX_LINE_BYTES = 16 * 1024;
+/** Raw lines read along before and after a page an agent reads, so that a secret it cuts is still found (see redactInContext). */
+const CONTEXT_LINES = 100;
+/** Bytes of each of those contexts at most. */
+const CONTEXT_BYTES = 64 * 1024;
 /** Raw scrollback lines rendered for a `screen: true` read: enough to redraw a full-screen program. */
 const SCREEN_TAIL_LINES = 400;
 /** Bytes of the traps report read (a trap's text is the user's; a confirmation shows its head). */
@@ -504,7 +508,29 @@ export class PtyBashSession implements BackendSession {
   /** As read, rendered in the render thread: the caller's thread is not held by the render. */
   async readAsync(request: ReadRequest): Promise<ReadResult> {
     const page = await this.unredactedReadAsync(request);
-    return { ...page, text: await this.redactor.redact(page.text, this.term.cols) };
+    const shown = request.screen ? 0 : page.lineEnd - page.lineBegin;
+    return { ...page, text: await this.redactInContext(page.text, page.firstLineNumber, shown) };
+  }
+
+  /**
+   * `text` (a page whose oldest line is absolute line `first`, `shown` raw lines long; 0 for the
+   * screen) redacted with up to CONTEXT_LINES raw lines before and after it read along: a page that
+   * starts inside a private key block, or cuts a wrapped secret, is redacted as the whole is.
+   * Redaction keeps every line end, so the page's own lines are taken back by count.
+   */
+  private async redactInContext(text: string, first: number, shown: number): Promise<string> {
+    const { endLine, open } = this.scrollback.position();
+    const newestEnd = endLine + (open ? 1 : 0);
+    const before = this.scrollback.page(newestEnd - first, CONTEXT_LINES, CONTEXT_BYTES);
+    const newest = first + shown - 1;
+    const afterCount = shown > 0 ? Math.min(CONTEXT_LINES, newestEnd - 1 - newest) : 0;
+    const after = afterCount > 0 ? this.scrollback.page(newestEnd - 1 - newest - afterCount, afterCount, CONTEXT_BYTES) : undefined;
+    const head = before.lineEnd > before.lineBegin ? `${before.text}\n` : '';
+    const tail = after && after.lineEnd > after.lineBegin ? `\n${after.text}` : '';
+    const redacted = await this.redactor.redact(head + text + tail, this.term.cols);
+    const lines = redacted.split('\n');
+    const skip = head ? head.split('\n').length - 1 : 0;
+    return lines.slice(skip, skip + text.split('\n').length).join('\n');
   }
 
   private async unredactedReadAsync(request: ReadRequest): Promise<ReadResult> {
