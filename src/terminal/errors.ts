@@ -23,7 +23,9 @@ export type TerminalErrorCode =
   /** The sandbox is on but cannot start here (a program missing, namespaces refused); nothing was started. */
   | 'SANDBOX_UNAVAILABLE'
   /** A session outside the agent sandbox was asked for where the settings do not allow one; nothing was started. */
-  | 'SANDBOX_REQUIRED';
+  | 'SANDBOX_REQUIRED'
+  /** A program reads the terminal with echo off (a password prompt): the person answers it, not the agent; nothing was typed. */
+  | 'PERSON_MUST_ANSWER';
 
 export class TerminalError extends Error {
   constructor(

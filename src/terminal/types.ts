@@ -157,8 +157,13 @@ export interface SendResult {
   waiting?: Waiting;
   /** The process that is waiting or running, when known (absent when the shell exited). */
   foreground?: ForegroundProcess;
-  /** True when the terminal does not echo input (a password prompt): ask the human. */
+  /**
+   * True when the program waiting for input reads with echo off (a password prompt): the person
+   * must answer it (a send of text into it is refused with PERSON_MUST_ANSWER).
+   */
   echoOff?: boolean;
+  /** With `echoOff`: what to do (the person answers; wait for it with dsh_terminal_wait, and how long). */
+  guidance?: string;
   /** True while a full-screen program holds the alternate screen. */
   alternateScreen?: boolean;
   /** With `output_match`: the text the `until` pattern matched (at most 200 characters). */
@@ -358,9 +363,10 @@ export interface BackendSession {
   onCommand(listener: (event: CommandEvent) => void): Disposable;
   /**
    * Writes keystrokes of the person who took the session over, as they are (no newline added, no
-   * readiness). Ignored after the shell exited.
+   * readiness). Ignored after the shell exited. `secret`: an answer to a prompt that reads with echo
+   * off (a one-line take-over): not recorded in the command record, never logged.
    */
-  writeUserInput(data: string): void;
+  writeUserInput(data: string, secret?: boolean): void;
 }
 
 /** A replaceable terminal implementation. `type` is unique in a service (e.g. `pty-bash`). */

@@ -209,7 +209,7 @@ describe('secret redaction on the real bash backend', function () {
     assert.equal(running.waitReason, 'timeout');
     const info = h.service.info(h.owner, id);
     assertNoSecret(info.foregroundCommand ?? '', 'the listing');
-    await h.service.signal(h.owner, id, 'SIGINT');
+    h.service.signal(h.owner, id, 'SIGINT');
     await h.service.wait(h.owner, id, { timeoutMs: 5000 }).catch(() => undefined);
   });
 

@@ -21,6 +21,7 @@ import type { ShellMarkers } from './shellMarkers';
 import { echoDisabled } from '../../proc/termios';
 import type { ForegroundProcess, SendResult, SessionStatus, WaitReason, Waiting } from '../types';
 import { UntilMatcher } from './untilPattern';
+import { personMustAnswerGuidance, programName } from '../input/echoOffInput';
 import type { Log } from '../../common/log';
 
 /** Bytes of echo kept while a send is in its echo region (the typed line and prompts). */
@@ -231,7 +232,10 @@ export class ActiveSend {
     if (!this.end()) return;
     const echoOff = waiting === 'program-input' ? echoDisabled(this.host.ptsIfKnown()) : Promise.resolve(false);
     void Promise.all([this.result(reason, waiting, foreground), echoOff]).then(([result, off]) => {
-      if (off) result.echoOff = true;
+      if (off) {
+        result.echoOff = true;
+        result.guidance = personMustAnswerGuidance(programName(result.foreground?.command));
+      }
       this.ends.answered(result);
     });
   }

@@ -50,7 +50,8 @@ import {
   unprovenReaderError,
 } from '../input/sendAdmission';
 import { ShellMarkers } from '../readiness/shellMarkers';
-import { canonicalMode, readlineSettings } from '../../proc/termios';
+import { canonicalMode, echoDisabled, readlineSettings } from '../../proc/termios';
+import { personMustAnswerError, typesText } from '../input/echoOffInput';
 import { StartupDir, StartupWatch } from './sessionStartup';
 import { SessionTeardown } from './sessionTeardown';
 import { AllowedSignal, BackendSession, Disposable, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from '../types';
@@ -387,6 +388,10 @@ export class PtyBashSession implements BackendSession {
       if (atPrompt && this.markers.inputPending) throw inputPendingError();
       if (!atPrompt && preWaits.waits.length > 0 && typed.kind === 'text') await checkLineLength(typed.text, this.pts());
       if (!shellInForeground && preWaits.waits.length === 0) throw preWaits.complete ? notReadingError(this.foreground()) : unprovenReaderError(preWaits.searching ? 'searching' : 'crowded');
+      // A program reading with echo off asks for a secret: the person types it, never the agent.
+      if (!atPrompt && preWaits.waits.length > 0 && typesText(typed) && (await echoDisabled(this.pts()))) {
+        throw personMustAnswerError(this.redactor.redactLine(this.commandOf(preWaits.waits[0]!.pid)));
+      }
     } else if (!shellInForeground) {
       throw unprovenReaderError();
     }
@@ -606,11 +611,12 @@ export class PtyBashSession implements BackendSession {
     }
   }
 
-  writeUserInput(data: string): void {
+  writeUserInput(data: string, secret = false): void {
     if (this.exitStatus) return;
     // What the person types is not judged (they see it), but no agent send may run it unseen.
     this.foreignLine = { from: 'user' };
-    this.commands.wrote(data, 'user');
+    // An answer to a prompt that reads with echo off is not recorded anywhere.
+    if (!secret) this.commands.wrote(data, 'user');
     this.term.write(data);
   }
 
