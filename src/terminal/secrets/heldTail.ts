@@ -6,6 +6,8 @@
 
 /** Shortest run of token characters at the end of a piece held back as the possible head of a secret. */
 export const HELD_RUN_UNITS = 6;
+/** Characters a secret is made of. */
+const TOKEN_CHAR = /[A-Za-z0-9+/=_\-.~]/;
 /** Widths at which programs wrap long text: a last line this wide may go on in the next piece. */
 const WRAP_WIDTHS = new Set([76, 80]);
 
@@ -15,15 +17,17 @@ export const HELD_LINE_UNITS = 4096;
 /**
  * Where the part of `text` that may be redacted and handed out now ends: before its unfinished
  * last line when `holdLine` (up to HELD_LINE_UNITS of it), else before a trailing run of at least
- * HELD_RUN_UNITS token characters (a secret may still be arriving); and before a last complete line
+ * HELD_RUN_UNITS (and at most HELD_LINE_UNITS) token characters (a secret may still be arriving); and before a last complete line
  * as wide as a wrap width (it may continue on the next line). `text.length` when none applies.
  */
 export function unfinishedTail(text: string, holdLine = false): number {
   let cut = text.length;
   const lineStart = text.lastIndexOf('\n') + 1;
-  const run = /[A-Za-z0-9+/=_\-.~]+$/.exec(text);
+  // The trailing run, scanned back from the end (a regular expression anchored at `$` would try every start).
+  let runStart = text.length;
+  while (runStart > 0 && TOKEN_CHAR.test(text[runStart - 1]!)) runStart--;
   if (holdLine && lineStart < text.length && text.length - lineStart <= HELD_LINE_UNITS) cut = lineStart;
-  else if (run && run[0].length >= HELD_RUN_UNITS) cut = run.index;
+  else if (text.length - runStart >= HELD_RUN_UNITS && text.length - runStart <= HELD_LINE_UNITS) cut = runStart;
   if (cut > 0 && text[cut - 1] === '\n') {
     const start = text.lastIndexOf('\n', cut - 2) + 1;
     const width = cut - 1 - start - (text[cut - 2] === '\r' ? 1 : 0);
