@@ -49,6 +49,16 @@ function withheld(text: string): string {
   return WITHHELD_NOTICE + '\n'.repeat(lineEnds);
 }
 
+/**
+ * A short string (an error message, a command line) redacted on the caller's thread with the
+ * built-in rules; one longer than SYNC_MAX_UNITS is withheld whole (its line count kept).
+ */
+export function redactShortText(text: string): string {
+  if (text.length === 0) return text;
+  if (text.length > SYNC_MAX_UNITS) return withheld(text);
+  return redactSecrets(text).text;
+}
+
 /** See the module comment. */
 export class SecretRedactor {
   private readonly workers: BoundedWorkers | undefined;
@@ -110,8 +120,6 @@ export class SecretRedactor {
    * built-in rules; one longer than SYNC_MAX_UNITS is withheld whole (its line count kept).
    */
   redactLine(text: string): string {
-    if (!this.enabled || text.length === 0) return text;
-    if (text.length > SYNC_MAX_UNITS) return withheld(text);
-    return redactSecrets(text).text;
+    return this.enabled ? redactShortText(text) : text;
   }
 }
