@@ -174,19 +174,34 @@ const KEY_BEGIN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 const KEY_END = /-----END[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----/g;
 
 /**
- * The body of every private key block: from the end of its BEGIN line to the start of its END
+ * The body of every private key block: from the line after its BEGIN line to the start of its END
  * line, or to the end of the text when the block is cut (a page, a viewport, output still coming).
+ * An END line without its BEGIN (a page or screen that starts inside the block) ends a body that
+ * starts at the text's start or after the previous END line.
  */
 function keyBlockFindings(text: string, out: Finding[]): void {
   KEY_BEGIN.lastIndex = 0;
-  for (let begin = KEY_BEGIN.exec(text); begin; begin = KEY_BEGIN.exec(text)) {
-    // The body starts on the line after BEGIN: the label stands on a line of its own.
-    const start = begin.index + begin[0].length + (text[begin.index + begin[0].length] === '\n' ? 1 : 0);
-    KEY_END.lastIndex = start;
-    const end = KEY_END.exec(text);
-    const stop = end ? end.index : text.length;
-    if (stop > start) out.push({ start, end: stop, label: 'private key' });
-    KEY_BEGIN.lastIndex = end ? end.index + end[0].length : text.length;
+  KEY_END.lastIndex = 0;
+  let from = 0;
+  let begin = KEY_BEGIN.exec(text);
+  let end = KEY_END.exec(text);
+  while (begin || end) {
+    if (begin && (!end || begin.index < end.index)) {
+      // The body starts on the line after BEGIN: the label stands on a line of its own.
+      const start = begin.index + begin[0].length + (text[begin.index + begin[0].length] === '\n' ? 1 : 0);
+      KEY_END.lastIndex = start;
+      end = KEY_END.exec(text);
+      const stop = end ? end.index : text.length;
+      if (stop > start) out.push({ start, end: stop, label: 'private key' });
+      from = end ? end.index + end[0].length : text.length;
+    } else if (end) {
+      if (end.index > from) out.push({ start: from, end: end.index, label: 'private key' });
+      from = end.index + end[0].length;
+    }
+    KEY_BEGIN.lastIndex = from;
+    KEY_END.lastIndex = from;
+    begin = KEY_BEGIN.exec(text);
+    end = KEY_END.exec(text);
   }
 }
 
