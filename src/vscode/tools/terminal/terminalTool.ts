@@ -22,7 +22,7 @@ function withRedactionOffNotice(result: vscode.LanguageModelToolResult): vscode.
     try {
       json = JSON.parse(first.value) as Record<string, unknown>;
     } catch {
-      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ secretRedaction: REDACTION_OFF_NOTICE })), first!, ...rest]);
+      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ secretRedaction: REDACTION_OFF_NOTICE })), first, ...rest]);
     }
   }
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ ...json, secretRedaction: REDACTION_OFF_NOTICE })), ...rest]);
