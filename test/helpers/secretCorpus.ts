@@ -3,7 +3,6 @@
  * format has one: GitHub's and npm's CRC32 suffix), generated from a fixed seed; and text that
  * looks like them but is no secret. Shared by the unit and integration tests of redaction.
  */
-import * as zlib from 'node:zlib';
 
 /** A secret of the corpus: `value` is the secret itself, `line` how a command prints it, `probe` a piece of it no result may hold. */
 export interface CorpusSecret {
@@ -36,9 +35,19 @@ function base62(n: number, width: number): string {
   return s.padStart(width, '0');
 }
 
+/** CRC-32 (IEEE 802.3, as zlib computes it) of `text`'s UTF-8 bytes. */
+function crc32(text: string): number {
+  let crc = 0xffffffff;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
 /** A token of GitHub's (and npm's) format: prefix, 30 random base62 characters, their CRC32 in 6 base62 characters. */
 function checksummed(prefix: string, random: string): string {
-  return `${prefix}${random}${base62(zlib.crc32(random), 6)}`;
+  return `${prefix}${random}${base62(crc32(random), 6)}`;
 }
 
 const r = generator(0x5ec2e7);
