@@ -22,6 +22,7 @@ import { echoDisabled } from '../../proc/termios';
 import type { ForegroundProcess, SendResult, SessionStatus, WaitReason, Waiting } from '../types';
 import { UntilMatcher } from './untilPattern';
 import { personMustAnswerGuidance, programName } from '../input/echoOffInput';
+import { withoutCutHead } from '../secrets/heldTail';
 import type { Log } from '../../common/log';
 
 /** Bytes of echo kept while a send is in its echo region (the typed line and prompts). */
@@ -372,6 +373,7 @@ export class ActiveSend {
     }
     const viewport = await rendering;
     result.output = await host.redact(viewport.text);
+    if (dropped > 0) result.output = withoutCutHead(result.output);
     if (viewport.limited) result.renderLimited = true;
     host.log.info(
       `${this.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${this.poll.looks} looks, ${this.counts.probeLooks} probe looks, ${this.counts.onOutput} evaluations on output, ${(host.tree?.fullScanCount ?? 0) - (this.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,

@@ -11,7 +11,7 @@ import { quoteInput } from '../../common/quoteInput';
 import { errorMessage } from '../../common/errorMessage';
 import { TerminalError } from '../errors';
 import { UnreadTail } from './unreadTail';
-import { unfinishedTail } from '../secrets/heldTail';
+import { unfinishedTail, withoutCutHead } from '../secrets/heldTail';
 import type { Disposable, SendResult } from '../types';
 
 /** What `output` returns: the job's output since the previous call, and its end once known. */
@@ -125,7 +125,8 @@ export class BackgroundJobs {
     const answer = job.last.then(async () => {
       const done = !!(job.result || job.error);
       const taken = job.unread.take();
-      const text = job.held + taken.text;
+      // Output dropped before this piece may have cut a secret: its tail at the start goes.
+      const text = job.held + (taken.droppedBytes > 0 ? withoutCutHead(taken.text) : taken.text);
       const cut = done ? text.length : unfinishedTail(text, true);
       job.held = text.slice(cut);
       const out: JobOutput = { jobId, done, text: await redact(text.slice(0, cut)), droppedBytes: taken.droppedBytes };
