@@ -224,6 +224,24 @@ describe('secret redaction on the real bash backend', function () {
   });
 });
 
+describe('secret redaction where a byte bound cuts output', function () {
+  this.timeout(60_000);
+  it('a viewport whose oldest part was dropped inside a secret does not start with the secret’s tail', async () => {
+    const h = harness({ maxReadBytes: 4096 });
+    try {
+      const { sessionId } = await h.service.open(h.owner);
+      const secret = SECRETS[0]!.value;
+      // The secret, then 4 070 more characters on its line: the newest 4 096 bytes start inside it.
+      const r = await h.service.send(h.owner, sessionId, { input: `echo "${secret}$(head -c 4070 /dev/zero | tr '\\0' z)"; echo end` });
+      assert.equal(r.truncated, true);
+      assert.ok(!r.output.includes(secret.slice(-12)), `the viewport starts with ${JSON.stringify(r.output.slice(0, 30))}`);
+      assert.match(r.output, /^…/);
+    } finally {
+      await h.dispose();
+    }
+  });
+});
+
 describe('secret redaction off', function () {
   this.timeout(60_000);
   it('passes output unchanged', async () => {
