@@ -14,6 +14,8 @@ import { redactSecrets } from '../../src/terminal/secrets/redact';
 import { SecretRedactor, WITHHELD_NOTICE } from '../../src/terminal/secrets/secretRedactor';
 import { PRESET_RULE_IDS } from '../../src/terminal/secrets/secretRules';
 import { redactionWorkerEntry } from '../helpers/workerEntry';
+import { packageJson } from '../helpers/packageJson';
+import { MAX_SECRET_PATTERNS, MAX_SECRET_PATTERN_LENGTH, resolveTerminalConfig } from '../../src/terminal/config';
 
 /** Every probe of the corpus found in `text` (none is the expected answer). */
 function leaks(text: string): string[] {
@@ -67,6 +69,15 @@ describe('secret redaction rules', () => {
 
   it('redacts nothing of the false-positive corpus (git SHAs, UUIDs, base64 of text, integrity hashes, long hex)', () => {
     for (const text of NOT_SECRETS) assert.equal(redactSecrets(text).text, text);
+  });
+
+  it('settings: patterns are checked at load, naming what is wrong and what is valid; package.json agrees', () => {
+    assert.throws(() => resolveTerminalConfig({ secretPatterns: [{ label: 'x', pattern: '(' }] }), /secretPatterns\[0\]\.pattern is not a valid JavaScript regular expression/);
+    assert.throws(() => resolveTerminalConfig({ secretPatterns: ['acme_.*'] as never }), /secretPatterns\[0\] must be \{"label": <1–60 characters>, "pattern": <regular expression>\}/);
+    assert.throws(() => resolveTerminalConfig({ redactSecrets: 'no' as never }), /redactSecrets must be true or false/);
+    const props = packageJson().contributes.configuration.properties;
+    assert.equal(props['dsh.terminal.secretPatterns']?.maxItems, MAX_SECRET_PATTERNS);
+    assert.equal(props['dsh.terminal.secretPatterns']?.items?.properties?.pattern?.maxLength, MAX_SECRET_PATTERN_LENGTH);
   });
 
   it("adds the person's own patterns, group 1 being the secret", async () => {
