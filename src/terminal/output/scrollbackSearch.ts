@@ -12,6 +12,7 @@ import type { CommandHistory } from '../history/commandHistory';
 import { TerminalError } from '../errors';
 import type { Scrollback } from './scrollback';
 import { pageBufferLease, searchInWorker } from './searchWorker';
+import { WITHHELD_NOTICE } from '../secrets/secretRedactor';
 
 /** Longest pattern accepted (UTF-16 code units). */
 export const MAX_SEARCH_PATTERN = 1000;
@@ -138,6 +139,7 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
     if (lineCount === 0) return result;
     // The pattern reads the lines as an agent may: secrets redacted (their line count kept).
     const [redacted] = await redact([new TextDecoder().decode(page.bytes)]);
+    if (redacted!.startsWith(WITHHELD_NOTICE)) result.note = `${result.note ? `${result.note}; ` : ''}nothing was searched: checking the output for secrets did not finish in time, so it is withheld; search a smaller range (offset, command)`;
     page.bytes = new TextEncoder().encode(redacted);
     outcome = await searchInWorker(
       { bytes: page.bytes, lineCount, continued: page.continued, pattern, regex: request.regex === true, ignoreCase: request.ignoreCase === true, context, maxMatches, maxLineChars: MAX_MATCH_LINE_CHARS, escapes: ESCAPES.source },

@@ -44,7 +44,7 @@ export const REDACT_BOUND_MS = 3000;
 export const WITHHELD_NOTICE = '⟪withheld: checking this output for secrets did not finish in time; it may hold secrets and is not shown to the agent⟫';
 
 /** `text` withheld: the notice, then as many line ends as it had, so line counts stay true. */
-function withheld(text: string): string {
+export function withheld(text: string): string {
   const lineEnds = text.match(/\n/g)?.length ?? 0;
   return WITHHELD_NOTICE + '\n'.repeat(lineEnds);
 }

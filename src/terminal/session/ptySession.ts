@@ -32,6 +32,7 @@ import type { SandboxSummary } from '../sandbox/policy';
 import { type RenderedScreen, TextRenderer } from '../output/screenText';
 import { TerminalModes } from '../output/terminalModes';
 import type { SecretRedactor } from '../secrets/secretRedactor';
+import { redactPage } from '../secrets/pageContext';
 import type { ScreenTextThread } from '../output/screenTextThread';
 import { Scrollback, tailByBytes } from '../output/scrollback';
 import { SearchRequest, SearchResult, searchScrollback } from '../output/scrollbackSearch';
@@ -69,10 +70,6 @@ const SIGNAL_SETTLE_MS = 2000;
 const EPOLL_SETTLE_MS = 500;
 /** Longest scrollback line in UTF-8 bytes before it is split with a visible marker (see scrollback.ts). */
 const MAX_LINE_BYTES = 16 * 1024;
-/** Raw lines read along before and after a page an agent reads, so that a secret it cuts is still found (see redactInContext). */
-const CONTEXT_LINES = 100;
-/** Bytes of each of those contexts at most. */
-const CONTEXT_BYTES = 64 * 1024;
 /** Raw scrollback lines rendered for a `screen: true` read: enough to redraw a full-screen program. */
 const SCREEN_TAIL_LINES = 400;
 /** Bytes of the traps report read (a trap's text is the user's; a confirmation shows its head). */
@@ -389,7 +386,7 @@ export class PtyBashSession implements BackendSession {
       if (!atPrompt && preWaits.waits.length > 0 && typed.kind === 'text') await checkLineLength(typed.text, this.pts());
       if (!shellInForeground && preWaits.waits.length === 0) throw preWaits.complete ? notReadingError(this.foreground()) : unprovenReaderError(preWaits.searching ? 'searching' : 'crowded');
       // A program reading with echo off asks for a secret: the person types it, never the agent.
-      if (!atPrompt && preWaits.waits.length > 0 && typesText(typed) && (await echoDisabled(this.pts()))) {
+      if (!atPrompt && preWaits.waits.length > 0 && typesText(typed) && (await echoDisabled(this.ptsIfKnown()))) {
         throw personMustAnswerError(this.redactor.redactLine(this.commandOf(preWaits.waits[0]!.pid)));
       }
     } else if (!shellInForeground) {
@@ -514,28 +511,7 @@ export class PtyBashSession implements BackendSession {
   async readAsync(request: ReadRequest): Promise<ReadResult> {
     const page = await this.unredactedReadAsync(request);
     const shown = request.screen ? 0 : page.lineEnd - page.lineBegin;
-    return { ...page, text: await this.redactInContext(page.text, page.firstLineNumber, shown) };
-  }
-
-  /**
-   * `text` (a page whose oldest line is absolute line `first`, `shown` raw lines long; 0 for the
-   * screen) redacted with up to CONTEXT_LINES raw lines before and after it read along: a page that
-   * starts inside a private key block, or cuts a wrapped secret, is redacted as the whole is.
-   * Redaction keeps every line end, so the page's own lines are taken back by count.
-   */
-  private async redactInContext(text: string, first: number, shown: number): Promise<string> {
-    const { endLine, open } = this.scrollback.position();
-    const newestEnd = endLine + (open ? 1 : 0);
-    const before = this.scrollback.page(newestEnd - first, CONTEXT_LINES, CONTEXT_BYTES);
-    const newest = first + shown - 1;
-    const afterCount = shown > 0 ? Math.min(CONTEXT_LINES, newestEnd - 1 - newest) : 0;
-    const after = afterCount > 0 ? this.scrollback.page(newestEnd - 1 - newest - afterCount, afterCount, CONTEXT_BYTES) : undefined;
-    const head = before.lineEnd > before.lineBegin ? `${before.text}\n` : '';
-    const tail = after && after.lineEnd > after.lineBegin ? `\n${after.text}` : '';
-    const redacted = await this.redactor.redact(head + text + tail, this.term.cols);
-    const lines = redacted.split('\n');
-    const skip = head ? head.split('\n').length - 1 : 0;
-    return lines.slice(skip, skip + text.split('\n').length).join('\n');
+    return { ...page, text: await redactPage(this.scrollback, (text) => this.redactor.redact(text, this.term.cols), page.text, page.firstLineNumber, shown) };
   }
 
   private async unredactedReadAsync(request: ReadRequest): Promise<ReadResult> {
