@@ -139,7 +139,7 @@ describe('every path an agent reads is redacted', function () {
     check('history', api.history(owner, id, { count: 200 }));
     check('command', api.command(owner, id, 1));
     for (const s of SECRETS) check('search', await api.search(owner, id, { pattern: probeOf(s) }));
-    const running = await api.send(owner, id, { input: `sleep 30 # ${ghp}`, timeoutMs: 300 });
+    const running = await api.send(owner, id, { input: `bash -c 'sleep 30; true' ${ghp}`, timeoutMs: 300 });
     check('send', running);
     check('list', api.list(owner));
     check('signal', api.signal(owner, id, 'SIGINT'));
@@ -167,13 +167,15 @@ describe('every path an agent reads is redacted', function () {
     const id = opened.sessionId;
     check('motd', s.motd(h.owner, id));
     check('send', await s.send(h.owner, id, { input: `cat ${file}; echo ${ghp} >/dev/null` }));
-    const started = await s.send(h.owner, id, { input: `sleep 0.2; cat ${file}; sleep 30 # ${ghp}`, timeoutMs: 50 });
+    const started = await s.send(h.owner, id, { input: `sleep 0.2; cat ${file}; bash -c 'sleep 30; true' ${ghp}`, timeoutMs: 50 });
     check('send', started);
     check('wait', await s.wait(h.owner, id, { timeoutMs: 1500 }));
     check('info', s.info(h.owner, id));
     check('find', s.find(h.owner, id));
     check('list', s.list(h.owner));
-    check('signal', s.signal(h.owner, id, 'SIGINT'));
+    const signalled = s.signal(h.owner, id, 'SIGINT');
+    check('signal', signalled);
+    assert.match(signalled.foreground?.command ?? '', /^bash -c sleep 30; true \[redacted: GitHub token\]$/, 'the signalled command is named, redacted');
     await s.wait(h.owner, id, { timeoutMs: 5000 }).catch(() => undefined);
     const { jobId } = s.startBackground(h.owner, id, { input: `cat ${file}` });
     let job = '';

@@ -138,10 +138,11 @@ describe('secret redaction on the real bash backend', function () {
     assert.equal(page.commands[0]!.command, 'echo [redacted: GitHub token] >/dev/null');
     assert.equal(h.service.history(h.owner, id, { contains: ghp.slice(0, 10) }).matching, 0);
     assert.equal(h.service.history(h.owner, id, { contains: 'ghp_' }).matching, 0);
-    const running = await send(`sleep 5 # ${ghp}`, 200);
+    const running = await send(`bash -c 'sleep 5; true' ${ghp}`, 200);
     assert.equal(running.waitReason, 'timeout');
     const info = h.service.info(h.owner, id);
     assertNoSecret(info.foregroundCommand ?? '', 'the listing');
+    assert.match(info.foregroundCommand ?? '', /\[redacted: GitHub token\]/);
     h.service.signal(h.owner, id, 'SIGINT');
     await h.service.wait(h.owner, id, { timeoutMs: 5000 }).catch(() => undefined);
   });

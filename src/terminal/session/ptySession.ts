@@ -754,10 +754,13 @@ export class PtyBashSession implements BackendSession {
     return this.tree ? this.tree.hasMember(pgrp) : proc.groupProcesses(this.leaderPid, pgrp, this.shellStart).length > 0;
   }
 
-  /** The shell is named by its executable (its command line holds our rc path); others in full. */
+  /**
+   * The shell is named by its executable (its command line holds our rc path); others in full,
+   * secrets in their arguments redacted (results, listings, errors and confirmations name them).
+   */
   private commandOf(pid: number): string {
     if (pid === this.shellPid && readStat(pid)?.comm === path.basename(this.config.shell)) return path.basename(this.config.shell);
-    return proc.commandLine(pid, readStat(pid)?.comm ?? '');
+    return this.redactor.redactLine(proc.commandLine(pid, readStat(pid)?.comm ?? ''));
   }
 
   private foregroundGroup(): number | undefined {
