@@ -34,9 +34,10 @@ export const HELD_LINE_UNITS = 4096;
 
 /**
  * Where the part of `text` that may be redacted and handed out now ends: before its unfinished
- * last line when `holdLine` (up to HELD_LINE_UNITS of it), else before a trailing run of at least
- * HELD_RUN_UNITS (and at most HELD_LINE_UNITS) token characters (a secret may still be arriving); and before a last complete line
- * as wide as a wrap width (it may continue on the next line). `text.length` when none applies.
+ * last line when `holdLine` (up to HELD_LINE_UNITS of it), else before a trailing run of
+ * HELD_RUN_UNITS to HELD_LINE_UNITS token characters (a secret may still be arriving); and before
+ * a last complete line as wide as a wrap width (it may continue on the next line).
+ * `text.length` when none applies.
  */
 export function unfinishedTail(text: string, holdLine = false): number {
   let cut = text.length;

@@ -387,7 +387,7 @@ export class PtyBashSession implements BackendSession {
       if (!shellInForeground && preWaits.waits.length === 0) throw preWaits.complete ? notReadingError(this.foreground()) : unprovenReaderError(preWaits.searching ? 'searching' : 'crowded');
       // A program reading with echo off asks for a secret: the person types it, never the agent.
       if (!atPrompt && preWaits.waits.length > 0 && typesText(typed) && (await echoDisabled(this.ptsIfKnown()))) {
-        throw personMustAnswerError(this.redactor.redactLine(this.commandOf(preWaits.waits[0]!.pid)));
+        throw personMustAnswerError(this.commandOf(preWaits.waits[0]!.pid));
       }
     } else if (!shellInForeground) {
       throw unprovenReaderError();
