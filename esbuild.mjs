@@ -31,6 +31,8 @@ await esbuild.build({ ...common, entryPoints: ['src/terminal/panel/mirrorEmulato
 await esbuild.build({ ...common, entryPoints: ['src/terminal/output/screenTextWorker.ts'], outfile: 'dist/screenTextWorker.js' });
 // The terminal auto-approval judge (tree-sitter-bash and the rules), run in a worker thread (shipped in the VSIX).
 await esbuild.build({ ...common, entryPoints: ['src/approval/approvalWorker.ts'], outfile: 'dist/approvalWorker.js' });
+// Secret redaction of what agents read (secretlint's rules and ours), run in bounded worker threads (shipped in the VSIX).
+await esbuild.build({ ...common, entryPoints: ['src/terminal/secrets/redactionWorker.ts'], outfile: 'dist/redactionWorker.js' });
 // The MCP stdio bridge: a plain Node program an MCP client launches (shipped in the VSIX).
 await esbuild.build({ ...common, entryPoints: ['src/mcp/bridge.ts'], outfile: 'dist/mcp-bridge.js' });
 

@@ -21,6 +21,7 @@ import { CommandHistory } from '../src/terminal/history/commandHistory';
 import { DEFAULT_TERMINAL_CONFIG } from '../src/terminal/config';
 import { Scrollback } from '../src/terminal/output/scrollback';
 import { MAX_SEARCH_MS, searchScrollback } from '../src/terminal/output/scrollbackSearch';
+import { SecretRedactor } from '../src/terminal/secrets/secretRedactor';
 import { pageBufferLease } from '../src/terminal/output/searchWorker';
 import { RUNS, median, now } from '../test/bench/timing';
 
@@ -93,9 +94,11 @@ async function main(): Promise<void> {
     { name: 'literal "needle-literal-xyz"', request: { pattern: 'needle-literal-xyz' }, grep: ['-n', '-F', 'needle-literal-xyz'] },
     { name: 'literal, any case "NEEDLE-LITERAL"', request: { pattern: 'NEEDLE-LITERAL', ignoreCase: true }, grep: ['-n', '-i', '-F', 'NEEDLE-LITERAL'] },
   ];
+  // Searches read the scrollback redacted, as a session's do (here on this thread: no worker bundle).
+  const redactor = new SecretRedactor(undefined, () => ({ enabled: true, patterns: [] }));
   const search = async (request: { pattern: string; regex?: boolean; ignoreCase?: boolean }) => {
     const t = now();
-    const r = await searchScrollback(scrollback, history, { ...request, timeoutMs: MAX_SEARCH_MS });
+    const r = await searchScrollback(scrollback, history, { ...request, timeoutMs: MAX_SEARCH_MS }, (texts) => redactor.redactAll(texts));
     if (r.matches.length !== 1 || r.searchedLines !== LINES) throw new Error(`unexpected result: ${r.matches.length} matches, ${r.searchedLines} lines searched${r.timedOut ? ' (timed out)' : ''}`);
     return now() - t;
   };

@@ -15,6 +15,9 @@
  * session, and whether the render was complete or stopped at its budget. `--render` runs only these.
  * Then a background send (startBackground, its output read every 200 ms as dsh_terminal_output
  * does): MiB/s, this process's CPU time and the longest event-loop stall. `--background` runs only it.
+ * Secret redaction (dsh.terminal.redactSecrets): every command runs in a session with redaction on
+ * and in one with it off, beside raw node-pty; then the time to read a page of secret-dense output
+ * with it on and off. `--redaction` runs only these, with smaller commands.
  */
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
@@ -27,6 +30,8 @@ import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/
 import { now, quantile } from '../test/bench/timing';
 import { longestStall } from '../test/helpers/eventLoopLag';
 import { SILENT_LOG } from '../src/common/log';
+import { redactionWorkerEntry, screenTextWorkerEntry } from '../test/helpers/workerEntry';
+import { SECRETS } from '../test/helpers/secretCorpus';
 
 // One line of 50 MB (a minified bundle, a log without line ends), a progress bar redrawn with `\r`
 // 300 000 times (one write each, never a line end), many short lines, long lines. The last two
@@ -100,7 +105,7 @@ async function background(service: TerminalService, owner: Owner, sessionId: str
     const { jobId } = service.startBackground(owner, sessionId, { input: command, timeoutMs: 600_000 });
     for (;;) {
       await new Promise((resolve) => setTimeout(resolve, 200));
-      const out = service.output(owner, sessionId, jobId);
+      const out = await service.output(owner, sessionId, jobId);
       read += out.text.length;
       dropped += out.droppedBytes;
       if (out.done) return;
@@ -132,12 +137,53 @@ async function pathological(service: TerminalService, owner: Owner, sessionId: s
   }
 }
 
-async function main(): Promise<void> {
+/** A service whose one pty-bash backend redacts secrets or not, with the workers the extension ships. */
+function benchService(redactSecrets: boolean): { service: TerminalService; owner: Owner; config: ReturnType<typeof resolveTerminalConfig> } {
   const log = { ...SILENT_LOG, warn: (m: string) => console.warn(m) };
   const service = new TerminalService(log);
-  const config = resolveTerminalConfig();
-  service.registerBackend(new PtyBashBackend(pty, () => config, log));
-  const owner = service.createOwner('bench');
+  const config = resolveTerminalConfig({ redactSecrets });
+  service.registerBackend(new PtyBashBackend(pty, () => config, log, { renderWorkerEntry: screenTextWorkerEntry(), redactionWorkerEntry: redactionWorkerEntry() }));
+  return { service, owner: service.createOwner('bench'), config };
+}
+
+/** Throughput with redaction on beside off and raw node-pty, and reads of secret-dense pages. */
+async function redaction(commands: readonly string[]): Promise<void> {
+  const on = benchService(true);
+  const off = benchService(false);
+  const onId = (await on.service.open(on.owner)).sessionId;
+  const offId = (await off.service.open(off.owner)).sessionId;
+  console.log(`secret redaction — node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  for (const command of commands) {
+    const bytes = Number(execFileSync('bash', ['-c', `{ ${command}; } | wc -c`], { encoding: 'utf8' }).trim());
+    const a = await measured(() => on.service.send(on.owner, onId, { input: command, timeoutMs: 600_000 }));
+    const b = await measured(() => off.service.send(off.owner, offId, { input: command, timeoutMs: 600_000 }));
+    const r = await measured(() => rawRun(command));
+    const rate = (ms: number) => bytes / MiB / (ms / 1000);
+    console.log(`\n$ ${command}   (${(bytes / MiB).toFixed(1)} MiB of stdout)`);
+    console.log(`  redaction on ${rate(a.ms).toFixed(1)} MiB/s (${(a.ms / 1000).toFixed(2)} s)   off ${rate(b.ms).toFixed(1)} MiB/s (${(b.ms / 1000).toFixed(2)} s)   raw node-pty ${rate(r.ms).toFixed(1)} MiB/s   on/raw ${(rate(a.ms) / rate(r.ms)).toFixed(2)}   on/off ${(rate(a.ms) / rate(b.ms)).toFixed(2)}`);
+  }
+  // Secret-dense output: the corpus printed 40 times (about 2 000 lines with 2 000 secrets).
+  const dense = `for i in $(seq 40); do cat <<'EOF'\n${SECRETS.map((x) => x.line).join('\n')}\nEOF\ndone`;
+  for (const [name, s, id] of [['on', on, onId], ['off', off, offId]] as const) {
+    const send = await measured(() => s.service.send(s.owner, id, { input: dense, timeoutMs: 600_000 }));
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t = now();
+      await s.service.readAsync(s.owner, id, { offset: (i * 37) % 1500, count: 500 });
+      times.push(now() - t);
+    }
+    console.log(`\nsecret-dense output, redaction ${name}: send ${send.ms.toFixed(0)} ms (viewport ${Buffer.byteLength(send.value.output)} bytes); 500-line page (readAsync): median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`);
+  }
+  await on.service.closeAll('bench done');
+  await off.service.closeAll('bench done');
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--redaction')) {
+    await redaction(["head -c 20000000 /dev/zero | tr '\\0' x; echo", 'seq 1 1000000', "head -c 50000000 /dev/zero | tr '\\0' x | fold -w 100"]);
+    return;
+  }
+  const { service, owner, config } = benchService(true);
   const { sessionId } = await service.open(owner);
   if (process.argv.includes('--background')) {
     await background(service, owner, sessionId);
@@ -176,6 +222,8 @@ async function main(): Promise<void> {
   await background(service, owner, sessionId);
   await pathological(service, owner, sessionId);
   await service.close(owner, sessionId, 'bench done');
+  console.log('');
+  await redaction(COMMANDS);
 }
 
 main().catch((error) => {

@@ -1,3 +1,5 @@
+import type { SecretPatternSetting } from './secrets/secretRedactor';
+
 /**
  * Terminal settings with their defaults and the rules between them. Plain Node: the VS Code layer
  * reads `dsh.terminal.*` and hands the values here; a test checks that package.json agrees.
@@ -39,6 +41,13 @@ export interface TerminalConfig {
    * or opening; one more is refused (LIMIT_REACHED). At most TERMINAL_CONFIG_MAXIMA.maxSessionsPerOwner.
    */
   maxSessionsPerOwner: number;
+  /**
+   * Secrets in what an agent reads are replaced by `[redacted: <kind>]` (secrets/secretRedactor.ts);
+   * false passes output unchanged, and every terminal tool result says so.
+   */
+  redactSecrets: boolean;
+  /** The person's own secret patterns: a label and a JavaScript regular expression each (at most MAX_SECRET_PATTERNS). */
+  secretPatterns: SecretPatternSetting[];
 }
 
 export const DEFAULT_TERMINAL_CONFIG: Readonly<TerminalConfig> = Object.freeze({
@@ -55,7 +64,38 @@ export const DEFAULT_TERMINAL_CONFIG: Readonly<TerminalConfig> = Object.freeze({
   env: {},
   historySize: 1000,
   maxSessionsPerOwner: 16,
+  redactSecrets: true,
+  secretPatterns: [],
 });
+
+/** Most patterns in `dsh.terminal.secretPatterns`; each pattern at most MAX_SECRET_PATTERN_LENGTH characters, each label at most 60. */
+export const MAX_SECRET_PATTERNS = 100;
+export const MAX_SECRET_PATTERN_LENGTH = 1000;
+
+/** The problems of a `secretPatterns` value (empty when it is valid). */
+function secretPatternProblems(value: unknown): string[] {
+  const valid = 'an array of {"label": "ACME key", "pattern": "acme_[A-Za-z0-9]{32}"} (a JavaScript regular expression; its group 1, when it has one, is the secret)';
+  if (!Array.isArray(value)) return [`secretPatterns must be ${valid} (got ${JSON.stringify(value)})`];
+  if (value.length > MAX_SECRET_PATTERNS) return [`secretPatterns holds at most ${MAX_SECRET_PATTERNS} patterns (got ${value.length})`];
+  const problems: string[] = [];
+  value.forEach((entry: unknown, i) => {
+    const e = entry as Partial<SecretPatternSetting> | null;
+    if (typeof e !== 'object' || e === null || typeof e.label !== 'string' || !e.label.trim() || e.label.length > 60 || typeof e.pattern !== 'string' || !e.pattern) {
+      problems.push(`secretPatterns[${i}] must be {"label": <1–60 characters>, "pattern": <regular expression>}: ${valid} (got ${JSON.stringify(entry)})`);
+      return;
+    }
+    if (e.pattern.length > MAX_SECRET_PATTERN_LENGTH) {
+      problems.push(`secretPatterns[${i}].pattern must be at most ${MAX_SECRET_PATTERN_LENGTH} characters (got ${e.pattern.length})`);
+      return;
+    }
+    try {
+      new RegExp(e.pattern, 'g');
+    } catch (error) {
+      problems.push(`secretPatterns[${i}].pattern is not a valid JavaScript regular expression: ${(error as Error).message}`);
+    }
+  });
+  return problems;
+}
 
 /**
  * Environment that keeps common tools from waiting on a human: pagers print, editors return at
@@ -147,6 +187,8 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problems.push(`env: ${JSON.stringify(name)} is not a valid variable name`);
     if (value !== null && typeof value !== 'string') problems.push(`env.${name} must be a string or null`);
   }
+  if (typeof config.redactSecrets !== 'boolean') problems.push(`redactSecrets must be true or false (got ${JSON.stringify(config.redactSecrets)})`);
+  problems.push(...secretPatternProblems(config.secretPatterns));
   if (problems.length) throw new TerminalConfigError(problems);
   return config;
 }

@@ -27,7 +27,9 @@ export type TerminalErrorCode =
   /** The caller reached one of its limits (open sessions, searches in flight); nothing was started. */
   | 'LIMIT_REACHED'
   /** A process other than the receiver is reading the session's terminal and could take the input; nothing was typed. */
-  | 'OTHER_READER';
+  | 'OTHER_READER'
+  /** A program reads the terminal with echo off (a password prompt): the person answers it, not the agent; nothing was typed. */
+  | 'PERSON_MUST_ANSWER';
 
 export class TerminalError extends Error {
   constructor(

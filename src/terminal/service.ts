@@ -81,7 +81,8 @@ const MAX_NAME_LENGTH = 100;
  * names the session by id and never carries an owner: a subscriber hears only of its own sessions.
  */
 export interface SessionEvent {
-  readonly kind: 'opened' | 'closed' | 'changed';
+  /** `secret-prompt`: a send or wait ended with a program reading with echo off (the person must answer it). */
+  readonly kind: 'opened' | 'closed' | 'changed' | 'secret-prompt';
   readonly sessionId: string;
 }
 
@@ -167,19 +168,37 @@ export class TerminalService implements Disposable {
     return this.setTakenOver(this.entry(owner, sessionId), true);
   }
 
+  /**
+   * The person takes the session over for one line: the answer to a program that reads with echo off
+   * (a password prompt). As `takeOver`, but what they type is recorded nowhere (no command record,
+   * no log) and the session goes back to the agent by itself once they press Enter. Returns false
+   * if the session is already taken over.
+   */
+  takeOverLine(owner: Owner, sessionId: string): boolean {
+    const entry = this.entry(owner, sessionId);
+    if (entry.takenOver) return false;
+    entry.lineTakeOver = true;
+    return this.setTakenOver(entry, true);
+  }
+
   /** Ends a take-over: agent sends are accepted again. Returns false if it was not taken over. */
   handBack(owner: Owner, sessionId: string): boolean {
     return this.setTakenOver(this.entry(owner, sessionId), false);
   }
 
   /**
-   * Keystrokes of the person, written to the PTY as they are.
+   * Keystrokes of the person, written to the PTY as they are. In a one-line take-over
+   * (`takeOverLine`) they are written up to the first Enter (CR or LF), recorded nowhere, and the
+   * Enter hands the session back; keys after it in the same `data` are dropped.
    * @throws TerminalError INVALID_ARGUMENT unless the session is taken over.
    */
   writeUserInput(owner: Owner, sessionId: string, data: string): void {
     const entry = this.entry(owner, sessionId);
     if (!entry.takenOver) throw new TerminalError('INVALID_ARGUMENT', `session ${sessionId} is the agent's; take it over before typing into it`);
-    entry.session.writeUserInput(data);
+    if (!entry.lineTakeOver) return entry.session.writeUserInput(data);
+    const enter = data.search(/[\r\n]/);
+    entry.session.writeUserInput(enter < 0 ? data : data.slice(0, enter + 1), true);
+    if (enter >= 0) this.setTakenOver(entry, false);
   }
 
   /**
@@ -300,7 +319,8 @@ export class TerminalService implements Disposable {
 
   /** Output shown before the session's first prompt (bounded). */
   motd(owner: Owner, sessionId: string): string {
-    return this.entry(owner, sessionId).session.motd;
+    const session = this.entry(owner, sessionId).session;
+    return session.redactor.redactLine(session.motd);
   }
 
   /**
@@ -324,6 +344,8 @@ export class TerminalService implements Disposable {
     const result = await work();
     const command = entry.session.commands.since(mark);
     if (command !== undefined) result.command = command;
+    // A program reads a secret with echo off: the person is asked to answer it (agentTerminals.ts).
+    if (result.echoOff) this.emit('secret-prompt', entry);
     return result;
   }
 
@@ -377,17 +399,19 @@ export class TerminalService implements Disposable {
   }
 
   /**
-   * Read-and-advance: the output of a background job since the previous call. Independent of
-   * scrollback pages; concatenated, the texts are the job's output exactly once.
+   * Read-and-advance: the output of a background job since the previous call, secrets redacted.
+   * Independent of scrollback pages; concatenated, the texts are the job's output exactly once.
    * @throws TerminalError INVALID_ARGUMENT for an unknown job id (listing the session's jobs).
    */
-  output(owner: Owner, sessionId: string, jobId: string): JobOutput {
-    return this.entry(owner, sessionId).jobs.output(jobId);
+  async output(owner: Owner, sessionId: string, jobId: string): Promise<JobOutput> {
+    const entry = this.entry(owner, sessionId);
+    return entry.jobs.output(jobId, (text) => entry.session.redactor.redact(text));
   }
 
   /**
    * A scrollback page, or with `request.command` a page of that command's output; never waits for a
-   * send. Renders on the caller's thread: on the extension host thread, use readAsync.
+   * send. The person's view (the panel's backlog): not redacted, rendered on the caller's thread.
+   * What an agent reads is readAsync.
    * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, INVALID_ARGUMENT (naming the bad field or unknown command).
    */
   read(owner: Owner, sessionId: string, request: ReadRequest = {}): ReadResult {
@@ -395,8 +419,9 @@ export class TerminalService implements Disposable {
   }
 
   /**
-   * As read, with the rendering off the caller's thread (the extension host's): what tools and the
-   * extension API use. A session whose renderer thread fails still answers (screenTextThread.ts).
+   * As read, with the rendering off the caller's thread (the extension host's) and secrets redacted:
+   * what tools and the extension API use. A session whose renderer thread fails still answers
+   * (screenTextThread.ts).
    * @throws TerminalError as read (the promise rejects).
    */
   async readAsync(owner: Owner, sessionId: string, request: ReadRequest = {}): Promise<ReadResult> {

@@ -44,7 +44,8 @@ export interface TerminalApi {
   motd(owner: OwnerHandle, sessionId: string): string;
   send(owner: OwnerHandle, sessionId: string, request: SendRequest): Promise<SendResult>;
   startBackground(owner: OwnerHandle, sessionId: string, request: SendRequest): { jobId: string };
-  output(owner: OwnerHandle, sessionId: string, jobId: string): JobOutput;
+  /** A background job's output since the previous call, secrets redacted (see TerminalService.output). */
+  output(owner: OwnerHandle, sessionId: string, jobId: string): Promise<JobOutput>;
   /**
    * A page of the scrollback, of a command's output or the screen: what `dsh_terminal_read`
    * returns without `search`. Rendered in a worker thread; rejects with the errors of the tool.
@@ -69,7 +70,20 @@ export interface TerminalApi {
   /** The caller's own sessions, in the order they were opened. */
   list(owner: OwnerHandle): SessionInfo[];
   close(owner: OwnerHandle, sessionId: string): Promise<boolean>;
-  /** Events `{kind, sessionId}` of the caller's own sessions only. */
+  /**
+   * The person's one-line take-over of a session whose program reads with echo off (a password
+   * prompt), as the notification's "Answer in Terminal" starts it: agent sends are refused
+   * (TAKEN_OVER) until the line is entered. Returns false if the session is already taken over.
+   */
+  takeOverLine(owner: OwnerHandle, sessionId: string): boolean;
+  /**
+   * Types `data` as the person during a one-line take-over: written up to its first Enter (`\r` or
+   * `\n`), recorded nowhere; the Enter hands the session back to its owner (a `changed` event;
+   * `list` shows `takenOver: false`).
+   * @throws TerminalError INVALID_ARGUMENT when the session is not in a one-line take-over.
+   */
+  typeLine(owner: OwnerHandle, sessionId: string, data: string): void;
+  /** Events `{kind, sessionId}` of the caller's own sessions only (`secret-prompt`: a program reads with echo off). */
   onDidChangeSessions(owner: OwnerHandle, listener: (event: SessionEvent) => void): Disposable;
   /** Output of one of the caller's sessions as it arrives (raw terminal text). */
   onOutput(owner: OwnerHandle, sessionId: string, listener: (text: string) => void): Disposable;
@@ -119,7 +133,10 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
       return copy(await service.send(o, sessionId, { ...request }));
     },
     startBackground: (owner: OwnerHandle, sessionId: string, request: SendRequest) => copy(service.startBackground(real(owner), sessionId, { ...request })),
-    output: (owner: OwnerHandle, sessionId: string, jobId: string) => copy(service.output(real(owner), sessionId, jobId)),
+    async output(owner: OwnerHandle, sessionId: string, jobId: string) {
+      const o = real(owner);
+      return copy(await service.output(o, sessionId, jobId));
+    },
     async read(owner: OwnerHandle, sessionId: string, request: ReadRequest = {}) {
       const o = real(owner);
       return copy(await service.readAsync(o, sessionId, { ...request }));
@@ -132,6 +149,15 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
     },
     signal: (owner: OwnerHandle, sessionId: string, signal: string) => copy(service.signal(real(owner), sessionId, signal)),
     list: (owner: OwnerHandle) => copy(service.list(real(owner))),
+    takeOverLine: (owner: OwnerHandle, sessionId: string) => service.takeOverLine(real(owner), sessionId),
+    typeLine(owner: OwnerHandle, sessionId: string, data: string) {
+      const o = real(owner);
+      if (typeof data !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'typeLine(owner, sessionId, data): data must be a string, e.g. "secret\\r"');
+      if (!service.info(o, sessionId).lineTakeOver) {
+        throw new TerminalError('INVALID_ARGUMENT', `typeLine: session ${sessionId} is not in a one-line take-over; start one with takeOverLine(owner, sessionId)`);
+      }
+      service.writeUserInput(o, sessionId, data);
+    },
     close: (owner: OwnerHandle, sessionId: string) => service.close(real(owner), sessionId, 'closed through the extension API'),
     onDidChangeSessions(owner: OwnerHandle, listener: (event: SessionEvent) => void) {
       const o = real(owner);

@@ -15,6 +15,7 @@ import type { CommandEvent, CommandOrigin } from './history/commandRecord';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
 import type { TerminalError } from './errors';
 import type { ProcessIdentity } from '../proc/processIdentity';
+import type { SecretRedactor } from './secrets/secretRedactor';
 
 /**
  * Why a send returned. Only `stdin_read` with `waiting: 'shell-prompt'` means "the command
@@ -193,8 +194,13 @@ export interface SendResult {
   waiting?: Waiting;
   /** The process that is waiting or running, when known (absent when the shell exited). */
   foreground?: ForegroundProcess;
-  /** True when the terminal does not echo input (a password prompt): ask the human. */
+  /**
+   * True when the program waiting for input reads with echo off (a password prompt): the person
+   * must answer it (a send of text into it is refused with PERSON_MUST_ANSWER).
+   */
   echoOff?: boolean;
+  /** With `echoOff`: what to do (the person answers; wait for it with dsh_terminal_wait, and how long). */
+  guidance?: string;
   /** True while a full-screen program holds the alternate screen. */
   alternateScreen?: boolean;
   /** With `output_match`: the text the `until` pattern matched (at most 200 characters). */
@@ -355,12 +361,17 @@ export interface BackendSession {
    * SESSION_EXITED after the shell exited.
    */
   wait(request: WaitRequest): Promise<SendResult>;
-  /** A page, a command's page or the screen (ReadRequest), rendered on the caller's thread. */
+  /** A page, a command's page or the screen (ReadRequest), rendered on the caller's thread: the person's view, not redacted. */
   read(request: ReadRequest): ReadResult;
-  /** As read, rendered off the caller's thread (a renderer thread that fails still answers, saying so). */
+  /** As read, rendered off the caller's thread (a renderer thread that fails still answers, saying so), secrets redacted. */
   readAsync(request: ReadRequest): Promise<ReadResult>;
-  /** Every command the shell ran, newest `historySize` kept (commandHistory.ts). */
+  /** Every command the shell ran, newest `historySize` kept (commandHistory.ts), command lines redacted. */
   readonly commands: CommandHistory;
+  /**
+   * Redacts secrets in what an agent reads of this session (secrets/secretRedactor.ts): the
+   * session's own results use it, and so does the service for what it hands out itself.
+   */
+  readonly redactor: SecretRedactor;
   /** Searches the scrollback or a command's output (scrollbackSearch.ts), off this thread, within its time bound. */
   search(request: SearchRequest): Promise<SearchResult>;
   /**
@@ -391,9 +402,10 @@ export interface BackendSession {
   onCommand(listener: (event: CommandEvent) => void): Disposable;
   /**
    * Writes keystrokes of the person who took the session over, as they are (no newline added, no
-   * readiness). Ignored after the shell exited.
+   * readiness). Ignored after the shell exited. `secret`: an answer to a prompt that reads with echo
+   * off (a one-line take-over): not recorded in the command record, never logged.
    */
-  writeUserInput(data: string): void;
+  writeUserInput(data: string, secret?: boolean): void;
 }
 
 /** A replaceable terminal implementation. `type` is unique in a service (e.g. `pty-bash`). */

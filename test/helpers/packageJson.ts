@@ -10,6 +10,7 @@ export interface ManifestSchema {
   enum?: string[];
   maximum?: number;
   maxLength?: number;
+  maxItems?: number;
   minLength?: number;
   scope?: string;
   items?: ManifestSchema;

@@ -12,7 +12,7 @@ import { Owner } from '../../src/terminal/owner';
 import { SessionInfo } from '../../src/terminal/session/publishedSession';
 import { element } from './element';
 import { until } from './wait';
-import { screenTextWorkerEntry } from './workerEntry';
+import { redactionWorkerEntry, screenTextWorkerEntry } from './workerEntry';
 import type { Log } from '../../src/common/log';
 
 export { nodePty };
@@ -43,15 +43,15 @@ export interface Harness {
 
 /**
  * Builds a service with one pty-bash backend; `config` overrides the defaults. Model text renders
- * in the worker the extension ships (screenTextWorker.ts, bundled from the sources) unless
- * `options` names another.
+ * and is redacted in the workers the extension ships (screenTextWorker.ts, redactionWorker.ts,
+ * bundled from the sources) unless `options` names others.
  */
 export function harness(config: Partial<TerminalConfig> = {}, options: PtyBashOptions | ((log: MemoryLog) => PtyBashOptions) = {}): Harness {
   const log = new MemoryLog();
   const resolved = resolveTerminalConfig(config);
   const service = new TerminalService(log, () => resolved);
   const given = typeof options === 'function' ? options(log) : options;
-  service.registerBackend(new PtyBashBackend(nodePty, () => resolved, log, { renderWorkerEntry: screenTextWorkerEntry(), ...given }));
+  service.registerBackend(new PtyBashBackend(nodePty, () => resolved, log, { renderWorkerEntry: screenTextWorkerEntry(), redactionWorkerEntry: redactionWorkerEntry(), ...given }));
   const owner = service.createOwner('test');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-test-'));
   return {

@@ -42,3 +42,6 @@ export const approvalWorkerEntry = (): string => workerEntry('src/approval/appro
 
 /** The `wasm` folder of the installed `@vscode/tree-sitter-wasm` (tree-sitter's runtime and the bash grammar). */
 export const treeSitterWasmFolder = (): string => path.join(path.dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
+
+/** The secret redaction worker (src/terminal/secrets/redactionWorker.ts). */
+export const redactionWorkerEntry = (): string => workerEntry('src/terminal/secrets/redactionWorker.ts');

@@ -361,11 +361,14 @@ describe('input the shell and programs can really take (found by a new-user test
     assert.match(answer.output, /got=Bob$/);
   });
 
-  it('read -s is flagged as a password prompt', async () => {
+  it('read -s is flagged as a password prompt: the agent may not type into it, the person answers in a one-line take-over', async () => {
     const r = await send('read -s -p "Password: " pw; echo; echo len=${#pw}');
     assert.equal(r.waiting, 'program-input');
     assert.equal(r.echoOff, true);
-    assert.match((await send('secret')).output, /len=6$/);
+    await assert.rejects(send('secret'), (e: Error & { code?: string }) => e.code === 'PERSON_MUST_ANSWER');
+    assert.equal(h.service.takeOverLine(h.owner, id), true);
+    h.service.writeUserInput(h.owner, id, 'secret\r');
+    await until('the read to return', () => /len=6$/.test(h.service.read(h.owner, id).text));
   });
 
   it('a send while the shell still reads the previous input is refused, not typed ahead', async () => {

@@ -175,8 +175,8 @@ describe('TerminalService', function () {
     await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo no' }), code('SESSION_BUSY'));
     let text = '';
     let reads = 0;
-    const end = await until('the background send to end', () => {
-      const out = h.service.output(h.owner, sessionId, jobId);
+    const end = await until('the background send to end', async () => {
+      const out = await h.service.output(h.owner, sessionId, jobId);
       text += out.text;
       reads++;
       return out.done && out;
@@ -188,8 +188,8 @@ describe('TerminalService', function () {
     assert.deepEqual(lines, ['line1', 'line2', 'line3', 'line4', 'line5']);
     const scrollback = h.service.read(h.owner, sessionId).text;
     assert.ok(scrollback.replace(/\r/g, '').includes(lines.join('\n')));
-    assert.equal(h.service.output(h.owner, sessionId, jobId).text, '');
-    assert.throws(() => h.service.output(h.owner, sessionId, 'job-999'), /no job "job-999".*job-/);
+    assert.equal((await h.service.output(h.owner, sessionId, jobId)).text, '');
+    await assert.rejects(h.service.output(h.owner, sessionId, 'job-999'), /no job "job-999".*job-/);
   });
 
   it('a background job whose unread output outgrew its 1 MiB buffer: the cut oldest bytes never leave the rest of an escape sequence at the start', async () => {
@@ -199,7 +199,7 @@ describe('TerminalService', function () {
     for (let k = 0; k < 5; k++) {
       const { jobId } = h.service.startBackground(h.owner, sessionId, { input: `yes $'\\e[38;5;196mX' | head -c $((1200000 + ${k})); echo; echo job-end` });
       await until(`job ${k} to end`, () => !h.service.info(h.owner, sessionId).busy, 60_000, 50);
-      const out = h.service.output(h.owner, sessionId, jobId);
+      const out = await h.service.output(h.owner, sessionId, jobId);
       assert.equal(out.done, true);
       assert.ok(out.droppedBytes > 0, `job ${k} dropped nothing`);
       assert.ok(Buffer.byteLength(out.text) <= 1024 * 1024);
@@ -215,21 +215,21 @@ describe('TerminalService', function () {
     for (let n = 1; n <= 18; n++) {
       const { jobId } = h.service.startBackground(h.owner, sessionId, { input: `echo job-output-${n}` });
       ids.push(jobId);
-      if (n === 1) assert.equal(h.service.output(h.owner, sessionId, jobId).done, false);
-      await until(`job ${n} to end`, () => !h.service.info(h.owner, sessionId).busy && h.service.output(h.owner, sessionId, jobId).done, 10_000, 20);
+      if (n === 1) assert.equal((await h.service.output(h.owner, sessionId, jobId)).done, false);
+      await until(`job ${n} to end`, async () => !h.service.info(h.owner, sessionId).busy && (await h.service.output(h.owner, sessionId, jobId)).done, 10_000, 20);
     }
     const first = h.service.command(h.owner, sessionId, 1);
     assert.equal(first.command, 'echo job-output-1');
     for (const [k, id] of ids.slice(0, 2).entries()) {
-      assert.throws(
-        () => h.service.output(h.owner, sessionId, id),
+      await assert.rejects(
+        h.service.output(h.owner, sessionId, id),
         (e: Error) => code('INVALID_ARGUMENT')(e) && e.message.includes(`job "${id}" of session ${sessionId} finished and was forgotten`) && /newest 16 finished jobs/.test(e.message) && e.message.includes(`command: ${k + 1}`),
         id,
       );
     }
-    for (const id of ids.slice(2)) assert.equal(h.service.output(h.owner, sessionId, id).done, true);
-    assert.throws(
-      () => h.service.output(h.owner, sessionId, 'job-999'),
+    for (const id of ids.slice(2)) assert.equal((await h.service.output(h.owner, sessionId, id)).done, true);
+    await assert.rejects(
+      h.service.output(h.owner, sessionId, 'job-999'),
       (e: Error) => /no job "job-999"/.test(e.message) && e.message.includes(`${ids[2]} (finished)`) && /2 older finished jobs were forgotten/.test(e.message),
     );
   });

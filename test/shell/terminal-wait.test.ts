@@ -140,7 +140,7 @@ describe('waiting without typing (pty-bash)', function () {
   it('is refused while a send or another wait is in flight', async () => {
     const { jobId } = h.service.startBackground(h.owner, id, { input: 'sleep 3' });
     await assert.rejects(wait(), code('SESSION_BUSY'));
-    await until('the background send to end', () => h.service.output(h.owner, id, jobId).done);
+    await until('the background send to end', async () => (await h.service.output(h.owner, id, jobId)).done);
     assert.equal((await send('sleep 30', 300)).waitReason, 'timeout');
     const first = wait({ timeoutMs: 1500 });
     await assert.rejects(wait(), code('SESSION_BUSY'));
@@ -169,7 +169,7 @@ describe('the until pattern (no PTY)', () => {
   /** What an UntilMatcher given `chunks` of output, one push each, ends with: the matched text, or the error it failed with. */
   const outcome = (pattern: string, chunks: string[]) =>
     new Promise<string | Error>((resolve) => {
-      const matcher = new UntilMatcher(compileUntil(pattern), { matched: resolve, failed: resolve });
+      const matcher = new UntilMatcher(compileUntil(pattern), async (text) => text, { matched: resolve, failed: resolve });
       for (const chunk of chunks) matcher.push(chunk);
     });
 
@@ -207,7 +207,7 @@ describe('the until pattern (no PTY)', () => {
 
   it('a pattern stopped at its time bound on a flood of output says how much text that match read', async () => {
     const flood = await new Promise<Error>((resolve, reject) => {
-      const matcher = new UntilMatcher(compileUntil('(a+)+b'), { matched: () => reject(new Error('matched')), failed: resolve });
+      const matcher = new UntilMatcher(compileUntil('(a+)+b'), async (text) => text, { matched: () => reject(new Error('matched')), failed: resolve });
       matcher.push('start\r\n'); // a match starts on this
       matcher.push(`${'a'.repeat(UNTIL_PENDING_UNITS)}\r\n`); // arrives while it is in flight: the next match reads it all
     });
@@ -222,7 +222,7 @@ describe('the until pattern (no PTY)', () => {
 
   it('output that arrives while a match is in flight is all matched next, however much of it: a line is never skipped in a flood', async () => {
     const found = await new Promise<string>((resolve, reject) => {
-      const matcher = new UntilMatcher(compileUntil('^MARKER-\\d+$'), { matched: resolve, failed: reject });
+      const matcher = new UntilMatcher(compileUntil('^MARKER-\\d+$'), async (text) => text, { matched: resolve, failed: reject });
       matcher.push('starting\r\n'); // a match starts on this
       // Before it answers: the marker, then far more than the 8 KiB window of other lines.
       matcher.push('MARKER-42\r\n');

@@ -15,6 +15,7 @@ import { controlledPromptRc } from './controlledPrompt';
 import type { PtyModule } from '../session/nodePty';
 import * as proc from '../../proc/procProbe';
 import { PtyBashSession } from '../session/ptySession';
+import { SecretRedactor } from '../secrets/secretRedactor';
 import { ScreenTextThread } from '../output/screenTextThread';
 import { sessionEnv } from '../session/sessionEnv';
 import { createStartupDir } from '../session/sessionStartup';
@@ -49,6 +50,12 @@ export interface PtyBashOptions {
    * else renders run on the caller's thread (the sources run by a test runner have no bundle).
    */
   renderWorkerEntry?: string;
+  /**
+   * Absolute path of the secret redaction worker's script (the bundle of redactionWorker.ts).
+   * Default: `redactionWorker.js` beside this module (dist/ in the extension) when it exists, else
+   * redaction runs on the caller's thread (the sources run by a test runner have no bundle).
+   */
+  redactionWorkerEntry?: string;
 }
 
 /** The node-pty backend. `config` is read at each spawn, so a reload applies to new sessions. */
@@ -59,6 +66,8 @@ export class PtyBashBackend implements TerminalBackend {
   private protectionLogged = false;
   /** Renders the model text of every session of this backend (screenTextThread.ts). */
   private readonly renderThread: ScreenTextThread;
+  /** Redacts secrets in what every session of this backend gives an agent (secretRedactor.ts). */
+  private readonly redactor: SecretRedactor;
 
   constructor(
     private readonly pty: PtyModule,
@@ -70,6 +79,12 @@ export class PtyBashBackend implements TerminalBackend {
     this.sandbox = options.sandbox;
     const bundled = path.join(__dirname, 'screenTextWorker.js');
     this.renderThread = new ScreenTextThread(options.renderWorkerEntry ?? (fs.existsSync(bundled) ? bundled : undefined), { log });
+    const redaction = path.join(__dirname, 'redactionWorker.js');
+    this.redactor = new SecretRedactor(
+      options.redactionWorkerEntry ?? (fs.existsSync(redaction) ? redaction : undefined),
+      () => ({ enabled: this.config().redactSecrets, patterns: this.config().secretPatterns }),
+      log,
+    );
   }
 
   async spawn(spec: SpawnSpec, signal?: AbortSignal): Promise<BackendSession> {
@@ -132,7 +147,7 @@ export class PtyBashBackend implements TerminalBackend {
       throw new TerminalError('SPAWN_FAILED', `could not start ${config.shell}: ${errorMessage(error)}; check the dsh.terminal.shell setting`);
     }
     this.logProtection(term);
-    const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed, this.renderThread);
+    const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed, this.renderThread, this.redactor);
     session.outsideApproved = outside;
     if (!sandboxed) session.inputRefusal = () => this.outsideRefusal(outside);
     try {

@@ -40,6 +40,8 @@ export function stopSignalOf(status: number): string | undefined {
 interface Entry {
   index: number;
   command: string;
+  /** `command` redacted by the redactor, once asked. */
+  redacted?: string;
   commandTruncated: boolean;
   typedBy: CommandOrigin;
   /** Who let it run (SendRequest.approvedBy), for a command an agent typed. */
@@ -77,6 +79,12 @@ export interface CommandHistoryDeps {
   stoppedJob?: () => boolean | undefined;
   /** Clock in ms since the epoch; Date.now by default. */
   now?: () => number;
+  /**
+   * Redacts secrets in command lines (secrets/secretRedactor.ts): while it is `enabled`, records
+   * and the `contains` filter see the line `redactLine` returns (computed once per command); the
+   * line as typed stays in memory only. Absent: lines are shown as typed.
+   */
+  redactor?: { readonly enabled: boolean; redactLine(line: string): string };
 }
 
 /** Where the record stood when a send began; see {@link CommandHistory.since}. */
@@ -223,7 +231,7 @@ export class CommandHistory {
     }
     const { failed, contains } = request;
     const matching = this.entries.filter(
-      (e) => (!failed || (e.exitCode !== undefined && e.exitCode !== 0)) && (contains === undefined || e.command.includes(contains)),
+      (e) => (!failed || (e.exitCode !== undefined && e.exitCode !== 0)) && (contains === undefined || this.shownCommand(e).includes(contains)),
     );
     const position = this.deps.scrollback.position();
     const end = matching.length - offset;
@@ -369,6 +377,14 @@ export class CommandHistory {
     return found;
   }
 
+  /** Entry `e`'s command line as records show it: redacted (computed once per entry). */
+  private shownCommand(e: Entry): string {
+    const redactor = this.deps.redactor;
+    if (!redactor?.enabled) return e.command;
+    e.redacted ??= redactor.redactLine(e.command);
+    return e.redacted;
+  }
+
   private record(e: Entry, position: ScrollbackPosition): CommandRecord {
     const newestEnd = position.endLine + (position.open ? 1 : 0);
     const endLine = e.endLine ?? newestEnd;
@@ -378,7 +394,7 @@ export class CommandHistory {
     const droppedBytes = Math.max(0, Math.min(endByte, position.firstByte) - e.startByte);
     const record: CommandRecord = {
       index: e.index,
-      command: e.command,
+      command: this.shownCommand(e),
       typedBy: e.typedBy,
       ...(e.approvedBy !== undefined ? { approvedBy: e.approvedBy } : {}),
       startedAt: new Date(e.startedAt).toISOString(),

@@ -12,6 +12,7 @@ import type { CommandHistory } from '../history/commandHistory';
 import { TerminalError } from '../errors';
 import type { Scrollback } from './scrollback';
 import { pageBufferLease, searchInWorker } from './searchWorker';
+import { WITHHELD_NOTICE } from '../secrets/secretRedactor';
 
 /** Longest pattern accepted (UTF-16 code units). */
 export const MAX_SEARCH_PATTERN = 1000;
@@ -94,11 +95,12 @@ export interface SearchResult {
 
 /**
  * Searches `scrollback` (or command `request.command`'s output, `history` telling where it is)
- * as {@link SearchRequest} says.
+ * as {@link SearchRequest} says, in the lines as `redact` returns them (secrets redacted, each line
+ * kept: secrets/secretRedactor.ts), so no pattern reads a secret piece by piece.
  * @throws TerminalError INVALID_ARGUMENT for a bad field (naming it and what is valid), a pattern
  *   that does not compile, or an unknown command; Error when the worker fails.
  */
-export async function searchScrollback(scrollback: Scrollback, history: CommandHistory, request: SearchRequest): Promise<SearchResult> {
+export async function searchScrollback(scrollback: Scrollback, history: CommandHistory, request: SearchRequest, redact: (texts: string[]) => Promise<string[]>): Promise<SearchResult> {
   const pattern = checkPattern(request);
   const context = intField(request.context, 'context', 0, MAX_SEARCH_CONTEXT, 0);
   const maxMatches = intField(request.maxMatches, 'maxMatches', 1, MAX_SEARCH_MATCHES, DEFAULT_SEARCH_MATCHES);
@@ -135,6 +137,10 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
   let outcome;
   try {
     if (lineCount === 0) return result;
+    // The pattern reads the lines as an agent may: secrets redacted (their line count kept).
+    const [redacted] = await redact([new TextDecoder().decode(page.bytes)]);
+    if (redacted!.startsWith(WITHHELD_NOTICE)) result.note = `${result.note ? `${result.note}; ` : ''}nothing was searched: checking the output for secrets did not finish in time, so it is withheld; search a smaller range (offset, command)`;
+    page.bytes = new TextEncoder().encode(redacted);
     outcome = await searchInWorker(
       { bytes: page.bytes, lineCount, continued: page.continued, pattern, regex: request.regex === true, ignoreCase: request.ignoreCase === true, context, maxMatches, maxLineChars: MAX_MATCH_LINE_CHARS, escapes: ESCAPES.source },
       timeoutMs,

@@ -21,6 +21,8 @@ import type { ShellMarkers } from './shellMarkers';
 import { echoDisabled } from '../../proc/termios';
 import type { ForegroundProcess, SendResult, SessionStatus, WaitReason, Waiting } from '../types';
 import { UntilMatcher } from './untilPattern';
+import { personMustAnswerGuidance, programName } from '../input/echoOffInput';
+import { withoutCutHead } from '../secrets/heldTail';
 import type { Log } from '../../common/log';
 
 /** Bytes of echo kept while a send is in its echo region (the typed line and prompts). */
@@ -68,6 +70,10 @@ export interface SendHost {
   stoppedAtPrompt(): string | undefined;
   /** Renders model text in the render thread at the terminal's size (outputText.ts). */
   render(raw: string, options: RenderOptions): Promise<Rendered>;
+  /** Redacts secrets in model text, off this thread for long text (secrets/secretRedactor.ts). */
+  redact(text: string): Promise<string>;
+  /** Redacts secrets in a short string on this thread (a process's command line). */
+  redactLine(line: string): string;
 }
 
 /** How a send or wait starts (see {@link ActiveSend}). */
@@ -149,7 +155,7 @@ export class ActiveSend {
     this.probeFrom = this.startedAt + options.probeDelayMs;
     this.fullScansAtStart = host.tree?.fullScanCount;
     this.until = options.until
-      ? new UntilMatcher(options.until, {
+      ? new UntilMatcher(options.until, (text) => host.redact(text), {
           matched: (text) => {
             this.match = text;
             this.finish('output_match');
@@ -229,7 +235,10 @@ export class ActiveSend {
     if (!this.end()) return;
     const echoOff = waiting === 'program-input' ? echoDisabled(this.host.ptsIfKnown()) : Promise.resolve(false);
     void Promise.all([this.result(reason, waiting, foreground), echoOff]).then(([result, off]) => {
-      if (off) result.echoOff = true;
+      if (off) {
+        result.echoOff = true;
+        result.guidance = personMustAnswerGuidance(programName(result.foreground?.command));
+      }
       this.ends.answered(result);
     });
   }
@@ -362,11 +371,13 @@ export class ActiveSend {
       else result.exitCode = host.markers.promptStatus;
     }
     if (waitReason !== 'session_exit') {
-      result.foreground = foreground ?? host.foreground();
+      const shown = foreground ?? host.foreground();
+      if (shown) result.foreground = { ...shown, command: host.redactLine(shown.command) };
       if (host.alternateScreen()) result.alternateScreen = true;
     }
     const viewport = await rendering;
-    result.output = viewport.text;
+    result.output = await host.redact(viewport.text);
+    if (dropped > 0) result.output = withoutCutHead(result.output);
     if (viewport.limited) result.renderLimited = true;
     host.log.info(
       `${this.kind} finished: ${waitReason}${waiting ? `/${waiting}` : ''} after ${result.durationMs} ms, ${this.poll.looks} looks, ${this.counts.probeLooks} probe looks, ${this.counts.onOutput} evaluations on output, ${(host.tree?.fullScanCount ?? 0) - (this.fullScansAtStart ?? 0)} full scans of /proc, viewport ${Buffer.byteLength(result.output)} bytes${dropped ? `, ${dropped} dropped` : ''}`,

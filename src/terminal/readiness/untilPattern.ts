@@ -10,6 +10,7 @@ import { TerminalError } from '../errors';
 import { tailByBytes } from '../output/scrollback';
 import { UNTIL_MATCH_MS, matchInWorker } from './untilMatchThread';
 import { quoteInput } from '../../common/quoteInput';
+import { unfinishedTail } from '../secrets/heldTail';
 
 /** Longest pattern accepted (UTF-16 code units, as String.length counts). */
 export const MAX_UNTIL_LENGTH = 1000;
@@ -85,6 +86,18 @@ export function unfinishedEscapeStart(text: string): number {
   return UNFINISHED_ESCAPE.test(text) ? last : -1;
 }
 
+/**
+ * The newest UNTIL_WINDOW_BYTES of `text` that the next match reads again, starting after a blank
+ * or line end: a window never starts inside a word, which could be the tail of a secret the
+ * rules cannot tell without its head.
+ */
+function windowOf(text: string): string {
+  const tail = tailByBytes(text, UNTIL_WINDOW_BYTES).text;
+  if (tail.length === text.length) return tail;
+  const blank = tail.search(/\s/);
+  return blank < 0 ? '' : tail.slice(blank);
+}
+
 /** What a wait learns from its {@link UntilMatcher}, once. */
 export interface UntilListener {
   /** The pattern matched: the matched text, at most 200 UTF-16 code units. */
@@ -116,8 +129,13 @@ export class UntilMatcher {
   private inFlight = false;
   private done = false;
 
+  /**
+   * @param redact redacts secrets in the text a match reads (secrets/secretRedactor.ts): the
+   *   pattern matches the redacted text, never a secret.
+   */
   constructor(
     readonly pattern: RegExp,
+    private readonly redact: (text: string) => Promise<string>,
     private readonly listener: UntilListener,
   ) {}
 
@@ -152,13 +170,17 @@ export class UntilMatcher {
 
   private match(): void {
     const joined = this.pending.join('');
-    const text = this.window + (joined.length > UNTIL_PENDING_UNITS ? joined.slice(-UNTIL_PENDING_UNITS) : joined);
-    this.window = tailByBytes(text, UNTIL_WINDOW_BYTES).text;
-    this.pending = [];
-    this.pendingUnits = 0;
+    const whole = this.window + (joined.length > UNTIL_PENDING_UNITS ? joined.slice(-UNTIL_PENDING_UNITS) : joined);
+    // What may be the head of a secret still arriving waits for the rest: matched redacted, whole.
+    const cut = Math.max(unfinishedTail(whole), this.window.length);
+    const text = whole.slice(0, cut);
+    this.pending = cut < whole.length ? [whole.slice(cut)] : [];
+    this.pendingUnits = whole.length - cut;
+    if (text.length <= this.window.length) return;
+    this.window = windowOf(text);
     this.inFlight = true;
     const read = text.length;
-    matchInWorker(this.pattern, text, UNTIL_MATCH_MS).then(
+    this.redact(text).then((redacted) => matchInWorker(this.pattern, redacted, UNTIL_MATCH_MS)).then(
       (outcome) => {
         this.inFlight = false;
         if (this.done) return;

@@ -11,6 +11,7 @@ import { quoteInput } from '../../common/quoteInput';
 import { errorMessage } from '../../common/errorMessage';
 import { TerminalError } from '../errors';
 import { UnreadTail } from './unreadTail';
+import { unfinishedTail, withoutCutHead } from '../secrets/heldTail';
 import type { Disposable, SendResult } from '../types';
 
 /** What `output` returns: the job's output since the previous call, and its end once known. */
@@ -21,7 +22,11 @@ export interface JobOutput {
   /** The send's result without its viewport (the text came through the cursor reads). */
   result?: Omit<SendResult, 'output'>;
   error?: string;
-  /** Output since the previous call (raw terminal text: escapes kept, markers removed). */
+  /**
+   * Output since the previous call (raw terminal text: escapes kept, markers removed), secrets
+   * redacted; while the job runs, its unfinished last line (which may hold the head of a secret
+   * still arriving) is held for the next call (secrets/heldTail.ts).
+   */
   text: string;
   /** Bytes of output dropped because they were not read in time (see dsh_terminal_read). */
   droppedBytes: number;
@@ -41,6 +46,10 @@ interface Job {
   unread: UnreadTail;
   result?: SendResult;
   error?: unknown;
+  /** Output taken but held back from the last call (heldTail.ts), handed out with the next. */
+  held: string;
+  /** The previous `output` call, which this one follows (calls hand out text in order). */
+  last: Promise<unknown>;
 }
 
 /** The background jobs of one session (see the module comment). */
@@ -68,7 +77,7 @@ export class BackgroundJobs {
     inSlot: (work: () => Promise<void>) => Promise<void>,
     send: () => Promise<SendResult>,
   ): void {
-    const job: Job = { id: jobId, unread: new UnreadTail(JOB_BUFFER_BYTES) };
+    const job: Job = { id: jobId, unread: new UnreadTail(JOB_BUFFER_BYTES), held: '', last: Promise.resolve() };
     const listener = onOutput((text) => job.unread.push(text));
     this.jobs.set(job.id, job);
     const work = () =>
@@ -92,13 +101,13 @@ export class BackgroundJobs {
   }
 
   /**
-   * Read-and-advance: job `jobId`'s output since the previous call; concatenated, the texts are the
-   * job's output exactly once.
+   * Read-and-advance: job `jobId`'s output since the previous call, redacted by `redact`;
+   * concatenated, the texts are the job's output exactly once (secrets redacted).
    * @throws TerminalError INVALID_ARGUMENT for a job that finished and was let go (saying so, and
    *   where its output is: the scrollback, the command's index when one ran), or an unknown job id
    *   (listing the session's jobs, running or finished, and how many were forgotten).
    */
-  output(jobId: string): JobOutput {
+  output(jobId: string, redact: (text: string) => Promise<string>): Promise<JobOutput> {
     const job = this.jobs.get(jobId);
     if (!job) {
       if (this.forgotten.has(jobId)) {
@@ -113,12 +122,22 @@ export class BackgroundJobs {
       const older = this.forgottenCount > 0 ? ` (${this.forgottenCount} older finished jobs were forgotten)` : '';
       throw new TerminalError('INVALID_ARGUMENT', `no job ${quoteInput(jobId)} in session ${this.sessionId}; jobs: ${known.length ? known.join(', ') : 'none (start one with a background send)'}${older}`);
     }
-    const out: JobOutput = { jobId, done: !!(job.result || job.error), ...job.unread.take() };
-    if (job.result) {
-      const { output: _viewport, ...result } = job.result;
-      out.result = result;
-    }
-    if (job.error) out.error = errorMessage(job.error);
-    return out;
+    const answer = job.last.then(async () => {
+      const done = !!(job.result || job.error);
+      const taken = job.unread.take();
+      // Output dropped before this piece may have cut a secret: its tail at the start goes.
+      const text = job.held + (taken.droppedBytes > 0 ? withoutCutHead(taken.text) : taken.text);
+      const cut = done ? text.length : unfinishedTail(text, true);
+      job.held = text.slice(cut);
+      const out: JobOutput = { jobId, done, text: await redact(text.slice(0, cut)), droppedBytes: taken.droppedBytes };
+      if (job.result) {
+        const { output: _viewport, ...result } = job.result;
+        out.result = result;
+      }
+      if (job.error) out.error = errorMessage(job.error);
+      return out;
+    });
+    job.last = answer.catch(() => undefined);
+    return answer;
   }
 }

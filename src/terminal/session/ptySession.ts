@@ -35,6 +35,8 @@ import { SessionProcessTree } from '../../proc/processTree';
 import type { SandboxSummary } from '../sandbox/policy';
 import { type RenderedScreen, TextRenderer } from '../output/screenText';
 import { TerminalModes } from '../output/terminalModes';
+import type { SecretRedactor } from '../secrets/secretRedactor';
+import { redactPage } from '../secrets/pageContext';
 import type { ScreenTextThread } from '../output/screenTextThread';
 import { Scrollback, tailByBytes } from '../output/scrollback';
 import { SearchRequest, SearchResult, searchScrollback } from '../output/scrollbackSearch';
@@ -53,7 +55,8 @@ import {
   unprovenReaderError,
 } from '../input/sendAdmission';
 import { ShellMarkers } from '../readiness/shellMarkers';
-import { canonicalMode, readlineSettings } from '../../proc/termios';
+import { canonicalMode, echoDisabled, readlineSettings } from '../../proc/termios';
+import { personMustAnswerError, typesText } from '../input/echoOffInput';
 import { StartupDir, StartupWatch } from './sessionStartup';
 import { SessionTeardown } from './sessionTeardown';
 import { AllowedSignal, BackendSession, Disposable, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, ReceiverProcess, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from '../types';
@@ -164,6 +167,7 @@ export class PtyBashSession implements BackendSession {
    * @param startup the session's private folder, removed when it closes.
    * @param sandbox the sandbox the shell runs in (its summary, and what to call once it closed).
    * @param renderThread renders model text off this thread (send results, readAsync).
+   * @param redactor redacts secrets in everything an agent reads of the session (secretRedactor.ts).
    */
   constructor(
     private readonly term: IPty,
@@ -175,6 +179,7 @@ export class PtyBashSession implements BackendSession {
     private readonly startup: StartupDir,
     readonly sandboxed: { summary: SandboxSummary; release(): void } | undefined,
     private readonly renderThread: ScreenTextThread,
+    readonly redactor: SecretRedactor,
   ) {
     this.parser = new MarkerParser(nonce);
     this.scrollback = new Scrollback({
@@ -182,7 +187,13 @@ export class PtyBashSession implements BackendSession {
       maxBytes: config.retainedBytes,
       maxLineBytes: Math.min(MAX_LINE_BYTES, config.maxReadBytes),
     });
-    this.commands = new CommandHistory({ scrollback: this.scrollback, cwd: () => this.currentCwd(), size: config.historySize, stoppedJob: () => this.stoppedJob() });
+    this.commands = new CommandHistory({
+      scrollback: this.scrollback,
+      cwd: () => this.currentCwd(),
+      size: config.historySize,
+      stoppedJob: () => this.stoppedJob(),
+      redactor,
+    });
     this.shellPid = this.leaderPid = term.pid;
     this.ptsPath = (term as unknown as { ptsName?: string }).ptsName;
     this.shellStart = probe ? readStat(term.pid)?.startTime : undefined;
@@ -222,6 +233,8 @@ export class PtyBashSession implements BackendSession {
       interrupt: () => void this.signal('SIGINT'),
       stoppedAtPrompt: () => this.commands.stoppedAtPrompt,
       render: (raw, options) => this.renderThread.render(this.cellSize(), raw, options),
+      redact: (text) => redactor.redact(text, this.term.cols),
+      redactLine: (line) => redactor.redactLine(line),
     };
     term.onData((chunk) => this.onData(chunk));
     term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
@@ -417,6 +430,10 @@ export class PtyBashSession implements BackendSession {
       if (atPrompt && this.markers.inputPending) throw inputPendingError();
       if (!atPrompt && preWaits.waits.length > 0 && typed.kind === 'text') await checkLineLength(typed.text, this.pts());
       if (!shellInForeground && preWaits.waits.length === 0) throw preWaits.complete ? notReadingError(this.foreground()) : unprovenReaderError(preWaits.searching ? 'searching' : 'crowded');
+      // A program reading with echo off asks for a secret: the person types it, never the agent.
+      if (!atPrompt && preWaits.waits.length > 0 && typesText(typed) && (await echoDisabled(this.ptsIfKnown()))) {
+        throw personMustAnswerError(this.commandOf(preWaits.waits[0]!.pid));
+      }
     } else if (!shellInForeground) {
       throw unprovenReaderError();
     }
@@ -529,7 +546,10 @@ export class PtyBashSession implements BackendSession {
     });
   }
 
-  /** A page, a command's page or the screen, rendered on this thread (readAsync renders off it). */
+  /**
+   * A page, a command's page or the screen, rendered on this thread (readAsync renders off it).
+   * Not redacted: the person's view (the panel's backlog); what an agent reads is readAsync.
+   */
   read(request: ReadRequest): ReadResult {
     const source = this.readSource(request);
     if (source.kind === 'screen') return screenPage(source.tail, this.render().screen(source.tail.text));
@@ -539,6 +559,12 @@ export class PtyBashSession implements BackendSession {
 
   /** As read, rendered in the render thread: the caller's thread is not held by the render. */
   async readAsync(request: ReadRequest): Promise<ReadResult> {
+    const page = await this.unredactedReadAsync(request);
+    const shown = request.screen ? 0 : page.lineEnd - page.lineBegin;
+    return { ...page, text: await redactPage(this.scrollback, (text) => this.redactor.redact(text, this.term.cols), page.text, page.firstLineNumber, shown) };
+  }
+
+  private async unredactedReadAsync(request: ReadRequest): Promise<ReadResult> {
     const source = this.readSource(request);
     const size = this.cellSize();
     if (source.kind === 'screen') return screenPage(source.tail, await this.renderThread.screen(size, source.tail.text));
@@ -573,7 +599,7 @@ export class PtyBashSession implements BackendSession {
   }
 
   search(request: SearchRequest): Promise<SearchResult> {
-    return searchScrollback(this.scrollback, this.commands, request);
+    return searchScrollback(this.scrollback, this.commands, request, (texts) => this.redactor.redactAll(texts, this.term.cols));
   }
 
   private render(): TextRenderer {
@@ -611,11 +637,12 @@ export class PtyBashSession implements BackendSession {
     }
   }
 
-  writeUserInput(data: string): void {
+  writeUserInput(data: string, secret = false): void {
     if (this.exitStatus) return;
     // What the person types is not judged (they see it), but no agent send may run it unseen.
     this.foreignLine = { from: 'user' };
-    this.commands.wrote(data, 'user');
+    // An answer to a prompt that reads with echo off is not recorded anywhere.
+    if (!secret) this.commands.wrote(data, 'user');
     this.term.write(data);
   }
 
@@ -777,11 +804,14 @@ export class PtyBashSession implements BackendSession {
     return this.tree ? this.tree.hasMember(pgrp) : proc.groupProcesses(this.leaderPid, pgrp, this.shellStart).length > 0;
   }
 
-  /** The shell is named by its executable (its command line holds our rc path); others in full. */
+  /**
+   * The shell is named by its executable (its command line holds our rc path); others in full,
+   * secrets in their arguments redacted (results, listings, errors and confirmations name them).
+   */
   private commandOf(pid: number): string {
     // The shell's short name, while it is still the shell started (a stand-in may write it into its comm).
     if (pid === this.shellPid && readStat(pid)?.comm === path.basename(this.config.shell) && !this.shellReplaced()) return path.basename(this.config.shell);
-    return proc.commandLine(pid, readStat(pid)?.comm ?? '');
+    return this.redactor.redactLine(proc.commandLine(pid, readStat(pid)?.comm ?? ''));
   }
 
   private foregroundGroup(): number | undefined {

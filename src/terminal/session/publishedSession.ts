@@ -24,6 +24,8 @@ export interface SessionInfo {
   foregroundCommand?: string;
   /** True while the person took the session over: agent sends and signals are refused. */
   takenOver: boolean;
+  /** True while that take-over is for one line only (an answer to a prompt that reads with echo off). */
+  lineTakeOver?: boolean;
   /** The agent sandbox the session runs in (`on: false` outside any). */
   sandbox: SandboxSummary;
   /**
@@ -40,6 +42,11 @@ export class PublishedSession {
   sending = false;
   /** The person has taken the session over. */
   takenOver = false;
+  /**
+   * The take-over is for one line (a prompt that reads with echo off): what the person types is
+   * recorded nowhere, and Enter hands the session back.
+   */
+  lineTakeOver = false;
   /** Set once a close began; resolves as that close does. */
   closing?: Promise<boolean>;
   readonly jobs: BackgroundJobs;
@@ -65,6 +72,7 @@ export class PublishedSession {
   setTakenOver(value: boolean, log: Log): boolean {
     if (this.takenOver === value) return false;
     this.takenOver = value;
+    if (!value) this.lineTakeOver = false;
     log.info(`session ${this.id} ${value ? 'taken over by the user' : 'handed back to the agent'}`);
     return true;
   }
@@ -73,7 +81,7 @@ export class PublishedSession {
   checkIdle(): void {
     if (this.sending) {
       const fg = this.session.foreground();
-      throw new TerminalError('SESSION_BUSY', `session ${this.id} already has a send or wait in flight${fg ? ` (running \`${fg.command}\`)` : ''}; wait for it to return, read its output, or send a signal`);
+      throw new TerminalError('SESSION_BUSY', `session ${this.id} already has a send or wait in flight${fg ? ` (running \`${this.session.redactor.redactLine(fg.command)}\`)` : ''}; wait for it to return, read its output, or send a signal`);
     }
   }
 
@@ -88,11 +96,12 @@ export class PublishedSession {
       sessionStatus: this.session.status(),
       busy,
       takenOver: this.takenOver,
+      ...(this.lineTakeOver && { lineTakeOver: true }),
       sandbox: this.session.sandboxed?.summary ?? (this.session.outsideApproved ? OUTSIDE_APPROVED : UNSANDBOXED),
     };
     if (busy) {
       const fg = this.session.foreground();
-      if (fg) info.foregroundCommand = fg.command;
+      if (fg) info.foregroundCommand = this.session.redactor.redactLine(fg.command);
     }
     const refusal = this.session.inputRefusal?.();
     if (refusal) info.inputRefused = refusal.message;

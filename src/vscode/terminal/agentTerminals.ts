@@ -13,7 +13,9 @@
  * (see PacedMirror): at most a frame of bounded cost every 32 ms, and when a session prints more,
  * the panel skips ahead to the exact screen with a notice of what it did not show, so nothing a
  * program prints floods what the extension host sends to the window. Each command is marked in it
- * (a gutter mark where it was typed, a status line after its output; see CommandMarks).
+ * (a gutter mark where it was typed, a status line after its output; see CommandMarks). When a
+ * program reads a password (echo off), a notification names it and the session, and its action
+ * opens a one-line take-over: the person types, Enter sends it, and the session goes back.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -24,6 +26,7 @@ import { CommandMarks, gutterMarksSupported } from '../../terminal/panel/command
 import { TerminalError } from '../../terminal/errors';
 import { PacedMirror } from '../../terminal/panel/pacedMirror';
 import { isTerminalReport } from '../../terminal/input/terminalReports';
+import { programName } from '../../terminal/input/echoOffInput';
 import type { SessionEvent } from '../../terminal/service';
 import type { Owner } from '../../terminal/owner';
 import type { SessionInfo } from '../../terminal/session/publishedSession';
@@ -98,10 +101,36 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
     mirrors.set(sessionId, mirror);
   };
   const onEvent = (owner: Owner, event: SessionEvent) => {
+    if (event.kind === 'secret-prompt') return void askForSecret(owner, event.sessionId);
     if (event.kind === 'opened') ensureMirror(owner, event.sessionId);
     if (event.kind === 'closed') mirrors.get(event.sessionId)?.sessionClosed();
     if (event.kind === 'changed') mirrors.get(event.sessionId)?.refreshName();
     updateStatus();
+  };
+  /**
+   * A program in `sessionId` reads a secret with echo off: the person is told which program asks in
+   * which session, and "Answer in Terminal" focuses its panel terminal in a one-line take-over
+   * (TerminalService.takeOverLine): they type, Enter sends it, and the session goes back to the agent.
+   */
+  const asking = new Set<string>();
+  const askForSecret = async (owner: Owner, sessionId: string) => {
+    if (asking.has(sessionId)) return;
+    let program = 'a program';
+    try {
+      const receiver = ctx.service.sendTarget(owner, sessionId).receiver;
+      if (receiver.kind === 'program') program = programName(receiver.process.command);
+    } catch {
+      return;
+    }
+    asking.add(sessionId);
+    try {
+      const pick = await vscode.window.showWarningMessage(`${program} asks for a password in ${sessionId}. Type it in the terminal: it goes to the program only, never to the agent.`, 'Answer in Terminal');
+      if (pick !== 'Answer in Terminal') return;
+      ensureMirror(owner, sessionId);
+      if (ctx.service.takeOverLine(owner, sessionId)) mirrors.get(sessionId)?.terminal.show(false);
+    } finally {
+      asking.delete(sessionId);
+    }
   };
   // Session events come per owner: the tools' owner, and each MCP client's while it is followed.
   const subscriptions = new Map<Owner, { dispose(): void }>();
@@ -355,6 +384,6 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     // Names from the agent and the client are shown with their invisible characters made visible.
     const name = s.name === s.sessionId ? '' : ` · ${visibleText(s.name)}`;
     const client = this.client === undefined ? '' : ` · ${visibleText(this.client)}`;
-    return `${MIRROR_PREFIX} ${s.sessionId}${client}${name}${s.sandbox.on ? ' · sandboxed' : s.sandbox.outsideApproved ? ' · outside the sandbox' : ''}${s.takenOver ? ' (you)' : ''}`;
+    return `${MIRROR_PREFIX} ${s.sessionId}${client}${name}${s.sandbox.on ? ' · sandboxed' : s.sandbox.outsideApproved ? ' · outside the sandbox' : ''}${s.lineTakeOver ? ' (you: type the password, then Enter)' : s.takenOver ? ' (you)' : ''}`;
   }
 }

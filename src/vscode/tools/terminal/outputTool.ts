@@ -19,7 +19,7 @@ export class OutputTool extends TerminalTool<OutputInput> {
   }
 
   protected async run({ sessionId, jobId }: OutputInput) {
-    const { text, ...json } = this.ctx.service.output(this.ctx.owner, sessionId, jobId);
+    const { text, ...json } = await this.ctx.service.output(this.ctx.owner, sessionId, jobId);
     return toolResult({ sessionId, ...json }, text);
   }
 }

@@ -20,6 +20,7 @@ export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSu
     stopped: r.stopped,
     foreground: r.foreground,
     echoOff: r.echoOff,
+    guidance: r.guidance,
     alternateScreen: r.alternateScreen,
     truncated: r.truncated,
     droppedBytes: r.truncated ? r.droppedBytes : undefined,

@@ -9,6 +9,25 @@ import type { SessionInfo } from '../../../terminal/session/publishedSession';
 import type { TerminalToolContext } from './context';
 import { sessionOf } from './sessionOf';
 import { grantOf } from '../approvalGrant';
+import { TERMINAL_SETTINGS_SECTION } from '../../../common/ids';
+import { redactShortText } from '../../../terminal/secrets/secretRedactor';
+
+/** Said in every terminal tool result while `dsh.terminal.redactSecrets` is off. */
+export const REDACTION_OFF_NOTICE = 'off: the setting dsh.terminal.redactSecrets is false, so this result may hold secrets (tokens, keys, passwords) as the terminal printed them';
+
+/** `result` with `secretRedaction` (REDACTION_OFF_NOTICE) in its JSON part, the first. */
+function withRedactionOffNotice(result: vscode.LanguageModelToolResult): vscode.LanguageModelToolResult {
+  const [first, ...rest] = result.content as (vscode.LanguageModelTextPart | vscode.LanguageModelPromptTsxPart)[];
+  let json: Record<string, unknown> = {};
+  if (first instanceof vscode.LanguageModelTextPart) {
+    try {
+      json = JSON.parse(first.value) as Record<string, unknown>;
+    } catch {
+      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ secretRedaction: REDACTION_OFF_NOTICE })), first, ...rest]);
+    }
+  }
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ ...json, secretRedaction: REDACTION_OFF_NOTICE })), ...rest]);
+}
 
 /** Why terminal tools refuse in Restricted Mode, and how to lift it. */
 export const UNTRUSTED_MESSAGE =
@@ -32,7 +51,16 @@ export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
     if (!vscode.workspace.isTrusted) throw new Error(UNTRUSTED_MESSAGE);
     const why = this.ctx.unavailable();
     if (why) throw new Error(`DSH Bridge terminals are unavailable on this machine: ${why}. Code navigation tools still work.`);
-    return this.run(options.input, token, grantOf(options));
+    const redacting = vscode.workspace.getConfiguration(TERMINAL_SETTINGS_SECTION).get<boolean>('redactSecrets', true) !== false;
+    let result: vscode.LanguageModelToolResult;
+    try {
+      result = await this.run(options.input, token, grantOf(options));
+    } catch (error) {
+      // An error may name a running command's line or a program's: redacted as results are.
+      if (redacting && error instanceof Error) error.message = redactShortText(error.message);
+      throw error;
+    }
+    return redacting ? result : withRedactionOffNotice(result);
   }
 
   /** The caller's view of one of the tools' sessions, or undefined (for confirmation texts). */

@@ -1,0 +1,155 @@
+/**
+ * Redaction of secrets in terminal text (plain Node, synchronous: see secretRedactor.ts for where
+ * it runs). The rules (secretRules.ts) read the text as a person sees it, so a secret is found
+ * however the terminal carries it:
+ * - coloured: escape sequences (ECMA-48 CSI, OSC/DCS/APC/PM/SOS strings, two-byte escapes) and
+ *   carriage returns are left out of the text the rules read;
+ * - wrapped: a line exactly as wide as a wrap width (the terminal's columns, 80, 76) that ends and
+ *   continues with a visible character is read joined with the next, as the terminal shows it;
+ * - cut by a page or a viewport: a private key block without its END line runs to the end.
+ * Each secret is replaced in the original text by `[redacted: <label>]`; the escape sequences,
+ * carriage returns and newlines inside it are kept, so colours, line counts and line numbers stay
+ * true. Whatever surrounds the secret is left as it was.
+ */
+import { type Finding, type UserSecretPattern, findSecrets } from './secretRules';
+
+/** What redaction needs besides the text. */
+export interface RedactOptions {
+  /** The person's own patterns (dsh.terminal.secretPatterns). */
+  patterns?: readonly UserSecretPattern[];
+  /** The terminal's width in columns: wrapped lines of this width are joined (80 and 76 always are). */
+  columns?: number;
+}
+
+/** Redacted text and what was found in it. */
+export interface Redaction {
+  text: string;
+  /** Secrets replaced. */
+  count: number;
+}
+
+/** The replacement of a secret. */
+export function redactionLabel(label: string): string {
+  return `[redacted: ${label}]`;
+}
+
+/** CSI, OSC/DCS/APC/PM/SOS strings (ended by BEL or ST, or unfinished), two-byte escapes, and CR. */
+const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]?|\r/g;
+/** Characters a secret's run is made of: it is redacted up to where that run ends. */
+const TOKEN_CHAR = /[A-Za-z0-9+/=_\-.~]/;
+/** Widths at which programs and terminals wrap long text (besides the terminal's own). */
+const WRAP_WIDTHS = [80, 76];
+
+/**
+ * The text as the rules read it (see the module comment) and, for each of its UTF-16 code units,
+ * the offset of that unit in `text`.
+ */
+function readableText(text: string, columns: number | undefined): { scan: string; at: Int32Array } {
+  // Escapes and CR out: `plain` with plainAt[i] = offset in text.
+  const plainAt = new Int32Array(text.length + 1);
+  let plain = '';
+  let n = 0;
+  let from = 0;
+  ESCAPES.lastIndex = 0;
+  const keep = (to: number) => {
+    for (let i = from; i < to; i++) plainAt[n++] = i;
+    plain += text.slice(from, to);
+  };
+  for (let m = ESCAPES.exec(text); m; m = ESCAPES.exec(text)) {
+    keep(m.index);
+    from = m.index + m[0].length;
+    if (m[0].length === 0) ESCAPES.lastIndex++;
+  }
+  keep(text.length);
+  // Wrapped lines joined: a newline after a line exactly as wide as a wrap width, between two visible characters.
+  const widths = new Set(columns ? [columns, ...WRAP_WIDTHS] : WRAP_WIDTHS);
+  const at = new Int32Array(n + 1);
+  let scan = '';
+  let m = 0;
+  let lineStart = 0;
+  let copied = 0;
+  for (let i = plain.indexOf('\n'); i >= 0; i = plain.indexOf('\n', i + 1)) {
+    const width = i - lineStart;
+    const joined = widths.has(width) && i > lineStart && i + 1 < plain.length && !/\s/.test(plain[i - 1]!) && !/\s/.test(plain[i + 1]!);
+    if (joined) {
+      for (let k = copied; k < i; k++) at[m++] = plainAt[k]!;
+      scan += plain.slice(copied, i);
+      copied = i + 1;
+    }
+    lineStart = i + 1;
+  }
+  for (let k = copied; k < n; k++) at[m++] = plainAt[k]!;
+  scan += plain.slice(copied);
+  at[m] = text.length;
+  return { scan, at };
+}
+
+/**
+ * Findings made whole and apart: an AWS report that starts with the variable's name starts after
+ * it; one that ends inside a run of token characters ends where the run does; overlapping ones
+ * merge, keeping the label of the one found first.
+ */
+function normalize(scan: string, findings: Finding[]): Finding[] {
+  const spans: (Finding & { rank: number })[] = [];
+  findings.forEach((f, rank) => {
+    let { start, end } = f;
+    // secretlint's AWS rules report from the variable's name on: the secret starts after `NAME=`.
+    const head = f.label.startsWith('AWS') ? /^["']?[A-Za-z_][A-Za-z0-9_]{0,127}["']?\s{0,8}(?:=>|[:=])\s{0,8}["']?/.exec(scan.slice(start, Math.min(end, start + 160))) : null;
+    if (head && start + head[0].length < end) start += head[0].length;
+    // A URL's credentials: only the password goes.
+    const url = f.label === 'password in URL' ? /:\/\/[^\s:@/]{0,256}:([^\s@/]{1,256})@/.exec(scan.slice(start, end)) : null;
+    if (url) {
+      start += url.index + url[0].length - 1 - url[1]!.length;
+      end = start + url[1]!.length;
+    } else if (f.label !== 'private key') {
+      while (end < scan.length && TOKEN_CHAR.test(scan[end]!) && end - f.end < 4096) end++;
+    }
+    if (end > start) spans.push({ start, end, label: f.label, rank });
+  });
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const merged: (Finding & { rank: number })[] = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && span.start < last.end) {
+      last.end = Math.max(last.end, span.end);
+      // The label of the finding reported first: the more specific rules report first.
+      if (span.rank < last.rank) Object.assign(last, { label: span.label, rank: span.rank });
+    } else merged.push({ ...span });
+  }
+  return merged;
+}
+
+/** What stays of `raw` (a secret's original text): its escape sequences, carriage returns and newlines, in order. */
+function structureOf(raw: string): string {
+  let kept = '';
+  ESCAPES.lastIndex = 0;
+  let from = 0;
+  for (let m = ESCAPES.exec(raw); m; m = ESCAPES.exec(raw)) {
+    kept += raw.slice(from, m.index).replace(/[^\n]/g, '');
+    kept += m[0];
+    from = m.index + m[0].length;
+    if (m[0].length === 0) ESCAPES.lastIndex++;
+  }
+  return kept + raw.slice(from).replace(/[^\n]/g, '');
+}
+
+/**
+ * `text` with every secret the rules find replaced by `[redacted: <label>]` (see the module
+ * comment). Synchronous, and not linear on hostile text: run it in a worker within a time bound
+ * for anything longer than a line (secretRedactor.ts).
+ */
+export function redactSecrets(text: string, options: RedactOptions = {}): Redaction {
+  if (text.length === 0) return { text, count: 0 };
+  const { scan, at } = readableText(text, options.columns);
+  const spans = normalize(scan, findSecrets(scan, options.patterns));
+  if (spans.length === 0) return { text, count: 0 };
+  let out = '';
+  let from = 0;
+  for (const span of spans) {
+    const start = at[span.start]!;
+    const end = at[span.end - 1]! + 1;
+    out += text.slice(from, start) + redactionLabel(span.label) + structureOf(text.slice(start, end));
+    from = end;
+  }
+  return { text: out + text.slice(from), count: spans.length };
+}
