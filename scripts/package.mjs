@@ -11,7 +11,8 @@
 // `.vscodeignore` is the allowlist every VSIX shares (what `vsce ls` lists: the universal set);
 // each target adds its own native files (TARGETS). test/unit/package-vsix.test.ts opens every
 // VSIX and checks each binary's header against its target. Options: `--out-dir DIR` writes the VSIXs there instead of dist/ (no copy is made);
-// `--no-build` skips the build; `--target T` (repeatable) packages only those targets.
+// `--no-build` skips the build; `--target T` (repeatable) packages only those targets, `--target host`
+// only this machine's (what the integration runner and the demo install).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -99,7 +100,7 @@ function hostTarget() {
 const argv = process.argv.slice(2);
 const outArg = argv.indexOf('--out-dir');
 const outDir = outArg >= 0 ? path.resolve(argv[outArg + 1] ?? '') : path.join(ROOT, 'dist');
-const asked = argv.flatMap((a, i) => (argv[i - 1] === '--target' ? [a] : []));
+const asked = argv.flatMap((a, i) => (argv[i - 1] === '--target' ? [a === 'host' ? hostTarget() : a] : []));
 for (const t of asked) if (!(t in TARGETS)) throw new Error(`--target ${t}: valid targets are ${Object.keys(TARGETS).join(', ')}`);
 const targets = asked.length > 0 ? asked : Object.keys(TARGETS);
 const version = /** @type {{version: string}} */ (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))).version;

@@ -16,14 +16,14 @@ const VSIX_MUST_HOLD = [
 ];
 
 /**
- * Builds every bundle (extension and in-host tests) and packages the VSIXs (`npm run package`:
- * one per platform, and {@link VSIX}, this machine's), then checks that {@link VSIX} holds
- * {@link VSIX_MUST_HOLD}. Returns the VSIX path; throws if the build
+ * Builds every bundle (extension and in-host tests) and packages this machine's platform's VSIX
+ * (`npm run package -- --target host`, which also copies it to {@link VSIX}), then checks that
+ * {@link VSIX} holds {@link VSIX_MUST_HOLD}. Returns the VSIX path; throws if the build
  * fails or an entry is missing.
  */
 export function packageVsix() {
-  console.error('host: npm run package');
-  run('npm', ['run', '--silent', 'package']);
+  console.error('host: npm run package -- --target host');
+  run('npm', ['run', '--silent', 'package', '--', '--target', 'host']);
   const zip = fs.readFileSync(VSIX); // zip entry names are stored uncompressed
   const missing = VSIX_MUST_HOLD.filter((name) => !zip.includes(name));
   if (missing.length > 0) throw new Error(`${VSIX} lacks ${missing.join(', ')}`);

@@ -39,6 +39,7 @@ const ALLOWED: RegExp[] = [
   /^extension\/node_modules\/@pondwader\/socks5-server\/(package\.json|LICENSE|dist\/index\.m?js)$/,
   /^extension\/node_modules\/commander\/(package\.json|LICENSE|index\.js|esm\.mjs|lib\/[\w-]+\.js)$/,
   /^extension\/node_modules\/node-forge\/(package\.json|LICENSE|lib\/[\w.-]+\.js)$/,
+  /^extension\/node_modules\/@vscode\/tree-sitter-wasm\/(package\.json|LICENSE|wasm\/(tree-sitter\.js|tree-sitter\.wasm|tree-sitter-bash\.wasm))$/,
 ];
 
 interface Entry {
