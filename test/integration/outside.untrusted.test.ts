@@ -32,18 +32,23 @@ describe('in an untrusted workspace, navigation answers leave out locations outs
     project.remove();
   });
 
-  it('workspace symbols, a definition through the link, references and outgoing calls: nothing from outside, each says so', async () => {
+  it('workspace symbols, a definition through the link, references and outgoing calls: nothing from outside, and what was left out is counted', async () => {
     const symbols = await searchedSymbols();
     assertLeftOut(symbols, project.outside);
     assert.match(symbols.outsideWorkspace!.why, /in Restricted Mode dsh_symbols shows nothing from outside the workspace/);
-    // Where TypeScript answers these in Restricted Mode (it does in VS Code 1.100), what it finds
-    // outside is left out and counted; in every version nothing outside shows.
-    const definition = await whenReady(() => invokeTool<OutsideAnswer>('dsh_lsp', { operation: 'goToDefinition', filePath: USES_OUTSIDE, ...CALL_AT }));
-    assertNothingOutside(definition.json, project.outside);
-    const references = await whenReady(() => invokeTool<OutsideAnswer>('dsh_lsp', { operation: 'findReferences', filePath: USES_OUTSIDE, ...CALL_AT }));
-    assertNothingOutside(references.json, project.outside);
-    const calls = await whenReady(() => invokeTool<OutsideAnswer>('dsh_call_hierarchy', { direction: 'outgoing', filePath: USES_OUTSIDE, ...USE_OUTSIDE_AT }));
-    assertNothingOutside(calls.json, project.outside);
-    if (vscode.version.startsWith('1.100.')) for (const answer of [definition.json, references.json, calls.json]) assertLeftOut(answer, project.outside);
+    // TypeScript of VS Code 1.100 answers these in Restricted Mode: what it finds outside is left out
+    // and counted. That of 1.139 answers none there ("not available"), which shows nothing either.
+    for (const [tool, input] of [
+      ['dsh_lsp', { operation: 'goToDefinition', filePath: USES_OUTSIDE, ...CALL_AT }],
+      ['dsh_lsp', { operation: 'findReferences', filePath: USES_OUTSIDE, ...CALL_AT }],
+      ['dsh_call_hierarchy', { direction: 'outgoing', filePath: USES_OUTSIDE, ...USE_OUTSIDE_AT }],
+    ] as const) {
+      if (vscode.version.startsWith('1.100.')) {
+        assertLeftOut((await whenReady(() => invokeTool<OutsideAnswer>(tool, input))).json, project.outside);
+      } else {
+        const answer = await invokeTool<OutsideAnswer>(tool, input).then((r) => r.json, (e: Error) => (/not available or not ready/.test(e.message) ? {} : Promise.reject(e)));
+        assertNothingOutside(answer, project.outside);
+      }
+    }
   });
 });
