@@ -61,11 +61,11 @@ export function judgeSubCommand(sub: SubCommand, rules: readonly CompiledRule[],
   if (denied) return { result: 'denied', rule: denied };
   const name = programName(sub.program);
   if (context.shellNames.includes(sub.program) || context.shellNames.includes(name)) {
-    return { result: 'unmatched', why: `\`${sub.program}\` is an alias or a function in this session's shell, not the program the rules name` };
+    return { result: 'unmatched', cause: 'alias', why: `\`${sub.program}\` is an alias or a function in this session's shell, not the program the rules name` };
   }
   if (sub.unknownArguments) {
     const about = commandRules.find((r) => !r.approve && (ruleProgram(r) === undefined || ruleProgram(r) === name || ruleProgram(r) === sub.program));
-    if (about) return { result: 'unmatched', why: `an argument is decided when it runs, and ${ruleName(about)} denies some such commands` };
+    if (about) return { result: 'unmatched', cause: 'argument', why: `an argument is decided when it runs, and ${ruleName(about)} denies some such commands` };
   }
   const npm = NPM_RUN.exec(sub.words);
   if (npm && context.npmScripts.includes(npm[2]!)) return { result: 'approved', rule: { key: `${npm[1]} run ${npm[2]}`, approve: true, matchCommandLine: false, source: 'npm-script' } };
@@ -80,7 +80,7 @@ export function judgeSubCommand(sub: SubCommand, rules: readonly CompiledRule[],
     }
   }
   if (sub.runsUnseenCode && commandRules.some((r) => r.approve && texts.some((t) => matchEnd(r, t) !== undefined))) {
-    return { result: 'unmatched', why: `\`${name}\` runs code the line does not show, and the rule names only the program` };
+    return { result: 'unmatched', cause: 'interpreter', why: `\`${name}\` runs code the line does not show, and the rule names only the program` };
   }
   return { result: 'unmatched' };
 }
@@ -104,10 +104,11 @@ export function decideLine(line: string, analysis: CommandLineAnalysis, rules: r
     if (verdict.result === 'denied') reasons.push(`the rule ${ruleName(verdict.rule)} denies ${quoted(subCommand.text)}`);
   }
   const unapproved = subCommands.filter((s) => s.verdict.result === 'unmatched');
-  if (!lineApproved) {
-    for (const { subCommand, verdict } of unapproved) {
-      reasons.push(`no rule approves ${quoted(subCommand.text)}${verdict.result === 'unmatched' && verdict.why ? ` (${verdict.why})` : ''}`);
-    }
+  for (const { subCommand, verdict } of unapproved) {
+    // A rule for the whole line does not approve what the line does not show: an alias's command, an argument's value.
+    const cause = verdict.result === 'unmatched' ? verdict.cause : undefined;
+    if (lineApproved && cause !== 'alias' && cause !== 'argument') continue;
+    reasons.push(`no rule approves ${quoted(subCommand.text)}${verdict.result === 'unmatched' && verdict.why ? ` (${verdict.why})` : ''}`);
   }
   if (subCommands.length === 0 && !lineApproved && analysis.blockers.length === 0) reasons.push('the line holds no command for a rule to approve');
   reasons.push(...fileWriteReasons(analysis, context));
