@@ -20,7 +20,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CompiledRule, matchEnd, ruleProgram } from './rules';
+import { CompiledRule, matchEnd, mayMatch, ruleProgram } from './rules';
 import type { ApprovalContext, ApprovalRule, CommandLineAnalysis, LineDecision, SubCommand, SubCommandVerdict } from './types';
 import { programName } from './wrappers';
 
@@ -55,8 +55,11 @@ function firstWordEnd(text: string): number {
 /** The verdict of the rules on one sub-command (see the module comment). */
 export function judgeSubCommand(sub: SubCommand, rules: readonly CompiledRule[], context: Pick<ApprovalContext, 'shellNames' | 'npmScripts'>): SubCommandVerdict {
   const texts = sub.text === sub.words ? [sub.text] : [sub.text, sub.words];
-  // The person's own rules are named before VS Code's defaults when both match.
-  const commandRules = [...rules.filter((r) => !r.matchCommandLine && r.source !== 'default'), ...rules.filter((r) => !r.matchCommandLine && r.source === 'default')];
+  // The person's own rules are named before VS Code's defaults when both match; rules that cannot
+  // match either text are left out unrun (a 10 KB line holds a thousand commands).
+  const fits = (r: CompiledRule) => !r.matchCommandLine && texts.some((t) => mayMatch(r, t));
+  const commandRules = [...rules.filter((r) => r.source !== 'default' && fits(r)), ...rules.filter((r) => r.source === 'default' && fits(r))];
+  const allCommandRules = rules.filter((r) => !r.matchCommandLine);
   const denied = commandRules.find((r) => !r.approve && texts.some((t) => matchEnd(r, t) !== undefined));
   if (denied) return { result: 'denied', rule: denied };
   const name = programName(sub.program);
@@ -64,7 +67,7 @@ export function judgeSubCommand(sub: SubCommand, rules: readonly CompiledRule[],
     return { result: 'unmatched', cause: 'alias', why: `\`${sub.program}\` is an alias or a function in this session's shell, not the program the rules name` };
   }
   if (sub.unknownArguments) {
-    const about = commandRules.find((r) => !r.approve && (ruleProgram(r) === undefined || ruleProgram(r) === name || ruleProgram(r) === sub.program));
+    const about = allCommandRules.find((r) => !r.approve && (ruleProgram(r) === undefined || ruleProgram(r) === name || ruleProgram(r) === sub.program));
     if (about) return { result: 'unmatched', cause: 'argument', why: `an argument is decided when it runs, and ${ruleName(about)} denies some such commands` };
   }
   const npm = NPM_RUN.exec(sub.words);

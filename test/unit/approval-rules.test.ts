@@ -43,5 +43,8 @@ describe('auto-approve rules', () => {
     assert.equal(ruleProgram(rule('/^find\\b.*\\s-(delete|exec)\\b/', false)), 'find');
     assert.equal(ruleProgram(rule('/^npm\\s+ci\\s+\\S/', false)), 'npm');
     assert.equal(ruleProgram(rule('/\\.ps1/i', false)), undefined);
+    assert.equal(ruleProgram(rule('/^ls(x)|rm/', false)), undefined, 'an alternation outside a group matches other programs');
+    assert.equal(ruleProgram(rule('/^ls(x|y)/', false)), 'ls');
+    assert.equal(matchEnd(rule('/^ls(x)|rm/', false), 'rm -rf /'), 2);
   });
 });
