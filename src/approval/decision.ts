@@ -20,7 +20,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CompiledRule, matchEnd, ruleProgram } from './rules';
+import { CompiledRule, matchEnd, mayMatch, ruleProgram } from './rules';
 import type { ApprovalContext, ApprovalRule, CommandLineAnalysis, LineDecision, SubCommand, SubCommandVerdict } from './types';
 import { programName } from './wrappers';
 
@@ -55,17 +55,20 @@ function firstWordEnd(text: string): number {
 /** The verdict of the rules on one sub-command (see the module comment). */
 export function judgeSubCommand(sub: SubCommand, rules: readonly CompiledRule[], context: Pick<ApprovalContext, 'shellNames' | 'npmScripts'>): SubCommandVerdict {
   const texts = sub.text === sub.words ? [sub.text] : [sub.text, sub.words];
-  // The person's own rules are named before VS Code's defaults when both match.
-  const commandRules = [...rules.filter((r) => !r.matchCommandLine && r.source !== 'default'), ...rules.filter((r) => !r.matchCommandLine && r.source === 'default')];
+  // The person's own rules are named before VS Code's defaults when both match; rules that cannot
+  // match either text are left out unrun (a 10 KB line holds a thousand commands).
+  const fits = (r: CompiledRule) => !r.matchCommandLine && texts.some((t) => mayMatch(r, t));
+  const commandRules = [...rules.filter((r) => r.source !== 'default' && fits(r)), ...rules.filter((r) => r.source === 'default' && fits(r))];
+  const allCommandRules = rules.filter((r) => !r.matchCommandLine);
   const denied = commandRules.find((r) => !r.approve && texts.some((t) => matchEnd(r, t) !== undefined));
   if (denied) return { result: 'denied', rule: denied };
   const name = programName(sub.program);
   if (context.shellNames.includes(sub.program) || context.shellNames.includes(name)) {
-    return { result: 'unmatched', why: `\`${sub.program}\` is an alias or a function in this session's shell, not the program the rules name` };
+    return { result: 'unmatched', cause: 'alias', why: `\`${sub.program}\` is an alias or a function in this session's shell, not the program the rules name` };
   }
   if (sub.unknownArguments) {
-    const about = commandRules.find((r) => !r.approve && (ruleProgram(r) === undefined || ruleProgram(r) === name || ruleProgram(r) === sub.program));
-    if (about) return { result: 'unmatched', why: `an argument is decided when it runs, and ${ruleName(about)} denies some such commands` };
+    const about = allCommandRules.find((r) => !r.approve && (ruleProgram(r) === undefined || ruleProgram(r) === name || ruleProgram(r) === sub.program));
+    if (about) return { result: 'unmatched', cause: 'argument', why: `an argument is decided when it runs, and ${ruleName(about)} denies some such commands` };
   }
   const npm = NPM_RUN.exec(sub.words);
   if (npm && context.npmScripts.includes(npm[2]!)) return { result: 'approved', rule: { key: `${npm[1]} run ${npm[2]}`, approve: true, matchCommandLine: false, source: 'npm-script' } };
@@ -80,7 +83,7 @@ export function judgeSubCommand(sub: SubCommand, rules: readonly CompiledRule[],
     }
   }
   if (sub.runsUnseenCode && commandRules.some((r) => r.approve && texts.some((t) => matchEnd(r, t) !== undefined))) {
-    return { result: 'unmatched', why: `\`${name}\` runs code the line does not show, and the rule names only the program` };
+    return { result: 'unmatched', cause: 'interpreter', why: `\`${name}\` runs code the line does not show, and the rule names only the program` };
   }
   return { result: 'unmatched' };
 }
@@ -104,10 +107,11 @@ export function decideLine(line: string, analysis: CommandLineAnalysis, rules: r
     if (verdict.result === 'denied') reasons.push(`the rule ${ruleName(verdict.rule)} denies ${quoted(subCommand.text)}`);
   }
   const unapproved = subCommands.filter((s) => s.verdict.result === 'unmatched');
-  if (!lineApproved) {
-    for (const { subCommand, verdict } of unapproved) {
-      reasons.push(`no rule approves ${quoted(subCommand.text)}${verdict.result === 'unmatched' && verdict.why ? ` (${verdict.why})` : ''}`);
-    }
+  for (const { subCommand, verdict } of unapproved) {
+    // A rule for the whole line does not approve what the line does not show: an alias's command, an argument's value.
+    const cause = verdict.result === 'unmatched' ? verdict.cause : undefined;
+    if (lineApproved && cause !== 'alias' && cause !== 'argument') continue;
+    reasons.push(`no rule approves ${quoted(subCommand.text)}${verdict.result === 'unmatched' && verdict.why ? ` (${verdict.why})` : ''}`);
   }
   if (subCommands.length === 0 && !lineApproved && analysis.blockers.length === 0) reasons.push('the line holds no command for a rule to approve');
   reasons.push(...fileWriteReasons(analysis, context));

@@ -19,6 +19,12 @@ export interface CompiledRule extends ApprovalRule {
   regex?: RegExp;
   /** Why a `/…/` key did not compile (then the rule matches nothing when it approves, everything when it denies). */
   invalid?: string;
+  /**
+   * Text the rule can match only at the start of (a prefix key itself; the literal word a
+   * `/^word…/` expression starts with), lower-cased for an `i` expression; undefined: anywhere.
+   * Lets a judgement skip rules that cannot match without running them.
+   */
+  anchor?: string;
 }
 
 /** A setting value of `chat.tools.terminal.autoApprove`: `true`, `false`, `null` or `{ approve, matchCommandLine }`. */
@@ -74,22 +80,47 @@ export function mergeRuleLayers(layers: readonly unknown[]): Record<string, unkn
 /** The rule with its expression compiled when its key is `/…/flags` (the `g` and `y` flags dropped: they make `test` stateful). */
 export function compileRule(rule: ApprovalRule): CompiledRule {
   const m = REGEX_KEY.exec(rule.key);
-  if (!m) return { ...rule };
+  // A path key also matches its `./` and backslash forms: no anchor.
+  if (!m) return { ...rule, anchor: /[/\\]/.test(rule.key) ? undefined : rule.key };
   const flags = m[2]!.replace(/[gy]/g, '');
+  const literal = hasTopLevelAlternation(m[1]!) ? undefined : /^\^([A-Za-z0-9_.+-]+)(?:\\b|\\s|\(|\$)/.exec(m[1]!)?.[1];
+  const anchor = literal === undefined || flags.includes('m') ? undefined : flags.includes('i') ? literal.toLowerCase() : literal;
   try {
-    return { ...rule, regex: new RegExp(m[1]!, flags) };
+    return { ...rule, regex: new RegExp(m[1]!, flags), anchor };
   } catch (first) {
     // `(?-i:…)` (a modifier group) is new in JavaScript (ES2025); without the `i` flag it is the
     // plain group `(?:…)`, which older engines compile.
     if (!flags.includes('i') && m[1]!.includes('(?-i:')) {
       try {
-        return { ...rule, regex: new RegExp(m[1]!.replaceAll('(?-i:', '(?:'), flags) };
+        return { ...rule, regex: new RegExp(m[1]!.replaceAll('(?-i:', '(?:'), flags), anchor };
       } catch {
         // reported below
       }
     }
     return { ...rule, invalid: (first as Error).message };
   }
+}
+
+/** Whether a pattern has a `|` outside any group (then its `^word` does not anchor all of it). */
+function hasTopLevelAlternation(pattern: string): boolean {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return true;
+  }
+  return false;
+}
+
+/** Whether `rule` can match `text` at all (see CompiledRule.anchor): false only when it surely cannot. */
+export function mayMatch(rule: CompiledRule, text: string): boolean {
+  if (rule.anchor === undefined) return true;
+  return rule.regex?.flags.includes('i') ? text.slice(0, rule.anchor.length).toLowerCase() === rule.anchor : text.startsWith(rule.anchor);
 }
 
 /** A rule's match in a text: where it ends (UTF-16 offset), or undefined when it does not match. */
@@ -123,6 +154,5 @@ function pathForms(key: string): string[] {
 export function ruleProgram(rule: CompiledRule): string | undefined {
   if (rule.matchCommandLine) return undefined;
   if (!rule.regex && rule.invalid === undefined) return rule.key.split(/\s+/)[0];
-  const m = /^\/\^([A-Za-z0-9_.+-]+)(?:\\b|\\s|\(|\$|\/)/.exec(rule.key);
-  return m ? m[1]!.replace(/\\/g, '') : undefined;
+  return rule.regex ? rule.anchor : undefined;
 }

@@ -80,8 +80,13 @@ export interface ApprovalContext {
 export type SubCommandVerdict =
   | { result: 'approved'; rule: ApprovalRule }
   | { result: 'denied'; rule: ApprovalRule }
-  /** No rule approves it; `why` says what kept it when a rule matched but does not count (an alias, an unknown argument). */
-  | { result: 'unmatched'; why?: string };
+  /**
+   * No rule approves it; `why` says what kept it when a rule matched but does not count. `cause`:
+   * its program is an alias or function of the session (`alias`), or an argument decided when it
+   * runs could be what a denying rule denies (`argument`): neither a rule for the whole line
+   * approves; or an interpreter's rule names only the program (`interpreter`).
+   */
+  | { result: 'unmatched'; why?: string; cause?: 'alias' | 'argument' | 'interpreter' };
 
 /** The decision for one command line. */
 export interface LineDecision {

@@ -236,6 +236,7 @@ const ROWS: Row[] = [
   // A whole-line rule approves a line whose sub-commands no rule approves; it never outweighs a denial.
   r('cd src && npm test', 'lineRule', true, ['cd src', 'npm test']),
   r('cd src && npm test; rm x', 'lineRule', false),
+  r('cd src && npm test', 'lineRule', false, undefined, { more: { shellNames: ['npm'] }, reason: 'alias or a function' }),
   // Aliases and functions of the session's shell: not the program the rule names.
   r('ls', 'defaults', false, ['ls'], { more: { shellNames: ['ls'] }, reason: 'alias or a function' }),
   r('ls | grep x', 'defaults', false, undefined, { more: { shellNames: ['grep'] } }),
