@@ -62,7 +62,7 @@ describe('limits per caller in the host, and confirmations as a person reads the
       [new RunTool(ctx), { command: huge }],
     ] as const) {
       const started = performance.now();
-      const prepared = tool.prepareInvocation({ input } as never);
+      const prepared = await tool.prepareInvocation({ input } as never);
       const took = performance.now() - started;
       assert.equal(prepared.confirmationMessages, undefined, `${tool.constructor.name} built a confirmation`);
       assert.ok(took < 50, `${tool.constructor.name}.prepareInvocation took ${took.toFixed(1)} ms`);
@@ -80,12 +80,12 @@ describe('limits per caller in the host, and confirmations as a person reads the
   it('the confirmation names a command in look-alike letters, a line wider than shown in columns, and a program by its executable', async () => {
     const sessionId = (await service.open(owner, { cwd: tmp })).sessionId;
     const send = new SendTool(ctx);
-    const lookalike = text(send.prepareInvocation({ input: { sessionId, input: 'сat /etc/passwd' } }).confirmationMessages?.message);
+    const lookalike = text((await send.prepareInvocation({ input: { sessionId, input: 'сat /etc/passwd' } })).confirmationMessages?.message);
     assert.match(lookalike, /\*\*Not what it looks like\*\*: `сat`/);
-    const wide = text(send.prepareInvocation({ input: { sessionId, input: `echo ${'ｆｕｌｌ'.repeat(15)}` } }).confirmationMessages?.message);
+    const wide = text((await send.prepareInvocation({ input: { sessionId, input: `echo ${'ｆｕｌｌ'.repeat(15)}` } })).confirmationMessages?.message);
     assert.match(wide, /Line 1 is 125 columns wide: scroll the block sideways/);
     await service.send(owner, sessionId, { input: `perl -e '$0 = "sudo -v"; my $l = <STDIN>;'`, timeoutMs: 10_000 });
-    const perl = text(send.prepareInvocation({ input: { sessionId, input: 'yes' } }).confirmationMessages?.message);
+    const perl = text((await send.prepareInvocation({ input: { sessionId, input: 'yes' } })).confirmationMessages?.message);
     assert.match(perl, /\*\*perl\*\* \(`[^`]*perl[^`]*`\), calling itself `sudo -v`/);
   });
 });
