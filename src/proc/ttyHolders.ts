@@ -9,8 +9,9 @@
  * (common/boundedWorker.ts) and is kept; {@link TtyHolders.now} then reads, on the calling thread,
  * only the descriptors of processes started since the scan (a readdir of /proc and a few reads),
  * bounded by MAX_NEW_PROCESSES. A process that was scanned and opens the terminal by its path
- * later is seen at the next full scan (after each send, and before one when the scan is older
- * than FULL_SCAN_MAX_AGE_MS). Linux only; elsewhere nothing is found and `complete` is false.
+ * later is seen at the next full scan: one older than BACKGROUND_SCAN_AGE_MS is renewed in the
+ * background at a send, one older than FULL_SCAN_MAX_AGE_MS (or missing too many new processes)
+ * before the send is written. Linux only; elsewhere nothing is found and `complete` is false.
  * Plain Node, no `vscode` import.
  */
 import * as fs from 'node:fs';
@@ -24,7 +25,9 @@ const FULL_SCAN_MAX_FDS = 200_000;
 /** A full scan older than this is done again before it is used (ms). */
 export const FULL_SCAN_MAX_AGE_MS = 5000;
 /** Processes started since the full scan whose descriptors `now` reads on the calling thread, at most. */
-const MAX_NEW_PROCESSES = 256;
+const MAX_NEW_PROCESSES = 128;
+/** A kept full scan older than this is renewed in the background at the next send (ms). */
+const BACKGROUND_SCAN_AGE_MS = 1000;
 
 /** What one look found. */
 export interface HolderLook {
@@ -128,11 +131,14 @@ export class TtyHolders {
 
   /**
    * Resolves once a full scan is kept that is no older than FULL_SCAN_MAX_AGE_MS and that misses
-   * fewer than MAX_NEW_PROCESSES / 2 processes started since (a readdir of /proc to count them), so
-   * that {@link now} reads few.
+   * fewer than MAX_NEW_PROCESSES processes started since (a readdir of /proc counts them), so that
+   * {@link now} reads few. A kept scan older than BACKGROUND_SCAN_AGE_MS is renewed in the
+   * background, without waiting for it.
    */
   async fresh(): Promise<void> {
-    if (!this.scan || Date.now() - this.scan.at > FULL_SCAN_MAX_AGE_MS || this.newSince(this.scan.seen) >= MAX_NEW_PROCESSES / 2) await this.refresh();
+    const scan = this.scan;
+    if (!scan || Date.now() - scan.at > FULL_SCAN_MAX_AGE_MS || this.newSince(scan.seen) >= MAX_NEW_PROCESSES) await this.refresh();
+    else if (Date.now() - scan.at > BACKGROUND_SCAN_AGE_MS) void this.refresh();
   }
 
   /** Processes now that `seen` does not hold. */

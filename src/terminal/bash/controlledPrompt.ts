@@ -42,7 +42,22 @@ import { CLOSE_INHERITED_FDS, START_FOLDER_MOVED, shellQuote, type StartupRcOpti
  * - 8-bit input is text (convert-meta off, input-meta and output-meta on), never a Meta key, and no
  *   key is bound to edit-and-execute-command (the line run through an editor), in any keymap.
  * - History expansion (`!!`, `!-2`, `^a^b`) is off: it would run text other than what was typed.
+ * - What a command may change that would make the next send do something else is put back at every
+ *   prompt by `__dsh_prompt`: history expansion off (`set -H` turns it on), and the paste brackets
+ *   and kill-line key bound as above in every keymap (a `bind -x` or macro on the kill-line key would
+ *   run before the text). A PROMPT_COMMAND entry added after ours runs after that, and a function
+ *   named `builtin` answers its calls: neither is prevented.
  */
+/**
+ * What every send relies on in readline, bound again at every prompt by `__dsh_prompt` (a command
+ * run earlier may have bound the send's kill-line key to a macro or, with `bind -x`, to a shell
+ * command that would run before the text): the paste brackets and the kill-line key, in the emacs,
+ * vi-insert and vi-command keymaps. Where line editing is off, `bind` fails silently.
+ */
+const SEND_KEYS_BINDINGS = ['emacs', 'vi-insert', 'vi-command']
+  .map((map) => `builtin bind -m ${map} '"\\e[200~": bracketed-paste-begin'; builtin bind -m ${map} '"\\e[6973~": kill-whole-line';`)
+  .join(' ');
+
 export function controlledPromptRc(nonce: string, startup: StartupRcOptions): string {
   // The nonce lives only in an array, which bash never exports (bash(1), Arrays): the prompt
   // strings name it, so no value a child program can inherit (by `set -a`, `export PS1`) holds it.
@@ -160,7 +175,7 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     `__dsh_ps1='\\[${m}P;$?;$((__dsh_seq=\${__dsh_seq:-0}+1));\${__dsh_le:-e}\\a\\]${PROMPT_TEXT}'`,
     `__dsh_ps0='${m}S;\${__dsh_seq:-0}\\a'`,
     `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
-    '__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; builtin shopt -s promptvars; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; export -n PS0 PS1 PS2 __dsh_ps0 __dsh_ps1 __dsh_ps2 __dsh_seq __dsh_le __dsh_n 2>/dev/null; if [ -n "${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }',
+    `__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; builtin set +H; ${SEND_KEYS_BINDINGS} builtin shopt -s promptvars; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; export -n PS0 PS1 PS2 __dsh_ps0 __dsh_ps1 __dsh_ps2 __dsh_seq __dsh_le __dsh_n 2>/dev/null; if [ -n "\${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }`,
     // Every shopt option's name (`compgen -A shopt`), read once; `__dsh_optsave` keeps in
     // `__dsh_bo` those set now, `__dsh_opts` puts every option back as it was then. BASHOPTS
     // cannot serve: entering POSIX mode changes options without updating it.

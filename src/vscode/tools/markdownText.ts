@@ -8,10 +8,10 @@ import { visibleText } from '../../terminal/input/input';
 /**
  * A fenced markdown code block of `code` in full that survives backticks inside it (CommonMark
  * § 4.5: a fence longer than any backtick run); characters a terminal would act on and invisible
- * characters are shown as `⟨U+0007⟩` (`visibleText`), line breaks kept.
+ * characters are shown as `⟨U+0007⟩` (`visibleText`), line breaks kept. `shown`: that text when
+ * the caller made it already (it must be `visibleText(code, true)`).
  */
-export function codeFence(code: string, language = 'sh'): string {
-  const shown = visibleText(code, true);
+export function codeFence(code: string, language = 'sh', shown = visibleText(code, true)): string {
   const longest = Math.max(2, longestBacktickRun(shown));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${language}\n${shown}\n${fence}`;

@@ -36,8 +36,9 @@ const WIDE_LINE_COLUMNS = 80;
  * (readsAs.ts `misleadingWords`: mixed scripts, a command name in lookalike letters).
  */
 export function typedTextBlock(text: string, language: string): string {
-  const block = codeFence(text, language);
-  const shown = visibleText(text.replace(/\n$/, ''), true);
+  const visible = visibleText(text, true);
+  const block = codeFence(text, language, visible);
+  const shown = visible.replace(/\n$/, '');
   let lines = 1;
   for (let i = shown.indexOf('\n'); i >= 0; i = shown.indexOf('\n', i + 1)) lines++;
   const bytes = Buffer.byteLength(text);
