@@ -23,13 +23,16 @@ import { TerminalBackendCleanupError, TerminalError } from './errors';
 import { checkLabel, checkSendInput } from './input/input';
 import { checkSignalName } from './input/sendAdmission';
 import type { JobOutput } from './session/backgroundJobs';
+import { KeptProcesses } from './session/keptProcesses';
+import { PROCESSES_UNAVAILABLE } from './session/sessionProcesses';
 import { Owner, ServiceOwner } from './owner';
 import { PublishedSession, SessionInfo } from './session/publishedSession';
 import type { ShellTraps } from './readiness/shellTraps';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
 import type { ShellNames } from './readiness/shellNames';
-import { Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
+import { CloseReport, Disposable, InputReceiver, ProcessesReport, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
+import { checkAbortSignal, checkReceiverIdentity, checkUntilListening } from './requestChecks';
 import type { Log } from '../common/log';
 import { inSearchPool } from './output/searchPool';
 
@@ -92,6 +95,18 @@ export interface CloseOptions {
    * panel terminal and confirming). Without it such a close is refused with TAKEN_OVER.
    */
   userConfirmed?: boolean;
+  /**
+   * Leave the session's background processes running (background jobs, and processes that left its
+   * process groups); only the shell and its foreground job end. Default: the service's
+   * {@link TerminalService.setKeepByDefault} policy (VS Code's `detachBackgroundProcesses`).
+   */
+  keep?: boolean;
+}
+
+/** What a close did: whether this call closed the session, and what it ended and kept. */
+export interface CloseOutcome extends Partial<CloseReport> {
+  /** False when an earlier call had closed it already (nothing more is reported then). */
+  closed: boolean;
 }
 
 /** Options of `open`. */
@@ -110,6 +125,10 @@ export class TerminalService implements Disposable {
   private readonly listeners = new Set<{ owner: ServiceOwner; listener: (event: SessionEvent) => void }>();
   private nextId = 1;
   private nextJobId = 1;
+  /** Processes closes left running on purpose, for the person to list and stop. */
+  readonly kept = new KeptProcesses();
+  /** Whether a close that does not say keeps the session's background processes (see setKeepByDefault). */
+  private keepByDefault: () => boolean = () => false;
 
   /**
    * @param limits the limits in force, read at each call; default DEFAULT_TERMINAL_CONFIG's
@@ -318,26 +337,59 @@ export class TerminalService implements Disposable {
     return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.send(request)));
   }
 
-  /** Runs a send or wait and sets its result's `command` from the session's command record. */
+  /**
+   * Runs a send or wait and sets its result's `command` from the session's command record, and
+   * `listening` from the sockets its processes listen on (a look at the shell's descendants, off
+   * this thread).
+   */
   private async withCommand(entry: PublishedSession, work: () => Promise<SendResult>): Promise<SendResult> {
     const mark = entry.session.commands.mark();
     const result = await work();
     const command = entry.session.commands.since(mark);
     if (command !== undefined) result.command = command;
+    if (result.waitReason !== 'session_exit') {
+      const listening = await entry.session.listening?.().catch(() => undefined);
+      if (listening?.length) result.listening = listening;
+    }
     return result;
+  }
+
+  /**
+   * The session's processes other than its shell and the sockets they listen on. With `scan`
+   * every process of the machine is looked at for the session's mark (off this thread, bounded in
+   * time), so processes that left the shell's tree (setsid, a daemon) are found; else the shell's
+   * descendants and the processes found before. `available: false` without /proc.
+   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER.
+   */
+  async processes(owner: Owner, sessionId: string, scan = true): Promise<ProcessesReport> {
+    const session = this.entry(owner, sessionId).session;
+    if (!session.processes) return { available: false, reason: PROCESSES_UNAVAILABLE };
+    return session.processes(scan);
+  }
+
+  /**
+   * Sets whether a close that does not say (`CloseOptions.keep`), an owner's disposal and
+   * {@link closeAll} keep the sessions' background processes running: read at each close (the
+   * vscode layer follows `chat.tools.terminal.detachBackgroundProcesses`). Default: never.
+   */
+  setKeepByDefault(policy: () => boolean): void {
+    this.keepByDefault = policy;
   }
 
   /**
    * Types nothing and waits for the running command's next wait reason, or for new output that
    * matches `request.until` (see `BackendSession.wait`). Takes the session's one in-flight slot,
    * as a send does.
+   * With `request.untilListening` it also returns once a process of the session listens on that
+   * port (or any new one), and may start at the shell's prompt (see WaitRequest.untilListening).
    * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, TAKEN_OVER, SESSION_BUSY (a send or
-   * wait in flight), NOTHING_TO_WAIT_FOR (the shell is at its prompt), SESSION_EXITED,
+   * wait in flight), NOTHING_TO_WAIT_FOR (the shell is at its prompt, without untilListening), SESSION_EXITED,
    * INVALID_ARGUMENT, CANCELLED (cancelled before the wait started; the command runs on).
    */
   async wait(owner: Owner, sessionId: string, request: WaitRequest = {}): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
     checkAbortSignal(request.signal);
+    checkUntilListening(request.untilListening);
     entry.checkNotTakenOver();
     entry.checkIdle();
     return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.wait(request)));
@@ -491,16 +543,26 @@ export class TerminalService implements Disposable {
    *   `options.userConfirmed` (their shell and what runs in it are theirs until they hand it back).
    */
   async close(owner: Owner, sessionId: string, reason = 'closed by its owner', options: CloseOptions = {}): Promise<boolean> {
+    return (await this.end(owner, sessionId, reason, options)).closed;
+  }
+
+  /**
+   * As {@link close}, saying what the close ended and kept (processes left running are recorded in
+   * {@link kept} for the person).
+   * @throws TerminalError as close; INVALID_ARGUMENT for a `keep` that is not a boolean.
+   */
+  async end(owner: Owner, sessionId: string, reason = 'closed by its owner', options: CloseOptions = {}): Promise<CloseOutcome> {
     const entry = this.entry(owner, sessionId);
+    if (options.keep !== undefined && typeof options.keep !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `keep must be true or false, or left out (got ${quoteInput(options.keep)})`);
     if (entry.closing) {
       await entry.closing;
-      return false;
+      return { closed: false };
     }
     if (entry.takenOver && options.userConfirmed !== true) {
       throw new TerminalError('TAKEN_OVER', `the user has taken over session ${entry.id} and did not confirm closing it; it keeps running. Leave it to them, ask them to close it or hand it back, or use another session`);
     }
-    entry.closing = this.teardown(entry, reason);
-    return entry.closing;
+    entry.closing = this.teardown(entry, reason, options.keep);
+    return { closed: true, ...(await entry.closing) };
   }
 
   /** Closes every session of every owner, without waiting; see {@link closeAll} to wait. */
@@ -514,15 +576,26 @@ export class TerminalService implements Disposable {
    * it could not; a failure is logged, never thrown. Sessions already closing are waited for too.
    */
   async closeAll(reason: string): Promise<void> {
-    const closing = [...this.sessions.values()].map((entry) => (entry.closing ??= this.teardown(entry, reason)));
+    const closing = [...this.sessions.values()].map((entry) => (entry.closing ??= this.teardown(entry, reason, undefined)));
     await Promise.allSettled(closing);
   }
 
-  private async teardown(entry: PublishedSession, reason: string): Promise<boolean> {
+  /** Closes `entry` (`keep` undefined: the keepByDefault policy), records what it kept, and removes it from the table. */
+  private async teardown(entry: PublishedSession, reason: string, keep: boolean | undefined): Promise<CloseReport> {
     entry.owner.pending++;
     try {
-      await entry.session.close(reason);
-      this.log.info(`session ${entry.id} closed: ${reason}`);
+      let keeping = keep;
+      if (keeping === undefined) {
+        try {
+          keeping = this.keepByDefault();
+        } catch {
+          keeping = false;
+        }
+      }
+      const report = (await entry.session.close(reason, { keep: keeping })) ?? { ended: [], kept: [] };
+      if (report.kept.length > 0) this.kept.add(entry.id, entry.name, report.kept);
+      this.log.info(`session ${entry.id} closed: ${reason}; ${report.ended.length} processes ended, ${report.kept.length} kept`);
+      return report;
     } catch (error) {
       this.log.warn(`session ${entry.id} cleanup failed (${reason}): ${errorMessage(error)}`);
       throw error;
@@ -531,11 +604,10 @@ export class TerminalService implements Disposable {
       entry.owner.pending--;
       this.emit('closed', entry);
     }
-    return true;
   }
 
   private async closeOwnerSessions(owner: ServiceOwner): Promise<void> {
-    await Promise.allSettled(this.entriesOf(owner).map((e) => (e.closing ??= this.teardown(e, `owner ${owner.label} disposed`))));
+    await Promise.allSettled(this.entriesOf(owner).map((e) => (e.closing ??= this.teardown(e, `owner ${owner.label} disposed`, undefined))));
   }
 
 
@@ -598,57 +670,4 @@ export class TerminalService implements Disposable {
     return entry;
   }
 
-}
-
-/**
- * Refuses a cancellation `signal` option that is not an AbortSignal (left out or null is no
- * cancellation): anything else would fail deep inside a send or a spawn, or be ignored.
- * @throws TerminalError INVALID_ARGUMENT naming what was given and what is valid.
- */
-function checkAbortSignal(signal: unknown): void {
-  if (signal === undefined || signal === null || signal instanceof AbortSignal) return;
-  const given = typeof signal === 'object' || typeof signal === 'function' ? `${Object.prototype.toString.call(signal)} ${quoteInput(signal)}` : quoteInput(signal);
-  throw new TerminalError('INVALID_ARGUMENT', `signal must be an AbortSignal (e.g. new AbortController().signal) or left out (got ${given})`);
-}
-
-/** The receiver kinds a ReceiverIdentity may name (InputReceiver's). */
-const RECEIVER_KINDS: readonly string[] = ['shell-prompt', 'shell-continuation', 'program', 'exited'];
-
-/** What a valid receiver identity is, for the errors of {@link checkReceiverIdentity}. */
-const RECEIVER_IDENTITY_SHAPE =
-  `an object {kind, processGroup?, process?, place?} as confirmedIdentity(sendTarget(...)) returns it: kind one of ${RECEIVER_KINDS.join(', ')}; ` +
-  'processGroup a positive integer; process {pid: a positive integer, startTime, dev?, ino?: integers ≥ 0}; place {cwd?: a string, traps: {kind: "none"} | {kind: "unknown"} | {kind: "set", text: a string}}';
-
-/**
- * Refuses a receiver identity (a send's `expectReceiver`, a signal's `expect`) of the wrong type
- * or shape: compared as it is, it would refuse every send as RECEIVER_CHANGED, or pass one whose
- * place it cannot check. Left out (undefined or null) passes.
- * @param field the input's name in the error.
- * @throws TerminalError INVALID_ARGUMENT naming the part that is wrong, what was given and what is valid.
- */
-function checkReceiverIdentity(value: unknown, field: string): asserts value is ReceiverIdentity | undefined | null {
-  if (value === undefined || value === null) return;
-  const refuse = (what: string, given: unknown): never => {
-    throw new TerminalError('INVALID_ARGUMENT', `${what} is not valid (got ${quoteInput(given)}): ${field} must be ${RECEIVER_IDENTITY_SHAPE}`);
-  };
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (!isObject(value)) return refuse(field, value);
-  if (typeof value.kind !== 'string' || !RECEIVER_KINDS.includes(value.kind)) refuse(`${field}.kind`, value.kind);
-  const group = value.processGroup;
-  if (group !== undefined && (typeof group !== 'number' || !Number.isInteger(group) || group < 1)) refuse(`${field}.processGroup`, group);
-  const stated = value.process;
-  if (stated !== undefined) {
-    if (!isObject(stated)) return refuse(`${field}.process`, stated);
-    const integer = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
-    if (!integer(stated.pid, 1)) refuse(`${field}.process.pid`, stated.pid);
-    if (!integer(stated.startTime, 0)) refuse(`${field}.process.startTime`, stated.startTime);
-    for (const key of ['dev', 'ino'] as const) if (stated[key] !== undefined && !integer(stated[key], 0)) refuse(`${field}.process.${key}`, stated[key]);
-  }
-  const place = value.place;
-  if (place === undefined) return;
-  if (!isObject(place)) return refuse(`${field}.place`, place);
-  if (place.cwd !== undefined && typeof place.cwd !== 'string') refuse(`${field}.place.cwd`, place.cwd);
-  const traps = place.traps;
-  const validTraps = isObject(traps) && (traps.kind === 'none' || traps.kind === 'unknown' || (traps.kind === 'set' && typeof traps.text === 'string'));
-  if (!validTraps) refuse(`${field}.place.traps`, traps);
 }
