@@ -41,7 +41,7 @@ async function freePort(): Promise<number> {
 
 function available(report: ProcessesReport): Extract<ProcessesReport, { available: true }> {
   assert.equal(report.available, true, JSON.stringify(report));
-  return report as Extract<ProcessesReport, { available: true }>;
+  return report;
 }
 
 (proc.probeAvailable() ? describe : describe.skip)('what a session started: ports and background processes (pty-bash, Linux /proc)', function () {
@@ -92,7 +92,7 @@ function available(report: ProcessesReport): Extract<ProcessesReport, { availabl
     const waited = await h.service.wait(h.owner, id, { untilListening: port, timeoutMs: 20_000 });
     assert.equal(waited.waitReason, 'port_listening', JSON.stringify(waited));
     assert.equal(waited.listened?.port, port);
-    assert.match(waited.listened!.command, /http\.server/);
+    assert.match(waited.listened.command, /http\.server/);
     h.service.signal(h.owner, id, 'SIGINT');
     await h.service.settled(h.owner, id);
     const idle = await h.service.wait(h.owner, id, { untilListening: port, timeoutMs: 800 });

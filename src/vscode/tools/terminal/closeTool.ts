@@ -2,13 +2,16 @@ import * as vscode from 'vscode';
 import { closeAgentSession } from '../../terminal/agentTerminals';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
-import { requireString } from './args';
+import { optionalBoolean, requireString } from './args';
+import { closeFields } from './processLists';
 import { closeConfirmationText } from './confirmation';
 import { TerminalTool } from './terminalTool';
 
 /** Input of `dsh_terminal_close`. */
 export interface CloseInput {
   sessionId: string;
+  /** Leave the session's background processes running (default: VS Code's detachBackgroundProcesses). */
+  keep?: boolean;
 }
 
 /**
@@ -19,22 +22,23 @@ export class CloseTool extends TerminalTool<CloseInput> {
   static readonly toolName = 'dsh_terminal_close';
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CloseInput>): vscode.PreparedToolInvocation {
-    const { sessionId } = options.input;
+    const { sessionId, keep } = options.input;
     const session = this.session(sessionId);
     const where = session && this.target(session.sessionId);
     const id = session ? session.sessionId : 'unknown session';
     return {
       invocationMessage: new vscode.MarkdownString(`Closing agent terminal ${escapeMarkdown(String(sessionId))}`),
       confirmationMessages: {
-        title: `Close agent terminal ${id}?`,
-        message: new vscode.MarkdownString(closeConfirmationText(sessionId, session, where)),
+        title: keep === true ? `Close agent terminal ${id}, keeping its background processes?` : `Close agent terminal ${id}?`,
+        message: new vscode.MarkdownString(closeConfirmationText(sessionId, session, where, keep === true)),
       },
     };
   }
 
   protected async run(input: CloseInput & Record<string, unknown>) {
     const sessionId = requireString(input, 'sessionId');
-    const closed = await closeAgentSession(this.ctx, sessionId, 'closed by dsh_terminal_close', 'the agent (dsh_terminal_close)');
-    return toolResult({ sessionId, closed });
+    const keep = optionalBoolean(input, 'keep');
+    const outcome = await closeAgentSession(this.ctx, sessionId, 'closed by dsh_terminal_close', 'the agent (dsh_terminal_close)', keep);
+    return toolResult({ sessionId, closed: outcome.closed, ...closeFields(outcome) });
   }
 }

@@ -1,8 +1,13 @@
 import * as vscode from 'vscode';
 import { toolResult } from '../toolResult';
 import { TerminalTool } from './terminalTool';
+import { processFields } from './processLists';
 
-/** `dsh_terminal_list`: the caller's sessions with their status, folder and foreground command. */
+/**
+ * `dsh_terminal_list`: the caller's sessions with their status, folder and foreground command, the
+ * ports their processes listen on and their background processes (found by each session's mark,
+ * off the extension host thread, bounded in time).
+ */
 export class ListTool extends TerminalTool<Record<string, never>> {
   static readonly toolName = 'dsh_terminal_list';
 
@@ -11,7 +16,9 @@ export class ListTool extends TerminalTool<Record<string, never>> {
   }
 
   protected async run() {
-    const sessions = this.ctx.service.list(this.ctx.owner).map((s) => ({
+    const listed = this.ctx.service.list(this.ctx.owner);
+    const reports = await Promise.all(listed.map((s) => this.ctx.service.processes(this.ctx.owner, s.sessionId).catch(() => undefined)));
+    const sessions = listed.map((s, i) => ({
       sessionId: s.sessionId,
       name: s.name,
       cwd: s.cwd,
@@ -20,6 +27,7 @@ export class ListTool extends TerminalTool<Record<string, never>> {
       foregroundCommand: s.foregroundCommand,
       sandbox: s.sandbox,
       inputRefused: s.inputRefused,
+      ...(reports[i] ? processFields(reports[i]) : {}),
     }));
     return toolResult({ sessions });
   }

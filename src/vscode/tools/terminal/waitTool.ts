@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { compileUntil } from '../../../terminal/readiness/untilPattern';
 import { escapeMarkdown, inlineCode } from '../markdownText';
 import { optionalInteger, requireString } from './args';
+import { TerminalError } from '../../../terminal/errors';
+import { quoteInput } from '../../../common/quoteInput';
 import { sendResult } from './sendResult';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
@@ -12,6 +14,8 @@ export interface WaitInput {
   timeoutMs?: number;
   /** A JavaScript regular expression matched against new output (see untilPattern.ts). */
   until?: string;
+  /** A port, or true for any port the session's processes did not listen on when the wait began. */
+  untilListening?: number | boolean;
 }
 
 /**
@@ -25,7 +29,10 @@ export class WaitTool extends TerminalTool<WaitInput> {
   /** Types nothing: no confirmation, as for reading. */
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<WaitInput>): vscode.PreparedToolInvocation {
     const { sessionId, until } = options.input;
-    const pattern = typeof until === 'string' ? ` until output matches ${inlineCode(until.slice(0, 80))}` : '';
+    const { untilListening } = options.input;
+    const pattern =
+      (typeof until === 'string' ? ` until output matches ${inlineCode(until.slice(0, 80))}` : '') +
+      (untilListening === true ? ' until a new port listens' : typeof untilListening === 'number' ? ` until port ${escapeMarkdown(String(untilListening))} listens` : '');
     return { invocationMessage: new vscode.MarkdownString(`Waiting for agent terminal ${escapeMarkdown(String(sessionId))}${pattern}`) };
   }
 
@@ -33,7 +40,19 @@ export class WaitTool extends TerminalTool<WaitInput> {
     const sessionId = requireString(input, 'sessionId');
     const timeoutMs = optionalInteger(input, 'timeoutMs', 1);
     const until = input.until === undefined || input.until === null ? undefined : compileUntil(input.until);
-    const r = await this.ctx.service.wait(this.ctx.owner, sessionId, { timeoutMs, until, signal: abortSignal(token) });
+    const untilListening = listeningInput(input.untilListening);
+    const r = await this.ctx.service.wait(this.ctx.owner, sessionId, { timeoutMs, until, signal: abortSignal(token), ...(untilListening === undefined ? {} : { untilListening }) });
     return sendResult(sessionId, r);
   }
+}
+
+/**
+ * The tool's `untilListening` as the service takes it: a port, `true`, or undefined (absent, null or
+ * false: no port is waited for).
+ * @throws TerminalError INVALID_ARGUMENT for anything else, naming what is valid.
+ */
+function listeningInput(value: unknown): number | true | undefined {
+  if (value === undefined || value === null || value === false) return undefined;
+  if (value === true || (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535)) return value;
+  throw new TerminalError('INVALID_ARGUMENT', `untilListening must be a port number (an integer 1..65535) or true (any new listening port) (got ${quoteInput(value)})`);
 }
