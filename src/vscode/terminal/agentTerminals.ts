@@ -20,7 +20,8 @@ import * as vscode from 'vscode';
 import { visibleText } from '../../terminal/input/input';
 import type { Log } from '../../common/log';
 import { COMMAND } from '../../common/ids';
-import { CommandMarks, gutterMarksSupported } from '../../terminal/panel/commandMarks';
+import { CommandMarks, gutterMarksSupported, listeningNote } from '../../terminal/panel/commandMarks';
+import type { ListeningSocket } from '../../terminal/types';
 import { TerminalError } from '../../terminal/errors';
 import { PacedMirror } from '../../terminal/panel/pacedMirror';
 import { isTerminalReport } from '../../terminal/input/terminalReports';
@@ -258,6 +259,9 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   private readonly marks = new CommandMarks(80, gutterMarksSupported(vscode.version));
   /** Set when the terminal closes for a reason other than the person closing it. */
   private quiet = false;
+  /** The sockets the session's processes listened on at the latest look, and whether a look is in flight. */
+  private listening: ListeningSocket[] = [];
+  private lookingForPorts = false;
   private offering = false;
   /** What the person's terminal is given of the session's output, and when. */
   private readonly paced: PacedMirror;
@@ -283,7 +287,12 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     // Read and subscribe in one turn of the event loop, so no output falls between them.
     this.paced.push(this.marks.printedBefore(printedSoFar(ctx, session.sessionId)));
     this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.paced.push(this.marks.output(text)));
-    this.commandEvents = ctx.service.onCommand(ctx.owner, session.sessionId, (event) => this.paced.push(this.marks.event(event)));
+    // A command's status line names the ports the session's processes listened on at the latest
+    // look (read off this thread at each command boundary, so it is at most one command old).
+    this.commandEvents = ctx.service.onCommand(ctx.owner, session.sessionId, (event) => {
+      this.paced.push(this.marks.event(event, event.kind === 'start' ? undefined : listeningNote(this.listening)));
+      this.refreshListening();
+    });
     this.shownTitle = this.title(session);
     this.terminal = vscode.window.createTerminal({ name: this.shownTitle, pty: this, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
   }
@@ -317,6 +326,19 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
         this.offering = false;
         if (pick) void vscode.commands.executeCommand(COMMAND.takeOverAgentTerminal, this.sessionId);
       });
+  }
+
+  /** Looks at the session's listening sockets off this thread, one look at a time. */
+  private refreshListening(): void {
+    if (this.lookingForPorts) return;
+    this.lookingForPorts = true;
+    void this.ctx.service
+      .processes(this.ctx.owner, this.sessionId, false)
+      .then(
+        (report) => void (this.listening = report.available ? report.listening : []),
+        () => undefined,
+      )
+      .finally(() => (this.lookingForPorts = false));
   }
 
   /** The person closed the panel terminal: ask before ending the session itself. */
