@@ -41,34 +41,50 @@ export interface SocketLook {
 export const MAX_FDS_PER_LOOK = 4096;
 /** Links read at once through the thread pool. */
 const CONCURRENCY = 8;
-/** How long a namespace's socket tables are reused while its processes hold no socket new to them (ms). */
-const TABLES_TTL_MS = 1000;
+/** Bytes read from a socket table at a time. */
+const CHUNK_BYTES = 64 * 1024;
+/**
+ * A socket looked for in the tables and not found listening is looked for again this long after
+ * the previous look (ms; the n-th re-check waits the n-th step, later ones the last): a TCP socket
+ * is in no table between bind(2) and listen(2), and a look can fall in between.
+ */
+const RECHECK_AFTER_MS = [250, 1000, 4000, 16_000, 60_000];
+/** Socket inodes remembered, at most (the oldest forgotten first: looked up again if still held). */
+const MAX_REMEMBERED = 65_536;
 
-/** What the tables of one network namespace said, at one read. */
-interface TablesRead {
+/** What the tables said of one socket inode. */
+interface SocketState {
+  /** The listening socket, or undefined while it was not found listening. */
+  bound?: BoundSocket;
+  /** When it was last looked for (ms since the epoch), and how many re-checks were made. */
   at: number;
-  /** Every socket inode looked for then. */
-  asked: Set<number>;
-  found: Map<number, BoundSocket>;
+  rechecks: number;
 }
 
 /**
- * Reads the listening sockets of processes, reusing a namespace's tables while its processes hold
- * no socket that was not looked for at the last read and that read is younger than TABLES_TTL_MS:
- * a send's result costs the descriptors' links, not 10 000 sockets' worth of tables. A socket
- * that starts listening (listen(2)) after its inode was seen is found within TABLES_TTL_MS.
+ * Reads the listening sockets of processes. The socket tables of a busy machine are long (10 000
+ * sockets are about 1.5 MB of text, tens of ms of kernel time to print), so they are read only for
+ * sockets not looked up before, and only as far as needed: of `tcp` and `tcp6` only the LISTEN
+ * sockets, which the kernel prints first (its listening hash before its established one,
+ * net/ipv4/tcp_ipv4.c `tcp_seq_next`), of `udp` and `udp6` everything. A socket found listening
+ * is taken to stay so while a process holds it (a listening TCP socket never connects; a UDP socket
+ * that connect(2)s after it was found is still shown). One not found (a Unix socket, a connected
+ * one, or a TCP socket between bind(2) and listen(2)) is looked for again after RECHECK_AFTER_MS,
+ * in the background unless the caller asks to wait (`fresh`: a wait for a port).
  */
 export class ListeningSocketReader {
-  private readonly tables = new Map<string, TablesRead>();
+  private readonly known = new Map<number, SocketState>();
+  private rechecking: Promise<void> | undefined;
 
   /**
    * The listening sockets of `processes` (each still the same process: a pid whose start time
-   * changed is skipped), sorted by port then protocol.
+   * changed is skipped), sorted by port, then protocol and address.
+   * @param fresh wait for the re-check of sockets due for one, instead of starting it in the background.
    */
-  async look(processes: readonly ProcessRef[]): Promise<SocketLook> {
+  async look(processes: readonly ProcessRef[], fresh = false): Promise<SocketLook> {
     let budget = MAX_FDS_PER_LOOK;
     let complete = true;
-    /** Per namespace: a pid to read its tables through, and inode → holders. */
+    /** Per network namespace: a pid to read its tables through, and inode → holders. */
     const spaces = new Map<string, { via: number; holders: Map<number, number[]> }>();
     for (const p of processes) {
       const names = await readdir(`/proc/${p.pid}/fd`);
@@ -87,12 +103,33 @@ export class ListeningSocketReader {
         else entry.holders.set(inode, [p.pid]);
       }
     }
+    const now = Date.now();
+    const unseen: { via: number; inodes: number[] }[] = [];
+    const due: { via: number; inodes: number[] }[] = [];
+    for (const { via, holders } of spaces.values()) {
+      const inodes = [...holders.keys()];
+      const notSeen = inodes.filter((i) => !this.known.has(i));
+      const recheck = inodes.filter((i) => {
+        const state = this.known.get(i);
+        return state !== undefined && state.bound === undefined && now - state.at >= RECHECK_AFTER_MS[Math.min(state.rechecks, RECHECK_AFTER_MS.length - 1)]!;
+      });
+      if (notSeen.length > 0) unseen.push({ via, inodes: notSeen });
+      if (recheck.length > 0) due.push({ via, inodes: recheck });
+    }
+    // Not looked up before: read now, so the answer has them.
+    for (const { via, inodes } of unseen) await this.lookUp(via, inodes, false);
+    if (due.length > 0) {
+      const recheck = async () => {
+        for (const { via, inodes } of due) await this.lookUp(via, inodes, true);
+      };
+      this.rechecking ??= recheck().finally(() => (this.rechecking = undefined));
+      if (fresh) await this.rechecking;
+    }
     const sockets: ListeningSocket[] = [];
-    for (const [space, { via, holders }] of spaces) {
-      const found = await this.tablesOf(space, via, new Set(holders.keys()));
-      for (const [inode, bound] of found) {
-        const pids = holders.get(inode);
-        if (!pids) continue;
+    for (const { holders } of spaces.values()) {
+      for (const [inode, pids] of holders) {
+        const bound = this.known.get(inode)?.bound;
+        if (!bound) continue;
         const pid = Math.min(...pids);
         sockets.push({ protocol: bound.protocol, address: bound.address, port: bound.port, pid, command: commandLine(pid) });
       }
@@ -101,19 +138,61 @@ export class ListeningSocketReader {
     return { sockets, complete };
   }
 
-  /** The listening sockets among `inodes` in namespace `space`, read through process `via` (or the last read's, see the class comment). */
-  private async tablesOf(space: string, via: number, inodes: Set<number>): Promise<Map<number, BoundSocket>> {
-    const last = this.tables.get(space);
-    if (last && Date.now() - last.at < TABLES_TTL_MS && [...inodes].every((i) => last.asked.has(i))) return last.found;
+  /** Looks `inodes` up in the tables of the network namespace of process `via` and records what was found (`recheck`: a re-check of ones not found before). */
+  private async lookUp(via: number, inodes: readonly number[], recheck: boolean): Promise<void> {
+    const wanted = new Set(inodes);
+    const texts = await Promise.all(NET_TABLES.map((table) => readTable(`/proc/${via}/net/${table.file}`, table.protocol === 'tcp')));
     const found = new Map<number, BoundSocket>();
-    const texts = await Promise.all(NET_TABLES.map((table) => readText(`/proc/${via}/net/${table.file}`)));
     NET_TABLES.forEach((table, i) => {
-      for (const socket of listeningIn(texts[i] ?? '', table, inodes)) found.set(socket.inode, socket);
+      for (const socket of listeningIn(texts[i] ?? '', table, wanted)) found.set(socket.inode, socket);
     });
-    this.tables.set(space, { at: Date.now(), asked: inodes, found });
-    // Namespaces no longer seen are forgotten with the next read of another.
-    for (const key of this.tables.keys()) if (Date.now() - this.tables.get(key)!.at > 10 * TABLES_TTL_MS) this.tables.delete(key);
-    return found;
+    const now = Date.now();
+    for (const inode of inodes) {
+      const before = this.known.get(inode);
+      this.known.delete(inode);
+      const bound = found.get(inode);
+      this.known.set(inode, { ...(bound ? { bound } : {}), at: now, rechecks: recheck ? (before?.rechecks ?? 0) + 1 : 0 });
+    }
+    for (const key of this.known.keys()) {
+      if (this.known.size <= MAX_REMEMBERED) break;
+      this.known.delete(key);
+    }
+  }
+}
+
+/**
+ * The text of socket table `path`, read CHUNK_BYTES at a time through the thread pool; with
+ * `listenOnly` (tcp, tcp6) only up to the first socket not in state LISTEN (the kernel prints its
+ * listening sockets first). Undefined when it cannot be read.
+ */
+async function readTable(path: string, listenOnly: boolean): Promise<string | undefined> {
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buffer = Buffer.alloc(CHUNK_BYTES);
+    let text = '';
+    /** Where the next line to judge starts. */
+    let judged = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, null);
+      if (bytesRead === 0) return text;
+      text += buffer.toString('latin1', 0, bytesRead);
+      if (!listenOnly) continue;
+      for (let end = text.indexOf('\n', judged); end !== -1; end = text.indexOf('\n', judged)) {
+        // The header's fourth field is `st`; a data line's is its state in hex.
+        const state = text.slice(judged, end).trim().split(/\s+/, 4)[3];
+        if (state !== undefined && state !== 'st' && state !== '0A') return text.slice(0, judged);
+        judged = end + 1;
+      }
+    }
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
   }
 }
 
@@ -144,14 +223,6 @@ async function readdir(path: string): Promise<string[]> {
 async function readlink(path: string): Promise<string | undefined> {
   try {
     return await fs.promises.readlink(path);
-  } catch {
-    return undefined;
-  }
-}
-
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await fs.promises.readFile(path, 'latin1');
   } catch {
     return undefined;
   }

@@ -233,7 +233,7 @@ describe('command status lines', () => {
       typedBy: 'agent',
       startedAt: new Date(0).toISOString(),
       durationMs: 100,
-      state: 'ended',
+      state: 'finished',
       exitCode: 0,
       output: { firstLineNumber: 0, lineCount: 0, offset: 0, bytes: 0, truncated: false },
     };

@@ -522,7 +522,7 @@ export class PtyBashSession implements BackendSession {
     const preWaits = this.probe && tpgid !== undefined && atPrompt ? this.groupWaits(tpgid) : proc.NO_WAITS;
     // Cancelled while the wait settled a signal: its abort listener is armed only as it starts.
     checkNotCancelled(request.signal, 'wait');
-    const listening = forPort === undefined ? undefined : { watch: new PortWatch(forPort, () => this.listening()), idleStart };
+    const listening = forPort === undefined ? undefined : { watch: new PortWatch(forPort, () => this.processWatch.listening(true)), idleStart };
     return this.track({ kind: 'wait', timeoutMs, signal: request.signal, atPrompt: atPrompt && !idleStart, preWaits, probeDelayMs: 0, until: request.until, listening }, () => {});
   }
 

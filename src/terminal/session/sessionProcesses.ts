@@ -55,12 +55,13 @@ export class SessionProcessWatch {
   /**
    * The sockets the session's processes listen on now, from a look at the shell's descendants and
    * the processes found before (no scan of the machine): what send, run and wait results carry.
-   * Undefined without /proc.
+   * Undefined without /proc. `fresh`: sockets due for a re-check are looked up before it answers
+   * (see ListeningSocketReader), as a wait for a port needs.
    */
-  async listening(): Promise<ListeningSocket[] | undefined> {
+  async listening(fresh = false): Promise<ListeningSocket[] | undefined> {
     if (!this.owned) return undefined;
     const look = await this.owned.look();
-    return (await this.sockets.look(look.processes)).sockets;
+    return (await this.sockets.look(look.processes, fresh)).sockets;
   }
 
   /**
