@@ -231,7 +231,7 @@ async function socketHolders(tcp: number, udp: number, pairs: number): Promise<(
           new Promise<void>((resolve, reject) => {
             const child = spawn('python3', ['-c', SOCKET_HOLDER, ...args.map(String)], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
             children.push(child);
-            child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+            child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
             child.once('exit', () => reject(new Error('a socket holder exited early')));
           }),
       ),

@@ -109,13 +109,13 @@ describe('socket tables (/proc/net/tcp, tcp6, udp, udp6)', () => {
     const child = spawn('python3', ['-c', "import socket, sys, time\ns = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1], flush=True); sys.stdin.readline(); s.listen(1); print('listening', flush=True); time.sleep(60)"], { stdio: ['pipe', 'pipe', 'ignore'] });
     try {
       let out = '';
-      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       await until('bound', () => out.includes('\n'));
       const port = Number(out.split('\n')[0]);
       const reader = new ListeningSocketReader();
       const ref = { pid: child.pid!, startTime: readStat(child.pid!)!.startTime };
       assert.deepEqual((await reader.look([ref])).sockets, [], 'bound, not listening: in no table');
-      child.stdin!.write('\n');
+      child.stdin.write('\n');
       await until('listening', () => out.includes('listening'));
       await until('found again', async () => (await reader.look([ref], true)).sockets.some((s) => s.port === port), 5000, 100);
     } finally {
