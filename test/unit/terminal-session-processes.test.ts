@@ -151,6 +151,18 @@ os.execvp("sleep", ["sleep", "1003.4301"])'`,
     assert.deepEqual(processesRunning('sleep 1011.4301'), []);
   });
 
+  it('closing every session (deactivation, the window closing) ends what left them, and nothing started outside', async () => {
+    h = harness();
+    cleanup.push('sleep 1030.4301');
+    const stranger = spawn('sleep', ['1030.4301'], { stdio: 'ignore' });
+    outside.push(stranger);
+    const { sessionId: id } = await h.service.open(h.owner, { cwd: h.tmp });
+    await h.service.send(h.owner, id, { input: 'setsid sleep 1030.4301 & (nohup sleep 1030.4301 >/dev/null 2>&1 &)' });
+    await until('both', () => processesRunning('sleep 1030.4301').length === 3);
+    await h.service.closeAll('extension deactivated');
+    assert.deepEqual(processesRunning('sleep 1030.4301'), [stranger.pid]);
+  });
+
   it('keep: true leaves a background server running, says so, and the person can list and stop it', async () => {
     h = harness();
     const { sessionId: id } = await h.service.open(h.owner, { cwd: h.tmp });
