@@ -8,7 +8,7 @@
  * lines that name those processes' sockets (netTables.ts). Plain Node, no `vscode` import.
  */
 import * as fs from 'node:fs';
-import { commandLine } from './procProbe';
+import { commandLineAsync } from './procProbe';
 import { NET_TABLES, listeningIn, type BoundSocket } from './netTables';
 import { readStatAsync } from './stat';
 
@@ -131,7 +131,7 @@ export class ListeningSocketReader {
         const bound = this.known.get(inode)?.bound;
         if (!bound) continue;
         const pid = Math.min(...pids);
-        sockets.push({ protocol: bound.protocol, address: bound.address, port: bound.port, pid, command: commandLine(pid) });
+        sockets.push({ protocol: bound.protocol, address: bound.address, port: bound.port, pid, command: await commandLineAsync(pid) });
       }
     }
     sockets.sort((a, b) => a.port - b.port || a.protocol.localeCompare(b.protocol) || a.address.localeCompare(b.address));

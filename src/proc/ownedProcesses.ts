@@ -19,7 +19,7 @@
  * Plain Node, no `vscode` import.
  */
 import * as fs from 'node:fs';
-import { commandLine } from './procProbe';
+import { commandLineAsync } from './procProbe';
 import { readStat, readStatAsync, type ProcStat } from './stat';
 
 /** A process of the session, as found. */
@@ -94,7 +94,7 @@ export class OwnedProcesses {
         this.known.delete(pid);
         continue;
       }
-      if (stat.state !== 'Z') found.set(pid, owned(stat));
+      if (stat.state !== 'Z') found.set(pid, await owned(stat));
       queue.push(...(await childrenOf(pid)));
     }
     this.remember(found.values());
@@ -128,7 +128,7 @@ export class OwnedProcesses {
         if (this.excluded.has(pid)) continue;
         const stat = await readStatAsync(pid);
         if (!stat || stat.state === 'Z' || stat.startTime < this.shellStart) continue;
-        if (await this.carriesMark(pid)) marked.push(owned(stat));
+        if (await this.carriesMark(pid)) marked.push(await owned(stat));
       }
     };
     await Promise.all(Array.from({ length: SCAN_CONCURRENCY }, reader));
@@ -179,8 +179,9 @@ export function signalIfSame(p: { pid: number; startTime: number }, signal: Node
   }
 }
 
-function owned(stat: ProcStat): OwnedProcess {
-  return { pid: stat.pid, startTime: stat.startTime, pgrp: stat.pgrp, session: stat.session, command: commandLine(stat.pid, stat.comm) };
+/** `stat`'s process as found, its command line read off this thread (see commandLineAsync). */
+async function owned(stat: ProcStat): Promise<OwnedProcess> {
+  return { pid: stat.pid, startTime: stat.startTime, pgrp: stat.pgrp, session: stat.session, command: await commandLineAsync(stat.pid, stat.comm) };
 }
 
 /** The children of `pid`, from the child list of each of its threads (empty when gone or unreadable). */
