@@ -27,10 +27,8 @@ import { KeptProcesses } from './session/keptProcesses';
 import { PROCESSES_UNAVAILABLE } from './session/sessionProcesses';
 import { Owner, ServiceOwner } from './owner';
 import { PublishedSession, SessionInfo } from './session/publishedSession';
-import type { ShellTraps } from './readiness/shellTraps';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
-import type { ShellNames } from './readiness/shellNames';
-import { CloseReport, Disposable, InputReceiver, ProcessesReport, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
+import { CloseReport, Disposable, ProcessesReport, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
 import { checkAbortSignal, checkReceiverIdentity, checkUntilListening } from './requestChecks';
 import type { Log } from '../common/log';
@@ -42,35 +40,8 @@ export interface OwnerLimits {
   maxSessionsPerOwner: number;
 }
 
-/** Where a send would go, read at the moment of asking (for a confirmation). */
-export interface SendTarget {
-  /** Who would read the input now. */
-  receiver: InputReceiver;
-  /** The shell's working directory now; when it cannot be read, the one it was opened in. */
-  cwd: string;
-  /** False when `cwd` is the folder the session was opened in because the current one could not be read. */
-  cwdIsCurrent: boolean;
-  /**
-   * Set when a command may not run in `cwd`: the shell has traps that may run while a command
-   * does and change the folder (`set`, with the `trap -p` entries, see `runningTraps`), or
-   * it can no longer tell (`unknown`: its PROMPT_COMMAND was replaced). See BackendSession.traps.
-   */
-  traps?: Exclude<ShellTraps, { kind: 'none' }>;
-  /** The aliases and functions the shell defines (shellNames.ts); absent where the backend cannot tell. */
-  shellNames?: ShellNames;
-}
-
-/**
- * What a send confirmed with `target` passes as `expectReceiver`: the receiver's identity and, when
- * the shell itself reads the input (its prompt or continuation prompt), the folder and traps
- * the confirmation stated, so the send is refused (RECEIVER_CHANGED) if the command would run
- * elsewhere by then: a command confirmed earlier but run first may `cd` or set a trap.
- */
-export function confirmedIdentity(target: SendTarget): ReceiverIdentity {
-  const identity = receiverIdentity(target.receiver);
-  if (target.receiver.kind !== 'shell-prompt' && target.receiver.kind !== 'shell-continuation') return identity;
-  return { ...identity, place: { ...(target.cwdIsCurrent ? { cwd: target.cwd } : {}), traps: target.traps ?? { kind: 'none' } } };
-}
+import type { SendTarget } from './sendTarget';
+export { confirmedIdentity, type SendTarget } from './sendTarget';
 
 /** The smallest and largest terminal width (`cols`) and height (`rows`) a session may open with, in cells. */
 const MIN_TERMINAL_CELLS = 2;
@@ -610,8 +581,6 @@ export class TerminalService implements Disposable {
     await Promise.allSettled(this.entriesOf(owner).map((e) => (e.closing ??= this.teardown(e, `owner ${owner.label} disposed`, undefined))));
   }
 
-
-
   private setTakenOver(entry: PublishedSession, value: boolean): boolean {
     if (!entry.setTakenOver(value, this.log)) return false;
     this.emit('changed', entry);
@@ -642,7 +611,6 @@ export class TerminalService implements Disposable {
     const refusal = entry.session.inputRefusal?.();
     if (refusal) throw refusal;
   }
-
 
   private entriesOf(owner: Owner): PublishedSession[] {
     return [...this.sessions.values()].filter((e) => e.owner === owner);
