@@ -70,7 +70,8 @@ interface SocketState {
  * is taken to stay so while a process holds it (a listening TCP socket never connects; a UDP socket
  * that connect(2)s after it was found is still shown). One not found (a Unix socket, a connected
  * one, or a TCP socket between bind(2) and listen(2)) is looked for again after RECHECK_AFTER_MS,
- * in the background unless the caller asks to wait (`fresh`: a wait for a port).
+ * in the background, unless the caller waits for a port (`fresh`: then every RECHECK_AFTER_MS[0] ms,
+ * awaited).
  */
 export class ListeningSocketReader {
   private readonly known = new Map<number, SocketState>();
@@ -79,7 +80,8 @@ export class ListeningSocketReader {
   /**
    * The listening sockets of `processes` (each still the same process: a pid whose start time
    * changed is skipped), sorted by port, then protocol and address.
-   * @param fresh wait for the re-check of sockets due for one, instead of starting it in the background.
+   * @param fresh re-check sockets not found listening every RECHECK_AFTER_MS[0] ms and wait for it,
+   *   instead of backing off and re-checking in the background (a wait for a port).
    */
   async look(processes: readonly ProcessRef[], fresh = false): Promise<SocketLook> {
     let budget = MAX_FDS_PER_LOOK;
@@ -111,7 +113,9 @@ export class ListeningSocketReader {
       const notSeen = inodes.filter((i) => !this.known.has(i));
       const recheck = inodes.filter((i) => {
         const state = this.known.get(i);
-        return state !== undefined && state.bound === undefined && now - state.at >= RECHECK_AFTER_MS[Math.min(state.rechecks, RECHECK_AFTER_MS.length - 1)]!;
+        // A wait for a port re-checks at the first step's pace: it must see the port as it opens.
+        const after = fresh ? RECHECK_AFTER_MS[0]! : RECHECK_AFTER_MS[Math.min(state?.rechecks ?? 0, RECHECK_AFTER_MS.length - 1)]!;
+        return state !== undefined && state.bound === undefined && now - state.at >= after;
       });
       if (notSeen.length > 0) unseen.push({ via, inodes: notSeen });
       if (recheck.length > 0) due.push({ via, inodes: recheck });
