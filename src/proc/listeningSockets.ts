@@ -28,6 +28,8 @@ export interface ListeningSocket {
 export interface ProcessRef {
   pid: number;
   startTime: number;
+  /** Its command line when the caller has it (else it is read for a process that listens). */
+  command?: string;
 }
 
 /** What one look found. */
@@ -88,21 +90,26 @@ export class ListeningSocketReader {
     let complete = true;
     /** Per network namespace: a pid to read its tables through, and inode → holders. */
     const spaces = new Map<string, { via: number; holders: Map<number, number[]> }>();
-    for (const p of processes) {
+    // Each process's descriptors, CONCURRENCY processes at a time; the budget is taken before the links are read.
+    const held = await mapLimited(processes, async (p) => {
       const names = await readdir(`/proc/${p.pid}/fd`);
       if (names.length > budget) complete = false;
-      const links = await mapLimited(names.slice(0, budget), (fd) => readlink(`/proc/${p.pid}/fd/${fd}`));
+      const mine = names.slice(0, budget);
       budget = Math.max(0, budget - names.length);
+      const links = await mapLimited(mine, (fd) => readlink(`/proc/${p.pid}/fd/${fd}`));
       const inodes = links.flatMap((link) => (link?.startsWith('socket:[') ? [Number(link.slice(8, -1))] : []));
-      if (inodes.length === 0) continue;
+      if (inodes.length === 0) return undefined;
       const [space, stat] = await Promise.all([readlink(`/proc/${p.pid}/ns/net`), readStatAsync(p.pid)]);
-      if (!space || stat?.startTime !== p.startTime) continue;
-      let entry = spaces.get(space);
-      if (!entry) spaces.set(space, (entry = { via: p.pid, holders: new Map() }));
-      for (const inode of inodes) {
+      return space && stat?.startTime === p.startTime ? { pid: p.pid, space, inodes } : undefined;
+    });
+    for (const h of held) {
+      if (!h) continue;
+      let entry = spaces.get(h.space);
+      if (!entry) spaces.set(h.space, (entry = { via: h.pid, holders: new Map() }));
+      for (const inode of h.inodes) {
         const holders = entry.holders.get(inode);
-        if (holders) holders.push(p.pid);
-        else entry.holders.set(inode, [p.pid]);
+        if (holders) holders.push(h.pid);
+        else entry.holders.set(inode, [h.pid]);
       }
     }
     const now = Date.now();
@@ -135,7 +142,8 @@ export class ListeningSocketReader {
         const bound = this.known.get(inode)?.bound;
         if (!bound) continue;
         const pid = Math.min(...pids);
-        sockets.push({ protocol: bound.protocol, address: bound.address, port: bound.port, pid, command: await commandLineAsync(pid) });
+        const command = processes.find((p) => p.pid === pid)?.command ?? (await commandLineAsync(pid));
+        sockets.push({ protocol: bound.protocol, address: bound.address, port: bound.port, pid, command });
       }
     }
     sockets.sort((a, b) => a.port - b.port || a.protocol.localeCompare(b.protocol) || a.address.localeCompare(b.address));

@@ -54,6 +54,11 @@ const MAX_KNOWN = 4096;
 export class OwnedProcesses {
   /** Processes found before (pid → start time), looked at again while they are the same process. */
   private readonly known = new Map<number, number>();
+  /**
+   * Command lines by `pid:startTime`, read once: a program may rewrite its own later (the first
+   * seen is shown), and each read costs a few round trips through the thread pool.
+   */
+  private readonly commands = new Map<string, string>();
   /** `\0NAME=value\0`, searched in a `\0` + environ text. */
   private readonly needle: string;
 
@@ -79,26 +84,48 @@ export class OwnedProcesses {
    */
   async look(): Promise<OwnedLook> {
     const found = new Map<number, OwnedProcess>();
-    const queue: number[] = [this.shellPid, ...this.known.keys()];
+    const visited = new Set<number>(this.excluded);
+    let level: number[] = [this.shellPid, ...this.known.keys()];
     let complete = true;
-    while (queue.length > 0) {
-      const pid = queue.shift()!;
-      if (found.has(pid) || this.excluded.has(pid)) continue;
-      if (found.size >= MAX_LOOK_PROCESSES) {
+    // A level of the tree at a time, its reads in flight together.
+    while (level.length > 0) {
+      const fresh = level.filter((pid) => !visited.has(pid));
+      for (const pid of fresh) visited.add(pid);
+      const room = MAX_LOOK_PROCESSES - found.size;
+      if (fresh.length > room) complete = false;
+      const results = await Promise.all(
+        fresh.slice(0, room).map(async (pid) => {
+          const stat = await readStatAsync(pid);
+          const expected = this.known.get(pid);
+          if (!stat || stat.startTime < this.shellStart || (expected !== undefined && stat.startTime !== expected)) {
+            this.known.delete(pid);
+            return [];
+          }
+          const [process, children] = await Promise.all([stat.state === 'Z' ? undefined : this.owned(stat), childrenOf(pid)]);
+          if (process) found.set(pid, process);
+          return children;
+        }),
+      );
+      level = results.flat();
+      if (found.size >= MAX_LOOK_PROCESSES && level.some((pid) => !visited.has(pid))) {
         complete = false;
         break;
       }
-      const stat = await readStatAsync(pid);
-      const expected = this.known.get(pid);
-      if (!stat || stat.startTime < this.shellStart || (expected !== undefined && stat.startTime !== expected)) {
-        this.known.delete(pid);
-        continue;
-      }
-      if (stat.state !== 'Z') found.set(pid, await owned(stat));
-      queue.push(...(await childrenOf(pid)));
     }
     this.remember(found.values());
     return { processes: [...found.values()], complete };
+  }
+
+  /** `stat`'s process as found; its command line read off this thread (see commandLineAsync) once per process. */
+  private async owned(stat: ProcStat): Promise<OwnedProcess> {
+    const key = `${stat.pid}:${stat.startTime}`;
+    let command = this.commands.get(key);
+    if (command === undefined) {
+      command = await commandLineAsync(stat.pid, stat.comm);
+      this.commands.set(key, command);
+      if (this.commands.size > MAX_KNOWN) this.commands.delete(this.commands.keys().next().value!);
+    }
+    return { pid: stat.pid, startTime: stat.startTime, pgrp: stat.pgrp, session: stat.session, command };
   }
 
   /**
@@ -128,7 +155,7 @@ export class OwnedProcesses {
         if (this.excluded.has(pid)) continue;
         const stat = await readStatAsync(pid);
         if (!stat || stat.state === 'Z' || stat.startTime < this.shellStart) continue;
-        if (await this.carriesMark(pid)) marked.push(await owned(stat));
+        if (await this.carriesMark(pid)) marked.push(await this.owned(stat));
       }
     };
     await Promise.all(Array.from({ length: SCAN_CONCURRENCY }, reader));
@@ -179,10 +206,6 @@ export function signalIfSame(p: { pid: number; startTime: number }, signal: Node
   }
 }
 
-/** `stat`'s process as found, its command line read off this thread (see commandLineAsync). */
-async function owned(stat: ProcStat): Promise<OwnedProcess> {
-  return { pid: stat.pid, startTime: stat.startTime, pgrp: stat.pgrp, session: stat.session, command: await commandLineAsync(stat.pid, stat.comm) };
-}
 
 /** The children of `pid`, from the child list of each of its threads (empty when gone or unreadable). */
 async function childrenOf(pid: number): Promise<number[]> {
