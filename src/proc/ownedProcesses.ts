@@ -55,8 +55,9 @@ export class OwnedProcesses {
   /** Processes found before (pid → start time), looked at again while they are the same process. */
   private readonly known = new Map<number, number>();
   /**
-   * Command lines by `pid:startTime`, read once: a program may rewrite its own later (the first
-   * seen is shown), and each read costs a few round trips through the thread pool.
+   * Command lines by `pid:startTime:comm`, read once per program a process runs: a program may
+   * rewrite its own later (the first seen is shown), and each read costs a few round trips through
+   * the thread pool.
    */
   private readonly commands = new Map<string, string>();
   /** `\0NAME=value\0`, searched in a `\0` + environ text. */
@@ -118,7 +119,8 @@ export class OwnedProcesses {
 
   /** `stat`'s process as found; its command line read off this thread (see commandLineAsync) once per process. */
   private async owned(stat: ProcStat): Promise<OwnedProcess> {
-    const key = `${stat.pid}:${stat.startTime}`;
+    // exec(2) keeps the pid and the start time and changes the name (`comm`): a fork of the shell that became the server is named anew.
+    const key = `${stat.pid}:${stat.startTime}:${stat.comm}`;
     let command = this.commands.get(key);
     if (command === undefined) {
       command = await commandLineAsync(stat.pid, stat.comm);
