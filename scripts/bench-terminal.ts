@@ -17,8 +17,15 @@
  * session minus median raw) against its goal of at most 10 ms: with /proc a send returns on the
  * prompt marker itself (readiness.ts), so it adds the marker's parsing and one read of the shell's
  * /proc stat, not a poll interval or the prompt grace.
+ * ports: what reading a session's listening sockets adds to a send (the look at the session's
+ * processes, their descriptors and the socket tables of their network namespace, sessionProcesses.ts),
+ * on a machine with about 3 000 processes and 10 000 sockets (idle `sleep`s, and idle python
+ * processes holding 2 000 listening TCP sockets, 1 000 bound UDP sockets and 3 500 connected TCP
+ * pairs), with the session's own server listening so that the tables are read: wall time of the
+ * look with the tables read (the first look after TABLES_TTL_MS) and reused (looks in a row), median
+ * and p95, and the send of `true` with it, against the goal of at most 2 ms.
  * Environment: DSH_BENCH_SENDS (default 200), DSH_BENCH_WAIT_S (seconds of the waiting send,
- * default 10), DSH_BENCH_LATENCY_ONLY=1 (only the readiness latency).
+ * default 10), DSH_BENCH_LATENCY_ONLY=1 (only the readiness latency), DSH_BENCH_PORTS_ONLY=1 (only the ports).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -30,6 +37,8 @@ import { PtyBashBackend } from '../src/terminal/bash/ptyBash';
 import { TerminalService } from '../src/terminal/service';
 import { now, quantile } from '../test/bench/timing';
 import { SILENT_LOG } from '../src/common/log';
+import { ListeningSocketReader } from '../src/proc/listeningSockets';
+import { readStat } from '../src/proc/stat';
 
 const SENDS = Number(process.env.DSH_BENCH_SENDS ?? 200);
 /** Goal of the added latency of a send of `true` over a raw PTY round trip (median, ms). */
@@ -178,8 +187,132 @@ async function waiting(): Promise<void> {
   console.log(`  ratio during the send (${many.processes} / ${few.processes} processes) ${(many.share / few.share).toFixed(2)}×; goal at most 1 % at either, flat`);
 }
 
+/** Python program holding `tcp` listening sockets, `udp` bound ones and `pairs` connected TCP pairs, then sleeping; prints `ready`. */
+const SOCKET_HOLDER = `
+import socket, sys, time
+tcp, udp, pairs = map(int, sys.argv[1:4])
+held = []
+for _ in range(tcp):
+    s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1); held.append(s)
+for _ in range(udp):
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(('127.0.0.1', 0)); held.append(s)
+if pairs:
+    server = socket.socket(); server.bind(('127.0.0.1', 0)); server.listen(pairs); held.append(server)
+    for _ in range(pairs):
+        c = socket.create_connection(server.getsockname()); a, _ = server.accept(); held += [c, a]
+print('ready', flush=True)
+time.sleep(3600)
+`;
+
+/**
+ * Starts python processes (each in a process group of its own) holding `tcp` listening, `udp`
+ * bound and `pairs` connected TCP socket pairs between them, 500 sockets a process at most;
+ * resolves once all hold theirs. The returned function ends them.
+ */
+async function socketHolders(tcp: number, udp: number, pairs: number): Promise<() => void> {
+  const children: ReturnType<typeof spawn>[] = [];
+  const end = () => {
+    for (const child of children) {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+  const jobs: [number, number, number][] = [];
+  for (let i = 0; i < tcp; i += 500) jobs.push([Math.min(500, tcp - i), 0, 0]);
+  for (let i = 0; i < udp; i += 500) jobs.push([0, Math.min(500, udp - i), 0]);
+  for (let i = 0; i < pairs; i += 250) jobs.push([0, 0, Math.min(250, pairs - i)]);
+  try {
+    await Promise.all(
+      jobs.map(
+        (args) =>
+          new Promise<void>((resolve, reject) => {
+            const child = spawn('python3', ['-c', SOCKET_HOLDER, ...args.map(String)], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+            children.push(child);
+            child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+            child.once('exit', () => reject(new Error('a socket holder exited early')));
+          }),
+      ),
+    );
+  } catch (error) {
+    end();
+    throw error;
+  }
+  return end;
+}
+
+/** Lines of the machine's socket tables (IPv4 and IPv6, TCP and UDP), headers left out. */
+const socketCount = () => ['tcp', 'tcp6', 'udp', 'udp6'].reduce((n, t) => n + fs.readFileSync(`/proc/net/${t}`, 'latin1').split('\n').filter((l) => /^\s*\d+:/.test(l)).length, 0);
+
+/** Goal of what reading a session's sockets adds to a send (ms). */
+const PORTS_GOAL_MS = 2;
+
+/** Prints what reading the session's listening sockets adds to a send under load (see the module comment). */
+async function ports(): Promise<void> {
+  const service = new TerminalService(SILENT_LOG);
+  const config = resolveTerminalConfig();
+  service.registerBackend(new PtyBashBackend(pty, () => config, SILENT_LOG));
+  const owner = service.createOwner('bench');
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-home-'));
+  const endSockets = await socketHolders(2000, 1000, 3500);
+  const endProcesses = await extraProcesses(Math.max(0, 3000 - processCount()));
+  try {
+    const { sessionId } = await service.open(owner, { env: { HOME: home }, cwd: home });
+    try {
+      await service.send(owner, sessionId, { input: 'python3 -m http.server 0 --bind 127.0.0.1 >/dev/null 2>&1 &' });
+      const listened = await service.wait(owner, sessionId, { untilListening: true, timeoutMs: 30_000 });
+      if (listened.waitReason !== 'port_listening') throw new Error(`the session's server did not listen: ${listened.waitReason}`);
+      const server = { pid: listened.listened!.pid, startTime: readStat(listened.listened!.pid)!.startTime };
+      // The first look at a socket reads the tables: a reader that has seen none, each time.
+      const firstLook = async () => {
+        const t = now();
+        const look = await new ListeningSocketReader().look([server]);
+        if (look.sockets.length !== 1) throw new Error(`first look: ${JSON.stringify(look)}`);
+        return now() - t;
+      };
+      const look = async () => {
+        const t = now();
+        const report = await service.processes(owner, sessionId, false);
+        if (!report.available || report.listening.length !== 1) throw new Error(`look: ${JSON.stringify(report)}`);
+        return now() - t;
+      };
+      const first: number[] = [];
+      for (let i = 0; i < 20; i++) first.push(await firstLook());
+      const known: number[] = [];
+      for (let i = 0; i < SENDS; i++) known.push(await look());
+      const sends: number[] = [];
+      for (let i = 0; i < SENDS; i++) {
+        const t = now();
+        const r = await service.send(owner, sessionId, { input: 'true' });
+        sends.push(now() - t);
+        if (r.listening?.length !== 1) throw new Error('the send result does not name the server');
+      }
+      const bare = await session();
+      const line = (label: string, xs: number[]) => `  ${label.padEnd(52)} ${fmt(quantile(xs, 0.5)).padStart(9)}  ${fmt(quantile(xs, 0.95)).padStart(9)}`;
+      console.log(`ports: ${processCount()} processes, ${socketCount()} sockets on the machine (load average ${os.loadavg()[0]!.toFixed(1)}); the session's server listens on 127.0.0.1:${listened.listened!.port}`);
+      console.log(`                                                          median      p95`);
+      console.log(line(`look at the session's sockets, known (${SENDS})`, known));
+      console.log(line('first look at a socket: its tables read (20)', first));
+      console.log(line(`send \`true\`, its result naming the server (${SENDS})`, sends));
+      console.log(line(`send \`true\` in a session with no socket (${SENDS})`, bare));
+      const added = quantile(known, 0.5);
+      console.log(`  added to a send (median look, sockets known) ${fmt(added)}; goal at most ${PORTS_GOAL_MS} ms → ${added <= PORTS_GOAL_MS ? 'within' : 'OVER'} the goal; a socket's first look ${fmt(quantile(first, 0.5))}`);
+    } finally {
+      await service.close(owner, sessionId, 'bench done');
+    }
+  } finally {
+    endProcesses();
+    endSockets();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.env.DSH_BENCH_PORTS_ONLY === '1') return ports();
   if (process.env.DSH_BENCH_LATENCY_ONLY !== '1') await waiting();
+  if (process.env.DSH_BENCH_LATENCY_ONLY !== '1') await ports();
   const s = await session();
   const r = await raw();
   const [sMed, sP95, rMed, rP95] = [quantile(s, 0.5), quantile(s, 0.95), quantile(r, 0.5), quantile(r, 0.95)];

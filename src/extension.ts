@@ -13,6 +13,7 @@ import { SandboxRuntime, sandboxWritableFolders } from './terminal/sandbox/runti
 import { SandboxSettings } from './vscode/terminal/sandboxSettings';
 import { registerAgentTerminals } from './vscode/terminal/agentTerminals';
 import { registerTerminalCommands } from './vscode/terminal/commands';
+import { detachBackgroundProcesses } from './vscode/terminal/backgroundSettings';
 import type { TerminalToolContext } from './vscode/tools/terminal/context';
 import { registerTools, ToolDeps } from './vscode/tools/registry';
 import { registerTmux, tmuxDetector } from './vscode/tmux/statusBar';
@@ -68,6 +69,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const log = vscode.window.createOutputChannel('DSH Bridge', { log: true });
   const settings = new TerminalSettings(log);
   const service = new TerminalService(log, () => settings.value);
+  service.setKeepByDefault(detachBackgroundProcesses);
   const life = (lifetime = new ExtensionLifetime());
   const sandboxRuntime = new SandboxRuntime(log);
   // The sandbox's network proxies stop once the sessions that use them have closed.

@@ -19,6 +19,7 @@ export const COMMAND = {
   takeOverAgentTerminal: 'dsh.takeOverAgentTerminal',
   handBackAgentTerminal: 'dsh.handBackAgentTerminal',
   connectAgent: 'dsh.connectAgent',
+  keptProcesses: 'dsh.terminal.keptProcesses',
 } as const;
 
 /** Section of the terminal settings: each `TerminalConfig` key `k` is the setting `dsh.terminal.<k>`. */

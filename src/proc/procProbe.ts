@@ -247,6 +247,28 @@ export function commandLine(pid: number, fallback = ''): string {
   }
 }
 
+/**
+ * {@link commandLine} through the libuv thread pool: reading a process's command line takes its
+ * memory map's lock, which a process that is forking or exec'ing holds (for long on a busy
+ * machine), and that wait must not fall on the calling thread. Never rejects.
+ */
+export async function commandLineAsync(pid: number, fallback = ''): Promise<string> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    handle = await fs.promises.open(`/proc/${pid}/cmdline`, 'r');
+    const buf = Buffer.alloc(COMMAND_LINE_READ_BYTES + 1); // one more byte: was the end reached?
+    let length = 0;
+    for (let n; length < buf.length && (n = (await handle.read(buf, length, buf.length - length, null)).bytesRead) > 0; ) length += n;
+    if (length < buf.length) while (length > 0 && buf[length - 1] === 0) length--;
+    const raw = buf.toString('utf8', 0, length).replace(/\0/g, ' ');
+    return (raw || fallback).slice(0, COMMAND_LINE_CHARS);
+  } catch {
+    return fallback;
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
 /** What {@link ttyWaits} found (see {@link GroupWaits}). */
 export interface WaitScan {
   waits: TtyWait[];

@@ -23,47 +23,21 @@ import { TerminalBackendCleanupError, TerminalError } from './errors';
 import { checkLabel, checkSendInput } from './input/input';
 import { checkSignalName } from './input/sendAdmission';
 import type { JobOutput } from './session/backgroundJobs';
+import { KeptProcesses } from './session/keptProcesses';
+import { PROCESSES_UNAVAILABLE } from './session/sessionProcesses';
 import { Owner, ServiceOwner } from './owner';
 import { PublishedSession, SessionInfo } from './session/publishedSession';
-import type { ShellTraps } from './readiness/shellTraps';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
-import type { ShellNames } from './readiness/shellNames';
-import { Disposable, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, receiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
+import { CloseReport, Disposable, ProcessesReport, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
+import { checkAbortSignal, checkUntilListening } from './requestChecks';
 import type { Log } from '../common/log';
 import { inSearchPool } from './output/searchPool';
 import { OwnerLimits, sessionLimitError } from './ownerLimits';
 import { checkReceiverIdentity } from './input/receiverIdentityCheck';
 
-/** Where a send would go, read at the moment of asking (for a confirmation). */
-export interface SendTarget {
-  /** Who would read the input now. */
-  receiver: InputReceiver;
-  /** The shell's working directory now; when it cannot be read, the one it was opened in. */
-  cwd: string;
-  /** False when `cwd` is the folder the session was opened in because the current one could not be read. */
-  cwdIsCurrent: boolean;
-  /**
-   * Set when a command may not run in `cwd`: the shell has traps that may run while a command
-   * does and change the folder (`set`, with the `trap -p` entries, see `runningTraps`), or
-   * it can no longer tell (`unknown`: its PROMPT_COMMAND was replaced). See BackendSession.traps.
-   */
-  traps?: Exclude<ShellTraps, { kind: 'none' }>;
-  /** The aliases and functions the shell defines (shellNames.ts); absent where the backend cannot tell. */
-  shellNames?: ShellNames;
-}
-
-/**
- * What a send confirmed with `target` passes as `expectReceiver`: the receiver's identity and, when
- * the shell itself reads the input (its prompt or continuation prompt), the folder and traps
- * the confirmation stated, so the send is refused (RECEIVER_CHANGED) if the command would run
- * elsewhere by then: a command confirmed earlier but run first may `cd` or set a trap.
- */
-export function confirmedIdentity(target: SendTarget): ReceiverIdentity {
-  const identity = receiverIdentity(target.receiver);
-  if (target.receiver.kind !== 'shell-prompt' && target.receiver.kind !== 'shell-continuation') return identity;
-  return { ...identity, place: { ...(target.cwdIsCurrent ? { cwd: target.cwd } : {}), traps: target.traps ?? { kind: 'none' } } };
-}
+import type { SendTarget } from './sendTarget';
+export { confirmedIdentity, type SendTarget } from './sendTarget';
 
 /** The smallest and largest terminal width (`cols`) and height (`rows`) a session may open with, in cells. */
 const MIN_TERMINAL_CELLS = 2;
@@ -89,6 +63,18 @@ export interface CloseOptions {
    * panel terminal and confirming). Without it such a close is refused with TAKEN_OVER.
    */
   userConfirmed?: boolean;
+  /**
+   * Leave the session's background processes running (background jobs, and processes that left its
+   * process groups); only the shell and its foreground job end. Default: the service's
+   * {@link TerminalService.setKeepByDefault} policy (VS Code's `detachBackgroundProcesses`).
+   */
+  keep?: boolean;
+}
+
+/** What a close did: whether this call closed the session, and what it ended and kept. */
+export interface CloseOutcome extends Partial<CloseReport> {
+  /** False when an earlier call had closed it already (nothing more is reported then). */
+  closed: boolean;
 }
 
 /** Options of `open`. */
@@ -107,6 +93,10 @@ export class TerminalService implements Disposable {
   private readonly listeners = new Set<{ owner: ServiceOwner; listener: (event: SessionEvent) => void }>();
   private nextId = 1;
   private nextJobId = 1;
+  /** Processes closes left running on purpose, for the person to list and stop. */
+  readonly kept = new KeptProcesses();
+  /** Whether a close that does not say keeps the session's background processes (see setKeepByDefault). */
+  private keepByDefault: () => boolean = () => false;
 
   /**
    * @param limits the limits in force, read at each call; default DEFAULT_TERMINAL_CONFIG's
@@ -329,7 +319,11 @@ export class TerminalService implements Disposable {
     return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.send(request)));
   }
 
-  /** Runs a send or wait and sets its result's `command` from the session's command record. */
+  /**
+   * Runs a send or wait and sets its result's `command` from the session's command record, and
+   * `listening` from the sockets its processes listen on (a look at the shell's descendants, off
+   * this thread).
+   */
   private async withCommand(entry: PublishedSession, work: () => Promise<SendResult>): Promise<SendResult> {
     const mark = entry.session.commands.mark();
     const result = await work();
@@ -337,20 +331,49 @@ export class TerminalService implements Disposable {
     if (command !== undefined) result.command = command;
     // A program reads a secret with echo off: the person is asked to answer it (agentTerminals.ts).
     if (result.echoOff) this.emit('secret-prompt', entry);
+    if (result.waitReason !== 'session_exit') {
+      const listening = await entry.session.listening?.().catch(() => undefined);
+      if (listening?.length) result.listening = listening;
+    }
     return result;
+  }
+
+  /**
+   * The session's processes other than its shell and the sockets they listen on. With `scan`
+   * every process of the machine is looked at for the session's mark (off this thread, bounded in
+   * time), so processes that left the shell's tree (setsid, a daemon) are found; else the shell's
+   * descendants and the processes found before. `available: false` without /proc.
+   * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER.
+   */
+  async processes(owner: Owner, sessionId: string, scan = true): Promise<ProcessesReport> {
+    const session = this.entry(owner, sessionId).session;
+    if (!session.processes) return { available: false, reason: PROCESSES_UNAVAILABLE };
+    return session.processes(scan);
+  }
+
+  /**
+   * Sets whether a close that does not say (`CloseOptions.keep`), an owner's disposal and
+   * {@link closeAll} keep the sessions' background processes running: read at each close (the
+   * vscode layer follows `chat.tools.terminal.detachBackgroundProcesses`). Default: never.
+   */
+  setKeepByDefault(policy: () => boolean): void {
+    this.keepByDefault = policy;
   }
 
   /**
    * Types nothing and waits for the running command's next wait reason, or for new output that
    * matches `request.until` (see `BackendSession.wait`). Takes the session's one in-flight slot,
    * as a send does.
+   * With `request.untilListening` it also returns once a process of the session listens on that
+   * port (or any new one), and may start at the shell's prompt (see WaitRequest.untilListening).
    * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, TAKEN_OVER, SESSION_BUSY (a send or
-   * wait in flight), NOTHING_TO_WAIT_FOR (the shell is at its prompt), SESSION_EXITED,
+   * wait in flight), NOTHING_TO_WAIT_FOR (the shell is at its prompt, without untilListening), SESSION_EXITED,
    * INVALID_ARGUMENT, CANCELLED (cancelled before the wait started; the command runs on).
    */
   async wait(owner: Owner, sessionId: string, request: WaitRequest = {}): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
     checkAbortSignal(request.signal);
+    checkUntilListening(request.untilListening);
     entry.checkNotTakenOver();
     entry.checkIdle();
     return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.wait(request)));
@@ -507,16 +530,26 @@ export class TerminalService implements Disposable {
    *   `options.userConfirmed` (their shell and what runs in it are theirs until they hand it back).
    */
   async close(owner: Owner, sessionId: string, reason = 'closed by its owner', options: CloseOptions = {}): Promise<boolean> {
+    return (await this.end(owner, sessionId, reason, options)).closed;
+  }
+
+  /**
+   * As {@link close}, saying what the close ended and kept (processes left running are recorded in
+   * {@link kept} for the person).
+   * @throws TerminalError as close; INVALID_ARGUMENT for a `keep` that is not a boolean.
+   */
+  async end(owner: Owner, sessionId: string, reason = 'closed by its owner', options: CloseOptions = {}): Promise<CloseOutcome> {
     const entry = this.entry(owner, sessionId);
+    if (options.keep !== undefined && typeof options.keep !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `keep must be true or false, or left out (got ${quoteInput(options.keep)})`);
     if (entry.closing) {
       await entry.closing;
-      return false;
+      return { closed: false };
     }
     if (entry.takenOver && options.userConfirmed !== true) {
       throw new TerminalError('TAKEN_OVER', `the user has taken over session ${entry.id} and did not confirm closing it; it keeps running. Leave it to them, ask them to close it or hand it back, or use another session`);
     }
-    entry.closing = this.teardown(entry, reason);
-    return entry.closing;
+    entry.closing = this.teardown(entry, reason, options.keep);
+    return { closed: true, ...(await entry.closing) };
   }
 
   /** Closes every session of every owner, without waiting; see {@link closeAll} to wait. */
@@ -530,15 +563,26 @@ export class TerminalService implements Disposable {
    * it could not; a failure is logged, never thrown. Sessions already closing are waited for too.
    */
   async closeAll(reason: string): Promise<void> {
-    const closing = [...this.sessions.values()].map((entry) => (entry.closing ??= this.teardown(entry, reason)));
+    const closing = [...this.sessions.values()].map((entry) => (entry.closing ??= this.teardown(entry, reason, undefined)));
     await Promise.allSettled(closing);
   }
 
-  private async teardown(entry: PublishedSession, reason: string): Promise<boolean> {
+  /** Closes `entry` (`keep` undefined: the keepByDefault policy), records what it kept, and removes it from the table. */
+  private async teardown(entry: PublishedSession, reason: string, keep: boolean | undefined): Promise<CloseReport> {
     entry.owner.pending++;
     try {
-      await entry.session.close(reason);
-      this.log.info(`session ${entry.id} closed: ${reason}`);
+      let keeping = keep;
+      if (keeping === undefined) {
+        try {
+          keeping = this.keepByDefault();
+        } catch {
+          keeping = false;
+        }
+      }
+      const report = (await entry.session.close(reason, { keep: keeping })) ?? { ended: [], kept: [] };
+      if (report.kept.length > 0) this.kept.add(entry.id, entry.name, report.kept);
+      this.log.info(`session ${entry.id} closed: ${reason}; ${report.ended.length} processes ended, ${report.kept.length} kept`);
+      return report;
     } catch (error) {
       this.log.warn(`session ${entry.id} cleanup failed (${reason}): ${errorMessage(error)}`);
       throw error;
@@ -547,14 +591,11 @@ export class TerminalService implements Disposable {
       entry.owner.pending--;
       this.emit('closed', entry);
     }
-    return true;
   }
 
   private async closeOwnerSessions(owner: ServiceOwner): Promise<void> {
-    await Promise.allSettled(this.entriesOf(owner).map((e) => (e.closing ??= this.teardown(e, `owner ${owner.label} disposed`))));
+    await Promise.allSettled(this.entriesOf(owner).map((e) => (e.closing ??= this.teardown(e, `owner ${owner.label} disposed`, undefined))));
   }
-
-
 
   private setTakenOver(entry: PublishedSession, value: boolean): boolean {
     if (!entry.setTakenOver(value, this.log)) return false;
@@ -587,7 +628,6 @@ export class TerminalService implements Disposable {
     if (refusal) throw refusal;
   }
 
-
   private entriesOf(owner: Owner): PublishedSession[] {
     return [...this.sessions.values()].filter((e) => e.owner === owner);
   }
@@ -614,15 +654,4 @@ export class TerminalService implements Disposable {
     return entry;
   }
 
-}
-
-/**
- * Refuses a cancellation `signal` option that is not an AbortSignal (left out or null is no
- * cancellation): anything else would fail deep inside a send or a spawn, or be ignored.
- * @throws TerminalError INVALID_ARGUMENT naming what was given and what is valid.
- */
-function checkAbortSignal(signal: unknown): void {
-  if (signal === undefined || signal === null || signal instanceof AbortSignal) return;
-  const given = typeof signal === 'object' || typeof signal === 'function' ? `${Object.prototype.toString.call(signal)} ${quoteInput(signal)}` : quoteInput(signal);
-  throw new TerminalError('INVALID_ARGUMENT', `signal must be an AbortSignal (e.g. new AbortController().signal) or left out (got ${given})`);
 }

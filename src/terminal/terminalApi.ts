@@ -14,10 +14,10 @@ import type { CommandRecord, HistoryPage, HistoryRequest } from './history/comma
 import { TerminalError } from './errors';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
 import type { JobOutput } from './session/backgroundJobs';
-import type { OpenOptions, SessionEvent, TerminalService } from './service';
+import type { CloseOutcome, OpenOptions, SessionEvent, TerminalService } from './service';
 import type { Owner } from './owner';
 import type { SessionInfo } from './session/publishedSession';
-import type { Disposable, ReadRequest, ReadResult, SendRequest, SendResult, SignalResult } from './types';
+import type { Disposable, ProcessesReport, ReadRequest, ReadResult, SendRequest, SendResult, SignalResult, WaitRequest } from './types';
 import { declareTool, type ToolDeclaration, type ToolInput } from '../tools/declaration';
 import { TERMINAL_HISTORY } from '../tools/declarations/terminal';
 import { ToolInputError } from '../tools/inputError';
@@ -42,7 +42,19 @@ export interface TerminalApi {
   open(owner: OwnerHandle, options?: OpenOptions): Promise<SessionInfo>;
   /** Output the shell printed before its first prompt. */
   motd(owner: OwnerHandle, sessionId: string): string;
+  /** Types and waits for a wait reason; the result's `listening` names the sockets the session's processes listen on. */
   send(owner: OwnerHandle, sessionId: string, request: SendRequest): Promise<SendResult>;
+  /**
+   * Waits without typing for the running command's next wait reason, for output matching `until`,
+   * or (`untilListening`: a port, or true for any new one) until a process of the session listens:
+   * what `dsh_terminal_wait` does.
+   */
+  wait(owner: OwnerHandle, sessionId: string, request?: WaitRequest): Promise<SendResult>;
+  /**
+   * The session's processes other than its shell (background jobs, and those that left its process
+   * groups, found by its mark) and the sockets they listen on: what `dsh_terminal_list` shows.
+   */
+  processes(owner: OwnerHandle, sessionId: string): Promise<ProcessesReport>;
   startBackground(owner: OwnerHandle, sessionId: string, request: SendRequest): { jobId: string };
   /** A background job's output since the previous call, secrets redacted (see TerminalService.output). */
   output(owner: OwnerHandle, sessionId: string, jobId: string): Promise<JobOutput>;
@@ -69,7 +81,13 @@ export interface TerminalApi {
   signal(owner: OwnerHandle, sessionId: string, signal: string): SignalResult;
   /** The caller's own sessions, in the order they were opened. */
   list(owner: OwnerHandle): SessionInfo[];
-  close(owner: OwnerHandle, sessionId: string): Promise<boolean>;
+  /**
+   * Ends the session and every process it started (also those that left its process groups);
+   * with `keep: true` its background processes keep running. False when it was closed already.
+   */
+  close(owner: OwnerHandle, sessionId: string, options?: { keep?: boolean }): Promise<boolean>;
+  /** As {@link close}, resolving with what was ended and kept (`closed` as close's answer). */
+  end(owner: OwnerHandle, sessionId: string, options?: { keep?: boolean }): Promise<CloseOutcome>;
   /**
    * The person's one-line take-over of a session whose program reads with echo off (a password
    * prompt), as the notification's "Answer in Terminal" starts it: agent sends are refused
@@ -132,6 +150,14 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
       const o = real(owner);
       return copy(await service.send(o, sessionId, { ...request }));
     },
+    async wait(owner: OwnerHandle, sessionId: string, request: WaitRequest = {}) {
+      const o = real(owner);
+      return copy(await service.wait(o, sessionId, { ...requestObject('wait', request) }));
+    },
+    async processes(owner: OwnerHandle, sessionId: string) {
+      const o = real(owner);
+      return copy(await service.processes(o, sessionId));
+    },
     startBackground: (owner: OwnerHandle, sessionId: string, request: SendRequest) => copy(service.startBackground(real(owner), sessionId, { ...request })),
     async output(owner: OwnerHandle, sessionId: string, jobId: string) {
       const o = real(owner);
@@ -158,7 +184,16 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
       }
       service.writeUserInput(o, sessionId, data);
     },
-    close: (owner: OwnerHandle, sessionId: string) => service.close(real(owner), sessionId, 'closed through the extension API'),
+    async close(owner: OwnerHandle, sessionId: string, options: { keep?: boolean } = {}) {
+      const o = real(owner);
+      const { keep } = requestObject('close', options);
+      return (await service.end(o, sessionId, 'closed through the extension API', keep === undefined ? {} : { keep })).closed;
+    },
+    async end(owner: OwnerHandle, sessionId: string, options: { keep?: boolean } = {}) {
+      const o = real(owner);
+      const { keep } = requestObject('end', options);
+      return copy(await service.end(o, sessionId, 'closed through the extension API', keep === undefined ? {} : { keep }));
+    },
     onDidChangeSessions(owner: OwnerHandle, listener: (event: SessionEvent) => void) {
       const o = real(owner);
       if (typeof listener !== 'function') throw new TerminalError('INVALID_ARGUMENT', 'onDidChangeSessions(owner, listener): listener must be a function');

@@ -16,6 +16,10 @@ import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
 import type { TerminalError } from './errors';
 import type { ProcessIdentity } from '../proc/processIdentity';
 import type { SecretRedactor } from './secrets/secretRedactor';
+import type { ListeningSocket } from '../proc/listeningSockets';
+import type { ProcessesReport, SessionProcess } from './session/sessionProcesses';
+
+export type { ListeningSocket, ProcessesReport, SessionProcess };
 
 /**
  * Why a send returned. Only `stdin_read` with `waiting: 'shell-prompt'` means "the command
@@ -26,8 +30,10 @@ import type { SecretRedactor } from './secrets/secretRedactor';
  * - `timeout`: the absolute `timeoutMs` of the send elapsed; the command keeps running.
  * - `session_exit`: the shell process exited.
  * - `output_match`: (waits only) new output matched the wait's `until` pattern; the command runs on.
+ * - `port_listening`: (waits only) a process of the session listens on the port the wait's
+ *   `untilListening` named (or on a new one); `listened` names it.
  */
-export type WaitReason = 'stdin_read' | 'inferred_idle' | 'timeout' | 'session_exit' | 'output_match';
+export type WaitReason = 'stdin_read' | 'inferred_idle' | 'timeout' | 'session_exit' | 'output_match' | 'port_listening';
 
 /** Lifecycle state of a session's shell process. `signal` is a name such as `SIGKILL`. */
 export type SessionStatus =
@@ -168,6 +174,15 @@ export interface WaitRequest {
   /** Return with `output_match` once the output since the wait began matches (see untilPattern.ts). */
   until?: RegExp;
   /**
+   * Return with `port_listening` once a process of the session listens on this port (TCP LISTEN or
+   * a bound, unconnected UDP socket, any address), or with `true` on any port none listened on when
+   * the wait began. Such a wait may start at the shell's prompt (the server runs in the background);
+   * it then ends only for the port, its timeout or the shell's exit. It never ends as
+   * `inferred_idle`: a server waiting for connections is quiet. Linux /proc only (else
+   * INVALID_ARGUMENT).
+   */
+  untilListening?: number | true;
+  /**
    * Aborting once the wait started sends SIGINT to the foreground process group, as for a send;
    * the wait then settles as usual. Aborted before it started (already when the wait is made, or
    * while it settles a signal delivered before it), nothing is interrupted, the command runs on
@@ -205,6 +220,14 @@ export interface SendResult {
   alternateScreen?: boolean;
   /** With `output_match`: the text the `until` pattern matched (at most 200 characters). */
   match?: string;
+  /** With `port_listening`: the socket that answered the wait's `untilListening`. */
+  listened?: ListeningSocket;
+  /**
+   * Sockets the session's processes listen on when the send returned (absent when none, or without
+   * /proc), from its shell's descendants and the processes found before; see dsh_terminal_list for
+   * processes that left the shell's tree since.
+   */
+  listening?: ListeningSocket[];
   /** The viewport text: output of this send, our markers and the echoed command removed. */
   output: string;
   /** True when the viewport lost its oldest part to `maxReadBytes`. */
@@ -276,6 +299,22 @@ export interface ReadResult {
   text: string;
   /** As SendResult.renderLimited, for a rendered page or screen. */
   renderLimited?: true;
+}
+
+/** A process a close left running (`keep`), with what identifies it across pid reuse. */
+export interface KeptProcess extends SessionProcess {
+  /** `/proc/<pid>/stat` field 22: the process is the same only while it is unchanged. */
+  startTime: number;
+}
+
+/** What a session's close did to its processes. */
+export interface CloseReport {
+  /** Processes of the session that were running when the close began and are gone now. */
+  ended: SessionProcess[];
+  /** Processes left running on purpose (`keep`). */
+  kept: KeptProcess[];
+  /** Why `keep` was not honoured (a session in the agent sandbox ends with it). */
+  keepRefused?: string;
 }
 
 /** Signals that may be delivered to a session's foreground process group. */
@@ -386,8 +425,20 @@ export interface BackendSession {
    * signal is pending. A send waits for the same before it types.
    */
   settled(): Promise<void>;
-  /** Ends every process of the session and frees the PTY. Idempotent; resolves when quiet. */
-  close(reason: string): Promise<void>;
+  /**
+   * Ends every process of the session, also those that left its process groups (found by its
+   * mark), and frees the PTY; with `keep`, the shell and its foreground job only, leaving the
+   * others running. Idempotent (a second call resolves as the first); resolves when quiet, with
+   * what was ended and kept (nothing without /proc).
+   */
+  close(reason: string, options?: { keep?: boolean }): Promise<CloseReport | void>;
+  /**
+   * The session's processes and the sockets they listen on (sessionProcesses.ts); with `scan`,
+   * every process of the machine is looked at for the session's mark, off this thread and bounded.
+   */
+  processes?(scan: boolean): Promise<ProcessesReport>;
+  /** The sockets the session's processes listen on now, without a scan (undefined without /proc). */
+  listening?(): Promise<ListeningSocket[] | undefined>;
   /** Called once when the shell exits. */
   onExit(listener: (status: SessionStatus) => void): void;
   /**

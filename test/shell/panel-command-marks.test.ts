@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { IMarker, Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
-import { CommandMarks, gutterMarksSupported, markSentinel, markSentinelRows, statusLine } from '../../src/terminal/panel/commandMarks';
+import { CommandMarks, gutterMarksSupported, listeningNote, markSentinel, markSentinelRows, statusLine } from '../../src/terminal/panel/commandMarks';
 import { initialText } from '../../src/terminal/panel/skipAhead';
 import type { CommandRecord } from '../../src/terminal/history/commandRecord';
 import { MirrorPacing, PacedMirror } from '../../src/terminal/panel/pacedMirror';
@@ -224,6 +224,26 @@ describe('command status lines', () => {
     };
     assert.equal(plain(statusLine(record)), '■ command 4 · stopped by SIGTSTP · 1.5 s');
     assert.ok(statusLine(record).startsWith('\x1b[0;2;33m'));
+  });
+
+  it("ends with the session's listening ports, a program's command line shown without acting on the terminal", () => {
+    const record: CommandRecord = {
+      index: 2,
+      command: 'npm run dev &',
+      typedBy: 'agent',
+      startedAt: new Date(0).toISOString(),
+      durationMs: 100,
+      state: 'finished',
+      exitCode: 0,
+      output: { firstLineNumber: 0, lineCount: 0, offset: 0, bytes: 0, truncated: false },
+    };
+    const note = listeningNote([
+      { protocol: 'tcp', address: '127.0.0.1', port: 5173, pid: 10, command: 'node vite' },
+      { protocol: 'udp', address: '::', port: 5353, pid: 11, command: 'evil \x1b]0;owned\x07' },
+    ]);
+    assert.equal(plain(statusLine(record, note)), '✓ command 2 · exit 0 · 0.1 s · listening 127.0.0.1:5173 (node vite), udp [::]:5353 (evil ⟨U+001B⟩]0;owned⟨U+0007⟩)');
+    assert.ok(!note!.includes('\x1b'), 'no escape of the program reaches the terminal');
+    assert.equal(listeningNote([]), undefined);
   });
 });
 

@@ -17,7 +17,7 @@ import * as proc from '../../proc/procProbe';
 import { PtyBashSession } from '../session/ptySession';
 import { SecretRedactor } from '../secrets/secretRedactor';
 import { ScreenTextThread } from '../output/screenTextThread';
-import { sessionEnv } from '../session/sessionEnv';
+import { SESSION_MARK_VARIABLE, newSessionMark, sessionEnv } from '../session/sessionEnv';
 import { createStartupDir } from '../session/sessionStartup';
 import type { SandboxPolicy } from '../sandbox/policy';
 import type { SandboxPolicyUse } from '../sandbox/policySource';
@@ -99,6 +99,7 @@ export class PtyBashBackend implements TerminalBackend {
     const startup = createStartupDir();
     const cwd = spec.cwd ?? os.homedir();
     const env = sessionEnv(config.env, spec.env);
+    const mark = newSessionMark();
     fs.writeFileSync(
       startup.rcFile,
       controlledPromptRc(nonce, {
@@ -139,7 +140,8 @@ export class PtyBashBackend implements TerminalBackend {
         rows: spec.rows ?? 30,
         cwd,
         // While the startup files run, tmux gets a private socket folder (see markers.ts).
-        env: { ...env, TMUX_TMPDIR: startup.tmuxTmpdir },
+        // The session's mark last: neither a setting nor the opener can change what finds its processes.
+        env: { ...env, TMUX_TMPDIR: startup.tmuxTmpdir, [SESSION_MARK_VARIABLE]: mark },
       });
     } catch (error) {
       await startup.remove();
@@ -147,7 +149,7 @@ export class PtyBashBackend implements TerminalBackend {
       throw new TerminalError('SPAWN_FAILED', `could not start ${config.shell}: ${errorMessage(error)}; check the dsh.terminal.shell setting`);
     }
     this.logProtection(term);
-    const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed, this.renderThread, this.redactor);
+    const session = new PtyBashSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed, this.renderThread, this.redactor, `${SESSION_MARK_VARIABLE}=${mark}`);
     session.outsideApproved = outside;
     if (!sandboxed) session.inputRefusal = () => this.outsideRefusal(outside);
     try {

@@ -56,6 +56,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CommandEvent, CommandRecord } from '../history/commandRecord';
+import type { ListeningSocket } from '../../proc/listeningSockets';
+import { visibleText } from '../input/input';
 
 /** iTerm2's "Set Mark" (OSC 1337 ; SetMark), which VS Code turns into a buffer mark. */
 export const SET_MARK = '\x1b]1337;SetMark\x07';
@@ -146,9 +148,9 @@ export class CommandMarks {
   /**
    * A command event on its way to the mirror: the text to push in its place ('' for none). A
    * prompt that ends a command gives the command's status line, on a line of its own; a command's
-   * start gives the mark's sentinel.
+   * start gives the mark's sentinel. `note` (see {@link listeningNote}) ends the status line.
    */
-  event(event: CommandEvent): string {
+  event(event: CommandEvent, note?: string): string {
     if (event.kind === 'start') {
       const rows = Math.min(MAX_MARK_ROWS, this.echo?.rows ?? 0);
       this.echo = undefined;
@@ -156,7 +158,7 @@ export class CommandMarks {
     }
     let text = '';
     if (event.ended) {
-      text = `${this.atLineStart ? '' : '\r\n'}${statusLine(event.ended)}\r\n`;
+      text = `${this.atLineStart ? '' : '\r\n'}${statusLine(event.ended, note)}\r\n`;
       this.atLineStart = true;
     }
     this.echo = new EchoRows(this.cols);
@@ -215,10 +217,10 @@ function markText(rows: number): string {
  * <index> · <signal> (exit <code>) · …` in yellow for one a signal ended, `■ command <index> ·
  * stopped by <signal> · …` in yellow for one a signal stopped (Ctrl-Z), `■ command <index> ·
  * session exited` for one the shell's exit ended; then, for an agent's command whose sender said
- * who let it run, ` · approved by <who>`. Attributes are reset after it and the rest of the
- * line is erased (ECMA-48 EL).
+ * who let it run, ` · approved by <who>`; then ` · <note>` when a note is given (the session's
+ * listening ports). Attributes are reset after it and the rest of the line is erased (ECMA-48 EL).
  */
-export function statusLine(record: CommandRecord): string {
+export function statusLine(record: CommandRecord, note?: string): string {
   const duration = formatDuration(record.durationMs);
   const [colour, text] =
     record.state === 'stopped'
@@ -231,7 +233,29 @@ export function statusLine(record: CommandRecord): string {
           ? ['2', `■ command ${record.index} · ${record.state === 'running' ? 'running' : 'session exited'} · ${duration}`]
           : ['31', `✗ command ${record.index} · exit ${record.exitCode} · ${duration}`];
   const approved = record.approvedBy ? ` · approved by ${record.approvedBy.replace(/[\x00-\x1f\x7f-\x9f]/g, '?')}` : '';
-  return `\x1b[0;2;${colour}m${text}${approved}\x1b[0m\x1b[K`;
+  return `\x1b[0;2;${colour}m${text}${approved}${note ? ` · ${note}` : ''}\x1b[0m\x1b[K`;
+}
+
+/** Sockets a status line names, at most; `+N more` counts the rest. */
+const NOTE_SOCKETS = 3;
+/** Characters of a listening process's command line a status line shows. */
+const NOTE_COMMAND_CHARS = 40;
+
+/**
+ * The status line's note for the sockets a session's processes listen on, e.g. `listening
+ * 127.0.0.1:5173 (node vite)`, IPv6 addresses in brackets; undefined when none. Command lines are
+ * a program's own text: invisible characters are shown visibly (input.ts `visibleText`), so none
+ * acts on the person's terminal.
+ */
+export function listeningNote(sockets: readonly ListeningSocket[]): string | undefined {
+  if (sockets.length === 0) return undefined;
+  const shown = sockets.slice(0, NOTE_SOCKETS).map((s) => {
+    const host = s.address.includes(':') ? `[${s.address}]` : s.address;
+    const command = s.command.length > NOTE_COMMAND_CHARS ? `${s.command.slice(0, NOTE_COMMAND_CHARS)}…` : s.command;
+    return `${s.protocol === 'udp' ? 'udp ' : ''}${host}:${s.port} (${visibleText(command)})`;
+  });
+  const more = sockets.length > NOTE_SOCKETS ? ` +${sockets.length - NOTE_SOCKETS} more` : '';
+  return `listening ${shown.join(', ')}${more}`;
 }
 
 /** A status line's text as a person copies it from the terminal (attributes gone). */

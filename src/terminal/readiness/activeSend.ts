@@ -23,6 +23,8 @@ import type { ForegroundProcess, SendResult, SessionStatus, WaitReason, Waiting 
 import { UntilMatcher } from './untilPattern';
 import { personMustAnswerGuidance, programName } from '../input/echoOffInput';
 import { withoutCutHead } from '../secrets/heldTail';
+import type { PortWatch } from './portWatch';
+import type { ListeningSocket } from '../../proc/listeningSockets';
 import type { Log } from '../../common/log';
 
 /** Bytes of echo kept while a send is in its echo region (the typed line and prompts). */
@@ -88,6 +90,13 @@ export interface SendOptions {
   /** Probe looks start this many ms after the send. */
   probeDelayMs: number;
   until?: RegExp;
+  /**
+   * A wait's `untilListening` (portWatch.ts): it ends the wait with `port_listening`, and the wait
+   * never ends as `inferred_idle` (a server waiting for connections is quiet). With `idleStart`
+   * (the wait began at the shell's prompt, the server runs in the background) only the port, the
+   * timeout and the shell's exit end it.
+   */
+  listening?: { watch: PortWatch; idleStart: boolean };
   /** Keys were pressed at the shell's prompt: the line they edited is part of the result. */
   keysAtPrompt?: boolean;
   /** The send typed several lines read one at a time (readiness.ts, `typeAhead`). */
@@ -121,6 +130,8 @@ export class ActiveSend {
   private readonly until?: UntilMatcher;
   /** What `until` matched. */
   private match?: string;
+  /** The socket that answered `listening`. */
+  private listened?: ListeningSocket;
   /** One-shot evaluation `promptGraceMs` after the latest output that followed a prompt marker. */
   private graceTimer?: ReturnType<typeof setTimeout>;
   /** A blocked read first seen at `at` (ms); judged only once it has lasted (readiness.ts). */
@@ -163,6 +174,10 @@ export class ActiveSend {
           failed: (error) => this.fail(error),
         })
       : undefined;
+    options.listening?.watch.start((socket) => {
+      this.listened = socket;
+      this.finish('port_listening');
+    });
     this.timer = setTimeout(() => this.finish('timeout'), options.timeoutMs);
     this.poll = new PollLoop(host.config.pollIntervalMs, () => this.evaluate(true));
     this.onAbort = () => {
@@ -258,6 +273,7 @@ export class ActiveSend {
     clearTimeout(this.draining?.timer);
     this.poll.stop();
     this.until?.stop();
+    this.options.listening?.watch.stop();
     this.options.signal?.removeEventListener('abort', this.onAbort);
     return true;
   }
@@ -313,6 +329,11 @@ export class ActiveSend {
       decision = decideReadiness({ ...snapshot, waits });
     }
     this.lastTpgid = tpgid;
+    const listening = this.options.listening;
+    if (decision.kind === 'finish' && listening && decision.reason !== 'session_exit' && (listening.idleStart || decision.reason === 'inferred_idle')) {
+      // Waiting for a port: what answers other waits does not answer this one.
+      return { changed: false, dueInMs: host.config.quietThresholdMs };
+    }
     if (decision.kind === 'finish') {
       const pid = decision.foregroundPid;
       const foreground = pid === undefined ? undefined : { pid, command: host.commandOf(pid) };
@@ -365,6 +386,7 @@ export class ActiveSend {
     };
     if (waiting) result.waiting = waiting;
     if (this.match !== undefined) result.match = this.match;
+    if (this.listened !== undefined) result.listened = this.listened;
     if (waiting === 'shell-prompt' && host.markers.last === 'prompt' && host.markers.promptSeq > this.baselineSeq) {
       const stopped = host.stoppedAtPrompt();
       if (stopped !== undefined) result.stopped = stopped;

@@ -59,7 +59,9 @@ import { canonicalMode, echoDisabled, readlineSettings } from '../../proc/termio
 import { personMustAnswerError, typesText } from '../input/echoOffInput';
 import { StartupDir, StartupWatch } from './sessionStartup';
 import { SessionTeardown } from './sessionTeardown';
-import { AllowedSignal, BackendSession, Disposable, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, ReceiverProcess, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from '../types';
+import { SessionProcessWatch } from './sessionProcesses';
+import { PortWatch } from '../readiness/portWatch';
+import { AllowedSignal, BackendSession, CloseReport, Disposable, ListeningSocket, ProcessesReport, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, ReceiverProcess, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from '../types';
 import { waitUntil } from '../readiness/waitUntil';
 import { errorMessage } from '../../common/errorMessage';
 import type { Log } from '../../common/log';
@@ -153,7 +155,9 @@ export class PtyBashSession implements BackendSession {
   );
   /** The first prompt was reached: the startup files ran to the end. */
   private opened = false;
-  private closing: Promise<void> | undefined;
+  private closing: Promise<CloseReport> | undefined;
+  /** The session's processes beyond its foreground: those it started, and their listening sockets. */
+  private readonly processWatch: SessionProcessWatch;
   /** Drain markers written so far (ptyDrain.ts); the next one gets the next number. */
   private drainSeq = 0;
   /** Prompt seq when a signal was last delivered; a send first lets the shell settle after it. */
@@ -168,6 +172,7 @@ export class PtyBashSession implements BackendSession {
    * @param sandbox the sandbox the shell runs in (its summary, and what to call once it closed).
    * @param renderThread renders model text off this thread (send results, readAsync).
    * @param redactor redacts secrets in everything an agent reads of the session (secretRedactor.ts).
+   * @param mark the `DSH_SESSION=<id>` entry of the shell's environment (sessionEnv.ts).
    */
   constructor(
     private readonly term: IPty,
@@ -180,6 +185,7 @@ export class PtyBashSession implements BackendSession {
     readonly sandboxed: { summary: SandboxSummary; release(): void } | undefined,
     private readonly renderThread: ScreenTextThread,
     readonly redactor: SecretRedactor,
+    mark: string,
   ) {
     this.parser = new MarkerParser(nonce);
     this.scrollback = new Scrollback({
@@ -199,6 +205,7 @@ export class PtyBashSession implements BackendSession {
     this.shellStart = probe ? readStat(term.pid)?.startTime : undefined;
     this.tree = probe ? new SessionProcessTree(term.pid, this.shellStart) : undefined;
     this.startupWatch = new StartupWatch(startup, term.pid, probe);
+    this.processWatch = new SessionProcessWatch(term.pid, this.shellStart, mark, () => this.shellPid);
     this.trapsFile = path.join(startup.dir, TRAPS_FILE);
     this.teardownPlan = new SessionTeardown({
       shellPid: this.leaderPid,
@@ -211,6 +218,8 @@ export class PtyBashSession implements BackendSession {
       exited: () => !!this.exitStatus,
       opened: () => this.opened,
       killShell: () => term.kill('SIGKILL'),
+      owned: this.processWatch.owned,
+      describe: (p) => this.processWatch.describe(p),
     });
     this.sendHost = {
       config,
@@ -512,7 +521,13 @@ export class PtyBashSession implements BackendSession {
     checkNotCancelled(request.signal, 'wait');
     await this.settleAfterSignal();
     const { tpgid, atPrompt } = this.inputState();
-    if (atPrompt && !this.markers.inputPending) {
+    const forPort = request.untilListening;
+    if (forPort !== undefined && !this.probe) {
+      throw new TerminalError('INVALID_ARGUMENT', 'untilListening needs the Linux /proc probe, which this machine does not have: wait with until (a line the server prints) instead');
+    }
+    // A server started in the background leaves the shell at its prompt: waiting for its port is still a wait.
+    const idleStart = atPrompt && !this.markers.inputPending;
+    if (idleStart && forPort === undefined) {
       const where =
         this.markers.last === 'continuation'
           ? 'the shell waits for the rest of a command at its continuation prompt (an open quote or heredoc): send the rest with dsh_terminal_send, or SIGINT to drop it'
@@ -524,7 +539,8 @@ export class PtyBashSession implements BackendSession {
     const preWaits = this.probe && tpgid !== undefined && atPrompt ? this.groupWaits(tpgid) : proc.NO_WAITS;
     // Cancelled while the wait settled a signal: its abort listener is armed only as it starts.
     checkNotCancelled(request.signal, 'wait');
-    return this.track({ kind: 'wait', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: 0, until: request.until }, () => {});
+    const listening = forPort === undefined ? undefined : { watch: new PortWatch(forPort, () => this.processWatch.listening(true)), idleStart };
+    return this.track({ kind: 'wait', timeoutMs, signal: request.signal, atPrompt: atPrompt && !idleStart, preWaits, probeDelayMs: 0, until: request.until, listening }, () => {});
   }
 
   /**
@@ -661,17 +677,25 @@ export class PtyBashSession implements BackendSession {
     else this.exitListeners.push(listener);
   }
 
-  close(reason: string): Promise<void> {
-    this.closing ??= this.teardown(reason);
+  close(reason: string, options: { keep?: boolean } = {}): Promise<CloseReport> {
+    this.closing ??= this.teardown(reason, options.keep === true);
     return this.closing;
   }
 
-  private async teardown(reason: string): Promise<void> {
-    this.log.info(`closing shell pid ${this.shellPid}: ${reason}`);
+  processes(scan: boolean): Promise<ProcessesReport> {
+    return this.processWatch.report(scan);
+  }
+
+  listening(): Promise<ListeningSocket[] | undefined> {
+    return this.processWatch.listening();
+  }
+
+  private async teardown(reason: string, keep: boolean): Promise<CloseReport> {
+    this.log.info(`closing shell pid ${this.shellPid}${keep ? ', keeping its background processes' : ''}: ${reason}`);
     this.renderer?.dispose();
     this.renderer = undefined;
     try {
-      await this.teardownPlan.run();
+      return await this.teardownPlan.run({ keep });
     } finally {
       this.sandboxed?.release();
     }

@@ -8,7 +8,7 @@ import { OUTSIDE_APPROVED, UNSANDBOXED, type SandboxSummary } from '../sandbox/p
 import { BackgroundJobs } from './backgroundJobs';
 import { TerminalError } from '../errors';
 import type { ServiceOwner } from '../owner';
-import type { BackendSession, SessionStatus } from '../types';
+import type { BackendSession, CloseReport, SessionStatus } from '../types';
 import type { Log } from '../../common/log';
 
 /** What a caller learns about one of its sessions. */
@@ -48,7 +48,7 @@ export class PublishedSession {
    */
   lineTakeOver = false;
   /** Set once a close began; resolves as that close does. */
-  closing?: Promise<boolean>;
+  closing?: Promise<CloseReport>;
   readonly jobs: BackgroundJobs;
 
   constructor(

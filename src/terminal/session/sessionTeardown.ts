@@ -6,7 +6,9 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as proc from '../../proc/procProbe';
-import { readStatAsync, type ProcStat } from '../../proc/stat';
+import { readStat, readStatAsync, type ProcStat } from '../../proc/stat';
+import { isSame, signalIfSame, type OwnedProcess, type OwnedProcesses } from '../../proc/ownedProcesses';
+import type { CloseReport, SessionProcess } from '../types';
 import { groupStillHeld, scanSessionProcesses } from '../../proc/sessions';
 import type { StartupDir } from './sessionStartup';
 import { waitUntil } from '../readiness/waitUntil';
@@ -14,6 +16,8 @@ import type { Log } from '../../common/log';
 
 /** Time between SIGHUP and SIGKILL when a session closes (ms). */
 const CLOSE_HANGUP_MS = 1000;
+/** Longest a close looks for the session's processes that left its groups (ms): within the SIGHUP grace, so SIGTERM reaches them before SIGKILL. */
+const CLOSE_SCAN_MS = 600;
 /** Time after SIGKILL before close reports survivors (ms). */
 const CLOSE_KILL_MS = 3000;
 /** Longest a close can take: the SIGHUP grace plus the SIGKILL wait (ms). */
@@ -47,6 +51,10 @@ export interface TeardownSubject {
   opened(): boolean;
   /** SIGKILL to the shell through node-pty. */
   killShell(): void;
+  /** The session's processes by its mark (undefined without /proc): a close ends those that left its groups too. */
+  owned?: OwnedProcesses;
+  /** A found process as the close report names it. */
+  describe(p: OwnedProcess): SessionProcess;
 }
 
 /** Process groups a close checks and signals in one turn of the event loop (see groupStillHeld in proc/sessions.ts). */
@@ -69,10 +77,25 @@ export class SessionTeardown {
    * server in the private socket folder is stopped (not for a sandboxed session: its commands can
    * write that folder, and could point it at a server outside; a tmux server they started cannot
    * make its socket there (the sandbox refuses new Unix sockets) and ends with the sandbox's pid
-   * namespace), and the session's folder is removed.
+   * namespace), and the session's folder is removed. Processes of the session that left its groups
+   * (found by its mark, proc/ownedProcesses.ts, within CLOSE_SCAN_MS) get SIGTERM and SIGCONT as
+   * they are found, and SIGKILL with the groups. With `keep` (outside the agent sandbox), see
+   * {@link runKeeping}.
+   * @returns what was ended (processes running at the start that are gone) and kept.
    * @throws Error naming the shell pid when processes survive SIGKILL.
    */
-  async run(): Promise<void> {
+  async run(options: { keep?: boolean } = {}): Promise<CloseReport> {
+    const owned = this.s.owned;
+    const keepRefused = options.keep && this.s.sandboxed ? 'the session runs in the agent sandbox, whose processes all end with it' : undefined;
+    if (options.keep && owned && !keepRefused) return this.runKeeping(owned);
+    // Named before anything is signalled: what the close ended.
+    const before = owned ? (await owned.look()).processes : [];
+    // Processes that left the session's groups, found by its mark while the groups get SIGHUP.
+    let escaped: OwnedProcess[] | undefined = owned ? undefined : [];
+    const scanning = owned?.scan(CLOSE_SCAN_MS).then((look) => {
+      escaped = look.processes.filter((p) => p.pid !== this.s.shellPid);
+      for (const p of escaped) if (signalIfSame(p, 'SIGTERM')) signalIfSame(p, 'SIGCONT');
+    });
     const signalAll = async (sig: NodeJS.Signals) => {
       let checked = 0;
       for (const [pgrp, members] of await this.ownGroups()) {
@@ -86,13 +109,15 @@ export class SessionTeardown {
         }
       }
     };
-    const quiet = async () => this.s.exited() && (await this.ownGroups()).size === 0;
+    const quiet = async () => this.s.exited() && escaped !== undefined && !escaped.some(isSame) && (await this.ownGroups()).size === 0;
     const pollMs = this.s.probe ? 20 : 100;
     let survived = false;
     await signalAll('SIGHUP');
     await signalAll('SIGCONT');
     if (!(await waitUntil(quiet, CLOSE_HANGUP_MS, pollMs))) {
+      await scanning;
       await signalAll('SIGKILL');
+      for (const p of escaped ?? []) signalIfSame(p, 'SIGKILL');
       if (!this.s.exited()) {
         try {
           this.s.killShell();
@@ -106,6 +131,37 @@ export class SessionTeardown {
     if (!this.s.sandboxed) await this.stopPrivateTmuxServers();
     await this.s.startup.remove();
     if (survived) throw new Error(`processes of session ${this.s.shellPid} survived SIGKILL`);
+    const ended = new Map<number, OwnedProcess>();
+    for (const p of [...before, ...(escaped ?? [])]) if (p.pid !== this.s.shellPid && !isSame(p)) ended.set(p.pid, p);
+    return { ended: [...ended.values()].map((p) => this.s.describe(p)), kept: [], ...(keepRefused ? { keepRefused } : {}) };
+  }
+
+  /**
+   * A close that keeps the session's background processes: SIGKILL to the shell (bash forwards a
+   * SIGHUP it gets to every job; killed, it forwards nothing), SIGHUP and SIGCONT to its foreground
+   * job when one runs, SIGKILL to what of it is left after CLOSE_HANGUP_MS; every other process of
+   * the session (found by {@link OwnedProcesses.scan}) is left running and reported as kept. Once
+   * the terminal is gone, what they write to it fails (EIO): a server kept should write elsewhere.
+   */
+  private async runKeeping(owned: OwnedProcesses): Promise<CloseReport> {
+    const all = (await owned.scan(CLOSE_SCAN_MS)).processes;
+    const tpgid = readStat(this.s.shellPid)?.tpgid;
+    const foreground = tpgid !== undefined && tpgid > 0 && tpgid !== this.s.shellPid ? all.filter((p) => p.pgrp === tpgid) : [];
+    try {
+      this.s.killShell();
+    } catch {
+      // Already dead.
+    }
+    for (const p of foreground) if (signalIfSame(p, 'SIGHUP')) signalIfSame(p, 'SIGCONT');
+    const quiet = () => this.s.exited() && !foreground.some(isSame);
+    if (!(await waitUntil(quiet, CLOSE_HANGUP_MS, 20))) {
+      for (const p of foreground) signalIfSame(p, 'SIGKILL');
+      if (!(await waitUntil(quiet, CLOSE_KILL_MS, 20))) throw new Error(`the foreground job of session ${this.s.shellPid} survived SIGKILL`);
+    }
+    await this.s.startup.remove();
+    const kept = all.filter((p) => p.pid !== this.s.shellPid && !foreground.includes(p) && isSame(p));
+    for (const p of kept) this.s.log.info(`kept pid ${p.pid} of shell pid ${this.s.shellPid} running at close`);
+    return { ended: foreground.filter((p) => !isSame(p)).map((p) => this.s.describe(p)), kept: kept.map((p) => ({ ...this.s.describe(p), startTime: p.startTime })) };
   }
 
   /**

@@ -22,12 +22,13 @@ import * as vscode from 'vscode';
 import { visibleText } from '../../terminal/input/input';
 import type { Log } from '../../common/log';
 import { COMMAND } from '../../common/ids';
-import { CommandMarks, gutterMarksSupported } from '../../terminal/panel/commandMarks';
+import { CommandMarks, gutterMarksSupported, listeningNote } from '../../terminal/panel/commandMarks';
+import type { ListeningSocket } from '../../terminal/types';
 import { TerminalError } from '../../terminal/errors';
 import { PacedMirror } from '../../terminal/panel/pacedMirror';
 import { isTerminalReport } from '../../terminal/input/terminalReports';
 import { programName } from '../../terminal/input/echoOffInput';
-import type { SessionEvent } from '../../terminal/service';
+import type { CloseOutcome, SessionEvent } from '../../terminal/service';
 import type { Owner } from '../../terminal/owner';
 import type { SessionInfo } from '../../terminal/session/publishedSession';
 import { LINE_SPLIT_MARKER } from '../../terminal/output/scrollback';
@@ -197,13 +198,16 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
  * Closes one of the tools' sessions. A session the person has taken over closes only if they
  * confirm in a modal warning; `requestedBy` says who asked (e.g. "the agent (dsh_terminal_close)").
  * A dialog VS Code cannot show (it refuses modal dialogs while extension tests run) counts as no.
- * @returns what `TerminalService.close` returns.
+ * `keep` leaves the session's background processes running (CloseOptions.keep); the person is told
+ * which ones, with a way to the list of kept processes.
+ * @returns what `TerminalService.end` returns.
  * @throws TerminalError TAKEN_OVER when the person did not confirm; the service's errors otherwise.
  */
-export async function closeAgentSession(ctx: TerminalToolContext, sessionId: string, reason: string, requestedBy: string): Promise<boolean> {
+export async function closeAgentSession(ctx: TerminalToolContext, sessionId: string, reason: string, requestedBy: string, keep?: boolean): Promise<CloseOutcome> {
   // Refuses an unknown or another owner's id as close itself would.
   const session = ctx.service.info(ctx.owner, sessionId);
-  if (!session.takenOver) return ctx.service.close(ctx.owner, sessionId, reason);
+  const keeping = keep === undefined ? {} : { keep };
+  if (!session.takenOver) return told(sessionId, await ctx.service.end(ctx.owner, sessionId, reason, keeping));
   const running = session.foregroundCommand ? ` \`${session.foregroundCommand}\` is running in it.` : '';
   let pick: string | undefined;
   try {
@@ -218,7 +222,26 @@ export async function closeAgentSession(ctx: TerminalToolContext, sessionId: str
   if (pick !== 'Close Session') {
     throw new TerminalError('TAKEN_OVER', `the user has taken over session ${sessionId} and did not confirm closing it; it keeps running. Leave it to them, ask them to hand it back, or use another session`);
   }
-  return ctx.service.close(ctx.owner, sessionId, reason, { userConfirmed: true });
+  return told(sessionId, await ctx.service.end(ctx.owner, sessionId, reason, { userConfirmed: true, ...keeping }));
+}
+
+/**
+ * Tells the person about processes a close of `sessionId` left running (without waiting for them
+ * to answer), with "Show Kept Processes" (the palette command that lists and stops them).
+ * Returns `outcome`.
+ */
+export function told(sessionId: string, outcome: CloseOutcome): CloseOutcome {
+  const kept = outcome.kept ?? [];
+  if (kept.length > 0) {
+    const names = kept.slice(0, 3).map((p) => `${visibleText(p.command)} (pid ${p.pid})`).join(', ');
+    const more = kept.length > 3 ? ` and ${kept.length - 3} more` : '';
+    void vscode.window
+      .showInformationMessage(`Agent terminal ${sessionId} closed; ${kept.length === 1 ? 'this process keeps' : 'these processes keep'} running: ${names}${more}.`, 'Show Kept Processes')
+      .then((pick) => {
+        if (pick) void vscode.commands.executeCommand(COMMAND.keptProcesses);
+      });
+  }
+  return outcome;
 }
 
 function stateText(s: SessionInfo): string {
@@ -265,6 +288,9 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
   private readonly marks = new CommandMarks(80, gutterMarksSupported(vscode.version));
   /** Set when the terminal closes for a reason other than the person closing it. */
   private quiet = false;
+  /** The sockets the session's processes listened on at the latest look, and whether a look is in flight. */
+  private listening: ListeningSocket[] = [];
+  private lookingForPorts = false;
   private offering = false;
   /** What the person's terminal is given of the session's output, and when. */
   private readonly paced: PacedMirror;
@@ -290,7 +316,12 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     // Read and subscribe in one turn of the event loop, so no output falls between them.
     this.paced.push(this.marks.printedBefore(printedSoFar(ctx, session.sessionId)));
     this.output = ctx.service.onOutput(ctx.owner, session.sessionId, (text) => this.paced.push(this.marks.output(text)));
-    this.commandEvents = ctx.service.onCommand(ctx.owner, session.sessionId, (event) => this.paced.push(this.marks.event(event)));
+    // A command's status line names the ports the session's processes listened on at the latest
+    // look (read off this thread at each command boundary, so it is at most one command old).
+    this.commandEvents = ctx.service.onCommand(ctx.owner, session.sessionId, (event) => {
+      this.paced.push(this.marks.event(event, event.kind === 'start' ? undefined : listeningNote(this.listening)));
+      this.refreshListening();
+    });
     this.shownTitle = this.title(session);
     this.terminal = vscode.window.createTerminal({ name: this.shownTitle, pty: this, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
   }
@@ -324,6 +355,19 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
         this.offering = false;
         if (pick) void vscode.commands.executeCommand(COMMAND.takeOverAgentTerminal, this.sessionId);
       });
+  }
+
+  /** Looks at the session's listening sockets off this thread, one look at a time. */
+  private refreshListening(): void {
+    if (this.lookingForPorts) return;
+    this.lookingForPorts = true;
+    void this.ctx.service
+      .processes(this.ctx.owner, this.sessionId, false)
+      .then(
+        (report) => void (this.listening = report.available ? report.listening : []),
+        () => undefined,
+      )
+      .finally(() => (this.lookingForPorts = false));
   }
 
   /** The person closed the panel terminal: ask before ending the session itself. */

@@ -13,6 +13,7 @@ import type { SessionInfo } from '../../terminal/session/publishedSession';
 import { TerminalToolContext, defaultCwd } from '../tools/terminal/context';
 import { UNTRUSTED_MESSAGE } from '../tools/terminal/terminalTool';
 import { AgentTerminalPanel, closeAgentSession } from './agentTerminals';
+import { registerKeptProcessesCommand } from './keptProcessesCommand';
 import { errorMessage } from '../../common/errorMessage';
 
 /**
@@ -25,7 +26,8 @@ export const SCROLLBACK_SCHEME = 'dsh-scrollback';
 
 /**
  * Registers `dsh.openAgentTerminal` (which brings the new session's panel terminal forward through
- * `panel`), `dsh.listAgentTerminals`, `dsh.showCommandHistory`, `dsh.closeAgentTerminal`.
+ * `panel`), `dsh.listAgentTerminals`, `dsh.showCommandHistory`, `dsh.closeAgentTerminal`,
+ * `dsh.terminal.keptProcesses` (keptProcessesCommand.ts).
  */
 export function registerTerminalCommands(ctx: TerminalToolContext, panel: AgentTerminalPanel): vscode.Disposable {
   const pages = new ScrollbackDocuments(ctx);
@@ -56,6 +58,7 @@ export function registerTerminalCommands(ctx: TerminalToolContext, panel: AgentT
       await closeAgentSession(ctx, pick.sessionId, 'closed from the command palette', 'you (DSH: Close Agent Terminal)');
       void vscode.window.showInformationMessage(`DSH Bridge: agent terminal ${pick.sessionId} closed.`);
     })),
+    registerKeptProcessesCommand(ctx.service),
     pages,
   );
 }

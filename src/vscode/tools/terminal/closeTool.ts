@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { closeAgentSession } from '../../terminal/agentTerminals';
 import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
+import { closeFields } from './processLists';
 import { closeConfirmationText } from './confirmation';
 import { TerminalTool } from './terminalTool';
 import type { ToolInput } from '../../../tools/declaration';
@@ -18,21 +19,21 @@ export class CloseTool extends TerminalTool<CloseInput> {
   static readonly toolName = TERMINAL_CLOSE.name;
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CloseInput>): vscode.PreparedToolInvocation {
-    const { sessionId } = options.input;
+    const { sessionId, keep } = options.input;
     const session = this.session(sessionId);
     const where = session && this.target(session.sessionId);
     const id = session ? session.sessionId : 'unknown session';
     return {
       invocationMessage: new vscode.MarkdownString(`Closing agent terminal ${escapeMarkdown(String(sessionId))}`),
       confirmationMessages: {
-        title: `Close agent terminal ${id}?`,
-        message: new vscode.MarkdownString(closeConfirmationText(sessionId, session, where)),
+        title: keep === true ? `Close agent terminal ${id}, keeping its background processes?` : `Close agent terminal ${id}?`,
+        message: new vscode.MarkdownString(closeConfirmationText(sessionId, session, where, keep === true)),
       },
     };
   }
 
-  protected async run({ sessionId }: CloseInput) {
-    const closed = await closeAgentSession(this.ctx, sessionId, 'closed by dsh_terminal_close', 'the agent (dsh_terminal_close)');
-    return toolResult({ sessionId, closed });
+  protected async run({ sessionId, keep }: CloseInput) {
+    const outcome = await closeAgentSession(this.ctx, sessionId, 'closed by dsh_terminal_close', 'the agent (dsh_terminal_close)', keep);
+    return toolResult({ sessionId, closed: outcome.closed, ...closeFields(outcome) });
   }
 }

@@ -230,9 +230,12 @@ export function signalConfirmationText(signal: unknown, session: SessionInfo | u
  * The confirmation body of a close: the session, its name and folder, and the command still
  * running in it, if any. `session` and `where` are undefined when the session is unknown or gone.
  */
-export function closeConfirmationText(sessionId: unknown, session: SessionInfo | undefined, where: SendTarget | undefined): string {
+export function closeConfirmationText(sessionId: unknown, session: SessionInfo | undefined, where: SendTarget | undefined, keep = false): string {
   const running = session?.foregroundCommand ? ` ${inlineCode(session.foregroundCommand)} is still running.` : '';
-  return `End the shell of ${escapeMarkdown(String(sessionId))}${session ? ` (${escapeMarkdown(session.name)}${where ? `, ${folderText(where)}` : ''})` : ''} and every process it started.${running}`;
+  const what = keep
+    ? ' and its foreground command; the processes it started in the background **keep running** (list and stop them with "DSH: Kept Agent Processes")'
+    : ' and every process it started';
+  return `End the shell of ${escapeMarkdown(String(sessionId))}${session ? ` (${escapeMarkdown(session.name)}${where ? `, ${folderText(where)}` : ''})` : ''}${what}.${running}`;
 }
 
 /**

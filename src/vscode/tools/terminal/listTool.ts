@@ -3,8 +3,13 @@ import { toolResult } from '../toolResult';
 import { TerminalTool } from './terminalTool';
 import type { ToolInput } from '../../../tools/declaration';
 import { TERMINAL_LIST } from '../../../tools/declarations/terminal';
+import { processFields } from './processLists';
 
-/** `dsh_terminal_list`: the caller's sessions with their status, folder and foreground command. */
+/**
+ * `dsh_terminal_list`: the caller's sessions with their status, folder and foreground command, the
+ * ports their processes listen on and their background processes (found by each session's mark,
+ * off the extension host thread, bounded in time).
+ */
 export class ListTool extends TerminalTool<ToolInput<typeof TERMINAL_LIST>> {
   static readonly toolName = TERMINAL_LIST.name;
 
@@ -13,7 +18,9 @@ export class ListTool extends TerminalTool<ToolInput<typeof TERMINAL_LIST>> {
   }
 
   protected async run() {
-    const sessions = this.ctx.service.list(this.ctx.owner).map((s) => ({
+    const listed = this.ctx.service.list(this.ctx.owner);
+    const reports = await Promise.all(listed.map((s) => this.ctx.service.processes(this.ctx.owner, s.sessionId).catch(() => undefined)));
+    const sessions = listed.map((s, i) => ({
       sessionId: s.sessionId,
       name: s.name,
       cwd: s.cwd,
@@ -22,6 +29,7 @@ export class ListTool extends TerminalTool<ToolInput<typeof TERMINAL_LIST>> {
       foregroundCommand: s.foregroundCommand,
       sandbox: s.sandbox,
       inputRefused: s.inputRefused,
+      ...(reports[i] ? processFields(reports[i]) : {}),
     }));
     return toolResult({ sessions });
   }

@@ -3,6 +3,7 @@ import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendResult } from '../../../terminal/types';
 import { toolResult } from '../toolResult';
 import type { Approval } from './autoApproval';
+import { listeningFields } from './processLists';
 
 /**
  * The result of the tools that send or wait (`dsh_terminal_send`, `dsh_run`, `dsh_terminal_wait`):
@@ -15,6 +16,7 @@ export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSu
     waitReason: r.waitReason,
     waiting: r.waiting,
     match: r.match,
+    listened: r.listened,
     sessionStatus: r.sessionStatus,
     exitCode: r.exitCode,
     stopped: r.stopped,
@@ -31,6 +33,7 @@ export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSu
     sandbox,
     approval,
     command: r.command,
+    ...listeningFields(r.listening),
   };
   return toolResult(json, r.output);
 }

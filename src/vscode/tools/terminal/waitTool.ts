@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { compileUntil } from '../../../terminal/readiness/untilPattern';
 import { escapeMarkdown, inlineCode } from '../markdownText';
+import { TerminalError } from '../../../terminal/errors';
+import { quoteInput } from '../../../common/quoteInput';
 import { sendResult } from './sendResult';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
@@ -21,13 +23,28 @@ export class WaitTool extends TerminalTool<WaitInput> {
   /** Types nothing: no confirmation, as for reading. */
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<WaitInput>): vscode.PreparedToolInvocation {
     const { sessionId, until } = options.input;
-    const pattern = typeof until === 'string' ? ` until output matches ${inlineCode(until.slice(0, 80))}` : '';
+    const { untilListening } = options.input;
+    const pattern =
+      (typeof until === 'string' ? ` until output matches ${inlineCode(until.slice(0, 80))}` : '') +
+      (untilListening === true ? ' until a new port listens' : typeof untilListening === 'number' ? ` until port ${escapeMarkdown(String(untilListening))} listens` : '');
     return { invocationMessage: new vscode.MarkdownString(`Waiting for agent terminal ${escapeMarkdown(String(sessionId))}${pattern}`) };
   }
 
-  protected async run({ sessionId, timeoutMs, until: pattern }: WaitInput, token: vscode.CancellationToken) {
+  protected async run({ sessionId, timeoutMs, until: pattern, untilListening: listen }: WaitInput, token: vscode.CancellationToken) {
     const until = pattern === undefined ? undefined : compileUntil(pattern);
-    const r = await this.ctx.service.wait(this.ctx.owner, sessionId, { timeoutMs, until, signal: abortSignal(token) });
+    const untilListening = listeningInput(listen);
+    const r = await this.ctx.service.wait(this.ctx.owner, sessionId, { timeoutMs, until, signal: abortSignal(token), ...(untilListening === undefined ? {} : { untilListening }) });
     return sendResult(sessionId, r);
   }
+}
+
+/**
+ * The tool's `untilListening` as the service takes it: a port, `true`, or undefined (absent, null or
+ * false: no port is waited for).
+ * @throws TerminalError INVALID_ARGUMENT for anything else, naming what is valid.
+ */
+function listeningInput(value: unknown): number | true | undefined {
+  if (value === undefined || value === null || value === false) return undefined;
+  if (value === true || (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535)) return value;
+  throw new TerminalError('INVALID_ARGUMENT', `untilListening must be a port number (an integer 1..65535) or true (any new listening port) (got ${quoteInput(value)})`);
 }

@@ -1,0 +1,37 @@
+/**
+ * Where a send would go, as a confirmation shows it, and what the send then passes to be refused
+ * when that changed (RECEIVER_CHANGED). Plain Node, no `vscode` import.
+ */
+import type { ShellTraps } from './readiness/shellTraps';
+import type { ShellNames } from './readiness/shellNames';
+import { type InputReceiver, type ReceiverIdentity, receiverIdentity } from './types';
+
+/** Where a send would go, read at the moment of asking (for a confirmation). */
+export interface SendTarget {
+  /** Who would read the input now. */
+  receiver: InputReceiver;
+  /** The shell's working directory now; when it cannot be read, the one it was opened in. */
+  cwd: string;
+  /** False when `cwd` is the folder the session was opened in because the current one could not be read. */
+  cwdIsCurrent: boolean;
+  /**
+   * Set when a command may not run in `cwd`: the shell has traps that may run while a command
+   * does and change the folder (`set`, with the `trap -p` entries, see `runningTraps`), or
+   * it can no longer tell (`unknown`: its PROMPT_COMMAND was replaced). See BackendSession.traps.
+   */
+  traps?: Exclude<ShellTraps, { kind: 'none' }>;
+  /** The aliases and functions the shell defines (shellNames.ts); absent where the backend cannot tell. */
+  shellNames?: ShellNames;
+}
+
+/**
+ * What a send confirmed with `target` passes as `expectReceiver`: the receiver's identity and, when
+ * the shell itself reads the input (its prompt or continuation prompt), the folder and traps
+ * the confirmation stated, so the send is refused (RECEIVER_CHANGED) if the command would run
+ * elsewhere by then: a command confirmed earlier but run first may `cd` or set a trap.
+ */
+export function confirmedIdentity(target: SendTarget): ReceiverIdentity {
+  const identity = receiverIdentity(target.receiver);
+  if (target.receiver.kind !== 'shell-prompt' && target.receiver.kind !== 'shell-continuation') return identity;
+  return { ...identity, place: { ...(target.cwdIsCurrent ? { cwd: target.cwd } : {}), traps: target.traps ?? { kind: 'none' } } };
+}
