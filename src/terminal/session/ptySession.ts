@@ -1,11 +1,11 @@
 /**
- * A pty-bash session: the shell on its PTY, its output, its reads and signals, and admission of
+ * A PTY shell session (pty-bash, pty-zsh): the shell on its PTY, its output, its reads and signals, and admission of
  * its sends and waits. What it decides lives beside it: the marker state (shellMarkers.ts), send
  * admission (sendAdmission.ts), the send/wait state machine (activeSend.ts, which asks
  * readiness.ts and drains the PTY through ptyDrain.ts), the first prompt (sessionStartup.ts),
  * teardown (sessionTeardown.ts), and the rendering of what it returns (outputText.ts). PTY bytes
  * stay in memory; the log gets events only.
- * One concept in one file (over 400 lines): one pty-bash session.
+ * One concept in one file (over 400 lines): one PTY shell session.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -81,11 +81,11 @@ const REPORT_MAX_BYTES = NAMES_MAX_BYTES + TRAPS_MAX_BYTES;
 const STARTUP_CHECK_MS = { proc: 100, ps: 250 };
 
 /**
- * One pty-bash session: a bash on its own PTY with the controlled prompt. It feeds the PTY's
+ * One PTY shell session: a bash or zsh on its own PTY with the controlled prompt. It feeds the PTY's
  * output through the marker parser into the scrollback, the active send's viewport and the output
  * listeners, decides each send's readiness (readiness.ts), and closes with the session teardown.
  */
-export class PtyBashSession implements BackendSession {
+export class PtyShellSession implements BackendSession {
   motd = '';
   /** Set by the backend: started outside the agent sandbox on a confirmed grant while the sandbox was on. */
   outsideApproved = false;
@@ -164,6 +164,7 @@ export class PtyBashSession implements BackendSession {
    * @param startup the session's private folder, removed when it closes.
    * @param sandbox the sandbox the shell runs in (its summary, and what to call once it closed).
    * @param renderThread renders model text off this thread (send results, readAsync).
+   * @param shell the shell's name (`bash`, `zsh`), the executable started and its arguments.
    */
   constructor(
     private readonly term: IPty,
@@ -172,9 +173,10 @@ export class PtyBashSession implements BackendSession {
     private readonly config: TerminalConfig,
     private readonly log: Log,
     private readonly probe: boolean,
-    private readonly startup: StartupDir,
+    startup: StartupDir,
     readonly sandboxed: { summary: SandboxSummary; release(): void } | undefined,
     private readonly renderThread: ScreenTextThread,
+    readonly shell: { name: string; executable: string; args: readonly string[] },
   ) {
     this.parser = new MarkerParser(nonce);
     this.scrollback = new Scrollback({
@@ -652,13 +654,13 @@ export class PtyBashSession implements BackendSession {
 
   /**
    * In a sandbox the shell is a descendant of node-pty's child, in the same session. At its first
-   * prompt an interactive bash holds the terminal's foreground in a process group of its own, so
+   * prompt an interactive bash or zsh holds the terminal's foreground in a process group of its own, so
    * the foreground group names it; its command line must be the one the session started.
    */
   private locateSandboxedShell(): TerminalError | undefined {
     const tpgid = readStat(this.leaderPid)?.tpgid;
     const args = tpgid !== undefined && tpgid > 0 ? proc.procArgs(tpgid) : undefined;
-    if (tpgid === undefined || args === undefined || !args.endsWith(` --rcfile ${this.startup.rcFile} -i`)) {
+    if (tpgid === undefined || args === undefined || !args.endsWith(` ${this.shell.args.join(' ')}`)) {
       return new TerminalError('SPAWN_FAILED', `the sandboxed shell reached its first prompt but does not hold the terminal's foreground (foreground group ${tpgid ?? 'unknown'}); the session is ended`);
     }
     this.shellPid = tpgid;
@@ -780,7 +782,7 @@ export class PtyBashSession implements BackendSession {
   /** The shell is named by its executable (its command line holds our rc path); others in full. */
   private commandOf(pid: number): string {
     // The shell's short name, while it is still the shell started (a stand-in may write it into its comm).
-    if (pid === this.shellPid && readStat(pid)?.comm === path.basename(this.config.shell) && !this.shellReplaced()) return path.basename(this.config.shell);
+    if (pid === this.shellPid && readStat(pid)?.comm === path.basename(this.shell.executable) && !this.shellReplaced()) return path.basename(this.shell.executable);
     return proc.commandLine(pid, readStat(pid)?.comm ?? '');
   }
 
