@@ -143,31 +143,51 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
     'typeset -g __dsh_seq=0 __dsh_le=e',
     `typeset -g __dsh_ps1=$'${m}P;%?;\${__dsh_seq};\${__dsh_le}\\a%}${PROMPT_TEXT}'`,
     `typeset -g __dsh_ps2=$'${m}C\\a%}${CONTINUATION_TEXT}'`,
+    `typeset -g __dsh_sp=$'${m}S;\${__dsh_seq}\\a%}'`,
     `typeset -g __dsh_tmux_due=1`,
     `__dsh_tmux() { [[ "\${TMUX_TMPDIR-}" == ${privateTmux} ]] && ${restoreTmux}; return 0; }`,
     // The traps report: the prompt's number before this prompt, then what `trap` prints (zsh
     // prints `trap -- 'action' NAME` entries and the TRAPxxx functions in full).
     `__dsh_report() { emulate -L zsh; { builtin printf '%s\\n' "$__dsh_seq"; builtin trap; } >| ${traps}; return 0; } 2>/dev/null`,
+    // Kept first among the precmd hooks: what the others print is the person's prompt drawing
+    // (a theme's first line), which the controlled prompt replaces. Standard output goes to
+    // /dev/null until the last hook (or, should that not run, the next command's preexec) puts
+    // it back; their standard error stays (direnv's messages, errors).
+    '__dsh_quiet() { [[ -n ${__dsh_out-} ]] || exec {__dsh_out}>&1 >/dev/null; return 0; } 2>/dev/null',
+    // Two execs: zsh 5.9 left standard output unredirected at the next `{name}>&1` after one
+    // `exec >&$fd {name}>&-`.
+    '__dsh_loud() { if [[ -n ${__dsh_out-} ]]; then exec >&$__dsh_out; exec {__dsh_out}>&-; unset __dsh_out; fi; return 0; } 2>/dev/null',
     [
       '__dsh_precmd() {',
+      '  __dsh_loud',
       '  __dsh_report',
       '  builtin setopt prompt_subst prompt_percent no_prompt_sp no_prompt_cr no_prompt_bang',
       '  __dsh_seq=$(( __dsh_seq + 1 ))',
       '  if [[ -o zle ]]; then __dsh_le=e; else __dsh_le=n; fi',
       '  PS1=$__dsh_ps1 PS2=$__dsh_ps2 RPROMPT= RPROMPT2= PROMPT_EOL_MARK=',
-      '  builtin typeset -g +x PS1 PS2 RPROMPT RPROMPT2 __dsh_ps1 __dsh_ps2 __dsh_seq __dsh_le',
-      '  precmd_functions=(${precmd_functions:#__dsh_precmd} __dsh_precmd)',
-      '  preexec_functions=(${preexec_functions:#__dsh_preexec} __dsh_preexec)',
+      // The correction question (SPROMPT) starts with the start marker: zsh asks it after the
+      // line was read and before preexec, and then reads the answer itself, as a program would.
+      '  [[ ${SPROMPT-} == *__dsh_n* ]] || SPROMPT=$__dsh_sp${SPROMPT-"zsh: correct \'%R\' to \'%r\' [nyae]? "}',
+      '  builtin typeset -g +x PS1 PS2 RPROMPT RPROMPT2 SPROMPT __dsh_ps1 __dsh_ps2 __dsh_sp __dsh_seq __dsh_le',
+      '  __dsh_order',
       '  if [[ -n ${__dsh_tmux_due-} ]]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi',
       '  return 0',
       '} 2>/dev/null',
     ].join('\n'),
     // Printed on the shell's stderr (as bash prints PS0), through descriptor 9 while stderr is on
     // /dev/null, so XTRACE traces none of it.
-    `__dsh_preexec() { { builtin printf '\\e]${MARKER_OSC};%s;S;%s\\a' "\${__dsh_n[@]}" "$__dsh_seq" >&9; } 9>&2 2>/dev/null; }`,
-    'typeset -ga precmd_functions preexec_functions',
-    'precmd_functions+=(__dsh_precmd)',
-    'preexec_functions+=(__dsh_preexec)',
+    `__dsh_preexec() { __dsh_loud; { builtin printf '\\e]${MARKER_OSC};%s;S;%s\\a' "\${__dsh_n[@]}" "$__dsh_seq" >&9; } 9>&2 2>/dev/null; }`,
+    // The hook arrays, ordered in zsh's own syntax whatever options (KSH_ARRAYS, SH_GLOB) are set.
+    [
+      '__dsh_order() {',
+      '  emulate -L zsh',
+      '  typeset -ga precmd_functions preexec_functions',
+      '  precmd_functions=(__dsh_quiet ${${precmd_functions:#__dsh_quiet}:#__dsh_precmd} __dsh_precmd)',
+      '  preexec_functions=(${preexec_functions:#__dsh_preexec} __dsh_preexec)',
+      '  return 0',
+      '} 2>/dev/null',
+    ].join('\n'),
+    '__dsh_order',
     '',
   ].join('\n');
   return { '.zshenv': zshenv, '.zprofile': zprofile, '.zshrc': zshrc, '.zlogin': zlogin };
