@@ -245,7 +245,7 @@ export class TerminalService implements Disposable {
     o.opening++;
     try {
       const outsideSandbox = grant.outsideSandbox === true;
-      const session = await backend.spawn({ cwd: options.cwd, exactCwd: options.exactCwd, env: options.env, cols: options.cols, rows: options.rows, ...(outsideSandbox ? { outsideSandbox } : {}) }, options.signal);
+      const session = await backend.spawn({ cwd: options.cwd, exactCwd: options.exactCwd, env: options.env, cols: options.cols, rows: options.rows, ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}), ...(outsideSandbox ? { outsideSandbox } : {}) }, options.signal);
       if (o.disposed) {
         // Create-then-publish: an owner that went away never sees the session; it is closed here.
         const reason = new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');

@@ -18,7 +18,7 @@ import { PtyShellSession } from './ptySession';
 import { ScreenTextThread } from '../output/screenTextThread';
 import { sessionEnv } from './sessionEnv';
 import { createStartupDir } from './sessionStartup';
-import { type ShellDialect, shellExecutable } from './shellDialect';
+import { type ShellDialect, drivenShell, shellExecutable } from './shellDialect';
 import type { SandboxPolicy } from '../sandbox/policy';
 import type { SandboxPolicyUse } from '../sandbox/policySource';
 import type { SandboxRuntime, SandboxedShell } from '../sandbox/runtime';
@@ -89,7 +89,10 @@ export class PtyShellBackend implements TerminalBackend {
     const nonce = randomBytes(8).toString('hex');
     const startup = createStartupDir(this.dialect.rcName);
     const cwd = spec.cwd ?? os.homedir();
-    const shell = shellExecutable(this.dialect.name, config.shell);
+    if (spec.shellPath !== undefined && drivenShell(spec.shellPath) !== this.dialect.name) {
+      throw new TerminalError('INVALID_ARGUMENT', `shellPath ${JSON.stringify(spec.shellPath)} is not ${this.dialect.name}; the ${this.type} backend starts ${this.dialect.name} only`);
+    }
+    const shell = spec.shellPath ?? shellExecutable(this.dialect.name, config.shell);
     let prepared: { args: string[]; env: Record<string, string> };
     const baseEnv = sessionEnv(config.env, spec.env);
     try {

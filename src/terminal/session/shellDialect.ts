@@ -32,10 +32,19 @@ export interface ShellDialect {
 }
 
 /**
+ * The shell a path or name stands for: `bash` or `zsh` when its file name is that shell (a
+ * version suffix allowed: `zsh-5.9`, `bash5`; a login dash `-zsh` too), undefined otherwise.
+ */
+export function drivenShell(executable: string): ShellName | undefined {
+  const base = path.basename(executable.trim()).replace(/^-/, '').replace(/\.exe$/i, '');
+  return DRIVEN_SHELLS.find((name) => new RegExp(`^${name}(?:-?\\d[\\d.]*)?$`).test(base));
+}
+
+/**
  * The executable a backend of shell `name` starts: the configured shell (`dsh.terminal.shell`, a
- * path or a name) when its file name is exactly `name` (`zsh`, `/bin/zsh`), else `name` looked up
- * on PATH.
+ * path or a name) when it stands for `name` ({@link drivenShell}: `zsh`, `/bin/zsh`, `zsh-5.9`),
+ * else `name` looked up on PATH.
  */
 export function shellExecutable(name: ShellName, configured: string): string {
-  return path.basename(configured) === name ? configured : name;
+  return drivenShell(configured) === name ? configured : name;
 }

@@ -154,9 +154,11 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
     // /dev/null until the last hook (or, should that not run, the next command's preexec) puts
     // it back; their standard error stays (direnv's messages, errors).
     '__dsh_quiet() { [[ -n ${__dsh_out-} ]] || exec {__dsh_out}>&1 >/dev/null; return 0; } 2>/dev/null',
-    // Two execs: zsh 5.9 left standard output unredirected at the next `{name}>&1` after one
+    // Standard output is put back only while it is still /dev/null: a hook that moved it itself
+    // (an instant prompt giving back the output it held during startup) keeps its own. Two execs:
+    // zsh 5.9 left standard output unredirected at the next `{name}>&1` after one
     // `exec >&$fd {name}>&-`.
-    '__dsh_loud() { if [[ -n ${__dsh_out-} ]]; then exec >&$__dsh_out; exec {__dsh_out}>&-; unset __dsh_out; fi; return 0; } 2>/dev/null',
+    '__dsh_loud() { if [[ -n ${__dsh_out-} ]]; then [[ /dev/fd/1 -ef /dev/null ]] && exec >&$__dsh_out; exec {__dsh_out}>&-; unset __dsh_out; fi; return 0; } 2>/dev/null',
     [
       '__dsh_precmd() {',
       '  __dsh_loud',
