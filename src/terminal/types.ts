@@ -320,6 +320,8 @@ export interface SpawnSpec {
 export interface BackendSession {
   /** Output shown before the first prompt (bounded), e.g. a message of the day. */
   readonly motd: string;
+  /** The shell the session runs (`bash`, `zsh`); absent for a backend that names none. */
+  readonly shellName?: string;
   /** Working directory the shell started in. */
   readonly cwd: string;
   /** The agent sandbox the session runs in; absent when it runs outside any sandbox. */

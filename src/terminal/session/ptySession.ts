@@ -243,6 +243,11 @@ export class PtyShellSession implements BackendSession {
     return fresh;
   }
 
+  /** The shell's name (`bash`, `zsh`). */
+  get shellName(): string {
+    return this.shell.name;
+  }
+
   status(): SessionStatus {
     return this.exitStatus ?? { kind: 'running' };
   }

@@ -14,6 +14,7 @@ export class ListTool extends TerminalTool<Record<string, never>> {
     const sessions = this.ctx.service.list(this.ctx.owner).map((s) => ({
       sessionId: s.sessionId,
       name: s.name,
+      shell: s.shell,
       cwd: s.cwd,
       sessionStatus: s.sessionStatus,
       busy: s.busy,
