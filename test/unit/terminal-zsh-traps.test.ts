@@ -246,3 +246,39 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     assert.equal(h.service.sendTarget(h.owner, id).traps, undefined);
   });
 });
+
+describe('pty-zsh on the portable path (ps(1), no /proc probe: as on macOS)', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  beforeEach(() => {
+    h = harness({ quietThresholdMs: 3_000 }, { probe: false }, 'zsh');
+  });
+  afterEach(async () => h.dispose());
+
+  it('the controlled prompt alone answers: output, exit codes, continuation, printf without a newline', async () => {
+    const { sessionId } = await h.service.open(h.owner, {});
+    const send = (input: string) => h.service.send(h.owner, sessionId, { input, timeoutMs: 15_000 });
+    const r = await send('echo hello');
+    assert.equal(r.probe, 'unavailable');
+    assert.deepEqual([r.waitReason, r.waiting, r.output, r.exitCode], ['stdin_read', 'shell-prompt', 'hello', 0]);
+    assert.equal((await send('printf hello')).output, 'hello');
+    assert.equal((await send('false')).exitCode, 1);
+    const open = await send(`echo "unterminated`);
+    assert.equal(open.waiting, 'shell-continuation');
+    assert.equal(h.service.signal(h.owner, sessionId, 'SIGINT').delivered, true);
+    assert.equal((await send('echo back')).output, 'back');
+  });
+
+  it('a program waiting for input without a probe: inferred_idle after the quiet threshold, never a false shell prompt', async () => {
+    const { sessionId } = await h.service.open(h.owner, {});
+    const r = await h.service.send(h.owner, sessionId, { input: `python3 -c "input('Name: ')"`, timeoutMs: 15_000 });
+    assert.equal(r.waitReason, 'inferred_idle');
+    assert.match(r.output, /Name: $/);
+    h.service.signal(h.owner, sessionId, 'SIGINT');
+  });
+
+  it('a .zshrc that execs another shell is told through ps(1)', async () => {
+    const home = homeWith(h.tmp, { '.zshrc': 'exec sleep 60\n' });
+    await assert.rejects(h.service.open(h.owner, { env: { HOME: home } }), (e: Error & { code?: string }) => e.code === 'SPAWN_FAILED' && /sleep 60/.test(e.message));
+  });
+});
