@@ -7,7 +7,7 @@ import { ApprovalThread } from './approval/approvalThread';
 import * as vscode from 'vscode';
 import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/bash/ptyBash';
 import { PtyZshBackend } from './terminal/zsh/ptyZsh';
-import { currentShellChoice } from './vscode/terminal/shellSettings';
+import { currentShellChoice, preventShellHistory } from './vscode/terminal/shellSettings';
 import { TerminalService } from './terminal/service';
 import { loadExtensionNodePty } from './vscode/terminal/nodePtyLoader';
 import { TerminalSettings } from './vscode/terminal/terminalSettings';
@@ -87,7 +87,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   } else {
     try {
       const { pty } = loadExtensionNodePty(log);
-      const backendOptions = { sandbox: { runtime: sandboxRuntime, policy: (use: SandboxPolicyUse) => sandbox.policy(use) } };
+      const backendOptions = { sandbox: { runtime: sandboxRuntime, policy: (use: SandboxPolicyUse) => sandbox.policy(use) }, preventShellHistory };
       context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log, backendOptions)));
       context.subscriptions.push(service.registerBackend(new PtyZshBackend(pty, () => settings.value, log, backendOptions)));
     } catch (error) {

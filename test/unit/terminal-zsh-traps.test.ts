@@ -282,3 +282,31 @@ describe('pty-zsh on the portable path (ps(1), no /proc probe: as on macOS)', fu
     await assert.rejects(h.service.open(h.owner, { env: { HOME: home } }), (e: Error & { code?: string }) => e.code === 'SPAWN_FAILED' && /sleep 60/.test(e.message));
   });
 });
+
+describe("chat.tools.terminal.preventShellHistory in both shells (the person's HISTFILE)", function () {
+  this.timeout(60_000);
+  const rc = {
+    bash: 'HISTFILE=~/.bash_history\nHISTSIZE=100\nPROMPT_COMMAND="history -a${PROMPT_COMMAND:+;$PROMPT_COMMAND}"\n',
+    zsh: 'HISTFILE=~/.zsh_history\nHISTSIZE=100\nSAVEHIST=100\nsetopt inc_append_history\n',
+  };
+  for (const shell of ['bash', 'zsh'] as const) {
+    for (const prevent of [true, false]) {
+      it(`${shell}, preventShellHistory ${prevent}: the agent's command ${prevent ? 'never reaches' : 'reaches'} the history file`, async () => {
+        const h = harness({}, { preventShellHistory: () => prevent }, shell);
+        try {
+          const file = shell === 'zsh' ? '.zsh_history' : '.bash_history';
+          const home = homeWith(h.tmp, { [shell === 'zsh' ? '.zshrc' : '.bashrc']: rc[shell], [file]: '' });
+          const { sessionId } = await h.service.open(h.owner, { env: { HOME: home }, cwd: home });
+          await h.service.send(h.owner, sessionId, { input: 'echo agent-history-probe' });
+          await h.service.send(h.owner, sessionId, { input: 'echo next' });
+          await h.service.close(h.owner, sessionId);
+          const saved = fs.readFileSync(path.join(home, file), 'utf8');
+          if (prevent) assert.doesNotMatch(saved, /agent-history-probe/);
+          else assert.match(saved, /agent-history-probe/);
+        } finally {
+          await h.dispose();
+        }
+      });
+    }
+  }
+});

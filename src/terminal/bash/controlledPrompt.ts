@@ -136,7 +136,7 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     '__dsh_startup done',
     'unset -f __dsh_startup',
     `__dsh_tmux() { [ "\${TMUX_TMPDIR-}" = ${privateTmux} ] && ${restoreTmux}; return 0; }`,
-    'unset HISTFILE',
+    ...(startup.keepHistoryFile ? [] : ['unset HISTFILE']),
     "bind 'set enable-bracketed-paste off' 2>/dev/null",
     "bind 'set enable-active-region off' 2>/dev/null",
     // 8-bit characters are characters, in any locale: with convert-meta on (readline's default

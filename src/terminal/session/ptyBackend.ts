@@ -50,6 +50,11 @@ export interface PtyBackendOptions {
    * else renders run on the caller's thread (the sources run by a test runner have no bundle).
    */
   renderWorkerEntry?: string;
+  /**
+   * Whether the session's commands stay out of the person's shell history file, read at each
+   * spawn (VS Code's `chat.tools.terminal.preventShellHistory`). Default: always.
+   */
+  preventShellHistory?: () => boolean;
 }
 
 /**
@@ -60,6 +65,7 @@ export class PtyShellBackend implements TerminalBackend {
   readonly type: string;
   private readonly probe: boolean;
   private readonly sandbox: PtyBackendOptions['sandbox'];
+  private readonly preventShellHistory: () => boolean;
   private protectionLogged = false;
   /** Renders the model text of every session of this backend (screenTextThread.ts). */
   private readonly renderThread: ScreenTextThread;
@@ -74,6 +80,7 @@ export class PtyShellBackend implements TerminalBackend {
     this.type = `pty-${dialect.name}`;
     this.probe = options.probe ?? proc.probeAvailable();
     this.sandbox = options.sandbox;
+    this.preventShellHistory = options.preventShellHistory ?? (() => true);
     const bundled = path.join(__dirname, 'screenTextWorker.js');
     this.renderThread = new ScreenTextThread(options.renderWorkerEntry ?? (fs.existsSync(bundled) ? bundled : undefined), { log });
   }
@@ -104,6 +111,7 @@ export class PtyShellBackend implements TerminalBackend {
           privateTmuxTmpdir: startup.tmuxTmpdir,
           userTmuxTmpdir: baseEnv.TMUX_TMPDIR,
           ...(spec.exactCwd && spec.cwd !== undefined ? { startFolder: spec.cwd } : {}),
+          ...(this.preventShellHistory() ? {} : { keepHistoryFile: true }),
         },
         baseEnv,
       );

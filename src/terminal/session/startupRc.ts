@@ -27,6 +27,12 @@ export interface StartupRcOptions {
    * The real path the shell must start in (see {@link START_FOLDER_MOVED}); undefined: not checked.
    */
   startFolder?: string;
+  /**
+   * Let the session's commands reach the person's history file (`HISTFILE` as their startup files
+   * set it), as VS Code does when `chat.tools.terminal.preventShellHistory` is false. Default: the
+   * rc unsets `HISTFILE` after the startup files, so no command of the session is saved.
+   */
+  keepHistoryFile?: boolean;
 }
 
 /**

@@ -59,8 +59,9 @@ export const USER_ZDOTDIR_VARIABLE = 'DSH_BRIDGE_USER_ZDOTDIR';
  *   line (the switches would fill the output), and pasted text is not highlighted
  *   (`zle_highlight` paste:none). `edit-command-line` (the line run through an editor) is made a
  *   beep.
- * - History: HISTFILE is unset, so nothing the session runs reaches the person's history file; a
- *   command with a leading space stays out of the session's own history (HIST_IGNORE_SPACE).
+ * - History: HISTFILE is unset (unless `keepHistoryFile`), so nothing the session runs reaches the
+ *   person's history file; a command with a leading space stays out of the session's own history
+ *   (HIST_IGNORE_SPACE).
  * - Spelling correction (`setopt correct`) asks at the terminal before the command runs: zsh is
  *   then the foreground process reading its terminal after the start marker, which the session
  *   reports as a program waiting for input (the shell's own `read`, as in bash).
@@ -130,7 +131,7 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
     // Also set at once: zsh draws PROMPT_SP's mark before the first precmd runs.
     'builtin setopt no_prompt_sp no_prompt_cr',
     'PROMPT_EOL_MARK=',
-    'unset HISTFILE',
+    ...(startup.keepHistoryFile ? [] : ['unset HISTFILE']),
     'setopt hist_ignore_space',
     'unset zle_bracketed_paste',
     'zle_highlight+=(paste:none)',

@@ -1,6 +1,7 @@
 /**
- * The settings the shell choice reads (terminal/shellChoice.ts), read at each open: the person's
- * `dsh.terminal.shell`, VS Code's agent terminal profile, the default terminal profile, `$SHELL`.
+ * The shell settings read at each open: what the shell choice reads (terminal/shellChoice.ts: the
+ * person's `dsh.terminal.shell`, VS Code's agent terminal profile, the default terminal profile,
+ * `$SHELL`), and whether agent commands stay out of the person's history file.
  */
 import * as vscode from 'vscode';
 import { TERMINAL_SETTINGS_SECTION } from '../../common/ids';
@@ -30,4 +31,12 @@ export function currentShellChoice(): ShellChoice {
     profiles: objectSetting<Record<string, TerminalProfileSetting>>(terminal.get<unknown>(`profiles.${os}`)),
     envShell: process.env.SHELL,
   });
+}
+
+/**
+ * VS Code's `chat.tools.terminal.preventShellHistory` (default true: agent commands never reach the
+ * person's history file); true where VS Code does not register it (1.100) or it is not a boolean.
+ */
+export function preventShellHistory(): boolean {
+  return vscode.workspace.getConfiguration('chat.tools.terminal').get<unknown>('preventShellHistory') !== false;
 }
