@@ -393,7 +393,7 @@ export class PtyShellSession implements BackendSession {
       const onAbort = () => done(new TerminalError('SPAWN_FAILED', `opening the session was cancelled: ${errorMessage(signal?.reason)}`));
       signal?.addEventListener('abort', onAbort);
       this.firstPromptWaiter = () => {
-        if (this.exitStatus) done(this.startupWatch.startFolderError(this.cwd) ?? new TerminalError('SPAWN_FAILED', `the shell exited before its first prompt (${statusText(this.exitStatus)}, ${this.startupWatch.stage()})`));
+        if (this.exitStatus) done(this.startupWatch.startFolderError(this.cwd) ?? this.startupWatch.tooOldError() ?? new TerminalError('SPAWN_FAILED', `the shell exited before its first prompt (${statusText(this.exitStatus)}, ${this.startupWatch.stage()})`));
         else if (this.markers.promptSeq > 0 && this.markers.promptTextSeen) done();
       };
     });

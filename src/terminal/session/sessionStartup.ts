@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { TerminalError } from '../errors';
 import * as proc from '../../proc/procProbe';
 import { SESSION_GUARD_VARIABLE } from './sessionEnv';
-import { START_FOLDER_MOVED } from './startupRc';
+import { SHELL_TOO_OLD, START_FOLDER_MOVED } from './startupRc';
 import { PATH_QUOTE_UNITS, quoteInput } from '../../common/quoteInput';
 import { readRegularFileHead } from '../../common/regularFileHead';
 
@@ -154,6 +154,20 @@ export class StartupWatch {
     return new TerminalError(
       'RECEIVER_CHANGED',
       `no session was opened: the shell was to start in ${quoteInput(folder, PATH_QUOTE_UNITS)}, but found itself in ${quoteInput(found, PATH_QUOTE_UNITS)} (a folder in the path was replaced by a symbolic link after the folder was checked, or the folder is not visible where the shell runs, as in a sandbox that hides it); it ended before any startup file ran. Call dsh_terminal_open again to confirm where the session starts`,
+    );
+  }
+
+  /**
+   * The SPAWN_FAILED error of a shell that ended because it is too old for the controlled prompt
+   * (see SHELL_TOO_OLD in startupRc.ts), naming its version and what to do; undefined otherwise.
+   */
+  tooOldError(): TerminalError | undefined {
+    const line = this.progress().find((l) => l.startsWith(`${SHELL_TOO_OLD} `));
+    if (line === undefined) return undefined;
+    const version = line.slice(SHELL_TOO_OLD.length + 1);
+    return new TerminalError(
+      'SPAWN_FAILED',
+      `no session was opened: bash ${version} is older than 4.4, which agent sessions need (it has no PS0, so the start of a command could not be told; macOS's own /bin/bash is 3.2). Use zsh (dsh.terminal.shell "zsh", macOS's default shell), or install a newer bash (Homebrew: brew install bash) and set dsh.terminal.shell to its path`,
     );
   }
 
