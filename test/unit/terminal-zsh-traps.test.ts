@@ -114,6 +114,16 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     assert.deepEqual(r.sessionStatus, { kind: 'exited', exitCode: 1, signal: null });
   });
 
+  it('XTRACE (set -x): the prompt\'s own hooks trace nothing into the output', async () => {
+    await openWith({});
+    await send('set -x');
+    const r = await send('echo traced');
+    assert.equal(r.waiting, 'shell-prompt');
+    assert.deepEqual(r.output.split('\n').filter((l) => !/^\+zsh:\d+> echo traced$/.test(l)), ['traced']);
+    await send('set +x');
+    assert.equal((await send('echo quiet')).output, 'quiet');
+  });
+
   it('NO_NOTIFY: a background job\'s end is reported before the next prompt, and readiness holds', async () => {
     await openWith({ '.zshrc': 'setopt no_notify\n' });
     const bg = await send('sleep 0.3 &');

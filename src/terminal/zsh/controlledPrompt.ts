@@ -47,10 +47,11 @@ export const USER_ZDOTDIR_VARIABLE = 'DSH_BRIDGE_USER_ZDOTDIR';
  *   `__dsh_n`, which PS1 names as `${__dsh_n[@]}` (the same under KSH_ARRAYS): zsh never exports an
  *   array, so neither ALL_EXPORT nor `export PS1` hands it to a program. Every prompt variable is
  *   un-exported at each prompt.
- * - The hooks' own commands never fail and never trace: their function definitions redirect
- *   stderr to /dev/null (XTRACE then traces nothing of them) and they run under `emulate -L zsh`
- *   for the report, so ERR_EXIT, NO_UNSET, KSH_ARRAYS, SH_WORD_SPLIT or PRINT_EXIT_VALUE set by a
- *   command change nothing in them.
+ * - The hooks' own commands never fail and never trace: each hook's body is one group with stderr
+ *   on /dev/null, where XTRACE's lines go too (a redirection on the function's definition is not
+ *   applied when zsh calls a hook), and the report and the hook order run under `emulate -L zsh`,
+ *   so ERR_EXIT, NO_UNSET, KSH_ARRAYS, SH_WORD_SPLIT or PRINT_EXIT_VALUE set by a command change
+ *   nothing in them.
  * - zle: the private kill-line key is bound to `.kill-whole-line` and the paste brackets to
  *   `.bracketed-paste` in the emacs, viins and vicmd keymaps. The dot names zle's builtin widgets,
  *   which no plugin can wrap or redefine (bracketed-paste-magic, url-quote-magic,
@@ -149,19 +150,20 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
     `__dsh_tmux() { [[ "\${TMUX_TMPDIR-}" == ${privateTmux} ]] && ${restoreTmux}; return 0; }`,
     // The traps report: the prompt's number before this prompt, then what `trap` prints (zsh
     // prints `trap -- 'action' NAME` entries and the TRAPxxx functions in full).
-    `__dsh_report() { emulate -L zsh; { builtin printf '%s\\n' "$__dsh_seq"; builtin trap; } >| ${traps}; return 0; } 2>/dev/null`,
+    `__dsh_report() { { emulate -L zsh; { builtin printf '%s\\n' "$__dsh_seq"; builtin trap; } >| ${traps}; return 0; } 2>/dev/null; }`,
     // Kept first among the precmd hooks: what the others print is the person's prompt drawing
     // (a theme's first line), which the controlled prompt replaces. Standard output goes to
     // /dev/null until the last hook (or, should that not run, the next command's preexec) puts
     // it back; their standard error stays (direnv's messages, errors).
-    '__dsh_quiet() { [[ -n ${__dsh_out-} ]] || exec {__dsh_out}>&1 >/dev/null; return 0; } 2>/dev/null',
+    '__dsh_quiet() { { [[ -n ${__dsh_out-} ]] || exec {__dsh_out}>&1 >/dev/null; return 0; } 2>/dev/null; }',
     // Standard output is put back only while it is still /dev/null: a hook that moved it itself
     // (an instant prompt giving back the output it held during startup) keeps its own. Two execs:
     // zsh 5.9 left standard output unredirected at the next `{name}>&1` after one
     // `exec >&$fd {name}>&-`.
-    '__dsh_loud() { if [[ -n ${__dsh_out-} ]]; then [[ /dev/fd/1 -ef /dev/null ]] && exec >&$__dsh_out; exec {__dsh_out}>&-; unset __dsh_out; fi; return 0; } 2>/dev/null',
+    '__dsh_loud() { { if [[ -n ${__dsh_out-} ]]; then [[ /dev/fd/1 -ef /dev/null ]] && exec >&$__dsh_out; exec {__dsh_out}>&-; unset __dsh_out; fi; return 0; } 2>/dev/null; }',
     [
       '__dsh_precmd() {',
+      '  {',
       '  __dsh_loud',
       '  __dsh_report',
       '  builtin setopt prompt_subst prompt_percent no_prompt_sp no_prompt_cr no_prompt_bang',
@@ -175,20 +177,23 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
       '  __dsh_order',
       '  if [[ -n ${__dsh_tmux_due-} ]]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi',
       '  return 0',
-      '} 2>/dev/null',
+      '  } 2>/dev/null',
+      '}',
     ].join('\n'),
     // Printed on the shell's stderr (as bash prints PS0), through descriptor 9 while stderr is on
     // /dev/null, so XTRACE traces none of it.
-    `__dsh_preexec() { __dsh_loud; { builtin printf '\\e]${MARKER_OSC};%s;S;%s\\a' "\${__dsh_n[@]}" "$__dsh_seq" >&9; } 9>&2 2>/dev/null; }`,
+    `__dsh_preexec() { { __dsh_loud; __dsh_order; builtin printf '\\e]${MARKER_OSC};%s;S;%s\\a' "\${__dsh_n[@]}" "$__dsh_seq" >&9; return 0; } 9>&2 2>/dev/null; }`,
     // The hook arrays, ordered in zsh's own syntax whatever options (KSH_ARRAYS, SH_GLOB) are set.
     [
       '__dsh_order() {',
+      '  {',
       '  emulate -L zsh',
       '  typeset -ga precmd_functions preexec_functions',
       '  precmd_functions=(__dsh_quiet ${${precmd_functions:#__dsh_quiet}:#__dsh_precmd} __dsh_precmd)',
       '  preexec_functions=(${preexec_functions:#__dsh_preexec} __dsh_preexec)',
       '  return 0',
-      '} 2>/dev/null',
+      '  } 2>/dev/null',
+      '}',
     ].join('\n'),
     '__dsh_order',
     '',
