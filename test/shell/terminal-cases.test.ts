@@ -272,6 +272,16 @@ for (const shell of ['bash', 'zsh'] as const satisfies readonly ShellName[]) {
       assert.equal((await send('printf hello')).output, 'hello');
     });
 
+    it('a read at an idle prompt ends with the last output line, rendered and raw (the prompt is owed until text follows it)', async () => {
+      await open();
+      await send(`python3 -c "print('\\x1b[31mred\\x1b[0m plain')"`);
+      assert.equal(h.service.read(h.owner, id, { count: 1 }).text, 'red plain');
+      assert.equal(h.service.read(h.owner, id, { count: 1, raw: true }).text, '\x1b[31mred\x1b[0m plain');
+      await send('seq 1 20');
+      assert.equal(h.service.read(h.owner, id, { count: 1 }).text, '20');
+      assert.equal(h.service.read(h.owner, id, { count: 3 }).text, '18\n19\n20');
+    });
+
     it('C36 an rc that sleeps before exporting READY: open waits for the first prompt', async () => {
       const home = homeWithRc(h.tmp, 'sleep 2; export READY=1\n', shell);
       await open({ env: { HOME: home } });

@@ -35,6 +35,7 @@ import { SessionProcessTree } from '../../proc/processTree';
 import type { SandboxSummary } from '../sandbox/policy';
 import { type RenderedScreen, TextRenderer } from '../output/screenText';
 import { TerminalModes } from '../output/terminalModes';
+import { onlyControls } from '../output/onlyControls';
 import type { ScreenTextThread } from '../output/screenTextThread';
 import { Scrollback, tailByBytes } from '../output/scrollback';
 import { SearchRequest, SearchResult, searchScrollback } from '../output/scrollbackSearch';
@@ -124,6 +125,10 @@ export class PtyShellSession implements BackendSession {
   private readonly commandListeners = new Set<(event: CommandEvent) => void>();
   private readonly markers = new ShellMarkers();
   private scrollbackOwesPrompt = false;
+  /** The scrollback's text ends with a line end (or is empty). */
+  private scrollbackAtLineStart = true;
+  /** Control sequences held back from the scrollback until text follows them (see onText). */
+  private heldControls = '';
   private lastDataAt = Date.now();
   /** The alternate screen and application cursor keys (DECCKM) as the output set them. */
   private readonly modes = new TerminalModes();
@@ -741,13 +746,23 @@ export class PtyShellSession implements BackendSession {
 
   private onText(text: string): void {
     this.modes.push(text);
-    // The prompt text was swallowed with its marker; the scrollback shows it only once something
-    // follows it, so a page read at an idle prompt ends with the last output line.
-    const shown = this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text;
-    this.scrollback.append(shown);
+    // The prompt text was swallowed with its marker; the scrollback shows it only once text
+    // follows it, so a page read at an idle prompt ends with the last output line. Control
+    // sequences alone at the start of a line (zle resets attributes and erases below before its
+    // prompt, erases to the end of the line and sets keypad mode after it) draw nothing: the
+    // scrollback takes them with the next text, so they make no line of their own.
+    let shown = text;
+    if ((this.scrollbackOwesPrompt || this.scrollbackAtLineStart) && this.heldControls.length < MOTD_MAX_BYTES && onlyControls(text)) {
+      this.heldControls += text;
+    } else {
+      if (this.scrollbackOwesPrompt) shown = PROMPT_TEXT + text;
+      this.scrollback.append(this.heldControls + shown);
+      this.heldControls = '';
+      this.scrollbackOwesPrompt = false;
+      this.scrollbackAtLineStart = text.endsWith('\n');
+    }
     this.commands.text(text);
     for (const listener of this.outputListeners) listener(shown);
-    this.scrollbackOwesPrompt = false;
     this.markers.text(text);
     if (this.firstPromptWaiter && this.markers.promptSeq === 0 && Buffer.byteLength(this.motd) < MOTD_MAX_BYTES) {
       this.motd = tailByBytes(this.motd + text, MOTD_MAX_BYTES).text;
