@@ -280,6 +280,10 @@ for (const shell of ['bash', 'zsh'] as const satisfies readonly ShellName[]) {
       await send('seq 1 20');
       assert.equal(h.service.read(h.owner, id, { count: 1 }).text, '20');
       assert.equal(h.service.read(h.owner, id, { count: 3 }).text, '18\n19\n20');
+      // Output and the shell's controls before its prompt in one chunk.
+      await send('seq 1 20000');
+      assert.equal(h.service.read(h.owner, id, { count: 1 }).text, '20000');
+      assert.equal(h.service.read(h.owner, id, { offset: 200, count: 1 }).text, '19800');
     });
 
     it('C36 an rc that sleeps before exporting READY: open waits for the first prompt', async () => {

@@ -751,16 +751,20 @@ export class PtyShellSession implements BackendSession {
     // sequences alone at the start of a line (zle resets attributes and erases below before its
     // prompt, erases to the end of the line and sets keypad mode after it) draw nothing: the
     // scrollback takes them with the next text, so they make no line of their own.
+    const cut = text.lastIndexOf('\n') + 1;
+    const tail = text.slice(cut);
+    const lineStart = cut > 0 || this.scrollbackAtLineStart || this.scrollbackOwesPrompt;
+    const holdTail = lineStart && tail !== '' && this.heldControls.length < MOTD_MAX_BYTES && onlyControls(tail);
+    const body = holdTail ? text.slice(0, cut) : text;
     let shown = text;
-    if ((this.scrollbackOwesPrompt || this.scrollbackAtLineStart) && this.heldControls.length < MOTD_MAX_BYTES && onlyControls(text)) {
-      this.heldControls += text;
-    } else {
+    if (body !== '') {
       if (this.scrollbackOwesPrompt) shown = PROMPT_TEXT + text;
-      this.scrollback.append(this.heldControls + shown);
+      this.scrollback.append(this.heldControls + (this.scrollbackOwesPrompt ? PROMPT_TEXT : '') + body);
       this.heldControls = '';
       this.scrollbackOwesPrompt = false;
-      this.scrollbackAtLineStart = text.endsWith('\n');
+      this.scrollbackAtLineStart = body.endsWith('\n');
     }
+    if (holdTail) this.heldControls += tail;
     this.commands.text(text);
     for (const listener of this.outputListeners) listener(shown);
     this.markers.text(text);
