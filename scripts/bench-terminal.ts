@@ -48,7 +48,7 @@ const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
 async function session(shell: ShellName): Promise<number[]> {
   const log = SILENT_LOG;
-  const service = new TerminalService(log, () => `pty-${shell}`);
+  const service = new TerminalService(log, undefined, () => `pty-${shell}`);
   const config = resolveTerminalConfig();
   service.registerBackend(shell === 'zsh' ? new PtyZshBackend(pty, () => config, log) : new PtyBashBackend(pty, () => config, log));
   const owner = service.createOwner('bench');

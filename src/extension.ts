@@ -96,6 +96,9 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
     }
   }
 
+  // Command lines are judged against the person's terminal auto-approve rules in a worker thread.
+  const approval = new ApprovalThread(path.join(__dirname, 'approvalWorker.js'), path.join(context.extensionPath, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm'));
+  context.subscriptions.push({ dispose: () => approval.dispose() });
   const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, sandboxPolicy: () => sandbox.policy(), approval, shellChoice: currentShellChoice };
   const mcpClients = new McpClientOwners();
   const panel = registerAgentTerminals(tools, log, mcpClients);

@@ -241,6 +241,18 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     assert.doesNotMatch(fs.readFileSync(path.join(home, '.zsh_history'), 'utf8'), /agent-secret-command/);
   });
 
+  it("the shell's aliases, global aliases and functions are reported (a first word that is one of them runs no program of that name)", async () => {
+    await openWith({ '.zshrc': "alias ll='ls -l'\nalias -g G='| grep'\ngit() { command git \"$@\"; }\n" });
+    await send(`alias rmx='rm -rf'; myfn() { :; }`);
+    const names = h.service.sendTarget(h.owner, id).shellNames;
+    assert.equal(names?.kind, 'known');
+    if (names?.kind !== 'known') return;
+    for (const alias of ['ll', 'G', 'rmx']) assert.ok(names.aliases.includes(alias), `${alias} in ${names.aliases.join(' ')}`);
+    for (const fn of ['git', 'myfn']) assert.ok(names.functions.includes(fn), `${fn} in ${names.functions.join(' ')}`);
+    await send(`eval "function $'two\\nlines' { :; }"`);
+    assert.equal(h.service.sendTarget(h.owner, id).shellNames?.kind, 'unknown');
+  });
+
   it('zsh traps and TRAPxxx functions are reported for confirmations', async () => {
     await openWith({});
     assert.equal(h.service.sendTarget(h.owner, id).traps, undefined);

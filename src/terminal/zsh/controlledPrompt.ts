@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import { CONTINUATION_TEXT, MARKER_OSC, PROMPT_TEXT } from '../readiness/markers';
 import { TRAPS_FILE } from '../readiness/shellTraps';
+import { NAMES_DELIMITER } from '../readiness/shellNames';
 import { START_FOLDER_MOVED, shellQuote, type StartupRcOptions } from '../session/startupRc';
 
 /** The startup files of a private ZDOTDIR, in the order a login interactive zsh reads them (zsh(1), STARTUP/SHUTDOWN FILES). */
@@ -148,9 +149,26 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
     `typeset -g __dsh_sp=$'${m}S;\${__dsh_seq}\\a%}'`,
     `typeset -g __dsh_tmux_due=1`,
     `__dsh_tmux() { [[ "\${TMUX_TMPDIR-}" == ${privateTmux} ]] && ${restoreTmux}; return 0; }`,
-    // The traps report: the prompt's number before this prompt, then what `trap` prints (zsh
-    // prints `trap -- 'action' NAME` entries and the TRAPxxx functions in full).
-    `__dsh_report() { { emulate -L zsh; { builtin printf '%s\\n' "$__dsh_seq"; builtin trap; } >| ${traps}; return 0; } 2>/dev/null; }`,
+    // The traps report: the prompt's number before this prompt, the names section
+    // (readiness/shellNames.ts: aliases, global aliases included, and functions; left out, so the
+    // names read as unknown, when a name holds a line end), then what `trap` prints (zsh prints
+    // `trap -- 'action' NAME` entries and the TRAPxxx functions in full).
+    [
+      '__dsh_report() {',
+      '  {',
+      '  emulate -L zsh',
+      '  local -a __dsh_a __dsh_f',
+      '  __dsh_a=(${(k)aliases} ${(k)galiases}) __dsh_f=(${(k)functions})',
+      '  {',
+      `  builtin printf '%s\\n' "$__dsh_seq"`,
+      `  if [[ -z \${(M)__dsh_a:#*$'\\n'*} && -z \${(M)__dsh_f:#*$'\\n'*} ]]; then builtin printf '%s\\n' --names $__dsh_a --functions $__dsh_f --end; fi`,
+      `  builtin printf '%s\\n' ${NAMES_DELIMITER}`,
+      '  builtin trap',
+      `  } >| ${traps}`,
+      '  return 0',
+      '  } 2>/dev/null',
+      '}',
+    ].join('\n'),
     // Kept first among the precmd hooks: what the others print is the person's prompt drawing
     // (a theme's first line), which the controlled prompt replaces. Standard output goes to
     // /dev/null until the last hook (or, should that not run, the next command's preexec) puts
