@@ -1,6 +1,7 @@
 /**
  * `npm run bench:terminal`: what a waiting send costs and how fast sends return, on the pty-bash
- * backend. Prints figures, asserts nothing.
+ * backend, and the readiness latency of the pty-zsh backend beside it. Prints figures, asserts
+ * nothing.
  * - waiting: the CPU (process.cpuUsage() of this process, which holds the session as the extension
  *   host does) during one send of `sleep N` that waits N seconds, as a share of one core, with
  *   about 100 and with about 3 000 other processes on the machine (idle `sleep`s this script
@@ -13,8 +14,11 @@
  *   user's ~/.bashrc (a PROMPT_COMMAND hook such as pyenv's runs at every prompt) is not measured;
  * - raw: 200 round trips of `echo tokN` on a bare node-pty bash (no markers, no probe), each timed
  *   from the write to the moment its output and the next prompt arrived (ms);
- * then median and p95 of both side by side, their ratio, and the added latency of a send (median
- * session minus median raw) against its goal of at most 10 ms: with /proc a send returns on the
+ * - the same two for zsh: 200 sends on pty-zsh (HOME an empty folder), 200 round trips on a bare
+ *   `zsh -f -i`;
+ * then median and p95 of each side by side, and the added latency of a send per shell (median
+ * session minus median raw of that shell) against its goal of at most 10 ms, and zsh's added
+ * latency against bash's (goal: within 1 ms): with /proc a send returns on the
  * prompt marker itself (readiness.ts), so it adds the marker's parsing and one read of the shell's
  * /proc stat, not a poll interval or the prompt grace.
  * ports: what reading a session's listening sockets adds to a send (the look at the session's
@@ -34,6 +38,8 @@ import * as path from 'node:path';
 import * as pty from 'node-pty';
 import { resolveTerminalConfig } from '../src/terminal/config';
 import { PtyBashBackend } from '../src/terminal/bash/ptyBash';
+import { PtyZshBackend } from '../src/terminal/zsh/ptyZsh';
+import type { ShellName } from '../src/terminal/session/shellDialect';
 import { TerminalService } from '../src/terminal/service';
 import { now, quantile } from '../test/bench/timing';
 import { SILENT_LOG } from '../src/common/log';
@@ -43,15 +49,17 @@ import { readStat } from '../src/proc/stat';
 const SENDS = Number(process.env.DSH_BENCH_SENDS ?? 200);
 /** Goal of the added latency of a send of `true` over a raw PTY round trip (median, ms). */
 const ADDED_GOAL_MS = 10;
+/** Goal of zsh's added latency over bash's (median, ms). */
+const ZSH_OVER_BASH_GOAL_MS = 1;
 const WAIT_S = Number(process.env.DSH_BENCH_WAIT_S ?? 10);
 
 const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
 
-async function session(): Promise<number[]> {
+async function session(shell: ShellName): Promise<number[]> {
   const log = SILENT_LOG;
-  const service = new TerminalService(log);
+  const service = new TerminalService(log, undefined, () => `pty-${shell}`);
   const config = resolveTerminalConfig();
-  service.registerBackend(new PtyBashBackend(pty, () => config, log));
+  service.registerBackend(shell === 'zsh' ? new PtyZshBackend(pty, () => config, log) : new PtyBashBackend(pty, () => config, log));
   const owner = service.createOwner('bench');
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-home-'));
   const { sessionId } = await service.open(owner, { env: { HOME: home }, cwd: home });
@@ -70,9 +78,9 @@ async function session(): Promise<number[]> {
   return times;
 }
 
-async function raw(): Promise<number[]> {
+async function raw(shell: ShellName): Promise<number[]> {
   const prompt = '__P__ ';
-  const term = pty.spawn('bash', ['--norc', '--noprofile', '-i'], {
+  const term = pty.spawn(shell, shell === 'zsh' ? ['-f', '-i'] : ['--norc', '--noprofile', '-i'], {
     name: 'xterm-256color',
     cols: 120,
     rows: 30,
@@ -96,13 +104,15 @@ async function raw(): Promise<number[]> {
       waiter = check;
       check();
     });
-  // Readline may wrap the prompt in bracketed-paste switches (ESC [?2004h): match around them.
-  await until(/__P__ $/);
+  // Readline and zle may follow the prompt with mode switches or an erase (ESC [?2004h, ESC [K):
+  // match around them.
+  const ready = /__P__ (?:\x1b\[[0-9;?]*[A-Za-z])*$/;
+  await until(ready);
   const times: number[] = [];
   for (let i = 0; i < SENDS; i++) {
     const t = now();
     term.write(`echo tok${i}\n`);
-    await until(new RegExp(`[\\r\\n]tok${i}\\r\\n[^]*__P__ $`));
+    await until(new RegExp(`[\\r\\n]tok${i}\\r\\n[^]*${ready.source}`));
     times.push(now() - t);
   }
   term.kill();
@@ -289,7 +299,7 @@ async function ports(): Promise<void> {
         sends.push(now() - t);
         if (r.listening?.length !== 1) throw new Error('the send result does not name the server');
       }
-      const bare = await session();
+      const bare = await session('bash');
       const line = (label: string, xs: number[]) => `  ${label.padEnd(52)} ${fmt(quantile(xs, 0.5)).padStart(9)}  ${fmt(quantile(xs, 0.95)).padStart(9)}`;
       console.log(`ports: ${processCount()} processes, ${socketCount()} sockets on the machine (load average ${os.loadavg()[0]!.toFixed(1)}); the session's server listens on 127.0.0.1:${listened.listened!.port}`);
       console.log(`                                                          median      p95`);
@@ -313,16 +323,21 @@ async function main(): Promise<void> {
   if (process.env.DSH_BENCH_PORTS_ONLY === '1') return ports();
   if (process.env.DSH_BENCH_LATENCY_ONLY !== '1') await waiting();
   if (process.env.DSH_BENCH_LATENCY_ONLY !== '1') await ports();
-  const s = await session();
-  const r = await raw();
-  const [sMed, sP95, rMed, rP95] = [quantile(s, 0.5), quantile(s, 0.95), quantile(r, 0.5), quantile(r, 0.95)];
-  const added = sMed - rMed;
   console.log(`bench:terminal — ${SENDS} sends each, node ${process.version}, ${process.platform}/${process.arch}`);
   console.log(`                                   median      p95`);
-  console.log(`send \`true\` → stdin_read          ${fmt(sMed).padStart(9)}  ${fmt(sP95).padStart(9)}`);
-  console.log(`raw node-pty echo round trip       ${fmt(rMed).padStart(9)}  ${fmt(rP95).padStart(9)}`);
-  console.log('(neither runs the user\'s startup files: the session\'s HOME is an empty folder, the raw bash runs --norc)');
-  console.log(`added latency of a send (median session − median raw) ${fmt(added)}; goal at most ${ADDED_GOAL_MS} ms → ${added <= ADDED_GOAL_MS ? 'within' : 'OVER'} the goal (ratio ${(sMed / rMed).toFixed(1)}×)`);
+  const added: Record<ShellName, number> = { bash: 0, zsh: 0 };
+  for (const shell of ['bash', 'zsh'] as const) {
+    const s = await session(shell);
+    const r = await raw(shell);
+    const [sMed, sP95, rMed, rP95] = [quantile(s, 0.5), quantile(s, 0.95), quantile(r, 0.5), quantile(r, 0.95)];
+    added[shell] = sMed - rMed;
+    console.log(`${`pty-${shell} send \`true\` → stdin_read`.padEnd(34)} ${fmt(sMed).padStart(9)}  ${fmt(sP95).padStart(9)}`);
+    console.log(`${`raw node-pty ${shell} echo round trip`.padEnd(34)} ${fmt(rMed).padStart(9)}  ${fmt(rP95).padStart(9)}`);
+    console.log(`  added latency (median session − median raw) ${fmt(added[shell])}; goal at most ${ADDED_GOAL_MS} ms → ${added[shell] <= ADDED_GOAL_MS ? 'within' : 'OVER'} the goal (ratio ${(sMed / rMed).toFixed(1)}×)`);
+  }
+  console.log("(none runs the user's startup files: the sessions' HOME is an empty folder, the raw shells run --norc / -f)");
+  const over = added.zsh - added.bash;
+  console.log(`zsh's added latency − bash's ${fmt(over)}; goal at most ${ZSH_OVER_BASH_GOAL_MS} ms → ${over <= ZSH_OVER_BASH_GOAL_MS ? 'within' : 'OVER'} the goal`);
 }
 
 main().catch((error) => {

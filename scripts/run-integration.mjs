@@ -6,12 +6,13 @@
 // folder is not trusted, then the first-call suite (*.fresh.test.ts) in a freshly opened window on
 // test/fixtures/fresh, then the terminal tests again in the agent sandbox (`sandboxed`: only
 // terminal.test.ts, on a copy of the fixture workspace whose settings say `dsh.terminal.sandbox:
-// "on"`). Each run starts with a header naming its VS Code version and ends with its counts and how
+// "on"`), then the terminal tests again on zsh (`zsh`: terminal.test.ts on a copy of the fixture
+// workspace whose settings say `dsh.terminal.shell: "zsh"`). Each run starts with a header naming its VS Code version and ends with its counts and how
 // long it took; every test prints one line; failures are listed at the end with their version. The output ends with
 // exactly one line "N passed, N failed" summing all runs. Exits non-zero on any failure.
 //
 // Select hosts with `-- --vscode 1.100` or DSH_VSCODE_VERSIONS=1.100 (comma separated; default:
-// all); select host runs with DSH_TEST_SUITES=trusted,untrusted,fresh,sandboxed (default all). A run that does not report within DSH_TEST_TIMEOUT_MS (default 15 minutes) counts as one
+// all); select host runs with DSH_TEST_SUITES=trusted,untrusted,fresh,sandboxed,zsh (default all). A run that does not report within DSH_TEST_TIMEOUT_MS (default 15 minutes) counts as one
 // failure and the next run starts.
 import { cleanupScope, guard, shutdown } from './lib/cleanup.mjs';
 import { describeHost, requestedVersions, resolveHosts } from './lib/hosts.mjs';
@@ -23,25 +24,30 @@ import { tempDir } from './lib/profile.mjs';
 import { runInHost } from './lib/run-in-host.mjs';
 
 const runTimeoutMs = Number(process.env.DSH_TEST_TIMEOUT_MS ?? 900_000);
-/** @typedef {'trusted' | 'untrusted' | 'fresh' | 'sandboxed'} Suite */
-const SUITES = ['trusted', 'untrusted', 'fresh', 'sandboxed'];
-/** Which host runs, per host: DSH_TEST_SUITES (comma separated: trusted, untrusted, fresh, sandboxed), default all four. */
+/** @typedef {'trusted' | 'untrusted' | 'fresh' | 'sandboxed' | 'zsh'} Suite */
+const SUITES = ['trusted', 'untrusted', 'fresh', 'sandboxed', 'zsh'];
+/** Which host runs, per host: DSH_TEST_SUITES (comma separated: trusted, untrusted, fresh, sandboxed, zsh), default all five. */
 const suites = /** @type {Suite[]} */ ((process.env.DSH_TEST_SUITES ?? SUITES.join(',')).split(',').map((x) => x.trim()).filter(Boolean));
 for (const s of suites) if (!SUITES.includes(s)) throw new Error(`DSH_TEST_SUITES names '${s}'; valid: ${SUITES.join(', ')}`);
 
 /**
- * The workspace of the sandboxed pass: a copy of the fixture workspace (in a folder `scope`
- * removes) whose workspace settings turn the agent sandbox on for DSH Bridge's sessions.
+ * The workspace of a pass that reruns the terminal tests with one more workspace setting: a copy
+ * of the fixture workspace (in a folder `scope` removes) whose workspace settings hold `settings`
+ * (the sandboxed pass: the agent sandbox on; the zsh pass: sessions run zsh).
  * @param {import('./lib/cleanup.mjs').CleanupScope} scope
  * @param {{ failed: boolean }} outcome
+ * @param {Record<string, unknown>} settings
  */
-function sandboxedWorkspace(scope, outcome) {
+function workspaceWith(scope, outcome, settings) {
   const folder = path.join(tempDir(scope, outcome), 'workspace');
   fs.cpSync(FIXTURE_WORKSPACE, folder, { recursive: true });
   fs.mkdirSync(path.join(folder, '.vscode'));
-  fs.writeFileSync(path.join(folder, '.vscode/settings.json'), JSON.stringify({ 'dsh.terminal.sandbox': 'on' }, null, 2));
+  fs.writeFileSync(path.join(folder, '.vscode/settings.json'), JSON.stringify(settings, null, 2));
   return folder;
 }
+
+/** The workspace settings of each pass that reruns the terminal tests. */
+const PASS_SETTINGS = { sandboxed: { 'dsh.terminal.sandbox': 'on' }, zsh: { 'dsh.terminal.shell': 'zsh' } };
 
 /**
  * Sums over every finished run; `failures` titles name their host run.
@@ -79,12 +85,13 @@ function withTimeout(promise, ms, message) {
  * everything it started.
  * @param {import('./lib/hosts.mjs').Host} host
  * @param {Suite} suite  `fresh`: the first-call suite in a trusted fresh window; `sandboxed`: the
- *   terminal tests with `dsh.terminal.sandbox: "on"` in the workspace settings
+ *   terminal tests with `dsh.terminal.sandbox: "on"` in the workspace settings; `zsh`: the
+ *   terminal tests with `dsh.terminal.shell: "zsh"`
  * @param {string} vsix
  */
 async function runOnce(host, suite, vsix) {
   const trusted = suite !== 'untrusted';
-  const what = { trusted: 'trusted workspace', untrusted: 'Restricted Mode', fresh: 'first calls in a fresh window', sandboxed: 'terminal tests in the agent sandbox' }[suite];
+  const what = { trusted: 'trusted workspace', untrusted: 'Restricted Mode', fresh: 'first calls in a fresh window', sandboxed: 'terminal tests in the agent sandbox', zsh: 'terminal tests on zsh' }[suite];
   const started = Date.now();
   const label = `VS Code ${host.vscode}, ${what}`;
   console.log(`\n=== ${describeHost(host)}: ${what} ===`);
@@ -94,10 +101,10 @@ async function runOnce(host, suite, vsix) {
   /** @type {{ passed: number, failed: number, failures: { title: string, error: string }[] }} */
   let tally;
   try {
-    const folder = suite === 'fresh' ? FRESH_WORKSPACE : suite === 'sandboxed' ? sandboxedWorkspace(scope, outcome) : FIXTURE_WORKSPACE;
+    const folder = suite === 'fresh' ? FRESH_WORKSPACE : suite === 'sandboxed' || suite === 'zsh' ? workspaceWith(scope, outcome, PASS_SETTINGS[suite]) : FIXTURE_WORKSPACE;
     const running = runInHost({
       host, testsModule: INTEGRATION_TESTS, folder, trusted, vsix, scope, outcome, counted: current,
-      ...(suite === 'fresh' || suite === 'sandboxed' ? { env: { DSH_TEST_SUITE: suite } } : {}),
+      ...(suite === 'fresh' || suite === 'sandboxed' || suite === 'zsh' ? { env: { DSH_TEST_SUITE: suite } } : {}),
     });
     running.catch(() => {}); // after a timeout it may still reject, once its processes are stopped
     const { results, exitCode } = await withTimeout(running, runTimeoutMs, `no results within ${runTimeoutMs / 1000} s (DSH_TEST_TIMEOUT_MS, in ms, raises the limit)`);

@@ -6,10 +6,13 @@ import * as path from 'node:path';
 import { ApprovalThread } from './approval/approvalThread';
 import * as vscode from 'vscode';
 import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/bash/ptyBash';
+import { PtyZshBackend } from './terminal/zsh/ptyZsh';
+import { currentShellChoice, preventShellHistory } from './vscode/terminal/shellSettings';
 import { TerminalService } from './terminal/service';
 import { loadExtensionNodePty } from './vscode/terminal/nodePtyLoader';
 import { TerminalSettings } from './vscode/terminal/terminalSettings';
 import { SandboxRuntime, sandboxWritableFolders } from './terminal/sandbox/runtime';
+import type { SandboxPolicyUse } from './terminal/sandbox/policySource';
 import { SandboxSettings } from './vscode/terminal/sandboxSettings';
 import { registerAgentTerminals } from './vscode/terminal/agentTerminals';
 import { registerTerminalCommands } from './vscode/terminal/commands';
@@ -68,7 +71,8 @@ const DEACTIVATE_BUDGET_MS = Math.min(4500, CLOSE_MAX_MS + 250);
 export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const log = vscode.window.createOutputChannel('DSH Bridge', { log: true });
   const settings = new TerminalSettings(log);
-  const service = new TerminalService(log, () => settings.value);
+  // An open that names no backend (the API other extensions get) runs the person's shell.
+  const service = new TerminalService(log, () => settings.value, () => `pty-${currentShellChoice().shell}`);
   service.setKeepByDefault(detachBackgroundProcesses);
   const life = (lifetime = new ExtensionLifetime());
   const sandboxRuntime = new SandboxRuntime(log);
@@ -81,11 +85,13 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   context.subscriptions.push(sandbox);
   let unavailable: string | undefined;
   if (process.platform === 'win32') {
-    unavailable = 'the pty-bash backend needs Linux or macOS (bash on a PTY)';
+    unavailable = 'the pty-bash and pty-zsh backends need Linux or macOS (bash or zsh on a PTY)';
   } else {
     try {
       const { pty } = loadExtensionNodePty(log);
-      context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log, { sandbox: { runtime: sandboxRuntime, policy: (use) => sandbox.policy(use) } })));
+      const backendOptions = { sandbox: { runtime: sandboxRuntime, policy: (use: SandboxPolicyUse) => sandbox.policy(use) }, preventShellHistory };
+      context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log, backendOptions)));
+      context.subscriptions.push(service.registerBackend(new PtyZshBackend(pty, () => settings.value, log, backendOptions)));
     } catch (error) {
       unavailable = errorMessage(error);
       log.error(`terminal backend unavailable: ${unavailable}`);
@@ -95,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   // Command lines are judged against the person's terminal auto-approve rules in a worker thread.
   const approval = new ApprovalThread(path.join(__dirname, 'approvalWorker.js'), path.join(context.extensionPath, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm'));
   context.subscriptions.push({ dispose: () => approval.dispose() });
-  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, sandboxPolicy: () => sandbox.policy(), approval };
+  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, sandboxPolicy: () => sandbox.policy(), approval, shellChoice: currentShellChoice };
   const mcpClients = new McpClientOwners();
   const panel = registerAgentTerminals(tools, log, mcpClients);
   const tmux = tmuxDetector(log);

@@ -7,7 +7,11 @@ import type { SecretPatternSetting } from './secrets/secretRedactor';
 
 /** Timing and bounds of the pty-bash backend. Times in ms, sizes in UTF-8 bytes or lines. */
 export interface TerminalConfig {
-  /** Shell executable (a path or a name on PATH). */
+  /**
+   * The shell of agent sessions (a path or a name on PATH; bash or zsh), or empty: follow VS Code's
+   * agent shell (shellChoice.ts: the agent terminal profile, the default terminal profile, $SHELL).
+   * A backend starts it when it names the backend's shell, else its own shell's name.
+   */
   shell: string;
   /** How often readiness is evaluated during a send. */
   pollIntervalMs: number;
@@ -51,7 +55,7 @@ export interface TerminalConfig {
 }
 
 export const DEFAULT_TERMINAL_CONFIG: Readonly<TerminalConfig> = Object.freeze({
-  shell: 'bash',
+  shell: '',
   pollIntervalMs: 25,
   promptGraceMs: 50,
   probeStartDelayMs: 150,
@@ -171,7 +175,7 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
       problems.push(`dsh.terminal.${key} must be at most ${TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA]} ${unit} (got ${value})`);
     }
   }
-  if (typeof config.shell !== 'string' || !config.shell.trim()) problems.push('shell must name an executable');
+  if (typeof config.shell !== 'string') problems.push(`shell must be a string: bash or zsh (a path or a name on PATH), or empty to follow VS Code's agent terminal profile (got ${JSON.stringify(config.shell)})`);
   if (config.promptGraceMs < config.pollIntervalMs) {
     problems.push(
       `promptGraceMs (${config.promptGraceMs}) must be ≥ pollIntervalMs (${config.pollIntervalMs}): at least one readiness poll has to run inside the grace window`,

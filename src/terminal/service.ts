@@ -79,7 +79,7 @@ export interface CloseOutcome extends Partial<CloseReport> {
 
 /** Options of `open`. */
 export interface OpenOptions extends Omit<SpawnSpec, 'outsideSandbox'> {
-  /** Backend type; default `pty-bash`. */
+  /** Backend type (`pty-bash`, `pty-zsh`); default: the service's `defaultBackend`. */
   backend?: string;
   /** Display name; metadata only, never used in a check. Default: the id. */
   name?: string;
@@ -101,10 +101,13 @@ export class TerminalService implements Disposable {
   /**
    * @param limits the limits in force, read at each call; default DEFAULT_TERMINAL_CONFIG's
    *   (config.ts). Searches share one pool in every case (output/searchPool.ts).
+   * @param defaultBackend the backend type an `open` that names none gets, asked at each open (the
+   *   shell choice of shellChoice.ts); default `pty-bash`.
    */
   constructor(
     private readonly log: Log,
     private readonly limits: () => OwnerLimits = () => DEFAULT_TERMINAL_CONFIG,
+    private readonly defaultBackend: () => string = () => 'pty-bash',
   ) {}
 
   /**
@@ -236,7 +239,7 @@ export class TerminalService implements Disposable {
       if (length > MAX_NAME_LENGTH) throw new TerminalError('INVALID_ARGUMENT', `name is ${length} ${length === options.name.length ? 'UTF-16 code units' : 'characters'} long; at most ${MAX_NAME_LENGTH} characters`);
       checkLabel(options.name, 'name');
     }
-    const type = options.backend ?? 'pty-bash';
+    const type = options.backend ?? this.defaultBackend();
     const backend = this.backends.get(type);
     if (!backend) {
       const known = this.backendTypes();
@@ -247,7 +250,7 @@ export class TerminalService implements Disposable {
     o.opening++;
     try {
       const outsideSandbox = grant.outsideSandbox === true;
-      const session = await backend.spawn({ cwd: options.cwd, exactCwd: options.exactCwd, env: options.env, cols: options.cols, rows: options.rows, ...(outsideSandbox ? { outsideSandbox } : {}) }, options.signal);
+      const session = await backend.spawn({ cwd: options.cwd, exactCwd: options.exactCwd, env: options.env, cols: options.cols, rows: options.rows, ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}), ...(outsideSandbox ? { outsideSandbox } : {}) }, options.signal);
       if (o.disposed) {
         // Create-then-publish: an owner that went away never sees the session; it is closed here.
         const reason = new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');

@@ -344,6 +344,12 @@ export interface SpawnSpec {
   exactCwd?: boolean;
   /** Extra environment, applied over the backend's defaults; `null` removes a variable. */
   env?: Record<string, string | null>;
+  /**
+   * The shell's executable (a path, or a name looked up on PATH), as the person's settings chose it
+   * (shellChoice.ts); it must be the backend's shell. Default: `dsh.terminal.shell` when it names
+   * the backend's shell, else the shell's name. Never taken from a model's input.
+   */
+  shellPath?: string;
   /** Terminal size in character cells, each an integer in 2..1000 (the service refuses others). Defaults 120×30. */
   cols?: number;
   rows?: number;
@@ -359,6 +365,8 @@ export interface SpawnSpec {
 export interface BackendSession {
   /** Output shown before the first prompt (bounded), e.g. a message of the day. */
   readonly motd: string;
+  /** The shell the session runs (`bash`, `zsh`); absent for a backend that names none. */
+  readonly shellName?: string;
   /** Working directory the shell started in. */
   readonly cwd: string;
   /** The agent sandbox the session runs in; absent when it runs outside any sandbox. */

@@ -1,4 +1,4 @@
-/** Test support: a real TerminalService with the real pty-bash backend on the real node-pty. */
+/** Test support: a real TerminalService with a real PTY backend (pty-bash or pty-zsh) on the real node-pty. */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import nodePty = require('node-pty');
 import { TerminalConfig, resolveTerminalConfig } from '../../src/terminal/config';
 import { PtyBashBackend, type PtyBashOptions } from '../../src/terminal/bash/ptyBash';
+import { PtyZshBackend } from '../../src/terminal/zsh/ptyZsh';
+import type { ShellName } from '../../src/terminal/session/shellDialect';
 import { TerminalService } from '../../src/terminal/service';
 import { Owner } from '../../src/terminal/owner';
 import { SessionInfo } from '../../src/terminal/session/publishedSession';
@@ -42,16 +44,18 @@ export interface Harness {
 }
 
 /**
- * Builds a service with one pty-bash backend; `config` overrides the defaults. Model text renders
- * and is redacted in the workers the extension ships (screenTextWorker.ts, redactionWorker.ts,
- * bundled from the sources) unless `options` names others.
+ * Builds a service with one PTY backend, of `shell` (default bash; the service opens it by
+ * default); `config` overrides the defaults. Model text renders and is redacted in the workers the
+ * extension ships (screenTextWorker.ts, redactionWorker.ts, bundled from the sources) unless
+ * `options` names others.
  */
-export function harness(config: Partial<TerminalConfig> = {}, options: PtyBashOptions | ((log: MemoryLog) => PtyBashOptions) = {}): Harness {
+export function harness(config: Partial<TerminalConfig> = {}, options: PtyBashOptions | ((log: MemoryLog) => PtyBashOptions) = {}, shell: ShellName = 'bash'): Harness {
   const log = new MemoryLog();
   const resolved = resolveTerminalConfig(config);
-  const service = new TerminalService(log, () => resolved);
+  const service = new TerminalService(log, () => resolved, () => `pty-${shell}`);
   const given = typeof options === 'function' ? options(log) : options;
-  service.registerBackend(new PtyBashBackend(nodePty, () => resolved, log, { renderWorkerEntry: screenTextWorkerEntry(), redactionWorkerEntry: redactionWorkerEntry(), ...given }));
+  const Backend = shell === 'zsh' ? PtyZshBackend : PtyBashBackend;
+  service.registerBackend(new Backend(nodePty, () => resolved, log, { renderWorkerEntry: screenTextWorkerEntry(), redactionWorkerEntry: redactionWorkerEntry(), ...given }));
   const owner = service.createOwner('test');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-test-'));
   return {
@@ -75,10 +79,13 @@ export function firstSession(h: Harness): SessionInfo {
   return element(h.service.list(h.owner), 0, 'session listed for the test owner');
 }
 
-/** A HOME folder with the given .bashrc, for cases that need a user startup file. */
-export function homeWithRc(tmp: string, rc: string): string {
+/**
+ * A HOME folder with the given startup file, for cases that need one: `.bashrc` (default) or
+ * `.zshrc` for `shell` zsh.
+ */
+export function homeWithRc(tmp: string, rc: string, shell: ShellName = 'bash'): string {
   const home = fs.mkdtempSync(path.join(tmp, 'home-'));
-  fs.writeFileSync(path.join(home, '.bashrc'), rc);
+  fs.writeFileSync(path.join(home, shell === 'zsh' ? '.zshrc' : '.bashrc'), rc);
   return home;
 }
 

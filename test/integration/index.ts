@@ -37,16 +37,17 @@ function makeReporter(results: Results) {
 }
 
 /**
- * The test files of the sandboxed pass (DSH_TEST_SUITE=sandboxed: the workspace settings turn the
- * agent sandbox on): the terminal tests (readiness, interactive programs, signals, bounds), run
- * again to give the same results inside the sandbox, and every `*.sandboxed.test.js` (run in that
- * pass only). Kept to these for CI time.
+ * The test files of the sandboxed and zsh passes (DSH_TEST_SUITE=sandboxed: the workspace settings
+ * turn the agent sandbox on; DSH_TEST_SUITE=zsh: they make sessions run zsh): the terminal tests
+ * (readiness, interactive programs, signals, bounds), run again to give the same results there,
+ * and, in the sandboxed pass only, every `*.sandboxed.test.js`. Kept to these for CI time.
  */
 const SANDBOXED_PASS = ['terminal.test.js'];
 
 /**
  * Lists the bundled test files under `dir`, sorted for a stable order: {@link SANDBOXED_PASS} and
- * `*.sandboxed.test.js` in the sandboxed pass; `*.fresh.test.js` when the
+ * `*.sandboxed.test.js` in the sandboxed pass, {@link SANDBOXED_PASS} in the zsh pass;
+ * `*.fresh.test.js` when the
  * launcher opened a fresh window for the first-call suite (DSH_TEST_SUITE=fresh);
  * `*.untrusted.test.js` when it opened the workspace in Restricted Mode (DSH_TEST_TRUST=untrusted);
  * every other `*.test.js` otherwise.
@@ -56,6 +57,7 @@ function testFiles(dir: string): string[] {
   const fresh = process.env.DSH_TEST_SUITE === 'fresh';
   const all = fs.readdirSync(dir, { recursive: true }) as string[];
   if (process.env.DSH_TEST_SUITE === 'sandboxed') return [...SANDBOXED_PASS, ...all.filter((f) => f.endsWith('.sandboxed.test.js')).sort()].map((f) => path.join(dir, f));
+  if (process.env.DSH_TEST_SUITE === 'zsh') return SANDBOXED_PASS.map((f) => path.join(dir, f));
   return all
     .filter((f) => f.endsWith('.test.js') && !f.endsWith('.sandboxed.test.js') && f.endsWith('.fresh.test.js') === fresh && (fresh || f.endsWith('.untrusted.test.js') === untrusted))
     .sort()

@@ -52,6 +52,21 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     if (sandboxed) assert.ok(sandbox.writableRoots.includes(vscode.workspace.workspaceFolders![0]!.uri.fsPath), JSON.stringify(sandbox));
   });
 
+  it('sessions run the shell the settings choose: zsh exactly in the zsh pass (dsh.terminal.shell "zsh" in the workspace settings), and say why', async () => {
+    const zsh = process.env.DSH_TEST_SUITE === 'zsh';
+    const listed = await invokeTool<{ sessions: { sessionId: string; shell?: string }[] }>('dsh_terminal_list', {});
+    assert.equal(listed.json.sessions.find((s) => s.sessionId === sessionId)?.shell, zsh ? 'zsh' : 'bash');
+    const r = await send('echo "${ZSH_VERSION:+zsh}${BASH_VERSION:+bash}"');
+    assert.equal(r.text, zsh ? 'zsh' : 'bash');
+    const other = await invokeTool<{ sessionId: string; shell: { name: string; why: string } }>('dsh_terminal_open', { name: 'other shell', shell: zsh ? 'bash' : 'zsh' });
+    try {
+      assert.equal(other.json.shell.name, zsh ? 'bash' : 'zsh');
+      assert.match(other.json.shell.why, /asked for by this call/);
+    } finally {
+      await invokeTool('dsh_terminal_close', { sessionId: other.json.sessionId });
+    }
+  });
+
   it('C01 echo hello: stdin_read at the prompt, output exactly hello as the second part', async () => {
     const r = await send('echo hello');
     assert.equal(r.json.waitReason, 'stdin_read');

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { CONTINUATION_TEXT, MARKER_OSC, PROMPT_TEXT } from '../readiness/markers';
 import { TRAPS_FILE } from '../readiness/shellTraps';
 import { shellNamesReport } from '../readiness/shellNames';
-import { CLOSE_INHERITED_FDS, START_FOLDER_MOVED, shellQuote, type StartupRcOptions } from '../session/startupRc';
+import { CLOSE_INHERITED_FDS, START_FOLDER_MOVED, bashVersionCheck, shellQuote, type StartupRcOptions } from '../session/startupRc';
 
 /**
  * The rc file that installs the controlled prompt after the user's startup files.
@@ -140,6 +140,10 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   return [
     '# DSH Bridge controlled prompt. Sources the usual startup files first.',
     CLOSE_INHERITED_FDS,
+    // bash before 4.4 (macOS's /bin/bash 3.2) has no PS0: the session refuses to start on it.
+    bashVersionCheck(progress),
+    '__dsh_old "${BASH_VERSINFO[0]}" "${BASH_VERSINFO[1]}" "$BASH_VERSION"',
+    'unset -f __dsh_old',
     ...(startup.startFolder === undefined
       ? []
       : [`builtin cd -P . 2>/dev/null && builtin test "$PWD" = ${shellQuote(startup.startFolder)} || { builtin printf '%s %s\\n' ${START_FOLDER_MOVED} "$PWD" >> ${progress}; builtin exit 97; }`]),
@@ -151,7 +155,7 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     '__dsh_startup done',
     'unset -f __dsh_startup',
     `__dsh_tmux() { [ "\${TMUX_TMPDIR-}" = ${privateTmux} ] && ${restoreTmux}; return 0; }`,
-    'unset HISTFILE',
+    ...(startup.keepHistoryFile ? [] : ['unset HISTFILE']),
     "bind 'set enable-bracketed-paste off' 2>/dev/null",
     "bind 'set enable-active-region off' 2>/dev/null",
     // 8-bit characters are characters, in any locale: with convert-meta on (readline's default

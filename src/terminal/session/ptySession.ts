@@ -1,11 +1,11 @@
 /**
- * A pty-bash session: the shell on its PTY, its output, its reads and signals, and admission of
+ * A PTY shell session (pty-bash, pty-zsh): the shell on its PTY, its output, its reads and signals, and admission of
  * its sends and waits. What it decides lives beside it: the marker state (shellMarkers.ts), send
  * admission (sendAdmission.ts), the send/wait state machine (activeSend.ts, which asks
  * readiness.ts and drains the PTY through ptyDrain.ts), the first prompt (sessionStartup.ts),
  * teardown (sessionTeardown.ts), and the rendering of what it returns (outputText.ts). PTY bytes
  * stay in memory; the log gets events only.
- * One concept in one file (over 400 lines): one pty-bash session.
+ * One concept in one file (over 400 lines): one PTY shell session.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -37,6 +37,7 @@ import { type RenderedScreen, TextRenderer } from '../output/screenText';
 import { TerminalModes } from '../output/terminalModes';
 import type { SecretRedactor } from '../secrets/secretRedactor';
 import { redactPage } from '../secrets/pageContext';
+import { onlyControls } from '../output/onlyControls';
 import type { ScreenTextThread } from '../output/screenTextThread';
 import { Scrollback, tailByBytes } from '../output/scrollback';
 import { SearchRequest, SearchResult, searchScrollback } from '../output/scrollbackSearch';
@@ -86,11 +87,11 @@ const REPORT_MAX_BYTES = NAMES_MAX_BYTES + TRAPS_MAX_BYTES;
 const STARTUP_CHECK_MS = { proc: 100, ps: 250 };
 
 /**
- * One pty-bash session: a bash on its own PTY with the controlled prompt. It feeds the PTY's
+ * One PTY shell session: a bash or zsh on its own PTY with the controlled prompt. It feeds the PTY's
  * output through the marker parser into the scrollback, the active send's viewport and the output
  * listeners, decides each send's readiness (readiness.ts), and closes with the session teardown.
  */
-export class PtyBashSession implements BackendSession {
+export class PtyShellSession implements BackendSession {
   motd = '';
   /** Set by the backend: started outside the agent sandbox on a confirmed grant while the sandbox was on. */
   outsideApproved = false;
@@ -129,6 +130,10 @@ export class PtyBashSession implements BackendSession {
   private readonly commandListeners = new Set<(event: CommandEvent) => void>();
   private readonly markers = new ShellMarkers();
   private scrollbackOwesPrompt = false;
+  /** The scrollback's text ends with a line end (or is empty). */
+  private scrollbackAtLineStart = true;
+  /** Control sequences held back from the scrollback until text follows them (see onText). */
+  private heldControls = '';
   private lastDataAt = Date.now();
   /** The alternate screen and application cursor keys (DECCKM) as the output set them. */
   private readonly modes = new TerminalModes();
@@ -173,6 +178,7 @@ export class PtyBashSession implements BackendSession {
    * @param renderThread renders model text off this thread (send results, readAsync).
    * @param redactor redacts secrets in everything an agent reads of the session (secretRedactor.ts).
    * @param mark the `DSH_SESSION=<id>` entry of the shell's environment (sessionEnv.ts).
+   * @param shell the shell's name (`bash`, `zsh`), the executable started and its arguments.
    */
   constructor(
     private readonly term: IPty,
@@ -181,11 +187,12 @@ export class PtyBashSession implements BackendSession {
     private readonly config: TerminalConfig,
     private readonly log: Log,
     private readonly probe: boolean,
-    private readonly startup: StartupDir,
+    startup: StartupDir,
     readonly sandboxed: { summary: SandboxSummary; release(): void } | undefined,
     private readonly renderThread: ScreenTextThread,
     readonly redactor: SecretRedactor,
     mark: string,
+    readonly shell: { name: string; executable: string; args: readonly string[] },
   ) {
     this.parser = new MarkerParser(nonce);
     this.scrollback = new Scrollback({
@@ -261,6 +268,11 @@ export class PtyBashSession implements BackendSession {
     const fresh = now.some((p) => this.stoppedSwitches.get(p.pid) !== p.switches);
     this.stoppedSwitches = new Map(now.map((p) => [p.pid, p.switches]));
     return fresh;
+  }
+
+  /** The shell's name (`bash`, `zsh`). */
+  get shellName(): string {
+    return this.shell.name;
   }
 
   status(): SessionStatus {
@@ -408,7 +420,7 @@ export class PtyBashSession implements BackendSession {
       const onAbort = () => done(new TerminalError('SPAWN_FAILED', `opening the session was cancelled: ${errorMessage(signal?.reason)}`));
       signal?.addEventListener('abort', onAbort);
       this.firstPromptWaiter = () => {
-        if (this.exitStatus) done(this.startupWatch.startFolderError(this.cwd) ?? new TerminalError('SPAWN_FAILED', `the shell exited before its first prompt (${statusText(this.exitStatus)}, ${this.startupWatch.stage()})`));
+        if (this.exitStatus) done(this.startupWatch.startFolderError(this.cwd) ?? this.startupWatch.tooOldError() ?? new TerminalError('SPAWN_FAILED', `the shell exited before its first prompt (${statusText(this.exitStatus)}, ${this.startupWatch.stage()})`));
         else if (this.markers.promptSeq > 0 && this.markers.promptTextSeen) done();
       };
     });
@@ -703,13 +715,13 @@ export class PtyBashSession implements BackendSession {
 
   /**
    * In a sandbox the shell is a descendant of node-pty's child, in the same session. At its first
-   * prompt an interactive bash holds the terminal's foreground in a process group of its own, so
+   * prompt an interactive bash or zsh holds the terminal's foreground in a process group of its own, so
    * the foreground group names it; its command line must be the one the session started.
    */
   private locateSandboxedShell(): TerminalError | undefined {
     const tpgid = readStat(this.leaderPid)?.tpgid;
     const args = tpgid !== undefined && tpgid > 0 ? proc.procArgs(tpgid) : undefined;
-    if (tpgid === undefined || args === undefined || !args.endsWith(` --rcfile ${this.startup.rcFile} -i`)) {
+    if (tpgid === undefined || args === undefined || !args.endsWith(` ${this.shell.args.join(' ')}`)) {
       return new TerminalError('SPAWN_FAILED', `the sandboxed shell reached its first prompt but does not hold the terminal's foreground (foreground group ${tpgid ?? 'unknown'}); the session is ended`);
     }
     this.shellPid = tpgid;
@@ -785,13 +797,27 @@ export class PtyBashSession implements BackendSession {
 
   private onText(text: string): void {
     this.modes.push(text);
-    // The prompt text was swallowed with its marker; the scrollback shows it only once something
-    // follows it, so a page read at an idle prompt ends with the last output line.
-    const shown = this.scrollbackOwesPrompt ? PROMPT_TEXT + text : text;
-    this.scrollback.append(shown);
+    // The prompt text was swallowed with its marker; the scrollback shows it only once text
+    // follows it, so a page read at an idle prompt ends with the last output line. Control
+    // sequences alone at the start of a line (zle resets attributes and erases below before its
+    // prompt, erases to the end of the line and sets keypad mode after it) draw nothing: the
+    // scrollback takes them with the next text, so they make no line of their own.
+    const cut = text.lastIndexOf('\n') + 1;
+    const tail = text.slice(cut);
+    const lineStart = cut > 0 || this.scrollbackAtLineStart || this.scrollbackOwesPrompt;
+    const holdTail = lineStart && tail !== '' && this.heldControls.length < MOTD_MAX_BYTES && onlyControls(tail);
+    const body = holdTail ? text.slice(0, cut) : text;
+    let shown = text;
+    if (body !== '') {
+      if (this.scrollbackOwesPrompt) shown = PROMPT_TEXT + text;
+      this.scrollback.append(this.heldControls + (this.scrollbackOwesPrompt ? PROMPT_TEXT : '') + body);
+      this.heldControls = '';
+      this.scrollbackOwesPrompt = false;
+      this.scrollbackAtLineStart = body.endsWith('\n');
+    }
+    if (holdTail) this.heldControls += tail;
     this.commands.text(text);
     for (const listener of this.outputListeners) listener(shown);
-    this.scrollbackOwesPrompt = false;
     this.markers.text(text);
     if (this.firstPromptWaiter && this.markers.promptSeq === 0 && Buffer.byteLength(this.motd) < MOTD_MAX_BYTES) {
       this.motd = tailByBytes(this.motd + text, MOTD_MAX_BYTES).text;
@@ -834,7 +860,7 @@ export class PtyBashSession implements BackendSession {
    */
   private commandOf(pid: number): string {
     // The shell's short name, while it is still the shell started (a stand-in may write it into its comm).
-    if (pid === this.shellPid && readStat(pid)?.comm === path.basename(this.config.shell) && !this.shellReplaced()) return path.basename(this.config.shell);
+    if (pid === this.shellPid && readStat(pid)?.comm === path.basename(this.shell.executable) && !this.shellReplaced()) return path.basename(this.shell.executable);
     return this.redactor.redactLine(proc.commandLine(pid, readStat(pid)?.comm ?? ''));
   }
 

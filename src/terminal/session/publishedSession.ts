@@ -16,6 +16,8 @@ export interface SessionInfo {
   sessionId: string;
   name: string;
   backend: string;
+  /** The shell the session runs (`bash`, `zsh`), when its backend names one. */
+  shell?: string;
   cwd: string;
   sessionStatus: SessionStatus;
   /** True while a send is in flight or a command holds the foreground. */
@@ -99,6 +101,7 @@ export class PublishedSession {
       ...(this.lineTakeOver && { lineTakeOver: true }),
       sandbox: this.session.sandboxed?.summary ?? (this.session.outsideApproved ? OUTSIDE_APPROVED : UNSANDBOXED),
     };
+    if (this.session.shellName !== undefined) info.shell = this.session.shellName;
     if (busy) {
       const fg = this.session.foreground();
       if (fg) info.foregroundCommand = this.session.redactor.redactLine(fg.command);

@@ -1,6 +1,6 @@
 /**
  * A session's startup: its private folder (the controlled rc, the startup progress file, a private
- * `TMUX_TMPDIR`), and what the open learns while the user's startup files run: which file bash
+ * `TMUX_TMPDIR`), and what the open learns while the user's startup files run: which file the shell
  * was reading, and whether the shell's process stopped being our shell (a startup file `exec`ed
  * another program), with an error that says how to guard that file.
  */
@@ -11,11 +11,11 @@ import { Worker } from 'node:worker_threads';
 import { TerminalError } from '../errors';
 import * as proc from '../../proc/procProbe';
 import { SESSION_GUARD_VARIABLE } from './sessionEnv';
-import { START_FOLDER_MOVED } from './startupRc';
+import { SHELL_TOO_OLD, START_FOLDER_MOVED } from './startupRc';
 import { PATH_QUOTE_UNITS, quoteInput } from '../../common/quoteInput';
 import { readRegularFileHead } from '../../common/regularFileHead';
 
-/** Most of the startup progress file read (bytes): a line per startup file bash read, then `done`. */
+/** Most of the startup progress file read (bytes): a line per startup file the shell read, then `done`. */
 const PROGRESS_MAX_BYTES = 64 * 1024;
 
 /**
@@ -25,6 +25,10 @@ const PROGRESS_MAX_BYTES = 64 * 1024;
  */
 export interface StartupDir {
   dir: string;
+  /**
+   * The controlled startup files (a file for bash, a folder for zsh; see ShellDialect.rcName): its
+   * path is on the shell's command line.
+   */
   rcFile: string;
   progressFile: string;
   tmuxTmpdir: string;
@@ -41,11 +45,12 @@ export interface StartupDir {
 /**
  * Creates a new private folder under the system's temporary folder (`dsh-bridge-XXXXXX`, with a
  * `tmux` folder of mode 0700 in it). The rc is not written here.
+ * @param rcName name of the controlled startup file or folder in it (ShellDialect.rcName).
  * @throws the file system's error when the folder cannot be created.
  */
-export function createStartupDir(): StartupDir {
+export function createStartupDir(rcName = 'bashrc'): StartupDir {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bridge-'));
-  const rcFile = path.join(dir, 'bashrc');
+  const rcFile = path.join(dir, rcName);
   const progressFile = path.join(dir, 'startup');
   const tmuxTmpdir = path.join(dir, 'tmux');
   fs.mkdirSync(tmuxTmpdir, { mode: 0o700 });
@@ -55,7 +60,7 @@ export function createStartupDir(): StartupDir {
     progressFile,
     tmuxTmpdir,
     removeRc: () => {
-      fs.rmSync(rcFile, { force: true });
+      fs.rmSync(rcFile, { force: true, recursive: true });
       fs.rmSync(progressFile, { force: true });
     },
     remove: () => removeInWorker(dir),
@@ -119,8 +124,8 @@ export class StartupWatch {
   stage(): string {
     const file = this.file();
     if (file === undefined) return 'before the startup files ran';
-    if (file === 'done') return 'after the startup files, at the first prompt (in a PROMPT_COMMAND or trap they set)';
-    return `while bash read ${file}`;
+    if (file === 'done') return 'after the startup files, at the first prompt (in a PROMPT_COMMAND, precmd hook or trap they set)';
+    return `while the shell read ${file}`;
   }
 
   /** The SPAWN_FAILED error for a shell replaced by `replacedBy` during startup, naming the file and the guard. */
@@ -152,12 +157,26 @@ export class StartupWatch {
     );
   }
 
-  /** The startup file bash was reading, from the rc's progress file (see markers.ts). */
+  /**
+   * The SPAWN_FAILED error of a shell that ended because it is too old for the controlled prompt
+   * (see SHELL_TOO_OLD in startupRc.ts), naming its version and what to do; undefined otherwise.
+   */
+  tooOldError(): TerminalError | undefined {
+    const line = this.progress().find((l) => l.startsWith(`${SHELL_TOO_OLD} `));
+    if (line === undefined) return undefined;
+    const version = line.slice(SHELL_TOO_OLD.length + 1);
+    return new TerminalError(
+      'SPAWN_FAILED',
+      `no session was opened: bash ${version} is older than 4.4, which agent sessions need (it has no PS0, so the start of a command could not be told; macOS's own /bin/bash is 3.2). Use zsh (dsh.terminal.shell "zsh", macOS's default shell), or install a newer bash (Homebrew: brew install bash) and set dsh.terminal.shell to its path`,
+    );
+  }
+
+  /** The startup file the shell was reading, from the rc's progress file (see markers.ts). */
   private file(): string | undefined {
     return this.progress().pop();
   }
 
-  /** Every line of the rc's progress file: the startup files in the order bash read them, then `done`. */
+  /** Every line of the rc's progress file: the startup files in the order the shell read them, then `done`. */
   private progress(): string[] {
     const head = readRegularFileHead(this.startup.progressFile, PROGRESS_MAX_BYTES);
     return head === undefined ? [] : head.toString('utf8').split('\n').filter((l) => l !== '');

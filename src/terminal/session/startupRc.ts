@@ -27,6 +27,12 @@ export interface StartupRcOptions {
    * The real path the shell must start in (see {@link START_FOLDER_MOVED}); undefined: not checked.
    */
   startFolder?: string;
+  /**
+   * Let the session's commands reach the person's history file (`HISTFILE` as their startup files
+   * set it), as VS Code does when `chat.tools.terminal.preventShellHistory` is false. Default: the
+   * rc unsets `HISTFILE` after the startup files, so no command of the session is saved.
+   */
+  keepHistoryFile?: boolean;
 }
 
 /**
@@ -37,6 +43,22 @@ export interface StartupRcOptions {
  * the caller's check and the shell's start leads the shell elsewhere; this is what tells.
  */
 export const START_FOLDER_MOVED = 'start-folder-moved';
+
+/**
+ * The progress file's line (then a space and the shell's version) when the shell is too old for
+ * the controlled prompt: bash before 4.4 has no PS0, so no command's start could be told (macOS's
+ * own /bin/bash is 3.2). The rc writes it and exits before any startup file ran.
+ */
+export const SHELL_TOO_OLD = 'shell-too-old';
+
+/**
+ * POSIX shell text that, when bash's major and minor version (`$1`, `$2`) are before 4.4, writes
+ * {@link SHELL_TOO_OLD} and `$3` (the version) to `progressFile` (quoted) and exits 98. bash 3.2
+ * understands it.
+ */
+export function bashVersionCheck(progressFile: string): string {
+  return `__dsh_old() { if [ "$1" -lt 4 ] || { [ "$1" -eq 4 ] && [ "$2" -lt 4 ]; }; then builtin printf '%s %s\n' ${SHELL_TOO_OLD} "$3" >> ${progressFile}; builtin exit 98; fi; }`;
+}
 
 /** `value` as one single-quoted POSIX shell word. */
 export function shellQuote(value: string): string {

@@ -428,6 +428,6 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     // Names from the agent and the client are shown with their invisible characters made visible.
     const name = s.name === s.sessionId ? '' : ` · ${visibleText(s.name)}`;
     const client = this.client === undefined ? '' : ` · ${visibleText(this.client)}`;
-    return `${MIRROR_PREFIX} ${s.sessionId}${client}${name}${s.sandbox.on ? ' · sandboxed' : s.sandbox.outsideApproved ? ' · outside the sandbox' : ''}${s.lineTakeOver ? ' (you: type the password, then Enter)' : s.takenOver ? ' (you)' : ''}`;
+    return `${MIRROR_PREFIX} ${s.sessionId}${client}${name}${s.shell ? ` · ${s.shell}` : ''}${s.sandbox.on ? ' · sandboxed' : s.sandbox.outsideApproved ? ' · outside the sandbox' : ''}${s.lineTakeOver ? ' (you: type the password, then Enter)' : s.takenOver ? ' (you)' : ''}`;
   }
 }

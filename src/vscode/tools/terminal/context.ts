@@ -4,6 +4,7 @@ import { sandboxSummary, type SandboxPolicy, type SandboxSummary } from '../../.
 import type { TerminalService } from '../../../terminal/service';
 import type { Owner } from '../../../terminal/owner';
 import type { ApprovalThread } from '../../../approval/approvalThread';
+import type { ShellChoice } from '../../../terminal/shellChoice';
 
 /** Why no terminal backend is available on this machine, or undefined when one is. */
 export type BackendAvailability = () => string | undefined;
@@ -17,6 +18,8 @@ export interface TerminalToolContext {
   sandboxPolicy?: () => SandboxPolicy;
   /** Judges command lines against the person's terminal auto-approve rules; absent: no rule approves. */
   approval?: ApprovalThread;
+  /** The shell a session opened now gets from the person's settings (shellChoice.ts); absent: bash. */
+  shellChoice?: () => ShellChoice;
 }
 
 /** The agent sandbox a session opened now would run in, for a confirmation; undefined without a policy. */

@@ -23,6 +23,7 @@ export class ListTool extends TerminalTool<ToolInput<typeof TERMINAL_LIST>> {
     const sessions = listed.map((s, i) => ({
       sessionId: s.sessionId,
       name: s.name,
+      shell: s.shell,
       cwd: s.cwd,
       sessionStatus: s.sessionStatus,
       busy: s.busy,

@@ -17,9 +17,11 @@ import { TERMINAL_OPEN } from '../../../tools/declarations/terminal';
 
 /** Input of `dsh_terminal_open`; `sandbox: false` asks the person for a session outside the agent sandbox (see {@link OpenTool}). */
 export type OpenInput = ToolInput<typeof TERMINAL_OPEN>;
+import { DRIVEN_SHELLS, type ShellName } from '../../../terminal/session/shellDialect';
+import type { ShellChoice } from '../../../terminal/shellChoice';
 
 /** What identifies an open call between its confirmation and its run. */
-const openCall = (input: OpenInput) => [input.name, input.cwd, input.sandbox];
+const openCall = (input: OpenInput) => [input.name, input.shell, input.cwd, input.sandbox];
 
 /** How long a confirmed request for a session outside the sandbox waits for its call, in ms. */
 const OUTSIDE_CONSENT_TTL_MS = 10 * 60_000;
@@ -27,7 +29,8 @@ const OUTSIDE_CONSENT_TTL_MS = 10 * 60_000;
 const OUTSIDE = 'outside the agent sandbox';
 
 /**
- * `dsh_terminal_open`: starts a bash session for the caller's owner, in `cwd` or the first
+ * `dsh_terminal_open`: starts a bash or zsh session (the `shell` asked for, else the person's
+ * choice: shellChoice.ts) for the caller's owner, in `cwd` or the first
  * workspace folder, and returns `{sessionId, name, cwd, sessionStatus, sandbox}` with the text the
  * shell printed before its first prompt as a second part.
  *
@@ -66,11 +69,12 @@ export class OpenTool extends TerminalTool<OpenInput> {
       };
     }
     const newSandbox = newSessionSandbox(this.ctx);
+    const shell = DRIVEN_SHELLS.includes(options.input.shell as ShellName) ? options.input.shell : this.ctx.shellChoice?.().shell ?? 'bash';
     return {
       invocationMessage: new vscode.MarkdownString(`Opening an agent terminal${named}`),
       confirmationMessages: {
         title: 'Open an agent terminal?',
-        message: new vscode.MarkdownString(`Start a bash session${named} the agent can type into, in ${folder}.${newSandbox ? `\n\n${sandboxText(newSandbox)}` : ''}`),
+        message: new vscode.MarkdownString(`Start a ${shell} session${named} the agent can type into, in ${folder}.${newSandbox ? `\n\n${sandboxText(newSandbox)}` : ''}`),
       },
     };
   }
@@ -84,9 +88,17 @@ export class OpenTool extends TerminalTool<OpenInput> {
     if (!stated) throw unconfirmedError(OpenTool.toolName, 'opened');
     // The folder the confirmation named, where it led then (see openFolder.ts).
     const cwd = stated.folder && (await confirmedOpenFolder(stated.folder));
-    const info = await this.ctx.service.open(this.ctx.owner, { name: input.name, cwd, exactCwd: cwd !== undefined, signal: abortSignal(token) }, grant);
+    const shell = sessionShell(input.shell, this.ctx.shellChoice?.());
+    const info = await this.ctx.service.open(
+      this.ctx.owner,
+      { name: input.name, cwd, exactCwd: cwd !== undefined, backend: `pty-${shell.name}`, shellPath: shell.executable, signal: abortSignal(token) },
+      grant,
+    );
     const motd = this.ctx.service.motd(this.ctx.owner, info.sessionId);
-    return toolResult({ sessionId: info.sessionId, name: info.name, cwd: info.cwd, sessionStatus: info.sessionStatus, sandbox: info.sandbox }, motd || undefined);
+    return toolResult(
+      { sessionId: info.sessionId, name: info.name, shell: { name: shell.name, why: shell.why }, cwd: info.cwd, sessionStatus: info.sessionStatus, sandbox: info.sandbox },
+      motd || undefined,
+    );
   }
 
   /**
@@ -104,4 +116,17 @@ export class OpenTool extends TerminalTool<OpenInput> {
     }
     return { outsideSandbox: true };
   }
+}
+
+/**
+ * The shell an open runs: the one the call asked for (at the executable the person's settings name
+ * for it, if they name that shell), else the person's choice, else bash.
+ */
+export function sessionShell(asked: ShellName | undefined, choice: ShellChoice | undefined): { name: ShellName; executable: string; why: string } {
+  if (asked !== undefined) {
+    const executable = choice?.shell === asked ? choice.executable : asked;
+    return { name: asked, executable, why: `${asked}: asked for by this call${choice && choice.shell !== asked ? ` (the person's settings choose ${choice.why})` : ''}` };
+  }
+  if (choice) return { name: choice.shell, executable: choice.executable, why: choice.why };
+  return { name: 'bash', executable: 'bash', why: 'bash: the default' };
 }
