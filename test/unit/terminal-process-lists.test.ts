@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { MAX_LISTED_PROCESSES, MAX_LISTED_SOCKETS, closeFields, listeningFields, processFields } from '../../src/vscode/tools/terminal/processLists';
 import type { ListeningSocket } from '../../src/terminal/types';
+import { closeConfirmationText } from '../../src/vscode/tools/terminal/confirmation';
 
 const socket = (port: number): ListeningSocket => ({ protocol: 'tcp', address: '127.0.0.1', port, pid: 7, command: 'server' });
 
@@ -31,5 +32,12 @@ describe('terminal tools: ports and processes in results, bounded', () => {
     const fields = closeFields({ closed: true, ended: [{ pid: 3, command: 'sleep 9', detached: true }], kept: [{ pid: 4, command: 'server', startTime: 123 }] });
     assert.deepEqual(fields, { ended: [{ pid: 3, command: 'sleep 9', detached: true }], kept: [{ pid: 4, command: 'server' }] });
     assert.deepEqual(closeFields({ closed: false }), {});
+  });
+
+  it("a close's confirmation says when background processes keep running", () => {
+    assert.match(closeConfirmationText('pty-1', undefined, undefined), /every process it started\./);
+    const keeping = closeConfirmationText('pty-1', undefined, undefined, true);
+    assert.match(keeping, /keep running/);
+    assert.doesNotMatch(keeping, /every process it started/);
   });
 });

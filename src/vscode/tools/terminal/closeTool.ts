@@ -4,6 +4,7 @@ import { escapeMarkdown } from '../markdownText';
 import { toolResult } from '../toolResult';
 import { closeFields } from './processLists';
 import { closeConfirmationText } from './confirmation';
+import { detachBackgroundProcesses } from '../../terminal/backgroundSettings';
 import { TerminalTool } from './terminalTool';
 import type { ToolInput } from '../../../tools/declaration';
 import { TERMINAL_CLOSE } from '../../../tools/declarations/terminal';
@@ -19,7 +20,9 @@ export class CloseTool extends TerminalTool<CloseInput> {
   static readonly toolName = TERMINAL_CLOSE.name;
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CloseInput>): vscode.PreparedToolInvocation {
-    const { sessionId, keep } = options.input;
+    const { sessionId } = options.input;
+    // The confirmation says what the close will do: without `keep`, the person's detachBackgroundProcesses decides.
+    const keep = typeof options.input.keep === 'boolean' ? options.input.keep : detachBackgroundProcesses();
     const session = this.session(sessionId);
     const where = session && this.target(session.sessionId);
     const id = session ? session.sessionId : 'unknown session';
