@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sendConfirmationText } from '../../src/vscode/tools/terminal/confirmation';
 import { Harness, harness } from '../helpers/terminalHarness';
 
 describe('session state cannot change what text does unseen (real bash)', function () {
@@ -32,5 +33,13 @@ describe('session state cannot change what text does unseen (real bash)', functi
     await h.service.send(h.owner, id, { input: 'set -H' });
     const r = await h.service.send(h.owner, id, { input: 'echo "!!:1*"' });
     assert.equal(r.output.trim().split('\n').pop(), '!!:1*');
+  });
+
+  it('the confirmation names an alias or a function that a command of the text runs instead of the program', async () => {
+    const id = (await h.service.open(h.owner)).sessionId;
+    await h.service.send(h.owner, id, { input: "alias ls='echo not-ls'; cat() { echo not-cat; }" });
+    const text = sendConfirmationText({ kind: 'text', text: 'ls -l | grep x; cat notes.txt; echo ls' }, h.service.info(h.owner, id), h.service.sendTarget(h.owner, id));
+    assert.match(text, /\*\*Defined in this shell\*\*: `ls` is an alias, `cat` is a function/);
+    assert.doesNotMatch(text, /`echo` is/);
   });
 });

@@ -223,3 +223,31 @@ function letterText(word: string, at: number): string {
   const like = looks ? `, which looks like ${/^[0-9]+$/.test(looks) ? 'the digit' : 'Latin'} ${looks}` : '';
   return `${place} is ${scriptOf(ch).replace('_', ' ')} ${ch} (${codePointName(ch.codePointAt(0)!)})${like}`;
 }
+
+/**
+ * The words of shell text in a command's place, in order, each once: the first word of each line
+ * and the first after `;` `&` `|` `(` `` ` `` `$(` `{` `!`, past variable assignments (`A=1 cmd`).
+ * Quotes are not interpreted, so a separator inside quotes starts a word too (a word more is
+ * named, never one less). At most `max` words.
+ */
+export function commandWords(text: string, max = 64): string[] {
+  const words: string[] = [];
+  for (const line of text.split('\n')) {
+    let commandPosition = true;
+    for (const token of line.split(/(\$\(|[;&|()`{}!]|\s+)/)) {
+      if (token === '' || /^\s+$/.test(token)) continue;
+      if (/^(?:\$\(|[;&|(`{!])$/.test(token)) {
+        commandPosition = true;
+        continue;
+      }
+      if (token === '}' || token === ')') continue;
+      if (commandPosition && /^[A-Za-z_][A-Za-z0-9_]*=/.test(token)) continue;
+      if (commandPosition && !words.includes(token)) {
+        words.push(token);
+        if (words.length >= max) return words;
+      }
+      commandPosition = false;
+    }
+  }
+  return words;
+}

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import { SendInput, keyLabel, visibleText } from '../../../terminal/input/input';
-import { misleadingWords, widestLine } from '../../../terminal/input/readsAs';
+import { commandWords, misleadingWords, widestLine } from '../../../terminal/input/readsAs';
 import { PromptKeysRefusal, RefusedKey, judgeLeftoverKeys, judgePromptKeys, lineSourceText, refusalClause, unshownKeyEffect } from '../../../terminal/input/promptKeys';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget } from '../../../terminal/service';
@@ -96,6 +96,22 @@ function programName(p: ReceiverProcess, replacedShell: boolean): string {
   return `${named}, **not the shell DSH Bridge started** (the shell's process now runs this program, which may show what looks like the shell's prompt)`;
 }
 
+/**
+ * The commands of `text` that the shell at its prompt runs as one of its own aliases or functions
+ * rather than the program of that name (the names its last prompt reported, shellNames.ts), as a
+ * paragraph starting with a blank line; empty for none, and for text a program reads.
+ */
+function shellNamesText(text: string, target: SendTarget): string {
+  const r = target.receiver;
+  const names = target.shellNames;
+  if ((r.kind !== 'shell-prompt' && r.kind !== 'shell-continuation') || !names) return '';
+  if (names.kind === 'unknown') return "\n\nThe shell no longer reports its aliases and functions: a command's name may run one of them instead of the program.";
+  const defined = commandWords(text).flatMap((word) =>
+    names.aliases.includes(word) ? [`${inlineCode(word)} is an alias`] : names.functions.includes(word) ? [`${inlineCode(word)} is a function`] : [],
+  );
+  return defined.length ? `\n\n**Defined in this shell**: ${defined.join(', ')}: ${defined.length === 1 ? 'it runs' : 'they run'} what the shell defines, not the program of that name.` : '';
+}
+
 /** How many keys pressed earlier at the prompt a confirmation lists by name. */
 const LINE_KEYS_SHOWN = 64;
 
@@ -183,6 +199,7 @@ export function sendConfirmationText(typed: SendInput, session: SessionInfo, tar
     message = `Press keys: ${typed.keys.map((k) => inlineCode(keyLabel(k))).join(' ')}`;
   }
   message += `\n\nReceiver: ${receiverText(target, typed.kind === 'keys')}`;
+  if (typed.kind === 'text') message += shellNamesText(typed.text, target);
   if (typed.kind === 'keys') message += promptKeysText(typed.keys, target);
   message += `\n\nSession ${escapeMarkdown(session.sessionId)} (${escapeMarkdown(session.name)}), ${folderText(target)}.`;
   message += `\n\n${sandboxText(session.sandbox)}`;
