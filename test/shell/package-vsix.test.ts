@@ -39,7 +39,8 @@ const ALLOWED: RegExp[] = [
   /^extension\/node_modules\/@pondwader\/socks5-server\/(package\.json|LICENSE|dist\/index\.m?js)$/,
   /^extension\/node_modules\/commander\/(package\.json|LICENSE|index\.js|esm\.mjs|lib\/[\w-]+\.js)$/,
   /^extension\/node_modules\/node-forge\/(package\.json|LICENSE|lib\/[\w.-]+\.js)$/,
-  /^extension\/node_modules\/@vscode\/tree-sitter-wasm\/(package\.json|LICENSE|wasm\/(tree-sitter\.js|tree-sitter\.wasm|tree-sitter-bash\.wasm))$/,
+  // tree-sitter's runtime and the bash grammar (WebAssembly), which the auto-approval worker loads.
+  /^extension\/node_modules\/@vscode\/tree-sitter-wasm\/(package\.json|LICENSE|wasm\/tree-sitter\.js|wasm\/tree-sitter\.wasm|wasm\/tree-sitter-bash\.wasm)$/,
 ];
 
 interface Entry {
@@ -115,7 +116,7 @@ describe('npm run package: a VSIX per platform', function () {
       }
       const outside = names.filter((n) => !NATIVE[target]!.includes(n) && !ALLOWED.some((re) => re.test(n)));
       assert.deepEqual(outside, [], 'files outside the allowlist');
-      for (const must of ['extension/dist/extension.js', 'extension/dist/mcp-bridge.js', `${X}/node-pty/lib/index.js`, 'extension/media/icon.png']) {
+      for (const must of ['extension/dist/extension.js', 'extension/dist/mcp-bridge.js', `${X}/node-pty/lib/index.js`, 'extension/media/icon.png', 'extension/dist/approvalWorker.js', `${X}/@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm`]) {
         assert.ok(names.includes(must), `holds ${must}`);
       }
       const manifest = text.get('extension.vsixmanifest') ?? '';
