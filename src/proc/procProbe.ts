@@ -237,14 +237,23 @@ export function commandLine(pid: number, fallback = ''): string {
     const buf = Buffer.alloc(COMMAND_LINE_READ_BYTES + 1); // one more byte: was the end reached?
     let length = 0;
     for (let n; length < buf.length && (n = fs.readSync(fd, buf, length, buf.length - length, null)) > 0; ) length += n;
-    if (length < buf.length) while (length > 0 && buf[length - 1] === 0) length--;
-    const raw = buf.toString('utf8', 0, length).replace(/\0/g, ' ');
-    return (raw || fallback).slice(0, COMMAND_LINE_CHARS);
+    return commandLineText(buf, length, fallback);
   } catch {
     return fallback;
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/**
+ * The command line in the first `length` bytes read of `/proc/<pid>/cmdline` into `buf`: NULs as
+ * spaces, trailing ones dropped when the end was reached, at most COMMAND_LINE_CHARS; `fallback`
+ * when empty.
+ */
+function commandLineText(buf: Buffer, length: number, fallback: string): string {
+  if (length < buf.length) while (length > 0 && buf[length - 1] === 0) length--;
+  const raw = buf.toString('utf8', 0, length).replace(/\0/g, ' ');
+  return (raw || fallback).slice(0, COMMAND_LINE_CHARS);
 }
 
 /**
@@ -259,9 +268,7 @@ export async function commandLineAsync(pid: number, fallback = ''): Promise<stri
     const buf = Buffer.alloc(COMMAND_LINE_READ_BYTES + 1); // one more byte: was the end reached?
     let length = 0;
     for (let n; length < buf.length && (n = (await handle.read(buf, length, buf.length - length, null)).bytesRead) > 0; ) length += n;
-    if (length < buf.length) while (length > 0 && buf[length - 1] === 0) length--;
-    const raw = buf.toString('utf8', 0, length).replace(/\0/g, ' ');
-    return (raw || fallback).slice(0, COMMAND_LINE_CHARS);
+    return commandLineText(buf, length, fallback);
   } catch {
     return fallback;
   } finally {
