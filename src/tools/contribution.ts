@@ -21,6 +21,8 @@ export interface JsonSchema {
   maxLength?: number;
   minItems?: number;
   maxItems?: number;
+  /** Alternatives: a value is valid when it is valid for one of them. */
+  anyOf?: JsonSchema[];
 }
 
 /** A package.json `contributes.languageModelTools` entry. */

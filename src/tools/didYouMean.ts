@@ -27,14 +27,20 @@ function distance(a: string, b: string, limit: number): number {
 
 /**
  * The name among `names` closest to `given`: the same name in other case, a name that starts
- * with it or it with the name (`timeout` → `timeoutMs`), else one at most a third of its length
+ * with it (`timeout` → `timeoutMs`; the shortest such) or that it starts with (the longest), else one at most a third of its length
  * (at least 2) edits away; undefined when none is that close or `given` is over 64 characters.
  */
 export function didYouMean(given: string, names: readonly string[]): string | undefined {
   if (given.length === 0 || given.length > 64) return undefined;
   const lower = given.toLowerCase();
-  const prefixed = names.find((n) => n.toLowerCase() === lower) ?? names.find((n) => lower.length >= 3 && (n.toLowerCase().startsWith(lower) || lower.startsWith(n.toLowerCase())));
-  if (prefixed) return prefixed;
+  const same = names.find((n) => n.toLowerCase() === lower);
+  if (same) return same;
+  if (lower.length >= 3) {
+    // A name it begins (the shortest: `untilListenin` → `untilListening`), else a name it extends (the longest).
+    const begun = names.filter((n) => n.toLowerCase().startsWith(lower)).sort((a, b) => a.length - b.length)[0];
+    const extended = names.filter((n) => lower.startsWith(n.toLowerCase())).sort((a, b) => b.length - a.length)[0];
+    if (begun ?? extended) return begun ?? extended;
+  }
   const limit = Math.max(2, Math.floor(given.length / 3));
   let best: string | undefined;
   let bestDistance = limit + 1;

@@ -39,6 +39,7 @@ function toJson(value: unknown): string {
 
 /** A valid value of `schema`. */
 function sample(schema: JsonSchema): unknown {
+  if (schema.anyOf) return sample(schema.anyOf[0]!);
   if (schema.enum) return schema.enum[0];
   switch (schema.type) {
     case 'string':
@@ -56,6 +57,7 @@ function sample(schema: JsonSchema): unknown {
 
 /** Whether `value` has `schema`'s type (not its bounds). */
 function hasType(schema: JsonSchema, value: unknown): boolean {
+  if (schema.anyOf) return schema.anyOf.some((alternative) => hasType(alternative, value));
   if (schema.enum) return schema.enum.includes(value);
   switch (schema.type) {
     case 'string':
@@ -90,6 +92,14 @@ function validInput(d: ToolDeclaration): Record<string, unknown> {
 
 /** Wrong values for a value of `schema` (at `path`, a property or a list item). */
 function wrongValues(schema: JsonSchema): { what: string; value: unknown }[] {
+  if (schema.anyOf) {
+    // Wrong for every alternative: of none of their types, or out of an alternative's bounds and of no other's type.
+    const alternatives = schema.anyOf;
+    return alternatives
+      .flatMap((alternative) => wrongValues(alternative))
+      .filter((w) => w.value === DEEP || alternatives.every((a) => !hasType(a, w.value) || (wrongValues(a).some((x) => Object.is(x.value, w.value)) && a.type !== undefined)))
+      .filter((w, i, all) => all.findIndex((x) => Object.is(x.value, w.value)) === i);
+  }
   const out: { what: string; value: unknown }[] = [];
   for (const value of [null, true, 0.5, 'text', [], {}, 42]) if (!hasType(schema, value)) out.push({ what: `wrong type ${JSON.stringify(value)}`, value });
   if (schema.enum) out.push({ what: 'a value not in the enum', value: `NOT_${String(schema.enum[0])}` });
