@@ -52,7 +52,7 @@ export const TERMINAL_OPEN = declareTool({
   toolReferenceName: "dshTerminalOpen",
   tags: ["dsh","terminal"],
   asksFirst: 'always',
-  userDescription: "Start a persistent bash session for the agent.",
+  userDescription: "Start a persistent bash or zsh session for the agent.",
   modelDescription:
     "Opens a persistent shell session (bash or zsh, the person's configured shell by default) on a real terminal (PTY) for running shell commands, and returns {sessionId, name, shell, cwd, sessionStatus, sandbox}; shell {name, why} says which shell runs and why. Any text the shell printed before its first prompt follows as a second part. sandbox {on, network, writableRoots} says whether the session runs inside VS Code's agent sandbox. Use it once, then reuse the sessionId for many dsh_terminal_send calls: the shell keeps its working directory, variables and background jobs between sends. Open another session only for parallel work (e.g. a server in one, tests in another). cwd defaults to the first workspace folder. Pagers and git's editor are disabled in the session (PAGER=cat, GIT_EDITOR=:). sandbox: false asks for a session outside the agent sandbox, for a command that fails because of the sandbox and must run outside it: the person is asked to confirm every time, and it is refused unless the setting chat.agent.sandbox.allowUnsandboxedCommands is true (the error says why).",
   input: z.strictObject({
