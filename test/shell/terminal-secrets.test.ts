@@ -147,6 +147,20 @@ describe('secret redaction on the real bash backend', function () {
     await h.service.wait(h.owner, id, { timeoutMs: 5000 }).catch(() => undefined);
   });
 
+  it('a listening process whose command line holds a secret: its port in send, wait and processes results, the secret redacted', async () => {
+    const ghp = singleLine[0]!.value;
+    const server = `python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); time.sleep(60)' ${ghp} &`;
+    await send(server);
+    const waited = await h.service.wait(h.owner, id, { untilListening: true, timeoutMs: 20_000 });
+    assert.equal(waited.waitReason, 'port_listening');
+    const sent = await send('true');
+    const report = await h.service.processes(h.owner, id);
+    const shown = JSON.stringify({ waited, sent: sent.listening, report });
+    assertNoSecret(shown, 'the listening sockets and processes');
+    assert.match(shown, /\[redacted: GitHub token\]/);
+    await send('kill %1; wait');
+  });
+
   it("the person's view keeps the real text: the panel's feed and its backlog", () => {
     for (const s of SECRETS) assert.ok(panel.includes(probeOf(s)), `the panel shows ${s.kind}`);
     const backlog = h.service.read(h.owner, id, { raw: true, count: 5000 }).text;

@@ -42,12 +42,15 @@ export class SessionProcessWatch {
    * @param leaderStart its start time, or undefined without /proc.
    * @param mark the `DSH_SESSION=<id>` entry of the session's environment.
    * @param shellPid the shell's pid now (left out of `processes`).
+   * @param redact what every command line handed out goes through (secret redaction: a program's
+   *   arguments may hold a token).
    */
   constructor(
     leaderPid: number,
     leaderStart: number | undefined,
     mark: string,
     private readonly shellPid: () => number,
+    private readonly redact: (commandLine: string) => string = (commandLine) => commandLine,
   ) {
     this.owned = leaderStart === undefined ? undefined : new OwnedProcesses(leaderPid, leaderStart, mark);
   }
@@ -61,7 +64,7 @@ export class SessionProcessWatch {
   async listening(fresh = false): Promise<ListeningSocket[] | undefined> {
     if (!this.owned) return undefined;
     const look = await this.owned.look();
-    return (await this.sockets.look(look.processes, fresh)).sockets;
+    return (await this.sockets.look(look.processes, fresh)).sockets.map((socket) => this.redacted(socket));
   }
 
   /**
@@ -75,14 +78,19 @@ export class SessionProcessWatch {
     const sockets = await this.sockets.look(look.processes);
     return {
       available: true,
-      listening: sockets.sockets,
+      listening: sockets.sockets.map((socket) => this.redacted(socket)),
       processes: look.processes.filter((p) => p.pid !== this.shellPid() && p.pid !== this.owned!.shellPid).map((p) => this.describe(p)),
       complete: look.complete && sockets.complete,
     };
   }
 
+  /** `socket` with its command line redacted. */
+  private redacted(socket: ListeningSocket): ListeningSocket {
+    return { ...socket, command: this.redact(socket.command) };
+  }
+
   /** `p` as a {@link SessionProcess}: detached when its session id is not the session's. */
   describe(p: OwnedProcess): SessionProcess {
-    return { pid: p.pid, command: p.command, ...(p.session !== this.owned?.shellPid ? { detached: true as const } : {}) };
+    return { pid: p.pid, command: this.redact(p.command), ...(p.session !== this.owned?.shellPid ? { detached: true as const } : {}) };
   }
 }
