@@ -202,14 +202,14 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
 
   it('bad input: whitespace, depth, unknown and unsupported files, query bounds, markdown call hierarchy', async () => {
     await assert.rejects(calls({ filePath: 'ts/calls/lib.ts', line: 2, column: 1, direction: 'incoming' }), /line 2 column 1 is on whitespace/);
-    await assert.rejects(calls({ filePath: 'ts/calls/lib.ts', line: 1, column: 17, direction: 'incoming', depth: 9 }), /depth must be an integer in 1\.\.5/);
+    await assert.rejects(calls({ filePath: 'ts/calls/lib.ts', line: 1, column: 17, direction: 'incoming', depth: 9 }), /`depth` is not valid \(got 9\); valid: an integer in 1\.\.5/);
     await assert.rejects(calls({ filePath: 'ts/calls/lib.ts', line: 99, column: 1, direction: 'incoming' }), /line 99 is out of range.*valid lines are 1\.\.12/);
     await assert.rejects(calls({ filePath: 'ts/nope.ts', line: 1, column: 1, direction: 'incoming' }), /file not found: ts\/nope\.ts/);
     await assert.rejects(calls({ filePath: 'vault/one note.md', line: 1, column: 3, direction: 'incoming' }), /markdown notes have no call hierarchy/);
     await assert.rejects(symbols({ filePath: 'ts/notes.xyz' }), /no provider for \.xyz files; extensions served: .*\.md/);
-    await assert.rejects(symbols({ query: 'x'.repeat(201) }), /query is too long \(201 characters\): give 1\.\.200/);
-    await assert.rejects(symbols({ query: '' }), /query is empty/);
-    await assert.rejects(diagnostics({ severity: 'fatal' }), /severity must be one of error, warning, information, hint/);
+    await assert.rejects(symbols({ query: 'x'.repeat(201) }), /`query` is not valid \(got "x+…" \(201 characters\)\); valid: .*1\.\.200 characters/);
+    await assert.rejects(symbols({ query: '' }), /`query` is not valid \(got ""\); valid: .*1\.\.200 characters/);
+    await assert.rejects(diagnostics({ severity: 'fatal' }), /`severity` is not valid \(got "fatal"\); valid: one of error, warning, information, hint/);
   });
 });
 

@@ -181,7 +181,7 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
   });
 
   it('L17: line 0 or past the end is an error quoting the valid range', async () => {
-    await assert.rejects(lsp({ operation: 'hover', filePath: 'ts/l02.ts', line: 0, column: 1 }), /line 0 is out of range.*valid lines are 1\.\.3/);
+    await assert.rejects(lsp({ operation: 'hover', filePath: 'ts/l02.ts', line: 0, column: 1 }), /`line` is not valid \(got 0\); valid: an integer ≥ 1/);
     await assert.rejects(lsp({ operation: 'hover', filePath: 'ts/l02.ts', line: 99, column: 1 }), /line 99 is out of range.*valid lines are 1\.\.3/);
   });
 
