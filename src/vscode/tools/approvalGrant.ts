@@ -12,6 +12,13 @@ export function grantByClient<T extends object>(options: T): T {
   return options;
 }
 
+/** Marks `to` as `from` is marked (for options copied on their way to the tool); returns `to`. */
+export function carryGrant<T extends object>(from: object, to: T): T {
+  const grant = granted.get(from);
+  if (grant) granted.set(to, grant);
+  return to;
+}
+
 /** `client` when `options` was marked by {@link grantByClient}. */
 export function grantOf(options: object): 'client' | undefined {
   return granted.get(options);

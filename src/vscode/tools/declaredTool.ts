@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { ToolDeclaration, ToolInput } from '../../tools/declaration';
 import { validateToolInput } from '../../tools/validateInput';
+import { carryGrant } from './approvalGrant';
 
 /**
  * `impl` behind `declaration`'s validation. `prepareInvocation` of an invalid input returns only
@@ -27,7 +28,8 @@ export function declaredTool<D extends ToolDeclaration>(declaration: D, impl: vs
       return impl.prepareInvocation ? impl.prepareInvocation({ ...options, input }, token) : undefined;
     },
     invoke(options, token) {
-      return impl.invoke({ ...options, input: validateToolInput(declaration, options.input) }, token);
+      // The options are copied: who allowed the call (an MCP client's allowance) goes with them.
+      return impl.invoke(carryGrant(options, { ...options, input: validateToolInput(declaration, options.input) }), token);
     },
   };
 }
