@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import {
   KEY_NAMES,
+  MAX_KEY_NAME_UNITS,
   checkKeys,
   checkLabel,
   checkSendInput,
@@ -146,7 +147,7 @@ describe('terminal input rules', () => {
     const tools = packageJson().contributes.languageModelTools;
     const send = tools.find((t) => t.name === 'dsh_terminal_send')!;
     assert.ok(send.inputSchema.properties.keys?.description?.includes(keyNamesSummary()), 'keys description lists keyNamesSummary()');
-    assert.deepEqual(send.inputSchema.properties.keys?.items, { type: 'string' });
+    assert.deepEqual(send.inputSchema.properties.keys?.items, { type: 'string', minLength: 1, maxLength: MAX_KEY_NAME_UNITS });
     assert.deepEqual(send.inputSchema.required, ['sessionId']);
     for (const name of ['dsh_terminal_send', 'dsh_run']) {
       assert.match(tools.find((t) => t.name === name)!.modelDescription, /U\+202A/);

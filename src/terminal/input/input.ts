@@ -258,7 +258,7 @@ export const KEY_NAMES: readonly string[] = NAMED_KEYS.map((k) => k.name);
 export const MAX_KEYS = 256;
 
 /** Longest key name accepted (UTF-16 code units); longer names are refused before they are read. */
-const MAX_KEY_NAME_UNITS = 32;
+export const MAX_KEY_NAME_UNITS = 32;
 
 /**
  * The valid key names in one line, as package.json's schema lists them: ranges for F-keys and

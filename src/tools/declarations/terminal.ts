@@ -3,7 +3,7 @@
  * descriptions and input schemas, in the order package.json lists them. Plain Node.
  */
 import { z } from 'zod';
-import { MAX_KEYS } from '../../terminal/input/input';
+import { MAX_KEYS, MAX_KEY_NAME_UNITS } from '../../terminal/input/input';
 import { MAX_INPUT_BYTES } from '../../terminal/input/sendAdmission';
 import { ALLOWED_SIGNALS } from '../../terminal/types';
 import { declareTool, text } from '../declaration';
@@ -19,8 +19,6 @@ const MAX_PATH_UNITS = 4096;
  * (`MAX_INPUT_BYTES`, 256 KiB), which the send checks again in UTF-8 bytes.
  */
 const MAX_TEXT_UNITS = MAX_INPUT_BYTES;
-/** Longest key name (`Shift-Tab`, or one character), in UTF-16 code units. */
-const MAX_KEY_NAME_UNITS = 16;
 /** Longest search text or pattern, in UTF-16 code units. */
 const MAX_PATTERN_UNITS = 1000;
 
