@@ -23,6 +23,16 @@ function messageOf(fn: () => unknown): string {
   throw new Error('it did not throw');
 }
 
+/** The message of the error `fn`'s promise rejects with. */
+async function rejectionOf(fn: () => Promise<unknown>): Promise<string> {
+  try {
+    await fn();
+  } catch (e) {
+    return errorMessage(e);
+  }
+  throw new Error('it did not reject');
+}
+
 /** Asserts that `message` quotes the start of the huge value and says its size, in a bounded length. */
 function bounded(message: string): void {
   assert.ok(message.length < 1000, `the error is ${message.length} characters long`);
@@ -55,7 +65,7 @@ describe('values quoted in errors', () => {
       bounded(messageOf(() => h.service.read(h.owner, huge)));
       bounded(messageOf(() => h.service.signal(h.owner, huge, 'SIGINT')));
       const { sessionId } = await h.service.open(h.owner);
-      bounded(messageOf(() => h.service.output(h.owner, sessionId, huge)));
+      bounded(await rejectionOf(() => h.service.output(h.owner, sessionId, huge)));
       bounded(messageOf(() => h.service.signal(h.owner, sessionId, huge)));
     });
   });
