@@ -420,8 +420,11 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     assert.equal(answer.exitCode, 0);
     const password = await send('read -s -p "Password: " pw; echo "got ${#pw}"');
     assert.deepEqual([password.waiting, password.echoOff], ['program-input', true]);
-    const typed = await send('hunter2');
-    assert.match(typed.output, /got 7/);
+    // A password prompt is the person's: the agent's text is refused, the person's one line goes through.
+    await assert.rejects(send('hunter2'), (e: Error & { code?: string }) => e.code === 'PERSON_MUST_ANSWER');
+    assert.equal(h.service.takeOverLine(h.owner, id), true);
+    h.service.writeUserInput(h.owner, id, 'hunter2\r');
+    await until('the read to return', () => /got 7/.test(h.service.read(h.owner, id).text));
     const sleeping = await send('sleep 60', 1500);
     assert.equal(sleeping.waitReason, 'timeout');
     assert.match(sleeping.foreground?.command ?? '', /^sleep 60/);
