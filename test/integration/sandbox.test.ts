@@ -219,7 +219,10 @@ describe('agent sessions in the agent sandbox', function () {
     assert.match((await send(sessionId, 'Bob')).text ?? '', /hi Bob/);
     const password = await send(sessionId, 'read -s -p "Password: " pw; echo "got ${#pw}"');
     assert.deepEqual([password.json.waiting, password.json.echoOff], ['program-input', true]);
-    assert.match((await send(sessionId, 'hunter2')).text ?? '', /got 7/);
+    // A password prompt is the person's: the agent's text is refused; Ctrl-C cancels the prompt.
+    await assert.rejects(send(sessionId, 'hunter2'), /PERSON_MUST_ANSWER|reads a secret with echo off/);
+    const cancelled = await invokeTool<{ waiting?: string }>('dsh_terminal_send', { sessionId, keys: ['Ctrl-C'] });
+    assert.equal(cancelled.json.waiting, 'shell-prompt');
     const sleeping = await send(sessionId, 'sleep 60', 1500);
     assert.equal(sleeping.json.waitReason, 'timeout');
     const signalled = await invokeTool<{ delivered: boolean }>('dsh_terminal_signal', { sessionId, signal: 'SIGINT' });
