@@ -31,6 +31,10 @@ const API: Record<string, Kind> = {
   signal: 'agent text',
   list: 'agent text',
   close: 'no text',
+  // What a close ended and kept: command lines.
+  end: 'agent text',
+  wait: 'agent text',
+  processes: 'agent text',
   takeOverLine: 'no text',
   typeLine: 'no text',
   onDidChangeSessions: 'no text',
@@ -69,12 +73,16 @@ const SERVICE: Record<string, Kind> = {
   list: 'agent text',
   info: 'agent text',
   find: 'agent text',
+  processes: 'agent text',
   close: 'no text',
+  end: 'agent text',
+  setKeepByDefault: 'no text',
   dispose: 'no text',
   closeAll: 'no text',
   // Private to the service (TypeScript's `private`, visible at run time).
   checkOwner: 'private',
   checkSendable: 'private',
+  checkSessionLimit: 'private',
   emit: 'private',
   entriesOf: 'private',
   entry: 'private',
@@ -141,15 +149,19 @@ describe('every path an agent reads is redacted', function () {
     for (const s of SECRETS) check('search', await api.search(owner, id, { pattern: probeOf(s) }));
     const running = await api.send(owner, id, { input: `bash -c 'sleep 30; true' ${ghp}`, timeoutMs: 300 });
     check('send', running);
+    check('wait', await api.wait(owner, id, { timeoutMs: 300 }));
     check('list', api.list(owner));
+    check('processes', await api.processes(owner, id));
     check('signal', api.signal(owner, id, 'SIGINT'));
-    const agentText = Object.entries(API).filter(([, kind]) => kind === 'agent text').map(([name]) => name);
-    assert.deepEqual([...checked].sort(), agentText.sort(), 'every API function that returns terminal text was checked');
     // The person's view keeps the text.
     let raw = '';
     api.onOutput(owner, id, (text) => (raw += text));
     await api.send(owner, id, { input: `cat ${file}` });
     assert.ok(probes.some((p) => raw.includes(p)), 'onOutput is the raw stream');
+    await api.send(owner, id, { input: `bash -c 'sleep 60; true' ${ghp} &` });
+    check('end', await api.end(owner, id));
+    const agentText = Object.entries(API).filter(([, kind]) => kind === 'agent text').map(([name]) => name);
+    assert.deepEqual([...checked].sort(), agentText.sort(), 'every API function that returns terminal text was checked');
     owner.dispose();
   });
 
@@ -173,6 +185,7 @@ describe('every path an agent reads is redacted', function () {
     check('info', s.info(h.owner, id));
     check('find', s.find(h.owner, id));
     check('list', s.list(h.owner));
+    check('processes', await s.processes(h.owner, id));
     const signalled = s.signal(h.owner, id, 'SIGINT');
     check('signal', signalled);
     assert.match(signalled.foreground?.command ?? '', /^bash -c sleep 30; true \[redacted: GitHub token\]$/, 'the signalled command is named, redacted');
@@ -189,8 +202,10 @@ describe('every path an agent reads is redacted', function () {
     check('history', s.history(h.owner, id, { count: 200 }));
     check('command', s.command(h.owner, id, 1));
     for (const secret of SECRETS) check('search', await s.search(h.owner, id, { pattern: probeOf(secret) }));
+    assert.ok(probes.some((p) => s.read(h.owner, id, { raw: true, count: 2000 }).text.includes(p)), 'read is the person’s view');
+    await s.send(h.owner, id, { input: `bash -c 'sleep 60; true' ${ghp} &` });
+    check('end', await s.end(h.owner, id));
     const agentText = Object.entries(SERVICE).filter(([, kind]) => kind === 'agent text').map(([name]) => name);
     assert.deepEqual([...checked].sort(), agentText.sort(), 'every service method that returns terminal text was checked');
-    assert.ok(probes.some((p) => s.read(h.owner, id, { raw: true, count: 2000 }).text.includes(p)), 'read is the person’s view');
   });
 });
