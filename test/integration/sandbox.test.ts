@@ -331,7 +331,7 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     assert.equal(r.json.sandbox.outsideApproved, true);
     const listed = await invokeTool<{ sessions: { sessionId: string; sandbox: Sandbox }[] }>('dsh_terminal_list', {});
     assert.equal(listed.json.sessions.find((s) => s.sessionId === r.json.sessionId)?.sandbox.outsideApproved, true);
-    await until('its panel terminal to say it runs outside the sandbox', () => vscode.window.terminals.some((t) => t.name.includes(`${r.json.sessionId} · outside-lm · outside the sandbox`)), 10_000);
+    await until('its panel terminal to say it runs outside the sandbox', () => vscode.window.terminals.some((t) => new RegExp(`${r.json.sessionId} · outside-lm( · (bash|zsh))? · outside the sandbox`).test(t.name)), 10_000);
     const out = await invokeTool<SendJson>('dsh_terminal_send', { sessionId: r.json.sessionId, input: `echo lm > ${root}/lm.txt` });
     assert.equal(out.json.exitCode, 0, out.text);
     assert.equal(fs.readFileSync(path.join(root, 'lm.txt'), 'utf8'), 'lm\n');
