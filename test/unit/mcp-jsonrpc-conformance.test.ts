@@ -5,25 +5,10 @@
  * connection answers `tools/list` after each. Real Unix socket, real SDK server, raw lines.
  */
 import * as assert from 'node:assert/strict';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { createToolServer } from '../../src/mcp/toolServer';
 import { TOOL_DECLARATIONS } from '../../src/tools/toolDeclarations';
 import { TOOL_INPUT_MESSAGE } from '../../src/tools/inputError';
 import { LineClient, lineClient } from '../helpers/mcpLineClient';
-
-/** The window's MCP server over the declared tools; a call that passes validation answers "ran". */
-function toolServer(calls: string[]): () => Server {
-  return () =>
-    createToolServer({
-      name: 'dsh-bridge',
-      version: '0',
-      declarations: TOOL_DECLARATIONS,
-      call: async (declaration) => {
-        calls.push(declaration.name);
-        return { content: [{ type: 'text', text: 'ran' }] };
-      },
-    });
-}
+import { declaredToolServer } from '../helpers/declaredToolServer';
 
 type ErrorAnswer = { jsonrpc: string; id: unknown; error: { code: number; message: string; data?: unknown } };
 
@@ -84,7 +69,7 @@ describe('MCP endpoint: JSON-RPC 2.0 conformance', function () {
   let calls: string[];
   beforeEach(async () => {
     calls = [];
-    client = await lineClient(toolServer(calls));
+    client = await lineClient(declaredToolServer(calls));
   });
   afterEach(() => client.dispose());
 

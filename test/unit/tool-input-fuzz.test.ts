@@ -9,13 +9,13 @@
  * reaches a tool. A valid input made the same way passes both.
  */
 import * as assert from 'node:assert/strict';
-import { createToolServer } from '../../src/mcp/toolServer';
 import { inputJsonSchema, JsonSchema } from '../../src/tools/contribution';
 import type { ToolDeclaration } from '../../src/tools/declaration';
 import { TOOL_INPUT_MESSAGE, ToolInputError } from '../../src/tools/inputError';
 import { TOOL_DECLARATIONS } from '../../src/tools/toolDeclarations';
 import { validateToolInput } from '../../src/tools/validateInput';
 import { LineClient, lineClient } from '../helpers/mcpLineClient';
+import { declaredToolServer } from '../helpers/declaredToolServer';
 
 /** One invalid input: what it is, the JSON text of the input (so `__proto__` stays a key), and the property the error must name. */
 interface Case {
@@ -209,17 +209,7 @@ describe('tool inputs made invalid from each declared schema', function () {
     let client: LineClient;
     const calls: string[] = [];
     before(async () => {
-      client = await lineClient(() =>
-        createToolServer({
-          name: 'dsh-bridge',
-          version: '0',
-          declarations: TOOL_DECLARATIONS,
-          call: async (declaration) => {
-            calls.push(declaration.name);
-            return { content: [{ type: 'text', text: 'ran' }] };
-          },
-        }),
-      );
+      client = await lineClient(declaredToolServer(calls));
     });
     after(() => client.dispose());
     let id = 0;
