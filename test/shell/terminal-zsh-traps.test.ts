@@ -244,13 +244,19 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     assert.doesNotMatch(fs.readFileSync(path.join(home, '.zsh_history'), 'utf8'), /agent-secret-command/);
   });
 
-  it("the shell's aliases, global aliases and functions are reported (a first word that is one of them runs no program of that name)", async () => {
-    await openWith({ '.zshrc': "alias ll='ls -l'\nalias -g G='| grep'\ngit() { command git \"$@\"; }\n" });
-    await send(`alias rmx='rm -rf'; myfn() { :; }`);
+  it("the shell's aliases with their text, global and suffix aliases and functions are reported (a first word that is one of them runs no program of that name)", async () => {
+    await openWith({ '.zshrc': "alias ll='ls -l'\nalias -g G='| grep'\nalias -s txt=cat\ngit() { command git \"$@\"; }\n" });
+    await send(`alias rmx='rm -rf'; alias q="it's"; alias nl=$'echo a\\n--dsh-traps\\nb'; myfn() { :; }`);
     const names = h.service.sendTarget(h.owner, id).shellNames;
-    assert.equal(names?.kind, 'known');
+    assert.equal(names?.kind, 'known', JSON.stringify(names));
     if (names?.kind !== 'known') return;
-    for (const alias of ['ll', 'G', 'rmx']) assert.ok(names.aliases.includes(alias), `${alias} in ${names.aliases.join(' ')}`);
+    for (const alias of ['ll', 'rmx', 'q', 'nl']) assert.ok(names.aliases.includes(alias), `${alias} in ${names.aliases.join(' ')}`);
+    assert.equal(names.aliasValues.ll, 'ls -l');
+    assert.equal(names.aliasValues.q, "it's");
+    assert.equal(names.aliasValues.nl, 'echo a\n--dsh-traps\nb');
+    assert.deepEqual(names.globalAliases, ['G']);
+    assert.deepEqual(names.suffixAliases, ['txt']);
+    assert.equal(h.service.sendTarget(h.owner, id).traps, undefined, 'a value holding the report delimiter does not start the traps early');
     for (const fn of ['git', 'myfn']) assert.ok(names.functions.includes(fn), `${fn} in ${names.functions.join(' ')}`);
     await send(`eval "function $'two\\nlines' { :; }"`);
     assert.equal(h.service.sendTarget(h.owner, id).shellNames?.kind, 'unknown');

@@ -55,7 +55,10 @@ export function readShellTraps(content: string | undefined, promptSeq: number, c
   const seq = newline < 0 ? NaN : Number(content.slice(0, newline));
   if (seq + 1 !== promptSeq) return { kind: 'unknown' };
   // The shell's names come first (shellNames.ts); the traps follow them.
-  const kept = runningTraps(splitNamesSection(content.slice(newline + 1)).traps);
+  // A names section that is not well formed hides where the traps start: they are unknown.
+  const { traps } = splitNamesSection(content.slice(newline + 1));
+  if (traps === undefined) return { kind: 'unknown' };
+  const kept = runningTraps(traps);
   // A report longer than was read may hold any trap past the cut: it counts as set.
   const text = cut ? [kept, '… (the rest of trap -p was not read)'].filter(Boolean).join('\n') : kept;
   return text ? { kind: 'set', text } : { kind: 'none' };

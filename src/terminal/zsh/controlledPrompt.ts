@@ -150,18 +150,24 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
     `typeset -g __dsh_tmux_due=1`,
     `__dsh_tmux() { [[ "\${TMUX_TMPDIR-}" == ${privateTmux} ]] && ${restoreTmux}; return 0; }`,
     // The traps report: the prompt's number before this prompt, the names section
-    // (readiness/shellNames.ts: aliases, global aliases included, and functions; left out, so the
-    // names read as unknown, when a name holds a line end), then what `trap` prints (zsh prints
+    // (readiness/shellNames.ts: aliases with their values, global and suffix aliases, and
+    // functions; left out, so the names read as unknown, when a name holds a line end), then what `trap` prints (zsh prints
     // `trap -- 'action' NAME` entries and the TRAPxxx functions in full).
     [
       '__dsh_report() {',
       '  {',
       '  emulate -L zsh',
-      '  local -a __dsh_a __dsh_f',
-      '  __dsh_a=(${(k)aliases} ${(k)galiases}) __dsh_f=(${(k)functions})',
+      '  local -a __dsh_a __dsh_g __dsh_s __dsh_f __dsh_all',
+      '  local __dsh_k',
+      '  __dsh_a=(${(k)aliases}) __dsh_g=(${(k)galiases}) __dsh_s=(${(k)saliases}) __dsh_f=(${(k)functions})',
+      '  __dsh_all=($__dsh_a $__dsh_g $__dsh_s $__dsh_f)',
       '  {',
       `  builtin printf '%s\\n' "$__dsh_seq"`,
-      `  if [[ -z \${(M)__dsh_a:#*$'\\n'*} && -z \${(M)__dsh_f:#*$'\\n'*} ]]; then builtin printf '%s\\n' --names $__dsh_a --functions $__dsh_f --end; fi`,
+      `  if [[ -z \${(M)__dsh_all:#*$'\\n'*} ]]; then`,
+      `    builtin printf '%s\\n' --names $__dsh_a --values`,
+      `    for __dsh_k in $__dsh_a; do builtin printf 'alias %s=%s\\n' "$__dsh_k" "\${(qq)aliases[$__dsh_k]}"; done`,
+      `    builtin printf '%s\\n' --global $__dsh_g --suffix $__dsh_s --functions $__dsh_f --end`,
+      '  fi',
       `  builtin printf '%s\\n' ${NAMES_DELIMITER}`,
       '  builtin trap',
       `  } >| ${traps}`,

@@ -63,14 +63,18 @@ export async function judgeSend(thread: ApprovalThread | undefined, typed: SendI
   if (why) note = why;
   else {
     const target = (where as { target: SendTarget }).target;
-    const names = target.shellNames?.kind === 'known' ? [...target.shellNames.aliases, ...target.shellNames.functions] : [];
+    const names = target.shellNames?.kind === 'known' ? target.shellNames : undefined;
     decision = await thread!.decide((typed as { text: string }).text, {
       rules: settings.rules,
       cwd: target.cwdIsCurrent ? target.cwd : undefined,
       workspaceFolders: workspaceFolderPaths(),
       blockFileWrites: settings.blockFileWrites,
       npmScripts: settings.npmScripts ? await workspaceNpmScripts() : [],
-      shellNames: names,
+      // Functions, and aliases whose text is not known, hide their command; an alias with its text is judged as it expands.
+      shellNames: names ? [...names.functions, ...names.aliases.filter((a) => !Object.hasOwn(names.aliasValues, a))] : [],
+      aliases: names?.aliasValues ?? {},
+      globalAliases: names?.globalAliases ?? [],
+      suffixAliases: names?.suffixAliases ?? [],
     });
     if (decision.approved) {
       return { approval: { by: 'rule', rules: decision.rules.map((r) => ({ key: r.key, source: r.source, ...(r.matchCommandLine ? { matchCommandLine: true as const } : {}) })) }, note: '', decision };

@@ -106,9 +106,12 @@ function shellNamesText(text: string, target: SendTarget): string {
   const names = target.shellNames;
   if ((r.kind !== 'shell-prompt' && r.kind !== 'shell-continuation') || !names) return '';
   if (names.kind === 'unknown') return "\n\nThe shell no longer reports its aliases and functions: a command's name may run one of them instead of the program.";
+  const aliasText = (word: string) => (Object.hasOwn(names.aliasValues, word) ? ` for ${inlineCode(names.aliasValues[word]!)}` : '');
   const defined = commandWords(text).flatMap((word) =>
-    names.aliases.includes(word) ? [`${inlineCode(word)} is an alias`] : names.functions.includes(word) ? [`${inlineCode(word)} is a function`] : [],
+    names.aliases.includes(word) ? [`${inlineCode(word)} is an alias${aliasText(word)}`] : names.functions.includes(word) ? [`${inlineCode(word)} is a function`] : [],
   );
+  const words = text.split(/[\s;&|()<>]+/);
+  for (const g of names.globalAliases) if (words.includes(g)) defined.push(`${inlineCode(g)} is a global alias, replaced wherever it stands`);
   return defined.length ? `\n\n**Defined in this shell**: ${defined.join(', ')}: ${defined.length === 1 ? 'it runs' : 'they run'} what the shell defines, not the program of that name.` : '';
 }
 
