@@ -295,7 +295,11 @@ export class TerminalService implements Disposable {
     const current = session.currentCwd();
     const target: SendTarget = { receiver: session.receiver(), cwd: current ?? session.cwd, cwdIsCurrent: current !== undefined };
     const trap = session.traps?.();
-    if (trap && trap.kind !== 'none') target.traps = trap;
+    if (trap && trap.kind !== 'none') {
+      target.traps = trap;
+      const atStart = session.startupTraps?.();
+      if (trap.kind === 'set' && atStart?.kind === 'set' && atStart.text === trap.text) target.trapsFromStartup = true;
+    }
     const names = session.shellNames?.();
     if (names) target.shellNames = names;
     return target;

@@ -116,6 +116,25 @@ describe('terminal auto-approve rules', function () {
     } else assert.ok(p.confirmationMessages, 'asked');
   });
 
+  it("a DEBUG trap the person's ~/.bashrc sets (bash-preexec, starship) is theirs: git status runs without a click; a trap a command sets afterwards asks", async () => {
+    const home = fs.mkdtempSync(path.join(tmp, 'home-'));
+    fs.writeFileSync(path.join(home, '.bashrc'), `trap ': "$_"' DEBUG\n`);
+    sessionId = (await service.open(owner, { cwd: tmp, env: { HOME: home } })).sessionId;
+    const tool = new SendTool(ctx);
+    const p = await prepared(tool, 'git status');
+    if (registered()) {
+      assert.equal(p.confirmationMessages, undefined, "no confirmation: the trap is the person's own");
+      assert.deepEqual(await approvalOf(tool, 'git status'), { by: 'rule', rules: [{ key: 'git status', source: 'settings' }] });
+    }
+    const asked = await prepared(tool, 'rm x');
+    assert.ok(asked.confirmationMessages, 'asked');
+    assert.match((asked.confirmationMessages.message as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), /set by your startup files/);
+    await service.send(owner, sessionId, { input: "trap 'cd /' USR1" });
+    const after = await prepared(new SendTool(ctx), 'git status');
+    assert.ok(after.confirmationMessages, 'asked: a command set a trap');
+    if (registered()) assert.match((after.confirmationMessages.message as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), /a command set traps after the session started/);
+  });
+
   it('input to a running python3 REPL: asks the person', async () => {
     await service.send(owner, sessionId, { input: 'python3 -q', timeoutMs: 5000 });
     await until('python3 reads its input', () => service.sendTarget(owner, sessionId).receiver.kind === 'program', 10_000);

@@ -151,6 +151,8 @@ export class PtyShellSession implements BackendSession {
   private active: ActiveSend | undefined;
   private readonly sendHost: SendHost;
   private firstPromptWaiter: (() => void) | undefined;
+  /** The traps the first prompt reported (the person's startup files set them); undefined before it. */
+  private trapsAtStart: ShellTraps | undefined;
   /** The executable the shell ran at its first prompt (with the /proc probe): another one since means it is no longer our shell. */
   private shellExecutable: Executable | undefined;
   /** Who has the terminal open, in any session (ttyHolders.ts): checked before every write. */
@@ -306,6 +308,10 @@ export class PtyShellSession implements BackendSession {
     return { content: head?.toString('utf8', 0, REPORT_MAX_BYTES), cut: head !== undefined && head.length > REPORT_MAX_BYTES };
   }
 
+  startupTraps(): ShellTraps | undefined {
+    return this.trapsAtStart;
+  }
+
   shellNames(): ShellNames {
     if (this.exitStatus) return { kind: 'unknown' };
     // A names section that ends in its delimiter is whole even when the traps after it were cut.
@@ -401,6 +407,7 @@ export class PtyShellSession implements BackendSession {
         else {
           this.opened = true;
           if (this.probe) this.shellExecutable = executableOf(this.shellPid);
+          this.trapsAtStart = this.traps();
           resolve();
         }
       };

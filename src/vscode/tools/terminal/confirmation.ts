@@ -186,7 +186,8 @@ export function folderText(target: SendTarget): string {
   }
   const text = traps.text;
   const shown = text.length > TRAPS_SHOWN_CHARS ? `${text.slice(0, TRAPS_SHOWN_CHARS)}… (${text.length} characters)` : text;
-  return `${where} at its prompt, but this shell has traps (${inlineCode(shown)}): DEBUG runs before each command, ERR and RETURN after some, a signal's whenever it arrives, and any may change the folder, so the folder this runs in cannot be known`;
+  const from = target.trapsFromStartup ? ', set by your startup files' : '';
+  return `${where} at its prompt, but this shell has traps (${inlineCode(shown)}${from}): DEBUG runs before each command, ERR and RETURN after some, a signal's whenever it arrives, and any may change the folder, so the folder this runs in cannot be known`;
 }
 
 /**
