@@ -11,6 +11,7 @@
  */
 import type { z } from 'zod';
 import { quoteInput } from '../common/quoteInput';
+import { integerRangeText } from '../common/integerInput';
 import { textHead } from '../common/textHead';
 import { inputJsonSchema, JsonSchema } from './contribution';
 import { textKindOf, textKindText, TextKind, ToolDeclaration, ToolInput } from './declaration';
@@ -134,8 +135,7 @@ export function schemaText(schema: JsonSchema, textKind?: TextKind): string {
     min !== undefined && max !== undefined ? `${min}..${max}` : min !== undefined ? `at least ${min}` : max !== undefined ? `at most ${max}` : undefined;
   switch (schema.type) {
     case 'integer': {
-      const r = schema.minimum !== undefined && schema.maximum !== undefined ? `in ${schema.minimum}..${schema.maximum}` : schema.minimum !== undefined ? `≥ ${schema.minimum}` : undefined;
-      return `an integer${r ? ` ${r}` : ''}`;
+      return `an integer${schema.minimum !== undefined ? ` ${integerRangeText(schema.minimum, schema.maximum)}` : ''}`;
     }
     case 'boolean':
       return 'true or false';
