@@ -11,13 +11,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
-import { McpTestClient, callTool, connectClient, terminalEndpointValue } from '../helpers/host/mcp';
+import { ToolCall as Call, mcpSessionPerTest } from '../helpers/host/mcpSessions';
 import { panelText } from '../helpers/host/ui';
 import { SECRETS, probeOf } from '../helpers/secretCorpus';
 import { until } from '../helpers/wait';
 
 /** A tool call as both surfaces answer it; a tool error rejects with its message. */
-type Call = <T = Record<string, unknown>>(name: string, input: object) => Promise<{ json: T; text: string | undefined }>;
 
 const probes = SECRETS.map(probeOf);
 function assertNoSecret(value: unknown, where: string): void {
@@ -104,32 +103,13 @@ describe('secrets through vscode.lm.invokeTool', function () {
 
 describe('secrets over MCP', function () {
   this.timeout(180_000);
-  let client: McpTestClient;
-  let sessionId: string;
-  const call: Call = async <T>(name: string, input: object) => {
-    const r = await callTool<T>(client, name, input as { [key: string]: unknown });
-    if (r.isError) throw new Error(r.first);
-    return { json: r.json, text: r.text };
-  };
-
-  before(async () => {
-    await waitForTools(TERMINAL_TOOLS);
-    await until('activation', () => vscode.extensions.getExtension('dsh.dsh-bridge')!.isActive, 30_000);
-    client = await connectClient('dsh-test-approved', await terminalEndpointValue());
-  });
-  after(async () => client?.close().catch(() => undefined));
-  beforeEach(async () => {
-    sessionId = (await call<{ sessionId: string }>('dsh_terminal_open', { name: 'mcp-secrets' })).json.sessionId;
-  });
-  afterEach(async () => {
-    await callTool(client, 'dsh_terminal_close', { sessionId }).catch(() => undefined);
-  });
+  const { call, sessionId: session } = mcpSessionPerTest('mcp-secrets');
 
   it('secrets: no secret of the corpus reaches a tool result over MCP', async () => {
-    await noSecretReachesTheAgent(call, sessionId);
+    await noSecretReachesTheAgent(call, session());
   });
 
   it('secrets: a password prompt is for the person over MCP; the agent’s text into it is refused', async () => {
-    await passwordPromptGoesToThePerson(call, sessionId);
+    await passwordPromptGoesToThePerson(call, session());
   });
 });

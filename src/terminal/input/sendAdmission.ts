@@ -5,7 +5,8 @@
 import { errorMessage } from '../../common/errorMessage';
 import { PATH_QUOTE_UNITS, quoteInput } from '../../common/quoteInput';
 import { MAX_TIMER_MS } from '../config';
-import { TerminalError } from '../errors';
+import { invalidArgument, TerminalError } from '../errors';
+import { checkInteger, isIntegerIn } from '../../common/integerInput';
 import { MAX_INPUT_BYTES, SendInput, checkSendInput, keyBytes } from './input';
 import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from '../readiness/markers';
 import type { ShellTraps } from '../readiness/shellTraps';
@@ -42,10 +43,9 @@ export function checkNotCancelled(signal: AbortSignal | undefined, kind: 'send' 
  * @throws TerminalError INVALID_ARGUMENT unless an integer from 1 to MAX_TIMER_MS (`given` is shown).
  */
 export function checkTimeout(timeoutMs: number, given: unknown): number {
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
-    throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${quoteInput(given)})`);
-  }
-  return timeoutMs;
+  // The value in force is checked; the message quotes what the caller sent (the same value when it sent one).
+  if (isIntegerIn(timeoutMs, 1, MAX_TIMER_MS)) return timeoutMs;
+  return checkInteger(given ?? timeoutMs, 'timeoutMs', { min: 1, max: MAX_TIMER_MS, note: 'in milliseconds' }, invalidArgument);
 }
 
 /**
