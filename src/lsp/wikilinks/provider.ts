@@ -25,7 +25,7 @@ import { headLines } from '../headLines';
 import { slugify, ResolvableFile, Resolution } from './resolve';
 import { IndexedLink, IndexedNote, NoteText, VaultIndex, VaultIndexOptions } from './vaultIndex';
 import { isNotFoundError, WorkspaceFs } from './workspaceFs';
-import type { WikiLink } from './parse';
+import type { WikiLink } from './parsedNote';
 import { partialText } from './partialText';
 import { someNames } from '../pageSummary';
 import { noteText } from './noteParser';
