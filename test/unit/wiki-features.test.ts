@@ -4,7 +4,8 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shapeDiagnostics, shapeOutline, shapeWorkspaceSymbols, ShownSymbol } from '../../src/lsp/features/present';
+import { shapeOutline, shapeWorkspaceSymbols, ShownSymbol } from '../../src/lsp/features/shapeSymbols';
+import { shapeDiagnostics } from '../../src/lsp/features/shapeDiagnostics';
 import { matchSymbolName } from '../../src/lsp/features/match';
 import { MdLinksFeatures } from '../../src/lsp/wikilinks/features';
 import { splitLines } from '../../src/lsp/position';

@@ -5,7 +5,7 @@
  * `src/lsp/features/present.ts`; the input is as src/tools/declarations/navigation.ts declares it.
  */
 import * as vscode from 'vscode';
-import { keepKinds, shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/features/present';
+import { keepKinds, shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/features/shapeSymbols';
 import type { FeatureRegistry } from '../../../lsp/features/registry';
 import { gatherWorkspaceSymbols } from '../../../lsp/features/workspaceSymbols';
 import { DEFAULT_LIMIT } from '../../../lsp/shapeLocations';
