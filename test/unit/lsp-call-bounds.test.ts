@@ -6,7 +6,7 @@
 // counted; the other items a position prepared to are a few names, each cut, the rest counted in
 // `moreOtherItems`; names and details in the tree are cut to their bounds. The walk
 // (src/lsp/features/callHierarchy.ts) runs against a source that answers from a real file in a
-// temp workspace; the shaping (src/lsp/features/present.ts `shapeCallAnswer`) reads that file.
+// temp workspace; the shaping (src/lsp/features/shapeCalls.ts `shapeCallAnswer`) reads that file.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -2,7 +2,7 @@
  * The `dsh_symbols` Language Model Tool: workspace symbols by name, or a file's outline, answered
  * by the sources registered in a {@link FeatureRegistry} (VS Code's language features, `md-links`,
  * configured stdio servers), chosen by file extension like `dsh_lsp`. Answers are shaped by
- * `src/lsp/features/present.ts`; the input is as src/tools/declarations/navigation.ts declares it.
+ * `src/lsp/features/shapeSymbols.ts`; the input is as src/tools/declarations/navigation.ts declares it.
  */
 import * as vscode from 'vscode';
 import { keepKinds, shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/features/shapeSymbols';
