@@ -5,7 +5,8 @@
 import { seededInt } from '../helpers/random';
 import * as assert from 'node:assert/strict';
 import { toWorkspaceDiagnosticItems } from '../../src/lsp/features/convert';
-import { shapeDiagnostics, toModelRange, type ShapedDiagnostics } from '../../src/lsp/features/present';
+import { toModelRange } from '../../src/lsp/features/present';
+import { shapeDiagnostics, type ShapedDiagnostics } from '../../src/lsp/features/shapeDiagnostics';
 import { SEVERITIES, type DiagnosticItem, type Severity } from '../../src/lsp/features/types';
 import { summarize, type CollapsedGroup, type FileCount } from '../../src/lsp/pageSummary';
 import { placeUri, type PlacedPath } from '../../src/lsp/placeUri';

@@ -11,7 +11,7 @@
 import { checkInteger } from '../../common/integerInput';
 import { throwIfAborted } from '../cancellation';
 import { LspError } from '../types';
-import type { CallTreeNode } from './present';
+import type { CallTreeNode } from './shapeCalls';
 import type { CallHierarchyProvider, CallItem, FeatureContext } from './types';
 
 /** Default and largest depth of `dsh_call_hierarchy`. */

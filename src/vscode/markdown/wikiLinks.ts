@@ -9,7 +9,7 @@ import { errorMessage } from '../../common/errorMessage';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SETTING } from '../../common/ids';
-import type { AliasOrder } from '../../lsp/wikilinks/parse';
+import type { AliasOrder } from '../../lsp/wikilinks/parsedNote';
 import { MdLinksFeatures, NO_CALL_HIERARCHY } from '../../lsp/wikilinks/features';
 import { MdLinksProvider } from '../../lsp/wikilinks/provider';
 import { WorkerNoteParser } from '../../lsp/wikilinks/workerNoteParser';
