@@ -24,9 +24,13 @@ export const NAMES_MAX_BYTES = 256 * 1024;
 /** The aliases and functions of the session's shell, or `unknown` when its report is missing, stale, cut or not to be trusted. */
 export type ShellNames = { kind: 'known'; aliases: string[]; functions: string[] } | { kind: 'unknown' };
 
-/** The shell code of the names section, for the traps report's group (its output goes to the report's file). */
-export function shellNamesReport(): string {
-  return `\\builtin compgen -W --names -- --names && { \\builtin compgen -a || \\builtin true; \\builtin printf '%s\\n' --functions; \\builtin compgen -A function || \\builtin true; \\builtin printf '%s\\n' --end; }; \\builtin printf '%s\\n' ${NAMES_DELIMITER}`;
+/**
+ * The shell code of the names section, for the traps report's group (its output goes to the
+ * report's file); `more`, shell code whose lines close the section before its delimiter (the
+ * prompt hooks, promptHooks.ts).
+ */
+export function shellNamesReport(more?: string): string {
+  return `\\builtin compgen -W --names -- --names && { \\builtin compgen -a || \\builtin true; \\builtin printf '%s\\n' --functions; \\builtin compgen -A function || \\builtin true; \\builtin printf '%s\\n' --end; }; ${more ? `${more}; ` : ''}\\builtin printf '%s\\n' ${NAMES_DELIMITER}`;
 }
 
 /**

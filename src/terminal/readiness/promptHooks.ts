@@ -1,0 +1,123 @@
+/**
+ * The prompt hooks report: the code the session's shell runs around every command besides DSH
+ * Bridge's own, as the shell reports it at every prompt in the traps report's one write
+ * (shellTraps.ts): bash's PROMPT_COMMAND entries and a PS0, PS1 or PS2 other than the controlled
+ * prompt's, zsh's `precmd` and `preexec` hooks. A command confirmed earlier may add one, and it
+ * then runs unseen around every later command, so a confirmation names them as it names traps.
+ *
+ * The section comes after the names section's own lines (shellNames.ts) and before its delimiter:
+ * a line {@link HOOKS_START}, then one line per hook, `<where> <word>`, where `<where>` is a name
+ * such as `PROMPT_COMMAND` or `PS0` and `<word>` the hook's text as the shell's `printf %q` quotes
+ * it (one line whatever the text holds). Plain Node.
+ */
+
+/** The line that starts the hooks section. */
+export const HOOKS_START = '--hooks';
+
+/** A hook line: where it runs (a name: letters, digits, `_`) and its text quoted by `printf %q`. */
+const HOOK_LINE = /^([A-Za-z_][A-Za-z0-9_]*) (.*)$/;
+
+/**
+ * The hooks of a names section (shellNames.ts splitNamesSection's `names`), each as
+ * `<where>: <text>` with the text single-quoted as a person reads it (`PROMPT_COMMAND: 'touch x'`);
+ * an empty text (a hook emptied, or the entry that was DSH Bridge's own) is left out. Undefined
+ * when the section has no hooks part (a shell that does not report them, or a report cut before).
+ */
+export function readPromptHooks(names: string | undefined): string[] | undefined {
+  if (names === undefined) return undefined;
+  const lines = names.split('\n');
+  const start = lines.indexOf(HOOKS_START);
+  if (start < 0) return undefined;
+  const hooks: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (!line) continue;
+    const m = HOOK_LINE.exec(line);
+    if (!m) {
+      hooks.push(line);
+      continue;
+    }
+    const text = unquoteShellWord(m[2] ?? '');
+    if (text === '') continue;
+    hooks.push(`${m[1]}: ${text === undefined ? m[2] : singleQuoted(text)}`);
+  }
+  return hooks;
+}
+
+/** `text` in single quotes, a quote inside as `'\''`. */
+function singleQuoted(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/** ANSI-C escapes of `$'…'` (bash(1), QUOTING) that `printf %q` writes. */
+const ANSI_C: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+
+/**
+ * The text of one shell word as `printf %q` writes it in bash or zsh: backslash-escaped
+ * characters, `'…'` and `$'…'` (ANSI-C: `\n`, `\e`, octal `\NNN`, `\xHH`) pieces, concatenated.
+ * Undefined for a word that does not read so (an unclosed quote, an unknown escape).
+ */
+export function unquoteShellWord(word: string): string | undefined {
+  const bytes: number[] = [];
+  const add = (s: string) => bytes.push(...Buffer.from(s, 'utf8'));
+  let i = 0;
+  while (i < word.length) {
+    const c = word[i] as string;
+    if (c === '\\') {
+      if (i + 1 >= word.length) return undefined;
+      add(word[i + 1] as string);
+      i += 2;
+    } else if (c === "'") {
+      const end = word.indexOf("'", i + 1);
+      if (end < 0) return undefined;
+      add(word.slice(i + 1, end));
+      i = end + 1;
+    } else if (c === '$' && word[i + 1] === "'") {
+      i += 2;
+      for (;;) {
+        if (i >= word.length) return undefined;
+        const d = word[i] as string;
+        if (d === "'") break;
+        if (d !== '\\') {
+          add(d);
+          i++;
+          continue;
+        }
+        const e = word[i + 1];
+        if (e === undefined) return undefined;
+        const octal = /^[0-7]{1,3}/.exec(word.slice(i + 1));
+        const hex = e === 'x' ? /^[0-9a-fA-F]{1,2}/.exec(word.slice(i + 2)) : null;
+        if (octal) {
+          bytes.push(parseInt(octal[0], 8) & 0xff);
+          i += 1 + octal[0].length;
+        } else if (hex) {
+          bytes.push(parseInt(hex[0], 16));
+          i += 2 + hex[0].length;
+        } else if (ANSI_C[e] !== undefined) {
+          add(ANSI_C[e]);
+          i += 2;
+        } else {
+          return undefined;
+        }
+      }
+      i++;
+    } else {
+      add(c);
+      i++;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * bash's hooks section (a line {@link HOOKS_START}, then a line per hook), for the traps report's
+ * group: each of PS0, PS1 and PS2 whose value is not the controlled prompt's (held in the
+ * read-only `__dsh_ps0`, `__dsh_ps1`, `__dsh_ps2`), then every PROMPT_COMMAND entry with DSH
+ * Bridge's own (the read-only `__dsh_pe`) cut from its end: an entry that was only that prints
+ * empty and is left out; on bash before 5.1, where PROMPT_COMMAND is one string, the person's
+ * part before it remains. Builtins only, each behind `\builtin` (an alias cannot replace it; a
+ * function named builtin makes the whole report unknown, see controlledPrompt.ts).
+ */
+export function bashPromptHooksReport(): string {
+  const ps = ['PS0', 'PS1', 'PS2'].map((v) => `[[ \${${v}-} == "$__dsh_${v.toLowerCase()}" ]] || \\builtin printf '${v} %q\\n' "\${${v}-}"`);
+  return [`\\builtin printf '%s\\n' ${HOOKS_START}`, ...ps, `\\builtin printf 'PROMPT_COMMAND %q\\n' "\${PROMPT_COMMAND[@]/%"$__dsh_pe"/}"`].join('; ');
+}
