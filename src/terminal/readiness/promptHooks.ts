@@ -121,3 +121,19 @@ export function bashPromptHooksReport(): string {
   const ps = ['PS0', 'PS1', 'PS2'].map((v) => `[[ \${${v}-} == "$__dsh_${v.toLowerCase()}" ]] || \\builtin printf '${v} %q\\n' "\${${v}-}"`);
   return [`\\builtin printf '%s\\n' ${HOOKS_START}`, ...ps, `\\builtin printf 'PROMPT_COMMAND %q\\n' "\${PROMPT_COMMAND[@]/%"$__dsh_pe"/}"`].join('; ');
 }
+
+/**
+ * zsh's hooks section, for the traps report's function (run under `emulate -L zsh`): every
+ * `precmd_functions` and `preexec_functions` entry but DSH Bridge's own (`__dsh_quiet`,
+ * `__dsh_precmd`, `__dsh_preexec`), then the bodies of the functions named `precmd` and `preexec`
+ * when defined (zsh calls them before each prompt and before each command; zshmisc(1), SPECIAL
+ * FUNCTIONS). zsh's `printf %q` quotes each.
+ */
+export function zshPromptHooksReport(): string {
+  return [
+    `builtin printf '%s\\n' ${HOOKS_START}`,
+    `builtin printf 'precmd_functions %q\\n' \${precmd_functions:#(__dsh_quiet|__dsh_precmd)}`,
+    `builtin printf 'preexec_functions %q\\n' \${preexec_functions:#__dsh_preexec}`,
+    ...['precmd', 'preexec'].map((f) => `(( \${+functions[${f}]} )) && builtin printf '${f} %q\\n' "\${functions[${f}]}"`),
+  ].join('; ');
+}
