@@ -16,7 +16,7 @@ import { ENDPOINT_ENV, McpTestClient, bridgePath, callTool, connectClient, termi
 import { runBridge } from '../helpers/runBridge';
 import { until } from '../helpers/wait';
 import { alive } from '../helpers/processes';
-import { setWorkspaceSetting } from '../helpers/host/workspaceSettings';
+import { removeWorkspaceSettings, setWorkspaceSetting } from '../helpers/host/workspaceSettings';
 
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'dsh-test-approved', version: '1' } } }) + '\n';
 
@@ -192,6 +192,7 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     } finally {
       for (const [c, sessionId] of opened) await callTool(c, 'dsh_terminal_close', { sessionId });
       await setWorkspaceSetting('dsh.terminal.maxSessionsPerOwner', undefined);
+      removeWorkspaceSettings();
     }
   });
 
