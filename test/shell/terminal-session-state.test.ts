@@ -72,6 +72,18 @@ describe('session state cannot change what text does unseen (real bash)', functi
     await assert.rejects(h.service.send(h.owner, id, { input: 'ls', expectReceiver: confirmedIdentity(before) }), /the confirmation showed no trap in the shell, but now the traps "PROMPT_COMMAND: 'touch pc-ran'"/);
   });
 
+  it("PROMPT_COMMAND entries of the person's startup files are shown as theirs; one added later is held against the send", async () => {
+    const home = fs.mkdtempSync(path.join(h.tmp, 'home-'));
+    fs.writeFileSync(path.join(home, '.bashrc'), 'mine() { :; }\nPROMPT_COMMAND="mine${PROMPT_COMMAND:+;$PROMPT_COMMAND}"\n');
+    const id = (await h.service.open(h.owner, { cwd: h.tmp, env: { HOME: home } })).sessionId;
+    const target = h.service.sendTarget(h.owner, id);
+    assert.deepEqual(target.traps, { kind: 'set', text: "PROMPT_COMMAND: 'mine' (set up by the startup files)", startupHooksOnly: true });
+    const text = sendConfirmationText({ kind: 'text', text: 'ls' }, h.service.info(h.owner, id), target);
+    assert.match(text, /in `[^`]+`; at every prompt this shell also runs hooks its startup files set up \(`PROMPT_COMMAND: 'mine' \(set up by the startup files\)`\)/);
+    await h.service.send(h.owner, id, { input: "PROMPT_COMMAND+=('touch pc-ran')" });
+    assert.deepEqual(h.service.sendTarget(h.owner, id).traps, { kind: 'set', text: "PROMPT_COMMAND: 'mine' (set up by the startup files)\nPROMPT_COMMAND: 'touch pc-ran'" });
+  });
+
   it('the confirmation says so when a function named builtin stands in for the builtins the prompt code runs', async () => {
     const id = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
     await h.service.send(h.owner, id, { input: 'builtin() { command builtin "$@"; }' });

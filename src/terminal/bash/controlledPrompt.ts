@@ -206,6 +206,8 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     // DSH Bridge's one PROMPT_COMMAND entry, the prompt then the report, kept read-only: the
     // report names every other entry (promptHooks.ts) by cutting this one from the end of each.
     `readonly __dsh_pe=${shellQuote(`${prompt}; `)}"$__dsh_rp"`,
+    // The entries the startup files left, which the report tells apart from those added later.
+    'readonly -a __dsh_pc0=("${PROMPT_COMMAND[@]}")',
     'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
     `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" "$__dsh_pe")`,
     'else',

@@ -14,33 +14,54 @@
 /** The line that starts the hooks section. */
 export const HOOKS_START = '--hooks';
 
-/** A hook line: where it runs (a name: letters, digits, `_`) and its text quoted by `printf %q`. */
-const HOOK_LINE = /^([A-Za-z_][A-Za-z0-9_]*) (.*)$/;
+/**
+ * A hook line: where it runs (a name: letters, digits, `_`; with `=` before it, a value kept
+ * when the startup files had run) and its text quoted by `printf %q`.
+ */
+const HOOK_LINE = /^(=?)([A-Za-z_][A-Za-z0-9_]*) (.*)$/;
+
+/** The hooks the shell reported: those its startup files set up, and those added since. */
+export interface PromptHooks {
+  /** Hooks present when the session's startup files had run (the person's own configuration). */
+  startup: string[];
+  /** Hooks added since, by a command the session ran. */
+  added: string[];
+}
 
 /**
  * The hooks of a names section (shellNames.ts splitNamesSection's `names`), each as
- * `<where>: <text>` with the text single-quoted as a person reads it (`PROMPT_COMMAND: 'touch x'`);
- * an empty text (a hook emptied, or the entry that was DSH Bridge's own) is left out. Undefined
- * when the section has no hooks part (a shell that does not report them, or a report cut before).
+ * `<where>: <text>` with the text single-quoted as a person reads it (`PROMPT_COMMAND: 'touch x'`),
+ * split into the startup files' and those added since: a hook line `<where> <word>` is the startup
+ * files' when a line `=<where> <word>` (the value kept read-only when startup ended) says so. An
+ * empty text (a hook emptied, or the entry that was DSH Bridge's own) is left out. Undefined when
+ * the section has no hooks part (a shell that does not report them, or a report cut before).
  */
-export function readPromptHooks(names: string | undefined): string[] | undefined {
+export function readPromptHooks(names: string | undefined): PromptHooks | undefined {
   if (names === undefined) return undefined;
   const lines = names.split('\n');
   const start = lines.indexOf(HOOKS_START);
   if (start < 0) return undefined;
-  const hooks: string[] = [];
+  const atStartup = new Set<string>();
+  const hooks: { where: string; word: string }[] = [];
   for (const line of lines.slice(start + 1)) {
     if (!line) continue;
     const m = HOOK_LINE.exec(line);
-    if (!m) {
-      hooks.push(line);
+    if (!m) hooks.push({ where: '', word: line });
+    else if (m[1]) atStartup.add(`${m[2]} ${m[3]}`);
+    else hooks.push({ where: m[2] ?? '', word: m[3] ?? '' });
+  }
+  const result: PromptHooks = { startup: [], added: [] };
+  for (const { where, word } of hooks) {
+    if (!where) {
+      result.added.push(word);
       continue;
     }
-    const text = unquoteShellWord(m[2] ?? '');
+    const text = unquoteShellWord(word);
     if (text === '') continue;
-    hooks.push(`${m[1]}: ${text === undefined ? m[2] : singleQuoted(text)}`);
+    const shown = `${where}: ${text === undefined ? word : singleQuoted(text)}`;
+    (atStartup.has(`${where} ${word}`) ? result.startup : result.added).push(shown);
   }
-  return hooks;
+  return result;
 }
 
 /** `text` in single quotes, a quote inside as `'\''`. */
@@ -114,12 +135,18 @@ export function unquoteShellWord(word: string): string | undefined {
  * read-only `__dsh_ps0`, `__dsh_ps1`, `__dsh_ps2`), then every PROMPT_COMMAND entry with DSH
  * Bridge's own (the read-only `__dsh_pe`) cut from its end: an entry that was only that prints
  * empty and is left out; on bash before 5.1, where PROMPT_COMMAND is one string, the person's
- * part before it remains. Builtins only, each behind `\builtin` (an alias cannot replace it; a
+ * part before it remains. Before them, as `=PROMPT_COMMAND` lines, the entries the startup files
+ * left (the read-only `__dsh_pc0`). Builtins only, each behind `\builtin` (an alias cannot replace it; a
  * function named builtin makes the whole report unknown, see controlledPrompt.ts).
  */
 export function bashPromptHooksReport(): string {
   const ps = ['PS0', 'PS1', 'PS2'].map((v) => `[[ \${${v}-} == "$__dsh_${v.toLowerCase()}" ]] || \\builtin printf '${v} %q\\n' "\${${v}-}"`);
-  return [`\\builtin printf '%s\\n' ${HOOKS_START}`, ...ps, `\\builtin printf 'PROMPT_COMMAND %q\\n' "\${PROMPT_COMMAND[@]/%"$__dsh_pe"/}"`].join('; ');
+  return [
+    `\\builtin printf '%s\\n' ${HOOKS_START}`,
+    ...ps,
+    `\\builtin printf '=PROMPT_COMMAND %q\\n' "\${__dsh_pc0[@]}"`,
+    `\\builtin printf 'PROMPT_COMMAND %q\\n' "\${PROMPT_COMMAND[@]/%"$__dsh_pe"/}"`,
+  ].join('; ');
 }
 
 /**
@@ -127,11 +154,15 @@ export function bashPromptHooksReport(): string {
  * `precmd_functions` and `preexec_functions` entry but DSH Bridge's own (`__dsh_quiet`,
  * `__dsh_precmd`, `__dsh_preexec`), then the bodies of the functions named `precmd` and `preexec`
  * when defined (zsh calls them before each prompt and before each command; zshmisc(1), SPECIAL
- * FUNCTIONS). zsh's `printf %q` quotes each.
+ * FUNCTIONS). zsh's `printf %q` quotes each. Before them, as `=<name>` lines, those the startup
+ * files left (the read-only `__dsh_pre0`, `__dsh_exe0`, `__dsh_precmd0`, `__dsh_preexec0`).
  */
 export function zshPromptHooksReport(): string {
   return [
     `builtin printf '%s\\n' ${HOOKS_START}`,
+    `builtin printf '=precmd_functions %q\\n' \${__dsh_pre0}`,
+    `builtin printf '=preexec_functions %q\\n' \${__dsh_exe0}`,
+    ...['precmd', 'preexec'].map((f) => `[[ -n \${__dsh_${f}0} ]] && builtin printf '=${f} %q\\n' "\${__dsh_${f}0}"`),
     `builtin printf 'precmd_functions %q\\n' \${precmd_functions:#(__dsh_quiet|__dsh_precmd)}`,
     `builtin printf 'preexec_functions %q\\n' \${preexec_functions:#__dsh_preexec}`,
     ...['precmd', 'preexec'].map((f) => `(( \${+functions[${f}]} )) && builtin printf '${f} %q\\n' "\${functions[${f}]}"`),

@@ -218,6 +218,9 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
       '}',
     ].join('\n'),
     '__dsh_order',
+    // The hooks the startup files left, which the report tells apart from those added later.
+    'typeset -gra __dsh_pre0=(${precmd_functions:#(__dsh_quiet|__dsh_precmd)}) __dsh_exe0=(${preexec_functions:#__dsh_preexec})',
+    'typeset -gr __dsh_precmd0="${functions[precmd]-}" __dsh_preexec0="${functions[preexec]-}"',
     '',
   ].join('\n');
   return { '.zshenv': zshenv, '.zprofile': zprofile, '.zshrc': zshrc, '.zlogin': zlogin };

@@ -96,7 +96,8 @@ function whyNoRules(typed: SendInput, where: JudgedTarget, enabled: boolean, reg
   const r = t.receiver;
   if (r.kind !== 'shell-prompt') return `Not auto approved: the input goes to ${r.kind === 'program' ? 'a running program' : r.kind === 'shell-continuation' ? 'an unfinished command at the continuation prompt' : 'no shell'}, not to the shell at its prompt, and no command rule approves input.`;
   if (r.lineKeys && (r.lineKeys.keys.length > 0 || r.lineKeys.more > 0 || r.lineKeys.foreign)) return 'Not auto approved: the command line already holds keys pressed earlier.';
-  if (t.traps) return 'Not auto approved: the shell has traps, or no longer reports them, which may run with the command.';
+  // Hooks the person's startup files set up are their own configuration; anything added since is not.
+  if (t.traps && !(t.traps.kind === 'set' && t.traps.startupHooksOnly)) return 'Not auto approved: the shell has traps or hooks added since it started, or no longer reports them, which may run with the command.';
   if (t.shellNames?.kind !== 'known') return "Not auto approved: the shell's aliases and functions are not known (it no longer reports them).";
   return undefined;
 }

@@ -188,6 +188,9 @@ export function folderText(target: SendTarget): string {
   }
   const text = traps.text;
   const shown = text.length > TRAPS_SHOWN_CHARS ? `${text.slice(0, TRAPS_SHOWN_CHARS)}… (${text.length} characters)` : text;
+  // Hooks the person's own startup files set up are their configuration: shown, not held against
+  // the folder (one added since is, like a trap).
+  if (traps.startupHooksOnly) return `${where}; at every prompt this shell also runs hooks its startup files set up (${inlineCode(shown)})`;
   return `${where} at its prompt, but this shell has traps or hooks that run around commands (${inlineCode(shown)}): PROMPT_COMMAND entries and precmd hooks run at every prompt, PS0 and preexec hooks as each command starts, a DEBUG trap before each command, ERR and RETURN after some, a signal's whenever it arrives, and any may change the folder, so the folder this runs in cannot be known`;
 }
 
