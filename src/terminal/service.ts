@@ -34,6 +34,7 @@ import { checkAbortSignal, checkUntilListening } from './requestChecks';
 import type { Log } from '../common/log';
 import { inSearchPool } from './output/searchPool';
 import { OwnerLimits, sessionLimitError } from './ownerLimits';
+import { spawnTurn } from './session/spawnTurns';
 import { checkReceiverIdentity } from './input/receiverIdentityCheck';
 
 import type { SendTarget } from './sendTarget';
@@ -249,6 +250,8 @@ export class TerminalService implements Disposable {
     o.pending++;
     o.opening++;
     try {
+      // Counted as opening from here: a refusal of another open is decided at once (above).
+      await spawnTurn();
       const outsideSandbox = grant.outsideSandbox === true;
       const session = await backend.spawn({ cwd: options.cwd, exactCwd: options.exactCwd, env: options.env, cols: options.cols, rows: options.rows, ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}), ...(outsideSandbox ? { outsideSandbox } : {}) }, options.signal);
       if (o.disposed) {
@@ -280,9 +283,20 @@ export class TerminalService implements Disposable {
    * @throws TerminalError LIMIT_REACHED naming the setting, how many are open and what to do.
    */
   private checkSessionLimit(owner: ServiceOwner): void {
+    const refusal = this.sessionLimitRefusal(owner);
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * The refusal an open by `owner` would get now (LIMIT_REACHED, see checkSessionLimit), counting
+   * `admitted` more opens as opening (calls a tool admitted that have not reached `open` yet);
+   * undefined when it would be let through. Reads no file: a caller decides before any await.
+   */
+  sessionLimitRefusal(owner: Owner, admitted = 0): TerminalError | undefined {
+    const o = this.checkOwner(owner);
     const max = this.limits().maxSessionsPerOwner;
-    const open = this.entriesOf(owner).filter((e) => !e.closing).length + owner.opening;
-    if (open >= max) throw sessionLimitError(open, max);
+    const open = this.entriesOf(o).filter((e) => !e.closing).length + o.opening + admitted;
+    return open >= max ? sessionLimitError(open, max) : undefined;
   }
 
   /**

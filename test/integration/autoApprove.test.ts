@@ -132,7 +132,7 @@ describe('terminal auto-approve rules', function () {
     await service.send(owner, sessionId, { input: "trap 'cd /' USR1" });
     const after = await prepared(new SendTool(ctx), 'git status');
     assert.ok(after.confirmationMessages, 'asked: a command set a trap');
-    if (registered()) assert.match((after.confirmationMessages.message as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), /a command set traps after the session started/);
+    if (registered()) assert.match((after.confirmationMessages.message as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), /a command set traps or hooks after the session started/);
   });
 
   it('input to a running python3 REPL: asks the person', async () => {

@@ -276,6 +276,19 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     await send('unfunction TRAPUSR1');
     assert.equal(h.service.sendTarget(h.owner, id).traps, undefined);
   });
+
+  it("precmd and preexec hooks besides DSH Bridge's are reported for confirmations, and the prompt's own strings cannot be changed", async () => {
+    await openWith({ '.zshrc': 'theme_precmd() { :; }\nprecmd_functions+=(theme_precmd)\n' });
+    const mine = h.service.sendTarget(h.owner, id).traps;
+    assert.deepEqual(mine, { kind: 'set', text: "precmd_functions: 'theme_precmd' (set up by the startup files)", startupHooksOnly: true });
+    await send(`hidden() { touch ${h.tmp}/hook-ran; }; preexec_functions+=(hidden); preexec() { :; }`);
+    const set = h.service.sendTarget(h.owner, id).traps;
+    assert.deepEqual(set, { kind: 'set', text: "precmd_functions: 'theme_precmd' (set up by the startup files)\npreexec_functions: 'hidden'\npreexec: '\t:'" });
+    await send(`preexec_functions=(\${preexec_functions:#hidden}); unfunction preexec; __dsh_ps1+='$(touch ${h.tmp}/ps1-ran)'`);
+    await send('true');
+    assert.equal(fs.existsSync(path.join(h.tmp, 'ps1-ran')), false);
+    assert.deepEqual(h.service.sendTarget(h.owner, id).traps, mine);
+  });
 });
 
 describe('pty-zsh on the portable path (ps(1), no /proc probe: as on macOS)', function () {

@@ -155,7 +155,7 @@ function sameTraps(a: ShellTraps, b: ShellTraps): boolean {
 
 function trapsName(t: ShellTraps): string {
   if (t.kind === 'none') return 'no trap in the shell';
-  if (t.kind === 'unknown') return 'that the shell no longer reports its traps';
+  if (t.kind === 'unknown') return 'that the shell no longer reports its traps and prompt hooks';
   return `the traps ${quoteInput(t.text, 400)}`;
 }
 

@@ -19,6 +19,7 @@
  *     --functions
  *     NAME ...                every function, one per line
  *     --end
+ *     --hooks ...             the prompt hooks besides DSH Bridge's (promptHooks.ts), one per line
  *     --dsh-traps             ({@link NAMES_DELIMITER}, always), then what `trap -p` prints
  *
  * In bash `\builtin` (the backslash keeps an alias from replacing it) runs each part. The first
@@ -32,6 +33,8 @@
  * The section is read from its start, part by part: a value may hold a line end and any text (the
  * report's own lines too), and only its quoting tells where it ends.
  */
+
+import { HOOKS_START } from './promptHooks';
 
 /** The line that ends the names section of the report; the traps follow it. */
 export const NAMES_DELIMITER = '--dsh-traps';
@@ -56,14 +59,34 @@ export type ShellNames =
     }
   | { kind: 'unknown' };
 
-/** The shell code of bash's names section, for the traps report's group (its output goes to the report's file). */
-export function shellNamesReport(): string {
+/**
+ * The shell code of bash's names section, for the traps report's group (its output goes to the
+ * report's file); `more`, shell code whose lines close the section before its delimiter (the
+ * prompt hooks, promptHooks.ts).
+ */
+export function shellNamesReport(more?: string): string {
   const line = (text: string) => `\\builtin printf '%s\\n' ${text}`;
-  return `\\builtin compgen -W --names -- --names && { \\builtin compgen -a || \\builtin true; ${line('--values')}; \\builtin alias -p || \\builtin true; ${line('--functions')}; \\builtin compgen -A function || \\builtin true; ${line('--end')}; }; ${line(NAMES_DELIMITER)}`;
+  return `\\builtin compgen -W --names -- --names && { \\builtin compgen -a || \\builtin true; ${line('--values')}; \\builtin alias -p || \\builtin true; ${line('--functions')}; \\builtin compgen -A function || \\builtin true; ${line('--end')}; }; ${more ? `${more}; ` : ''}${line(NAMES_DELIMITER)}`;
 }
 
-/** The names section read from a report's body, or why it cannot be: the traps follow at `end`. */
-type NamesSection = { kind: 'none' } | { kind: 'malformed' } | { kind: 'read'; names: Omit<Extract<ShellNames, { kind: 'known' }>, 'kind'> | undefined; end: number };
+/**
+ * The names section read from a report's body, or why it cannot be: `hooks`, the prompt hooks'
+ * lines from their {@link HOOKS_START} line on (promptHooks.ts), undefined without them; the traps
+ * follow at `end`.
+ */
+type NamesSection =
+  | { kind: 'none' }
+  | { kind: 'malformed' }
+  | { kind: 'read'; names: Omit<Extract<ShellNames, { kind: 'known' }>, 'kind'> | undefined; hooks: string | undefined; end: number };
+
+/** The hooks part at `at` (a {@link HOOKS_START} line, one line per hook) or the delimiter alone, up to where the traps start. */
+function hooksPart(body: string, at: number): { hooks: string | undefined; end: number } | undefined {
+  if (body.startsWith(`${NAMES_DELIMITER}\n`, at)) return { hooks: undefined, end: at + NAMES_DELIMITER.length + 1 };
+  if (!body.startsWith(`${HOOKS_START}\n`, at)) return undefined;
+  const lines = namesUntil(body, at + HOOKS_START.length + 1, [NAMES_DELIMITER]);
+  if (!lines) return undefined;
+  return { hooks: body.slice(at, lines.next - NAMES_DELIMITER.length - 1), end: lines.next };
+}
 
 /** One `alias NAME='VALUE'` record at `at` in `text`: the name, the value and where the record's line ends; undefined when it is not one. */
 function aliasRecord(text: string, at: number): { name: string; value: string; end: number } | undefined {
@@ -107,8 +130,11 @@ function namesUntil(text: string, at: number, stops: readonly string[]): { names
 
 /** The names section at the start of a report's body (see the module comment for its lines). */
 function readNamesSection(body: string): NamesSection {
-  if (body.startsWith(`${NAMES_DELIMITER}\n`)) return { kind: 'read', names: undefined, end: NAMES_DELIMITER.length + 1 };
-  if (!body.startsWith('--names\n')) return { kind: 'none' };
+  if (!body.startsWith('--names\n')) {
+    // No names (no compgen, or a name holding a line end): the hooks, if any, and the delimiter.
+    const rest = hooksPart(body, 0);
+    return rest ? { kind: 'read', names: undefined, ...rest } : { kind: 'none' };
+  }
   const aliases = namesUntil(body, '--names\n'.length, ['--values']);
   if (!aliases) return { kind: 'malformed' };
   const aliasValues: Record<string, string> = {};
@@ -133,25 +159,27 @@ function readNamesSection(body: string): NamesSection {
     kinds[kind] = part.names;
   }
   const functions = namesUntil(body, part.next, ['--end']);
-  if (!functions || !body.startsWith(`${NAMES_DELIMITER}\n`, functions.next)) return { kind: 'malformed' };
+  const rest = functions && hooksPart(body, functions.next);
+  if (!functions || !rest) return { kind: 'malformed' };
   return {
     kind: 'read',
     names: { aliases: aliases.names, aliasValues, globalAliases: kinds['--global']!, suffixAliases: kinds['--suffix']!, functions: functions.names },
-    end: functions.next + NAMES_DELIMITER.length + 1,
+    ...rest,
   };
 }
 
 /**
- * The report's body (after its first line, the prompt's number) split into the names section and
- * the traps that follow it. `names` is undefined when the body has no names section (a report
+ * The report's body (after its first line, the prompt's number) split into the names section, the
+ * prompt hooks' lines that close it (`hooks`, read from where the section puts them, never from a
+ * value inside it) and the traps that follow it. `names` is undefined when the body has no names section (a report
  * written by another version of the prompt: the whole body is traps); `traps` is undefined when the
  * section is there but not whole or not well formed, so that where the traps start is not known.
  */
-export function splitNamesSection(body: string): { names: string | undefined; traps: string | undefined } {
+export function splitNamesSection(body: string): { names: string | undefined; hooks: string | undefined; traps: string | undefined } {
   const section = readNamesSection(body);
-  if (section.kind === 'none') return { names: undefined, traps: body };
-  if (section.kind === 'malformed') return { names: body, traps: undefined };
-  return { names: body.slice(0, section.end), traps: body.slice(section.end) };
+  if (section.kind === 'none') return { names: undefined, hooks: undefined, traps: body };
+  if (section.kind === 'malformed') return { names: body, hooks: undefined, traps: undefined };
+  return { names: body.slice(0, section.end), hooks: section.hooks, traps: body.slice(section.end) };
 }
 
 /**

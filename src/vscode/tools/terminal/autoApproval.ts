@@ -100,9 +100,10 @@ function whyNoRules(typed: SendInput, where: JudgedTarget, enabled: boolean, reg
   const r = t.receiver;
   if (r.kind !== 'shell-prompt') return `Not auto approved: the input goes to ${r.kind === 'program' ? 'a running program' : r.kind === 'shell-continuation' ? 'an unfinished command at the continuation prompt' : 'no shell'}, not to the shell at its prompt, and no command rule approves input.`;
   if (r.lineKeys && (r.lineKeys.keys.length > 0 || r.lineKeys.more > 0 || r.lineKeys.foreign)) return 'Not auto approved: the command line already holds keys pressed earlier.';
-  // The traps the person's startup files set (a bash-preexec or starship DEBUG trap) are theirs; a
-  // trap set, changed or hidden after the first prompt was set by a command.
-  if (t.traps && !t.trapsFromStartup) return 'Not auto approved: a command set traps after the session started, or the shell no longer reports them, which may run with the command.';
+  // The traps and hooks the person's startup files set (a bash-preexec or starship DEBUG trap, a
+  // PROMPT_COMMAND entry) are their own configuration; one set, changed or hidden since is not.
+  const ownSetup = t.trapsFromStartup === true || (t.traps?.kind === 'set' && t.traps.startupHooksOnly === true);
+  if (t.traps && !ownSetup) return 'Not auto approved: a command set traps or hooks after the session started, or the shell no longer reports them, which may run with the command.';
   if (t.shellNames?.kind !== 'known') return "Not auto approved: the shell's aliases and functions are not known (it no longer reports them).";
   return undefined;
 }
