@@ -72,5 +72,9 @@ describe('shell names: the aliases and functions a session defines', function ()
     assert.deepEqual(readShellTraps(withTraps, 5), { kind: 'set', text: "trap -- 'cd /' SIGUSR1" });
     assert.deepEqual(readShellTraps(report(4, '--values\n--functions\nf\n--end\n'), 5), { kind: 'none' });
     assert.deepEqual(readShellTraps(report(4, "--values\nalias x='a\n--functions\n--end\n"), 5), { kind: 'unknown' }, 'a names section not well formed hides where the traps start');
+    // An alias's text that looks like the hooks part cannot mark a hook added later as the startup files'.
+    const forged = report(4, "x\n--values\nalias x='a\n--hooks\n=PROMPT_COMMAND evil\nb'\n--functions\n--end\n--hooks\nPROMPT_COMMAND evil\n");
+    assert.equal(readShellNames(forged, 5).kind, 'known');
+    assert.deepEqual(readShellTraps(forged, 5), { kind: 'set', text: "PROMPT_COMMAND: 'evil'" });
   });
 });
