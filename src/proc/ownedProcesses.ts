@@ -62,6 +62,8 @@ export class OwnedProcesses {
   private readonly commands = new Map<string, string>();
   /** `\0NAME=value\0`, searched in a `\0` + environ text. */
   private readonly needle: string;
+  /** Files a {@link scan} read so far: `/proc/<pid>/stat` and `/proc/<pid>/environ` files (counts, for its cost). */
+  readonly scanReads = { stat: 0, environ: 0 };
 
   /**
    * @param shellPid the process every descendant of which is the session's (node-pty's child).
@@ -156,6 +158,7 @@ export class OwnedProcesses {
         const pid = Number(names[next++]);
         if (this.excluded.has(pid)) continue;
         const stat = await readStatAsync(pid);
+        this.scanReads.stat++;
         if (!stat || stat.state === 'Z' || stat.startTime < this.shellStart) continue;
         if (await this.carriesMark(pid)) marked.push(await this.owned(stat));
       }
@@ -169,6 +172,7 @@ export class OwnedProcesses {
 
   /** True when process `pid`'s environment holds the session's mark (false when it cannot be read). */
   private async carriesMark(pid: number): Promise<boolean> {
+    this.scanReads.environ++;
     try {
       return `\0${await fs.promises.readFile(`/proc/${pid}/environ`, 'latin1')}`.includes(this.needle);
     } catch {
