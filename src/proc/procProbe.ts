@@ -98,14 +98,14 @@ export function childListsAvailable(): boolean {
  * (`/proc/<pid>/task/<tid>/children`, where a child is listed under the thread that forked it), or
  * with `mainThreadOnly` of its main thread only, which is where the kernel reparents orphans when
  * `pid` is their reaper (kernel/exit.c find_new_reaper: the first live thread of the reaper, its
- * leader unless that is exiting). Empty when the process is gone or the lists cannot be read. The
+ * leader unless that is exiting), of at most `maxThreads` threads. Empty when the process is gone or the lists cannot be read. The
  * list is not a proof of identity: a child created or ended during the read may be missing
  * (proc(5)), and a listed pid may have exited, or been reused, before the caller reads it, so
  * callers check each one (session id and start time, see processTree.ts).
  */
-export function childPids(pid: number, mainThreadOnly = false): number[] {
+export function childPids(pid: number, mainThreadOnly = false, maxThreads = Infinity): number[] {
   const pids: number[] = [];
-  for (const tid of mainThreadOnly ? [String(pid)] : safeReaddir(`/proc/${pid}/task`)) {
+  for (const tid of mainThreadOnly ? [String(pid)] : safeReaddir(`/proc/${pid}/task`).slice(0, maxThreads)) {
     const list = readText(`/proc/${pid}/task/${tid}/children`);
     if (!list) continue;
     for (const child of list.split(' ')) if (child.trim()) pids.push(Number(child));
