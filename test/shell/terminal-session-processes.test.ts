@@ -14,6 +14,7 @@ import { Harness, harness } from '../helpers/terminalHarness';
 import { alive } from '../helpers/processes';
 import { until } from '../helpers/wait';
 import type { ProcessesReport } from '../../src/terminal/types';
+import { SessionProcessWatch } from '../../src/terminal/session/sessionProcesses';
 
 /** Live processes whose command line is exactly `command` (NULs as spaces). */
 function processesRunning(command: string): number[] {
@@ -202,3 +203,32 @@ os.execvp("sleep", ["sleep", "1003.4301"])'`,
   });
 });
 
+
+(proc.probeAvailable() ? describe : describe.skip)('the cost of listing a session of many processes (Linux /proc)', function () {
+  this.timeout(120_000);
+
+  it('redacts each distinct command line once, not once per process at every list', async () => {
+    const mark = `DSH_SESSION=redact-${process.pid}-${Date.now()}`;
+    const [name, value] = mark.split('=') as [string, string];
+    const leader = spawn('bash', ['-c', 'for i in $(seq 100); do sleep 300 & done; echo started; wait'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, [name]: value },
+      detached: true,
+    });
+    try {
+      await new Promise<void>((resolve) => leader.stdout.on('data', (d: Buffer) => d.toString().includes('started') && resolve()));
+      const redacted: string[] = [];
+      const redactor = { enabled: true, redactLine: (text: string) => (redacted.push(text), text.replace('300', '***')) };
+      const watch = new SessionProcessWatch(leader.pid!, readStat(leader.pid!)!.startTime, mark, () => leader.pid!, redactor);
+      for (let i = 0; i < 3; i++) {
+        const report = available(await watch.report(true));
+        assert.equal(report.processes.filter((p) => p.command === 'sleep ***').length, 100, 'every process, its command line redacted');
+      }
+      assert.deepEqual(redacted, ['sleep 300'], 'one redaction for the hundred processes and three lists');
+      redactor.enabled = false;
+      assert.ok(available(await watch.report(false)).processes.every((p) => p.command === 'sleep 300'), 'redaction turned off: none');
+    } finally {
+      process.kill(-leader.pid!, 'SIGKILL');
+    }
+  });
+});
