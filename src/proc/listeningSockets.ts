@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import { TimeSlice } from '../common/timeSlice';
 import { PROC_SLICE_MS } from './markIndex';
-import { commandLineAsync } from './procProbe';
+import { commandLineAsync } from './commandLine';
 import { NET_TABLES, listeningIn, type BoundSocket } from './netTables';
 import { safeReaddir } from './sessions';
 import { readStat } from './stat';

@@ -23,7 +23,8 @@
  */
 import { TimeSlice } from '../common/timeSlice';
 import { markIndex, PROC_SLICE_MS, type MarkIndex } from './markIndex';
-import { childPids, commandLineAsync } from './procProbe';
+import { commandLineAsync } from './commandLine';
+import { childPids } from './procProbe';
 import { readStat, type ProcStat } from './stat';
 
 /** A process of the session, as found. */
