@@ -16,28 +16,7 @@ import * as vscode from 'vscode';
 import type { DshBridgeApi } from '../../src/extension';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
-
-/** Live processes whose command line is exactly `command` (zombies left out). */
-function running(command: string): number[] {
-  const found: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const line = fs.readFileSync(`/proc/${name}/cmdline`, 'latin1').replace(/\0+$/, '').replace(/\0/g, ' ');
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1');
-      if (line === command && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') found.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
-
-const DAEMON = `python3 -c 'import os
-if os.fork(): os._exit(0)
-os.setsid()
-if os.fork(): os._exit(0)
-os.execvp("sleep", ["sleep", "%s"])'`;
+import { daemonCommand, processesRunning as running } from '../helpers/processes';
 
 (fs.existsSync('/proc/self/net/tcp') ? describe : describe.skip)('deactivation of DSH Bridge', function () {
   this.timeout(120_000);
@@ -60,7 +39,7 @@ os.execvp("sleep", ["sleep", "%s"])'`;
 
     const { json: opened } = await invokeTool<{ sessionId: string }>('dsh_terminal_open', { name: 'deactivation' });
     await invokeTool('dsh_terminal_send', { sessionId: opened.sessionId, input: `setsid ${a} & nohup ${b} >/dev/null 2>&1 & disown -a` });
-    await invokeTool('dsh_terminal_send', { sessionId: opened.sessionId, input: DAEMON.replace('%s', c.slice('sleep '.length)) });
+    await invokeTool('dsh_terminal_send', { sessionId: opened.sessionId, input: daemonCommand(c.slice('sleep '.length)) });
     const extension = vscode.extensions.getExtension<DshBridgeApi>('dsh.dsh-bridge')!;
     const api = await extension.activate();
     const owner = api.terminal.createOwner('deactivation test');

@@ -6,30 +6,14 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as proc from '../../src/proc/procProbe';
 import { readStat } from '../../src/proc/stat';
 import { Harness, harness } from '../helpers/terminalHarness';
-import { alive } from '../helpers/processes';
+import { alive, processesRunning } from '../helpers/processes';
 import { until } from '../helpers/wait';
 import type { ProcessesReport } from '../../src/terminal/types';
 import { SessionProcessWatch } from '../../src/terminal/session/sessionProcesses';
-
-/** Live processes whose command line is exactly `command` (NULs as spaces). */
-function processesRunning(command: string): number[] {
-  const found: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const line = fs.readFileSync(`/proc/${name}/cmdline`, 'latin1').replace(/\0+$/, '').replace(/\0/g, ' ');
-      if (line === command && alive(Number(name))) found.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
 
 /** A TCP port nothing listens on now (the kernel's pick, released at once). */
 async function freePort(): Promise<number> {
