@@ -334,7 +334,8 @@ const LIST_RUNS = 20;
  * session's mark) and a send cost in a session that started SESSION_PROCESSES background
  * processes, with about 3 000 processes on the machine: wall time of the first list (every
  * process's stat, the environment of each started since the session), of the lists after it (only
- * what started since the previous one is read), and of a send of `true`; and the longest this
+ * what started since the previous one is read), and of a send of `true`, with the CPU time this
+ * process used per call (process.cpuUsage: every thread, the thread pool's too); and the longest this
  * thread (the extension host's in VS Code) was held by its own work meanwhile: a gap of a 5 ms timer
  * less the thread's wait for a CPU in it (test/helpers/eventLoopLag.ts).
  */
@@ -361,20 +362,24 @@ async function listCost(): Promise<void> {
       const timed = async (runs: number, fn: () => Promise<void>) => {
         const probe = startLagProbe(5);
         const times: number[] = [];
+        const cpu: number[] = [];
         for (let i = 0; i < runs; i++) {
           const t = now();
+          const c = process.cpuUsage();
           await fn();
+          const used = process.cpuUsage(c);
+          cpu.push((used.user + used.system) / 1000);
           times.push(now() - t);
         }
-        return { times, held: probe.stop().maxHeldMs };
+        return { times, cpu, held: probe.stop().maxHeldMs };
       };
       const first = await timed(1, list);
       const again = await timed(LIST_RUNS, list);
       const sends = await timed(LIST_RUNS, send);
-      const row = (label: string, r: { times: number[]; held: number }) =>
-        `  ${label.padEnd(44)} ${fmt(quantile(r.times, 0.5)).padStart(9)} ${fmt(Math.max(...r.times)).padStart(9)} ${fmt(r.held).padStart(9)}`;
+      const row = (label: string, r: { times: number[]; cpu: number[]; held: number }) =>
+        `  ${label.padEnd(36)} ${fmt(quantile(r.times, 0.5)).padStart(10)} ${fmt(Math.max(...r.times)).padStart(10)} ${fmt(quantile(r.cpu, 0.5)).padStart(10)} ${fmt(r.held).padStart(10)}`;
       console.log(`list: ${processCount()} processes on the machine, ${SESSION_PROCESSES} of them the session's background jobs (load average ${os.loadavg()[0]!.toFixed(1)})`);
-      console.log(`                                                  median       max   longest hold of this thread by its own work`);
+      console.log(`                                       wall: median        max   CPU: median   longest hold of this thread by its own work`);
       console.log(row('first list (every process read)', first));
       console.log(row(`list again (${LIST_RUNS})`, again));
       console.log(row(`send \`true\` (${LIST_RUNS})`, sends));
