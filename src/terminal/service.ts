@@ -15,12 +15,11 @@
  * One concept, the table of sessions and its rules; a published session (its slot and take-over)
  * is `publishedSession.ts`, owners `owner.ts`, background sends `backgroundJobs.ts`.
  */
-import { integerProblem } from '../common/integerInput';
 import { quoteInput } from '../common/quoteInput';
 import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './history/commandRecord';
 import { DEFAULT_TERMINAL_CONFIG } from './config';
 import { TerminalBackendCleanupError, TerminalError } from './errors';
-import { checkLabel, checkSendInput } from './input/input';
+import { checkSendInput } from './input/input';
 import { checkSignalName } from './input/sendAdmission';
 import type { JobOutput } from './session/backgroundJobs';
 import { KeptProcesses } from './session/keptProcesses';
@@ -32,6 +31,7 @@ import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
 import { Disposable, ProcessesReport, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
 import { checkAbortSignal, checkUntilListening } from './requestChecks';
+import { checkOpenOptions } from './openOptionsCheck';
 import type { Log } from '../common/log';
 import { inSearchPool } from './output/searchPool';
 import { OwnerLimits, sessionLimitError } from './ownerLimits';
@@ -40,13 +40,6 @@ import { checkReceiverIdentity } from './input/receiverIdentityCheck';
 import type { SendTarget } from './sendTarget';
 export { confirmedIdentity, type SendTarget } from './sendTarget';
 export type { CloseOptions, CloseOutcome } from './sessionClosing';
-
-/** The smallest and largest terminal width (`cols`) and height (`rows`) a session may open with, in cells. */
-const MIN_TERMINAL_CELLS = 2;
-const MAX_TERMINAL_CELLS = 1000;
-
-/** The longest session name (characters). */
-const MAX_NAME_LENGTH = 100;
 
 /**
  * What changed in one of the subscriber's sessions, for views (panel mirrors, status bar). It
@@ -211,17 +204,7 @@ export class TerminalService implements Disposable {
   async open(owner: Owner, options: OpenOptions = {}, grant: { outsideSandbox?: boolean } = {}): Promise<SessionInfo> {
     const o = this.checkOwner(owner);
     checkAbortSignal(options.signal);
-    for (const name of ['cols', 'rows'] as const) {
-      const problem = options[name] === undefined ? undefined : integerProblem(options[name], name, MIN_TERMINAL_CELLS, MAX_TERMINAL_CELLS);
-      if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
-    }
-    if (options.name !== undefined) {
-      if (typeof options.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
-      // Sized first: nothing is read of a name that cannot be one.
-      const length = options.name.length > 2 * MAX_NAME_LENGTH ? options.name.length : [...options.name].length;
-      if (length > MAX_NAME_LENGTH) throw new TerminalError('INVALID_ARGUMENT', `name is ${length} ${length === options.name.length ? 'UTF-16 code units' : 'characters'} long; at most ${MAX_NAME_LENGTH} characters`);
-      checkLabel(options.name, 'name');
-    }
+    checkOpenOptions(options);
     const type = options.backend ?? this.defaultBackend();
     const backend = this.backends.get(type);
     if (!backend) {
