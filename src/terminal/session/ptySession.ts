@@ -214,7 +214,7 @@ export class PtyShellSession implements BackendSession {
     this.shellStart = probe ? readStat(term.pid)?.startTime : undefined;
     this.tree = probe ? new SessionProcessTree(term.pid, this.shellStart) : undefined;
     this.startupWatch = new StartupWatch(startup, term.pid, probe);
-    this.processWatch = new SessionProcessWatch(term.pid, this.shellStart, mark, () => this.shellPid, (commandLine) => redactor.redactLine(commandLine));
+    this.processWatch = new SessionProcessWatch(term.pid, this.shellStart, mark, () => this.shellPid, redactor);
     this.trapsFile = path.join(startup.dir, TRAPS_FILE);
     this.teardownPlan = new SessionTeardown({
       shellPid: this.leaderPid,
