@@ -7,7 +7,7 @@
  * calling thread, and is stopped with an error saying so.
  */
 import { TerminalError } from '../errors';
-import { tailByBytes } from '../output/scrollback';
+import { tailByBytes } from '../output/byteTail';
 import { UNTIL_MATCH_MS, matchInWorker } from './untilMatchThread';
 import { quoteInput } from '../../common/quoteInput';
 import { unfinishedTail } from '../secrets/heldTail';

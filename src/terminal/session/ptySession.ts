@@ -39,7 +39,8 @@ import type { SecretRedactor } from '../secrets/secretRedactor';
 import { redactPage } from '../secrets/pageContext';
 import { onlyControls } from '../output/onlyControls';
 import type { ScreenTextThread } from '../output/screenTextThread';
-import { Scrollback, tailByBytes } from '../output/scrollback';
+import { Scrollback } from '../output/scrollback';
+import { tailByBytes } from '../output/byteTail';
 import { SearchRequest, SearchResult, searchScrollback } from '../output/scrollbackSearch';
 import {
   bytesToWrite,
