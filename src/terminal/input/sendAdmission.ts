@@ -6,7 +6,7 @@ import { errorMessage } from '../../common/errorMessage';
 import { PATH_QUOTE_UNITS, quoteInput } from '../../common/quoteInput';
 import { MAX_TIMER_MS } from '../config';
 import { TerminalError } from '../errors';
-import { MAX_INPUT_BYTES, SendInput, checkSendInput, keyBytes } from './input';
+import { MAX_INPUT_BYTES, SendInput, keyBytes } from './input';
 import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from '../readiness/markers';
 import type { ShellTraps } from '../readiness/shellTraps';
 import { MAX_LOOK_PROCESSES } from '../../proc/processTree';
@@ -47,14 +47,6 @@ export function checkTimeout(timeoutMs: number, given: unknown): number {
     throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${quoteInput(given)})`);
   }
   return timeoutMs;
-}
-
-/**
- * Checks the request's input (input.ts), its size first.
- * @throws TerminalError INVALID_ARGUMENT for bad input, or text over MAX_INPUT_BYTES (its size and the limit).
- */
-export function checkInput(request: SendRequest): SendInput {
-  return checkSendInput(request);
 }
 
 /** The refusal of a send while the shell has not read the previous input (no prompt since it was typed). */

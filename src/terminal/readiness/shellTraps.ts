@@ -4,8 +4,7 @@
  * that may run while a command does (a trap may change the folder, or anything, after a
  * confirmation showed it).
  */
-import { readRegularFileHead } from '../../common/regularFileHead';
-import { NAMES_MAX_BYTES, splitNamesSection } from './shellNames';
+import { splitNamesSection } from './shellNames';
 
 /**
  * Name of the file in the session's private folder (beside `progressFile`) where the shell writes,
@@ -14,22 +13,6 @@ import { NAMES_MAX_BYTES, splitNamesSection } from './shellNames';
  * showed it. Read by {@link readShellTraps}.
  */
 export const TRAPS_FILE = 'traps';
-
-/** Bytes of the traps report read (a trap's text is the user's; a confirmation shows its head). */
-const TRAPS_MAX_BYTES = 16 * 1024;
-/** Bytes of the whole report read: the shell's names (shellNames.ts), then its traps. */
-const REPORT_MAX_BYTES = NAMES_MAX_BYTES + TRAPS_MAX_BYTES;
-
-/**
- * The traps report (`file`, TRAPS_FILE in the session's private folder) as the shell wrote it at
- * its last prompt (its names, then its traps): at most REPORT_MAX_BYTES, decoded as UTF-8, with
- * `cut` when the file is longer; `content` undefined when it is missing or not a regular file.
- */
-export function readTrapsReport(file: string): { content: string | undefined; cut: boolean } {
-  // One byte more than kept: a report cut right after an entry would otherwise read as whole.
-  const head = readRegularFileHead(file, REPORT_MAX_BYTES + 1);
-  return { content: head?.toString('utf8', 0, REPORT_MAX_BYTES), cut: head !== undefined && head.length > REPORT_MAX_BYTES };
-}
 
 /**
  * One entry of `trap -p` (bash(1), SHELL BUILTIN COMMANDS): `trap -- 'action' NAME` on a line of

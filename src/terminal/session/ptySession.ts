@@ -15,12 +15,14 @@ import { TerminalError } from '../errors';
 import { CommandHistory } from '../history/commandHistory';
 import type { CommandEvent } from '../history/commandRecord';
 import { KILL_LINE_KEYS } from '../readiness/markers';
-import { TRAPS_FILE, type ShellTraps, readShellTraps, readTrapsReport } from '../readiness/shellTraps';
+import { TRAPS_FILE, type ShellTraps, readShellTraps } from '../readiness/shellTraps';
+import { readTrapsReport } from '../readiness/trapsReport';
 import { type ShellNames, readShellNames } from '../readiness/shellNames';
 import { ActiveSend, type SendHost, type SendOptions } from '../readiness/activeSend';
 import * as proc from '../../proc/procProbe';
 import { judgePromptKeys, promptKeysError } from '../input/promptKeys';
 import { PromptLine } from '../input/promptLine';
+import type { CheckedSendInput } from '../input/input';
 import { readStat } from '../../proc/stat';
 import { TtyHolders } from '../../proc/ttyHolders';
 import { checkNoOtherReader } from '../input/otherReaders';
@@ -29,7 +31,7 @@ import type { ScreenTextThread } from '../output/screenTextThread';
 import { Scrollback } from '../output/scrollback';
 import type { SearchRequest, SearchResult } from '../output/scrollbackSearch';
 import type { SecretRedactor } from '../secrets/secretRedactor';
-import { bytesToWrite, checkInput, checkLeftoverKeys, checkLineLength, checkNotCancelled, checkPlace, checkReceiver, checkTimeout, inputPendingError, linesSubmitted, notReadingError, readlineReads, unprovenReaderError } from '../input/sendAdmission';
+import { bytesToWrite, checkLeftoverKeys, checkLineLength, checkNotCancelled, checkPlace, checkReceiver, checkTimeout, inputPendingError, linesSubmitted, notReadingError, readlineReads, unprovenReaderError } from '../input/sendAdmission';
 import { ShellMarkers } from '../readiness/shellMarkers';
 import { echoDisabled } from '../../proc/termios';
 import { personMustAnswerError, typesText } from '../input/echoOffInput';
@@ -277,13 +279,13 @@ export class PtyShellSession implements BackendSession {
     );
   }
 
-  async send(request: SendRequest): Promise<SendResult> {
+  /** Types `typed` (the request's input, checked once by the service) where admission lets it go. */
+  async send(request: SendRequest, typed: CheckedSendInput): Promise<SendResult> {
     if (this.exitStatus) {
       throw new TerminalError('SESSION_EXITED', `the session's shell has exited (${statusText(this.exitStatus)}); open a new session`);
     }
     if (this.active) throw new TerminalError('SESSION_BUSY', 'a send is already in flight on this session; wait for it to return');
     const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
-    const typed = checkInput(request);
     checkNotCancelled(request.signal);
     await this.signals.settle();
     await this.fg.epollWaitsSettled();
