@@ -1,11 +1,12 @@
 /**
  * A PTY shell session (pty-bash, pty-zsh): the shell on its PTY, and admission of its sends and
  * waits. The parts it is made of live beside it: the data pump (outputPump.ts), foreground
- * probing (foregroundProbe.ts), paging (sessionPages.ts), signals (sessionSignals.ts), the
- * command line's keys (input/promptLine.ts), the marker state (shellMarkers.ts), send admission
- * (sendAdmission.ts), the send/wait state machine (activeSend.ts, which asks readiness.ts and
- * drains the PTY through ptyDrain.ts), the first prompt (sessionStartup.ts) and teardown
- * (sessionTeardown.ts). PTY bytes stay in memory; the log gets events only.
+ * probing (foregroundProbe.ts), who would read a send (inputReceiver.ts), paging
+ * (sessionPages.ts), signals (sessionSignals.ts), the command line's keys (input/promptLine.ts),
+ * the marker state (shellMarkers.ts), send admission (sendAdmission.ts), the send/wait state
+ * machine (activeSend.ts, which asks readiness.ts and drains the PTY through ptyDrain.ts), the
+ * first prompt (firstPrompt.ts, sessionStartup.ts) and teardown (sessionTeardown.ts). PTY bytes
+ * stay in memory; the log gets events only.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
