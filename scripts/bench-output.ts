@@ -16,8 +16,10 @@
  * Then a background send (startBackground, its output read every 200 ms as dsh_terminal_output
  * does): MiB/s, this process's CPU time and the longest event-loop stall. `--background` runs only it.
  * Secret redaction (dsh.terminal.redactSecrets): every command runs in a session with redaction on
- * and in one with it off, beside raw node-pty; then the time to read a page of secret-dense output
- * with it on and off. `--redaction` runs only these, with smaller commands.
+ * and in one with it off, beside raw node-pty (medians of REDACTION_RUNS runs, after a warm-up send
+ * in each session), with the time of redacting its viewport (CPU on this thread; wall through a
+ * redaction worker, new and then warm); then the time to read a page of secret-dense output with
+ * it on and off. `--redaction` runs only these, with smaller commands.
  */
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
@@ -32,6 +34,8 @@ import { longestStall } from '../test/helpers/eventLoopLag';
 import { SILENT_LOG } from '../src/common/log';
 import { redactionWorkerEntry, screenTextWorkerEntry } from '../test/helpers/workerEntry';
 import { SECRETS } from '../test/helpers/secretCorpus';
+import { redactSecrets } from '../src/terminal/secrets/redact';
+import { SecretRedactor } from '../src/terminal/secrets/secretRedactor';
 
 // One line of 50 MB (a minified bundle, a log without line ends), a progress bar redrawn with `\r`
 // 300 000 times (one write each, never a line end), many short lines, long lines. The last two
@@ -146,21 +150,61 @@ function benchService(redactSecrets: boolean): { service: TerminalService; owner
   return { service, owner: service.createOwner('bench'), config };
 }
 
-/** Throughput with redaction on beside off and raw node-pty, and reads of secret-dense pages. */
+/** Runs of each command in each of the three ways (redaction on, off, raw node-pty) in `--redaction`: medians are printed. */
+const REDACTION_RUNS = 3;
+
+/** The median of `values` (middle one, or the lower of the two middle ones). */
+function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+}
+
+/**
+ * Throughput with redaction on beside off and raw node-pty (each command run REDACTION_RUNS times
+ * in turn, after one warm-up send per session, so neither session pays for the first send's
+ * compilation), the CPU time of redacting the send's viewport on this thread (what the worker
+ * does at the end of a send), and reads of secret-dense pages.
+ */
 async function redaction(commands: readonly string[]): Promise<void> {
   const on = benchService(true);
   const off = benchService(false);
   const onId = (await on.service.open(on.owner)).sessionId;
   const offId = (await off.service.open(off.owner)).sessionId;
-  console.log(`secret redaction — node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(`secret redaction — node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; medians of ${REDACTION_RUNS} runs each`);
+  const warmUp = "head -c 300000 /dev/zero | tr '\\0' x; echo; seq 1 20000";
+  for (const [s, id] of [[on, onId], [off, offId]] as const) await s.service.send(s.owner, id, { input: warmUp, timeoutMs: 600_000 });
+  await rawRun(warmUp);
   for (const command of commands) {
     const bytes = Number(execFileSync('bash', ['-c', `{ ${command}; } | wc -c`], { encoding: 'utf8' }).trim());
-    const a = await measured(() => on.service.send(on.owner, onId, { input: command, timeoutMs: 600_000 }));
-    const b = await measured(() => off.service.send(off.owner, offId, { input: command, timeoutMs: 600_000 }));
-    const r = await measured(() => rawRun(command));
+    const times = { on: [] as number[], off: [] as number[], raw: [] as number[] };
+    let viewport = '';
+    for (let i = 0; i < REDACTION_RUNS; i++) {
+      times.on.push((await measured(() => on.service.send(on.owner, onId, { input: command, timeoutMs: 600_000 }))).ms);
+      const b = await measured(() => off.service.send(off.owner, offId, { input: command, timeoutMs: 600_000 }));
+      times.off.push(b.ms);
+      viewport = b.value.output;
+      times.raw.push((await measured(() => rawRun(command))).ms);
+    }
+    const redactCpu: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const cpu = process.cpuUsage();
+      redactSecrets(viewport, { columns: 120 });
+      const used = process.cpuUsage(cpu);
+      redactCpu.push((used.user + used.system) / 1000);
+    }
     const rate = (ms: number) => bytes / MiB / (ms / 1000);
+    const [a, b, r] = [median(times.on), median(times.off), median(times.raw)];
     console.log(`\n$ ${command}   (${(bytes / MiB).toFixed(1)} MiB of stdout)`);
-    console.log(`  redaction on ${rate(a.ms).toFixed(1)} MiB/s (${(a.ms / 1000).toFixed(2)} s)   off ${rate(b.ms).toFixed(1)} MiB/s (${(b.ms / 1000).toFixed(2)} s)   raw node-pty ${rate(r.ms).toFixed(1)} MiB/s   on/raw ${(rate(a.ms) / rate(r.ms)).toFixed(2)}   on/off ${(rate(a.ms) / rate(b.ms)).toFixed(2)}`);
+    console.log(`  redaction on ${rate(a).toFixed(1)} MiB/s (${(a / 1000).toFixed(2)} s)   off ${rate(b).toFixed(1)} MiB/s (${(b / 1000).toFixed(2)} s)   raw node-pty ${rate(r).toFixed(1)} MiB/s (${(r / 1000).toFixed(2)} s)   on/raw ${(rate(a) / rate(r)).toFixed(2)}   off/raw ${(rate(b) / rate(r)).toFixed(2)}   on/off ${(rate(a) / rate(b)).toFixed(2)}`);
+    // What a send waits for at its end: the viewport through a redaction worker, the first time
+    // in a new worker (loading the rules; a session's spawn does that ahead), then warm.
+    const redactor = new SecretRedactor(redactionWorkerEntry(), () => ({ enabled: true, patterns: [] }));
+    const walls: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const t = now();
+      await redactor.redact(viewport, 120);
+      walls.push(now() - t);
+    }
+    console.log(`  redacting the viewport (${viewport.length} UTF-16 code units): on this thread median ${median(redactCpu).toFixed(1)} ms CPU of 5; through a new worker ${walls[0]!.toFixed(0)} ms wall, then median ${median(walls.slice(1)).toFixed(1)} ms of 5`);
   }
   // Secret-dense output: the corpus printed 40 times (about 2 000 lines with 2 000 secrets).
   const dense = `for i in $(seq 40); do cat <<'EOF'\n${SECRETS.map((x) => x.line).join('\n')}\nEOF\ndone`;

@@ -28,8 +28,12 @@
  * pairs), with the session's own server listening so that the tables are read: wall time of the
  * look with the tables read (the first look after TABLES_TTL_MS) and reused (looks in a row), median
  * and p95, and the send of `true` with it, against the goal of at most 2 ms.
+ * list: what `dsh_terminal_list` costs (the scan of the machine for the session's mark, see
+ * listCost) and a send beside it, in a session that started 1 000 background processes, with about
+ * 3 000 processes on the machine: median and max wall time, and the longest this thread was held.
  * Environment: DSH_BENCH_SENDS (default 200), DSH_BENCH_WAIT_S (seconds of the waiting send,
- * default 10), DSH_BENCH_LATENCY_ONLY=1 (only the readiness latency), DSH_BENCH_PORTS_ONLY=1 (only the ports).
+ * default 10), DSH_BENCH_LATENCY_ONLY=1 (only the readiness latency), DSH_BENCH_PORTS_ONLY=1 (only
+ * the ports), DSH_BENCH_LIST_ONLY=1 (only the list).
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -42,6 +46,7 @@ import { PtyZshBackend } from '../src/terminal/zsh/ptyZsh';
 import type { ShellName } from '../src/terminal/session/shellDialect';
 import { TerminalService } from '../src/terminal/service';
 import { now, quantile } from '../test/bench/timing';
+import { startLagProbe } from '../test/helpers/eventLoopLag';
 import { SILENT_LOG } from '../src/common/log';
 import { ListeningSocketReader } from '../src/proc/listeningSockets';
 import { readStat } from '../src/proc/stat';
@@ -319,10 +324,81 @@ async function ports(): Promise<void> {
   }
 }
 
+/** Background processes the session of {@link listCost} starts. */
+const SESSION_PROCESSES = 1000;
+/** Lists and sends {@link listCost} times after the first list. */
+const LIST_RUNS = 20;
+
+/**
+ * Prints what `dsh_terminal_list` (the service's `processes` with its scan of the machine for the
+ * session's mark) and a send cost in a session that started SESSION_PROCESSES background
+ * processes, with about 3 000 processes on the machine: wall time of the first list (every
+ * process's stat, the environment of each started since the session), of the lists after it (only
+ * what started since the previous one is read), and of a send of `true`, with the CPU time this
+ * process used per call (process.cpuUsage: every thread, the thread pool's too); and the longest this
+ * thread (the extension host's in VS Code) was held by its own work meanwhile: a gap of a 5 ms timer
+ * less the thread's wait for a CPU in it (test/helpers/eventLoopLag.ts).
+ */
+async function listCost(): Promise<void> {
+  const service = new TerminalService(SILENT_LOG);
+  const config = resolveTerminalConfig();
+  service.registerBackend(new PtyBashBackend(pty, () => config, SILENT_LOG));
+  const owner = service.createOwner('bench');
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-home-'));
+  const endProcesses = await extraProcesses(Math.max(0, 3000 - SESSION_PROCESSES - processCount()));
+  try {
+    const { sessionId } = await service.open(owner, { env: { HOME: home }, cwd: home });
+    try {
+      await service.send(owner, sessionId, { input: `for i in $(seq ${SESSION_PROCESSES}); do sleep 600 & done` });
+      const list = async () => {
+        const report = await service.processes(owner, sessionId);
+        if (!report.available || report.processes.length < 200) throw new Error(`list: ${JSON.stringify(report).slice(0, 200)}`);
+      };
+      const send = async () => {
+        const r = await service.send(owner, sessionId, { input: 'true' });
+        if (r.waitReason !== 'stdin_read') throw new Error(`send: ${r.waitReason}`);
+      };
+      /** Wall times of `runs` calls of `fn` one after the other, and the longest this thread was held by its own work meanwhile (ms; eventLoopLag.ts: a gap of a 5 ms timer less its wait for a CPU). */
+      const timed = async (runs: number, fn: () => Promise<void>) => {
+        const probe = startLagProbe(5);
+        const times: number[] = [];
+        const cpu: number[] = [];
+        for (let i = 0; i < runs; i++) {
+          const t = now();
+          const c = process.cpuUsage();
+          await fn();
+          const used = process.cpuUsage(c);
+          cpu.push((used.user + used.system) / 1000);
+          times.push(now() - t);
+        }
+        return { times, cpu, held: probe.stop().maxHeldMs };
+      };
+      const first = await timed(1, list);
+      const again = await timed(LIST_RUNS, list);
+      const sends = await timed(LIST_RUNS, send);
+      const row = (label: string, r: { times: number[]; cpu: number[]; held: number }) =>
+        `  ${label.padEnd(36)} ${fmt(quantile(r.times, 0.5)).padStart(10)} ${fmt(Math.max(...r.times)).padStart(10)} ${fmt(quantile(r.cpu, 0.5)).padStart(10)} ${fmt(r.held).padStart(10)}`;
+      console.log(`list: ${processCount()} processes on the machine, ${SESSION_PROCESSES} of them the session's background jobs (load average ${os.loadavg()[0]!.toFixed(1)})`);
+      console.log(`                                       wall: median        max   CPU: median   longest hold of this thread by its own work`);
+      console.log(row('first list (every process read)', first));
+      console.log(row(`list again (${LIST_RUNS})`, again));
+      console.log(row(`send \`true\` (${LIST_RUNS})`, sends));
+      await service.send(owner, sessionId, { input: 'kill $(jobs -p); wait' });
+    } finally {
+      await service.close(owner, sessionId, 'bench done');
+    }
+  } finally {
+    endProcesses();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   if (process.env.DSH_BENCH_PORTS_ONLY === '1') return ports();
+  if (process.env.DSH_BENCH_LIST_ONLY === '1') return listCost();
   if (process.env.DSH_BENCH_LATENCY_ONLY !== '1') await waiting();
   if (process.env.DSH_BENCH_LATENCY_ONLY !== '1') await ports();
+  if (process.env.DSH_BENCH_LATENCY_ONLY !== '1') await listCost();
   console.log(`bench:terminal — ${SENDS} sends each, node ${process.version}, ${process.platform}/${process.arch}`);
   console.log(`                                   median      p95`);
   const added: Record<ShellName, number> = { bash: 0, zsh: 0 };

@@ -15,7 +15,7 @@ import { NodeWorkspaceFs } from '../src/lsp/wikilinks/nodeFs';
 import { fileUriToPath, pathToFileUri } from '../src/lsp/uri';
 import { MdLinksFeatures } from '../src/lsp/wikilinks/features';
 import { matchSymbolName } from '../src/lsp/features/match';
-import { shapeOutline, shapeWorkspaceSymbols } from '../src/lsp/features/present';
+import { shapeOutline, shapeWorkspaceSymbols } from '../src/lsp/features/shapeSymbols';
 import { splitLines } from '../src/lsp/position';
 import { median } from '../test/bench/timing';
 import { generateVault } from '../test/bench/vault';

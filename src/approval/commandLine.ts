@@ -50,17 +50,18 @@ class Findings implements CommandLineAnalysis {
  */
 export function analyzeCommandLine(line: string, parse: BashParse): CommandLineAnalysis {
   const found = new Findings();
-  walkSource(line, parse, found, 0);
+  walkSource(line, parse, found, 0, true);
   return found;
 }
 
-function walkSource(source: string, parse: BashParse, found: Findings, depth: number): void {
+/** Walks `source`; `sessionShell`: the session's own shell runs it (the line, `eval`'s code), so its aliases apply. */
+function walkSource(source: string, parse: BashParse, found: Findings, depth: number, sessionShell: boolean): void {
   const root = parse(source);
   if (!root) {
     found.blockers.push({ reason: 'the line could not be parsed within its time bound', text: '' });
     return;
   }
-  new Walker(source, parse, found, depth).walk(root);
+  new Walker(source, parse, found, depth, sessionShell).walk(root);
 }
 
 class Walker {
@@ -69,6 +70,7 @@ class Walker {
     private readonly parse: BashParse,
     private readonly found: Findings,
     private readonly depth: number,
+    private readonly sessionShell: boolean,
   ) {}
 
   walk(node: SyntaxNode): void {
@@ -192,16 +194,17 @@ class Walker {
       // Substitutions inside the words run too; redirections are walked for the files they write.
       inside.push(c);
     }
-    if (words.length > 0) this.commandWords(words, false);
+    if (words.length > 0) this.commandWords(words, false, this.sessionShell);
     for (const c of inside) this.walk(c);
   }
 
   /**
    * The sub-command starting at `words[0]` and those behind it: a wrapper's command, a shell's
    * `-c` code, `eval`'s code. `addedArguments`: a wrapper in front hands it arguments the line
-   * does not show (xargs).
+   * does not show (xargs). `commandPosition`: `words[0]` is the first word of a simple command the
+   * session's shell runs (not a wrapper's command), where the shell expands an alias.
    */
-  private commandWords(words: Word[], addedArguments: boolean): void {
+  private commandWords(words: Word[], addedArguments: boolean, commandPosition: boolean): void {
     const first = words[0]!;
     const last = words[words.length - 1]!;
     const text = this.source.slice(first.start, last.end);
@@ -218,6 +221,8 @@ class Walker {
       program,
       unknownArguments: addedArguments || words.slice(1).some((w) => !w.known),
       runsUnseenCode: INTERPRETERS.has(name),
+      // bash expands an alias only in a word written without quotes or backslashes (bash(1), ALIASES).
+      aliasable: commandPosition && this.source.slice(first.start, first.end) === program,
     };
     const wrapper = WRAPPERS.get(name);
     if (wrapper) {
@@ -232,7 +237,7 @@ class Walker {
       }
       for (const a of start.assignments) if (CHANGES_WHAT_RUNS.test(a)) this.block(`assigns \`${a}\`, which changes what runs`, text);
       if (wrapper.judgedItself || start.index >= words.length) this.add({ ...sub, runsUnseenCode: false });
-      if (start.index < words.length) this.commandWords(words.slice(start.index), addedArguments || wrapper.addsArguments === true);
+      if (start.index < words.length) this.commandWords(words.slice(start.index), addedArguments || wrapper.addsArguments === true, false);
       return;
     }
     if (SHELLS.has(name)) {
@@ -315,6 +320,7 @@ class Walker {
       this.block(`code given to a shell is nested more than ${MAX_NESTED_CODE} deep`, text);
       return;
     }
-    walkSource(code.value, this.parse, this.found, this.depth + 1);
+    // `eval` runs its code in the same shell; another shell's `-c` code has none of its aliases.
+    walkSource(code.value, this.parse, this.found, this.depth + 1, this.sessionShell && by === 'eval');
   }
 }

@@ -5,8 +5,10 @@
  * sub-command or the line is approved. Stricter than VS Code:
  * - a line with a blocker (commandLine.ts: a parse error, a program decided when it runs, a
  *   function defined, a variable that changes what runs) is never approved;
- * - a sub-command whose program the session's shell defines as an alias or a function is not
- *   approved by the rule for the program of that name;
+ * - a sub-command whose program the session's shell defines as an alias is judged as what the
+ *   alias expands to (approveLine.ts), and one whose program is a function, or an alias whose
+ *   text is not known, is not approved by the rule for the program of that name; a line holding a
+ *   zsh global alias is not approved, nor a program word a zsh suffix alias runs;
  * - a sub-command with an argument decided when it runs (`find . $x`) is not approved when a
  *   denying rule is about its program (the argument could be the option the rule denies);
  * - an interpreter (`bash script.sh`, `python3 x.py`, `source env.sh`) is approved only by a rule
@@ -52,8 +54,19 @@ function firstWordEnd(text: string): number {
   return m ? m.index : text.length;
 }
 
-/** The verdict of the rules on one sub-command (see the module comment). */
-export function judgeSubCommand(sub: SubCommand, rules: readonly CompiledRule[], context: Pick<ApprovalContext, 'shellNames' | 'npmScripts'>): SubCommandVerdict {
+/**
+ * The verdict on a sub-command whose program the shell expands as an alias: the verdict on what it
+ * expands to (approveLine.ts).
+ */
+export type AliasJudge = (sub: SubCommand, value: string) => SubCommandVerdict;
+
+/** The verdict of the rules on one sub-command (see the module comment); `judgeAlias` judges an alias the shell expands. */
+export function judgeSubCommand(
+  sub: SubCommand,
+  rules: readonly CompiledRule[],
+  context: Pick<ApprovalContext, 'shellNames' | 'npmScripts' | 'aliases' | 'suffixAliases'>,
+  judgeAlias?: AliasJudge,
+): SubCommandVerdict {
   const texts = sub.text === sub.words ? [sub.text] : [sub.text, sub.words];
   // The person's own rules are named before VS Code's defaults when both match; rules that cannot
   // match either text are left out unrun (a 10 KB line holds a thousand commands).
@@ -63,7 +76,13 @@ export function judgeSubCommand(sub: SubCommand, rules: readonly CompiledRule[],
   const denied = commandRules.find((r) => !r.approve && texts.some((t) => matchEnd(r, t) !== undefined));
   if (denied) return { result: 'denied', rule: denied };
   const name = programName(sub.program);
-  if (context.shellNames.includes(sub.program) || context.shellNames.includes(name)) {
+  const alias = sub.aliasable && context.aliases && Object.hasOwn(context.aliases, sub.program) ? context.aliases[sub.program] : undefined;
+  if (alias !== undefined && judgeAlias) return judgeAlias(sub, alias);
+  const suffix = context.suffixAliases?.find((s) => sub.program.endsWith(`.${s}`));
+  if (suffix !== undefined) {
+    return { result: 'unmatched', cause: 'alias', why: `zsh runs \`${sub.program}\` with the command of its suffix alias for .${suffix}, not as a program` };
+  }
+  if (alias !== undefined || context.shellNames.includes(sub.program) || context.shellNames.includes(name)) {
     return { result: 'unmatched', cause: 'alias', why: `\`${sub.program}\` is an alias or a function in this session's shell, not the program the rules name` };
   }
   if (sub.unknownArguments) {
@@ -92,9 +111,10 @@ export function judgeSubCommand(sub: SubCommand, rules: readonly CompiledRule[],
  * The decision for a line (`line` as typed, `analysis` what commandLine.ts found in it) under
  * `context` (see the module comment).
  */
-export function decideLine(line: string, analysis: CommandLineAnalysis, rules: readonly CompiledRule[], context: ApprovalContext): LineDecision {
+export function decideLine(line: string, analysis: CommandLineAnalysis, rules: readonly CompiledRule[], context: ApprovalContext, judgeAlias?: AliasJudge): LineDecision {
   const reasons: string[] = [];
-  const subCommands = analysis.subCommands.map((subCommand) => ({ subCommand, verdict: judgeSubCommand(subCommand, rules, context) }));
+  const subCommands = analysis.subCommands.map((subCommand) => ({ subCommand, verdict: judgeSubCommand(subCommand, rules, context, judgeAlias) }));
+  for (const g of globalAliasesIn(line, context.globalAliases ?? [])) reasons.push(`\`${g}\` is a global alias in this zsh, replaced by its text wherever it stands`);
   for (const b of analysis.blockers) reasons.push(b.text ? `${b.reason}: ${quoted(b.text)}` : b.reason);
   for (const r of rules) if (r.invalid !== undefined && !r.approve) reasons.push(`the rule ${ruleName(r)} cannot be read as a regular expression (${r.invalid}), so it denies every command`);
 
@@ -104,7 +124,7 @@ export function decideLine(line: string, analysis: CommandLineAnalysis, rules: r
   const lineApproved = lineRules.find((r) => r.approve && matchEnd(r, trimmed) !== undefined);
   if (lineDenied) reasons.push(`the rule ${ruleName(lineDenied)} denies this command line`);
   for (const { subCommand, verdict } of subCommands) {
-    if (verdict.result === 'denied') reasons.push(`the rule ${ruleName(verdict.rule)} denies ${quoted(subCommand.text)}`);
+    if (verdict.result === 'denied') reasons.push(`the rule ${ruleName(verdict.rule)} denies ${quoted(subCommand.text)}${verdict.why ? ` (${verdict.why})` : ''}`);
   }
   const unapproved = subCommands.filter((s) => s.verdict.result === 'unmatched');
   for (const { subCommand, verdict } of unapproved) {
@@ -126,13 +146,30 @@ export function decideLine(line: string, analysis: CommandLineAnalysis, rules: r
   return { approved, rules: used, reasons, subCommands: subCommands.map((s) => ({ subCommand: s.subCommand, verdict: plainVerdict(s.verdict) })), fileWrites: analysis.fileWrites, blockers: analysis.blockers };
 }
 
+/** Characters that end a word in a command line (blanks and bash's operators). */
+const WORD_BREAK = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
+
+/**
+ * The global aliases among `names` that stand as a whole word of `line` (between blanks or
+ * operators). Quoting is not looked at: a quoted one counts too, which asks more, never less.
+ */
+function globalAliasesIn(line: string, names: readonly string[]): string[] {
+  const breaks = (at: number) => at < 0 || at >= line.length || WORD_BREAK.has(line[at]!);
+  return names.filter((name) => {
+    if (!name) return false;
+    for (let at = line.indexOf(name); at >= 0; at = line.indexOf(name, at + 1)) if (breaks(at - 1) && breaks(at + name.length)) return true;
+    return false;
+  });
+}
+
 /** A rule without its compiled expression (what a result carries). */
 function plainRule(r: ApprovalRule): ApprovalRule {
   return { key: r.key, approve: r.approve, matchCommandLine: r.matchCommandLine, source: r.source };
 }
 
 function plainVerdict(v: SubCommandVerdict): SubCommandVerdict {
-  return v.result === 'unmatched' ? v : { result: v.result, rule: plainRule(v.rule) };
+  if (v.result === 'unmatched') return v;
+  return v.result === 'denied' && v.why ? { result: 'denied', rule: plainRule(v.rule), why: v.why } : { result: v.result, rule: plainRule(v.rule) };
 }
 
 /** Files that always count as no write: the null device and the terminal's own streams. */

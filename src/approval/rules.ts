@@ -11,6 +11,7 @@
  * `git status -s`, not `git statusx` nor `git status-x`), and a regular expression that cannot be
  * compiled makes every command it was to judge ask (when it denies) rather than be skipped.
  */
+import { errorMessage } from '../common/errorMessage';
 import type { ApprovalRule } from './types';
 
 /** A rule ready to match: its regular expression, or why it could not be compiled. */
@@ -97,7 +98,7 @@ export function compileRule(rule: ApprovalRule): CompiledRule {
         // reported below
       }
     }
-    return { ...rule, invalid: (first as Error).message };
+    return { ...rule, invalid: errorMessage(first) };
   }
 }
 

@@ -24,6 +24,12 @@ export interface SubCommand {
    * it names more than the program (`"bash bin/test.sh"`), never the program alone.
    */
   runsUnseenCode: boolean;
+  /**
+   * True when the session's shell expands an alias in the program word: the first word of a simple
+   * command the shell itself runs (the line, `eval`'s code), written without quotes or backslash.
+   * False (or absent) behind a wrapper (`sudo ll`), in another shell's `-c` code, for `\ls`.
+   */
+  aliasable?: boolean;
 }
 
 /** A redirection that writes a file (`>`, `>>`, `&>`, `>|`, `<>`), with its target as written and, when literal, as a path. */
@@ -72,14 +78,28 @@ export interface ApprovalContext {
   blockFileWrites: 'never' | 'outsideWorkspace' | 'all';
   /** Script names of the workspace's package.json files when `autoApproveWorkspaceNpmScripts` is on; empty otherwise. */
   npmScripts: string[];
-  /** Names the session's shell defines as aliases or functions. */
+  /**
+   * Names whose command the line does not show: the session's functions, and its aliases whose
+   * replacement text is not known. A sub-command running one is never approved by the rule for the
+   * program of that name.
+   */
   shellNames: string[];
+  /**
+   * The session's aliases whose replacement text is known (name → text): a sub-command where the
+   * shell expands one is judged as the text it expands to (bash(1), ALIASES).
+   */
+  aliases?: Record<string, string>;
+  /** zsh's global aliases (`alias -g`), replaced wherever they stand as a word: a line holding one is not approved. */
+  globalAliases?: string[];
+  /** zsh's suffix aliases (`alias -s`): a program word ending in `.NAME` runs the alias's command. */
+  suffixAliases?: string[];
 }
 
 /** How one sub-command fared against the rules. */
 export type SubCommandVerdict =
   | { result: 'approved'; rule: ApprovalRule }
-  | { result: 'denied'; rule: ApprovalRule }
+  /** `why`: what made the rule's command out of the line's, e.g. an alias's text. */
+  | { result: 'denied'; rule: ApprovalRule; why?: string }
   /**
    * No rule approves it; `why` says what kept it when a rule matched but does not count. `cause`:
    * its program is an alias or function of the session (`alias`), or an argument decided when it

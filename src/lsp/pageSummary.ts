@@ -4,6 +4,7 @@
  * counts that it speaks of, each list of files bounded with the files left out counted and a note
  * saying how to see them ({@link shapePage}).
  */
+import { checkInteger } from '../common/integerInput';
 import { CUT_MARKER, textHead } from '../common/textHead';
 import { formatBytes } from '../common/toolResultCap';
 
@@ -181,8 +182,8 @@ export interface PageInput<T, F extends FileCount> {
  * @throws RangeError for an `offset` that is not an integer >= 0 or a `limit` that is not an integer >= 1.
  */
 export function checkPage(offset: number, limit: number): void {
-  if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be an integer >= 0, got ${offset}`);
-  if (!Number.isInteger(limit) || limit < 1) throw new RangeError(`limit must be an integer >= 1, got ${limit}`);
+  checkInteger(offset, 'offset', { min: 0 }, (m) => new RangeError(m));
+  checkInteger(limit, 'limit', { min: 1 }, (m) => new RangeError(m));
 }
 
 /**

@@ -17,6 +17,7 @@
  * shows the position actually used. Column 0 or below and line numbers outside `1..N` are errors.
  */
 
+import { checkInteger, isIntegerIn } from '../common/integerInput';
 import { LspError, Position } from './types';
 
 /** A model position: 1-based line, 1-based column counted in Unicode code points. */
@@ -67,7 +68,7 @@ export function codePointLength(s: string): number {
  * @throws LspError `column_out_of_range` when `column` is not an integer >= 1.
  */
 export function modelColumnToCharacter(lineText: string, column: number): { character: number; clamped: boolean } {
-  if (!Number.isInteger(column) || column < 1) {
+  if (!isIntegerIn(column, 1)) {
     const max = codePointLength(lineText) + 1;
     throw new LspError(
       'column_out_of_range',
@@ -93,9 +94,7 @@ export function modelColumnToCharacter(lineText: string, column: number): { char
  * @throws LspError `invalid_request` when `character` is not an integer >= 0.
  */
 export function characterToModelColumn(lineText: string, character: number): number {
-  if (!Number.isInteger(character) || character < 0) {
-    throw new LspError('invalid_request', `character ${String(character)} is invalid: LSP characters are 0-based integers (UTF-16 code units)`);
-  }
+  checkInteger(character, 'character', { min: 0, note: 'a 0-based LSP character (UTF-16 code units)' }, (m) => new LspError('invalid_request', m));
   let column = 1;
   let i = 0;
   const end = Math.min(character, lineText.length);
@@ -140,7 +139,7 @@ export function toModelPosition(doc: readonly string[] | string, pos: Position):
 
 function lineAt(lines: readonly string[], line1: number): string {
   const n = lines.length;
-  if (!Number.isInteger(line1) || line1 < 1 || line1 > n) {
+  if (!isIntegerIn(line1, 1, n)) {
     throw new LspError(
       'line_out_of_range',
       `line ${String(line1)} is out of range: lines are 1-based and this file has ${n} line${n === 1 ? '' : 's'}; valid lines are 1..${n}`,

@@ -3,6 +3,7 @@
  * extensions they serve; each query is routed to the provider serving the file's extension.
  */
 
+import { integerProblem } from '../common/integerInput';
 import { cancelledError, throwIfAborted } from './cancellation';
 import { isFileExtension, isLanguageId, isProviderId } from './registrationRules';
 import { extensionOfUri, parseUri } from './uri';
@@ -331,7 +332,7 @@ function validateQuery(q: LspQuery): void {
       try {
         parseUri(v);
       } catch (e) {
-        problems.push(`${field}: ${(e as Error).message}`);
+        problems.push(`${field}: ${errorMessage(e)}`);
       }
     }
   }
@@ -339,8 +340,8 @@ function validateQuery(q: LspQuery): void {
   if (typeof pos !== 'object' || pos === null) problems.push('position must be {line, character} (0-based, UTF-16)');
   else {
     for (const f of ['line', 'character'] as const) {
-      const v = pos[f];
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) problems.push(`position.${f} must be an integer >= 0 (0-based), got ${JSON.stringify(v)}`);
+      const problem = integerProblem(pos[f], `position.${f}`, 0, undefined, '0-based');
+      if (problem) problems.push(problem);
     }
   }
   if (problems.length > 0) throw new LspError('invalid_request', `invalid navigation query: ${problems.join('; ')}`, { problems });

@@ -8,6 +8,7 @@
  * UTF-16 character). The conversion uses `./position.ts` only.
  */
 
+import { checkInteger } from '../common/integerInput';
 import { textHead } from '../common/textHead';
 import { LINE_TEXT_MAX_UNITS } from './lineWindow';
 import { CappedPage, CollapsedGroup, FileCount, MAX_NAMED, shapePage } from './pageSummary';
@@ -118,8 +119,8 @@ interface Placed {
 export async function shapeLocations(locations: readonly NavLocation[], options: ShapeOptions): Promise<ShapedLocations> {
   const offset = options.offset ?? 0;
   const limit = options.limit ?? DEFAULT_LIMIT;
-  if (!Number.isInteger(offset) || offset < 0) throw new RangeError(`offset must be an integer >= 0, got ${offset}`);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw new RangeError(`limit must be an integer in 1..${MAX_LIMIT}, got ${limit}`);
+  checkInteger(offset, 'offset', { min: 0 }, (m) => new RangeError(m));
+  checkInteger(limit, 'limit', { min: 1, max: MAX_LIMIT }, (m) => new RangeError(m));
   const roots = [options.resolvedWorkspaceUri, ...(options.otherRoots ?? [])];
   const pathOf = (uri: string) => placeUri(roots, uri);
 

@@ -1,37 +1,21 @@
 /**
- * Long loops on a shared thread in slices (plain Node, no `vscode` import): a loop over every note
- * of a large vault calls {@link TimeSlice.pause} each step, which yields to the event loop
- * (`setImmediate`, so timers and I/O run) once `budgetMs` of work passed since the last yield.
- * Several loops may share one slice (e.g. concurrent folder visits): they then share the budget,
- * all waiting for the same turn of the event loop once it is spent.
+ * The shared thread's time slices ({@link BaseSlice}, common/timeSlice.ts) for the navigation
+ * service's long loops, with cancellation: a loop over every note of a large vault calls
+ * {@link TimeSlice.pause} each step, which yields once the budget is spent and then throws when the
+ * request was cancelled meanwhile.
  */
+import { TimeSlice as BaseSlice } from '../common/timeSlice';
 import { throwIfAborted } from './cancellation';
 
-/** Default work between two yields, in ms. */
-export const SLICE_MS = 8;
-
-/** A budget of synchronous work between yields (see the module comment). */
-export class TimeSlice {
-  private since = performance.now();
-  private turn: Promise<void> | undefined;
-
-  constructor(private readonly budgetMs = SLICE_MS) {}
-
+/** A budget of synchronous work between yields that a cancelled request stops at its next yield. */
+export class TimeSlice extends BaseSlice {
   /**
-   * Resolves at once while the budget lasts, else after the next turn of the event loop (a new
-   * budget starts then, for every loop sharing this slice).
+   * Resolves at once while the budget lasts, else after the next turn of the event loop.
    * @throws LspError `cancelled` when `signal` aborted (checked after a yield).
    */
-  async pause(signal?: AbortSignal): Promise<void> {
-    if (!this.turn && performance.now() - this.since < this.budgetMs) return;
-    this.turn ??= new Promise<void>((r) =>
-      setImmediate(() => {
-        this.turn = undefined;
-        this.since = performance.now();
-        r();
-      }),
-    );
-    await this.turn;
+  override async pause(signal?: AbortSignal): Promise<void> {
+    if (!this.due()) return;
+    await super.pause();
     throwIfAborted(signal);
   }
 }

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
   try {
     endpoint = parseEndpoint(value);
   } catch (e) {
-    fail((e as Error).message, 2);
+    fail(errorMessage(e), 2);
   }
 
   const socket = net.createConnection(endpoint.socketPath);
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   try {
     first = await readFirstLine(socket, 4096, 10_000);
   } catch (e) {
-    fail(`the window did not answer the handshake: ${(e as Error).message}`);
+    fail(`the window did not answer the handshake: ${errorMessage(e)}`);
   }
   if (first.line !== 'OK') fail(`the window refused the connection: ${first.line.replace(/^ERROR /, '')}`);
 

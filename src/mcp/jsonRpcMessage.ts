@@ -13,6 +13,7 @@
  *   answers a response), only the reason.
  * Plain Node, no `vscode` import.
  */
+import { errorMessage } from '../common/errorMessage';
 import { ErrorCode, JSONRPCMessageSchema, type JSONRPCErrorResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { quoteInput } from '../common/quoteInput';
 
@@ -42,7 +43,7 @@ export function readLine(text: string): ReadLine {
   try {
     value = JSON.parse(text);
   } catch (e) {
-    const why = `Parse error: the message is not valid JSON (${e instanceof Error ? e.message : String(e)}); send one JSON-RPC 2.0 message per line`;
+    const why = `Parse error: the message is not valid JSON (${errorMessage(e)}); send one JSON-RPC 2.0 message per line`;
     return { kind: 'invalid', response: errorResponse(ErrorCode.ParseError, why, null), why };
   }
   if (Array.isArray(value)) {

@@ -7,6 +7,7 @@
  * every further byte up to its newline go to a watcher (which looks at each once) and are dropped;
  * the line is then given as an {@link OverlongLine} in its place among the lines.
  */
+import { checkInteger } from '../common/integerInput';
 
 /** Looks at the bytes of a line too long to keep, piece by piece, in order. */
 export interface LineWatcher {
@@ -53,7 +54,7 @@ export class LineSplitter<W extends LineWatcher> {
     private readonly maxLineBytes: number,
     private readonly watch: () => W,
   ) {
-    if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes <= 0) throw new RangeError(`maxLineBytes must be a positive whole number of bytes, not ${maxLineBytes}`);
+    checkInteger(maxLineBytes, 'maxLineBytes', { min: 1, note: 'in bytes' }, (m) => new RangeError(m));
   }
 
   /** Bytes of the unfinished line received so far, those dropped included (0 when every byte received ended a line). */

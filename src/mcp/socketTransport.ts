@@ -141,6 +141,8 @@ export class SocketTransport implements Transport {
   /** The bytes of {@link waiting}. */
   private waitingBytes = 0;
   private closed = false;
+  /** Whether the socket's writes are held until the next turn (corkUntilNextTurn). */
+  private corked = false;
   /** The key of the client's `initialize` request, until it is answered. */
   private initializeKey: string | undefined;
   /** The protocol version the answer to `initialize` gave, once sent. */
@@ -214,8 +216,26 @@ export class SocketTransport implements Transport {
         this.flushIfDone(batch);
         resolve();
       } else if (cancelled) resolve();
-      else this.socket.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+      else {
+        this.corkUntilNextTurn();
+        this.socket.write(serializeMessage(message), (error) => (error ? reject(error) : resolve()));
+      }
       if (answered) this.pump();
+    });
+  }
+
+  /**
+   * Holds the socket's writes until the next turn of the event loop, then writes them in one
+   * system call (`cork`/`uncork`): many answers settled in one turn (a burst of refusals) cost one
+   * write of the host thread, not one each.
+   */
+  private corkUntilNextTurn(): void {
+    if (this.corked) return;
+    this.corked = true;
+    this.socket.cork();
+    setImmediate(() => {
+      this.corked = false;
+      if (!this.socket.destroyed) this.socket.uncork();
     });
   }
 

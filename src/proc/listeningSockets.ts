@@ -3,14 +3,21 @@
  * descriptors (`/proc/<pid>/fd/N` links `socket:[inode]`), then the socket tables of its network
  * namespace (`/proc/<pid>/net/tcp`, `tcp6`, `udp`, `udp6`, read through that process, so a session
  * in a network namespace of its own, as in the agent sandbox, is read in its own). Only the given
- * processes' descriptors are read, never every process's; every read goes through the libuv thread
- * pool, so the calling thread (the extension host's) runs only callbacks and the parsing of the
- * lines that name those processes' sockets (netTables.ts). Plain Node, no `vscode` import.
+ * processes' descriptors are read, never every process's, on the calling thread in slices of at
+ * most PROC_SLICE_MS (a descriptor's link is a few µs of kernel time and waits on nothing; through
+ * the thread pool each cost a round trip several times that, and a look's wall time grew with the
+ * machine's load). The socket tables, tens of ms of kernel time on a machine with thousands of
+ * sockets, are read through the libuv thread pool, only for sockets not looked up before; the
+ * calling thread parses only the lines that name those sockets (netTables.ts). Plain Node, no
+ * `vscode` import.
  */
 import * as fs from 'node:fs';
-import { commandLineAsync } from './procProbe';
+import { TimeSlice } from '../common/timeSlice';
+import { PROC_SLICE_MS } from './markIndex';
+import { commandLineAsync } from './commandLine';
 import { NET_TABLES, listeningIn, type BoundSocket } from './netTables';
-import { readStatAsync } from './stat';
+import { safeReaddir } from './sessions';
+import { readStat } from './stat';
 
 /** A socket a process listens on (see netTables.ts for what counts), with the process. */
 export interface ListeningSocket {
@@ -41,8 +48,8 @@ export interface SocketLook {
 
 /** Descriptors one look reads the link of, at most (a program chooses how many it opens). */
 export const MAX_FDS_PER_LOOK = 4096;
-/** Links read at once through the thread pool. */
-const CONCURRENCY = 8;
+/** Descriptor links read between two checks of the time slice. */
+const LINKS_PER_PAUSE = 64;
 /** Bytes read from a socket table at a time. */
 const CHUNK_BYTES = 64 * 1024;
 /**
@@ -86,30 +93,33 @@ export class ListeningSocketReader {
    *   instead of backing off and re-checking in the background (a wait for a port).
    */
   async look(processes: readonly ProcessRef[], fresh = false): Promise<SocketLook> {
+    const slice = new TimeSlice(PROC_SLICE_MS);
     let budget = MAX_FDS_PER_LOOK;
     let complete = true;
     /** Per network namespace: a pid to read its tables through, and inode → holders. */
     const spaces = new Map<string, { via: number; holders: Map<number, number[]> }>();
-    // Each process's descriptors, CONCURRENCY processes at a time; the budget is taken before the links are read.
-    const held = await mapLimited(processes, async (p) => {
-      const names = await readdir(`/proc/${p.pid}/fd`);
+    for (const p of processes) {
+      await slice.pause();
+      const names = safeReaddir(`/proc/${p.pid}/fd`);
       if (names.length > budget) complete = false;
       const mine = names.slice(0, budget);
       budget = Math.max(0, budget - names.length);
-      const links = await mapLimited(mine, (fd) => readlink(`/proc/${p.pid}/fd/${fd}`));
-      const inodes = links.flatMap((link) => (link?.startsWith('socket:[') ? [Number(link.slice(8, -1))] : []));
-      if (inodes.length === 0) return undefined;
-      const [space, stat] = await Promise.all([readlink(`/proc/${p.pid}/ns/net`), readStatAsync(p.pid)]);
-      return space && stat?.startTime === p.startTime ? { pid: p.pid, space, inodes } : undefined;
-    });
-    for (const h of held) {
-      if (!h) continue;
-      let entry = spaces.get(h.space);
-      if (!entry) spaces.set(h.space, (entry = { via: h.pid, holders: new Map() }));
-      for (const inode of h.inodes) {
+      const inodes: number[] = [];
+      for (let i = 0; i < mine.length; i++) {
+        if (i % LINKS_PER_PAUSE === LINKS_PER_PAUSE - 1) await slice.pause();
+        const link = readlink(`/proc/${p.pid}/fd/${mine[i]}`);
+        if (link?.startsWith('socket:[')) inodes.push(Number(link.slice(8, -1)));
+      }
+      if (inodes.length === 0) continue;
+      const space = readlink(`/proc/${p.pid}/ns/net`);
+      // Read after the links: a pid reused meanwhile has another start time.
+      if (!space || readStat(p.pid)?.startTime !== p.startTime) continue;
+      let entry = spaces.get(space);
+      if (!entry) spaces.set(space, (entry = { via: p.pid, holders: new Map() }));
+      for (const inode of inodes) {
         const holders = entry.holders.get(inode);
-        if (holders) holders.push(h.pid);
-        else entry.holders.set(inode, [h.pid]);
+        if (holders) holders.push(p.pid);
+        else entry.holders.set(inode, [p.pid]);
       }
     }
     const now = Date.now();
@@ -224,32 +234,10 @@ export function describeSocket(s: ListeningSocket): string {
   return `${s.protocol} ${host}:${s.port} (pid ${s.pid}, ${s.command})`;
 }
 
-async function readdir(path: string): Promise<string[]> {
+function readlink(path: string): string | undefined {
   try {
-    return await fs.promises.readdir(path);
-  } catch {
-    return [];
-  }
-}
-
-async function readlink(path: string): Promise<string | undefined> {
-  try {
-    return await fs.promises.readlink(path);
+    return fs.readlinkSync(path);
   } catch {
     return undefined;
   }
-}
-
-/** `fn` over `items`, at most CONCURRENCY at a time, results in order. */
-async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
-  return results;
 }

@@ -7,20 +7,25 @@
  * process from a later one that got the same pid: a pid is reused only after its process ended,
  * and the new process started after it; one of the session's started after the shell did.
  *
- * Two ways to find them, both through the libuv thread pool so the calling thread (the extension
- * host's) only runs callbacks:
+ * Two ways to find them:
  * - {@link OwnedProcesses.look}: the shell's descendants and those of processes found before
  *   (through `/proc/<pid>/task/<tid>/children`), at most MAX_LOOK_PROCESSES: a few reads per
  *   process of the session, whatever the machine runs; what a send's result uses.
- * - {@link OwnedProcesses.scan}: every process's `stat`, and the `environ` of those started after
- *   the shell, at most SCAN_MAX_MS: finds what was reparented out of the shell's tree. Run when the
- *   session is listed or closed, not at every send.
+ * - {@link OwnedProcesses.scan}: the processes of the machine carrying the mark, from the index
+ *   every session shares (markIndex.ts: a process's `stat` and `environ` are read once, at the
+ *   first scan after it started), then a look: finds what was reparented out of the shell's tree.
+ *   Run when the session is listed or closed, not at every send.
+ * `stat` and child lists are read on this thread in slices of at most PROC_SLICE_MS (each a few
+ * µs of kernel time that waits on nothing), command lines and environments through the libuv
+ * thread pool (reading them takes the process's memory map lock, which a forking process holds).
  * A process that clears its environment (`env -i`) and left the shell's tree is not found.
  * Plain Node, no `vscode` import.
  */
-import * as fs from 'node:fs';
-import { commandLineAsync } from './procProbe';
-import { readStat, readStatAsync, type ProcStat } from './stat';
+import { TimeSlice } from '../common/timeSlice';
+import { markIndex, PROC_SLICE_MS, type MarkIndex } from './markIndex';
+import { commandLineAsync } from './commandLine';
+import { childPids } from './procProbe';
+import { readStat, type ProcStat } from './stat';
 
 /** A process of the session, as found. */
 export interface OwnedProcess {
@@ -45,8 +50,10 @@ export interface OwnedLook {
 export const MAX_LOOK_PROCESSES = 256;
 /** Longest a {@link OwnedProcesses.scan} reads before it stops and says it is not complete (ms). */
 export const SCAN_MAX_MS = 2000;
-/** Processes a scan reads at once through the thread pool. */
-const SCAN_CONCURRENCY = 8;
+/** Command lines read at once through the thread pool. */
+const COMMAND_CONCURRENCY = 8;
+/** Threads of one process whose child lists a look reads, at most. */
+const MAX_THREADS_READ = 64;
 /** Processes the session keeps as known between looks, at most (the newest found are kept). */
 const MAX_KNOWN = 4096;
 
@@ -60,8 +67,9 @@ export class OwnedProcesses {
    * the thread pool.
    */
   private readonly commands = new Map<string, string>();
-  /** `\0NAME=value\0`, searched in a `\0` + environ text. */
-  private readonly needle: string;
+  /** The index of every process by its mark (shared by every session), and this session's value in it. */
+  private readonly index: MarkIndex;
+  private readonly value: string;
 
   /**
    * @param shellPid the process every descendant of which is the session's (node-pty's child).
@@ -75,7 +83,9 @@ export class OwnedProcesses {
     readonly mark: string,
     private readonly excluded: ReadonlySet<number> = new Set([process.pid]),
   ) {
-    this.needle = `\0${mark}\0`;
+    const equals = mark.indexOf('=');
+    this.index = markIndex(mark.slice(0, equals));
+    this.value = mark.slice(equals + 1);
   }
 
   /**
@@ -84,37 +94,32 @@ export class OwnedProcesses {
    * (they hold nothing and no signal ends them further).
    */
   async look(): Promise<OwnedLook> {
-    const found = new Map<number, OwnedProcess>();
+    const slice = new TimeSlice(PROC_SLICE_MS);
+    const found = new Map<number, ProcStat>();
     const visited = new Set<number>(this.excluded);
-    let level: number[] = [this.shellPid, ...this.known.keys()];
+    const queue: number[] = [this.shellPid, ...this.known.keys()];
     let complete = true;
-    // A level of the tree at a time, its reads in flight together.
-    while (level.length > 0) {
-      const fresh = level.filter((pid) => !visited.has(pid));
-      for (const pid of fresh) visited.add(pid);
-      const room = MAX_LOOK_PROCESSES - found.size;
-      if (fresh.length > room) complete = false;
-      const results = await Promise.all(
-        fresh.slice(0, room).map(async (pid) => {
-          const stat = await readStatAsync(pid);
-          const expected = this.known.get(pid);
-          if (!stat || stat.startTime < this.shellStart || (expected !== undefined && stat.startTime !== expected)) {
-            this.known.delete(pid);
-            return [];
-          }
-          const [process, children] = await Promise.all([stat.state === 'Z' ? undefined : this.owned(stat), childrenOf(pid)]);
-          if (process) found.set(pid, process);
-          return children;
-        }),
-      );
-      level = results.flat();
-      if (found.size >= MAX_LOOK_PROCESSES && level.some((pid) => !visited.has(pid))) {
+    for (let i = 0; i < queue.length; i++) {
+      const pid = queue[i]!;
+      if (visited.has(pid)) continue;
+      if (found.size >= MAX_LOOK_PROCESSES) {
         complete = false;
         break;
       }
+      visited.add(pid);
+      await slice.pause();
+      const stat = readStat(pid);
+      const expected = this.known.get(pid);
+      if (!stat || stat.startTime < this.shellStart || (expected !== undefined && stat.startTime !== expected)) {
+        this.known.delete(pid);
+        continue;
+      }
+      if (stat.state !== 'Z') found.set(pid, stat);
+      for (const child of childPids(pid, false, MAX_THREADS_READ)) queue.push(child);
     }
-    this.remember(found.values());
-    return { processes: [...found.values()], complete };
+    const processes = await mapLimited([...found.values()], (stat) => this.owned(stat));
+    this.remember(processes);
+    return { processes, complete };
   }
 
   /** `stat`'s process as found; its command line read off this thread (see commandLineAsync) once per process. */
@@ -132,51 +137,24 @@ export class OwnedProcesses {
 
   /**
    * Every process on the machine carrying the session's mark and started no earlier than the
-   * shell, plus what {@link look} finds: each `stat` read, the `environ` only of those started
-   * since the shell (others' cannot be the session's), SCAN_CONCURRENCY at a time, stopped after
-   * `maxMs` (default SCAN_MAX_MS; `complete` false). Never rejects.
+   * shell, plus what {@link look} finds: the shared index brought up to date first (markIndex.ts:
+   * only what started since its previous refresh is read), for at most `maxMs` (default
+   * SCAN_MAX_MS; `complete` false when it stopped there). Never rejects.
    */
   async scan(maxMs = SCAN_MAX_MS): Promise<OwnedLook> {
-    const deadline = Date.now() + maxMs;
-    let names: string[];
-    try {
-      names = (await fs.promises.readdir('/proc')).filter((name) => /^\d+$/.test(name));
-    } catch {
-      names = [];
-    }
-    const marked: OwnedProcess[] = [];
-    let next = 0;
-    let complete = true;
-    const reader = async () => {
-      while (next < names.length) {
-        if (Date.now() > deadline) {
-          complete = false;
-          return;
-        }
-        const pid = Number(names[next++]);
-        if (this.excluded.has(pid)) continue;
-        const stat = await readStatAsync(pid);
-        if (!stat || stat.state === 'Z' || stat.startTime < this.shellStart) continue;
-        if (await this.carriesMark(pid)) marked.push(await this.owned(stat));
-      }
-    };
-    await Promise.all(Array.from({ length: SCAN_CONCURRENCY }, reader));
-    // Checked again now: a pid found marked is one of ours only while its start time is the same.
-    this.remember(marked.filter((p) => isSame(p)));
+    const complete = await this.index.refresh(this.shellStart, maxMs);
+    // A marked pid is one of ours only while its start time is the same: the look checks it.
+    this.remember(this.index.carrying(this.value, this.shellStart).filter((p) => !this.excluded.has(p.pid)));
     const look = await this.look();
     return { processes: look.processes, complete: complete && look.complete };
   }
 
-  /** True when process `pid`'s environment holds the session's mark (false when it cannot be read). */
-  private async carriesMark(pid: number): Promise<boolean> {
-    try {
-      return `\0${await fs.promises.readFile(`/proc/${pid}/environ`, 'latin1')}`.includes(this.needle);
-    } catch {
-      return false;
-    }
+  /** Files the scans of every session read so far (the shared index's counts, see MarkIndex.reads). */
+  get scanReads(): { readonly stat: number; readonly environ: number } {
+    return this.index.reads;
   }
 
-  private remember(processes: Iterable<OwnedProcess>): void {
+  private remember(processes: Iterable<{ pid: number; startTime: number }>): void {
     for (const p of processes) {
       this.known.delete(p.pid);
       this.known.set(p.pid, p.startTime);
@@ -209,21 +187,16 @@ export function signalIfSame(p: { pid: number; startTime: number }, signal: Node
 }
 
 
-/** The children of `pid`, from the child list of each of its threads (empty when gone or unreadable). */
-async function childrenOf(pid: number): Promise<number[]> {
-  let tids: string[];
-  try {
-    tids = await fs.promises.readdir(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  const lists = await Promise.all(
-    tids.slice(0, 64).map((tid) =>
-      fs.promises.readFile(`/proc/${pid}/task/${tid}/children`, 'latin1').then(
-        (text) => text.split(' ').filter((s) => s !== '').map(Number),
-        () => [] as number[],
-      ),
-    ),
-  );
-  return lists.flat();
+/** `fn` over `items`, at most COMMAND_CONCURRENCY at a time, results in order. */
+async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(COMMAND_CONCURRENCY, items.length) }, worker));
+  return results;
 }

@@ -12,13 +12,15 @@
  * Everything here is synchronous; a look at a group's waits reads at most MAX_WAIT_READS files,
  * whatever the size of the group, its threads and descriptors. No terminal content is read.
  */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import { epollSetRead, readEpollSet } from './epollSetReads';
-import { PS_PROGRAM } from './psProgram';
 import { procAvailable, safeReaddir, sessionProcesses } from './sessions';
 import { parseProcStat, readStat } from './stat';
 import type { ProcStat } from './stat';
+
+// Moved to files of their own, named here too for the callers that import them from the probe.
+export { commandLine, commandLineAsync, procArgs, processArgs } from './commandLine';
+export { psOnTty, psStillSame, type PsEntry } from './psProgram';
 
 
 /**
@@ -98,14 +100,14 @@ export function childListsAvailable(): boolean {
  * (`/proc/<pid>/task/<tid>/children`, where a child is listed under the thread that forked it), or
  * with `mainThreadOnly` of its main thread only, which is where the kernel reparents orphans when
  * `pid` is their reaper (kernel/exit.c find_new_reaper: the first live thread of the reaper, its
- * leader unless that is exiting). Empty when the process is gone or the lists cannot be read. The
+ * leader unless that is exiting), of at most `maxThreads` threads. Empty when the process is gone or the lists cannot be read. The
  * list is not a proof of identity: a child created or ended during the read may be missing
  * (proc(5)), and a listed pid may have exited, or been reused, before the caller reads it, so
  * callers check each one (session id and start time, see processTree.ts).
  */
-export function childPids(pid: number, mainThreadOnly = false): number[] {
+export function childPids(pid: number, mainThreadOnly = false, maxThreads = Infinity): number[] {
   const pids: number[] = [];
-  for (const tid of mainThreadOnly ? [String(pid)] : safeReaddir(`/proc/${pid}/task`)) {
+  for (const tid of mainThreadOnly ? [String(pid)] : safeReaddir(`/proc/${pid}/task`).slice(0, maxThreads)) {
     const list = readText(`/proc/${pid}/task/${tid}/children`);
     if (!list) continue;
     for (const child of list.split(' ')) if (child.trim()) pids.push(Number(child));
@@ -146,134 +148,6 @@ export function groupProcesses(sid: number, pgrp: number, leaderStart?: number):
 export function closeOnExec(fd: number): boolean | undefined {
   const flags = /^flags:\s*([0-7]+)/m.exec(readText(`/proc/self/fdinfo/${fd}`) ?? '')?.[1];
   return flags === undefined ? undefined : (Number.parseInt(flags, 8) & 0o2000000) !== 0;
-}
-
-/**
- * The whole command line of `pid` from `/proc/<pid>/cmdline` (NULs as spaces), read on this
- * thread. Undefined when the process is gone or unreadable.
- */
-export function procArgs(pid: number): string | undefined {
-  const raw = readText(`/proc/${pid}/cmdline`);
-  return raw ? raw.replace(/\0+$/, '').replace(/\0/g, ' ') : undefined;
-}
-
-/**
- * The command line of `pid` (NULs as spaces): {@link procArgs} when `useProc`, else
- * `ps -o args= -p <pid>` (POSIX ps; macOS, BSD), run off this thread. Resolves undefined when the
- * process is gone or unreadable; never rejects.
- */
-export async function processArgs(pid: number, useProc: boolean): Promise<string | undefined> {
-  if (useProc) return procArgs(pid);
-  const out = (await ps(['-ww', '-o', 'args=', '-p', String(pid)])).trim();
-  return out || undefined;
-}
-
-/** A process as ps(1) lists it: pid, process group, state and start time (`lstart`, as ps prints it). */
-export interface PsEntry {
-  pid: number;
-  pgid: number;
-  /** ps's `stat` column: the state letter first (`Z` for a zombie), then flags such as `s` or `+`. */
-  stat: string;
-  lstart: string;
-}
-
-/**
- * Without /proc: the processes whose controlling terminal is `ttyPath` (`ps -t`), each with its
- * process group and start time. A PTY's slave name is ours for as long as we hold its master, so
- * everything listed belongs to the session. Processes that lost the terminal (jobs that outlived
- * the shell) are not listed: see {@link psStillSame}.
- */
-export async function psOnTty(ttyPath: string): Promise<PsEntry[]> {
-  return parsePs(await ps(['-t', ttyPath, '-o', 'pid=,pgid=,stat=,lstart=']));
-}
-
-/**
- * Without /proc: those of `entries` that are still the same process (same pid, process group and
- * start time, `ps -p`), as ps lists them now (with their current `stat`), so a remembered process
- * group is signalled only while it is still ours.
- */
-export async function psStillSame(entries: PsEntry[]): Promise<PsEntry[]> {
-  if (entries.length === 0) return [];
-  const now = parsePs(await ps(['-o', 'pid=,pgid=,stat=,lstart=', '-p', entries.map((e) => e.pid).join(',')]));
-  return now.filter((n) => entries.some((e) => n.pid === e.pid && n.pgid === e.pgid && n.lstart === e.lstart));
-}
-
-function parsePs(out: string): PsEntry[] {
-  const entries: PsEntry[] = [];
-  for (const line of out.split('\n')) {
-    const [, pid, pgid, stat, lstart] = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.+?)\s*$/.exec(line) ?? [];
-    if (pid && pgid && stat && lstart) entries.push({ pid: Number(pid), pgid: Number(pgid), stat, lstart });
-  }
-  return entries;
-}
-
-
-/**
- * Output of ps(1) ({@link PS_PROGRAM}) with `args`, run off this thread (at most 2 s); '' when it
- * lists nothing (ps exits 1) or cannot run. Never rejects.
- */
-function ps(args: string[]): Promise<string> {
-  return new Promise((resolve) => {
-    if (PS_PROGRAM === undefined) return resolve('');
-    const child = execFile(PS_PROGRAM, args, { encoding: 'utf8', timeout: 2000 }, (_error, stdout) => resolve(stdout ?? ''));
-    child.stdin?.end();
-  });
-}
-
-/** Longest command line {@link commandLine} returns, in UTF-16 code units. */
-const COMMAND_LINE_CHARS = 200;
-/** Bytes of `/proc/<pid>/cmdline` read: enough for {@link COMMAND_LINE_CHARS} characters of UTF-8. */
-const COMMAND_LINE_READ_BYTES = COMMAND_LINE_CHARS * 4;
-
-/**
- * Command line of a process, NULs as spaces (trailing ones dropped), at most 200 characters;
- * `comm` when unreadable or empty. Only the first 800 bytes are read: a program chooses its command
- * line (megabytes, and it may rewrite it), and naming it must cost the same whatever it holds.
- */
-export function commandLine(pid: number, fallback = ''): string {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(`/proc/${pid}/cmdline`, 'r');
-    const buf = Buffer.alloc(COMMAND_LINE_READ_BYTES + 1); // one more byte: was the end reached?
-    let length = 0;
-    for (let n; length < buf.length && (n = fs.readSync(fd, buf, length, buf.length - length, null)) > 0; ) length += n;
-    return commandLineText(buf, length, fallback);
-  } catch {
-    return fallback;
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
-
-/**
- * The command line in the first `length` bytes read of `/proc/<pid>/cmdline` into `buf`: NULs as
- * spaces, trailing ones dropped when the end was reached, at most COMMAND_LINE_CHARS; `fallback`
- * when empty.
- */
-function commandLineText(buf: Buffer, length: number, fallback: string): string {
-  if (length < buf.length) while (length > 0 && buf[length - 1] === 0) length--;
-  const raw = buf.toString('utf8', 0, length).replace(/\0/g, ' ');
-  return (raw || fallback).slice(0, COMMAND_LINE_CHARS);
-}
-
-/**
- * {@link commandLine} through the libuv thread pool: reading a process's command line takes its
- * memory map's lock, which a process that is forking or exec'ing holds (for long on a busy
- * machine), and that wait must not fall on the calling thread. Never rejects.
- */
-export async function commandLineAsync(pid: number, fallback = ''): Promise<string> {
-  let handle: fs.promises.FileHandle | undefined;
-  try {
-    handle = await fs.promises.open(`/proc/${pid}/cmdline`, 'r');
-    const buf = Buffer.alloc(COMMAND_LINE_READ_BYTES + 1); // one more byte: was the end reached?
-    let length = 0;
-    for (let n; length < buf.length && (n = (await handle.read(buf, length, buf.length - length, null)).bytesRead) > 0; ) length += n;
-    return commandLineText(buf, length, fallback);
-  } catch {
-    return fallback;
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
 }
 
 /** What {@link ttyWaits} found (see {@link GroupWaits}). */

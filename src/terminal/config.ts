@@ -1,4 +1,6 @@
 import type { SecretPatternSetting } from './secrets/secretRedactor';
+import { errorMessage } from '../common/errorMessage';
+import { integerProblem } from '../common/integerInput';
 
 /**
  * Terminal settings with their defaults and the rules between them. Plain Node: the VS Code layer
@@ -95,7 +97,7 @@ function secretPatternProblems(value: unknown): string[] {
     try {
       new RegExp(e.pattern, 'g');
     } catch (error) {
-      problems.push(`secretPatterns[${i}].pattern is not a valid JavaScript regular expression: ${(error as Error).message}`);
+      problems.push(`secretPatterns[${i}].pattern is not a valid JavaScript regular expression: ${errorMessage(error)}`);
     }
   });
   return problems;
@@ -164,16 +166,12 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
     'historySize',
     'maxSessionsPerOwner',
   ];
+  const units: Partial<Record<keyof TerminalConfig, string>> = { retainedLines: 'lines', historySize: 'commands', maxSessionsPerOwner: 'sessions', retainedBytes: 'bytes', maxReadBytes: 'bytes' };
   for (const key of positive) {
-    const value = config[key];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-      problems.push(`${key} must be a positive integer (got ${JSON.stringify(value)})`);
-    } else if (key.endsWith('Ms') && value > MAX_TIMER_MS) {
-      problems.push(`${key} must be at most ${MAX_TIMER_MS} ms (got ${value})`);
-    } else if (key in TERMINAL_CONFIG_MAXIMA && value > TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA]) {
-      const unit = key === 'retainedLines' ? 'lines' : key === 'historySize' ? 'commands' : key === 'maxSessionsPerOwner' ? 'sessions' : 'bytes';
-      problems.push(`dsh.terminal.${key} must be at most ${TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA]} ${unit} (got ${value})`);
-    }
+    const timer = key.endsWith('Ms');
+    const max = timer ? MAX_TIMER_MS : TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA];
+    const problem = integerProblem(config[key], `dsh.terminal.${key}`, 1, max, `in ${timer ? 'milliseconds' : units[key]}`);
+    if (problem) problems.push(problem);
   }
   if (typeof config.shell !== 'string') problems.push(`shell must be a string: bash or zsh (a path or a name on PATH), or empty to follow VS Code's agent terminal profile (got ${JSON.stringify(config.shell)})`);
   if (config.promptGraceMs < config.pollIntervalMs) {

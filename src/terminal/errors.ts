@@ -41,6 +41,11 @@ export class TerminalError extends Error {
   }
 }
 
+/** A TerminalError `INVALID_ARGUMENT` with `message` (e.g. checkInteger's `fail`, src/common/integerInput.ts). */
+export function invalidArgument(message: string): TerminalError {
+  return new TerminalError('INVALID_ARGUMENT', message);
+}
+
 /**
  * A spawn failed and the backend could not bring what it took back to rest. `cause` is the
  * cleanup failure; `reason` keeps the caller's original cancellation reason (or the spawn error).

@@ -19,3 +19,66 @@ export function sessionLimitError(open: number, max: number): TerminalError {
       'Use one of them (dsh_terminal_list), or close one (dsh_terminal_close) first, exited ones included; the person can raise the setting',
   );
 }
+
+/** How long an open admitted at its confirmation counts before it lapses (ms): a confirmation the person declined never runs. */
+export const OPEN_ADMISSION_TTL_MS = 30_000;
+/** Admissions kept at once; the oldest lapses first past it. */
+const MAX_ADMISSIONS = 1024;
+
+/**
+ * The opens of one owner a tool admitted at their confirmation and that have not started yet, so
+ * that a burst of opens is refused at the confirmation, before anything awaits, rather than after
+ * the opens let through have started their spawns: each admitted call counts as one more session
+ * opening until its run takes it (then the service counts it) or {@link OPEN_ADMISSION_TTL_MS}
+ * passes. The service's own check when the open starts stays the one that holds.
+ */
+export class OpenAdmissions {
+  /** By call (its JSON): each admission's expiry (ms, `performance.now()`) and the refusal it got, if any. */
+  private readonly calls = new Map<string, { expires: number; refusal?: TerminalError }[]>();
+  private size = 0;
+
+  constructor(private readonly ttlMs = OPEN_ADMISSION_TTL_MS) {}
+
+  /**
+   * Admits one open of `call` unless `refusal(admitted)` (`admitted`: this owner's admissions
+   * held now, lapsed ones left out) returns an error, which is then kept for the call's run and
+   * returned. Synchronous.
+   */
+  admit(call: string, refusal: (admitted: number) => TerminalError | undefined): TerminalError | undefined {
+    const now = performance.now();
+    this.prune(now);
+    let admitted = 0;
+    for (const list of this.calls.values()) admitted += list.filter((a) => !a.refusal).length;
+    const refused = refusal(admitted);
+    const list = this.calls.get(call) ?? [];
+    list.push({ expires: now + this.ttlMs, ...(refused ? { refusal: refused } : {}) });
+    this.calls.set(call, list);
+    if (++this.size > MAX_ADMISSIONS) this.dropOldest();
+    return refused;
+  }
+
+  /** At the run of `call`: the refusal its confirmation got (nothing is to start), else undefined, releasing its admission. */
+  take(call: string): TerminalError | undefined {
+    const list = this.calls.get(call);
+    const first = list?.shift();
+    if (!list || !first) return undefined;
+    this.size--;
+    if (list.length === 0) this.calls.delete(call);
+    return first.expires > performance.now() ? first.refusal : undefined;
+  }
+
+  private prune(now: number): void {
+    for (const [call, list] of this.calls) {
+      const kept = list.filter((a) => a.expires > now);
+      this.size -= list.length - kept.length;
+      if (kept.length) this.calls.set(call, kept);
+      else this.calls.delete(call);
+    }
+  }
+
+  private dropOldest(): void {
+    let oldest: { call: string; expires: number } | undefined;
+    for (const [call, list] of this.calls) if (list[0] && (!oldest || list[0].expires < oldest.expires)) oldest = { call, expires: list[0].expires };
+    if (oldest) this.take(oldest.call);
+  }
+}

@@ -3,6 +3,7 @@
  * and a wait's `untilListening` (a confirmed receiver's identity: input/receiverIdentityCheck.ts). Plain Node, no `vscode` import.
  */
 import { quoteInput } from '../common/quoteInput';
+import { isIntegerIn } from '../common/integerInput';
 import { TerminalError } from './errors';
 
 /**
@@ -23,6 +24,6 @@ export function checkAbortSignal(signal: unknown): void {
  */
 export function checkUntilListening(value: unknown): asserts value is number | true | undefined | null {
   if (value === undefined || value === null || value === true) return;
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535) return;
+  if (isIntegerIn(value, 1, 65535)) return;
   throw new TerminalError('INVALID_ARGUMENT', `untilListening must be a port number (an integer 1..65535) or true (any new listening port), or left out (got ${quoteInput(value)})`);
 }

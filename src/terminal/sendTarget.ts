@@ -20,6 +20,12 @@ export interface SendTarget {
    * it can no longer tell (`unknown`: its PROMPT_COMMAND was replaced). See BackendSession.traps.
    */
   traps?: Exclude<ShellTraps, { kind: 'none' }>;
+  /**
+   * True when `traps` are those the session's first prompt reported, set by the person's startup
+   * files (a bash-preexec or starship DEBUG trap) and unchanged since: auto approval follows the
+   * person's own setup and asks only for traps set, changed or hidden after that.
+   */
+  trapsFromStartup?: boolean;
   /** The aliases and functions the shell defines (shellNames.ts); absent where the backend cannot tell. */
   shellNames?: ShellNames;
 }

@@ -15,36 +15,32 @@
  * One concept, the table of sessions and its rules; a published session (its slot and take-over)
  * is `publishedSession.ts`, owners `owner.ts`, background sends `backgroundJobs.ts`.
  */
-import { integerProblem } from '../common/integerInput';
 import { quoteInput } from '../common/quoteInput';
 import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './history/commandRecord';
 import { DEFAULT_TERMINAL_CONFIG } from './config';
 import { TerminalBackendCleanupError, TerminalError } from './errors';
-import { type CheckedSendInput, checkLabel, checkSendInput } from './input/input';
+import { type CheckedSendInput, checkSendInput } from './input/input';
 import { checkSignalName } from './input/sendAdmission';
 import type { JobOutput } from './session/backgroundJobs';
 import { KeptProcesses } from './session/keptProcesses';
+import { SessionClosing, type CloseOptions, type CloseOutcome } from './sessionClosing';
 import { PROCESSES_UNAVAILABLE } from './session/sessionProcesses';
 import { Owner, ServiceOwner } from './owner';
 import { PublishedSession, SessionInfo } from './session/publishedSession';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
-import { CloseReport, Disposable, ProcessesReport, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
+import { Disposable, ProcessesReport, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
 import { errorMessage } from '../common/errorMessage';
 import { checkAbortSignal, checkUntilListening } from './requestChecks';
+import { checkOpenOptions } from './openOptionsCheck';
 import type { Log } from '../common/log';
 import { inSearchPool } from './output/searchPool';
 import { OwnerLimits, sessionLimitError } from './ownerLimits';
+import { spawnTurn } from './session/spawnTurns';
 import { checkReceiverIdentity } from './input/receiverIdentityCheck';
 
 import type { SendTarget } from './sendTarget';
 export { confirmedIdentity, type SendTarget } from './sendTarget';
-
-/** The smallest and largest terminal width (`cols`) and height (`rows`) a session may open with, in cells. */
-const MIN_TERMINAL_CELLS = 2;
-const MAX_TERMINAL_CELLS = 1000;
-
-/** The longest session name (characters). */
-const MAX_NAME_LENGTH = 100;
+export type { CloseOptions, CloseOutcome } from './sessionClosing';
 
 /**
  * What changed in one of the subscriber's sessions, for views (panel mirrors, status bar). It
@@ -54,27 +50,6 @@ export interface SessionEvent {
   /** `secret-prompt`: a send or wait ended with a program reading with echo off (the person must answer it). */
   readonly kind: 'opened' | 'closed' | 'changed' | 'secret-prompt';
   readonly sessionId: string;
-}
-
-/** Options of `close`. */
-export interface CloseOptions {
-  /**
-   * The person confirmed closing a session they have taken over (a modal dialog, or closing its
-   * panel terminal and confirming). Without it such a close is refused with TAKEN_OVER.
-   */
-  userConfirmed?: boolean;
-  /**
-   * Leave the session's background processes running (background jobs, and processes that left its
-   * process groups); only the shell and its foreground job end. Default: the service's
-   * {@link TerminalService.setKeepByDefault} policy (VS Code's `detachBackgroundProcesses`).
-   */
-  keep?: boolean;
-}
-
-/** What a close did: whether this call closed the session, and what it ended and kept. */
-export interface CloseOutcome extends Partial<CloseReport> {
-  /** False when an earlier call had closed it already (nothing more is reported then). */
-  closed: boolean;
 }
 
 /** Options of `open`. */
@@ -95,8 +70,8 @@ export class TerminalService implements Disposable {
   private nextJobId = 1;
   /** Processes closes left running on purpose, for the person to list and stop. */
   readonly kept = new KeptProcesses();
-  /** Whether a close that does not say keeps the session's background processes (see setKeepByDefault). */
-  private keepByDefault: () => boolean = () => false;
+  /** Closing sessions: the keep policy, the teardown, what was kept. */
+  private readonly closing: SessionClosing;
 
   /**
    * @param limits the limits in force, read at each call; default DEFAULT_TERMINAL_CONFIG's
@@ -108,7 +83,9 @@ export class TerminalService implements Disposable {
     private readonly log: Log,
     private readonly limits: () => OwnerLimits = () => DEFAULT_TERMINAL_CONFIG,
     private readonly defaultBackend: () => string = () => 'pty-bash',
-  ) {}
+  ) {
+    this.closing = new SessionClosing({ sessions: this.sessions, kept: this.kept, log, emit: (kind, entry) => this.emit(kind, entry) });
+  }
 
   /**
    * Adds a backend. The disposer removes exactly this registration (a later one of the same type
@@ -208,7 +185,7 @@ export class TerminalService implements Disposable {
 
   /** A new owner. `label` appears in logs only. */
   createOwner(label: string): Owner {
-    return new ServiceOwner(label, (owner) => void this.closeOwnerSessions(owner));
+    return new ServiceOwner(label, (owner) => void this.closing.closeAll(`owner ${owner.label} disposed`, this.entriesOf(owner)));
   }
 
   /** True from the start of a spawn to the end of a close of any of the owner's sessions. */
@@ -228,17 +205,7 @@ export class TerminalService implements Disposable {
   async open(owner: Owner, options: OpenOptions = {}, grant: { outsideSandbox?: boolean } = {}): Promise<SessionInfo> {
     const o = this.checkOwner(owner);
     checkAbortSignal(options.signal);
-    for (const name of ['cols', 'rows'] as const) {
-      const problem = options[name] === undefined ? undefined : integerProblem(options[name], name, MIN_TERMINAL_CELLS, MAX_TERMINAL_CELLS);
-      if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
-    }
-    if (options.name !== undefined) {
-      if (typeof options.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
-      // Sized first: nothing is read of a name that cannot be one.
-      const length = options.name.length > 2 * MAX_NAME_LENGTH ? options.name.length : [...options.name].length;
-      if (length > MAX_NAME_LENGTH) throw new TerminalError('INVALID_ARGUMENT', `name is ${length} ${length === options.name.length ? 'UTF-16 code units' : 'characters'} long; at most ${MAX_NAME_LENGTH} characters`);
-      checkLabel(options.name, 'name');
-    }
+    checkOpenOptions(options);
     const type = options.backend ?? this.defaultBackend();
     const backend = this.backends.get(type);
     if (!backend) {
@@ -249,6 +216,8 @@ export class TerminalService implements Disposable {
     o.pending++;
     o.opening++;
     try {
+      // Counted as opening from here: a refusal of another open is decided at once (above).
+      await spawnTurn();
       const outsideSandbox = grant.outsideSandbox === true;
       const session = await backend.spawn({ cwd: options.cwd, exactCwd: options.exactCwd, env: options.env, cols: options.cols, rows: options.rows, ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}), ...(outsideSandbox ? { outsideSandbox } : {}) }, options.signal);
       if (o.disposed) {
@@ -280,9 +249,20 @@ export class TerminalService implements Disposable {
    * @throws TerminalError LIMIT_REACHED naming the setting, how many are open and what to do.
    */
   private checkSessionLimit(owner: ServiceOwner): void {
+    const refusal = this.sessionLimitRefusal(owner);
+    if (refusal) throw refusal;
+  }
+
+  /**
+   * The refusal an open by `owner` would get now (LIMIT_REACHED, see checkSessionLimit), counting
+   * `admitted` more opens as opening (calls a tool admitted that have not reached `open` yet);
+   * undefined when it would be let through. Reads no file: a caller decides before any await.
+   */
+  sessionLimitRefusal(owner: Owner, admitted = 0): TerminalError | undefined {
+    const o = this.checkOwner(owner);
     const max = this.limits().maxSessionsPerOwner;
-    const open = this.entriesOf(owner).filter((e) => !e.closing).length + owner.opening;
-    if (open >= max) throw sessionLimitError(open, max);
+    const open = this.entriesOf(o).filter((e) => !e.closing).length + o.opening + admitted;
+    return open >= max ? sessionLimitError(open, max) : undefined;
   }
 
   /**
@@ -295,7 +275,11 @@ export class TerminalService implements Disposable {
     const current = session.currentCwd();
     const target: SendTarget = { receiver: session.receiver(), cwd: current ?? session.cwd, cwdIsCurrent: current !== undefined };
     const trap = session.traps?.();
-    if (trap && trap.kind !== 'none') target.traps = trap;
+    if (trap && trap.kind !== 'none') {
+      target.traps = trap;
+      const atStart = session.startupTraps?.();
+      if (trap.kind === 'set' && atStart?.kind === 'set' && atStart.text === trap.text) target.trapsFromStartup = true;
+    }
     const names = session.shellNames?.();
     if (names) target.shellNames = names;
     return target;
@@ -360,7 +344,7 @@ export class TerminalService implements Disposable {
    * vscode layer follows `chat.tools.terminal.detachBackgroundProcesses`). Default: never.
    */
   setKeepByDefault(policy: () => boolean): void {
-    this.keepByDefault = policy;
+    this.closing.setKeepByDefault(policy);
   }
 
   /**
@@ -551,7 +535,7 @@ export class TerminalService implements Disposable {
     if (entry.takenOver && options.userConfirmed !== true) {
       throw new TerminalError('TAKEN_OVER', `the user has taken over session ${entry.id} and did not confirm closing it; it keeps running. Leave it to them, ask them to close it or hand it back, or use another session`);
     }
-    entry.closing = this.teardown(entry, reason, options.keep);
+    entry.closing = this.closing.teardown(entry, reason, options.keep);
     return { closed: true, ...(await entry.closing) };
   }
 
@@ -566,38 +550,7 @@ export class TerminalService implements Disposable {
    * it could not; a failure is logged, never thrown. Sessions already closing are waited for too.
    */
   async closeAll(reason: string): Promise<void> {
-    const closing = [...this.sessions.values()].map((entry) => (entry.closing ??= this.teardown(entry, reason, undefined)));
-    await Promise.allSettled(closing);
-  }
-
-  /** Closes `entry` (`keep` undefined: the keepByDefault policy), records what it kept, and removes it from the table. */
-  private async teardown(entry: PublishedSession, reason: string, keep: boolean | undefined): Promise<CloseReport> {
-    entry.owner.pending++;
-    try {
-      let keeping = keep;
-      if (keeping === undefined) {
-        try {
-          keeping = this.keepByDefault();
-        } catch {
-          keeping = false;
-        }
-      }
-      const report = (await entry.session.close(reason, { keep: keeping })) ?? { ended: [], kept: [] };
-      if (report.kept.length > 0) this.kept.add(entry.id, entry.name, report.kept);
-      this.log.info(`session ${entry.id} closed: ${reason}; ${report.ended.length} processes ended, ${report.kept.length} kept`);
-      return report;
-    } catch (error) {
-      this.log.warn(`session ${entry.id} cleanup failed (${reason}): ${errorMessage(error)}`);
-      throw error;
-    } finally {
-      this.sessions.delete(entry.id);
-      entry.owner.pending--;
-      this.emit('closed', entry);
-    }
-  }
-
-  private async closeOwnerSessions(owner: ServiceOwner): Promise<void> {
-    await Promise.allSettled(this.entriesOf(owner).map((e) => (e.closing ??= this.teardown(e, `owner ${owner.label} disposed`, undefined))));
+    await this.closing.closeAll(reason, [...this.sessions.values()]);
   }
 
   private setTakenOver(entry: PublishedSession, value: boolean): boolean {

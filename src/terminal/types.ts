@@ -391,6 +391,12 @@ export interface BackendSession {
    * `readShellTraps`). Read at the call. Absent where a backend cannot tell.
    */
   traps?(): ShellTraps;
+  /**
+   * The traps as the session's first prompt reported them: those the person's startup files set
+   * (`~/.bashrc`, `~/.zshrc`: bash-preexec's and starship's DEBUG trap), undefined before that
+   * prompt. Absent where a backend cannot tell.
+   */
+  startupTraps?(): ShellTraps | undefined;
   /** The aliases and functions the shell defines, as its last prompt reported them (shellNames.ts). Read at the call. Absent where a backend cannot tell. */
   shellNames?(): ShellNames;
   /** Who would read a send typed now (read at the call; see InputReceiver). */

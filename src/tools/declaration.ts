@@ -7,7 +7,7 @@
  * Plain Node, no `vscode` import.
  */
 import { z } from 'zod';
-import { codePointName, firstBadCharacter } from '../terminal/input/input';
+import { codePointName, firstBadCharacter, isControlCode } from '../terminal/input/input';
 
 /**
  * Whether a call asks the person before it runs: `always` (a side effect: chat shows a
@@ -84,26 +84,37 @@ const textKinds = new WeakMap<object, TextKind>();
 /**
  * A string input of `kind` between `min` and `max` UTF-16 code units. Its JSON Schema is
  * `{type: "string", minLength, maxLength}`; the character rule is checked by the validator, which
- * names the first refused character (`U+0001 at character 3, a control character (Ctrl-A)`).
+ * names the first refused character (`U+0001 at character 3, a control character (Ctrl-A)`) and,
+ * for a control character (a key's code), adds `keysHint`: how to press that key instead.
  */
-export function text(kind: TextKind, max: number, min = 0) {
+export function text(kind: TextKind, max: number, min = 0, keysHint?: string) {
   const base = min > 0 ? z.string().min(min).max(max) : z.string().max(max);
   const schema = base.superRefine((value, ctx) => {
     if (value.length > max) return; // refused for its length already; not scanned
     const bad = firstBadCharacter(value, kind === 'multiline');
     if (!bad) return;
     const position = [...value.slice(0, bad.index)].length + 1;
-    ctx.addIssue({ code: 'custom', input: value, message: `${codePointName(bad.codePoint)} at character ${position} is ${bad.what}`, params: { textKind: kind } });
+    const hint = keysHint && isControlCode(bad.codePoint) ? `. ${keysHint}` : '';
+    ctx.addIssue({ code: 'custom', input: value, message: `${codePointName(bad.codePoint)} at character ${position} is ${bad.what}${hint}`, params: { textKind: kind } });
   });
   textKinds.set(schema.def, kind);
   return schema;
 }
 
+/** The hint of each schema given one by {@link hinted}, by its definition object (shared by `.describe()` copies). */
+const hints = new WeakMap<object, string>();
+
 /**
- * The text kind of a property's schema made by {@link text} (through `.optional()`), or of its
- * list's items when `item`; undefined for any other schema.
+ * `schema` with `hint`, what the validator says after what is valid when a value is refused
+ * (`lines are 1-based: …`): the way round the rule, or what the schema cannot check.
  */
-export function textKindOf(property: z.ZodType, item = false): TextKind | undefined {
+export function hinted<T extends z.ZodType>(schema: T, hint: string): T {
+  hints.set(schema.def, hint);
+  return schema;
+}
+
+/** The schema inside `property` (through `.optional()`), or its list's item schema when `item`; undefined when there is no such item. */
+function innerSchema(property: z.ZodType, item: boolean): z.ZodType | undefined {
   let at: z.ZodType = property;
   for (;;) {
     const def = at.def as { type: string; innerType?: z.ZodType; element?: z.ZodType };
@@ -113,5 +124,20 @@ export function textKindOf(property: z.ZodType, item = false): TextKind | undefi
       item = false;
     } else break;
   }
-  return item ? undefined : textKinds.get(at.def);
+  return item ? undefined : at;
+}
+
+/**
+ * The text kind of a property's schema made by {@link text} (through `.optional()`), or of its
+ * list's items when `item`; undefined for any other schema.
+ */
+export function textKindOf(property: z.ZodType, item = false): TextKind | undefined {
+  const at = innerSchema(property, item);
+  return at && textKinds.get(at.def);
+}
+
+/** The hint {@link hinted} gave a property's schema (through `.optional()`), or its list's items' when `item`. */
+export function hintOf(property: z.ZodType, item = false): string | undefined {
+  const at = innerSchema(property, item);
+  return at && hints.get(at.def);
 }

@@ -23,29 +23,21 @@ export interface ToolInputProblem {
   readonly didYouMean?: string;
 }
 
-/** A tool input that is not as declared; see the module comment. */
-export class ToolInputError extends Error implements ToolInputProblem {
+/** A tool input that is not as declared; see the module comment. Its fields are {@link fields}. */
+export class ToolInputError extends Error {
   override readonly name = 'ToolInputError';
-  readonly tool: string;
-  readonly property: string;
-  readonly problem: string;
-  readonly given: string;
-  readonly valid: string;
-  readonly didYouMean?: string;
+  /** What was wrong, as plain data (a copy of the constructor's, frozen). */
+  readonly fields: Readonly<ToolInputProblem>;
 
   constructor(p: ToolInputProblem) {
     super(toolInputMessage(p));
-    this.tool = p.tool;
-    this.property = p.property;
-    this.problem = p.problem;
-    this.given = p.given;
-    this.valid = p.valid;
-    if (p.didYouMean !== undefined) this.didYouMean = p.didYouMean;
+    const { didYouMean, ...rest } = p;
+    this.fields = Object.freeze({ ...rest, ...(didYouMean !== undefined ? { didYouMean } : {}) });
   }
 
-  /** The fields alone, as plain data. */
+  /** The fields alone, as plain data (MCP's error `data`). */
   toJSON(): ToolInputProblem {
-    return { tool: this.tool, property: this.property, problem: this.problem, given: this.given, valid: this.valid, ...(this.didYouMean !== undefined ? { didYouMean: this.didYouMean } : {}) };
+    return this.fields;
   }
 }
 

@@ -11,9 +11,10 @@
  */
 import type { z } from 'zod';
 import { quoteInput } from '../common/quoteInput';
+import { integerRangeText } from '../common/integerInput';
 import { textHead } from '../common/textHead';
 import { inputJsonSchema, JsonSchema } from './contribution';
-import { textKindOf, textKindText, TextKind, ToolDeclaration, ToolInput } from './declaration';
+import { hintOf, textKindOf, textKindText, TextKind, ToolDeclaration, ToolInput } from './declaration';
 import { didYouMean } from './didYouMean';
 import { ToolInputError, ToolInputProblem } from './inputError';
 
@@ -134,8 +135,7 @@ export function schemaText(schema: JsonSchema, textKind?: TextKind): string {
     min !== undefined && max !== undefined ? `${min}..${max}` : min !== undefined ? `at least ${min}` : max !== undefined ? `at most ${max}` : undefined;
   switch (schema.type) {
     case 'integer': {
-      const r = schema.minimum !== undefined && schema.maximum !== undefined ? `in ${schema.minimum}..${schema.maximum}` : schema.minimum !== undefined ? `≥ ${schema.minimum}` : undefined;
-      return `an integer${r ? ` ${r}` : ''}`;
+      return `an integer${schema.minimum !== undefined ? ` ${integerRangeText(schema.minimum, schema.maximum)}` : ''}`;
     }
     case 'boolean':
       return 'true or false';
@@ -171,16 +171,17 @@ function issueProblem(declaration: ToolDeclaration, schema: JsonSchema, input: o
   const at = schemaAt(schema, issue.path) ?? {};
   const value = valueAt(input, issue.path);
   const textKind = issue.code === 'custom' ? (issue.params as { textKind?: TextKind } | undefined)?.textKind : undefined;
-  const valid = schemaText(at, textKind ?? textKindAt(declaration, issue.path));
+  const hint = propertyAt(declaration, issue.path, hintOf);
+  const valid = schemaText(at, textKind ?? propertyAt(declaration, issue.path, textKindOf)) + (hint ? `; ${hint}` : '');
   if (value === undefined && issue.path.length > 0) return { property: pathText(issue.path), problem: 'is required', given: 'nothing', valid };
   const problem = issue.code === 'custom' ? `is not valid: ${issue.message}` : 'is not valid';
   return { property: pathText(issue.path), problem, given: givenText(value), valid };
 }
 
-/** The text kind of the string at `path` (a top-level property, or an item of a list property). */
-function textKindAt(declaration: ToolDeclaration, path: readonly PropertyKey[]): TextKind | undefined {
+/** What `of` says of the schema at `path` (a top-level property, or an item of a list property): its text kind, its hint. */
+function propertyAt<T>(declaration: ToolDeclaration, path: readonly PropertyKey[], of: (property: z.ZodType, item: boolean) => T | undefined): T | undefined {
   const top = path[0];
   if (typeof top !== 'string' || path.length > 2) return undefined;
   const property = (declaration.input.shape as Record<string, z.ZodType | undefined>)[top];
-  return property && textKindOf(property, path.length === 2);
+  return property && of(property, path.length === 2);
 }

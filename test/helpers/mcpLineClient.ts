@@ -11,6 +11,24 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { SocketTransport } from '../../src/mcp/socketTransport';
 import { within } from './wait';
 
+/**
+ * Calls `line` with each line `socket` receives (each chunk read as UTF-8; the line without its
+ * `\n`), in order, and `chunk` after the lines of each piece of data.
+ */
+export function onLines(socket: net.Socket, line: (text: string) => void, chunk?: () => void): void {
+  let pending = '';
+  socket.on('data', (d: Buffer) => {
+    pending += d.toString('utf8');
+    let nl: number;
+    while ((nl = pending.indexOf('\n')) >= 0) {
+      const text = pending.slice(0, nl);
+      pending = pending.slice(nl + 1);
+      line(text);
+    }
+    chunk?.();
+  });
+}
+
 /** A client connected to a served socket. */
 export interface LineClient {
   /** Writes `text` and a newline. */
@@ -52,7 +70,6 @@ export async function lineClient(makeServer: () => Server): Promise<LineClient> 
   const socket = net.createConnection(socketPath);
   await new Promise<void>((resolve) => socket.once('connect', resolve));
   const received: unknown[] = [];
-  let pending = '';
   let closed = false;
   /** Called on every value received and when the socket closes. */
   let waiters: (() => void)[] = [];
@@ -61,16 +78,7 @@ export async function lineClient(makeServer: () => Server): Promise<LineClient> 
     waiters = [];
     for (const w of now) w();
   };
-  socket.on('data', (d: Buffer) => {
-    pending += d.toString('utf8');
-    let nl: number;
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      received.push(JSON.parse(line));
-    }
-    wake();
-  });
+  onLines(socket, (line) => received.push(JSON.parse(line)), wake);
   socket.on('error', () => undefined);
   socket.on('close', () => {
     closed = true;

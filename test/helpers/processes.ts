@@ -1,5 +1,6 @@
 // Whether a process still runs, for tests that check what a close, a crash or a shutdown left
 // behind. Linux only (it reads /proc), like the terminal service's probe.
+import * as fs from 'node:fs';
 import { readStat } from '../../src/proc/stat';
 
 /**
@@ -9,4 +10,28 @@ import { readStat } from '../../src/proc/stat';
 export function alive(pid: number): boolean {
   const stat = readStat(pid);
   return stat !== undefined && stat.state !== 'Z';
+}
+
+/** Live processes (zombies left out) whose command line is exactly `command` (NULs as spaces). */
+export function processesRunning(command: string): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const line = fs.readFileSync(`/proc/${name}/cmdline`, 'latin1').replace(/\0+$/, '').replace(/\0/g, ' ');
+      if (line === command && alive(Number(name))) found.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+/** A shell command that starts `sleep SECONDS` as a daemon: a double fork with setsid(2) between, its parents exited. */
+export function daemonCommand(seconds: string): string {
+  return `python3 -c 'import os
+if os.fork(): os._exit(0)
+os.setsid()
+if os.fork(): os._exit(0)
+os.execvp("sleep", ["sleep", "${seconds}"])'`;
 }

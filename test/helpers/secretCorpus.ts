@@ -3,6 +3,7 @@
  * format has one: GitHub's and npm's CRC32 suffix), generated from a fixed seed; and text that
  * looks like them but is no secret. Shared by the unit and integration tests of redaction.
  */
+import { seededRandom } from './random';
 
 /** A secret of the corpus: `value` is the secret itself, `line` how a command prints it, `probe` a piece of it no result may hold. */
 export interface CorpusSecret {
@@ -15,16 +16,9 @@ export interface CorpusSecret {
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
-/** A deterministic generator (mulberry32): the corpus is the same on every run. */
+/** A deterministic generator ({@link seededRandom}): the corpus is the same on every run. */
 function generator(seed: number): (alphabet: string, length: number) => string {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return (alphabet, length) => Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
 }
 

@@ -1,4 +1,5 @@
 /** Test support: a real TerminalService with a real PTY backend (pty-bash or pty-zsh) on the real node-pty. */
+import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -69,6 +70,44 @@ export function harness(config: Partial<TerminalConfig> = {}, options: PtyBashOp
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A {@link harness} per test of the calling mocha `describe`: made before each test with these
+ * arguments, disposed after it. The returned Harness stands for the current test's (its members
+ * read it at each use).
+ */
+export function harnessPerTest(...args: Parameters<typeof harness>): Harness {
+  let current: Harness | undefined;
+  beforeEach(() => {
+    current = harness(...args);
+  });
+  afterEach(async () => {
+    const h = current;
+    current = undefined;
+    await h?.dispose();
+  });
+  const now = (): Harness => current ?? assert.fail('harnessPerTest: used outside a test');
+  return {
+    get service() {
+      return now().service;
+    },
+    get owner() {
+      return now().owner;
+    },
+    get log() {
+      return now().log;
+    },
+    get tmp() {
+      return now().tmp;
+    },
+    dispose: () => now().dispose(),
+  };
+}
+
+/** Python printing `expr` (a Python expression of a str) to stdout, as a command line: a program's exact output. */
+export function pythonWrites(expr: string): string {
+  return `python3 -c 'import sys; sys.stdout.write(${expr})'`;
 }
 
 /**

@@ -96,11 +96,43 @@ describe('terminal auto-approve rules', function () {
     });
   }
 
-  it("ls after alias ls='rm -rf': asks the person (ls is an alias in this session)", async () => {
+  it("ls after alias ls='rm -rf': asks the person, naming what the alias runs", async () => {
     await service.send(owner, sessionId, { input: "alias ls='rm -rf'" });
     const p = await prepared(new SendTool(ctx), 'ls');
     assert.ok(p.confirmationMessages, 'asked');
-    if (registered()) assert.match((p.confirmationMessages.message as vscode.MarkdownString).value, /alias or a function/);
+    // The message is markdown: its backslash escapes removed, it reads as the person sees it.
+    const message = (p.confirmationMessages.message as vscode.MarkdownString).value.replace(/\\(.)/g, '$1');
+    assert.match(message, /`ls` is an alias for `rm -rf`/);
+    if (registered()) assert.match(message, /denies `ls` \(`ls` is an alias for `rm -rf`/);
+  });
+
+  it("ls after alias ls='ls --color=auto' (a distribution's default .bashrc): judged as it expands, run without a click (1.139)", async () => {
+    await service.send(owner, sessionId, { input: "alias ls='ls --color=auto' grep='grep --color=auto'" });
+    const tool = new SendTool(ctx);
+    const p = await prepared(tool, 'ls -la | grep x');
+    if (registered()) {
+      assert.equal(p.confirmationMessages, undefined, 'no confirmation: the alias runs ls, which the default rules approve');
+      assert.deepEqual(await approvalOf(tool, 'ls -la | grep x'), { by: 'rule', rules: [{ key: 'ls', source: 'default' }, { key: 'grep', source: 'default' }] });
+    } else assert.ok(p.confirmationMessages, 'asked');
+  });
+
+  it("a DEBUG trap the person's ~/.bashrc sets (bash-preexec, starship) is theirs: git status runs without a click; a trap a command sets afterwards asks", async () => {
+    const home = fs.mkdtempSync(path.join(tmp, 'home-'));
+    fs.writeFileSync(path.join(home, '.bashrc'), `trap ': "$_"' DEBUG\n`);
+    sessionId = (await service.open(owner, { cwd: tmp, env: { HOME: home } })).sessionId;
+    const tool = new SendTool(ctx);
+    const p = await prepared(tool, 'git status');
+    if (registered()) {
+      assert.equal(p.confirmationMessages, undefined, "no confirmation: the trap is the person's own");
+      assert.deepEqual(await approvalOf(tool, 'git status'), { by: 'rule', rules: [{ key: 'git status', source: 'settings' }] });
+    }
+    const asked = await prepared(tool, 'rm x');
+    assert.ok(asked.confirmationMessages, 'asked');
+    assert.match((asked.confirmationMessages.message as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), /set by your startup files/);
+    await service.send(owner, sessionId, { input: "trap 'cd /' USR1" });
+    const after = await prepared(new SendTool(ctx), 'git status');
+    assert.ok(after.confirmationMessages, 'asked: a command set a trap');
+    if (registered()) assert.match((after.confirmationMessages.message as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), /a command set traps or hooks after the session started/);
   });
 
   it('input to a running python3 REPL: asks the person', async () => {

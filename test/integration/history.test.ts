@@ -8,7 +8,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
-import { McpTestClient, callTool, connectClient, terminalEndpointValue } from '../helpers/host/mcp';
+import { ToolCall as Call, mcpSessionPerTest } from '../helpers/host/mcpSessions';
 import { panelText, runPickingFirst, watchShellIntegration } from '../helpers/host/ui';
 import { until } from '../helpers/wait';
 import { gutterMarksSupported } from '../../src/terminal/panel/commandMarks';
@@ -46,7 +46,6 @@ interface SearchJson {
 }
 
 /** A tool call as both surfaces answer it: the JSON part and the text part. */
-type Call = <T>(name: string, input: object) => Promise<{ json: T; text: string | undefined }>;
 
 /** The checks both surfaces must pass, on a session `sessionId` of the caller's. */
 async function historyAndReads(call: Call, sessionId: string): Promise<void> {
@@ -213,32 +212,13 @@ describe('command record through vscode.lm.invokeTool', function () {
 
 describe('command record over MCP', function () {
   this.timeout(120_000);
-  let client: McpTestClient;
-  let sessionId: string;
-  const call: Call = async <T>(name: string, input: object) => {
-    const r = await callTool<T>(client, name, input as { [key: string]: unknown });
-    assert.equal(r.isError, false, r.first);
-    return { json: r.json, text: r.text };
-  };
-
-  before(async () => {
-    await waitForTools(TERMINAL_TOOLS);
-    await until('activation', () => vscode.extensions.getExtension('dsh.dsh-bridge')!.isActive, 30_000);
-    client = await connectClient('dsh-test-approved', await terminalEndpointValue());
-  });
-  after(async () => client?.close().catch(() => undefined));
-  beforeEach(async () => {
-    sessionId = (await call<{ sessionId: string }>('dsh_terminal_open', { name: 'mcp-history' })).json.sessionId;
-  });
-  afterEach(async () => {
-    await callTool(client, 'dsh_terminal_close', { sessionId }).catch(() => undefined);
-  });
+  const { call, sessionId: session } = mcpSessionPerTest('mcp-history');
 
   it('history, command: reads and a regular-expression search across 10 000 lines with context, over MCP', async () => {
-    await historyAndReads(call, sessionId);
+    await historyAndReads(call, session());
   });
 
   it('a runaway regular expression is cut by the time bound while another MCP call answers within 1 s', async () => {
-    await runawayPattern(call, sessionId);
+    await runawayPattern(call, session());
   });
 });

@@ -50,7 +50,7 @@ const SANDBOXED_PASS = ['terminal.test.js'];
  * `*.fresh.test.js` when the
  * launcher opened a fresh window for the first-call suite (DSH_TEST_SUITE=fresh);
  * `*.untrusted.test.js` when it opened the workspace in Restricted Mode (DSH_TEST_TRUST=untrusted);
- * every other `*.test.js` otherwise.
+ * every other `*.test.js` otherwise, each `*.last.test.js` after the rest.
  */
 function testFiles(dir: string): string[] {
   const untrusted = process.env.DSH_TEST_TRUST === 'untrusted';
@@ -58,10 +58,12 @@ function testFiles(dir: string): string[] {
   const all = fs.readdirSync(dir, { recursive: true }) as string[];
   if (process.env.DSH_TEST_SUITE === 'sandboxed') return [...SANDBOXED_PASS, ...all.filter((f) => f.endsWith('.sandboxed.test.js')).sort()].map((f) => path.join(dir, f));
   if (process.env.DSH_TEST_SUITE === 'zsh') return SANDBOXED_PASS.map((f) => path.join(dir, f));
-  return all
+  const picked = all
     .filter((f) => f.endsWith('.test.js') && !f.endsWith('.sandboxed.test.js') && f.endsWith('.fresh.test.js') === fresh && (fresh || f.endsWith('.untrusted.test.js') === untrusted))
-    .sort()
-    .map((f) => path.join(dir, f));
+    .sort();
+  // A `.last.test.js` ends what the others need (the extension's deactivation): after them.
+  const last = (f: string) => (f.endsWith('.last.test.js') ? 1 : 0);
+  return picked.sort((x, y) => last(x) - last(y)).map((f) => path.join(dir, f));
 }
 
 /**

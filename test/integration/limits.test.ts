@@ -77,6 +77,36 @@ describe('limits per caller in the host, and confirmations as a person reads the
     await assert.rejects(call(open, { cwd: tmp }), /2 sessions open or opening, and dsh\.terminal\.maxSessionsPerOwner is 2/);
   });
 
+  it('opens at once past the cap are refused at their confirmation, before anything awaits: nothing is asked, the run refuses at once', async () => {
+    const open = new OpenTool(ctx);
+    const token = new vscode.CancellationTokenSource().token;
+    const inputs = Array.from({ length: 40 }, (_, i) => ({ cwd: tmp, name: `burst-${i}` }));
+    // Every confirmation first, as concurrent MCP calls reach them: two are admitted, the rest refused.
+    const prepared = inputs.map((input) => {
+      const started = performance.now();
+      const p = open.prepareInvocation({ input });
+      return { p, started };
+    });
+    const shown = await Promise.all(prepared.map((x) => x.p));
+    const asked = shown.filter((p) => p.confirmationMessages !== undefined).length;
+    assert.equal(asked, 2, 'only the admitted opens are confirmed');
+    assert.match(text(shown[39]?.invocationMessage), /refused: this caller has as many sessions as dsh\.terminal\.maxSessionsPerOwner allows/);
+    const runs = inputs.map(async (input) => {
+      const started = performance.now();
+      try {
+        await open.invoke({ input, toolInvocationToken: undefined }, token);
+        return { ok: true, took: performance.now() - started };
+      } catch (e) {
+        assert.match((e as Error).message, /maxSessionsPerOwner is 2/);
+        return { ok: false, took: performance.now() - started };
+      }
+    });
+    const results = await Promise.all(runs);
+    assert.equal(results.filter((r) => r.ok).length, 2);
+    const slowest = Math.max(...results.filter((r) => !r.ok).map((r) => r.took));
+    assert.ok(slowest < 50, `a refusal took ${slowest.toFixed(1)} ms`);
+  });
+
   it('the confirmation names a command in look-alike letters, a line wider than shown in columns, and a program by its executable', async () => {
     const sessionId = (await service.open(owner, { cwd: tmp })).sessionId;
     const send = new SendTool(ctx);

@@ -181,7 +181,7 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
   });
 
   it('L17: line 0 or past the end is an error quoting the valid range', async () => {
-    await assert.rejects(lsp({ operation: 'hover', filePath: 'ts/l02.ts', line: 0, column: 1 }), /`line` is not valid \(got 0\); valid: an integer ≥ 1/);
+    await assert.rejects(lsp({ operation: 'hover', filePath: 'ts/l02.ts', line: 0, column: 1 }), /`line` is not valid \(got 0\); valid: an integer ≥ 1; lines are 1-based: line 1 is the file's first line \(a line past the file's end is refused naming the file's range\)/);
     await assert.rejects(lsp({ operation: 'hover', filePath: 'ts/l02.ts', line: 99, column: 1 }), /line 99 is out of range.*valid lines are 1\.\.3/);
   });
 

@@ -16,6 +16,7 @@ import { ENDPOINT_ENV, McpTestClient, bridgePath, callTool, connectClient, termi
 import { runBridge } from '../helpers/runBridge';
 import { until } from '../helpers/wait';
 import { alive } from '../helpers/processes';
+import { removeWorkspaceSettings, setWorkspaceSetting } from '../helpers/host/workspaceSettings';
 
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'dsh-test-approved', version: '1' } } }) + '\n';
 
@@ -168,6 +169,30 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     } finally {
       await invokeTool('dsh_terminal_close', { sessionId: copilots });
       await callTool(a, 'dsh_terminal_close', { sessionId: mine });
+    }
+  });
+
+  it('each connection is its own owner for dsh.terminal.maxSessionsPerOwner: one at the cap is refused at once, another still opens', async () => {
+    await setWorkspaceSetting('dsh.terminal.maxSessionsPerOwner', 2);
+    const a = await connect('dsh-test-approved');
+    const b = await connect('dsh-test-approved');
+    const opened: [McpTestClient, string][] = [];
+    try {
+      for (let i = 0; i < 2; i++) opened.push([a, (await callTool<{ sessionId: string }>(a, 'dsh_terminal_open', { name: `cap-a-${i}` })).json.sessionId]);
+      const started = performance.now();
+      const refused = await callTool(a, 'dsh_terminal_open', { name: 'cap-a-2' });
+      const took = performance.now() - started;
+      assert.equal(refused.isError, true);
+      assert.match(refused.first, /2 sessions open or opening, and dsh\.terminal\.maxSessionsPerOwner is 2/);
+      const other = await callTool<{ sessionId: string }>(b, 'dsh_terminal_open', { name: 'cap-b-0' });
+      assert.notEqual(other.isError, true, 'the other connection still opens a session');
+      opened.push([b, other.json.sessionId]);
+      // The refusal travels the bridge and the socket: well under the time a session takes to open.
+      assert.ok(took < 500, `the refusal took ${took.toFixed(0)} ms`);
+    } finally {
+      for (const [c, sessionId] of opened) await callTool(c, 'dsh_terminal_close', { sessionId });
+      await setWorkspaceSetting('dsh.terminal.maxSessionsPerOwner', undefined);
+      removeWorkspaceSettings();
     }
   });
 

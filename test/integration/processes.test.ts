@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import type { DshBridgeApi } from '../../src/extension';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
+import { daemonCommand, processesRunning as running } from '../helpers/processes';
 
 interface Socket {
   protocol: string;
@@ -21,28 +22,6 @@ interface Socket {
   pid: number;
   command: string;
 }
-
-/** Live processes whose command line is exactly `command` (zombies left out). */
-function running(command: string): number[] {
-  const found: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const line = fs.readFileSync(`/proc/${name}/cmdline`, 'latin1').replace(/\0+$/, '').replace(/\0/g, ' ');
-      const stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1');
-      if (line === command && stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z') found.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
-
-const DAEMON = `python3 -c 'import os
-if os.fork(): os._exit(0)
-os.setsid()
-if os.fork(): os._exit(0)
-os.execvp("sleep", ["sleep", "%s"])'`;
 
 (fs.existsSync('/proc/self/net/tcp') ? describe : describe.skip)('processes and ports of agent terminals', function () {
   this.timeout(120_000);
@@ -91,7 +70,7 @@ os.execvp("sleep", ["sleep", "%s"])'`;
     const { json: opened } = await invokeTool<{ sessionId: string }>('dsh_terminal_open', { name: 'leavers' });
     const sessionId = opened.sessionId;
     await invokeTool('dsh_terminal_send', { sessionId, input: `setsid ${a} & nohup ${b} >/dev/null 2>&1 & disown -a` });
-    await invokeTool('dsh_terminal_send', { sessionId, input: DAEMON.replace('%s', c.slice('sleep '.length)) });
+    await invokeTool('dsh_terminal_send', { sessionId, input: daemonCommand(c.slice('sleep '.length)) });
     await until('the three', () => running(a).length === 2 && running(b).length === 1 && running(c).length === 1);
     const closed = await invokeTool<{ closed: boolean; ended: { command: string; detached?: boolean }[] }>('dsh_terminal_close', { sessionId });
     assert.equal(closed.json.closed, true);
@@ -105,7 +84,7 @@ os.execvp("sleep", ["sleep", "%s"])'`;
     const owner = api.terminal.createOwner('processes test');
     const session = await api.terminal.open(owner, {});
     await api.terminal.send(owner, session.sessionId, { input: `setsid ${a} & nohup ${b} >/dev/null 2>&1 & disown -a` });
-    await api.terminal.send(owner, session.sessionId, { input: DAEMON.replace('%s', c.slice('sleep '.length)) });
+    await api.terminal.send(owner, session.sessionId, { input: daemonCommand(c.slice('sleep '.length)) });
     await until('the three again', () => running(a).length === 2 && running(b).length === 1 && running(c).length === 1);
     owner.dispose();
     await until('the owner’s processes gone', () => running(b).length === 0 && running(c).length === 0 && running(a).length === 1, 10_000);

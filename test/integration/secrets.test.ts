@@ -11,13 +11,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
-import { McpTestClient, callTool, connectClient, terminalEndpointValue } from '../helpers/host/mcp';
+import { ToolCall as Call, mcpSessionPerTest } from '../helpers/host/mcpSessions';
 import { panelText } from '../helpers/host/ui';
+import { extensionLogText } from '../helpers/host/extensionLog';
 import { SECRETS, probeOf } from '../helpers/secretCorpus';
 import { until } from '../helpers/wait';
 
 /** A tool call as both surfaces answer it; a tool error rejects with its message. */
-type Call = <T = Record<string, unknown>>(name: string, input: object) => Promise<{ json: T; text: string | undefined }>;
 
 const probes = SECRETS.map(probeOf);
 function assertNoSecret(value: unknown, where: string): void {
@@ -100,36 +100,51 @@ describe('secrets through vscode.lm.invokeTool', function () {
   it('secrets: a password prompt is for the person; the agent’s text into it is refused', async () => {
     await passwordPromptGoesToThePerson(call, sessionId);
   });
+
+  it('secrets: a password prompt notifies the person, naming the program and the session; its action takes over one line, which reaches the program and hands back', async () => {
+    const password = 'made-up-Passw0rd-4kQ9';
+    const mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const prompt = await call<{ echoOff: boolean }>('dsh_terminal_send', { sessionId, input: `read -s -p 'Password: ' pw; echo; echo "got \${#pw} characters"` });
+    assert.equal(prompt.json.echoOff, true);
+    // The notification is asked for with its text in the log (VS Code gives an extension no way to read a shown one).
+    await until('the notification in the extension’s log', () => extensionLogText().includes(`secret prompt: notified the person: bash asks for a password in ${sessionId}.`), 20_000, 200);
+    // Its action, as the person clicks it (the newest notification's first button).
+    const lineTakeOver = '(you: type the password, then Enter)';
+    await until('the one-line take-over from the notification’s action', async () => {
+      await vscode.commands.executeCommand('notification.acceptPrimaryAction');
+      return mirror.name.includes(lineTakeOver);
+    }, 10_000, 300);
+    assert.equal(vscode.window.activeTerminal, mirror, 'the action focuses the session’s panel terminal');
+    await assert.rejects(call('dsh_terminal_send', { sessionId, input: 'echo agent' }), /taken over/);
+    mirror.sendText(password, true);
+    const answered = await until('the program to get the line', async () => {
+      const page = await call('dsh_terminal_read', { sessionId, count: 20 });
+      return page.text?.includes(`got ${password.length} characters`) && page;
+    }, 10_000, 200);
+    await until('the hand-back on Enter', () => !mirror.name.includes(lineTakeOver));
+    // The shell's prompt after the program: the wait returns at it, or refuses as the shell is at it already.
+    const atPrompt = await call<{ waiting: string }>('dsh_terminal_wait', { sessionId, timeoutMs: 10_000 }).then(
+      (r) => r.json.waiting,
+      (e: Error) => (/nothing to wait for: no command is running; the shell is at its prompt/.test(e.message) ? 'shell-prompt' : e.message),
+    );
+    assert.equal(atPrompt, 'shell-prompt');
+    const after = await call<{ exitCode: number }>('dsh_terminal_send', { sessionId, input: 'echo back-to-agent' });
+    assert.equal(after.text, 'back-to-agent');
+    const seen = [answered, after, await call('dsh_terminal_read', { sessionId, raw: true }), await call('dsh_terminal_history', { sessionId }), extensionLogText()];
+    assert.ok(!JSON.stringify(seen).includes(password), 'the typed line is in a result or the log');
+  });
 });
 
 describe('secrets over MCP', function () {
   this.timeout(180_000);
-  let client: McpTestClient;
-  let sessionId: string;
-  const call: Call = async <T>(name: string, input: object) => {
-    const r = await callTool<T>(client, name, input as { [key: string]: unknown });
-    if (r.isError) throw new Error(r.first);
-    return { json: r.json, text: r.text };
-  };
-
-  before(async () => {
-    await waitForTools(TERMINAL_TOOLS);
-    await until('activation', () => vscode.extensions.getExtension('dsh.dsh-bridge')!.isActive, 30_000);
-    client = await connectClient('dsh-test-approved', await terminalEndpointValue());
-  });
-  after(async () => client?.close().catch(() => undefined));
-  beforeEach(async () => {
-    sessionId = (await call<{ sessionId: string }>('dsh_terminal_open', { name: 'mcp-secrets' })).json.sessionId;
-  });
-  afterEach(async () => {
-    await callTool(client, 'dsh_terminal_close', { sessionId }).catch(() => undefined);
-  });
+  const { call, sessionId: session } = mcpSessionPerTest('mcp-secrets');
 
   it('secrets: no secret of the corpus reaches a tool result over MCP', async () => {
-    await noSecretReachesTheAgent(call, sessionId);
+    await noSecretReachesTheAgent(call, session());
   });
 
   it('secrets: a password prompt is for the person over MCP; the agent’s text into it is refused', async () => {
-    await passwordPromptGoesToThePerson(call, sessionId);
+    await passwordPromptGoesToThePerson(call, session());
   });
 });

@@ -209,4 +209,9 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
   it('C32 a command string as session id: the error lists the valid ids', async () => {
     await assert.rejects(invokeTool('dsh_terminal_read', { sessionId: 'npm test' }), new RegExp(`not a command.*${sessionId}`, 's'));
   });
+
+  it('a control character in text to type is refused with the way to press that key: keys in dsh_terminal_send, dsh_terminal_send in dsh_run', async () => {
+    await assert.rejects(invokeTool('dsh_terminal_send', { sessionId, input: 'sleep 9\u0003' }), /`input` is not valid: U\+0003 at character 8 is a control character \(Ctrl-C\)\. To press keys, send them by name in `keys` instead of `input`, e\.g\. keys \["Ctrl-C"\]/);
+    await assert.rejects(invokeTool('dsh_run', { command: 'echo a\u001b' }), /`command` is not valid: U\+001B at character 7 is a control character \(Escape\)\. To press keys \(Ctrl-C, arrows, Ctrl-D\), use dsh_terminal_send with keys on the session id dsh_run returned/);
+  });
 });

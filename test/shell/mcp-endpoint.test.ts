@@ -18,6 +18,7 @@ import { helloLine } from '../../src/mcp/handshake';
 import { MAX_SOCKET_PATH_BYTES, chooseSocketPath, socketDirCandidates } from '../../src/mcp/socketPath';
 import { MAX_MESSAGE_BYTES, MAX_REQUESTS_IN_FLIGHT, SocketTransport } from '../../src/mcp/socketTransport';
 import { MAX_INPUT_BYTES } from '../../src/terminal/input/sendAdmission';
+import { onLines } from '../helpers/mcpLineClient';
 import { runBridge } from '../helpers/runBridge';
 import { sleep, until } from '../helpers/wait';
 import { SILENT_LOG } from '../../src/common/log';
@@ -164,15 +165,8 @@ describe('MCP endpoint (plain Node)', function () {
     }
     assert.ok(most < 8 * 1024 * 1024, `the window buffered ${(most / 1e6).toFixed(1)} MB of answers for a client that reads nothing`);
     const ids = new Set<number>();
-    let pending = '';
-    client.on('data', (d: Buffer) => {
-      pending += d.toString('utf8');
-      let nl: number;
-      while ((nl = pending.indexOf('\n')) >= 0) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        if (line.startsWith('{')) ids.add((JSON.parse(line) as { id: number }).id);
-      }
+    onLines(client, (line) => {
+      if (line.startsWith('{')) ids.add((JSON.parse(line) as { id: number }).id);
     });
     client.resume();
     await until('every answer arrived', () => ids.size === requests, 20_000);
@@ -188,16 +182,9 @@ describe('MCP endpoint (plain Node)', function () {
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     socket.write(helloLine(server.secret));
     const lines: Record<string, unknown>[] = [];
-    let pending = '';
     let closed = false;
-    socket.on('data', (d: Buffer) => {
-      pending += d.toString('utf8');
-      let nl: number;
-      while ((nl = pending.indexOf('\n')) >= 0) {
-        const line = pending.slice(0, nl);
-        pending = pending.slice(nl + 1);
-        if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
-      }
+    onLines(socket, (line) => {
+      if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, unknown>);
     });
     socket.on('error', () => undefined);
     socket.on('close', () => (closed = true));

@@ -123,3 +123,45 @@ describe('socket tables (/proc/net/tcp, tcp6, udp, udp6)', () => {
     }
   });
 });
+
+(proc.probeAvailable() ? describe : describe.skip)('the cost of looking for marked processes (Linux /proc)', function () {
+  this.timeout(120_000);
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+  });
+
+  it('a second scan reads the /proc files of no process the first one classified, and still finds what was started since', async () => {
+    const UNRELATED = 300;
+    const mark = `DSH_SESSION=cost-${process.pid}-${Date.now()}`;
+    const [name, value] = mark.split('=') as [string, string];
+    const start = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const child = spawn('sleep', args, { stdio: 'ignore', env: { ...process.env, ...env } });
+      children.push(child);
+      return child;
+    };
+    const shell = start(['300']);
+    await until('the shell runs', () => readStat(shell.pid!) !== undefined);
+    for (let i = 0; i < UNRELATED; i++) start(['300']);
+    const marked = start(['303'], { [name]: value });
+    await until('all started', () => children.every((c) => readStat(c.pid!)?.comm === 'sleep'), 20_000);
+    const owned = new OwnedProcesses(shell.pid!, readStat(shell.pid!)!.startTime, mark);
+
+    const first = await owned.scan();
+    assert.ok(first.processes.some((p) => p.pid === marked.pid), 'the marked process is found');
+    const before = { ...owned.scanReads };
+    assert.ok(before.environ >= UNRELATED, `the first scan read the environment of each process started since the shell (${before.environ})`);
+
+    const later = start(['304'], { [name]: value });
+    await until('started', () => readStat(later.pid!)?.comm === 'sleep');
+    const second = await owned.scan();
+    const environ = owned.scanReads.environ - before.environ;
+    const stat = owned.scanReads.stat - before.stat;
+    assert.ok(second.processes.some((p) => p.pid === marked.pid), 'still found');
+    assert.ok(second.processes.some((p) => p.pid === later.pid), 'a marked process started since the first scan is found');
+    // Other programs on the machine may start a few processes between the scans; the
+    // UNRELATED ones are classified already and cost nothing.
+    assert.ok(environ < UNRELATED / 10, `the second scan read ${environ} environments (${UNRELATED} unrelated processes already classified)`);
+    assert.ok(stat < UNRELATED / 10, `the second scan read ${stat} stat files (${UNRELATED} unrelated processes already classified)`);
+  });
+});

@@ -1,6 +1,10 @@
+// What bash trap -p reports and how a session reads it: the traps that may run while a command does, and those the person's startup files set.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { readShellTraps, runningTraps } from '../../src/terminal/readiness/shellTraps';
+import { Harness, harness } from '../helpers/terminalHarness';
 
 /** What real bash's `trap -p` prints after `setup`. */
 function trapsPrinted(setup: string): string {
@@ -35,5 +39,34 @@ describe('runningTraps: the traps that may run while a command does, from bash t
     assert.deepEqual(readShellTraps(undefined, 5), { kind: 'unknown' });
     // A report cut after a whole entry may hide any trap past the cut.
     assert.equal(readShellTraps("4\ntrap -- 'x' EXIT\n", 5, true).kind, 'set');
+  });
+});
+
+describe("startup traps: the traps the person's startup files set", function () {
+  this.timeout(60_000);
+  let h: Harness;
+  beforeEach(() => (h = harness()));
+  afterEach(() => h.dispose());
+
+  it('a DEBUG trap ~/.bashrc sets is reported as from startup until a command sets, changes or clears a trap', async () => {
+    const home = fs.mkdtempSync(path.join(h.tmp, 'home-'));
+    fs.writeFileSync(path.join(home, '.bashrc'), `trap ': "$_"' DEBUG\n`);
+    const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp, env: { HOME: home } });
+    const target = () => h.service.sendTarget(h.owner, sessionId);
+    assert.equal(target().traps?.kind, 'set');
+    assert.equal(target().trapsFromStartup, true);
+    await h.service.send(h.owner, sessionId, { input: 'echo unchanged' });
+    assert.equal(target().trapsFromStartup, true, 'a command that sets no trap leaves them the startup ones');
+    await h.service.send(h.owner, sessionId, { input: "trap 'cd /' USR1" });
+    assert.equal(target().traps?.kind, 'set');
+    assert.equal(target().trapsFromStartup, undefined, 'a trap a command set');
+    await h.service.send(h.owner, sessionId, { input: "trap - USR1; trap 'cd /' DEBUG" });
+    assert.equal(target().trapsFromStartup, undefined, 'the startup trap changed');
+  });
+
+  it('a session whose startup files set no trap has none from startup', async () => {
+    const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp });
+    await h.service.send(h.owner, sessionId, { input: "trap 'cd /' DEBUG" });
+    assert.equal(h.service.sendTarget(h.owner, sessionId).trapsFromStartup, undefined);
   });
 });

@@ -9,7 +9,11 @@ import { TerminalError } from '../../src/terminal/errors';
 import { MAX_INPUT_BYTES, checkKeys, checkSendInput } from '../../src/terminal/input/input';
 import { MAX_SEARCHES_PER_OWNER, SEARCH_POOL_SIZE } from '../../src/terminal/output/searchPool';
 import { checkRunCommand } from '../../src/vscode/tools/terminal/runCommand';
-import { Harness, harness } from '../helpers/terminalHarness';
+import { Harness, MemoryLog, harness, nodePty } from '../helpers/terminalHarness';
+import { resolveTerminalConfig } from '../../src/terminal/config';
+import { PtyBashBackend } from '../../src/terminal/bash/ptyBash';
+import { TerminalService } from '../../src/terminal/service';
+import { redactionWorkerEntry, screenTextWorkerEntry } from '../helpers/workerEntry';
 
 const code = (c: string) => (e: unknown) => e instanceof TerminalError && e.code === c;
 
@@ -42,6 +46,33 @@ describe('limits per caller', function () {
     const [first] = h.service.list(h.owner);
     await h.service.close(h.owner, first!.sessionId);
     await h.service.open(h.owner);
+  });
+
+  it('sessions opened at once fork one per turn of the event loop, never back to back in one turn', async () => {
+    const config = resolveTerminalConfig({ maxSessionsPerOwner: 16 });
+    const log = new MemoryLog();
+    const service = new TerminalService(log, () => config, () => 'pty-bash');
+    // The turn of the event loop each fork happens in: a counter a setImmediate chain advances.
+    let turn = 0;
+    let ticking = true;
+    const tick = () => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const forks: number[] = [];
+    const pty: typeof nodePty = { ...nodePty, spawn: (...args: Parameters<typeof nodePty.spawn>) => (forks.push(turn), nodePty.spawn(...args)) };
+    service.registerBackend(new PtyBashBackend(pty, () => config, log, { renderWorkerEntry: screenTextWorkerEntry(), redactionWorkerEntry: redactionWorkerEntry() }));
+    const owner = service.createOwner('burst');
+    try {
+      await Promise.all(Array.from({ length: 6 }, () => service.open(owner)));
+      assert.equal(forks.length, 6);
+      assert.equal(new Set(forks).size, 6, `forks by turn: ${forks.join(' ')}`);
+    } finally {
+      ticking = false;
+      await service.closeAll('test done');
+      service.dispose();
+    }
   });
 
   it('refuses searches past the per-owner cap at once; one owner holding its searches does not hold up another, and search threads stay within the shared pool', async () => {

@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { RENDER_LIMIT_NOTICE, TextRenderer, renderPlain } from '../../src/terminal/output/screenText';
 import { RENDER_LOST_NOTICE, ScreenTextThread } from '../../src/terminal/output/screenTextThread';
-import { Harness, harness } from '../helpers/terminalHarness';
+import { harnessPerTest, pythonWrites } from '../helpers/terminalHarness';
 import { screenTextWorkerEntry } from '../helpers/workerEntry';
 import { longestStall } from '../helpers/eventLoopLag';
 
@@ -24,7 +24,7 @@ const E = '\x1b';
 const STALL_BOUND_MS = 150;
 
 
-const py = (expr: string) => `python3 -c 'import sys; sys.stdout.write(${expr})'`;
+const py = pythonWrites;
 /** DECALN (fill the screen with E) 80 000 times: outlasts any render budget. */
 const ALIGNMENT_FLOOD = py(`"before" + "\\n" * 31 + "\\x1b#8" * 80000 + "\\x1b[2J\\x1b[Hafter\\n"`);
 /** Cursor jumps with line inserts and deletes, as `npm run bench:host` prints them. */
@@ -32,11 +32,7 @@ const INSERT_DELETE_FLOOD = "printf 'line\\n%.0s' $(seq 40); for i in $(seq 200)
 
 describe('the model-text render runs off the calling thread (pty-bash)', function () {
   this.timeout(120_000);
-  let h: Harness;
-  beforeEach(() => {
-    h = harness({ quietThresholdMs: 6_000 });
-  });
-  afterEach(async () => h.dispose());
+  const h = harnessPerTest({ quietThresholdMs: 6_000 });
 
   it('a send whose output outlasts the render budget: the thread stays free, the result says renderLimited with the plain rest', async () => {
     const a = (await h.service.open(h.owner)).sessionId;

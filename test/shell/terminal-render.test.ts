@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { Geometry, boundCount, repeatBound } from '../../src/terminal/output/escapeCounts';
 import { CHUNK_UNITS, plainText, renderChunks } from '../../src/terminal/output/escapeScan';
 import { RENDER_LIMIT_NOTICE, REPEAT_UNITS, TextRenderer } from '../../src/terminal/output/screenText';
-import { Harness, harness } from '../helpers/terminalHarness';
+import { harnessPerTest, pythonWrites } from '../helpers/terminalHarness';
 import { element } from '../helpers/element';
 import { longestStall } from '../helpers/eventLoopLag';
 import { seededInt } from '../helpers/random';
@@ -273,13 +273,9 @@ describe('escape scanning without an emulator', () => {
 
 describe('pathological output through a real session does not stall the extension host (pty-bash)', function () {
   this.timeout(180_000);
-  let h: Harness;
-  beforeEach(() => {
-    h = harness({ quietThresholdMs: 6_000 });
-  });
-  afterEach(async () => h.dispose());
+  const h = harnessPerTest({ quietThresholdMs: 6_000 });
 
-  const py = (expr: string) => `python3 -c 'import sys; sys.stdout.write(${expr})'`;
+  const py = pythonWrites;
   const cases: { name: string; command: string; output: string | RegExp }[] = [
     // The line feed after the x takes the buffer's last row: 1028 full rows and the 1 left over.
     { name: "printf 'x\\e[300000000b'", command: "printf 'x\\e[300000000b\\n'", output: 'x'.repeat(1028 * 120 + 1) },

@@ -10,13 +10,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SandboxPolicy, sandboxPolicy } from '../../src/terminal/sandbox/policy';
-import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import * as proc from '../../src/proc/procProbe';
-import { sandboxFolders } from '../helpers/sandboxFolders';
+import { sandboxedSessionPerTest } from '../helpers/sandboxedSession';
 import { sandboxSettings } from '../helpers/sandboxSettings';
-import { Harness, harness } from '../helpers/terminalHarness';
-import { SILENT_LOG } from '../../src/common/log';
 
 const VALUES = sandboxSettings({ dshMode: 'on' });
 
@@ -32,32 +28,16 @@ function available(program: string, versionFlag = '-V'): boolean {
 
 describe('a sandboxed session reaches nothing outside the sandbox (real bubblewrap, real node-pty, real bash)', function () {
   this.timeout(120_000);
-  const runtime = new SandboxRuntime(SILENT_LOG);
-  let h: Harness | undefined;
-  let id: string;
-  let root: string;
+  const session = sandboxedSessionPerTest('dsh-sandbox-escape-', (f) => ({ ...VALUES, fileSystem: { denyRead: [f.denied] } }));
+  const { open, send } = session;
   let workspace: string;
   let outside: string;
   let denied: string;
-  const policy = (): SandboxPolicy => sandboxPolicy({ ...VALUES, fileSystem: { denyRead: [denied] } }, { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp') });
-  const open = async () => {
-    const p = policy();
-    h = harness({ quietThresholdMs: 6_000 }, { sandbox: { runtime, policy: () => p } });
-    id = (await h.service.open(h.owner, { cwd: workspace, exactCwd: true })).sessionId;
-    assert.equal(h.service.list(h.owner)[0]!.sandbox.on, true);
-  };
-  const send = (input: string) => h!.service.send(h!.owner, id, { input });
   /** Sets `d` in the sandboxed shell to the session's private folder: the one of the rc file its shell was started with. */
   const PRIVATE_FOLDER = 'd=$(dirname "$(tr "\\0" " " < /proc/$$/cmdline | grep -o "[^ ]*/bashrc" | head -1)")';
 
   beforeEach(() => {
-    ({ root, workspace, outside, denied } = sandboxFolders('dsh-sandbox-escape-'));
-  });
-  afterEach(async () => {
-    await h?.dispose();
-    h = undefined;
-    await runtime.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
+    ({ workspace, outside, denied } = session.folders);
   });
 
   it('closing the session never stops a tmux server outside, whatever its commands put in the session\'s private folder', async function () {
@@ -80,12 +60,11 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
       const folder = PRIVATE_FOLDER;
       const first = await send(`${folder} && ln -s ${path.join(personTmp, `tmux-${uid}`)} "$d/tmux/tmux-${uid}" && ls "$d/tmux/tmux-${uid}/"`);
       assert.match(first.output, /^default$/m, first.output);
-      const second = await h!.service.open(h!.owner, { cwd: workspace, exactCwd: true });
-      id = second.sessionId;
+      const second = await session.h!.service.open(session.h!.owner, { cwd: workspace, exactCwd: true });
+      session.id = second.sessionId;
       const moved = await send(`${folder} && mv "$d/tmux" "$d/tmux-away" && ln -s ${other} "$d/tmux" && ls "$d/tmux/tmux-${uid}/"`);
       assert.match(moved.output, /^work$/m, moved.output);
-      await h!.dispose();
-      h = undefined;
+      await session.close();
       for (const socket of sockets) {
         let sessions: string;
         try {
@@ -118,7 +97,7 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
     const link = await send(`${PRIVATE_FOLDER} && cat ${denied}/secret.txt; ln -sf ${denied}/secret.txt "$d/traps" && echo LINKED`);
     assert.match(link.output, /LINKED/);
     assert.doesNotMatch(link.output, /TOP-SECRET-LINE/, 'the sandbox itself cannot read it');
-    const target = h!.service.sendTarget(h!.owner, id);
+    const target = session.h!.service.sendTarget(session.h!.owner, session.id);
     assert.doesNotMatch(JSON.stringify(target.traps ?? {}), /TOP-SECRET-LINE/, 'the extension read a denyRead file through a link the sandboxed shell made');
     assert.equal(fs.readFileSync(path.join(denied, 'secret.txt'), 'utf8'), `${seq + 2}\nTOP-SECRET-LINE\n`);
   });

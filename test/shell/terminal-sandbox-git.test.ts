@@ -9,42 +9,31 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SandboxPolicy, sandboxPolicy } from '../../src/terminal/sandbox/policy';
-import { SandboxRuntime } from '../../src/terminal/sandbox/runtime';
 import { gitConfigValue } from '../../src/terminal/sandbox/gitControl';
-import { sandboxFolders } from '../helpers/sandboxFolders';
+import { sandboxedSessionPerTest } from '../helpers/sandboxedSession';
 import { sandboxSettings } from '../helpers/sandboxSettings';
-import { Harness, harness } from '../helpers/terminalHarness';
-import { SILENT_LOG } from '../../src/common/log';
 
 const VALUES = sandboxSettings({ dshMode: 'on' });
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_CONFIG_NOSYSTEM: '1' };
 
 describe('a sandboxed session cannot make git outside run code (real bubblewrap, real node-pty, real bash, real git)', function () {
   this.timeout(120_000);
-  const runtime = new SandboxRuntime(SILENT_LOG);
-  let h: Harness | undefined;
-  let id: string;
-  let root: string;
+  const session = sandboxedSessionPerTest('dsh-sandbox-git-', () => VALUES);
+  const { send } = session;
   let workspace: string;
   let outside: string;
   /** Made only by the planted script, in a folder the sandbox cannot write. */
   let ran: string;
   /** The planted script, written from inside the sandbox. */
   let evil: string;
-  const policy = (): SandboxPolicy => sandboxPolicy(VALUES, { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp') });
   /** git run outside the sandbox, by the test, as the person or VS Code's git extension runs it. */
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, stdio: 'pipe' }).toString();
   const open = async () => {
-    const p = policy();
-    h = harness({ quietThresholdMs: 6_000 }, { sandbox: { runtime, policy: () => p } });
-    id = (await h.service.open(h.owner, { cwd: workspace, exactCwd: true })).sessionId;
-    assert.equal(h.service.list(h.owner)[0]!.sandbox.on, true);
+    await session.open();
     // The script every vector points git at; writing it is allowed (the workspace is writable).
     const planted = await send(`printf '#!/bin/sh\\ntouch ${ran}\\nexit 1\\n' > ${evil} && chmod +x ${evil} && echo PLANTED`);
     assert.match(planted.output, /PLANTED/);
   };
-  const send = (input: string) => h!.service.send(h!.owner, id, { input });
   /** A repository made outside, before the session opens, with one commit of `tracked.txt`. */
   const repository = (dir: string) => {
     fs.mkdirSync(dir, { recursive: true });
@@ -71,22 +60,15 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
   const assertNotRun = () => assert.ok(!fs.existsSync(ran), 'the script a sandboxed command planted ran outside the sandbox');
 
   beforeEach(() => {
-    ({ root, workspace, outside } = sandboxFolders('dsh-sandbox-git-'));
+    ({ workspace, outside } = session.folders);
     ran = path.join(outside, 'ran-outside');
     evil = path.join(workspace, 'evil.sh');
-  });
-  afterEach(async () => {
-    await h?.dispose();
-    h = undefined;
-    await runtime.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
   });
 
   it('the planted script does run when git outside is pointed at it (the check sees a run)', async () => {
     repository(workspace);
     await open();
-    await h!.dispose();
-    h = undefined;
+    await session.close();
     git(workspace, 'config', 'core.fsmonitor', evil);
     gitOutside(workspace);
     assert.ok(fs.existsSync(ran), 'git outside runs core.fsmonitor: the other tests would not see a run');
@@ -131,8 +113,7 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     // git inside reads the protected config.worktree as git outside does: empty, not refused.
     const work = await send('echo two >> tracked.txt && git add tracked.txt && git -c user.name=a -c user.email=a@a commit -q -m second && git status --short && echo WORK-DONE');
     assert.match(work.output, /WORK-DONE/, work.output);
-    await h!.dispose();
-    h = undefined;
+    await session.close();
     assert.ok(!fs.existsSync(path.join(workspace, '.git', 'config.worktree')), 'no config.worktree left behind');
   });
 
@@ -176,8 +157,7 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     assert.match(work.output, /^ ?M tracked\.txt$/m);
     assert.equal(git(workspace, 'log', '--oneline').trim().split('\n').length, 2);
     assert.equal(git(workspace, 'branch', '--show-current').trim(), 'feature');
-    await h!.dispose();
-    h = undefined;
+    await session.close();
     // Nothing of the protection is left in the repository once the session closed.
     for (const name of ['commondir', 'config.worktree']) assert.ok(!fs.existsSync(path.join(workspace, '.git', name)), `no ${name} left behind`);
     assert.equal(git(workspace, 'status', '--short').trim(), '?? evil.sh');

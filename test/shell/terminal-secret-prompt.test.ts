@@ -9,6 +9,7 @@ import { Harness, harness } from '../helpers/terminalHarness';
 import { createTerminalApi, type OwnerHandle, type TerminalApi } from '../../src/terminal/terminalApi';
 import type { SessionEvent } from '../../src/terminal/service';
 import { until } from '../helpers/wait';
+import { ANSWER_IN_TERMINAL, secretPromptNotice } from '../../src/terminal/secrets/secretPromptNotice';
 
 const PASSWORD = 'made-up-Passw0rd-7Q2';
 const PROMPT = `read -s -p 'Password: ' pw; echo; echo "got \${#pw} characters"`;
@@ -43,6 +44,26 @@ describe('password prompts go to the person', function () {
     assert.ok(events.some((e) => e.kind === 'secret-prompt' && e.sessionId === id), 'a secret-prompt event');
     const plain = await api.send(owner, id, { keys: ['Ctrl-C'] });
     assert.equal(plain.echoOff, undefined, 'Ctrl-C is let through, and the shell prompt is no password prompt');
+  });
+
+  it('the notice for the person names the program that asks and the session, with the one-line take-over as its action', async () => {
+    const { sessionId } = await h.service.open(h.owner);
+    const noticeNow = () => secretPromptNotice(sessionId, h.service.sendTarget(h.owner, sessionId).receiver);
+    const builtin = await h.service.send(h.owner, sessionId, { input: PROMPT });
+    assert.equal(builtin.echoOff, true);
+    assert.deepEqual(noticeNow(), {
+      sessionId,
+      program: 'bash',
+      message: `bash asks for a password in ${sessionId}. Type it in the terminal: it goes to the program only, never to the agent.`,
+      action: ANSWER_IN_TERMINAL,
+    });
+    await h.service.send(h.owner, sessionId, { keys: ['Ctrl-C'] });
+    const getpass = await h.service.send(h.owner, sessionId, { input: `python3 -c 'import getpass; getpass.getpass("Token: ")'` });
+    assert.equal(getpass.echoOff, true);
+    assert.match(noticeNow().message, new RegExp(`^python3 asks for a password in ${sessionId}\\.`));
+    await h.service.send(h.owner, sessionId, { keys: ['Ctrl-C'] });
+    // At the shell's prompt nobody asks for a password: no program is named.
+    assert.equal(noticeNow().program, 'a program');
   });
 
   it("an agent's text, or printable keys, into the echo-off read are refused and nothing is typed", async () => {

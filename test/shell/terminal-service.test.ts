@@ -395,9 +395,9 @@ describe('terminal configuration', () => {
       (e: Error) =>
         e instanceof TerminalConfigError &&
         e.problems.length === 3 &&
-        e.message.includes('dsh.terminal.retainedLines must be at most 1000000 lines (got 1000001)') &&
-        e.message.includes('dsh.terminal.retainedBytes must be at most 268435456 bytes (got 1099511627776)') &&
-        e.message.includes('dsh.terminal.maxReadBytes must be at most 16777216 bytes (got 16777217)'),
+        e.message.includes('dsh.terminal.retainedLines must be an integer in 1..1000000, in lines (got 1000001)') &&
+        e.message.includes('dsh.terminal.retainedBytes must be an integer in 1..268435456, in bytes (got 1099511627776)') &&
+        e.message.includes('dsh.terminal.maxReadBytes must be an integer in 1..16777216, in bytes (got 16777217)'),
     );
   });
 

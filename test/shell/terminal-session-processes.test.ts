@@ -6,29 +6,14 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as proc from '../../src/proc/procProbe';
 import { readStat } from '../../src/proc/stat';
 import { Harness, harness } from '../helpers/terminalHarness';
-import { alive } from '../helpers/processes';
+import { alive, processesRunning } from '../helpers/processes';
 import { until } from '../helpers/wait';
 import type { ProcessesReport } from '../../src/terminal/types';
-
-/** Live processes whose command line is exactly `command` (NULs as spaces). */
-function processesRunning(command: string): number[] {
-  const found: number[] = [];
-  for (const name of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const line = fs.readFileSync(`/proc/${name}/cmdline`, 'latin1').replace(/\0+$/, '').replace(/\0/g, ' ');
-      if (line === command && alive(Number(name))) found.push(Number(name));
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
+import { SessionProcessWatch } from '../../src/terminal/session/sessionProcesses';
 
 /** A TCP port nothing listens on now (the kernel's pick, released at once). */
 async function freePort(): Promise<number> {
@@ -202,3 +187,32 @@ os.execvp("sleep", ["sleep", "1003.4301"])'`,
   });
 });
 
+
+(proc.probeAvailable() ? describe : describe.skip)('the cost of listing a session of many processes (Linux /proc)', function () {
+  this.timeout(120_000);
+
+  it('redacts each distinct command line once, not once per process at every list', async () => {
+    const mark = `DSH_SESSION=redact-${process.pid}-${Date.now()}`;
+    const [name, value] = mark.split('=') as [string, string];
+    const leader = spawn('bash', ['-c', 'for i in $(seq 100); do sleep 300 & done; echo started; wait'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, [name]: value },
+      detached: true,
+    });
+    try {
+      await new Promise<void>((resolve) => leader.stdout.on('data', (d: Buffer) => d.toString().includes('started') && resolve()));
+      const redacted: string[] = [];
+      const redactor = { enabled: true, redactLine: (text: string) => (redacted.push(text), text.replace('300', '***')) };
+      const watch = new SessionProcessWatch(leader.pid!, readStat(leader.pid!)!.startTime, mark, () => leader.pid!, redactor);
+      for (let i = 0; i < 3; i++) {
+        const report = available(await watch.report(true));
+        assert.equal(report.processes.filter((p) => p.command === 'sleep ***').length, 100, 'every process, its command line redacted');
+      }
+      assert.deepEqual(redacted, ['sleep 300'], 'one redaction for the hundred processes and three lists');
+      redactor.enabled = false;
+      assert.ok(available(await watch.report(false)).processes.every((p) => p.command === 'sleep 300'), 'redaction turned off: none');
+    } finally {
+      process.kill(-leader.pid!, 'SIGKILL');
+    }
+  });
+});

@@ -244,13 +244,19 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     assert.doesNotMatch(fs.readFileSync(path.join(home, '.zsh_history'), 'utf8'), /agent-secret-command/);
   });
 
-  it("the shell's aliases, global aliases and functions are reported (a first word that is one of them runs no program of that name)", async () => {
-    await openWith({ '.zshrc': "alias ll='ls -l'\nalias -g G='| grep'\ngit() { command git \"$@\"; }\n" });
-    await send(`alias rmx='rm -rf'; myfn() { :; }`);
+  it("the shell's aliases with their text, global and suffix aliases and functions are reported (a first word that is one of them runs no program of that name)", async () => {
+    await openWith({ '.zshrc': "alias ll='ls -l'\nalias -g G='| grep'\nalias -s txt=cat\ngit() { command git \"$@\"; }\n" });
+    await send(`alias rmx='rm -rf'; alias q="it's"; alias nl=$'echo a\\n--dsh-traps\\nb'; myfn() { :; }`);
     const names = h.service.sendTarget(h.owner, id).shellNames;
-    assert.equal(names?.kind, 'known');
+    assert.equal(names?.kind, 'known', JSON.stringify(names));
     if (names?.kind !== 'known') return;
-    for (const alias of ['ll', 'G', 'rmx']) assert.ok(names.aliases.includes(alias), `${alias} in ${names.aliases.join(' ')}`);
+    for (const alias of ['ll', 'rmx', 'q', 'nl']) assert.ok(names.aliases.includes(alias), `${alias} in ${names.aliases.join(' ')}`);
+    assert.equal(names.aliasValues.ll, 'ls -l');
+    assert.equal(names.aliasValues.q, "it's");
+    assert.equal(names.aliasValues.nl, 'echo a\n--dsh-traps\nb');
+    assert.deepEqual(names.globalAliases, ['G']);
+    assert.deepEqual(names.suffixAliases, ['txt']);
+    assert.equal(h.service.sendTarget(h.owner, id).traps, undefined, 'a value holding the report delimiter does not start the traps early');
     for (const fn of ['git', 'myfn']) assert.ok(names.functions.includes(fn), `${fn} in ${names.functions.join(' ')}`);
     await send(`eval "function $'two\\nlines' { :; }"`);
     assert.equal(h.service.sendTarget(h.owner, id).shellNames?.kind, 'unknown');
@@ -269,6 +275,19 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     assert.match(fn?.kind === 'set' ? fn.text : '', /TRAPUSR1/);
     await send('unfunction TRAPUSR1');
     assert.equal(h.service.sendTarget(h.owner, id).traps, undefined);
+  });
+
+  it("precmd and preexec hooks besides DSH Bridge's are reported for confirmations, and the prompt's own strings cannot be changed", async () => {
+    await openWith({ '.zshrc': 'theme_precmd() { :; }\nprecmd_functions+=(theme_precmd)\n' });
+    const mine = h.service.sendTarget(h.owner, id).traps;
+    assert.deepEqual(mine, { kind: 'set', text: "precmd_functions: 'theme_precmd' (set up by the startup files)", startupHooksOnly: true });
+    await send(`hidden() { touch ${h.tmp}/hook-ran; }; preexec_functions+=(hidden); preexec() { :; }`);
+    const set = h.service.sendTarget(h.owner, id).traps;
+    assert.deepEqual(set, { kind: 'set', text: "precmd_functions: 'theme_precmd' (set up by the startup files)\npreexec_functions: 'hidden'\npreexec: '\t:'" });
+    await send(`preexec_functions=(\${preexec_functions:#hidden}); unfunction preexec; __dsh_ps1+='$(touch ${h.tmp}/ps1-ran)'`);
+    await send('true');
+    assert.equal(fs.existsSync(path.join(h.tmp, 'ps1-ran')), false);
+    assert.deepEqual(h.service.sendTarget(h.owner, id).traps, mine);
   });
 });
 

@@ -6,14 +6,15 @@
 // counted; the other items a position prepared to are a few names, each cut, the rest counted in
 // `moreOtherItems`; names and details in the tree are cut to their bounds. The walk
 // (src/lsp/features/callHierarchy.ts) runs against a source that answers from a real file in a
-// temp workspace; the shaping (src/lsp/features/present.ts `shapeCallAnswer`) reads that file.
+// temp workspace; the shaping (src/lsp/features/shapeCalls.ts `shapeCallAnswer`) reads that file.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MAX_CALLS_PER_ITEM, walkCalls } from '../../src/lsp/features/callHierarchy';
-import { DETAIL_MAX_UNITS, NAME_MAX_UNITS, MAX_CALL_SITES, MAX_OTHER_ITEMS, shapeCallAnswer, shapeCallTree, type ShownCall } from '../../src/lsp/features/present';
+import { DETAIL_MAX_UNITS, NAME_MAX_UNITS } from '../../src/lsp/features/present';
+import { MAX_CALL_SITES, MAX_OTHER_ITEMS, shapeCallAnswer, shapeCallTree, type ShownCall } from '../../src/lsp/features/shapeCalls';
 import type { CallEdge, CallHierarchyProvider, CallItem } from '../../src/lsp/features/types';
 import { splitLines } from '../../src/lsp/position';
 import { fileUriToPath } from '../../src/lsp/uri';

@@ -5,9 +5,13 @@
 import * as assert from 'node:assert/strict';
 import { matchSymbolName } from '../../src/lsp/features/match';
 import { nestByRange, toDiagnosticItems, toSymbolItems } from '../../src/lsp/features/convert';
-import { shapeCallTree, shapeOutline, shapeWorkspaceSymbols, shapeDiagnostics } from '../../src/lsp/features/present';
+import { shapeOutline, shapeWorkspaceSymbols } from '../../src/lsp/features/shapeSymbols';
+import { shapeDiagnostics } from '../../src/lsp/features/shapeDiagnostics';
+import { shapeCallTree } from '../../src/lsp/features/shapeCalls';
 import { walkCalls, MAX_CALL_DEPTH, MAX_CALL_NODES, MAX_CALLS_PER_ITEM } from '../../src/lsp/features/callHierarchy';
-import { DETAIL_MAX_UNITS, DIAGNOSTIC_MESSAGE_MAX_UNITS, NAME_MAX_UNITS, MAX_CALL_SITES, MAX_OTHER_ITEMS } from '../../src/lsp/features/present';
+import { DETAIL_MAX_UNITS, NAME_MAX_UNITS } from '../../src/lsp/features/present';
+import { DIAGNOSTIC_MESSAGE_MAX_UNITS } from '../../src/lsp/features/shapeDiagnostics';
+import { MAX_CALL_SITES, MAX_OTHER_ITEMS } from '../../src/lsp/features/shapeCalls';
 import { MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES } from '../../src/lsp/pageSummary';
 import { HOVER_MAX_UNITS } from '../../src/lsp/hoverText';
 import { LINE_TEXT_MAX_UNITS } from '../../src/lsp/lineWindow';

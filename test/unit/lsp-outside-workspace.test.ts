@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { keepInside, outsideLeftOut, realPathJudge } from '../../src/lsp/outsideWorkspace';
 import { callItemsInside, keepCallsInside } from '../../src/lsp/features/callsInside';
-import type { CallTreeNode } from '../../src/lsp/features/present';
+import type { CallTreeNode } from '../../src/lsp/features/shapeCalls';
 import type { CallItem } from '../../src/lsp/features/types';
 import { pathToFileUri } from '../../src/lsp/uri';
 

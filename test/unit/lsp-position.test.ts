@@ -107,7 +107,7 @@ describe('lsp seam: position converter', () => {
     assert.equal(characterToModelColumn('a😀b', 99), 4);
     assert.equal(characterToModelColumn('a😀b', 2), 2, 'between the halves of 😀 -> the emoji itself');
     assert.equal(characterToModelColumn('a😀b', 3), 3);
-    assert.throws(() => characterToModelColumn('x', -1), /0-based integers/);
+    assert.throws(() => characterToModelColumn('x', -1), /character must be an integer ≥ 0, a 0-based LSP character/);
   });
 
   describe('anchorToSymbol (re-anchor a miscounted column to an identifier)', () => {

@@ -229,7 +229,7 @@ describe('lsp seam: LspService', () => {
       );
       await assert.rejects(
         s.query({ operation: 'hover', uri: 'file:///a.md', position: { line: -1, character: 0.5 }, workspaceUri: 'file:///' }, signal()),
-        (e: LspError) => e.code === 'invalid_request' && /position.line must be an integer >= 0/.test(e.message) && /position.character/.test(e.message),
+        (e: LspError) => e.code === 'invalid_request' && /position.line must be an integer ≥ 0, 0-based/.test(e.message) && /position.character/.test(e.message),
       );
       await assert.rejects(s.query({ operation: 'hover', uri: 'a.md', position: { line: 0, character: 0 }, workspaceUri: 'file:///' }, signal()), /uri: not a URI/);
     });

@@ -5,7 +5,8 @@
 // thread long.
 import * as assert from 'node:assert/strict';
 import { toCallEdges, toCallItem } from '../../src/lsp/features/convert';
-import { cachedLines, MAX_CALL_SITES, shapeCallTree, toModelRange, type CallTreeNode, type ReadLines, type ShownCall } from '../../src/lsp/features/present';
+import { cachedLines, toModelRange, type ReadLines } from '../../src/lsp/features/present';
+import { MAX_CALL_SITES, shapeCallTree, type CallTreeNode, type ShownCall } from '../../src/lsp/features/shapeCalls';
 import type { CallEdge } from '../../src/lsp/features/types';
 import { placeUri } from '../../src/lsp/placeUri';
 import { preview } from '../../src/lsp/previewLine';

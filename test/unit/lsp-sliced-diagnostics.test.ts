@@ -2,9 +2,11 @@
 // problem every linter published (hundreds of thousands on a big repository). Converting them and
 // shaping the page (filter, dedupe, sort, fold, per-file counts) never holds the extension host
 // thread long, and pages exactly as before.
+import { seededInt } from '../helpers/random';
 import * as assert from 'node:assert/strict';
 import { toWorkspaceDiagnosticItems } from '../../src/lsp/features/convert';
-import { shapeDiagnostics, toModelRange, type ShapedDiagnostics } from '../../src/lsp/features/present';
+import { toModelRange } from '../../src/lsp/features/present';
+import { shapeDiagnostics, type ShapedDiagnostics } from '../../src/lsp/features/shapeDiagnostics';
 import { SEVERITIES, type DiagnosticItem, type Severity } from '../../src/lsp/features/types';
 import { summarize, type CollapsedGroup, type FileCount } from '../../src/lsp/pageSummary';
 import { placeUri, type PlacedPath } from '../../src/lsp/placeUri';
@@ -98,10 +100,7 @@ const R = (l1: number, c1: number, l2: number, c2: number) => ({ start: { line: 
 
 /** A workspace's diagnostics as VS Code holds them: per file URI, `vscode.Diagnostic`-shaped (severity from 0). */
 function workspace(files: number, perFile: number, seed: number): Array<[string, unknown[]]> {
-  const rand = (n: number) => {
-    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0;
-    return Math.floor(((seed >>> 0) / 2 ** 32) * n);
-  };
+  const rand = seededInt(seed);
   const out: Array<[string, unknown[]]> = [];
   for (let f = 0; f < files; f++) {
     // mostly workspace files; some under node_modules, some outside, one spelled with a trailing slash

@@ -4,7 +4,7 @@
 // held the thread 1.6-4 s before it yielded).
 import * as assert from 'node:assert/strict';
 import { slicedSort, RUN_ITEMS } from '../../src/lsp/slicedSort';
-import { keepKinds, shapeOutline, shapeWorkspaceSymbols, type ShapedOutline, type ShownSymbol } from '../../src/lsp/features/present';
+import { keepKinds, shapeOutline, shapeWorkspaceSymbols, type ShapedOutline, type ShownSymbol } from '../../src/lsp/features/shapeSymbols';
 import { nestByRange, toSymbolItems } from '../../src/lsp/features/convert';
 import type { SymbolItem } from '../../src/lsp/features/types';
 import { heldText, withLagProbe } from '../helpers/eventLoopLag';

@@ -2,6 +2,7 @@
 // answer hundreds of thousands (an empty or one-letter query on a big repository). Trimming
 // TypeScript's `name()` labels, telling whether two answers agree and scoring every name against
 // the query give what the single passes gave, and never hold the extension host thread long.
+import { seededInt } from '../helpers/random';
 import * as assert from 'node:assert/strict';
 import { toSymbolItems } from '../../src/lsp/features/convert';
 import { matchSymbolName } from '../../src/lsp/features/match';
@@ -27,10 +28,7 @@ const KINDS = [11, 5, 12, 6, 8, 13]; // vscode.SymbolKind: Function, Method, Var
 
 /** `n` workspace symbols as `vscode.executeWorkspaceSymbolProvider` answers them (kinds from 0, TypeScript's `name()` labels). */
 function rawSymbols(n: number, seed: number): unknown[] {
-  const rand = (k: number) => {
-    seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0;
-    return Math.floor(((seed >>> 0) / 2 ** 32) * k);
-  };
+  const rand = seededInt(seed);
   const words = ['get', 'Thing', 'value', 'set', 'Item', 'count', 'render', 'View', 'parse', 'Node'];
   return Array.from({ length: n }, (_, i) => {
     const kind = KINDS[rand(KINDS.length)]!;

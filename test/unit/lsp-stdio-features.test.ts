@@ -12,7 +12,7 @@ import { StdioFeatures } from '../../src/lsp/stdio/features';
 import { StdioLspProvider } from '../../src/lsp/stdio/provider';
 import { StdioServerConfig } from '../../src/lsp/stdio/config';
 import { relativePathOf } from '../../src/lsp/uri';
-import type { CallTreeNode } from '../../src/lsp/features/present';
+import type { CallTreeNode } from '../../src/lsp/features/shapeCalls';
 import { until } from '../helpers/wait';
 
 const ROOT = path.resolve(__dirname, '../..');

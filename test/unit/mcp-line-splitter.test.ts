@@ -90,6 +90,6 @@ describe('MCP line splitter', () => {
   });
 
   it('refuses a bound that is not a positive whole number of bytes', () => {
-    for (const bad of [0, -1, 1.5, Number.NaN, Infinity]) assert.throws(() => new LineSplitter(bad, () => new Digest()), /maxLineBytes must be a positive whole number of bytes, not /);
+    for (const bad of [0, -1, 1.5, Number.NaN, Infinity]) assert.throws(() => new LineSplitter(bad, () => new Digest()), /maxLineBytes must be an integer ≥ 1, in bytes \(got /);
   });
 });

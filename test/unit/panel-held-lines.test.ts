@@ -139,9 +139,9 @@ describe('panel mirror: plain lines held back from the emulator', () => {
   });
 
   it('refuses a size that is not a whole number of cells', () => {
-    assert.throws(() => new HeldLines({ cols: 0, rows: 24, scrollback: 0 }), /cols and rows at least 1/);
-    assert.throws(() => new HeldLines({ cols: 80, rows: 24.5, scrollback: 0 }), RangeError);
-    assert.throws(() => new HeldLines({ cols: 80, rows: 24, scrollback: -1 }), RangeError);
+    assert.throws(() => new HeldLines({ cols: 0, rows: 24, scrollback: 0 }), { name: 'RangeError', message: "cols must be an integer ≥ 1, part of an emulator's size (got 0)" });
+    assert.throws(() => new HeldLines({ cols: 80, rows: 24.5, scrollback: 0 }), { name: 'RangeError', message: "rows must be an integer ≥ 1, part of an emulator's size (got 24.5)" });
+    assert.throws(() => new HeldLines({ cols: 80, rows: 24, scrollback: -1 }), { name: 'RangeError', message: "scrollback must be an integer ≥ 0, part of an emulator's size (got -1)" });
   });
 
   it('holds only where the emulator parsed everything with the whole screen as its scroll region and insert mode off', async () => {

@@ -198,7 +198,7 @@ describe('tool inputs made invalid from each declared schema', function () {
             error = e;
           }
           assert.ok(error instanceof ToolInputError, `${d.name}: ${c.what}: ${String(error)}`);
-          assertShape(d, c, error.message, error);
+          assertShape(d, c, error.message, error.fields);
         }
         assert.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype was polluted');
       });

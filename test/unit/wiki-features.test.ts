@@ -1,10 +1,11 @@
 // Symbols and diagnostics of notes from the md-links index (src/lsp/wikilinks/features.ts), on
 // real vaults on disk (the repository's fixture vault and temp vaults), shaped for the model by
-// src/lsp/features/present.ts as the tools show them (1-based lines, character columns).
+// src/lsp/features/shapeSymbols.ts and shapeDiagnostics.ts as the tools show them (1-based lines, character columns).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { shapeDiagnostics, shapeOutline, shapeWorkspaceSymbols, ShownSymbol } from '../../src/lsp/features/present';
+import { shapeOutline, shapeWorkspaceSymbols, ShownSymbol } from '../../src/lsp/features/shapeSymbols';
+import { shapeDiagnostics } from '../../src/lsp/features/shapeDiagnostics';
 import { matchSymbolName } from '../../src/lsp/features/match';
 import { MdLinksFeatures } from '../../src/lsp/wikilinks/features';
 import { splitLines } from '../../src/lsp/position';

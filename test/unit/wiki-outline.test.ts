@@ -5,7 +5,7 @@
 // the scan it replaces.
 import * as assert from 'node:assert/strict';
 import { outlineOf } from '../../src/lsp/wikilinks/features';
-import type { IndexedNote } from '../../src/lsp/wikilinks/vaultIndex';
+import type { IndexedNote } from '../../src/lsp/wikilinks/noteCatalog';
 import { parseNote } from '../../src/lsp/wikilinks/parse';
 import type { SymbolItem } from '../../src/lsp/features/types';
 import { heldText, withLagProbe } from '../helpers/eventLoopLag';

@@ -8,9 +8,10 @@
  * `moreCalls`; once `maxNodes` is reached, items still to expand are not asked about and are listed
  * with `capLimit` (never as an item without calls).
  */
+import { checkInteger } from '../../common/integerInput';
 import { throwIfAborted } from '../cancellation';
 import { LspError } from '../types';
-import type { CallTreeNode } from './present';
+import type { CallTreeNode } from './shapeCalls';
 import type { CallHierarchyProvider, CallItem, FeatureContext } from './types';
 
 /** Default and largest depth of `dsh_call_hierarchy`. */
@@ -48,9 +49,7 @@ const keyOf = (i: CallItem) => `${i.uri}#${i.selectionRange.start.line}:${i.sele
  * @throws LspError from the provider (`cancelled`, `unsupported`, …).
  */
 export async function walkCalls(provider: CallHierarchyProvider, root: CallItem, options: WalkOptions, ctx: FeatureContext): Promise<WalkedCalls> {
-  if (!Number.isInteger(options.depth) || options.depth < 1 || options.depth > MAX_CALL_DEPTH) {
-    throw new LspError('invalid_request', `depth must be an integer in 1..${MAX_CALL_DEPTH} (got ${String(options.depth)})`);
-  }
+  checkInteger(options.depth, 'depth', { min: 1, max: MAX_CALL_DEPTH }, (m) => new LspError('invalid_request', m));
   const maxNodes = options.maxNodes ?? MAX_CALL_NODES;
   type Mutable = { item: CallItem; sites?: CallTreeNode['sites']; cycle?: boolean; seenAbove?: boolean; depthLimit?: boolean; capLimit?: boolean; moreCalls?: number; calls?: Mutable[]; path: Set<string> };
   const top: Mutable = { item: root, path: new Set([keyOf(root)]) };

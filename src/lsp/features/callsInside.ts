@@ -5,7 +5,7 @@
 import type { InsideJudge } from '../outsideWorkspace';
 import { TimeSlice } from '../timeSlice';
 import type { WalkedCalls } from './callHierarchy';
-import type { CallTreeNode } from './present';
+import type { CallTreeNode } from './shapeCalls';
 import type { CallItem } from './types';
 
 /** {@link keepCallsInside}'s answer: the tree without outside calls, its item count, and how many calls were left out. */

@@ -3,6 +3,7 @@
  * each (plain Node, no `vscode` import). Validated on load: a bad entry is reported in one readable
  * sentence naming the setting and the entry, and skipped; the others still work.
  */
+import { integerProblem } from '../../common/integerInput';
 import { SETTING } from '../../common/ids';
 
 import { isFileExtension, isLanguageId, isProviderId } from '../registrationRules';
@@ -110,10 +111,8 @@ export function parseServerConfigs(raw: unknown): ParsedServers {
         extensions[key] = String(languageId);
       }
     }
-    const t = e.readyTimeoutMs;
-    if (t !== undefined && (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 600_000)) {
-      problems.push(`readyTimeoutMs must be an integer from 1 to 600000 (ms), got ${JSON.stringify(t)}`);
-    }
+    const timeoutProblem = e.readyTimeoutMs === undefined ? undefined : integerProblem(e.readyTimeoutMs, 'readyTimeoutMs', 1, 600_000, 'in milliseconds');
+    if (timeoutProblem) problems.push(timeoutProblem);
     const unknown = Object.keys(e).filter((k) => !KNOWN_KEYS.has(k));
     if (unknown.length > 0) problems.push(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${[...KNOWN_KEYS].join(', ')})`);
     if (problems.length > 0) {
@@ -128,7 +127,7 @@ export function parseServerConfigs(raw: unknown): ParsedServers {
       args: [...((e.args as string[] | undefined) ?? [])],
       extensions,
       ...(e.initializationOptions !== undefined ? { initializationOptions: e.initializationOptions } : {}),
-      ...(t !== undefined ? { readyTimeoutMs: t as number } : {}),
+      ...(e.readyTimeoutMs !== undefined ? { readyTimeoutMs: e.readyTimeoutMs as number } : {}),
     });
   });
   return { servers, errors };

@@ -3,6 +3,7 @@
  * watchdog (`./watchdog.ts`, cwd = the workspace folder), initialized, restarted with
  * {@link CrashPolicy} backoff after a crash, marked failed after too many, stopped on request.
  */
+import { errorMessage } from '../../common/errorMessage';
 import { fileURLToPath } from 'node:url';
 import { abortableSleep, raceAbort } from '../cancellation';
 import { LspError } from '../types';
@@ -13,7 +14,7 @@ import { initializeParams } from './initialize';
 import { planLaunch, SandboxWritableLaunch } from './launchGuard';
 import type { ProtocolModule } from './protocol';
 import { ServerSession } from './session';
-import { CommandNotFoundError, GuardedProcess, spawnGuarded } from './watchdog';
+import { GuardedProcess, spawnGuarded } from './watchdog';
 import type { Log } from '../../common/log';
 
 /** The lifecycle state, for tests and the effective-configuration view. */
@@ -144,7 +145,7 @@ export class ServerLifecycle {
         this.options.log.error(`lsp '${id}': not started: ${refused.message}`);
         throw refused;
       }
-      const why = e instanceof CommandNotFoundError ? e.message : (e as Error).message;
+      const why = errorMessage(e);
       this._startError = why;
       this.options.log.error(`lsp '${id}': cannot start: ${why}`);
       throw new LspError(
@@ -179,7 +180,7 @@ export class ServerLifecycle {
       }
       if (this.policy.failed) throw crashedError(this.config, this.policy, this.lastCrash);
       const stderr = proc.stderrTail();
-      throw notReadyError(this.config, `initialize failed: ${(e as Error).message}${stderr.length ? `; stderr: ${stderr.slice(-5).join(' | ')}` : ''}`);
+      throw notReadyError(this.config, `initialize failed: ${errorMessage(e)}${stderr.length ? `; stderr: ${stderr.slice(-5).join(' | ')}` : ''}`);
     }
     if (this._stopped) {
       await this.end(session);

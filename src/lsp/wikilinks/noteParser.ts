@@ -4,7 +4,8 @@
  * The extension uses `WorkerNoteParser` (a worker thread) so no parse blocks the extension host
  * thread; both give the same {@link ParsedNote} for the same text and options.
  */
-import { AliasOrder, NoteLimits, parseNote, ParsedNote } from './parse';
+import { NoteLimits, parseNote } from './parse';
+import type { AliasOrder, ParsedNote } from './parsedNote';
 import { readNavigationFileInside } from '../containment';
 import { NavigationReadOptions, readNavigationFile } from '../fileRead';
 import { errorMessage } from '../../common/errorMessage';

@@ -8,7 +8,7 @@
  * interrupted, so a parse crosses in pieces the receiver asks for one at a time, yielding between.
  */
 import type { NoteFile, NoteParseOptions, NoteSource } from './noteParser';
-import type { BlockAnchor, Heading, IgnoredRegion, ParsedNote, WikiLink } from './parse';
+import type { BlockAnchor, Heading, IgnoredRegion, ParsedNote, WikiLink } from './parsedNote';
 
 /** Most items (links + headings + block anchors + ignored regions) in one piece. */
 export const PIECE_ITEMS = 500;

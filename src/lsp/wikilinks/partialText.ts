@@ -1,5 +1,6 @@
 /** How a partly indexed note is described to people and models (plain Node, no `vscode` import). */
-import { NOTE_LIMITS, PartialParse } from './parse';
+import { NOTE_LIMITS } from './parse';
+import type { PartialParse } from './parsedNote';
 
 /**
  * What a partly indexed note lacks, for people and models, e.g. `big.md: lines 1–20000 of 2097153

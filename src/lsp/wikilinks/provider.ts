@@ -23,9 +23,10 @@ import { LspError, LspProvider, LspRequest, LspResult, NavLocation, Range, asser
 import { canonicalUri, uriKey } from '../uri';
 import { headLines } from '../headLines';
 import { slugify, ResolvableFile, Resolution } from './resolve';
-import { IndexedLink, IndexedNote, NoteText, VaultIndex, VaultIndexOptions } from './vaultIndex';
+import type { IndexedLink, IndexedNote } from './noteCatalog';
+import { NoteText, VaultIndex, VaultIndexOptions } from './vaultIndex';
 import { isNotFoundError, WorkspaceFs } from './workspaceFs';
-import type { WikiLink } from './parse';
+import type { WikiLink } from './parsedNote';
 import { partialText } from './partialText';
 import { someNames } from '../pageSummary';
 import { noteText } from './noteParser';

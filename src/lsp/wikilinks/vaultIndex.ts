@@ -2,8 +2,9 @@
  * The index of one workspace folder's notes and links (plain Node, no `vscode` import): built once
  * by walking the folder, then kept current by {@link VaultIndex.onFileChanged} and
  * {@link VaultIndex.onFileDeleted}, so queries never rescan. Reads go through a
- * {@link WorkspaceFs}; nothing is ever written.
- * One concept in one file (over 400 lines): the index of one folder's notes.
+ * {@link WorkspaceFs}; nothing is ever written. Its tables and link resolution are
+ * `./noteCatalog.ts`; the folders it watches itself, `./ownFolderWatches.ts`.
+ * One concept in one file: the index of one folder's notes, filled from the folder and kept current.
  */
 
 import { throwIfAborted } from '../cancellation';
@@ -11,9 +12,13 @@ import { TimeSlice } from '../timeSlice';
 import { LspError } from '../types';
 import { joinUri, relativePathOf } from '../uri';
 import { NoteFile, NoteParser, NoteReadError, NoteSource, inlineNoteParser } from './noteParser';
-import { AliasOrder, NOTE_LIMITS, NoteLimits, ParsedNote, WikiLink } from './parse';
-import { FileCatalog, makeFile, noteExtensionOf, ResolvableFile, Resolution, resolveTarget, slugify, targetNameKey } from './resolve';
-import { FileType, isNotFoundError, WorkspaceFs } from './workspaceFs';
+import { NOTE_LIMITS, NoteLimits } from './parse';
+import type { AliasOrder, ParsedNote } from './parsedNote';
+import { IndexedLink, indexedNote, IndexedNote, NoteCatalog } from './noteCatalog';
+import { OwnFolderWatches } from './ownFolderWatches';
+import { makeFile, noteExtensionOf, ResolvableFile, Resolution } from './resolve';
+import { isNotFoundError, WorkspaceFs } from './workspaceFs';
+import { fileTypeAt, isFolderAt, isRealFolder, walkFolder } from './folderWalk';
 import { errorMessage } from '../../common/errorMessage';
 import { mayBeFolderLoosely } from '../../common/createdFolder';
 import type { Disposable } from '../../common/disposable';
@@ -57,21 +62,6 @@ export interface VaultIndexOptions {
   readonly maxWatchedFolders?: number;
 }
 
-/** A note in the index. */
-export interface IndexedNote extends ResolvableFile {
-  readonly kind: 'note';
-  readonly parsed: ParsedNote;
-  readonly links: readonly IndexedLink[];
-}
-
-/** A link in the index: the parsed link, the note it is written in, and a cached resolution. */
-export interface IndexedLink {
-  readonly link: WikiLink;
-  readonly source: IndexedNote;
-  /** @internal resolution cache, valid while `generation` equals the index's. */
-  cache?: { generation: number; resolution: Resolution };
-}
-
 /** Counts and problems, for diagnostics and the benchmark. */
 export interface VaultIndexStats {
   readonly notes: number;
@@ -92,14 +82,8 @@ const DEFAULT_MAX_WATCHED_FOLDERS = 4096;
  * `rootUri` is the folder as the index knows it (normally its real path); `aliasRoots` are other
  * URIs of the same folder (e.g. the path through a symbolic link) accepted by the update methods.
  */
-export class VaultIndex implements FileCatalog, Disposable {
-  private readonly notes = new Map<string, IndexedNote>(); // relPath -> note
-  private readonly attachments = new Map<string, ResolvableFile>(); // relPath -> file
-  private readonly namesLower = new Map<string, Set<ResolvableFile>>();
-  private readonly slugs = new Map<string, Set<ResolvableFile>>();
-  private readonly linksByName = new Map<string, Set<IndexedLink>>(); // targetNameKey -> links
-  private readonly linksBySlug = new Map<string, Set<IndexedLink>>(); // slug of last segment -> links
-  private generation = 0;
+export class VaultIndex implements Disposable {
+  private readonly catalog = new NoteCatalog();
   private queue: Promise<unknown> = Promise.resolve();
   private built: Promise<void> | undefined;
   private buildMs = 0;
@@ -112,16 +96,8 @@ export class VaultIndex implements FileCatalog, Disposable {
    * place. `watched`: one came from the index's own watch of the folder (see {@link applyChange}).
    */
   private readonly waitingUpdates = new Map<string, { text: NoteText | undefined; watched: boolean; done: Promise<boolean> }>();
-  /** The folders the index watches itself, by relPath (see {@link onFileChanged}). */
-  private readonly folderWatches = new Map<string, Disposable>();
-  /**
-   * Entries those watches reported and no update was queued for yet, by `<folder URI>\n<name>`
-   * (the folder itself: an empty name): a burst of events costs a set entry each until drained.
-   */
-  private readonly watchedWaiting = new Map<string, { folderUri: string; name: string | undefined }>();
-  private drainingWatched = false;
-  private watchLimitTold = false;
-  private disposed = false;
+  /** The folders the index watches itself (see {@link onFileChanged}). */
+  private readonly watches: OwnFolderWatches;
 
   constructor(
     private readonly fs: WorkspaceFs,
@@ -132,6 +108,9 @@ export class VaultIndex implements FileCatalog, Disposable {
     this.excludes = new Set(options.excludeFolders ?? DEFAULT_EXCLUDES);
     this.aliasOrder = options.aliasOrder ?? 'target-first';
     this.parser = options.parser ?? inlineNoteParser;
+    this.watches = new OwnFolderWatches(fs, options.maxWatchedFolders ?? DEFAULT_MAX_WATCHED_FOLDERS, options.onSkip, (uri) => {
+      void this.update(uri, undefined, true).catch(() => false);
+    });
   }
 
   /**
@@ -164,7 +143,7 @@ export class VaultIndex implements FileCatalog, Disposable {
       throw e;
     }
     await this.addFiles(uris, signal);
-    this.generation++;
+    this.catalog.filesChanged();
     this.buildMs = performance.now() - t0;
   }
 
@@ -185,9 +164,9 @@ export class VaultIndex implements FileCatalog, Disposable {
     }
     const noteFiles = files.filter((f) => noteExtensionOf(f.relPath) !== undefined);
     for (const f of files) {
-      if (noteExtensionOf(f.relPath) !== undefined || this.attachments.has(f.relPath)) continue;
+      if (noteExtensionOf(f.relPath) !== undefined || this.catalog.hasAttachment(f.relPath)) continue;
       await slice.pause(signal);
-      this.addAttachment(makeFile(f.uri, f.relPath));
+      this.catalog.addAttachment(makeFile(f.uri, f.relPath));
     }
     const concurrency = Math.max(1, this.options.readConcurrency ?? 32);
     let next = 0;
@@ -196,7 +175,7 @@ export class VaultIndex implements FileCatalog, Disposable {
         throwIfAborted(signal, 'wiki-link index build');
         const f = noteFiles[next++]!;
         try {
-          this.putNote(await this.readNote(f.uri, f.relPath));
+          this.catalog.putNote(await this.readNote(f.uri, f.relPath));
         } catch (e) {
           this.skip(f.uri, e);
         }
@@ -210,35 +189,15 @@ export class VaultIndex implements FileCatalog, Disposable {
    * root. `watch`: which of the folders walked the index watches itself, each before it is read
    * (`inside`: all but `fromUri`).
    */
-  private async walk(signal?: AbortSignal, fromUri = this.rootUri, fromRel = '', watch: 'none' | 'inside' | 'all' = 'none'): Promise<string[]> {
-    const out: string[] = [];
-    const slice = new TimeSlice();
-    const visit = async (dirUri: string, rel: string, isRoot: boolean): Promise<void> => {
-      throwIfAborted(signal, 'wiki-link index build');
-      if (watch === 'all' || (watch === 'inside' && !isRoot)) this.watchFolder(dirUri, rel);
-      let entries: ReadonlyArray<readonly [string, number]>;
-      try {
-        entries = await this.fs.readDirectory(dirUri);
-      } catch (e) {
-        if (isRoot) throw e;
-        this.problems.push({ uri: dirUri, message: errorMessage(e) });
-        return;
-      }
-      const subdirs: Array<Promise<void>> = [];
-      for (const [name, type] of entries) {
-        await slice.pause(signal);
-        const childRel = rel ? `${rel}/${name}` : name;
-        // A FIFO, device or socket named like a note is listed too: reading it is refused (the
-        // reader never blocks), and that refusal is what reports it.
-        if (type & FileType.File || (!(type & FileType.Directory) && noteExtensionOf(name) !== undefined)) out.push(joinUri(dirUri, name));
-        else if (type & FileType.Directory && !(type & FileType.SymbolicLink) && !this.isExcludedName(name)) {
-          subdirs.push(visit(joinUri(dirUri, name), childRel, false));
-        }
-      }
-      await Promise.all(subdirs);
-    };
-    await visit(fromUri, fromRel, true);
-    return out;
+  private walk(signal?: AbortSignal, fromUri = this.rootUri, fromRel = '', watch: 'none' | 'inside' | 'all' = 'none'): Promise<string[]> {
+    return walkFolder(this.fs, fromUri, fromRel, {
+      signal,
+      skipFolder: (name) => this.isExcludedName(name),
+      beforeRead: (dirUri, rel, isRoot) => {
+        if (watch === 'all' || (watch === 'inside' && !isRoot)) this.watches.watch(dirUri, rel);
+      },
+      onUnreadable: (dirUri, e) => this.problems.push({ uri: dirUri, message: errorMessage(e) }),
+    });
   }
 
   /**
@@ -292,7 +251,7 @@ export class VaultIndex implements FileCatalog, Disposable {
     if (noteExtensionOf(relPath) === undefined) {
       let folder: boolean;
       if (watched) {
-        const type = await this.typeOf(canonical);
+        const type = await fileTypeAt(this.fs, canonical);
         if (type === undefined) {
           this.removePrefix(relPath);
           return true;
@@ -300,15 +259,15 @@ export class VaultIndex implements FileCatalog, Disposable {
         folder = isRealFolder(type);
       } else {
         // A watcher can report a created folder without its files (see common/createdFolder.ts).
-        folder = mayBeFolderLoosely(relPath) && (await this.isFolder(canonical));
+        folder = mayBeFolderLoosely(relPath) && (await isFolderAt(this.fs, canonical));
       }
       if (folder) {
         await this.addFolder(canonical, relPath, watched);
         return true;
       }
-      if (!this.attachments.has(relPath)) {
-        this.addAttachment(makeFile(canonical, relPath));
-        this.generation++;
+      if (!this.catalog.hasAttachment(relPath)) {
+        this.catalog.addAttachment(makeFile(canonical, relPath));
+        this.catalog.filesChanged();
       }
       return true;
     }
@@ -317,9 +276,9 @@ export class VaultIndex implements FileCatalog, Disposable {
       note = text === undefined ? await this.readNote(canonical, relPath) : await this.makeNote(canonical, relPath, text);
     } catch (e) {
       // A folder named like a note (`garden.md`, moved in) is walked as the build walks it.
-      if (text === undefined && (await this.isFolder(canonical))) {
-        const stale = this.notes.get(relPath); // a note file it replaced
-        if (stale) this.removeNote(stale);
+      if (text === undefined && (await isFolderAt(this.fs, canonical))) {
+        const stale = this.catalog.note(relPath); // a note file it replaced
+        if (stale) this.catalog.removeNote(stale);
         await this.addFolder(canonical, relPath, watched);
         return true;
       }
@@ -328,35 +287,10 @@ export class VaultIndex implements FileCatalog, Disposable {
       this.removePrefix(relPath);
       return true;
     }
-    const isNew = !this.notes.has(relPath);
-    this.putNote(note);
-    if (isNew) this.generation++;
+    const isNew = this.catalog.note(relPath) === undefined;
+    this.catalog.putNote(note);
+    if (isNew) this.catalog.filesChanged();
     return true;
-  }
-
-  /** True when `uri` is a folder (not a symbolic link to one: the walk does not follow those either). */
-  private async isFolder(uri: string): Promise<boolean> {
-    try {
-      if (this.fs.stat) return isRealFolder((await this.fs.stat(uri)).type);
-      await this.fs.readDirectory(uri);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * The {@link FileType} bits of `uri`, or undefined when it does not exist. Without `fs.stat`,
-   * taken for a file (a note is then read, which tells; another entry is kept as an attachment).
-   */
-  private async typeOf(uri: string): Promise<number | undefined> {
-    if (!this.fs.stat) return FileType.File;
-    try {
-      return (await this.fs.stat(uri)).type;
-    } catch (e) {
-      if (isNotFoundError(e)) return undefined;
-      return FileType.Unknown;
-    }
   }
 
   /**
@@ -376,7 +310,7 @@ export class VaultIndex implements FileCatalog, Disposable {
       return;
     }
     await this.addFiles(files);
-    this.generation++;
+    this.catalog.filesChanged();
   }
 
   /**
@@ -408,12 +342,12 @@ export class VaultIndex implements FileCatalog, Disposable {
 
   /** The note at a workspace-relative path, if indexed. */
   note(relPath: string): IndexedNote | undefined {
-    return this.notes.get(relPath);
+    return this.catalog.note(relPath);
   }
 
   /** Every indexed note, in no particular order. */
   allNotes(): IterableIterator<IndexedNote> {
-    return this.notes.values();
+    return this.catalog.allNotes();
   }
 
   /** Make a note object for a document of this folder that is not in the index (e.g. in an excluded folder) without adding it. */
@@ -423,15 +357,7 @@ export class VaultIndex implements FileCatalog, Disposable {
 
   /** Resolve a link (cached until the set of files changes). Same-note links (`[[#Heading]]`) resolve to their source. */
   resolve(l: IndexedLink): Resolution {
-    if (l.cache && l.cache.generation === this.generation) return l.cache.resolution;
-    let resolution: Resolution;
-    if (l.link.target === '') {
-      resolution = { kind: 'resolved', file: l.source, candidates: [l.source], ambiguous: false, fuzzy: false, via: 'path' };
-    } else {
-      resolution = resolveTarget(l.link.target, l.source.dir, this);
-    }
-    l.cache = { generation: this.generation, resolution };
-    return resolution;
+    return this.catalog.resolve(l);
   }
 
   /**
@@ -439,65 +365,32 @@ export class VaultIndex implements FileCatalog, Disposable {
    * that resolve to the file count: no substring matches (`[[target-old]]` is not `[[target]]`).
    */
   linksTo(file: ResolvableFile): IndexedLink[] {
-    const candidates = new Set<IndexedLink>();
-    const add = (set: Set<IndexedLink> | undefined) => set?.forEach((l) => candidates.add(l));
-    add(this.linksByName.get(file.name.toLowerCase()));
-    if (file.kind === 'note') {
-      add(this.linksBySlug.get(slugify(file.name)));
-      if (/^(index|readme)$/i.test(file.name) && file.dir) add(this.linksByName.get(file.dir.slice(file.dir.lastIndexOf('/') + 1).toLowerCase()));
-      const self = this.notes.get(file.relPath);
-      self?.links.forEach((l) => {
-        if (l.link.target === '') candidates.add(l);
-      });
-    }
-    const out: IndexedLink[] = [];
-    for (const l of candidates) {
-      const r = this.resolve(l);
-      if (r.kind === 'resolved' && r.file.relPath === file.relPath) out.push(l);
-    }
-    return out;
+    return this.catalog.linksTo(file);
   }
 
   /** Links whose target is unresolved and has the same name key as `l`'s (for references on a dangling link). */
   unresolvedLinksLike(l: IndexedLink): IndexedLink[] {
-    const key = targetNameKey(l.link.target);
-    const wanted = l.link.target.trim().toLowerCase();
-    const out: IndexedLink[] = [];
-    for (const other of this.linksByName.get(key) ?? []) {
-      if (other.link.target.trim().toLowerCase() === wanted && this.resolve(other).kind === 'unresolved') out.push(other);
-    }
-    return out;
+    return this.catalog.unresolvedLinksLike(l);
   }
 
   /** Every indexed link (for tests and diagnostics). */
-  *allLinks(): IterableIterator<IndexedLink> {
-    for (const n of this.notes.values()) yield* n.links;
+  allLinks(): IterableIterator<IndexedLink> {
+    return this.catalog.allLinks();
   }
 
   /** Counts, build time and problems. */
   stats(): VaultIndexStats {
-    let links = 0;
-    for (const n of this.notes.values()) links += n.links.length;
-    return { notes: this.notes.size, attachments: this.attachments.size, links, buildMs: this.buildMs, problems: [...this.problems] };
-  }
-
-  // FileCatalog
-  byName(nameLower: string): Iterable<ResolvableFile> {
-    return this.namesLower.get(nameLower) ?? [];
-  }
-
-  bySlug(slug: string): Iterable<ResolvableFile> {
-    return this.slugs.get(slug) ?? [];
+    return { ...this.catalog.counts(), buildMs: this.buildMs, problems: [...this.problems] };
   }
 
   /** How many folders the index watches itself now (see {@link onFileChanged}). */
   get watchedFolders(): number {
-    return this.folderWatches.size;
+    return this.watches.size;
   }
 
   /** The URIs of the folders the index watches itself now (see {@link onFileChanged}). */
   watchedFolderUris(): string[] {
-    return [...this.folderWatches.keys()].map((relPath) => joinUri(this.rootUri, ...relPath.split('/')));
+    return this.watches.relPaths().map((relPath) => joinUri(this.rootUri, ...relPath.split('/')));
   }
 
   /**
@@ -512,64 +405,10 @@ export class VaultIndex implements FileCatalog, Disposable {
 
   /** Stops the index's own folder watches and starts no new ones (updates still apply). Idempotent. */
   dispose(): void {
-    this.disposed = true;
-    for (const watch of this.folderWatches.values()) watch.dispose();
-    this.folderWatches.clear();
-    this.watchedWaiting.clear();
+    this.watches.dispose();
   }
 
   // ---- internals
-
-  /** Watches the folder `uri` (at `relPath`) for {@link update}s, unless it is watched already or the limit is reached. */
-  private watchFolder(uri: string, relPath: string): void {
-    if (!this.fs.watchFolder || this.disposed || this.folderWatches.has(relPath)) return;
-    const max = this.options.maxWatchedFolders ?? DEFAULT_MAX_WATCHED_FOLDERS;
-    if (this.folderWatches.size >= max) {
-      if (!this.watchLimitTold) this.options.onSkip?.(uri, `not watched: the index already watches ${max} folders made inside created folders; notes written there later are indexed when they are opened or the window reloads`);
-      this.watchLimitTold = true;
-      return;
-    }
-    let watch: Disposable | undefined;
-    try {
-      watch = this.fs.watchFolder(uri, (name) => this.onWatchedEntry(uri, relPath, name));
-    } catch (e) {
-      this.options.onSkip?.(uri, `not watched: ${errorMessage(e)}; notes written there later are indexed when they are opened or the window reloads`);
-    }
-    if (watch) this.folderWatches.set(relPath, watch);
-  }
-
-  /**
-   * Records an entry a watch reported (constant time: a system may report 20 000 entries in one
-   * go) and drains the records in slices that yield. The folder's own event (`name` undefined: it
-   * may be deleted, moved away, or made again by then) ends its watch at once: the update looks
-   * at the path and watches the folder found there, if any, anew.
-   */
-  private onWatchedEntry(folderUri: string, folderRelPath: string, name: string | undefined): void {
-    if (this.disposed) return;
-    if (name === undefined) {
-      this.folderWatches.get(folderRelPath)?.dispose();
-      this.folderWatches.delete(folderRelPath);
-    }
-    this.watchedWaiting.set(`${folderUri}\n${name ?? ''}`, { folderUri, name });
-    if (this.drainingWatched) return;
-    this.drainingWatched = true;
-    setImmediate(() => void this.drainWatched());
-  }
-
-  /** Queues an {@link update} per recorded entry (entries recorded meanwhile too), yielding every few ms. */
-  private async drainWatched(): Promise<void> {
-    const slice = new TimeSlice();
-    try {
-      for (const [key, { folderUri, name }] of this.watchedWaiting) {
-        this.watchedWaiting.delete(key);
-        if (this.disposed) return;
-        void this.update(name === undefined ? folderUri : joinUri(folderUri, name), undefined, true).catch(() => false);
-        await slice.pause();
-      }
-    } finally {
-      this.drainingWatched = false;
-    }
-  }
 
   private enqueue<T>(op: () => Promise<T>): Promise<T> {
     const run = this.queue.then(op, op);
@@ -596,12 +435,7 @@ export class VaultIndex implements FileCatalog, Disposable {
   }
 
   private clear(): void {
-    this.notes.clear();
-    this.attachments.clear();
-    this.namesLower.clear();
-    this.slugs.clear();
-    this.linksByName.clear();
-    this.linksBySlug.clear();
+    this.catalog.clear();
     this.problems = [];
   }
 
@@ -634,83 +468,12 @@ export class VaultIndex implements FileCatalog, Disposable {
       this.skip(uri, e);
       parsed = { lineCount: 0, links: [], headings: [], blocks: [], title: undefined, frontMatter: undefined, aliases: [], ignored: [], partial: { indexedLines: 0, reason: 'parser-failed' } };
     }
-    const links: IndexedLink[] = [];
-    const note: IndexedNote = { ...file, kind: 'note', parsed, links };
-    for (const link of parsed.links) links.push({ link, source: note });
-    return note;
+    return indexedNote(file, parsed);
   }
 
-  private putNote(note: IndexedNote): void {
-    const old = this.notes.get(note.relPath);
-    if (old) this.removeNote(old);
-    this.notes.set(note.relPath, note);
-    addTo(this.namesLower, note.name.toLowerCase(), note);
-    addTo(this.slugs, slugify(note.name), note);
-    for (const l of note.links) {
-      if (l.link.target === '') continue;
-      const key = targetNameKey(l.link.target);
-      addTo(this.linksByName, key, l);
-      addTo(this.linksBySlug, slugify(key), l);
-    }
-  }
-
-  private removeNote(note: IndexedNote): void {
-    this.notes.delete(note.relPath);
-    removeFrom(this.namesLower, note.name.toLowerCase(), note);
-    removeFrom(this.slugs, slugify(note.name), note);
-    for (const l of note.links) {
-      if (l.link.target === '') continue;
-      const key = targetNameKey(l.link.target);
-      removeFrom(this.linksByName, key, l);
-      removeFrom(this.linksBySlug, slugify(key), l);
-    }
-  }
-
-  private addAttachment(file: ResolvableFile): void {
-    this.attachments.set(file.relPath, file);
-    addTo(this.namesLower, file.name.toLowerCase(), file);
-  }
-
+  /** Forgets the file at `relPath`, or every file and watched folder under the folder at `relPath`. */
   private removePrefix(relPath: string): void {
-    for (const [p, watch] of [...this.folderWatches]) {
-      if (p === relPath || p.startsWith(relPath + '/')) {
-        watch.dispose();
-        this.folderWatches.delete(p);
-      }
-    }
-    let changed = false;
-    for (const [p, note] of [...this.notes]) {
-      if (p === relPath || p.startsWith(relPath + '/')) {
-        this.removeNote(note);
-        changed = true;
-      }
-    }
-    for (const [p, file] of [...this.attachments]) {
-      if (p === relPath || p.startsWith(relPath + '/')) {
-        this.attachments.delete(p);
-        removeFrom(this.namesLower, file.name.toLowerCase(), file);
-        changed = true;
-      }
-    }
-    if (changed) this.generation++;
+    this.watches.stopUnder(relPath);
+    this.catalog.removeUnder(relPath);
   }
 }
-
-/** A folder, not a symbolic link to one (the walk does not follow those). */
-function isRealFolder(type: number): boolean {
-  return (type & FileType.Directory) !== 0 && (type & FileType.SymbolicLink) === 0;
-}
-
-function addTo<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
-  let s = m.get(k);
-  if (!s) m.set(k, (s = new Set()));
-  s.add(v);
-}
-
-function removeFrom<K, V>(m: Map<K, Set<V>>, k: K, v: V): void {
-  const s = m.get(k);
-  if (!s) return;
-  s.delete(v);
-  if (s.size === 0) m.delete(k);
-}
-

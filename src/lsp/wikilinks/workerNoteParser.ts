@@ -16,7 +16,7 @@
 import { ResourceLimits, Worker } from 'node:worker_threads';
 import type { Disposable } from '../../common/disposable';
 import { NoteFile, NoteParseOptions, NoteParser, NoteReadError, NoteSource } from './noteParser';
-import type { ParsedNote } from './parse';
+import type { ParsedNote } from './parsedNote';
 import { PieceSink, WorkerReply, WorkerRequest } from './notePieces';
 
 /** Options of a {@link WorkerNoteParser}. */

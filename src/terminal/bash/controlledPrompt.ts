@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { CONTINUATION_TEXT, MARKER_OSC, PROMPT_TEXT } from '../readiness/markers';
 import { TRAPS_FILE } from '../readiness/shellTraps';
 import { shellNamesReport } from '../readiness/shellNames';
+import { bashPromptHooksReport } from '../readiness/promptHooks';
 import { CLOSE_INHERITED_FDS, START_FOLDER_MOVED, bashVersionCheck, shellQuote, type StartupRcOptions } from '../session/startupRc';
 
 /**
@@ -45,8 +46,14 @@ import { CLOSE_INHERITED_FDS, START_FOLDER_MOVED, bashVersionCheck, shellQuote, 
  * - What a command may change that would make the next send do something else is put back at every
  *   prompt by `__dsh_prompt`: history expansion off (`set -H` turns it on), and the paste brackets
  *   and kill-line key bound as above in every keymap (a `bind -x` or macro on the kill-line key would
- *   run before the text). A PROMPT_COMMAND entry added after ours runs after that, and a function
- *   named `builtin` answers its calls: neither is prevented.
+ *   run before the text). The values it sets them from (`__dsh_ps0`, `__dsh_ps1`, `__dsh_ps2`), the
+ *   nonce and the prompt's own functions are read-only, and the prompt's code calls every builtin
+ *   through `builtin` and its functions with a leading backslash: no command can make it run other
+ *   code by redefining them or by an alias or a function named `export`, `return` or `[`.
+ * - What cannot be prevented is named: the report lists every PROMPT_COMMAND entry but DSH Bridge's
+ *   own and a PS0, PS1 or PS2 not the controlled prompt's (promptHooks.ts), which a confirmation
+ *   shows as it shows traps; a function named `builtin`, which would answer the prompt's and the
+ *   report's calls, empties the report, which then reads as unknown (shellTraps.ts `standIn`).
  */
 /**
  * What every send relies on in readline, bound again at every prompt by `__dsh_prompt` (a command
@@ -93,23 +100,27 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   // - Elsewhere (bash whose subshells print none of the shell's traps),
   //   `\builtin trap -p`: a function named builtin can silence it there.
   // Before the traps, the aliases and functions the shell defines (shellNames.ts), in the same write.
-  const reportWith = (entries: string) => `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; ${shellNamesReport()}; ${entries}; } 2>/dev/null >|${traps}`;
-  const subshellEntries = `( POSIXLY_CORRECT=y; [[ -o posix ]] && ! ( trap() { :; } ) && \\trap -p ) || >|${traps}`;
+  // Whether no function is named `name`, as the special builtin `export` says (1: "not a
+  // function"; 127, export disabled and nothing answering, is no answer). Not held against: a
+  // function named export standing in for its disabled builtin answers this itself.
+  const noFunction = (name: string) => `{ \\export -fn ${name}; [[ $? == 1 ]]; }`;
+  // The hooks section (promptHooks.ts) closes the names section, before its delimiter.
+  const reportWith = (entries: string) =>
+    `{ \\builtin printf '%s\\n' "\${__dsh_seq:-0}"; ${shellNamesReport(bashPromptHooksReport())}; ${entries}; } 2>/dev/null >|${traps}`;
+  // A function named builtin answers every `\builtin` of the prompt's code and of the report
+  // before it (the names, the hooks): with one the file is emptied, the report unknown.
+  const subshellEntries = `( POSIXLY_CORRECT=y; [[ -o posix ]] && ! ( trap() { :; } ) && ${noFunction('builtin')} && \\trap -p ) || >|${traps}`;
   // Whether a variable the report assigns holds a value or an attribute or names another variable
   // (checked after whatever ran before it): a read-only one would end the report at the assignment
   // (after its first line, so it would read "no trap"), an integer or a name reference to a
   // variable never empty (RANDOM) would pass a program or nothing for the trap builtin. The
   // report then comes from the subshell. `${v[@]@a}` is read even under `set -u`.
   const taken = (v: string) => `[[ -v ${v} || -R ${v} || -n \${${v}[@]@a} ]]`;
-  // Whether no function is named `name`, as the special builtin `export` says (1: "not a
-  // function"; 127, export disabled and nothing answering, is no answer). Not held against: a
-  // function named export standing in for its disabled builtin answers this itself.
-  const noFunction = (name: string) => `{ \\export -fn ${name}; [[ $? == 1 ]]; }`;
   // In POSIX mode. Nothing runs after `trap -p` but `unset` and `set` (whatever ran after could set
   // the trap again): with a function named either (the builtin disabled, so the function answers)
   // the traps are unknown.
   const posixEntries = [
-    `if ${noFunction('set')} && ${noFunction('unset')}; then`,
+    `if ${noFunction('set')} && ${noFunction('unset')} && ${noFunction('builtin')}; then`,
     `if ! ${taken('__dsh_sb')} && ${noFunction('trap')}; then __dsh_sb=; __dsh_sb=y \\trap -p; [[ -n $__dsh_sb ]] || >|${traps}; \\unset __dsh_sb; else ${subshellEntries}; fi`,
     `else >|${traps}; fi`,
   ].join(' ');
@@ -133,7 +144,7 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
   const posixWorks = `[[ "$( trap ': dsh' USR2; ( POSIXLY_CORRECT=y; ( trap() { :; } ) || \\trap -p USR2 ) 2>/dev/null )" == *"': dsh'"* ]] && ( POSIXLY_CORRECT=y; __dsh_sb=; __dsh_sb=y \\trap -p >/dev/null; [[ -n $__dsh_sb ]] ) 2>/dev/null && ( declare -i __dsh_sb; declare -n __dsh_r=__dsh_sb; [[ -R __dsh_r && ! -v __dsh_sb && \${__dsh_sb[@]@a} == i ]] ) 2>/dev/null`;
   // Under `set -x` bash traces each command of PROMPT_COMMAND to stderr: the prompt's own code
   // runs with stderr on /dev/null, so none of it shows in the terminal's output.
-  const prompt = '{ __dsh_prompt; } 2>/dev/null';
+  const prompt = '{ \\__dsh_prompt; } 2>/dev/null';
   const privateTmux = shellQuote(startup.privateTmuxTmpdir);
   const restoreTmux =
     startup.userTmuxTmpdir === undefined ? 'unset TMUX_TMPDIR' : `export TMUX_TMPDIR=${shellQuote(startup.userTmuxTmpdir)}`;
@@ -154,7 +165,7 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     '[ -r "$HOME/.bashrc" ] && . "$HOME/.bashrc"',
     '__dsh_startup done',
     'unset -f __dsh_startup',
-    `__dsh_tmux() { [ "\${TMUX_TMPDIR-}" = ${privateTmux} ] && ${restoreTmux}; return 0; }`,
+    `__dsh_tmux() { [[ "\${TMUX_TMPDIR-}" == ${privateTmux} ]] && builtin ${restoreTmux}; builtin return 0; }`,
     ...(startup.keepHistoryFile ? [] : ['unset HISTFILE']),
     "bind 'set enable-bracketed-paste off' 2>/dev/null",
     "bind 'set enable-active-region off' 2>/dev/null",
@@ -174,25 +185,37 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     'set +H',
     'shopt -s promptvars',
     `__dsh_n=(${nonce})`,
+    'readonly __dsh_n',
     '__dsh_seq=0',
     '__dsh_le=e',
-    `__dsh_ps1='\\[${m}P;$?;$((__dsh_seq=\${__dsh_seq:-0}+1));\${__dsh_le:-e}\\a\\]${PROMPT_TEXT}'`,
-    `__dsh_ps0='${m}S;\${__dsh_seq:-0}\\a'`,
-    `__dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
-    `__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; builtin set +H; ${SEND_KEYS_BINDINGS} builtin shopt -s promptvars; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; export -n PS0 PS1 PS2 __dsh_ps0 __dsh_ps1 __dsh_ps2 __dsh_seq __dsh_le __dsh_n 2>/dev/null; if [ -n "\${__dsh_tmux_due-}" ]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi; return 0; }`,
+    // Read-only, as the functions below: a command cannot add code that runs at every prompt to
+    // what \`__dsh_prompt\` sets. The number is counted from its digits only: an arithmetic
+    // expansion of a value such as \`a[$(cmd)]\` would run cmd at the next prompt.
+    `readonly __dsh_ps1='\\[${m}P;$?;$((__dsh_seq=10#0\${__dsh_seq//[^0-9]/}+1));\${__dsh_le:-e}\\a\\]${PROMPT_TEXT}'`,
+    `readonly __dsh_ps0='${m}S;\${__dsh_seq:-0}\\a'`,
+    `readonly __dsh_ps2='\\[${m}C\\a\\]${CONTINUATION_TEXT}'`,
+    `__dsh_prompt() { case :$SHELLOPTS: in *:emacs:*|*:vi:*) __dsh_le=e ;; *) __dsh_le=n ;; esac; builtin set +H; ${SEND_KEYS_BINDINGS} builtin shopt -s promptvars; PS1=$__dsh_ps1; PS0=$__dsh_ps0; PS2=$__dsh_ps2; builtin export -n PS0 PS1 PS2 __dsh_ps0 __dsh_ps1 __dsh_ps2 __dsh_seq __dsh_le __dsh_n 2>/dev/null; if [[ -n "\${__dsh_tmux_due-}" ]]; then builtin unset __dsh_tmux_due; \\__dsh_tmux; fi; builtin return 0; }`,
     // Every shopt option's name (`compgen -A shopt`), read once; `__dsh_optsave` keeps in
     // `__dsh_bo` those set now, `__dsh_opts` puts every option back as it was then. BASHOPTS
     // cannot serve: entering POSIX mode changes options without updating it.
     'builtin mapfile -t __dsh_shopts < <(builtin compgen -A shopt) 2>/dev/null',
-    '__dsh_optsave() { builtin local o; __dsh_bo=:; for o in "${__dsh_shopts[@]}"; do builtin shopt -q "$o" && __dsh_bo+="$o:"; done; return 0; }',
-    '__dsh_opts() { builtin local o; for o in "${__dsh_shopts[@]}"; do if [[ $__dsh_bo == *:"$o":* ]]; then builtin shopt -q "$o" || builtin shopt -s "$o"; else builtin shopt -q "$o" && builtin shopt -u "$o"; fi; done; return 0; }',
+    'readonly __dsh_shopts',
+    '__dsh_optsave() { builtin local o; __dsh_bo=:; for o in "${__dsh_shopts[@]}"; do builtin shopt -q "$o" && __dsh_bo+="$o:"; done; builtin return 0; }',
+    '__dsh_opts() { builtin local o; for o in "${__dsh_shopts[@]}"; do if [[ $__dsh_bo == *:"$o":* ]]; then builtin shopt -q "$o" || builtin shopt -s "$o"; else builtin shopt -q "$o" && builtin shopt -u "$o"; fi; done; builtin return 0; }',
     `if ${posixWorks}; then __dsh_rp=${shellQuote(posixReport)}; else __dsh_rp=${shellQuote(plainReport)}; fi`,
+    // DSH Bridge's one PROMPT_COMMAND entry, the prompt then the report, kept read-only: the
+    // report names every other entry (promptHooks.ts) by cutting this one from the end of each.
+    `readonly __dsh_pe=${shellQuote(`${prompt}; `)}"$__dsh_rp"`,
+    // The entries the startup files left, which the report tells apart from those added later.
+    'readonly -a __dsh_pc0=("${PROMPT_COMMAND[@]}")',
     'if [ "${BASH_VERSINFO[0]}" -gt 5 ] || { [ "${BASH_VERSINFO[0]}" -eq 5 ] && [ "${BASH_VERSINFO[1]}" -ge 1 ]; }; then',
-    `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" ${shellQuote(prompt)} "$__dsh_rp")`,
+    `  PROMPT_COMMAND=("\${PROMPT_COMMAND[@]}" "$__dsh_pe")`,
     'else',
-    `  PROMPT_COMMAND="\${PROMPT_COMMAND:+$PROMPT_COMMAND;}"${shellQuote(`${prompt};`)}"$__dsh_rp"`,
+    `  PROMPT_COMMAND="\${PROMPT_COMMAND:+$PROMPT_COMMAND;}$__dsh_pe"`,
     'fi',
     'unset __dsh_rp',
+    // No command can redefine or unset the functions the prompt and the report call.
+    'readonly -f __dsh_prompt __dsh_tmux __dsh_optsave __dsh_opts',
     '__dsh_prompt',
     '__dsh_tmux_due=1',
     '',

@@ -14,10 +14,10 @@
  */
 import * as os from 'node:os';
 import { quoteInput } from '../../common/quoteInput';
-import { integerProblem } from '../../common/integerInput';
+import { checkInteger } from '../../common/integerInput';
 import { CommandEvent, CommandOrigin, CommandRecord, CommandState, HistoryPage, HistoryRequest } from './commandRecord';
 import { boundCommand, echoedCommandLine } from './commandLine';
-import { TerminalError } from '../errors';
+import { invalidArgument, TerminalError } from '../errors';
 import { CONTINUATION_TEXT, type MarkerEvent } from '../readiness/markers';
 import type { Scrollback, ScrollbackPosition } from '../output/scrollback';
 
@@ -222,9 +222,8 @@ export class CommandHistory {
    * @throws TerminalError INVALID_ARGUMENT for a bad offset, count, failed or contains.
    */
   page(request: HistoryRequest = {}): HistoryPage {
-    const offset = integer(request.offset, 'offset', 0, 0);
-    const count = integer(request.count, 'count', 1, DEFAULT_HISTORY_PAGE);
-    if (count > MAX_HISTORY_PAGE) throw new TerminalError('INVALID_ARGUMENT', `count must be at most ${MAX_HISTORY_PAGE} (got ${count})`);
+    const offset = checkInteger(request.offset, 'offset', { min: 0 }, invalidArgument, 0);
+    const count = checkInteger(request.count, 'count', { min: 1, max: MAX_HISTORY_PAGE }, invalidArgument, DEFAULT_HISTORY_PAGE);
     if (request.failed !== undefined && typeof request.failed !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `failed must be true or false (got ${quoteInput(request.failed)})`);
     if (request.contains !== undefined && (typeof request.contains !== 'string' || !request.contains)) {
       throw new TerminalError('INVALID_ARGUMENT', `contains must be a non-empty string: text the command line contains (got ${quoteInput(request.contains)})`);
@@ -364,9 +363,7 @@ export class CommandHistory {
   }
 
   private entry(index: number): Entry {
-    if (typeof index !== 'number' || !Number.isInteger(index) || index < 1) {
-      throw new TerminalError('INVALID_ARGUMENT', `command must be a command index, an integer ≥ 1 from dsh_terminal_history or a send's result (got ${quoteInput(index)})`);
-    }
+    checkInteger(index, 'command', { min: 1, note: "a command index from dsh_terminal_history or a send's result" }, invalidArgument);
     const oldest = this.entries[0]?.index;
     const found = oldest === undefined ? undefined : this.entries[index - oldest];
     if (!found) {
@@ -419,13 +416,6 @@ export class CommandHistory {
     if (e.cwdEnd !== undefined) record.cwdEnd = e.cwdEnd;
     return record;
   }
-}
-
-function integer(value: unknown, name: string, min: number, fallback: number): number {
-  if (value === undefined || value === null) return fallback;
-  const problem = integerProblem(value, name, min);
-  if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
-  return value as number;
 }
 
 /** `text` without the last `bytes` UTF-8 bytes of its last line (the whole line at most). */

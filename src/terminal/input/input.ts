@@ -77,6 +77,11 @@ export function codePointName(codePoint: number): string {
   return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/** Whether `codePoint` is a control character: C0 (U+0000–U+001F, newline and tab among them), DEL or C1 (U+007F–U+009F). */
+export function isControlCode(codePoint: number): boolean {
+  return codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f);
+}
+
 /** What a control character is, for error messages: its key where a key types it. */
 function controlName(cp: number): string {
   if (cp === 0x1b) return 'a control character (Escape)';
@@ -114,7 +119,7 @@ export function firstBadCharacter(text: string, allowLineBreaks: boolean, shownO
       return { index: i, codePoint: unit, what: unit === 0x0a ? 'a line break' : 'a tab' };
     }
     if (unit === 0x0d && allowLineBreaks && text.charCodeAt(i + 1) === 0x0a) continue;
-    if (unit < 0x20 || (unit >= 0x7f && unit <= 0x9f)) return { index: i, codePoint: unit, what: controlName(unit) };
+    if (isControlCode(unit)) return { index: i, codePoint: unit, what: controlName(unit) };
     if (BIDI_CONTROLS.includes(unit)) return { index: i, codePoint: unit, what: 'a bidirectional control character, which makes text display in an order other than the one it is typed in' };
     if (shownOnly && unit >= 0xa0 && (unit === NOTATION_OPEN || isInvisible(unit))) return { index: i, codePoint: unit, what: 'an invisible character' };
   }
@@ -271,6 +276,9 @@ export function keyNamesSummary(): string {
 
 /** How to press keys instead of typing controls, appended to text errors. */
 export const KEYS_HINT = 'To press keys, send them by name in `keys` instead of `input`, e.g. keys ["Ctrl-C"] or ["q"]';
+
+/** How to press keys instead of a control in dsh_run's command: dsh_run types text only. */
+export const RUN_KEYS_HINT = 'To press keys (Ctrl-C, arrows, Ctrl-D), use dsh_terminal_send with keys on the session id dsh_run returned';
 
 /**
  * Validates key names and returns them canonical (`ctrl+c` → `Ctrl-C`, `esc` → `Escape`). A name

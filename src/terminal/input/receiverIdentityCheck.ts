@@ -3,6 +3,7 @@
  * signal's `expect`): what `confirmedIdentity(sendTarget(...))` returns, or nothing.
  */
 import { quoteInput } from '../../common/quoteInput';
+import { isIntegerIn } from '../../common/integerInput';
 import { TerminalError } from '../errors';
 import type { ReceiverIdentity } from '../types';
 
@@ -30,14 +31,13 @@ export function checkReceiverIdentity(value: unknown, field: string): asserts va
   if (!isObject(value)) return refuse(field, value);
   if (typeof value.kind !== 'string' || !RECEIVER_KINDS.includes(value.kind)) refuse(`${field}.kind`, value.kind);
   const group = value.processGroup;
-  if (group !== undefined && (typeof group !== 'number' || !Number.isInteger(group) || group < 1)) refuse(`${field}.processGroup`, group);
+  if (group !== undefined && !isIntegerIn(group, 1)) refuse(`${field}.processGroup`, group);
   const stated = value.process;
   if (stated !== undefined) {
     if (!isObject(stated)) return refuse(`${field}.process`, stated);
-    const integer = (v: unknown, min: number) => typeof v === 'number' && Number.isInteger(v) && v >= min;
-    if (!integer(stated.pid, 1)) refuse(`${field}.process.pid`, stated.pid);
-    if (!integer(stated.startTime, 0)) refuse(`${field}.process.startTime`, stated.startTime);
-    for (const key of ['dev', 'ino'] as const) if (stated[key] !== undefined && !integer(stated[key], 0)) refuse(`${field}.process.${key}`, stated[key]);
+    if (!isIntegerIn(stated.pid, 1)) refuse(`${field}.process.pid`, stated.pid);
+    if (!isIntegerIn(stated.startTime, 0)) refuse(`${field}.process.startTime`, stated.startTime);
+    for (const key of ['dev', 'ino'] as const) if (stated[key] !== undefined && !isIntegerIn(stated[key], 0)) refuse(`${field}.process.${key}`, stated[key]);
   }
   const place = value.place;
   if (place === undefined) return;

@@ -5,7 +5,8 @@
 import { errorMessage } from '../../common/errorMessage';
 import { PATH_QUOTE_UNITS, quoteInput } from '../../common/quoteInput';
 import { MAX_TIMER_MS } from '../config';
-import { TerminalError } from '../errors';
+import { invalidArgument, TerminalError } from '../errors';
+import { checkInteger, isIntegerIn } from '../../common/integerInput';
 import { MAX_INPUT_BYTES, SendInput, keyBytes } from './input';
 import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from '../readiness/markers';
 import type { ShellTraps } from '../readiness/shellTraps';
@@ -43,10 +44,9 @@ export function checkNotCancelled(signal: AbortSignal | undefined, kind: 'send' 
  * @throws TerminalError INVALID_ARGUMENT unless an integer from 1 to MAX_TIMER_MS (`given` is shown).
  */
 export function checkTimeout(timeoutMs: number, given: unknown): number {
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMER_MS) {
-    throw new TerminalError('INVALID_ARGUMENT', `timeoutMs must be an integer of milliseconds from 1 to ${MAX_TIMER_MS} (got ${quoteInput(given)})`);
-  }
-  return timeoutMs;
+  // The value in force is checked; the message quotes what the caller sent (the same value when it sent one).
+  if (isIntegerIn(timeoutMs, 1, MAX_TIMER_MS)) return timeoutMs;
+  return checkInteger(given ?? timeoutMs, 'timeoutMs', { min: 1, max: MAX_TIMER_MS, note: 'in milliseconds' }, invalidArgument);
 }
 
 /** The refusal of a send while the shell has not read the previous input (no prompt since it was typed). */
@@ -179,7 +179,7 @@ function sameTraps(a: ShellTraps, b: ShellTraps): boolean {
 
 function trapsName(t: ShellTraps): string {
   if (t.kind === 'none') return 'no trap in the shell';
-  if (t.kind === 'unknown') return 'that the shell no longer reports its traps';
+  if (t.kind === 'unknown') return 'that the shell no longer reports its traps and prompt hooks';
   return `the traps ${quoteInput(t.text, 400)}`;
 }
 

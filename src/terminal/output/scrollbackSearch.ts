@@ -7,9 +7,10 @@
  * note, and the extension host's thread is never held by it.
  */
 import { quoteInput } from '../../common/quoteInput';
-import { integerProblem } from '../../common/integerInput';
+import { checkInteger } from '../../common/integerInput';
+import { errorMessage } from '../../common/errorMessage';
 import type { CommandHistory } from '../history/commandHistory';
-import { TerminalError } from '../errors';
+import { invalidArgument, TerminalError } from '../errors';
 import type { Scrollback } from './scrollback';
 import { pageBufferLease, searchInWorker } from './searchWorker';
 import { WITHHELD_NOTICE } from '../secrets/secretRedactor';
@@ -102,10 +103,10 @@ export interface SearchResult {
  */
 export async function searchScrollback(scrollback: Scrollback, history: CommandHistory, request: SearchRequest, redact: (texts: string[]) => Promise<string[]>): Promise<SearchResult> {
   const pattern = checkPattern(request);
-  const context = intField(request.context, 'context', 0, MAX_SEARCH_CONTEXT, 0);
-  const maxMatches = intField(request.maxMatches, 'maxMatches', 1, MAX_SEARCH_MATCHES, DEFAULT_SEARCH_MATCHES);
-  const offset = intField(request.offset, 'offset', 0, Number.MAX_SAFE_INTEGER, 0);
-  const timeoutMs = intField(request.timeoutMs, 'timeoutMs', 1, MAX_SEARCH_MS, DEFAULT_SEARCH_MS);
+  const context = checkInteger(request.context, 'context', { min: 0, max: MAX_SEARCH_CONTEXT }, invalidArgument, 0);
+  const maxMatches = checkInteger(request.maxMatches, 'maxMatches', { min: 1, max: MAX_SEARCH_MATCHES }, invalidArgument, DEFAULT_SEARCH_MATCHES);
+  const offset = checkInteger(request.offset, 'offset', { min: 0 }, invalidArgument, 0);
+  const timeoutMs = checkInteger(request.timeoutMs, 'timeoutMs', { min: 1, max: MAX_SEARCH_MS, note: 'in milliseconds' }, invalidArgument, DEFAULT_SEARCH_MS);
   // The range, in the scrollback's newest-first lines: `base` back from the newest, `total` lines.
   let base = 0;
   let total = scrollback.totalLines;
@@ -146,7 +147,7 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
       timeoutMs,
     );
   } catch (error) {
-    throw new Error(`the search failed: ${(error as Error).message}`, { cause: error });
+    throw new Error(`the search failed: ${errorMessage(error)}`, { cause: error });
   } finally {
     lease.release();
   }
@@ -212,17 +213,10 @@ function checkPattern(request: SearchRequest): string {
     try {
       new RegExp(pattern, request.ignoreCase ? 'i' : '');
     } catch (error) {
-      throw new TerminalError('INVALID_ARGUMENT', `search is not a valid JavaScript regular expression: ${(error as Error).message}. Without regex: true it is matched as literal text`);
+      throw new TerminalError('INVALID_ARGUMENT', `search is not a valid JavaScript regular expression: ${errorMessage(error)}. Without regex: true it is matched as literal text`);
     }
   }
   return pattern;
-}
-
-function intField(value: unknown, name: string, min: number, max: number, fallback: number): number {
-  if (value === undefined || value === null) return fallback;
-  const problem = integerProblem(value, name, min, max);
-  if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
-  return value as number;
 }
 
 /**

@@ -29,6 +29,7 @@
  */
 import type { Terminal } from '@xterm/headless';
 import { scrollRegion } from './skipAhead';
+import { checkInteger } from '../../common/integerInput';
 
 /** Most UTF-16 units held: past it, held text that cannot be shortened is given back to be parsed. */
 export const MAX_HELD_UNITS = 1024 * 1024;
@@ -98,9 +99,7 @@ export class HeldLines {
   /** The emulator's new size; give it {@link take}'s text before it resizes. @throws RangeError as the constructor */
   resize(geometry: HeldGeometry): void {
     const { cols, rows, scrollback } = geometry;
-    if (![cols, rows].every((n) => Number.isInteger(n) && n >= 1) || !(Number.isInteger(scrollback) && scrollback >= 0)) {
-      throw new RangeError(`an emulator's size must be whole numbers, cols and rows at least 1 and scrollback at least 0; got ${cols} x ${rows}, ${scrollback}`);
-    }
+    for (const [name, n, min] of [['cols', cols, 1], ['rows', rows, 1], ['scrollback', scrollback, 0]] as const) checkInteger(n, name, { min, note: "part of an emulator's size" }, (m) => new RangeError(m));
     this.cols = cols;
     this.keep = rowsToKeep(rows, scrollback);
   }

@@ -6,6 +6,7 @@
  * a time bound (untilMatchThread.ts): a pattern that backtracks without bound never holds the
  * calling thread, and is stopped with an error saying so.
  */
+import { errorMessage } from '../../common/errorMessage';
 import { TerminalError } from '../errors';
 import { tailByBytes } from '../output/byteTail';
 import { UNTIL_MATCH_MS, matchInWorker } from './untilMatchThread';
@@ -64,7 +65,7 @@ export function compileUntil(pattern: unknown): RegExp {
   try {
     return new RegExp(pattern, 'm');
   } catch (error) {
-    throw new TerminalError('INVALID_ARGUMENT', `until is not a valid JavaScript regular expression: ${(error as Error).message}. Escape special characters such as ( ) [ ] . * + ? with a backslash`);
+    throw new TerminalError('INVALID_ARGUMENT', `until is not a valid JavaScript regular expression: ${errorMessage(error)}. Escape special characters such as ( ) [ ] . * + ? with a backslash`);
   }
 }
 

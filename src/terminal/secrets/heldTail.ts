@@ -10,6 +10,8 @@
 export const HELD_RUN_UNITS = 6;
 /** Characters a secret is made of. */
 const TOKEN_CHAR = /[A-Za-z0-9+/=_\-.~]/;
+/** The run of token characters a text starts with (maybe empty). */
+const LEADING_RUN = /^[A-Za-z0-9+/=_\-.~]*/;
 /** Widths at which programs wrap long text: a last line this wide may go on in the next piece. */
 const WRAP_WIDTHS = new Set([76, 80]);
 
@@ -22,9 +24,9 @@ export const CUT_HEAD = '…';
  * a secret: replaced by CUT_HEAD. Unchanged when it starts otherwise.
  */
 export function withoutCutHead(text: string): string {
-  let end = 0;
-  while (end < text.length && TOKEN_CHAR.test(text[end]!)) end++;
-  const run = text.slice(0, end);
+  // One native match, not a test per character: a viewport may be one run of 256 KiB.
+  const run = LEADING_RUN.exec(text)![0];
+  const end = run.length;
   // Secrets mix letters and digits; a cut number or word is left as it is.
   return end >= HELD_RUN_UNITS && /[A-Za-z]/.test(run) && /[0-9]/.test(run) ? CUT_HEAD + text.slice(end) : text;
 }
@@ -42,9 +44,11 @@ export const HELD_LINE_UNITS = 4096;
 export function unfinishedTail(text: string, holdLine = false): number {
   let cut = text.length;
   const lineStart = text.lastIndexOf('\n') + 1;
-  // The trailing run, scanned back from the end (a regular expression anchored at `$` would try every start).
+  // The trailing run, scanned back from the end (a regular expression anchored at `$` would try
+  // every start), no further than a run that is held: a longer one is not.
   let runStart = text.length;
-  while (runStart > 0 && TOKEN_CHAR.test(text[runStart - 1]!)) runStart--;
+  const runLimit = Math.max(0, text.length - HELD_LINE_UNITS - 1);
+  while (runStart > runLimit && TOKEN_CHAR.test(text[runStart - 1]!)) runStart--;
   if (holdLine && lineStart < text.length && text.length - lineStart <= HELD_LINE_UNITS) cut = lineStart;
   else if (text.length - runStart >= HELD_RUN_UNITS && text.length - runStart <= HELD_LINE_UNITS) cut = runStart;
   if (cut > 0 && text[cut - 1] === '\n') {

@@ -40,31 +40,41 @@ const TOKEN_CHAR = /[A-Za-z0-9+/=_\-.~]/;
 /** Widths at which programs and terminals wrap long text (besides the terminal's own). */
 const WRAP_WIDTHS = [80, 76];
 
+/** One escape sequence at the `lastIndex` an ESC is at (the alternatives of ESCAPES but CR). */
+const ESCAPE_AT = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]?/y;
+
 /**
  * The text as the rules read it (see the module comment) and, for each of its UTF-16 code units,
- * the offset of that unit in `text`.
+ * the offset of that unit in `text`. Linear: one pass over `text` leaves escapes and CRs out, one
+ * over the lines joins wrapped ones; kept text is copied in slices, the offsets in blocks.
  */
 function readableText(text: string, columns: number | undefined): { scan: string; at: Int32Array } {
   // Escapes and CR out: `plain` with plainAt[i] = offset in text.
   const plainAt = new Int32Array(text.length + 1);
-  let plain = '';
+  const parts: string[] = [];
   let n = 0;
   let from = 0;
-  ESCAPES.lastIndex = 0;
-  const keep = (to: number) => {
-    for (let i = from; i < to; i++) plainAt[n++] = i;
-    plain += text.slice(from, to);
-  };
-  for (let m = ESCAPES.exec(text); m; m = ESCAPES.exec(text)) {
-    keep(m.index);
-    from = m.index + m[0].length;
-    if (m[0].length === 0) ESCAPES.lastIndex++;
+  for (let i = 0; i < text.length; ) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x1b && c !== 0x0d) {
+      plainAt[n++] = i++;
+      continue;
+    }
+    if (i > from) parts.push(text.slice(from, i));
+    let length = 1;
+    if (c === 0x1b) {
+      ESCAPE_AT.lastIndex = i;
+      length = Math.max(1, ESCAPE_AT.exec(text)?.[0].length ?? 1);
+    }
+    i += length;
+    from = i;
   }
-  keep(text.length);
+  if (text.length > from) parts.push(text.slice(from));
+  const plain = parts.length === 1 ? parts[0]! : parts.join('');
   // Wrapped lines joined: a newline after a line exactly as wide as a wrap width, between two visible characters.
   const widths = new Set(columns ? [columns, ...WRAP_WIDTHS] : WRAP_WIDTHS);
   const at = new Int32Array(n + 1);
-  let scan = '';
+  const scanParts: string[] = [];
   let m = 0;
   let lineStart = 0;
   let copied = 0;
@@ -72,16 +82,18 @@ function readableText(text: string, columns: number | undefined): { scan: string
     const width = i - lineStart;
     const joined = widths.has(width) && i > lineStart && i + 1 < plain.length && !/\s/.test(plain[i - 1]!) && !/\s/.test(plain[i + 1]!);
     if (joined) {
-      for (let k = copied; k < i; k++) at[m++] = plainAt[k]!;
-      scan += plain.slice(copied, i);
+      at.set(plainAt.subarray(copied, i), m);
+      m += i - copied;
+      scanParts.push(plain.slice(copied, i));
       copied = i + 1;
     }
     lineStart = i + 1;
   }
-  for (let k = copied; k < n; k++) at[m++] = plainAt[k]!;
-  scan += plain.slice(copied);
+  at.set(plainAt.subarray(copied, n), m);
+  m += n - copied;
+  scanParts.push(plain.slice(copied));
   at[m] = text.length;
-  return { scan, at };
+  return { scan: scanParts.length === 1 ? scanParts[0]! : scanParts.join(''), at };
 }
 
 /**

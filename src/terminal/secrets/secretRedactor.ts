@@ -40,6 +40,8 @@ export interface RedactionSettings {
 export const SYNC_MAX_UNITS = 4096;
 /** Longest a redaction job may run in its worker (ms) before its text is withheld. */
 export const REDACT_BOUND_MS = 3000;
+/** What a worker redacts to warm up: a line that runs the rules' common paths (a secret-named variable, a URL). */
+const WARM_UP_TEXT = 'export API_TOKEN=warm-up-0000 https://user:warm-up@example.com\n';
 /** Replaces a text whose redaction could not finish: its first line; the text's other lines are kept empty. */
 export const WITHHELD_NOTICE = '⟪withheld: checking this output for secrets did not finish in time; it may hold secrets and is not shown to the agent⟫';
 
@@ -62,6 +64,8 @@ export function redactShortText(text: string): string {
 /** See the module comment. */
 export class SecretRedactor {
   private readonly workers: BoundedWorkers | undefined;
+  /** The warm-up job (see warm), once posted. */
+  private warming: Promise<void> | undefined;
 
   /**
    * @param entry absolute path of the bundle of redactionWorker.ts (`dist/redactionWorker.js`);
@@ -76,6 +80,18 @@ export class SecretRedactor {
     private readonly boundMs = REDACT_BOUND_MS,
   ) {
     this.workers = entry === undefined ? undefined : new BoundedWorkers(`const __redaction = require(${JSON.stringify(entry)});\nfunction run(job, post) { __redaction.run(job, post); }`);
+  }
+
+  /**
+   * Starts a worker and has it redact a line, when redaction is on and no worker was started yet:
+   * loading the rules and compiling their regular expressions takes a worker 100–250 ms (2-core
+   * machine), which the first long text (a send's viewport) would otherwise wait for. A job posted
+   * meanwhile waits for it and takes that worker. Never throws; a failure shows in the first job.
+   */
+  warm(): void {
+    if (this.warming || !this.workers || !this.settings().enabled) return;
+    const job: RedactionJob = { texts: [WARM_UP_TEXT], patterns: [] };
+    this.warming = this.workers.run<RedactionReply, void>(job, [], () => ({ done: undefined }), this.boundMs, () => undefined).catch(() => undefined);
   }
 
   /** Whether redaction is on now. */
@@ -99,6 +115,8 @@ export class SecretRedactor {
       runOnThisThread(job, (r) => (reply = r));
       return reply!.texts;
     }
+    // The worker warming up is the one this job takes (a second would load the rules again).
+    await this.warming;
     try {
       return await this.workers.run<RedactionReply, string[]>(job, [], (reply) => ({ done: reply.texts }), this.boundMs, () => {
         this.log?.warn(`secret redaction of ${texts.length} texts (${texts.reduce((n, t) => n + t.length, 0)} code units) ran past ${this.boundMs} ms; withheld`);

@@ -175,6 +175,8 @@ export class PtyShellBackend implements TerminalBackend {
       throw new TerminalError('SPAWN_FAILED', `could not start ${shell}: ${errorMessage(error)}; check the dsh.terminal.shell setting (bash or zsh, a path or a name on PATH)`);
     }
     this.logProtection(term);
+    // The redaction worker loads its rules while the shell starts, not when the first send ends.
+    this.redactor.warm();
     const session = new PtyShellSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed, this.renderThread, this.redactor, `${SESSION_MARK_VARIABLE}=${mark}`, { name: this.dialect.name, executable: shell, args: shellArgs });
     session.outsideApproved = outside;
     if (!sandboxed) session.inputRefusal = () => this.outsideRefusal(outside);

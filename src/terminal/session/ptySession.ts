@@ -90,6 +90,8 @@ export class PtyShellSession implements BackendSession {
   private active: ActiveSend | undefined;
   private readonly sendHost: SendHost;
   private firstPromptWaiter: (() => void) | undefined;
+  /** The traps the first prompt reported (the person's startup files set them); undefined before it. */
+  private trapsAtStart: ShellTraps | undefined;
   /** Who has the terminal open, in any session (ttyHolders.ts): checked before every write. */
   private readonly holders = new TtyHolders(
     () => this.fg.ptsIfKnown(),
@@ -161,7 +163,7 @@ export class PtyShellSession implements BackendSession {
       lastDataAt: () => this.pump.lastDataAt,
     });
     this.startupWatch = new StartupWatch(startup, term.pid, probe);
-    this.processWatch = new SessionProcessWatch(term.pid, fg.shellStart, mark, () => fg.shellPid, (commandLine) => redactor.redactLine(commandLine));
+    this.processWatch = new SessionProcessWatch(term.pid, fg.shellStart, mark, () => fg.shellPid, redactor);
     this.trapsFile = path.join(startup.dir, TRAPS_FILE);
     this.teardownPlan = new SessionTeardown({
       shellPid: fg.leaderPid,
@@ -236,6 +238,11 @@ export class PtyShellSession implements BackendSession {
     return readShellTraps(content, this.markers.promptSeq, cut);
   }
 
+  /** The traps the first prompt reported (the person's startup files set them); undefined before it. */
+  startupTraps(): ShellTraps | undefined {
+    return this.trapsAtStart;
+  }
+
   shellNames(): ShellNames {
     if (this.exitStatus) return { kind: 'unknown' };
     // A names section that ends in its delimiter is whole even when the traps after it were cut.
@@ -272,6 +279,7 @@ export class PtyShellSession implements BackendSession {
           if (error) return error;
           this.opened = true;
           this.fg.recordShellExecutable();
+          this.trapsAtStart = this.traps();
           return undefined;
         },
       },

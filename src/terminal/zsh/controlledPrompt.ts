@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { CONTINUATION_TEXT, MARKER_OSC, PROMPT_TEXT } from '../readiness/markers';
 import { TRAPS_FILE } from '../readiness/shellTraps';
 import { NAMES_DELIMITER } from '../readiness/shellNames';
+import { zshPromptHooksReport } from '../readiness/promptHooks';
 import { START_FOLDER_MOVED, shellQuote, type StartupRcOptions } from '../session/startupRc';
 
 /** The startup files of a private ZDOTDIR, in the order a login interactive zsh reads them (zsh(1), STARTUP/SHUTDOWN FILES). */
@@ -144,24 +145,33 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
     'zle -A .beep edit-command-line 2>/dev/null',
     `typeset -ga __dsh_n; __dsh_n=(${nonce})`,
     'typeset -g __dsh_seq=0 __dsh_le=e',
-    `typeset -g __dsh_ps1=$'${m}P;%?;\${__dsh_seq};\${__dsh_le}\\a%}${PROMPT_TEXT}'`,
-    `typeset -g __dsh_ps2=$'${m}C\\a%}${CONTINUATION_TEXT}'`,
-    `typeset -g __dsh_sp=$'${m}S;\${__dsh_seq}\\a%}'`,
+    // Read-only: a command cannot add code to what the precmd hook sets PS1, PS2 and SPROMPT from.
+    `typeset -gr __dsh_ps1=$'${m}P;%?;\${__dsh_seq};\${__dsh_le}\\a%}${PROMPT_TEXT}'`,
+    `typeset -gr __dsh_ps2=$'${m}C\\a%}${CONTINUATION_TEXT}'`,
+    `typeset -gr __dsh_sp=$'${m}S;\${__dsh_seq}\\a%}'`,
     `typeset -g __dsh_tmux_due=1`,
     `__dsh_tmux() { [[ "\${TMUX_TMPDIR-}" == ${privateTmux} ]] && ${restoreTmux}; return 0; }`,
     // The traps report: the prompt's number before this prompt, the names section
-    // (readiness/shellNames.ts: aliases, global aliases included, and functions; left out, so the
-    // names read as unknown, when a name holds a line end), then what `trap` prints (zsh prints
+    // (readiness/shellNames.ts: aliases with their values, global and suffix aliases, and
+    // functions; left out, so the names read as unknown, when a name holds a line end) closed by
+    // the hooks besides DSH Bridge's (readiness/promptHooks.ts), then what `trap` prints (zsh prints
     // `trap -- 'action' NAME` entries and the TRAPxxx functions in full).
     [
       '__dsh_report() {',
       '  {',
       '  emulate -L zsh',
-      '  local -a __dsh_a __dsh_f',
-      '  __dsh_a=(${(k)aliases} ${(k)galiases}) __dsh_f=(${(k)functions})',
+      '  local -a __dsh_a __dsh_g __dsh_s __dsh_f __dsh_all',
+      '  local __dsh_k',
+      '  __dsh_a=(${(k)aliases}) __dsh_g=(${(k)galiases}) __dsh_s=(${(k)saliases}) __dsh_f=(${(k)functions})',
+      '  __dsh_all=($__dsh_a $__dsh_g $__dsh_s $__dsh_f)',
       '  {',
       `  builtin printf '%s\\n' "$__dsh_seq"`,
-      `  if [[ -z \${(M)__dsh_a:#*$'\\n'*} && -z \${(M)__dsh_f:#*$'\\n'*} ]]; then builtin printf '%s\\n' --names $__dsh_a --functions $__dsh_f --end; fi`,
+      `  if [[ -z \${(M)__dsh_all:#*$'\\n'*} ]]; then`,
+      `    builtin printf '%s\\n' --names $__dsh_a --values`,
+      `    for __dsh_k in $__dsh_a; do builtin printf 'alias %s=%s\\n' "$__dsh_k" "\${(qq)aliases[$__dsh_k]}"; done`,
+      `    builtin printf '%s\\n' --global $__dsh_g --suffix $__dsh_s --functions $__dsh_f --end`,
+      '  fi',
+      `  ${zshPromptHooksReport()}`,
       `  builtin printf '%s\\n' ${NAMES_DELIMITER}`,
       '  builtin trap',
       `  } >| ${traps}`,
@@ -214,6 +224,9 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
       '}',
     ].join('\n'),
     '__dsh_order',
+    // The hooks the startup files left, which the report tells apart from those added later.
+    'typeset -gra __dsh_pre0=(${precmd_functions:#(__dsh_quiet|__dsh_precmd)}) __dsh_exe0=(${preexec_functions:#__dsh_preexec})',
+    'typeset -gr __dsh_precmd0="${functions[precmd]-}" __dsh_preexec0="${functions[preexec]-}"',
     '',
   ].join('\n');
   return { '.zshenv': zshenv, '.zprofile': zprofile, '.zshrc': zshrc, '.zlogin': zlogin };

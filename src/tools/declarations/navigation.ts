@@ -8,7 +8,7 @@ import { SEVERITIES, SYMBOL_KINDS } from '../../lsp/features/types';
 import { MAX_LIMIT } from '../../lsp/shapeLocations';
 import { SYMBOL_MAX_UNITS } from '../../lsp/symbolAnchor';
 import { LSP_OPERATIONS, type LspOperation } from '../../lsp/types';
-import { declareTool, RuleProblem, text } from '../declaration';
+import { declareTool, hinted, RuleProblem, text } from '../declaration';
 
 /** Longest file path, in UTF-16 code units: Linux's PATH_MAX is 4096 bytes. */
 const MAX_PATH_UNITS = 4096;
@@ -18,6 +18,12 @@ export const QUERY_MAX_UNITS = 200;
 /** A rule: `filePath`, when given, is more than white space. */
 const filePathNotBlank = (i: { filePath?: string | undefined }): RuleProblem | undefined =>
   i.filePath !== undefined && i.filePath.trim() === '' ? { property: 'filePath', valid: 'a workspace-relative path like "src/a.ts" or an absolute path, not only white space' } : undefined;
+
+/**
+ * A 1-based line number. A line below 1 is refused by the validator, which cannot see the file; a
+ * line past the file's end is refused by the tool, naming the file's range (1..its line count).
+ */
+const lineNumber = () => hinted(z.int().min(1), "lines are 1-based: line 1 is the file's first line (a line past the file's end is refused naming the file's range)");
 
 /** `dsh_lsp`. */
 export const LSP = declareTool({
@@ -32,7 +38,7 @@ export const LSP = declareTool({
   input: z.strictObject({
     operation: z.enum(LSP_OPERATIONS as [LspOperation, ...LspOperation[]]).describe("What to ask at the position."),
     filePath: text('line', MAX_PATH_UNITS, 1).describe("Workspace-relative path (e.g. \"src/a.ts\") or absolute path of the file. A file outside the workspace needs the user's confirmation (refused in Restricted Mode)."),
-    line: z.int().min(1).describe("1-based line number."),
+    line: lineNumber().describe("1-based line number."),
     column: z.int().min(1).describe("1-based column, counted in characters."),
     symbol: text('line', SYMBOL_MAX_UNITS, 1).optional().describe("Optional: the identifier on that line; the column is re-anchored to its nearest occurrence (use it, columns are easy to miscount)."),
     offset: z.int().min(0).optional().describe("Paging: index of the first location to show (the previous answer's nextOffset). Default 0."),
@@ -97,7 +103,7 @@ export const CALL_HIERARCHY = declareTool({
     "Who calls a function (incoming) or what it calls (outgoing), with the call sites, through the editor's own language features. Give the 1-BASED position of the function's name (line 1 is the first line, columns count characters); pass `symbol` (the name on that line) to re-anchor a miscounted column, as with dsh_lsp. Returns JSON {file, provider, direction, depth, position: {line, column, lineText, lineTextStart?, token, note?} (lineText cut around the column as in dsh_lsp), root: {name, kind, detail?, cut?, path, line, column, endLine, endColumn, calls: [{name, kind, path, line, column, …, callSites: [{path, line, column, endLine, endColumn, preview}], moreCallSites?, calls?, moreCalls?, cycle?, seenAbove?, depthLimit?, capLimit?}], moreCalls?}, nodes, truncated, summary, otherItems?, moreOtherItems?, otherItemsCut?, note?}. otherItems names the other functions the position is also on (not walked). Calls in files whose real path is outside the workspace are left out (with what is below them), counted with the reason in outsideWorkspace: {leftOut, why}. Call sites are in the caller for incoming calls and in the parent for outgoing calls. A recursion is listed once with cycle: true and not expanded; an item already expanded elsewhere has seenAbove: true; depthLimit: true means not expanded because of the depth bound. Use it to see the impact of changing a function or to follow a flow. Do not use it for markdown notes (they have no calls; use dsh_lsp findReferences). Limits: depth 1–5 (default 1); at most 500 items per answer and 100 calls per item, the calls left out counted in moreCalls (truncated: true when the 500 bound cut; items it left unexpanded have capLimit: true); at most 20 call sites per call, the rest counted in moreCallSites; at most 10 otherItems, the rest counted in moreOtherItems; a name longer than 200 or a detail longer than 400 UTF-16 code units is cut, ending in … (the item has cut: true; otherItemsCut: true in otherItems); results are capped at 256 KiB (then only the first level, cut to fit); note says what was left out; a position on whitespace or on no function is an error saying so.",
   input: z.strictObject({
     filePath: text('line', MAX_PATH_UNITS, 1).describe("Workspace-relative (e.g. \"src/a.ts\") or absolute path of the file."),
-    line: z.int().min(1).describe("1-based line number."),
+    line: lineNumber().describe("1-based line number."),
     column: z.int().min(1).describe("1-based column, counted in characters."),
     symbol: text('line', SYMBOL_MAX_UNITS, 1).optional().describe("Optional: the function's name on that line; the column is re-anchored to its nearest occurrence."),
     direction: z.enum(["incoming","outgoing"]).describe("incoming: who calls it; outgoing: what it calls."),

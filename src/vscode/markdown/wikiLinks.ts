@@ -5,10 +5,11 @@
  * the seam (link problems also go to the Problems panel) and VS Code's own editor providers for
  * markdown.
  */
+import { errorMessage } from '../../common/errorMessage';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SETTING } from '../../common/ids';
-import type { AliasOrder } from '../../lsp/wikilinks/parse';
+import type { AliasOrder } from '../../lsp/wikilinks/parsedNote';
 import { MdLinksFeatures, NO_CALL_HIERARCHY } from '../../lsp/wikilinks/features';
 import { MdLinksProvider } from '../../lsp/wikilinks/provider';
 import { WorkerNoteParser } from '../../lsp/wikilinks/workerNoteParser';
@@ -59,7 +60,7 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
         wikiDiagnostics.refresh(undefined, text);
       }
     },
-    (uri, e) => log.warn(`md-links: update of ${uri.toString()} failed: ${String(e)}`),
+    (uri, e) => log.warn(`md-links: update of ${uri.toString()} failed: ${errorMessage(e)}`),
   );
   const changed = (uri: vscode.Uri) => events.push(uri, 'changed');
   const deleted = (uri: vscode.Uri) => events.push(uri, 'deleted');

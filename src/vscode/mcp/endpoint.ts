@@ -86,7 +86,7 @@ export class McpEndpoint implements vscode.Disposable {
 
   /** Starts or stops to match the setting and trust; resolves when done. Calls are serialized. */
   apply(): Promise<void> {
-    this.applying = this.applying.then(() => this.applyNow()).catch((e) => this.deps.log.error(`mcp: ${String(e)}`));
+    this.applying = this.applying.then(() => this.applyNow()).catch((e) => this.deps.log.error(`mcp: ${errorMessage(e)}`));
     return this.applying;
   }
 
@@ -97,7 +97,7 @@ export class McpEndpoint implements vscode.Disposable {
   shutdown(): Promise<void> {
     for (const s of this.subscriptions) s.dispose();
     // After a start or stop in progress, so a start that was under way is undone too.
-    this.applying = this.applying.then(() => this.stop()).catch((e) => this.deps.log.error(`mcp: ${String(e)}`));
+    this.applying = this.applying.then(() => this.stop()).catch((e) => this.deps.log.error(`mcp: ${errorMessage(e)}`));
     return this.applying;
   }
 

@@ -28,9 +28,9 @@
  * starts it again under the check), and when the extension deactivates. A bad entry is logged and reported in one
  * notification per load, with an "Open Settings" action; the other entries still work.
  */
+import { errorMessage } from '../../common/errorMessage';
 import * as vscode from 'vscode';
 import * as languageclient from 'vscode-languageclient/node';
-import { LspError } from '../../lsp/types';
 import { parseServerConfigs, SERVERS_SETTING, StdioServerConfig } from '../../lsp/stdio/config';
 import { StdioLspProvider, StdioServerState } from '../../lsp/stdio/provider';
 import type { NavigationContext } from './navigationContext';
@@ -114,7 +114,7 @@ export function registerStdioServers(nav: NavigationContext, options: StdioServe
           current.push({ provider, registration: { dispose: () => (registration.dispose(), extra.forEach((d) => d.dispose())) } });
           log.info(`lsp '${config.id}': serves ${describeExtensions(config)} (starts on first query): ${config.command} ${config.args.join(' ')}`);
         } catch (e) {
-          errors.push(`${SERVERS_SETTING} entry '${config.id}' cannot be registered: ${e instanceof LspError ? e.message : String(e)}; skipped`);
+          errors.push(`${SERVERS_SETTING} entry '${config.id}' cannot be registered: ${errorMessage(e)}; skipped`);
         }
       }
     }

@@ -27,7 +27,7 @@ import type { ListeningSocket } from '../../terminal/types';
 import { TerminalError } from '../../terminal/errors';
 import { PacedMirror } from '../../terminal/panel/pacedMirror';
 import { isTerminalReport } from '../../terminal/input/terminalReports';
-import { programName } from '../../terminal/input/echoOffInput';
+import { type SecretPromptNotice, secretPromptNotice } from '../../terminal/secrets/secretPromptNotice';
 import type { CloseOutcome, SessionEvent } from '../../terminal/service';
 import type { Owner } from '../../terminal/owner';
 import type { SessionInfo } from '../../terminal/session/publishedSession';
@@ -116,17 +116,18 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
   const asking = new Set<string>();
   const askForSecret = async (owner: Owner, sessionId: string) => {
     if (asking.has(sessionId)) return;
-    let program = 'a program';
+    let notice: SecretPromptNotice;
     try {
-      const receiver = ctx.service.sendTarget(owner, sessionId).receiver;
-      if (receiver.kind === 'program') program = programName(receiver.process.command);
+      notice = secretPromptNotice(sessionId, ctx.service.sendTarget(owner, sessionId).receiver);
     } catch {
       return;
     }
     asking.add(sessionId);
     try {
-      const pick = await vscode.window.showWarningMessage(`${program} asks for a password in ${sessionId}. Type it in the terminal: it goes to the program only, never to the agent.`, 'Answer in Terminal');
-      if (pick !== 'Answer in Terminal') return;
+      // The log names who asks where (never what is typed): the record of what the person was asked.
+      log.info(`secret prompt: notified the person: ${notice.message}`);
+      const pick = await vscode.window.showWarningMessage(notice.message, notice.action);
+      if (pick !== notice.action) return;
       ensureMirror(owner, sessionId);
       if (ctx.service.takeOverLine(owner, sessionId)) mirrors.get(sessionId)?.terminal.show(false);
     } finally {

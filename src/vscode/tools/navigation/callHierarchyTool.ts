@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { DEFAULT_CALL_DEPTH, walkCalls } from '../../../lsp/features/callHierarchy';
-import { shapeCallAnswer } from '../../../lsp/features/present';
+import { shapeCallAnswer } from '../../../lsp/features/shapeCalls';
 import type { FeatureRegistry } from '../../../lsp/features/registry';
 import { splitLines } from '../../../lsp/position';
 import { LspError } from '../../../lsp/types';

@@ -4,7 +4,7 @@
  * extension like `dsh_lsp`; each answer says how fresh it is.
  */
 import * as vscode from 'vscode';
-import { shapeDiagnostics } from '../../../lsp/features/present';
+import { shapeDiagnostics } from '../../../lsp/features/shapeDiagnostics';
 import { sourceText } from '../../../lsp/sourceErrors';
 import type { FeatureRegistry } from '../../../lsp/features/registry';
 import type { DiagnosticItem } from '../../../lsp/features/types';

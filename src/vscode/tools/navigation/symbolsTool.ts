@@ -2,10 +2,10 @@
  * The `dsh_symbols` Language Model Tool: workspace symbols by name, or a file's outline, answered
  * by the sources registered in a {@link FeatureRegistry} (VS Code's language features, `md-links`,
  * configured stdio servers), chosen by file extension like `dsh_lsp`. Answers are shaped by
- * `src/lsp/features/present.ts`; the input is as src/tools/declarations/navigation.ts declares it.
+ * `src/lsp/features/shapeSymbols.ts`; the input is as src/tools/declarations/navigation.ts declares it.
  */
 import * as vscode from 'vscode';
-import { keepKinds, shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/features/present';
+import { keepKinds, shapeOutline, shapeWorkspaceSymbols } from '../../../lsp/features/shapeSymbols';
 import type { FeatureRegistry } from '../../../lsp/features/registry';
 import { gatherWorkspaceSymbols } from '../../../lsp/features/workspaceSymbols';
 import { DEFAULT_LIMIT } from '../../../lsp/shapeLocations';

@@ -63,14 +63,18 @@ export async function judgeSend(thread: ApprovalThread | undefined, typed: SendI
   if (why) note = why;
   else {
     const target = (where as { target: SendTarget }).target;
-    const names = target.shellNames?.kind === 'known' ? [...target.shellNames.aliases, ...target.shellNames.functions] : [];
+    const names = target.shellNames?.kind === 'known' ? target.shellNames : undefined;
     decision = await thread!.decide((typed as { text: string }).text, {
       rules: settings.rules,
       cwd: target.cwdIsCurrent ? target.cwd : undefined,
       workspaceFolders: workspaceFolderPaths(),
       blockFileWrites: settings.blockFileWrites,
       npmScripts: settings.npmScripts ? await workspaceNpmScripts() : [],
-      shellNames: names,
+      // Functions, and aliases whose text is not known, hide their command; an alias with its text is judged as it expands.
+      shellNames: names ? [...names.functions, ...names.aliases.filter((a) => !Object.hasOwn(names.aliasValues, a))] : [],
+      aliases: names?.aliasValues ?? {},
+      globalAliases: names?.globalAliases ?? [],
+      suffixAliases: names?.suffixAliases ?? [],
     });
     if (decision.approved) {
       return { approval: { by: 'rule', rules: decision.rules.map((r) => ({ key: r.key, source: r.source, ...(r.matchCommandLine ? { matchCommandLine: true as const } : {}) })) }, note: '', decision };
@@ -96,7 +100,10 @@ function whyNoRules(typed: SendInput, where: JudgedTarget, enabled: boolean, reg
   const r = t.receiver;
   if (r.kind !== 'shell-prompt') return `Not auto approved: the input goes to ${r.kind === 'program' ? 'a running program' : r.kind === 'shell-continuation' ? 'an unfinished command at the continuation prompt' : 'no shell'}, not to the shell at its prompt, and no command rule approves input.`;
   if (r.lineKeys && (r.lineKeys.keys.length > 0 || r.lineKeys.more > 0 || r.lineKeys.foreign)) return 'Not auto approved: the command line already holds keys pressed earlier.';
-  if (t.traps) return 'Not auto approved: the shell has traps, or no longer reports them, which may run with the command.';
+  // The traps and hooks the person's startup files set (a bash-preexec or starship DEBUG trap, a
+  // PROMPT_COMMAND entry) are their own configuration; one set, changed or hidden since is not.
+  const ownSetup = t.trapsFromStartup === true || (t.traps?.kind === 'set' && t.traps.startupHooksOnly === true);
+  if (t.traps && !ownSetup) return 'Not auto approved: a command set traps or hooks after the session started, or the shell no longer reports them, which may run with the command.';
   if (t.shellNames?.kind !== 'known') return "Not auto approved: the shell's aliases and functions are not known (it no longer reports them).";
   return undefined;
 }

@@ -106,9 +106,12 @@ function shellNamesText(text: string, target: SendTarget): string {
   const names = target.shellNames;
   if ((r.kind !== 'shell-prompt' && r.kind !== 'shell-continuation') || !names) return '';
   if (names.kind === 'unknown') return "\n\nThe shell no longer reports its aliases and functions: a command's name may run one of them instead of the program.";
+  const aliasText = (word: string) => (Object.hasOwn(names.aliasValues, word) ? ` for ${inlineCode(names.aliasValues[word]!)}` : '');
   const defined = commandWords(text).flatMap((word) =>
-    names.aliases.includes(word) ? [`${inlineCode(word)} is an alias`] : names.functions.includes(word) ? [`${inlineCode(word)} is a function`] : [],
+    names.aliases.includes(word) ? [`${inlineCode(word)} is an alias${aliasText(word)}`] : names.functions.includes(word) ? [`${inlineCode(word)} is a function`] : [],
   );
+  const words = text.split(/[\s;&|()<>]+/);
+  for (const g of names.globalAliases) if (words.includes(g)) defined.push(`${inlineCode(g)} is a global alias, replaced wherever it stands`);
   return defined.length ? `\n\n**Defined in this shell**: ${defined.join(', ')}: ${defined.length === 1 ? 'it runs' : 'they run'} what the shell defines, not the program of that name.` : '';
 }
 
@@ -169,8 +172,10 @@ const TRAPS_SHOWN_CHARS = 300;
 
 /**
  * The shell's folder as a confirmation states it: current, or the opening one when unreadable;
- * when a trap may move the command elsewhere while it runs (or the shell can no longer tell), it
- * says that the folder the command runs in cannot be known, and shows the traps.
+ * when code besides DSH Bridge's may run around the command (a trap, a PROMPT_COMMAND entry, a
+ * changed PS0, a zsh precmd or preexec hook: shellTraps.ts, promptHooks.ts), or the shell can no
+ * longer tell, it names that code (or why it cannot), and says that the folder the command runs in
+ * cannot be known.
  */
 export function folderText(target: SendTarget): string {
   const where = target.cwdIsCurrent
@@ -179,11 +184,18 @@ export function folderText(target: SendTarget): string {
   const traps = target.traps;
   if (!traps) return where;
   if (traps.kind === 'unknown') {
-    return `${where} at its prompt, but the shell no longer reports its traps (its PROMPT_COMMAND was replaced): a trap may run while a command does and change the folder, so the folder this runs in cannot be known`;
+    const why = traps.standIn
+      ? 'a function or program stands in for a builtin its prompt code runs (such as a function named `builtin`), so nothing it reports can be trusted'
+      : 'its PROMPT_COMMAND was replaced';
+    return `${where} at its prompt, but the shell no longer reports its traps and prompt hooks (${why}): code may run around a command and change the folder, so the folder this runs in cannot be known`;
   }
   const text = traps.text;
   const shown = text.length > TRAPS_SHOWN_CHARS ? `${text.slice(0, TRAPS_SHOWN_CHARS)}… (${text.length} characters)` : text;
-  return `${where} at its prompt, but this shell has traps (${inlineCode(shown)}): DEBUG runs before each command, ERR and RETURN after some, a signal's whenever it arrives, and any may change the folder, so the folder this runs in cannot be known`;
+  // Hooks the person's own startup files set up are their configuration: shown, not held against
+  // the folder (one added since is, like a trap).
+  if (traps.startupHooksOnly) return `${where}; at every prompt this shell also runs hooks its startup files set up (${inlineCode(shown)})`;
+  const from = target.trapsFromStartup ? ', set by your startup files' : '';
+  return `${where} at its prompt, but this shell has traps or hooks that run around commands (${inlineCode(shown)}${from}): PROMPT_COMMAND entries and precmd hooks run at every prompt, PS0 and preexec hooks as each command starts, a DEBUG trap before each command, ERR and RETURN after some, a signal's whenever it arrives, and any may change the folder, so the folder this runs in cannot be known`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { OpenAdmissions } from '../../../terminal/ownerLimits';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PATH_QUOTE_UNITS, quoteInput } from '../../../common/quoteInput';
@@ -46,11 +47,17 @@ export class OpenTool extends TerminalTool<OpenInput> {
   private readonly consents = new CallConsents(OUTSIDE_CONSENT_TTL_MS);
   /** The folder each confirmation named (none: the home folder). */
   private readonly shownFolders = new ConfirmedReceivers<{ folder?: OpenFolder }>();
+  /** Opens admitted at their confirmation and not started yet (ownerLimits.ts). */
+  private readonly admissions = new OpenAdmissions();
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OpenInput>): Promise<vscode.PreparedToolInvocation> {
     const { name, cwd, sandbox } = options.input;
     // A relative cwd is refused when the call runs: nothing to confirm.
     if (typeof cwd === 'string' && !path.isAbsolute(cwd)) return { invocationMessage: 'Opening an agent terminal (refused: cwd is not an absolute path)' };
+    // Decided before anything awaits: past the owner's session limit (admitted opens counted) the
+    // call is refused at once, with nothing to confirm, and its run throws the refusal.
+    const refused = this.admissions.admit(JSON.stringify(openCall(options.input)), (admitted) => this.ctx.service.sessionLimitRefusal(this.ctx.owner, admitted));
+    if (refused) return { invocationMessage: 'Opening an agent terminal (refused: this caller has as many sessions as dsh.terminal.maxSessionsPerOwner allows)' };
     const given = typeof cwd === 'string' ? cwd : defaultCwd();
     const stated = given === undefined ? undefined : await resolveOpenFolder(given);
     this.shownFolders.remember(openCall(options.input), { folder: stated });
@@ -80,6 +87,8 @@ export class OpenTool extends TerminalTool<OpenInput> {
   }
 
   protected async run(input: OpenInput, token: vscode.CancellationToken) {
+    const refused = this.admissions.take(JSON.stringify(openCall(input)));
+    if (refused) throw refused;
     if (input.cwd !== undefined && !path.isAbsolute(input.cwd)) {
       throw new TerminalError('INVALID_ARGUMENT', `cwd ${quoteInput(input.cwd, PATH_QUOTE_UNITS)} is not an absolute path; give an absolute path to a folder, or omit cwd for the workspace folder`);
     }

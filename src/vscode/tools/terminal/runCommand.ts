@@ -4,7 +4,7 @@
  * with a hint for keys. Plain Node, no `vscode` import.
  */
 import { TerminalError } from '../../../terminal/errors';
-import { checkText } from '../../../terminal/input/input';
+import { checkText, RUN_KEYS_HINT } from '../../../terminal/input/input';
 
 /**
  * Validates dsh_run's command as text (the rules of src/terminal/input.ts) and returns it.
@@ -12,5 +12,5 @@ import { checkText } from '../../../terminal/input/input';
  */
 export function checkRunCommand(command: unknown): string {
   if (typeof command !== 'string' || !command) throw new TerminalError('INVALID_ARGUMENT', 'command is required and must be a non-empty string');
-  return checkText(command, 'command', 'To press keys (Ctrl-C, arrows, Ctrl-D), use dsh_terminal_send with keys on the session id dsh_run returned');
+  return checkText(command, 'command', RUN_KEYS_HINT);
 }

@@ -3,6 +3,7 @@
  * tool's own `run`; plus what the tools share to act on the service (a call's AbortSignal, the
  * caller's view of a session, where a send would go).
  */
+import { TerminalError } from '../../../terminal/errors';
 import * as vscode from 'vscode';
 import type { SendTarget } from '../../../terminal/service';
 import type { SessionInfo } from '../../../terminal/session/publishedSession';
@@ -56,8 +57,11 @@ export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
     try {
       result = await this.run(options.input, token, grantOf(options));
     } catch (error) {
-      // An error may name a running command's line or a program's: redacted as results are.
-      if (redacting && error instanceof Error) error.message = redactShortText(error.message);
+      // An error may name a running command's line or a program's: redacted as results are. A
+      // limit's refusal is made of counts and setting names only (ownerLimits.ts, searchPool.ts),
+      // and is answered without the scan, which a burst of refused calls would repeat on this thread.
+      const ownText = error instanceof TerminalError && error.code === 'LIMIT_REACHED';
+      if (redacting && error instanceof Error && !ownText) error.message = redactShortText(error.message);
       throw error;
     }
     return redacting ? result : withRedactionOffNotice(result);

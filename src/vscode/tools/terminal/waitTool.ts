@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { compileUntil } from '../../../terminal/readiness/untilPattern';
 import { escapeMarkdown, inlineCode } from '../markdownText';
-import { TerminalError } from '../../../terminal/errors';
-import { quoteInput } from '../../../common/quoteInput';
+import { checkUntilListening } from '../../../terminal/requestChecks';
 import { sendResult } from './sendResult';
 import { abortSignal } from '../../cancellation';
 import { TerminalTool } from './terminalTool';
@@ -44,7 +43,7 @@ export class WaitTool extends TerminalTool<WaitInput> {
  * @throws TerminalError INVALID_ARGUMENT for anything else, naming what is valid.
  */
 function listeningInput(value: unknown): number | true | undefined {
-  if (value === undefined || value === null || value === false) return undefined;
-  if (value === true || (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 65535)) return value;
-  throw new TerminalError('INVALID_ARGUMENT', `untilListening must be a port number (an integer 1..65535) or true (any new listening port) (got ${quoteInput(value)})`);
+  if (value === false) return undefined;
+  checkUntilListening(value);
+  return value ?? undefined;
 }
