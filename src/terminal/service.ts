@@ -19,7 +19,7 @@ import { quoteInput } from '../common/quoteInput';
 import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './history/commandRecord';
 import { DEFAULT_TERMINAL_CONFIG } from './config';
 import { TerminalBackendCleanupError, TerminalError } from './errors';
-import { checkSendInput } from './input/input';
+import { type CheckedSendInput, checkSendInput } from './input/input';
 import { checkSignalName } from './input/sendAdmission';
 import type { JobOutput } from './session/backgroundJobs';
 import { KeptProcesses } from './session/keptProcesses';
@@ -302,8 +302,8 @@ export class TerminalService implements Disposable {
    */
   async send(owner: Owner, sessionId: string, request: SendRequest): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
-    this.checkSendable(entry, request);
-    return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.send(request)));
+    const typed = this.checkSendable(entry, request);
+    return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.send(request, typed)));
   }
 
   /**
@@ -388,13 +388,13 @@ export class TerminalService implements Disposable {
    */
   startBackground(owner: Owner, sessionId: string, request: SendRequest): { jobId: string } {
     const entry = this.entry(owner, sessionId);
-    this.checkSendable(entry, request);
+    const typed = this.checkSendable(entry, request);
     const jobId = `job-${this.nextJobId++}`;
     entry.jobs.start(
       jobId,
       (listener) => entry.session.onOutput(listener),
       (work) => this.holdSlot(entry, work),
-      () => this.withCommand(entry, () => entry.session.send(request)),
+      () => this.withCommand(entry, () => entry.session.send(request, typed)),
     );
     return { jobId };
   }
@@ -570,9 +570,10 @@ export class TerminalService implements Disposable {
     }
   }
 
-  private checkSendable(entry: PublishedSession, request: SendRequest): void {
+  /** Checks a send once, before the session is asked: the checked input is what the session types. */
+  private checkSendable(entry: PublishedSession, request: SendRequest): CheckedSendInput {
     entry.checkNotTakenOver();
-    checkSendInput(request);
+    const typed = checkSendInput(request);
     checkAbortSignal(request.signal);
     checkReceiverIdentity(request.expectReceiver, 'expectReceiver');
     // Only the person's own keystrokes (writeUserInput) are recorded as theirs.
@@ -582,6 +583,7 @@ export class TerminalService implements Disposable {
     entry.checkIdle();
     const refusal = entry.session.inputRefusal?.();
     if (refusal) throw refusal;
+    return typed;
   }
 
   private entriesOf(owner: Owner): PublishedSession[] {

@@ -8,6 +8,7 @@
 import type { ShellTraps } from './readiness/shellTraps';
 import type { ShellNames } from './readiness/shellNames';
 import type { LineKeys } from './input/promptKeys';
+import type { CheckedSendInput } from './input/input';
 import type { Disposable } from '../common/disposable';
 import type { SandboxSummary } from './sandbox/policy';
 import type { CommandHistory } from './history/commandHistory';
@@ -405,8 +406,12 @@ export interface BackendSession {
   isBusy(): boolean;
   /** The foreground process, when one other than the shell holds the terminal. */
   foreground(): ForegroundProcess | undefined;
-  /** Writes input and resolves when the send has a wait reason. Rejects on bad input or busy. */
-  send(request: SendRequest): Promise<SendResult>;
+  /**
+   * Writes `typed`, the request's input as the service checked it (input.ts checkSendInput), and
+   * resolves when the send has a wait reason. Rejects when the session is busy or refuses the send
+   * where it would go (sendAdmission.ts).
+   */
+  send(request: SendRequest, typed: CheckedSendInput): Promise<SendResult>;
   /**
    * Types nothing; resolves at the running command's next wait reason exactly as a send would
    * (output since the wait began, the same bounds), or with `output_match`.

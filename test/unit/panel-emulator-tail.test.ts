@@ -3,7 +3,7 @@
 // budget, starting on a sequence or line boundary; the screen it leaves is the same.
 import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
-import { PanelFilter } from '../../src/terminal/output/escapeScan';
+import { PanelFilter } from '../../src/terminal/panel/panelFilter';
 import { EMULATOR_TAIL_COST, emulatorTail } from '../../src/terminal/panel/emulatorTail';
 
 const E = '\x1b';

@@ -1,11 +1,11 @@
 // What the person's panel terminal is given of control functions whose work grows with their count
-// (PanelFilter in src/terminal/output/escapeScan.ts): the count is lowered to what the panel's screen can
+// (PanelFilter in src/terminal/panel/panelFilter.ts): the count is lowered to what the panel's screen can
 // show, and a real xterm.js draws the same screen from the lowered stream as from the original,
 // however the output is cut into chunks.
 import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
 import { repeatBound } from '../../src/terminal/output/escapeCounts';
-import { PANEL_PIECE_COST, PANEL_PIECE_UNITS, PanelFilter } from '../../src/terminal/output/escapeScan';
+import { PANEL_PIECE_COST, PANEL_PIECE_UNITS, PanelFilter } from '../../src/terminal/panel/panelFilter';
 import { seededInt } from '../helpers/random';
 
 const E = '\x1b';

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
-import { PanelFilter } from '../../src/terminal/output/escapeScan';
+import { PanelFilter } from '../../src/terminal/panel/panelFilter';
 import { HeldLines, MAX_HELD_UNITS, isPlainText, mayHoldIn, rowsToKeep } from '../../src/terminal/panel/heldLines';
 import { MirrorEmulator } from '../../src/terminal/panel/mirrorEmulator';
 import { initialText, scrollRegion } from '../../src/terminal/panel/skipAhead';

@@ -1,10 +1,10 @@
 // What the person's panel terminal is given of an agent session's output (PanelFilter in
-// src/terminal/output/escapeScan.ts), checked against a real xterm.js parser: OSC strings other than
+// src/terminal/panel/panelFilter.ts), checked against a real xterm.js parser: OSC strings other than
 // hyperlinks never reach it, and everything else draws exactly as before, however the output is
 // cut into chunks.
 import * as assert from 'node:assert/strict';
 import { Terminal } from '@xterm/headless';
-import { PanelFilter } from '../../src/terminal/output/escapeScan';
+import { PanelFilter } from '../../src/terminal/panel/panelFilter';
 
 /** OSC identifiers xterm.js is asked to report, with how many strings of each it parsed. */
 const WATCHED = [0, 1, 2, 4, 7, 8, 9, 10, 11, 12, 52, 104, 110, 133, 633, 777, 1337];

@@ -4,7 +4,8 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { MarkerEvent, MarkerParser, drainMarker } from '../../src/terminal/readiness/markers';
 import { ShellMarkers } from '../../src/terminal/readiness/shellMarkers';
-import { Scrollback, ViewportBuffer, tailByBytes, terminalTailByBytes } from '../../src/terminal/output/scrollback';
+import { Scrollback } from '../../src/terminal/output/scrollback';
+import { ViewportBuffer, tailByBytes, terminalTailByBytes } from '../../src/terminal/output/byteTail';
 import { TerminalModes } from '../../src/terminal/output/terminalModes';
 
 const nonce = 'abcdef0123456789';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { terminalTailByBytes } from '../../src/terminal/output/scrollback';
+import { terminalTailByBytes } from '../../src/terminal/output/byteTail';
 import { UnreadTail } from '../../src/terminal/session/unreadTail';
 
 describe('unread output of a background job (UnreadTail)', () => {

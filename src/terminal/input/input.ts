@@ -335,11 +335,18 @@ export function keyLabel(name: string): string {
 /** A validated send input: text (CR LF already a newline) or canonical key names. */
 export type SendInput = { kind: 'text'; text: string } | { kind: 'keys'; keys: string[] };
 
+declare const checkedInput: unique symbol;
+/**
+ * A send input as checkSendInput returned it, the only maker of one: whoever holds it need not
+ * check it again (the service checks a send's input once and hands this to the session).
+ */
+export type CheckedSendInput = SendInput & { readonly [checkedInput]: true };
+
 /**
  * Validates what one send types: exactly one of `input` (text) and `keys` (key names).
  * @throws TerminalError INVALID_ARGUMENT when both or neither are given, or either is invalid.
  */
-export function checkSendInput(request: { input?: unknown; keys?: unknown }): SendInput {
+export function checkSendInput(request: { input?: unknown; keys?: unknown }): CheckedSendInput {
   const hasInput = request?.input !== undefined && request?.input !== null;
   const hasKeys = request?.keys !== undefined && request?.keys !== null;
   if (hasInput === hasKeys) {
@@ -350,7 +357,7 @@ export function checkSendInput(request: { input?: unknown; keys?: unknown }): Se
         : 'input or keys is required: input is the text to type (e.g. a command line), keys the keys to press (e.g. ["Ctrl-C"])',
     );
   }
-  if (hasKeys) return { kind: 'keys', keys: checkKeys(request.keys) };
+  if (hasKeys) return { kind: 'keys', keys: checkKeys(request.keys) } as CheckedSendInput;
   if (typeof request.input !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'input must be a string: the text to type into the terminal');
-  return { kind: 'text', text: checkText(request.input) };
+  return { kind: 'text', text: checkText(request.input) } as CheckedSendInput;
 }

@@ -7,12 +7,13 @@ import { PATH_QUOTE_UNITS, quoteInput } from '../../common/quoteInput';
 import { MAX_TIMER_MS } from '../config';
 import { invalidArgument, TerminalError } from '../errors';
 import { checkInteger, isIntegerIn } from '../../common/integerInput';
-import { MAX_INPUT_BYTES, SendInput, checkSendInput, keyBytes } from './input';
+import { MAX_INPUT_BYTES, SendInput, keyBytes } from './input';
 import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from '../readiness/markers';
 import type { ShellTraps } from '../readiness/shellTraps';
 import { MAX_LOOK_PROCESSES } from '../../proc/processTree';
 import { MAX_WAIT_READS } from '../../proc/procProbe';
-import { canonicalMode } from '../../proc/termios';
+import { canonicalMode, readlineSettings } from '../../proc/termios';
+import { judgeLeftoverKeys, leftoverKeysError } from './promptKeys';
 import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, StatedProcess, receiverIdentity } from '../types';
 
 /** Largest input typed by one send (UTF-8 bytes), checked with the text (input.ts). */
@@ -46,14 +47,6 @@ export function checkTimeout(timeoutMs: number, given: unknown): number {
   // The value in force is checked; the message quotes what the caller sent (the same value when it sent one).
   if (isIntegerIn(timeoutMs, 1, MAX_TIMER_MS)) return timeoutMs;
   return checkInteger(given ?? timeoutMs, 'timeoutMs', { min: 1, max: MAX_TIMER_MS, note: 'in milliseconds' }, invalidArgument);
-}
-
-/**
- * Checks the request's input (input.ts), its size first.
- * @throws TerminalError INVALID_ARGUMENT for bad input, or text over MAX_INPUT_BYTES (its size and the limit).
- */
-export function checkInput(request: SendRequest): SendInput {
-  return checkSendInput(request);
 }
 
 /** The refusal of a send while the shell has not read the previous input (no prompt since it was typed). */
@@ -111,6 +104,37 @@ export async function checkLineLength(input: string, ptsPath: string): Promise<v
     'INVALID_ARGUMENT',
     `line ${long + 1} of the input is ${Buffer.byteLength(longLine)} bytes; a program reading the terminal line by line gets at most ${MAX_CANONICAL_LINE_BYTES} bytes of a line and the rest would be lost. Put the data in a file and let the program read the file`,
   );
+}
+
+/**
+ * Whether readline reads what `typed` writes at the shell's prompt. The marker's word that line
+ * editing is off (`lineEditing` false) is checked against the terminal `ptsPath`, since a command
+ * can make the marker say `n`: readline reads with ICANON off, bash without it with ICANON on.
+ * Keys are judged as readline's unless the terminal shows canonical mode. Text is pasted into an
+ * emptied line (never run with what keys left there) only where the terminal is set as readline
+ * sets it: ICANON left off by `stty -icanon` or a crashed program, with line editing really off,
+ * would take the paste's escapes as typed text. The terminal's settings (stty) are read only when
+ * the marker says off.
+ */
+export async function readlineReads(typed: SendInput, lineEditing: boolean | undefined, ptsPath: string): Promise<boolean> {
+  if (lineEditing !== false) return true;
+  if (typed.kind === 'keys') return !(await canonicalMode(ptsPath));
+  return (await readlineSettings(ptsPath)) === true;
+}
+
+/**
+ * Refuses keys for a program reading the terminal `ptsPath` when what it may leave unread would
+ * run a line no confirmation shows at the shell's prompt (promptKeys.ts judgeLeftoverKeys). The
+ * terminal's mode (stty) is read only when the keys would be refused for a program reading key
+ * by key: one reading whole lines leaves fewer keys. Unreadable settings count as key by key.
+ * @param reader names the program that reads, for the error (read only when refusing).
+ * @throws TerminalError INVALID_ARGUMENT naming the reader, the keys and what they would do.
+ */
+export async function checkLeftoverKeys(keys: readonly string[], ptsPath: string, reader: () => string): Promise<void> {
+  let leftover = judgeLeftoverKeys(keys, false);
+  if (leftover && (await canonicalMode(ptsPath))) leftover = judgeLeftoverKeys(keys, true);
+  if (!leftover) return;
+  throw leftoverKeysError(reader(), leftover);
 }
 
 /**

@@ -4,7 +4,7 @@
  * (a rendering that fails falls back to the raw text, with a warning in the log).
  */
 import type { RenderOptions, Rendered, TextRenderer } from './screenText';
-import { tailByBytes } from './scrollback';
+import { tailByBytes } from './byteTail';
 import type { ReadResult } from '../types';
 import { errorMessage } from '../../common/errorMessage';
 import type { Log } from '../../common/log';

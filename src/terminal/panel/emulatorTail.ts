@@ -11,7 +11,7 @@
  * panel. The screen a rebuilt emulator shows is the newest output's either way; a shorter tail only
  * gives it fewer lines of scrollback.
  */
-import { PanelFilter } from '../output/escapeScan';
+import { PanelFilter } from './panelFilter';
 
 /** Most estimated cost (cell writes, as PanelFilter estimates them) of a tail a new emulator reads: about 50 ms of parsing. */
 export const EMULATOR_TAIL_COST = 4 * 1024 * 1024;

@@ -38,7 +38,7 @@
  * frames are queued, a refresh every second while output keeps coming. Every string given to the
  * terminal goes through the one `write` function the caller passes.
  */
-import { PanelFilter } from '../output/escapeScan';
+import { PanelFilter } from './panelFilter';
 import { MirrorEmulator } from './mirrorEmulator';
 import type { EmulatorSetup } from './mirrorEmulatorProtocol';
 

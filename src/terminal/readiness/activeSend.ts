@@ -16,7 +16,7 @@ import type { SessionProcessTree } from '../../proc/processTree';
 import { writeDrainMarker } from '../session/ptyDrain';
 import { ReadinessSnapshot, SeenWait, decideReadiness } from './readiness';
 import type { RenderOptions, Rendered } from '../output/screenText';
-import { ViewportBuffer } from '../output/scrollback';
+import { ViewportBuffer } from '../output/byteTail';
 import type { ShellMarkers } from './shellMarkers';
 import { echoDisabled } from '../../proc/termios';
 import type { ForegroundProcess, SendResult, SessionStatus, WaitReason, Waiting } from '../types';

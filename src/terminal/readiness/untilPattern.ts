@@ -8,7 +8,7 @@
  */
 import { errorMessage } from '../../common/errorMessage';
 import { TerminalError } from '../errors';
-import { tailByBytes } from '../output/scrollback';
+import { tailByBytes } from '../output/byteTail';
 import { UNTIL_MATCH_MS, matchInWorker } from './untilMatchThread';
 import { quoteInput } from '../../common/quoteInput';
 import { unfinishedTail } from '../secrets/heldTail';

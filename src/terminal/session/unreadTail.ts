@@ -1,12 +1,12 @@
 /**
  * The newest output not yet handed out, bounded in bytes: a background job's unread output,
- * handed out read-and-advance. Kept in a ViewportBuffer (scrollback.ts), as a send's viewport is:
+ * handed out read-and-advance. Kept in a ViewportBuffer (byteTail.ts), as a send's viewport is:
  * appending costs the chunk's own length whatever is already held, chunks the bound no longer
  * needs are let go as they age, and what `take` hands out is the newest at most `maxBytes` bytes,
  * starting on a code point and never with the rest of an escape sequence, with every byte left
  * out counted.
  */
-import { ViewportBuffer } from '../output/scrollback';
+import { ViewportBuffer } from '../output/byteTail';
 
 /** Unread terminal output, at most `maxBytes` UTF-8 bytes when taken (oldest dropped first). */
 export class UnreadTail {

@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { TOOL_OUTPUT_CAP_BYTES } from '../../common/toolResultCap';
-import { tailByBytes } from '../../terminal/output/scrollback';
+import { tailByBytes } from '../../terminal/output/byteTail';
 
 export { TOOL_OUTPUT_CAP_BYTES };
 
