@@ -1,7 +1,7 @@
 /**
- * The limits of each owner (an MCP client, an extension, the Language Model Tools) on sessions:
- * what the service reads at every call, and the refusal past them. Searches have their own pool
- * and limits (output/searchPool.ts).
+ * The limits of each owner (an MCP client, an extension, the Language Model Tools): on sessions,
+ * what the service reads at every call, and the refusal past them; on the pattern jobs (scrollback
+ * searches and waits' `until` matches) the shared pool's caps (output/matchPool.ts).
  */
 import { TerminalError } from './errors';
 
@@ -19,3 +19,10 @@ export function sessionLimitError(open: number, max: number): TerminalError {
       'Use one of them (dsh_terminal_list), or close one (dsh_terminal_close) first, exited ones included; the person can raise the setting',
   );
 }
+
+/** Pattern jobs (searches and `until` matches) running at once in the process, each in a worker thread. */
+export const POOL_JOBS = 4;
+/** Pattern jobs one owner runs at once: the other slots stay free for other owners. */
+export const MAX_RUNNING_JOBS_PER_OWNER = 2;
+/** Searches one owner may have running or waiting; one more is refused at once. */
+export const MAX_SEARCHES_PER_OWNER = 4;

@@ -122,4 +122,12 @@ export class SecretRedactor {
   redactLine(text: string): string {
     return this.enabled ? redactShortText(text) : text;
   }
+
+  /**
+   * Ends the redaction workers and resolves once their threads exited; a redaction asked
+   * afterwards that needs a worker is withheld, as when its worker fails. Idempotent.
+   */
+  async dispose(): Promise<void> {
+    await this.workers?.dispose();
+  }
 }

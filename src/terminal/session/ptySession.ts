@@ -39,6 +39,7 @@ import type { SecretRedactor } from '../secrets/secretRedactor';
 import { redactPage } from '../secrets/pageContext';
 import { onlyControls } from '../output/onlyControls';
 import type { ScreenTextThread } from '../output/screenTextThread';
+import type { OwnerJobs } from '../output/matchPool';
 import { Scrollback, tailByBytes } from '../output/scrollback';
 import { SearchRequest, SearchResult, searchScrollback } from '../output/scrollbackSearch';
 import {
@@ -179,6 +180,7 @@ export class PtyShellSession implements BackendSession {
    * @param redactor redacts secrets in everything an agent reads of the session (secretRedactor.ts).
    * @param mark the `DSH_SESSION=<id>` entry of the shell's environment (sessionEnv.ts).
    * @param shell the shell's name (`bash`, `zsh`), the executable started and its arguments.
+   * @param jobs the shared pool of searches and `until` matches, as the session's owner uses it (output/matchPool.ts).
    */
   constructor(
     private readonly term: IPty,
@@ -193,6 +195,7 @@ export class PtyShellSession implements BackendSession {
     readonly redactor: SecretRedactor,
     mark: string,
     readonly shell: { name: string; executable: string; args: readonly string[] },
+    private readonly jobs: OwnerJobs,
   ) {
     this.parser = new MarkerParser(nonce);
     this.scrollback = new Scrollback({
@@ -251,6 +254,7 @@ export class PtyShellSession implements BackendSession {
       render: (raw, options) => this.renderThread.render(this.cellSize(), raw, options),
       redact: (text) => redactor.redact(text, this.term.cols),
       redactLine: (line) => redactor.redactLine(line),
+      matchUntil: (pattern, text) => jobs.matchUntil(pattern, text),
     };
     term.onData((chunk) => this.onData(chunk));
     term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
@@ -627,7 +631,7 @@ export class PtyShellSession implements BackendSession {
   }
 
   search(request: SearchRequest): Promise<SearchResult> {
-    return searchScrollback(this.scrollback, this.commands, request, (texts) => this.redactor.redactAll(texts, this.term.cols));
+    return this.jobs.admitSearch(() => searchScrollback(this.scrollback, this.commands, request, (texts) => this.redactor.redactAll(texts, this.term.cols), this.jobs));
   }
 
   private render(): TextRenderer {
