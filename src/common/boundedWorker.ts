@@ -144,7 +144,7 @@ export class BoundedWorkers {
   async dispose(): Promise<void> {
     this.disposed = true;
     for (const slot of [...this.busy]) slot.onLost?.('was ended: the worker pool was disposed');
-    for (const slot of this.idle.splice(0)) this.retire(slot);
+    for (const slot of this.idle.splice(0)) void this.retire(slot);
     await Promise.all(this.ending);
   }
 

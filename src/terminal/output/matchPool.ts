@@ -32,9 +32,9 @@ const POOL_SOURCE = `${SEARCH_SOURCE}\n${UNTIL_SOURCE}\nfunction run(job, post) 
 /** A buffer for one search's lines, lent by the pool (see MatchPool.pageBuffer). */
 export interface PageLease {
   /** At least `size` bytes (the kept buffer when it is large enough and free). */
-  get(size: number): Uint8Array;
+  get: (size: number) => Uint8Array;
   /** Gives the buffer back once the search is over. */
-  release(): void;
+  release: () => void;
 }
 
 /** What a search needs of the pool once admitted: a page buffer and a worker. */

@@ -119,8 +119,7 @@ export class PtyShellBackend implements TerminalBackend {
    * Renders and redactions asked afterwards fall back or are withheld as when a worker is lost.
    */
   async dispose(): Promise<void> {
-    this.renderThread.dispose();
-    await Promise.all([this.redactor.dispose(), this.ownPool ? this.pool.dispose() : undefined]);
+    await Promise.all([this.renderThread.dispose(), this.redactor.dispose(), this.ownPool ? this.pool.dispose() : undefined]);
   }
 
   async spawn(spec: SpawnSpec, signal?: AbortSignal): Promise<BackendSession> {
