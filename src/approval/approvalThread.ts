@@ -45,6 +45,7 @@ export class ApprovalThread {
     private readonly answerMs = ANSWER_MS,
   ) {
     this.host = new WorkerHost({
+      name: 'auto-approval parser',
       entry,
       workerData: { wasmFolder } satisfies ApprovalWorkerData,
       heapMb: 256,

@@ -63,10 +63,12 @@ export class BoundedWorkers {
    * @param run the worker's program (CommonJS, `require` available): it defines
    *   `function run(job, post)`, which does one job synchronously and posts its replies with `post`
    * @param keepIdle workers kept for the next job once theirs is done
+   * @param name what the jobs are, for diagnostics (WorkerHost.liveNames)
    */
   constructor(
     run: string,
     private readonly keepIdle = 1,
+    private readonly name = 'bounded jobs',
   ) {
     this.source = `${run}\n${JOB_LOOP}`;
   }
@@ -93,8 +95,11 @@ export class BoundedWorkers {
     const base = now();
     return new Promise<T>((resolve, reject) => {
       const settle = (outcome: { done: T } | { error: unknown }) => ('done' in outcome ? resolve(outcome.done) : reject(outcome.error));
+      /** Cancels the bound's timer (armed on the worker, see check). */
+      let cancel: () => void = () => undefined;
       const finish = (outcome: { done: T } | { error: unknown }, reuse: boolean) => {
         if (!this.busy.delete(slot)) return;
+        cancel();
         slot.onMessage = slot.onLost = undefined;
         if (reuse && !this.disposed && this.idle.length < this.keepIdle) {
           this.idle.push(slot);
@@ -119,7 +124,7 @@ export class BoundedWorkers {
         const ran = phase === 1 ? now() - base - Atomics.load(state, 1) : 0;
         if (phase !== 1 || ran < boundMs) {
           // Not started (the worker starts up), still within the bound, or done (its replies are on their way).
-          slot.host.after(phase === 1 ? Math.max(1, boundMs - ran) : boundMs, check);
+          cancel = slot.host.after(phase === 1 ? Math.max(1, boundMs - ran) : boundMs, check);
           return;
         }
         try {
@@ -130,7 +135,7 @@ export class BoundedWorkers {
       };
       try {
         slot.host.post({ job, state: state.buffer, base }, transfer);
-        slot.host.after(boundMs, check);
+        cancel = slot.host.after(boundMs, check);
       } catch (error) {
         finish({ error }, false);
       }
@@ -151,6 +156,7 @@ export class BoundedWorkers {
   private newSlot(): Slot {
     const slot: Slot = {
       host: new WorkerHost<unknown, unknown>({
+        name: this.name,
         entry: this.source,
         eval: true,
         onMessage: (reply) => slot.onMessage?.(reply),

@@ -20,6 +20,8 @@ import { type TransferListItem, Worker } from 'node:worker_threads';
 
 /** How a {@link WorkerHost} starts its worker and where the worker's events go. */
 export interface WorkerHostOptions<Reply> {
+  /** What the worker does, for diagnostics (WorkerHost.liveNames), e.g. "model-text renderer". */
+  name: string;
   /** The worker's script: an absolute path, or with `eval` the program's source (CommonJS). */
   entry: string;
   /** `entry` is the program's source, not a path. Default false. */
@@ -39,8 +41,8 @@ export interface WorkerHostOptions<Reply> {
   onLost?(why: string): void;
 }
 
-/** Threads started by any WorkerHost in this process that have not exited. */
-let liveThreads = 0;
+/** Threads started by any WorkerHost in this process that have not exited, by their host's name. */
+const liveThreads = new Map<object, string>();
 
 /** One worker thread at a time over a wrapper's protocol; see the module comment. */
 export class WorkerHost<Request, Reply = unknown> {
@@ -53,7 +55,12 @@ export class WorkerHost<Request, Reply = unknown> {
 
   /** Worker threads of every WorkerHost in this process that have not exited yet. */
   static get live(): number {
-    return liveThreads;
+    return liveThreads.size;
+  }
+
+  /** The names of the hosts whose threads have not exited yet, one per thread, sorted. */
+  static liveNames(): string[] {
+    return [...liveThreads.values()].sort();
   }
 
   /** A worker is running (started, not lost, stopped or disposed). */
@@ -79,10 +86,10 @@ export class WorkerHost<Request, Reply = unknown> {
       workerData: o.workerData,
       ...(o.heapMb !== undefined ? { resourceLimits: { maxOldGenerationSizeMb: o.heapMb } } : {}),
     });
-    liveThreads++;
+    liveThreads.set(worker, o.name);
     const exited = new Promise<void>((resolve) =>
       worker.once('exit', () => {
-        liveThreads--;
+        liveThreads.delete(worker);
         resolve();
       }),
     );

@@ -25,6 +25,7 @@ function echoHost() {
   const lost: string[] = [];
   let wake: (() => void) | undefined;
   const host = new WorkerHost<string, Echo>({
+    name: 'echo',
     entry: PROGRAM,
     eval: true,
     onMessage: (reply) => {

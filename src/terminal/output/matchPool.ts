@@ -58,7 +58,7 @@ export interface OwnerJobs extends SearchThreads {
 /** See the module comment. */
 export class MatchPool implements SearchThreads {
   private readonly slots = new FairSlots(POOL_JOBS, MAX_RUNNING_JOBS_PER_OWNER, MAX_SEARCHES_PER_OWNER);
-  private readonly workers = new BoundedWorkers(POOL_SOURCE, POOL_IDLE_WORKERS);
+  private readonly workers = new BoundedWorkers(POOL_SOURCE, POOL_IDLE_WORKERS, 'terminal pattern jobs');
   /** The page buffer kept between searches, while no search holds it. */
   private kept: SharedArrayBuffer | undefined;
   private keptTimer: ReturnType<typeof setTimeout> | undefined;

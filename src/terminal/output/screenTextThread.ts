@@ -79,6 +79,7 @@ export class ScreenTextThread {
       entry === undefined
         ? undefined
         : new WorkerHost({
+            name: 'model-text renderer',
             entry,
             heapMb: WORKER_HEAP_MB,
             onMessage: (m) => this.answer(m),

@@ -52,6 +52,7 @@ export class MirrorEmulator {
    */
   constructor(entry: string, setup: EmulatorSetup, private readonly onLost: (error: Error) => void) {
     this.host = new WorkerHost({
+      name: "panel mirror's emulator",
       entry,
       workerData: setup,
       heapMb: WORKER_HEAP_MB,

@@ -75,7 +75,7 @@ export class SecretRedactor {
     private readonly log?: Log,
     private readonly boundMs = REDACT_BOUND_MS,
   ) {
-    this.workers = entry === undefined ? undefined : new BoundedWorkers(`const __redaction = require(${JSON.stringify(entry)});\nfunction run(job, post) { __redaction.run(job, post); }`);
+    this.workers = entry === undefined ? undefined : new BoundedWorkers(`const __redaction = require(${JSON.stringify(entry)});\nfunction run(job, post) { __redaction.run(job, post); }`, 1, 'secret redaction');
   }
 
   /** Whether redaction is on now. */
