@@ -92,7 +92,7 @@ export class Lifetimes implements Disposable {
     for (const [index, { part, async }] of parts.entries()) {
       if (async) continue;
       try {
-        part.dispose();
+        void part.dispose();
       } catch (error) {
         this.failed(parts.length - 1 - index, error);
       }
