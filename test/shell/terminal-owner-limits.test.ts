@@ -90,10 +90,11 @@ describe('limits per caller', function () {
         return { owner, sessionId: (await h.service.open(owner)).sessionId };
       }),
     );
-    // Each session prints, once its wait has begun, a line on which (a+)+$ backtracks past the match bound.
+    // Each session prints, once its wait has begun, a line on which (a+)+b backtracks past the match
+    // bound (and which no piece of matches, however the output is cut).
     await Promise.all(owners.map(({ owner, sessionId }) => h.service.send(owner, sessionId, { input: `sleep 1; printf 'a%.0s' {1..40}; echo '!'; sleep 30`, timeoutMs: 300 })));
     const opened = threads();
-    const waits = owners.map(({ owner, sessionId }) => h.service.wait(owner, sessionId, { until: /(a+)+$/m, timeoutMs: 20_000 }));
+    const waits = owners.map(({ owner, sessionId }) => h.service.wait(owner, sessionId, { until: /(a+)+b/m, timeoutMs: 20_000 }));
     const settled = Promise.allSettled(waits);
     let most = 0;
     const sampled = performance.now();
