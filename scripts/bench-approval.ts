@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     const cell = (xs: number[]) => `${xs[0]!.toFixed(2).padStart(7)} / ${xs[Math.floor(xs.length / 2)]!.toFixed(2).padStart(7)}`;
     console.log(`${what.padEnd(28)}${String(Buffer.byteLength(line)).padStart(5)}   ${cell(parses)}       ${cell(times)} (approved: ${String(approved).padEnd(5)})   ${held.get(what)!.toFixed(2)}`);
   }
-  thread.dispose();
+  await thread.dispose();
 }
 
 void main();

@@ -22,7 +22,7 @@ import { DEFAULT_TERMINAL_CONFIG } from '../src/terminal/config';
 import { Scrollback } from '../src/terminal/output/scrollback';
 import { MAX_SEARCH_MS, searchScrollback } from '../src/terminal/output/scrollbackSearch';
 import { SecretRedactor } from '../src/terminal/secrets/secretRedactor';
-import { pageBufferLease } from '../src/terminal/output/searchWorker';
+import { MatchPool } from '../src/terminal/output/matchPool';
 import { RUNS, median, now } from '../test/bench/timing';
 
 const LINES = DEFAULT_TERMINAL_CONFIG.retainedLines;
@@ -96,9 +96,10 @@ async function main(): Promise<void> {
   ];
   // Searches read the scrollback redacted, as a session's do (here on this thread: no worker bundle).
   const redactor = new SecretRedactor(undefined, () => ({ enabled: true, patterns: [] }));
+  const pool = new MatchPool();
   const search = async (request: { pattern: string; regex?: boolean; ignoreCase?: boolean }) => {
     const t = now();
-    const r = await searchScrollback(scrollback, history, { ...request, timeoutMs: MAX_SEARCH_MS }, (texts) => redactor.redactAll(texts));
+    const r = await searchScrollback(scrollback, history, { ...request, timeoutMs: MAX_SEARCH_MS }, (texts) => redactor.redactAll(texts), pool);
     if (r.matches.length !== 1 || r.searchedLines !== LINES) throw new Error(`unexpected result: ${r.matches.length} matches, ${r.searchedLines} lines searched${r.timedOut ? ' (timed out)' : ''}`);
     return now() - t;
   };
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
   const copies: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t = now();
-    const lease = pageBufferLease();
+    const lease = pool.pageBuffer();
     scrollback.utf8Lines(0, LINES, lease.get);
     lease.release();
     copies.push(now() - t);

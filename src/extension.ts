@@ -1,6 +1,8 @@
 /**
  * Composition root: builds the services, registers backends, tools and commands. Every feature
- * lives in its own module and returns a Disposable; nothing here holds logic of its own.
+ * lives in its own module and returns a Disposable; nothing here holds logic of its own. Each part
+ * is handed to the one owner of lifetimes (common/lifetimes.ts) as it is made, the only thing
+ * `context.subscriptions` holds.
  */
 import * as path from 'node:path';
 import { ApprovalThread } from './approval/approvalThread';
@@ -32,7 +34,8 @@ import { registerStdioServers } from './vscode/navigation/languageServers';
 import { registerNavigationCommands } from './vscode/navigation/commands';
 import { McpClientOwners } from './vscode/mcp/clientOwners';
 import { registerMcp } from './vscode/mcp/mcpSurface';
-import { ExtensionLifetime } from './vscode/lifetime';
+import { Lifetimes } from './common/lifetimes';
+import { MatchPool } from './terminal/output/matchPool';
 import { trustedTerminalApi } from './vscode/terminal/trustedTerminalApi';
 import { errorMessage } from './common/errorMessage';
 
@@ -56,8 +59,8 @@ export interface DshBridgeApi {
   readonly navigation: NavigationApi;
 }
 
-/** What {@link deactivate} awaits: the asynchronous teardowns of this activation. */
-let lifetime: ExtensionLifetime | undefined;
+/** The owner of this activation's parts, which {@link deactivate} ends. */
+let lifetimes: Lifetimes | undefined;
 
 /**
  * How long deactivation may take: VS Code gives an extension host at most 5 s to shut down after
@@ -70,28 +73,33 @@ const DEACTIVATE_BUDGET_MS = Math.min(4500, CLOSE_MAX_MS + 250);
 
 export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const log = vscode.window.createOutputChannel('DSH Bridge', { log: true });
-  const settings = new TerminalSettings(log);
+  const life = (lifetimes = new Lifetimes(DEACTIVATE_BUDGET_MS, (message) => log.warn(`deactivation: ${message}`)));
+  context.subscriptions.push(life);
+  // Owned first, so ended last: every other part may log while it ends.
+  life.own(log);
+  const settings = life.own(new TerminalSettings(log));
   // An open that names no backend (the API other extensions get) runs the person's shell.
   const service = new TerminalService(log, () => settings.value, () => `pty-${currentShellChoice().shell}`);
   service.setKeepByDefault(detachBackgroundProcesses);
-  const life = (lifetime = new ExtensionLifetime());
   const sandboxRuntime = new SandboxRuntime(log);
   // The sandbox's network proxies stop once the sessions that use them have closed.
-  life.onShutdown(() => service.closeAll('extension deactivated').finally(() => sandboxRuntime.dispose()));
-  const owner = service.createOwner('DSH Bridge tools');
-  context.subscriptions.push(log, settings, service, owner);
+  life.onEnd(() => service.closeAll('extension deactivated').finally(() => sandboxRuntime.dispose()));
+  const owner = life.own(service.createOwner('DSH Bridge tools'));
+  // Searches and waits' `until` matches of every backend share one bounded pool of worker threads.
+  const pool = life.ownAsync(new MatchPool());
 
-  const sandbox = new SandboxSettings(context);
-  context.subscriptions.push(sandbox);
+  const sandbox = life.own(new SandboxSettings(context));
   let unavailable: string | undefined;
   if (process.platform === 'win32') {
     unavailable = 'the pty-bash and pty-zsh backends need Linux or macOS (bash or zsh on a PTY)';
   } else {
     try {
       const { pty } = loadExtensionNodePty(log);
-      const backendOptions = { sandbox: { runtime: sandboxRuntime, policy: (use: SandboxPolicyUse) => sandbox.policy(use) }, preventShellHistory };
-      context.subscriptions.push(service.registerBackend(new PtyBashBackend(pty, () => settings.value, log, backendOptions)));
-      context.subscriptions.push(service.registerBackend(new PtyZshBackend(pty, () => settings.value, log, backendOptions)));
+      const backendOptions = { sandbox: { runtime: sandboxRuntime, policy: (use: SandboxPolicyUse) => sandbox.policy(use) }, preventShellHistory, pool };
+      for (const backend of [new PtyBashBackend(pty, () => settings.value, log, backendOptions), new PtyZshBackend(pty, () => settings.value, log, backendOptions)]) {
+        life.ownAsync(backend);
+        life.own(service.registerBackend(backend));
+      }
     } catch (error) {
       unavailable = errorMessage(error);
       log.error(`terminal backend unavailable: ${unavailable}`);
@@ -99,47 +107,48 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   }
 
   // Command lines are judged against the person's terminal auto-approve rules in a worker thread.
-  const approval = new ApprovalThread(path.join(__dirname, 'approvalWorker.js'), path.join(context.extensionPath, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm'));
-  context.subscriptions.push({ dispose: () => approval.dispose() });
+  const approval = life.ownAsync(new ApprovalThread(path.join(__dirname, 'approvalWorker.js'), path.join(context.extensionPath, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm')));
   const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, sandboxPolicy: () => sandbox.policy(), approval, shellChoice: currentShellChoice };
   const mcpClients = new McpClientOwners();
-  const panel = registerAgentTerminals(tools, log, mcpClients);
+  const panel = life.own(registerAgentTerminals(tools, log, mcpClients));
   const tmux = tmuxDetector(log);
-  context.subscriptions.push(panel, registerTerminalCommands(tools, panel), registerTmux(tmux, log));
+  life.own(registerTerminalCommands(tools, panel));
+  life.own(registerTmux(tmux, log));
 
   // Navigation: md-links first, then the VS Code fallback over every other contributed language,
   // then the configured language servers (each takes its extensions from the fallback).
   const navigation = new LspService();
   const nav: NavigationContext = { service: navigation, features: new FeatureRegistry(navigation), log };
-  context.subscriptions.push(registerMdLinks(nav), registerVsCodeFeatures(nav), registerVsCodeFallback(nav));
+  life.own(registerMdLinks(nav));
+  life.own(registerVsCodeFeatures(nav));
+  life.own(registerVsCodeFallback(nav));
   // While the agent sandbox is on, no configured server starts from a folder sandboxed commands can write.
-  const servers = registerStdioServers(nav, {
-    writableWhileSandboxed: async () => {
-      const policy = sandbox.policy();
-      return policy.on ? sandboxWritableFolders(policy) : undefined;
-    },
-  });
-  life.onShutdown(() => servers.stopAll());
+  const servers = life.ownAsync(
+    registerStdioServers(nav, {
+      writableWhileSandboxed: async () => {
+        const policy = sandbox.policy();
+        return policy.on ? sandboxWritableFolders(policy) : undefined;
+      },
+    }),
+  );
   const toolDeps: ToolDeps = { terminal: tools, navigation: nav, tmux, log };
-  context.subscriptions.push(
-    servers,
-    registerTools(context, toolDeps),
+  life.own(registerTools(context, toolDeps));
+  life.own(
     registerNavigationCommands(nav, { extension: context, backendTypes: () => service.backendTypes(), languageServers: () => ({ servers: servers.describe(), errors: servers.errors }), agentSandbox: () => sandbox.policy() }),
   );
-  const mcp = registerMcp(context, { tools: toolDeps, clients: mcpClients, log });
-  context.subscriptions.push(mcp);
-  life.onShutdown(() => mcp.shutdown());
+  life.ownAsync(registerMcp(context, { tools: toolDeps, clients: mcpClients, log }));
   return Object.freeze({ apiVersion: 1, terminal: trustedTerminalApi(createTerminalApi(service)), navigation: createNavigationApi(navigation) });
 }
 
 /**
- * Ends every terminal session (with the SIGKILL escalation), stops the MCP endpoint (its
- * connections closed, its socket removed) and every configured language server (`shutdown` and
- * `exit`, then its process group ended), and waits for all of them within DEACTIVATE_BUDGET_MS.
- * Called by VS Code before it disposes `context.subscriptions` (whose disposal would not wait).
+ * Ends this activation's parts (common/lifetimes.ts) within DEACTIVATE_BUDGET_MS: every terminal
+ * session (with the SIGKILL escalation), the MCP endpoint (its connections closed, its socket
+ * removed), every configured language server (`shutdown` and `exit`, then its process group
+ * ended) and every worker thread at once, awaited; then the registrations, newest first. Called by
+ * VS Code before it disposes `context.subscriptions` (which then holds nothing left to end).
  */
 export async function deactivate(): Promise<void> {
-  const ending = lifetime;
-  lifetime = undefined;
-  await ending?.shutdown(DEACTIVATE_BUDGET_MS);
+  const ending = lifetimes;
+  lifetimes = undefined;
+  await ending?.end(DEACTIVATE_BUDGET_MS);
 }

@@ -9,11 +9,11 @@
  * exited) terminates the worker and resolves as not approved, saying why, as does every request
  * waiting then; the next request starts a new worker. A judgement never rejects.
  *
- * Lifetime: one worker, started by the first request, unreferenced (it never keeps a Node process
- * alive), terminated by `dispose()`.
+ * Lifetime: one worker (common/workerHost.ts), started by the first request, unreferenced (it never
+ * keeps a Node process alive), terminated by `dispose()`, which resolves once its thread exited.
  */
-import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../common/errorMessage';
+import { WorkerHost } from '../common/workerHost';
 import type { ApprovalReply, ApprovalRequest, ApprovalWorkerData } from './approvalProtocol';
 import { unjudged } from './approveLine';
 import type { ApprovalContext, LineDecision } from './types';
@@ -25,14 +25,14 @@ export const ANSWER_MS = 4000;
 
 interface Pending {
   resolve: (d: LineDecision) => void;
-  timer: NodeJS.Timeout;
+  /** Cancels the request's answer timer. */
+  cancel: () => void;
 }
 
 export class ApprovalThread {
-  private worker: Worker | undefined;
+  private readonly host: WorkerHost<ApprovalRequest, ApprovalReply>;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  private disposed = false;
 
   /**
    * @param entry absolute path of the worker's script (`dist/approvalWorker.js` in the extension)
@@ -40,55 +40,61 @@ export class ApprovalThread {
    * @param answerMs see {@link ANSWER_MS}
    */
   constructor(
-    private readonly entry: string,
-    private readonly wasmFolder: string,
+    entry: string,
+    wasmFolder: string,
     private readonly answerMs = ANSWER_MS,
-  ) {}
+  ) {
+    this.host = new WorkerHost({
+      name: 'auto-approval parser',
+      entry,
+      workerData: { wasmFolder } satisfies ApprovalWorkerData,
+      heapMb: 256,
+      onMessage: (reply) => {
+        const p = this.pending.get(reply.id);
+        if (!p) return;
+        this.pending.delete(reply.id);
+        p.cancel();
+        p.resolve('decision' in reply ? reply.decision : unjudged(`the command line could not be judged: ${reply.error}`));
+      },
+      onLost: (why) => this.answerAll(`the approval thread ${why}`),
+    });
+  }
 
   /** The decision for `line` under `context`; not approved (with the reason) when it could not be made in time. */
   decide(line: string, context: ApprovalContext): Promise<LineDecision> {
-    if (this.disposed) return Promise.resolve(unjudged('the approval thread was disposed'));
+    if (this.host.disposed) return Promise.resolve(unjudged('the approval thread was disposed'));
     return new Promise((resolve) => {
       const request: ApprovalRequest = { id: this.nextId++, line, context, parseBoundMs: PARSE_BOUND_MS };
-      const timer = setTimeout(() => this.lose(`the command line was not judged within ${this.answerMs} ms`), this.answerMs);
-      timer.unref();
-      this.pending.set(request.id, { resolve, timer });
       try {
-        (this.worker ??= this.start()).postMessage(request);
+        this.host.start();
       } catch (error) {
-        this.lose(`the approval thread could not be given the line: ${errorMessage(error)}`);
+        return resolve(unjudged(`the approval thread could not be started: ${errorMessage(error)}`));
+      }
+      // The answer's bound is the worker's: a worker lost first clears it (and answers every request).
+      const cancel = this.host.after(this.answerMs, () => {
+        this.answerAll(`the command line was not judged within ${this.answerMs} ms`);
+        this.host.lose('did not answer in time');
+      });
+      this.pending.set(request.id, { resolve, cancel });
+      try {
+        this.host.post(request);
+      } catch (error) {
+        this.host.lose(`could not be given the line: ${errorMessage(error)}`);
       }
     });
   }
 
-  /** Terminates the worker; waiting judgements resolve as not approved. Idempotent. */
-  dispose(): void {
-    this.disposed = true;
-    this.lose('the approval thread was disposed');
+  /** Terminates the worker and resolves once its thread exited; waiting judgements resolve as not approved. Idempotent. */
+  async dispose(): Promise<void> {
+    const ended = this.host.dispose();
+    this.answerAll('the approval thread was disposed');
+    await ended;
   }
 
-  private start(): Worker {
-    const worker = new Worker(this.entry, { workerData: { wasmFolder: this.wasmFolder } satisfies ApprovalWorkerData, resourceLimits: { maxOldGenerationSizeMb: 256 } });
-    worker.unref();
-    worker.on('message', (reply: ApprovalReply) => {
-      const p = this.pending.get(reply.id);
-      if (!p) return;
-      this.pending.delete(reply.id);
-      clearTimeout(p.timer);
-      p.resolve('decision' in reply ? reply.decision : unjudged(`the command line could not be judged: ${reply.error}`));
-    });
-    worker.on('error', (error) => this.worker === worker && this.lose(`the approval thread failed: ${errorMessage(error)}`));
-    worker.on('exit', () => this.worker === worker && this.lose('the approval thread exited'));
-    return worker;
-  }
-
-  /** Ends the worker and resolves every waiting judgement as not approved with `reason`. */
-  private lose(reason: string): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) void worker.terminate();
+  /** Resolves every waiting judgement as not approved with `reason`. */
+  private answerAll(reason: string): void {
     for (const p of this.pending.values()) {
-      clearTimeout(p.timer);
+      p.cancel();
       p.resolve(unjudged(reason));
     }
     this.pending.clear();

@@ -44,13 +44,15 @@ export class FairSlots {
 
   /**
    * Runs `work` once a slot is free for `key`, and frees the slot however it settles.
-   * @throws SlotsFullError at once (the promise rejects, `work` never runs) when `key` already has
-   *   `perKeyInFlight` jobs running or waiting; whatever `work` throws.
+   * @param counted the job counts in `key`'s jobs in flight and may be refused (default); false: it
+   *   waits for its slot whatever `key` has in flight, and is not counted there.
+   * @throws SlotsFullError at once (the promise rejects, `work` never runs) when `counted` and `key`
+   *   already has `perKeyInFlight` counted jobs running or waiting; whatever `work` throws.
    */
-  async run<T>(key: object, work: () => Promise<T>): Promise<T> {
+  async run<T>(key: object, work: () => Promise<T>, counted = true): Promise<T> {
     const inFlight = this.inFlight(key);
-    if (inFlight >= this.perKeyInFlight) throw new SlotsFullError(inFlight);
-    this.inFlightOf.set(key, inFlight + 1);
+    if (counted && inFlight >= this.perKeyInFlight) throw new SlotsFullError(inFlight);
+    if (counted) this.inFlightOf.set(key, inFlight + 1);
     try {
       await new Promise<void>((start) => {
         this.waiting.push({ key, start });
@@ -64,7 +66,7 @@ export class FairSlots {
         this.next();
       }
     } finally {
-      this.add(this.inFlightOf, key, -1);
+      if (counted) this.add(this.inFlightOf, key, -1);
     }
   }
 

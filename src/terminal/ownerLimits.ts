@@ -1,7 +1,7 @@
 /**
- * The limits of each owner (an MCP client, an extension, the Language Model Tools) on sessions:
- * what the service reads at every call, and the refusal past them. Searches have their own pool
- * and limits (output/searchPool.ts).
+ * The limits of each owner (an MCP client, an extension, the Language Model Tools): on sessions,
+ * what the service reads at every call, and the refusal past them; on the pattern jobs (scrollback
+ * searches and waits' `until` matches) the shared pool's caps (output/matchPool.ts).
  */
 import { TerminalError } from './errors';
 
@@ -82,3 +82,10 @@ export class OpenAdmissions {
     if (oldest) this.take(oldest.call);
   }
 }
+
+/** Pattern jobs (searches and `until` matches) running at once in the process, each in a worker thread. */
+export const POOL_JOBS = 4;
+/** Pattern jobs one owner runs at once: the other slots stay free for other owners. */
+export const MAX_RUNNING_JOBS_PER_OWNER = 2;
+/** Searches one owner may have running or waiting; one more is refused at once. */
+export const MAX_SEARCHES_PER_OWNER = 4;

@@ -33,7 +33,6 @@ import { errorMessage } from '../common/errorMessage';
 import { checkAbortSignal, checkUntilListening } from './requestChecks';
 import { checkOpenOptions } from './openOptionsCheck';
 import type { Log } from '../common/log';
-import { inSearchPool } from './output/searchPool';
 import { OwnerLimits, sessionLimitError } from './ownerLimits';
 import { spawnTurn } from './session/spawnTurns';
 import { checkReceiverIdentity } from './input/receiverIdentityCheck';
@@ -75,7 +74,7 @@ export class TerminalService implements Disposable {
 
   /**
    * @param limits the limits in force, read at each call; default DEFAULT_TERMINAL_CONFIG's
-   *   (config.ts). Searches share one pool in every case (output/searchPool.ts).
+   *   (config.ts). Searches and `until` matches share the backends' pool (output/matchPool.ts), by owner.
    * @param defaultBackend the backend type an `open` that names none gets, asked at each open (the
    *   shell choice of shellChoice.ts); default `pty-bash`.
    */
@@ -219,7 +218,7 @@ export class TerminalService implements Disposable {
       // Counted as opening from here: a refusal of another open is decided at once (above).
       await spawnTurn();
       const outsideSandbox = grant.outsideSandbox === true;
-      const session = await backend.spawn({ cwd: options.cwd, exactCwd: options.exactCwd, env: options.env, cols: options.cols, rows: options.rows, ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}), ...(outsideSandbox ? { outsideSandbox } : {}) }, options.signal);
+      const session = await backend.spawn({ cwd: options.cwd, exactCwd: options.exactCwd, env: options.env, cols: options.cols, rows: options.rows, ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}), ...(outsideSandbox ? { outsideSandbox } : {}), poolKey: o }, options.signal);
       if (o.disposed) {
         // Create-then-publish: an owner that went away never sees the session; it is closed here.
         const reason = new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');
@@ -448,13 +447,13 @@ export class TerminalService implements Disposable {
   /**
    * Searches the session's scrollback, or one command's output (scrollbackSearch.ts), in a worker
    * thread within the request's time bound, once the pool every caller shares has a worker free for
-   * it (output/searchPool.ts); never waits for a send.
+   * it (output/matchPool.ts, shared by owner: the session's spawn named it); never waits for a send.
    * @throws TerminalError NO_SUCH_SESSION, NOT_SESSION_OWNER, INVALID_ARGUMENT, LIMIT_REACHED (the
    *   owner has MAX_SEARCHES_PER_OWNER searches in flight).
    */
   search(owner: Owner, sessionId: string, request: SearchRequest): Promise<SearchResult> {
     const entry = this.entry(owner, sessionId);
-    return inSearchPool(entry.owner, () => entry.session.search(request));
+    return entry.session.search(request);
   }
 
   /**

@@ -360,6 +360,12 @@ export interface SpawnSpec {
    * The backend still refuses (SANDBOX_REQUIRED) where the policy does not allow it.
    */
   outsideSandbox?: boolean;
+  /**
+   * Whose share of the shared pool of searches and `until` matches the session's jobs take
+   * (output/matchPool.ts): set only by the service, to the session's owner. Default: a share of
+   * the session's own.
+   */
+  poolKey?: object;
 }
 
 /** A session as a backend holds it: terminal state lives here, identity lives in the service. */

@@ -48,7 +48,7 @@ describe('terminal auto-approve rules', function () {
   after(async () => {
     await setWorkspaceSetting(RULES_KEY, undefined);
     removeWorkspaceSettings();
-    thread.dispose();
+    void thread.dispose();
     service.dispose();
   });
   beforeEach(async () => {

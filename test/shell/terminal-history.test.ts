@@ -11,6 +11,7 @@ import { CommandHistory } from '../../src/terminal/history/commandHistory';
 import { TerminalError } from '../../src/terminal/errors';
 import { Scrollback } from '../../src/terminal/output/scrollback';
 import { searchScrollback } from '../../src/terminal/output/scrollbackSearch';
+import { MatchPool } from '../../src/terminal/output/matchPool';
 import { Harness, harness } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 
@@ -356,6 +357,8 @@ describe('command record (real bash)', function () {
 });
 
 describe('scrollback search: text as stored', () => {
+  const pool = new MatchPool();
+  after(() => pool.dispose());
   // The worker reads ASCII pages (and, in a mixed page, ASCII lines) as Latin-1, the rest as UTF-8.
   for (const [what, lines] of [
     ['an ASCII page', ['plain 1', '\x1b[32mcoloured needle 2\x1b[0m', 'plain 3']],
@@ -365,11 +368,11 @@ describe('scrollback search: text as stored', () => {
       const scrollback = new Scrollback({ maxLines: 100, maxBytes: 64 * 1024 });
       scrollback.append(lines.map((l) => `${l}\r\n`).join(''));
       const history = new CommandHistory({ scrollback, cwd: () => undefined, size: 10 });
-      const found = await searchScrollback(scrollback, history, { pattern: 'needle', context: 1 }, unredacted);
+      const found = await searchScrollback(scrollback, history, { pattern: 'needle', context: 1 }, unredacted, pool);
       const plain = lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
       const expected = plain.flatMap((l, i) => (l.includes('needle') ? [{ text: l, column: l.indexOf('needle'), before: plain.slice(Math.max(0, i - 1), i) }] : [])).reverse();
       assert.deepEqual(found.matches.map((m) => ({ text: m.text, column: m.column, before: m.before ?? [] })), expected);
-      const regex = await searchScrollback(scrollback, history, { pattern: '(ünï|🚀|日本)', regex: true }, unredacted);
+      const regex = await searchScrollback(scrollback, history, { pattern: '(ünï|🚀|日本)', regex: true }, unredacted, pool);
       assert.deepEqual(regex.matches.map((m) => m.text), plain.filter((l) => /(ünï|🚀|日本)/.test(l)).reverse());
     });
   }

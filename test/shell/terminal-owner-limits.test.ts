@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { TerminalError } from '../../src/terminal/errors';
 import { MAX_INPUT_BYTES, checkKeys, checkSendInput } from '../../src/terminal/input/input';
-import { MAX_SEARCHES_PER_OWNER, SEARCH_POOL_SIZE } from '../../src/terminal/output/searchPool';
+import { MAX_SEARCHES_PER_OWNER, POOL_JOBS } from '../../src/terminal/ownerLimits';
 import { checkRunCommand } from '../../src/vscode/tools/terminal/runCommand';
 import { Harness, MemoryLog, harness, nodePty } from '../helpers/terminalHarness';
 import { resolveTerminalConfig } from '../../src/terminal/config';
@@ -110,7 +110,31 @@ describe('limits per caller', function () {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await Promise.allSettled([...held, ...crowd]);
-    assert.ok(most <= SEARCH_POOL_SIZE, `threads grew by ${most} with ${crowd.length} searches of ${owners.length} owners in flight`);
+    assert.ok(most <= POOL_JOBS, `threads grew by ${most} with ${crowd.length} searches of ${owners.length} owners in flight`);
+  });
+
+  it('matches the until patterns of many owners\' waits in the same bounded pool: threads grow by the pool at most', async () => {
+    h = harness({ maxSessionsPerOwner: 4 });
+    const owners = await Promise.all(
+      Array.from({ length: 12 }, async (_, i) => {
+        const owner = h.service.createOwner(`waiter-${i}`);
+        return { owner, sessionId: (await h.service.open(owner)).sessionId };
+      }),
+    );
+    // Each session prints, once its wait has begun, a line on which (a+)+b backtracks past the match
+    // bound (and which no piece of matches, however the output is cut).
+    await Promise.all(owners.map(({ owner, sessionId }) => h.service.send(owner, sessionId, { input: `sleep 1; printf 'a%.0s' {1..40}; echo '!'; sleep 30`, timeoutMs: 300 })));
+    const opened = threads();
+    const waits = owners.map(({ owner, sessionId }) => h.service.wait(owner, sessionId, { until: /(a+)+b/m, timeoutMs: 20_000 }));
+    const settled = Promise.allSettled(waits);
+    let most = 0;
+    const sampled = performance.now();
+    while (performance.now() - sampled < 3000) {
+      most = Math.max(most, threads() - opened);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    for (const e of await settled) assert.ok(e.status === 'rejected' && /was stopped: one match/.test((e.reason as Error).message), String(e.status === 'rejected' ? e.reason : 'the wait returned'));
+    assert.ok(most <= POOL_JOBS, `threads grew by ${most} with ${waits.length} waits of ${owners.length} owners matching`);
   });
 
   it('sizes text before checking or showing any of it: two million zero-width spaces are refused in under 50 ms', () => {

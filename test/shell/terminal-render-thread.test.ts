@@ -88,7 +88,7 @@ describe('ScreenTextThread', function () {
         assert.deepEqual(await thread.screen(size, raw, startInAlternate), local.screen(raw, startInAlternate));
         local.dispose();
       } finally {
-        thread.dispose();
+        void thread.dispose();
       }
     });
   }
@@ -115,7 +115,7 @@ describe('ScreenTextThread', function () {
       assert.ok(stallMs < STALL_BOUND_MS, `the event loop was held for ${stallMs.toFixed(0)} ms`);
       assert.ok(value.lines.length >= 40, JSON.stringify(value).slice(0, 300));
     } finally {
-      thread.dispose();
+      void thread.dispose();
     }
   });
 
@@ -127,7 +127,7 @@ describe('ScreenTextThread', function () {
       const got = await Promise.all(raws.map((raw, i) => thread.render(sizes[i]!, raw)));
       assert.deepEqual(got, raws.map((raw, i) => new TextRenderer(sizes[i]!.cols, sizes[i]!.rows).render(raw)));
     } finally {
-      thread.dispose();
+      void thread.dispose();
     }
   });
 
@@ -154,7 +154,7 @@ describe('ScreenTextThread', function () {
         assert.deepEqual(page, { lines: [RENDER_LOST_NOTICE, 'bold line', 'second line', ''], limited: true });
         assert.deepEqual(screen, { lines: [RENDER_LOST_NOTICE, 'bold line', 'second line', ''], limited: true });
       } finally {
-        thread.dispose();
+        void thread.dispose();
       }
     });
 
@@ -165,7 +165,7 @@ describe('ScreenTextThread', function () {
         assert.deepEqual(await thread.render(size, raw), { lines: [RENDER_LOST_NOTICE, 'bold line', 'second line', ''], limited: true });
         assert.deepEqual(await thread.render(size, `${E}[1magain`), { lines: [RENDER_LOST_NOTICE, 'again'], limited: true });
       } finally {
-        thread.dispose();
+        void thread.dispose();
       }
     });
 
@@ -174,7 +174,7 @@ describe('ScreenTextThread', function () {
       try {
         assert.deepEqual(await thread.render(size, raw), { lines: [RENDER_LOST_NOTICE, 'bold line', 'second line', ''], limited: true });
       } finally {
-        thread.dispose();
+        void thread.dispose();
       }
     });
   });

@@ -8,12 +8,15 @@ import * as assert from 'node:assert/strict';
 import { CommandHistory } from '../../src/terminal/history/commandHistory';
 import { LINE_SPLIT_MARKER, Scrollback } from '../../src/terminal/output/scrollback';
 import { SearchResult, searchScrollback } from '../../src/terminal/output/scrollbackSearch';
+import { MatchPool } from '../../src/terminal/output/matchPool';
 import { Harness, harness } from '../helpers/terminalHarness';
 
 describe('search in a line stored in pieces (real bash)', function () {
   this.timeout(60_000);
   let h: Harness;
   afterEach(async () => h?.dispose());
+  const pool = new MatchPool();
+  after(() => pool.dispose());
 
   it('finds a match across the cut between two pieces, at the piece and column where it starts', async () => {
     h = harness();
@@ -83,7 +86,7 @@ describe('search in a line stored in pieces (real bash)', function () {
     whole.append(text);
     assert.equal(split.totalLines, whole.totalLines + long.length, 'each long line is two pieces');
     const search = (scrollback: Scrollback, request: Parameters<typeof searchScrollback>[2]) =>
-      searchScrollback(scrollback, new CommandHistory({ scrollback, cwd: () => undefined, size: 10 }), request, unredacted);
+      searchScrollback(scrollback, new CommandHistory({ scrollback, cwd: () => undefined, size: 10 }), request, unredacted, pool);
     const texts = (r: SearchResult) => r.matches.map((m) => m.text);
 
     for (const pattern of ['RED', 'GREEN', 'LINK', 'TITLED', 'PROGRESS', '^x+[A-Z]+y?$', '\\x1b|\\[|[0-9]m|tle|x\\\\']) {
@@ -117,7 +120,7 @@ describe('search in a line stored in pieces (real bash)', function () {
       else for (const chunk of `${line(n)}\r\n`.match(/[^]{1,7}/g)!) scrollback.append(chunk); // heads stored before the line ends
     }
     assert.equal(scrollback.position().firstLine, 148);
-    const found = await searchScrollback(scrollback, history, { pattern: 'needle', maxMatches: 100 }, unredacted);
+    const found = await searchScrollback(scrollback, history, { pattern: 'needle', maxMatches: 100 }, unredacted, pool);
     const expected = Array.from({ length: 51 }, (_, i) => 99 - i).map((n) => ({ line: 3 * n + 1, column: 3, text: n === 49 ? line(n).slice(29) : line(n) }));
     assert.deepEqual(found.matches.map((m) => ({ line: m.line, column: m.column, text: m.text })), expected);
   });

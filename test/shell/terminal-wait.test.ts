@@ -4,7 +4,8 @@
  */
 import * as assert from 'node:assert/strict';
 import { MAX_UNTIL_LENGTH, UNTIL_CARRY_UNITS, UNTIL_PENDING_UNITS, UntilMatcher, compileUntil, plainText } from '../../src/terminal/readiness/untilPattern';
-import { UNTIL_MATCH_MS, matchInWorker } from '../../src/terminal/readiness/untilMatchThread';
+import { UNTIL_MATCH_MS } from '../../src/terminal/readiness/untilMatchThread';
+import { MatchPool } from '../../src/terminal/output/matchPool';
 import { Harness, firstSession, harness } from '../helpers/terminalHarness';
 import { until } from '../helpers/wait';
 import { heldText, withLagProbe } from '../helpers/eventLoopLag';
@@ -166,10 +167,14 @@ describe('waiting without typing (pty-bash)', function () {
 });
 
 describe('the until pattern (no PTY)', () => {
+  const pool = new MatchPool();
+  after(() => pool.dispose());
+  const jobs = pool.forOwner({});
+  const matchInPool = (pattern: RegExp, text: string) => jobs.matchUntil(pattern, text);
   /** What an UntilMatcher given `chunks` of output, one push each, ends with: the matched text, or the error it failed with. */
   const outcome = (pattern: string, chunks: string[]) =>
     new Promise<string | Error>((resolve) => {
-      const matcher = new UntilMatcher(compileUntil(pattern), async (text) => text, { matched: resolve, failed: resolve });
+      const matcher = new UntilMatcher(compileUntil(pattern), async (text) => text, matchInPool, { matched: resolve, failed: resolve });
       for (const chunk of chunks) matcher.push(chunk);
     });
 
@@ -207,7 +212,7 @@ describe('the until pattern (no PTY)', () => {
 
   it('a pattern stopped at its time bound on a flood of output says how much text that match read', async () => {
     const flood = await new Promise<Error>((resolve, reject) => {
-      const matcher = new UntilMatcher(compileUntil('(a+)+b'), async (text) => text, { matched: () => reject(new Error('matched')), failed: resolve });
+      const matcher = new UntilMatcher(compileUntil('(a+)+b'), async (text) => text, matchInPool, { matched: () => reject(new Error('matched')), failed: resolve });
       matcher.push('start\r\n'); // a match starts on this
       matcher.push(`${'a'.repeat(UNTIL_PENDING_UNITS)}\r\n`); // arrives while it is in flight: the next match reads it all
     });
@@ -222,7 +227,7 @@ describe('the until pattern (no PTY)', () => {
 
   it('output that arrives while a match is in flight is all matched next, however much of it: a line is never skipped in a flood', async () => {
     const found = await new Promise<string>((resolve, reject) => {
-      const matcher = new UntilMatcher(compileUntil('^MARKER-\\d+$'), async (text) => text, { matched: resolve, failed: reject });
+      const matcher = new UntilMatcher(compileUntil('^MARKER-\\d+$'), async (text) => text, matchInPool, { matched: resolve, failed: reject });
       matcher.push('starting\r\n'); // a match starts on this
       // Before it answers: the marker, then far more than the 8 KiB window of other lines.
       matcher.push('MARKER-42\r\n');
@@ -239,12 +244,12 @@ describe('the until pattern (no PTY)', () => {
         // This thread is held (another extension's work, a flood of output to handle).
       }
     };
-    assert.deepEqual(await matchInWorker(/x/, 'x'), { kind: 'matched', text: 'x' }, 'a worker is started and idle');
+    assert.deepEqual(await jobs.matchUntil(/x/, 'x'), { kind: 'matched', text: 'x' }, 'a worker is started and idle');
     for (let k = 0; k < 3; k++) {
-      const outcome = matchInWorker(/ready on \d+/, 'ready on 3000');
+      const outcome = jobs.matchUntil(/ready on \d+/, 'ready on 3000');
       setImmediate(() => busy(2 * UNTIL_MATCH_MS));
       assert.deepEqual(await outcome, { kind: 'matched', text: 'ready on 3000' }, `try ${k}`);
     }
-    assert.deepEqual(await matchInWorker(/(a+)+$/, `${'a'.repeat(30)}!`, 100), { kind: 'stopped', afterMs: 100 }, 'one that runs long is still stopped');
+    assert.deepEqual(await jobs.matchUntil(/(a+)+$/, `${'a'.repeat(30)}!`, 100), { kind: 'stopped', afterMs: 100 }, 'one that runs long is still stopped');
   });
 });

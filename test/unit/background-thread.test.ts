@@ -39,7 +39,7 @@ const lowered = (before: Map<number, number>) => [...niceByThread()].filter(([ti
       assert.equal(lowered(before).length, 1, 'one new thread at nice 10');
       assert.equal(niceByThread().get(process.pid), before.get(process.pid), 'the calling thread keeps its nice value');
     } finally {
-      emulator.dispose();
+      void emulator.dispose();
     }
   });
 

@@ -63,7 +63,7 @@ async function bothAfter(writes: string[], cols = 20, rows = 6, scrollback = 10)
     await new Promise<void>((r) => reference.write('', r));
     return { mine, expected: initialText({ term: reference, serializer }, scrollback), unparsed: worker.unparsed };
   } finally {
-    worker.dispose();
+    void worker.dispose();
     reference.dispose();
   }
 }
@@ -248,7 +248,7 @@ describe('panel mirror: plain lines held back from the emulator', () => {
         dropped += worker.unparsed;
         assert.deepEqual(lost, []);
       } finally {
-        worker.dispose();
+        void worker.dispose();
         reference.dispose();
       }
     }

@@ -50,7 +50,7 @@ describe('panel mirror emulator', () => {
       assert.deepEqual(lost, []);
       assert.equal(emulator.lost, false);
     } finally {
-      emulator.dispose();
+      void emulator.dispose();
     }
     assert.equal(emulator.lost, true);
   });

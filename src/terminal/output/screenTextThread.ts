@@ -5,9 +5,9 @@
  * an emulator work, and that thread is shared by every extension. The result is the renderer's,
  * unchanged.
  *
- * Lifetime: one worker for all the renders of its owner (renders run one at a time, in the order
- * asked), started by the first render, unreferenced (it never keeps a Node process alive),
- * terminated by `dispose()`. Nothing is lost to the worker: when it fails (an uncaught error, out
+ * Lifetime: one worker (common/workerHost.ts) for all the renders of its owner (renders run one at
+ * a time, in the order asked), started by the first render, unreferenced (it never keeps a Node
+ * process alive), terminated by `dispose()`. Nothing is lost to the worker: when it fails (an uncaught error, out
  * of memory, exited, its script missing) or answers nothing for `hangMs` while renders wait, it is
  * terminated and every waiting render resolves with the plain text of its input (escape sequences
  * removed) after RENDER_LOST_NOTICE, `limited`; the next render starts a new worker. A render the
@@ -15,8 +15,8 @@
  *
  * Without a worker script (`entry` undefined), renders run on the caller's thread, as before.
  */
-import { Worker } from 'node:worker_threads';
 import { errorMessage } from '../../common/errorMessage';
+import { WorkerHost } from '../../common/workerHost';
 import { plainText } from './escapeScan';
 import { RenderOptions, Rendered, RenderedScreen, TextRenderer, renderPlain } from './screenText';
 import type { ScreenTextReply, ScreenTextRequest } from './screenTextProtocol';
@@ -56,11 +56,11 @@ interface Pending {
 export class ScreenTextThread {
   private readonly hangMs: number;
   private readonly log: Log | undefined;
-  private worker: Worker | undefined;
+  private readonly host: WorkerHost<ScreenTextRequest, ScreenTextReply> | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
-  /** Fires when the worker answered nothing for hangMs while renders wait. */
-  private watchdog: NodeJS.Timeout | undefined;
+  /** Cancels the timer that ends the worker when it answered nothing for hangMs while renders wait. */
+  private watchdog: (() => void) | undefined;
   /** Renderers on the caller's thread, by size, when there is no worker script. */
   private readonly local = new Map<string, TextRenderer>();
   private disposed = false;
@@ -75,6 +75,16 @@ export class ScreenTextThread {
   ) {
     this.hangMs = options.hangMs ?? RENDER_HANG_MS;
     this.log = options.log;
+    this.host =
+      entry === undefined
+        ? undefined
+        : new WorkerHost({
+            name: 'model-text renderer',
+            entry,
+            heapMb: WORKER_HEAP_MB,
+            onMessage: (m) => this.answer(m),
+            onLost: (why) => this.fallBackAll(why, true),
+          });
   }
 
   /**
@@ -94,12 +104,17 @@ export class ScreenTextThread {
     return this.ask({ type: 'screen', id: this.nextId++, cols: size.cols, rows: size.rows, raw, startInAlternate });
   }
 
-  /** Terminates the worker; renders still waiting resolve with their plain text. Idempotent. */
-  dispose(): void {
+  /**
+   * Terminates the worker; renders still waiting resolve with their plain text. Resolves once the
+   * worker's thread exited. Idempotent.
+   */
+  async dispose(): Promise<void> {
     this.disposed = true;
-    this.lose('was disposed', false);
+    const ended = this.host?.dispose();
+    this.fallBackAll('was disposed', false);
     for (const r of this.local.values()) r.dispose();
     this.local.clear();
+    await ended;
   }
 
   private renderer(size: CellSize): TextRenderer {
@@ -112,47 +127,35 @@ export class ScreenTextThread {
   private ask(request: ScreenTextRequest): Promise<Rendered | RenderedScreen> {
     return new Promise((resolve, reject) => {
       const item = { request, resolve, reject };
-      if (this.disposed) return resolve(fallback(request));
+      if (this.disposed || !this.host) return resolve(fallback(request));
       this.pending.set(request.id, item);
       try {
-        (this.worker ??= this.start()).postMessage(request);
+        this.host.post(request);
       } catch (error) {
-        return this.lose(`could not be given the text: ${errorMessage(error)}`);
+        return this.host.lose(`could not be given the text: ${errorMessage(error)}`);
       }
       this.watchdog ??= this.arm();
     });
   }
 
-  private start(): Worker {
-    const worker = new Worker(this.entry as string, { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    worker.on('message', (m: ScreenTextReply) => {
-      if (worker !== this.worker) return;
-      const item = this.pending.get(m.id);
-      this.pending.delete(m.id);
-      clearTimeout(this.watchdog);
-      this.watchdog = this.pending.size > 0 ? this.arm() : undefined;
-      if (!item) return;
-      if ('error' in m) item.reject(new Error(m.error));
-      else item.resolve(m.rendered);
-    });
-    worker.on('error', (e) => worker === this.worker && this.lose(`failed: ${e.message}`));
-    worker.on('exit', (code) => worker === this.worker && this.lose(`exited (code ${code})`));
-    // After the listeners: adding a 'message' listener references the worker again.
-    worker.unref();
-    return worker;
+  private answer(m: ScreenTextReply): void {
+    const item = this.pending.get(m.id);
+    this.pending.delete(m.id);
+    this.watchdog?.();
+    this.watchdog = this.pending.size > 0 ? this.arm() : undefined;
+    if (!item) return;
+    if ('error' in m) item.reject(new Error(m.error));
+    else item.resolve(m.rendered);
   }
 
-  private arm(): NodeJS.Timeout {
-    return setTimeout(() => this.lose(`answered nothing for ${this.hangMs} ms`), this.hangMs);
+  /** The worker's timer: at hangMs without an answer the worker is lost (and a new one starts with the next render). */
+  private arm(): () => void {
+    return this.host!.after(this.hangMs, () => this.host!.lose(`answered nothing for ${this.hangMs} ms`));
   }
 
-  /** Ends the worker (a new one starts with the next render) and resolves every waiting render with its plain text. */
-  private lose(why: string, warn = true): void {
-    const worker = this.worker;
-    this.worker = undefined;
-    clearTimeout(this.watchdog);
+  /** Resolves every waiting render with its plain text (the worker was lost: `why`). */
+  private fallBackAll(why: string, warn: boolean): void {
     this.watchdog = undefined;
-    if (worker) void worker.terminate();
     const waiting = [...this.pending.values()];
     this.pending.clear();
     if (warn) this.log?.warn(`the model-text renderer thread ${why}; ${waiting.length} render(s) returned as plain text`);

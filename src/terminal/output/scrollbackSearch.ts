@@ -12,7 +12,7 @@ import { errorMessage } from '../../common/errorMessage';
 import type { CommandHistory } from '../history/commandHistory';
 import { invalidArgument, TerminalError } from '../errors';
 import type { Scrollback } from './scrollback';
-import { pageBufferLease, searchInWorker } from './searchWorker';
+import type { SearchThreads } from './matchPool';
 import { WITHHELD_NOTICE } from '../secrets/secretRedactor';
 
 /** Longest pattern accepted (UTF-16 code units). */
@@ -101,7 +101,13 @@ export interface SearchResult {
  * @throws TerminalError INVALID_ARGUMENT for a bad field (naming it and what is valid), a pattern
  *   that does not compile, or an unknown command; Error when the worker fails.
  */
-export async function searchScrollback(scrollback: Scrollback, history: CommandHistory, request: SearchRequest, redact: (texts: string[]) => Promise<string[]>): Promise<SearchResult> {
+export async function searchScrollback(
+  scrollback: Scrollback,
+  history: CommandHistory,
+  request: SearchRequest,
+  redact: (texts: string[]) => Promise<string[]>,
+  threads: SearchThreads,
+): Promise<SearchResult> {
   const pattern = checkPattern(request);
   const context = checkInteger(request.context, 'context', { min: 0, max: MAX_SEARCH_CONTEXT }, invalidArgument, 0);
   const maxMatches = checkInteger(request.maxMatches, 'maxMatches', { min: 1, max: MAX_SEARCH_MATCHES }, invalidArgument, DEFAULT_SEARCH_MATCHES);
@@ -120,7 +126,7 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
     }
   }
   const from = Math.min(offset, total);
-  const lease = pageBufferLease();
+  const lease = threads.pageBuffer();
   const page = scrollback.utf8Lines(base + from, total - from, lease.get);
   if (request.command !== undefined && from === 0 && page.lineCount > 0) {
     // The command's last line ends with what followed it there (the next prompt, what was typed at it).
@@ -142,7 +148,7 @@ export async function searchScrollback(scrollback: Scrollback, history: CommandH
     const [redacted] = await redact([new TextDecoder().decode(page.bytes)]);
     if (redacted!.startsWith(WITHHELD_NOTICE)) result.note = `${result.note ? `${result.note}; ` : ''}nothing was searched: checking the output for secrets did not finish in time, so it is withheld; search a smaller range (offset, command)`;
     page.bytes = new TextEncoder().encode(redacted);
-    outcome = await searchInWorker(
+    outcome = await threads.search(
       { bytes: page.bytes, lineCount, continued: page.continued, pattern, regex: request.regex === true, ignoreCase: request.ignoreCase === true, context, maxMatches, maxLineChars: MAX_MATCH_LINE_CHARS, escapes: ESCAPES.source },
       timeoutMs,
     );

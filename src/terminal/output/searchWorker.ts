@@ -1,10 +1,12 @@
 /**
- * Line search in a worker thread within a time bound (common/boundedWorker.ts). A JavaScript
- * regular expression cannot be interrupted once it runs, and one with catastrophic backtracking
- * (`(a+)+$` on a long line) runs for minutes: on the extension host's thread that would stall every
- * extension. Matches are posted as they are found, so the ones found before the bound survive it.
+ * Line search in a worker thread within a time bound (common/boundedWorker.ts): the worker's
+ * program and the job's shapes. A JavaScript regular expression cannot be interrupted once it
+ * runs, and one with catastrophic backtracking (`(a+)+$` on a long line) runs for minutes: on the
+ * extension host's thread that would stall every extension. Matches are posted as they are found,
+ * so the ones found before the bound survive it. The workers are those of the shared pool
+ * (matchPool.ts), which the composition root makes and disposes.
  */
-import { BoundedWorkers } from '../../common/boundedWorker';
+import type { BoundedWorkers } from '../../common/boundedWorker';
 import { LINE_SPLIT_MARKER } from './scrollback';
 import { UNFINISHED_ESCAPE, UNTIL_CARRY_UNITS } from '../readiness/untilPattern';
 
@@ -17,7 +19,7 @@ const PIECE_CARRY_UNITS = UNTIL_CARRY_UNITS;
 
 /** One search job: `bytes` holds the lines searched, oldest first, each followed by `\n`, in UTF-8. */
 export interface SearchJob {
-  /** Shared with the worker when it views a SharedArrayBuffer (see pageBufferLease), else transferred (detached here once posted). */
+  /** Shared with the worker when it views a SharedArrayBuffer (see MatchPool.pageBuffer, matchPool.ts), else transferred (detached here once posted). */
   bytes: Uint8Array;
   /** Lines in `bytes`. */
   lineCount: number;
@@ -68,9 +70,6 @@ export interface WorkerOutcome {
   timedOut: boolean;
 }
 
-/** How long the shared page buffer is kept after its last search (ms). */
-const PAGE_BUFFER_KEEP_MS = 30_000;
-
 /**
  * The worker's program. The page is decoded line by line; lines are searched newest first; each
  * is made plain (escapes removed) only when it holds ESC or CR. The pieces of a line stored in
@@ -85,7 +84,7 @@ const PAGE_BUFFER_KEEP_MS = 30_000;
  * knows where a stopped search was); it posts each `match`, then `done` with the index of the
  * next line to search.
  */
-const WORKER_SOURCE = `
+export const SEARCH_SOURCE = `
 const { isAscii } = require('node:buffer');
 const ascii = (bytes) => typeof isAscii === 'function' && isAscii(bytes);
 // Line by line: one 4 MiB string is a large object whose fresh pages fault on every search (a
@@ -102,7 +101,7 @@ const decode = (buffer) => {
   }
   return lines;
 };
-function run({ job, progress }, post) {
+function runSearch({ job, progress }, post) {
   const lines = decode(Buffer.from(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength));
   const strip = new RegExp(job.escapes, 'g');
   const continued = new Set(job.continued);
@@ -184,54 +183,20 @@ function run({ job, progress }, post) {
 }
 `;
 
-/** The search workers: one per search running (at most SEARCH_POOL_SIZE, searchPool.ts), two kept idle for the next. */
-const workers = new BoundedWorkers(WORKER_SOURCE, 2);
-
-/** The page buffer kept between searches, while no search holds it. */
-let kept: SharedArrayBuffer | undefined;
-let keptTimer: ReturnType<typeof setTimeout> | undefined;
-
 /**
- * A buffer for one search's lines, shared with the worker (not transferred), kept for the next
- * search until PAGE_BUFFER_KEEP_MS after the last: writing 4 MiB into fresh memory costs the calling
- * thread its page faults (a median of 48 ms against 1.7 ms into a reused buffer, on this 2-core
- * machine under load), the extension host's thread included. `get(size)` returns at least `size`
- * bytes (the kept buffer when it is large enough and free); `release()` gives it back once the
- * search is over (a worker still reading it after its time bound is being terminated and its
- * results are dropped, so the next search may overwrite it).
+ * Runs `job` in one of `workers` (whose program holds SEARCH_SOURCE, dispatching `kind: 'search'`
+ * to runSearch) and resolves with what it found, within `timeoutMs`: past it the worker is
+ * terminated and the outcome has `timedOut` with the matches found until then, and `next` at the
+ * line the search was on. The pattern must already compile (the caller checks it).
+ * @throws Error when the worker fails (its message) or the pool was disposed.
  */
-export function pageBufferLease(): { get: (size: number) => Uint8Array; release: () => void } {
-  let held: SharedArrayBuffer | undefined;
-  return {
-    get: (size) => {
-      held = kept && kept.byteLength >= size ? kept : new SharedArrayBuffer(Math.max(size, 1));
-      if (held === kept) kept = undefined;
-      return new Uint8Array(held, 0, size);
-    },
-    release: () => {
-      if (!held) return;
-      if (!kept || held.byteLength > kept.byteLength) kept = held;
-      held = undefined;
-      clearTimeout(keptTimer);
-      keptTimer = setTimeout(() => (kept = undefined), PAGE_BUFFER_KEEP_MS);
-      keptTimer.unref();
-    },
-  };
-}
-
-/**
- * Runs `job` in a worker and resolves with what it found, within `timeoutMs`: past it the worker
- * is terminated and the outcome has `timedOut` with the matches found until then, and `next` at
- * the line the search was on. The pattern must already compile (the caller checks it).
- * @throws Error when the worker fails (its message).
- */
-export function searchInWorker(job: SearchJob, timeoutMs: number): Promise<WorkerOutcome> {
+export function searchInWorker(workers: BoundedWorkers, job: SearchJob, timeoutMs: number): Promise<WorkerOutcome> {
   const matches: WorkerMatch[] = [];
   const progress = new Int32Array(new SharedArrayBuffer(4));
   progress[0] = job.lineCount - 1;
   const shared = job.bytes.buffer instanceof SharedArrayBuffer;
   return workers.run<{ kind: 'match' | 'done'; next?: number; match?: WorkerMatch }, WorkerOutcome>(
-    { job, progress },
+    { kind: 'search', job, progress },
     shared ? [] : [job.bytes.buffer as ArrayBuffer],
     (m) => {
       if (m.match) matches.push(m.match);

@@ -5,13 +5,13 @@
  * it and receives snapshot texts; the parsing, whose work can grow with what a program prints
  * (20 000 line insertions and deletions parse for seconds), never runs there.
  *
- * Lifetime: one worker per emulator, started by the constructor, unreferenced (it never keeps a
- * Node process alive) and terminated by `dispose()`; `reset()` starts the emulator over in the same
+ * Lifetime: one worker per emulator (common/workerHost.ts), started by the constructor,
+ * unreferenced (it never keeps a Node process alive) and terminated by `dispose()`; `reset()` starts the emulator over in the same
  * worker (starting a worker holds the calling thread: up to 190 ms measured in a busy extension
  * host). A worker that fails (an uncaught error, out of memory, exited) calls `onLost` once and
  * `lost` turns true; snapshots not answered then never resolve, and later calls do nothing.
  */
-import { Worker } from 'node:worker_threads';
+import { WorkerHost } from '../../common/workerHost';
 import type { EmulatorReply, EmulatorRequest, EmulatorSetup } from './mirrorEmulatorProtocol';
 
 /** Heap limit of one emulator's worker, in MB: a worker over it is lost, not the extension host. */
@@ -28,7 +28,7 @@ const GATHER_UNITS = 32 * 1024;
 const GATHER_MS = 10;
 
 export class MirrorEmulator {
-  private readonly worker: Worker;
+  private readonly host: WorkerHost<EmulatorRequest, EmulatorReply>;
   private readonly pending = new Map<number, (text: string) => void>();
   private nextId = 1;
   private gone = false;
@@ -51,21 +51,25 @@ export class MirrorEmulator {
    * @param onLost called once if the worker fails or exits before `dispose()`, with why
    */
   constructor(entry: string, setup: EmulatorSetup, private readonly onLost: (error: Error) => void) {
-    this.worker = new Worker(entry, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
-    this.worker.on('message', (m: EmulatorReply) => {
-      if (m.type === 'snapshot') {
-        const resolve = this.pending.get(m.id);
-        this.pending.delete(m.id);
-        resolve?.(m.text);
-      } else if (m.generation === this.generation) {
-        this.backlog -= m.cost;
-        this.unparsed = m.dropped;
-      }
+    this.host = new WorkerHost({
+      name: "panel mirror's emulator",
+      entry,
+      workerData: setup,
+      heapMb: WORKER_HEAP_MB,
+      onMessage: (m) => {
+        if (m.type === 'snapshot') {
+          const resolve = this.pending.get(m.id);
+          this.pending.delete(m.id);
+          resolve?.(m.text);
+        } else if (m.generation === this.generation) {
+          this.backlog -= m.cost;
+          this.unparsed = m.dropped;
+        }
+      },
+      // Not restarted: the emulator's state went with the worker (the mirror starts a new emulator).
+      onLost: (why) => this.lose(why),
     });
-    this.worker.on('error', (e) => this.lose(`failed: ${e.message}`));
-    this.worker.on('exit', (code) => this.lose(`exited (code ${code})`));
-    // After the listeners: adding a 'message' listener references the worker again.
-    this.worker.unref();
+    this.host.start();
   }
 
   /**
@@ -125,13 +129,12 @@ export class MirrorEmulator {
     });
   }
 
-  /** Terminates the worker; pending snapshots never resolve. Idempotent. */
-  dispose(): void {
-    if (this.gone) return;
+  /** Terminates the worker (resolves once its thread exited); pending snapshots never resolve. Idempotent. */
+  async dispose(): Promise<void> {
     this.dropGathered();
     this.gone = true;
     this.pending.clear();
-    void this.worker.terminate();
+    await this.host.dispose();
   }
 
   /** Posts the writes gathered so far as one. */
@@ -152,7 +155,7 @@ export class MirrorEmulator {
   }
 
   private post(request: EmulatorRequest): void {
-    if (!this.gone) this.worker.postMessage(request);
+    if (!this.gone) this.host.post(request);
   }
 
   private lose(why: string): void {

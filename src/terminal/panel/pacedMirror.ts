@@ -218,7 +218,7 @@ export class PacedMirror {
     this.timer = undefined;
     this.rebuildDue = undefined;
     this.queue.length = 0;
-    this.emulator.dispose();
+    void this.emulator.dispose();
   }
 
   /** What a new emulator of the terminal's size is made of: it reads `tail` first (its worker filters it). */

@@ -26,6 +26,7 @@ import { withoutCutHead } from '../secrets/heldTail';
 import type { PortWatch } from './portWatch';
 import type { ListeningSocket } from '../../proc/listeningSockets';
 import type { Log } from '../../common/log';
+import type { WorkerMatchOutcome } from './untilMatchThread';
 
 /** Bytes of echo kept while a send is in its echo region (the typed line and prompts). */
 const ECHO_TAIL_MAX = 4096;
@@ -76,6 +77,8 @@ export interface SendHost {
   redact(text: string): Promise<string>;
   /** Redacts secrets in a short string on this thread (a process's command line). */
   redactLine(line: string): string;
+  /** A wait's `until` match in a worker thread of the shared pool, in the session owner's slots (output/matchPool.ts). */
+  matchUntil(pattern: RegExp, text: string): Promise<WorkerMatchOutcome>;
 }
 
 /** How a send or wait starts (see {@link ActiveSend}). */
@@ -166,7 +169,7 @@ export class ActiveSend {
     this.probeFrom = this.startedAt + options.probeDelayMs;
     this.fullScansAtStart = host.tree?.fullScanCount;
     this.until = options.until
-      ? new UntilMatcher(options.until, (text) => host.redact(text), {
+      ? new UntilMatcher(options.until, (text) => host.redact(text), (pattern, text) => host.matchUntil(pattern, text), {
           matched: (text) => {
             this.match = text;
             this.finish('output_match');

@@ -9,7 +9,7 @@
 import { errorMessage } from '../../common/errorMessage';
 import { TerminalError } from '../errors';
 import { tailByBytes } from '../output/byteTail';
-import { UNTIL_MATCH_MS, matchInWorker } from './untilMatchThread';
+import type { WorkerMatchOutcome } from './untilMatchThread';
 import { quoteInput } from '../../common/quoteInput';
 import { unfinishedTail } from '../secrets/heldTail';
 
@@ -133,10 +133,13 @@ export class UntilMatcher {
   /**
    * @param redact redacts secrets in the text a match reads (secrets/secretRedactor.ts): the
    *   pattern matches the redacted text, never a secret.
+   * @param matchInPool matches the pattern against a text in a worker thread of the shared pool,
+   *   within UNTIL_MATCH_MS (output/matchPool.ts, OwnerJobs.matchUntil).
    */
   constructor(
     readonly pattern: RegExp,
     private readonly redact: (text: string) => Promise<string>,
+    private readonly matchInPool: (pattern: RegExp, text: string) => Promise<WorkerMatchOutcome>,
     private readonly listener: UntilListener,
   ) {}
 
@@ -181,7 +184,7 @@ export class UntilMatcher {
     this.window = windowOf(text);
     this.inFlight = true;
     const read = text.length;
-    this.redact(text).then((redacted) => matchInWorker(this.pattern, redacted, UNTIL_MATCH_MS)).then(
+    this.redact(text).then((redacted) => this.matchInPool(this.pattern, redacted)).then(
       (outcome) => {
         this.inFlight = false;
         if (this.done) return;

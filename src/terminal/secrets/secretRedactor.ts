@@ -79,7 +79,7 @@ export class SecretRedactor {
     private readonly log?: Log,
     private readonly boundMs = REDACT_BOUND_MS,
   ) {
-    this.workers = entry === undefined ? undefined : new BoundedWorkers(`const __redaction = require(${JSON.stringify(entry)});\nfunction run(job, post) { __redaction.run(job, post); }`);
+    this.workers = entry === undefined ? undefined : new BoundedWorkers(`const __redaction = require(${JSON.stringify(entry)});\nfunction run(job, post) { __redaction.run(job, post); }`, 1, 'secret redaction');
   }
 
   /**
@@ -139,5 +139,13 @@ export class SecretRedactor {
    */
   redactLine(text: string): string {
     return this.enabled ? redactShortText(text) : text;
+  }
+
+  /**
+   * Ends the redaction workers and resolves once their threads exited; a redaction asked
+   * afterwards that needs a worker is withheld, as when its worker fails. Idempotent.
+   */
+  async dispose(): Promise<void> {
+    await this.workers?.dispose();
   }
 }

@@ -16,6 +16,7 @@ import type { PtyModule } from './nodePty';
 import * as proc from '../../proc/procProbe';
 import { PtyShellSession } from './ptySession';
 import { ScreenTextThread } from '../output/screenTextThread';
+import { MatchPool } from '../output/matchPool';
 import { SESSION_MARK_VARIABLE, newSessionMark, sessionEnv } from './sessionEnv';
 import { SecretRedactor } from '../secrets/secretRedactor';
 import { createStartupDir } from './sessionStartup';
@@ -58,6 +59,12 @@ export interface PtyBackendOptions {
    */
   redactionWorkerEntry?: string;
   /**
+   * The one pool of scrollback searches and `until` matches (output/matchPool.ts), shared by every
+   * backend and owned by whoever made it (the composition root). Default: a pool of this backend's
+   * own, ended by its `dispose()`.
+   */
+  pool?: MatchPool;
+  /**
    * Whether the session's commands stay out of the person's shell history file, read at each
    * spawn (VS Code's `chat.tools.terminal.preventShellHistory`). Default: always.
    */
@@ -78,6 +85,10 @@ export class PtyShellBackend implements TerminalBackend {
   private readonly renderThread: ScreenTextThread;
   /** Redacts secrets in what every session of this backend gives an agent (secretRedactor.ts). */
   private readonly redactor: SecretRedactor;
+  /** The searches and `until` matches of every session (matchPool.ts). */
+  private readonly pool: MatchPool;
+  /** The pool was made here (no `options.pool`): `dispose()` ends it. */
+  private readonly ownPool: boolean;
 
   constructor(
     private readonly dialect: ShellDialect,
@@ -98,6 +109,17 @@ export class PtyShellBackend implements TerminalBackend {
       () => ({ enabled: this.config().redactSecrets, patterns: this.config().secretPatterns }),
       log,
     );
+    this.ownPool = options.pool === undefined;
+    this.pool = options.pool ?? new MatchPool();
+  }
+
+  /**
+   * Ends the worker threads of this backend (the renderer's, the redaction's, and the pool's when
+   * it made it) and resolves once they exited; the sessions are the service's to close first.
+   * Renders and redactions asked afterwards fall back or are withheld as when a worker is lost.
+   */
+  async dispose(): Promise<void> {
+    await Promise.all([this.renderThread.dispose(), this.redactor.dispose(), this.ownPool ? this.pool.dispose() : undefined]);
   }
 
   async spawn(spec: SpawnSpec, signal?: AbortSignal): Promise<BackendSession> {
@@ -177,7 +199,7 @@ export class PtyShellBackend implements TerminalBackend {
     this.logProtection(term);
     // The redaction worker loads its rules while the shell starts, not when the first send ends.
     this.redactor.warm();
-    const session = new PtyShellSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed, this.renderThread, this.redactor, `${SESSION_MARK_VARIABLE}=${mark}`, { name: this.dialect.name, executable: shell, args: shellArgs });
+    const session = new PtyShellSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed, this.renderThread, this.redactor, `${SESSION_MARK_VARIABLE}=${mark}`, { name: this.dialect.name, executable: shell, args: shellArgs }, this.pool.forOwner(spec.poolKey ?? {}));
     session.outsideApproved = outside;
     if (!sandboxed) session.inputRefusal = () => this.outsideRefusal(outside);
     try {

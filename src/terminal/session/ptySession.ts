@@ -29,6 +29,7 @@ import { TtyHolders } from '../../proc/ttyHolders';
 import { checkNoOtherReader } from '../input/otherReaders';
 import type { SandboxSummary } from '../sandbox/policy';
 import type { ScreenTextThread } from '../output/screenTextThread';
+import type { OwnerJobs } from '../output/matchPool';
 import { Scrollback } from '../output/scrollback';
 import type { SearchRequest, SearchResult } from '../output/scrollbackSearch';
 import type { SecretRedactor } from '../secrets/secretRedactor';
@@ -116,6 +117,7 @@ export class PtyShellSession implements BackendSession {
    * @param redactor redacts secrets in everything an agent reads of the session (secretRedactor.ts).
    * @param mark the `DSH_SESSION=<id>` entry of the shell's environment (sessionEnv.ts).
    * @param shell the shell's name (`bash`, `zsh`), the executable started and its arguments.
+   * @param jobs the shared pool of searches and `until` matches, as the session's owner uses it (output/matchPool.ts).
    */
   constructor(
     private readonly term: IPty,
@@ -130,6 +132,7 @@ export class PtyShellSession implements BackendSession {
     readonly redactor: SecretRedactor,
     mark: string,
     readonly shell: { name: string; executable: string; args: readonly string[] },
+    private readonly jobs: OwnerJobs,
   ) {
     this.scrollback = new Scrollback({
       maxLines: config.retainedLines,
@@ -202,6 +205,7 @@ export class PtyShellSession implements BackendSession {
       render: (raw, options) => renderThread.render(this.pages.cellSize(), raw, options),
       redact: (text) => redactor.redact(text, this.term.cols),
       redactLine: (line) => redactor.redactLine(line),
+      matchUntil: (pattern, text) => jobs.matchUntil(pattern, text),
     };
     term.onData((chunk) => this.pump.push(chunk));
     term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
@@ -423,7 +427,7 @@ export class PtyShellSession implements BackendSession {
   }
 
   search(request: SearchRequest): Promise<SearchResult> {
-    return this.pages.search(request);
+    return this.jobs.admitSearch(() => this.pages.search(request, this.jobs));
   }
 
   signal(signal: AllowedSignal, expect?: ReceiverIdentity): SignalResult {

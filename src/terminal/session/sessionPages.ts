@@ -13,7 +13,8 @@ import { renderedPage, renderedPageAsync } from '../output/outputText';
 import { type RenderedScreen, TextRenderer } from '../output/screenText';
 import type { ScreenTextThread } from '../output/screenTextThread';
 import type { Scrollback } from '../output/scrollback';
-import { SearchRequest, SearchResult, searchScrollback } from '../output/scrollbackSearch';
+import type { SearchThreads } from '../output/matchPool';
+import { type SearchRequest, type SearchResult, searchScrollback } from '../output/scrollbackSearch';
 import { redactPage } from '../secrets/pageContext';
 import type { SecretRedactor } from '../secrets/secretRedactor';
 import type { ReadRequest, ReadResult } from '../types';
@@ -62,8 +63,9 @@ export class SessionPages {
   }
 
   /** Searches the scrollback or a command's output (scrollbackSearch.ts), snippets redacted. */
-  search(request: SearchRequest): Promise<SearchResult> {
-    return searchScrollback(this.scrollback, this.commands, request, (texts) => this.redactor.redactAll(texts, this.cells.cols));
+  /** Searches the scrollback (scrollbackSearch.ts) in `threads`, the owner's share of the pattern pool. */
+  search(request: SearchRequest, threads: SearchThreads): Promise<SearchResult> {
+    return searchScrollback(this.scrollback, this.commands, request, (texts) => this.redactor.redactAll(texts, this.cells.cols), threads);
   }
 
   /** The terminal's size in character cells now. */

@@ -20,12 +20,15 @@ export interface McpDeps {
 }
 
 /** The MCP surface as the composition root holds it. */
-export interface McpSurface extends vscode.Disposable {
-  /** Closes every connection and removes the endpoint's socket; resolves when it is gone (for `deactivate`). */
-  shutdown(): Promise<void>;
+export interface McpSurface {
+  /**
+   * Closes every connection and removes the endpoint's socket, then disposes the surface's
+   * registrations; resolves when the socket is gone (the lifetimes owner awaits it).
+   */
+  dispose(): Promise<void>;
 }
 
-/** Registers the MCP surface; everything is disposed with the returned Disposable. */
+/** Registers the MCP surface; everything is ended with the returned surface's `dispose`. */
 export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): McpSurface {
   const { tools, clients, log } = deps;
   const toolsFor = (owner: Owner) => createTools(tools, owner);
@@ -33,5 +36,13 @@ export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): Mc
   const provider = registerMcpDefinitionProvider(endpoint, log);
   log.info(`mcp: ${provider ? "listed in VS Code's own MCP servers while on" : "not listed in VS Code's own MCP servers (no usable API before VS Code 1.101)"}`);
   const registrations = vscode.Disposable.from(endpoint, registerConnectCommand(endpoint), ...(provider ? [provider] : []));
-  return { shutdown: () => endpoint.shutdown(), dispose: () => void registrations.dispose() };
+  return {
+    dispose: async () => {
+      try {
+        await endpoint.shutdown();
+      } finally {
+        registrations.dispose();
+      }
+    },
+  };
 }

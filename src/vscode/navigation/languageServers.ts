@@ -59,14 +59,14 @@ export interface StdioServerDescription {
   readonly startError?: string;
 }
 
-/** What {@link registerStdioServers} returns: a disposable (stops every server) that can describe itself. */
-export interface StdioServers extends vscode.Disposable {
+/** What {@link registerStdioServers} returns: the servers, which describe themselves and end with `dispose`. */
+export interface StdioServers {
   /** The registered servers, in setting order. */
   describe(): StdioServerDescription[];
   /** Problems found in the setting at the last load (one sentence per skipped entry). */
   readonly errors: readonly string[];
-  /** Stop every server and wait until their processes are gone (for `deactivate`). */
-  stopAll(): Promise<void>;
+  /** Stops listening to the settings and stops every server; resolves once their processes are gone (the lifetimes owner awaits it). */
+  dispose(): Promise<void>;
 }
 
 /**
@@ -150,10 +150,9 @@ export function registerStdioServers(nav: NavigationContext, options: StdioServe
         state: provider.state,
         ...(provider.startError !== undefined ? { startError: provider.startError } : {}),
       })),
-    stopAll: unload,
-    dispose: () => {
+    dispose: async () => {
       for (const l of listeners) l.dispose();
-      void unload();
+      await unload();
     },
   };
 }
