@@ -77,7 +77,7 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
   after(async () => {
     await closeSessions();
     fs.rmSync(path.join(root(), '.git'), { recursive: true, force: true });
-    for (const f of ['tracked.txt', 'dsh-evil.sh', 'copied', 'gd', '.githooks', '.git-away']) fs.rmSync(path.join(root(), f), { recursive: true, force: true });
+    for (const f of ['tracked.txt', 'dsh-evil.sh', 'copied', 'gd', '.githooks', '.git-away', 'sub', 'deep', 'mine']) fs.rmSync(path.join(root(), f), { recursive: true, force: true });
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
@@ -119,6 +119,39 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
     await run(`cp ${evil} .githooks/post-index-change; cp ${evil} .githooks/pre-commit`);
     await run(`mv .git .git-away && git init -q . && git config core.fsmonitor ${evil}`);
     await watch();
+  });
+
+  it('a repository made in a sub-folder: VS Code\'s git never runs it, while the session is open or after it closed; the agent\'s git works in it', async () => {
+    await run(`printf '#!/bin/sh\\ntouch ${ran}\\n' > ${evil} && chmod +x ${evil}`);
+    const made = await run(
+      `mkdir -p sub deep/a/b/c/d && (cd sub && git init -q && git config core.fsmonitor ${evil} && cp ${evil} .git/hooks/post-index-change && echo x > f && git add f && git status --short && git -c user.name=a -c user.email=a@a commit -q -m one && echo SUB-DONE) && ` +
+        `(cd deep/a/b/c/d && git init -q && git config core.fsmonitor ${evil} && echo y > g && git add g && echo DEEP-DONE)`,
+    );
+    assert.match(made, /SUB-DONE/, made);
+    assert.match(made, /DEEP-DONE/, made);
+    const opened = () => git.repositories.some((r) => r.rootUri.fsPath.startsWith(path.join(root(), 'sub')) || r.rootUri.fsPath.startsWith(path.join(root(), 'deep')));
+    const openInside = async () => {
+      for (const f of ['sub/f', 'deep/a/b/c/d/g']) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root(), f))), { preview: false });
+      await vscode.commands.executeCommand('git.refresh').then(undefined, () => undefined);
+    };
+    await openInside();
+    await watch();
+    assert.ok(!opened(), 'VS Code\'s git opened a repository a sandboxed session made');
+    // Once the sessions closed, the repositories they made stay refused; one the person makes works.
+    await closeSessions();
+    const end = Date.now() + 15_000;
+    while (Date.now() < end) {
+      await openInside();
+      await personWorks();
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    assert.ok(!fs.existsSync(ran), 'VS Code\'s git ran the script a sandboxed session planted');
+    assert.ok(!opened(), 'VS Code\'s git opened a repository a sandboxed session made');
+    fs.mkdirSync(path.join(root(), 'mine'));
+    fs.writeFileSync(path.join(root(), 'mine', 'm.txt'), 'm\n');
+    execFileSync('git', ['init', '-q'], { cwd: path.join(root(), 'mine'), env: GIT_ENV, stdio: 'pipe' });
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root(), 'mine', 'm.txt'))));
+    await until('VS Code\'s git to open the person\'s new repository', () => git.repositories.some((r) => r.rootUri.fsPath === path.join(root(), 'mine')), 60_000, 500);
   });
 
   it('the check sees a run: once the person points the repository at a script outside the sandbox, VS Code\'s git runs it', async () => {
