@@ -17,6 +17,7 @@ import { until } from '../helpers/wait';
 
 interface GitApi {
   repositories: { rootUri: vscode.Uri }[];
+  openRepository(root: vscode.Uri): Promise<unknown>;
 }
 
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
@@ -61,6 +62,25 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
     assert.ok(!fs.existsSync(ran), 'VS Code\'s git ran the script a sandboxed session planted');
   };
   const repositoryOpen = () => git.repositories.some((r) => r.rootUri.fsPath === root());
+  /**
+   * Waits until git outside takes a repository the person makes now: after the last sandboxed
+   * session closed, the guard that refuses every unprotected repository narrows to the ones the
+   * sessions made once its search of the writable folders is done.
+   */
+  const guardSettled = async () => {
+    const probe = path.join(root(), 'probe-repository');
+    await until('git outside to take a repository made now', () => {
+      fs.rmSync(probe, { recursive: true, force: true });
+      fs.mkdirSync(probe);
+      try {
+        execFileSync('git', ['init', '-q'], { cwd: probe, env: GIT_ENV, stdio: 'pipe' });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 30_000, 200);
+    fs.rmSync(probe, { recursive: true, force: true });
+  };
 
   before(async () => {
     assert.equal(process.env.DSH_TEST_SUITE, 'sandboxed');
@@ -100,6 +120,8 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
 
   it('an existing repository: commondir, config.worktree, core.hooksPath and a new .git are refused; nothing runs; ordinary git work does', async () => {
     // The person's repository, made before the session opens.
+    await closeSessions();
+    await guardSettled();
     gitOutside('init', '-q');
     gitOutside('config', 'extensions.worktreeConfig', 'true');
     gitOutside('config', 'core.hooksPath', '.githooks');
@@ -147,11 +169,13 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
     }
     assert.ok(!fs.existsSync(ran), 'VS Code\'s git ran the script a sandboxed session planted');
     assert.ok(!opened(), 'VS Code\'s git opened a repository a sandboxed session made');
+    await guardSettled();
     fs.mkdirSync(path.join(root(), 'mine'));
     fs.writeFileSync(path.join(root(), 'mine', 'm.txt'), 'm\n');
     execFileSync('git', ['init', '-q'], { cwd: path.join(root(), 'mine'), env: GIT_ENV, stdio: 'pipe' });
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root(), 'mine', 'm.txt'))));
-    await until('VS Code\'s git to open the person\'s new repository', () => git.repositories.some((r) => r.rootUri.fsPath === path.join(root(), 'mine')), 60_000, 500);
+    // Inside the workspace folder's repository VS Code's git does not look for it by itself: the person opens it (Git: Open Repository).
+    await until('VS Code\'s git to open the person\'s new repository', async () => (await git.openRepository(vscode.Uri.file(path.join(root(), 'mine')))) !== null, 60_000, 1000);
+    assert.equal(await git.openRepository(vscode.Uri.file(path.join(root(), 'sub'))), null, 'VS Code\'s git opened a repository a sandboxed session made');
   });
 
   it('the check sees a run: once the person points the repository at a script outside the sandbox, VS Code\'s git runs it', async () => {
