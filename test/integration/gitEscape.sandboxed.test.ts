@@ -17,7 +17,8 @@ import { until } from '../helpers/wait';
 
 interface GitApi {
   repositories: { rootUri: vscode.Uri }[];
-  openRepository(root: vscode.Uri): Promise<unknown>;
+  /** The repository holding `root` once opened (which may be one above it), or null. */
+  openRepository(root: vscode.Uri): Promise<{ rootUri: vscode.Uri } | null>;
 }
 
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
@@ -174,8 +175,10 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
     fs.writeFileSync(path.join(root(), 'mine', 'm.txt'), 'm\n');
     execFileSync('git', ['init', '-q'], { cwd: path.join(root(), 'mine'), env: GIT_ENV, stdio: 'pipe' });
     // Inside the workspace folder's repository VS Code's git does not look for it by itself: the person opens it (Git: Open Repository).
-    await until('VS Code\'s git to open the person\'s new repository', async () => (await git.openRepository(vscode.Uri.file(path.join(root(), 'mine')))) !== null, 60_000, 1000);
-    assert.equal(await git.openRepository(vscode.Uri.file(path.join(root(), 'sub'))), null, 'VS Code\'s git opened a repository a sandboxed session made');
+    const openedAt = async (folder: string) => (await git.openRepository(vscode.Uri.file(path.join(root(), folder))))?.rootUri.fsPath === path.join(root(), folder);
+    await until('VS Code\'s git to open the person\'s new repository', () => openedAt('mine'), 60_000, 1000);
+    assert.ok(!(await openedAt('sub')), 'VS Code\'s git opened a repository a sandboxed session made');
+    assert.ok(!fs.existsSync(ran), 'VS Code\'s git ran the script a sandboxed session planted');
   });
 
   it('the check sees a run: once the person points the repository at a script outside the sandbox, VS Code\'s git runs it', async () => {
