@@ -19,7 +19,6 @@ import { quoteInput } from '../common/quoteInput';
 import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './history/commandRecord';
 import { DEFAULT_TERMINAL_CONFIG } from './config';
 import { TerminalBackendCleanupError, TerminalError } from './errors';
-import { type CheckedSendInput, checkSendInput } from './input/input';
 import { checkSignalName } from './input/sendAdmission';
 import type { JobOutput } from './session/backgroundJobs';
 import { KeptProcesses } from './session/keptProcesses';
@@ -159,11 +158,7 @@ export class TerminalService implements Disposable {
    */
   writeUserInput(owner: Owner, sessionId: string, data: string): void {
     const entry = this.entry(owner, sessionId);
-    if (!entry.takenOver) throw new TerminalError('INVALID_ARGUMENT', `session ${sessionId} is the agent's; take it over before typing into it`);
-    if (!entry.lineTakeOver) return entry.session.writeUserInput(data);
-    const enter = data.search(/[\r\n]/);
-    entry.session.writeUserInput(enter < 0 ? data : data.slice(0, enter + 1), true);
-    if (enter >= 0) this.setTakenOver(entry, false);
+    if (entry.writeUserInput(data)) this.setTakenOver(entry, false);
   }
 
   /**
@@ -301,7 +296,7 @@ export class TerminalService implements Disposable {
    */
   async send(owner: Owner, sessionId: string, request: SendRequest): Promise<SendResult> {
     const entry = this.entry(owner, sessionId);
-    const typed = this.checkSendable(entry, request);
+    const typed = entry.checkSendable(request);
     return this.holdSlot(entry, () => this.withCommand(entry, () => entry.session.send(request, typed)));
   }
 
@@ -387,7 +382,7 @@ export class TerminalService implements Disposable {
    */
   startBackground(owner: Owner, sessionId: string, request: SendRequest): { jobId: string } {
     const entry = this.entry(owner, sessionId);
-    const typed = this.checkSendable(entry, request);
+    const typed = entry.checkSendable(request);
     const jobId = `job-${this.nextJobId++}`;
     entry.jobs.start(
       jobId,
@@ -567,22 +562,6 @@ export class TerminalService implements Disposable {
         this.log.warn(`session event listener failed: ${errorMessage(error)}`);
       }
     }
-  }
-
-  /** Checks a send once, before the session is asked: the checked input is what the session types. */
-  private checkSendable(entry: PublishedSession, request: SendRequest): CheckedSendInput {
-    entry.checkNotTakenOver();
-    const typed = checkSendInput(request);
-    checkAbortSignal(request.signal);
-    checkReceiverIdentity(request.expectReceiver, 'expectReceiver');
-    // Only the person's own keystrokes (writeUserInput) are recorded as theirs.
-    if (request.origin !== undefined && request.origin !== 'agent' && request.origin !== 'dsh_run') {
-      throw new TerminalError('INVALID_ARGUMENT', `origin must be "agent" or "dsh_run" (got ${quoteInput(request.origin)})`);
-    }
-    entry.checkIdle();
-    const refusal = entry.session.inputRefusal?.();
-    if (refusal) throw refusal;
-    return typed;
   }
 
   private entriesOf(owner: Owner): PublishedSession[] {

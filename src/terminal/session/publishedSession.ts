@@ -8,7 +8,11 @@ import { OUTSIDE_APPROVED, UNSANDBOXED, type SandboxSummary } from '../sandbox/p
 import { BackgroundJobs } from './backgroundJobs';
 import { TerminalError } from '../errors';
 import type { ServiceOwner } from '../owner';
-import type { BackendSession, CloseReport, SessionStatus } from '../types';
+import type { BackendSession, CloseReport, SendRequest, SessionStatus } from '../types';
+import { type CheckedSendInput, checkSendInput } from '../input/input';
+import { checkReceiverIdentity } from '../input/receiverIdentityCheck';
+import { checkAbortSignal } from '../requestChecks';
+import { quoteInput } from '../../common/quoteInput';
 import type { Log } from '../../common/log';
 
 /** What a caller learns about one of its sessions. */
@@ -77,6 +81,45 @@ export class PublishedSession {
     if (!value) this.lineTakeOver = false;
     log.info(`session ${this.id} ${value ? 'taken over by the user' : 'handed back to the agent'}`);
     return true;
+  }
+
+  /**
+   * The person's keystrokes, written to the PTY as they are. In a one-line take-over
+   * (`lineTakeOver`) they are written up to the first Enter (CR or LF), recorded nowhere, and keys
+   * after it in the same `data` are dropped. @returns true when that Enter ends the one-line
+   * take-over (the caller hands the session back).
+   * @throws TerminalError INVALID_ARGUMENT unless the session is taken over.
+   */
+  writeUserInput(data: string): boolean {
+    if (!this.takenOver) throw new TerminalError('INVALID_ARGUMENT', `session ${this.id} is the agent's; take it over before typing into it`);
+    if (!this.lineTakeOver) {
+      this.session.writeUserInput(data);
+      return false;
+    }
+    const enter = data.search(/[\r\n]/);
+    this.session.writeUserInput(enter < 0 ? data : data.slice(0, enter + 1), true);
+    return enter >= 0;
+  }
+
+  /**
+   * Checks an agent's send once, before the session is asked: the checked input is what the
+   * session types. @throws TerminalError TAKEN_OVER, INVALID_ARGUMENT (the input, its cancellation
+   * signal, `expectReceiver`, an `origin` other than "agent" or "dsh_run"), SESSION_BUSY, or the
+   * backend's refusal of input (a session outside the sandbox whose approval lapsed).
+   */
+  checkSendable(request: SendRequest): CheckedSendInput {
+    this.checkNotTakenOver();
+    const typed = checkSendInput(request);
+    checkAbortSignal(request.signal);
+    checkReceiverIdentity(request.expectReceiver, 'expectReceiver');
+    // Only the person's own keystrokes (writeUserInput) are recorded as theirs.
+    if (request.origin !== undefined && request.origin !== 'agent' && request.origin !== 'dsh_run') {
+      throw new TerminalError('INVALID_ARGUMENT', `origin must be "agent" or "dsh_run" (got ${quoteInput(request.origin)})`);
+    }
+    this.checkIdle();
+    const refusal = this.session.inputRefusal?.();
+    if (refusal) throw refusal;
+    return typed;
   }
 
   /** @throws TerminalError SESSION_BUSY while a send or wait is in flight on the session. */
