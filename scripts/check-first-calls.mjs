@@ -2,7 +2,7 @@
 // `npm run check:first-calls`: the first navigation calls of a freshly opened window, repeated. In
 // every tested VS Code host (1.100 and 1.139; `-- --vscode 1.100` or DSH_VSCODE_VERSIONS picks)
 // it opens DSH_FIRST_CALL_WINDOWS (default 10) fresh windows on test/fixtures/fresh, each in a new
-// code-server profile, and runs the first-call suite (test/integration/firstCalls.fresh.test.ts)
+// code-server profile, and runs the first-call suite (test/integration/first-calls.fresh.test.ts)
 // there: findReferences across two files, dsh_diagnostics of a file with a type error, dsh_symbols
 // by name. The call that comes first rotates from window to window, so each one is the very first
 // call of the window in a third of them. Prints, per version and call, how many windows answered

@@ -2,7 +2,7 @@
  * Writes what is made from the tool declarations (src/tools/toolDeclarations.ts) into the files
  * that hold a copy: package.json `contributes.languageModelTools` and the tool table of
  * docs/tools.md (between its `<!-- tools:begin -->` and `<!-- tools:end -->` lines). Run it after
- * changing a declaration: `npm run gen:tools`. test/unit/tool-declarations.test.ts fails while a
+ * changing a declaration: `npm run gen:tools`. test/unit/tools/declarations.test.ts fails while a
  * copy disagrees.
  */
 import * as fs from 'node:fs';

@@ -9,7 +9,7 @@
 // runner, `npm run demo` and `npm run test:desktop` install.
 //
 // `.vscodeignore` is the allowlist every VSIX shares (what `vsce ls` lists: the universal set);
-// each target adds its own native files (TARGETS). test/unit/package-vsix.test.ts opens every
+// each target adds its own native files (TARGETS). test/shell/package-vsix.test.ts opens every
 // VSIX and checks each binary's header against its target. Options: `--out-dir DIR` writes the VSIXs there instead of dist/ (no copy is made);
 // `--no-build` skips the build; `--target T` (repeatable) packages only those targets, `--target host`
 // only this machine's (what the integration runner and the demo install).

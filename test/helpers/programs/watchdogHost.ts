@@ -1,4 +1,4 @@
-// A stand-in extension host for the watchdog test (test/unit/lsp-stdio.test.ts): it spawns the
+// A stand-in extension host for the watchdog test (test/shell/lsp/stdio.test.ts): it spawns the
 // fake language server (with a child of its own) under the watchdog, prints
 // {"pgid", "server", "child"} as one JSON line once the server reported its child, then idles
 // until it is killed. The test SIGKILLs this process and checks the whole group is gone.

@@ -1,0 +1,175 @@
+/**
+ * Nothing a sandboxed session writes makes git run code outside the sandbox: on the real pty-bash
+ * backend in the real sandbox runtime (bubblewrap), a command inside plants a script and points a
+ * repository's configuration at it by each route git reads; then git runs outside, as VS Code's git
+ * extension runs it (`git status` in the repository, also after a file changed), and the script
+ * must not have run. And git still serves ordinary work inside: status, add, commit, branch, diff.
+ */
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { gitConfigValue } from '../../../src/terminal/sandbox/gitControl';
+import { sandboxedSessionPerTest } from '../../helpers/sandboxedSession';
+import { sandboxSettings } from '../../helpers/sandboxSettings';
+
+const VALUES = sandboxSettings({ dshMode: 'on' });
+const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_CONFIG_NOSYSTEM: '1' };
+
+describe('a sandboxed session cannot make git outside run code (real bubblewrap, real node-pty, real bash, real git)', function () {
+  this.timeout(120_000);
+  const session = sandboxedSessionPerTest('dsh-sandbox-git-', () => VALUES);
+  const { send } = session;
+  let workspace: string;
+  let outside: string;
+  /** Made only by the planted script, in a folder the sandbox cannot write. */
+  let ran: string;
+  /** The planted script, written from inside the sandbox. */
+  let evil: string;
+  /** git run outside the sandbox, by the test, as the person or VS Code's git extension runs it. */
+  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, stdio: 'pipe' }).toString();
+  const open = async () => {
+    await session.open();
+    // The script every vector points git at; writing it is allowed (the workspace is writable).
+    const planted = await send(`printf '#!/bin/sh\\ntouch ${ran}\\nexit 1\\n' > ${evil} && chmod +x ${evil} && echo PLANTED`);
+    assert.match(planted.output, /PLANTED/);
+  };
+  /** A repository made outside, before the session opens, with one commit of `tracked.txt`. */
+  const repository = (dir: string) => {
+    fs.mkdirSync(dir, { recursive: true });
+    git(dir, 'init', '-q');
+    fs.writeFileSync(path.join(dir, 'tracked.txt'), 'one\n');
+    git(dir, 'add', 'tracked.txt');
+    git(dir, 'commit', '-q', '-m', 'first');
+  };
+  /**
+   * What VS Code's git extension does in `dir` outside the sandbox, on its own: `git status`, then
+   * again after a file changed (git then refreshes and writes the index). Git's own errors are
+   * not the question here; whether the planted script ran is.
+   */
+  const gitOutside = (dir: string) => {
+    for (const change of [false, true]) {
+      if (change && fs.existsSync(path.join(dir, 'tracked.txt'))) fs.utimesSync(path.join(dir, 'tracked.txt'), new Date(), new Date(Date.now() + 5000));
+      try {
+        git(dir, 'status', '-z', '-uall');
+      } catch {
+        // git refused this repository: nothing ran
+      }
+    }
+  };
+  const assertNotRun = () => assert.ok(!fs.existsSync(ran), 'the script a sandboxed command planted ran outside the sandbox');
+
+  beforeEach(() => {
+    ({ workspace, outside } = session.folders);
+    ran = path.join(outside, 'ran-outside');
+    evil = path.join(workspace, 'evil.sh');
+  });
+
+  it('the planted script does run when git outside is pointed at it (the check sees a run)', async () => {
+    repository(workspace);
+    await open();
+    await session.close();
+    git(workspace, 'config', 'core.fsmonitor', evil);
+    gitOutside(workspace);
+    assert.ok(fs.existsSync(ran), 'git outside runs core.fsmonitor: the other tests would not see a run');
+  });
+
+  it('an existing repository: .git/commondir cannot point git at a copied git folder with core.fsmonitor', async () => {
+    repository(workspace);
+    await open();
+    await send(`cp -r .git copied; git config --file copied/config core.fsmonitor ${evil}; echo ${workspace}/copied > .git/commondir; cat .git/commondir`);
+    gitOutside(workspace);
+    assertNotRun();
+  });
+
+  it('an existing repository: .git cannot be moved away and made anew', async () => {
+    repository(workspace);
+    await open();
+    await send(`mv .git .git-away; git init -q . ; git config core.fsmonitor ${evil}; ls -a`);
+    gitOutside(workspace);
+    assertNotRun();
+  });
+
+  it('a workspace folder that is not a repository: git init there cannot set core.fsmonitor; nor a .git file naming a folder', async () => {
+    fs.writeFileSync(path.join(workspace, 'tracked.txt'), 'one\n');
+    await open();
+    const init = await send(`git init -q . && git config core.fsmonitor ${evil} && git add tracked.txt && echo INIT-DONE`);
+    assert.doesNotMatch(init.output, /INIT-DONE/, init.output);
+    gitOutside(workspace);
+    assertNotRun();
+    const gitFile = await send(`git init -q --bare ${workspace}/gd && git --git-dir=${workspace}/gd config core.bare false && git --git-dir=${workspace}/gd config core.fsmonitor ${evil} && echo 'gitdir: gd' > .git && echo GITFILE-DONE`);
+    assert.doesNotMatch(gitFile.output, /GITFILE-DONE/, gitFile.output);
+    gitOutside(workspace);
+    assertNotRun();
+  });
+
+  it('config.worktree of a repository that reads it (extensions.worktreeConfig) cannot set core.fsmonitor', async () => {
+    repository(workspace);
+    git(workspace, 'config', 'extensions.worktreeConfig', 'true');
+    await open();
+    await send(`git config --worktree core.fsmonitor ${evil}; echo "[core] fsmonitor = ${evil}" >> .git/config.worktree`);
+    gitOutside(workspace);
+    assertNotRun();
+    // git inside reads the protected config.worktree as git outside does: empty, not refused.
+    const work = await send('echo two >> tracked.txt && git add tracked.txt && git -c user.name=a -c user.email=a@a commit -q -m second && git status --short && echo WORK-DONE');
+    assert.match(work.output, /WORK-DONE/, work.output);
+    await session.close();
+    assert.ok(!fs.existsSync(path.join(workspace, '.git', 'config.worktree')), 'no config.worktree left behind');
+  });
+
+  it('a linked worktree in the workspace: its commondir cannot point at a copied git folder', async () => {
+    repository(path.join(workspace, 'main'));
+    git(path.join(workspace, 'main'), 'worktree', 'add', '-q', path.join(workspace, 'linked'));
+    await open();
+    await send(`cp -r main/.git copied; git config --file copied/config core.fsmonitor ${evil}; echo ${workspace}/copied > main/.git/worktrees/linked/commondir`);
+    gitOutside(path.join(workspace, 'linked'));
+    assertNotRun();
+  });
+
+  it('a submodule: the commondir of its git folder cannot point at a copied git folder', async () => {
+    const upstream = path.join(outside, 'upstream');
+    repository(upstream);
+    repository(workspace);
+    git(workspace, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', upstream, 'sub');
+    await open();
+    await send(`cp -r .git/modules/sub copied; git config --file copied/config core.fsmonitor ${evil}; echo ${workspace}/copied > .git/modules/sub/commondir`);
+    gitOutside(path.join(workspace, 'sub'));
+    assertNotRun();
+  });
+
+  it('core.hooksPath in the worktree: its hooks cannot be written', async () => {
+    repository(workspace);
+    fs.mkdirSync(path.join(workspace, '.githooks'));
+    git(workspace, 'config', 'core.hooksPath', '.githooks');
+    await open();
+    await send(`cp ${evil} .githooks/post-index-change; cp ${evil} .githooks/pre-commit; ls .githooks`);
+    gitOutside(workspace);
+    assertNotRun();
+  });
+
+  it('ordinary work inside still works in an existing repository: status, add, commit, branch, diff', async () => {
+    repository(workspace);
+    await open();
+    const work = await send(
+      'echo two >> tracked.txt && git status --short && git diff --stat && git add tracked.txt && git -c user.name=a -c user.email=a@a commit -q -m second && git branch feature && git checkout -q feature && git log --oneline | wc -l && echo WORK-DONE',
+    );
+    assert.match(work.output, /WORK-DONE/, work.output);
+    assert.match(work.output, /^ ?M tracked\.txt$/m);
+    assert.equal(git(workspace, 'log', '--oneline').trim().split('\n').length, 2);
+    assert.equal(git(workspace, 'branch', '--show-current').trim(), 'feature');
+    await session.close();
+    // Nothing of the protection is left in the repository once the session closed.
+    for (const name of ['commondir', 'config.worktree']) assert.ok(!fs.existsSync(path.join(workspace, '.git', name)), `no ${name} left behind`);
+    assert.equal(git(workspace, 'status', '--short').trim(), '?? evil.sh');
+  });
+});
+
+describe('core.hooksPath as git reads it from a config file', () => {
+  it('case-insensitive names, quotes, comments, the last value; a subsection or another section is not core', () => {
+    assert.equal(gitConfigValue('[core]\n\thooksPath = .githooks\n', 'core', 'hookspath'), '.githooks');
+    assert.equal(gitConfigValue('[CORE]\n  HooksPath=".git hooks" # note\n[core]\nhookspath = "last"\n', 'core', 'hookspath'), 'last');
+    assert.equal(gitConfigValue('[core] hooksPath = inline ; comment\n', 'core', 'hookspath'), 'inline');
+    assert.equal(gitConfigValue('[core "x"]\nhooksPath = sub\n[remote]\nhooksPath = other\n', 'core', 'hookspath'), undefined);
+    assert.equal(gitConfigValue('[core]\nhooksPath = "a\\"b"\n', 'core', 'hookspath'), 'a"b');
+  });
+});
