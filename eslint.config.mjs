@@ -9,10 +9,20 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 /** Folders whose code must run under plain Node: they never import `vscode`. */
-const SEAMS = ['src/terminal/**', 'src/lsp/**', 'src/tmux/**', 'src/mcp/**', 'src/proc/**', 'src/common/**', 'src/approval/**', 'src/tools/**'];
+const SEAMS = [
+  'src/terminal/**',
+  'src/lsp/**',
+  'src/tmux/**',
+  'src/mcp/**',
+  'src/proc/**',
+  'src/common/**',
+  'src/approval/**',
+  'src/tools/**',
+];
 
 /** Why navigation (src/lsp) and the terminal (src/terminal) never import each other. */
-const INDEPENDENT_SEAMS = 'Navigation and the terminal are independent seams: what both need (process inspection) lives in src/proc/ or src/common/.';
+const INDEPENDENT_SEAMS =
+  'Navigation and the terminal are independent seams: what both need (process inspection) lives in src/proc/ or src/common/.';
 
 /**
  * `no-restricted-imports` for a seam: no `vscode`, nothing of the vscode layer or the composition
@@ -25,7 +35,10 @@ function seamImports(...extra) {
     'error',
     {
       paths: [{ name: 'vscode', message: 'The seams run under plain Node: only src/vscode/ and src/extension.ts import vscode.' }],
-      patterns: [{ group: ['**/vscode/*', '**/extension'], message: 'The seams do not depend on the vscode layer or the composition root.' }, ...extra],
+      patterns: [
+        { group: ['**/vscode/*', '**/extension'], message: 'The seams do not depend on the vscode layer or the composition root.' },
+        ...extra,
+      ],
     },
   ];
 }
@@ -85,6 +98,11 @@ export default defineConfig(
   { files: ['src/terminal/**'], rules: { 'no-restricted-imports': seamImports({ group: ['**/lsp/*'], message: INDEPENDENT_SEAMS }) } },
   {
     files: ['src/approval/**'],
-    rules: { 'no-restricted-imports': seamImports({ group: ['**/terminal/*', '**/lsp/*'], message: 'Auto approval judges text against rules: it needs neither seam (the tools hand it what the session knows).' }) },
+    rules: {
+      'no-restricted-imports': seamImports({
+        group: ['**/terminal/*', '**/lsp/*'],
+        message: 'Auto approval judges text against rules: it needs neither seam (the tools hand it what the session knows).',
+      }),
+    },
   },
 );

@@ -26,12 +26,33 @@ const LINES: [string, string][] = [
 ];
 
 async function main(): Promise<void> {
-  const defaults = JSON.parse(fs.readFileSync(path.join(__dirname, '../test/fixtures/approval/vscode-1.139.1-autoApprove-default.json'), 'utf8')) as Record<string, unknown>;
-  const rules = rulesFrom(mergeRuleLayers([defaults]), () => 'default').rules.map(({ key, approve, matchCommandLine, source }) => ({ key, approve, matchCommandLine, source }));
-  const context: ApprovalContext = { rules, cwd: process.cwd(), workspaceFolders: [process.cwd()], blockFileWrites: 'outsideWorkspace', npmScripts: [], shellNames: [] };
+  const defaults = JSON.parse(
+    fs.readFileSync(path.join(__dirname, '../test/fixtures/approval/vscode-1.139.1-autoApprove-default.json'), 'utf8'),
+  ) as Record<string, unknown>;
+  const rules = rulesFrom(mergeRuleLayers([defaults]), () => 'default').rules.map(({ key, approve, matchCommandLine, source }) => ({
+    key,
+    approve,
+    matchCommandLine,
+    source,
+  }));
+  const context: ApprovalContext = {
+    rules,
+    cwd: process.cwd(),
+    workspaceFolders: [process.cwd()],
+    blockFileWrites: 'outsideWorkspace',
+    npmScripts: [],
+    shellNames: [],
+  };
   const grammar = await loadBashGrammar(treeSitterWasmFolder());
-  console.log(`node ${process.version}, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log('line                        bytes   parse ms (min / median)   parse+judge ms (min / median)   via the worker: host thread held at most (ms)');
+  console.log(
+    `node ${process.version}, load average ${(await import('node:os'))
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    'line                        bytes   parse ms (min / median)   parse+judge ms (min / median)   via the worker: host thread held at most (ms)',
+  );
   // Through the worker first: the garbage of the runs on this thread would otherwise be collected
   // while the host thread is measured.
   const thread = new ApprovalThread(approvalWorkerEntry(), treeSitterWasmFolder(), 10_000);
@@ -61,7 +82,9 @@ async function main(): Promise<void> {
     }
     parses.sort((a, b) => a - b);
     const cell = (xs: number[]) => `${xs[0]!.toFixed(2).padStart(7)} / ${xs[Math.floor(xs.length / 2)]!.toFixed(2).padStart(7)}`;
-    console.log(`${what.padEnd(28)}${String(Buffer.byteLength(line)).padStart(5)}   ${cell(parses)}       ${cell(times)} (approved: ${String(approved).padEnd(5)})   ${held.get(what)!.toFixed(2)}`);
+    console.log(
+      `${what.padEnd(28)}${String(Buffer.byteLength(line)).padStart(5)}   ${cell(parses)}       ${cell(times)} (approved: ${String(approved).padEnd(5)})   ${held.get(what)!.toFixed(2)}`,
+    );
   }
   await thread.dispose();
 }

@@ -80,27 +80,51 @@ function recordMemory(count: number, line: (i: number) => string): { bytes: numb
 }
 
 async function main(): Promise<void> {
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} CPUs; ${RUNS} runs each`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${os.cpus().length} CPUs; ${RUNS} runs each`,
+  );
   const text = scrollbackText();
   const scrollback = new Scrollback({ maxLines: LINES, maxBytes: BYTES, maxLineBytes: 16 * 1024 });
   scrollback.append(text);
   const history = new CommandHistory({ scrollback, cwd: () => undefined, size: 1000 });
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-bench-history-')), 'scrollback.txt');
   fs.writeFileSync(file, text);
-  console.log(`scrollback: ${scrollback.totalLines} lines, ${(scrollback.totalBytes / 1024 / 1024).toFixed(2)} MiB; the same text in ${file}`);
+  console.log(
+    `scrollback: ${scrollback.totalLines} lines, ${(scrollback.totalBytes / 1024 / 1024).toFixed(2)} MiB; the same text in ${file}`,
+  );
 
   const cases = [
-    { name: 'regex  "ERROR .* timeout after [0-9]+ ms"', request: { pattern: 'ERROR .* timeout after [0-9]+ ms', regex: true }, grep: ['-n', '-E', 'ERROR .* timeout after [0-9]+ ms'] },
+    {
+      name: 'regex  "ERROR .* timeout after [0-9]+ ms"',
+      request: { pattern: 'ERROR .* timeout after [0-9]+ ms', regex: true },
+      grep: ['-n', '-E', 'ERROR .* timeout after [0-9]+ ms'],
+    },
     { name: 'literal "needle-literal-xyz"', request: { pattern: 'needle-literal-xyz' }, grep: ['-n', '-F', 'needle-literal-xyz'] },
-    { name: 'literal, any case "NEEDLE-LITERAL"', request: { pattern: 'NEEDLE-LITERAL', ignoreCase: true }, grep: ['-n', '-i', '-F', 'NEEDLE-LITERAL'] },
+    {
+      name: 'literal, any case "NEEDLE-LITERAL"',
+      request: { pattern: 'NEEDLE-LITERAL', ignoreCase: true },
+      grep: ['-n', '-i', '-F', 'NEEDLE-LITERAL'],
+    },
   ];
   // Searches read the scrollback redacted, as a session's do (here on this thread: no worker bundle).
   const redactor = new SecretRedactor(undefined, () => ({ enabled: true, patterns: [] }));
   const pool = new MatchPool();
   const search = async (request: { pattern: string; regex?: boolean; ignoreCase?: boolean }) => {
     const t = now();
-    const r = await searchScrollback(scrollback, history, { ...request, timeoutMs: MAX_SEARCH_MS }, (texts) => redactor.redactAll(texts), pool);
-    if (r.matches.length !== 1 || r.searchedLines !== LINES) throw new Error(`unexpected result: ${r.matches.length} matches, ${r.searchedLines} lines searched${r.timedOut ? ' (timed out)' : ''}`);
+    const r = await searchScrollback(
+      scrollback,
+      history,
+      { ...request, timeoutMs: MAX_SEARCH_MS },
+      (texts) => redactor.redactAll(texts),
+      pool,
+    );
+    if (r.matches.length !== 1 || r.searchedLines !== LINES)
+      throw new Error(
+        `unexpected result: ${r.matches.length} matches, ${r.searchedLines} lines searched${r.timedOut ? ' (timed out)' : ''}`,
+      );
     return now() - t;
   };
   const [first] = cases;
@@ -141,9 +165,16 @@ async function main(): Promise<void> {
     ['command lines of 1 000 characters (the cap)', (i: number) => `echo ${i} ${'y'.repeat(1000)}`],
   ] as const) {
     const { bytes, recorded } = recordMemory(1000, line);
-    console.log(`memory of ${recorded} recorded commands, ${label}: ${(bytes / 1024).toFixed(0)} KiB (${(bytes / recorded).toFixed(0)} bytes each)`);
+    console.log(
+      `memory of ${recorded} recorded commands, ${label}: ${(bytes / 1024).toFixed(0)} KiB (${(bytes / recorded).toFixed(0)} bytes each)`,
+    );
   }
-  console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 void main().catch((error: unknown) => {

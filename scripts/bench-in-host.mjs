@@ -27,7 +27,10 @@ import { runInHost } from './lib/run-in-host.mjs';
 const name = process.argv[2] ?? '';
 const entry = path.join(ROOT, 'test/bench', `${name}.ts`);
 if (!/^[a-z]+$/.test(name) || !fs.existsSync(entry)) {
-  const known = fs.readdirSync(path.join(ROOT, 'test/bench')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const known = fs
+    .readdirSync(path.join(ROOT, 'test/bench'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.slice(0, -3));
   console.error(`usage: node scripts/bench-in-host.mjs NAME [--vscode VERSION]; NAME is one of ${known.join(', ')}`);
   process.exit(2);
 }
@@ -46,7 +49,16 @@ guard(Number(process.env.DSH_BENCH_TIMEOUT_MS ?? (name === 'host' ? 2_400_000 : 
 
 try {
   const outfile = path.join(ROOT, 'dist/bench', `${name}.js`);
-  await esbuild.build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
   const host = resolveHost(requestedVersions(process.argv.slice(3), ['1.100']));
   console.error(`${label}: ${describeHost(host)}`);
   const { results, exitCode } = await runInHost({
@@ -62,5 +74,5 @@ try {
   outcome.failed = !results || results.failed > 0 || exitCode !== 0;
   await shutdown(outcome.failed ? 1 : 0, outcome.failed ? `${label} failed (exit ${exitCode})` : `${label} done`);
 } catch (err) {
-  await shutdown(1, `${label}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  await shutdown(1, `${label}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 }

@@ -33,7 +33,16 @@ interface Row {
 }
 
 /** Runs `measure` on a fresh md-links provider over `dir` (a workspace), disposing it afterwards. */
-async function withProvider<T>(dir: string, parser: NoteParser, measure: (p: { ws: string; provider: MdLinksProvider; features: MdLinksFeatures; ctx: { workspaceUri: string; signal: AbortSignal } }) => Promise<T>): Promise<T> {
+async function withProvider<T>(
+  dir: string,
+  parser: NoteParser,
+  measure: (p: {
+    ws: string;
+    provider: MdLinksProvider;
+    features: MdLinksFeatures;
+    ctx: { workspaceUri: string; signal: AbortSignal };
+  }) => Promise<T>,
+): Promise<T> {
   const ws = pathToFileUri(dir);
   const provider = new MdLinksProvider(new NodeWorkspaceFs(), { parser });
   const features = new MdLinksFeatures(() => provider);
@@ -55,7 +64,14 @@ async function bigNote(dir: string, parserName: string, parser: NoteParser): Pro
       await features.documentDiagnostics(uri, 'markdown', ctx);
       return outline.length;
     });
-    return { what: '8 MiB note: index, outline, diagnostics', parser: parserName, maxGapMs: run.maxGapMs, p99GapMs: run.p99GapMs, wallMs: performance.now() - t0, detail: `${run.result} outline entries` };
+    return {
+      what: '8 MiB note: index, outline, diagnostics',
+      parser: parserName,
+      maxGapMs: run.maxGapMs,
+      p99GapMs: run.p99GapMs,
+      wallMs: performance.now() - t0,
+      detail: `${run.result} outline entries`,
+    };
   });
 }
 
@@ -69,7 +85,14 @@ async function vault(dir: string, parserName: string, parser: NoteParser): Promi
       await features.documentSymbols(pathToFileUri(path.join(dir, notePath(1234 % NOTES))), 'markdown', ctx);
       return index.stats();
     });
-    return { what: `${NOTES}-note vault: build, diagnostics, symbols`, parser: parserName, maxGapMs: run.maxGapMs, p99GapMs: run.p99GapMs, wallMs: performance.now() - t0, detail: `${run.result.notes} notes, ${run.result.links} links` };
+    return {
+      what: `${NOTES}-note vault: build, diagnostics, symbols`,
+      parser: parserName,
+      maxGapMs: run.maxGapMs,
+      p99GapMs: run.p99GapMs,
+      wallMs: performance.now() - t0,
+      detail: `${run.result.notes} notes, ${run.result.links} links`,
+    };
   });
 }
 
@@ -99,12 +122,19 @@ async function main(): Promise<void> {
   const table = rows.map((r) => [r.what, r.parser, ms(r.maxGapMs), ms(r.p99GapMs), ms(r.wallMs), r.detail]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
-  console.log(`\nmd-links host-thread budget (timer every 10 ms; "max hold" = longest gap between ticks; goal ≤ 200 ms, per piece of work ~50 ms)`);
-  console.log(`load average: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} on ${os.cpus().length} cores\n`);
+  console.log(
+    `\nmd-links host-thread budget (timer every 10 ms; "max hold" = longest gap between ticks; goal ≤ 200 ms, per piece of work ~50 ms)`,
+  );
+  console.log(
+    `load average: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} on ${os.cpus().length} cores\n`,
+  );
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of table) console.log(line(row));
-  console.log('\nworker: the extension\'s parser (a worker thread); inline: the same parse on the measured thread, for comparison.');
+  console.log("\nworker: the extension's parser (a worker thread); inline: the same parse on the measured thread, for comparison.");
 }
 
 main().catch((e) => {

@@ -84,7 +84,10 @@ const PATHOLOGICAL: [string, string][] = [
   ['ICH count 10^9, 20 000 times', `abc${`${E}[1000000000@`.repeat(20_000)}`],
   ['IL count 10^6, 20 000 times', `${lines40}${E}[H${`${E}[1000000L`.repeat(20_000)}`],
   ['DL, SU, SD count 10^6, 7 000 times each', `${lines40}${E}[H${`${E}[1000000M${E}[1000000S${E}[1000000T`.repeat(7_000)}`],
-  ['cursor jump + ICH + IL count 10^6, 12 000 times', Array.from({ length: 12_000 }, (_, i) => `${E}[${(i % 30) + 1};${(i % 120) + 1}H${E}[1000@${E}[1000000L`).join('')],
+  [
+    'cursor jump + ICH + IL count 10^6, 12 000 times',
+    Array.from({ length: 12_000 }, (_, i) => `${E}[${(i % 30) + 1};${(i % 120) + 1}H${E}[1000@${E}[1000000L`).join(''),
+  ],
   ['CHT/CBT count 2*10^9, 10 000 times (tab stops cleared)', `${E}[3g${`${E}[2000000000I${E}[2000000000Z`.repeat(10_000)}`],
   ['ECH/DCH count 2*10^9, 10 000 times', `ab${`${E}[2000000000X${E}[2000000000P`.repeat(10_000)}`],
   ['DECALN (ESC # 8), 80 000 times', `${E}#8`.repeat(80_000)],
@@ -98,26 +101,29 @@ const PATHOLOGICAL: [string, string][] = [
   ['reference: 40 000 plain lines (seq)', Array.from({ length: 40_000 }, (_, i) => String(i + 1)).join('\n')],
 ];
 
-
 /** MiB/s, CPU time and the longest event-loop stall of one background send whose output is read every 200 ms. */
 async function background(service: TerminalService, owner: Owner, sessionId: string): Promise<void> {
   const command = 'seq 1 2000000';
   const bytes = Number(execFileSync('bash', ['-c', `${command} | wc -c`], { encoding: 'utf8' }).trim());
   let read = 0;
   let dropped = 0;
-  const { value: s, stallMs } = await longestStall(() => measured(async () => {
-    const { jobId } = service.startBackground(owner, sessionId, { input: command, timeoutMs: 600_000 });
-    for (;;) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const out = await service.output(owner, sessionId, jobId);
-      read += out.text.length;
-      dropped += out.droppedBytes;
-      if (out.done) return;
-    }
-  }));
+  const { value: s, stallMs } = await longestStall(() =>
+    measured(async () => {
+      const { jobId } = service.startBackground(owner, sessionId, { input: command, timeoutMs: 600_000 });
+      for (;;) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const out = await service.output(owner, sessionId, jobId);
+        read += out.text.length;
+        dropped += out.droppedBytes;
+        if (out.done) return;
+      }
+    }),
+  );
   console.log(`
 background send, output read every 200 ms: $ ${command}   (${(bytes / MiB).toFixed(1)} MiB of stdout)`);
-  console.log(`  ${(bytes / MiB / (s.ms / 1000)).toFixed(1)} MiB/s (${(s.ms / 1000).toFixed(2)} s), CPU time of this process ${s.cpuMs.toFixed(0)} ms, longest event-loop stall ${stallMs.toFixed(0)} ms; read ${(read / MiB).toFixed(1)} M chars, dropped ${(dropped / MiB).toFixed(1)} MiB`);
+  console.log(
+    `  ${(bytes / MiB / (s.ms / 1000)).toFixed(1)} MiB/s (${(s.ms / 1000).toFixed(2)} s), CPU time of this process ${s.cpuMs.toFixed(0)} ms, longest event-loop stall ${stallMs.toFixed(0)} ms; read ${(read / MiB).toFixed(1)} M chars, dropped ${(dropped / MiB).toFixed(1)} MiB`,
+  );
 }
 
 /** Render time (ms) of each pathological output, and one real send's longest event-loop stall. */
@@ -133,20 +139,33 @@ async function pathological(service: TerminalService, owner: Owner, sessionId: s
     const screen = renderer.screen(raw);
     const screenMs = now() - t;
     const how = rendered.limited || screen.limited ? 'stopped at the budget / shortened (renderLimited)' : 'complete';
-    console.log(`  ${name.padEnd(58)} ${String(raw.length).padStart(7)} chars   render ${renderMs.toFixed(1).padStart(6)} ms   screen ${screenMs.toFixed(1).padStart(6)} ms   ${how}`);
+    console.log(
+      `  ${name.padEnd(58)} ${String(raw.length).padStart(7)} chars   render ${renderMs.toFixed(1).padStart(6)} ms   screen ${screenMs.toFixed(1).padStart(6)} ms   ${how}`,
+    );
   }
   for (const command of ["printf 'x\\e[300000000b\\n'", `python3 -c 'import sys; sys.stdout.write("\\x1b[1000000L" * 20000 + "\\n")'`]) {
     const { value: r, stallMs } = await longestStall(() => service.send(owner, sessionId, { input: command, timeoutMs: 600_000 }));
-    console.log(`  through a session: $ ${command}\n    send ${r.durationMs} ms, longest event-loop stall ${stallMs.toFixed(0)} ms, viewport ${r.output.length} chars${r.renderLimited ? ', renderLimited' : ''}`);
+    console.log(
+      `  through a session: $ ${command}\n    send ${r.durationMs} ms, longest event-loop stall ${stallMs.toFixed(0)} ms, viewport ${r.output.length} chars${r.renderLimited ? ', renderLimited' : ''}`,
+    );
   }
 }
 
 /** A service whose one pty-bash backend redacts secrets or not, with the workers the extension ships. */
-function benchService(redactSecrets: boolean): { service: TerminalService; owner: Owner; config: ReturnType<typeof resolveTerminalConfig> } {
+function benchService(redactSecrets: boolean): {
+  service: TerminalService;
+  owner: Owner;
+  config: ReturnType<typeof resolveTerminalConfig>;
+} {
   const log = { ...SILENT_LOG, warn: (m: string) => console.warn(m) };
   const service = new TerminalService(log);
   const config = resolveTerminalConfig({ redactSecrets });
-  service.registerBackend(new PtyBashBackend(pty, () => config, log, { renderWorkerEntry: screenTextWorkerEntry(), redactionWorkerEntry: redactionWorkerEntry() }));
+  service.registerBackend(
+    new PtyBashBackend(pty, () => config, log, {
+      renderWorkerEntry: screenTextWorkerEntry(),
+      redactionWorkerEntry: redactionWorkerEntry(),
+    }),
+  );
   return { service, owner: service.createOwner('bench'), config };
 }
 
@@ -169,9 +188,18 @@ async function redaction(commands: readonly string[]): Promise<void> {
   const off = benchService(false);
   const onId = (await on.service.open(on.owner)).sessionId;
   const offId = (await off.service.open(off.owner)).sessionId;
-  console.log(`secret redaction — node ${process.version}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; medians of ${REDACTION_RUNS} runs each`);
+  console.log(
+    `secret redaction — node ${process.version}, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}; medians of ${REDACTION_RUNS} runs each`,
+  );
   const warmUp = "head -c 300000 /dev/zero | tr '\\0' x; echo; seq 1 20000";
-  for (const [s, id] of [[on, onId], [off, offId]] as const) await s.service.send(s.owner, id, { input: warmUp, timeoutMs: 600_000 });
+  for (const [s, id] of [
+    [on, onId],
+    [off, offId],
+  ] as const)
+    await s.service.send(s.owner, id, { input: warmUp, timeoutMs: 600_000 });
   await rawRun(warmUp);
   for (const command of commands) {
     const bytes = Number(execFileSync('bash', ['-c', `{ ${command}; } | wc -c`], { encoding: 'utf8' }).trim());
@@ -194,7 +222,9 @@ async function redaction(commands: readonly string[]): Promise<void> {
     const rate = (ms: number) => bytes / MiB / (ms / 1000);
     const [a, b, r] = [median(times.on), median(times.off), median(times.raw)];
     console.log(`\n$ ${command}   (${(bytes / MiB).toFixed(1)} MiB of stdout)`);
-    console.log(`  redaction on ${rate(a).toFixed(1)} MiB/s (${(a / 1000).toFixed(2)} s)   off ${rate(b).toFixed(1)} MiB/s (${(b / 1000).toFixed(2)} s)   raw node-pty ${rate(r).toFixed(1)} MiB/s (${(r / 1000).toFixed(2)} s)   on/raw ${(rate(a) / rate(r)).toFixed(2)}   off/raw ${(rate(b) / rate(r)).toFixed(2)}   on/off ${(rate(a) / rate(b)).toFixed(2)}`);
+    console.log(
+      `  redaction on ${rate(a).toFixed(1)} MiB/s (${(a / 1000).toFixed(2)} s)   off ${rate(b).toFixed(1)} MiB/s (${(b / 1000).toFixed(2)} s)   raw node-pty ${rate(r).toFixed(1)} MiB/s (${(r / 1000).toFixed(2)} s)   on/raw ${(rate(a) / rate(r)).toFixed(2)}   off/raw ${(rate(b) / rate(r)).toFixed(2)}   on/off ${(rate(a) / rate(b)).toFixed(2)}`,
+    );
     // What a send waits for at its end: the viewport through a redaction worker, the first time
     // in a new worker (loading the rules; a session's spawn does that ahead), then warm.
     const redactor = new SecretRedactor(redactionWorkerEntry(), () => ({ enabled: true, patterns: [] }));
@@ -204,11 +234,16 @@ async function redaction(commands: readonly string[]): Promise<void> {
       await redactor.redact(viewport, 120);
       walls.push(now() - t);
     }
-    console.log(`  redacting the viewport (${viewport.length} UTF-16 code units): on this thread median ${median(redactCpu).toFixed(1)} ms CPU of 5; through a new worker ${walls[0]!.toFixed(0)} ms wall, then median ${median(walls.slice(1)).toFixed(1)} ms of 5`);
+    console.log(
+      `  redacting the viewport (${viewport.length} UTF-16 code units): on this thread median ${median(redactCpu).toFixed(1)} ms CPU of 5; through a new worker ${walls[0]!.toFixed(0)} ms wall, then median ${median(walls.slice(1)).toFixed(1)} ms of 5`,
+    );
   }
   // Secret-dense output: the corpus printed 40 times (about 2 000 lines with 2 000 secrets).
   const dense = `for i in $(seq 40); do cat <<'EOF'\n${SECRETS.map((x) => x.line).join('\n')}\nEOF\ndone`;
-  for (const [name, s, id] of [['on', on, onId], ['off', off, offId]] as const) {
+  for (const [name, s, id] of [
+    ['on', on, onId],
+    ['off', off, offId],
+  ] as const) {
     const send = await measured(() => s.service.send(s.owner, id, { input: dense, timeoutMs: 600_000 }));
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {
@@ -216,7 +251,9 @@ async function redaction(commands: readonly string[]): Promise<void> {
       await s.service.readAsync(s.owner, id, { offset: (i * 37) % 1500, count: 500 });
       times.push(now() - t);
     }
-    console.log(`\nsecret-dense output, redaction ${name}: send ${send.ms.toFixed(0)} ms (viewport ${Buffer.byteLength(send.value.output)} bytes); 500-line page (readAsync): median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`);
+    console.log(
+      `\nsecret-dense output, redaction ${name}: send ${send.ms.toFixed(0)} ms (viewport ${Buffer.byteLength(send.value.output)} bytes); 500-line page (readAsync): median ${quantile(times, 0.5).toFixed(1)} ms, p95 ${quantile(times, 0.95).toFixed(1)} ms`,
+    );
   }
   await on.service.closeAll('bench done');
   await off.service.closeAll('bench done');
@@ -224,7 +261,11 @@ async function redaction(commands: readonly string[]): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv.includes('--redaction')) {
-    await redaction(["head -c 20000000 /dev/zero | tr '\\0' x; echo", 'seq 1 1000000', "head -c 50000000 /dev/zero | tr '\\0' x | fold -w 100"]);
+    await redaction([
+      "head -c 20000000 /dev/zero | tr '\\0' x; echo",
+      'seq 1 1000000',
+      "head -c 50000000 /dev/zero | tr '\\0' x | fold -w 100",
+    ]);
     return;
   }
   const { service, owner, config } = benchService(true);
@@ -239,7 +280,12 @@ async function main(): Promise<void> {
     await service.close(owner, sessionId, 'bench done');
     return;
   }
-  console.log(`bench:output — node ${process.version}, ${process.platform}/${process.arch}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; retained ${config.retainedLines} lines / ${config.retainedBytes / MiB} MiB, read cap ${config.maxReadBytes / 1024} KiB`);
+  console.log(
+    `bench:output — node ${process.version}, ${process.platform}/${process.arch}, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}; retained ${config.retainedLines} lines / ${config.retainedBytes / MiB} MiB, read cap ${config.maxReadBytes / 1024} KiB`,
+  );
   for (const command of COMMANDS) {
     const bytes = Number(execFileSync('bash', ['-c', `{ ${command}; } | wc -c`], { encoding: 'utf8' }).trim());
     const s = await measured(() => service.send(owner, sessionId, { input: command, timeoutMs: 600_000 }));
@@ -248,9 +294,13 @@ async function main(): Promise<void> {
     const sRate = bytes / MiB / (s.ms / 1000);
     const rRate = bytes / MiB / (r.ms / 1000);
     console.log(`\n$ ${command}   (${(bytes / MiB).toFixed(1)} MiB of stdout)`);
-    console.log(`  session ${sRate.toFixed(1)} MiB/s (${(s.ms / 1000).toFixed(2)} s)   raw node-pty ${rRate.toFixed(1)} MiB/s (${(r.ms / 1000).toFixed(2)} s)   ratio ${(sRate / rRate).toFixed(2)}`);
+    console.log(
+      `  session ${sRate.toFixed(1)} MiB/s (${(s.ms / 1000).toFixed(2)} s)   raw node-pty ${rRate.toFixed(1)} MiB/s (${(r.ms / 1000).toFixed(2)} s)   ratio ${(sRate / rRate).toFixed(2)}`,
+    );
     console.log(`  CPU time of this process: session ${s.cpuMs.toFixed(0)} ms, raw ${r.cpuMs.toFixed(0)} ms`);
-    console.log(`  peak RSS growth: session ${(s.peak / MiB).toFixed(1)} MiB, raw ${(r.peak / MiB).toFixed(1)} MiB; viewport ${Buffer.byteLength(s.value.output)} bytes, truncated ${s.value.truncated}, dropped ${(s.value.droppedBytes / MiB).toFixed(1)} MiB`);
+    console.log(
+      `  peak RSS growth: session ${(s.peak / MiB).toFixed(1)} MiB, raw ${(r.peak / MiB).toFixed(1)} MiB; viewport ${Buffer.byteLength(s.value.output)} bytes, truncated ${s.value.truncated}, dropped ${(s.value.droppedBytes / MiB).toFixed(1)} MiB`,
+    );
   }
   for (const raw of [false, true]) {
     const times: number[] = [];
@@ -261,7 +311,9 @@ async function main(): Promise<void> {
       if (page.lineEnd - page.lineBegin !== 500) throw new Error(`page of ${page.lineEnd - page.lineBegin} lines`);
     }
     const total = service.read(owner, sessionId, { count: 1 }).totalLines;
-    console.log(`\n500-line page from a full scrollback (${total} lines, ${raw ? 'raw' : 'rendered model text'}): median ${quantile(times, 0.5).toFixed(2)} ms, p95 ${quantile(times, 0.95).toFixed(2)} ms`);
+    console.log(
+      `\n500-line page from a full scrollback (${total} lines, ${raw ? 'raw' : 'rendered model text'}): median ${quantile(times, 0.5).toFixed(2)} ms, p95 ${quantile(times, 0.95).toFixed(2)} ms`,
+    );
   }
   await background(service, owner, sessionId);
   await pathological(service, owner, sessionId);

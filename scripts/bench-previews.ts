@@ -23,7 +23,14 @@ void (async () => {
       range: { start: { line: 0, character: i * 4 }, end: { line: 0, character: i * 4 + 1 } },
     }));
     t = now();
-    await shapeLocations(locations, { operation: 'findReferences', resolvedWorkspaceUri: 'file:///ws', otherRoots: [], offset: 0, limit: 50, readLines: async () => [line] });
+    await shapeLocations(locations, {
+      operation: 'findReferences',
+      resolvedWorkspaceUri: 'file:///ws',
+      otherRoots: [],
+      offset: 0,
+      limit: 50,
+      readLines: async () => [line],
+    });
     console.log(`${size} MiB line: preview ${one.toFixed(1)} ms; 50 locations shaped ${(now() - t).toFixed(1)} ms`);
   }
 })();

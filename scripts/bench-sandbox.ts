@@ -65,10 +65,24 @@ async function main(): Promise<void> {
   const runtime = new SandboxRuntime(SILENT_LOG);
   const policy = (allowNetwork: boolean) =>
     sandboxPolicy(
-      { dshMode: 'on', vscodeEnabled: 'off', vscodeEnabledSource: 'default', allowNetwork, allowedDomains: [], deniedDomains: [], fileSystem: {}, allowUnsandboxedCommands: true },
+      {
+        dshMode: 'on',
+        vscodeEnabled: 'off',
+        vscodeEnabledSource: 'default',
+        allowNetwork,
+        allowedDomains: [],
+        deniedDomains: [],
+        fileSystem: {},
+        allowUnsandboxedCommands: true,
+      },
       { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp') },
     );
-  console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores; ${OPENS} opens and ${SENDS} sends of \`true\` each`);
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} on ${os.cpus().length} cores; ${OPENS} opens and ${SENDS} sends of \`true\` each`,
+  );
   try {
     const rows: [string, Figures][] = [
       ['unsandboxed', await measure(root, undefined, runtime)],
@@ -78,17 +92,26 @@ async function main(): Promise<void> {
     const base = rows[0]![1];
     console.log('session                     open median  open p95   send median  send p95');
     for (const [name, f] of rows) {
-      console.log(`${name.padEnd(27)} ${fmt(quantile(f.opens, 0.5)).padStart(11)} ${fmt(quantile(f.opens, 0.95)).padStart(9)} ${fmt(quantile(f.sends, 0.5)).padStart(12)} ${fmt(quantile(f.sends, 0.95)).padStart(9)}`);
+      console.log(
+        `${name.padEnd(27)} ${fmt(quantile(f.opens, 0.5)).padStart(11)} ${fmt(quantile(f.opens, 0.95)).padStart(9)} ${fmt(quantile(f.sends, 0.5)).padStart(12)} ${fmt(quantile(f.sends, 0.95)).padStart(9)}`,
+      );
     }
     for (const [name, f] of rows.slice(1)) {
       const open = quantile(f.opens, 0.5) - quantile(base.opens, 0.5);
       const send = quantile(f.sends, 0.5) - quantile(base.sends, 0.5);
-      console.log(`${name}: +${fmt(open)} open (goal ≤ +${GOAL.openMs} ms), +${fmt(send)} median send (goal ≤ +${GOAL.sendMs} ms); first open ${fmt(f.opens[0]!)}`);
+      console.log(
+        `${name}: +${fmt(open)} open (goal ≤ +${GOAL.openMs} ms), +${fmt(send)} median send (goal ≤ +${GOAL.sendMs} ms); first open ${fmt(f.opens[0]!)}`,
+      );
     }
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
-  console.log(`load average after ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `load average after ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   process.exit(0);
 }
 

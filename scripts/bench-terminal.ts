@@ -134,7 +134,10 @@ const processCount = () => fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n)
 async function extraProcesses(count: number): Promise<() => void> {
   if (count <= 0) return () => {};
   // The loop says `started` once every sleep was forked; `wait` keeps the group's leader alive.
-  const child = spawn('bash', ['-c', `for i in $(seq ${count}); do sleep 3600 & done; echo started; wait`], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn('bash', ['-c', `for i in $(seq ${count}); do sleep 3600 & done; echo started; wait`], {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   const end = () => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
@@ -199,7 +202,9 @@ async function waiting(): Promise<void> {
   console.log(`waiting send \`sleep ${WAIT_S}\`: CPU of the process holding the session (process.cpuUsage), share of one core`);
   console.log(row(few));
   console.log(row(many));
-  console.log(`  ratio during the send (${many.processes} / ${few.processes} processes) ${(many.share / few.share).toFixed(2)}×; goal at most 1 % at either, flat`);
+  console.log(
+    `  ratio during the send (${many.processes} / ${few.processes} processes) ${(many.share / few.share).toFixed(2)}×; goal at most 1 % at either, flat`,
+  );
 }
 
 /** Python program holding `tcp` listening sockets, `udp` bound ones and `pairs` connected TCP pairs, then sleeping; prints `ready`. */
@@ -244,7 +249,10 @@ async function socketHolders(tcp: number, udp: number, pairs: number): Promise<(
       jobs.map(
         (args) =>
           new Promise<void>((resolve, reject) => {
-            const child = spawn('python3', ['-c', SOCKET_HOLDER, ...args.map(String)], { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+            const child = spawn('python3', ['-c', SOCKET_HOLDER, ...args.map(String)], {
+              detached: true,
+              stdio: ['ignore', 'pipe', 'inherit'],
+            });
             children.push(child);
             child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
             child.once('exit', () => reject(new Error('a socket holder exited early')));
@@ -259,7 +267,16 @@ async function socketHolders(tcp: number, udp: number, pairs: number): Promise<(
 }
 
 /** Lines of the machine's socket tables (IPv4 and IPv6, TCP and UDP), headers left out. */
-const socketCount = () => ['tcp', 'tcp6', 'udp', 'udp6'].reduce((n, t) => n + fs.readFileSync(`/proc/net/${t}`, 'latin1').split('\n').filter((l) => /^\s*\d+:/.test(l)).length, 0);
+const socketCount = () =>
+  ['tcp', 'tcp6', 'udp', 'udp6'].reduce(
+    (n, t) =>
+      n +
+      fs
+        .readFileSync(`/proc/net/${t}`, 'latin1')
+        .split('\n')
+        .filter((l) => /^\s*\d+:/.test(l)).length,
+    0,
+  );
 
 /** Goal of what reading a session's sockets adds to a send (ms). */
 const PORTS_GOAL_MS = 2;
@@ -305,15 +322,20 @@ async function ports(): Promise<void> {
         if (r.listening?.length !== 1) throw new Error('the send result does not name the server');
       }
       const bare = await session('bash');
-      const line = (label: string, xs: number[]) => `  ${label.padEnd(52)} ${fmt(quantile(xs, 0.5)).padStart(9)}  ${fmt(quantile(xs, 0.95)).padStart(9)}`;
-      console.log(`ports: ${processCount()} processes, ${socketCount()} sockets on the machine (load average ${os.loadavg()[0]!.toFixed(1)}); the session's server listens on 127.0.0.1:${listened.listened!.port}`);
+      const line = (label: string, xs: number[]) =>
+        `  ${label.padEnd(52)} ${fmt(quantile(xs, 0.5)).padStart(9)}  ${fmt(quantile(xs, 0.95)).padStart(9)}`;
+      console.log(
+        `ports: ${processCount()} processes, ${socketCount()} sockets on the machine (load average ${os.loadavg()[0]!.toFixed(1)}); the session's server listens on 127.0.0.1:${listened.listened!.port}`,
+      );
       console.log(`                                                          median      p95`);
       console.log(line(`look at the session's sockets, known (${SENDS})`, known));
       console.log(line('first look at a socket: its tables read (20)', first));
       console.log(line(`send \`true\`, its result naming the server (${SENDS})`, sends));
       console.log(line(`send \`true\` in a session with no socket (${SENDS})`, bare));
       const added = quantile(known, 0.5);
-      console.log(`  added to a send (median look, sockets known) ${fmt(added)}; goal at most ${PORTS_GOAL_MS} ms → ${added <= PORTS_GOAL_MS ? 'within' : 'OVER'} the goal; a socket's first look ${fmt(quantile(first, 0.5))}`);
+      console.log(
+        `  added to a send (median look, sockets known) ${fmt(added)}; goal at most ${PORTS_GOAL_MS} ms → ${added <= PORTS_GOAL_MS ? 'within' : 'OVER'} the goal; a socket's first look ${fmt(quantile(first, 0.5))}`,
+      );
     } finally {
       await service.close(owner, sessionId, 'bench done');
     }
@@ -378,8 +400,12 @@ async function listCost(): Promise<void> {
       const sends = await timed(LIST_RUNS, send);
       const row = (label: string, r: { times: number[]; cpu: number[]; held: number }) =>
         `  ${label.padEnd(36)} ${fmt(quantile(r.times, 0.5)).padStart(10)} ${fmt(Math.max(...r.times)).padStart(10)} ${fmt(quantile(r.cpu, 0.5)).padStart(10)} ${fmt(r.held).padStart(10)}`;
-      console.log(`list: ${processCount()} processes on the machine, ${SESSION_PROCESSES} of them the session's background jobs (load average ${os.loadavg()[0]!.toFixed(1)})`);
-      console.log(`                                       wall: median        max   CPU: median   longest hold of this thread by its own work`);
+      console.log(
+        `list: ${processCount()} processes on the machine, ${SESSION_PROCESSES} of them the session's background jobs (load average ${os.loadavg()[0]!.toFixed(1)})`,
+      );
+      console.log(
+        `                                       wall: median        max   CPU: median   longest hold of this thread by its own work`,
+      );
       console.log(row('first list (every process read)', first));
       console.log(row(`list again (${LIST_RUNS})`, again));
       console.log(row(`send \`true\` (${LIST_RUNS})`, sends));
@@ -409,11 +435,15 @@ async function main(): Promise<void> {
     added[shell] = sMed - rMed;
     console.log(`${`pty-${shell} send \`true\` → stdin_read`.padEnd(34)} ${fmt(sMed).padStart(9)}  ${fmt(sP95).padStart(9)}`);
     console.log(`${`raw node-pty ${shell} echo round trip`.padEnd(34)} ${fmt(rMed).padStart(9)}  ${fmt(rP95).padStart(9)}`);
-    console.log(`  added latency (median session − median raw) ${fmt(added[shell])}; goal at most ${ADDED_GOAL_MS} ms → ${added[shell] <= ADDED_GOAL_MS ? 'within' : 'OVER'} the goal (ratio ${(sMed / rMed).toFixed(1)}×)`);
+    console.log(
+      `  added latency (median session − median raw) ${fmt(added[shell])}; goal at most ${ADDED_GOAL_MS} ms → ${added[shell] <= ADDED_GOAL_MS ? 'within' : 'OVER'} the goal (ratio ${(sMed / rMed).toFixed(1)}×)`,
+    );
   }
   console.log("(none runs the user's startup files: the sessions' HOME is an empty folder, the raw shells run --norc / -f)");
   const over = added.zsh - added.bash;
-  console.log(`zsh's added latency − bash's ${fmt(over)}; goal at most ${ZSH_OVER_BASH_GOAL_MS} ms → ${over <= ZSH_OVER_BASH_GOAL_MS ? 'within' : 'OVER'} the goal`);
+  console.log(
+    `zsh's added latency − bash's ${fmt(over)}; goal at most ${ZSH_OVER_BASH_GOAL_MS} ms → ${over <= ZSH_OVER_BASH_GOAL_MS ? 'within' : 'OVER'} the goal`,
+  );
 }
 
 main().catch((error) => {

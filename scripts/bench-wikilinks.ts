@@ -49,7 +49,12 @@ async function bench(label: string, dir: string, targetRel: string, needle: stri
   const provider = new MdLinksProvider(new NodeWorkspaceFs());
   service.registerProvider(provider);
   const ws = pathToFileUri(dir);
-  const query = { operation: 'findReferences' as const, uri: pathToFileUri(path.join(dir, targetRel)), position: { line: 0, character: 0 }, workspaceUri: ws };
+  const query = {
+    operation: 'findReferences' as const,
+    uri: pathToFileUri(path.join(dir, targetRel)),
+    position: { line: 0, character: 0 },
+    workspaceUri: ws,
+  };
 
   const t0 = performance.now();
   const first = await service.query(query, new AbortController().signal);
@@ -118,7 +123,12 @@ async function benchSymbols(dir: string, noteRel: string): Promise<string[][]> {
   const features = new MdLinksFeatures(() => provider);
   const ws = pathToFileUri(dir);
   const ctx = { workspaceUri: ws, signal: new AbortController().signal };
-  const page = { roots: [ws], offset: 0, limit: 50, readLines: async (uri: string) => splitLines(fs.readFileSync(fileUriToPath(uri), 'utf8')) };
+  const page = {
+    roots: [ws],
+    offset: 0,
+    limit: 50,
+    readLines: async (uri: string) => splitLines(fs.readFileSync(fileUriToPath(uri), 'utf8')),
+  };
   const t0 = performance.now();
   await provider.index(ws);
   const buildMs = performance.now() - t0;
@@ -136,7 +146,10 @@ async function benchSymbols(dir: string, noteRel: string): Promise<string[][]> {
   const noteUri = pathToFileUri(path.join(dir, noteRel));
   const outline = await timed(async () => shapeOutline(await features.documentSymbols(noteUri, 'markdown', ctx), page));
   const search = (q: string) => async () =>
-    shapeWorkspaceSymbols((await features.workspaceSymbols(q, ctx)).map((symbol) => ({ symbol, score: matchSymbolName(q, symbol.name)! })), page);
+    shapeWorkspaceSymbols(
+      (await features.workspaceSymbols(q, ctx)).map((symbol) => ({ symbol, score: matchSymbolName(q, symbol.name)! })),
+      page,
+    );
   const prefix = await timed(search('note-0123'));
   const scattered = await timed(search('n1234'));
   return [
@@ -169,7 +182,19 @@ async function main(): Promise<void> {
   }
 
   console.log(`\nmd-links benchmark (median of ${RUNS} warm findReferences through LspService; rg -F median of up to 10 runs)\n`);
-  const header = ['vault', 'notes', 'links', 'index build', 'cold 1st query', 'warm refs (same)', 'warm refs (each new)', 'hits', 'rg -F', 'rg lines', 'rg / warm new'];
+  const header = [
+    'vault',
+    'notes',
+    'links',
+    'index build',
+    'cold 1st query',
+    'warm refs (same)',
+    'warm refs (each new)',
+    'hits',
+    'rg -F',
+    'rg lines',
+    'rg / warm new',
+  ];
   const table = rows.map((r) => [
     r.vault,
     String(r.notes),

@@ -34,7 +34,9 @@ function nodeGyp(args) {
 const status = nodeGyp(['rebuild']);
 if (status !== 0) {
   if (prebuilt && process.platform !== 'linux') {
-    console.warn(`build-node-pty: node-gyp rebuild failed (status ${status}); the unpatched prebuilt node-pty for ${process.platform}-${process.arch} stays in use`);
+    console.warn(
+      `build-node-pty: node-gyp rebuild failed (status ${status}); the unpatched prebuilt node-pty for ${process.platform}-${process.arch} stays in use`,
+    );
     process.exit(0);
   }
   console.error(`build-node-pty: node-gyp rebuild of ${ptyDir} failed (status ${status})`);
@@ -53,7 +55,9 @@ if (process.platform === 'linux') {
   `;
   const answer = execFileSync(process.execPath, ['-e', check], { encoding: 'utf8' }).trim();
   if (answer !== 'cloexec') {
-    console.error(`build-node-pty: the rebuilt node-pty does not set close-on-exec on its PTY master (${answer}); is patches/node-pty+*.patch applied?`);
+    console.error(
+      `build-node-pty: the rebuilt node-pty does not set close-on-exec on its PTY master (${answer}); is patches/node-pty+*.patch applied?`,
+    );
     process.exit(1);
   }
   console.log('build-node-pty: node-pty rebuilt; PTY masters are close-on-exec');

@@ -20,7 +20,8 @@ import { runInHost } from './lib/run-in-host.mjs';
 
 const CALLS = ['loose', 'references', 'diagnostics', 'symbols'];
 const windows = Number(process.env.DSH_FIRST_CALL_WINDOWS ?? 10);
-if (!Number.isInteger(windows) || windows < 1) throw new Error(`DSH_FIRST_CALL_WINDOWS must be a positive integer, got ${process.env.DSH_FIRST_CALL_WINDOWS}`);
+if (!Number.isInteger(windows) || windows < 1)
+  throw new Error(`DSH_FIRST_CALL_WINDOWS must be a positive integer, got ${process.env.DSH_FIRST_CALL_WINDOWS}`);
 // Three calls of up to 90 s each (src/lsp/callLimit.ts) after the host starts, on a possibly loaded machine.
 const windowTimeoutMs = 600_000;
 /** @typedef {{ name: string, ok: boolean, ms: number, first: boolean }} CallRecord */
@@ -53,13 +54,22 @@ try {
       const outcome = { failed: true };
       try {
         const run = runInHost({
-          host, testsModule: INTEGRATION_TESTS, folder: FRESH_WORKSPACE, trusted: true, vsix, scope, outcome,
+          host,
+          testsModule: INTEGRATION_TESTS,
+          folder: FRESH_WORKSPACE,
+          trusted: true,
+          vsix,
+          scope,
+          outcome,
           counted: { passed: 0, failed: 0 },
           env: { DSH_TEST_SUITE: 'fresh', DSH_FRESH_ORDER: order.join(','), DSH_FRESH_TIMINGS: timings },
         });
         /** @type {NodeJS.Timeout | undefined} */
         let timer;
-        const { results } = await Promise.race([run, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('window timed out')), windowTimeoutMs)))]).finally(() => clearTimeout(timer));
+        const { results } = await Promise.race([
+          run,
+          new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('window timed out')), windowTimeoutMs))),
+        ]).finally(() => clearTimeout(timer));
         outcome.failed = !results || results.failed > 0;
       } catch (err) {
         console.log(`window ${w + 1}: ${err instanceof Error ? err.message : String(err)}`);
@@ -71,7 +81,9 @@ try {
       // A call with no record did not run (the host or the window failed first): counted as not right, shown apart.
       const mine = CALLS.map((name) => got.find((r) => r.name === name) ?? { name, ok: false, ms: NaN, first: name === order[0] });
       records.push(...mine);
-      console.log(`window ${w + 1} (first: ${order[0]}): ${mine.map((r) => `${r.name} ${Number.isNaN(r.ms) ? 'DID NOT RUN' : r.ok ? 'right' : 'WRONG'} ${secs(r.ms)}`).join(', ')}`);
+      console.log(
+        `window ${w + 1} (first: ${order[0]}): ${mine.map((r) => `${r.name} ${Number.isNaN(r.ms) ? 'DID NOT RUN' : r.ok ? 'right' : 'WRONG'} ${secs(r.ms)}`).join(', ')}`,
+      );
     }
     for (const name of CALLS) {
       const mine = records.filter((r) => r.name === name);
@@ -79,16 +91,27 @@ try {
       const notRun = mine.filter((r) => Number.isNaN(r.ms)).length;
       if (right !== mine.length) allRight = false;
       const times = mine.map((r) => r.ms).filter((x) => !Number.isNaN(x));
-      const firstTimes = mine.filter((r) => r.first).map((r) => r.ms).filter((x) => !Number.isNaN(x));
+      const firstTimes = mine
+        .filter((r) => r.first)
+        .map((r) => r.ms)
+        .filter((x) => !Number.isNaN(x));
       summary.push(
         `VS Code ${host.vscode} ${name.padEnd(11)} ${right}/${mine.length} right (${notRun} did not run); time median ${secs(median(times))}, max ${secs(Math.max(...times))}; ` +
           `as the window's first call: median ${secs(median(firstTimes))}, max ${secs(Math.max(...firstTimes))} (${firstTimes.length} windows)`,
       );
     }
   }
-  console.log(`\nload average: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
+  console.log(
+    `\nload average: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (${os.cpus().length} cores)`,
+  );
   summary.forEach((l) => console.log(l));
-  await shutdown(allRight ? 0 : 1, allRight ? 'check:first-calls: every first call was right' : 'check:first-calls: some first calls were wrong');
+  await shutdown(
+    allRight ? 0 : 1,
+    allRight ? 'check:first-calls: every first call was right' : 'check:first-calls: some first calls were wrong',
+  );
 } catch (err) {
-  await shutdown(1, `check:first-calls: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  await shutdown(1, `check:first-calls: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 }

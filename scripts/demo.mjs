@@ -63,6 +63,6 @@ try {
     });
   }
 } catch (err) {
-  console.error(`demo: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  console.error(`demo: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   await shutdown(1);
 }

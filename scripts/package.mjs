@@ -82,7 +82,10 @@ function packageTarget(target, outFile) {
   try {
     const ignoreFile = path.join(tmp, '.vscodeignore');
     const shared = fs.readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8');
-    fs.writeFileSync(ignoreFile, `${shared}\n# ${target}'s native files (scripts/package.mjs)\n${spec.native.map((f) => `!${f}`).join('\n')}\n`);
+    fs.writeFileSync(
+      ignoreFile,
+      `${shared}\n# ${target}'s native files (scripts/package.mjs)\n${spec.native.map((f) => `!${f}`).join('\n')}\n`,
+    );
     const targetArgs = target === 'universal' ? [] : ['--target', target];
     // Relative links in the README become https://github.com/<repository>/blob/main/… on the page.
     run('npx', ['vsce', 'package', ...targetArgs, '--ignoreFile', ignoreFile, '--githubBranch', 'main', '-o', outFile]);
@@ -124,4 +127,6 @@ if (outArg < 0) {
   if (fs.existsSync(own) && written.includes(own)) fs.copyFileSync(own, VSIX);
   else fs.rmSync(VSIX, { force: true });
 }
-console.error(`package: wrote ${written.map((f) => path.relative(ROOT, f)).join(', ')}${outArg < 0 && fs.existsSync(VSIX) ? `; ${path.relative(ROOT, VSIX)} is ${hostTarget()}'s` : ''}`);
+console.error(
+  `package: wrote ${written.map((f) => path.relative(ROOT, f)).join(', ')}${outArg < 0 && fs.existsSync(VSIX) ? `; ${path.relative(ROOT, VSIX)} is ${hostTarget()}'s` : ''}`,
+);

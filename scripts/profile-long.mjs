@@ -40,7 +40,10 @@ p.samples.forEach((id, i) => {
   cur.samples.push(id);
 });
 if (cur) stretches.push(cur);
-const long = stretches.filter((s) => s.ms >= Number(minMs)).sort((a, b) => b.ms - a.ms).slice(0, Number(top));
+const long = stretches
+  .filter((s) => s.ms >= Number(minMs))
+  .sort((a, b) => b.ms - a.ms)
+  .slice(0, Number(top));
 console.log(`${stretches.filter((s) => s.ms >= Number(minMs)).length} busy stretches of ${minMs} ms or more; the longest:`);
 for (const s of long) {
   /** @type {Map<number, number>} inclusive sample counts per node, except the root */
@@ -59,5 +62,6 @@ for (const s of long) {
   const rows = new Map();
   for (const [id, count] of inclusive) rows.set(label(id), Math.max(rows.get(label(id)) ?? 0, count));
   console.log(`\n${s.ms.toFixed(0)} ms at +${((s.start - p.startTime) / 1000).toFixed(0)} ms:`);
-  for (const [key, count] of [...rows].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`  ${(count * per).toFixed(0).padStart(6)} ms  ${key}`);
+  for (const [key, count] of [...rows].sort((a, b) => b[1] - a[1]).slice(0, 12))
+    console.log(`  ${(count * per).toFixed(0).padStart(6)} ms  ${key}`);
 }

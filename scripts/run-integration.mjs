@@ -27,7 +27,12 @@ const runTimeoutMs = Number(process.env.DSH_TEST_TIMEOUT_MS ?? 900_000);
 /** @typedef {'trusted' | 'untrusted' | 'fresh' | 'sandboxed' | 'zsh'} Suite */
 const SUITES = ['trusted', 'untrusted', 'fresh', 'sandboxed', 'zsh'];
 /** Which host runs, per host: DSH_TEST_SUITES (comma separated: trusted, untrusted, fresh, sandboxed, zsh), default all five. */
-const suites = /** @type {Suite[]} */ ((process.env.DSH_TEST_SUITES ?? SUITES.join(',')).split(',').map((x) => x.trim()).filter(Boolean));
+const suites = /** @type {Suite[]} */ (
+  (process.env.DSH_TEST_SUITES ?? SUITES.join(','))
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)
+);
 for (const s of suites) if (!SUITES.includes(s)) throw new Error(`DSH_TEST_SUITES names '${s}'; valid: ${SUITES.join(', ')}`);
 
 /**
@@ -91,7 +96,13 @@ function withTimeout(promise, ms, message) {
  */
 async function runOnce(host, suite, vsix) {
   const trusted = suite !== 'untrusted';
-  const what = { trusted: 'trusted workspace', untrusted: 'Restricted Mode', fresh: 'first calls in a fresh window', sandboxed: 'terminal tests in the agent sandbox', zsh: 'terminal tests on zsh' }[suite];
+  const what = {
+    trusted: 'trusted workspace',
+    untrusted: 'Restricted Mode',
+    fresh: 'first calls in a fresh window',
+    sandboxed: 'terminal tests in the agent sandbox',
+    zsh: 'terminal tests on zsh',
+  }[suite];
   const started = Date.now();
   const label = `VS Code ${host.vscode}, ${what}`;
   console.log(`\n=== ${describeHost(host)}: ${what} ===`);
@@ -101,13 +112,29 @@ async function runOnce(host, suite, vsix) {
   /** @type {{ passed: number, failed: number, failures: { title: string, error: string }[] }} */
   let tally;
   try {
-    const folder = suite === 'fresh' ? FRESH_WORKSPACE : suite === 'sandboxed' || suite === 'zsh' ? workspaceWith(scope, outcome, PASS_SETTINGS[suite]) : FIXTURE_WORKSPACE;
+    const folder =
+      suite === 'fresh'
+        ? FRESH_WORKSPACE
+        : suite === 'sandboxed' || suite === 'zsh'
+          ? workspaceWith(scope, outcome, PASS_SETTINGS[suite])
+          : FIXTURE_WORKSPACE;
     const running = runInHost({
-      host, testsModule: INTEGRATION_TESTS, folder, trusted, vsix, scope, outcome, counted: current,
+      host,
+      testsModule: INTEGRATION_TESTS,
+      folder,
+      trusted,
+      vsix,
+      scope,
+      outcome,
+      counted: current,
       ...(suite === 'fresh' || suite === 'sandboxed' || suite === 'zsh' ? { env: { DSH_TEST_SUITE: suite } } : {}),
     });
     running.catch(() => {}); // after a timeout it may still reject, once its processes are stopped
-    const { results, exitCode } = await withTimeout(running, runTimeoutMs, `no results within ${runTimeoutMs / 1000} s (DSH_TEST_TIMEOUT_MS, in ms, raises the limit)`);
+    const { results, exitCode } = await withTimeout(
+      running,
+      runTimeoutMs,
+      `no results within ${runTimeoutMs / 1000} s (DSH_TEST_TIMEOUT_MS, in ms, raises the limit)`,
+    );
     if (!results) throw new Error(`the host exited (code ${exitCode}) without writing results`);
     tally = { passed: results.passed, failed: results.failed, failures: results.failures };
     if (results.failed === 0 && exitCode !== 0) {
@@ -116,7 +143,7 @@ async function runOnce(host, suite, vsix) {
       tally.failures.push({ title: 'the suite', error: `the host reported exit code ${exitCode}` });
     }
   } catch (err) {
-    const error = err instanceof Error ? err.stack ?? err.message : String(err);
+    const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
     console.log(`✘ ${label}: ${error.split('\n')[0]}`);
     tally = { passed: current.passed, failed: current.failed + 1, failures: [{ title: 'the host run', error }] };
   }
@@ -141,5 +168,5 @@ try {
   }
   await shutdown(total.failed > 0 ? 1 : 0, `${total.passed} passed, ${total.failed} failed`);
 } catch (err) {
-  await shutdown(1, stoppedEarly(err instanceof Error ? err.stack ?? err.message : String(err)));
+  await shutdown(1, stoppedEarly(err instanceof Error ? (err.stack ?? err.message) : String(err)));
 }

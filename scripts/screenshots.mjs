@@ -96,7 +96,8 @@ let failureShot;
 
 try {
   const host = resolveHost(requestedVersions(process.argv.slice(2), ['1.139']));
-  if (host.kind !== 'code-server') throw new Error('screenshots need a code-server host (the workbench runs in headless Chromium); unset DSH_VSCODE_EXECUTABLE');
+  if (host.kind !== 'code-server')
+    throw new Error('screenshots need a code-server host (the workbench runs in headless Chromium); unset DSH_VSCODE_EXECUTABLE');
   console.error(`screenshots: ${describeHost(host)}`);
   const vsix = packageVsix();
   const scope = cleanupScope();
@@ -139,7 +140,9 @@ try {
   const { sessionId } = JSON.parse(firstText(await opened));
 
   console.error(`screenshots: the agent asks to run ${COMMAND} in ${sessionId}`);
-  const sent = agent.callTool({ name: 'dsh_terminal_send', arguments: { sessionId, input: COMMAND, timeoutMs: 4000 } }, undefined, { timeout: 3 * STEP_TIMEOUT_MS });
+  const sent = agent.callTool({ name: 'dsh_terminal_send', arguments: { sessionId, input: COMMAND, timeoutMs: 4000 } }, undefined, {
+    timeout: 3 * STEP_TIMEOUT_MS,
+  });
   const dialog = await waitForDialog(page, `Run in agent terminal ${sessionId}?`);
   await dialog.getByText(COMMAND, { exact: false }).first().waitFor();
   await capture(page, 'confirmation.png', await padded(page, [await boxOf(dialog)], 8));
@@ -176,9 +179,12 @@ try {
 } catch (err) {
   if (failureShot) {
     const { page, file } = failureShot;
-    await page.screenshot({ path: file, timeout: 10_000 }).then(() => console.error(`screenshots: the window at the failure: ${file}`), () => {});
+    await page.screenshot({ path: file, timeout: 10_000 }).then(
+      () => console.error(`screenshots: the window at the failure: ${file}`),
+      () => {},
+    );
   }
-  await shutdown(1, `screenshots: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  await shutdown(1, `screenshots: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 }
 
 /**
@@ -256,7 +262,10 @@ async function showTerminal(page, title) {
 async function pick(page, open, query, label) {
   const widget = page.locator('.quick-input-widget');
   const match = typeof label === 'string' ? new RegExp(`^${escapeRegExp(label)}$`) : label;
-  const entry = widget.locator('.monaco-list-row').filter({ has: page.locator('.label-name', { hasText: match }) }).first();
+  const entry = widget
+    .locator('.monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: match }) })
+    .first();
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   for (;;) {
     await page.keyboard.press(open);
@@ -266,10 +275,13 @@ async function pick(page, open, query, label) {
     const picked = await entry
       .waitFor({ timeout: 10_000 })
       .then(() => entry.click({ timeout: 10_000 }))
-      .then(() => true, (/** @type {unknown} */ e) => {
-        if (Date.now() > deadline) throw e;
-        return false;
-      });
+      .then(
+        () => true,
+        (/** @type {unknown} */ e) => {
+          if (Date.now() > deadline) throw e;
+          return false;
+        },
+      );
     if (picked) break;
     await page.keyboard.press('Escape');
     await widget.waitFor({ state: 'hidden' });
@@ -301,7 +313,11 @@ async function endpointFromTerminal(page, probeFile) {
     const value = fs.existsSync(probeFile) ? fs.readFileSync(probeFile, 'utf8') : undefined;
     if (value) return value;
     if (Date.now() > deadline) {
-      throw new Error(value === undefined ? 'no integrated terminal ran the endpoint probe' : `${ENDPOINT_ENV} never reached the window's integrated terminals; is dsh.mcp.enabled on?`);
+      throw new Error(
+        value === undefined
+          ? 'no integrated terminal ran the endpoint probe'
+          : `${ENDPOINT_ENV} never reached the window's integrated terminals; is dsh.mcp.enabled on?`,
+      );
     }
     if (value === '') await sleep(500);
   }
@@ -337,7 +353,7 @@ async function connectAgent(extensionsDir, endpoint, scope) {
  */
 function firstText(result) {
   const r = /** @type {{ content?: { type: string, text?: string }[], isError?: boolean }} */ (result);
-  const text = r.content?.[0]?.type === 'text' ? r.content[0].text ?? '' : '';
+  const text = r.content?.[0]?.type === 'text' ? (r.content[0].text ?? '') : '';
   if (r.isError) throw new Error(`the tool call failed: ${text}`);
   return text;
 }

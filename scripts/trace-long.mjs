@@ -21,7 +21,8 @@ const complete = [];
 let first = Infinity;
 for (const e of events) {
   if (typeof e.ts === 'number' && e.ts > 0 && e.ts < first) first = e.ts;
-  if (e.ph === 'X' && typeof e.ts === 'number' && typeof e.dur === 'number' && mains.has(thread(e))) complete.push({ ...e, ts: e.ts, dur: e.dur });
+  if (e.ph === 'X' && typeof e.ts === 'number' && typeof e.dur === 'number' && mains.has(thread(e)))
+    complete.push({ ...e, ts: e.ts, dur: e.dur });
 }
 const tasks = complete
   .filter((e) => e.name === 'ThreadControllerImpl::RunTask' && e.dur / 1000 >= Number(minMs))
@@ -29,7 +30,9 @@ const tasks = complete
   .slice(0, Number(top));
 const what = (/** @type {TraceEvent} */ e) => {
   const d = e.args?.data;
-  return e.name === 'FunctionCall' ? `FunctionCall ${d?.functionName || '(anonymous)'} ${(d?.url ?? '').split('/').slice(-1)[0]}:${d?.lineNumber ?? ''}` : e.name;
+  return e.name === 'FunctionCall'
+    ? `FunctionCall ${d?.functionName || '(anonymous)'} ${(d?.url ?? '').split('/').slice(-1)[0]}:${d?.lineNumber ?? ''}`
+    : e.name;
 };
 for (const t of tasks) {
   /** @type {Map<string, number>} */
@@ -38,6 +41,11 @@ for (const t of tasks) {
     if (e === t || thread(e) !== thread(t) || e.ts < t.ts || e.ts + e.dur > t.ts + t.dur) continue;
     byWhat.set(what(e), (byWhat.get(what(e)) ?? 0) + e.dur);
   }
-  const filled = [...byWhat].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([k, d]) => `${k} ${(d / 1000).toFixed(0)}`);
-  console.log(`+${((t.ts - first) / 1e6).toFixed(2)} s (${(t.ts / 1e6).toFixed(2)} s monotonic)  ${(t.dur / 1000).toFixed(0)} ms: ${filled.join(' | ')}`);
+  const filled = [...byWhat]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 5)
+    .map(([k, d]) => `${k} ${(d / 1000).toFixed(0)}`);
+  console.log(
+    `+${((t.ts - first) / 1e6).toFixed(2)} s (${(t.ts / 1e6).toFixed(2)} s monotonic)  ${(t.dur / 1000).toFixed(0)} ms: ${filled.join(' | ')}`,
+  );
 }

@@ -79,7 +79,11 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   life.own(log);
   const settings = life.own(new TerminalSettings(log));
   // An open that names no backend (the API other extensions get) runs the person's shell.
-  const service = new TerminalService(log, () => settings.value, () => `pty-${currentShellChoice().shell}`);
+  const service = new TerminalService(
+    log,
+    () => settings.value,
+    () => `pty-${currentShellChoice().shell}`,
+  );
   service.setKeepByDefault(detachBackgroundProcesses);
   const sandboxRuntime = new SandboxRuntime(log);
   // The sandbox's network proxies stop once the sessions that use them have closed.
@@ -95,8 +99,15 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   } else {
     try {
       const { pty } = loadExtensionNodePty(log);
-      const backendOptions = { sandbox: { runtime: sandboxRuntime, policy: (use: SandboxPolicyUse) => sandbox.policy(use) }, preventShellHistory, pool };
-      for (const backend of [new PtyBashBackend(pty, () => settings.value, log, backendOptions), new PtyZshBackend(pty, () => settings.value, log, backendOptions)]) {
+      const backendOptions = {
+        sandbox: { runtime: sandboxRuntime, policy: (use: SandboxPolicyUse) => sandbox.policy(use) },
+        preventShellHistory,
+        pool,
+      };
+      for (const backend of [
+        new PtyBashBackend(pty, () => settings.value, log, backendOptions),
+        new PtyZshBackend(pty, () => settings.value, log, backendOptions),
+      ]) {
         life.ownAsync(backend);
         life.own(service.registerBackend(backend));
       }
@@ -107,8 +118,20 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   }
 
   // Command lines are judged against the person's terminal auto-approve rules in a worker thread.
-  const approval = life.ownAsync(new ApprovalThread(path.join(__dirname, 'approvalWorker.js'), path.join(context.extensionPath, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm')));
-  const tools: TerminalToolContext = { service, owner, unavailable: () => unavailable, sandboxPolicy: () => sandbox.policy(), approval, shellChoice: currentShellChoice };
+  const approval = life.ownAsync(
+    new ApprovalThread(
+      path.join(__dirname, 'approvalWorker.js'),
+      path.join(context.extensionPath, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm'),
+    ),
+  );
+  const tools: TerminalToolContext = {
+    service,
+    owner,
+    unavailable: () => unavailable,
+    sandboxPolicy: () => sandbox.policy(),
+    approval,
+    shellChoice: currentShellChoice,
+  };
   const mcpClients = new McpClientOwners();
   const panel = life.own(registerAgentTerminals(tools, log, mcpClients));
   const tmux = tmuxDetector(log);
@@ -134,10 +157,19 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const toolDeps: ToolDeps = { terminal: tools, navigation: nav, tmux, log };
   life.own(registerTools(context, toolDeps));
   life.own(
-    registerNavigationCommands(nav, { extension: context, backendTypes: () => service.backendTypes(), languageServers: () => ({ servers: servers.describe(), errors: servers.errors }), agentSandbox: () => sandbox.policy() }),
+    registerNavigationCommands(nav, {
+      extension: context,
+      backendTypes: () => service.backendTypes(),
+      languageServers: () => ({ servers: servers.describe(), errors: servers.errors }),
+      agentSandbox: () => sandbox.policy(),
+    }),
   );
   life.ownAsync(registerMcp(context, { tools: toolDeps, clients: mcpClients, log }));
-  return Object.freeze({ apiVersion: 1, terminal: trustedTerminalApi(createTerminalApi(service)), navigation: createNavigationApi(navigation) });
+  return Object.freeze({
+    apiVersion: 1,
+    terminal: trustedTerminalApi(createTerminalApi(service)),
+    navigation: createNavigationApi(navigation),
+  });
 }
 
 /**

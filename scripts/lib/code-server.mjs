@@ -62,8 +62,15 @@ export async function startCodeServer({ host, tmp, vsix, env, trusted, extension
   const child = spawn(
     host.node,
     [
-      ...base, '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
-      ...(trusted ? ['--disable-workspace-trust'] : []), '--ignore-last-opened',
+      ...base,
+      '--auth',
+      'none',
+      '--bind-addr',
+      '127.0.0.1:0',
+      '--disable-telemetry',
+      '--disable-update-check',
+      ...(trusted ? ['--disable-workspace-trust'] : []),
+      '--ignore-last-opened',
       ...(extensionTests && needsSmokeTestDriver(host.vscode) ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     ],
     { detached: true, stdio: ['ignore', out, out], env: { ...process.env, ...env } },

@@ -41,11 +41,17 @@ export async function runInDesktop({ host, tmp, vsix, env, folder, testsModule, 
   const child = spawn(
     host.executable,
     [
-      folder, ...profileArgs,
+      folder,
+      ...profileArgs,
       // The flags @vscode/test-electron passes, except the trust one.
-      '--no-sandbox', '--disable-gpu-sandbox', '--disable-updates', '--skip-welcome', '--skip-release-notes',
+      '--no-sandbox',
+      '--disable-gpu-sandbox',
+      '--disable-updates',
+      '--skip-welcome',
+      '--skip-release-notes',
       ...(trusted ? ['--disable-workspace-trust'] : []),
-      `--extensionDevelopmentPath=${API_CONSUMER}`, `--extensionTestsPath=${testsModule}`,
+      `--extensionDevelopmentPath=${API_CONSUMER}`,
+      `--extensionTestsPath=${testsModule}`,
     ],
     { detached: process.platform !== 'win32', stdio: ['ignore', out, out], env: childEnv },
   );

@@ -25,7 +25,7 @@ import { run } from './processes.mjs';
  */
 export function requestedVersions(argv, fallback) {
   const i = argv.indexOf('--vscode');
-  const raw = i >= 0 ? argv[i + 1] ?? '' : process.env.DSH_VSCODE_VERSIONS;
+  const raw = i >= 0 ? (argv[i + 1] ?? '') : process.env.DSH_VSCODE_VERSIONS;
   if (raw === undefined) return fallback;
   const versions = raw.split(/[\s,]+/).filter(Boolean);
   if (versions.length === 0) throw new Error('--vscode / DSH_VSCODE_VERSIONS names no version; give e.g. 1.100 or 1.100,1.139');

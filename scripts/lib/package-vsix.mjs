@@ -12,7 +12,9 @@ import { run } from './processes.mjs';
 const VSIX_MUST_HOLD = [
   'extension/dist/extension.js',
   'extension/node_modules/node-pty/lib/index.js',
-  process.platform === 'linux' ? 'extension/node_modules/node-pty/build/Release/pty.node' : `extension/node_modules/node-pty/prebuilds/${process.platform}-${process.arch}/pty.node`,
+  process.platform === 'linux'
+    ? 'extension/node_modules/node-pty/build/Release/pty.node'
+    : `extension/node_modules/node-pty/prebuilds/${process.platform}-${process.arch}/pty.node`,
 ];
 
 /**

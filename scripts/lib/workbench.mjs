@@ -9,8 +9,13 @@ const CHROMIUM = process.env.DSH_CHROMIUM ?? '/usr/bin/chromium';
 /** How long (ms) the workbench page may take to start loading. */
 const GOTO_TIMEOUT_MS = 300_000;
 const CHROMIUM_FLAGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
 ];
 
 /**

@@ -25,12 +25,21 @@ port.on('message', (m: ApprovalRequest) => {
       try {
         const decision = approveLine(m.line, m.context, g.parser(m.parseBoundMs));
         // The calling thread copies the reply: the sub-commands it takes are capped (the reasons already are).
-        reply = { id: m.id, decision: { ...decision, subCommands: decision.subCommands.slice(0, REPLY_SUB_COMMANDS), fileWrites: decision.fileWrites.slice(0, REPLY_SUB_COMMANDS), blockers: decision.blockers.slice(0, REPLY_SUB_COMMANDS) } };
+        reply = {
+          id: m.id,
+          decision: {
+            ...decision,
+            subCommands: decision.subCommands.slice(0, REPLY_SUB_COMMANDS),
+            fileWrites: decision.fileWrites.slice(0, REPLY_SUB_COMMANDS),
+            blockers: decision.blockers.slice(0, REPLY_SUB_COMMANDS),
+          },
+        };
       } catch (error) {
         reply = { id: m.id, error: errorMessage(error) };
       }
       port.postMessage(reply);
     },
-    (error: unknown) => port.postMessage({ id: m.id, error: `the bash grammar did not load: ${errorMessage(error)}` } satisfies ApprovalReply),
+    (error: unknown) =>
+      port.postMessage({ id: m.id, error: `the bash grammar did not load: ${errorMessage(error)}` } satisfies ApprovalReply),
   );
 });

@@ -23,13 +23,26 @@ export function approveLine(line: string, context: ApprovalContext, parse: BashP
   return decide(line, rules, context, parse, { left: MAX_ALIAS_EXPANSIONS });
 }
 
-function decide(line: string, rules: readonly CompiledRule[], context: ApprovalContext, parse: BashParse, budget: { left: number }): LineDecision {
+function decide(
+  line: string,
+  rules: readonly CompiledRule[],
+  context: ApprovalContext,
+  parse: BashParse,
+  budget: { left: number },
+): LineDecision {
   const judgeAlias: AliasJudge = (sub, value) => judgeExpansion(sub, value, rules, context, parse, budget);
   return decideLine(line, analyzeCommandLine(line, parse), rules, context, judgeAlias);
 }
 
 /** The verdict on `sub`, whose program is an alias for `value`: the decision on the line it expands to. */
-function judgeExpansion(sub: SubCommand, value: string, rules: readonly CompiledRule[], context: ApprovalContext, parse: BashParse, budget: { left: number }): SubCommandVerdict {
+function judgeExpansion(
+  sub: SubCommand,
+  value: string,
+  rules: readonly CompiledRule[],
+  context: ApprovalContext,
+  parse: BashParse,
+  budget: { left: number },
+): SubCommandVerdict {
   const alias = `\`${sub.program}\` is an alias for ${quoted(value)}`;
   const unmatched = (why: string): SubCommandVerdict => ({ result: 'unmatched', cause: 'alias', why: `${alias}${why}` });
   if (budget.left <= 0) return unmatched(`, and the line expands more than ${MAX_ALIAS_EXPANSIONS} aliases`);
@@ -48,7 +61,8 @@ function judgeExpansion(sub: SubCommand, value: string, rules: readonly Compiled
     return rule ? { result: 'approved', rule } : unmatched(', which holds no command for a rule to approve');
   }
   const denied = decision.subCommands.find((s) => s.verdict.result === 'denied');
-  if (denied?.verdict.result === 'denied') return { result: 'denied', rule: denied.verdict.rule, why: `${alias}, and the rule denies ${quoted(denied.subCommand.text)}` };
+  if (denied?.verdict.result === 'denied')
+    return { result: 'denied', rule: denied.verdict.rule, why: `${alias}, and the rule denies ${quoted(denied.subCommand.text)}` };
   return unmatched(`: ${decision.reasons.join('; ')}`);
 }
 

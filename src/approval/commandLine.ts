@@ -22,7 +22,8 @@ export const MAX_NESTED_CODE = 4;
  * on its own: assigning one (`PATH=/tmp/x ls`, `export LD_PRELOAD=…`, `env BASH_ENV=… bash`) is a
  * blocker. (bash(1) Shell Variables; ld.so(8); git(1), node(1), python(1) environment.)
  */
-const CHANGES_WHAT_RUNS = /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|IFS|PS4|PROMPT_COMMAND|BASH_FUNC_.*|BASH_LOADABLES_PATH|CDPATH|GLOBIGNORE|HOME|\w*PAGER|EDITOR|VISUAL|GIT_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL\w*|RUBY\w*|JAVA_TOOL_OPTIONS|TERMINFO\w*|SHELL)$/;
+const CHANGES_WHAT_RUNS =
+  /^(PATH|LD_\w+|DYLD_\w+|BASH_ENV|ENV|SHELLOPTS|BASHOPTS|IFS|PS4|PROMPT_COMMAND|BASH_FUNC_.*|BASH_LOADABLES_PATH|CDPATH|GLOBIGNORE|HOME|\w*PAGER|EDITOR|VISUAL|GIT_\w+|NODE_OPTIONS|NODE_PATH|PYTHON\w*|PERL\w*|RUBY\w*|JAVA_TOOL_OPTIONS|TERMINFO\w*|SHELL)$/;
 
 /** Redirection operators that write the file they name (bash(1), REDIRECTION). */
 const WRITE_OPERATORS = new Set(['>', '>>', '&>', '&>>', '>|', '<>']);
@@ -75,7 +76,10 @@ class Walker {
 
   walk(node: SyntaxNode): void {
     if (node.type === 'ERROR' || node.isMissing) {
-      this.block(node.isMissing ? `the line is incomplete (a missing \`${node.type}\`)` : 'the line cannot be parsed as bash', node.isMissing ? '' : node.text);
+      this.block(
+        node.isMissing ? `the line is incomplete (a missing \`${node.type}\`)` : 'the line cannot be parsed as bash',
+        node.isMissing ? '' : node.text,
+      );
       // Commands inside what could be parsed are still listed (a denying rule is named).
     }
     switch (node.type) {
@@ -98,11 +102,18 @@ class Walker {
         this.declaration(node);
         return;
       case 'test_command':
-        this.add({ text: node.text, words: node.text, program: node.text.startsWith('((') ? '((' : node.text.startsWith('[[') ? '[[' : '[', unknownArguments: true, runsUnseenCode: false });
+        this.add({
+          text: node.text,
+          words: node.text,
+          program: node.text.startsWith('((') ? '((' : node.text.startsWith('[[') ? '[[' : '[',
+          unknownArguments: true,
+          runsUnseenCode: false,
+        });
         break;
       case 'for_statement': {
         const variable = node.childForFieldName('variable');
-        if (variable && CHANGES_WHAT_RUNS.test(variable.text)) this.block(`assigns \`${variable.text}\`, which changes what runs`, variable.text);
+        if (variable && CHANGES_WHAT_RUNS.test(variable.text))
+          this.block(`assigns \`${variable.text}\`, which changes what runs`, variable.text);
         break;
       }
       case 'file_redirect':
@@ -156,7 +167,8 @@ class Walker {
         known &&= v.known;
         words.push(v.value);
         if (c.type === 'variable_name' || c.type === 'word') {
-          if (CHANGES_WHAT_RUNS.test(v.value) && keyword !== 'unset') this.block(`declares \`${v.value}\`, which changes what runs`, c.text);
+          if (CHANGES_WHAT_RUNS.test(v.value) && keyword !== 'unset')
+            this.block(`declares \`${v.value}\`, which changes what runs`, c.text);
         }
       }
     }
@@ -166,7 +178,20 @@ class Walker {
 
   private redirect(node: SyntaxNode): void {
     const parts = childrenOf(node);
-    const operator = parts.find((c) => c.type === '>' || c.type === '>>' || c.type === '&>' || c.type === '&>>' || c.type === '>|' || c.type === '<>' || c.type === '>&' || c.type === '<' || c.type === '<&' || c.type === '>&-' || c.type === '<&-');
+    const operator = parts.find(
+      (c) =>
+        c.type === '>' ||
+        c.type === '>>' ||
+        c.type === '&>' ||
+        c.type === '&>>' ||
+        c.type === '>|' ||
+        c.type === '<>' ||
+        c.type === '>&' ||
+        c.type === '<' ||
+        c.type === '<&' ||
+        c.type === '>&-' ||
+        c.type === '<&-',
+    );
     const destination = node.childForFieldName('destination') ?? parts[parts.length - 1];
     if (!operator || !destination || destination === operator) return;
     let writes = WRITE_OPERATORS.has(operator.type);
@@ -261,7 +286,12 @@ class Walker {
         this.block('the code given to `eval` is decided when the line runs', text);
         return;
       }
-      if (rest.length > 0) this.nestedCode({ value: rest.map((w) => w.value).join(' '), known: true, start: rest[0]!.start, end: rest[rest.length - 1]!.end }, 'eval', text);
+      if (rest.length > 0)
+        this.nestedCode(
+          { value: rest.map((w) => w.value).join(' '), known: true, start: rest[0]!.start, end: rest[rest.length - 1]!.end },
+          'eval',
+          text,
+        );
       return;
     }
     this.add(sub);
@@ -307,7 +337,8 @@ class Walker {
       operands.push(words[i]!);
     }
     if (!inPlace) return;
-    for (const file of scriptGiven ? operands : operands.slice(1)) this.found.fileWrites.push({ text, target: file.known ? file.value : undefined });
+    for (const file of scriptGiven ? operands : operands.slice(1))
+      this.found.fileWrites.push({ text, target: file.known ? file.value : undefined });
   }
 
   /** Code given as text to a shell or `eval`: parsed and walked like the line. */

@@ -71,7 +71,10 @@ export function judgeSubCommand(
   // The person's own rules are named before VS Code's defaults when both match; rules that cannot
   // match either text are left out unrun (a 10 KB line holds a thousand commands).
   const fits = (r: CompiledRule) => !r.matchCommandLine && texts.some((t) => mayMatch(r, t));
-  const commandRules = [...rules.filter((r) => r.source !== 'default' && fits(r)), ...rules.filter((r) => r.source === 'default' && fits(r))];
+  const commandRules = [
+    ...rules.filter((r) => r.source !== 'default' && fits(r)),
+    ...rules.filter((r) => r.source === 'default' && fits(r)),
+  ];
   const allCommandRules = rules.filter((r) => !r.matchCommandLine);
   const denied = commandRules.find((r) => !r.approve && texts.some((t) => matchEnd(r, t) !== undefined));
   if (denied) return { result: 'denied', rule: denied };
@@ -80,17 +83,33 @@ export function judgeSubCommand(
   if (alias !== undefined && judgeAlias) return judgeAlias(sub, alias);
   const suffix = context.suffixAliases?.find((s) => sub.program.endsWith(`.${s}`));
   if (suffix !== undefined) {
-    return { result: 'unmatched', cause: 'alias', why: `zsh runs \`${sub.program}\` with the command of its suffix alias for .${suffix}, not as a program` };
+    return {
+      result: 'unmatched',
+      cause: 'alias',
+      why: `zsh runs \`${sub.program}\` with the command of its suffix alias for .${suffix}, not as a program`,
+    };
   }
   if (alias !== undefined || context.shellNames.includes(sub.program) || context.shellNames.includes(name)) {
-    return { result: 'unmatched', cause: 'alias', why: `\`${sub.program}\` is an alias or a function in this session's shell, not the program the rules name` };
+    return {
+      result: 'unmatched',
+      cause: 'alias',
+      why: `\`${sub.program}\` is an alias or a function in this session's shell, not the program the rules name`,
+    };
   }
   if (sub.unknownArguments) {
-    const about = allCommandRules.find((r) => !r.approve && (ruleProgram(r) === undefined || ruleProgram(r) === name || ruleProgram(r) === sub.program));
-    if (about) return { result: 'unmatched', cause: 'argument', why: `an argument is decided when it runs, and ${ruleName(about)} denies some such commands` };
+    const about = allCommandRules.find(
+      (r) => !r.approve && (ruleProgram(r) === undefined || ruleProgram(r) === name || ruleProgram(r) === sub.program),
+    );
+    if (about)
+      return {
+        result: 'unmatched',
+        cause: 'argument',
+        why: `an argument is decided when it runs, and ${ruleName(about)} denies some such commands`,
+      };
   }
   const npm = NPM_RUN.exec(sub.words);
-  if (npm && context.npmScripts.includes(npm[2]!)) return { result: 'approved', rule: { key: `${npm[1]} run ${npm[2]}`, approve: true, matchCommandLine: false, source: 'npm-script' } };
+  if (npm && context.npmScripts.includes(npm[2]!))
+    return { result: 'approved', rule: { key: `${npm[1]} run ${npm[2]}`, approve: true, matchCommandLine: false, source: 'npm-script' } };
   for (const r of commandRules) {
     if (!r.approve) continue;
     for (const t of texts) {
@@ -102,7 +121,11 @@ export function judgeSubCommand(
     }
   }
   if (sub.runsUnseenCode && commandRules.some((r) => r.approve && texts.some((t) => matchEnd(r, t) !== undefined))) {
-    return { result: 'unmatched', cause: 'interpreter', why: `\`${name}\` runs code the line does not show, and the rule names only the program` };
+    return {
+      result: 'unmatched',
+      cause: 'interpreter',
+      why: `\`${name}\` runs code the line does not show, and the rule names only the program`,
+    };
   }
   return { result: 'unmatched' };
 }
@@ -111,12 +134,24 @@ export function judgeSubCommand(
  * The decision for a line (`line` as typed, `analysis` what commandLine.ts found in it) under
  * `context` (see the module comment).
  */
-export function decideLine(line: string, analysis: CommandLineAnalysis, rules: readonly CompiledRule[], context: ApprovalContext, judgeAlias?: AliasJudge): LineDecision {
+export function decideLine(
+  line: string,
+  analysis: CommandLineAnalysis,
+  rules: readonly CompiledRule[],
+  context: ApprovalContext,
+  judgeAlias?: AliasJudge,
+): LineDecision {
   const reasons: string[] = [];
-  const subCommands = analysis.subCommands.map((subCommand) => ({ subCommand, verdict: judgeSubCommand(subCommand, rules, context, judgeAlias) }));
-  for (const g of globalAliasesIn(line, context.globalAliases ?? [])) reasons.push(`\`${g}\` is a global alias in this zsh, replaced by its text wherever it stands`);
+  const subCommands = analysis.subCommands.map((subCommand) => ({
+    subCommand,
+    verdict: judgeSubCommand(subCommand, rules, context, judgeAlias),
+  }));
+  for (const g of globalAliasesIn(line, context.globalAliases ?? []))
+    reasons.push(`\`${g}\` is a global alias in this zsh, replaced by its text wherever it stands`);
   for (const b of analysis.blockers) reasons.push(b.text ? `${b.reason}: ${quoted(b.text)}` : b.reason);
-  for (const r of rules) if (r.invalid !== undefined && !r.approve) reasons.push(`the rule ${ruleName(r)} cannot be read as a regular expression (${r.invalid}), so it denies every command`);
+  for (const r of rules)
+    if (r.invalid !== undefined && !r.approve)
+      reasons.push(`the rule ${ruleName(r)} cannot be read as a regular expression (${r.invalid}), so it denies every command`);
 
   const lineRules = rules.filter((r) => r.matchCommandLine);
   const trimmed = line.trim();
@@ -124,7 +159,8 @@ export function decideLine(line: string, analysis: CommandLineAnalysis, rules: r
   const lineApproved = lineRules.find((r) => r.approve && matchEnd(r, trimmed) !== undefined);
   if (lineDenied) reasons.push(`the rule ${ruleName(lineDenied)} denies this command line`);
   for (const { subCommand, verdict } of subCommands) {
-    if (verdict.result === 'denied') reasons.push(`the rule ${ruleName(verdict.rule)} denies ${quoted(subCommand.text)}${verdict.why ? ` (${verdict.why})` : ''}`);
+    if (verdict.result === 'denied')
+      reasons.push(`the rule ${ruleName(verdict.rule)} denies ${quoted(subCommand.text)}${verdict.why ? ` (${verdict.why})` : ''}`);
   }
   const unapproved = subCommands.filter((s) => s.verdict.result === 'unmatched');
   for (const { subCommand, verdict } of unapproved) {
@@ -133,7 +169,8 @@ export function decideLine(line: string, analysis: CommandLineAnalysis, rules: r
     if (lineApproved && cause !== 'alias' && cause !== 'argument') continue;
     reasons.push(`no rule approves ${quoted(subCommand.text)}${verdict.result === 'unmatched' && verdict.why ? ` (${verdict.why})` : ''}`);
   }
-  if (subCommands.length === 0 && !lineApproved && analysis.blockers.length === 0) reasons.push('the line holds no command for a rule to approve');
+  if (subCommands.length === 0 && !lineApproved && analysis.blockers.length === 0)
+    reasons.push('the line holds no command for a rule to approve');
   reasons.push(...fileWriteReasons(analysis, context));
 
   const approved = reasons.length === 0;
@@ -143,7 +180,14 @@ export function decideLine(line: string, analysis: CommandLineAnalysis, rules: r
     const counted = lineApproved ? [lineApproved] : subCommands.map((s) => (s.verdict as { rule: ApprovalRule }).rule);
     for (const r of counted) if (!used.some((u) => u.key === r.key && u.source === r.source)) used.push(plainRule(r));
   }
-  return { approved, rules: used, reasons, subCommands: subCommands.map((s) => ({ subCommand: s.subCommand, verdict: plainVerdict(s.verdict) })), fileWrites: analysis.fileWrites, blockers: analysis.blockers };
+  return {
+    approved,
+    rules: used,
+    reasons,
+    subCommands: subCommands.map((s) => ({ subCommand: s.subCommand, verdict: plainVerdict(s.verdict) })),
+    fileWrites: analysis.fileWrites,
+    blockers: analysis.blockers,
+  };
 }
 
 /** Characters that end a word in a command line (blanks and bash's operators). */
@@ -169,7 +213,9 @@ function plainRule(r: ApprovalRule): ApprovalRule {
 
 function plainVerdict(v: SubCommandVerdict): SubCommandVerdict {
   if (v.result === 'unmatched') return v;
-  return v.result === 'denied' && v.why ? { result: 'denied', rule: plainRule(v.rule), why: v.why } : { result: v.result, rule: plainRule(v.rule) };
+  return v.result === 'denied' && v.why
+    ? { result: 'denied', rule: plainRule(v.rule), why: v.why }
+    : { result: v.result, rule: plainRule(v.rule) };
 }
 
 /** Files that always count as no write: the null device and the terminal's own streams. */
@@ -191,7 +237,8 @@ function fileWriteReasons(analysis: CommandLineAnalysis, context: ApprovalContex
       reasons.push(`it writes a file whose path is decided when it runs or relative to an unknown folder (${quoted(w.text)})`);
       continue;
     }
-    if (!folders.some((f) => isInside(where, f))) reasons.push(`it writes ${quoted(where)} outside the workspace folders (${quoted(w.text)})`);
+    if (!folders.some((f) => isInside(where, f)))
+      reasons.push(`it writes ${quoted(where)} outside the workspace folders (${quoted(w.text)})`);
   }
   return reasons;
 }

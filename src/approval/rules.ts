@@ -39,7 +39,10 @@ const REGEX_KEY = /^\/(.+)\/([dgimsuvy]*)$/s;
  * `false`, `{approve: boolean, matchCommandLine?: boolean}` (null included: it only unsets) are
  * left out and named in `ignored`.
  */
-export function rulesFrom(merged: Record<string, unknown>, sourceOf: (key: string) => ApprovalRule['source']): { rules: CompiledRule[]; ignored: string[] } {
+export function rulesFrom(
+  merged: Record<string, unknown>,
+  sourceOf: (key: string) => ApprovalRule['source'],
+): { rules: CompiledRule[]; ignored: string[] } {
   const rules: CompiledRule[] = [];
   const ignored: string[] = [];
   for (const [key, value] of Object.entries(merged)) {
@@ -142,7 +145,8 @@ function pathForms(key: string): string[] {
   if (!/[/\\]/.test(key)) return [key];
   const slashes = key.replace(/\\/g, '/');
   const forms = new Set([key, slashes, slashes.replace(/\//g, '\\')]);
-  for (const f of [...forms]) if (!f.startsWith('./') && !f.startsWith('/') && !f.startsWith('.\\')) forms.add(f.includes('/') ? `./${f}` : `.\\${f}`);
+  for (const f of [...forms])
+    if (!f.startsWith('./') && !f.startsWith('/') && !f.startsWith('.\\')) forms.add(f.includes('/') ? `./${f}` : `.\\${f}`);
   return [...forms];
 }
 

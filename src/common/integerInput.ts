@@ -36,7 +36,13 @@ export function integerRangeText(min: number, max?: number): string {
  * `, <note>` before `(got` when a note is given; the value is quoted as the caller sent it
  * (quoteInput).
  */
-export function integerProblem(value: unknown, name: string, min: number, max: number = Number.MAX_SAFE_INTEGER, note?: string): string | undefined {
+export function integerProblem(
+  value: unknown,
+  name: string,
+  min: number,
+  max: number = Number.MAX_SAFE_INTEGER,
+  note?: string,
+): string | undefined {
   if (isIntegerIn(value, min, max)) return undefined;
   return `${name} must be an integer ${integerRangeText(min, max)}${note ? `, ${note}` : ''} (got ${quoteInput(value)})`;
 }
@@ -47,7 +53,13 @@ export function integerProblem(value: unknown, name: string, min: number, max: n
  * @param fail makes the error to throw from the message ({@link integerProblem}'s).
  * @throws what `fail` returns, when `value` is not an integer in the range (or is left out with no fallback).
  */
-export function checkInteger(value: unknown, name: string, range: IntegerRange, fail: (message: string) => Error, fallback?: number): number {
+export function checkInteger(
+  value: unknown,
+  name: string,
+  range: IntegerRange,
+  fail: (message: string) => Error,
+  fallback?: number,
+): number {
   if ((value === undefined || value === null) && fallback !== undefined) return fallback;
   const problem = integerProblem(value, name, range.min, range.max, range.note);
   if (problem !== undefined) throw fail(problem);

@@ -72,7 +72,12 @@ export async function containmentOf(filePath: string, folderRealPaths: readonly 
 /** {@link containmentOf} for a path already resolved to `realPath` (`given`: the path as the caller named it). */
 export function containmentOfReal(realPath: string, folderRealPaths: readonly string[], given?: string): Containment {
   const folder = folderRealPaths.find((f) => isInsideFolder(realPath, f));
-  return { realPath, inside: folder !== undefined, ...(folder !== undefined ? { folder } : {}), ...(given !== undefined && given !== realPath ? { via: given } : {}) };
+  return {
+    realPath,
+    inside: folder !== undefined,
+    ...(folder !== undefined ? { folder } : {}),
+    ...(given !== undefined && given !== realPath ? { via: given } : {}),
+  };
 }
 
 /**
@@ -83,11 +88,18 @@ export function containmentOfReal(realPath: string, folderRealPaths: readonly st
  * @throws NavigationReadError `outside_workspace` (naming the real path and the folders), and
  *   every error of {@link readNavigationFile}.
  */
-export async function readNavigationFileInside(filePath: string, folderRealPaths: readonly string[], options: NavigationReadOptions = {}): Promise<NavigationFile> {
+export async function readNavigationFileInside(
+  filePath: string,
+  folderRealPaths: readonly string[],
+  options: NavigationReadOptions = {},
+): Promise<NavigationFile> {
   // The read's own refusals (FIFO, device, /proc, size) are final: they come first, then this
   // rule, on the real path the opened descriptor is then checked against.
   const inside = (realPath: string) => checkInside(containmentOfReal(realPath, folderRealPaths, path.resolve(filePath)), folderRealPaths);
-  const file = await readNavigationFile(filePath, { ...options, beforeOpen: (realPath) => (options.beforeOpen?.(realPath), inside(realPath)) });
+  const file = await readNavigationFile(filePath, {
+    ...options,
+    beforeOpen: (realPath) => (options.beforeOpen?.(realPath), inside(realPath)),
+  });
   inside(file.realPath);
   return file;
 }
@@ -100,7 +112,10 @@ export function checkInside(c: Containment, folderRealPaths: readonly string[]):
 
 /** "X (through the symbolic link Y) is outside the workspace folders A, B", for errors and logs. */
 export function outsideMessage(c: Containment, folderRealPaths: readonly string[]): string {
-  const where = folderRealPaths.length === 0 ? 'no workspace folder is open' : `the workspace folder${folderRealPaths.length > 1 ? 's are' : ' is'} ${folderRealPaths.join(', ')}`;
+  const where =
+    folderRealPaths.length === 0
+      ? 'no workspace folder is open'
+      : `the workspace folder${folderRealPaths.length > 1 ? 's are' : ' is'} ${folderRealPaths.join(', ')}`;
   return `${c.realPath}${c.via ? ` (reached through ${c.via})` : ''} is outside the workspace (${where})`;
 }
 

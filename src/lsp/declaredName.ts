@@ -7,9 +7,43 @@ import { characterToModelColumn } from './position';
 
 /** Words that start a declaration but never name it, across common languages. */
 const DECLARATION_KEYWORDS = new Set([
-  'export', 'default', 'declare', 'async', 'function', 'function*', 'class', 'interface', 'type', 'enum', 'const', 'let', 'var',
-  'abstract', 'public', 'private', 'protected', 'static', 'readonly', 'override', 'namespace', 'module', 'get', 'set',
-  'def', 'fn', 'pub', 'struct', 'impl', 'trait', 'func', 'val', 'final', 'record', 'extern', 'unsafe', 'mut',
+  'export',
+  'default',
+  'declare',
+  'async',
+  'function',
+  'function*',
+  'class',
+  'interface',
+  'type',
+  'enum',
+  'const',
+  'let',
+  'var',
+  'abstract',
+  'public',
+  'private',
+  'protected',
+  'static',
+  'readonly',
+  'override',
+  'namespace',
+  'module',
+  'get',
+  'set',
+  'def',
+  'fn',
+  'pub',
+  'struct',
+  'impl',
+  'trait',
+  'func',
+  'val',
+  'final',
+  'record',
+  'extern',
+  'unsafe',
+  'mut',
 ]);
 
 /** Result of {@link snapToDeclaredName}. */
@@ -47,13 +81,21 @@ export function snapToDeclaredName(lineText: string, column: number): Snap {
     }
     if (DECLARATION_KEYWORDS.has(w.text)) continue;
     const name = shownHead(w.text);
-    return { column: w.start + 1, token: name, note: `column ${column} is on the keyword '${word.text}'; used the declared name '${name}' at column ${w.start + 1}` };
+    return {
+      column: w.start + 1,
+      token: name,
+      note: `column ${column} is on the keyword '${word.text}'; used the declared name '${name}' at column ${w.start + 1}`,
+    };
   }
   if (word === undefined) {
     const cp = codePointAt(lineText, at);
     return { column, token: cp !== undefined && !/\s/.test(cp) ? cp : '' };
   }
-  return { column, token: word.text, note: `column ${column} is on the keyword '${word.text}' and no declared name follows on this line; pass the column of the name or 'symbol'` };
+  return {
+    column,
+    token: word.text,
+    note: `column ${column} is on the keyword '${word.text}' and no declared name follows on this line; pass the column of the name or 'symbol'`,
+  };
 }
 
 /** The identifiers of `lineText` in order, with 0-based code point start and end (exclusive). */

@@ -114,7 +114,12 @@ const threadPoolCalls: ReadCalls = {
   readlink: (p) => fsp.readlink(p),
   open: async (p, flags) => {
     const handle = await fsp.open(p, flags);
-    return { fd: handle.fd, stat: () => handle.stat(), read: async (buf, offset, length) => (await handle.read(buf, offset, length, null)).bytesRead, close: () => handle.close() };
+    return {
+      fd: handle.fd,
+      stat: () => handle.stat(),
+      read: async (buf, offset, length) => (await handle.read(buf, offset, length, null)).bytesRead,
+      close: () => handle.close(),
+    };
   },
 };
 
@@ -125,7 +130,12 @@ const blockingCalls: ReadCalls = {
   readlink: async (p) => fs.readlinkSync(p),
   open: async (p, flags) => {
     const fd = fs.openSync(p, flags);
-    return { fd, stat: async () => fs.fstatSync(fd), read: async (buf, offset, length) => fs.readSync(fd, buf, offset, length, null), close: async () => fs.closeSync(fd) };
+    return {
+      fd,
+      stat: async () => fs.fstatSync(fd),
+      read: async (buf, offset, length) => fs.readSync(fd, buf, offset, length, null),
+      close: async () => fs.closeSync(fd),
+    };
   },
 };
 
@@ -202,7 +212,10 @@ export async function readNavigationFile(filePath: string, options: NavigationRe
  * @returns the real path and its stat.
  * @throws the same errors as {@link readNavigationFile} (but `changed_while_reading`).
  */
-export async function checkNavigationFile(filePath: string, options: NavigationReadOptions = {}): Promise<{ realPath: string; stat: Stats }> {
+export async function checkNavigationFile(
+  filePath: string,
+  options: NavigationReadOptions = {},
+): Promise<{ realPath: string; stat: Stats }> {
   const calls = callsOf(options);
   const realPath = await calls.realpath(filePath);
   const shown = shownPath(filePath, realPath);
@@ -217,7 +230,10 @@ export async function checkNavigationFile(filePath: string, options: NavigationR
  * {@link readNavigationFile} decoded as UTF-8 (a leading byte order mark dropped; invalid bytes
  * become U+FFFD). Same errors.
  */
-export async function readNavigationText(filePath: string, options: NavigationReadOptions = {}): Promise<{ text: string; realPath: string }> {
+export async function readNavigationText(
+  filePath: string,
+  options: NavigationReadOptions = {},
+): Promise<{ text: string; realPath: string }> {
   const { bytes, realPath } = await readNavigationFile(filePath, options);
   return { text: new TextDecoder('utf-8').decode(bytes), realPath };
 }
@@ -250,7 +266,11 @@ function checkRegular(st: Stats, realPath: string, shown: string): void {
 
 function checkSize(size: number, maxBytes: number, realPath: string, shown: string, more = ''): void {
   if (size <= maxBytes) return;
-  throw new NavigationReadError('too_large', `${shown} is larger than ${maxBytes} bytes${more}: navigation reads files up to ${formatBytes(maxBytes)}`, realPath);
+  throw new NavigationReadError(
+    'too_large',
+    `${shown} is larger than ${maxBytes} bytes${more}: navigation reads files up to ${formatBytes(maxBytes)}`,
+    realPath,
+  );
 }
 
 /**

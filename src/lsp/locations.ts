@@ -52,14 +52,25 @@ export function toNavLocations(raw: unknown): NavLocation[] {
   const items = raw === null || raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const out: NavLocation[] = [];
   for (const item of items) {
-    const o = item as { uri?: unknown; range?: unknown; targetUri?: unknown; targetRange?: unknown; targetSelectionRange?: unknown; originSelectionRange?: unknown } | null;
+    const o = item as {
+      uri?: unknown;
+      range?: unknown;
+      targetUri?: unknown;
+      targetRange?: unknown;
+      targetSelectionRange?: unknown;
+      originSelectionRange?: unknown;
+    } | null;
     if (!o || typeof o !== 'object') continue;
     const targetUri = uriText(o.targetUri);
     const uri = uriText(o.uri);
     if (targetUri !== undefined) {
       const range = isRange(o.targetSelectionRange) ? o.targetSelectionRange : isRange(o.targetRange) ? o.targetRange : undefined;
       if (!range) continue;
-      out.push({ uri: targetUri, range: plainRange(range), ...(isRange(o.originSelectionRange) ? { originRange: plainRange(o.originSelectionRange) } : {}) });
+      out.push({
+        uri: targetUri,
+        range: plainRange(range),
+        ...(isRange(o.originSelectionRange) ? { originRange: plainRange(o.originSelectionRange) } : {}),
+      });
     } else if (uri !== undefined && isRange(o.range)) {
       out.push({ uri, range: plainRange(o.range) });
     }

@@ -33,7 +33,10 @@ export function createNavigationApi(service: LspService): NavigationApi {
     },
     async query(query: LspQuery, signal?: AbortSignal): Promise<LspResult> {
       const q = query as Partial<LspQuery> | null | undefined;
-      const copy = typeof q === 'object' && q !== null ? { ...q, position: typeof q.position === 'object' && q.position !== null ? { ...q.position } : q.position } : q;
+      const copy =
+        typeof q === 'object' && q !== null
+          ? { ...q, position: typeof q.position === 'object' && q.position !== null ? { ...q.position } : q.position }
+          : q;
       try {
         return plain(await service.query(copy as LspQuery, signal));
       } catch (error) {

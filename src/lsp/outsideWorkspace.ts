@@ -88,7 +88,12 @@ export interface KeptInside<T> {
  * and how many were left out. Yields to the event loop every few ms (large answers).
  * @throws LspError `cancelled` when `signal` aborts.
  */
-export async function keepInside<T>(items: readonly T[], uriOf: (item: T) => string, judge: InsideJudge, signal?: AbortSignal): Promise<KeptInside<T>> {
+export async function keepInside<T>(
+  items: readonly T[],
+  uriOf: (item: T) => string,
+  judge: InsideJudge,
+  signal?: AbortSignal,
+): Promise<KeptInside<T>> {
   const slice = new TimeSlice();
   const kept: T[] = [];
   let leftOut = 0;
@@ -118,6 +123,8 @@ export function outsideLeftOut(leftOut: number, tool: string, restricted: boolea
   const why = restricted
     ? `${what}: in Restricted Mode ${tool} shows nothing from outside the workspace`
     : `${what}: ${tool} shows names and positions from outside the workspace only as reading those files would, with the user's confirmation` +
-      (tool === 'dsh_lsp' ? ' (call dsh_lsp on a file outside the workspace: VS Code asks, and that call shows results outside)' : ' (dsh_lsp asks the user before it reads a file outside the workspace)');
+      (tool === 'dsh_lsp'
+        ? ' (call dsh_lsp on a file outside the workspace: VS Code asks, and that call shows results outside)'
+        : ' (dsh_lsp asks the user before it reads a file outside the workspace)');
   return { leftOut, why };
 }

@@ -120,9 +120,18 @@ export function capNames(names: readonly string[], maxNames: number, maxUnits: n
  * @param limit the entries asked for, an integer >= 1.
  * @param build the whole answer (every field the caller returns) for a page of `limit` entries.
  */
-export async function fitPage<T extends { readonly nextOffset?: number }>(limit: number, maxBytes: number, build: (limit: number) => Promise<T>): Promise<T & { capNote?: string }> {
+export async function fitPage<T extends { readonly nextOffset?: number }>(
+  limit: number,
+  maxBytes: number,
+  build: (limit: number) => Promise<T>,
+): Promise<T & { capNote?: string }> {
   const noted = (answer: T, used: number): T & { capNote?: string } =>
-    used < limit ? { ...answer, capNote: `the page was cut to ${used} entries to stay within the ${formatBytes(maxBytes)} tool result cap; continue with offset ${answer.nextOffset ?? 'none'}` } : answer;
+    used < limit
+      ? {
+          ...answer,
+          capNote: `the page was cut to ${used} entries to stay within the ${formatBytes(maxBytes)} tool result cap; continue with offset ${answer.nextOffset ?? 'none'}`,
+        }
+      : answer;
   let used = limit;
   let answer = noted(await build(used), used);
   while (Buffer.byteLength(JSON.stringify(answer)) > maxBytes && used > 1) {
@@ -207,7 +216,10 @@ export function shapePage<T, F extends FileCount>(input: PageInput<T, F>): { pag
     const capped = capList(input.files, MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES);
     files = capped.listed;
     moreFiles = capped.more;
-    if (moreFiles > 0) notes.push(`files lists ${files.length} of ${input.files.length} files (${moreFiles} more not listed, counted in moreFiles); their results are in total and on the pages: ${input.seeMore}`);
+    if (moreFiles > 0)
+      notes.push(
+        `files lists ${files.length} of ${input.files.length} files (${moreFiles} more not listed, counted in moreFiles); their results are in total and on the pages: ${input.seeMore}`,
+      );
   }
   const collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } = {};
   for (const where of ['nodeModules', 'external'] as const) {
@@ -215,7 +227,10 @@ export function shapePage<T, F extends FileCount>(input: PageInput<T, F>): { pag
     if (!group) continue;
     const capped = capList(group.files, MAX_LISTED_FILES, MAX_LISTED_FILES_BYTES);
     collapsed[where] = { count: group.count, files: capped.listed, ...(capped.more > 0 ? { moreFiles: capped.more } : {}) };
-    if (capped.more > 0) notes.push(`collapsed.${where}.files lists ${capped.listed.length} of ${group.files.length} files (${capped.more} more, counted in its moreFiles)`);
+    if (capped.more > 0)
+      notes.push(
+        `collapsed.${where}.files lists ${capped.listed.length} of ${group.files.length} files (${capped.more} more, counted in its moreFiles)`,
+      );
   }
   const paging: CappedPage<F> = {
     total: listed.length,

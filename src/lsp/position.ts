@@ -94,7 +94,12 @@ export function modelColumnToCharacter(lineText: string, column: number): { char
  * @throws LspError `invalid_request` when `character` is not an integer >= 0.
  */
 export function characterToModelColumn(lineText: string, character: number): number {
-  checkInteger(character, 'character', { min: 0, note: 'a 0-based LSP character (UTF-16 code units)' }, (m) => new LspError('invalid_request', m));
+  checkInteger(
+    character,
+    'character',
+    { min: 0, note: 'a 0-based LSP character (UTF-16 code units)' },
+    (m) => new LspError('invalid_request', m),
+  );
   let column = 1;
   let i = 0;
   const end = Math.min(character, lineText.length);

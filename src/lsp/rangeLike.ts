@@ -13,7 +13,13 @@ export interface RangeLike {
 /** True when `r` has numeric `start`/`end` `line` and `character` (an LSP or VS Code range). */
 export function isRange(r: unknown): r is RangeLike {
   const x = r as RangeLike | null | undefined;
-  return !!x && typeof x.start?.line === 'number' && typeof x.start?.character === 'number' && typeof x.end?.line === 'number' && typeof x.end?.character === 'number';
+  return (
+    !!x &&
+    typeof x.start?.line === 'number' &&
+    typeof x.start?.character === 'number' &&
+    typeof x.end?.line === 'number' &&
+    typeof x.end?.character === 'number'
+  );
 }
 
 /** A plain copy of a range-like object (no class instance, no extra fields). */

@@ -67,7 +67,12 @@ export interface FallbackRegistration extends Disposable {
 export class LspService {
   private readonly byId = new Map<string, Registration>();
   private readonly byExtension = new Map<string, Registration>();
-  private fallback: { readonly build: FallbackBuilder; current?: { readonly id: string; readonly extensions: ReadonlySet<string>; readonly registration: Disposable } } | undefined;
+  private fallback:
+    | {
+        readonly build: FallbackBuilder;
+        current?: { readonly id: string; readonly extensions: ReadonlySet<string>; readonly registration: Disposable };
+      }
+    | undefined;
 
   /**
    * Register the fallback provider: `build` is called now, and again whenever a provider that took
@@ -80,7 +85,10 @@ export class LspService {
    *   provider built now is invalid.
    */
   registerFallback(build: FallbackBuilder): FallbackRegistration {
-    if (this.fallback) throw new LspError('invalid_registration', 'a fallback navigation provider is already registered', { problems: ['fallback already registered'] });
+    if (this.fallback)
+      throw new LspError('invalid_registration', 'a fallback navigation provider is already registered', {
+        problems: ['fallback already registered'],
+      });
     const mine: NonNullable<LspService['fallback']> = { build };
     this.fallback = mine;
     const refresh = () => {
@@ -114,7 +122,8 @@ export class LspService {
     if (!fallback) return;
     this.releaseFallback();
     const provider = fallback.build(this.servedExtensions());
-    if (provider) fallback.current = { id: provider.id, extensions: new Set(Object.keys(provider.extensions)), registration: this.reserve(provider) };
+    if (provider)
+      fallback.current = { id: provider.id, extensions: new Set(Object.keys(provider.extensions)), registration: this.reserve(provider) };
   }
 
   /**
@@ -166,14 +175,20 @@ export class LspService {
     const problems: string[] = [];
     const p = provider as Partial<LspProvider> | null | undefined;
     if (typeof p !== 'object' || p === null) {
-      throw new LspError('invalid_registration', `a provider must be an object {id, extensions, query}, got ${p === null ? 'null' : typeof p}`, {
-        problems: ['not an object'],
-      });
+      throw new LspError(
+        'invalid_registration',
+        `a provider must be an object {id, extensions, query}, got ${p === null ? 'null' : typeof p}`,
+        {
+          problems: ['not an object'],
+        },
+      );
     }
     const id = p.id;
     const idText = typeof id === 'string' ? id : String(id);
     if (!isProviderId(id)) {
-      problems.push(`id ${JSON.stringify(id)} is invalid: use 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. 'md-links')`);
+      problems.push(
+        `id ${JSON.stringify(id)} is invalid: use 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. 'md-links')`,
+      );
     } else if (this.byId.has(id)) {
       problems.push(`id '${id}' is already registered`);
     }
@@ -191,7 +206,9 @@ export class LspService {
         const languageId = (raw as Record<string, unknown>)[ext];
         const lower = ext.toLowerCase();
         if (!isFileExtension(ext)) {
-          problems.push(`extension ${JSON.stringify(ext)} is invalid: use one leading dot and no other dot, slash or space (e.g. '.ts'; '.d.ts' files are served by '.ts')`);
+          problems.push(
+            `extension ${JSON.stringify(ext)} is invalid: use one leading dot and no other dot, slash or space (e.g. '.ts'; '.d.ts' files are served by '.ts')`,
+          );
         } else if (ext !== lower) {
           problems.push(`extension '${ext}' is not lower case: use '${lower}' (files match case-insensitively)`);
         }
@@ -202,7 +219,9 @@ export class LspService {
           seenLower.set(lower, ext);
         }
         if (!isLanguageId(languageId)) {
-          problems.push(`languageId for '${ext}' must be a non-empty string without spaces (e.g. 'markdown'), got ${JSON.stringify(languageId)}`);
+          problems.push(
+            `languageId for '${ext}' must be a non-empty string without spaces (e.g. 'markdown'), got ${JSON.stringify(languageId)}`,
+          );
         }
         const owner = this.byExtension.get(lower);
         if (owner) problems.push(`extension '${lower}' is already served by provider '${owner.id}'`);
@@ -211,11 +230,10 @@ export class LspService {
     }
 
     if (problems.length > 0) {
-      throw new LspError(
-        'invalid_registration',
-        `cannot register navigation provider '${idText}': ${problems.join('; ')}`,
-        { providerId: id, problems },
-      );
+      throw new LspError('invalid_registration', `cannot register navigation provider '${idText}': ${problems.join('; ')}`, {
+        providerId: id,
+        problems,
+      });
     }
 
     const registration: Registration = { provider, id: id as string, extensions };
@@ -315,7 +333,9 @@ export class LspService {
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
       .map((r) => ({
         id: r.id,
-        extensions: [...r.extensions.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([extension, languageId]) => ({ extension, languageId })),
+        extensions: [...r.extensions.entries()]
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([extension, languageId]) => ({ extension, languageId })),
       }));
     return { providers };
   }
@@ -323,7 +343,8 @@ export class LspService {
 
 function validateQuery(q: LspQuery): void {
   const problems: string[] = [];
-  if (typeof q !== 'object' || q === null) throw new LspError('invalid_request', 'a query must be an object {operation, uri, position, workspaceUri}');
+  if (typeof q !== 'object' || q === null)
+    throw new LspError('invalid_request', 'a query must be an object {operation, uri, position, workspaceUri}');
   if (!isLspOperation(q.operation)) problems.push(`operation ${JSON.stringify(q.operation)} is not one of ${LSP_OPERATIONS.join(', ')}`);
   for (const field of ['uri', 'workspaceUri'] as const) {
     const v = q[field];
@@ -362,7 +383,9 @@ function checkResult(providerId: string, request: LspRequest, result: LspResult)
     case 'findReferences':
     case 'goToImplementation':
       if (result.kind !== 'locations' || !Array.isArray(result.locations) || typeof result.resolvedWorkspaceUri !== 'string') {
-        throw bad(`kind '${String((result as { kind?: unknown }).kind)}'; expected {kind:'locations', locations: [], resolvedWorkspaceUri}`);
+        throw bad(
+          `kind '${String((result as { kind?: unknown }).kind)}'; expected {kind:'locations', locations: [], resolvedWorkspaceUri}`,
+        );
       }
       return;
     default:

@@ -184,7 +184,9 @@ export async function shapeLocations(locations: readonly NavLocation[], options:
     files: paging.files ?? [],
     locations: shown,
     ...(withheld.length > 0
-      ? { previewsWithheld: `${withheld.length} shown location${withheld.length === 1 ? '' : 's'} without preview (${[...new Set(withheld.map((w) => w.withheld))].join('; ')}): ${withheld[0]!.howToRead}` }
+      ? {
+          previewsWithheld: `${withheld.length} shown location${withheld.length === 1 ? '' : 's'} without preview (${[...new Set(withheld.map((w) => w.withheld))].join('; ')}): ${withheld[0]!.howToRead}`,
+        }
       : {}),
   };
 }

@@ -14,7 +14,12 @@ export const RUN_ITEMS = 1024;
  * A new array of `items` sorted by `compare` (negative: `a` first; stable for ties).
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function slicedSort<T>(items: readonly T[], compare: (a: T, b: T) => number, slice = new TimeSlice(), signal?: AbortSignal): Promise<T[]> {
+export async function slicedSort<T>(
+  items: readonly T[],
+  compare: (a: T, b: T) => number,
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<T[]> {
   let src: T[] = [];
   for (let i = 0; i < items.length; i += RUN_ITEMS) {
     await slice.pause(signal);

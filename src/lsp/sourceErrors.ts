@@ -42,5 +42,8 @@ export function fileNotFoundError(uri: string, cause: unknown): LspError {
  * `details` is merged into the error's details.
  */
 export function notReadyError(subject: string, why: string, todo: string, details: Readonly<Record<string, unknown>> = {}): LspError {
-  return new LspError('no_provider', `${subject} is not available or not ready: ${why}. ${todo}; this is not the same as "no results".`, { ...details, reason: 'not_ready' });
+  return new LspError('no_provider', `${subject} is not available or not ready: ${why}. ${todo}; this is not the same as "no results".`, {
+    ...details,
+    reason: 'not_ready',
+  });
 }

@@ -27,8 +27,10 @@ export const SYMBOL_MAX_UNITS = 200;
  * line's length times the symbol's).
  */
 export function symbolProblem(symbol: unknown): string | undefined {
-  if (typeof symbol !== 'string' || symbol.length === 0) return `symbol, when given, must be the non-empty identifier text on the line (got ${typeof symbol === 'string' ? '""' : typeof symbol})`;
-  if (symbol.length > SYMBOL_MAX_UNITS) return `symbol must be at most ${SYMBOL_MAX_UNITS} UTF-16 code units, the identifier text on the line (got ${symbol.length}, starting ${JSON.stringify(textHead(symbol, 40))})`;
+  if (typeof symbol !== 'string' || symbol.length === 0)
+    return `symbol, when given, must be the non-empty identifier text on the line (got ${typeof symbol === 'string' ? '""' : typeof symbol})`;
+  if (symbol.length > SYMBOL_MAX_UNITS)
+    return `symbol must be at most ${SYMBOL_MAX_UNITS} UTF-16 code units, the identifier text on the line (got ${symbol.length}, starting ${JSON.stringify(textHead(symbol, 40))})`;
   if (/[\r\n]/.test(symbol)) return `symbol must be text on one line, got ${quoteInput(symbol)}`;
   return undefined;
 }
@@ -63,13 +65,18 @@ export function anchorToSymbol(lineText: string, column: number, symbol: string)
   }
   if (occurrences.length === 0) {
     const shown = lineWindow(lineText, column);
-    throw new LspError('symbol_not_found', `symbol ${JSON.stringify(symbol)} does not occur as a whole identifier on the line: ${JSON.stringify(shown.text)}${shown.start !== undefined ? ` (the line from column ${shown.start})` : ''}`, {
-      symbol,
-      lineText: shown.text,
-      ...(shown.start !== undefined ? { lineTextStart: shown.start } : {}),
-    });
+    throw new LspError(
+      'symbol_not_found',
+      `symbol ${JSON.stringify(symbol)} does not occur as a whole identifier on the line: ${JSON.stringify(shown.text)}${shown.start !== undefined ? ` (the line from column ${shown.start})` : ''}`,
+      {
+        symbol,
+        lineText: shown.text,
+        ...(shown.start !== undefined ? { lineTextStart: shown.start } : {}),
+      },
+    );
   }
-  const distance = (start: number) => (column < start ? start - column : column >= start + sym.length ? column - (start + sym.length - 1) : 0);
+  const distance = (start: number) =>
+    column < start ? start - column : column >= start + sym.length ? column - (start + sym.length - 1) : 0;
   let best = occurrences[0]!;
   for (const o of occurrences) if (distance(o) < distance(best)) best = o;
   return { column: best, occurrences };

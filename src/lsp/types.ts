@@ -217,6 +217,9 @@ export class LspError extends Error {
 export function isLspError(e: unknown): e is LspError {
   return (
     e instanceof LspError ||
-    (typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'LspError' && typeof (e as { code?: unknown }).code === 'string')
+    (typeof e === 'object' &&
+      e !== null &&
+      (e as { name?: unknown }).name === 'LspError' &&
+      typeof (e as { code?: unknown }).code === 'string')
   );
 }

@@ -41,7 +41,12 @@ export interface UsedPosition {
  * @returns the LSP position and the {@link UsedPosition} to show.
  * @throws LspError `line_out_of_range` (quoting `1..N`), `column_out_of_range`, `symbol_not_found`.
  */
-export function resolveModelPosition(lines: readonly string[], line: number, column: number, symbol?: string): { position: Position; used: UsedPosition } {
+export function resolveModelPosition(
+  lines: readonly string[],
+  line: number,
+  column: number,
+  symbol?: string,
+): { position: Position; used: UsedPosition } {
   // Re-anchor, then convert once (line_out_of_range quotes 1..N).
   const converted0 = toLspPosition(lines, { line, column: 1 });
   const lineText = converted0.lineText;
@@ -68,7 +73,14 @@ export function resolveModelPosition(lines: readonly string[], line: number, col
   const shown = lineWindow(lineText, used);
   return {
     position: converted.position,
-    used: { line, column: used, lineText: shown.text, ...(shown.start !== undefined ? { lineTextStart: shown.start } : {}), token: tokenText, ...(note ? { note } : {}) },
+    used: {
+      line,
+      column: used,
+      lineText: shown.text,
+      ...(shown.start !== undefined ? { lineTextStart: shown.start } : {}),
+      token: tokenText,
+      ...(note ? { note } : {}),
+    },
   };
 }
 

@@ -55,7 +55,9 @@ ${json({ mcpServers: { 'dsh-bridge': { command: 'node', args: [bridge], env: { [
 ## What an agent may do
 
 - Reads and navigation (${[...toolsThatNeverAsk(), ...toolsThatAskWhen().map((t) => t.name)].join(', ')}) run without
-  asking, except ${toolsThatAskWhen().map((t) => `${t.name} when ${t.when}`).join(', ')}, which asks as it does in chat.
+  asking, except ${toolsThatAskWhen()
+    .map((t) => `${t.name} when ${t.when}`)
+    .join(', ')}, which asks as it does in chat.
 - ${toolsThatAlwaysAsk().join(', ')} (opening a session, sending input, signals, closing) ask you in VS Code first: Allow Once,
   Allow <client> Until the Window Closes (that connection), or Deny. \`${SETTING.mcpAutoApprove}\`
   lists clients you allow without asking (your choice and your risk: such a client runs commands

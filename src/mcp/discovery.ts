@@ -38,7 +38,9 @@ export function parseEndpoint(value: string): Endpoint {
   if (!socketPath.startsWith('/') || !SECRET_PATTERN.test(secret)) {
     const shown = hash >= 0 ? `${value.slice(0, Math.min(hash, 200))}#…` : value.slice(0, 200);
     const assignment = value.startsWith(`${ENDPOINT_ENV}=`) ? `; give the value without the leading "${ENDPOINT_ENV}="` : '';
-    throw new Error(`${ENDPOINT_ENV} must look like unix:<absolute socket path>#<64 hex digits> (got ${JSON.stringify(shown)})${assignment}`);
+    throw new Error(
+      `${ENDPOINT_ENV} must look like unix:<absolute socket path>#<64 hex digits> (got ${JSON.stringify(shown)})${assignment}`,
+    );
   }
   return { socketPath, secret };
 }

@@ -106,7 +106,10 @@ export class EndpointServer {
     socket.once('close', () => this.sockets.delete(socket));
     socket.on('error', () => undefined); // reported through 'close'; never an uncaught error
     if (this.pending >= MAX_PENDING_HANDSHAKES) {
-      return this.refuse(socket, `too many connections are waiting for their handshake (at most ${MAX_PENDING_HANDSHAKES} at once); try again in a few seconds`);
+      return this.refuse(
+        socket,
+        `too many connections are waiting for their handshake (at most ${MAX_PENDING_HANDSHAKES} at once); try again in a few seconds`,
+      );
     }
     this.pending++;
     socket.resume();
@@ -122,7 +125,10 @@ export class EndpointServer {
     const refusal = checkHello(first.line, this.secret);
     if (refusal) return this.refuse(socket, refusal);
     if (this.connected >= MAX_CONNECTIONS) {
-      return this.refuse(socket, `too many MCP connections to this window (at most ${MAX_CONNECTIONS}); end another agent's connection first`);
+      return this.refuse(
+        socket,
+        `too many MCP connections to this window (at most ${MAX_CONNECTIONS}); end another agent's connection first`,
+      );
     }
     this.connected++;
     socket.once('close', () => this.connected--);

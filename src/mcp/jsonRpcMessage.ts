@@ -14,7 +14,13 @@
  * Plain Node, no `vscode` import.
  */
 import { errorMessage } from '../common/errorMessage';
-import { ErrorCode, JSONRPCMessageSchema, type JSONRPCErrorResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  JSONRPCMessageSchema,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { quoteInput } from '../common/quoteInput';
 
 /** What one element of a line (the line, or one element of a batch) is. */
@@ -63,7 +69,8 @@ function readElement(value: unknown): ReadElement {
   const why = `Invalid Request: ${problemOf(value)}`;
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const v = value as Record<string, unknown>;
-    if (!('method' in v) && ('result' in v || 'error' in v)) return { kind: 'invalid', response: undefined, why: `a malformed answer was not read: ${why}` };
+    if (!('method' in v) && ('result' in v || 'error' in v))
+      return { kind: 'invalid', response: undefined, why: `a malformed answer was not read: ${why}` };
     return { kind: 'invalid', response: errorResponse(ErrorCode.InvalidRequest, why, usableId(v.id) ?? null), why };
   }
   return { kind: 'invalid', response: errorResponse(ErrorCode.InvalidRequest, why, null), why };
@@ -79,7 +86,8 @@ function problemOf(value: unknown): string {
   }
   if ('method' in v) {
     if (typeof v.method !== 'string') return `"method" must be a string naming the method (got ${quoteInput(v.method)})`;
-    if ('params' in v && (typeof v.params !== 'object' || v.params === null || Array.isArray(v.params))) return `"params" must be an object (MCP passes parameters by name; got ${quoteInput(v.params)})`;
+    if ('params' in v && (typeof v.params !== 'object' || v.params === null || Array.isArray(v.params)))
+      return `"params" must be an object (MCP passes parameters by name; got ${quoteInput(v.params)})`;
     return 'the message does not have the form of a JSON-RPC 2.0 request or notification';
   }
   if (!('id' in v)) return 'a message needs a "method" (a request or a notification) or an "id" with a "result" or an "error" (an answer)';

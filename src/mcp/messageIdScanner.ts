@@ -71,7 +71,14 @@ function isSpace(byte: number): boolean {
 
 /** A byte of a number or a literal: a digit, a letter, `+`, `-` or `.`. */
 function isPrimitiveByte(byte: number): boolean {
-  return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a) || byte === 0x2b || byte === 0x2d || byte === 0x2e;
+  return (
+    (byte >= 0x30 && byte <= 0x39) ||
+    (byte >= 0x61 && byte <= 0x7a) ||
+    (byte >= 0x41 && byte <= 0x5a) ||
+    byte === 0x2b ||
+    byte === 0x2d ||
+    byte === 0x2e
+  );
 }
 
 /**
@@ -208,7 +215,8 @@ export class MessageIdScanner {
 
   /** A closing bracket inside a nested value; the value ends with its last one. */
   private close(byte: number): void {
-    if (this.brackets[--this.depth] !== byte - 2) this.broken = true; // `]` and `}` follow `[` and `{` by 2
+    if (this.brackets[--this.depth] !== byte - 2)
+      this.broken = true; // `]` and `}` follow `[` and `{` by 2
     else if (this.depth === 0) this.at = At.Comma;
   }
 

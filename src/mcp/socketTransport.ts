@@ -52,7 +52,13 @@
 import type { Socket } from 'node:net';
 import { serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCErrorResponse, type JSONRPCMessage, type JSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { readLine, type ReadElement, type ReadLine } from './jsonRpcMessage';
 import { LineSplitter, OverlongLine } from './lineSplitter';
 import { MessageIdScanner } from './messageIdScanner';
@@ -161,7 +167,8 @@ export class SocketTransport implements Transport {
     options: SocketTransportOptions = {},
   ) {
     const timeout = options.partialMessageTimeoutMs ?? PARTIAL_MESSAGE_TIMEOUT_MS;
-    if (!(timeout >= 1 && timeout <= 2 ** 31 - 1)) throw new RangeError(`partialMessageTimeoutMs must be a number of ms from 1 to 2147483647, not ${timeout}`);
+    if (!(timeout >= 1 && timeout <= 2 ** 31 - 1))
+      throw new RangeError(`partialMessageTimeoutMs must be a number of ms from 1 to 2147483647, not ${timeout}`);
     this.partialMessageTimeoutMs = timeout;
   }
 
@@ -292,7 +299,9 @@ export class SocketTransport implements Transport {
     setImmediate(() => {
       if (this.closed || this.partialTimer !== timer || this.received !== received) return;
       const ms = this.partialMessageTimeoutMs;
-      this.fail(`no byte of an unfinished message came for ${ms} ms (${this.lines.unfinishedBytes} bytes of it arrived); the connection is closed`);
+      this.fail(
+        `no byte of an unfinished message came for ${ms} ms (${this.lines.unfinishedBytes} bytes of it arrived); the connection is closed`,
+      );
     });
   }
 
@@ -344,8 +353,15 @@ export class SocketTransport implements Transport {
       const message = element.message;
       if (isRequest(message)) {
         const key = idKey(message.id);
-        if (this.inFlight.has(key) || this.batchOf.has(key) || batch.pending.has(key) || this.waiting.some((w) => isRequest(w.message) && idKey(w.message.id) === key)) {
-          batch.responses.push(invalidRequest(message.id, `the request id ${key} is in use by another request; give each request an id of its own`));
+        if (
+          this.inFlight.has(key) ||
+          this.batchOf.has(key) ||
+          batch.pending.has(key) ||
+          this.waiting.some((w) => isRequest(w.message) && idKey(w.message.id) === key)
+        ) {
+          batch.responses.push(
+            invalidRequest(message.id, `the request id ${key} is in use by another request; give each request an id of its own`),
+          );
           continue;
         }
         batch.pending.add(key);
@@ -368,7 +384,13 @@ export class SocketTransport implements Transport {
       ? `Invalid Request: MCP ${this.protocolVersion}, the protocol version of this connection, has no JSON-RPC batches (only ${BATCH_PROTOCOL_VERSIONS.join(', ')} has); send each message on its own line`
       : 'Invalid Request: a JSON-RPC batch before initialize was answered; send initialize alone, then each message on its own line';
     this.onerror?.(new Error(why));
-    const responses = elements.flatMap((e) => (e.kind === 'message' && isRequest(e.message) ? [invalidRequest(e.message.id, why)] : e.kind === 'invalid' && e.response ? [e.response] : []));
+    const responses = elements.flatMap((e) =>
+      e.kind === 'message' && isRequest(e.message)
+        ? [invalidRequest(e.message.id, why)]
+        : e.kind === 'invalid' && e.response
+          ? [e.response]
+          : [],
+    );
     const answer = responses.length > 0 ? responses : { jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: why } };
     this.socket.write(serializeMessage(answer as unknown as JSONRPCMessage));
   }

@@ -51,7 +51,11 @@ export interface ToolServerOptions {
 
 /** The MCP `Tool` entries of `declarations`: name, description (the model's) and input schema. */
 export function mcpToolList(declarations: readonly ToolDeclaration[]): Tool[] {
-  return declarations.map((d) => ({ name: d.name, description: d.modelDescription, inputSchema: inputJsonSchema(d) as Tool['inputSchema'] }));
+  return declarations.map((d) => ({
+    name: d.name,
+    description: d.modelDescription,
+    inputSchema: inputJsonSchema(d) as Tool['inputSchema'],
+  }));
 }
 
 /** A tool error as MCP reports it: an `isError` result whose text is the message. */
@@ -93,9 +97,15 @@ export function createToolServer(options: ToolServerOptions): Server {
       throw invalidParams(`tools/call takes params {name, arguments}: an object naming the tool and its input, not ${quoteInput(params)}`);
     }
     const { name, arguments: args } = params as { name?: unknown; arguments?: unknown };
-    if (typeof name !== 'string') throw invalidParams(`tools/call params.name must be the name of a tool (a string), not ${quoteInput(name)}; tools: ${[...byName.keys()].join(', ')}`);
+    if (typeof name !== 'string')
+      throw invalidParams(
+        `tools/call params.name must be the name of a tool (a string), not ${quoteInput(name)}; tools: ${[...byName.keys()].join(', ')}`,
+      );
     const declaration = byName.get(name);
-    if (!declaration) return options.unknownTool ? options.unknownTool(name) : errorResult(`no tool named ${quoteInput(name)}; tools: ${[...byName.keys()].join(', ')}`);
+    if (!declaration)
+      return options.unknownTool
+        ? options.unknownTool(name)
+        : errorResult(`no tool named ${quoteInput(name)}; tools: ${[...byName.keys()].join(', ')}`);
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) {
       // The input as a whole is `arguments` here; the message and data are the input error's.
       try {
@@ -118,6 +128,10 @@ export function createToolServer(options: ToolServerOptions): Server {
     return options.call(declaration, input, extra);
   };
   // Beneath the Server's own check of tools/call (see the module comment).
-  (Protocol.prototype.setRequestHandler as (this: Server, schema: typeof LooseCallToolRequestSchema, h: typeof handler) => void).call(server, LooseCallToolRequestSchema, handler);
+  (Protocol.prototype.setRequestHandler as (this: Server, schema: typeof LooseCallToolRequestSchema, h: typeof handler) => void).call(
+    server,
+    LooseCallToolRequestSchema,
+    handler,
+  );
   return server;
 }

@@ -95,7 +95,8 @@ export function ptsPath(major: number, minor: number): string | undefined {
 }
 
 async function readControllingTerminalWithPs(pid: number, timeoutMs: number): Promise<ControllingTerminal> {
-  const answer: RunResult = PS_PROGRAM === undefined ? { kind: 'not-found' } : await run(PS_PROGRAM, ['-o', 'tty=', '-p', String(pid)], timeoutMs);
+  const answer: RunResult =
+    PS_PROGRAM === undefined ? { kind: 'not-found' } : await run(PS_PROGRAM, ['-o', 'tty=', '-p', String(pid)], timeoutMs);
   if (answer.kind !== 'ok') {
     const detail =
       answer.kind === 'failed'

@@ -186,7 +186,6 @@ export function signalIfSame(p: { pid: number; startTime: number }, signal: Node
   }
 }
 
-
 /** `fn` over `items`, at most COMMAND_CONCURRENCY at a time, results in order. */
 async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);

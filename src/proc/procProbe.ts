@@ -22,7 +22,6 @@ import type { ProcStat } from './stat';
 export { commandLine, commandLineAsync, procArgs, processArgs } from './commandLine';
 export { psOnTty, psStillSame, type PsEntry } from './psProgram';
 
-
 /**
  * Syscall numbers that can be proof of waiting on a descriptor, per architecture (unistd.h).
  * `poll`: (fds, nfds, …) with an array of `struct pollfd`; `select`: (nfds, readfds, …).
@@ -202,7 +201,8 @@ export function ttyWaits(group: ProcStat[], ttyPath: string, maxReads = MAX_WAIT
       let via: TtyWait['via'] = 'read';
       if (numbers.read.includes(nr)) onTty = reads.isTty(fd);
       else if (numbers.epoll.includes(nr)) [onTty, via] = [epollWatches(reads, fd, tid), 'epoll'];
-      else if (numbers.poll.includes(nr)) [onTty, via] = [pollWatches(reads, firstArgument, Number.parseInt(secondArgument ?? '', 16)), 'poll'];
+      else if (numbers.poll.includes(nr))
+        [onTty, via] = [pollWatches(reads, firstArgument, Number.parseInt(secondArgument ?? '', 16)), 'poll'];
       else if (numbers.select.includes(nr)) [onTty, via] = [selectWatches(reads, fd, secondArgument ?? '0'), 'select'];
       if (onTty === undefined) whole = false;
       if (!onTty) continue;
@@ -232,7 +232,9 @@ export function ttyWaits(group: ProcStat[], ttyPath: string, maxReads = MAX_WAIT
  */
 export function newWaits(now: GroupWaits, before: GroupWaits): TtyWait[] {
   const judged = (pid: number) => before.complete || before.pgrp !== now.pgrp || before.examined.has(pid);
-  return now.waits.filter((w) => judged(w.pid) && !before.waits.some((b) => b.pid === w.pid && b.tid === w.tid && b.switches === w.switches));
+  return now.waits.filter(
+    (w) => judged(w.pid) && !before.waits.some((b) => b.pid === w.pid && b.tid === w.tid && b.switches === w.switches),
+  );
 }
 
 /**

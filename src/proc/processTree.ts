@@ -165,7 +165,8 @@ export class SessionProcessTree {
     let read = 1;
     let lists = 0;
     const root = readStat(this.shellPid);
-    if (!root || (this.shellStart !== undefined && root.startTime !== this.shellStart)) return { processes: [], complete: false, read, shellGone: true };
+    if (!root || (this.shellStart !== undefined && root.startTime !== this.shellStart))
+      return { processes: [], complete: false, read, shellGone: true };
     const found = new Map<number, ProcStat>();
     /** Descendants that left the session, walked below: see `left`. */
     const leftPids = new Set<number>();

@@ -50,7 +50,6 @@ function parsePs(out: string): PsEntry[] {
   return entries;
 }
 
-
 /**
  * Output of ps(1) ({@link PS_PROGRAM}) with `args`, run off this thread (at most 2 s); '' when it
  * lists nothing (ps exits 1) or cannot run. Never rejects.

@@ -36,7 +36,11 @@ export function run(file: string, args: readonly string[], timeoutMs: number): P
             resolve({ kind: 'ok', stdout });
             return;
           }
-          const failure = error as Omit<NodeJS.ErrnoException, 'code'> & { killed?: boolean; signal?: NodeJS.Signals | null; code?: unknown };
+          const failure = error as Omit<NodeJS.ErrnoException, 'code'> & {
+            killed?: boolean;
+            signal?: NodeJS.Signals | null;
+            code?: unknown;
+          };
           if (failure.code === 'ENOENT') {
             resolve({ kind: 'not-found' });
           } else if (failure.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {

@@ -43,11 +43,32 @@ export function parseProcStat(text: string, pid: number): ProcStat | undefined {
   const comm = text.slice(text.indexOf('(') + 1, close);
   // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) … utime(14) stime(15) …
   // num_threads(20) … starttime(22)
-  const f = text.slice(close + 1).trim().split(/\s+/);
+  const f = text
+    .slice(close + 1)
+    .trim()
+    .split(/\s+/);
   const state = f[0];
-  const [ppid, pgrp, session, ttyNr, tpgid, utime, stime, threads, startTime] = [f[1], f[2], f[3], f[4], f[5], f[11], f[12], f[17], f[19]].map(integerField);
+  const [ppid, pgrp, session, ttyNr, tpgid, utime, stime, threads, startTime] = [
+    f[1],
+    f[2],
+    f[3],
+    f[4],
+    f[5],
+    f[11],
+    f[12],
+    f[17],
+    f[19],
+  ].map(integerField);
   if (state === undefined || ppid === undefined || pgrp === undefined || session === undefined) return undefined;
-  if (ttyNr === undefined || tpgid === undefined || utime === undefined || stime === undefined || threads === undefined || startTime === undefined) return undefined;
+  if (
+    ttyNr === undefined ||
+    tpgid === undefined ||
+    utime === undefined ||
+    stime === undefined ||
+    threads === undefined ||
+    startTime === undefined
+  )
+    return undefined;
   return { pid, comm, state, ppid, pgrp, session, ttyNr, tpgid, utime, stime, threads, startTime };
 }
 

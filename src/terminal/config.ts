@@ -80,14 +80,25 @@ export const MAX_SECRET_PATTERN_LENGTH = 1000;
 
 /** The problems of a `secretPatterns` value (empty when it is valid). */
 function secretPatternProblems(value: unknown): string[] {
-  const valid = 'an array of {"label": "ACME key", "pattern": "acme_[A-Za-z0-9]{32}"} (a JavaScript regular expression; its group 1, when it has one, is the secret)';
+  const valid =
+    'an array of {"label": "ACME key", "pattern": "acme_[A-Za-z0-9]{32}"} (a JavaScript regular expression; its group 1, when it has one, is the secret)';
   if (!Array.isArray(value)) return [`secretPatterns must be ${valid} (got ${JSON.stringify(value)})`];
   if (value.length > MAX_SECRET_PATTERNS) return [`secretPatterns holds at most ${MAX_SECRET_PATTERNS} patterns (got ${value.length})`];
   const problems: string[] = [];
   value.forEach((entry: unknown, i) => {
     const e = entry as Partial<SecretPatternSetting> | null;
-    if (typeof e !== 'object' || e === null || typeof e.label !== 'string' || !e.label.trim() || e.label.length > 60 || typeof e.pattern !== 'string' || !e.pattern) {
-      problems.push(`secretPatterns[${i}] must be {"label": <1–60 characters>, "pattern": <regular expression>}: ${valid} (got ${JSON.stringify(entry)})`);
+    if (
+      typeof e !== 'object' ||
+      e === null ||
+      typeof e.label !== 'string' ||
+      !e.label.trim() ||
+      e.label.length > 60 ||
+      typeof e.pattern !== 'string' ||
+      !e.pattern
+    ) {
+      problems.push(
+        `secretPatterns[${i}] must be {"label": <1–60 characters>, "pattern": <regular expression>}: ${valid} (got ${JSON.stringify(entry)})`,
+      );
       return;
     }
     if (e.pattern.length > MAX_SECRET_PATTERN_LENGTH) {
@@ -166,14 +177,23 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
     'historySize',
     'maxSessionsPerOwner',
   ];
-  const units: Partial<Record<keyof TerminalConfig, string>> = { retainedLines: 'lines', historySize: 'commands', maxSessionsPerOwner: 'sessions', retainedBytes: 'bytes', maxReadBytes: 'bytes' };
+  const units: Partial<Record<keyof TerminalConfig, string>> = {
+    retainedLines: 'lines',
+    historySize: 'commands',
+    maxSessionsPerOwner: 'sessions',
+    retainedBytes: 'bytes',
+    maxReadBytes: 'bytes',
+  };
   for (const key of positive) {
     const timer = key.endsWith('Ms');
     const max = timer ? MAX_TIMER_MS : TERMINAL_CONFIG_MAXIMA[key as keyof typeof TERMINAL_CONFIG_MAXIMA];
     const problem = integerProblem(config[key], `dsh.terminal.${key}`, 1, max, `in ${timer ? 'milliseconds' : units[key]}`);
     if (problem) problems.push(problem);
   }
-  if (typeof config.shell !== 'string') problems.push(`shell must be a string: bash or zsh (a path or a name on PATH), or empty to follow VS Code's agent terminal profile (got ${JSON.stringify(config.shell)})`);
+  if (typeof config.shell !== 'string')
+    problems.push(
+      `shell must be a string: bash or zsh (a path or a name on PATH), or empty to follow VS Code's agent terminal profile (got ${JSON.stringify(config.shell)})`,
+    );
   if (config.promptGraceMs < config.pollIntervalMs) {
     problems.push(
       `promptGraceMs (${config.promptGraceMs}) must be ≥ pollIntervalMs (${config.pollIntervalMs}): at least one readiness poll has to run inside the grace window`,
@@ -189,7 +209,8 @@ export function resolveTerminalConfig(input: Partial<TerminalConfig> = {}): Term
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) problems.push(`env: ${JSON.stringify(name)} is not a valid variable name`);
     if (value !== null && typeof value !== 'string') problems.push(`env.${name} must be a string or null`);
   }
-  if (typeof config.redactSecrets !== 'boolean') problems.push(`redactSecrets must be true or false (got ${JSON.stringify(config.redactSecrets)})`);
+  if (typeof config.redactSecrets !== 'boolean')
+    problems.push(`redactSecrets must be true or false (got ${JSON.stringify(config.redactSecrets)})`);
   problems.push(...secretPatternProblems(config.secretPatterns));
   if (problems.length) throw new TerminalConfigError(problems);
   return config;

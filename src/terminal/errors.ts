@@ -55,9 +55,7 @@ export class TerminalBackendCleanupError extends Error {
     readonly reason: unknown,
     readonly cleanupError: unknown,
   ) {
-    super(
-      `terminal backend cleanup failed after: ${errorMessage(reason)}; cleanup error: ${errorMessage(cleanupError)}`,
-    );
+    super(`terminal backend cleanup failed after: ${errorMessage(reason)}; cleanup error: ${errorMessage(cleanupError)}`);
     this.name = 'TerminalBackendCleanupError';
   }
 }

@@ -28,7 +28,11 @@ export function checkOpenOptions(options: { cols?: unknown; rows?: unknown; name
     if (typeof options.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');
     // Sized first: nothing is read of a name that cannot be one.
     const length = options.name.length > 2 * MAX_NAME_LENGTH ? options.name.length : [...options.name].length;
-    if (length > MAX_NAME_LENGTH) throw new TerminalError('INVALID_ARGUMENT', `name is ${length} ${length === options.name.length ? 'UTF-16 code units' : 'characters'} long; at most ${MAX_NAME_LENGTH} characters`);
+    if (length > MAX_NAME_LENGTH)
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        `name is ${length} ${length === options.name.length ? 'UTF-16 code units' : 'characters'} long; at most ${MAX_NAME_LENGTH} characters`,
+      );
     checkLabel(options.name, 'name');
   }
 }

@@ -78,7 +78,8 @@ export class OpenAdmissions {
 
   private dropOldest(): void {
     let oldest: { call: string; expires: number } | undefined;
-    for (const [call, list] of this.calls) if (list[0] && (!oldest || list[0].expires < oldest.expires)) oldest = { call, expires: list[0].expires };
+    for (const [call, list] of this.calls)
+      if (list[0] && (!oldest || list[0].expires < oldest.expires)) oldest = { call, expires: list[0].expires };
     if (oldest) this.take(oldest.call);
   }
 }

@@ -13,8 +13,14 @@ import { TerminalError } from './errors';
  */
 export function checkAbortSignal(signal: unknown): void {
   if (signal === undefined || signal === null || signal instanceof AbortSignal) return;
-  const given = typeof signal === 'object' || typeof signal === 'function' ? `${Object.prototype.toString.call(signal)} ${quoteInput(signal)}` : quoteInput(signal);
-  throw new TerminalError('INVALID_ARGUMENT', `signal must be an AbortSignal (e.g. new AbortController().signal) or left out (got ${given})`);
+  const given =
+    typeof signal === 'object' || typeof signal === 'function'
+      ? `${Object.prototype.toString.call(signal)} ${quoteInput(signal)}`
+      : quoteInput(signal);
+  throw new TerminalError(
+    'INVALID_ARGUMENT',
+    `signal must be an AbortSignal (e.g. new AbortController().signal) or left out (got ${given})`,
+  );
 }
 
 /**
@@ -25,5 +31,8 @@ export function checkAbortSignal(signal: unknown): void {
 export function checkUntilListening(value: unknown): asserts value is number | true | undefined | null {
   if (value === undefined || value === null || value === true) return;
   if (isIntegerIn(value, 1, 65535)) return;
-  throw new TerminalError('INVALID_ARGUMENT', `untilListening must be a port number (an integer 1..65535) or true (any new listening port), or left out (got ${quoteInput(value)})`);
+  throw new TerminalError(
+    'INVALID_ARGUMENT',
+    `untilListening must be a port number (an integer 1..65535) or true (any new listening port), or left out (got ${quoteInput(value)})`,
+  );
 }

@@ -27,7 +27,19 @@ import { PROCESSES_UNAVAILABLE } from './session/sessionProcesses';
 import { Owner, ServiceOwner } from './owner';
 import { PublishedSession, SessionInfo } from './session/publishedSession';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
-import { Disposable, ProcessesReport, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SignalResult, SpawnSpec, TerminalBackend, WaitRequest } from './types';
+import {
+  Disposable,
+  ProcessesReport,
+  ReadRequest,
+  ReadResult,
+  ReceiverIdentity,
+  SendRequest,
+  SendResult,
+  SignalResult,
+  SpawnSpec,
+  TerminalBackend,
+  WaitRequest,
+} from './types';
 import { errorMessage } from '../common/errorMessage';
 import { checkAbortSignal, checkUntilListening } from './requestChecks';
 import { checkOpenOptions } from './openOptionsCheck';
@@ -119,7 +131,8 @@ export class TerminalService implements Disposable {
    */
   onDidChangeSessions(owner: Owner, listener: (event: SessionEvent) => void): Disposable {
     const subscription = { owner: this.checkOwner(owner), listener };
-    if (typeof listener !== 'function') throw new TerminalError('INVALID_ARGUMENT', 'onDidChangeSessions(owner, listener): listener must be a function');
+    if (typeof listener !== 'function')
+      throw new TerminalError('INVALID_ARGUMENT', 'onDidChangeSessions(owner, listener): listener must be a function');
     this.listeners.add(subscription);
     return { dispose: () => void this.listeners.delete(subscription) };
   }
@@ -204,7 +217,10 @@ export class TerminalService implements Disposable {
     const backend = this.backends.get(type);
     if (!backend) {
       const known = this.backendTypes();
-      throw new TerminalError('NO_SUCH_BACKEND', `no terminal backend of type ${type}; registered: ${known.length ? known.join(', ') : 'none (this platform has no backend that can start)'}`);
+      throw new TerminalError(
+        'NO_SUCH_BACKEND',
+        `no terminal backend of type ${type}; registered: ${known.length ? known.join(', ') : 'none (this platform has no backend that can start)'}`,
+      );
     }
     this.checkSessionLimit(o);
     o.pending++;
@@ -213,7 +229,19 @@ export class TerminalService implements Disposable {
       // Counted as opening from here: a refusal of another open is decided at once (above).
       await spawnTurn();
       const outsideSandbox = grant.outsideSandbox === true;
-      const session = await backend.spawn({ cwd: options.cwd, exactCwd: options.exactCwd, env: options.env, cols: options.cols, rows: options.rows, ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}), ...(outsideSandbox ? { outsideSandbox } : {}), poolKey: o }, options.signal);
+      const session = await backend.spawn(
+        {
+          cwd: options.cwd,
+          exactCwd: options.exactCwd,
+          env: options.env,
+          cols: options.cols,
+          rows: options.rows,
+          ...(options.shellPath !== undefined ? { shellPath: options.shellPath } : {}),
+          ...(outsideSandbox ? { outsideSandbox } : {}),
+          poolKey: o,
+        },
+        options.signal,
+      );
       if (o.disposed) {
         // Create-then-publish: an owner that went away never sees the session; it is closed here.
         const reason = new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');
@@ -521,13 +549,17 @@ export class TerminalService implements Disposable {
    */
   async end(owner: Owner, sessionId: string, reason = 'closed by its owner', options: CloseOptions = {}): Promise<CloseOutcome> {
     const entry = this.entry(owner, sessionId);
-    if (options.keep !== undefined && typeof options.keep !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `keep must be true or false, or left out (got ${quoteInput(options.keep)})`);
+    if (options.keep !== undefined && typeof options.keep !== 'boolean')
+      throw new TerminalError('INVALID_ARGUMENT', `keep must be true or false, or left out (got ${quoteInput(options.keep)})`);
     if (entry.closing) {
       await entry.closing;
       return { closed: false };
     }
     if (entry.takenOver && options.userConfirmed !== true) {
-      throw new TerminalError('TAKEN_OVER', `the user has taken over session ${entry.id} and did not confirm closing it; it keeps running. Leave it to them, ask them to close it or hand it back, or use another session`);
+      throw new TerminalError(
+        'TAKEN_OVER',
+        `the user has taken over session ${entry.id} and did not confirm closing it; it keeps running. Leave it to them, ask them to close it or hand it back, or use another session`,
+      );
     }
     entry.closing = this.closing.teardown(entry, reason, options.keep);
     return { closed: true, ...(await entry.closing) };
@@ -589,5 +621,4 @@ export class TerminalService implements Disposable {
     }
     return entry;
   }
-
 }

@@ -115,7 +115,8 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
   const owners = new WeakMap<object, Owner>();
   const real = (handle: unknown): Owner => {
     const owner = typeof handle === 'object' && handle !== null ? owners.get(handle) : undefined;
-    if (!owner) throw new TerminalError('INVALID_ARGUMENT', 'owner must be a handle returned by exports.terminal.createOwner(label) of this API');
+    if (!owner)
+      throw new TerminalError('INVALID_ARGUMENT', 'owner must be a handle returned by exports.terminal.createOwner(label) of this API');
     return owner;
   };
   const disposable = (d: Disposable): Disposable => Object.freeze({ dispose: () => void d.dispose() });
@@ -125,7 +126,10 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
   return Object.freeze({
     createOwner(label: string): OwnerHandle {
       if (typeof label !== 'string' || !label.trim() || label.length > 100) {
-        throw new TerminalError('INVALID_ARGUMENT', 'createOwner(label): label must be a non-empty string of at most 100 characters, e.g. your extension id');
+        throw new TerminalError(
+          'INVALID_ARGUMENT',
+          'createOwner(label): label must be a non-empty string of at most 100 characters, e.g. your extension id',
+        );
       }
       const owner = service.createOwner(`${prefix} ${label}`);
       const handle: OwnerHandle = Object.freeze({
@@ -158,7 +162,8 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
       const o = real(owner);
       return copy(await service.processes(o, sessionId));
     },
-    startBackground: (owner: OwnerHandle, sessionId: string, request: SendRequest) => copy(service.startBackground(real(owner), sessionId, { ...request })),
+    startBackground: (owner: OwnerHandle, sessionId: string, request: SendRequest) =>
+      copy(service.startBackground(real(owner), sessionId, { ...request })),
     async output(owner: OwnerHandle, sessionId: string, jobId: string) {
       const o = real(owner);
       return copy(await service.output(o, sessionId, jobId));
@@ -167,7 +172,8 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
       const o = real(owner);
       return copy(await service.readAsync(o, sessionId, { ...request }));
     },
-    history: (owner: OwnerHandle, sessionId: string, request: HistoryRequest = {}) => copy(service.history(real(owner), sessionId, asDeclared(HISTORY_REQUEST, request))),
+    history: (owner: OwnerHandle, sessionId: string, request: HistoryRequest = {}) =>
+      copy(service.history(real(owner), sessionId, asDeclared(HISTORY_REQUEST, request))),
     command: (owner: OwnerHandle, sessionId: string, index: number) => copy(service.command(real(owner), sessionId, index)),
     async search(owner: OwnerHandle, sessionId: string, request: SearchRequest) {
       const o = real(owner);
@@ -178,9 +184,13 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
     takeOverLine: (owner: OwnerHandle, sessionId: string) => service.takeOverLine(real(owner), sessionId),
     typeLine(owner: OwnerHandle, sessionId: string, data: string) {
       const o = real(owner);
-      if (typeof data !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'typeLine(owner, sessionId, data): data must be a string, e.g. "secret\\r"');
+      if (typeof data !== 'string')
+        throw new TerminalError('INVALID_ARGUMENT', 'typeLine(owner, sessionId, data): data must be a string, e.g. "secret\\r"');
       if (!service.info(o, sessionId).lineTakeOver) {
-        throw new TerminalError('INVALID_ARGUMENT', `typeLine: session ${sessionId} is not in a one-line take-over; start one with takeOverLine(owner, sessionId)`);
+        throw new TerminalError(
+          'INVALID_ARGUMENT',
+          `typeLine: session ${sessionId} is not in a one-line take-over; start one with takeOverLine(owner, sessionId)`,
+        );
       }
       service.writeUserInput(o, sessionId, data);
     },
@@ -196,12 +206,14 @@ export function createTerminalApi(service: TerminalService, prefix = 'extension'
     },
     onDidChangeSessions(owner: OwnerHandle, listener: (event: SessionEvent) => void) {
       const o = real(owner);
-      if (typeof listener !== 'function') throw new TerminalError('INVALID_ARGUMENT', 'onDidChangeSessions(owner, listener): listener must be a function');
+      if (typeof listener !== 'function')
+        throw new TerminalError('INVALID_ARGUMENT', 'onDidChangeSessions(owner, listener): listener must be a function');
       return disposable(service.onDidChangeSessions(o, (e) => listener(Object.freeze({ kind: e.kind, sessionId: e.sessionId }))));
     },
     onOutput(owner: OwnerHandle, sessionId: string, listener: (text: string) => void) {
       const o = real(owner);
-      if (typeof listener !== 'function') throw new TerminalError('INVALID_ARGUMENT', 'onOutput(owner, sessionId, listener): listener must be a function');
+      if (typeof listener !== 'function')
+        throw new TerminalError('INVALID_ARGUMENT', 'onOutput(owner, sessionId, listener): listener must be a function');
       return disposable(service.onOutput(o, sessionId, (text) => listener(text)));
     },
   });
@@ -219,7 +231,12 @@ function requestObject<T extends object>(call: string, request: T): T {
 }
 
 /** `history`'s request: `dsh_terminal_history`'s input without `sessionId` (the call's own argument). */
-const HISTORY_REQUEST = declareTool({ ...TERMINAL_HISTORY, name: 'exports.terminal.history', input: TERMINAL_HISTORY.input.omit({ sessionId: true }), rules: [] });
+const HISTORY_REQUEST = declareTool({
+  ...TERMINAL_HISTORY,
+  name: 'exports.terminal.history',
+  input: TERMINAL_HISTORY.input.omit({ sessionId: true }),
+  rules: [],
+});
 
 /**
  * `request` checked as `declaration` declares it (src/tools/validateInput.ts), as a copy.

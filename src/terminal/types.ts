@@ -37,9 +37,7 @@ export type { ListeningSocket, ProcessesReport, SessionProcess };
 export type WaitReason = 'stdin_read' | 'inferred_idle' | 'timeout' | 'session_exit' | 'output_match' | 'port_listening';
 
 /** Lifecycle state of a session's shell process. `signal` is a name such as `SIGKILL`. */
-export type SessionStatus =
-  | { kind: 'running' }
-  | { kind: 'exited'; exitCode: number | null; signal: string | null };
+export type SessionStatus = { kind: 'running' } | { kind: 'exited'; exitCode: number | null; signal: string | null };
 
 /**
  * What is waiting for input when `waitReason` is `stdin_read`:
@@ -121,9 +119,17 @@ export interface StatedPlace {
 /** The identity of a receiver, to pass back as `SendRequest.expectReceiver`. */
 export function receiverIdentity(receiver: InputReceiver): ReceiverIdentity {
   if (receiver.kind === 'exited') return { kind: 'exited' };
-  const identity: ReceiverIdentity = { kind: receiver.kind, processGroup: receiver.kind === 'program' ? receiver.processGroup : receiver.process.pid };
+  const identity: ReceiverIdentity = {
+    kind: receiver.kind,
+    processGroup: receiver.kind === 'program' ? receiver.processGroup : receiver.process.pid,
+  };
   const known = receiver.process.identity;
-  if (known) identity.process = { pid: known.pid, startTime: known.startTime, ...(known.executable && { dev: known.executable.dev, ino: known.executable.ino }) };
+  if (known)
+    identity.process = {
+      pid: known.pid,
+      startTime: known.startTime,
+      ...(known.executable && { dev: known.executable.dev, ino: known.executable.ino }),
+    };
   return identity;
 }
 

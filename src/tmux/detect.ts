@@ -69,15 +69,7 @@ export const DEFAULT_TIMEOUT_MS = 2000;
 const SEP = '\x1f';
 
 /** The fields asked from tmux, in order. */
-const FIELDS = [
-  'session_name',
-  'window_index',
-  'window_name',
-  'pane_index',
-  'pane_id',
-  'pane_tty',
-  'pane_current_command',
-] as const;
+const FIELDS = ['session_name', 'window_index', 'window_name', 'pane_index', 'pane_id', 'pane_tty', 'pane_current_command'] as const;
 
 const FORMAT = FIELDS.map((field) => `#{${field}}`).join(SEP);
 
@@ -195,7 +187,13 @@ function parsePaneAnswer(stdout: string, paneVar: string, socketPath: string): T
     );
   }
   const [session, windowIndex, windowName, paneIndex, paneId, paneTty, paneCommand] = fields as [
-    string, string, string, string, string, string, string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
   ];
   // display-message tolerates a target that does not exist: it then prints every field empty and
   // exits 0. So the pane is proven only by tmux naming it back.

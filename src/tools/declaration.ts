@@ -95,7 +95,12 @@ export function text(kind: TextKind, max: number, min = 0, keysHint?: string) {
     if (!bad) return;
     const position = [...value.slice(0, bad.index)].length + 1;
     const hint = keysHint && isControlCode(bad.codePoint) ? `. ${keysHint}` : '';
-    ctx.addIssue({ code: 'custom', input: value, message: `${codePointName(bad.codePoint)} at character ${position} is ${bad.what}${hint}`, params: { textKind: kind } });
+    ctx.addIssue({
+      code: 'custom',
+      input: value,
+      message: `${codePointName(bad.codePoint)} at character ${position} is ${bad.what}${hint}`,
+      params: { textKind: kind },
+    });
   });
   textKinds.set(schema.def, kind);
   return schema;

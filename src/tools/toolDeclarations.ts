@@ -6,7 +6,18 @@
  */
 import type { ToolDeclaration } from './declaration';
 import { CALL_HIERARCHY, DIAGNOSTICS, LSP, SYMBOLS } from './declarations/navigation';
-import { RUN, TERMINAL_CLOSE, TERMINAL_HISTORY, TERMINAL_LIST, TERMINAL_OPEN, TERMINAL_OUTPUT, TERMINAL_READ, TERMINAL_SEND, TERMINAL_SIGNAL, TERMINAL_WAIT } from './declarations/terminal';
+import {
+  RUN,
+  TERMINAL_CLOSE,
+  TERMINAL_HISTORY,
+  TERMINAL_LIST,
+  TERMINAL_OPEN,
+  TERMINAL_OUTPUT,
+  TERMINAL_READ,
+  TERMINAL_SEND,
+  TERMINAL_SIGNAL,
+  TERMINAL_WAIT,
+} from './declarations/terminal';
 import { TMUX_CONTEXT } from './declarations/tmux';
 
 export const TOOL_DECLARATIONS: readonly ToolDeclaration[] = Object.freeze([

@@ -42,7 +42,9 @@ function check(declaration: ToolDeclaration, input: unknown): { data: unknown } 
   const schema = inputJsonSchema(declaration);
   const names = Object.keys(schema.properties ?? {});
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return { problem: { property: '', problem: 'is not an object', given: quoteInput(input), valid: objectText(declaration.name, schema) } };
+    return {
+      problem: { property: '', problem: 'is not an object', given: quoteInput(input), valid: objectText(declaration.name, schema) },
+    };
   }
   const structure = structureProblem(input, names);
   if (structure) return { problem: structure };
@@ -55,7 +57,14 @@ function check(declaration: ToolDeclaration, input: unknown): { data: unknown } 
   for (const rule of declaration.rules ?? []) {
     const broken = rule(parsed.data);
     if (broken) {
-      return { problem: { property: broken.property, problem: 'is not valid here', given: givenText(parsed.data[broken.property]), valid: broken.valid } };
+      return {
+        problem: {
+          property: broken.property,
+          problem: 'is not valid here',
+          given: givenText(parsed.data[broken.property]),
+          valid: broken.valid,
+        },
+      };
     }
   }
   return { data: parsed.data };
@@ -99,15 +108,32 @@ function structureProblem(input: object, names: readonly string[]): Problem | un
     const { value, path } = stack.pop()!;
     if (typeof value !== 'object' || value === null) continue;
     if (path.length >= MAX_INPUT_DEPTH) {
-      return { property: pathText(path), problem: `is nested too deep (the input and its values nest ${MAX_INPUT_DEPTH} levels or more)`, given: quoteInput(value), valid: `values nested at most ${MAX_INPUT_DEPTH - 1} levels inside the input; the declared inputs nest 1 (a list of strings)` };
+      return {
+        property: pathText(path),
+        problem: `is nested too deep (the input and its values nest ${MAX_INPUT_DEPTH} levels or more)`,
+        given: quoteInput(value),
+        valid: `values nested at most ${MAX_INPUT_DEPTH - 1} levels inside the input; the declared inputs nest 1 (a list of strings)`,
+      };
     }
-    const entries: [PropertyKey, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.keys(value).map((k) => [k, (value as Record<string, unknown>)[k]]);
+    const entries: [PropertyKey, unknown][] = Array.isArray(value)
+      ? value.map((v, i) => [i, v])
+      : Object.keys(value).map((k) => [k, (value as Record<string, unknown>)[k]]);
     if (!Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, '__proto__')) {
-      return { property: pathText([...path, '__proto__']), problem: 'is never an input name', given: quoteInput((value as Record<string, unknown>)['__proto__']), valid: path.length === 0 ? names.join(', ') || 'no input' : 'the keys the input declares' };
+      return {
+        property: pathText([...path, '__proto__']),
+        problem: 'is never an input name',
+        given: quoteInput((value as Record<string, unknown>)['__proto__']),
+        valid: path.length === 0 ? names.join(', ') || 'no input' : 'the keys the input declares',
+      };
     }
     values += entries.length;
     if (values > MAX_INPUT_VALUES) {
-      return { property: pathText(path), problem: `holds too many values (over ${MAX_INPUT_VALUES} in the whole input)`, given: `${entries.length} values here`, valid: `an input of at most ${MAX_INPUT_VALUES} values` };
+      return {
+        property: pathText(path),
+        problem: `holds too many values (over ${MAX_INPUT_VALUES} in the whole input)`,
+        given: `${entries.length} values here`,
+        valid: `an input of at most ${MAX_INPUT_VALUES} values`,
+      };
     }
     for (const [key, v] of entries) stack.push({ value: v, path: [...path, key] });
   }
@@ -132,7 +158,13 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 export function schemaText(schema: JsonSchema, textKind?: TextKind): string {
   if (schema.enum) return `one of ${schema.enum.map((v) => String(v)).join(', ')}`;
   const range = (min: number | undefined, max: number | undefined) =>
-    min !== undefined && max !== undefined ? `${min}..${max}` : min !== undefined ? `at least ${min}` : max !== undefined ? `at most ${max}` : undefined;
+    min !== undefined && max !== undefined
+      ? `${min}..${max}`
+      : min !== undefined
+        ? `at least ${min}`
+        : max !== undefined
+          ? `at most ${max}`
+          : undefined;
   switch (schema.type) {
     case 'integer': {
       return `an integer${schema.minimum !== undefined ? ` ${integerRangeText(schema.minimum, schema.maximum)}` : ''}`;
@@ -164,7 +196,9 @@ function issueProblem(declaration: ToolDeclaration, schema: JsonSchema, input: o
       property: pathText(path),
       problem: issue.path.length === 0 ? `is not one of ${declaration.name}'s inputs` : 'is not a declared key',
       given: givenText(valueAt(input, path)),
-      valid: (names.length > 0 ? names.join(', ') : `nothing: ${declaration.name} takes no input ({})`) + (issue.path.length === 0 && Object.hasOwn(declaration.notInputs ?? {}, key) ? `; ${declaration.notInputs![key]}` : ''),
+      valid:
+        (names.length > 0 ? names.join(', ') : `nothing: ${declaration.name} takes no input ({})`) +
+        (issue.path.length === 0 && Object.hasOwn(declaration.notInputs ?? {}, key) ? `; ${declaration.notInputs![key]}` : ''),
       ...(guess ? { didYouMean: guess } : {}),
     };
   }
@@ -173,13 +207,18 @@ function issueProblem(declaration: ToolDeclaration, schema: JsonSchema, input: o
   const textKind = issue.code === 'custom' ? (issue.params as { textKind?: TextKind } | undefined)?.textKind : undefined;
   const hint = propertyAt(declaration, issue.path, hintOf);
   const valid = schemaText(at, textKind ?? propertyAt(declaration, issue.path, textKindOf)) + (hint ? `; ${hint}` : '');
-  if (value === undefined && issue.path.length > 0) return { property: pathText(issue.path), problem: 'is required', given: 'nothing', valid };
+  if (value === undefined && issue.path.length > 0)
+    return { property: pathText(issue.path), problem: 'is required', given: 'nothing', valid };
   const problem = issue.code === 'custom' ? `is not valid: ${issue.message}` : 'is not valid';
   return { property: pathText(issue.path), problem, given: givenText(value), valid };
 }
 
 /** What `of` says of the schema at `path` (a top-level property, or an item of a list property): its text kind, its hint. */
-function propertyAt<T>(declaration: ToolDeclaration, path: readonly PropertyKey[], of: (property: z.ZodType, item: boolean) => T | undefined): T | undefined {
+function propertyAt<T>(
+  declaration: ToolDeclaration,
+  path: readonly PropertyKey[],
+  of: (property: z.ZodType, item: boolean) => T | undefined,
+): T | undefined {
   const top = path[0];
   if (typeof top !== 'string' || path.length > 2) return undefined;
   const property = (declaration.input.shape as Record<string, z.ZodType | undefined>)[top];

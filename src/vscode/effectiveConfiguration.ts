@@ -24,12 +24,20 @@ export function effectiveConfiguration(context: vscode.ExtensionContext, service
   for (const key of Object.keys(pkg.contributes?.configuration?.properties ?? {})) {
     const i = config.inspect(key);
     const source =
-      i?.workspaceFolderValue !== undefined ? 'workspaceFolder' : i?.workspaceValue !== undefined ? 'workspace' : i?.globalValue !== undefined ? 'user' : 'default';
+      i?.workspaceFolderValue !== undefined
+        ? 'workspaceFolder'
+        : i?.workspaceValue !== undefined
+          ? 'workspace'
+          : i?.globalValue !== undefined
+            ? 'user'
+            : 'default';
     settings[key] = { value: maskEnvironments(key, config.get(key)), source };
   }
   return {
     terminalBackends: backendTypes(),
-    navigationProviders: service.describe().providers.map((p) => ({ id: p.id, extensions: p.extensions.map((e) => `${e.extension} (${e.languageId})`) })),
+    navigationProviders: service
+      .describe()
+      .providers.map((p) => ({ id: p.id, extensions: p.extensions.map((e) => `${e.extension} (${e.languageId})`) })),
     tools,
     settings,
   };
@@ -52,7 +60,9 @@ function maskEnvironments(key: string, value: unknown): unknown {
         : MASKED_VALUE;
   if (key === SETTING.terminalEnv) return mask(value);
   if (key === SETTING.lspServers && Array.isArray(value)) {
-    return (value as unknown[]).map((entry) => (typeof entry === 'object' && entry !== null && 'env' in entry ? { ...entry, env: mask(entry.env) } : entry));
+    return (value as unknown[]).map((entry) =>
+      typeof entry === 'object' && entry !== null && 'env' in entry ? { ...entry, env: mask(entry.env) } : entry,
+    );
   }
   return value;
 }

@@ -35,7 +35,10 @@ export class ReadOnlyViews implements vscode.Disposable {
     this.changed.fire(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, language);
-    await vscode.window.showTextDocument(doc, beside ? { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true } : { preview: true });
+    await vscode.window.showTextDocument(
+      doc,
+      beside ? { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true } : { preview: true },
+    );
     return doc;
   }
 

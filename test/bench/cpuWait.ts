@@ -72,7 +72,14 @@ export class CpuWaitProbe {
       if (hostWaitNs === undefined) return undefined;
       const host = process.cpuUsage();
       const hostCpuMs = (host.user + host.system) / 1000;
-      return { hostWaitNs, hostCpuMs, windowWaitNs, windowCpuMs, idleTicks: (cpu[3] ?? 0) + (cpu[4] ?? 0), totalTicks: cpu.reduce((a, b) => a + b, 0) };
+      return {
+        hostWaitNs,
+        hostCpuMs,
+        windowWaitNs,
+        windowCpuMs,
+        idleTicks: (cpu[3] ?? 0) + (cpu[4] ?? 0),
+        totalTicks: cpu.reduce((a, b) => a + b, 0),
+      };
     } catch {
       return undefined; // no /proc/stat
     }

@@ -57,7 +57,9 @@ const GOAL_MS = 200;
 
 async function invoke(name: string, input: object): Promise<{ json: Record<string, unknown>; text?: string }> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
-  const [first, second] = result.content.filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart).map((p) => p.value);
+  const [first, second] = result.content
+    .filter((p): p is vscode.LanguageModelTextPart => p instanceof vscode.LanguageModelTextPart)
+    .map((p) => p.value);
   return { json: JSON.parse(first ?? '{}') as Record<string, unknown>, text: second };
 }
 
@@ -76,7 +78,8 @@ function cpuProfile(): () => Promise<void> {
   if (!dir) return async () => {};
   const session = new Session();
   session.connect();
-  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (err, result) => (err ? reject(err) : resolve(result))));
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, (err, result) => (err ? reject(err) : resolve(result))));
   const started = post('Profiler.enable').then(() => post('Profiler.start'));
   return async () => {
     await started;
@@ -148,13 +151,18 @@ async function scenario(label: string, work: () => Promise<unknown>): Promise<vo
   const clock = (c: { at: number }) => (process.env.DSH_BROWSER_TRACE ? ` at ${((started + c.at) / 1000).toFixed(2)} s monotonic` : '');
   if (slow.length > 0) {
     emit({ text: `    calls over ${GOAL_MS} ms, by when they started:` });
-    for (const c of slow.slice(0, 8)) emit({ text: `      +${(c.at / 1000).toFixed(1)} s: ${ms(c.took)}${clock(c)}${c.wait ? `; meanwhile ${cpuWaitText(c.wait)}` : ''}` });
+    for (const c of slow.slice(0, 8))
+      emit({ text: `      +${(c.at / 1000).toFixed(1)} s: ${ms(c.took)}${clock(c)}${c.wait ? `; meanwhile ${cpuWaitText(c.wait)}` : ''}` });
   }
   // The next scenario starts once the window answers again.
   const settle = now();
   const settled = await Promise.race([sampler.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), SCENARIO_MS))]);
   if (waiting !== undefined) {
-    emit({ text: settled ? `    the pending no-op call answered ${((now() - settle) / 1000).toFixed(1)} s after the scenario ended` : `    the pending no-op call had not answered ${SCENARIO_MS / 1000} s after the scenario ended` });
+    emit({
+      text: settled
+        ? `    the pending no-op call answered ${((now() - settle) / 1000).toFixed(1)} s after the scenario ended`
+        : `    the pending no-op call had not answered ${SCENARIO_MS / 1000} s after the scenario ended`,
+    });
   }
 }
 
@@ -194,10 +202,18 @@ async function readinessLatency(userSession: string, bareSession: string, apiBar
   const noop = median(times[0]!);
   for (const [k, [label]] of calls.entries()) {
     const xs = times[k]!;
-    const added = k === 0 ? '' : `  added ${ms(median(xs) - noop)}${backend[k]!.length ? ` (the backend's durationMs: median ${median(backend[k]!)} ms)` : ''}`;
+    const added =
+      k === 0
+        ? ''
+        : `  added ${ms(median(xs) - noop)}${backend[k]!.length ? ` (the backend's durationMs: median ${median(backend[k]!)} ms)` : ''}`;
     emit({ text: `  ${label.padEnd(26)} median ${ms(median(xs))}  p95 ${ms(quantile(xs, 0.95))}${added}` });
   }
-  emit({ text: `  goal: ≤ 10 ms added; load average now ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}` });
+  emit({
+    text: `  goal: ≤ 10 ms added; load average now ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  });
 }
 
 /** Sends `command` to `sessionId` and waits for its answer (SIGINT when the scenario gives up first). */
@@ -216,7 +232,8 @@ async function sendAndWait(sessionId: string, command: string): Promise<void> {
  * Resolves when the child has written everything. @throws Error when the child fails.
  */
 function writeNotesFromChild(root: string, notes: number): Promise<void> {
-  return runNodeChild(`
+  return runNodeChild(
+    `
     const fs = require('node:fs'), path = require('node:path');
     const [root, n] = [process.argv[1], Number(process.argv[2])];
     const vault = path.join(root, 'vault');
@@ -225,24 +242,32 @@ function writeNotesFromChild(root: string, notes: number): Promise<void> {
     for (let i = 0; i < n; i++) {
       const links = [1, 2, 3].map((k) => '[[note-' + ((i + k * 37) % n) + ']]').join(' ');
       fs.writeFileSync(path.join(vault, 'note-' + i + '.md'), '# Note ' + i + '\\n\\nSee ' + links + '.\\n\\n## Section ' + i + '\\n\\nText #tag' + (i % 50) + '\\n');
-    }`, [root, String(notes)]);
+    }`,
+    [root, String(notes)],
+  );
 }
 
 /** Writes `count` small plain-text files (`.txt`, no notes) under `root`, from a child process. */
 function writePlainFilesFromChild(root: string, count: number): Promise<void> {
-  return runNodeChild(`
+  return runNodeChild(
+    `
     const fs = require('node:fs'), path = require('node:path');
     const [root, n] = [process.argv[1], Number(process.argv[2])];
     fs.mkdirSync(root, { recursive: true });
-    for (let i = 0; i < n; i++) fs.writeFileSync(path.join(root, 'file-' + i + '.txt'), 'File ' + i + '\\n');`, [root, String(count)]);
+    for (let i = 0; i < n; i++) fs.writeFileSync(path.join(root, 'file-' + i + '.txt'), 'File ' + i + '\\n');`,
+    [root, String(count)],
+  );
 }
 
 /** Runs `cores` copies of `yes > /dev/null` for `seconds` s, outside any session; resolves when they ended. */
 function burnCores(cores: number, seconds: number): Promise<void> {
-  const burners = Array.from({ length: cores }, () => spawn('timeout', [String(seconds), 'sh', '-c', 'yes > /dev/null'], { stdio: 'ignore' }));
-  return Promise.all(burners.map((p) => new Promise<void>((resolve, reject) => p.on('error', reject).on('exit', () => resolve())))).then(() => undefined);
+  const burners = Array.from({ length: cores }, () =>
+    spawn('timeout', [String(seconds), 'sh', '-c', 'yes > /dev/null'], { stdio: 'ignore' }),
+  );
+  return Promise.all(burners.map((p) => new Promise<void>((resolve, reject) => p.on('error', reject).on('exit', () => resolve())))).then(
+    () => undefined,
+  );
 }
-
 
 export async function run(): Promise<void> {
   const results: Results = { passed: 0, failed: 0, failures: [] };
@@ -252,7 +277,10 @@ export async function run(): Promise<void> {
     if (!workspace) throw new Error('no workspace folder');
     const ext = vscode.extensions.getExtension('dsh.dsh-bridge')!;
     await ext.activate();
-    const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+    const load = os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ');
     emit({ text: `bench:host — VS Code ${vscode.version}, ${os.cpus().length} cores, load average ${load}` });
     const open = async (name: string) => {
       const id = (await invoke('dsh_terminal_open', { name })).json.sessionId as string;
@@ -293,24 +321,37 @@ export async function run(): Promise<void> {
     const warm = now();
     await invoke('dsh_symbols', { query: 'warm-up' });
     await new Promise((r) => setTimeout(r, 5000));
-    emit({ text: `\nWarm-up (not measured): one dsh_symbols search loaded the window's languages in ${ms(now() - warm - 5000)}, then 5 s of quiet.` });
-    emit({ text: `No-op tool call (dsh_terminal_list via invokeTool every ${SAMPLE_EVERY_MS} ms) and extension host event-loop lag, while:` });
+    emit({
+      text: `\nWarm-up (not measured): one dsh_symbols search loaded the window's languages in ${ms(now() - warm - 5000)}, then 5 s of quiet.`,
+    });
+    emit({
+      text: `No-op tool call (dsh_terminal_list via invokeTool every ${SAMPLE_EVERY_MS} ms) and extension host event-loop lag, while:`,
+    });
     await scenario('nothing else runs (baseline, 5 s)', () => new Promise((r) => setTimeout(r, 5000)));
     if (parts.includes('limits')) await limitsScenarios(scenario);
     if (parts.includes('output')) {
       await scenario('a session prints x + ESC[2000000000b (REP), 3 times', () => sendAndWait(a, "printf 'x\\e[2000000000b\\n%.0s' 1 2 3"));
       await scenario('a session prints IL/DL (ESC[1000000L, ESC[1000000M) 20 000 times each', () =>
-        sendAndWait(a, "printf 'line\\n%.0s' $(seq 40); for i in $(seq 200); do printf '\\e[H'; printf '\\e[1000000L\\e[1000000M%.0s' $(seq 100); done; echo"),
+        sendAndWait(
+          a,
+          "printf 'line\\n%.0s' $(seq 40); for i in $(seq 200); do printf '\\e[H'; printf '\\e[1000000L\\e[1000000M%.0s' $(seq 100); done; echo",
+        ),
       );
       await scenario('a session waits on a program that started 1000 processes, then reads a line', async () => {
-        const r = await invoke('dsh_terminal_send', { sessionId: a, input: "bash -c 'for i in $(seq 1000); do sleep 600 & done; read -r x; kill $(jobs -p)'", timeoutMs: SCENARIO_MS });
+        const r = await invoke('dsh_terminal_send', {
+          sessionId: a,
+          input: "bash -c 'for i in $(seq 1000); do sleep 600 & done; read -r x; kill $(jobs -p)'",
+          timeoutMs: SCENARIO_MS,
+        });
         if (r.json.waitReason === 'stdin_read') await invoke('dsh_terminal_send', { sessionId: a, input: 'done', timeoutMs: SCENARIO_MS });
         else await invoke('dsh_terminal_signal', { sessionId: a, signal: 'SIGINT' });
         // Back at the prompt once the 1000 processes are gone (nothing to wait for when already there).
         await invoke('dsh_terminal_wait', { sessionId: a, timeoutMs: SCENARIO_MS }).catch(() => undefined);
       });
       await scenario('a session prints one 50 MB line', () => sendAndWait(a, "head -c 50000000 /dev/zero | tr '\\0' x; echo"));
-      await scenario('a session prints 100 MB of lines', () => sendAndWait(a, "yes 'a line of output that is long enough to matter' | head -c 100000000"));
+      await scenario('a session prints 100 MB of lines', () =>
+        sendAndWait(a, "yes 'a line of output that is long enough to matter' | head -c 100000000"),
+      );
       await scenario('two sessions print 100 MB of lines and REP floods at once', () =>
         Promise.all([
           sendAndWait(a, "yes 'a line of output that is long enough to matter' | head -c 100000000"),
@@ -323,8 +364,14 @@ export async function run(): Promise<void> {
         await invoke('dsh_terminal_send', { sessionId: a, input: "printf 'a%.0s' $(seq 1 5000); echo b" });
         await invoke('dsh_terminal_read', { sessionId: a, search: '(a+)+$', regex: true, timeoutMs: 4000 });
         // The command runs on after the send's short time limit; the wait matches its new lines.
-        await invoke('dsh_terminal_send', { sessionId: a, input: "for i in 1 2 3 4 5; do printf 'a%.0s' $(seq 1 5000); echo b; sleep 1; done", timeoutMs: 100 });
-        const waited = await invoke('dsh_terminal_wait', { sessionId: a, until: '(a+)+c', timeoutMs: 4000 }).catch((e: Error) => ({ json: { error: e.message } }));
+        await invoke('dsh_terminal_send', {
+          sessionId: a,
+          input: "for i in 1 2 3 4 5; do printf 'a%.0s' $(seq 1 5000); echo b; sleep 1; done",
+          timeoutMs: 100,
+        });
+        const waited = await invoke('dsh_terminal_wait', { sessionId: a, until: '(a+)+c', timeoutMs: 4000 }).catch((e: Error) => ({
+          json: { error: e.message },
+        }));
         emit({ text: `    the wait with the runaway pattern: ${JSON.stringify(waited.json).slice(0, 200)}` });
         await invoke('dsh_terminal_wait', { sessionId: a, timeoutMs: SCENARIO_MS }).catch(() => undefined);
       });
@@ -362,8 +409,10 @@ export async function run(): Promise<void> {
       // The same questions put to VS Code's own command, which dsh_symbols asks for the languages
       // VS Code serves: what the window does for every extension's symbol providers, not DSH Bridge.
       let symbols = 0;
-      await scenario('for comparison: VS Code\'s vscode.executeWorkspaceSymbolProvider alone, 5 times', async () => {
-        for (let i = 0; i < 5; i++) symbols += ((await vscode.commands.executeCommand<unknown[]>('vscode.executeWorkspaceSymbolProvider', `Note ${i * 1999}`)) ?? []).length;
+      await scenario("for comparison: VS Code's vscode.executeWorkspaceSymbolProvider alone, 5 times", async () => {
+        for (let i = 0; i < 5; i++)
+          symbols += ((await vscode.commands.executeCommand<unknown[]>('vscode.executeWorkspaceSymbolProvider', `Note ${i * 1999}`)) ?? [])
+            .length;
       });
       emit({ text: `    (${symbols} symbols in all from VS Code's providers)` });
       let files = 0;

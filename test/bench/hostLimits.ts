@@ -59,7 +59,10 @@ export async function limitsScenarios(scenario: Scenario): Promise<void> {
   try {
     let opened: string[] = [];
     await scenario('one MCP client asks for 200 sessions at once', async () => {
-      const results = await burst('200 dsh_terminal_open', Array.from({ length: 200 }, (_, i) => () => callTool(c, 'dsh_terminal_open', { name: `limits-${i}` })));
+      const results = await burst(
+        '200 dsh_terminal_open',
+        Array.from({ length: 200 }, (_, i) => () => callTool(c, 'dsh_terminal_open', { name: `limits-${i}` })),
+      );
       opened = results.filter((r) => !r.isError).map((r) => String(r.json.sessionId));
     });
     const [first, ...rest] = opened;
@@ -67,7 +70,13 @@ export async function limitsScenarios(scenario: Scenario): Promise<void> {
     if (!first) throw new Error('no session opened');
     await callTool(c, 'dsh_terminal_send', { sessionId: first, input: "printf 'a%.0s' $(seq 1 5000); echo b" });
     await scenario('one MCP client runs 256 scrollback searches ((a+)+$ on a line of 5000 a) at once', () =>
-      burst('256 dsh_terminal_read search', Array.from({ length: 256 }, () => () => callTool(c, 'dsh_terminal_read', { sessionId: first, search: '(a+)+$', regex: true, timeoutMs: 2000 }))),
+      burst(
+        '256 dsh_terminal_read search',
+        Array.from(
+          { length: 256 },
+          () => () => callTool(c, 'dsh_terminal_read', { sessionId: first, search: '(a+)+$', regex: true, timeoutMs: 2000 }),
+        ),
+      ),
     );
     const text = '\u200b'.repeat(2_000_000);
     await scenario('a 2 M-character input (zero-width spaces) to dsh_terminal_send, via invokeTool and via MCP', async () => {
@@ -80,7 +89,13 @@ export async function limitsScenarios(scenario: Scenario): Promise<void> {
         }
       };
       await burst('invokeTool, 3 times', [lm, lm, lm]);
-      const mcp = async (): Promise<McpCall> => callTool(c, 'dsh_terminal_send', { sessionId: first, input: text }).catch((e: Error) => ({ json: {}, text: undefined, isError: true, first: e.message }));
+      const mcp = async (): Promise<McpCall> =>
+        callTool(c, 'dsh_terminal_send', { sessionId: first, input: text }).catch((e: Error) => ({
+          json: {},
+          text: undefined,
+          isError: true,
+          first: e.message,
+        }));
       await burst('MCP, 3 times', [mcp, mcp, mcp]);
     });
     await callTool(c, 'dsh_terminal_close', { sessionId: first });

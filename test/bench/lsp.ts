@@ -13,7 +13,6 @@ import { waitForTools } from '../helpers/host/lm';
 import { emit, errorText, Results, writeResults } from '../helpers/host/report';
 import { compareMedians, median, RUNS, time } from './timing';
 
-
 /** `f()`, asked again while it fails with "not available or not ready" (a language server loading on a busy machine), up to 180 s. */
 async function whenReady<T>(f: () => PromiseLike<T>): Promise<T> {
   const deadline = Date.now() + 180_000;
@@ -35,7 +34,8 @@ export async function run(): Promise<void> {
     await waitForTools(['dsh_terminal_list'], 20_000);
     const floor: number[] = [];
     const floorMedian = () => median(floor);
-    for (let i = 0; i < RUNS; i++) floor.push(await time(() => vscode.lm.invokeTool('dsh_terminal_list', { input: {}, toolInvocationToken: undefined })));
+    for (let i = 0; i < RUNS; i++)
+      floor.push(await time(() => vscode.lm.invokeTool('dsh_terminal_list', { input: {}, toolInvocationToken: undefined })));
     emit({ text: `vscode.lm.invokeTool floor (dsh_terminal_list, no work): median ${median(floor).toFixed(2)} ms` });
     for (const [rel, line, column] of [
       ['ts/l09/decl.ts', 1, 17],
@@ -47,13 +47,18 @@ export async function run(): Promise<void> {
       const viaTool = () => vscode.lm.invokeTool('dsh_lsp', { input, toolInvocationToken: undefined });
       const direct = () => vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, position);
       const first = await time(() => whenReady(viaTool)); // opens the document and waits for the language server
-      const warm = JSON.parse((((await viaTool()).content[0] as vscode.LanguageModelTextPart).value)) as { total: number };
+      const warm = JSON.parse(((await viaTool()).content[0] as vscode.LanguageModelTextPart).value) as { total: number };
       const count = (await direct()).length;
       const { a: mt, b: mr } = await compareMedians(viaTool, direct);
-      emit({ text: `${rel}:${line}:${column} findReferences (${warm.total} via dsh_lsp, ${count} direct), ${RUNS} runs, first call ${first.toFixed(1)} ms` });
+      emit({
+        text: `${rel}:${line}:${column} findReferences (${warm.total} via dsh_lsp, ${count} direct), ${RUNS} runs, first call ${first.toFixed(1)} ms`,
+      });
       emit({ text: `  dsh_lsp via vscode.lm.invokeTool   median ${mt.toFixed(2)} ms` });
       emit({ text: `  executeReferenceProvider direct    median ${mr.toFixed(2)} ms` });
-      emit({ text: `  ratio ${(mt / mr).toFixed(2)} (goal <= 1.2); without the invokeTool floor ${((mt - floorMedian()) / mr).toFixed(2)}`, outcome: 'passed' });
+      emit({
+        text: `  ratio ${(mt / mr).toFixed(2)} (goal <= 1.2); without the invokeTool floor ${((mt - floorMedian()) / mr).toFixed(2)}`,
+        outcome: 'passed',
+      });
       results.passed++;
     }
     // dsh_symbols by name against the provider command it is built on, same query.
@@ -67,7 +72,10 @@ export async function run(): Promise<void> {
       emit({ text: `dsh_symbols query '${query}' (${warm.total} via dsh_symbols, ${count} direct), ${RUNS} runs` });
       emit({ text: `  dsh_symbols via vscode.lm.invokeTool          median ${mt.toFixed(2)} ms` });
       emit({ text: `  executeWorkspaceSymbolProvider direct         median ${mr.toFixed(2)} ms` });
-      emit({ text: `  ratio ${(mt / mr).toFixed(2)}; without the invokeTool floor ${((mt - floorMedian()) / mr).toFixed(2)}`, outcome: 'passed' });
+      emit({
+        text: `  ratio ${(mt / mr).toFixed(2)}; without the invokeTool floor ${((mt - floorMedian()) / mr).toFixed(2)}`,
+        outcome: 'passed',
+      });
       results.passed++;
     }
   } catch (err) {

@@ -13,7 +13,6 @@ import { compareMedians, RUNS } from './timing';
 import { callTool, connectClient, terminalEndpointValue } from '../helpers/host/mcp';
 import { until } from '../helpers/wait';
 
-
 /** Medians of `viaMcp` and `viaTool` over RUNS alternating runs, printed with their ratio. */
 async function compare(label: string, viaMcp: () => Promise<unknown>, viaTool: () => PromiseLike<unknown>): Promise<void> {
   const { a, b } = await compareMedians(viaMcp, viaTool);
@@ -40,12 +39,27 @@ export async function run(): Promise<void> {
 
     const lsp = { operation: 'findReferences', filePath: 'ts/l10/a.ts', line: 1, column: 17 };
     // TypeScript loads the project on the first query.
-    await until('TypeScript to answer dsh_lsp', () => Promise.resolve(invoke('dsh_lsp', lsp)).then(() => true, (e: Error) => (/not ready/.test(e.message) ? false : Promise.reject(e))), 90_000, 0);
-    await compare('dsh_lsp findReferences ts/l10/a.ts:1:17', () => must(callTool(c, 'dsh_lsp', lsp)), () => invoke('dsh_lsp', lsp));
+    await until(
+      'TypeScript to answer dsh_lsp',
+      () =>
+        Promise.resolve(invoke('dsh_lsp', lsp)).then(
+          () => true,
+          (e: Error) => (/not ready/.test(e.message) ? false : Promise.reject(e)),
+        ),
+      90_000,
+      0,
+    );
+    await compare(
+      'dsh_lsp findReferences ts/l10/a.ts:1:17',
+      () => must(callTool(c, 'dsh_lsp', lsp)),
+      () => invoke('dsh_lsp', lsp),
+    );
     results.passed++;
 
     const mine = await must(callTool<{ sessionId: string }>(c, 'dsh_terminal_open', { name: 'bench' }));
-    const tools = JSON.parse(((await invoke('dsh_terminal_open', { name: 'bench' })).content[0] as vscode.LanguageModelTextPart).value) as { sessionId: string };
+    const tools = JSON.parse(((await invoke('dsh_terminal_open', { name: 'bench' })).content[0] as vscode.LanguageModelTextPart).value) as {
+      sessionId: string;
+    };
     await compare(
       'dsh_terminal_send "true" (returns at the prompt)',
       () => must(callTool(c, 'dsh_terminal_send', { sessionId: mine.json.sessionId, input: 'true' })),

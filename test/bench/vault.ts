@@ -7,7 +7,6 @@ import { seededRandom } from '../helpers/random';
 /** A deterministic PRNG (mulberry32) so the generated vault is the same on every run. */
 export const rng = seededRandom;
 
-
 /** The file name (without `.md`) of generated note `i`: `note-00042`. */
 export const noteName = (i: number): string => `note-${String(i).padStart(5, '0')}`;
 

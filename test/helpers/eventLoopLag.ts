@@ -78,7 +78,13 @@ export function startLagProbe(tickMs = 10): LagProbe {
       clearInterval(timer);
       tick();
       const sorted = [...gaps].sort((a, b) => a - b);
-      return { maxGapMs, p99GapMs: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!, ticks: gaps.length, maxHeldMs, waitInMaxGapMs };
+      return {
+        maxGapMs,
+        p99GapMs: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]!,
+        ticks: gaps.length,
+        maxHeldMs,
+        waitInMaxGapMs,
+      };
     },
   };
 }
@@ -109,7 +115,9 @@ export async function withLagProbe<T>(work: () => Promise<T>, tickMs = 10): Prom
 export async function longestStall<T>(work: () => Promise<T>, tickMs = 5): Promise<{ value: T; stallMs: number }> {
   const gaps: [number, number][] = [];
   const pauses: [number, number][] = [];
-  const observer = new PerformanceObserver((list) => list.getEntries().forEach((e) => pauses.push([e.startTime, e.startTime + e.duration])));
+  const observer = new PerformanceObserver((list) =>
+    list.getEntries().forEach((e) => pauses.push([e.startTime, e.startTime + e.duration])),
+  );
   observer.observe({ entryTypes: ['gc'] });
   let last = performance.now();
   const timer = setInterval(() => {
@@ -123,7 +131,8 @@ export async function longestStall<T>(work: () => Promise<T>, tickMs = 5): Promi
     clearInterval(timer);
     // GC entries are delivered after the fact.
     await new Promise((r) => setTimeout(r, 50));
-    const held = ([from, to]: [number, number]) => to - from - pauses.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
+    const held = ([from, to]: [number, number]) =>
+      to - from - pauses.reduce((sum, [a, b]) => sum + Math.max(0, Math.min(b, to) - Math.max(a, from)), 0);
     return { value, stallMs: Math.max(...gaps.map(held)) };
   } finally {
     clearInterval(timer);

@@ -36,7 +36,10 @@ export interface SandboxedSession {
  * @param prefix the temporary folders' name prefix.
  * @param values the sandbox settings, given the test's folders (e.g. `denyRead` naming `denied`).
  */
-export function sandboxedSessionPerTest(prefix: string, values: (folders: ReturnType<typeof sandboxFolders>) => SandboxSettingValues): SandboxedSession {
+export function sandboxedSessionPerTest(
+  prefix: string,
+  values: (folders: ReturnType<typeof sandboxFolders>) => SandboxSettingValues,
+): SandboxedSession {
   const s: SandboxedSession = {
     runtime: new SandboxRuntime(SILENT_LOG),
     folders: { root: '', workspace: '', outside: '', denied: '' },

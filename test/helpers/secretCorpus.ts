@@ -87,7 +87,7 @@ export const SECRETS: readonly CorpusSecret[] = (() => {
     secret('GitHub fine-grained token', `github_pat_${b62(22)}_${b62(59)}`),
     secret('GitLab token', `glpat-${url64(20)}`),
     secret('npm token', npm),
-    secret('npm token in .npmrc', npm.replace(/^npm_/, 'npm_') , `//registry.npmjs.org/:_authToken=${npm}`),
+    secret('npm token in .npmrc', npm.replace(/^npm_/, 'npm_'), `//registry.npmjs.org/:_authToken=${npm}`),
     secret('PyPI token', `pypi-AgEIcHlwaS5vcmc${url64(120)}`),
     secret('AWS access key ID', `AKIA${upper(16)}`),
     secret('AWS secret access key', awsSecret, `AWS_SECRET_ACCESS_KEY=${awsSecret}`),
@@ -95,10 +95,22 @@ export const SECRETS: readonly CorpusSecret[] = (() => {
       const v = b64(40);
       return secret('AWS secret access key in JSON', v, `{"AccessKeyId": "ASIA${upper(16)}", "SecretAccessKey": "${v}"}`);
     })(),
-    secret('GCP service account key id', gcpKeyId, `{"type": "service_account", "project_id": "made-up-project", "private_key_id": "${gcpKeyId}", "client_email": "bot@made-up-project.iam.gserviceaccount.com"}`),
-    secret('GCP service account private key', gcpKey.value.split('\n')[1]!, `{"type": "service_account", "private_key": "${gcpKey.line.replace(/\n/g, '\\n')}\\n"}`),
+    secret(
+      'GCP service account key id',
+      gcpKeyId,
+      `{"type": "service_account", "project_id": "made-up-project", "private_key_id": "${gcpKeyId}", "client_email": "bot@made-up-project.iam.gserviceaccount.com"}`,
+    ),
+    secret(
+      'GCP service account private key',
+      gcpKey.value.split('\n')[1]!,
+      `{"type": "service_account", "private_key": "${gcpKey.line.replace(/\n/g, '\\n')}\\n"}`,
+    ),
     secret('GCP API key', `AIza${url64(35)}`),
-    secret('Azure storage key', azureKey, `DefaultEndpointsProtocol=https;AccountName=madeup;AccountKey=${azureKey};EndpointSuffix=core.windows.net`),
+    secret(
+      'Azure storage key',
+      azureKey,
+      `DefaultEndpointsProtocol=https;AccountName=madeup;AccountKey=${azureKey};EndpointSuffix=core.windows.net`,
+    ),
     (() => {
       const v = `${r('abcdefghijklmnopqrstuvwxyz', 3)}8Q~${url64(34).replace(/-/g, '.')}`;
       return secret('Azure client secret', v, `AZURE_CLIENT_SECRET=${v}`);

@@ -50,13 +50,27 @@ export interface Harness {
  * extension ships (screenTextWorker.ts, redactionWorker.ts, bundled from the sources) unless
  * `options` names others.
  */
-export function harness(config: Partial<TerminalConfig> = {}, options: PtyBashOptions | ((log: MemoryLog) => PtyBashOptions) = {}, shell: ShellName = 'bash'): Harness {
+export function harness(
+  config: Partial<TerminalConfig> = {},
+  options: PtyBashOptions | ((log: MemoryLog) => PtyBashOptions) = {},
+  shell: ShellName = 'bash',
+): Harness {
   const log = new MemoryLog();
   const resolved = resolveTerminalConfig(config);
-  const service = new TerminalService(log, () => resolved, () => `pty-${shell}`);
+  const service = new TerminalService(
+    log,
+    () => resolved,
+    () => `pty-${shell}`,
+  );
   const given = typeof options === 'function' ? options(log) : options;
   const Backend = shell === 'zsh' ? PtyZshBackend : PtyBashBackend;
-  service.registerBackend(new Backend(nodePty, () => resolved, log, { renderWorkerEntry: screenTextWorkerEntry(), redactionWorkerEntry: redactionWorkerEntry(), ...given }));
+  service.registerBackend(
+    new Backend(nodePty, () => resolved, log, {
+      renderWorkerEntry: screenTextWorkerEntry(),
+      redactionWorkerEntry: redactionWorkerEntry(),
+      ...given,
+    }),
+  );
   const owner = service.createOwner('test');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-test-'));
   return {

@@ -13,12 +13,7 @@ type Falsy = false | 0 | '' | null | undefined;
  * and the probe still says "not yet" (the probe is called once more at the deadline); an error
  * the probe throws is passed on at once.
  */
-export async function until<T>(
-  what: string,
-  probe: () => T | Promise<T>,
-  timeoutMs = 10_000,
-  intervalMs = 50,
-): Promise<Exclude<T, Falsy>> {
+export async function until<T>(what: string, probe: () => T | Promise<T>, timeoutMs = 10_000, intervalMs = 50): Promise<Exclude<T, Falsy>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -67,7 +67,10 @@ export class Vault {
   async query(operation: LspOperation, rel: string, line: number, column: number, signal?: AbortSignal): Promise<LspResult> {
     const text = fs.readFileSync(path.join(this.dir, ...rel.split('/')), 'utf8');
     const { position } = toLspPosition(text, { line, column });
-    return this.service.query({ operation, uri: this.uri(rel), position, workspaceUri: this.workspaceUri }, signal ?? new AbortController().signal);
+    return this.service.query(
+      { operation, uri: this.uri(rel), position, workspaceUri: this.workspaceUri },
+      signal ?? new AbortController().signal,
+    );
   }
 
   /** Query at the first occurrence of `needle` in the file (its first character). */

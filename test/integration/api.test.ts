@@ -45,7 +45,10 @@ describe('dsh_run and the extension API', function () {
       assert.equal((await consumer.send(theirs.sessionId, 'echo from-api')).output, 'from-api');
       const listed = await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {});
       assert.ok(!listed.json.sessions.some((s) => s.sessionId === theirs.sessionId), 'the tools see a foreign session');
-      await assert.rejects(invokeTool('dsh_terminal_send', { sessionId: theirs.sessionId, input: 'echo hijack' }), /belongs to another owner/);
+      await assert.rejects(
+        invokeTool('dsh_terminal_send', { sessionId: theirs.sessionId, input: 'echo hijack' }),
+        /belongs to another owner/,
+      );
       assert.doesNotMatch((await consumer.read(theirs.sessionId)).text, /hijack/);
 
       const ours = await invokeTool<{ sessionId: string }>('dsh_terminal_open', {});

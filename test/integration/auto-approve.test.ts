@@ -42,7 +42,10 @@ describe('terminal auto-approve rules', function () {
     service.registerBackend(new PtyBashBackend(await import('node-pty'), () => resolveTerminalConfig({}), SILENT_LOG));
     const ext = vscode.extensions.all.find((e) => (e.packageJSON as { name?: string }).name === 'dsh-bridge');
     assert.ok(ext, 'the extension is installed');
-    thread = new ApprovalThread(path.join(ext.extensionPath, 'dist', 'approvalWorker.js'), path.join(ext.extensionPath, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm'));
+    thread = new ApprovalThread(
+      path.join(ext.extensionPath, 'dist', 'approvalWorker.js'),
+      path.join(ext.extensionPath, 'node_modules', '@vscode', 'tree-sitter-wasm', 'wasm'),
+    );
     await setWorkspaceSetting(RULES_KEY, { 'git status': true, rm: false });
   });
   after(async () => {
@@ -65,7 +68,7 @@ describe('terminal auto-approve rules', function () {
 
   const token = () => new vscode.CancellationTokenSource().token;
   async function prepared(tool: SendTool, input: string) {
-    return (await tool.prepareInvocation({ input: { sessionId, input } }));
+    return await tool.prepareInvocation({ input: { sessionId, input } });
   }
   async function approvalOf(tool: SendTool, input: string): Promise<unknown> {
     const r = await tool.invoke({ input: { sessionId, input }, toolInvocationToken: undefined }, token());
@@ -112,7 +115,13 @@ describe('terminal auto-approve rules', function () {
     const p = await prepared(tool, 'ls -la | grep x');
     if (registered()) {
       assert.equal(p.confirmationMessages, undefined, 'no confirmation: the alias runs ls, which the default rules approve');
-      assert.deepEqual(await approvalOf(tool, 'ls -la | grep x'), { by: 'rule', rules: [{ key: 'ls', source: 'default' }, { key: 'grep', source: 'default' }] });
+      assert.deepEqual(await approvalOf(tool, 'ls -la | grep x'), {
+        by: 'rule',
+        rules: [
+          { key: 'ls', source: 'default' },
+          { key: 'grep', source: 'default' },
+        ],
+      });
     } else assert.ok(p.confirmationMessages, 'asked');
   });
 
@@ -132,7 +141,11 @@ describe('terminal auto-approve rules', function () {
     await service.send(owner, sessionId, { input: "trap 'cd /' USR1" });
     const after = await prepared(new SendTool(ctx), 'git status');
     assert.ok(after.confirmationMessages, 'asked: a command set a trap');
-    if (registered()) assert.match((after.confirmationMessages.message as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'), /a command set traps or hooks after the session started/);
+    if (registered())
+      assert.match(
+        (after.confirmationMessages.message as vscode.MarkdownString).value.replace(/\\(.)/g, '$1'),
+        /a command set traps or hooks after the session started/,
+      );
   });
 
   it('input to a running python3 REPL: asks the person', async () => {
@@ -151,7 +164,10 @@ describe('terminal auto-approve rules', function () {
       const mcpSession = open.json.sessionId;
       const ruled = await callTool<{ approval: unknown }>(c, 'dsh_terminal_send', { sessionId: mcpSession, input: 'git status' });
       assert.equal(ruled.isError, false, ruled.first);
-      assert.deepEqual(ruled.json.approval, registered() ? { by: 'rule', rules: [{ key: 'git status', source: 'settings' }] } : { by: 'client' });
+      assert.deepEqual(
+        ruled.json.approval,
+        registered() ? { by: 'rule', rules: [{ key: 'git status', source: 'settings' }] } : { by: 'client' },
+      );
       const other = await callTool<{ approval: unknown }>(c, 'dsh_terminal_send', { sessionId: mcpSession, input: 'touch made-by-mcp' });
       assert.equal(other.isError, false, other.first);
       assert.deepEqual(other.json.approval, { by: 'client' });

@@ -32,7 +32,9 @@ describe('terminal auto-approve settings in an untrusted workspace', function ()
     if (registered()) await config().update(AUTO_APPROVE_SETTING.rules, { 'user-says-yes': true }, vscode.ConfigurationTarget.Global);
     // The workspace's settings file holds the values (1.139 itself hides a restricted setting's
     // workspace value in Restricted Mode; 1.100, which does not register these, shows it to inspect).
-    const written = JSON.parse(fs.readFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json'), 'utf8')) as Record<string, unknown>;
+    const written = JSON.parse(
+      fs.readFileSync(path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode', 'settings.json'), 'utf8'),
+    ) as Record<string, unknown>;
     assert.deepEqual(written[AUTO_APPROVE_SETTING.rules], { 'workspace-says-yes': true, '/.*/': true });
     const settings = readAutoApproveSettings();
     const keys = settings.rules.map((r) => r.key);

@@ -30,7 +30,14 @@ function text(message: string | vscode.MarkdownString | undefined): string {
   return typeof message === 'string' ? message : (message?.value ?? '');
 }
 
-async function prepare<T>(tool: { prepareInvocation(o: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation | undefined | null | Thenable<unknown> }, input: T) {
+async function prepare<T>(
+  tool: {
+    prepareInvocation(
+      o: vscode.LanguageModelToolInvocationPrepareOptions<T>,
+    ): vscode.PreparedToolInvocation | undefined | null | Thenable<unknown>;
+  },
+  input: T,
+) {
   return (await tool.prepareInvocation({ input })) as vscode.PreparedToolInvocation;
 }
 
@@ -82,7 +89,7 @@ describe('confirmations show what will really happen', function () {
       [new SignalTool(ctx), { sessionId, signal: 'SIGINT' }],
       [new CloseTool(ctx), { sessionId }],
     ] as const) {
-      const prepared = (await prepare(tool as SendTool, input as never));
+      const prepared = await prepare(tool as SendTool, input as never);
       const message = text(prepared.confirmationMessages?.message);
       assert.ok(message.includes(escaped), `${tool.constructor.name}: ${message}`);
       assert.ok(!message.includes('[click](https'), `${tool.constructor.name} renders a link: ${message}`);
@@ -116,7 +123,7 @@ describe('confirmations show what will really happen', function () {
     const r = await service.send(owner, sessionId, { input: `python3 -c "print('got', input('Name: '))"` });
     assert.equal(r.waiting, 'program-input');
     const tool = new SendTool(ctx);
-    const prepared = (await prepare(tool, { sessionId, input: 'Bob' }));
+    const prepared = await prepare(tool, { sessionId, input: 'Bob' });
     const message = text(prepared.confirmationMessages?.message);
     assert.match(message, /python3 -c .*waiting for input/, message);
     assert.match(prepared.confirmationMessages?.title ?? '', /Type into a program/);
@@ -134,7 +141,7 @@ describe('confirmations show what will really happen', function () {
   });
 
   it('keys are shown by name; text with a control character gets no confirmation and is refused naming it', async () => {
-    const keys = (await prepare(new SendTool(ctx), { sessionId, keys: ['Up', 'Ctrl-D', '`'] }));
+    const keys = await prepare(new SendTool(ctx), { sessionId, keys: ['Up', 'Ctrl-D', '`'] });
     assert.match(text(keys.confirmationMessages?.message), /Press keys: `Up` `Ctrl-D` ``"`"``/);
     const marker = path.join(tmp, 'x');
     const hidden = { sessionId, input: `# touch ${marker}\u0001\u0004` };
@@ -152,7 +159,10 @@ describe('confirmations show what will really happen', function () {
     fs.rmSync(marker);
     const input = { sessionId, keys: ['Up', 'Enter'] };
     const tool = new SendTool(ctx);
-    assert.match(text((await prepare(tool, input)).confirmationMessages?.message), /\*\*Refused when it runs, nothing is pressed\*\*: `Up` puts a line from the shell's history/);
+    assert.match(
+      text((await prepare(tool, input)).confirmationMessages?.message),
+      /\*\*Refused when it runs, nothing is pressed\*\*: `Up` puts a line from the shell's history/,
+    );
     await assert.rejects(invoke(tool, input), /nothing was pressed.*input/);
     // Asserts that something does NOT happen: nothing may run in the moment after the refusal.
     await sleep(300);
@@ -177,7 +187,11 @@ describe('confirmations show what will really happen', function () {
   it('a call whose confirmation is not on record (never shown, or forgotten) does nothing', async () => {
     const marker = path.join(tmp, 'unconfirmed');
     const cases: Array<[vscode.LanguageModelTool<never>, object, RegExp]> = [
-      [new SendTool(ctx), { sessionId, input: `touch ${marker}` }, /: nothing was typed: what this call's confirmation showed is not on record or cannot be told apart .*Call dsh_terminal_send again$/],
+      [
+        new SendTool(ctx),
+        { sessionId, input: `touch ${marker}` },
+        /: nothing was typed: what this call's confirmation showed is not on record or cannot be told apart .*Call dsh_terminal_send again$/,
+      ],
       [new RunTool(ctx), { command: `touch ${marker}` }, /: nothing was run: .*Call dsh_run again$/],
       [new SignalTool(ctx), { sessionId, signal: 'SIGKILL' }, /: nothing was delivered: .*Call dsh_terminal_signal again$/],
       [new OpenTool(ctx), { cwd: tmp }, /: nothing was opened: .*Call dsh_terminal_open again$/],
@@ -198,16 +212,26 @@ describe('confirmations show what will really happen', function () {
     const tool = new OpenTool(ctx);
     const message = text((await tool.prepareInvocation({ input: { cwd: link } })).confirmationMessages?.message);
     assert.ok(message.includes(`in \`/\` (reached through \`${link}\`)`), message);
-    const opened = JSON.parse(((await invoke(tool, { cwd: link })).content[0] as vscode.LanguageModelTextPart).value) as { sessionId: string; cwd: string };
+    const opened = JSON.parse(((await invoke(tool, { cwd: link })).content[0] as vscode.LanguageModelTextPart).value) as {
+      sessionId: string;
+      cwd: string;
+    };
     assert.equal((await service.send(owner, opened.sessionId, { input: 'pwd' })).output, '/');
     // Confirmed while the link leads to the project, swapped to / before the call runs.
     fs.rmSync(link);
     fs.symlinkSync(project, link);
-    assert.ok(text((await tool.prepareInvocation({ input: { cwd: link } })).confirmationMessages?.message).includes(`in \`${project}\` (reached through`));
+    assert.ok(
+      text((await tool.prepareInvocation({ input: { cwd: link } })).confirmationMessages?.message).includes(
+        `in \`${project}\` (reached through`,
+      ),
+    );
     fs.rmSync(link);
     fs.symlinkSync('/', link);
     const before = service.list(owner).length;
-    await assert.rejects(invoke(tool, { cwd: link }), /: no session was opened: the confirmation showed ".*docs" leading to ".*project", but now it leads to "\/"/);
+    await assert.rejects(
+      invoke(tool, { cwd: link }),
+      /: no session was opened: the confirmation showed ".*docs" leading to ".*project", but now it leads to "\/"/,
+    );
     assert.equal(service.list(owner).length, before);
   });
 
@@ -229,7 +253,10 @@ describe('confirmations show what will really happen', function () {
     assert.match(text((await prepare(tool, input)).confirmationMessages?.message), /`sleep 30`/);
     service.signal(owner, sessionId, 'SIGINT'); // the program ends before the person answers
     await until('the shell at its prompt', () => service.sendTarget(owner, sessionId).receiver.kind === 'shell-prompt');
-    await assert.rejects(invoke(tool, input), /nothing was delivered: the confirmation named a program in process group \d+ \(pid \d+\), but now the shell at its prompt/);
+    await assert.rejects(
+      invoke(tool, input),
+      /nothing was delivered: the confirmation named a program in process group \d+ \(pid \d+\), but now the shell at its prompt/,
+    );
     await sleep(300);
     assert.ok(fs.existsSync(`/proc/${shell}`), 'SIGKILL confirmed for sleep killed the shell');
   });
@@ -255,11 +282,18 @@ describe('confirmations show what will really happen', function () {
     // The shell exits while the person reads the confirmation (TMOUT, a job killing it, ...).
     const shell = service.list(owner).find((s) => s.name === RunTool.sessionName)!;
     await service.send(owner, shell.sessionId, { input: 'exit' });
-    await until('the dsh_run shell exited', () => service.list(owner).find((s) => s.sessionId === shell.sessionId)?.sessionStatus.kind === 'exited');
+    await until(
+      'the dsh_run shell exited',
+      () => service.list(owner).find((s) => s.sessionId === shell.sessionId)?.sessionStatus.kind === 'exited',
+    );
     await assert.rejects(invoke(run, { command }), /nothing was run: the confirmation named the shell of session .* which has exited/);
     // Asserts that something does NOT happen: nothing may run in the moment after the refusal.
     await sleep(300);
-    assert.equal(fs.existsSync(marker), false, `the command ran in a new shell, in ${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`);
+    assert.equal(
+      fs.existsSync(marker),
+      false,
+      `the command ran in a new shell, in ${fs.existsSync(marker) ? fs.readFileSync(marker, 'utf8') : ''}`,
+    );
   });
 
   it('dsh_run: a command confirmed for a new session is not typed into a session opened since', async () => {

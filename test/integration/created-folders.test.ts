@@ -13,7 +13,6 @@ interface SymbolsAnswer {
   symbols?: { name: string; path: string; line: number }[];
 }
 
-
 describe('notes: a folder made and then filled by another program is indexed whole', function () {
   this.timeout(120_000);
   const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;

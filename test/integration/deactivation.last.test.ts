@@ -45,7 +45,11 @@ import { daemonCommand, processesRunning as running } from '../helpers/processes
     const owner = api.terminal.createOwner('deactivation test');
     const session = await api.terminal.open(owner, {});
     await api.terminal.send(owner, session.sessionId, { input: `setsid ${d} & (nohup ${d} >/dev/null 2>&1 &)` });
-    await until('every process started', () => running(a).length === 2 && running(b).length === 1 && running(c).length === 1 && running(d).length === 2, 20_000);
+    await until(
+      'every process started',
+      () => running(a).length === 2 && running(b).length === 1 && running(c).length === 1 && running(d).length === 2,
+      20_000,
+    );
 
     // The module the host loaded (one module per file in a process): its deactivate is what VS Code calls.
     const main = createRequire(__filename)(path.join(extension.extensionPath, 'dist', 'extension.js')) as { deactivate(): Promise<void> };

@@ -21,7 +21,11 @@ describe('environment and settings', function () {
       const out = (await invokeTool('dsh_terminal_send', { sessionId, input: 'env | cut -d= -f1 | sort' })).text ?? '';
       const names = out.split(/\r?\n/);
       assert.ok(names.includes('HOME') && names.includes('DSH_BRIDGE_SESSION'), `env printed: ${names.join(' ')}`);
-      assert.deepEqual(names.filter((n) => PRIVATE.test(n)), [], `the host has ${hostPrivate.join(', ')}`);
+      assert.deepEqual(
+        names.filter((n) => PRIVATE.test(n)),
+        [],
+        `the host has ${hostPrivate.join(', ')}`,
+      );
     } finally {
       await invokeTool('dsh_terminal_close', { sessionId });
     }
@@ -35,7 +39,9 @@ describe('environment and settings', function () {
       const c = await vscode.commands.executeCommand<{ settings: Record<string, { value: unknown }> }>('dsh.showEffectiveConfiguration');
       assert.deepEqual(c.settings['dsh.terminal.env']?.value, { DSH_TEST_TOKEN: '(value hidden)', PAGER: null });
       assert.ok(!JSON.stringify(c).includes(secret), 'the returned configuration holds the value');
-      const view = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'dsh-view' && d.uri.path === '/effective-configuration.jsonc');
+      const view = vscode.workspace.textDocuments.find(
+        (d) => d.uri.scheme === 'dsh-view' && d.uri.path === '/effective-configuration.jsonc',
+      );
       assert.ok(view, 'the view document is open');
       assert.match(view.getText(), /DSH_TEST_TOKEN/);
       assert.ok(!view.getText().includes(secret), 'the view shows the value');

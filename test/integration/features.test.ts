@@ -79,8 +79,10 @@ async function lspWhenReady<T>(input: Record<string, unknown>): Promise<T> {
     }
   }
 }
-const tree = (s: readonly Sym[] = [], depth = 0): string[] => s.flatMap((x) => [`${'  '.repeat(depth)}${x.kind} ${x.name} ${x.line}:${x.column}`, ...tree(x.children, depth + 1)]);
-const edges = (c: Call): string[] => (c.calls ?? []).map((x) => `${x.name} ${x.path}:${x.line}${x.cycle ? ' cycle' : ''}${x.seenAbove ? ' seenAbove' : ''}`);
+const tree = (s: readonly Sym[] = [], depth = 0): string[] =>
+  s.flatMap((x) => [`${'  '.repeat(depth)}${x.kind} ${x.name} ${x.line}:${x.column}`, ...tree(x.children, depth + 1)]);
+const edges = (c: Call): string[] =>
+  (c.calls ?? []).map((x) => `${x.name} ${x.path}:${x.line}${x.cycle ? ' cycle' : ''}${x.seenAbove ? ' seenAbove' : ''}`);
 
 describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fixture', function () {
   this.timeout(180_000);
@@ -107,7 +109,10 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     assert.equal(page.shown, 2);
     assert.match(page.summary, new RegExp(`^showing 3–4 of ${r.total} in 1 file; next page: offset 4$`));
     const classes = await symbols({ filePath: 'ts/outline/shapes.ts', kinds: ['Class'] });
-    assert.deepEqual(tree(classes.outline).map((l) => l.trim().split(' ')[1]), ['Shape', 'Circle', 'Cube']);
+    assert.deepEqual(
+      tree(classes.outline).map((l) => l.trim().split(' ')[1]),
+      ['Shape', 'Circle', 'Cube'],
+    );
   });
 
   it('workspace symbols by name and by partial name; a result feeds straight into dsh_lsp', async () => {
@@ -115,15 +120,36 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     const full = await symbols({ query: 'computeTotalPrice' });
     const hit = full.symbols!.find((s) => s.name === 'computeTotalPrice');
     assert.ok(hit, JSON.stringify(full));
-    assert.deepEqual([hit.kind, hit.path, hit.line, hit.column], ['Function', 'ts/calls/main.ts', 3, 17], 'the name, not the declaration\'s start and not TypeScript\'s "()" label');
+    assert.deepEqual(
+      [hit.kind, hit.path, hit.line, hit.column],
+      ['Function', 'ts/calls/main.ts', 3, 17],
+      'the name, not the declaration\'s start and not TypeScript\'s "()" label',
+    );
     assert.ok(full.sources!.some((s) => s.id === 'vscode' && !s.error));
     const partial = await symbols({ query: 'TotalPri' });
-    assert.ok(partial.symbols!.some((s) => s.name === 'computeTotalPrice' && s.path === 'ts/calls/main.ts'), JSON.stringify(partial));
-    const refs = await lspWhenReady<{ total: number; locations: { path: string }[] }>({ operation: 'findReferences', filePath: hit.path, line: hit.line, column: hit.column });
+    assert.ok(
+      partial.symbols!.some((s) => s.name === 'computeTotalPrice' && s.path === 'ts/calls/main.ts'),
+      JSON.stringify(partial),
+    );
+    const refs = await lspWhenReady<{ total: number; locations: { path: string }[] }>({
+      operation: 'findReferences',
+      filePath: hit.path,
+      line: hit.line,
+      column: hit.column,
+    });
     assert.equal(refs.total, 1, JSON.stringify(refs));
     const mid = (await symbols({ query: 'middle', kinds: ['Function'] })).symbols!.find((s) => s.path === 'ts/calls/lib.ts')!;
-    const midRefs = await lspWhenReady<{ locations: { path: string; line: number }[] }>({ operation: 'findReferences', filePath: mid.path, line: mid.line, column: mid.column });
-    assert.deepEqual(midRefs.locations.map((l) => `${l.path}:${l.line}`).sort(), ['ts/calls/lib.ts:5', 'ts/calls/main.ts:1', 'ts/calls/main.ts:4']);
+    const midRefs = await lspWhenReady<{ locations: { path: string; line: number }[] }>({
+      operation: 'findReferences',
+      filePath: mid.path,
+      line: mid.line,
+      column: mid.column,
+    });
+    assert.deepEqual(midRefs.locations.map((l) => `${l.path}:${l.line}`).sort(), [
+      'ts/calls/lib.ts:5',
+      'ts/calls/main.ts:1',
+      'ts/calls/main.ts:4',
+    ]);
   });
 
   it('workspace symbols: a TypeScript project created after a search is searched too (the files found are searched again after a file is created)', async () => {
@@ -133,7 +159,12 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     try {
       fs.writeFileSync(path.join(later, 'tsconfig.json'), '{ "compilerOptions": { "strict": true }, "include": ["*.ts"] }\n');
       fs.writeFileSync(path.join(later, 'late.ts'), 'export function laterProjectFunction(): number {\n  return 1;\n}\n');
-      await until('the new project\'s function to be found', async () => ((await symbols({ query: 'laterProjectFunction' })).symbols ?? []).some((s) => s.path === 'later-project/late.ts'), 30_000, 500);
+      await until(
+        "the new project's function to be found",
+        async () => ((await symbols({ query: 'laterProjectFunction' })).symbols ?? []).some((s) => s.path === 'later-project/late.ts'),
+        30_000,
+        500,
+      );
     } finally {
       fs.rmSync(later, { recursive: true, force: true });
     }
@@ -145,7 +176,12 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     it(`workspace symbols: a TypeScript project moved in after a search, in a folder named like a clone (${name}), is searched too`, async () => {
       const script = path.join(root(), 'known-script.js');
       if (name.endsWith('.js')) fs.writeFileSync(script, 'export function knownScriptFunction() {\n  return 1;\n}\n');
-      await until('the workspace\'s languages to be found and loaded', async () => (await symbols({ query: name.endsWith('.js') ? 'knownScriptFunction' : 'computeTotalPrice' })).symbols?.length === 1, 30_000, 500);
+      await until(
+        "the workspace's languages to be found and loaded",
+        async () => (await symbols({ query: name.endsWith('.js') ? 'knownScriptFunction' : 'computeTotalPrice' })).symbols?.length === 1,
+        30_000,
+        500,
+      );
       // Made beside the workspace (the same file system), then moved in at once: the watcher reports
       // the folder alone, none of the files in it.
       const stage = fs.mkdtempSync(path.join(path.dirname(root()), 'dsh-stage-'));
@@ -156,7 +192,12 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
         fs.writeFileSync(path.join(stage, name, 'tsconfig.json'), '{ "compilerOptions": { "strict": true }, "include": ["src/*.ts"] }\n');
         fs.writeFileSync(path.join(stage, name, 'src', 'page.ts'), `export function ${fn}(): number {\n  return 2;\n}\n`);
         fs.renameSync(path.join(stage, name), clone);
-        await until('the moved-in project\'s function to be found', async () => ((await symbols({ query: fn })).symbols ?? []).some((s) => s.path === `${name}/src/page.ts`), 30_000, 500);
+        await until(
+          "the moved-in project's function to be found",
+          async () => ((await symbols({ query: fn })).symbols ?? []).some((s) => s.path === `${name}/src/page.ts`),
+          30_000,
+          500,
+        );
       } finally {
         fs.rmSync(clone, { recursive: true, force: true });
         fs.rmSync(stage, { recursive: true, force: true });
@@ -176,7 +217,10 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     assert.deepEqual([e.path, e.line, e.column, e.code, e.source], ['ts/diag/broken.ts', 1, 14, '2322', 'ts']);
     assert.match(bad.summary, /^showing 1–1 of 1 in 1 file \(1 error\)$/);
     const ws = await diagnostics({ severity: 'error' });
-    assert.ok(ws.diagnostics!.some((d) => d.path === 'ts/diag/broken.ts' && d.code === '2322'), JSON.stringify(ws));
+    assert.ok(
+      ws.diagnostics!.some((d) => d.path === 'ts/diag/broken.ts' && d.code === '2322'),
+      JSON.stringify(ws),
+    );
     fs.writeFileSync(broken(), 'export const n: number = 42;\n');
     const fixed = await diagnostics({ filePath: 'ts/diag/broken.ts' });
     assert.deepEqual([fixed.freshness, fixed.total, fixed.summary], ['settled', 0, 'no problems'], JSON.stringify(fixed));
@@ -188,7 +232,10 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
     assert.deepEqual([incoming.root!.name, incoming.root!.line, incoming.root!.column], ['leaf', 1, 17]);
     assert.deepEqual(edges(incoming.root!).sort(), ['computeTotalPrice ts/calls/main.ts:3', 'middle ts/calls/lib.ts:5']);
     const fromMain = incoming.root!.calls!.find((c) => c.name === 'computeTotalPrice')!;
-    assert.deepEqual(fromMain.callSites!.map((s) => `${s.path}:${s.line}:${s.column} ${s.preview}`), ['ts/calls/main.ts:4:21 return middle() + leaf();']);
+    assert.deepEqual(
+      fromMain.callSites!.map((s) => `${s.path}:${s.line}:${s.column} ${s.preview}`),
+      ['ts/calls/main.ts:4:21 return middle() + leaf();'],
+    );
     const outgoing = await calls({ filePath: 'ts/calls/main.ts', line: 3, column: 1, direction: 'outgoing' });
     assert.equal(outgoing.position!.token, 'computeTotalPrice', 'the keyword snaps to the declared name');
     assert.deepEqual(edges(outgoing.root!).sort(), ['leaf ts/calls/lib.ts:1', 'middle ts/calls/lib.ts:5']);
@@ -201,15 +248,33 @@ describe('dsh_symbols, dsh_diagnostics, dsh_call_hierarchy on the TypeScript fix
   });
 
   it('bad input: whitespace, depth, unknown and unsupported files, query bounds, markdown call hierarchy', async () => {
-    await assert.rejects(calls({ filePath: 'ts/calls/lib.ts', line: 2, column: 1, direction: 'incoming' }), /line 2 column 1 is on whitespace/);
-    await assert.rejects(calls({ filePath: 'ts/calls/lib.ts', line: 1, column: 17, direction: 'incoming', depth: 9 }), /`depth` is not valid \(got 9\); valid: an integer in 1\.\.5/);
-    await assert.rejects(calls({ filePath: 'ts/calls/lib.ts', line: 99, column: 1, direction: 'incoming' }), /line 99 is out of range.*valid lines are 1\.\.12/);
+    await assert.rejects(
+      calls({ filePath: 'ts/calls/lib.ts', line: 2, column: 1, direction: 'incoming' }),
+      /line 2 column 1 is on whitespace/,
+    );
+    await assert.rejects(
+      calls({ filePath: 'ts/calls/lib.ts', line: 1, column: 17, direction: 'incoming', depth: 9 }),
+      /`depth` is not valid \(got 9\); valid: an integer in 1\.\.5/,
+    );
+    await assert.rejects(
+      calls({ filePath: 'ts/calls/lib.ts', line: 99, column: 1, direction: 'incoming' }),
+      /line 99 is out of range.*valid lines are 1\.\.12/,
+    );
     await assert.rejects(calls({ filePath: 'ts/nope.ts', line: 1, column: 1, direction: 'incoming' }), /file not found: ts\/nope\.ts/);
-    await assert.rejects(calls({ filePath: 'vault/one note.md', line: 1, column: 3, direction: 'incoming' }), /markdown notes have no call hierarchy/);
+    await assert.rejects(
+      calls({ filePath: 'vault/one note.md', line: 1, column: 3, direction: 'incoming' }),
+      /markdown notes have no call hierarchy/,
+    );
     await assert.rejects(symbols({ filePath: 'ts/notes.xyz' }), /no provider for \.xyz files; extensions served: .*\.md/);
-    await assert.rejects(symbols({ query: 'x'.repeat(201) }), /`query` is not valid \(got "x+…" \(201 characters\)\); valid: .*1\.\.200 characters/);
+    await assert.rejects(
+      symbols({ query: 'x'.repeat(201) }),
+      /`query` is not valid \(got "x+…" \(201 characters\)\); valid: .*1\.\.200 characters/,
+    );
     await assert.rejects(symbols({ query: '' }), /`query` is not valid \(got ""\); valid: .*1\.\.200 characters/);
-    await assert.rejects(diagnostics({ severity: 'fatal' }), /`severity` is not valid \(got "fatal"\); valid: one of error, warning, information, hint/);
+    await assert.rejects(
+      diagnostics({ severity: 'fatal' }),
+      /`severity` is not valid \(got "fatal"\); valid: one of error, warning, information, hint/,
+    );
   });
 });
 
@@ -217,29 +282,49 @@ describe('dsh_symbols and dsh_diagnostics on the wiki vault (md-links)', functio
   this.timeout(60_000);
   before(() => waitForTools(['dsh_symbols', 'dsh_diagnostics']));
 
-  it('a note\'s outline: headings nested by level, block anchors inside their section', async () => {
+  it("a note's outline: headings nested by level, block anchors inside their section", async () => {
     const r = await symbols({ filePath: 'vault/another note.md' });
     assert.equal(r.provider, 'md-links');
     assert.deepEqual(tree(r.outline), ['String Another note 1:1', '  String Details 5:1', '    Key ^detail-block 7:27']);
   });
 
-  it('workspace symbols: a front-matter alias and a note title, from md-links only (no duplicates from VS Code\'s markdown support)', async () => {
+  it("workspace symbols: a front-matter alias and a note title, from md-links only (no duplicates from VS Code's markdown support)", async () => {
     const alias = await symbols({ query: 'Zettelkasten' });
-    assert.deepEqual(alias.symbols!.map((s) => `${s.name} (${s.detail}) ${s.path}:${s.line}`), ['Zettelkasten Hub (alias) vault/aliased.md:3']);
+    assert.deepEqual(
+      alias.symbols!.map((s) => `${s.name} (${s.detail}) ${s.path}:${s.line}`),
+      ['Zettelkasten Hub (alias) vault/aliased.md:3'],
+    );
     const title = await symbols({ query: 'Aliased note' });
-    assert.deepEqual(title.symbols!.map((s) => `${s.name} (${s.detail}) ${s.path}:${s.line}`), ['Aliased note (title) vault/aliased.md:5']);
+    assert.deepEqual(
+      title.symbols!.map((s) => `${s.name} (${s.detail}) ${s.path}:${s.line}`),
+      ['Aliased note (title) vault/aliased.md:5'],
+    );
   });
 
   it('broken and ambiguous links are diagnostics, for the note and in the workspace, and in the Problems panel', async () => {
     const r = await diagnostics({ filePath: 'vault/index.md' });
     assert.equal(r.provider, 'md-links');
     assert.equal(r.freshness, 'settled');
-    assert.deepEqual(r.diagnostics!.map((d) => `${d.severity} ${d.code} ${d.path}:${d.line}:${d.column}`), ['error broken-link vault/index.md:6:5', 'warning ambiguous-link vault/index.md:4:5']);
+    assert.deepEqual(
+      r.diagnostics!.map((d) => `${d.severity} ${d.code} ${d.path}:${d.line}:${d.column}`),
+      ['error broken-link vault/index.md:6:5', 'warning ambiguous-link vault/index.md:4:5'],
+    );
     const ws = await diagnostics({});
-    assert.ok(ws.diagnostics!.some((d) => d.code === 'broken-link' && d.path === 'vault/index.md'), JSON.stringify(ws));
-    assert.equal(ws.diagnostics!.filter((d) => d.path === 'vault/index.md').length, 2, 'md-links answers once for notes (the Problems panel copy is not counted again)');
+    assert.ok(
+      ws.diagnostics!.some((d) => d.code === 'broken-link' && d.path === 'vault/index.md'),
+      JSON.stringify(ws),
+    );
+    assert.equal(
+      ws.diagnostics!.filter((d) => d.path === 'vault/index.md').length,
+      2,
+      'md-links answers once for notes (the Problems panel copy is not counted again)',
+    );
     const uri = vscode.Uri.file(path.join(root(), 'vault/index.md'));
-    await until('the broken link in the Problems panel', () => vscode.languages.getDiagnostics(uri).some((d) => d.source === 'md-links' && d.code === 'broken-link'), 15_000);
+    await until(
+      'the broken link in the Problems panel',
+      () => vscode.languages.getDiagnostics(uri).some((d) => d.source === 'md-links' && d.code === 'broken-link'),
+      15_000,
+    );
     const panel = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'md-links');
     assert.deepEqual(panel.map((d) => [d.range.start.line, d.range.start.character, d.severity]).sort(), [
       [3, 4, vscode.DiagnosticSeverity.Warning],
@@ -265,13 +350,21 @@ describe('dsh_symbols and dsh_diagnostics on the wiki vault (md-links)', functio
 describe('"DSH: Show What the Agent Sees at Cursor" with the new tools', function () {
   this.timeout(60_000);
 
-  it('shows the file\'s outline, problems and the calls at the cursor', async () => {
-    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(root(), 'ts/calls/lib.ts')), { viewColumn: vscode.ViewColumn.One });
+  it("shows the file's outline, problems and the calls at the cursor", async () => {
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(root(), 'ts/calls/lib.ts')), {
+      viewColumn: vscode.ViewColumn.One,
+    });
     editor.selection = new vscode.Selection(0, 16, 0, 16);
     const answers = await vscode.commands.executeCommand<Record<string, Answer>>('dsh.showAgentViewAtCursor');
-    assert.ok(tree(answers.symbols!.outline).some((l) => l.startsWith('Function leaf 1:17')), JSON.stringify(answers.symbols));
+    assert.ok(
+      tree(answers.symbols!.outline).some((l) => l.startsWith('Function leaf 1:17')),
+      JSON.stringify(answers.symbols),
+    );
     assert.equal(answers.diagnostics!.freshness, 'settled', JSON.stringify(answers.diagnostics));
-    assert.deepEqual(edges(answers.callHierarchyIncoming!.root!).sort(), ['computeTotalPrice ts/calls/main.ts:3', 'middle ts/calls/lib.ts:5']);
+    assert.deepEqual(edges(answers.callHierarchyIncoming!.root!).sort(), [
+      'computeTotalPrice ts/calls/main.ts:3',
+      'middle ts/calls/lib.ts:5',
+    ]);
     assert.deepEqual(edges(answers.callHierarchyOutgoing!.root!), []);
     const view = vscode.workspace.textDocuments.find((d) => d.uri.path === '/agent-view.jsonc');
     assert.ok(view && view.getText().includes('dsh_call_hierarchy'), 'the view document holds the new answers');

@@ -27,7 +27,9 @@ const CALLS: Record<string, { title: string; run: () => Promise<void> }> = {
   loose: {
     title: 'the first hover on a JavaScript file in no project, before any project loaded, is its full answer',
     run: async () => {
-      const r = (await invokeTool<{ hover: string | null }>('dsh_lsp', { operation: 'hover', filePath: 'loose/greet.js', line: 2, column: 10 })).json;
+      const r = (
+        await invokeTool<{ hover: string | null }>('dsh_lsp', { operation: 'hover', filePath: 'loose/greet.js', line: 2, column: 10 })
+      ).json;
       assert.match(r.hover ?? '', /function greet\(name: any\): string/, JSON.stringify(r));
       assert.match(r.hover ?? '', /Says hello to/);
       assert.doesNotMatch(r.hover ?? '', /loading/);
@@ -36,16 +38,32 @@ const CALLS: Record<string, { title: string; run: () => Promise<void> }> = {
   references: {
     title: 'the first findReferences on an exported function includes the uses in another file, settled',
     run: async () => {
-      const r = (await invokeTool<{ locations: Loc[]; provisional?: boolean; total: number }>('dsh_lsp', { operation: 'findReferences', filePath: 'refs/src/geometry.ts', line: 1, column: 17 })).json;
+      const r = (
+        await invokeTool<{ locations: Loc[]; provisional?: boolean; total: number }>('dsh_lsp', {
+          operation: 'findReferences',
+          filePath: 'refs/src/geometry.ts',
+          line: 1,
+          column: 17,
+        })
+      ).json;
       const at = r.locations.map((l) => `${l.path}:${l.line}:${l.column}${l.isDeclaration ? ' decl' : ''}`).sort();
-      assert.deepEqual(at, ['refs/src/geometry.ts:1:17 decl', 'refs/src/rooms.ts:1:10', 'refs/src/rooms.ts:3:24', 'refs/src/rooms.ts:4:21'], JSON.stringify(r));
+      assert.deepEqual(
+        at,
+        ['refs/src/geometry.ts:1:17 decl', 'refs/src/rooms.ts:1:10', 'refs/src/rooms.ts:3:24', 'refs/src/rooms.ts:4:21'],
+        JSON.stringify(r),
+      );
       assert.equal(r.provisional, undefined, 'a settled answer');
     },
   },
   diagnostics: {
     title: 'the first dsh_diagnostics of a file with a type error reports it, settled',
     run: async () => {
-      const r = (await invokeTool<{ freshness: string; diagnostics: Array<{ line: number; severity: string; code?: string; message: string }> }>('dsh_diagnostics', { filePath: 'diags/src/counter.ts' })).json;
+      const r = (
+        await invokeTool<{ freshness: string; diagnostics: Array<{ line: number; severity: string; code?: string; message: string }> }>(
+          'dsh_diagnostics',
+          { filePath: 'diags/src/counter.ts' },
+        )
+      ).json;
       assert.deepEqual(
         r.diagnostics.map((d) => `${d.line} ${d.severity} ${d.code}`),
         ['5 error 2322'],
@@ -57,7 +75,12 @@ const CALLS: Record<string, { title: string; run: () => Promise<void> }> = {
   symbols: {
     title: 'the first dsh_symbols {query} finds a TypeScript function in a project no file of which was opened',
     run: async () => {
-      const r = (await invokeTool<{ total: number; symbols: Array<{ name: string; kind: string; path: string; line: number; column: number }> }>('dsh_symbols', { query: 'squareOf' })).json;
+      const r = (
+        await invokeTool<{ total: number; symbols: Array<{ name: string; kind: string; path: string; line: number; column: number }> }>(
+          'dsh_symbols',
+          { query: 'squareOf' },
+        )
+      ).json;
       const hit = r.symbols.find((s) => s.name === 'squareOf');
       assert.ok(hit, JSON.stringify(r));
       assert.deepEqual([hit.kind, hit.path, hit.line, hit.column], ['Function', 'symbols/src/math.ts', 1, 17]);
@@ -92,7 +115,8 @@ describe('first calls in a freshly opened window (test/fixtures/fresh)', functio
         const ms = Date.now() - started;
         emit({ text: `    first-call ${name}: ${ms} ms` });
         // npm run check:first-calls collects the outcomes and times of every window here.
-        if (process.env.DSH_FRESH_TIMINGS) fs.appendFileSync(process.env.DSH_FRESH_TIMINGS, JSON.stringify({ name, ok, ms, first: name === order[0] }) + '\n');
+        if (process.env.DSH_FRESH_TIMINGS)
+          fs.appendFileSync(process.env.DSH_FRESH_TIMINGS, JSON.stringify({ name, ok, ms, first: name === order[0] }) + '\n');
       }
     });
   }

@@ -25,7 +25,7 @@ const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t',
 /** How long the person works while the script must not run, in ms (the acceptance's 60 s). */
 const WATCH_MS = 60_000;
 
-describe('VS Code\'s git never runs what a sandboxed session planted', function () {
+describe("VS Code's git never runs what a sandboxed session planted", function () {
   this.timeout(300_000);
   const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
   let outside: string;
@@ -57,10 +57,10 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
     const end = Date.now() + WATCH_MS;
     while (Date.now() < end) {
       await personWorks();
-      assert.ok(!fs.existsSync(ran), 'VS Code\'s git ran the script a sandboxed session planted');
+      assert.ok(!fs.existsSync(ran), "VS Code's git ran the script a sandboxed session planted");
       await new Promise((r) => setTimeout(r, 5000));
     }
-    assert.ok(!fs.existsSync(ran), 'VS Code\'s git ran the script a sandboxed session planted');
+    assert.ok(!fs.existsSync(ran), "VS Code's git ran the script a sandboxed session planted");
   };
   const repositoryOpen = () => git.repositories.some((r) => r.rootUri.fsPath === root());
   /**
@@ -70,16 +70,21 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
    */
   const guardSettled = async () => {
     const probe = path.join(root(), 'probe-repository');
-    await until('git outside to take a repository made now', () => {
-      fs.rmSync(probe, { recursive: true, force: true });
-      fs.mkdirSync(probe);
-      try {
-        execFileSync('git', ['init', '-q'], { cwd: probe, env: GIT_ENV, stdio: 'pipe' });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 30_000, 200);
+    await until(
+      'git outside to take a repository made now',
+      () => {
+        fs.rmSync(probe, { recursive: true, force: true });
+        fs.mkdirSync(probe);
+        try {
+          execFileSync('git', ['init', '-q'], { cwd: probe, env: GIT_ENV, stdio: 'pipe' });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+      200,
+    );
     fs.rmSync(probe, { recursive: true, force: true });
   };
 
@@ -87,9 +92,9 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
     assert.equal(process.env.DSH_TEST_SUITE, 'sandboxed');
     await waitForTools(['dsh_run']);
     const extension = vscode.extensions.getExtension<{ getAPI(version: 1): GitApi }>('vscode.git');
-    assert.ok(extension, 'VS Code\'s git extension is not in this host');
+    assert.ok(extension, "VS Code's git extension is not in this host");
     git = (await extension.activate()).getAPI(1);
-    assert.ok(extension.isActive, 'VS Code\'s git extension is active');
+    assert.ok(extension.isActive, "VS Code's git extension is active");
     outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-git-escape-')));
     ran = path.join(outside, 'ran');
     evil = path.join(root(), 'dsh-evil.sh');
@@ -98,7 +103,8 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
   after(async () => {
     await closeSessions();
     fs.rmSync(path.join(root(), '.git'), { recursive: true, force: true });
-    for (const f of ['tracked.txt', 'dsh-evil.sh', 'copied', 'gd', '.githooks', '.git-away', 'sub', 'deep', 'mine']) fs.rmSync(path.join(root(), f), { recursive: true, force: true });
+    for (const f of ['tracked.txt', 'dsh-evil.sh', 'copied', 'gd', '.githooks', '.git-away', 'sub', 'deep', 'mine'])
+      fs.rmSync(path.join(root(), f), { recursive: true, force: true });
     fs.rmSync(outside, { recursive: true, force: true });
   });
 
@@ -107,15 +113,20 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
     // session of an earlier test (of any owner) is still open.
     await closeSessions();
     const dotGit = path.join(root(), '.git');
-    assert.ok(!fs.existsSync(dotGit) || (fs.statSync(dotGit).isDirectory() && fs.readdirSync(dotGit).length === 0), 'the workspace folder is not a repository');
+    assert.ok(
+      !fs.existsSync(dotGit) || (fs.statSync(dotGit).isDirectory() && fs.readdirSync(dotGit).length === 0),
+      'the workspace folder is not a repository',
+    );
     const planted = await run(`printf '#!/bin/sh\\ntouch ${ran}\\n' > ${evil} && chmod +x ${evil} && echo PLANTED`);
     assert.match(planted, /PLANTED/);
     const init = await run(`git init -q . && git config core.fsmonitor ${evil} && echo INIT-DONE`);
     assert.doesNotMatch(init, /INIT-DONE/, init);
-    const gitFile = await run(`git init -q --bare gd && git --git-dir=gd config core.bare false && git --git-dir=gd config core.fsmonitor ${evil} && echo 'gitdir: gd' > .git && echo GITFILE-DONE`);
+    const gitFile = await run(
+      `git init -q --bare gd && git --git-dir=gd config core.bare false && git --git-dir=gd config core.fsmonitor ${evil} && echo 'gitdir: gd' > .git && echo GITFILE-DONE`,
+    );
     assert.doesNotMatch(gitFile, /GITFILE-DONE/, gitFile);
     await watch();
-    assert.ok(!repositoryOpen(), 'VS Code\'s git opened no repository at the workspace folder');
+    assert.ok(!repositoryOpen(), "VS Code's git opened no repository at the workspace folder");
     await closeSessions();
   });
 
@@ -130,9 +141,11 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
     fs.writeFileSync(path.join(root(), '.gitignore'), 'ts/\nvault/\nsh/\n*.md\n');
     gitOutside('add', 'tracked.txt', '.gitignore');
     gitOutside('commit', '-q', '-m', 'first');
-    await until('VS Code\'s git to open the repository', repositoryOpen, 60_000, 500);
+    await until("VS Code's git to open the repository", repositoryOpen, 60_000, 500);
 
-    const work = await run('echo two >> tracked.txt && git status --short && git diff --stat && git add tracked.txt && git -c user.name=a -c user.email=a@a commit -q -m second && git branch feature && echo WORK-DONE');
+    const work = await run(
+      'echo two >> tracked.txt && git status --short && git diff --stat && git add tracked.txt && git -c user.name=a -c user.email=a@a commit -q -m second && git branch feature && echo WORK-DONE',
+    );
     assert.match(work, /WORK-DONE/, work);
     assert.equal(gitOutside('log', '--oneline').trim().split('\n').length, 2);
 
@@ -144,7 +157,7 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
     await watch();
   });
 
-  it('a repository made in a sub-folder: VS Code\'s git never runs it, while the session is open or after it closed; the agent\'s git works in it', async () => {
+  it("a repository made in a sub-folder: VS Code's git never runs it, while the session is open or after it closed; the agent's git works in it", async () => {
     await run(`printf '#!/bin/sh\\ntouch ${ran}\\n' > ${evil} && chmod +x ${evil}`);
     const made = await run(
       `mkdir -p sub deep/a/b/c/d && (cd sub && git init -q && git config core.fsmonitor ${evil} && cp ${evil} .git/hooks/post-index-change && echo x > f && git add f && git status --short && git -c user.name=a -c user.email=a@a commit -q -m one && echo SUB-DONE) && ` +
@@ -152,14 +165,20 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
     );
     assert.match(made, /SUB-DONE/, made);
     assert.match(made, /DEEP-DONE/, made);
-    const opened = () => git.repositories.some((r) => r.rootUri.fsPath.startsWith(path.join(root(), 'sub')) || r.rootUri.fsPath.startsWith(path.join(root(), 'deep')));
+    const opened = () =>
+      git.repositories.some(
+        (r) => r.rootUri.fsPath.startsWith(path.join(root(), 'sub')) || r.rootUri.fsPath.startsWith(path.join(root(), 'deep')),
+      );
     const openInside = async () => {
-      for (const f of ['sub/f', 'deep/a/b/c/d/g']) await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root(), f))), { preview: false });
+      for (const f of ['sub/f', 'deep/a/b/c/d/g'])
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root(), f))), {
+          preview: false,
+        });
       await vscode.commands.executeCommand('git.refresh').then(undefined, () => undefined);
     };
     await openInside();
     await watch();
-    assert.ok(!opened(), 'VS Code\'s git opened a repository a sandboxed session made');
+    assert.ok(!opened(), "VS Code's git opened a repository a sandboxed session made");
     // Once the sessions closed, the repositories they made stay refused; one the person makes works.
     await closeSessions();
     const end = Date.now() + 15_000;
@@ -168,30 +187,36 @@ describe('VS Code\'s git never runs what a sandboxed session planted', function 
       await personWorks();
       await new Promise((r) => setTimeout(r, 3000));
     }
-    assert.ok(!fs.existsSync(ran), 'VS Code\'s git ran the script a sandboxed session planted');
-    assert.ok(!opened(), 'VS Code\'s git opened a repository a sandboxed session made');
+    assert.ok(!fs.existsSync(ran), "VS Code's git ran the script a sandboxed session planted");
+    assert.ok(!opened(), "VS Code's git opened a repository a sandboxed session made");
     await guardSettled();
     fs.mkdirSync(path.join(root(), 'mine'));
     fs.writeFileSync(path.join(root(), 'mine', 'm.txt'), 'm\n');
     execFileSync('git', ['init', '-q'], { cwd: path.join(root(), 'mine'), env: GIT_ENV, stdio: 'pipe' });
     // Inside the workspace folder's repository VS Code's git does not look for it by itself: the person opens it (Git: Open Repository).
-    const openedAt = async (folder: string) => (await git.openRepository(vscode.Uri.file(path.join(root(), folder))))?.rootUri.fsPath === path.join(root(), folder);
-    await until('VS Code\'s git to open the person\'s new repository', () => openedAt('mine'), 60_000, 1000);
-    assert.ok(!(await openedAt('sub')), 'VS Code\'s git opened a repository a sandboxed session made');
-    assert.ok(!fs.existsSync(ran), 'VS Code\'s git ran the script a sandboxed session planted');
+    const openedAt = async (folder: string) =>
+      (await git.openRepository(vscode.Uri.file(path.join(root(), folder))))?.rootUri.fsPath === path.join(root(), folder);
+    await until("VS Code's git to open the person's new repository", () => openedAt('mine'), 60_000, 1000);
+    assert.ok(!(await openedAt('sub')), "VS Code's git opened a repository a sandboxed session made");
+    assert.ok(!fs.existsSync(ran), "VS Code's git ran the script a sandboxed session planted");
   });
 
-  it('the check sees a run: once the person points the repository at a script outside the sandbox, VS Code\'s git runs it', async () => {
+  it("the check sees a run: once the person points the repository at a script outside the sandbox, VS Code's git runs it", async () => {
     await closeSessions();
     const sane = path.join(outside, 'sane');
     const script = path.join(outside, 'fsmonitor.sh');
     fs.writeFileSync(script, `#!/bin/sh\ntouch ${sane}\nexit 1\n`, { mode: 0o755 });
     gitOutside('config', 'core.fsmonitor', script);
     try {
-      await until('VS Code\'s git to run core.fsmonitor', async () => {
-        await personWorks();
-        return fs.existsSync(sane);
-      }, 60_000, 1000);
+      await until(
+        "VS Code's git to run core.fsmonitor",
+        async () => {
+          await personWorks();
+          return fs.existsSync(sane);
+        },
+        60_000,
+        1000,
+      );
     } finally {
       gitOutside('config', '--unset', 'core.fsmonitor');
     }

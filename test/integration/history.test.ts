@@ -56,14 +56,23 @@ async function historyAndReads(call: Call, sessionId: string): Promise<void> {
   assert.equal(failed.json.command, first.json.command + 1);
 
   const history = await call<HistoryJson>('dsh_terminal_history', { sessionId });
-  assert.deepEqual(history.json.commands.map((c) => [c.index, c.command, c.exitCode, c.state, c.typedBy]), [
-    [failed.json.command, '(exit 7)', 7, 'finished', 'agent'],
-    [first.json.command, 'echo first-$((6*7))', 0, 'finished', 'agent'],
-  ]);
+  assert.deepEqual(
+    history.json.commands.map((c) => [c.index, c.command, c.exitCode, c.state, c.typedBy]),
+    [
+      [failed.json.command, '(exit 7)', 7, 'finished', 'agent'],
+      [first.json.command, 'echo first-$((6*7))', 0, 'finished', 'agent'],
+    ],
+  );
   const onlyFailed = await call<HistoryJson>('dsh_terminal_history', { sessionId, failed: true });
-  assert.deepEqual(onlyFailed.json.commands.map((c) => c.index), [failed.json.command]);
+  assert.deepEqual(
+    onlyFailed.json.commands.map((c) => c.index),
+    [failed.json.command],
+  );
   const containing = await call<HistoryJson>('dsh_terminal_history', { sessionId, contains: 'first' });
-  assert.deepEqual(containing.json.commands.map((c) => c.index), [first.json.command]);
+  assert.deepEqual(
+    containing.json.commands.map((c) => c.index),
+    [first.json.command],
+  );
 
   const read = await call<{ command: Record; totalLines: number }>('dsh_terminal_read', { sessionId, command: first.json.command });
   assert.equal(read.text, 'first-42');
@@ -71,14 +80,25 @@ async function historyAndReads(call: Call, sessionId: string): Promise<void> {
   assert.equal(read.json.command.command, 'echo first-$((6*7))');
 
   // Limited to one command's output, any case.
-  const inFirst = await call<SearchJson>('dsh_terminal_read', { sessionId, search: 'FIRST', ignoreCase: true, command: first.json.command });
-  assert.deepEqual(inFirst.json.matches.map((m) => [m.text, m.command]), [['first-42', first.json.command]]);
+  const inFirst = await call<SearchJson>('dsh_terminal_read', {
+    sessionId,
+    search: 'FIRST',
+    ignoreCase: true,
+    command: first.json.command,
+  });
+  assert.deepEqual(
+    inFirst.json.matches.map((m) => [m.text, m.command]),
+    [['first-42', first.json.command]],
+  );
 
   // A regular expression across 10 000 lines, newest match first, with context.
   const rows = await call<{ exitCode: number; command: number }>('dsh_terminal_send', { sessionId, input: "seq -f 'row %g' 1 10000" });
   assert.equal(rows.json.exitCode, 0);
   const found = await call<SearchJson>('dsh_terminal_read', { sessionId, search: '^row (12|5000|9999)$', regex: true, context: 2 });
-  assert.deepEqual(found.json.matches.map((m) => m.text), ['row 9999', 'row 5000', 'row 12']);
+  assert.deepEqual(
+    found.json.matches.map((m) => m.text),
+    ['row 9999', 'row 5000', 'row 12'],
+  );
   const [newest] = found.json.matches;
   assert.ok(newest);
   assert.equal(newest.command, rows.json.command);
@@ -106,12 +126,17 @@ async function runawayPattern(call: Call, sessionId: string): Promise<void> {
   const baseline = Date.now() - t;
   const started = Date.now();
   let searchDone = 0;
-  const search = call<SearchJson>('dsh_terminal_read', { sessionId, search: '(a+)+$', regex: true, timeoutMs: 4000 }).finally(() => (searchDone = Date.now()));
+  const search = call<SearchJson>('dsh_terminal_read', { sessionId, search: '(a+)+$', regex: true, timeoutMs: 4000 }).finally(
+    () => (searchDone = Date.now()),
+  );
   await new Promise((r) => setTimeout(r, 300));
   t = Date.now();
   const other = await call<HistoryJson>('dsh_terminal_history', { sessionId, count: 1 });
   const answered = Date.now();
-  assert.ok(answered - t < Math.max(1000, 2 * baseline), `another call answered after ${answered - t} ms while the search ran (${baseline} ms before it)`);
+  assert.ok(
+    answered - t < Math.max(1000, 2 * baseline),
+    `another call answered after ${answered - t} ms while the search ran (${baseline} ms before it)`,
+  );
   assert.equal(other.json.commands.length, 1);
   const cut = await search;
   assert.ok(searchDone > answered, 'the other call answered before the search ended');
@@ -145,7 +170,10 @@ describe('command record through vscode.lm.invokeTool', function () {
     const ran = await invokeTool<{ sessionId: string; command: number; exitCode: number }>('dsh_run', { command: 'echo via-run' });
     try {
       const history = await invokeTool<HistoryJson>('dsh_terminal_history', { sessionId: ran.json.sessionId, count: 1 });
-      assert.deepEqual(history.json.commands.map((c) => [c.index, c.command, c.typedBy]), [[ran.json.command, 'echo via-run', 'dsh_run']]);
+      assert.deepEqual(
+        history.json.commands.map((c) => [c.index, c.command, c.typedBy]),
+        [[ran.json.command, 'echo via-run', 'dsh_run']],
+      );
     } finally {
       await invokeTool('dsh_terminal_close', { sessionId: ran.json.sessionId });
     }
@@ -159,17 +187,23 @@ describe('command record through vscode.lm.invokeTool', function () {
     try {
       const ok = await invokeTool<{ command: number }>('dsh_terminal_send', { sessionId, input: 'echo marked-$((6*7))' });
       const failed = await invokeTool<{ command: number }>('dsh_terminal_send', { sessionId, input: 'echo failing; (exit 4)' });
-      const lines = await until('both status lines in the panel', async () => {
-        const l = await panelText(mirror);
-        return l.some((x) => x.startsWith(`✗ command ${failed.json.command} · exit 4 · `)) ? l : undefined;
-      }, 15_000, 300);
+      const lines = await until(
+        'both status lines in the panel',
+        async () => {
+          const l = await panelText(mirror);
+          return l.some((x) => x.startsWith(`✗ command ${failed.json.command} · exit 4 · `)) ? l : undefined;
+        },
+        15_000,
+        300,
+      );
       const at = lines.indexOf('$ echo marked-$((6*7))');
       assert.ok(at >= 0, JSON.stringify(lines));
       // Who let it run ends the status line: VS Code's default rule for echo where VS Code has one (1.139), else the person.
       assert.match(lines[at + 2] ?? '', / · approved by (you|rule "echo")$/);
-      assert.deepEqual(lines.slice(at, at + 5).map((l) => l.replace(/ · [\d.]+ s( · approved by .*)?$/, '')), [
-        '$ echo marked-$((6*7))', 'marked-42', `✓ command ${ok.json.command} · exit 0`, '$ echo failing; (exit 4)', 'failing',
-      ]);
+      assert.deepEqual(
+        lines.slice(at, at + 5).map((l) => l.replace(/ · [\d.]+ s( · approved by .*)?$/, '')),
+        ['$ echo marked-$((6*7))', 'marked-42', `✓ command ${ok.json.command} · exit 0`, '$ echo failing; (exit 4)', 'failing'],
+      );
       // VS Code's "Select To Previous Command" selects from the bottom to the previous buffer mark
       // (SetMark, without CommandDetection), one mark further at each call: the marks are on the
       // command lines, also where the panel terminal opened after the commands ran (it is given the
@@ -200,7 +234,10 @@ describe('command record through vscode.lm.invokeTool', function () {
   it('"DSH: Show Command History" lists the commands and opens the picked one\'s output read-only', async () => {
     const sent = await invokeTool<{ command: number }>('dsh_terminal_send', { sessionId, input: 'echo shown-in-editor-$((6*7))' });
     await runPickingFirst('dsh.showCommandHistory');
-    const doc = await until('the command output editor', () => vscode.window.activeTextEditor?.document.uri.scheme === 'dsh-scrollback' && vscode.window.activeTextEditor.document);
+    const doc = await until(
+      'the command output editor',
+      () => vscode.window.activeTextEditor?.document.uri.scheme === 'dsh-scrollback' && vscode.window.activeTextEditor.document,
+    );
     assert.equal(doc.uri.path, `/${sessionId}-command-${sent.json.command}.log`);
     const text = doc.getText();
     assert.match(text, new RegExp(`^# ${sessionId} command ${sent.json.command}: exit 0`));

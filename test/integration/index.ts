@@ -28,7 +28,10 @@ function makeReporter(results: Results) {
         results.failed++;
         const error = errorText(err);
         results.failures.push({ title: test.fullTitle(), error });
-        const detail = error.split('\n').map((l) => `${indent(test)}    ${l}`).join('\n');
+        const detail = error
+          .split('\n')
+          .map((l) => `${indent(test)}    ${l}`)
+          .join('\n');
         emit({ text: `${indent(test)}✘ ${test.title}\n${detail}`, outcome: 'failed' });
       });
       runner.on(EVENT_TEST_PENDING, (test) => emit({ text: `${indent(test)}- ${test.title} (skipped)` }));
@@ -56,10 +59,17 @@ function testFiles(dir: string): string[] {
   const untrusted = process.env.DSH_TEST_TRUST === 'untrusted';
   const fresh = process.env.DSH_TEST_SUITE === 'fresh';
   const all = fs.readdirSync(dir, { recursive: true }) as string[];
-  if (process.env.DSH_TEST_SUITE === 'sandboxed') return [...SANDBOXED_PASS, ...all.filter((f) => f.endsWith('.sandboxed.test.js')).sort()].map((f) => path.join(dir, f));
+  if (process.env.DSH_TEST_SUITE === 'sandboxed')
+    return [...SANDBOXED_PASS, ...all.filter((f) => f.endsWith('.sandboxed.test.js')).sort()].map((f) => path.join(dir, f));
   if (process.env.DSH_TEST_SUITE === 'zsh') return SANDBOXED_PASS.map((f) => path.join(dir, f));
   const picked = all
-    .filter((f) => f.endsWith('.test.js') && !f.endsWith('.sandboxed.test.js') && f.endsWith('.fresh.test.js') === fresh && (fresh || f.endsWith('.untrusted.test.js') === untrusted))
+    .filter(
+      (f) =>
+        f.endsWith('.test.js') &&
+        !f.endsWith('.sandboxed.test.js') &&
+        f.endsWith('.fresh.test.js') === fresh &&
+        (fresh || f.endsWith('.untrusted.test.js') === untrusted),
+    )
     .sort();
   // A `.last.test.js` ends what the others need (the extension's deactivation): after them.
   const last = (f: string) => (f.endsWith('.last.test.js') ? 1 : 0);

@@ -25,18 +25,27 @@ describe('owners stay apart', function () {
     c.subscribe();
     const tools = (await invokeTool<{ sessionId: string }>('dsh_terminal_open', { name: 'tools-private' })).json.sessionId;
     try {
-      assert.equal((await invokeTool('dsh_terminal_send', { sessionId: tools, input: 'echo tools-secret-$((6*7))' })).text, 'tools-secret-42');
+      assert.equal(
+        (await invokeTool('dsh_terminal_send', { sessionId: tools, input: 'echo tools-secret-$((6*7))' })).text,
+        'tools-secret-42',
+      );
       const mine = (await c.open('mine')).sessionId;
       assert.equal((await c.send(mine, 'echo mine-$((6*7))')).output, 'mine-42');
       assert.match((await c.read(mine)).text, /mine-42/);
-      assert.deepEqual(c.list().map((s) => s.sessionId), [mine]);
+      assert.deepEqual(
+        c.list().map((s) => s.sessionId),
+        [mine],
+      );
 
       const found = await c.probe([tools], Math.max(idNumber(tools), idNumber(mine)) + 3, ['DSH Bridge tools', 'tools-secret-42']);
       assert.deepEqual(found, [], 'what the other extension reached');
 
       assert.equal(await c.close(mine), true);
       const events = c.events();
-      assert.ok(events.some((e) => e.sessionId === mine && e.kind === 'opened'), `the consumer hears of its own session: ${JSON.stringify(events)}`);
+      assert.ok(
+        events.some((e) => e.sessionId === mine && e.kind === 'opened'),
+        `the consumer hears of its own session: ${JSON.stringify(events)}`,
+      );
       assert.ok(events.some((e) => e.sessionId === mine && e.kind === 'closed'));
       for (const e of events) {
         assert.deepEqual(e.keys, ['kind', 'sessionId'], 'an event carries the id, not an owner');

@@ -66,7 +66,10 @@ describe('limits per caller in the host, and confirmations as a person reads the
       const took = performance.now() - started;
       assert.equal(prepared.confirmationMessages, undefined, `${tool.constructor.name} built a confirmation`);
       assert.ok(took < 50, `${tool.constructor.name}.prepareInvocation took ${took.toFixed(1)} ms`);
-      await assert.rejects(Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined } as never, new vscode.CancellationTokenSource().token)), /at most 262144 bytes are typed into a terminal/);
+      await assert.rejects(
+        Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined } as never, new vscode.CancellationTokenSource().token)),
+        /at most 262144 bytes are typed into a terminal/,
+      );
     }
   });
 
@@ -90,7 +93,10 @@ describe('limits per caller in the host, and confirmations as a person reads the
     const shown = await Promise.all(prepared.map((x) => x.p));
     const asked = shown.filter((p) => p.confirmationMessages !== undefined).length;
     assert.equal(asked, 2, 'only the admitted opens are confirmed');
-    assert.match(text(shown[39]?.invocationMessage), /refused: this caller has as many sessions as dsh\.terminal\.maxSessionsPerOwner allows/);
+    assert.match(
+      text(shown[39]?.invocationMessage),
+      /refused: this caller has as many sessions as dsh\.terminal\.maxSessionsPerOwner allows/,
+    );
     const runs = inputs.map(async (input) => {
       const started = performance.now();
       try {
@@ -110,9 +116,13 @@ describe('limits per caller in the host, and confirmations as a person reads the
   it('the confirmation names a command in look-alike letters, a line wider than shown in columns, and a program by its executable', async () => {
     const sessionId = (await service.open(owner, { cwd: tmp })).sessionId;
     const send = new SendTool(ctx);
-    const lookalike = text((await send.prepareInvocation({ input: { sessionId, input: 'сat /etc/passwd' } })).confirmationMessages?.message);
+    const lookalike = text(
+      (await send.prepareInvocation({ input: { sessionId, input: 'сat /etc/passwd' } })).confirmationMessages?.message,
+    );
     assert.match(lookalike, /\*\*Not what it looks like\*\*: `сat`/);
-    const wide = text((await send.prepareInvocation({ input: { sessionId, input: `echo ${'ｆｕｌｌ'.repeat(15)}` } })).confirmationMessages?.message);
+    const wide = text(
+      (await send.prepareInvocation({ input: { sessionId, input: `echo ${'ｆｕｌｌ'.repeat(15)}` } })).confirmationMessages?.message,
+    );
     assert.match(wide, /Line 1 is 125 columns wide: scroll the block sideways/);
     await service.send(owner, sessionId, { input: `perl -e '$0 = "sudo -v"; my $l = <STDIN>;'`, timeoutMs: 10_000 });
     const perl = text((await send.prepareInvocation({ input: { sessionId, input: 'yes' } })).confirmationMessages?.message);

@@ -89,7 +89,9 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
 
   it('L02: definition of helper() at 2:1 -> l02.ts line 1, column 17', async () => {
     const r = await lsp({ operation: 'goToDefinition', filePath: 'ts/l02.ts', line: 2, column: 1 });
-    assert.deepEqual(r.locations, [{ path: 'ts/l02.ts', line: 1, column: 17, endLine: 1, endColumn: 23, preview: 'export function helper() {}' }]);
+    assert.deepEqual(r.locations, [
+      { path: 'ts/l02.ts', line: 1, column: 17, endLine: 1, endColumn: 23, preview: 'export function helper() {}' },
+    ]);
     assert.equal(r.total, 1);
     assert.deepEqual(r.position, { line: 2, column: 1, lineText: 'helper();', token: 'helper' });
   });
@@ -106,9 +108,15 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
     const r = await lsp({ operation: 'findReferences', filePath: 'ts/l10/a.ts', line: 1, column: 17 });
     assert.deepEqual(r.locations.map(at), ['ts/l10/a.ts:1:17 decl', 'ts/l10/b.ts:1:9', 'ts/l10/b.ts:2:1']);
     assert.equal(r.summary, 'showing 1–3 of 3 in 2 files');
-    const pkg = vscode.extensions.getExtension('dsh.dsh-bridge')!.packageJSON as { contributes: { languageModelTools: { name: string; inputSchema: { properties: object } }[] } };
+    const pkg = vscode.extensions.getExtension('dsh.dsh-bridge')!.packageJSON as {
+      contributes: { languageModelTools: { name: string; inputSchema: { properties: object } }[] };
+    };
     const schema = pkg.contributes.languageModelTools.find((t) => t.name === 'dsh_lsp')!.inputSchema;
-    assert.deepEqual(Object.keys(schema.properties).sort(), ['column', 'filePath', 'limit', 'line', 'offset', 'operation', 'symbol'], 'L19: no switch to drop the declaration');
+    assert.deepEqual(
+      Object.keys(schema.properties).sort(),
+      ['column', 'filePath', 'limit', 'line', 'offset', 'operation', 'symbol'],
+      'L19: no switch to drop the declaration',
+    );
   });
 
   it('L08/L07: a returned location fed back works, whatever the editor selection is', async () => {
@@ -181,12 +189,21 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
   });
 
   it('L17: line 0 or past the end is an error quoting the valid range', async () => {
-    await assert.rejects(lsp({ operation: 'hover', filePath: 'ts/l02.ts', line: 0, column: 1 }), /`line` is not valid \(got 0\); valid: an integer ≥ 1; lines are 1-based: line 1 is the file's first line \(a line past the file's end is refused naming the file's range\)/);
-    await assert.rejects(lsp({ operation: 'hover', filePath: 'ts/l02.ts', line: 99, column: 1 }), /line 99 is out of range.*valid lines are 1\.\.3/);
+    await assert.rejects(
+      lsp({ operation: 'hover', filePath: 'ts/l02.ts', line: 0, column: 1 }),
+      /`line` is not valid \(got 0\); valid: an integer ≥ 1; lines are 1-based: line 1 is the file's first line \(a line past the file's end is refused naming the file's range\)/,
+    );
+    await assert.rejects(
+      lsp({ operation: 'hover', filePath: 'ts/l02.ts', line: 99, column: 1 }),
+      /line 99 is out of range.*valid lines are 1\.\.3/,
+    );
   });
 
   it('L06: a file type with no provider is an explicit error, not an empty list; a missing file is "file not found"', async () => {
-    await assert.rejects(lsp({ operation: 'findReferences', filePath: 'ts/notes.xyz', line: 1, column: 1 }), /no navigation provider for \.xyz; extensions served: .*\.md/);
+    await assert.rejects(
+      lsp({ operation: 'findReferences', filePath: 'ts/notes.xyz', line: 1, column: 1 }),
+      /no navigation provider for \.xyz; extensions served: .*\.md/,
+    );
     await assert.rejects(lsp({ operation: 'findReferences', filePath: 'ts/nope.ts', line: 1, column: 1 }), /file not found: ts\/nope\.ts/);
   });
 
@@ -204,14 +221,22 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
     // TypeScript may still be resolving the import through the link when this test runs alone.
     let def = await lsp({ operation: 'goToDefinition', filePath: 'ts/l12.ts', line: 2, column: 1 });
     let refs = def;
-    await until('TypeScript to resolve the import through the link', async () => {
-      def = await lsp({ operation: 'goToDefinition', filePath: 'ts/l12.ts', line: 2, column: 1 });
-      refs = await lsp({ operation: 'findReferences', filePath: 'ts/l12.ts', line: 2, column: 1 });
-      return leftOut(refs) > 0;
-    }, 60_000, 500);
+    await until(
+      'TypeScript to resolve the import through the link',
+      async () => {
+        def = await lsp({ operation: 'goToDefinition', filePath: 'ts/l12.ts', line: 2, column: 1 });
+        refs = await lsp({ operation: 'findReferences', filePath: 'ts/l12.ts', line: 2, column: 1 });
+        return leftOut(refs) > 0;
+      },
+      60_000,
+      500,
+    );
     // Its names and positions are outside the workspace: not shown unless the user confirmed reading
     // outside. (TypeScript of VS Code 1.139 answers the import that binds the name, in the workspace.)
-    assert.deepEqual(def.locations.filter((l) => !l.path.startsWith('ts/')), []);
+    assert.deepEqual(
+      def.locations.filter((l) => !l.path.startsWith('ts/')),
+      [],
+    );
     const keys = refs.locations.map(at);
     assert.equal(new Set(keys).size, keys.length, `duplicates: ${keys.join(', ')}`);
     assert.deepEqual(keys, ['ts/l12.ts:1:10', 'ts/l12.ts:2:1']);
@@ -225,7 +250,14 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
     before(() => {
       disposables.push(
         vscode.languages.registerDocumentSymbolProvider(sel, {
-          provideDocumentSymbols: (doc) => [new vscode.SymbolInformation('section', vscode.SymbolKind.Namespace, '', new vscode.Location(doc.uri, new vscode.Position(0, 1)))],
+          provideDocumentSymbols: (doc) => [
+            new vscode.SymbolInformation(
+              'section',
+              vscode.SymbolKind.Namespace,
+              '',
+              new vscode.Location(doc.uri, new vscode.Position(0, 1)),
+            ),
+          ],
         }),
       );
     });
@@ -236,9 +268,13 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
     it('L01/L21: LocationLinks report targetSelectionRange (not targetRange); no originSelectionRange is fine; merged with a Location and deduped', async () => {
       const regs = [
         vscode.languages.registerDefinitionProvider(sel, {
-          provideDefinition: (doc) => [{ targetUri: doc.uri, targetRange: new vscode.Range(0, 0, 2, 5), targetSelectionRange: new vscode.Range(1, 0, 1, 3) }],
+          provideDefinition: (doc) => [
+            { targetUri: doc.uri, targetRange: new vscode.Range(0, 0, 2, 5), targetSelectionRange: new vscode.Range(1, 0, 1, 3) },
+          ],
         }),
-        vscode.languages.registerDefinitionProvider(sel, { provideDefinition: (doc) => new vscode.Location(doc.uri, new vscode.Range(1, 0, 1, 3)) }),
+        vscode.languages.registerDefinitionProvider(sel, {
+          provideDefinition: (doc) => new vscode.Location(doc.uri, new vscode.Range(1, 0, 1, 3)),
+        }),
       ];
       try {
         const r = await lsp({ operation: 'goToDefinition', filePath: iniFile, line: 3, column: 9 });
@@ -250,7 +286,8 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
 
     it('L04: empty hovers (empty MarkupContent, empty code) are null', async () => {
       const reg = vscode.languages.registerHoverProvider(sel, {
-        provideHover: () => new vscode.Hover([new vscode.MarkdownString(''), { language: 'ini', value: '' }, new vscode.MarkdownString('```ini\n\n```')]),
+        provideHover: () =>
+          new vscode.Hover([new vscode.MarkdownString(''), { language: 'ini', value: '' }, new vscode.MarkdownString('```ini\n\n```')]),
       });
       try {
         const r = await lsp({ operation: 'hover', filePath: iniFile, line: 1, column: 2 });
@@ -274,7 +311,10 @@ describe('dsh_lsp through vscode.lm.invokeTool: code (TypeScript fixture)', func
   });
 
   it('L05: a language with no support says "not available or not ready", distinct from no results', async () => {
-    await assert.rejects(lsp({ operation: 'goToDefinition', filePath: 'ts/sample.bat', line: 1, column: 1 }), /language support for \.bat \(bat\) is not available or not ready/);
+    await assert.rejects(
+      lsp({ operation: 'goToDefinition', filePath: 'ts/sample.bat', line: 1, column: 1 }),
+      /language support for \.bat \(bat\) is not available or not ready/,
+    );
   });
 });
 
@@ -310,12 +350,18 @@ describe('dsh_lsp through vscode.lm.invokeTool: notes (md-links on test/fixtures
   });
 
   it('W03/W07: [[Topics/Todo]] resolves case-insensitively by path suffix; a table alias after \\| too', async () => {
-    assert.deepEqual((await lsp({ operation: 'goToDefinition', filePath: 'vault/one note.md', line: 5, column: 12 })).locations.map(at), ['vault/Topics/todo.md:1:1']);
-    assert.deepEqual((await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations.map(at), ['vault/one note.md:1:1']);
+    assert.deepEqual((await lsp({ operation: 'goToDefinition', filePath: 'vault/one note.md', line: 5, column: 12 })).locations.map(at), [
+      'vault/Topics/todo.md:1:1',
+    ]);
+    assert.deepEqual((await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations.map(at), [
+      'vault/one note.md:1:1',
+    ]);
   });
 
   it('W09/W12: a block link goes to the block line; a link after an emoji starts at column 3', async () => {
-    assert.deepEqual((await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 5, column: 3 })).locations.map(at), ['vault/another note.md:7:1']);
+    assert.deepEqual((await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 5, column: 3 })).locations.map(at), [
+      'vault/another note.md:7:1',
+    ]);
     const r = await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 13, column: 3 });
     assert.deepEqual(r.locations.map(at), ['vault/another note.md:1:1']);
   });
@@ -335,48 +381,76 @@ describe('dsh_lsp through vscode.lm.invokeTool: notes (md-links on test/fixtures
   it('the index follows file changes: a new note linking [[one note]] appears in references, and leaves when its folder is deleted', async () => {
     const dir = vscode.Uri.file(path.join(root(), 'vault/fresh'));
     const uri = vscode.Uri.joinPath(dir, 'fresh note.md');
-    const refsOfOne = async () => (await lsp({ operation: 'findReferences', filePath: 'vault/one note.md', line: 1, column: 1 })).locations.map(at);
+    const refsOfOne = async () =>
+      (await lsp({ operation: 'findReferences', filePath: 'vault/one note.md', line: 1, column: 1 })).locations.map(at);
     await vscode.workspace.fs.writeFile(uri, Buffer.from('# Fresh\n\nSee [[one note]].\n'));
     try {
       await until('the new note to be referenced', async () => (await refsOfOne()).includes('vault/fresh/fresh note.md:3:5'), 30_000, 200);
     } finally {
       await vscode.workspace.fs.delete(dir, { recursive: true });
     }
-    await until('the deleted folder\'s note to go', async () => !(await refsOfOne()).some((k) => k.startsWith('vault/fresh/')), 30_000, 200);
+    await until("the deleted folder's note to go", async () => !(await refsOfOne()).some((k) => k.startsWith('vault/fresh/')), 30_000, 200);
   });
 
   it('the editor too: VS Code definition and references on a wiki link come from md-links', async () => {
     const uri = vscode.Uri.file(path.join(root(), 'vault/one note.md'));
     await vscode.workspace.openTextDocument(uri);
-    const defs = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', uri, new vscode.Position(2, 16));
+    const defs = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>(
+      'vscode.executeDefinitionProvider',
+      uri,
+      new vscode.Position(2, 16),
+    );
     const target = vscode.Uri.file(path.join(root(), 'vault/another note.md')).toString();
     assert.ok(
       defs.some((d) => ('targetUri' in d ? d.targetUri : d.uri).toString() === target),
       JSON.stringify(defs),
     );
-    const refs = await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, new vscode.Position(2, 16));
-    assert.ok(refs.some((r) => r.uri.toString() === uri.toString() && r.range.start.line === 2), JSON.stringify(refs));
+    const refs = await vscode.commands.executeCommand<vscode.Location[]>(
+      'vscode.executeReferenceProvider',
+      uri,
+      new vscode.Position(2, 16),
+    );
+    assert.ok(
+      refs.some((r) => r.uri.toString() === uri.toString() && r.range.start.line === 2),
+      JSON.stringify(refs),
+    );
   });
   it('settings: dsh.markdown.aliasOrder alias-first reads [[label|target]]; dsh.markdown.editorProviders false turns the editor providers off', async () => {
     const config = vscode.workspace.getConfiguration();
     const uri = vscode.Uri.file(path.join(root(), 'vault/one note.md'));
     const mdLinksAnswers = async () => {
-      const defs = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', uri, new vscode.Position(2, 16));
+      const defs = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>(
+        'vscode.executeDefinitionProvider',
+        uri,
+        new vscode.Position(2, 16),
+      );
       const target = vscode.Uri.file(path.join(root(), 'vault/another note.md')).toString();
       return defs.some((d) => ('targetUri' in d ? d.targetUri : d.uri).toString() === target);
     };
     try {
       await config.update('dsh.markdown.aliasOrder', 'alias-first', vscode.ConfigurationTarget.Global);
-      await until('[[one note\\|first]] to read "first" as the target', async () => (await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations[0]?.unresolved === true, 10_000, 200);
+      await until(
+        '[[one note\\|first]] to read "first" as the target',
+        async () =>
+          (await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations[0]?.unresolved === true,
+        10_000,
+        200,
+      );
       await config.update('dsh.markdown.editorProviders', false, vscode.ConfigurationTarget.Global);
       await until('the editor providers to be off', async () => !(await mdLinksAnswers()), 10_000, 200);
-      assert.equal((await lsp({ operation: 'goToDefinition', filePath: 'vault/one note.md', line: 3, column: 17 })).total, 1, 'dsh_lsp still answers');
+      assert.equal(
+        (await lsp({ operation: 'goToDefinition', filePath: 'vault/one note.md', line: 3, column: 17 })).total,
+        1,
+        'dsh_lsp still answers',
+      );
     } finally {
       await config.update('dsh.markdown.aliasOrder', undefined, vscode.ConfigurationTarget.Global);
       await config.update('dsh.markdown.editorProviders', undefined, vscode.ConfigurationTarget.Global);
     }
     await until('the editor providers to be back', mdLinksAnswers, 10_000, 200);
-    assert.deepEqual((await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations.map(at), ['vault/one note.md:1:1']);
+    assert.deepEqual((await lsp({ operation: 'goToDefinition', filePath: 'vault/index.md', line: 17, column: 9 })).locations.map(at), [
+      'vault/one note.md:1:1',
+    ]);
   });
 });
 
@@ -392,7 +466,11 @@ describe('navigation API and palette commands', function () {
       query: async (req: { operation: string; uri: string; workspaceUri: string }) =>
         req.operation === 'hover'
           ? { kind: 'hover', contents: 'from the test provider' }
-          : { kind: 'locations', locations: [{ uri: req.uri, range: { start: { line: 0, character: 8 }, end: { line: 0, character: 12 } } }], resolvedWorkspaceUri: req.workspaceUri },
+          : {
+              kind: 'locations',
+              locations: [{ uri: req.uri, range: { start: { line: 0, character: 8 }, end: { line: 0, character: 12 } } }],
+              resolvedWorkspaceUri: req.workspaceUri,
+            },
     });
     try {
       const r = await lsp({ operation: 'goToDefinition', filePath: 'ts/sample.dshx', line: 1, column: 1 });
@@ -407,7 +485,10 @@ describe('navigation API and palette commands', function () {
 
   it('a provider registered through the API may take an extension the vscode provider holds, which takes it back on dispose', async () => {
     const api = (await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate()) as {
-      navigation: { registerProvider(p: unknown): { dispose(): void }; describe(): { providers: { id: string; extensions: { extension: string }[] }[] } };
+      navigation: {
+        registerProvider(p: unknown): { dispose(): void };
+        describe(): { providers: { id: string; extensions: { extension: string }[] }[] };
+      };
     };
     const owner = () => api.navigation.describe().providers.find((p) => p.extensions.some((e) => e.extension === '.ini'))?.id;
     assert.equal(owner(), 'vscode');
@@ -420,12 +501,21 @@ describe('navigation API and palette commands', function () {
       assert.equal(owner(), 'test-ini');
       const r = await lsp({ operation: 'hover', filePath: 'ts/custom.ini', line: 1, column: 2 });
       assert.deepEqual([r.provider, r.hover], ['test-ini', 'ini from the test provider']);
-      assert.ok(api.navigation.describe().providers.find((p) => p.id === 'vscode')!.extensions.some((e) => e.extension === '.ts'), 'the vscode provider keeps the rest');
+      assert.ok(
+        api.navigation
+          .describe()
+          .providers.find((p) => p.id === 'vscode')!
+          .extensions.some((e) => e.extension === '.ts'),
+        'the vscode provider keeps the rest',
+      );
     } finally {
       reg.dispose();
     }
     assert.equal(owner(), 'vscode');
-    assert.throws(() => api.navigation.registerProvider({ id: 'test-md', extensions: { '.md': 'markdown' }, query: async () => null }), /already served by provider 'md-links'/);
+    assert.throws(
+      () => api.navigation.registerProvider({ id: 'test-md', extensions: { '.md': 'markdown' }, query: async () => null }),
+      /already served by provider 'md-links'/,
+    );
   });
 
   it('"DSH: Show Effective Configuration" lists backends, providers with extensions, tools and settings', async () => {
@@ -443,14 +533,28 @@ describe('navigation API and palette commands', function () {
     assert.ok(c.tools.some((t) => t.name === 'dsh_lsp' && t.registered));
     assert.equal(c.settings['dsh.markdown.editorProviders']?.value, true);
     assert.ok(Array.isArray(c.terminalBackends));
-    assert.ok(vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'dsh-view'), 'shown beside the editor');
+    assert.ok(
+      vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'dsh-view'),
+      'shown beside the editor',
+    );
   });
 
   it('"DSH: Show What the Agent Sees at Cursor" runs the four operations through dsh_lsp at the cursor, then the file\'s symbols, diagnostics and call hierarchy', async () => {
-    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(root(), 'ts/l10/b.ts')), { viewColumn: vscode.ViewColumn.One });
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(root(), 'ts/l10/b.ts')), {
+      viewColumn: vscode.ViewColumn.One,
+    });
     editor.selection = new vscode.Selection(1, 0, 1, 0);
     const answers = await vscode.commands.executeCommand<Record<string, Answer>>('dsh.showAgentViewAtCursor');
-    assert.deepEqual(Object.keys(answers), ['goToDefinition', 'findReferences', 'goToImplementation', 'hover', 'symbols', 'diagnostics', 'callHierarchyIncoming', 'callHierarchyOutgoing']);
+    assert.deepEqual(Object.keys(answers), [
+      'goToDefinition',
+      'findReferences',
+      'goToImplementation',
+      'hover',
+      'symbols',
+      'diagnostics',
+      'callHierarchyIncoming',
+      'callHierarchyOutgoing',
+    ]);
     assert.deepEqual(answers.goToDefinition!.locations.map(at), ['ts/l10/a.ts:1:17']);
     assert.equal(answers.findReferences!.total, 3);
     assert.match(answers.hover!.hover ?? '', /f\(\): void/);

@@ -18,7 +18,13 @@ import { until } from '../helpers/wait';
 import { alive } from '../helpers/processes';
 import { removeWorkspaceSettings, setWorkspaceSetting } from '../helpers/host/workspaceSettings';
 
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'dsh-test-approved', version: '1' } } }) + '\n';
+const INIT =
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'dsh-test-approved', version: '1' } },
+  }) + '\n';
 
 describe('MCP endpoint (stdio bridge + SDK Client)', function () {
   this.timeout(120_000);
@@ -44,10 +50,10 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     for (const c of clients) await c.close().catch(() => undefined);
   });
 
-  it('the endpoint is a 0600 socket in a 0700 folder, named with the secret in the terminals\' DSH_BRIDGE_MCP', async () => {
+  it("the endpoint is a 0600 socket in a 0700 folder, named with the secret in the terminals' DSH_BRIDGE_MCP", async () => {
     const state = await vscode.commands.executeCommand<{ state: string; socketPath: string }>('dsh.connectAgent');
     assert.equal(state.state, 'listening');
-    assert.ok(value.startsWith(`unix:${state.socketPath}#`), 'the terminal names this window\'s socket');
+    assert.ok(value.startsWith(`unix:${state.socketPath}#`), "the terminal names this window's socket");
     assert.match(value, /#[0-9a-f]{64}$/);
     assert.equal(fs.statSync(state.socketPath).mode & 0o777, 0o600);
     assert.ok(fs.statSync(state.socketPath).isSocket());
@@ -66,7 +72,9 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
 
   it('lists the same tools as the Language Model Tools: names, descriptions and input schemas from package.json', async () => {
     const c = await connect('dsh-test-approved');
-    const pkg = vscode.extensions.getExtension('dsh.dsh-bridge')!.packageJSON as { contributes: { languageModelTools: { name: string; modelDescription: string; inputSchema: object }[] } };
+    const pkg = vscode.extensions.getExtension('dsh.dsh-bridge')!.packageJSON as {
+      contributes: { languageModelTools: { name: string; modelDescription: string; inputSchema: object }[] };
+    };
     const { tools } = await c.client.listTools();
     assert.deepEqual(
       tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
@@ -88,12 +96,18 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     const mirror = await until('the panel terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)), 15_000);
     assert.match(mirror.name, new RegExp(`${sessionId} · dsh-test-approved · mcp-work`));
 
-    const ran = await callTool<{ waitReason: string; waiting: string; exitCode: number }>(c, 'dsh_terminal_send', { sessionId, input: 'echo from-mcp-$((6*7))' });
+    const ran = await callTool<{ waitReason: string; waiting: string; exitCode: number }>(c, 'dsh_terminal_send', {
+      sessionId,
+      input: 'echo from-mcp-$((6*7))',
+    });
     assert.equal(ran.json.waiting, 'shell-prompt');
     assert.equal(ran.json.exitCode, 0);
     assert.match(ran.text ?? '', /from-mcp-42/);
 
-    const asked = await callTool<{ waitReason: string; waiting: string }>(c, 'dsh_terminal_send', { sessionId, input: `python3 -c "n=input('Name: '); print('hi', n)"` });
+    const asked = await callTool<{ waitReason: string; waiting: string }>(c, 'dsh_terminal_send', {
+      sessionId,
+      input: `python3 -c "n=input('Name: '); print('hi', n)"`,
+    });
     assert.equal(asked.json.waitReason, 'stdin_read');
     assert.equal(asked.json.waiting, 'program-input');
     const answered = await callTool<{ waiting: string; exitCode: number }>(c, 'dsh_terminal_send', { sessionId, input: 'Bob' });
@@ -131,7 +145,16 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     ];
     const at = (l: { path: string; line: number; column: number }) => `${l.path}:${l.line}:${l.column}`;
     // TypeScript may still be loading the project when this file runs alone: wait until it answers.
-    await until('TypeScript to answer dsh_lsp', () => invokeTool('dsh_lsp', calls[1]!).then(() => true, (e: Error) => (/not available or not ready/.test(e.message) ? false : Promise.reject(e))), 90_000, 0);
+    await until(
+      'TypeScript to answer dsh_lsp',
+      () =>
+        invokeTool('dsh_lsp', calls[1]!).then(
+          () => true,
+          (e: Error) => (/not available or not ready/.test(e.message) ? false : Promise.reject(e)),
+        ),
+      90_000,
+      0,
+    );
     const answers: string[][] = [];
     for (const input of calls) {
       const viaMcp = await callTool<{ locations: { path: string; line: number; column: number }[] }>(c, 'dsh_lsp', input);
@@ -140,10 +163,14 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
       assert.deepEqual(viaMcp.json, viaTool.json);
       answers.push(viaMcp.json.locations.map(at));
     }
-    assert.deepEqual(answers, [['ts/l02.ts:1:17'], ['ts/l10/a.ts:1:17', 'ts/l10/b.ts:1:9', 'ts/l10/b.ts:2:1'], ['vault/another note.md:1:1']]);
+    assert.deepEqual(answers, [
+      ['ts/l02.ts:1:17'],
+      ['ts/l10/a.ts:1:17', 'ts/l10/b.ts:1:9', 'ts/l10/b.ts:2:1'],
+      ['vault/another note.md:1:1'],
+    ]);
   });
 
-  it('two clients and Copilot cannot see or use each other\'s sessions', async () => {
+  it("two clients and Copilot cannot see or use each other's sessions", async () => {
     const a = await connect('dsh-test-approved');
     const b = await connect('dsh-test-approved');
     const mine = (await callTool<{ sessionId: string }>(a, 'dsh_terminal_open', { name: 'a-only' })).json.sessionId;
@@ -152,9 +179,12 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
       const listA = await callTool<{ sessions: { sessionId: string }[] }>(a, 'dsh_terminal_list', {});
       const listB = await callTool<{ sessions: { sessionId: string }[] }>(b, 'dsh_terminal_list', {});
       const listTools = await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {});
-      assert.deepEqual(listA.json.sessions.map((s) => s.sessionId), [mine]);
+      assert.deepEqual(
+        listA.json.sessions.map((s) => s.sessionId),
+        [mine],
+      );
       assert.deepEqual(listB.json.sessions, []);
-      assert.ok(!listTools.json.sessions.some((s) => s.sessionId === mine), 'Copilot does not see the client\'s session');
+      assert.ok(!listTools.json.sessions.some((s) => s.sessionId === mine), "Copilot does not see the client's session");
       for (const [tool, args] of [
         ['dsh_terminal_read', { sessionId: mine }],
         ['dsh_terminal_send', { sessionId: mine, input: 'echo intruder' }],
@@ -164,7 +194,7 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
         assert.equal(r.isError, true, `${tool} from another client must fail`);
       }
       const fromA = await callTool(a, 'dsh_terminal_read', { sessionId: copilots });
-      assert.equal(fromA.isError, true, 'a client cannot read Copilot\'s session');
+      assert.equal(fromA.isError, true, "a client cannot read Copilot's session");
       assert.doesNotMatch((await callTool(a, 'dsh_terminal_read', { sessionId: mine, raw: true })).text ?? '', /intruder/);
     } finally {
       await invokeTool('dsh_terminal_close', { sessionId: copilots });
@@ -178,7 +208,8 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     const b = await connect('dsh-test-approved');
     const opened: [McpTestClient, string][] = [];
     try {
-      for (let i = 0; i < 2; i++) opened.push([a, (await callTool<{ sessionId: string }>(a, 'dsh_terminal_open', { name: `cap-a-${i}` })).json.sessionId]);
+      for (let i = 0; i < 2; i++)
+        opened.push([a, (await callTool<{ sessionId: string }>(a, 'dsh_terminal_open', { name: `cap-a-${i}` })).json.sessionId]);
       const started = performance.now();
       const refused = await callTool(a, 'dsh_terminal_open', { name: 'cap-a-2' });
       const took = performance.now() - started;
@@ -231,15 +262,22 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
     const sessionId = (await callTool<{ sessionId: string }>(a, 'dsh_terminal_open', { name: 'doomed' })).json.sessionId;
     const pids = path.join(os.tmpdir(), `dsh-mcp-pids-${process.pid}`);
     fs.rmSync(pids, { force: true });
-    const pending = callTool(a, 'dsh_terminal_send', { sessionId, input: `echo $$ > ${pids}; sh -c 'echo $$ >> ${pids}; exec sleep 300'` }).catch((e: Error) => e);
-    const [shell, sleeper] = await until('the pids', () => {
-      const lines = fs.existsSync(pids) ? fs.readFileSync(pids, 'utf8').trim().split('\n') : [];
-      return lines.length === 2 && lines.map(Number);
-    }, 15_000);
+    const pending = callTool(a, 'dsh_terminal_send', {
+      sessionId,
+      input: `echo $$ > ${pids}; sh -c 'echo $$ >> ${pids}; exec sleep 300'`,
+    }).catch((e: Error) => e);
+    const [shell, sleeper] = await until(
+      'the pids',
+      () => {
+        const lines = fs.existsSync(pids) ? fs.readFileSync(pids, 'utf8').trim().split('\n') : [];
+        return lines.length === 2 && lines.map(Number);
+      },
+      15_000,
+    );
     assert.ok(alive(shell!) && alive(sleeper!));
     await a.transport.close(); // the bridge goes: the connection drops mid-send
     await pending;
-    await until('the session\'s processes to end', () => !alive(shell!) && !alive(sleeper!), 15_000);
+    await until("the session's processes to end", () => !alive(shell!) && !alive(sleeper!), 15_000);
     await until('its panel terminal to go', () => !vscode.window.terminals.some((t) => t.name.includes(sessionId)), 15_000);
     const r = await callTool<{ waiting: string }>(other, 'dsh_terminal_send', { sessionId: keep, input: 'echo still-here' });
     assert.match(r.text ?? '', /still-here/);
@@ -264,7 +302,11 @@ describe('MCP endpoint (stdio bridge + SDK Client)', function () {
       assert.equal(r.code, 1);
       assert.match(r.stderr, /no VS Code window is reachable/);
       assert.equal(await terminalEndpointValue('none'), '');
-      assert.equal((await vscode.commands.executeCommand<{ state: string }>('dsh.connectAgent')).state, 'off', 'the command only turns it on after asking, and VS Code cannot ask in tests');
+      assert.equal(
+        (await vscode.commands.executeCommand<{ state: string }>('dsh.connectAgent')).state,
+        'off',
+        'the command only turns it on after asking, and VS Code cannot ask in tests',
+      );
     } finally {
       await vscode.workspace.getConfiguration().update('dsh.mcp.enabled', true, vscode.ConfigurationTarget.Global);
     }

@@ -28,7 +28,7 @@ describe('MCP in an untrusted workspace', function () {
     assert.deepEqual(sockets, []);
   });
 
-  it('the window\'s terminals get no DSH_BRIDGE_MCP', async () => {
+  it("the window's terminals get no DSH_BRIDGE_MCP", async () => {
     const seen = await terminalEndpointValue('none', 15_000).catch((e: Error) => e);
     if (seen instanceof Error && /env probe \d+ to run its command/.test(seen.message) && !vscode.version.startsWith('1.100.')) {
       // Seen in VS Code 1.139: in Restricted Mode an integrated terminal an extension creates does

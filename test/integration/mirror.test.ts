@@ -20,18 +20,27 @@ import { sleep, until } from '../helpers/wait';
 async function panelEndingWith(terminal: vscode.Terminal, marker: string): Promise<string[]> {
   let lines: string[] = [];
   try {
-    return await until(`the panel to end with ${marker}`, async () => {
-      // The command's status line (commandMarks.ts) follows its output once it ended.
-      lines = (await panelText(terminal)).filter((l) => !STATUS_LINE_TEXT.test(l));
-      return lines[lines.length - 1] === marker ? lines : undefined;
-    }, 30_000, 500);
+    return await until(
+      `the panel to end with ${marker}`,
+      async () => {
+        // The command's status line (commandMarks.ts) follows its output once it ended.
+        lines = (await panelText(terminal)).filter((l) => !STATUS_LINE_TEXT.test(l));
+        return lines[lines.length - 1] === marker ? lines : undefined;
+      },
+      30_000,
+      500,
+    );
   } catch (error) {
-    throw new Error(`${String(error)}; the panel's last lines (${lines.length} in all): ${JSON.stringify(lines.slice(-6).map((l) => (l.length > 120 ? `${l.slice(0, 60)}…(${l.length})` : l)))}`, { cause: error });
+    throw new Error(
+      `${String(error)}; the panel's last lines (${lines.length} in all): ${JSON.stringify(lines.slice(-6).map((l) => (l.length > 120 ? `${l.slice(0, 60)}…(${l.length})` : l)))}`,
+      { cause: error },
+    );
   }
 }
 
 /** Latencies (ms) of a run of calls, described for a failure message. */
-const summary = (ms: number[]) => `${ms.length} calls, median ${[...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]} ms, max ${Math.max(...ms)} ms`;
+const summary = (ms: number[]) =>
+  `${ms.length} calls, median ${[...ms].sort((a, b) => a - b)[Math.floor(ms.length / 2)]} ms, max ${Math.max(...ms)} ms`;
 
 /** Latencies (ms) of 20 no-op tool calls with nothing printed: what this machine's own load adds. */
 async function baseline(): Promise<number[]> {
@@ -68,7 +77,10 @@ async function listLatency(): Promise<number> {
  * delay of a 20 ms timer on the extension host thread meanwhile (ms; what blocked the thread, as
  * against what waited for the window).
  */
-async function whileSending(sessionId: string, input: string): Promise<{ latencies: number[]; hostLag: number; sent: { json: Record<string, unknown> } }> {
+async function whileSending(
+  sessionId: string,
+  input: string,
+): Promise<{ latencies: number[]; hostLag: number; sent: { json: Record<string, unknown> } }> {
   let done = false;
   let hostLag = 0;
   let last = Date.now();
@@ -115,7 +127,10 @@ describe('the paced panel mirror', function () {
     const { latencies, hostLag, sent } = await whileSending(sessionId, `yes '${line}' | head -c 100000000; echo; echo flood-done`);
     assert.equal(sent.json.waitReason, 'stdin_read', JSON.stringify(sent.json));
     const lines = await panelEndingWith(mirror, 'flood-done');
-    assert.ok(lines.some((l) => /^… \d+(\.\d)? MB not shown here: dsh_terminal_read pages it$/.test(l)), `a notice: ${lines.filter((l) => l.startsWith('…')).join(' / ')}`);
+    assert.ok(
+      lines.some((l) => /^… \d+(\.\d)? MB not shown here: dsh_terminal_read pages it$/.test(l)),
+      `a notice: ${lines.filter((l) => l.startsWith('…')).join(' / ')}`,
+    );
     // The newest lines as printed: a skip-ahead joins them without a blank line or a repeat.
     const end = lines.slice(-12, -1);
     // The last line `yes` printed is cut by head -c (100 000 000 is not a multiple of the line).

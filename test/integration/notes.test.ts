@@ -37,7 +37,8 @@ async function cpuProfile(name: string): Promise<() => Promise<void>> {
   if (!dir) return async () => {};
   const session = new Session();
   session.connect();
-  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (err, result) => (err ? reject(err) : resolve(result))));
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, (err, result) => (err ? reject(err) : resolve(result))));
   // Starting the profiler holds the thread ~300 ms itself: it starts before anything is measured.
   await post('Profiler.enable');
   await post('Profiler.start');
@@ -98,7 +99,11 @@ describe('notes: a big note never holds the extension host thread', function () 
       assert.match(outline.outline?.at(-1)?.name ?? '', /^\(indexed partly: vault\/big-note\.md: lines 1–20000 of 2097153 indexed/);
       // Navigation on the note, in the editor (VS Code's definition provider answered by md-links).
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(linking()));
-      const defs = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>('vscode.executeDefinitionProvider', doc.uri, new vscode.Position(2, 8));
+      const defs = await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink>>(
+        'vscode.executeDefinitionProvider',
+        doc.uri,
+        new vscode.Position(2, 8),
+      );
       const targets = defs.map((d) => ('targetUri' in d ? d.targetUri : d.uri).fsPath);
       assert.ok(targets.includes(big()), `definitions: ${targets.join(', ')}`);
     } finally {

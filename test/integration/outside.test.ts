@@ -9,7 +9,16 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from '../helpers/host/lm';
 import { callTool, connectClient, McpTestClient, terminalEndpointValue } from '../helpers/host/mcp';
-import { assertLeftOut, CALL_AT, makeOutsideProject, OutsideAnswer, searchedSymbols, USE_OUTSIDE_AT, USES_OUTSIDE, whenReady } from '../helpers/host/outsideProject';
+import {
+  assertLeftOut,
+  CALL_AT,
+  makeOutsideProject,
+  OutsideAnswer,
+  searchedSymbols,
+  USE_OUTSIDE_AT,
+  USES_OUTSIDE,
+  whenReady,
+} from '../helpers/host/outsideProject';
 
 describe('navigation answers leave out locations outside the workspace', function () {
   this.timeout(180_000);
@@ -27,19 +36,25 @@ describe('navigation answers leave out locations outside the workspace', functio
   });
 
   it('a definition through the folder symlink: no location, left out and counted', async () => {
-    const r = await whenReady(() => invokeTool<OutsideAnswer>('dsh_lsp', { operation: 'goToDefinition', filePath: USES_OUTSIDE, ...CALL_AT }));
+    const r = await whenReady(() =>
+      invokeTool<OutsideAnswer>('dsh_lsp', { operation: 'goToDefinition', filePath: USES_OUTSIDE, ...CALL_AT }),
+    );
     assertLeftOut(r.json, project.outside);
     assert.deepEqual(r.json.locations, []);
   });
 
   it('references to the function defined outside: the workspace uses only, the declaration outside left out', async () => {
-    const r = await whenReady(() => invokeTool<OutsideAnswer>('dsh_lsp', { operation: 'findReferences', filePath: USES_OUTSIDE, ...CALL_AT }));
+    const r = await whenReady(() =>
+      invokeTool<OutsideAnswer>('dsh_lsp', { operation: 'findReferences', filePath: USES_OUTSIDE, ...CALL_AT }),
+    );
     assertLeftOut(r.json, project.outside);
     assert.deepEqual(r.json.locations!.map((l) => `${l.path}:${l.line}`).sort(), [`${USES_OUTSIDE}:1`, `${USES_OUTSIDE}:4`]);
   });
 
   it('outgoing calls: the callee outside is left out', async () => {
-    const r = await whenReady(() => invokeTool<OutsideAnswer>('dsh_call_hierarchy', { direction: 'outgoing', filePath: USES_OUTSIDE, ...USE_OUTSIDE_AT }));
+    const r = await whenReady(() =>
+      invokeTool<OutsideAnswer>('dsh_call_hierarchy', { direction: 'outgoing', filePath: USES_OUTSIDE, ...USE_OUTSIDE_AT }),
+    );
     assertLeftOut(r.json, project.outside);
     assert.deepEqual(r.json.root!.calls, []);
   });
@@ -54,7 +69,11 @@ describe('navigation answers leave out locations outside the workspace', functio
       const symbols = await callTool<OutsideAnswer>(client, 'dsh_symbols', { query: 'dshOutsideSecretFunction' });
       assert.equal(symbols.isError, false, symbols.first);
       assertLeftOut(symbols.json, project.outside);
-      const definition = await callTool<OutsideAnswer>(client, 'dsh_lsp', { operation: 'goToDefinition', filePath: USES_OUTSIDE, ...CALL_AT });
+      const definition = await callTool<OutsideAnswer>(client, 'dsh_lsp', {
+        operation: 'goToDefinition',
+        filePath: USES_OUTSIDE,
+        ...CALL_AT,
+      });
       assert.equal(definition.isError, false, definition.first);
       assertLeftOut(definition.json, project.outside);
       assert.deepEqual(definition.json.locations, []);

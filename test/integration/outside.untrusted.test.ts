@@ -6,7 +6,18 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from '../helpers/host/lm';
-import { assertLeftOut, assertNothingOutside, CALL_AT, makeOutsideProject, OUTSIDE_FN, OutsideAnswer, searchedSymbols, USE_OUTSIDE_AT, USES_OUTSIDE, whenReady } from '../helpers/host/outsideProject';
+import {
+  assertLeftOut,
+  assertNothingOutside,
+  CALL_AT,
+  makeOutsideProject,
+  OUTSIDE_FN,
+  OutsideAnswer,
+  searchedSymbols,
+  USE_OUTSIDE_AT,
+  USES_OUTSIDE,
+  whenReady,
+} from '../helpers/host/outsideProject';
 
 describe('in an untrusted workspace, navigation answers leave out locations outside the workspace', function () {
   this.timeout(180_000);
@@ -24,7 +35,16 @@ describe('in an untrusted workspace, navigation answers leave out locations outs
     const through = vscode.Uri.joinPath(folder, 'ts/dsh-outlink/secretLib.ts');
     symbolProvider = vscode.languages.registerWorkspaceSymbolProvider({
       provideWorkspaceSymbols: (query) =>
-        OUTSIDE_FN.toLowerCase().includes(query.toLowerCase()) ? [new vscode.SymbolInformation(OUTSIDE_FN, vscode.SymbolKind.Function, '', new vscode.Location(through, new vscode.Range(0, 16, 0, 40)))] : [],
+        OUTSIDE_FN.toLowerCase().includes(query.toLowerCase())
+          ? [
+              new vscode.SymbolInformation(
+                OUTSIDE_FN,
+                vscode.SymbolKind.Function,
+                '',
+                new vscode.Location(through, new vscode.Range(0, 16, 0, 40)),
+              ),
+            ]
+          : [],
     });
   });
   after(() => {
@@ -46,7 +66,10 @@ describe('in an untrusted workspace, navigation answers leave out locations outs
       if (vscode.version.startsWith('1.100.')) {
         assertLeftOut((await whenReady(() => invokeTool<OutsideAnswer>(tool, input))).json, project.outside);
       } else {
-        const answer = await invokeTool<OutsideAnswer>(tool, input).then((r) => r.json, (e: Error) => (/not available or not ready/.test(e.message) ? {} : Promise.reject(e)));
+        const answer = await invokeTool<OutsideAnswer>(tool, input).then(
+          (r) => r.json,
+          (e: Error) => (/not available or not ready/.test(e.message) ? {} : Promise.reject(e)),
+        );
         assertNothingOutside(answer, project.outside);
       }
     }

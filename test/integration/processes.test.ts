@@ -40,22 +40,34 @@ interface Socket {
     const sessionId = opened.sessionId;
     try {
       await invokeTool('dsh_terminal_send', { sessionId, input: 'python3 -m http.server 0 --bind 127.0.0.1 >/dev/null 2>&1 &' });
-      const waited = await invokeTool<{ waitReason: string; listened?: Socket }>('dsh_terminal_wait', { sessionId, untilListening: true, timeoutMs: 30_000 });
+      const waited = await invokeTool<{ waitReason: string; listened?: Socket }>('dsh_terminal_wait', {
+        sessionId,
+        untilListening: true,
+        timeoutMs: 30_000,
+      });
       assert.equal(waited.json.waitReason, 'port_listening', JSON.stringify(waited.json));
       const socket = waited.json.listened!;
       assert.equal(socket.address, '127.0.0.1');
       assert.match(socket.command, /http\.server/);
       const sent = await invokeTool<{ listening?: Socket[] }>('dsh_terminal_send', { sessionId, input: 'true' });
       assert.deepEqual(sent.json.listening, [socket]);
-      const listed = await invokeTool<{ sessions: { sessionId: string; listening: Socket[]; backgroundProcesses: { pid: number; command: string }[] }[] }>('dsh_terminal_list', {});
+      const listed = await invokeTool<{
+        sessions: { sessionId: string; listening: Socket[]; backgroundProcesses: { pid: number; command: string }[] }[];
+      }>('dsh_terminal_list', {});
       const mine = listed.json.sessions.find((s) => s.sessionId === sessionId)!;
       assert.deepEqual(mine.listening, [socket]);
-      assert.ok(mine.backgroundProcesses.some((p) => p.pid === socket.pid), JSON.stringify(mine.backgroundProcesses));
+      assert.ok(
+        mine.backgroundProcesses.some((p) => p.pid === socket.pid),
+        JSON.stringify(mine.backgroundProcesses),
+      );
     } finally {
       const closed = await invokeTool<{ closed: boolean; ended: { command: string }[] }>('dsh_terminal_close', { sessionId });
       assert.equal(closed.json.closed, true);
       // Named by its command line, or by its name where the line could no longer be read as it ended.
-      assert.ok(closed.json.ended.some((p) => /http\.server|^python3/.test(p.command)), JSON.stringify(closed.json));
+      assert.ok(
+        closed.json.ended.some((p) => /http\.server|^python3/.test(p.command)),
+        JSON.stringify(closed.json),
+      );
     }
   });
 
@@ -72,9 +84,15 @@ interface Socket {
     await invokeTool('dsh_terminal_send', { sessionId, input: `setsid ${a} & nohup ${b} >/dev/null 2>&1 & disown -a` });
     await invokeTool('dsh_terminal_send', { sessionId, input: daemonCommand(c.slice('sleep '.length)) });
     await until('the three', () => running(a).length === 2 && running(b).length === 1 && running(c).length === 1);
-    const closed = await invokeTool<{ closed: boolean; ended: { command: string; detached?: boolean }[] }>('dsh_terminal_close', { sessionId });
+    const closed = await invokeTool<{ closed: boolean; ended: { command: string; detached?: boolean }[] }>('dsh_terminal_close', {
+      sessionId,
+    });
     assert.equal(closed.json.closed, true);
-    for (const command of [a, b, c]) assert.ok(closed.json.ended.some((p) => p.command === command), `${command} ended: ${JSON.stringify(closed.json.ended)}`);
+    for (const command of [a, b, c])
+      assert.ok(
+        closed.json.ended.some((p) => p.command === command),
+        `${command} ended: ${JSON.stringify(closed.json.ended)}`,
+      );
     assert.deepEqual(running(a), [stranger.pid]);
     assert.deepEqual(running(b), []);
     assert.deepEqual(running(c), []);

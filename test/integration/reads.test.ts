@@ -31,7 +31,11 @@ const lsp = async (input: Record<string, unknown>) => (await invokeTool<Answer>(
 const token = () => new vscode.CancellationTokenSource().token;
 
 /** One entry of this host's environment, as /proc/self/environ holds it: it must reach no answer. */
-const envEntry = () => fs.readFileSync('/proc/self/environ', 'utf8').split('\0').find((e) => e.length > 6) ?? 'PATH=';
+const envEntry = () =>
+  fs
+    .readFileSync('/proc/self/environ', 'utf8')
+    .split('\0')
+    .find((e) => e.length > 6) ?? 'PATH=';
 
 describe('navigation reads only what it should (trusted workspace)', function () {
   this.timeout(60_000);
@@ -68,25 +72,64 @@ describe('navigation reads only what it should (trusted workspace)', function ()
   });
 
   it('a workspace link to /proc/self/environ is refused, and nothing of the environment is in the error', async () => {
-    const err = await within(20_000, 'dsh_lsp on env.ts', lsp({ operation: 'hover', filePath: rel('env.ts'), line: 1, column: 1 }).then(() => undefined, (e: Error) => e));
-    assert.match(String(err?.message), /real path \/proc\/\d+\/environ\) is a kernel pseudo-file under \/proc: navigation does not read \/proc or \/sys files/);
+    const err = await within(
+      20_000,
+      'dsh_lsp on env.ts',
+      lsp({ operation: 'hover', filePath: rel('env.ts'), line: 1, column: 1 }).then(
+        () => undefined,
+        (e: Error) => e,
+      ),
+    );
+    assert.match(
+      String(err?.message),
+      /real path \/proc\/\d+\/environ\) is a kernel pseudo-file under \/proc: navigation does not read \/proc or \/sys files/,
+    );
     assert.ok(!String(err?.message).includes(envEntry()));
   });
 
   it('a FIFO named a.ts is refused promptly; four at once do not block the host', async () => {
-    await within(20_000, 'dsh_lsp on a FIFO', assert.rejects(lsp({ operation: 'hover', filePath: rel('pipe.ts'), line: 1, column: 1 }), /pipe\.ts is a FIFO \(named pipe\): navigation reads regular files only/));
-    const four = ['p1.ts', 'p2.ts', 'p3.ts', 'p4.ts'].map((n) => lsp({ operation: 'goToDefinition', filePath: rel(n), line: 1, column: 1 }).then(() => 'answered', (e: Error) => e.message));
+    await within(
+      20_000,
+      'dsh_lsp on a FIFO',
+      assert.rejects(
+        lsp({ operation: 'hover', filePath: rel('pipe.ts'), line: 1, column: 1 }),
+        /pipe\.ts is a FIFO \(named pipe\): navigation reads regular files only/,
+      ),
+    );
+    const four = ['p1.ts', 'p2.ts', 'p3.ts', 'p4.ts'].map((n) =>
+      lsp({ operation: 'goToDefinition', filePath: rel(n), line: 1, column: 1 }).then(
+        () => 'answered',
+        (e: Error) => e.message,
+      ),
+    );
     const outcomes = await within(20_000, 'four dsh_lsp calls on FIFOs', Promise.all(four));
     outcomes.forEach((o) => assert.match(o, /is a FIFO/));
     // File reads of the whole host still work (md-links reads notes through vscode.workspace.fs and Node).
-    const r = await within(30_000, 'a wiki-link definition after the FIFOs', lsp({ operation: 'goToDefinition', filePath: 'vault/one note.md', line: 3, column: 17 }));
-    assert.deepEqual(r.locations?.map((l) => `${l.path}:${l.line}`), ['vault/another note.md:1']);
-    assert.equal((await lsp({ operation: 'goToDefinition', filePath: rel('probe-inside.md'), line: 1, column: 3 })).position.lineText, '[[another note]]');
+    const r = await within(
+      30_000,
+      'a wiki-link definition after the FIFOs',
+      lsp({ operation: 'goToDefinition', filePath: 'vault/one note.md', line: 3, column: 17 }),
+    );
+    assert.deepEqual(
+      r.locations?.map((l) => `${l.path}:${l.line}`),
+      ['vault/another note.md:1'],
+    );
+    assert.equal(
+      (await lsp({ operation: 'goToDefinition', filePath: rel('probe-inside.md'), line: 1, column: 3 })).position.lineText,
+      '[[another note]]',
+    );
   });
 
   it('a link to /dev/zero is refused as a device; a file over 8 MiB is refused naming the cap', async () => {
-    await within(20_000, 'dsh_lsp on /dev/zero', assert.rejects(lsp({ operation: 'hover', filePath: rel('zero.ts'), line: 1, column: 1 }), /\/dev\/zero\) is a character device/));
-    await assert.rejects(lsp({ operation: 'hover', filePath: rel('big.ts'), line: 1, column: 1 }), /larger than 8388608 bytes: navigation reads files up to 8 MiB/);
+    await within(
+      20_000,
+      'dsh_lsp on /dev/zero',
+      assert.rejects(lsp({ operation: 'hover', filePath: rel('zero.ts'), line: 1, column: 1 }), /\/dev\/zero\) is a character device/),
+    );
+    await assert.rejects(
+      lsp({ operation: 'hover', filePath: rel('big.ts'), line: 1, column: 1 }),
+      /larger than 8388608 bytes: navigation reads files up to 8 MiB/,
+    );
   });
 
   it('an absolute path outside the workspace: prepareInvocation asks, naming the real path', async () => {
@@ -106,12 +149,18 @@ describe('navigation reads only what it should (trusted workspace)', function ()
     assert.ok(up.startsWith('../'));
     const viaUp = await tool.prepareInvocation({ input: { operation: 'hover', filePath: up, line: 1, column: 14 } }, token());
     assert.ok((viaUp.confirmationMessages?.message as vscode.MarkdownString).value.includes(file));
-    const viaLink = await tool.prepareInvocation({ input: { operation: 'hover', filePath: rel('linked.ts'), line: 1, column: 14 } }, token());
+    const viaLink = await tool.prepareInvocation(
+      { input: { operation: 'hover', filePath: rel('linked.ts'), line: 1, column: 14 } },
+      token(),
+    );
     const value = (viaLink.confirmationMessages?.message as vscode.MarkdownString).value;
     assert.ok(value.includes('\n' + file + '\n'), value);
     assert.match(value, /through a symbolic link/);
     assert.ok(value.includes(path.join(tmp, 'linked.ts')), value);
-    const inside = await tool.prepareInvocation({ input: { operation: 'hover', filePath: rel('inside.ts'), line: 1, column: 14 } }, token());
+    const inside = await tool.prepareInvocation(
+      { input: { operation: 'hover', filePath: rel('inside.ts'), line: 1, column: 14 } },
+      token(),
+    );
     assert.equal(inside.confirmationMessages, undefined, 'no question for a workspace file');
   });
 
@@ -122,10 +171,22 @@ describe('navigation reads only what it should (trusted workspace)', function ()
     const prepared = new LspTool(api.navigation);
     await prepared.prepareInvocation({ input }, token());
     const unprepared = new LspTool(api.navigation);
-    await assert.rejects(unprepared.invoke({ input, toolInvocationToken: undefined }, token()), /secret\.ts is outside the workspace .*needs the user's confirmation/);
+    await assert.rejects(
+      unprepared.invoke({ input, toolInvocationToken: undefined }, token()),
+      /secret\.ts is outside the workspace .*needs the user's confirmation/,
+    );
     // The consent is used once, by this same input.
-    assert.equal(((await prepared.invoke({ input, toolInvocationToken: undefined }, token())).content[0] as vscode.LanguageModelTextPart).value.includes('secretValue'), true);
-    await assert.rejects(prepared.invoke({ input, toolInvocationToken: undefined }, token()), /needs the user's confirmation/, 'a consent is used once');
+    assert.equal(
+      (
+        (await prepared.invoke({ input, toolInvocationToken: undefined }, token())).content[0] as vscode.LanguageModelTextPart
+      ).value.includes('secretValue'),
+      true,
+    );
+    await assert.rejects(
+      prepared.invoke({ input, toolInvocationToken: undefined }, token()),
+      /needs the user's confirmation/,
+      'a consent is used once',
+    );
     const r = await lsp(input);
     assert.equal(r.position.lineText, 'export const secretValue = 42;');
   });
@@ -134,7 +195,9 @@ describe('navigation reads only what it should (trusted workspace)', function ()
     let reg: vscode.Disposable | undefined;
     before(async () => {
       fs.writeFileSync(path.join(tmp, 'probe.dshr'), 'probe\n');
-      const api = (await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate()) as { navigation: { registerProvider(p: unknown): vscode.Disposable } };
+      const api = (await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate()) as {
+        navigation: { registerProvider(p: unknown): vscode.Disposable };
+      };
       const secret = vscode.Uri.file(path.join(outside, 'secret.ts')).toString();
       reg = api.navigation.registerProvider({
         id: 'test-reads',
@@ -158,7 +221,10 @@ describe('navigation reads only what it should (trusted workspace)', function ()
 
     it('left out of a call that read only workspace files, counted, with the reason and how to ask', async () => {
       const r = await lsp({ operation: 'goToDefinition', filePath: rel('probe.dshr'), line: 1, column: 1 });
-      assert.deepEqual(r.locations!.map((l) => [l.path, l.preview]), [[rel('probe.dshr'), 'probe']]);
+      assert.deepEqual(
+        r.locations!.map((l) => [l.path, l.preview]),
+        [[rel('probe.dshr'), 'probe']],
+      );
       const outsideWorkspace = (r as { outsideWorkspace?: { leftOut: number; why: string } }).outsideWorkspace;
       assert.equal(outsideWorkspace?.leftOut, 1);
       assert.match(outsideWorkspace?.why ?? '', /call dsh_lsp on a file outside the workspace: VS Code asks/);
@@ -196,21 +262,40 @@ describe('navigation reads only what it should (trusted workspace)', function ()
       fifos.push(mkfifo(path.join(vaultTmp, 'dsh reads pipe.md')));
       // A query builds the index if none exists yet; one that exists takes the new files from the
       // file watcher. Either way both skips reach the log before the links to them are queried.
-      const def = await within(20_000, 'definition of [[one note]]', lsp({ operation: 'goToDefinition', filePath: relVault('links.md'), line: 1, column: 41 }));
-      assert.deepEqual(def.locations?.map((l) => l.path), ['vault/one note.md']);
+      const def = await within(
+        20_000,
+        'definition of [[one note]]',
+        lsp({ operation: 'goToDefinition', filePath: relVault('links.md'), line: 1, column: 41 }),
+      );
+      assert.deepEqual(
+        def.locations?.map((l) => l.path),
+        ['vault/one note.md'],
+      );
       const userData = process.env.DSH_USER_DATA_DIR!;
       const logText = () => {
         const log = (fs.readdirSync(userData, { recursive: true }) as string[]).find((f) => /DSH Bridge\.log$/.test(f));
         return log ? fs.readFileSync(path.join(userData, log), 'utf8') : '';
       };
       const skipped = [/md-links: skipped .*dsh%20reads%20env\.md: .*under \/proc/, /md-links: skipped .*dsh%20reads%20pipe\.md: .*FIFO/];
-      const text = await until(`both skips in the extension's log under ${userData}`, () => {
-        const t = logText();
-        return skipped.every((re) => re.test(t)) && t;
-      }, 20_000);
-      const env = await within(20_000, 'definition of [[dsh reads env]]', lsp({ operation: 'goToDefinition', filePath: relVault('links.md'), line: 1, column: 3 }));
+      const text = await until(
+        `both skips in the extension's log under ${userData}`,
+        () => {
+          const t = logText();
+          return skipped.every((re) => re.test(t)) && t;
+        },
+        20_000,
+      );
+      const env = await within(
+        20_000,
+        'definition of [[dsh reads env]]',
+        lsp({ operation: 'goToDefinition', filePath: relVault('links.md'), line: 1, column: 3 }),
+      );
       assert.equal(env.locations?.[0]?.path, relVault('links.md'), 'unresolved: the link itself');
-      const hover = await within(20_000, 'hover on [[dsh reads env]]', lsp({ operation: 'hover', filePath: relVault('links.md'), line: 1, column: 3 }));
+      const hover = await within(
+        20_000,
+        'hover on [[dsh reads env]]',
+        lsp({ operation: 'hover', filePath: relVault('links.md'), line: 1, column: 3 }),
+      );
       assert.ok(!JSON.stringify([env, hover]).includes(envEntry()), 'nothing of the environment');
       assert.ok(!text.includes(envEntry()) && !logText().includes(envEntry()), 'nothing of the environment in the log');
     });

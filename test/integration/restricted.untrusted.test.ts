@@ -44,20 +44,35 @@ describe('in an untrusted workspace', function () {
       line: 3,
       column: 17,
     });
-    assert.deepEqual(r.json.locations.map((l) => `${l.path}:${l.line}`), ['vault/another note.md:1']);
+    assert.deepEqual(
+      r.json.locations.map((l) => `${l.path}:${l.line}`),
+      ['vault/another note.md:1'],
+    );
   });
 
   it('dsh.lsp.servers starts no language server: .sh stays with the vscode provider and dsh_lsp does not use it', async () => {
     const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const log = path.join(root, '../../../dist/untrusted-fake-lsp.log');
-    const servers = [{ id: 'untrusted-sh', command: process.execPath, args: [path.join(root, '../../fixtures/lsp-servers/fake-lsp.js'), '--log', log], extensions: { '.sh': 'shellscript' } }];
+    const servers = [
+      {
+        id: 'untrusted-sh',
+        command: process.execPath,
+        args: [path.join(root, '../../fixtures/lsp-servers/fake-lsp.js'), '--log', log],
+        extensions: { '.sh': 'shellscript' },
+      },
+    ];
     fs.rmSync(log, { force: true });
     await vscode.workspace.getConfiguration().update('dsh.lsp.servers', servers, vscode.ConfigurationTarget.Global);
     try {
       // The host updates its configuration and fires the change event (on which the extension
       // reloads its servers) in one step: once the value reads back, the extension has seen it.
-      await until('the new dsh.lsp.servers in the host', () => vscode.workspace.getConfiguration().get<unknown[]>('dsh.lsp.servers')?.length === 1);
-      const api = vscode.extensions.getExtension('dsh.dsh-bridge')!.exports as { navigation: { providerFor(uri: string): { providerId: string } | undefined } };
+      await until(
+        'the new dsh.lsp.servers in the host',
+        () => vscode.workspace.getConfiguration().get<unknown[]>('dsh.lsp.servers')?.length === 1,
+      );
+      const api = vscode.extensions.getExtension('dsh.dsh-bridge')!.exports as {
+        navigation: { providerFor(uri: string): { providerId: string } | undefined };
+      };
       assert.notEqual(api.navigation.providerFor(vscode.Uri.file(path.join(root, 'sh/main.sh')).toString())?.providerId, 'untrusted-sh');
       await invokeTool('dsh_lsp', { operation: 'hover', filePath: 'sh/main.sh', line: 5, column: 1 }).catch(() => undefined);
       assert.equal(fs.existsSync(log), false, 'the configured server never started');
@@ -70,7 +85,8 @@ describe('in an untrusted workspace', function () {
     let tmp: string;
     let outside: string;
     let secret: string;
-    const rel = (name: string) => path.relative(vscode.workspace.workspaceFolders![0]!.uri.fsPath, path.join(tmp, name)).split(path.sep).join('/');
+    const rel = (name: string) =>
+      path.relative(vscode.workspace.workspaceFolders![0]!.uri.fsPath, path.join(tmp, name)).split(path.sep).join('/');
     before(() => {
       const root = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
       tmp = fs.mkdtempSync(path.join(root, 'dsh-untrusted-reads-'));
@@ -92,17 +108,28 @@ describe('in an untrusted workspace', function () {
       const input = { operation: 'hover' as const, filePath: secret, line: 1, column: 14 };
       const prepared = await tool.prepareInvocation({ input }, new vscode.CancellationTokenSource().token);
       assert.equal(prepared.confirmationMessages, undefined);
-      assert.match(typeof prepared.invocationMessage === 'string' ? prepared.invocationMessage : (prepared.invocationMessage?.value ?? ''), /outside the workspace: refused in Restricted Mode/);
-      await assert.rejects(invokeTool('dsh_lsp', input), /secret\.ts is outside the workspace .*In Restricted Mode dsh_lsp reads only files inside the workspace folders.*Manage Workspace Trust/s);
+      assert.match(
+        typeof prepared.invocationMessage === 'string' ? prepared.invocationMessage : (prepared.invocationMessage?.value ?? ''),
+        /outside the workspace: refused in Restricted Mode/,
+      );
+      await assert.rejects(
+        invokeTool('dsh_lsp', input),
+        /secret\.ts is outside the workspace .*In Restricted Mode dsh_lsp reads only files inside the workspace folders.*Manage Workspace Trust/s,
+      );
     });
 
     it('a workspace symlink leading outside is refused, naming the link; /proc/self/environ too', async () => {
-      await assert.rejects(invokeTool('dsh_lsp', { operation: 'hover', filePath: rel('linked.ts'), line: 1, column: 14 }), /secret\.ts \(reached through .*linked\.ts\) is outside the workspace/);
+      await assert.rejects(
+        invokeTool('dsh_lsp', { operation: 'hover', filePath: rel('linked.ts'), line: 1, column: 14 }),
+        /secret\.ts \(reached through .*linked\.ts\) is outside the workspace/,
+      );
       await assert.rejects(invokeTool('dsh_lsp', { operation: 'hover', filePath: rel('env.ts'), line: 1, column: 1 }), /under \/proc/);
     });
 
     it('result locations outside the workspace are left out, also through a link, and counted', async () => {
-      const api = (await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate()) as { navigation: { registerProvider(p: unknown): vscode.Disposable } };
+      const api = (await vscode.extensions.getExtension('dsh.dsh-bridge')!.activate()) as {
+        navigation: { registerProvider(p: unknown): vscode.Disposable };
+      };
       const reg = api.navigation.registerProvider({
         id: 'test-untrusted-reads',
         extensions: { '.dshu': 'plaintext' },
@@ -111,18 +138,27 @@ describe('in an untrusted workspace', function () {
             ? { kind: 'hover', contents: null }
             : {
                 kind: 'locations',
-                locations: [secret, path.join(tmp, 'linked.ts'), path.join(tmp, 'probe.dshu')].map((f) => ({ uri: vscode.Uri.file(f).toString(), range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } } })),
+                locations: [secret, path.join(tmp, 'linked.ts'), path.join(tmp, 'probe.dshu')].map((f) => ({
+                  uri: vscode.Uri.file(f).toString(),
+                  range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } },
+                })),
                 resolvedWorkspaceUri: req.workspaceUri,
               },
       });
       try {
-        const r = await invokeTool<{ locations: { path: string; preview: string }[]; outsideWorkspace?: { leftOut: number; why: string } }>('dsh_lsp', {
-          operation: 'goToDefinition',
-          filePath: rel('probe.dshu'),
-          line: 1,
-          column: 1,
-        });
-        assert.deepEqual(r.json.locations.map((l) => [l.path, l.preview]), [[rel('probe.dshu'), 'probe']]);
+        const r = await invokeTool<{ locations: { path: string; preview: string }[]; outsideWorkspace?: { leftOut: number; why: string } }>(
+          'dsh_lsp',
+          {
+            operation: 'goToDefinition',
+            filePath: rel('probe.dshu'),
+            line: 1,
+            column: 1,
+          },
+        );
+        assert.deepEqual(
+          r.json.locations.map((l) => [l.path, l.preview]),
+          [[rel('probe.dshu'), 'probe']],
+        );
         assert.equal(r.json.outsideWorkspace?.leftOut, 2);
         assert.match(r.json.outsideWorkspace?.why ?? '', /in Restricted Mode dsh_lsp shows nothing from outside the workspace/);
       } finally {

@@ -13,7 +13,8 @@ import { sleep, until } from '../helpers/wait';
 
 /** Every regular file under `dir` (symlinks not followed). */
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
     .map((d) => path.join(d.parentPath ?? (d as unknown as { path: string }).path, d.name));
 }
@@ -55,14 +56,20 @@ describe('safety and visibility', function () {
     mirror.sendText('echo typed-while-agent-owned');
     // Asserts that something does NOT happen: the typed line must not reach the session within a second.
     await sleep(1000);
-    assert.doesNotMatch((await invokeTool('dsh_terminal_read', { sessionId, raw: true })).text ?? '', /typed-while-agent-owned/, 'the panel is read-only while the agent owns it');
+    assert.doesNotMatch(
+      (await invokeTool('dsh_terminal_read', { sessionId, raw: true })).text ?? '',
+      /typed-while-agent-owned/,
+      'the panel is read-only while the agent owns it',
+    );
     await vscode.commands.executeCommand('dsh.takeOverAgentTerminal', sessionId);
     await assert.rejects(invokeTool('dsh_terminal_send', { sessionId, input: 'echo agent' }), /user has taken over/);
     const listed = await invokeTool<{ sessions: { sessionId: string; takenOver?: boolean }[] }>('dsh_terminal_list', {});
     assert.ok(listed.json.sessions.find((s) => s.sessionId === sessionId));
     // What the person types in the panel terminal reaches the real session while they hold it.
     mirror.sendText('echo typed-in-the-panel');
-    await until('the typed line in the scrollback', async () => /\ntyped-in-the-panel/.test((await invokeTool('dsh_terminal_read', { sessionId })).text ?? ''));
+    await until('the typed line in the scrollback', async () =>
+      /\ntyped-in-the-panel/.test((await invokeTool('dsh_terminal_read', { sessionId })).text ?? ''),
+    );
     await vscode.commands.executeCommand('dsh.handBackAgentTerminal', sessionId);
     // The person's command may still be ending (a PROMPT_COMMAND's child holds the foreground
     // before the prompt): wait for the prompt, so the confirmation and the send see the same reader.
@@ -73,14 +80,19 @@ describe('safety and visibility', function () {
 
   it('closing a session the person took over needs their confirmation: dsh_terminal_close and the palette are refused without it', async () => {
     // The palette's quick pick is accepted on its first item: make it this session.
-    const others = (await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {})).json.sessions.filter((s) => s.sessionId !== sessionId);
+    const others = (await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {})).json.sessions.filter(
+      (s) => s.sessionId !== sessionId,
+    );
     for (const other of others) await invokeTool('dsh_terminal_close', { sessionId: other.sessionId });
     await vscode.commands.executeCommand('dsh.takeOverAgentTerminal', sessionId);
     // VS Code refuses modal dialogs while extension tests run: the confirmation is not given.
     await assert.rejects(invokeTool('dsh_terminal_close', { sessionId }), /taken over session pty-\d+ and did not confirm closing it/);
     await runPickingFirst('dsh.closeAgentTerminal');
     const listed = await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {});
-    assert.ok(listed.json.sessions.some((s) => s.sessionId === sessionId), 'the session keeps running');
+    assert.ok(
+      listed.json.sessions.some((s) => s.sessionId === sessionId),
+      'the session keeps running',
+    );
     await vscode.commands.executeCommand('dsh.handBackAgentTerminal', sessionId);
     assert.equal((await invokeTool<{ closed: boolean }>('dsh_terminal_close', { sessionId })).json.closed, true);
   });
@@ -97,9 +109,21 @@ describe('safety and visibility', function () {
       // What a hostile program prints: VS Code's own shell integration (OSC 633) for a command line
       // and a cwd, FinalTerm's (OSC 133), a clipboard write (OSC 52: "pwned") and a title (OSC 0).
       const osc = [
-        '633;A', '633;B', '633;E;rm -rf ~', '633;P;Cwd=/etc', '633;C', '633;D;0',
-        '133;A', '133;B', '133;C', '133;D;0', '52;c;cHduZWQ=', '0;bash',
-      ].map((x) => `\\e]${x}\\a`).join('');
+        '633;A',
+        '633;B',
+        '633;E;rm -rf ~',
+        '633;P;Cwd=/etc',
+        '633;C',
+        '633;D;0',
+        '133;A',
+        '133;B',
+        '133;C',
+        '133;D;0',
+        '52;c;cHduZWQ=',
+        '0;bash',
+      ]
+        .map((x) => `\\e]${x}\\a`)
+        .join('');
       const r = await invokeTool('dsh_terminal_send', { sessionId, input: `printf '${osc}%s\\n' after-the-sequences` });
       assert.match(r.text ?? '', /after-the-sequences/);
       // Asserts that something does NOT happen: the renderer parses the output within this time.
@@ -140,7 +164,10 @@ describe('DSH: Open Agent Terminal from the palette', function () {
   it('shows the new session in the terminal panel, in front of the terminal the person had active', async () => {
     // The person already has a terminal in front; a command named "Open … Terminal" brings its own forward.
     const write = new vscode.EventEmitter<string>();
-    const theirs = vscode.window.createTerminal({ name: 'their terminal', pty: { onDidWrite: write.event, open: () => undefined, close: () => undefined } });
+    const theirs = vscode.window.createTerminal({
+      name: 'their terminal',
+      pty: { onDidWrite: write.event, open: () => undefined, close: () => undefined },
+    });
     let sessionId: string | undefined;
     try {
       theirs.show();
@@ -149,7 +176,10 @@ describe('DSH: Open Agent Terminal from the palette', function () {
       assert.ok(info, 'the command opened no session');
       sessionId = info.sessionId;
       const mirror = new RegExp(`^DSH ${sessionId}( |$)`);
-      await until(`the panel terminal of ${sessionId} to be the active one (right after the command: ${vscode.window.activeTerminal?.name ?? "none"})`, () => mirror.test(vscode.window.activeTerminal?.name ?? '') || undefined);
+      await until(
+        `the panel terminal of ${sessionId} to be the active one (right after the command: ${vscode.window.activeTerminal?.name ?? 'none'})`,
+        () => mirror.test(vscode.window.activeTerminal?.name ?? '') || undefined,
+      );
     } finally {
       theirs.dispose();
       write.dispose();

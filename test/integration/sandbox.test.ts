@@ -104,7 +104,8 @@ describe('agent sessions in the agent sandbox', function () {
     opened.push(r.json.sessionId);
     return r.json;
   };
-  const send = (sessionId: string, input: string, timeoutMs?: number) => invokeTool<SendJson>('dsh_terminal_send', { sessionId, input, timeoutMs });
+  const send = (sessionId: string, input: string, timeoutMs?: number) =>
+    invokeTool<SendJson>('dsh_terminal_send', { sessionId, input, timeoutMs });
 
   before(async function () {
     if (process.platform !== 'linux') this.skip();
@@ -152,7 +153,11 @@ describe('agent sessions in the agent sandbox', function () {
     const read = await send(session.sessionId, `cat ${denied}/secret.txt`);
     assert.notEqual(read.json.exitCode, 0);
     assert.doesNotMatch(read.text ?? '', /the secret/);
-    const blocked = await send(session.sessionId, `curl -sS --max-time 5 --noproxy '' http://127.0.0.1:${port}/; curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:${port}/`, 30_000);
+    const blocked = await send(
+      session.sessionId,
+      `curl -sS --max-time 5 --noproxy '' http://127.0.0.1:${port}/; curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:${port}/`,
+      30_000,
+    );
     assert.doesNotMatch(blocked.text ?? '', /hello from outside/);
 
     await setSetting('chat.agent.allowedNetworkDomains', ['127.0.0.1']);
@@ -191,13 +196,19 @@ describe('agent sessions in the agent sandbox', function () {
     assert.equal(plain.sandbox.on, false);
 
     await setSetting('dsh.terminal.sandbox', 'on');
-    await assert.rejects(send(plain.sessionId, `touch ${outside}/typed.txt`), /SANDBOX_REQUIRED|runs outside the agent sandbox.*Nothing was typed/s);
+    await assert.rejects(
+      send(plain.sessionId, `touch ${outside}/typed.txt`),
+      /SANDBOX_REQUIRED|runs outside the agent sandbox.*Nothing was typed/s,
+    );
     const after = await invokeTool<SendJson & { sessionId: string }>('dsh_run', { command: `touch ${outside}/after.txt; echo exit=$?` });
     opened.push(after.json.sessionId);
     assert.notEqual(after.json.sessionId, before.json.sessionId, 'dsh_run opened a new session');
     assert.equal(after.json.sandbox?.on, true);
     assert.match(after.text ?? '', /exit=1/);
-    assert.ok(!fs.existsSync(path.join(outside, 'after.txt')) && !fs.existsSync(path.join(outside, 'typed.txt')), 'nothing was written outside');
+    assert.ok(
+      !fs.existsSync(path.join(outside, 'after.txt')) && !fs.existsSync(path.join(outside, 'typed.txt')),
+      'nothing was written outside',
+    );
     const listed = await invokeTool<{ sessions: { sessionId: string; inputRefused?: string }[] }>('dsh_terminal_list', {});
     const old = listed.json.sessions.find((s) => s.sessionId === before.json.sessionId);
     assert.match(old?.inputRefused ?? '', /opened while the agent sandbox was off/, JSON.stringify(listed.json));
@@ -248,13 +259,19 @@ describe('agent sessions in the agent sandbox', function () {
     const bin = path.join(root, 'bin');
     fs.mkdirSync(bin, { recursive: true });
     for (const program of ['bash', 'sh', 'socat', 'python3']) {
-      const found = (process.env.PATH ?? '').split(':').map((d) => path.join(d, program)).find((p) => fs.existsSync(p));
+      const found = (process.env.PATH ?? '')
+        .split(':')
+        .map((d) => path.join(d, program))
+        .find((p) => fs.existsSync(p));
       if (found && !fs.existsSync(path.join(bin, program))) fs.symlinkSync(found, path.join(bin, program));
     }
     await setSetting('dsh.terminal.sandbox', 'on');
     await setSetting('dsh.terminal.env', { PATH: bin });
     const before = rcShells();
-    await assert.rejects(invokeTool('dsh_terminal_open', { name: 'no-bwrap' }), /bubblewrap \(bwrap\) not found on PATH; install them with `sudo apt-get install bubblewrap socat`/);
+    await assert.rejects(
+      invokeTool('dsh_terminal_open', { name: 'no-bwrap' }),
+      /bubblewrap \(bwrap\) not found on PATH; install them with `sudo apt-get install bubblewrap socat`/,
+    );
     assert.deepEqual(rcShells(), before, 'no shell was started');
     const listed = await invokeTool<{ sessions: { name: string }[] }>('dsh_terminal_list', {});
     assert.ok(!listed.json.sessions.some((s) => s.name === 'no-bwrap'));
@@ -273,7 +290,8 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
   const opened: string[] = [];
   const token = () => new vscode.CancellationTokenSource().token;
   const text = (m: string | vscode.MarkdownString | undefined) => (typeof m === 'string' ? m : (m?.value ?? ''));
-  const json = (r: vscode.LanguageModelToolResult) => JSON.parse((r.content[0] as vscode.LanguageModelTextPart).value) as { sessionId: string; sandbox: Sandbox };
+  const json = (r: vscode.LanguageModelToolResult) =>
+    JSON.parse((r.content[0] as vscode.LanguageModelTextPart).value) as { sessionId: string; sandbox: Sandbox };
 
   before(async function () {
     if (process.platform !== 'linux') this.skip();
@@ -285,7 +303,11 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     const log = SILENT_LOG;
     const sandbox = (settings = new SandboxSettings({ storageUri: undefined } as unknown as vscode.ExtensionContext));
     service = new TerminalService(log);
-    service.registerBackend(new PtyBashBackend(await import('node-pty'), () => resolveTerminalConfig({}), log, { sandbox: { runtime: new SandboxRuntime(log), policy: (use) => sandbox.policy(use) } }));
+    service.registerBackend(
+      new PtyBashBackend(await import('node-pty'), () => resolveTerminalConfig({}), log, {
+        sandbox: { runtime: new SandboxRuntime(log), policy: (use) => sandbox.policy(use) },
+      }),
+    );
     ctx = { service, owner: service.createOwner('outside test'), unavailable: () => undefined, sandboxPolicy: () => sandbox.policy() };
   });
   afterEach(async () => {
@@ -306,19 +328,32 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     const input = { name: 'outside', sandbox: false };
     const prepared = await tool.prepareInvocation({ input });
     assert.equal(prepared.confirmationMessages?.title, 'Open an agent terminal outside the sandbox?');
-    assert.match(text(prepared.confirmationMessages?.message), /start a bash session named outside \*\*outside the sandbox\*\*.*with your permissions/);
+    assert.match(
+      text(prepared.confirmationMessages?.message),
+      /start a bash session named outside \*\*outside the sandbox\*\*.*with your permissions/,
+    );
     assert.match(text(prepared.confirmationMessages?.message), /The agent sandbox is on \(dsh\\\.terminal\\\.sandbox is \\"on\\"\)/);
     // Another tool object never showed this call's confirmation: nothing opens.
-    await assert.rejects(Promise.resolve(new OpenTool(ctx).invoke({ input, toolInvocationToken: undefined }, token())), /needs the person's confirmation of this very call/);
+    await assert.rejects(
+      Promise.resolve(new OpenTool(ctx).invoke({ input, toolInvocationToken: undefined }, token())),
+      /needs the person's confirmation of this very call/,
+    );
     const first = json(await tool.invoke({ input, toolInvocationToken: undefined }, token()));
     assert.deepEqual(first.sandbox, { on: false, outsideApproved: true, network: 'all', writableRoots: [] });
     assert.deepEqual(service.list(ctx.owner).find((s) => s.sessionId === first.sessionId)?.sandbox, first.sandbox, 'the list shows it');
     const out = await service.send(ctx.owner, first.sessionId, { input: `echo out > ${root}/outside.txt` });
     assert.equal(out.exitCode, 0, out.output);
     assert.equal(fs.readFileSync(path.join(root, 'outside.txt'), 'utf8'), 'out\n');
-    await assert.rejects(Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined }, token())), /needs the person's confirmation/, 'a confirmation is used once');
+    await assert.rejects(
+      Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined }, token())),
+      /needs the person's confirmation/,
+      'a confirmation is used once',
+    );
     // Without sandbox: false the same settings open a sandboxed session, and its confirmation says so.
-    assert.match(text((await tool.prepareInvocation({ input: { name: 'inside' } })).confirmationMessages?.message), /Runs \*\*inside the agent sandbox\*\*/);
+    assert.match(
+      text((await tool.prepareInvocation({ input: { name: 'inside' } })).confirmationMessages?.message),
+      /Runs \*\*inside the agent sandbox\*\*/,
+    );
     await service.close(ctx.owner, first.sessionId, 'test done');
   });
 
@@ -331,7 +366,14 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     assert.equal(r.json.sandbox.outsideApproved, true);
     const listed = await invokeTool<{ sessions: { sessionId: string; sandbox: Sandbox }[] }>('dsh_terminal_list', {});
     assert.equal(listed.json.sessions.find((s) => s.sessionId === r.json.sessionId)?.sandbox.outsideApproved, true);
-    await until('its panel terminal to say it runs outside the sandbox', () => vscode.window.terminals.some((t) => new RegExp(`${r.json.sessionId} · outside-lm( · (bash|zsh))? · outside the sandbox`).test(t.name)), 10_000);
+    await until(
+      'its panel terminal to say it runs outside the sandbox',
+      () =>
+        vscode.window.terminals.some((t) =>
+          new RegExp(`${r.json.sessionId} · outside-lm( · (bash|zsh))? · outside the sandbox`).test(t.name),
+        ),
+      10_000,
+    );
     const out = await invokeTool<SendJson>('dsh_terminal_send', { sessionId: r.json.sessionId, input: `echo lm > ${root}/lm.txt` });
     assert.equal(out.json.exitCode, 0, out.text);
     assert.equal(fs.readFileSync(path.join(root, 'lm.txt'), 'utf8'), 'lm\n');
@@ -339,7 +381,10 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     opened.push(inside.json.sessionId);
     assert.equal(inside.json.sandbox.on, true, 'the next session without sandbox: false is sandboxed again');
     const run = await invokeTool<SendJson>('dsh_run', { command: 'true', sandbox: false }).catch((e: unknown) => e);
-    assert.match(String(run), /`sandbox` is not one of dsh_run's inputs .*dsh_run runs in its own default session.*dsh_terminal_open \{sandbox: false\}/);
+    assert.match(
+      String(run),
+      /`sandbox` is not one of dsh_run's inputs .*dsh_run runs in its own default session.*dsh_terminal_open \{sandbox: false\}/,
+    );
   });
 
   it('refused where allowUnsandboxedCommands is false (or absent where this VS Code does not declare it): no confirmation, a clear error, no session', async () => {
@@ -350,7 +395,10 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     assert.equal(prepared.confirmationMessages, undefined, 'the person is not asked about a call that will be refused');
     assert.match(text(prepared.invocationMessage), /refused \(chat\.agent\.sandbox\.allowUnsandboxedCommands is false/);
     const before = (await invokeTool<{ sessions: unknown[] }>('dsh_terminal_list', {})).json.sessions.length;
-    await assert.rejects(invokeTool('dsh_terminal_open', { sandbox: false }), /no session was opened outside the agent sandbox: chat\.agent\.sandbox\.allowUnsandboxedCommands is false.*set chat\.agent\.sandbox\.allowUnsandboxedCommands to true/);
+    await assert.rejects(
+      invokeTool('dsh_terminal_open', { sandbox: false }),
+      /no session was opened outside the agent sandbox: chat\.agent\.sandbox\.allowUnsandboxedCommands is false.*set chat\.agent\.sandbox\.allowUnsandboxedCommands to true/,
+    );
     assert.equal((await invokeTool<{ sessions: unknown[] }>('dsh_terminal_list', {})).json.sessions.length, before);
     await setSetting(ALLOW, undefined);
     const declaredDefault = vscode.workspace.getConfiguration().inspect(ALLOW)?.defaultValue;
@@ -359,7 +407,10 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     } else {
       // This VS Code declares it (default true): asking is allowed, as for its own run_in_terminal.
       assert.equal(declaredDefault, true);
-      assert.equal((await tool.prepareInvocation({ input: { sandbox: false } })).confirmationMessages?.title, 'Open an agent terminal outside the sandbox?');
+      assert.equal(
+        (await tool.prepareInvocation({ input: { sandbox: false } })).confirmationMessages?.title,
+        'Open an agent terminal outside the sandbox?',
+      );
     }
   });
 
@@ -370,12 +421,18 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
     try {
       const outside = await callTool(c, 'dsh_terminal_open', { name: 'mcp-outside', sandbox: false });
       assert.equal(outside.isError, true);
-      assert.match(outside.first, /dsh_terminal_open was not run: VS Code could not ask the person.*needs the person's answer every time; no setting allows it without asking/);
+      assert.match(
+        outside.first,
+        /dsh_terminal_open was not run: VS Code could not ask the person.*needs the person's answer every time; no setting allows it without asking/,
+      );
       const inside = await callTool<{ sessionId: string; sandbox: Sandbox }>(c, 'dsh_terminal_open', { name: 'mcp-inside' });
       assert.equal(inside.isError, false, inside.first);
       assert.equal(inside.json.sandbox.on, true, 'the same client opens sandboxed sessions without a dialog');
       const listed = await callTool<{ sessions: { name: string }[] }>(c, 'dsh_terminal_list', {});
-      assert.deepEqual(listed.json.sessions.map((s) => s.name), ['mcp-inside']);
+      assert.deepEqual(
+        listed.json.sessions.map((s) => s.name),
+        ['mcp-inside'],
+      );
     } finally {
       await c.close();
     }
@@ -384,7 +441,9 @@ describe('a session outside the agent sandbox (chat.agent.sandbox.allowUnsandbox
 
 /** pids of this host's descendants that run `sleep 300`. */
 function childSleeps(): number[] {
-  return procs().filter((p) => p.args === 'sleep 300').map((p) => p.pid);
+  return procs()
+    .filter((p) => p.args === 'sleep 300')
+    .map((p) => p.pid);
 }
 
 /** pids of this host's descendants that run a shell on a DSH Bridge rc file. */
@@ -409,7 +468,8 @@ function procs(): { pid: number; args: string }[] {
     }
   }
   const ours = (pid: number) => {
-    for (let p = parent.get(pid), hops = 0; p !== undefined && p > 0 && hops < 64; p = parent.get(p), hops++) if (p === process.pid) return true;
+    for (let p = parent.get(pid), hops = 0; p !== undefined && p > 0 && hops < 64; p = parent.get(p), hops++)
+      if (p === process.pid) return true;
     return false;
   };
   return [...args].filter(([pid]) => ours(pid)).map(([pid, a]) => ({ pid, args: a }));

@@ -22,7 +22,11 @@ import { until } from '../helpers/wait';
 const probes = SECRETS.map(probeOf);
 function assertNoSecret(value: unknown, where: string): void {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  assert.deepEqual(probes.filter((p) => text.includes(p)), [], `${where} holds secrets`);
+  assert.deepEqual(
+    probes.filter((p) => text.includes(p)),
+    [],
+    `${where} holds secrets`,
+  );
 }
 
 function corpusFile(): string {
@@ -35,27 +39,40 @@ function corpusFile(): string {
 /** The checks both surfaces must pass on the caller's session `sessionId`. */
 async function noSecretReachesTheAgent(call: Call, sessionId: string): Promise<void> {
   const file = corpusFile();
-  const sent = await call<{ exitCode: number }>('dsh_terminal_send', { sessionId, input: `cat ${file}; printf '%s' "$(sed -n 1p ${file} | cut -c1-14)"; sleep 0.1; sed -n 1p ${file} | cut -c15-` });
+  const sent = await call<{ exitCode: number }>('dsh_terminal_send', {
+    sessionId,
+    input: `cat ${file}; printf '%s' "$(sed -n 1p ${file} | cut -c1-14)"; sleep 0.1; sed -n 1p ${file} | cut -c15-`,
+  });
   assert.equal(sent.json.exitCode, 0);
   assert.match(sent.text ?? '', /\[redacted: GitHub token\]/);
   assertNoSecret(sent, 'dsh_terminal_send');
-  for (const input of [{}, { raw: true }, { screen: true }, { offset: 5, count: 10 }]) assertNoSecret(await call('dsh_terminal_read', { sessionId, ...input }), `dsh_terminal_read ${JSON.stringify(input)}`);
+  for (const input of [{}, { raw: true }, { screen: true }, { offset: 5, count: 10 }])
+    assertNoSecret(await call('dsh_terminal_read', { sessionId, ...input }), `dsh_terminal_read ${JSON.stringify(input)}`);
   for (const s of SECRETS.slice(0, 12)) {
     const found = await call<{ matches: unknown[] }>('dsh_terminal_read', { sessionId, search: probeOf(s) });
     assert.deepEqual(found.json.matches, [], `search ${probeOf(s)}`);
   }
-  const started = await call<{ waitReason: string }>('dsh_terminal_send', { sessionId, input: `sleep 0.3; cat ${file}; sleep 2`, timeoutMs: 100 });
+  const started = await call<{ waitReason: string }>('dsh_terminal_send', {
+    sessionId,
+    input: `sleep 0.3; cat ${file}; sleep 2`,
+    timeoutMs: 100,
+  });
   assert.equal(started.json.waitReason, 'timeout');
   const waited = await call<{ waitReason: string }>('dsh_terminal_wait', { sessionId, until: probeOf(SECRETS[0]!), timeoutMs: 10_000 });
   assert.notEqual(waited.json.waitReason, 'output_match');
   assertNoSecret(waited, 'dsh_terminal_wait');
   const job = await call<{ jobId: string }>('dsh_terminal_send', { sessionId, input: `cat ${file}`, background: true });
   let output = '';
-  await until('the background send', async () => {
-    const out = await call<{ done: boolean }>('dsh_terminal_output', { sessionId, jobId: job.json.jobId });
-    output += JSON.stringify(out);
-    return out.json.done;
-  }, 30_000, 200);
+  await until(
+    'the background send',
+    async () => {
+      const out = await call<{ done: boolean }>('dsh_terminal_output', { sessionId, jobId: job.json.jobId });
+      output += JSON.stringify(out);
+      return out.json.done;
+    },
+    30_000,
+    200,
+  );
   assertNoSecret(output, 'dsh_terminal_output');
   await call('dsh_terminal_send', { sessionId, input: `echo ${SECRETS[0]!.value} >/dev/null` });
   const history = await call<{ commands: { command: string }[] }>('dsh_terminal_history', { sessionId });
@@ -66,10 +83,16 @@ async function noSecretReachesTheAgent(call: Call, sessionId: string): Promise<v
 
 /** A `read -s` prompt: the result says the person answers; the agent's text into it is refused. */
 async function passwordPromptGoesToThePerson(call: Call, sessionId: string): Promise<void> {
-  const prompt = await call<{ waiting: string; echoOff: boolean; guidance: string }>('dsh_terminal_send', { sessionId, input: `read -s -p 'Password: ' pw; echo; echo "got \${#pw}"` });
+  const prompt = await call<{ waiting: string; echoOff: boolean; guidance: string }>('dsh_terminal_send', {
+    sessionId,
+    input: `read -s -p 'Password: ' pw; echo; echo "got \${#pw}"`,
+  });
   assert.deepEqual([prompt.json.waiting, prompt.json.echoOff], ['program-input', true]);
   assert.match(prompt.json.guidance, /the person must type it, not you.*dsh_terminal_wait/);
-  await assert.rejects(call('dsh_terminal_send', { sessionId, input: 'made-up-password' }), /nothing was typed: bash reads a secret with echo off/);
+  await assert.rejects(
+    call('dsh_terminal_send', { sessionId, input: 'made-up-password' }),
+    /nothing was typed: bash reads a secret with echo off/,
+  );
   const cancelled = await call<{ waiting: string }>('dsh_terminal_send', { sessionId, keys: ['Ctrl-C'] });
   assert.equal(cancelled.json.waiting, 'shell-prompt');
 }
@@ -90,10 +113,15 @@ describe('secrets through vscode.lm.invokeTool', function () {
   it('secrets: no secret of the corpus reaches a tool result; the panel terminal shows them', async () => {
     await noSecretReachesTheAgent(call, sessionId);
     const mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
-    const shown = await until('a secret in the panel', async () => {
-      const lines = (await panelText(mirror)).join('\n');
-      return probes.some((p) => lines.includes(p)) && lines;
-    }, 15_000, 300);
+    const shown = await until(
+      'a secret in the panel',
+      async () => {
+        const lines = (await panelText(mirror)).join('\n');
+        return probes.some((p) => lines.includes(p)) && lines;
+      },
+      15_000,
+      300,
+    );
     assert.ok(shown);
   });
 
@@ -105,23 +133,41 @@ describe('secrets through vscode.lm.invokeTool', function () {
     const password = 'made-up-Passw0rd-4kQ9';
     const mirror = await until('the mirror terminal', () => vscode.window.terminals.find((t) => t.name.includes(sessionId)));
     await vscode.commands.executeCommand('notifications.clearAll');
-    const prompt = await call<{ echoOff: boolean }>('dsh_terminal_send', { sessionId, input: `read -s -p 'Password: ' pw; echo; echo "got \${#pw} characters"` });
+    const prompt = await call<{ echoOff: boolean }>('dsh_terminal_send', {
+      sessionId,
+      input: `read -s -p 'Password: ' pw; echo; echo "got \${#pw} characters"`,
+    });
     assert.equal(prompt.json.echoOff, true);
     // The notification is asked for with its text in the log (VS Code gives an extension no way to read a shown one).
-    await until('the notification in the extension’s log', () => extensionLogText().includes(`secret prompt: notified the person: bash asks for a password in ${sessionId}.`), 20_000, 200);
+    await until(
+      'the notification in the extension’s log',
+      () => extensionLogText().includes(`secret prompt: notified the person: bash asks for a password in ${sessionId}.`),
+      20_000,
+      200,
+    );
     // Its action, as the person clicks it (the newest notification's first button).
     const lineTakeOver = '(you: type the password, then Enter)';
-    await until('the one-line take-over from the notification’s action', async () => {
-      await vscode.commands.executeCommand('notification.acceptPrimaryAction');
-      return mirror.name.includes(lineTakeOver);
-    }, 10_000, 300);
+    await until(
+      'the one-line take-over from the notification’s action',
+      async () => {
+        await vscode.commands.executeCommand('notification.acceptPrimaryAction');
+        return mirror.name.includes(lineTakeOver);
+      },
+      10_000,
+      300,
+    );
     assert.equal(vscode.window.activeTerminal, mirror, 'the action focuses the session’s panel terminal');
     await assert.rejects(call('dsh_terminal_send', { sessionId, input: 'echo agent' }), /taken over/);
     mirror.sendText(password, true);
-    const answered = await until('the program to get the line', async () => {
-      const page = await call('dsh_terminal_read', { sessionId, count: 20 });
-      return page.text?.includes(`got ${password.length} characters`) && page;
-    }, 10_000, 200);
+    const answered = await until(
+      'the program to get the line',
+      async () => {
+        const page = await call('dsh_terminal_read', { sessionId, count: 20 });
+        return page.text?.includes(`got ${password.length} characters`) && page;
+      },
+      10_000,
+      200,
+    );
     await until('the hand-back on Enter', () => !mirror.name.includes(lineTakeOver));
     // The shell's prompt after the program: the wait returns at it, or refuses as the shell is at it already.
     const atPrompt = await call<{ waiting: string }>('dsh_terminal_wait', { sessionId, timeoutMs: 10_000 }).then(
@@ -131,7 +177,13 @@ describe('secrets through vscode.lm.invokeTool', function () {
     assert.equal(atPrompt, 'shell-prompt');
     const after = await call<{ exitCode: number }>('dsh_terminal_send', { sessionId, input: 'echo back-to-agent' });
     assert.equal(after.text, 'back-to-agent');
-    const seen = [answered, after, await call('dsh_terminal_read', { sessionId, raw: true }), await call('dsh_terminal_history', { sessionId }), extensionLogText()];
+    const seen = [
+      answered,
+      after,
+      await call('dsh_terminal_read', { sessionId, raw: true }),
+      await call('dsh_terminal_history', { sessionId }),
+      extensionLogText(),
+    ];
     assert.ok(!JSON.stringify(seen).includes(password), 'the typed line is in a result or the log');
   });
 });

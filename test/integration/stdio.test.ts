@@ -40,7 +40,11 @@ const colOf = (lineText: string, needle: string) => Array.from(lineText.slice(0,
 
 /** The extension's navigation service (its API), to wait until a setting change took effect. */
 function navigation(): { providerFor(uri: string): { providerId: string } | undefined } {
-  return (vscode.extensions.getExtension('dsh.dsh-bridge')!.exports as { navigation: { providerFor(uri: string): { providerId: string } | undefined } }).navigation;
+  return (
+    vscode.extensions.getExtension('dsh.dsh-bridge')!.exports as {
+      navigation: { providerFor(uri: string): { providerId: string } | undefined };
+    }
+  ).navigation;
 }
 
 /** Write `dsh.lsp.servers` (user settings) and wait until `file` is served by `providerId`. */
@@ -66,7 +70,11 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
   });
 
   it('bash-language-server: definition and references of a shell function across two .sh files', async () => {
-    await configure([{ id: 'bash', command: bin('bash-language-server'), args: ['start'], extensions: { '.sh': 'shellscript' } }], 'sh/main.sh', 'bash');
+    await configure(
+      [{ id: 'bash', command: bin('bash-language-server'), args: ['start'], extensions: { '.sh': 'shellscript' } }],
+      'sh/main.sh',
+      'bash',
+    );
     const def = await lsp({ operation: 'goToDefinition', filePath: 'sh/main.sh', line: 5, column: 1 });
     assert.equal(def.provider, 'bash');
     assert.equal(def.position.token, 'greet');
@@ -88,18 +96,39 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
   it('dsh_symbols and dsh_call_hierarchy through bash-language-server: workspace symbol by name, outline, call hierarchy unsupported by that server', async () => {
     type Sym = { name: string; kind: string; path: string; line: number; column: number };
     const symbols = async (input: Record<string, unknown>) =>
-      (await invokeTool<{ provider?: string; symbols?: Sym[]; outline?: Sym[]; sources?: { id: string; count: number; error?: string }[] }>('dsh_symbols', input)).json;
+      (
+        await invokeTool<{
+          provider?: string;
+          symbols?: Sym[];
+          outline?: Sym[];
+          sources?: { id: string; count: number; error?: string }[];
+        }>('dsh_symbols', input)
+      ).json;
     const outline = await symbols({ filePath: 'sh/lib.sh' });
     assert.equal(outline.provider, 'bash');
-    assert.deepEqual(outline.outline!.map((s) => `${s.kind} ${s.name} ${s.line}:${s.column}`), ['Function greet 4:1']);
+    assert.deepEqual(
+      outline.outline!.map((s) => `${s.kind} ${s.name} ${s.line}:${s.column}`),
+      ['Function greet 4:1'],
+    );
     // The server indexes the workspace in the background after it starts.
-    const found = await until('workspace symbols for greet under sh/', async () => {
-      const r = await symbols({ query: 'greet' });
-      assert.ok(r.sources!.some((s) => s.id === 'bash' && !s.error), JSON.stringify(r.sources));
-      const underSh = r.symbols!.filter((s) => s.path.startsWith('sh/'));
-      return underSh.length > 0 && underSh;
-    }, 30_000, 500);
-    assert.deepEqual(found.map((s) => `${s.kind} ${s.name} ${s.path}:${s.line}`), ['Function greet sh/lib.sh:4']);
+    const found = await until(
+      'workspace symbols for greet under sh/',
+      async () => {
+        const r = await symbols({ query: 'greet' });
+        assert.ok(
+          r.sources!.some((s) => s.id === 'bash' && !s.error),
+          JSON.stringify(r.sources),
+        );
+        const underSh = r.symbols!.filter((s) => s.path.startsWith('sh/'));
+        return underSh.length > 0 && underSh;
+      },
+      30_000,
+      500,
+    );
+    assert.deepEqual(
+      found.map((s) => `${s.kind} ${s.name} ${s.path}:${s.line}`),
+      ['Function greet sh/lib.sh:4'],
+    );
     await assert.rejects(
       invokeTool('dsh_call_hierarchy', { filePath: 'sh/main.sh', line: 5, column: 1, direction: 'incoming' }),
       /language server 'bash' does not support textDocument\/prepareCallHierarchy \(it does not announce callHierarchyProvider/,
@@ -113,8 +142,14 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
       settings: Record<string, { source: string }>;
     }>('dsh.showEffectiveConfiguration');
     assert.deepEqual(config.navigationProviders.find((p) => p.id === 'bash')?.extensions, ['.sh (shellscript)']);
-    assert.ok(!config.navigationProviders.find((p) => p.id === 'vscode')?.extensions.includes('.sh (shellscript)'), 'the vscode fallback gave .sh up');
-    assert.deepEqual(config.languageServers.servers.map((s) => `${s.id} ${s.state}`), ['bash running']);
+    assert.ok(
+      !config.navigationProviders.find((p) => p.id === 'vscode')?.extensions.includes('.sh (shellscript)'),
+      'the vscode fallback gave .sh up',
+    );
+    assert.deepEqual(
+      config.languageServers.servers.map((s) => `${s.id} ${s.state}`),
+      ['bash running'],
+    );
     assert.equal(config.settings[SETTING]?.source, 'user');
     await vscode.commands.executeCommand('workbench.action.closeEditorsInGroup');
   });
@@ -124,10 +159,16 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
     const cases: [string, () => Record<string, unknown>][] = [
       ['L02 definition', () => ({ operation: 'goToDefinition', filePath: 'ts/l02.ts', line: 2, column: 1 })],
       ['L10 references', () => ({ operation: 'findReferences', filePath: 'ts/l10/a.ts', line: 1, column: 17 })],
-      ['L14 definition after an emoji', () => ({ operation: 'goToDefinition', filePath: l14, line: 2, column: colOf(lineOf(l14, 2), '${l}') + 2 })],
+      [
+        'L14 definition after an emoji',
+        () => ({ operation: 'goToDefinition', filePath: l14, line: 2, column: colOf(lineOf(l14, 2), '${l}') + 2 }),
+      ],
       ['L14 references', () => ({ operation: 'findReferences', filePath: l14, line: 1, column: 7 })],
       ['L14 definition after CJK', () => ({ operation: 'goToDefinition', filePath: l14, line: 6, column: colOf(lineOf(l14, 6), '名前') })],
-      ['L15 definition after °', () => ({ operation: 'goToDefinition', filePath: l14, line: 4, column: colOf(lineOf(l14, 4), 'clk'), symbol: 'clk' })],
+      [
+        'L15 definition after °',
+        () => ({ operation: 'goToDefinition', filePath: l14, line: 4, column: colOf(lineOf(l14, 4), 'clk'), symbol: 'clk' }),
+      ],
     ];
     const expected: Record<string, string[]> = {
       'L02 definition': ['ts/l02.ts:1:17'],
@@ -142,7 +183,11 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
     before(async () => {
       await configure(undefined, 'ts/l02.ts', 'vscode');
       for (const [name, input] of cases) byVsCode.set(name, await lsp(input()));
-      await configure([{ id: 'tsls', command: bin('typescript-language-server'), args: ['--stdio'], extensions: { '.ts': 'typescript' } }], 'ts/l02.ts', 'tsls');
+      await configure(
+        [{ id: 'tsls', command: bin('typescript-language-server'), args: ['--stdio'], extensions: { '.ts': 'typescript' } }],
+        'ts/l02.ts',
+        'tsls',
+      );
     });
 
     for (const [name, input] of cases) {
@@ -167,13 +212,35 @@ describe('dsh_lsp through configured language servers (dsh.lsp.servers)', functi
       'sh/main.sh',
       'missing',
     );
-    await assert.rejects(lsp({ operation: 'goToDefinition', filePath: 'sh/main.sh', line: 5, column: 1 }), /language server 'missing' could not start: .*\/nonexistent\/dsh-test\/language-server.*dsh\.lsp\.servers/);
+    await assert.rejects(
+      lsp({ operation: 'goToDefinition', filePath: 'sh/main.sh', line: 5, column: 1 }),
+      /language server 'missing' could not start: .*\/nonexistent\/dsh-test\/language-server.*dsh\.lsp\.servers/,
+    );
   });
 
   it('L05 for the stdio provider: a server still indexing is "not ready", an empty answer from a ready one is "none"', async () => {
-    await configure([{ id: 'indexing', command: process.execPath, args: [fake(), '--never-ready'], extensions: { '.sh': 'shellscript' }, readyTimeoutMs: 2000 }], 'sh/main.sh', 'indexing');
-    await assert.rejects(lsp({ operation: 'goToDefinition', filePath: 'sh/main.sh', line: 5, column: 1 }), /language support for \.sh \(language server 'indexing'\) is not available or not ready/);
-    await configure([{ id: 'ready', command: process.execPath, args: [fake()], extensions: { '.sh': 'shellscript' } }], 'sh/main.sh', 'ready');
+    await configure(
+      [
+        {
+          id: 'indexing',
+          command: process.execPath,
+          args: [fake(), '--never-ready'],
+          extensions: { '.sh': 'shellscript' },
+          readyTimeoutMs: 2000,
+        },
+      ],
+      'sh/main.sh',
+      'indexing',
+    );
+    await assert.rejects(
+      lsp({ operation: 'goToDefinition', filePath: 'sh/main.sh', line: 5, column: 1 }),
+      /language support for \.sh \(language server 'indexing'\) is not available or not ready/,
+    );
+    await configure(
+      [{ id: 'ready', command: process.execPath, args: [fake()], extensions: { '.sh': 'shellscript' } }],
+      'sh/main.sh',
+      'ready',
+    );
     const none = await lsp({ operation: 'goToDefinition', filePath: 'sh/main.sh', line: 5, column: 1 });
     assert.equal(none.provider, 'ready');
     assert.equal(none.total, 0);

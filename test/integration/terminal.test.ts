@@ -29,7 +29,9 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
   });
 
   beforeEach(async () => {
-    const opened = await invokeTool<{ sessionId: string; sessionStatus: { kind: string }; cwd: string }>('dsh_terminal_open', { name: 'integration' });
+    const opened = await invokeTool<{ sessionId: string; sessionStatus: { kind: string }; cwd: string }>('dsh_terminal_open', {
+      name: 'integration',
+    });
     sessionId = opened.json.sessionId;
     assert.match(sessionId, /^pty-\d+$/);
     assert.deepEqual(opened.json.sessionStatus, { kind: 'running' });
@@ -46,7 +48,10 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
 
   it('sessions run in the agent sandbox exactly in the sandboxed pass (dsh.terminal.sandbox "on" in the workspace settings)', async () => {
     const sandboxed = process.env.DSH_TEST_SUITE === 'sandboxed';
-    const listed = await invokeTool<{ sessions: { sessionId: string; sandbox: { on: boolean; writableRoots: string[] } }[] }>('dsh_terminal_list', {});
+    const listed = await invokeTool<{ sessions: { sessionId: string; sandbox: { on: boolean; writableRoots: string[] } }[] }>(
+      'dsh_terminal_list',
+      {},
+    );
     const sandbox = listed.json.sessions.find((s) => s.sessionId === sessionId)?.sandbox;
     assert.equal(sandbox?.on, sandboxed, JSON.stringify(sandbox));
     if (sandboxed) assert.ok(sandbox.writableRoots.includes(vscode.workspace.workspaceFolders![0]!.uri.fsPath), JSON.stringify(sandbox));
@@ -58,7 +63,10 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     assert.equal(listed.json.sessions.find((s) => s.sessionId === sessionId)?.shell, zsh ? 'zsh' : 'bash');
     const r = await send('echo "${ZSH_VERSION:+zsh}${BASH_VERSION:+bash}"');
     assert.equal(r.text, zsh ? 'zsh' : 'bash');
-    const other = await invokeTool<{ sessionId: string; shell: { name: string; why: string } }>('dsh_terminal_open', { name: 'other shell', shell: zsh ? 'bash' : 'zsh' });
+    const other = await invokeTool<{ sessionId: string; shell: { name: string; why: string } }>('dsh_terminal_open', {
+      name: 'other shell',
+      shell: zsh ? 'bash' : 'zsh',
+    });
     try {
       assert.equal(other.json.shell.name, zsh ? 'bash' : 'zsh');
       assert.match(other.json.shell.why, /asked for by this call/);
@@ -117,7 +125,10 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
 
   it('read pages count back from the newest line and agree with each other', async () => {
     await send('seq 1 20000');
-    const page = await invokeTool<{ offset: number; lineBegin: number; lineEnd: number; totalLines: number; nextOffset?: number }>('dsh_terminal_read', { sessionId, offset: 0, count: 200 });
+    const page = await invokeTool<{ offset: number; lineBegin: number; lineEnd: number; totalLines: number; nextOffset?: number }>(
+      'dsh_terminal_read',
+      { sessionId, offset: 0, count: 200 },
+    );
     const lines = (page.text ?? '').split('\n');
     assert.equal(lines.length, 200);
     assert.equal(lines.at(-1), '20000');
@@ -142,7 +153,10 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
     await config.update('maxReadBytes', 1024 * 1024, vscode.ConfigurationTarget.Global);
     // The host updates its configuration and fires the change event (on which the extension applies
     // the settings) in one step: once the new value reads back, the extension has it too.
-    await until('the new maxReadBytes in the host', () => vscode.workspace.getConfiguration('dsh.terminal').get('maxReadBytes') === 1024 * 1024);
+    await until(
+      'the new maxReadBytes in the host',
+      () => vscode.workspace.getConfiguration('dsh.terminal').get('maxReadBytes') === 1024 * 1024,
+    );
     try {
       const big = await invokeTool<{ sessionId: string }>('dsh_terminal_open', {});
       const r = await invokeTool<SendJson & { toolCapDroppedBytes?: number }>('dsh_terminal_send', {
@@ -167,27 +181,51 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
   it('dsh_terminal_signal interrupts the foreground command with a real SIGINT', async () => {
     const r = await send('sleep 300', 1000);
     assert.equal(r.json.waitReason, 'timeout');
-    const sig = await invokeTool<{ delivered: boolean; foreground?: { command: string } }>('dsh_terminal_signal', { sessionId, signal: 'SIGINT' });
+    const sig = await invokeTool<{ delivered: boolean; foreground?: { command: string } }>('dsh_terminal_signal', {
+      sessionId,
+      signal: 'SIGINT',
+    });
     assert.equal(sig.json.delivered, true);
     assert.equal(sig.json.foreground?.command, 'sleep 300');
     assert.equal((await send('echo $?')).text, '130');
-    await assert.rejects(invokeTool('dsh_terminal_signal', { sessionId, signal: 'SIGSEGV' }), /`signal` is not valid \(got "SIGSEGV"\); valid: one of SIGINT/);
+    await assert.rejects(
+      invokeTool('dsh_terminal_signal', { sessionId, signal: 'SIGSEGV' }),
+      /`signal` is not valid \(got "SIGSEGV"\); valid: one of SIGINT/,
+    );
   });
 
   it('background send: returns a job id at once; dsh_terminal_output hands out the output once, then the end', async () => {
-    const started = await invokeTool<{ jobId: string }>('dsh_terminal_send', { sessionId, input: 'for i in 1 2 3; do echo bg$i; sleep 0.3; done', background: true });
+    const started = await invokeTool<{ jobId: string }>('dsh_terminal_send', {
+      sessionId,
+      input: 'for i in 1 2 3; do echo bg$i; sleep 0.3; done',
+      background: true,
+    });
     assert.match(started.json.jobId, /^job-\d+$/);
     let text = '';
-    const end = await until('the background send to end', async () => {
-      const out = await invokeTool<{ done: boolean; result?: { waitReason: string; waiting?: string; exitCode?: number } }>('dsh_terminal_output', { sessionId, jobId: started.json.jobId });
-      text += out.text ?? '';
-      return out.json.done && out.json;
-    }, 20_000, 200);
+    const end = await until(
+      'the background send to end',
+      async () => {
+        const out = await invokeTool<{ done: boolean; result?: { waitReason: string; waiting?: string; exitCode?: number } }>(
+          'dsh_terminal_output',
+          { sessionId, jobId: started.json.jobId },
+        );
+        text += out.text ?? '';
+        return out.json.done && out.json;
+      },
+      20_000,
+      200,
+    );
     const seen = JSON.stringify(end.result);
     assert.equal(end.result?.waitReason, 'stdin_read', seen);
     assert.equal(end.result?.waiting, 'shell-prompt', seen);
     assert.equal(end.result?.exitCode, 0, seen);
-    assert.deepEqual(text.replace(/\r/g, '').split('\n').filter((l) => /^bg\d$/.test(l)), ['bg1', 'bg2', 'bg3']);
+    assert.deepEqual(
+      text
+        .replace(/\r/g, '')
+        .split('\n')
+        .filter((l) => /^bg\d$/.test(l)),
+      ['bg1', 'bg2', 'bg3'],
+    );
   });
 
   it('dsh_terminal_wait keeps waiting without typing: until a line, then to the prompt; refused at the prompt and with a bad pattern', async () => {
@@ -211,7 +249,13 @@ describe('terminal tools through vscode.lm.invokeTool', function () {
   });
 
   it('a control character in text to type is refused with the way to press that key: keys in dsh_terminal_send, dsh_terminal_send in dsh_run', async () => {
-    await assert.rejects(invokeTool('dsh_terminal_send', { sessionId, input: 'sleep 9\u0003' }), /`input` is not valid: U\+0003 at character 8 is a control character \(Ctrl-C\)\. To press keys, send them by name in `keys` instead of `input`, e\.g\. keys \["Ctrl-C"\]/);
-    await assert.rejects(invokeTool('dsh_run', { command: 'echo a\u001b' }), /`command` is not valid: U\+001B at character 7 is a control character \(Escape\)\. To press keys \(Ctrl-C, arrows, Ctrl-D\), use dsh_terminal_send with keys on the session id dsh_run returned/);
+    await assert.rejects(
+      invokeTool('dsh_terminal_send', { sessionId, input: 'sleep 9\u0003' }),
+      /`input` is not valid: U\+0003 at character 8 is a control character \(Ctrl-C\)\. To press keys, send them by name in `keys` instead of `input`, e\.g\. keys \["Ctrl-C"\]/,
+    );
+    await assert.rejects(
+      invokeTool('dsh_run', { command: 'echo a\u001b' }),
+      /`command` is not valid: U\+001B at character 7 is a control character \(Escape\)\. To press keys \(Ctrl-C, arrows, Ctrl-D\), use dsh_terminal_send with keys on the session id dsh_run returned/,
+    );
   });
 });

@@ -24,9 +24,19 @@ describe('tool input as declared (vscode.lm.invokeTool)', () => {
   it('an unknown key is refused with the error shape and a did-you-mean; nothing is opened', async () => {
     const before = (await invokeTool<{ sessions: unknown[] }>('dsh_terminal_list', {})).json.sessions.length;
     const message = await refusal('dsh_terminal_open', { name: 'typo', timeout: 5000 });
-    assert.match(message, /dsh_terminal_open: `timeout` is not one of dsh_terminal_open's inputs \(got 5000\); valid: name, shell, cwd, sandbox\./);
-    assert.match(await refusal('dsh_terminal_send', { sessionId: 'pty-1', input: 'make', timeout: 5000 }), /dsh_terminal_send: `timeout` is not one of dsh_terminal_send's inputs \(got 5000\); valid: sessionId, input, keys, timeoutMs, background\. Did you mean `timeoutMs`\?/);
-    assert.equal((await invokeTool<{ sessions: unknown[] }>('dsh_terminal_list', {})).json.sessions.length, before, 'no session was opened');
+    assert.match(
+      message,
+      /dsh_terminal_open: `timeout` is not one of dsh_terminal_open's inputs \(got 5000\); valid: name, shell, cwd, sandbox\./,
+    );
+    assert.match(
+      await refusal('dsh_terminal_send', { sessionId: 'pty-1', input: 'make', timeout: 5000 }),
+      /dsh_terminal_send: `timeout` is not one of dsh_terminal_send's inputs \(got 5000\); valid: sessionId, input, keys, timeoutMs, background\. Did you mean `timeoutMs`\?/,
+    );
+    assert.equal(
+      (await invokeTool<{ sessions: unknown[] }>('dsh_terminal_list', {})).json.sessions.length,
+      before,
+      'no session was opened',
+    );
   });
 
   it('a null input is refused with the error shape, not a TypeError', async () => {

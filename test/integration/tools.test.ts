@@ -21,6 +21,11 @@ describe('DSH Bridge installed from the VSIX', () => {
   it('the tool registry (Language Model Tools and every MCP connection) holds exactly the contributed tools, each once', () => {
     const registered = TOOL_REGISTRY.map((entry) => entry.declaration.name);
     assert.equal(new Set(registered).size, registered.length, `a tool is in the registry twice: ${registered.join(', ')}`);
-    assert.deepEqual([...registered].sort(), contributedTools().map((t) => t.name).sort());
+    assert.deepEqual(
+      [...registered].sort(),
+      contributedTools()
+        .map((t) => t.name)
+        .sort(),
+    );
   });
 });

@@ -41,7 +41,10 @@ describe('scripts/install-host.sh on a fresh Debian machine', () => {
     const r = await runScript(0);
     assert.notEqual(r.code, 0, 'the refused apt-get install stops the script');
     assert.ok(!fs.existsSync(path.join(tmp, 'cache')), 'nothing was installed into the cache');
-    const install = fs.readFileSync(log(), 'utf8').split('\n').find((l) => l.startsWith('install '));
+    const install = fs
+      .readFileSync(log(), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('install '));
     assert.ok(install, `apt-get install was called: ${fs.readFileSync(log(), 'utf8')}`);
     return install.split(/\s+/).filter((w) => w && !w.startsWith('-') && w !== 'install');
   }
@@ -64,7 +67,10 @@ describe('scripts/install-host.sh on a fresh Debian machine', () => {
   it('as another user it stops before apt-get, naming the packages and the command that installs them', async () => {
     const r = await runScript(1000);
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /missing Debian packages: g\+\+ make .*chromium.*; run this script as root, or install them first: sudo apt-get install g\+\+ make /);
+    assert.match(
+      r.stderr,
+      /missing Debian packages: g\+\+ make .*chromium.*; run this script as root, or install them first: sudo apt-get install g\+\+ make /,
+    );
     assert.ok(!fs.existsSync(log()), 'apt-get was not run');
   });
 });

@@ -97,7 +97,10 @@ describe('npm run package: a VSIX per platform', function () {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-vsix-test-'));
 
   before(async () => {
-    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/package.mjs'), '--out-dir', out], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/package.mjs'), '--out-dir', out], {
+      cwd: ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    });
   });
   after(() => fs.rmSync(out, { recursive: true, force: true }));
 
@@ -116,7 +119,14 @@ describe('npm run package: a VSIX per platform', function () {
       }
       const outside = names.filter((n) => !NATIVE[target]!.includes(n) && !ALLOWED.some((re) => re.test(n)));
       assert.deepEqual(outside, [], 'files outside the allowlist');
-      for (const must of ['extension/dist/extension.js', 'extension/dist/mcp-bridge.js', `${X}/node-pty/lib/index.js`, 'extension/media/icon.png', 'extension/dist/approvalWorker.js', `${X}/@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm`]) {
+      for (const must of [
+        'extension/dist/extension.js',
+        'extension/dist/mcp-bridge.js',
+        `${X}/node-pty/lib/index.js`,
+        'extension/media/icon.png',
+        'extension/dist/approvalWorker.js',
+        `${X}/@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm`,
+      ]) {
         assert.ok(names.includes(must), `holds ${must}`);
       }
       const manifest = text.get('extension.vsixmanifest') ?? '';

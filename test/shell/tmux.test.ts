@@ -78,10 +78,7 @@ describe('tmux pane detection (real tmux server)', function () {
     await tmux(socket, 'new-session', '-d', '-s', SESSION, '-n', WINDOW_NAME, '-x', '80', '-y', '24', 'sleep 600');
     const helperJs = path.join(dir, 'helper.js');
     const pidFile = path.join(dir, 'helper.pid');
-    fs.writeFileSync(
-      helperJs,
-      "require('fs').writeFileSync(process.argv[2], String(process.pid)); setInterval(() => {}, 1 << 30);\n",
-    );
+    fs.writeFileSync(helperJs, "require('fs').writeFileSync(process.argv[2], String(process.pid)); setInterval(() => {}, 1 << 30);\n");
     await tmux(socket, 'split-window', '-d', '-t', `${SESSION}:0.0`, `'${process.execPath}' '${helperJs}' '${pidFile}'`);
     helperPid = await until('the helper to write its pid', () =>
       fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8') !== '' ? Number(fs.readFileSync(pidFile, 'utf8')) : undefined,
@@ -141,7 +138,7 @@ describe('tmux pane detection (real tmux server)', function () {
       assert.equal(detection.paneIndex, 0);
       assert.equal(detection.paneId, env.TMUX_PANE);
       assert.equal(detection.paneCommand, 'sleep');
-      assert.notEqual(detection.paneTty, (await detectTmuxPane({ env: helperEnv, pid: helperPid }) as { paneTty: string }).paneTty);
+      assert.notEqual(detection.paneTty, ((await detectTmuxPane({ env: helperEnv, pid: helperPid })) as { paneTty: string }).paneTty);
     }
   });
 
@@ -303,7 +300,12 @@ describe('tmux pane detection (real tmux server)', function () {
       process.kill(serverPid, 'SIGKILL');
       // The killed server may linger as a zombie (nothing reaps it in a container): wait until it
       // no longer answers on its socket, which it leaves behind.
-      await until('the killed server to stop answering', () => tmux(sock, 'list-sessions').then(() => false, () => true));
+      await until('the killed server to stop answering', () =>
+        tmux(sock, 'list-sessions').then(
+          () => false,
+          () => true,
+        ),
+      );
       assert.ok(fs.existsSync(sock), 'precondition: the socket file is left behind');
       try {
         assertNotInPane(await detectTmuxPane({ env, pid }), /tmux exited with status 1/);

@@ -25,7 +25,8 @@ function niceByThread(): Map<number, number> {
 }
 
 /** Threads that are at the background nice value now and were not before. */
-const lowered = (before: Map<number, number>) => [...niceByThread()].filter(([tid, n]) => n === BACKGROUND_NICE && before.get(tid) !== BACKGROUND_NICE).map(([tid]) => tid);
+const lowered = (before: Map<number, number>) =>
+  [...niceByThread()].filter(([tid, n]) => n === BACKGROUND_NICE && before.get(tid) !== BACKGROUND_NICE).map(([tid]) => tid);
 
 (process.platform === 'linux' ? describe : describe.skip)('background worker threads', () => {
   it('the panel mirror emulator’s worker runs at nice 10, the calling thread keeps its nice value', async function () {

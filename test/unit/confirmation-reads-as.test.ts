@@ -20,7 +20,10 @@ describe('a confirmation reads as a person reads it', () => {
 
   it('names a command written with letters that look like ASCII ones, and a word that mixes scripts', () => {
     assert.match(typedTextBlock('сat /etc/passwd', 'sh'), /\*\*Not what it looks like\*\*: `сat`: /);
-    assert.match(misleadingWords('сat /etc/passwd').words[0]!.why, /the first character is Cyrillic с \(U\+0441\), which looks like Latin c/);
+    assert.match(
+      misleadingWords('сat /etc/passwd').words[0]!.why,
+      /the first character is Cyrillic с \(U\+0441\), which looks like Latin c/,
+    );
     // Wholly Cyrillic, in a command's place after a pipe.
     const { words } = misleadingWords('ls | сс -o x');
     assert.equal(words.length, 1);

@@ -38,7 +38,8 @@ describe('the manual', () => {
   it('the README, the extension page, is at most 250 lines and keeps the commands of a fresh machine', () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     assert.ok(readme.split('\n').length <= 250, `${readme.split('\n').length} lines`);
-    for (const command of ['bash scripts/install-host.sh', 'npm ci', 'npm run demo', 'npm test']) assert.ok(readme.includes(command), command);
+    for (const command of ['bash scripts/install-host.sh', 'npm ci', 'npm run demo', 'npm test'])
+      assert.ok(readme.includes(command), command);
     assert.ok(readme.includes('(CONTRIBUTING.md)'), 'links CONTRIBUTING.md');
   });
 });

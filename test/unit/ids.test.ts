@@ -39,7 +39,10 @@ describe('ids and package.json', () => {
   });
 
   it('the MCP server definition provider id is the contributed one', () => {
-    assert.deepEqual(contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id), [MCP_SERVER_DEFINITION_PROVIDER]);
+    assert.deepEqual(
+      contributes.mcpServerDefinitionProviders.map((p: { id: string }) => p.id),
+      [MCP_SERVER_DEFINITION_PROVIDER],
+    );
   });
 
   it('the integration tests name only contributed tools, commands and settings', () => {

@@ -6,7 +6,7 @@ import { Lifetimes } from '../../src/common/lifetimes';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe('Lifetimes: the one owner of an activation\'s parts', () => {
+describe("Lifetimes: the one owner of an activation's parts", () => {
   it('ends the parts that take time first, newest first and at once, then the others newest first; awaited within the budget', async () => {
     const events: string[] = [];
     const reported: string[] = [];

@@ -10,7 +10,10 @@ import { codeFence, escapeMarkdown } from '../../src/vscode/tools/markdownText';
 describe('markdown as plain text for dialogs', () => {
   it('a send confirmation reads as the exact command, the receiver and the folder, without markdown syntax', () => {
     const plain = markdownPlainText(newSessionRunText('node --test --watch', '/work/greeter'));
-    assert.equal(plain, '│ node --test --watch\n\nReceiver: bash at its prompt in a new session, in /work/greeter: pasted as one piece, then Enter runs it.');
+    assert.equal(
+      plain,
+      '│ node --test --watch\n\nReceiver: bash at its prompt in a new session, in /work/greeter: pasted as one piece, then Enter runs it.',
+    );
   });
 
   it('commands holding backticks, fences, markdown and HTML come out character for character', () => {
@@ -23,7 +26,9 @@ describe('markdown as plain text for dialogs', () => {
     const withoutGutter = (plain: string) =>
       plain
         .split('\n')
-        .map((line) => (line.startsWith(CODE_GUTTER) ? line.slice(CODE_GUTTER.length) : line === CODE_GUTTER.trimEnd() ? '' : `(no gutter) ${line}`))
+        .map((line) =>
+          line.startsWith(CODE_GUTTER) ? line.slice(CODE_GUTTER.length) : line === CODE_GUTTER.trimEnd() ? '' : `(no gutter) ${line}`,
+        )
         .join('\n');
     for (const command of commands) assert.equal(withoutGutter(markdownPlainText(codeFence(command))), command, command);
   });
@@ -31,7 +36,10 @@ describe('markdown as plain text for dialogs', () => {
   it('model-supplied names lose their escapes but never become links or emphasis', () => {
     const name = 'build *now* [x](http://evil) <img src=x> `tick`';
     assert.equal(markdownPlainText(`Session ${escapeMarkdown(name)}.`), `Session ${name}.`);
-    assert.equal(markdownPlainText(closeConfirmationText('pty-9 [x](y)', undefined, undefined)), 'End the shell of pty-9 [x](y) and every process it started.');
+    assert.equal(
+      markdownPlainText(closeConfirmationText('pty-9 [x](y)', undefined, undefined)),
+      'End the shell of pty-9 [x](y) and every process it started.',
+    );
   });
 
   it("a command's lines are set apart from the dialog's own text, so text in a command cannot pass for it", () => {

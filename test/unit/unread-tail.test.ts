@@ -33,9 +33,17 @@ describe('unread output of a background job (UnreadTail)', () => {
         }
         const got = tail.take();
         assert.ok(Buffer.byteLength(got.text) <= max, `max ${max}, chunks of ${size}: ${Buffer.byteLength(got.text)} bytes`);
-        assert.equal(got.droppedBytes + Buffer.byteLength(got.text), Buffer.byteLength(all), `max ${max}, chunks of ${size}: bytes lost or counted twice`);
+        assert.equal(
+          got.droppedBytes + Buffer.byteLength(got.text),
+          Buffer.byteLength(all),
+          `max ${max}, chunks of ${size}: bytes lost or counted twice`,
+        );
         assert.ok(all.endsWith(got.text));
-        assert.match(got.text, /^(\x1b\[38;5;196m|é|€|😀|x|\r)/, `max ${max}, chunks of ${size}: starts with ${JSON.stringify(got.text.slice(0, 12))}`);
+        assert.match(
+          got.text,
+          /^(\x1b\[38;5;196m|é|€|😀|x|\r)/,
+          `max ${max}, chunks of ${size}: starts with ${JSON.stringify(got.text.slice(0, 12))}`,
+        );
         // Never shorter than cutting after every chunk leaves, and no more than one unit longer.
         assert.ok(got.text.length >= expected.length && got.text.length - expected.length <= unit.length, `max ${max}, chunks of ${size}`);
       }

@@ -62,12 +62,15 @@ describe('WorkerHost: one worker thread with real workers', function () {
     await next();
     assert.equal(lost.length, 1);
     assert.match(lost[0]!, /^failed: asked to crash/);
-    assert.equal(host.running, false, 'the lost worker is no longer the host\'s');
+    assert.equal(host.running, false, "the lost worker is no longer the host's");
     host.post('two');
     await next();
-    assert.deepEqual(replies.map((r) => r.echo), ['one', 'two']);
+    assert.deepEqual(
+      replies.map((r) => r.echo),
+      ['one', 'two'],
+    );
     assert.notEqual(replies[1]!.threadId, replies[0]!.threadId, 'answered by a new thread');
-    assert.equal(lost.length, 1, 'the crashed worker\'s exit is not a second loss');
+    assert.equal(lost.length, 1, "the crashed worker's exit is not a second loss");
     await host.dispose();
     assert.equal(WorkerHost.live, liveBefore);
   });

@@ -48,10 +48,25 @@ const keyOf = (i: CallItem) => `${i.uri}#${i.selectionRange.start.line}:${i.sele
  * Walk from `root` (breadth-first, so a bound cuts the deepest levels first).
  * @throws LspError from the provider (`cancelled`, `unsupported`, …).
  */
-export async function walkCalls(provider: CallHierarchyProvider, root: CallItem, options: WalkOptions, ctx: FeatureContext): Promise<WalkedCalls> {
+export async function walkCalls(
+  provider: CallHierarchyProvider,
+  root: CallItem,
+  options: WalkOptions,
+  ctx: FeatureContext,
+): Promise<WalkedCalls> {
   checkInteger(options.depth, 'depth', { min: 1, max: MAX_CALL_DEPTH }, (m) => new LspError('invalid_request', m));
   const maxNodes = options.maxNodes ?? MAX_CALL_NODES;
-  type Mutable = { item: CallItem; sites?: CallTreeNode['sites']; cycle?: boolean; seenAbove?: boolean; depthLimit?: boolean; capLimit?: boolean; moreCalls?: number; calls?: Mutable[]; path: Set<string> };
+  type Mutable = {
+    item: CallItem;
+    sites?: CallTreeNode['sites'];
+    cycle?: boolean;
+    seenAbove?: boolean;
+    depthLimit?: boolean;
+    capLimit?: boolean;
+    moreCalls?: number;
+    calls?: Mutable[];
+    path: Set<string>;
+  };
   const top: Mutable = { item: root, path: new Set([keyOf(root)]) };
   const expanded = new Set<string>([keyOf(root)]);
   let nodes = 1;

@@ -28,7 +28,13 @@ const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, characte
  * million): the walk yields through `slice` every few ms, a step per symbol at any depth.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function toSymbolItems(raw: unknown, base: 0 | 1, documentUri?: string, slice = new TimeSlice(), signal?: AbortSignal): Promise<SymbolItem[]> {
+export async function toSymbolItems(
+  raw: unknown,
+  base: 0 | 1,
+  documentUri?: string,
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<SymbolItem[]> {
   return convertSymbols(raw, base, documentUri, slice, signal, false);
 }
 
@@ -37,18 +43,40 @@ export async function toSymbolItems(raw: unknown, base: 0 | 1, documentUri?: str
  * converts): for a readiness probe, which needs one symbol of an outline that may hold a million.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function firstSymbolItem(raw: unknown, base: 0 | 1, documentUri?: string, slice = new TimeSlice(), signal?: AbortSignal): Promise<SymbolItem | undefined> {
+export async function firstSymbolItem(
+  raw: unknown,
+  base: 0 | 1,
+  documentUri?: string,
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<SymbolItem | undefined> {
   return (await convertSymbols(raw, base, documentUri, slice, signal, true))[0];
 }
 
 /** {@link toSymbolItems}; `first`: only the first symbol that converts, its children left out. */
-async function convertSymbols(raw: unknown, base: 0 | 1, documentUri: string | undefined, slice: TimeSlice, signal: AbortSignal | undefined, first: boolean): Promise<SymbolItem[]> {
+async function convertSymbols(
+  raw: unknown,
+  base: 0 | 1,
+  documentUri: string | undefined,
+  slice: TimeSlice,
+  signal: AbortSignal | undefined,
+  first: boolean,
+): Promise<SymbolItem[]> {
   const items = Array.isArray(raw) ? raw : raw === null || raw === undefined ? [] : [raw];
   const out: SymbolItem[] = [];
   for (const it of items) {
     if (first && out.length > 0) break;
     await slice.pause(signal);
-    const o = it as { name?: unknown; kind?: unknown; detail?: unknown; containerName?: unknown; range?: unknown; selectionRange?: unknown; children?: unknown; location?: { uri?: unknown; range?: unknown } };
+    const o = it as {
+      name?: unknown;
+      kind?: unknown;
+      detail?: unknown;
+      containerName?: unknown;
+      range?: unknown;
+      selectionRange?: unknown;
+      children?: unknown;
+      location?: { uri?: unknown; range?: unknown };
+    };
     if (!o || typeof o !== 'object' || typeof o.name !== 'string') continue;
     const kind = symbolKindName(o.kind, base);
     const detail = typeof o.detail === 'string' && o.detail !== '' ? o.detail : undefined;
@@ -57,19 +85,40 @@ async function convertSymbols(raw: unknown, base: 0 | 1, documentUri: string | u
     const uri = locUri ?? documentUri;
     if (uri === undefined) continue;
     if (isRange(o.range) && isRange(o.selectionRange)) {
-      const children = !first && Array.isArray(o.children) && o.children.length > 0 ? await convertSymbols(o.children, base, uri, slice, signal, false) : undefined;
-      out.push({ name: o.name, kind, uri, range: plainRange(o.range), selectionRange: plainRange(o.selectionRange), ...(detail ? { detail } : {}), ...(containerName ? { containerName } : {}), ...(children ? { children } : {}) });
+      const children =
+        !first && Array.isArray(o.children) && o.children.length > 0
+          ? await convertSymbols(o.children, base, uri, slice, signal, false)
+          : undefined;
+      out.push({
+        name: o.name,
+        kind,
+        uri,
+        range: plainRange(o.range),
+        selectionRange: plainRange(o.selectionRange),
+        ...(detail ? { detail } : {}),
+        ...(containerName ? { containerName } : {}),
+        ...(children ? { children } : {}),
+      });
     } else {
       // SymbolInformation, or a WorkspaceSymbol whose location has no range (resolved lazily: the file start stands in)
       const range = isRange(o.location?.range) ? plainRange(o.location.range) : ZERO;
-      out.push({ name: o.name, kind, uri, range, selectionRange: range, ...(detail ? { detail } : {}), ...(containerName ? { containerName } : {}) });
+      out.push({
+        name: o.name,
+        kind,
+        uri,
+        range,
+        selectionRange: range,
+        ...(detail ? { detail } : {}),
+        ...(containerName ? { containerName } : {}),
+      });
     }
   }
   return out;
 }
 
 function contains(outer: Range, inner: Range): boolean {
-  const le = (a: { line: number; character: number }, b: { line: number; character: number }) => a.line < b.line || (a.line === b.line && a.character <= b.character);
+  const le = (a: { line: number; character: number }, b: { line: number; character: number }) =>
+    a.line < b.line || (a.line === b.line && a.character <= b.character);
   return le(outer.start, inner.start) && le(inner.end, outer.end);
 }
 
@@ -92,7 +141,13 @@ export async function nestByRange(items: readonly SymbolItem[], slice = new Time
     }
   }
   if (tree) return [...items];
-  const sorted = await slicedSort(items, (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || b.range.end.line - a.range.end.line, slice, signal);
+  const sorted = await slicedSort(
+    items,
+    (a, b) =>
+      a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character || b.range.end.line - a.range.end.line,
+    slice,
+    signal,
+  );
   type Node = { item: SymbolItem; children: Node[]; built?: SymbolItem };
   const roots: Node[] = [];
   const stack: Node[] = [];
@@ -149,7 +204,13 @@ export function severityName(severity: unknown, base: 0 | 1): Severity {
  * generated file may report a hundred thousand): the loop yields through `slice` every few ms.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function toDiagnosticItems(raw: unknown, uri: string, base: 0 | 1, slice = new TimeSlice(), signal?: AbortSignal): Promise<DiagnosticItem[]> {
+export async function toDiagnosticItems(
+  raw: unknown,
+  uri: string,
+  base: 0 | 1,
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<DiagnosticItem[]> {
   const out: DiagnosticItem[] = [];
   await pushDiagnosticItems(out, raw, uri, base, slice, signal);
   return out;
@@ -163,7 +224,12 @@ export async function toDiagnosticItems(raw: unknown, uri: string, base: 0 | 1, 
  * repository: the walk yields through `slice` every few ms, a step per file and per diagnostic.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function toWorkspaceDiagnosticItems(files: Iterable<readonly [unknown, unknown]>, base: 0 | 1, slice = new TimeSlice(), signal?: AbortSignal): Promise<DiagnosticItem[]> {
+export async function toWorkspaceDiagnosticItems(
+  files: Iterable<readonly [unknown, unknown]>,
+  base: 0 | 1,
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<DiagnosticItem[]> {
   const out: DiagnosticItem[] = [];
   for (const [u, raw] of files) {
     await slice.pause(signal);
@@ -174,7 +240,14 @@ export async function toWorkspaceDiagnosticItems(files: Iterable<readonly [unkno
 }
 
 /** Append the {@link DiagnosticItem}s of `raw` (one document's) to `out`, yielding through `slice`. */
-async function pushDiagnosticItems(out: DiagnosticItem[], raw: unknown, uri: string, base: 0 | 1, slice: TimeSlice, signal: AbortSignal | undefined): Promise<void> {
+async function pushDiagnosticItems(
+  out: DiagnosticItem[],
+  raw: unknown,
+  uri: string,
+  base: 0 | 1,
+  slice: TimeSlice,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const items = Array.isArray(raw) ? raw : [];
   for (const it of items) {
     await slice.pause(signal);
@@ -217,7 +290,14 @@ export function toCallItem(raw: unknown, base: 0 | 1): CallItem | undefined {
  * @param askedUri the document of the item asked about (where outgoing calls' `fromRanges` are).
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function toCallEdges(raw: unknown, direction: 'incoming' | 'outgoing', askedUri: string, base: 0 | 1, slice = new TimeSlice(), signal?: AbortSignal): Promise<CallEdge[]> {
+export async function toCallEdges(
+  raw: unknown,
+  direction: 'incoming' | 'outgoing',
+  askedUri: string,
+  base: 0 | 1,
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<CallEdge[]> {
   const items = Array.isArray(raw) ? raw : [];
   const out: CallEdge[] = [];
   for (const it of items) {

@@ -77,7 +77,11 @@ export function toModelRange(range: Range, lines: readonly string[] | undefined)
  * order) when the workspace has hits of its own; else every hit is listed. Yields through `slice`
  * every few ms.
  */
-export async function foldSliced<T extends { place: PlacedPath }>(placed: readonly T[], slice: TimeSlice, signal?: AbortSignal): Promise<{ listed: T[]; collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } }> {
+export async function foldSliced<T extends { place: PlacedPath }>(
+  placed: readonly T[],
+  slice: TimeSlice,
+  signal?: AbortSignal,
+): Promise<{ listed: T[]; collapsed: { nodeModules?: CollapsedGroup; external?: CollapsedGroup } }> {
   const listed: T[] = [];
   const groups = { nodeModules: [] as T[], external: [] as T[] };
   for (const p of placed) {
@@ -95,7 +99,11 @@ export async function foldSliced<T extends { place: PlacedPath }>(placed: readon
 }
 
 /** How many items each path has, in the order paths first appear, yielding through `slice` every few ms. */
-export async function countByPathSliced(items: ReadonlyArray<{ place: PlacedPath }>, slice: TimeSlice, signal?: AbortSignal): Promise<FileCount[]> {
+export async function countByPathSliced(
+  items: ReadonlyArray<{ place: PlacedPath }>,
+  slice: TimeSlice,
+  signal?: AbortSignal,
+): Promise<FileCount[]> {
   const counts = new Map<string, number>();
   for (const { place } of items) {
     await slice.pause(signal);

@@ -68,18 +68,26 @@ export class FeatureRegistry {
     if (!route) {
       const ext = extensionOfUri(uri);
       const served = this.routing.servedExtensions();
-      throw new LspError('no_provider', `${ext ? `no provider for ${ext} files` : 'the file has no extension, so no provider serves it'}; extensions served: ${served.join(', ') || '(none)'}`, {
-        extension: ext ?? null,
-        servedExtensions: served,
-      });
+      throw new LspError(
+        'no_provider',
+        `${ext ? `no provider for ${ext} files` : 'the file has no extension, so no provider serves it'}; extensions served: ${served.join(', ') || '(none)'}`,
+        {
+          extension: ext ?? null,
+          servedExtensions: served,
+        },
+      );
     }
     const provider = (this.providers[feature] as Map<string, FeatureProviders[F]>).get(route.providerId);
     if (!provider) {
       const why = this.reasons.get(`${route.providerId}\u0000${feature}`);
-      throw new LspError('unsupported', why ?? `${FEATURE_TEXT[feature]} is not supported by '${route.providerId}', the provider serving ${route.extension} files`, {
-        providerId: route.providerId,
-        feature,
-      });
+      throw new LspError(
+        'unsupported',
+        why ?? `${FEATURE_TEXT[feature]} is not supported by '${route.providerId}', the provider serving ${route.extension} files`,
+        {
+          providerId: route.providerId,
+          feature,
+        },
+      );
     }
     return { provider, languageId: route.languageId, providerId: route.providerId };
   }

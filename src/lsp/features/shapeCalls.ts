@@ -74,7 +74,12 @@ export const MAX_CALL_SITES = 20;
  * yields every few ms, a step per item and per call site.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function shapeCallTree(node: CallTreeNode, roots: readonly string[], readLines: ReadLines, signal?: AbortSignal): Promise<ShownCall> {
+export async function shapeCallTree(
+  node: CallTreeNode,
+  roots: readonly string[],
+  readLines: ReadLines,
+  signal?: AbortSignal,
+): Promise<ShownCall> {
   const lines = cachedLines(readLines);
   const slice = new TimeSlice();
   const show = async (n: CallTreeNode): Promise<ShownCall> => {
@@ -186,25 +191,54 @@ export async function shapeCallAnswer<H extends object = Record<never, never>>(
   const moreOthers = otherCount - others.listed.length;
   const otherFields =
     otherCount > 0
-      ? { otherItems: others.listed, ...(moreOthers > 0 ? { moreOtherItems: moreOthers } : {}), ...(others.cut ? { otherItemsCut: true as const } : {}) }
+      ? {
+          otherItems: others.listed,
+          ...(moreOthers > 0 ? { moreOtherItems: moreOthers } : {}),
+          ...(others.cut ? { otherItemsCut: true as const } : {}),
+        }
       : {};
-  if (moreOthers > 0) notes.push(`the position is also on ${otherCount} other items: otherItems lists ${others.listed.length} of ${otherCount} (${moreOthers} more counted in moreOtherItems)`);
+  if (moreOthers > 0)
+    notes.push(
+      `the position is also on ${otherCount} other items: otherItems lists ${others.listed.length} of ${otherCount} (${moreOthers} more counted in moreOtherItems)`,
+    );
   if (others.cut) notes.push(`names in otherItems longer than ${NAME_MAX_UNITS} UTF-16 code units are cut, ending in …`);
-  if (anyNode(root, (n) => !!n.cut)) notes.push(`items with cut: true have a name longer than ${NAME_MAX_UNITS} or a detail longer than ${DETAIL_MAX_UNITS} UTF-16 code units, cut and ending in …`);
+  if (anyNode(root, (n) => !!n.cut))
+    notes.push(
+      `items with cut: true have a name longer than ${NAME_MAX_UNITS} or a detail longer than ${DETAIL_MAX_UNITS} UTF-16 code units, cut and ending in …`,
+    );
   const build = (): H & ShapedCallAnswer => {
     const direct = (root.calls?.length ?? 0) + (root.moreCalls ?? 0);
     const listed = root.calls?.length ?? 0;
     const what = options.direction === 'incoming' ? (direct === 1 ? 'caller' : 'callers') : direct === 1 ? 'callee' : 'callees';
     const summary = `${direct} direct ${what} of ${root.name}${listed < direct ? `; ${listed} listed` : ''}; ${nodes - 1} item${nodes === 2 ? '' : 's'} within depth ${options.depth}${walked.truncated ? ` (truncated at ${walked.maxNodes} items)` : ''}`;
-    return { ...(options.head as H), summary, nodes, truncated, ...otherFields, ...(notes.length > 0 ? { note: notes.join('; ') } : {}), root };
+    return {
+      ...(options.head as H),
+      summary,
+      nodes,
+      truncated,
+      ...otherFields,
+      ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
+      root,
+    };
   };
-  if (anyNode(root, (n) => !!n.moreCalls)) notes.push(`calls beyond ${walked.truncated ? `the answer's bound of ${walked.maxNodes} items or ` : ''}${walked.maxCallsPerItem} per item are counted in moreCalls, not listed: ask again from one of the listed items, or with a smaller depth`);
+  if (anyNode(root, (n) => !!n.moreCalls))
+    notes.push(
+      `calls beyond ${walked.truncated ? `the answer's bound of ${walked.maxNodes} items or ` : ''}${walked.maxCallsPerItem} per item are counted in moreCalls, not listed: ask again from one of the listed items, or with a smaller depth`,
+    );
   if (walked.truncated) notes.push(`items past the bound of ${walked.maxNodes} items are flagged capLimit: their calls were not asked for`);
-  if (anyNode(root, (n) => !!n.moreCallSites)) notes.push(`at most ${MAX_CALL_SITES} call sites are listed per call, the rest counted in moreCallSites: dsh_lsp findReferences lists every one`);
+  if (anyNode(root, (n) => !!n.moreCallSites))
+    notes.push(
+      `at most ${MAX_CALL_SITES} call sites are listed per call, the rest counted in moreCallSites: dsh_lsp findReferences lists every one`,
+    );
   let answer = build();
   if (Buffer.byteLength(JSON.stringify(answer)) <= options.maxBytes) return answer;
   const cap = formatBytes(options.maxBytes);
-  const calls = (root.calls ?? []).map((c) => ({ ...c, calls: undefined, moreCalls: undefined, ...(c.calls !== undefined || c.capLimit ? { depthLimit: true as const, capLimit: undefined } : {}) }));
+  const calls = (root.calls ?? []).map((c) => ({
+    ...c,
+    calls: undefined,
+    moreCalls: undefined,
+    ...(c.calls !== undefined || c.capLimit ? { depthLimit: true as const, capLimit: undefined } : {}),
+  }));
   root = { ...root, calls };
   nodes = 1 + calls.length;
   truncated = true;
@@ -216,6 +250,7 @@ export async function shapeCallAnswer<H extends object = Record<never, never>>(
   const fit = capList(calls, calls.length, Math.max(0, options.maxBytes - overhead));
   root = { ...root, calls: fit.listed, moreCalls: (root.moreCalls ?? 0) + fit.more };
   nodes = 1 + fit.listed.length;
-  notes[notes.length - 1] = `the answer was larger than the ${cap} tool result cap: only the first level is shown, and of it the first ${fit.listed.length} calls (${fit.more} more counted in moreCalls); ask again from a caller or callee`;
+  notes[notes.length - 1] =
+    `the answer was larger than the ${cap} tool result cap: only the first level is shown, and of it the first ${fit.listed.length} calls (${fit.more} more counted in moreCalls); ask again from a caller or callee`;
   return build();
 }

@@ -57,7 +57,10 @@ export interface ShapedDiagnostics extends CappedPage<DiagnosticFileCount> {
  * @throws RangeError for a bad `offset` / `limit` (the tool validates first); LspError `cancelled`
  *   when `options.signal` aborts (checked at each pause that yields).
  */
-export async function shapeDiagnostics(items: readonly DiagnosticItem[], options: PresentOptions & { minSeverity?: Severity }): Promise<ShapedDiagnostics> {
+export async function shapeDiagnostics(
+  items: readonly DiagnosticItem[],
+  options: PresentOptions & { minSeverity?: Severity },
+): Promise<ShapedDiagnostics> {
   checkPage(options.offset, options.limit);
   const slice = new TimeSlice();
   const signal = options.signal;
@@ -124,7 +127,9 @@ export async function shapeDiagnostics(items: readonly DiagnosticItem[], options
       };
     }),
   );
-  const bySeverity = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}${counts[s] === 1 || s === 'information' ? '' : 's'}`);
+  const bySeverity = SEVERITIES.filter((s) => counts[s] > 0).map(
+    (s) => `${counts[s]} ${s}${counts[s] === 1 || s === 'information' ? '' : 's'}`,
+  );
   const base = paging.summary;
   return {
     ...paging,

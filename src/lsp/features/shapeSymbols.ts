@@ -13,7 +13,18 @@ import { PlacedPath, placeUri } from '../placeUri';
 import type { Range } from '../types';
 import { TimeSlice } from '../timeSlice';
 import { slicedSort } from '../slicedSort';
-import { cachedLines, countByPathSliced, DETAIL_MAX_UNITS, foldSliced, ModelRange, NAME_MAX_UNITS, Paged, PresentOptions, ReadLines, toModelRange } from './present';
+import {
+  cachedLines,
+  countByPathSliced,
+  DETAIL_MAX_UNITS,
+  foldSliced,
+  ModelRange,
+  NAME_MAX_UNITS,
+  Paged,
+  PresentOptions,
+  ReadLines,
+  toModelRange,
+} from './present';
 import type { SymbolItem, SymbolKindName } from './types';
 
 /**
@@ -48,7 +59,10 @@ export interface ShapedOutline extends Paged {
 }
 
 const sameRange = (a: Range, b: Range) =>
-  a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
+  a.start.line === b.start.line &&
+  a.start.character === b.start.character &&
+  a.end.line === b.end.line &&
+  a.end.character === b.end.character;
 
 /**
  * The name's start to the declaration's end (see {@link ShownSymbol}); the name's range when it
@@ -80,7 +94,8 @@ async function showSymbol(s: SymbolItem, place: PlacedPath, lines: ReadLines, ch
   const name = textHead(s.name, NAME_MAX_UNITS);
   const detail = s.detail ? textHead(s.detail, DETAIL_MAX_UNITS) : undefined;
   const containerName = s.containerName ? textHead(s.containerName, NAME_MAX_UNITS) : undefined;
-  const cut = name !== s.name || (detail !== undefined && detail !== s.detail) || (containerName !== undefined && containerName !== s.containerName);
+  const cut =
+    name !== s.name || (detail !== undefined && detail !== s.detail) || (containerName !== undefined && containerName !== s.containerName);
   return {
     name,
     kind: s.kind,
@@ -106,7 +121,10 @@ async function showSymbol(s: SymbolItem, place: PlacedPath, lines: ReadLines, ch
  * @throws RangeError for a bad `offset` / `limit` (the tool validates first); LspError `cancelled`
  *   when `options.signal` aborts (checked at each pause that yields).
  */
-export async function shapeWorkspaceSymbols(scored: ReadonlyArray<{ symbol: SymbolItem; score: number }>, options: PresentOptions): Promise<ShapedSymbols> {
+export async function shapeWorkspaceSymbols(
+  scored: ReadonlyArray<{ symbol: SymbolItem; score: number }>,
+  options: PresentOptions,
+): Promise<ShapedSymbols> {
   checkPage(options.offset, options.limit);
   // A search over a big workspace gives tens of thousands of symbols: every loop over them yields
   // every few ms, and each file is placed once (not once per symbol).
@@ -137,7 +155,14 @@ export async function shapeWorkspaceSymbols(scored: ReadonlyArray<{ symbol: Symb
   );
   const { listed, collapsed } = await foldSliced(sorted, slice, options.signal);
   const files = await countByPathSliced(listed, slice, options.signal);
-  const { page, paging } = shapePage({ listed, offset: options.offset, limit: options.limit, files, collapsed, seeMore: 'page with offset, or narrow the query or kinds' });
+  const { page, paging } = shapePage({
+    listed,
+    offset: options.offset,
+    limit: options.limit,
+    files,
+    collapsed,
+    seeMore: 'page with offset, or narrow the query or kinds',
+  });
   const lines = cachedLines(options.readLines);
   const symbols = await Promise.all(page.map((p) => showSymbol(p.symbol, p.place, lines)));
   return { ...paging, files: paging.files ?? [], symbols };
@@ -150,7 +175,12 @@ export async function shapeWorkspaceSymbols(scored: ReadonlyArray<{ symbol: Symb
  * through `slice` every few ms, a step per symbol at any depth (an outline may hold a million).
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function keepKinds(items: readonly SymbolItem[], kinds: readonly SymbolKindName[] | undefined, slice = new TimeSlice(), signal?: AbortSignal): Promise<SymbolItem[]> {
+export async function keepKinds(
+  items: readonly SymbolItem[],
+  kinds: readonly SymbolKindName[] | undefined,
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<SymbolItem[]> {
   if (!kinds) return [...items];
   const out: SymbolItem[] = [];
   for (const s of items) {
@@ -182,7 +212,8 @@ export async function shapeOutline(tree: readonly SymbolItem[], options: Present
   const slice = new TimeSlice();
   const signal = options.signal;
   const flat: Array<{ item: SymbolItem; parent: number }> = [];
-  const byStart = (a: SymbolItem, b: SymbolItem) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+  const byStart = (a: SymbolItem, b: SymbolItem) =>
+    a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
   // Each call awaits before it goes deeper, so the native stack stays shallow at any depth.
   const visit = async (items: readonly SymbolItem[], parent: number): Promise<void> => {
     const sorted = items.length > 1 ? await slicedSort(items, byStart, slice, signal) : items;

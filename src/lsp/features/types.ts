@@ -15,9 +15,32 @@ import type { Position, Range } from '../types';
 
 /** LSP `SymbolKind` names, index = LSP value - 1 (`File` is 1 in LSP, 0 in `vscode.SymbolKind`). */
 export const SYMBOL_KINDS = Object.freeze([
-  'File', 'Module', 'Namespace', 'Package', 'Class', 'Method', 'Property', 'Field', 'Constructor', 'Enum',
-  'Interface', 'Function', 'Variable', 'Constant', 'String', 'Number', 'Boolean', 'Array', 'Object', 'Key',
-  'Null', 'EnumMember', 'Struct', 'Event', 'Operator', 'TypeParameter',
+  'File',
+  'Module',
+  'Namespace',
+  'Package',
+  'Class',
+  'Method',
+  'Property',
+  'Field',
+  'Constructor',
+  'Enum',
+  'Interface',
+  'Function',
+  'Variable',
+  'Constant',
+  'String',
+  'Number',
+  'Boolean',
+  'Array',
+  'Object',
+  'Key',
+  'Null',
+  'EnumMember',
+  'Struct',
+  'Event',
+  'Operator',
+  'TypeParameter',
 ] as const);
 
 /** A symbol kind's name (`'Class'`, `'Function'`, …), or `'Unknown'` for a value outside LSP's list. */

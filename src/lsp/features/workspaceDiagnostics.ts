@@ -37,7 +37,11 @@ export interface GatheredDiagnostics {
  * @param folders the workspace folders (URI strings), at least one.
  * @throws LspError `cancelled` when `signal` aborts (a source's other errors go in its report).
  */
-export async function gatherWorkspaceDiagnostics(registry: FeatureRegistry, folders: readonly string[], signal: AbortSignal): Promise<GatheredDiagnostics> {
+export async function gatherWorkspaceDiagnostics(
+  registry: FeatureRegistry,
+  folders: readonly string[],
+  signal: AbortSignal,
+): Promise<GatheredDiagnostics> {
   const parts: Array<{ items: DiagnosticItem[] }> = [];
   const sources: DiagnosticsSourceReport[] = [];
   let freshness: Freshness = 'settled';

@@ -34,7 +34,11 @@ export function ownedFiles(registry: FeatureRegistry, feature: Feature, provider
  * arrived), yielding through `slice` between items.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function joinParts<T>(parts: ReadonlyArray<{ readonly items: readonly T[] }>, slice: TimeSlice, signal: AbortSignal): Promise<T[]> {
+export async function joinParts<T>(
+  parts: ReadonlyArray<{ readonly items: readonly T[] }>,
+  slice: TimeSlice,
+  signal: AbortSignal,
+): Promise<T[]> {
   const all: T[] = [];
   for (const part of parts) {
     for (const item of part.items) {

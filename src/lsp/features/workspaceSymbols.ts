@@ -18,7 +18,11 @@ import { foldersToAsk, joinParts, ownedFiles } from './workspaceSources';
  * into the name (`name`); other symbols are the given objects, in the given order.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function withoutCallParens(items: readonly SymbolItem[], slice = new TimeSlice(), signal?: AbortSignal): Promise<SymbolItem[]> {
+export async function withoutCallParens(
+  items: readonly SymbolItem[],
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<SymbolItem[]> {
   const out: SymbolItem[] = [];
   for (const s of items) {
     await slice.pause(signal);
@@ -35,7 +39,12 @@ const symbolKey = (s: SymbolItem) => `${s.uri}#${s.selectionRange.start.line}:${
  * name starts and its name, counted with repeats): two answers in a row that agree are final.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function sameSymbols(a: readonly SymbolItem[], b: readonly SymbolItem[], slice = new TimeSlice(), signal?: AbortSignal): Promise<boolean> {
+export async function sameSymbols(
+  a: readonly SymbolItem[],
+  b: readonly SymbolItem[],
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<boolean> {
   if (a.length !== b.length) return false;
   const sortedKeys = async (items: readonly SymbolItem[]) => {
     const keys: string[] = [];
@@ -59,7 +68,13 @@ export async function sameSymbols(a: readonly SymbolItem[], b: readonly SymbolIt
  * score, in the given order.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function scoreSymbols(query: string, items: readonly SymbolItem[], accept: (s: SymbolItem) => boolean, slice = new TimeSlice(), signal?: AbortSignal): Promise<Array<{ symbol: SymbolItem; score: number }>> {
+export async function scoreSymbols(
+  query: string,
+  items: readonly SymbolItem[],
+  accept: (s: SymbolItem) => boolean,
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<Array<{ symbol: SymbolItem; score: number }>> {
   const out: Array<{ symbol: SymbolItem; score: number }> = [];
   for (const s of items) {
     await slice.pause(signal);
@@ -92,7 +107,13 @@ export interface GatheredSymbols {
  * @throws LspError `cancelled` when `signal` aborts; a source's `not_ready` error when nothing
  *   was found while that source was still loading (other errors go in the source's report).
  */
-export async function gatherWorkspaceSymbols(registry: FeatureRegistry, query: string, kinds: readonly SymbolKindName[] | undefined, folders: readonly string[], signal: AbortSignal): Promise<GatheredSymbols> {
+export async function gatherWorkspaceSymbols(
+  registry: FeatureRegistry,
+  query: string,
+  kinds: readonly SymbolKindName[] | undefined,
+  folders: readonly string[],
+  signal: AbortSignal,
+): Promise<GatheredSymbols> {
   const sources: SymbolsSourceReport[] = [];
   const notReady: LspError[] = [];
   const parts: Array<{ items: Array<{ symbol: SymbolItem; score: number }> }> = [];

@@ -16,7 +16,9 @@ export interface CrashPolicyOptions {
 }
 
 /** What {@link CrashPolicy.crashed} decides: restart after `delayMs`, or give up. */
-export type CrashDecision = { readonly restart: true; readonly delayMs: number; readonly crashes: number } | { readonly restart: false; readonly crashes: number };
+export type CrashDecision =
+  | { readonly restart: true; readonly delayMs: number; readonly crashes: number }
+  | { readonly restart: false; readonly crashes: number };
 
 /**
  * Counts crashes in a sliding window. After crash n (1-based) within `windowMs` it allows a restart

@@ -72,7 +72,10 @@ const KNOWN_KEYS = new Set(['id', 'command', 'args', 'extensions', 'initializati
 export function parseServerConfigs(raw: unknown): ParsedServers {
   if (raw === undefined || raw === null) return { servers: [], errors: [] };
   if (!Array.isArray(raw)) {
-    return { servers: [], errors: [`${SERVERS_SETTING} must be an array of {id, command, args, extensions}, got ${typeof raw}; no server is configured`] };
+    return {
+      servers: [],
+      errors: [`${SERVERS_SETTING} must be an array of {id, command, args, extensions}, got ${typeof raw}; no server is configured`],
+    };
   }
   const servers: StdioServerConfig[] = [];
   const errors: string[] = [];
@@ -80,14 +83,18 @@ export function parseServerConfigs(raw: unknown): ParsedServers {
   raw.forEach((entry: unknown, i) => {
     const where = `${SERVERS_SETTING}[${i}]`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      errors.push(`${where} must be an object {id, command, args, extensions}, got ${Array.isArray(entry) ? 'an array' : JSON.stringify(entry)}; skipped`);
+      errors.push(
+        `${where} must be an object {id, command, args, extensions}, got ${Array.isArray(entry) ? 'an array' : JSON.stringify(entry)}; skipped`,
+      );
       return;
     }
     const e = entry as Record<string, unknown>;
     const problems: string[] = [];
     const id = e.id;
     if (!isProviderId(id)) {
-      problems.push(`id ${JSON.stringify(id)} is invalid: use 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. 'bash')`);
+      problems.push(
+        `id ${JSON.stringify(id)} is invalid: use 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit (e.g. 'bash')`,
+      );
     } else if (ids.has(id)) {
       problems.push(`id '${id}' is used by an earlier entry: ids must be unique`);
     }
@@ -103,18 +110,26 @@ export function parseServerConfigs(raw: unknown): ParsedServers {
       problems.push(`extensions must be a non-empty object mapping extension to languageId, e.g. {".sh": "shellscript"}`);
     } else {
       for (const [key, languageId] of Object.entries(ext as Record<string, unknown>)) {
-        if (!isFileExtension(key)) problems.push(`extension ${JSON.stringify(key)} is invalid: use one leading dot and no other dot, slash or space (e.g. ".sh")`);
-        else if (key !== key.toLowerCase()) problems.push(`extension '${key}' is not lower case: use '${key.toLowerCase()}' (files match case-insensitively)`);
+        if (!isFileExtension(key))
+          problems.push(`extension ${JSON.stringify(key)} is invalid: use one leading dot and no other dot, slash or space (e.g. ".sh")`);
+        else if (key !== key.toLowerCase())
+          problems.push(`extension '${key}' is not lower case: use '${key.toLowerCase()}' (files match case-insensitively)`);
         if (!isLanguageId(languageId)) {
-          problems.push(`languageId for '${key}' must be a non-empty string without spaces (e.g. "shellscript"), got ${JSON.stringify(languageId)}`);
+          problems.push(
+            `languageId for '${key}' must be a non-empty string without spaces (e.g. "shellscript"), got ${JSON.stringify(languageId)}`,
+          );
         }
         extensions[key] = String(languageId);
       }
     }
-    const timeoutProblem = e.readyTimeoutMs === undefined ? undefined : integerProblem(e.readyTimeoutMs, 'readyTimeoutMs', 1, 600_000, 'in milliseconds');
+    const timeoutProblem =
+      e.readyTimeoutMs === undefined ? undefined : integerProblem(e.readyTimeoutMs, 'readyTimeoutMs', 1, 600_000, 'in milliseconds');
     if (timeoutProblem) problems.push(timeoutProblem);
     const unknown = Object.keys(e).filter((k) => !KNOWN_KEYS.has(k));
-    if (unknown.length > 0) problems.push(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${[...KNOWN_KEYS].join(', ')})`);
+    if (unknown.length > 0)
+      problems.push(
+        `unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${[...KNOWN_KEYS].join(', ')})`,
+      );
     if (problems.length > 0) {
       errors.push(`${where}${typeof id === 'string' ? ` ('${id}')` : ''}: ${problems.join('; ')}; skipped`);
       if (isProviderId(id) && !ids.has(id)) ids.add(id);

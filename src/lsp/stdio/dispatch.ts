@@ -27,7 +27,13 @@ export function isEmptyAnswer(a: Answer): boolean {
  * Ask `session` for `request`'s operation on the document whose current text is `text`.
  * @throws the protocol's error, `Error('the server exited')`, or LspError `cancelled`.
  */
-export async function dispatch(session: ServerSession, protocol: ProtocolModule, request: LspRequest, text: string, signal: AbortSignal): Promise<Answer> {
+export async function dispatch(
+  session: ServerSession,
+  protocol: ProtocolModule,
+  request: LspRequest,
+  text: string,
+  signal: AbortSignal,
+): Promise<Answer> {
   const P = protocol;
   const uri = request.uri;
   const textDocument = { uri };
@@ -38,12 +44,26 @@ export async function dispatch(session: ServerSession, protocol: ProtocolModule,
       const op = request.operation;
       switch (op) {
         case 'goToDefinition':
-          return { locations: toNavLocations(await guard(session.connection.sendRequest(P.DefinitionRequest.type, { textDocument, position }, token))) };
+          return {
+            locations: toNavLocations(
+              await guard(session.connection.sendRequest(P.DefinitionRequest.type, { textDocument, position }, token)),
+            ),
+          };
         case 'goToImplementation':
-          return { locations: toNavLocations(await guard(session.connection.sendRequest(P.ImplementationRequest.type, { textDocument, position }, token))) };
+          return {
+            locations: toNavLocations(
+              await guard(session.connection.sendRequest(P.ImplementationRequest.type, { textDocument, position }, token)),
+            ),
+          };
         case 'findReferences': {
           const [refs, defs] = await Promise.all([
-            guard(session.connection.sendRequest(P.ReferencesRequest.type, { textDocument, position, context: { includeDeclaration: true } }, token)),
+            guard(
+              session.connection.sendRequest(
+                P.ReferencesRequest.type,
+                { textDocument, position, context: { includeDeclaration: true } },
+                token,
+              ),
+            ),
             guard(session.connection.sendRequest(P.DefinitionRequest.type, { textDocument, position }, token)),
           ]);
           return { locations: toNavLocations(refs), definitions: toNavLocations(defs) };

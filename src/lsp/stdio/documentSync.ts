@@ -21,7 +21,10 @@ export class OpenDocuments {
   async acquire(uri: string, languageId: string, text: string): Promise<void> {
     const n = this.open.get(uri) ?? 0;
     this.open.set(uri, n + 1);
-    if (n === 0) await this.connection.sendNotification(this.protocol.DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+    if (n === 0)
+      await this.connection.sendNotification(this.protocol.DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId, version: 1, text },
+      });
   }
 
   /** One request is done with `uri` (`didClose` after the last; nothing when the server went away). */

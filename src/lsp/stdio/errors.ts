@@ -19,12 +19,18 @@ export interface LastCrash {
 /** `no_provider` (`details.reason: 'not_ready'`): the server is not available or not ready, saying `why`. */
 export function notReadyError(config: StdioServerConfig, why: string): LspError {
   const extensions = Object.keys(config.extensions);
-  return sourceNotReady(`language support for ${extensions.join(', ')} (language server '${config.id}')`, why, 'Wait and retry', { providerId: config.id, extensions });
+  return sourceNotReady(`language support for ${extensions.join(', ')} (language server '${config.id}')`, why, 'Wait and retry', {
+    providerId: config.id,
+    extensions,
+  });
 }
 
 /** `no_provider` (`details.reason: 'not_ready'`): the server was stopped; `why` is added in parentheses when given. */
 export function stoppedError(config: StdioServerConfig, why?: string): LspError {
-  return new LspError('no_provider', `language server '${config.id}' was stopped${why ? ` (${why})` : ''}; retry`, { providerId: config.id, reason: 'not_ready' });
+  return new LspError('no_provider', `language server '${config.id}' was stopped${why ? ` (${why})` : ''}; retry`, {
+    providerId: config.id,
+    reason: 'not_ready',
+  });
 }
 
 /** `provider_failed` (`details.reason: 'crashed'`): crashed too often within the policy's window, with its last stderr lines. */
@@ -43,7 +49,12 @@ export function failedOnError(config: StdioServerConfig, what: string, e: unknow
   // A JSON-RPC error answer is a plain object with a message.
   const said = (e as { message?: unknown } | null)?.message;
   const message = typeof said === 'string' ? said : errorMessage(e);
-  return new LspError('provider_failed', `language server '${config.id}' failed on ${what}: ${message}`, { providerId: config.id }, { cause: e });
+  return new LspError(
+    'provider_failed',
+    `language server '${config.id}' failed on ${what}: ${message}`,
+    { providerId: config.id },
+    { cause: e },
+  );
 }
 
 /**
@@ -59,7 +70,15 @@ export function sandboxWritableError(config: StdioServerConfig, refusal: Sandbox
       `so a sandboxed command could replace what it runs there and have it run with your full permissions. In the entry with id '${config.id}' of ${SERVERS_SETTING}, ` +
       `configure "command" (and any script or file in "args") as an absolute path outside the folders sandboxed commands can write (the workspace folders, the sandbox's temp and storage folders, ` +
       `chat.agent.sandbox.fileSystem allowWrite), or turn the agent sandbox off.`,
-    { providerId: config.id, reason: 'sandbox_writable', setting: SERVERS_SETTING, command: config.command, refused: refusal.what, path: refusal.place.path, folder: refusal.place.folder },
+    {
+      providerId: config.id,
+      reason: 'sandbox_writable',
+      setting: SERVERS_SETTING,
+      command: config.command,
+      refused: refusal.what,
+      path: refusal.place.path,
+      folder: refusal.place.folder,
+    },
     { cause: refusal },
   );
 }

@@ -9,7 +9,16 @@
  * severities counted from 1) and converted by `../features/convert.ts`.
  */
 import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems, toWorkspaceDiagnosticItems } from '../features/convert';
-import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../features/types';
+import type {
+  CallEdge,
+  CallHierarchyProvider,
+  CallItem,
+  DiagnosticProvider,
+  DiagnosticsAnswer,
+  FeatureContext,
+  SymbolItem,
+  SymbolProvider,
+} from '../features/types';
 import type { Position } from '../types';
 import { TimeSlice } from '../timeSlice';
 import { extensionOfUri, parseUri } from '../uri';
@@ -29,14 +38,23 @@ export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHi
 
   /** `workspace/symbol` (`SymbolInformation[]` or `WorkspaceSymbol[]`). */
   async workspaceSymbols(query: string, ctx: FeatureContext): Promise<SymbolItem[]> {
-    const r = await this.server.featureRequest<unknown>({ method: 'workspace/symbol', capability: 'workspaceSymbolProvider', params: { query }, isEmpty: emptyList }, ctx.signal);
+    const r = await this.server.featureRequest<unknown>(
+      { method: 'workspace/symbol', capability: 'workspaceSymbolProvider', params: { query }, isEmpty: emptyList },
+      ctx.signal,
+    );
     return toSymbolItems(r, 1, undefined, undefined, ctx.signal);
   }
 
   /** `textDocument/documentSymbol` (`DocumentSymbol[]` tree, or `SymbolInformation[]` nested by range). */
   async documentSymbols(uri: string, languageId: string, ctx: FeatureContext): Promise<SymbolItem[]> {
     const r = await this.server.featureRequest<unknown>(
-      { method: 'textDocument/documentSymbol', capability: 'documentSymbolProvider', params: { textDocument: { uri } }, document: { uri, languageId }, isEmpty: emptyList },
+      {
+        method: 'textDocument/documentSymbol',
+        capability: 'documentSymbolProvider',
+        params: { textDocument: { uri } },
+        document: { uri, languageId },
+        isEmpty: emptyList,
+      },
       ctx.signal,
     );
     const slice = new TimeSlice();
@@ -51,7 +69,13 @@ export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHi
   async documentDiagnostics(uri: string, languageId: string, ctx: FeatureContext): Promise<DiagnosticsAnswer> {
     if (await this.server.supports('diagnosticProvider', ctx.signal)) {
       const r = await this.server.featureRequest<{ kind?: string; items?: unknown[] } | null>(
-        { method: 'textDocument/diagnostic', capability: 'diagnosticProvider', params: { textDocument: { uri } }, document: { uri, languageId }, isEmpty: () => false },
+        {
+          method: 'textDocument/diagnostic',
+          capability: 'diagnosticProvider',
+          params: { textDocument: { uri } },
+          document: { uri, languageId },
+          isEmpty: () => false,
+        },
         ctx.signal,
       );
       return { diagnostics: await toDiagnosticItems(r?.items ?? [], uri, 1, undefined, ctx.signal), freshness: 'settled' };
@@ -75,7 +99,11 @@ export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHi
    */
   async workspaceDiagnostics(ctx: FeatureContext): Promise<DiagnosticsAnswer> {
     if (this.server.state !== 'running') {
-      return { diagnostics: [], freshness: 'settled', note: `language server '${this.id}' is not running (it starts on the first request for one of its files), so it has reported nothing yet` };
+      return {
+        diagnostics: [],
+        freshness: 'settled',
+        note: `language server '${this.id}' is not running (it starts on the first request for one of its files), so it has reported nothing yet`,
+      };
     }
     const provider = (await this.server.supports('diagnosticProvider', ctx.signal)) ? await this.workspacePull(ctx) : undefined;
     if (provider) return provider;
@@ -85,7 +113,11 @@ export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHi
       undefined,
       ctx.signal,
     );
-    return { diagnostics, freshness: 'settled', note: `language server '${this.id}' reports on the files opened to it: this holds what it published since it started; ask for a file by filePath to have it checked` };
+    return {
+      diagnostics,
+      freshness: 'settled',
+      note: `language server '${this.id}' reports on the files opened to it: this holds what it published since it started; ask for a file by filePath to have it checked`,
+    };
   }
 
   private async workspacePull(ctx: FeatureContext): Promise<DiagnosticsAnswer | undefined> {
@@ -98,14 +130,22 @@ export class StdioFeatures implements SymbolProvider, DiagnosticProvider, CallHi
     } catch {
       return undefined; // servers that pull per document only answer workspace/diagnostic with an error
     }
-    const reports = (r?.items ?? []).filter((report) => typeof report.uri === 'string').map((report) => [report.uri, report.items ?? []] as const);
+    const reports = (r?.items ?? [])
+      .filter((report) => typeof report.uri === 'string')
+      .map((report) => [report.uri, report.items ?? []] as const);
     return { diagnostics: await toWorkspaceDiagnosticItems(reports, 1, undefined, ctx.signal), freshness: 'settled' };
   }
 
   /** `textDocument/prepareCallHierarchy` at an LSP position. */
   async prepare(uri: string, languageId: string, position: Position, ctx: FeatureContext): Promise<CallItem[]> {
     const r = await this.server.featureRequest<unknown>(
-      { method: 'textDocument/prepareCallHierarchy', capability: 'callHierarchyProvider', params: { textDocument: { uri }, position }, document: { uri, languageId }, isEmpty: emptyList },
+      {
+        method: 'textDocument/prepareCallHierarchy',
+        capability: 'callHierarchyProvider',
+        params: { textDocument: { uri }, position },
+        document: { uri, languageId },
+        isEmpty: emptyList,
+      },
       ctx.signal,
     );
     return (Array.isArray(r) ? r : []).map((x) => toCallItem(x, 1)).filter((x): x is CallItem => x !== undefined);

@@ -11,7 +11,11 @@ import type * as Protocol from 'vscode-languageserver-protocol/node';
  * @param rootPath the folder's file-system path.
  * @param initializationOptions passed as they are (from the server's configuration entry).
  */
-export function initializeParams(workspaceFolder: { uri: string; name: string }, rootPath: string, initializationOptions: unknown): Protocol.InitializeParams {
+export function initializeParams(
+  workspaceFolder: { uri: string; name: string },
+  rootPath: string,
+  initializationOptions: unknown,
+): Protocol.InitializeParams {
   return {
     processId: process.pid,
     clientInfo: { name: 'DSH Bridge' },

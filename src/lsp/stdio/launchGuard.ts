@@ -52,7 +52,9 @@ export class SandboxWritableLaunch extends Error {
     readonly given: string,
     readonly place: WritablePlace,
   ) {
-    super(`its ${what} ${given}${place.path !== given ? ` leads through ${place.path}, which lies` : ' lies'} in the folder ${place.folder}, which sandboxed commands can write`);
+    super(
+      `its ${what} ${given}${place.path !== given ? ` leads through ${place.path}, which lies` : ' lies'} in the folder ${place.folder}, which sandboxed commands can write`,
+    );
   }
 }
 
@@ -72,7 +74,13 @@ export interface LaunchPlan {
  * @throws SandboxWritableLaunch when something the server would run from lies in `writable`;
  *   CommandNotFoundError (watchdog.ts) when `command` does not resolve.
  */
-export function planLaunch(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, writable: readonly string[] | undefined): LaunchPlan {
+export function planLaunch(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  writable: readonly string[] | undefined,
+): LaunchPlan {
   const found = resolveCommand(command, cwd, env);
   if (writable === undefined) return { program: found, env };
   // A relative PATH folder gives a relative program, which the server's start looks up from its working folder.
@@ -106,7 +114,10 @@ export function planLaunch(command: string, args: readonly string[], cwd: string
     const at = moduleFlag >= 0 ? moduleFlag + 1 : args.findIndex((arg) => !arg.startsWith('-'));
     const name = args[at];
     if (name !== undefined && !name.startsWith('-')) {
-      const what = moduleFlag >= 0 ? `module (-m ${JSON.stringify(name)}), which python looks for in its working folder first,` : `script (argument ${at + 1}, ${JSON.stringify(name)})`;
+      const what =
+        moduleFlag >= 0
+          ? `module (-m ${JSON.stringify(name)}), which python looks for in its working folder first,`
+          : `script (argument ${at + 1}, ${JSON.stringify(name)})`;
       const spelled = path.isAbsolute(name) ? name : `${cwd}${path.sep}${name}`;
       refuse(what, path.resolve(spelled), spelled);
     }
@@ -155,7 +166,12 @@ function interpreterOf(file: string, safePath: string | undefined, fullPath: str
     return undefined;
   }
   if (!head.startsWith('#!')) return undefined;
-  const words = head.slice(2).split('\n')[0]!.trim().split(/[ \t]+/).filter((w) => w !== '');
+  const words = head
+    .slice(2)
+    .split('\n')[0]!
+    .trim()
+    .split(/[ \t]+/)
+    .filter((w) => w !== '');
   const first = words[0];
   if (first === undefined) return undefined;
   if (path.basename(first) !== 'env') return first;

@@ -162,7 +162,10 @@ export class ServerLifecycle {
 
     try {
       const result = await Promise.race([
-        session.connection.sendRequest(this.options.protocol.InitializeRequest.type, initializeParams(workspaceFolder, cwd, this.config.initializationOptions)),
+        session.connection.sendRequest(
+          this.options.protocol.InitializeRequest.type,
+          initializeParams(workspaceFolder, cwd, this.config.initializationOptions),
+        ),
         proc.exited.then(({ code, signal }) => {
           throw new Error(`the server exited during initialize (code ${code}, signal ${signal})`);
         }),
@@ -180,7 +183,10 @@ export class ServerLifecycle {
       }
       if (this.policy.failed) throw crashedError(this.config, this.policy, this.lastCrash);
       const stderr = proc.stderrTail();
-      throw notReadyError(this.config, `initialize failed: ${errorMessage(e)}${stderr.length ? `; stderr: ${stderr.slice(-5).join(' | ')}` : ''}`);
+      throw notReadyError(
+        this.config,
+        `initialize failed: ${errorMessage(e)}${stderr.length ? `; stderr: ${stderr.slice(-5).join(' | ')}` : ''}`,
+      );
     }
     if (this._stopped) {
       await this.end(session);
@@ -205,10 +211,14 @@ export class ServerLifecycle {
     if (decision.restart) {
       this.restartAt = Date.now() + decision.delayMs;
       this._state = 'backoff';
-      this.options.log.warn(`lsp '${id}': server exited (code ${code}, signal ${signal}); crash ${decision.crashes}, restart in ${decision.delayMs} ms on the next query. stderr: ${stderr.slice(-5).join(' | ')}`);
+      this.options.log.warn(
+        `lsp '${id}': server exited (code ${code}, signal ${signal}); crash ${decision.crashes}, restart in ${decision.delayMs} ms on the next query. stderr: ${stderr.slice(-5).join(' | ')}`,
+      );
     } else {
       this._state = 'failed';
-      this.options.log.error(`lsp '${id}': server crashed ${decision.crashes} times within ${this.policy.windowMs / 1000} s; not restarting. stderr: ${stderr.slice(-5).join(' | ')}`);
+      this.options.log.error(
+        `lsp '${id}': server crashed ${decision.crashes} times within ${this.policy.windowMs / 1000} s; not restarting. stderr: ${stderr.slice(-5).join(' | ')}`,
+      );
     }
   }
 

@@ -28,4 +28,3 @@ export type ProtocolModule = Pick<
   | 'WorkDoneProgress'
   | 'WorkDoneProgressCreateRequest'
 >;
-

@@ -165,7 +165,10 @@ export class StdioLspProvider implements LspProvider {
     const { answer, settled } = await this.askUntilReady(request.operation, deadline, signal, ask, isEmptyAnswer);
     const result = await this.finish(request, answer);
     if (settled || result.kind !== 'locations') return result;
-    return { ...result, provisional: `language server '${this.id}' was still starting or indexing after ${Math.round(this.readyTimeoutMs / 1000)} s: this answer came while it was loading and may be incomplete; ask again later` };
+    return {
+      ...result,
+      provisional: `language server '${this.id}' was still starting or indexing after ${Math.round(this.readyTimeoutMs / 1000)} s: this answer came while it was loading and may be incomplete; ask again later`,
+    };
   }
 
   /**
@@ -258,7 +261,12 @@ export class StdioLspProvider implements LspProvider {
    * then the document is closed. `freshness`: `settled` after that; `pending` when publications
    * came but did not settle; `unknown` when none came.
    */
-  async pushedDiagnostics(uri: string, languageId: string, signal: AbortSignal, quietMs = 500): Promise<{ diagnostics: readonly unknown[]; freshness: 'settled' | 'pending' | 'unknown' }> {
+  async pushedDiagnostics(
+    uri: string,
+    languageId: string,
+    signal: AbortSignal,
+    quietMs = 500,
+  ): Promise<{ diagnostics: readonly unknown[]; freshness: 'settled' | 'pending' | 'unknown' }> {
     const deadline = Date.now() + this.readyTimeoutMs;
     const text = await readDocument(uri);
     const session = await this.lifecycle.ensureRunning(signal, deadline);
@@ -271,7 +279,8 @@ export class StdioLspProvider implements LspProvider {
         throwIfAborted(signal);
         const last = session.diagnostics.get(uri);
         const heard = last !== undefined && last.at >= openedAt;
-        if (heard && this.isReady(session) && Date.now() - last.at >= quietMs) return { diagnostics: last.diagnostics, freshness: 'settled' };
+        if (heard && this.isReady(session) && Date.now() - last.at >= quietMs)
+          return { diagnostics: last.diagnostics, freshness: 'settled' };
         const left = deadline - Date.now();
         if (left <= 0 || session.closed) return { diagnostics: last?.diagnostics ?? [], freshness: heard ? 'pending' : 'unknown' };
         await new Promise<void>((resolve) => {
@@ -287,19 +296,31 @@ export class StdioLspProvider implements LspProvider {
 
   /** Every document's last pushed diagnostics since the server started (non-empty ones). */
   publishedDiagnostics(): Array<{ uri: string; diagnostics: readonly unknown[] }> {
-    return (this.lifecycle.current?.diagnostics.all() ?? []).filter((p) => p.diagnostics.length > 0).map((p) => ({ uri: p.uri, diagnostics: p.diagnostics }));
+    return (this.lifecycle.current?.diagnostics.all() ?? [])
+      .filter((p) => p.diagnostics.length > 0)
+      .map((p) => ({ uri: p.uri, diagnostics: p.diagnostics }));
   }
 
   private requireCapability(session: ServerSession, capability: string, method: string): void {
     if (session.hasCapability(capability)) return;
-    throw new LspError('unsupported', `language server '${this.id}' does not support ${method} (it does not announce ${capability} in its capabilities)`, {
-      providerId: this.id,
-      method,
-      capability,
-    });
+    throw new LspError(
+      'unsupported',
+      `language server '${this.id}' does not support ${method} (it does not announce ${capability} in its capabilities)`,
+      {
+        providerId: this.id,
+        method,
+        capability,
+      },
+    );
   }
 
-  private async send<T>(session: ServerSession, method: string, params: unknown, document: { uri: string; languageId: string; text: string } | undefined, signal: AbortSignal): Promise<T> {
+  private async send<T>(
+    session: ServerSession,
+    method: string,
+    params: unknown,
+    document: { uri: string; languageId: string; text: string } | undefined,
+    signal: AbortSignal,
+  ): Promise<T> {
     if (document) await session.documents.acquire(document.uri, document.languageId, document.text);
     try {
       return await session.withCancellation(signal, (token, guard) => guard(session.connection.sendRequest<T>(method, params, token)));
@@ -321,7 +342,10 @@ export class StdioLspProvider implements LspProvider {
   }
 
   private notAnswered(what: string): LspError {
-    return notReadyError(this.config, `nothing answered ${what} within ${Math.round(this.readyTimeoutMs / 1000)} s while it was starting or indexing`);
+    return notReadyError(
+      this.config,
+      `nothing answered ${what} within ${Math.round(this.readyTimeoutMs / 1000)} s while it was starting or indexing`,
+    );
   }
 }
 

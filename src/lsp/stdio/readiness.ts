@@ -24,13 +24,17 @@ export class Readiness {
    */
   track(connection: Protocol.ProtocolConnection, protocol: ProtocolModule): void {
     connection.onRequest(protocol.WorkDoneProgressCreateRequest.type, ({ token }: Protocol.WorkDoneProgressCreateParams) => {
-      connection.onProgress(protocol.WorkDoneProgress.type, token, (value: Protocol.WorkDoneProgressBegin | Protocol.WorkDoneProgressReport | Protocol.WorkDoneProgressEnd) => {
-        if (value.kind === 'begin') this.active.add(token);
-        else if (value.kind === 'end') {
-          this.active.delete(token);
-          this.lastProgressEnd = Date.now();
-        }
-      });
+      connection.onProgress(
+        protocol.WorkDoneProgress.type,
+        token,
+        (value: Protocol.WorkDoneProgressBegin | Protocol.WorkDoneProgressReport | Protocol.WorkDoneProgressEnd) => {
+          if (value.kind === 'begin') this.active.add(token);
+          else if (value.kind === 'end') {
+            this.active.delete(token);
+            this.lastProgressEnd = Date.now();
+          }
+        },
+      );
       // The request's result is void: vscode-jsonrpc answers it with `result: null`.
     });
   }

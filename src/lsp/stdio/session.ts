@@ -36,7 +36,10 @@ export class ServerSession {
     ctx: { readonly id: string; readonly workspaceFolder: { readonly uri: string; readonly name: string }; readonly log: Log },
   ) {
     const P = protocol;
-    this.connection = P.createProtocolConnection(new P.StreamMessageReader(process.child.stdout!), new P.StreamMessageWriter(process.child.stdin!));
+    this.connection = P.createProtocolConnection(
+      new P.StreamMessageReader(process.child.stdout!),
+      new P.StreamMessageWriter(process.child.stdin!),
+    );
     this.documents = new OpenDocuments(this.connection, protocol, () => this.closed);
     this.readiness.track(this.connection, protocol);
     installClientHandlers(this.connection, { ...ctx, diagnostics: this.diagnostics });
@@ -56,7 +59,10 @@ export class ServerSession {
    * with `cancelled`; a guarded request also rejects when the server exits.
    * @param ask sends its requests with `token` and wraps each in `guard`.
    */
-  async withCancellation<R>(signal: AbortSignal, ask: (token: Protocol.CancellationToken, guard: <T>(p: Promise<T>) => Promise<T>) => Promise<R>): Promise<R> {
+  async withCancellation<R>(
+    signal: AbortSignal,
+    ask: (token: Protocol.CancellationToken, guard: <T>(p: Promise<T>) => Promise<T>) => Promise<R>,
+  ): Promise<R> {
     const source = new this.protocol.CancellationTokenSource();
     const onAbort = () => source.cancel();
     signal.addEventListener('abort', onAbort, { once: true });
@@ -99,5 +105,8 @@ export class ServerSession {
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }

@@ -82,7 +82,10 @@ export interface GuardedProcess {
 export class CommandNotFoundError extends Error {
   override readonly name = 'CommandNotFoundError';
   readonly code = 'ENOENT';
-  constructor(readonly command: string, message: string) {
+  constructor(
+    readonly command: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -187,7 +190,7 @@ export function spawnGuarded(command: string, args: readonly string[], options: 
     exited,
     kill(graceMs = 2000) {
       killing ??= (async () => {
-        (child.stdio[3] as NodeJS.WritableStream & { destroy?: () => void } | null | undefined)?.destroy?.();
+        (child.stdio[3] as (NodeJS.WritableStream & { destroy?: () => void }) | null | undefined)?.destroy?.();
         await signalGroup('SIGTERM');
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));

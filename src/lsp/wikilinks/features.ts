@@ -35,7 +35,8 @@ import { someNames } from '../pageSummary';
 const ZERO: Range = { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
 
 /** Why notes have no call hierarchy (the `unsupported` error's text). */
-export const NO_CALL_HIERARCHY = 'markdown notes have no call hierarchy (nothing calls anything); use dsh_lsp findReferences on a note for the links to it';
+export const NO_CALL_HIERARCHY =
+  'markdown notes have no call hierarchy (nothing calls anything); use dsh_lsp findReferences on a note for the links to it';
 
 /**
  * The `md-links` source of symbols and diagnostics. `provider` is read on every call (the
@@ -57,7 +58,17 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
     const partial = note.parsed.partial;
     if (!partial) return outline;
     const at: Range = { start: { line: partial.indexedLines, character: 0 }, end: { line: partial.indexedLines, character: 0 } };
-    return [...outline, { name: `(indexed partly: ${partialText(note.relPath, note.parsed.lineCount, partial)})`, kind: 'Null', detail: 'not indexed', uri: note.uri, range: at, selectionRange: at }];
+    return [
+      ...outline,
+      {
+        name: `(indexed partly: ${partialText(note.relPath, note.parsed.lineCount, partial)})`,
+        kind: 'Null',
+        detail: 'not indexed',
+        uri: note.uri,
+        range: at,
+        selectionRange: at,
+      },
+    ];
   }
 
   /** Notes whose file name, title or alias matches `query` (see the module comment). */
@@ -72,7 +83,15 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
       // The selection is the start of the range (a line's start), so nothing looks for the name on the line.
       const add = (name: string, detail: string, range: Range) => {
         if (matchSymbolName(query, name) === undefined) return;
-        out.push({ name, kind: 'File', detail, uri: note.uri, range, selectionRange: { start: range.start, end: range.start }, ...(container ? { containerName: container } : {}) });
+        out.push({
+          name,
+          kind: 'File',
+          detail,
+          uri: note.uri,
+          range,
+          selectionRange: { start: range.start, end: range.start },
+          ...(container ? { containerName: container } : {}),
+        });
       };
       add(note.name, 'file name', ZERO);
       const title = note.parsed.title;
@@ -80,7 +99,8 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
         const h = note.parsed.headings.find((x) => x.level === 1 && x.text === title);
         add(title, 'title', h ? h.range : ZERO);
       }
-      for (const a of note.parsed.aliases) add(a.text, 'alias', { start: { line: a.line, character: 0 }, end: { line: a.line, character: 0 } });
+      for (const a of note.parsed.aliases)
+        add(a.text, 'alias', { start: { line: a.line, character: 0 }, end: { line: a.line, character: 0 } });
     }
     return out;
   }
@@ -92,7 +112,11 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
     await index.settled();
     const note = await p.documentNote(index, uri);
     const partial = note.parsed.partial;
-    return { diagnostics: await noteDiagnostics(index, note, new TimeSlice(), ctx.signal), freshness: 'settled', ...(partial ? { note: `indexed partly: ${partialText(note.relPath, note.parsed.lineCount, partial)}` } : {}) };
+    return {
+      diagnostics: await noteDiagnostics(index, note, new TimeSlice(), ctx.signal),
+      freshness: 'settled',
+      ...(partial ? { note: `indexed partly: ${partialText(note.relPath, note.parsed.lineCount, partial)}` } : {}),
+    };
   }
 
   /** Link problems of every note in the workspace folder. */
@@ -107,7 +131,13 @@ export class MdLinksFeatures implements SymbolProvider, DiagnosticProvider {
       for (const d of await noteDiagnostics(index, note, slice, ctx.signal)) diagnostics.push(d);
       if (note.parsed.partial) partly.push(partialText(note.relPath, note.parsed.lineCount, note.parsed.partial));
     }
-    return { diagnostics, freshness: 'settled', ...(partly.length > 0 ? { note: `${partly.length} note(s) indexed partly: ${partly.slice(0, 5).join('; ')}${partly.length > 5 ? '; …' : ''}` } : {}) };
+    return {
+      diagnostics,
+      freshness: 'settled',
+      ...(partly.length > 0
+        ? { note: `${partly.length} note(s) indexed partly: ${partly.slice(0, 5).join('; ')}${partly.length > 5 ? '; …' : ''}` }
+        : {}),
+    };
   }
 }
 
@@ -140,7 +170,14 @@ export async function outlineOf(note: IndexedNote, signal?: AbortSignal): Promis
       }
     }
     const node: Node = {
-      item: { name: h.text || '(empty heading)', kind: 'String', detail: '#'.repeat(h.level), uri: note.uri, range: { start: h.range.start, end: sectionEnd }, selectionRange: h.range },
+      item: {
+        name: h.text || '(empty heading)',
+        kind: 'String',
+        detail: '#'.repeat(h.level),
+        uri: note.uri,
+        range: { start: h.range.start, end: sectionEnd },
+        selectionRange: h.range,
+      },
       level: h.level,
       children: [],
       endLine: end,
@@ -176,7 +213,8 @@ export async function outlineOf(note: IndexedNote, signal?: AbortSignal): Promis
     const holder = open.at(-1);
     (holder ? holder.children : roots).push({ item, level: 7, children: [], endLine: b.line });
   }
-  const byStart = (a: Node, b: Node) => a.item.range.start.line - b.item.range.start.line || a.item.range.start.character - b.item.range.start.character;
+  const byStart = (a: Node, b: Node) =>
+    a.item.range.start.line - b.item.range.start.line || a.item.range.start.character - b.item.range.start.character;
   // Sorted and built in slices too: a note of `# h` lines has 20 000 roots.
   const buildAll = async (nodes: Node[]): Promise<SymbolItem[]> => {
     const out: SymbolItem[] = [];
@@ -221,7 +259,12 @@ function linkProblem(index: VaultIndex, l: IndexedLink): Omit<DiagnosticItem, 'u
  * through `slice` every few ms.
  * @throws LspError `cancelled` when `signal` aborts (checked at each pause that yields).
  */
-export async function noteDiagnostics(index: VaultIndex, note: IndexedNote, slice = new TimeSlice(), signal?: AbortSignal): Promise<DiagnosticItem[]> {
+export async function noteDiagnostics(
+  index: VaultIndex,
+  note: IndexedNote,
+  slice = new TimeSlice(),
+  signal?: AbortSignal,
+): Promise<DiagnosticItem[]> {
   const out: DiagnosticItem[] = [];
   for (const l of note.links) {
     await slice.pause(signal);

@@ -29,7 +29,12 @@ export interface WalkOptions {
  * @throws the read's error when `fromUri` itself cannot be read; LspError `cancelled` when
  *   `options.signal` aborts.
  */
-export async function walkFolder(fs: Pick<WorkspaceFs, 'readDirectory'>, fromUri: string, fromRel: string, options: WalkOptions): Promise<string[]> {
+export async function walkFolder(
+  fs: Pick<WorkspaceFs, 'readDirectory'>,
+  fromUri: string,
+  fromRel: string,
+  options: WalkOptions,
+): Promise<string[]> {
   const { signal } = options;
   const out: string[] = [];
   const slice = new TimeSlice();

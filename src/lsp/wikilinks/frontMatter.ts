@@ -55,7 +55,9 @@ export function frontMatterAliases(lines: readonly string[], endLine: number): A
   const key = 'aliases' in record ? 'aliases' : 'alias' in record ? 'alias' : undefined;
   if (!key) return [];
   const raw = record[key];
-  const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string | number => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number').map((v) => String(v).trim());
+  const values = (Array.isArray(raw) ? raw : [raw])
+    .filter((v): v is string | number => (typeof v === 'string' && v.trim() !== '') || typeof v === 'number')
+    .map((v) => String(v).trim());
   let keyLine = 1;
   for (let i = 1; i < endLine; i++) {
     if (new RegExp(`^${key}\\s*:`).test(lines[i]!)) {

@@ -77,7 +77,9 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   async stat(uri: string): Promise<FileStat> {
     const p = fileUriToPath(uri);
     const [st, lst] = await Promise.all([fsp.stat(p), fsp.lstat(p)]);
-    const type = (st.isFile() ? FileType.File : st.isDirectory() ? FileType.Directory : FileType.Unknown) | (lst.isSymbolicLink() ? FileType.SymbolicLink : 0);
+    const type =
+      (st.isFile() ? FileType.File : st.isDirectory() ? FileType.Directory : FileType.Unknown) |
+      (lst.isSymbolicLink() ? FileType.SymbolicLink : 0);
     return { type, mtime: st.mtimeMs, size: st.size };
   }
 

@@ -151,7 +151,8 @@ export class NoteCatalog implements FileCatalog {
     add(this.linksByName.get(file.name.toLowerCase()));
     if (file.kind === 'note') {
       add(this.linksBySlug.get(slugify(file.name)));
-      if (/^(index|readme)$/i.test(file.name) && file.dir) add(this.linksByName.get(file.dir.slice(file.dir.lastIndexOf('/') + 1).toLowerCase()));
+      if (/^(index|readme)$/i.test(file.name) && file.dir)
+        add(this.linksByName.get(file.dir.slice(file.dir.lastIndexOf('/') + 1).toLowerCase()));
       const self = this.notes.get(file.relPath);
       self?.links.forEach((l) => {
         if (l.link.target === '') candidates.add(l);

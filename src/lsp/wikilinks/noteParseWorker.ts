@@ -37,7 +37,11 @@ function answer(m: TextParseRequest | MoreRequest): void {
   try {
     if (m.type === 'parse') held = { id: m.id, source: new PieceSource(parseNote(noteText(m.text), m.options)) };
     if (!held || held.id !== m.id) {
-      port.postMessage({ type: 'fail', id: m.id, message: `no parse ${m.id} is held (the worker holds ${held ? held.id : 'none'})` } satisfies FailReply);
+      port.postMessage({
+        type: 'fail',
+        id: m.id,
+        message: `no parse ${m.id} is held (the worker holds ${held ? held.id : 'none'})`,
+      } satisfies FailReply);
       return;
     }
     const piece = held.source.next();

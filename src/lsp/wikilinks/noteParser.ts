@@ -48,7 +48,11 @@ export type ReadNoteOptions = Pick<NavigationReadOptions, 'blocking'>;
  * @throws the navigation read's errors (NavigationReadError, Node's `ENOENT` …).
  */
 export async function readNoteBytes(file: NoteFile, options: ReadNoteOptions = {}): Promise<Uint8Array> {
-  return (file.insideFolders ? await readNavigationFileInside(file.path, file.insideFolders, options) : await readNavigationFile(file.path, options)).bytes;
+  return (
+    file.insideFolders
+      ? await readNavigationFileInside(file.path, file.insideFolders, options)
+      : await readNavigationFile(file.path, options)
+  ).bytes;
 }
 
 /**

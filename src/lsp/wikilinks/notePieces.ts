@@ -108,7 +108,13 @@ export class PieceSource {
     const p = this.parsed;
     const head: NoteHead | undefined = this.sentHead
       ? undefined
-      : { lineCount: p.lineCount, title: p.title, frontMatter: p.frontMatter, aliases: p.aliases, ...(p.partial ? { partial: p.partial } : {}) };
+      : {
+          lineCount: p.lineCount,
+          title: p.title,
+          frontMatter: p.frontMatter,
+          aliases: p.aliases,
+          ...(p.partial ? { partial: p.partial } : {}),
+        };
     this.sentHead = true;
     return { ...(head ? { head } : {}), piece: out as unknown as Piece, done: this.list >= LISTS.length };
   }
@@ -117,7 +123,12 @@ export class PieceSource {
 /** Assembles the pieces of one parse, in order, into the {@link ParsedNote} they came from. */
 export class PieceSink {
   private head: NoteHead | undefined;
-  private readonly lists = { links: [] as WikiLink[], headings: [] as Heading[], blocks: [] as BlockAnchor[], ignored: [] as IgnoredRegion[] };
+  private readonly lists = {
+    links: [] as WikiLink[],
+    headings: [] as Heading[],
+    blocks: [] as BlockAnchor[],
+    ignored: [] as IgnoredRegion[],
+  };
 
   /** Add the next piece. */
   add(reply: Pick<PieceReply, 'head' | 'piece'>): void {
@@ -133,6 +144,16 @@ export class PieceSink {
     const h = this.head;
     if (!h) throw new Error('note parser: the parse arrived without its head');
     const { links, headings, blocks, ignored } = this.lists;
-    return { lineCount: h.lineCount, links, headings, blocks, title: h.title, frontMatter: h.frontMatter, aliases: h.aliases, ignored, ...(h.partial ? { partial: h.partial } : {}) };
+    return {
+      lineCount: h.lineCount,
+      links,
+      headings,
+      blocks,
+      title: h.title,
+      frontMatter: h.frontMatter,
+      aliases: h.aliases,
+      ignored,
+      ...(h.partial ? { partial: h.partial } : {}),
+    };
   }
 }

@@ -43,7 +43,11 @@ export class OwnFolderWatches implements Disposable {
   watch(uri: string, relPath: string): void {
     if (!this.fs.watchFolder || this.disposed || this.watches.has(relPath)) return;
     if (this.watches.size >= this.max) {
-      if (!this.limitTold) this.onSkip?.(uri, `not watched: the index already watches ${this.max} folders made inside created folders; notes written there later are indexed when they are opened or the window reloads`);
+      if (!this.limitTold)
+        this.onSkip?.(
+          uri,
+          `not watched: the index already watches ${this.max} folders made inside created folders; notes written there later are indexed when they are opened or the window reloads`,
+        );
       this.limitTold = true;
       return;
     }
@@ -51,7 +55,10 @@ export class OwnFolderWatches implements Disposable {
     try {
       watch = this.fs.watchFolder(uri, (name) => this.record(uri, relPath, name));
     } catch (e) {
-      this.onSkip?.(uri, `not watched: ${errorMessage(e)}; notes written there later are indexed when they are opened or the window reloads`);
+      this.onSkip?.(
+        uri,
+        `not watched: ${errorMessage(e)}; notes written there later are indexed when they are opened or the window reloads`,
+      );
     }
     if (watch) this.watches.set(relPath, watch);
   }

@@ -71,7 +71,9 @@ export function parseNote(text: string, options: ParseOptions = {}): ParsedNote 
   const lines = cut < 0 ? [] : splitLines(text.slice(0, cut));
   const parsed = new NoteParser(lines, aliasOrder).parse();
   const capped = capItems(parsed, limits.maxItems);
-  return capped.partial ? { ...capped, lineCount: countLines(text) } : { ...parsed, lineCount: countLines(text), partial: { indexedLines: lines.length, reason: 'size' } };
+  return capped.partial
+    ? { ...capped, lineCount: countLines(text) }
+    : { ...parsed, lineCount: countLines(text), partial: { indexedLines: lines.length, reason: 'size' } };
 }
 
 /** Start of the last line terminator (`\n`, `\r\n` or `\r`) that starts at or before `at`, or -1. */
@@ -175,7 +177,16 @@ class NoteParser {
     const title = fm?.title ?? (h1 && h1.text ? h1.text : undefined);
     this.ignored.sort((x, y) => x.range.start.line - y.range.start.line || x.range.start.character - y.range.start.character);
     const aliases = this.frontMatter ? frontMatterAliases(this.lines, this.frontMatter.endLine) : [];
-    return { lineCount: this.n, links: this.links, headings: this.headings, blocks: this.blocks, title, frontMatter: this.frontMatter, aliases, ignored: this.ignored };
+    return {
+      lineCount: this.n,
+      links: this.links,
+      headings: this.headings,
+      blocks: this.blocks,
+      title,
+      frontMatter: this.frontMatter,
+      aliases,
+      ignored: this.ignored,
+    };
   }
 
   /** The markdown blocks (front matter blanked): code and comment regions, inline code spans and comments, headings, block spans. */

@@ -103,7 +103,8 @@ export class MdLinksProvider implements LspProvider, Disposable {
       try {
         real = canonicalUri(await this.fs.realUri(given));
       } catch (e) {
-        if (isNotFoundError(e)) throw new LspError('file_not_found', `workspace folder not found: ${workspaceUri}`, { uri: workspaceUri }, { cause: e });
+        if (isNotFoundError(e))
+          throw new LspError('file_not_found', `workspace folder not found: ${workspaceUri}`, { uri: workspaceUri }, { cause: e });
         throw e;
       }
     }
@@ -193,11 +194,15 @@ export class MdLinksProvider implements LspProvider, Disposable {
     throwIfAborted(signal);
     const partial = note.parsed.partial;
     if (partial && request.position.line >= partial.indexedLines) {
-      throw new LspError('unsupported', `${partialText(note.relPath, note.parsed.lineCount, partial)}: ask about a position in the indexed lines`, {
-        uri: request.uri,
-        indexedLines: partial.indexedLines,
-        lineCount: note.parsed.lineCount,
-      });
+      throw new LspError(
+        'unsupported',
+        `${partialText(note.relPath, note.parsed.lineCount, partial)}: ask about a position in the indexed lines`,
+        {
+          uri: request.uri,
+          indexedLines: partial.indexedLines,
+          lineCount: note.parsed.lineCount,
+        },
+      );
     }
     const link = linkAt(note, request.position.line, request.position.character);
     const op = request.operation;
@@ -229,10 +234,14 @@ export class MdLinksProvider implements LspProvider, Disposable {
       }
     }
     if (relPath === undefined) {
-      throw new LspError('outside_workspace', `${uri} is not inside the workspace folder ${index.rootUri}; pass the workspace folder that contains the file`, {
-        uri,
-        workspaceUri: index.rootUri,
-      });
+      throw new LspError(
+        'outside_workspace',
+        `${uri} is not inside the workspace folder ${index.rootUri}; pass the workspace folder that contains the file`,
+        {
+          uri,
+          workspaceUri: index.rootUri,
+        },
+      );
     }
     const known = index.note(relPath);
     if (known) return known;
@@ -242,7 +251,8 @@ export class MdLinksProvider implements LspProvider, Disposable {
       try {
         return await this.fs.readFile(uri);
       } catch (e) {
-        if (isNotFoundError(e)) throw new LspError('file_not_found', `file not found: ${relPath} (in ${index.rootUri})`, { uri, relPath }, { cause: e });
+        if (isNotFoundError(e))
+          throw new LspError('file_not_found', `file not found: ${relPath} (in ${index.rootUri})`, { uri, relPath }, { cause: e });
         throw e;
       }
     };
@@ -300,7 +310,10 @@ export class MdLinksProvider implements LspProvider, Disposable {
     if (r.kind === 'unresolved') return null;
     const file = r.file;
     const notes: string[] = [];
-    if (r.ambiguous) notes.push(`ambiguous: ${r.candidates.length} files match '${l.link.target}'; showing the first of ${someNames(r.candidates.map((c) => c.relPath))}`);
+    if (r.ambiguous)
+      notes.push(
+        `ambiguous: ${r.candidates.length} files match '${l.link.target}'; showing the first of ${someNames(r.candidates.map((c) => c.relPath))}`,
+      );
     if (r.fuzzy) notes.push(`fuzzy: '${l.link.target}' matched '${file.relPath}' by slug only`);
     if (file.kind !== 'note') return [`${file.name} (${file.relPath})`, ...notes.map((n) => `(${n})`)].join('\n\n');
     const target = index.note(file.relPath) ?? (file as IndexedNote); // the current parse, not a cached one
@@ -324,7 +337,10 @@ export class MdLinksProvider implements LspProvider, Disposable {
     }
     const maxLines = Math.max(1, this.options.hoverMaxLines ?? 12);
     const maxChars = Math.max(40, this.options.hoverMaxChars ?? 1200);
-    let excerpt = lines.slice(start, start + maxLines).join('\n').trimEnd(); // not /\s+$/, quadratic in a run of spaces
+    let excerpt = lines
+      .slice(start, start + maxLines)
+      .join('\n')
+      .trimEnd(); // not /\s+$/, quadratic in a run of spaces
     let cut = start + maxLines < lines.length;
     if (excerpt.length > maxChars) {
       excerpt = excerpt.slice(0, maxChars);

@@ -142,7 +142,13 @@ export function resolveTarget(target: string, sourceDir: string | undefined, cat
     const matches = (f: ResolvableFile) => f.relKey.toLowerCase() === wanted.toLowerCase();
     let found = [...catalog.byName(nameLower)].filter((f) => f.kind === 'note' && matches(f));
     if (found.length === 0 && !explicitNote) found = [...catalog.byName(nameLower)].filter((f) => f.kind === 'attachment' && matches(f));
-    if (found.length > 0) return choose(preferExact(found, (f) => f.relKey === wanted), sourceDir, false, 'path');
+    if (found.length > 0)
+      return choose(
+        preferExact(found, (f) => f.relKey === wanted),
+        sourceDir,
+        false,
+        'path',
+      );
     return { kind: 'unresolved', reason: `no file at path '${wanted}'` };
   }
 
@@ -154,19 +160,37 @@ export function resolveTarget(target: string, sourceDir: string | undefined, cat
   const nameLower = segs[segs.length - 1]!.toLowerCase();
   const suffix = (key: string, w: string) => key === w || key.endsWith('/' + w);
   const notes = [...catalog.byName(nameLower)].filter((f) => f.kind === 'note' && suffix(f.relKey.toLowerCase(), wantedLower));
-  if (notes.length > 0) return choose(preferExact(notes, (f) => suffix(f.relKey, wanted)), sourceDir, false, 'name');
+  if (notes.length > 0)
+    return choose(
+      preferExact(notes, (f) => suffix(f.relKey, wanted)),
+      sourceDir,
+      false,
+      'name',
+    );
 
   // Rule 4: attachments by full file name.
   if (!explicitNote) {
     const files = [...catalog.byName(nameLower)].filter((f) => f.kind === 'attachment' && suffix(f.relKey.toLowerCase(), wantedLower));
-    if (files.length > 0) return choose(preferExact(files, (f) => suffix(f.relKey, wanted)), sourceDir, false, 'attachment');
+    if (files.length > 0)
+      return choose(
+        preferExact(files, (f) => suffix(f.relKey, wanted)),
+        sourceDir,
+        false,
+        'attachment',
+      );
   }
 
   // Rule 5: folder index (Foam directory links): <…/wanted>/index.md or README.md.
   const indexes = ['index', 'readme'].flatMap((n) =>
     [...catalog.byName(n)].filter((f) => f.kind === 'note' && suffix(f.dir.toLowerCase(), wantedLower)),
   );
-  if (indexes.length > 0) return choose(preferExact(indexes, (f) => suffix(f.dir, wanted)), sourceDir, false, 'folder-index');
+  if (indexes.length > 0)
+    return choose(
+      preferExact(indexes, (f) => suffix(f.dir, wanted)),
+      sourceDir,
+      false,
+      'folder-index',
+    );
 
   // Rule 6: slug fallback, fuzzy.
   const slugSegs = segs.map(slugify);
@@ -197,7 +221,12 @@ export function tieBreakOrder(files: readonly ResolvableFile[], sourceDir: strin
   });
 }
 
-function choose(files: ResolvableFile[], sourceDir: string | undefined, fuzzy: boolean, via: Extract<Resolution, { kind: 'resolved' }>['via']): Resolution {
+function choose(
+  files: ResolvableFile[],
+  sourceDir: string | undefined,
+  fuzzy: boolean,
+  via: Extract<Resolution, { kind: 'resolved' }>['via'],
+): Resolution {
   const unique = [...new Map(files.map((f) => [f.relPath, f])).values()];
   const ordered = tieBreakOrder(unique, sourceDir);
   return { kind: 'resolved', file: ordered[0]!, candidates: ordered, ambiguous: ordered.length > 1, fuzzy, via };

@@ -139,7 +139,8 @@ export class VaultIndex implements Disposable {
     try {
       uris = this.fs.findFiles ? [...(await this.fs.findFiles(this.rootUri))] : await this.walk(signal);
     } catch (e) {
-      if (isNotFoundError(e)) throw new LspError('file_not_found', `workspace folder not found: ${this.rootUri}`, { uri: this.rootUri }, { cause: e });
+      if (isNotFoundError(e))
+        throw new LspError('file_not_found', `workspace folder not found: ${this.rootUri}`, { uri: this.rootUri }, { cause: e });
       throw e;
     }
     await this.addFiles(uris, signal);
@@ -462,11 +463,23 @@ export class VaultIndex implements Disposable {
     const options = { aliasOrder: this.aliasOrder, limits: this.options.noteLimits ?? NOTE_LIMITS };
     let parsed: ParsedNote;
     try {
-      parsed = await (typeof source === 'string' || source instanceof Uint8Array ? this.parser.parse(source, options) : this.parser.parseFile!(source, options));
+      parsed = await (typeof source === 'string' || source instanceof Uint8Array
+        ? this.parser.parse(source, options)
+        : this.parser.parseFile!(source, options));
     } catch (e) {
       if (e instanceof NoteReadError) throw e;
       this.skip(uri, e);
-      parsed = { lineCount: 0, links: [], headings: [], blocks: [], title: undefined, frontMatter: undefined, aliases: [], ignored: [], partial: { indexedLines: 0, reason: 'parser-failed' } };
+      parsed = {
+        lineCount: 0,
+        links: [],
+        headings: [],
+        blocks: [],
+        title: undefined,
+        frontMatter: undefined,
+        aliases: [],
+        ignored: [],
+        partial: { indexedLines: 0, reason: 'parser-failed' },
+      };
     }
     return indexedNote(file, parsed);
   }

@@ -157,7 +157,9 @@ export function controlledPromptRc(nonce: string, startup: StartupRcOptions): st
     'unset -f __dsh_old',
     ...(startup.startFolder === undefined
       ? []
-      : [`builtin cd -P . 2>/dev/null && builtin test "$PWD" = ${shellQuote(startup.startFolder)} || { builtin printf '%s %s\\n' ${START_FOLDER_MOVED} "$PWD" >> ${progress}; builtin exit 97; }`]),
+      : [
+          `builtin cd -P . 2>/dev/null && builtin test "$PWD" = ${shellQuote(startup.startFolder)} || { builtin printf '%s %s\\n' ${START_FOLDER_MOVED} "$PWD" >> ${progress}; builtin exit 97; }`,
+        ]),
     `__dsh_startup() { printf '%s\\n' "$1" >> ${progress} 2>/dev/null; return 0; }`,
     '__dsh_startup /etc/bash.bashrc',
     '[ -r /etc/bash.bashrc ] && . /etc/bash.bashrc',

@@ -224,17 +224,25 @@ export class CommandHistory {
   page(request: HistoryRequest = {}): HistoryPage {
     const offset = checkInteger(request.offset, 'offset', { min: 0 }, invalidArgument, 0);
     const count = checkInteger(request.count, 'count', { min: 1, max: MAX_HISTORY_PAGE }, invalidArgument, DEFAULT_HISTORY_PAGE);
-    if (request.failed !== undefined && typeof request.failed !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `failed must be true or false (got ${quoteInput(request.failed)})`);
+    if (request.failed !== undefined && typeof request.failed !== 'boolean')
+      throw new TerminalError('INVALID_ARGUMENT', `failed must be true or false (got ${quoteInput(request.failed)})`);
     if (request.contains !== undefined && (typeof request.contains !== 'string' || !request.contains)) {
-      throw new TerminalError('INVALID_ARGUMENT', `contains must be a non-empty string: text the command line contains (got ${quoteInput(request.contains)})`);
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        `contains must be a non-empty string: text the command line contains (got ${quoteInput(request.contains)})`,
+      );
     }
     const { failed, contains } = request;
     const matching = this.entries.filter(
-      (e) => (!failed || (e.exitCode !== undefined && e.exitCode !== 0)) && (contains === undefined || this.shownCommand(e).includes(contains)),
+      (e) =>
+        (!failed || (e.exitCode !== undefined && e.exitCode !== 0)) && (contains === undefined || this.shownCommand(e).includes(contains)),
     );
     const position = this.deps.scrollback.position();
     const end = matching.length - offset;
-    const commands = matching.slice(Math.max(0, end - count), Math.max(0, end)).reverse().map((e) => this.record(e, position));
+    const commands = matching
+      .slice(Math.max(0, end - count), Math.max(0, end))
+      .reverse()
+      .map((e) => this.record(e, position));
     const page: HistoryPage = { commands, matching: matching.length, recorded: this.entries.length, total: this.total };
     if (end - count > 0) page.nextOffset = offset + count;
     return page;

@@ -120,8 +120,14 @@ export function firstBadCharacter(text: string, allowLineBreaks: boolean, shownO
     }
     if (unit === 0x0d && allowLineBreaks && text.charCodeAt(i + 1) === 0x0a) continue;
     if (isControlCode(unit)) return { index: i, codePoint: unit, what: controlName(unit) };
-    if (BIDI_CONTROLS.includes(unit)) return { index: i, codePoint: unit, what: 'a bidirectional control character, which makes text display in an order other than the one it is typed in' };
-    if (shownOnly && unit >= 0xa0 && (unit === NOTATION_OPEN || isInvisible(unit))) return { index: i, codePoint: unit, what: 'an invisible character' };
+    if (BIDI_CONTROLS.includes(unit))
+      return {
+        index: i,
+        codePoint: unit,
+        what: 'a bidirectional control character, which makes text display in an order other than the one it is typed in',
+      };
+    if (shownOnly && unit >= 0xa0 && (unit === NOTATION_OPEN || isInvisible(unit)))
+      return { index: i, codePoint: unit, what: 'an invisible character' };
   }
   return undefined;
 }
@@ -145,7 +151,10 @@ export function checkText(text: string, field = 'input', keysHint = KEYS_HINT): 
       : bad.codePoint >= 0xd800 && bad.codePoint <= 0xdfff
         ? 'send well-formed Unicode text'
         : `text may hold printable characters, newlines and tabs only. ${keysHint}`;
-    throw new TerminalError('INVALID_ARGUMENT', `${field} contains ${codePointName(bad.codePoint)} at character ${position}, ${bad.what}; ${fix}`);
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      `${field} contains ${codePointName(bad.codePoint)} at character ${position}, ${bad.what}; ${fix}`,
+    );
   }
   return text.replace(/\r\n/g, '\n');
 }
@@ -157,7 +166,11 @@ export function checkText(text: string, field = 'input', keysHint = KEYS_HINT): 
  */
 export function checkLabel(text: string, field: string): string {
   const bad = firstBadCharacter(text, false);
-  if (bad) throw new TerminalError('INVALID_ARGUMENT', `${field} contains ${codePointName(bad.codePoint)}, ${bad.what}; use printable characters on one line`);
+  if (bad)
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      `${field} contains ${codePointName(bad.codePoint)}, ${bad.what}; use printable characters on one line`,
+    );
   return text;
 }
 
@@ -289,12 +302,19 @@ export const RUN_KEYS_HINT = 'To press keys (Ctrl-C, arrows, Ctrl-D), use dsh_te
  */
 export function checkKeys(keys: unknown, field = 'keys'): string[] {
   if (!Array.isArray(keys) || keys.length === 0) {
-    throw new TerminalError('INVALID_ARGUMENT', `${field} must be a non-empty array of key names, e.g. ["Enter"] or ["Ctrl-C"]; valid names: ${keyNamesSummary()}`);
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      `${field} must be a non-empty array of key names, e.g. ["Enter"] or ["Ctrl-C"]; valid names: ${keyNamesSummary()}`,
+    );
   }
-  if (keys.length > MAX_KEYS) throw new TerminalError('INVALID_ARGUMENT', `${field} names ${keys.length} keys; at most ${MAX_KEYS} per send`);
+  if (keys.length > MAX_KEYS)
+    throw new TerminalError('INVALID_ARGUMENT', `${field} names ${keys.length} keys; at most ${MAX_KEYS} per send`);
   return keys.map((key, i) => {
     if (typeof key === 'string' && key.length > MAX_KEY_NAME_UNITS) {
-      throw new TerminalError('INVALID_ARGUMENT', `${field}[${i}] is ${key.length} characters long; a key name is at most ${MAX_KEY_NAME_UNITS} (e.g. "Ctrl-C", "Enter", "q")`);
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        `${field}[${i}] is ${key.length} characters long; a key name is at most ${MAX_KEY_NAME_UNITS} (e.g. "Ctrl-C", "Enter", "q")`,
+      );
     }
     if (typeof key === 'string') {
       if ([...key].length === 1 && !firstBadCharacter(key, false) && key !== ' ') return key;
@@ -358,6 +378,7 @@ export function checkSendInput(request: { input?: unknown; keys?: unknown }): Ch
     );
   }
   if (hasKeys) return { kind: 'keys', keys: checkKeys(request.keys) } as CheckedSendInput;
-  if (typeof request.input !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'input must be a string: the text to type into the terminal');
+  if (typeof request.input !== 'string')
+    throw new TerminalError('INVALID_ARGUMENT', 'input must be a string: the text to type into the terminal');
   return { kind: 'text', text: checkText(request.input) } as CheckedSendInput;
 }

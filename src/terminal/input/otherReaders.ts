@@ -25,7 +25,13 @@ const READERS_NAMED = 4;
  * @throws TerminalError OTHER_READER naming each reader (pid, command line, executable, session
  *   and group); nothing is typed.
  */
-export function checkNoOtherReader(look: HolderLook, tty: string, isReceiver: (stat: ProcStat) => boolean, receiver: string, sid: number): void {
+export function checkNoOtherReader(
+  look: HolderLook,
+  tty: string,
+  isReceiver: (stat: ProcStat) => boolean,
+  receiver: string,
+  sid: number,
+): void {
   const others = look.pids.map((pid) => readStat(pid)).filter((s): s is ProcStat => s !== undefined && !isReceiver(s));
   if (others.length === 0) return;
   const { waits } = ttyWaits(others, tty);
@@ -34,7 +40,8 @@ export function checkNoOtherReader(look: HolderLook, tty: string, isReceiver: (s
   const named = readers.slice(0, READERS_NAMED).map((pid) => {
     const stat = others.find((s) => s.pid === pid);
     const exe = executableOf(pid);
-    const where = stat && stat.session !== sid ? `another session (${stat.session}), group ${stat.pgrp}` : `this session, group ${stat?.pgrp}`;
+    const where =
+      stat && stat.session !== sid ? `another session (${stat.session}), group ${stat.pgrp}` : `this session, group ${stat?.pgrp}`;
     return `pid ${pid} \`${visibleText(commandLine(pid, stat?.comm ?? ''))}\`${exe ? ` (running ${visibleText(exe.path)})` : ''} in ${where}`;
   });
   throw new TerminalError(

@@ -127,7 +127,7 @@ export type LineSource = 'program' | 'user';
 export function lineSourceText(from: LineSource): string {
   return from === 'user'
     ? 'text typed by you during Take Over'
-    : 'keys sent to a program that it may have left unread when it ended (they reach the shell\'s prompt)';
+    : "keys sent to a program that it may have left unread when it ended (they reach the shell's prompt)";
 }
 
 /**
@@ -186,7 +186,9 @@ export interface PromptKeysVerdict {
  * keys from index `start` on are judged (indexes in a refusal stay indexes into `keys`).
  */
 export function judgePromptKeys(keys: readonly string[], earlier?: LineKeys, start = 0): PromptKeysVerdict {
-  let unshown: { key: string; index: number | undefined } | undefined = earlier?.unshown ? { key: earlier.unshown, index: undefined } : undefined;
+  let unshown: { key: string; index: number | undefined } | undefined = earlier?.unshown
+    ? { key: earlier.unshown, index: undefined }
+    : undefined;
   const foreign = earlier?.foreign;
   // vi's command mode may be on once Escape was pressed here, by a send or by the person (kept
   // keys beyond MAX_LINE_KEYS_KEPT are not known by name: an unshown one among them counts).
@@ -211,7 +213,11 @@ export function judgePromptKeys(keys: readonly string[], earlier?: LineKeys, sta
   }
   if (ran) return {};
   const all = [...(earlier?.keys ?? []), ...keys.slice(start)];
-  const line: LineKeys = { keys: all.slice(0, MAX_LINE_KEYS_KEPT), more: (earlier?.more ?? 0) + Math.max(0, all.length - MAX_LINE_KEYS_KEPT), unshown: unshown?.key };
+  const line: LineKeys = {
+    keys: all.slice(0, MAX_LINE_KEYS_KEPT),
+    more: (earlier?.more ?? 0) + Math.max(0, all.length - MAX_LINE_KEYS_KEPT),
+    unshown: unshown?.key,
+  };
   if (foreign) line.foreign = foreign;
   return { line };
 }
@@ -249,7 +255,9 @@ export function judgeLeftoverKeys(keys: readonly string[], canonical: boolean): 
 
 /** A key as an error names it: `"Up" (keys[0])`, or `"Up", pressed by an earlier send at this prompt,`. */
 function named(key: RefusedKey): string {
-  return key.index === undefined ? `${JSON.stringify(key.key)} (pressed by an earlier send at this prompt)` : `${JSON.stringify(key.key)} (keys[${key.index}])`;
+  return key.index === undefined
+    ? `${JSON.stringify(key.key)} (pressed by an earlier send at this prompt)`
+    : `${JSON.stringify(key.key)} (keys[${key.index}])`;
 }
 
 /** The keys that may come before a line-running key at the prompt, for errors and docs. */
@@ -288,7 +296,10 @@ const INSTEAD = `To run a command, send it as text in \`input\` (e.g. input "mak
  */
 export function promptKeysError(refusal: PromptKeysRefusal): TerminalError {
   const head = "keys refused, nothing was pressed: at the shell's prompt";
-  const earlier = refusal.kind === 'runs-foreign' || (refusal.kind === 'runs-unshown' && refusal.by.index === undefined) ? ' The line still holds that text: keys ["Ctrl-C"] alone empty it.' : '';
+  const earlier =
+    refusal.kind === 'runs-foreign' || (refusal.kind === 'runs-unshown' && refusal.by.index === undefined)
+      ? ' The line still holds that text: keys ["Ctrl-C"] alone empty it.'
+      : '';
   const next = refusal.kind === 'after-line' ? ' Send keys for what reads next in a separate send, after this one returns.' : '';
   return new TerminalError('INVALID_ARGUMENT', `${head} ${refusalClause(refusal, named, NOT_SHOWN)}.${next} ${INSTEAD}${earlier}`);
 }

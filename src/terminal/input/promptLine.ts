@@ -42,7 +42,8 @@ export class PromptLine {
     this.lineKeys = verdict?.line && { promptSeq, keys: verdict.line };
     if (typed.kind === 'keys' && !atPrompt) this.foreignLine = { from: 'program' };
     else if (this.foreignLine && input.startsWith(KILL_LINE_KEYS)) this.foreignLine = undefined;
-    else if (this.foreignLine && verdict && typed.kind === 'keys' && typed.keys.includes('Ctrl-C')) this.foreignLine.interruptedAt = promptSeq;
+    else if (this.foreignLine && verdict && typed.kind === 'keys' && typed.keys.includes('Ctrl-C'))
+      this.foreignLine.interruptedAt = promptSeq;
   }
 
   /** The person typed into the terminal (Take Over): the line may hold text no send typed. */

@@ -68,10 +68,48 @@ export function columns(line: string): number {
  * marks) belong to none.
  */
 const SCRIPTS: readonly { name: string; any: RegExp }[] = [
-  'Latin', 'Cyrillic', 'Greek', 'Armenian', 'Georgian', 'Cherokee', 'Coptic', 'Hebrew', 'Arabic', 'Syriac', 'Thaana',
-  'Devanagari', 'Bengali', 'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala',
-  'Thai', 'Lao', 'Tibetan', 'Myanmar', 'Khmer', 'Mongolian', 'Ethiopic', 'Canadian_Aboriginal', 'Runic', 'Ogham',
-  'Han', 'Hiragana', 'Katakana', 'Bopomofo', 'Hangul', 'Lisu', 'Vai', 'Tifinagh', 'Nko', 'Osage', 'Deseret',
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Armenian',
+  'Georgian',
+  'Cherokee',
+  'Coptic',
+  'Hebrew',
+  'Arabic',
+  'Syriac',
+  'Thaana',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+  'Thai',
+  'Lao',
+  'Tibetan',
+  'Myanmar',
+  'Khmer',
+  'Mongolian',
+  'Ethiopic',
+  'Canadian_Aboriginal',
+  'Runic',
+  'Ogham',
+  'Han',
+  'Hiragana',
+  'Katakana',
+  'Bopomofo',
+  'Hangul',
+  'Lisu',
+  'Vai',
+  'Tifinagh',
+  'Nko',
+  'Osage',
+  'Deseret',
 ].map((name) => ({ name, any: new RegExp(`\\p{Script=${name}}`, 'u') }));
 
 /**
@@ -207,7 +245,8 @@ function misleading(word: string, commandPosition: boolean): string | undefined 
       break;
     }
   }
-  if (mixed) return `its letters mix ${names.map((n) => n.replace('_', ' ')).join(' and ')}: ${letterText(word, lookalike ?? present[1]!.at)}`;
+  if (mixed)
+    return `its letters mix ${names.map((n) => n.replace('_', ' ')).join(' and ')}: ${letterText(word, lookalike ?? present[1]!.at)}`;
   if (lookalike !== undefined) return `it is in a command's place and ${letterText(word, lookalike)}`;
   return undefined;
 }

@@ -25,7 +25,10 @@ const RECEIVER_IDENTITY_SHAPE =
 export function checkReceiverIdentity(value: unknown, field: string): asserts value is ReceiverIdentity | undefined | null {
   if (value === undefined || value === null) return;
   const refuse = (what: string, given: unknown): never => {
-    throw new TerminalError('INVALID_ARGUMENT', `${what} is not valid (got ${quoteInput(given)}): ${field} must be ${RECEIVER_IDENTITY_SHAPE}`);
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      `${what} is not valid (got ${quoteInput(given)}): ${field} must be ${RECEIVER_IDENTITY_SHAPE}`,
+    );
   };
   const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (!isObject(value)) return refuse(field, value);
@@ -37,13 +40,15 @@ export function checkReceiverIdentity(value: unknown, field: string): asserts va
     if (!isObject(stated)) return refuse(`${field}.process`, stated);
     if (!isIntegerIn(stated.pid, 1)) refuse(`${field}.process.pid`, stated.pid);
     if (!isIntegerIn(stated.startTime, 0)) refuse(`${field}.process.startTime`, stated.startTime);
-    for (const key of ['dev', 'ino'] as const) if (stated[key] !== undefined && !isIntegerIn(stated[key], 0)) refuse(`${field}.process.${key}`, stated[key]);
+    for (const key of ['dev', 'ino'] as const)
+      if (stated[key] !== undefined && !isIntegerIn(stated[key], 0)) refuse(`${field}.process.${key}`, stated[key]);
   }
   const place = value.place;
   if (place === undefined) return;
   if (!isObject(place)) return refuse(`${field}.place`, place);
   if (place.cwd !== undefined && typeof place.cwd !== 'string') refuse(`${field}.place.cwd`, place.cwd);
   const traps = place.traps;
-  const validTraps = isObject(traps) && (traps.kind === 'none' || traps.kind === 'unknown' || (traps.kind === 'set' && typeof traps.text === 'string'));
+  const validTraps =
+    isObject(traps) && (traps.kind === 'none' || traps.kind === 'unknown' || (traps.kind === 'set' && typeof traps.text === 'string'));
   if (!validTraps) refuse(`${field}.place.traps`, traps);
 }

@@ -14,13 +14,22 @@ import { MAX_LOOK_PROCESSES } from '../../proc/processTree';
 import { MAX_WAIT_READS } from '../../proc/procProbe';
 import { canonicalMode, readlineSettings } from '../../proc/termios';
 import { judgeLeftoverKeys, leftoverKeysError } from './promptKeys';
-import { ALLOWED_SIGNALS, AllowedSignal, ForegroundProcess, InputReceiver, ReceiverIdentity, SendRequest, StatedPlace, StatedProcess, receiverIdentity } from '../types';
+import {
+  ALLOWED_SIGNALS,
+  AllowedSignal,
+  ForegroundProcess,
+  InputReceiver,
+  ReceiverIdentity,
+  SendRequest,
+  StatedPlace,
+  StatedProcess,
+  receiverIdentity,
+} from '../types';
 
 /** Largest input typed by one send (UTF-8 bytes), checked with the text (input.ts). */
 export { MAX_INPUT_BYTES };
 /** Longest line a program in canonical mode receives whole (Linux N_TTY_BUF_SIZE - 1), in bytes. */
 export const MAX_CANONICAL_LINE_BYTES = 4095;
-
 
 /**
  * Refuses a send or wait whose cancellation `signal` has already fired: nothing is typed, nor any
@@ -34,9 +43,15 @@ export function checkNotCancelled(signal: AbortSignal | undefined, kind: 'send' 
   if (!signal?.aborted) return;
   const reason = errorMessage(signal.reason);
   if (kind === 'wait') {
-    throw new TerminalError('CANCELLED', `the wait was cancelled (${reason}) before it started: nothing was interrupted and the running command goes on; its output is in the scrollback (dsh_terminal_read), wait again if it is still wanted`);
+    throw new TerminalError(
+      'CANCELLED',
+      `the wait was cancelled (${reason}) before it started: nothing was interrupted and the running command goes on; its output is in the scrollback (dsh_terminal_read), wait again if it is still wanted`,
+    );
   }
-  throw new TerminalError('CANCELLED', `the send was cancelled (${reason}) before it typed anything: nothing was typed and nothing runs; send it again if it is still wanted`);
+  throw new TerminalError(
+    'CANCELLED',
+    `the send was cancelled (${reason}) before it typed anything: nothing was typed and nothing runs; send it again if it is still wanted`,
+  );
 }
 
 /**
@@ -86,7 +101,10 @@ export function unprovenReaderError(why: 'no-probe' | 'crowded' | 'searching' = 
       `session is busy: a command is running, and the session has more processes, threads or open descriptors than one look reads (${MAX_LOOK_PROCESSES} processes, ${MAX_WAIT_READS} reads of their threads and descriptors): none of those it read is reading input, so the text was not typed. Wait and read the output (dsh_terminal_read), or interrupt it with a signal (SIGINT).`,
     );
   }
-  return new TerminalError('SESSION_BUSY', 'session is busy: a command is running and, without a /proc probe, it cannot be proven to read input');
+  return new TerminalError(
+    'SESSION_BUSY',
+    'session is busy: a command is running and, without a /proc probe, it cannot be proven to read input',
+  );
 }
 
 /**
@@ -143,7 +161,8 @@ export async function checkLeftoverKeys(keys: readonly string[], ptsPath: string
  */
 export function checkReceiver(now: InputReceiver, expected: NonNullable<SendRequest['expectReceiver']>): void {
   const actual = receiverIdentity(now);
-  if (actual.kind === expected.kind && actual.processGroup === expected.processGroup && sameStatedProcess(actual.process, expected.process)) return;
+  if (actual.kind === expected.kind && actual.processGroup === expected.processGroup && sameStatedProcess(actual.process, expected.process))
+    return;
   throw new TerminalError(
     'RECEIVER_CHANGED',
     `nothing was typed: the confirmation named ${confirmedName(expected)} as the receiver, but now ${receiverName(now)} would read the input. Read the session (dsh_terminal_read) and send again`,
@@ -209,7 +228,8 @@ export function checkSignalReceiver(now: InputReceiver, expected: ReceiverIdenti
 /** How an error names a receiver as it is now. */
 function receiverName(r: InputReceiver): string {
   if (r.kind === 'exited') return 'nobody (the shell exited)';
-  if (r.kind === 'program') return `${r.replacedShell ? 'a program that replaced the shell, ' : ''}\`${r.process.command}\` (pid ${r.process.pid}${r.process.executable ? `, running ${r.process.executable}` : ''})`;
+  if (r.kind === 'program')
+    return `${r.replacedShell ? 'a program that replaced the shell, ' : ''}\`${r.process.command}\` (pid ${r.process.pid}${r.process.executable ? `, running ${r.process.executable}` : ''})`;
   return `the shell at its ${r.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
 }
 
@@ -220,12 +240,15 @@ function receiverName(r: InputReceiver): string {
 function sameStatedProcess(actual: StatedProcess | undefined, expected: StatedProcess | undefined): boolean {
   if (expected === undefined) return true;
   if (actual === undefined) return false;
-  return actual.pid === expected.pid && actual.startTime === expected.startTime && actual.dev === expected.dev && actual.ino === expected.ino;
+  return (
+    actual.pid === expected.pid && actual.startTime === expected.startTime && actual.dev === expected.dev && actual.ino === expected.ino
+  );
 }
 
 /** How an error names the receiver a confirmation showed (only its identity is kept). */
 function confirmedName(expected: ReceiverIdentity): string {
-  if (expected.kind === 'program') return `a program in process group ${expected.processGroup}${expected.process ? ` (pid ${expected.process.pid})` : ''}`;
+  if (expected.kind === 'program')
+    return `a program in process group ${expected.processGroup}${expected.process ? ` (pid ${expected.process.pid})` : ''}`;
   return expected.kind === 'exited' ? 'nobody' : `the shell at its ${expected.kind === 'shell-prompt' ? 'prompt' : 'continuation prompt'}`;
 }
 

@@ -73,7 +73,8 @@ export class MatchPool implements SearchThreads {
   forOwner(owner: object): OwnerJobs {
     return {
       admitSearch: (search) => this.admitSearch(owner, search),
-      matchUntil: (pattern, text, boundMs = UNTIL_MATCH_MS) => this.slots.run(owner, () => matchInWorker(this.workers, pattern, text, boundMs), false),
+      matchUntil: (pattern, text, boundMs = UNTIL_MATCH_MS) =>
+        this.slots.run(owner, () => matchInWorker(this.workers, pattern, text, boundMs), false),
       pageBuffer: () => this.pageBuffer(),
       search: (job, timeoutMs) => this.search(job, timeoutMs),
     };

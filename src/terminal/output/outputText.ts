@@ -53,7 +53,13 @@ const MAX_FIT_RENDERS = 4;
  * count asked for. The raw page when rendering fails. On the caller's thread; renderedPageAsync
  * renders through screenTextThread.ts.
  */
-export function renderedPage(renderer: () => TextRenderer, page: ReadResult, pageOf: (count: number) => ReadResult, maxReadBytes: number, log: Log): ReadResult {
+export function renderedPage(
+  renderer: () => TextRenderer,
+  page: ReadResult,
+  pageOf: (count: number) => ReadResult,
+  maxReadBytes: number,
+  log: Log,
+): ReadResult {
   try {
     for (let renders = 1; ; renders++) {
       const rendered = renderer().render(page.text);

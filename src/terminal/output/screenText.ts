@@ -168,13 +168,22 @@ export class TextRenderer {
     // `buffer` is a "proposed" API in the headless build. A `clear` (ED2 + ED3) must not erase
     // the lines before it from the page: ED2 pushes the screen into the scrollback, as many
     // terminals do, and ED3 (erase the scrollback) is swallowed, since our scrollback keeps them.
-    this.term = new Terminal({ cols, rows, scrollback: BASE_SCROLLBACK, logLevel: 'off', allowProposedApi: true, scrollOnEraseInDisplay: true });
+    this.term = new Terminal({
+      cols,
+      rows,
+      scrollback: BASE_SCROLLBACK,
+      logLevel: 'off',
+      allowProposedApi: true,
+      scrollOnEraseInDisplay: true,
+    });
     this.term.parser.registerCsiHandler({ final: 'J' }, (params) => params[0] === 3);
     const handler = (this.term as unknown as SyncCore)._core?._inputHandler;
     const parse = handler?.parse;
     const register = handler?.registerCsiHandler;
     if (typeof parse !== 'function' || typeof register !== 'function') {
-      throw new Error('@xterm/headless has no synchronous input parser (internal _core._inputHandler.parse, registerCsiHandler); pin the version in package.json');
+      throw new Error(
+        '@xterm/headless has no synchronous input parser (internal _core._inputHandler.parse, registerCsiHandler); pin the version in package.json',
+      );
     }
     this.parse = (data) => void parse.call(handler, data);
     // Registered after the built-in handlers, so called first; `false` passes the (lowered) count on.
@@ -203,7 +212,10 @@ export class TextRenderer {
       // A UTF-16 unit takes at most 2 cells (wide CJK): a raw line wraps into at most
       // ceil(2 × length / cols) rows, and all of them must stay in the buffer.
       this.reserve(Math.ceil((2 * chars) / this.cols) + (end - i) + this.rows);
-      const text = lines.slice(i, end).map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)).join('\r\n');
+      const text = lines
+        .slice(i, end)
+        .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+        .join('\r\n');
       // Printable ASCII lines on the normal screen are drawn as they are: the emulator would
       // give back the same lines (wrapped rows joined, written blanks kept), at far greater cost.
       if (!alternate && this.plainFastPath && !NOT_PLAIN.test(text)) {
@@ -243,7 +255,8 @@ export class TextRenderer {
     const fed = this.feed(text, startInAlternate, expired);
     const screen = this.visibleScreen();
     this.release();
-    if (fed < text.length) return { lines: [...screen, RENDER_LIMIT_NOTICE, ...plainText(text, fed).split('\n').slice(-this.rows)], limited: true };
+    if (fed < text.length)
+      return { lines: [...screen, RENDER_LIMIT_NOTICE, ...plainText(text, fed).split('\n').slice(-this.rows)], limited: true };
     return this.shortened ? { lines: screen, limited: true } : { lines: screen };
   }
 

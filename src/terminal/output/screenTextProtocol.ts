@@ -13,6 +13,4 @@ export type ScreenTextRequest =
   | { type: 'screen'; id: number; cols: number; rows: number; raw: string; startInAlternate: boolean };
 
 /** From the worker to the host thread: the request's result, or why the renderer threw. */
-export type ScreenTextReply =
-  | { id: number; rendered: Rendered | RenderedScreen }
-  | { id: number; error: string };
+export type ScreenTextReply = { id: number; rendered: Rendered | RenderedScreen } | { id: number; error: string };

@@ -32,7 +32,8 @@ const WORKER_HEAP_MB = 512;
 export const RENDER_HANG_MS = 5000;
 
 /** The first line of a render that the worker did not deliver, before the plain text of the input. */
-export const RENDER_LOST_NOTICE = '⟪not rendered: the renderer thread failed or did not answer; what follows is plain text, escape sequences removed⟫';
+export const RENDER_LOST_NOTICE =
+  '⟪not rendered: the renderer thread failed or did not answer; what follows is plain text, escape sequences removed⟫';
 
 /** A terminal's size in character cells. */
 export interface CellSize {

@@ -142,7 +142,12 @@ export class Scrollback {
     const previous = this.partialParts[last];
     // A surrogate pair cut between two chunks: its high half moves over to the low half, so that
     // no part ends in half a pair (alone each half counts 3 bytes, together 4).
-    if (!ascii && previous !== undefined && isLowSurrogate(more.charCodeAt(0)) && isHighSurrogate(previous.charCodeAt(previous.length - 1))) {
+    if (
+      !ascii &&
+      previous !== undefined &&
+      isLowSurrogate(more.charCodeAt(0)) &&
+      isHighSurrogate(previous.charCodeAt(previous.length - 1))
+    ) {
       this.partialBytes -= 3;
       this.partialLength -= 1;
       more = previous.slice(-1) + more;
@@ -318,7 +323,8 @@ export class Scrollback {
     const end = Math.max(0, total - offset);
     const begin = Math.max(0, end - count);
     let size = 0;
-    for (let i = begin; i < end; i++) size += i < this.count ? this.lineBytes[(this.first + i) & (this.lines.length - 1)]! : this.partialBytes + 1;
+    for (let i = begin; i < end; i++)
+      size += i < this.count ? this.lineBytes[(this.first + i) & (this.lines.length - 1)]! : this.partialBytes + 1;
     const target = allocate(size);
     const bytes = Buffer.from(target.buffer, target.byteOffset, size);
     let at = 0;

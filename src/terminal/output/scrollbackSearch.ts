@@ -110,9 +110,21 @@ export async function searchScrollback(
 ): Promise<SearchResult> {
   const pattern = checkPattern(request);
   const context = checkInteger(request.context, 'context', { min: 0, max: MAX_SEARCH_CONTEXT }, invalidArgument, 0);
-  const maxMatches = checkInteger(request.maxMatches, 'maxMatches', { min: 1, max: MAX_SEARCH_MATCHES }, invalidArgument, DEFAULT_SEARCH_MATCHES);
+  const maxMatches = checkInteger(
+    request.maxMatches,
+    'maxMatches',
+    { min: 1, max: MAX_SEARCH_MATCHES },
+    invalidArgument,
+    DEFAULT_SEARCH_MATCHES,
+  );
   const offset = checkInteger(request.offset, 'offset', { min: 0 }, invalidArgument, 0);
-  const timeoutMs = checkInteger(request.timeoutMs, 'timeoutMs', { min: 1, max: MAX_SEARCH_MS, note: 'in milliseconds' }, invalidArgument, DEFAULT_SEARCH_MS);
+  const timeoutMs = checkInteger(
+    request.timeoutMs,
+    'timeoutMs',
+    { min: 1, max: MAX_SEARCH_MS, note: 'in milliseconds' },
+    invalidArgument,
+    DEFAULT_SEARCH_MS,
+  );
   // The range, in the scrollback's newest-first lines: `base` back from the newest, `total` lines.
   let base = 0;
   let total = scrollback.totalLines;
@@ -146,10 +158,22 @@ export async function searchScrollback(
     if (lineCount === 0) return result;
     // The pattern reads the lines as an agent may: secrets redacted (their line count kept).
     const [redacted] = await redact([new TextDecoder().decode(page.bytes)]);
-    if (redacted!.startsWith(WITHHELD_NOTICE)) result.note = `${result.note ? `${result.note}; ` : ''}nothing was searched: checking the output for secrets did not finish in time, so it is withheld; search a smaller range (offset, command)`;
+    if (redacted!.startsWith(WITHHELD_NOTICE))
+      result.note = `${result.note ? `${result.note}; ` : ''}nothing was searched: checking the output for secrets did not finish in time, so it is withheld; search a smaller range (offset, command)`;
     page.bytes = new TextEncoder().encode(redacted);
     outcome = await threads.search(
-      { bytes: page.bytes, lineCount, continued: page.continued, pattern, regex: request.regex === true, ignoreCase: request.ignoreCase === true, context, maxMatches, maxLineChars: MAX_MATCH_LINE_CHARS, escapes: ESCAPES.source },
+      {
+        bytes: page.bytes,
+        lineCount,
+        continued: page.continued,
+        pattern,
+        regex: request.regex === true,
+        ignoreCase: request.ignoreCase === true,
+        context,
+        maxMatches,
+        maxLineChars: MAX_MATCH_LINE_CHARS,
+        escapes: ESCAPES.source,
+      },
       timeoutMs,
     );
   } catch (error) {
@@ -209,17 +233,25 @@ function commandEnd(history: CommandHistory, index: number, newestEnd: number): 
 function checkPattern(request: SearchRequest): string {
   const { pattern } = request;
   if (typeof pattern !== 'string' || pattern.length === 0 || pattern.length > MAX_SEARCH_PATTERN) {
-    throw new TerminalError('INVALID_ARGUMENT', `search must be a non-empty string of at most ${MAX_SEARCH_PATTERN} characters (got ${quoteInput(pattern)})`);
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      `search must be a non-empty string of at most ${MAX_SEARCH_PATTERN} characters (got ${quoteInput(pattern)})`,
+    );
   }
   for (const key of ['regex', 'ignoreCase'] as const) {
-    if (request[key] !== undefined && typeof request[key] !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `${key} must be true or false (got ${quoteInput(request[key])})`);
+    if (request[key] !== undefined && typeof request[key] !== 'boolean')
+      throw new TerminalError('INVALID_ARGUMENT', `${key} must be true or false (got ${quoteInput(request[key])})`);
   }
-  if (pattern.includes('\n')) throw new TerminalError('INVALID_ARGUMENT', 'search matches one line at a time: the pattern cannot hold a newline');
+  if (pattern.includes('\n'))
+    throw new TerminalError('INVALID_ARGUMENT', 'search matches one line at a time: the pattern cannot hold a newline');
   if (request.regex) {
     try {
       new RegExp(pattern, request.ignoreCase ? 'i' : '');
     } catch (error) {
-      throw new TerminalError('INVALID_ARGUMENT', `search is not a valid JavaScript regular expression: ${errorMessage(error)}. Without regex: true it is matched as literal text`);
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        `search is not a valid JavaScript regular expression: ${errorMessage(error)}. Without regex: true it is matched as literal text`,
+      );
     }
   }
   return pattern;

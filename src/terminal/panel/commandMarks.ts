@@ -116,7 +116,11 @@ export class CommandMarks {
    * @param nonce this mirror's secret in its sentinels (random by default); the mirror's emulator is
    *   given it too ({@link markSentinelRows}), so that it keeps the marks where it redraws lines
    */
-  constructor(cols = 80, private readonly gutter = true, readonly nonce = randomBytes(12).toString('hex')) {
+  constructor(
+    cols = 80,
+    private readonly gutter = true,
+    readonly nonce = randomBytes(12).toString('hex'),
+  ) {
     this.cols = Math.max(1, cols);
     this.open = markSentinel(nonce, undefined);
     this.sentinels = new RegExp(`${this.open.replace(/[\]\\[.]/g, '\\$&')}(\\d{1,4});\\x07`, 'g');
@@ -174,7 +178,10 @@ export class CommandMarks {
     const esc = out.lastIndexOf('\x1b', out.length - 1);
     if (esc >= 0 && out.length - esc < this.open.length + 6) {
       const tail = out.slice(esc);
-      const partial = tail.length < this.open.length ? this.open.startsWith(tail) : tail.startsWith(this.open) && /^\d{0,4};?$/.test(tail.slice(this.open.length));
+      const partial =
+        tail.length < this.open.length
+          ? this.open.startsWith(tail)
+          : tail.startsWith(this.open) && /^\d{0,4};?$/.test(tail.slice(this.open.length));
       if (partial) {
         this.held = tail;
         out = out.slice(0, esc);
@@ -226,12 +233,12 @@ export function statusLine(record: CommandRecord, note?: string): string {
     record.state === 'stopped'
       ? ['33', `■ command ${record.index} · stopped by ${record.signal ?? 'a signal'} · ${duration}`]
       : record.state === 'interrupted'
-      ? ['33', `✗ command ${record.index} · ${record.signal ?? 'signal'} (exit ${record.exitCode ?? '?'}) · ${duration}`]
-      : record.exitCode === 0
-        ? ['32', `✓ command ${record.index} · exit 0 · ${duration}`]
-        : record.exitCode === undefined
-          ? ['2', `■ command ${record.index} · ${record.state === 'running' ? 'running' : 'session exited'} · ${duration}`]
-          : ['31', `✗ command ${record.index} · exit ${record.exitCode} · ${duration}`];
+        ? ['33', `✗ command ${record.index} · ${record.signal ?? 'signal'} (exit ${record.exitCode ?? '?'}) · ${duration}`]
+        : record.exitCode === 0
+          ? ['32', `✓ command ${record.index} · exit 0 · ${duration}`]
+          : record.exitCode === undefined
+            ? ['2', `■ command ${record.index} · ${record.state === 'running' ? 'running' : 'session exited'} · ${duration}`]
+            : ['31', `✗ command ${record.index} · exit ${record.exitCode} · ${duration}`];
   const approved = record.approvedBy ? ` · approved by ${record.approvedBy.replace(/[\x00-\x1f\x7f-\x9f]/g, '?')}` : '';
   return `\x1b[0;2;${colour}m${text}${approved}${note ? ` · ${note}` : ''}\x1b[0m\x1b[K`;
 }
@@ -282,7 +289,10 @@ function endsAtLineStart(text: string, before: boolean): boolean {
     from = m.index + m[0].length;
     left = true;
   }
-  const visible = tail.slice(from).replace(ESCAPES, '').replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
+  const visible = tail
+    .slice(from)
+    .replace(ESCAPES, '')
+    .replace(/[\x00-\x09\x0b-\x1f\x7f]/g, '');
   if (!visible) return left || before;
   return visible.endsWith('\n');
 }

@@ -99,7 +99,12 @@ export class HeldLines {
   /** The emulator's new size; give it {@link take}'s text before it resizes. @throws RangeError as the constructor */
   resize(geometry: HeldGeometry): void {
     const { cols, rows, scrollback } = geometry;
-    for (const [name, n, min] of [['cols', cols, 1], ['rows', rows, 1], ['scrollback', scrollback, 0]] as const) checkInteger(n, name, { min, note: "part of an emulator's size" }, (m) => new RangeError(m));
+    for (const [name, n, min] of [
+      ['cols', cols, 1],
+      ['rows', rows, 1],
+      ['scrollback', scrollback, 0],
+    ] as const)
+      checkInteger(n, name, { min, note: "part of an emulator's size" }, (m) => new RangeError(m));
     this.cols = cols;
     this.keep = rowsToKeep(rows, scrollback);
   }
@@ -143,7 +148,8 @@ export class HeldLines {
       start -= part.length;
       let cut = -1;
       // A pair split between this part and the next lies after every pair inside this part.
-      if (part.charCodeAt(part.length - 1) === 0x0d && this.parts[p + 1]?.charCodeAt(0) === 0x0a && ++found > this.keep) cut = start + part.length + 1;
+      if (part.charCodeAt(part.length - 1) === 0x0d && this.parts[p + 1]?.charCodeAt(0) === 0x0a && ++found > this.keep)
+        cut = start + part.length + 1;
       for (let at = part.lastIndexOf('\r\n'); cut < 0 && at >= 0; at = at > 0 ? part.lastIndexOf('\r\n', at - 1) : -1) {
         if (++found > this.keep) cut = start + at + 2;
       }

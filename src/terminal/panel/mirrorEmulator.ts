@@ -50,7 +50,11 @@ export class MirrorEmulator {
    * @param setup the emulator's size, scrollback (lines) and the output it reads first
    * @param onLost called once if the worker fails or exits before `dispose()`, with why
    */
-  constructor(entry: string, setup: EmulatorSetup, private readonly onLost: (error: Error) => void) {
+  constructor(
+    entry: string,
+    setup: EmulatorSetup,
+    private readonly onLost: (error: Error) => void,
+  ) {
     this.host = new WorkerHost({
       name: "panel mirror's emulator",
       entry,
@@ -141,7 +145,13 @@ export class MirrorEmulator {
   private postGathered(): void {
     if (this.gathered.length === 0) return;
     const text = this.gathered.length === 1 ? this.gathered[0]! : this.gathered.join('');
-    const request: EmulatorRequest = { type: 'write', text, cost: this.gatheredCost, generation: this.generation, fromGround: this.gatheredFromGround };
+    const request: EmulatorRequest = {
+      type: 'write',
+      text,
+      cost: this.gatheredCost,
+      generation: this.generation,
+      fromGround: this.gatheredFromGround,
+    };
     this.dropGathered();
     this.post(request);
   }

@@ -51,5 +51,4 @@ export type EmulatorReply =
    * theirs, `generation` the one they were posted with; `dropped` counts the UTF-16 units of plain
    * text the emulator left unparsed so far.
    */
-  | { type: 'parsed'; cost: number; generation: number; dropped: number }
-  | { type: 'snapshot'; id: number; text: string };
+  { type: 'parsed'; cost: number; generation: number; dropped: number } | { type: 'snapshot'; id: number; text: string };

@@ -123,7 +123,7 @@ function pump(): void {
         // emulator allows it; the batch ends before it, so the emulator has parsed all before it.
         let text = '';
         let cost = 0;
-        for (let next: typeof waiting[number] | undefined = m; next?.type === 'write'; next = waiting[0]) {
+        for (let next: (typeof waiting)[number] | undefined = m; next?.type === 'write'; next = waiting[0]) {
           const plain = next.fromGround && isPlainText(next.text);
           if (next !== m) {
             if (text.length > 0 && (plain || text.length + next.text.length > WRITE_BATCH_UNITS)) break;
@@ -145,7 +145,11 @@ function pump(): void {
       case 'snapshot': {
         // Everything before it is parsed (the tail a new emulator reads first included).
         const kept = markedLines();
-        post({ type: 'snapshot', id: m.id, text: m.kind === 'initial' ? initialText(current, m.newestLines, kept) : skipAheadText(current, m.skipped, m.newestLines, kept) });
+        post({
+          type: 'snapshot',
+          id: m.id,
+          text: m.kind === 'initial' ? initialText(current, m.newestLines, kept) : skipAheadText(current, m.skipped, m.newestLines, kept),
+        });
         break;
       }
     }

@@ -274,7 +274,10 @@ export class PacedMirror {
 
   /** The emulator failed too often: the terminal is told, and the mirror stops. */
   private stop(error: Error): void {
-    if (this.opened) this.write(`\x1b[0m\r\n\x1b[2m… this panel stopped following the session (${error.message}); dsh_terminal_read pages its output\x1b[0m\r\n`);
+    if (this.opened)
+      this.write(
+        `\x1b[0m\r\n\x1b[2m… this panel stopped following the session (${error.message}); dsh_terminal_read pages its output\x1b[0m\r\n`,
+      );
     this.dispose();
   }
 

@@ -136,7 +136,8 @@ function normalAndScreenText(emulator: Emulator, newestLines: number, marks: Lin
   if (first < normal.baseY) {
     let start = first;
     for (const line of [...marked.filter((l) => l < normal.baseY), normal.baseY]) {
-      if (line > start) text += `${serializer.serialize({ range: { start, end: line - 1 }, excludeModes: true, excludeAltBuffer: true })}\x1b[0m\r\n`;
+      if (line > start)
+        text += `${serializer.serialize({ range: { start, end: line - 1 }, excludeModes: true, excludeAltBuffer: true })}\x1b[0m\r\n`;
       if (line < normal.baseY) text += marks!.text;
       start = line;
     }
@@ -150,7 +151,10 @@ function normalAndScreenText(emulator: Emulator, newestLines: number, marks: Lin
 function screenMarks(term: Terminal, marked: readonly number[], marks: LineMarks | undefined): string {
   if (!marks || term.buffer.active.type !== 'normal') return '';
   const top = term.buffer.normal.baseY;
-  return marked.filter((line) => line >= top).map((line) => `\x1b[${line - top + 1};1H${marks.text}`).join('');
+  return marked
+    .filter((line) => line >= top)
+    .map((line) => `\x1b[${line - top + 1};1H${marks.text}`)
+    .join('');
 }
 
 /**

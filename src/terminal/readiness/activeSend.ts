@@ -140,7 +140,13 @@ export class ActiveSend {
   /** A blocked read first seen at `at` (ms); judged only once it has lasted (readiness.ts). */
   private seenWait?: SeenWait;
   /** The answer waiting for the drain marker `seq` (ptyDrain.ts) before it is returned. */
-  private draining?: { seq: number; reason: WaitReason; waiting?: Waiting; foreground?: ForegroundProcess; timer: ReturnType<typeof setTimeout> };
+  private draining?: {
+    seq: number;
+    reason: WaitReason;
+    waiting?: Waiting;
+    foreground?: ForegroundProcess;
+    timer: ReturnType<typeof setTimeout>;
+  };
   private readonly timer: ReturnType<typeof setTimeout>;
   private readonly onAbort: () => void;
   private finished = false;
@@ -169,13 +175,18 @@ export class ActiveSend {
     this.probeFrom = this.startedAt + options.probeDelayMs;
     this.fullScansAtStart = host.tree?.fullScanCount;
     this.until = options.until
-      ? new UntilMatcher(options.until, (text) => host.redact(text), (pattern, text) => host.matchUntil(pattern, text), {
-          matched: (text) => {
-            this.match = text;
-            this.finish('output_match');
+      ? new UntilMatcher(
+          options.until,
+          (text) => host.redact(text),
+          (pattern, text) => host.matchUntil(pattern, text),
+          {
+            matched: (text) => {
+              this.match = text;
+              this.finish('output_match');
+            },
+            failed: (error) => this.fail(error),
           },
-          failed: (error) => this.fail(error),
-        })
+        )
       : undefined;
     options.listening?.watch.start((socket) => {
       this.listened = socket;
@@ -229,7 +240,8 @@ export class ActiveSend {
    */
   onMarkersApplied(): void {
     const markers = this.host.markers;
-    const fresh = markers.last === 'prompt' ? markers.promptSeq > this.baselineSeq : markers.last === 'continuation' && this.sawContinuation;
+    const fresh =
+      markers.last === 'prompt' ? markers.promptSeq > this.baselineSeq : markers.last === 'continuation' && this.sawContinuation;
     if (!fresh) return;
     // The evidence of a prompt is complete (marker and its text): decide now, on the event.
     if (markers.last === 'prompt' ? markers.promptTextSeen : markers.continuationTextSeen) {
@@ -333,7 +345,12 @@ export class ActiveSend {
     }
     this.lastTpgid = tpgid;
     const listening = this.options.listening;
-    if (decision.kind === 'finish' && listening && decision.reason !== 'session_exit' && (listening.idleStart || decision.reason === 'inferred_idle')) {
+    if (
+      decision.kind === 'finish' &&
+      listening &&
+      decision.reason !== 'session_exit' &&
+      (listening.idleStart || decision.reason === 'inferred_idle')
+    ) {
       // Waiting for a port: what answers other waits does not answer this one.
       return { changed: false, dueInMs: host.config.quietThresholdMs };
     }
@@ -376,8 +393,15 @@ export class ActiveSend {
     // A send that ends before the shell ran anything shows what the shell shows: the pending
     // command and its continuation prompt. At a fresh prompt the echo region is just the prompt.
     // Keys pressed at the prompt that did not end the line (Up, Tab) show the line they edited.
-    if (this.mode === 'echo' && (waiting !== 'shell-prompt' || (this.keysAtPrompt && host.markers.promptSeq === this.baselineSeq))) output += this.echoTail;
-    const rendering = viewportText((raw, options) => host.render(raw, options), output, this.alternateAtStart, host.config.maxReadBytes, host.log);
+    if (this.mode === 'echo' && (waiting !== 'shell-prompt' || (this.keysAtPrompt && host.markers.promptSeq === this.baselineSeq)))
+      output += this.echoTail;
+    const rendering = viewportText(
+      (raw, options) => host.render(raw, options),
+      output,
+      this.alternateAtStart,
+      host.config.maxReadBytes,
+      host.log,
+    );
     const result: SendResult = {
       waitReason,
       sessionStatus: host.status(),

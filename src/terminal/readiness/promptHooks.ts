@@ -70,7 +70,21 @@ function singleQuoted(text: string): string {
 }
 
 /** ANSI-C escapes of `$'…'` (bash(1), QUOTING) that `printf %q` writes. */
-const ANSI_C: Record<string, string> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
+const ANSI_C: Record<string, string> = {
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
+};
 
 /**
  * The text of one shell word as `printf %q` writes it in bash or zsh: backslash-escaped
@@ -140,7 +154,9 @@ export function unquoteShellWord(word: string): string | undefined {
  * function named builtin makes the whole report unknown, see controlledPrompt.ts).
  */
 export function bashPromptHooksReport(): string {
-  const ps = ['PS0', 'PS1', 'PS2'].map((v) => `[[ \${${v}-} == "$__dsh_${v.toLowerCase()}" ]] || \\builtin printf '${v} %q\\n' "\${${v}-}"`);
+  const ps = ['PS0', 'PS1', 'PS2'].map(
+    (v) => `[[ \${${v}-} == "$__dsh_${v.toLowerCase()}" ]] || \\builtin printf '${v} %q\\n' "\${${v}-}"`,
+  );
   return [
     `\\builtin printf '%s\\n' ${HOOKS_START}`,
     ...ps,

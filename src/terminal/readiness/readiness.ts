@@ -132,8 +132,11 @@ export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
     // the next key (pselect6) is the answer. A program counts in any wait on the terminal.
     // In the shell's own group, only the shell's own waits answer: another process of its group
     // reading the terminal (started with job control off) is not the shell reading the input.
-    const candidates = tpgid === s.shellPid ? s.waits.filter((w) => w.pid === s.shellPid && (w.via === 'read' || s.send.keysAtPrompt)) : s.waits;
-    const same = seenWait && candidates.find((w) => w.pid === seenWait!.wait.pid && w.tid === seenWait!.wait.tid && w.switches === seenWait!.wait.switches);
+    const candidates =
+      tpgid === s.shellPid ? s.waits.filter((w) => w.pid === s.shellPid && (w.via === 'read' || s.send.keysAtPrompt)) : s.waits;
+    const same =
+      seenWait &&
+      candidates.find((w) => w.pid === seenWait!.wait.pid && w.tid === seenWait!.wait.tid && w.switches === seenWait!.wait.switches);
     const [first] = candidates;
     if (first === undefined) seenWait = undefined;
     else if (!same) seenWait = { wait: first, at: s.now };
@@ -142,11 +145,17 @@ export function decideReadiness(s: ReadinessSnapshot): ReadinessDecision {
     // its prompt reads at once, before its marker has reached us).
     else if (s.now - seenWait!.at >= promptGraceMs && s.quietMs >= promptGraceMs) {
       const pid = same.pid;
-      if (tpgid !== s.shellPid || s.shellReplaced) return { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: pid };
+      if (tpgid !== s.shellPid || s.shellReplaced)
+        return { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: pid };
       // After PS0 the shell runs a command that reads (its `read` builtin, or a program it became
       // with `exec`); otherwise it waits for a command without a controlled prompt (both PS1 and
       // PROMPT_COMMAND were replaced).
-      return { kind: 'finish', reason: 'stdin_read', waiting: s.marker.last === 'start' ? 'program-input' : 'shell-prompt', foregroundPid: pid };
+      return {
+        kind: 'finish',
+        reason: 'stdin_read',
+        waiting: s.marker.last === 'start' ? 'program-input' : 'shell-prompt',
+        foregroundPid: pid,
+      };
     }
   }
   if (s.quietMs >= quietThresholdMs) return { kind: 'finish', reason: 'inferred_idle' };

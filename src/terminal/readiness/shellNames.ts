@@ -163,7 +163,13 @@ function readNamesSection(body: string): NamesSection {
   if (!functions || !rest) return { kind: 'malformed' };
   return {
     kind: 'read',
-    names: { aliases: aliases.names, aliasValues, globalAliases: kinds['--global']!, suffixAliases: kinds['--suffix']!, functions: functions.names },
+    names: {
+      aliases: aliases.names,
+      aliasValues,
+      globalAliases: kinds['--global']!,
+      suffixAliases: kinds['--suffix']!,
+      functions: functions.names,
+    },
     ...rest,
   };
 }
@@ -201,7 +207,8 @@ export function readShellNames(content: string | undefined, promptSeq: number): 
   if (newline < 0 || Number(content.slice(0, newline)) + 1 !== promptSeq) return { kind: 'unknown' };
   const body = content.slice(newline + 1);
   const section = readNamesSection(body);
-  if (section.kind !== 'read' || section.names === undefined || Buffer.byteLength(body.slice(0, section.end)) > NAMES_MAX_BYTES) return { kind: 'unknown' };
+  if (section.kind !== 'read' || section.names === undefined || Buffer.byteLength(body.slice(0, section.end)) > NAMES_MAX_BYTES)
+    return { kind: 'unknown' };
   if (section.names.functions.some((f) => REPORT_BUILTINS.has(f))) return { kind: 'unknown' };
   return { kind: 'known', ...section.names };
 }

@@ -32,7 +32,12 @@ export type WorkerMatchOutcome = { kind: 'matched'; text: string } | { kind: 'no
  * takes the answer.
  * @throws Error when the worker fails (its message), not for a pattern that runs long.
  */
-export function matchInWorker(workers: BoundedWorkers, pattern: RegExp, text: string, boundMs = UNTIL_MATCH_MS): Promise<WorkerMatchOutcome> {
+export function matchInWorker(
+  workers: BoundedWorkers,
+  pattern: RegExp,
+  text: string,
+  boundMs = UNTIL_MATCH_MS,
+): Promise<WorkerMatchOutcome> {
   return workers.run<string | null, WorkerMatchOutcome>(
     { kind: 'until', source: pattern.source, flags: pattern.flags, text },
     [],

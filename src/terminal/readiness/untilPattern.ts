@@ -65,7 +65,10 @@ export function compileUntil(pattern: unknown): RegExp {
   try {
     return new RegExp(pattern, 'm');
   } catch (error) {
-    throw new TerminalError('INVALID_ARGUMENT', `until is not a valid JavaScript regular expression: ${errorMessage(error)}. Escape special characters such as ( ) [ ] . * + ? with a backslash`);
+    throw new TerminalError(
+      'INVALID_ARGUMENT',
+      `until is not a valid JavaScript regular expression: ${errorMessage(error)}. Escape special characters such as ( ) [ ] . * + ? with a backslash`,
+    );
   }
 }
 
@@ -163,7 +166,8 @@ export class UntilMatcher {
     this.pending.push(plain);
     this.pendingUnits += plain.length;
     // In a flood past the bound, whole older pieces go (cheap per piece; the match cuts the rest).
-    while (this.pending.length > 1 && this.pendingUnits - this.pending[0]!.length >= UNTIL_PENDING_UNITS) this.pendingUnits -= this.pending.shift()!.length;
+    while (this.pending.length > 1 && this.pendingUnits - this.pending[0]!.length >= UNTIL_PENDING_UNITS)
+      this.pendingUnits -= this.pending.shift()!.length;
     if (!this.inFlight) this.match();
   }
 
@@ -184,35 +188,39 @@ export class UntilMatcher {
     this.window = windowOf(text);
     this.inFlight = true;
     const read = text.length;
-    this.redact(text).then((redacted) => this.matchInPool(this.pattern, redacted)).then(
-      (outcome) => {
-        this.inFlight = false;
-        if (this.done) return;
-        if (outcome.kind === 'matched') {
+    this.redact(text)
+      .then((redacted) => this.matchInPool(this.pattern, redacted))
+      .then(
+        (outcome) => {
+          this.inFlight = false;
+          if (this.done) return;
+          if (outcome.kind === 'matched') {
+            this.done = true;
+            this.listener.matched(outcome.text.slice(0, MAX_MATCH_REPORT));
+          } else if (outcome.kind === 'stopped') {
+            this.done = true;
+            const flood = read >= UNTIL_FLOOD_UNITS;
+            this.listener.failed(
+              new TerminalError(
+                'INVALID_ARGUMENT',
+                `until ${quoteInput(this.pattern.source)} was stopped: one match against the output took more than ${outcome.afterMs} ms, as a pattern does that backtracks without bound (nested quantifiers such as (a+)+, or several .* before text that is absent).` +
+                  (flood
+                    ? ` That match read ${read} characters (UTF-16 code units) of output that arrived in a flood: on that much text even a pattern without nested quantifiers can take that long, so the flood may be the cause.`
+                    : '') +
+                  ` The wait ended; the command goes on and its output is in the scrollback (dsh_terminal_read). Wait again with a simpler pattern, e.g. a literal word` +
+                  (flood ? ', or search the output with dsh_terminal_read and search once the flood is over' : ''),
+              ),
+            );
+          } else if (this.pending.length > 0) {
+            this.match();
+          }
+        },
+        (error: Error) => {
+          this.inFlight = false;
+          if (this.done) return;
           this.done = true;
-          this.listener.matched(outcome.text.slice(0, MAX_MATCH_REPORT));
-        } else if (outcome.kind === 'stopped') {
-          this.done = true;
-          const flood = read >= UNTIL_FLOOD_UNITS;
-          this.listener.failed(
-            new TerminalError(
-              'INVALID_ARGUMENT',
-              `until ${quoteInput(this.pattern.source)} was stopped: one match against the output took more than ${outcome.afterMs} ms, as a pattern does that backtracks without bound (nested quantifiers such as (a+)+, or several .* before text that is absent).` +
-                (flood ? ` That match read ${read} characters (UTF-16 code units) of output that arrived in a flood: on that much text even a pattern without nested quantifiers can take that long, so the flood may be the cause.` : '') +
-                ` The wait ended; the command goes on and its output is in the scrollback (dsh_terminal_read). Wait again with a simpler pattern, e.g. a literal word` +
-                (flood ? ', or search the output with dsh_terminal_read and search once the flood is over' : ''),
-            ),
-          );
-        } else if (this.pending.length > 0) {
-          this.match();
-        }
-      },
-      (error: Error) => {
-        this.inFlight = false;
-        if (this.done) return;
-        this.done = true;
-        this.listener.failed(error);
-      },
-    );
+          this.listener.failed(error);
+        },
+      );
   }
 }

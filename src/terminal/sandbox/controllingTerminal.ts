@@ -47,7 +47,10 @@ export class SandboxCommandShapeError extends Error {
  *   (a runtime version that builds it otherwise): the session is then not started.
  */
 export function keepControllingTerminal(wrapped: string, bwrapPath: string): string {
-  if (!/^\/[A-Za-z0-9_./+-]+$/.test(bwrapPath)) throw new SandboxCommandShapeError(`bubblewrap's path ${JSON.stringify(bwrapPath)} must be absolute and plain (letters, digits, _ . / + -)`);
+  if (!/^\/[A-Za-z0-9_./+-]+$/.test(bwrapPath))
+    throw new SandboxCommandShapeError(
+      `bubblewrap's path ${JSON.stringify(bwrapPath)} must be absolute and plain (letters, digits, _ . / + -)`,
+    );
   // The runtime names bubblewrap as configured (bwrapPath) once its manager is initialized, else `bwrap`.
   const starts = [...new Set([bwrapPath, 'bwrap'])].map((name) => `${name} --new-session --die-with-parent `);
   const only = onlyBubblewrapStart(wrapped, starts, 'bwrap --new-session --die-with-parent ');
@@ -61,9 +64,15 @@ export function keepControllingTerminal(wrapped: string, bwrapPath: string): str
  * @throws SandboxCommandShapeError naming `shown` when no such place or more than one exists.
  */
 export function onlyBubblewrapStart(wrapped: string, starts: readonly string[], shown: string): { at: number; start: string } {
-  const found = starts.flatMap((start) => occurrences(wrapped, start).filter((at) => at === 0 || wrapped[at - 1] === ' ').map((at) => ({ at, start })));
+  const found = starts.flatMap((start) =>
+    occurrences(wrapped, start)
+      .filter((at) => at === 0 || wrapped[at - 1] === ' ')
+      .map((at) => ({ at, start })),
+  );
   if (found.length !== 1) {
-    throw new SandboxCommandShapeError(`the sandbox runtime's command line does not start bubblewrap as "${shown}…" exactly once; this runtime version is not supported`);
+    throw new SandboxCommandShapeError(
+      `the sandbox runtime's command line does not start bubblewrap as "${shown}…" exactly once; this runtime version is not supported`,
+    );
   }
   return found[0]!;
 }

@@ -77,8 +77,14 @@ async function gitControlOf(dir: string): Promise<GitControl> {
     const { gitDir, top } = gitDirs[i]!;
     if (seen.has(gitDir)) continue;
     seen.add(gitDir);
-    paths.push(path.join(gitDir, 'hooks'), path.join(gitDir, 'config'), path.join(gitDir, 'config.worktree'), path.join(gitDir, 'commondir'));
-    for (const name of ['commondir', 'config.worktree']) if (!(await lstat(path.join(gitDir, name)))) standIns.push(path.join(gitDir, name));
+    paths.push(
+      path.join(gitDir, 'hooks'),
+      path.join(gitDir, 'config'),
+      path.join(gitDir, 'config.worktree'),
+      path.join(gitDir, 'commondir'),
+    );
+    for (const name of ['commondir', 'config.worktree'])
+      if (!(await lstat(path.join(gitDir, name)))) standIns.push(path.join(gitDir, name));
     const hooksPath = await configuredHooksPath(path.join(gitDir, 'config'), top);
     if (hooksPath) paths.push(hooksPath);
     // Linked worktrees: their administrative folders, and the `.git` file each names back.

@@ -80,7 +80,14 @@ function namesOtherThan(prefix: string, rests: string[], atStart: boolean): stri
   if (!atStart && !rests.includes('')) out.push(prefix);
   const firsts = [...new Set(rests.filter((r) => r !== '').map((r) => r[0]!))];
   out.push(firsts.length > 0 ? `${prefix}[!${firsts.map((c) => `\\${c}`).join('')}]*` : `${prefix}?*`);
-  for (const c of firsts) out.push(...namesOtherThan(prefix + escapeGlob(c), rests.filter((r) => r[0] === c).map((r) => r.slice(1)), false));
+  for (const c of firsts)
+    out.push(
+      ...namesOtherThan(
+        prefix + escapeGlob(c),
+        rests.filter((r) => r[0] === c).map((r) => r.slice(1)),
+        false,
+      ),
+    );
   return out;
 }
 
@@ -139,7 +146,10 @@ export class GitGuard {
   update(patterns: readonly string[], writable: readonly string[]): void {
     if (this.dir === undefined) {
       const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-git-guard-')));
-      fs.writeFileSync(path.join(dir, REFUSAL_FILE_NAME), '[a repository made while a sandboxed DSH Bridge session could write it: see docs/sandbox-git.md of DSH Bridge\n');
+      fs.writeFileSync(
+        path.join(dir, REFUSAL_FILE_NAME),
+        '[a repository made while a sandboxed DSH Bridge session could write it: see docs/sandbox-git.md of DSH Bridge\n',
+      );
       this.dir = dir;
     }
     const inWritable = writable.find((w) => this.dir === w || this.dir!.startsWith(trimSlash(w) + path.sep) || w === '/');

@@ -172,16 +172,22 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
   let mode: DshSandboxMode = 'followVSCode';
   if (values.dshMode !== undefined) {
     if ((DSH_SANDBOX_MODES as readonly unknown[]).includes(values.dshMode)) mode = values.dshMode as DshSandboxMode;
-    else problems.push(`dsh.terminal.sandbox must be one of ${DSH_SANDBOX_MODES.join(', ')} (got ${JSON.stringify(values.dshMode)}); followVSCode is used`);
+    else
+      problems.push(
+        `dsh.terminal.sandbox must be one of ${DSH_SANDBOX_MODES.join(', ')} (got ${JSON.stringify(values.dshMode)}); followVSCode is used`,
+      );
   }
   const olderEnabled = values.older?.enabled;
   const vscodeOn = vscodeSandboxOn(values.vscodeEnabled, olderEnabled?.key ?? ENABLED, problems);
   const shown = typeof values.vscodeEnabled === 'string' && values.vscodeEnabled !== 'on' ? JSON.stringify(values.vscodeEnabled) : '"on"';
   // The key that decided and its value as set, e.g. `chat.agent.sandbox.enabled is "on"`.
-  const enabledIs = olderEnabled ? `${olderEnabled.key} is ${JSON.stringify(olderEnabled.value)} (an older name of ${ENABLED})` : `${ENABLED} is ${shown}`;
+  const enabledIs = olderEnabled
+    ? `${olderEnabled.key} is ${JSON.stringify(olderEnabled.value)} (an older name of ${ENABLED})`
+    : `${ENABLED} is ${shown}`;
   let on: boolean;
   let reason: string;
-  if (values.dshUserMode === 'on' && mode !== 'on') [on, reason] = [true, 'dsh.terminal.sandbox is "on" in your user settings; a workspace\'s value cannot weaken it'];
+  if (values.dshUserMode === 'on' && mode !== 'on')
+    [on, reason] = [true, 'dsh.terminal.sandbox is "on" in your user settings; a workspace\'s value cannot weaken it'];
   else if (mode === 'on') [on, reason] = [true, 'dsh.terminal.sandbox is "on"'];
   else if (mode === 'off') {
     if (vscodeOn && values.vscodeEnabledSource !== 'default') {
@@ -194,19 +200,31 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
 
   const allowedKey = values.older?.allowedDomains ?? 'chat.agent.allowedNetworkDomains';
   const deniedKey = values.older?.deniedDomains ?? 'chat.agent.deniedNetworkDomains';
-  if (on && values.older?.network1109) reason += `; network as in VS Code 1.109 (${olderEnabled?.key}): blocked but ${allowedKey} (minus ${deniedKey}); chat.agent.sandbox.allowNetwork set in your settings decides instead`;
+  if (on && values.older?.network1109)
+    reason += `; network as in VS Code 1.109 (${olderEnabled?.key}): blocked but ${allowedKey} (minus ${deniedKey}); chat.agent.sandbox.allowNetwork set in your settings decides instead`;
 
   const network: SandboxNetwork =
     values.allowNetwork === false && values.vscodeEnabled !== 'allowNetwork'
-      ? { kind: 'domains', allowedDomains: stringList(values.allowedDomains, allowedKey, problems), deniedDomains: stringList(values.deniedDomains, deniedKey, problems) }
+      ? {
+          kind: 'domains',
+          allowedDomains: stringList(values.allowedDomains, allowedKey, problems),
+          deniedDomains: stringList(values.deniedDomains, deniedKey, problems),
+        }
       : { kind: 'all' };
-  if (values.allowNetwork !== undefined && typeof values.allowNetwork !== 'boolean') problems.push(`chat.agent.sandbox.allowNetwork must be true or false (got ${JSON.stringify(values.allowNetwork)}); true is used`);
+  if (values.allowNetwork !== undefined && typeof values.allowNetwork !== 'boolean')
+    problems.push(`chat.agent.sandbox.allowNetwork must be true or false (got ${JSON.stringify(values.allowNetwork)}); true is used`);
 
   const fsKey = values.older?.fileSystem ?? 'chat.agent.sandbox.fileSystem';
   const fsSetting = isRecord(values.fileSystem) ? values.fileSystem : {};
-  if (values.fileSystem !== undefined && !isRecord(values.fileSystem)) problems.push(`${fsKey} must be an object with denyRead, allowRead, allowWrite, denyWrite; ignored`);
+  if (values.fileSystem !== undefined && !isRecord(values.fileSystem))
+    problems.push(`${fsKey} must be an object with denyRead, allowRead, allowWrite, denyWrite; ignored`);
   const paths = (key: string) => absolutePaths(stringList(fsSetting[key], `${fsKey}.${key}`, problems), `${fsKey}.${key}`, home, problems);
-  const writableRoots = unique([...folders.workspaceFolders, ...(folders.storageFolder ? [folders.storageFolder] : []), folders.tempFolder, ...paths('allowWrite')]);
+  const writableRoots = unique([
+    ...folders.workspaceFolders,
+    ...(folders.storageFolder ? [folders.storageFolder] : []),
+    folders.tempFolder,
+    ...paths('allowWrite'),
+  ]);
   return {
     on,
     reason,
@@ -219,7 +237,12 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
     unsandboxed: unsandboxedRule(on, values, problems),
     problems,
     ...(values.older?.read?.length
-      ? { olderSettings: values.older.read.map((r) => `${r.key} is read because ${r.for} is not set (${r.as === 'olderName' ? 'its older name; rename it' : "VS Code 1.109's network rule"})`) }
+      ? {
+          olderSettings: values.older.read.map(
+            (r) =>
+              `${r.key} is read because ${r.for} is not set (${r.as === 'olderName' ? 'its older name; rename it' : "VS Code 1.109's network rule"})`,
+          ),
+        }
       : {}),
   };
 }
@@ -233,7 +256,9 @@ export function sandboxPolicy(values: SandboxSettingValues, folders: SandboxFold
 function vscodeSandboxOn(value: unknown, key: string, problems: string[]): boolean {
   if (value === undefined || value === null || value === false || value === 'off') return false;
   if (value !== 'on' && value !== 'allowNetwork' && value !== true) {
-    problems.push(`${key} has the value ${JSON.stringify(value)}, which VS Code counts as on (its values are "off" and "on"); the sandbox is on`);
+    problems.push(
+      `${key} has the value ${JSON.stringify(value)}, which VS Code counts as on (its values are "off" and "on"); the sandbox is on`,
+    );
   }
   return true;
 }
@@ -244,7 +269,12 @@ export function sandboxSummary(policy: SandboxPolicy): SandboxSummary {
   const { network } = policy;
   return {
     on: true,
-    network: network.kind === 'all' ? 'all' : network.allowedDomains.length === 0 ? 'none' : { allowedDomains: network.allowedDomains, deniedDomains: network.deniedDomains },
+    network:
+      network.kind === 'all'
+        ? 'all'
+        : network.allowedDomains.length === 0
+          ? 'none'
+          : { allowedDomains: network.allowedDomains, deniedDomains: network.deniedDomains },
     writableRoots: policy.writableRoots,
   };
 }
@@ -267,14 +297,26 @@ const ALLOW_UNSANDBOXED = 'chat.agent.sandbox.allowUnsandboxedCommands';
  */
 function unsandboxedRule(on: boolean, values: SandboxSettingValues, problems: string[]): { allowed: boolean; why: string } {
   const value = values.allowUnsandboxedCommands;
-  if (value !== undefined && typeof value !== 'boolean') problems.push(`${ALLOW_UNSANDBOXED} must be true or false (got ${JSON.stringify(value)}); false is used`);
+  if (value !== undefined && typeof value !== 'boolean')
+    problems.push(`${ALLOW_UNSANDBOXED} must be true or false (got ${JSON.stringify(value)}); false is used`);
   if (!on) return { allowed: true, why: 'the agent sandbox is off: every session runs outside it' };
   if (values.vscodeEnabledSource === 'policy' && values.allowUnsandboxedSource !== 'policy') {
-    return { allowed: false, why: `the agent sandbox is locked on by organisation policy (chat.agent.sandbox.enabled), and the policy does not allow unsandboxed commands; only the organisation's policy can allow them (${ALLOW_UNSANDBOXED})` };
+    return {
+      allowed: false,
+      why: `the agent sandbox is locked on by organisation policy (chat.agent.sandbox.enabled), and the policy does not allow unsandboxed commands; only the organisation's policy can allow them (${ALLOW_UNSANDBOXED})`,
+    };
   }
-  if (value === true) return { allowed: true, why: `${ALLOW_UNSANDBOXED} is true${values.allowUnsandboxedSource === 'policy' ? ' (organisation policy)' : ''}: each such session needs the person's confirmation` };
-  const state = value === false ? `is false${values.allowUnsandboxedSource === 'policy' ? ' (organisation policy)' : ''}` : 'is not set to true';
-  const fix = values.allowUnsandboxedSource === 'policy' ? 'only the organisation\'s policy can change it' : `the person can set ${ALLOW_UNSANDBOXED} to true in their settings to allow asking for it`;
+  if (value === true)
+    return {
+      allowed: true,
+      why: `${ALLOW_UNSANDBOXED} is true${values.allowUnsandboxedSource === 'policy' ? ' (organisation policy)' : ''}: each such session needs the person's confirmation`,
+    };
+  const state =
+    value === false ? `is false${values.allowUnsandboxedSource === 'policy' ? ' (organisation policy)' : ''}` : 'is not set to true';
+  const fix =
+    values.allowUnsandboxedSource === 'policy'
+      ? "only the organisation's policy can change it"
+      : `the person can set ${ALLOW_UNSANDBOXED} to true in their settings to allow asking for it`;
   return { allowed: false, why: `${ALLOW_UNSANDBOXED} ${state}, so every agent session runs in the sandbox; ${fix}` };
 }
 

@@ -13,7 +13,8 @@ import { TerminalError } from '../errors';
 export { which, writableFrom } from '../../common/writableFolders';
 
 /** The install hint of every Linux error. */
-export const LINUX_INSTALL_HINT = 'install them with `sudo apt-get install bubblewrap socat` (Debian, Ubuntu) or your distribution\'s packages of the same names';
+export const LINUX_INSTALL_HINT =
+  "install them with `sudo apt-get install bubblewrap socat` (Debian, Ubuntu) or your distribution's packages of the same names";
 
 /** Programs a sandboxed session runs with, by absolute path. */
 export type SandboxPrograms = { platform: 'linux'; bwrap: string; socat: string } | { platform: 'darwin'; sandboxExec: string };
@@ -34,10 +35,15 @@ const probed = new Set<string>();
  *   the runtime's own); PATH folders in them, and programs whose real path lies in them, are skipped.
  * @throws TerminalError SANDBOX_UNAVAILABLE naming what is missing or refused and what to install.
  */
-export async function sandboxPrograms(platform: NodeJS.Platform, pathEnv: string | undefined, writable: readonly string[] = []): Promise<SandboxPrograms> {
+export async function sandboxPrograms(
+  platform: NodeJS.Platform,
+  pathEnv: string | undefined,
+  writable: readonly string[] = [],
+): Promise<SandboxPrograms> {
   if (platform === 'darwin') {
     const sandboxExec = '/usr/bin/sandbox-exec';
-    if (!isExecutable(sandboxExec)) throw unavailable(`${sandboxExec} is missing (macOS ships it; it is needed to run the session sandboxed)`);
+    if (!isExecutable(sandboxExec))
+      throw unavailable(`${sandboxExec} is missing (macOS ships it; it is needed to run the session sandboxed)`);
     return { platform, sandboxExec };
   }
   if (platform !== 'linux') throw unavailable(`the agent sandbox runs on Linux (bubblewrap) and macOS (sandbox-exec), not on ${platform}`);
@@ -50,7 +56,7 @@ export async function sandboxPrograms(platform: NodeJS.Platform, pathEnv: string
     if (refusal !== undefined) {
       throw unavailable(
         `bubblewrap cannot create the sandbox's namespaces here (${refusal}): user namespaces are refused ` +
-          '(e.g. kernel.unprivileged_userns_clone=0, or AppArmor\'s kernel.apparmor_restrict_unprivileged_userns=1 on Ubuntu 24.04; inside a container, run it with user namespaces allowed)',
+          "(e.g. kernel.unprivileged_userns_clone=0, or AppArmor's kernel.apparmor_restrict_unprivileged_userns=1 on Ubuntu 24.04; inside a container, run it with user namespaces allowed)",
       );
     }
     probed.add(bwrap!);
@@ -59,7 +65,10 @@ export async function sandboxPrograms(platform: NodeJS.Platform, pathEnv: string
 }
 
 function unavailable(why: string): TerminalError {
-  return new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but cannot start: ${why}. No session was started (it never runs outside the sandbox when the sandbox is on).`);
+  return new TerminalError(
+    'SANDBOX_UNAVAILABLE',
+    `the agent sandbox is on but cannot start: ${why}. No session was started (it never runs outside the sandbox when the sandbox is on).`,
+  );
 }
 
 /**
@@ -82,9 +91,14 @@ export function writableFolderBefore(name: string, pathEnv: string | undefined, 
 /** Why `bwrap --unshare-user --unshare-pid … true` fails, or undefined when it works. Never blocks the thread. */
 function namespaceRefusal(bwrap: string): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(bwrap, ['--unshare-user', '--unshare-pid', '--dev-bind', '/', '/', 'true'], { timeout: PROBE_TIMEOUT_MS }, (error, _stdout, stderr) => {
-      if (!error) return resolve(undefined);
-      resolve((String(stderr).trim().split('\n').pop() || error.message).slice(0, 300));
-    });
+    execFile(
+      bwrap,
+      ['--unshare-user', '--unshare-pid', '--dev-bind', '/', '/', 'true'],
+      { timeout: PROBE_TIMEOUT_MS },
+      (error, _stdout, stderr) => {
+        if (!error) return resolve(undefined);
+        resolve((String(stderr).trim().split('\n').pop() || error.message).slice(0, 300));
+      },
+    );
   });
 }

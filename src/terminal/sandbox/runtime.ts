@@ -76,13 +76,25 @@ export class SandboxRuntime {
    * @param pathEnv the PATH the sandbox's programs are looked up on.
    * @throws TerminalError SANDBOX_UNAVAILABLE when the sandbox cannot start here (nothing started).
    */
-  wrapShell(policy: SandboxPolicy, shellArgv: string[], extraWritable: string[], pathEnv: string | undefined, signal?: AbortSignal): Promise<SandboxedShell> {
+  wrapShell(
+    policy: SandboxPolicy,
+    shellArgv: string[],
+    extraWritable: string[],
+    pathEnv: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<SandboxedShell> {
     const run = this.queue.then(() => this.wrap(policy, shellArgv, extraWritable, pathEnv, signal));
     this.queue = run.catch(() => undefined);
     return run;
   }
 
-  private async wrap(policy: SandboxPolicy, shellArgv: string[], extraWritable: string[], pathEnv: string | undefined, signal?: AbortSignal): Promise<SandboxedShell> {
+  private async wrap(
+    policy: SandboxPolicy,
+    shellArgv: string[],
+    extraWritable: string[],
+    pathEnv: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<SandboxedShell> {
     const { lib, utils } = await this.load();
     // What sandboxed commands can write: programs that run outside are never taken from there.
     const writable = [...writableFolders(policy, utils), ...extraWritable];
@@ -118,7 +130,12 @@ export class SandboxRuntime {
     shellArgv: string[],
     extraWritable: string[],
     signal: AbortSignal | undefined,
-    { lib, utils, programs, protectedPaths }: { lib: Runtime; utils: RuntimeUtils; programs: Awaited<ReturnType<typeof sandboxPrograms>>; protectedPaths: string[] },
+    {
+      lib,
+      utils,
+      programs,
+      protectedPaths,
+    }: { lib: Runtime; utils: RuntimeUtils; programs: Awaited<ReturnType<typeof sandboxPrograms>>; protectedPaths: string[] },
   ): Promise<SandboxedShell> {
     const manager = lib.SandboxManager;
     // The runtime gets its own copies: the policy is one object, shared by every use (policySource.ts).
@@ -131,12 +148,19 @@ export class SandboxRuntime {
     const tools = programs.platform === 'linux' ? { bwrapPath: programs.bwrap, socatPath: programs.socat } : {};
     let network: SandboxSummary['network'] | undefined;
     if (policy.network.kind === 'domains') {
-      const config: RuntimeConfig = { network: { allowedDomains: [...policy.network.allowedDomains], deniedDomains: [...policy.network.deniedDomains] }, filesystem, ...tools };
+      const config: RuntimeConfig = {
+        network: { allowedDomains: [...policy.network.allowedDomains], deniedDomains: [...policy.network.deniedDomains] },
+        filesystem,
+        ...tools,
+      };
       if (this.proxied === undefined) {
         try {
           await manager.initialize(config);
         } catch (error) {
-          throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but its network proxies cannot start: ${errorMessage(error)}. No session was started.`);
+          throw new TerminalError(
+            'SANDBOX_UNAVAILABLE',
+            `the agent sandbox is on but its network proxies cannot start: ${errorMessage(error)}. No session was started.`,
+          );
         }
       } else manager.updateConfig(config);
       this.proxied = config.network;
@@ -147,15 +171,25 @@ export class SandboxRuntime {
       } else {
         const { allowedDomains, deniedDomains } = this.proxied;
         network = allowedDomains.length === 0 ? 'none' : { allowedDomains, deniedDomains };
-        this.log.warn('sandbox: this session gets the restricted network of the sandboxed sessions already open (the runtime has one set of proxies); close them for all network');
+        this.log.warn(
+          'sandbox: this session gets the restricted network of the sandboxed sessions already open (the runtime has one set of proxies); close them for all network',
+        );
       }
     }
     const command = shellArgv.map(shellQuote).join(' ');
     let wrapped: string;
     try {
-      wrapped = await manager.wrapWithSandbox(`${this.guard.unsetCommand()}export TMPDIR=${shellQuote(policy.tempFolder)}; exec ${command}`, undefined, { filesystem, ...tools }, signal);
+      wrapped = await manager.wrapWithSandbox(
+        `${this.guard.unsetCommand()}export TMPDIR=${shellQuote(policy.tempFolder)}; exec ${command}`,
+        undefined,
+        { filesystem, ...tools },
+        signal,
+      );
     } catch (error) {
-      throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but the sandbox runtime refused this configuration: ${errorMessage(error)}. No session was started.`);
+      throw new TerminalError(
+        'SANDBOX_UNAVAILABLE',
+        `the agent sandbox is on but the sandbox runtime refused this configuration: ${errorMessage(error)}. No session was started.`,
+      );
     }
     if (programs.platform === 'linux') {
       try {
@@ -163,14 +197,19 @@ export class SandboxRuntime {
         wrapped = unshareIpc(keepControllingTerminal(wrapped, programs.bwrap), programs.bwrap);
       } catch (error) {
         manager.cleanupAfterCommand();
-        throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but cannot start: ${errorMessage(error)}. No session was started.`);
+        throw new TerminalError(
+          'SANDBOX_UNAVAILABLE',
+          `the agent sandbox is on but cannot start: ${errorMessage(error)}. No session was started.`,
+        );
       }
     }
     this.active++;
     for (const folder of missingParents(protectedPaths, policy.writableRoots)) this.placeholderFolders.add(folder);
     let released = false;
     const summary = sandboxSummary(policy);
-    const defaults = utils.getDefaultWritePaths({ denyRead: [...policy.denyRead], allowRead: [...policy.allowRead] }).filter((p) => !p.startsWith('/dev/') && !p.startsWith('/private/'));
+    const defaults = utils
+      .getDefaultWritePaths({ denyRead: [...policy.denyRead], allowRead: [...policy.allowRead] })
+      .filter((p) => !p.startsWith('/dev/') && !p.startsWith('/private/'));
     summary.writableRoots = [...new Set([...summary.writableRoots, ...defaults])];
     if (network !== undefined) summary.network = network;
     return {
@@ -185,7 +224,9 @@ export class SandboxRuntime {
         if (this.active === 0) {
           this.removePlaceholderFolders();
           this.removeWrittenStandIns();
-          this.queue = this.queue.then(() => this.guardAfterLastClose()).catch((error) => this.log.warn(`sandbox: git guard after the last sandboxed session: ${errorMessage(error)}`));
+          this.queue = this.queue
+            .then(() => this.guardAfterLastClose())
+            .catch((error) => this.log.warn(`sandbox: git guard after the last sandboxed session: ${errorMessage(error)}`));
         }
       },
     };
@@ -222,7 +263,10 @@ export class SandboxRuntime {
     try {
       this.guard.update(patterns, writable);
     } catch (error) {
-      throw new TerminalError('SANDBOX_UNAVAILABLE', `the agent sandbox is on but git run outside it cannot be kept out of repositories sandboxed commands make: ${errorMessage(error)}. No session was started.`);
+      throw new TerminalError(
+        'SANDBOX_UNAVAILABLE',
+        `the agent sandbox is on but git run outside it cannot be kept out of repositories sandboxed commands make: ${errorMessage(error)}. No session was started.`,
+      );
     }
   }
 
@@ -236,7 +280,9 @@ export class SandboxRuntime {
     if (this.active > 0 || this.guardRoots.size === 0) return;
     const found = await gitDirsBelow([...this.guardRoots]);
     if (found === undefined) {
-      this.log.warn('sandbox: too many folders to search for repositories sandboxed sessions made; git outside refuses every repository not protected when they started until the window reloads');
+      this.log.warn(
+        'sandbox: too many folders to search for repositories sandboxed sessions made; git outside refuses every repository not protected when they started until the window reloads',
+      );
       return;
     }
     for (const d of found) {
@@ -292,7 +338,7 @@ export class SandboxRuntime {
   private load(): Promise<{ lib: Runtime; utils: RuntimeUtils }> {
     this.runtime ??= (async () => ({
       lib: await import('@anthropic-ai/sandbox-runtime'),
-      utils: (await import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js')),
+      utils: await import('@anthropic-ai/sandbox-runtime/dist/sandbox/sandbox-utils.js'),
     }))();
     return this.runtime;
   }
@@ -344,7 +390,11 @@ const NESTED_SCAN_MAX_FOLDERS = 20_000;
  *   created); `standIns`: absent git files to write before the session starts (gitControl.ts);
  *   `gitDirs`: the git folders whose control files `paths` protect.
  */
-async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log?: Log): Promise<{ paths: string[]; standIns: string[]; gitDirs: string[] }> {
+async function protectedWorkspacePaths(
+  roots: string[],
+  utils: RuntimeUtils,
+  log?: Log,
+): Promise<{ paths: string[]; standIns: string[]; gitDirs: string[] }> {
   const names = [...utils.DANGEROUS_FILES, ...utils.getDangerousDirectories()];
   const paths: string[] = [];
   const standIns: string[] = [];
@@ -371,13 +421,17 @@ async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log
           const folder = path.join(dir, entry.name);
           next.push(folder);
           const inside = await folderEntries(folder);
-          for (const name of names) if (inside.some((e) => e.name === name.split('/')[0]) && (await exists(path.join(folder, name)))) paths.push(path.join(folder, name));
+          for (const name of names)
+            if (inside.some((e) => e.name === name.split('/')[0]) && (await exists(path.join(folder, name))))
+              paths.push(path.join(folder, name));
           if (inside.some((e) => e.name === '.git')) await git(folder);
         }
         if (searched > NESTED_SCAN_MAX_FOLDERS) break;
       }
       if (searched > NESTED_SCAN_MAX_FOLDERS) {
-        log?.warn(`sandbox: ${root} has more than ${NESTED_SCAN_MAX_FOLDERS} folders within ${NESTED_SCAN_DEPTH} levels; nested repositories past the first ${NESTED_SCAN_MAX_FOLDERS} stay writable`);
+        log?.warn(
+          `sandbox: ${root} has more than ${NESTED_SCAN_MAX_FOLDERS} folders within ${NESTED_SCAN_DEPTH} levels; nested repositories past the first ${NESTED_SCAN_MAX_FOLDERS} stay writable`,
+        );
         break;
       }
       level = next;

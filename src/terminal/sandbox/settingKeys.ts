@@ -121,7 +121,11 @@ export function sandboxSettingValues(read: ReadSetting, platform: NodeJS.Platfor
   }
 
   const mac = platform === 'darwin';
-  const fileSystem = chain(read, mac ? VSCODE_SANDBOX_SETTING.fileSystemMac : VSCODE_SANDBOX_SETTING.fileSystemLinux, mac ? OLDER_SANDBOX_SETTING.fileSystemMac : OLDER_SANDBOX_SETTING.fileSystemLinux);
+  const fileSystem = chain(
+    read,
+    mac ? VSCODE_SANDBOX_SETTING.fileSystemMac : VSCODE_SANDBOX_SETTING.fileSystemLinux,
+    mac ? OLDER_SANDBOX_SETTING.fileSystemMac : OLDER_SANDBOX_SETTING.fileSystemLinux,
+  );
   let allowed = chain(read, VSCODE_SANDBOX_SETTING.allowedDomains, OLDER_SANDBOX_SETTING.allowedDomains);
   let denied = chain(read, VSCODE_SANDBOX_SETTING.deniedDomains, OLDER_SANDBOX_SETTING.deniedDomains);
   const allowNetworkRead = read(VSCODE_SANDBOX_SETTING.allowNetwork);
@@ -133,11 +137,14 @@ export function sandboxSettingValues(read: ReadSetting, platform: NodeJS.Platfor
     older.network1109 = true;
     const network = VSCODE_1_109_SANDBOX_SETTING.network;
     const rules = isRecord(eraNetwork?.value) ? eraNetwork.value : {};
-    if (eraNetwork && !isRecord(eraNetwork.value)) problems.push(`${network} must be an object with allowedDomains, deniedDomains (got ${JSON.stringify(eraNetwork.value)}); ignored`);
+    if (eraNetwork && !isRecord(eraNetwork.value))
+      problems.push(`${network} must be an object with allowedDomains, deniedDomains (got ${JSON.stringify(eraNetwork.value)}); ignored`);
     if (!allowed.set) {
       allowed = { value: rules.allowedDomains, key: `${network}.allowedDomains`, set: true };
       if (rules.allowTrustedDomains === true) {
-        problems.push(`${network}.allowTrustedDomains is true, which DSH Bridge cannot honour (an extension cannot read VS Code's trusted domains); it is treated as false: only ${network}.allowedDomains are let through`);
+        problems.push(
+          `${network}.allowTrustedDomains is true, which DSH Bridge cannot honour (an extension cannot read VS Code's trusted domains); it is treated as false: only ${network}.allowedDomains are let through`,
+        );
       }
     }
     if (!denied.set) denied = { value: rules.deniedDomains, key: `${network}.deniedDomains`, set: true };
@@ -150,7 +157,11 @@ export function sandboxSettingValues(read: ReadSetting, platform: NodeJS.Platfor
     allowed.key && { key: allowed.key, for: VSCODE_SANDBOX_SETTING.allowedDomains },
     denied.key && { key: denied.key, for: VSCODE_SANDBOX_SETTING.deniedDomains },
     fileSystem.key && { key: fileSystem.key, for: mac ? VSCODE_SANDBOX_SETTING.fileSystemMac : VSCODE_SANDBOX_SETTING.fileSystemLinux },
-  ].flatMap((r) => (r ? [{ ...r, as: r.key.startsWith(`${VSCODE_1_109_SANDBOX_SETTING.network}.`) ? ('network1109' as const) : ('olderName' as const) }] : []));
+  ].flatMap((r) =>
+    r
+      ? [{ ...r, as: r.key.startsWith(`${VSCODE_1_109_SANDBOX_SETTING.network}.`) ? ('network1109' as const) : ('olderName' as const) }]
+      : [],
+  );
   if (readInstead.length > 0) older.read = readInstead;
   if (problems.length > 0) older.problems = problems;
 
@@ -201,7 +212,8 @@ function olderValue(setting: SettingRead | undefined, enabled: boolean): { value
   if (usable(setting.policyValue)) return { value: setting.policyValue, source: 'policy' };
   const inForce = [setting.workspaceFolderValue, setting.workspaceValue, setting.globalValue].find(usable);
   if (inForce === undefined) return undefined;
-  if (enabled && !isOn(inForce) && usable(setting.globalValue) && isOn(setting.globalValue)) return { value: setting.globalValue, source: 'explicit' };
+  if (enabled && !isOn(inForce) && usable(setting.globalValue) && isOn(setting.globalValue))
+    return { value: setting.globalValue, source: 'explicit' };
   return { value: inForce, source: 'explicit' };
 }
 

@@ -17,7 +17,13 @@ const CONTEXT_BYTES = 64 * 1024;
  * lines of `scrollback` before and after it. Redaction keeps every line end, so the page's own
  * lines are taken back by count. A page whose check was withheld says so on its first line.
  */
-export async function redactPage(scrollback: Scrollback, redact: (text: string) => Promise<string>, text: string, first: number, shown: number): Promise<string> {
+export async function redactPage(
+  scrollback: Scrollback,
+  redact: (text: string) => Promise<string>,
+  text: string,
+  first: number,
+  shown: number,
+): Promise<string> {
   const { endLine, open } = scrollback.position();
   const newestEnd = endLine + (open ? 1 : 0);
   const before = scrollback.page(newestEnd - first, CONTEXT_LINES, CONTEXT_BYTES);

@@ -106,7 +106,9 @@ function normalize(scan: string, findings: Finding[]): Finding[] {
   findings.forEach((f, rank) => {
     let { start, end } = f;
     // secretlint's AWS rules report from the variable's name on: the secret starts after `NAME=`.
-    const head = f.label.startsWith('AWS') ? /^["']?[A-Za-z_][A-Za-z0-9_]{0,127}["']?\s{0,8}(?:=>|[:=])\s{0,8}["']?/.exec(scan.slice(start, Math.min(end, start + 160))) : null;
+    const head = f.label.startsWith('AWS')
+      ? /^["']?[A-Za-z_][A-Za-z0-9_]{0,127}["']?\s{0,8}(?:=>|[:=])\s{0,8}["']?/.exec(scan.slice(start, Math.min(end, start + 160)))
+      : null;
     if (head && start + head[0].length < end) start += head[0].length;
     // A URL's credentials: only the password goes.
     const url = f.label === 'password in URL' ? /:\/\/[^\s:@/]{0,256}:([^\s@/]{1,256})@/.exec(scan.slice(start, end)) : null;

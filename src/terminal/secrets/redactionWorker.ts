@@ -26,7 +26,10 @@ let compiled: { key: string; patterns: UserSecretPattern[] } | undefined;
 function patternsOf(job: RedactionJob): UserSecretPattern[] {
   const key = JSON.stringify(job.patterns);
   if (compiled?.key !== key) {
-    compiled = { key, patterns: job.patterns.map((p) => ({ label: p.label, regex: new RegExp(p.source, p.flags.includes('g') ? p.flags : `${p.flags}g`) })) };
+    compiled = {
+      key,
+      patterns: job.patterns.map((p) => ({ label: p.label, regex: new RegExp(p.source, p.flags.includes('g') ? p.flags : `${p.flags}g`) })),
+    };
   }
   return compiled.patterns;
 }

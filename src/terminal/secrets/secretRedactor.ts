@@ -43,7 +43,8 @@ export const REDACT_BOUND_MS = 3000;
 /** What a worker redacts to warm up: a line that runs the rules' common paths (a secret-named variable, a URL). */
 const WARM_UP_TEXT = 'export API_TOKEN=warm-up-0000 https://user:warm-up@example.com\n';
 /** Replaces a text whose redaction could not finish: its first line; the text's other lines are kept empty. */
-export const WITHHELD_NOTICE = '⟪withheld: checking this output for secrets did not finish in time; it may hold secrets and is not shown to the agent⟫';
+export const WITHHELD_NOTICE =
+  '⟪withheld: checking this output for secrets did not finish in time; it may hold secrets and is not shown to the agent⟫';
 
 /** `text` withheld: the notice, then as many line ends as it had, so line counts stay true. */
 export function withheld(text: string): string {
@@ -79,7 +80,14 @@ export class SecretRedactor {
     private readonly log?: Log,
     private readonly boundMs = REDACT_BOUND_MS,
   ) {
-    this.workers = entry === undefined ? undefined : new BoundedWorkers(`const __redaction = require(${JSON.stringify(entry)});\nfunction run(job, post) { __redaction.run(job, post); }`, 1, 'secret redaction');
+    this.workers =
+      entry === undefined
+        ? undefined
+        : new BoundedWorkers(
+            `const __redaction = require(${JSON.stringify(entry)});\nfunction run(job, post) { __redaction.run(job, post); }`,
+            1,
+            'secret redaction',
+          );
   }
 
   /**
@@ -91,7 +99,15 @@ export class SecretRedactor {
   warm(): void {
     if (this.warming || !this.workers || !this.settings().enabled) return;
     const job: RedactionJob = { texts: [WARM_UP_TEXT], patterns: [] };
-    this.warming = this.workers.run<RedactionReply, void>(job, [], () => ({ done: undefined }), this.boundMs, () => undefined).catch(() => undefined);
+    this.warming = this.workers
+      .run<RedactionReply, void>(
+        job,
+        [],
+        () => ({ done: undefined }),
+        this.boundMs,
+        () => undefined,
+      )
+      .catch(() => undefined);
   }
 
   /** Whether redaction is on now. */
@@ -108,7 +124,11 @@ export class SecretRedactor {
   async redactAll(texts: readonly string[], columns?: number): Promise<string[]> {
     const settings = this.settings();
     if (!settings.enabled || texts.every((t) => t.length === 0)) return [...texts];
-    const job: RedactionJob = { texts: [...texts], patterns: settings.patterns.map((p) => ({ label: p.label, source: p.pattern, flags: '' })), columns };
+    const job: RedactionJob = {
+      texts: [...texts],
+      patterns: settings.patterns.map((p) => ({ label: p.label, source: p.pattern, flags: '' })),
+      columns,
+    };
     const long = texts.reduce((n, t) => n + t.length, 0) > SYNC_MAX_UNITS;
     if (!this.workers || (!long && job.patterns.length === 0)) {
       let reply: RedactionReply | undefined;
@@ -118,10 +138,18 @@ export class SecretRedactor {
     // The worker warming up is the one this job takes (a second would load the rules again).
     await this.warming;
     try {
-      return await this.workers.run<RedactionReply, string[]>(job, [], (reply) => ({ done: reply.texts }), this.boundMs, () => {
-        this.log?.warn(`secret redaction of ${texts.length} texts (${texts.reduce((n, t) => n + t.length, 0)} code units) ran past ${this.boundMs} ms; withheld`);
-        return texts.map(withheld);
-      });
+      return await this.workers.run<RedactionReply, string[]>(
+        job,
+        [],
+        (reply) => ({ done: reply.texts }),
+        this.boundMs,
+        () => {
+          this.log?.warn(
+            `secret redaction of ${texts.length} texts (${texts.reduce((n, t) => n + t.length, 0)} code units) ran past ${this.boundMs} ms; withheld`,
+          );
+          return texts.map(withheld);
+        },
+      );
     } catch (error) {
       this.log?.warn(`secret redaction failed; the text is withheld: ${errorMessage(error)}`);
       return texts.map(withheld);

@@ -127,7 +127,8 @@ interface SupplementRule {
  * Last words of a variable or key name that say its value is a secret (`GITHUB_TOKEN`,
  * `client_secret`, `DB_PASSWORD`, `OPENAI_API_KEY`); `PWD` is the working folder, not a password.
  */
-const SECRET_NAME = /(?:^|[_.-])(?:token|secret|password|passwd|passphrase|pass|pat|credentials?|(?:api|access|private|secret|signing|encryption|master|auth|client)[_-]?key|apikey|auth)$/i;
+const SECRET_NAME =
+  /(?:^|[_.-])(?:token|secret|password|passwd|passphrase|pass|pat|credentials?|(?:api|access|private|secret|signing|encryption|master|auth|client)[_-]?key|apikey|auth)$/i;
 /** Values that are not secrets themselves: a reference to another variable, a placeholder, a mask. */
 /** Whether a variable or key name says its value is a secret; camelCase names are read as words (`clientSecret`, `SecretAccessKey`). */
 function secretName(name: string): boolean {
@@ -151,7 +152,10 @@ export const SUPPLEMENT_RULES: readonly SupplementRule[] = [
   { label: 'GCP service account key ID', regex: /"private_key_id\\?"\s{0,8}:\s{0,8}\\?"([0-9a-f]{40})/g },
   // GitHub's newer and GitLab's other token kinds; Stripe webhook secrets; Anthropic admin keys.
   { label: 'GitHub token', regex: /(?<![A-Za-z0-9_])(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,251}(?![A-Za-z0-9_])/g },
-  { label: 'GitLab token', regex: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|ffct)-[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])/g },
+  {
+    label: 'GitLab token',
+    regex: /(?<![A-Za-z0-9_-])gl(?:pat|dt|rt|ptt|cbt|oas|ft|imt|soat|ffct)-[A-Za-z0-9_-]{20,128}(?![A-Za-z0-9_-])/g,
+  },
   { label: 'Stripe key', regex: /(?<![A-Za-z0-9_])(?:whsec|sk_live|sk_test|rk_live|rk_test|pk_live)_[A-Za-z0-9]{24,247}(?![A-Za-z0-9])/g },
   { label: 'Anthropic key', regex: /(?<![A-Za-z0-9_-])sk-ant-(?:api|admin|oat|ort)\d\d-[A-Za-z0-9_-]{80,128}(?![A-Za-z0-9_-])/g },
   { label: 'OpenAI key', regex: /(?<![A-Za-z0-9_-])sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,256}(?![A-Za-z0-9_-])/g },
@@ -214,7 +218,11 @@ function keyBlockFindings(text: string, out: Finding[]): void {
   }
 }
 
-function ruleFindings(text: string, rules: readonly { label: SupplementRule['label']; regex: RegExp; accept?: SupplementRule['accept'] }[], out: Finding[]): void {
+function ruleFindings(
+  text: string,
+  rules: readonly { label: SupplementRule['label']; regex: RegExp; accept?: SupplementRule['accept'] }[],
+  out: Finding[],
+): void {
   for (const rule of rules) {
     const regex = rule.regex;
     regex.lastIndex = 0;
@@ -227,7 +235,10 @@ function ruleFindings(text: string, rules: readonly { label: SupplementRule['lab
       // The secret: the last group that took part (the value after a name), else the whole match.
       let start = m.index;
       let end = m.index + m[0].length;
-      const value = [...m].slice(1).reverse().find((g): g is string => g !== undefined);
+      const value = [...m]
+        .slice(1)
+        .reverse()
+        .find((g): g is string => g !== undefined);
       if (value !== undefined) {
         start = m.index + m[0].lastIndexOf(value);
         end = start + value.length;
@@ -246,6 +257,10 @@ export function findSecrets(text: string, userPatterns: readonly UserSecretPatte
   presetFindings(text, out);
   keyBlockFindings(text, out);
   ruleFindings(text, SUPPLEMENT_RULES, out);
-  ruleFindings(text, userPatterns.map((p) => ({ label: p.label, regex: p.regex })), out);
+  ruleFindings(
+    text,
+    userPatterns.map((p) => ({ label: p.label, regex: p.regex })),
+    out,
+  );
   return out;
 }

@@ -120,7 +120,10 @@ export class BackgroundJobs {
       }
       const known = [...this.jobs.values()].map((j) => `${j.id} (${j.result || j.error ? 'finished' : 'running'})`);
       const older = this.forgottenCount > 0 ? ` (${this.forgottenCount} older finished jobs were forgotten)` : '';
-      throw new TerminalError('INVALID_ARGUMENT', `no job ${quoteInput(jobId)} in session ${this.sessionId}; jobs: ${known.length ? known.join(', ') : 'none (start one with a background send)'}${older}`);
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        `no job ${quoteInput(jobId)} in session ${this.sessionId}; jobs: ${known.length ? known.join(', ') : 'none (start one with a background send)'}${older}`,
+      );
     }
     const answer = job.last.then(async () => {
       const done = !!(job.result || job.error);

@@ -52,23 +52,41 @@ export function firstPrompt(session: FirstPromptSession, timeoutMs: number, sign
       else resolve();
     };
     const timer = setTimeout(
-      () => done(new TerminalError('SPAWN_FAILED', `the shell did not show its first prompt within ${timeoutMs} ms (${startupWatch.stage()}); check your shell startup files or raise dsh.terminal.openTimeoutMs`)),
+      () =>
+        done(
+          new TerminalError(
+            'SPAWN_FAILED',
+            `the shell did not show its first prompt within ${timeoutMs} ms (${startupWatch.stage()}); check your shell startup files or raise dsh.terminal.openTimeoutMs`,
+          ),
+        ),
       timeoutMs,
     );
     let checking = false;
-    const watch = setInterval(() => {
-      if (checking || session.exitStatus() || markers.promptSeq > 0) return;
-      checking = true;
-      void startupWatch.replacedBy().then((replacedBy) => {
-        checking = false;
-        if (replacedBy !== undefined && session.waiting() && !session.exitStatus() && markers.promptSeq === 0) done(startupWatch.hijackError(replacedBy));
-      });
-    }, session.probe ? STARTUP_CHECK_MS.proc : STARTUP_CHECK_MS.ps);
+    const watch = setInterval(
+      () => {
+        if (checking || session.exitStatus() || markers.promptSeq > 0) return;
+        checking = true;
+        void startupWatch.replacedBy().then((replacedBy) => {
+          checking = false;
+          if (replacedBy !== undefined && session.waiting() && !session.exitStatus() && markers.promptSeq === 0)
+            done(startupWatch.hijackError(replacedBy));
+        });
+      },
+      session.probe ? STARTUP_CHECK_MS.proc : STARTUP_CHECK_MS.ps,
+    );
     const onAbort = () => done(new TerminalError('SPAWN_FAILED', `opening the session was cancelled: ${errorMessage(signal?.reason)}`));
     signal?.addEventListener('abort', onAbort);
     session.setWaiter(() => {
       const exitStatus = session.exitStatus();
-      if (exitStatus) done(startupWatch.startFolderError(session.cwd) ?? startupWatch.tooOldError() ?? new TerminalError('SPAWN_FAILED', `the shell exited before its first prompt (${statusText(exitStatus)}, ${startupWatch.stage()})`));
+      if (exitStatus)
+        done(
+          startupWatch.startFolderError(session.cwd) ??
+            startupWatch.tooOldError() ??
+            new TerminalError(
+              'SPAWN_FAILED',
+              `the shell exited before its first prompt (${statusText(exitStatus)}, ${startupWatch.stage()})`,
+            ),
+        );
       else if (markers.promptSeq > 0 && markers.promptTextSeen) done();
     });
   });

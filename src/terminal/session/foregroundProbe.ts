@@ -115,14 +115,20 @@ export class ForegroundProbe {
    */
   commandOf(pid: number): string {
     // The shell's short name, while it is still the shell started (a stand-in may write it into its comm).
-    if (pid === this.pid && readStat(pid)?.comm === path.basename(this.shell.executable) && !this.shellReplaced()) return path.basename(this.shell.executable);
+    if (pid === this.pid && readStat(pid)?.comm === path.basename(this.shell.executable) && !this.shellReplaced())
+      return path.basename(this.shell.executable);
     return this.redactLine(proc.commandLine(pid, readStat(pid)?.comm ?? ''));
   }
 
   /** Process `pid` as a receiver names it: what it says it is, and what the kernel runs (processIdentity.ts). */
   receiverProcess(pid: number): ReceiverProcess {
     const identity = this.probe ? processIdentity(pid) : undefined;
-    return { pid, command: this.commandOf(pid), ...(identity?.executable && { executable: identity.executable.path }), ...(identity && { identity }) };
+    return {
+      pid,
+      command: this.commandOf(pid),
+      ...(identity?.executable && { executable: identity.executable.path }),
+      ...(identity && { identity }),
+    };
   }
 
   /**
@@ -174,7 +180,10 @@ export class ForegroundProbe {
     const tpgid = readStat(this.leaderPid)?.tpgid;
     const args = tpgid !== undefined && tpgid > 0 ? proc.procArgs(tpgid) : undefined;
     if (tpgid === undefined || args === undefined || !args.endsWith(` ${this.shell.args.join(' ')}`)) {
-      return new TerminalError('SPAWN_FAILED', `the sandboxed shell reached its first prompt but does not hold the terminal's foreground (foreground group ${tpgid ?? 'unknown'}); the session is ended`);
+      return new TerminalError(
+        'SPAWN_FAILED',
+        `the sandboxed shell reached its first prompt but does not hold the terminal's foreground (foreground group ${tpgid ?? 'unknown'}); the session is ended`,
+      );
     }
     this.pid = tpgid;
     return undefined;

@@ -125,7 +125,10 @@ export class PtyShellBackend implements TerminalBackend {
   async spawn(spec: SpawnSpec, signal?: AbortSignal): Promise<BackendSession> {
     const config = this.config();
     if (spec.cwd !== undefined && !isDirectory(spec.cwd)) {
-      throw new TerminalError('INVALID_ARGUMENT', `cwd ${JSON.stringify(spec.cwd)} is not an existing directory; give an absolute path to a folder, or omit cwd`);
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        `cwd ${JSON.stringify(spec.cwd)} is not an existing directory; give an absolute path to a folder, or omit cwd`,
+      );
     }
     signal?.throwIfAborted();
     // Before the startup folder is made: a policy that cannot be computed leaves nothing behind.
@@ -135,7 +138,10 @@ export class PtyShellBackend implements TerminalBackend {
     const mark = newSessionMark();
     const cwd = spec.cwd ?? os.homedir();
     if (spec.shellPath !== undefined && drivenShell(spec.shellPath) !== this.dialect.name) {
-      throw new TerminalError('INVALID_ARGUMENT', `shellPath ${JSON.stringify(spec.shellPath)} is not ${this.dialect.name}; the ${this.type} backend starts ${this.dialect.name} only`);
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        `shellPath ${JSON.stringify(spec.shellPath)} is not ${this.dialect.name}; the ${this.type} backend starts ${this.dialect.name} only`,
+      );
     }
     const shell = spec.shellPath ?? shellExecutable(this.dialect.name, config.shell);
     let prepared: { args: string[]; env: Record<string, string> };
@@ -166,19 +172,30 @@ export class PtyShellBackend implements TerminalBackend {
     if (outside) {
       if (!policy.unsandboxed.allowed) {
         await startup.remove();
-        throw new TerminalError('SANDBOX_REQUIRED', `a session outside the agent sandbox is not allowed: ${policy.unsandboxed.why}. No session was started; open one in the sandbox (omit sandbox: false)`);
+        throw new TerminalError(
+          'SANDBOX_REQUIRED',
+          `a session outside the agent sandbox is not allowed: ${policy.unsandboxed.why}. No session was started; open one in the sandbox (omit sandbox: false)`,
+        );
       }
       this.log.warn(`session outside the agent sandbox (${policy.reason}), confirmed by the person: ${policy.unsandboxed.why}`);
     } else if (policy?.on) {
       try {
         // The sandbox's programs are looked up on the PATH the settings give, never one an opener asked for.
-        sandboxed = await this.sandbox!.runtime.wrapShell(policy, [shell, ...shellArgs], [startup.dir], sessionEnv(config.env).PATH, signal);
+        sandboxed = await this.sandbox!.runtime.wrapShell(
+          policy,
+          [shell, ...shellArgs],
+          [startup.dir],
+          sessionEnv(config.env).PATH,
+          signal,
+        );
       } catch (error) {
         await startup.remove();
         throw error;
       }
       launch = sandboxed;
-      this.log.info(`sandboxed session (${policy.reason}): network ${JSON.stringify(sandboxed.summary.network)}, ${sandboxed.summary.writableRoots.length} writable roots`);
+      this.log.info(
+        `sandboxed session (${policy.reason}): network ${JSON.stringify(sandboxed.summary.network)}, ${sandboxed.summary.writableRoots.length} writable roots`,
+      );
     }
     let term: IPty;
     try {
@@ -194,12 +211,29 @@ export class PtyShellBackend implements TerminalBackend {
     } catch (error) {
       await startup.remove();
       sandboxed?.release();
-      throw new TerminalError('SPAWN_FAILED', `could not start ${shell}: ${errorMessage(error)}; check the dsh.terminal.shell setting (bash or zsh, a path or a name on PATH)`);
+      throw new TerminalError(
+        'SPAWN_FAILED',
+        `could not start ${shell}: ${errorMessage(error)}; check the dsh.terminal.shell setting (bash or zsh, a path or a name on PATH)`,
+      );
     }
     this.logProtection(term);
     // The redaction worker loads its rules while the shell starts, not when the first send ends.
     this.redactor.warm();
-    const session = new PtyShellSession(term, nonce, cwd, config, this.log, this.probe, startup, sandboxed, this.renderThread, this.redactor, `${SESSION_MARK_VARIABLE}=${mark}`, { name: this.dialect.name, executable: shell, args: shellArgs }, this.pool.forOwner(spec.poolKey ?? {}));
+    const session = new PtyShellSession(
+      term,
+      nonce,
+      cwd,
+      config,
+      this.log,
+      this.probe,
+      startup,
+      sandboxed,
+      this.renderThread,
+      this.redactor,
+      `${SESSION_MARK_VARIABLE}=${mark}`,
+      { name: this.dialect.name, executable: shell, args: shellArgs },
+      this.pool.forOwner(spec.poolKey ?? {}),
+    );
     session.outsideApproved = outside;
     if (!sandboxed) session.inputRefusal = () => this.outsideRefusal(outside);
     try {
@@ -251,7 +285,9 @@ export class PtyShellBackend implements TerminalBackend {
     const always = 'each session closes inherited descriptors before its startup files, and language servers start without them';
     if (cloexec === true) this.log.info(`PTY masters are close-on-exec (node-pty sets FD_CLOEXEC); also ${always}`);
     else if (cloexec === false) {
-      this.log.warn(`this node-pty leaves PTY masters inheritable: ${always}, but other processes the extension host starts can inherit a session's PTY master`);
+      this.log.warn(
+        `this node-pty leaves PTY masters inheritable: ${always}, but other processes the extension host starts can inherit a session's PTY master`,
+      );
     } else this.log.info(`close-on-exec of PTY masters cannot be checked here (no /proc); ${always}`);
   }
 }

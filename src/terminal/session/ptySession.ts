@@ -33,7 +33,20 @@ import type { OwnerJobs } from '../output/matchPool';
 import { Scrollback } from '../output/scrollback';
 import type { SearchRequest, SearchResult } from '../output/scrollbackSearch';
 import type { SecretRedactor } from '../secrets/secretRedactor';
-import { bytesToWrite, checkLeftoverKeys, checkLineLength, checkNotCancelled, checkPlace, checkReceiver, checkTimeout, inputPendingError, linesSubmitted, notReadingError, readlineReads, unprovenReaderError } from '../input/sendAdmission';
+import {
+  bytesToWrite,
+  checkLeftoverKeys,
+  checkLineLength,
+  checkNotCancelled,
+  checkPlace,
+  checkReceiver,
+  checkTimeout,
+  inputPendingError,
+  linesSubmitted,
+  notReadingError,
+  readlineReads,
+  unprovenReaderError,
+} from '../input/sendAdmission';
 import { ShellMarkers } from '../readiness/shellMarkers';
 import { echoDisabled } from '../../proc/termios';
 import { personMustAnswerError, typesText } from '../input/echoOffInput';
@@ -48,7 +61,24 @@ import { statusText } from './statusText';
 import { firstPrompt } from './firstPrompt';
 import { currentReceiver, inputState } from './inputReceiver';
 import { PortWatch } from '../readiness/portWatch';
-import type { AllowedSignal, BackendSession, CloseReport, Disposable, ListeningSocket, ProcessesReport, ForegroundProcess, InputReceiver, ReadRequest, ReadResult, ReceiverIdentity, SendRequest, SendResult, SessionStatus, SignalResult, WaitRequest } from '../types';
+import type {
+  AllowedSignal,
+  BackendSession,
+  CloseReport,
+  Disposable,
+  ListeningSocket,
+  ProcessesReport,
+  ForegroundProcess,
+  InputReceiver,
+  ReadRequest,
+  ReadResult,
+  ReceiverIdentity,
+  SendRequest,
+  SendResult,
+  SessionStatus,
+  SignalResult,
+  WaitRequest,
+} from '../types';
 import type { Log } from '../../common/log';
 
 /** Longest scrollback line in UTF-8 bytes before it is split with a visible marker (see scrollback.ts). */
@@ -139,7 +169,14 @@ export class PtyShellSession implements BackendSession {
       maxBytes: config.retainedBytes,
       maxLineBytes: Math.min(MAX_LINE_BYTES, config.maxReadBytes),
     });
-    const fg = (this.fg = new ForegroundProbe(term.pid, (term as unknown as { ptsName?: string }).ptsName, probe, shell, (line) => redactor.redactLine(line), () => !!this.exitStatus));
+    const fg = (this.fg = new ForegroundProbe(
+      term.pid,
+      (term as unknown as { ptsName?: string }).ptsName,
+      probe,
+      shell,
+      (line) => redactor.redactLine(line),
+      () => !!this.exitStatus,
+    ));
     this.commands = new CommandHistory({
       scrollback: this.scrollback,
       cwd: () => this.currentCwd(),
@@ -316,7 +353,8 @@ export class PtyShellSession implements BackendSession {
       // input in pieces as the terminal drains it. Only the next prompt (or SIGINT) does.
       if (atPrompt && this.markers.inputPending) throw inputPendingError();
       if (!atPrompt && preWaits.waits.length > 0 && typed.kind === 'text') await checkLineLength(typed.text, this.fg.pts());
-      if (!shellInForeground && preWaits.waits.length === 0) throw preWaits.complete ? notReadingError(this.fg.foreground()) : unprovenReaderError(preWaits.searching ? 'searching' : 'crowded');
+      if (!shellInForeground && preWaits.waits.length === 0)
+        throw preWaits.complete ? notReadingError(this.fg.foreground()) : unprovenReaderError(preWaits.searching ? 'searching' : 'crowded');
       // A program reading with echo off asks for a secret: the person types it, never the agent.
       if (!atPrompt && preWaits.waits.length > 0 && typesText(typed) && (await echoDisabled(this.fg.ptsIfKnown()))) {
         throw personMustAnswerError(this.fg.commandOf(preWaits.waits[0]!.pid));
@@ -346,7 +384,13 @@ export class PtyShellSession implements BackendSession {
     if (this.probe) {
       const shellPid = this.fg.shellPid;
       const receiverGroup = tpgid ?? shellPid;
-      checkNoOtherReader(this.holders.now(), this.fg.ptsIfKnown(), (p) => (atPrompt ? p.pid === shellPid : p.pgrp === receiverGroup), atPrompt ? 'the shell' : `the foreground process group ${receiverGroup}`, shellPid);
+      checkNoOtherReader(
+        this.holders.now(),
+        this.fg.ptsIfKnown(),
+        (p) => (atPrompt ? p.pid === shellPid : p.pgrp === receiverGroup),
+        atPrompt ? 'the shell' : `the foreground process group ${receiverGroup}`,
+        shellPid,
+      );
     }
     const input = bytesToWrite(typed, atPrompt, readline, this.pump.modes.applicationCursor);
     const keysAtPrompt = typed.kind === 'keys' && atPrompt;
@@ -354,18 +398,38 @@ export class PtyShellSession implements BackendSession {
     // Typed while the shell is not at its prompt, the input is read after the prompt that ends the
     // running command: that prompt is not this send's answer, so it is judged with quiet after it.
     const typeAhead = !atPrompt || linesSubmitted(input) > 1;
-    return this.track({ kind: 'send', timeoutMs, signal: request.signal, atPrompt, preWaits, probeDelayMs: this.config.probeStartDelayMs, keysAtPrompt, typeAhead }, () => {
-      // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
-      // may follow them. Text always ends with a newline: the shell prompts again once it read it.
-      if (atPrompt && typed.kind === 'text') this.markers.inputPending = true;
-      this.commands.wrote(input, request.origin ?? 'agent', typed.kind === 'text' && input.startsWith(KILL_LINE_KEYS) ? typed.text : undefined, request.approvedBy);
-      this.term.write(input);
-    });
+    return this.track(
+      {
+        kind: 'send',
+        timeoutMs,
+        signal: request.signal,
+        atPrompt,
+        preWaits,
+        probeDelayMs: this.config.probeStartDelayMs,
+        keysAtPrompt,
+        typeAhead,
+      },
+      () => {
+        // Keys are a few bytes written at once; they need not end the line (Up, Tab), so no prompt
+        // may follow them. Text always ends with a newline: the shell prompts again once it read it.
+        if (atPrompt && typed.kind === 'text') this.markers.inputPending = true;
+        this.commands.wrote(
+          input,
+          request.origin ?? 'agent',
+          typed.kind === 'text' && input.startsWith(KILL_LINE_KEYS) ? typed.text : undefined,
+          request.approvedBy,
+        );
+        this.term.write(input);
+      },
+    );
   }
 
   async wait(request: WaitRequest): Promise<SendResult> {
     if (this.exitStatus) {
-      throw new TerminalError('SESSION_EXITED', `nothing to wait for: the session's shell has exited (${statusText(this.exitStatus)}); open a new session`);
+      throw new TerminalError(
+        'SESSION_EXITED',
+        `nothing to wait for: the session's shell has exited (${statusText(this.exitStatus)}); open a new session`,
+      );
     }
     if (this.active) throw new TerminalError('SESSION_BUSY', 'a send or wait is already in flight on this session; wait for it to return');
     const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
@@ -374,7 +438,10 @@ export class PtyShellSession implements BackendSession {
     const { tpgid, atPrompt } = inputState(this.fg, this.markers);
     const forPort = request.untilListening;
     if (forPort !== undefined && !this.probe) {
-      throw new TerminalError('INVALID_ARGUMENT', 'untilListening needs the Linux /proc probe, which this machine does not have: wait with until (a line the server prints) instead');
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        'untilListening needs the Linux /proc probe, which this machine does not have: wait with until (a line the server prints) instead',
+      );
     }
     // A server started in the background leaves the shell at its prompt: waiting for its port is still a wait.
     const idleStart = atPrompt && !this.markers.inputPending;
@@ -390,8 +457,21 @@ export class PtyShellSession implements BackendSession {
     const preWaits = this.probe && tpgid !== undefined && atPrompt ? this.fg.groupWaits(tpgid) : proc.NO_WAITS;
     // Cancelled while the wait settled a signal: its abort listener is armed only as it starts.
     checkNotCancelled(request.signal, 'wait');
-    const listening = forPort === undefined ? undefined : { watch: new PortWatch(forPort, () => this.processWatch.listening(true)), idleStart };
-    return this.track({ kind: 'wait', timeoutMs, signal: request.signal, atPrompt: atPrompt && !idleStart, preWaits, probeDelayMs: 0, until: request.until, listening }, () => {});
+    const listening =
+      forPort === undefined ? undefined : { watch: new PortWatch(forPort, () => this.processWatch.listening(true)), idleStart };
+    return this.track(
+      {
+        kind: 'wait',
+        timeoutMs,
+        signal: request.signal,
+        atPrompt: atPrompt && !idleStart,
+        preWaits,
+        probeDelayMs: 0,
+        until: request.until,
+        listening,
+      },
+      () => {},
+    );
   }
 
   /**

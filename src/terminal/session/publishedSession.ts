@@ -70,7 +70,10 @@ export class PublishedSession {
   /** @throws TerminalError TAKEN_OVER while the person has taken the session over. */
   checkNotTakenOver(): void {
     if (this.takenOver) {
-      throw new TerminalError('TAKEN_OVER', `the user has taken over session ${this.id} in the terminal panel; agent input and signals are refused until they hand it back. Read its output with dsh_terminal_read, use another session, or ask the user`);
+      throw new TerminalError(
+        'TAKEN_OVER',
+        `the user has taken over session ${this.id} in the terminal panel; agent input and signals are refused until they hand it back. Read its output with dsh_terminal_read, use another session, or ask the user`,
+      );
     }
   }
 
@@ -91,7 +94,8 @@ export class PublishedSession {
    * @throws TerminalError INVALID_ARGUMENT unless the session is taken over.
    */
   writeUserInput(data: string): boolean {
-    if (!this.takenOver) throw new TerminalError('INVALID_ARGUMENT', `session ${this.id} is the agent's; take it over before typing into it`);
+    if (!this.takenOver)
+      throw new TerminalError('INVALID_ARGUMENT', `session ${this.id} is the agent's; take it over before typing into it`);
     if (!this.lineTakeOver) {
       this.session.writeUserInput(data);
       return false;
@@ -126,7 +130,10 @@ export class PublishedSession {
   checkIdle(): void {
     if (this.sending) {
       const fg = this.session.foreground();
-      throw new TerminalError('SESSION_BUSY', `session ${this.id} already has a send or wait in flight${fg ? ` (running \`${this.session.redactor.redactLine(fg.command)}\`)` : ''}; wait for it to return, read its output, or send a signal`);
+      throw new TerminalError(
+        'SESSION_BUSY',
+        `session ${this.id} already has a send or wait in flight${fg ? ` (running \`${this.session.redactor.redactLine(fg.command)}\`)` : ''}; wait for it to return, read its output, or send a signal`,
+      );
     }
   }
 

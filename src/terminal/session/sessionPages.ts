@@ -59,7 +59,16 @@ export class SessionPages {
   async readAsync(request: ReadRequest): Promise<ReadResult> {
     const page = await this.unredactedReadAsync(request);
     const shown = request.screen ? 0 : page.lineEnd - page.lineBegin;
-    return { ...page, text: await redactPage(this.scrollback, (text) => this.redactor.redact(text, this.cells.cols), page.text, page.firstLineNumber, shown) };
+    return {
+      ...page,
+      text: await redactPage(
+        this.scrollback,
+        (text) => this.redactor.redact(text, this.cells.cols),
+        page.text,
+        page.firstLineNumber,
+        shown,
+      ),
+    };
   }
 
   /** Searches the scrollback or a command's output (scrollbackSearch.ts), snippets redacted. */
@@ -93,23 +102,32 @@ export class SessionPages {
    * @throws TerminalError INVALID_ARGUMENT for an offset or count out of range, a `raw` or `screen`
    *   that is not a boolean, screen with command, or a command the record does not hold.
    */
-  private readSource(request: ReadRequest): { kind: 'screen'; tail: ReadResult } | { kind: 'page'; page: ReadResult; pageOf: (count: number) => ReadResult } {
+  private readSource(
+    request: ReadRequest,
+  ): { kind: 'screen'; tail: ReadResult } | { kind: 'page'; page: ReadResult; pageOf: (count: number) => ReadResult } {
     const offset = request.offset ?? 0;
     const count = request.count ?? DEFAULT_READ_COUNT;
-    for (const [name, value, min] of [['offset', offset, 0], ['count', count, 1]] as const) {
+    for (const [name, value, min] of [
+      ['offset', offset, 0],
+      ['count', count, 1],
+    ] as const) {
       const problem = integerProblem(value, name, min);
       if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
     }
     // A string "false" is truthy: anything but a boolean would pick the wrong kind of page.
     for (const name of ['raw', 'screen'] as const) {
       const value: unknown = request[name];
-      if (value !== undefined && typeof value !== 'boolean') throw new TerminalError('INVALID_ARGUMENT', `${name} must be true or false, or left out (got ${quoteInput(value)})`);
+      if (value !== undefined && typeof value !== 'boolean')
+        throw new TerminalError('INVALID_ARGUMENT', `${name} must be true or false, or left out (got ${quoteInput(value)})`);
     }
-    if (request.screen && request.command !== undefined) throw new TerminalError('INVALID_ARGUMENT', 'give screen or command, not both: the screen is not part of any command');
+    if (request.screen && request.command !== undefined)
+      throw new TerminalError('INVALID_ARGUMENT', 'give screen or command, not both: the screen is not part of any command');
     if (request.screen) return { kind: 'screen', tail: this.scrollback.page(0, SCREEN_TAIL_LINES, this.config.maxReadBytes) };
     const { command } = request;
     const pageOf = (lines: number) =>
-      command === undefined ? this.scrollback.page(offset, lines, this.config.maxReadBytes) : this.commands.outputPage(command, offset, lines, this.config.maxReadBytes);
+      command === undefined
+        ? this.scrollback.page(offset, lines, this.config.maxReadBytes)
+        : this.commands.outputPage(command, offset, lines, this.config.maxReadBytes);
     return { kind: 'page', page: pageOf(count), pageOf };
   }
 

@@ -48,7 +48,12 @@ export class SessionSignals {
     const { fg, markers, commands, log } = this.session;
     const exitStatus = this.session.exitStatus();
     if (exitStatus) {
-      return { signal, delivered: false, sessionStatus: exitStatus, reason: `the session's shell has exited (${statusText(exitStatus)}): there is no process to signal` };
+      return {
+        signal,
+        delivered: false,
+        sessionStatus: exitStatus,
+        reason: `the session's shell has exited (${statusText(exitStatus)}): there is no process to signal`,
+      };
     }
     if (expect) checkSignalReceiver(this.session.receiver(), expect);
     const tpgid = fg.foregroundGroup() ?? fg.shellPid;
@@ -85,7 +90,8 @@ export class SessionSignals {
     const { fg, markers, config } = this.session;
     await waitUntil(() => {
       if (this.session.exitStatus()) return true;
-      if (markers.promptSeq > since && markers.promptTextSeen && Date.now() - this.session.lastDataAt() >= config.promptGraceMs) return true;
+      if (markers.promptSeq > since && markers.promptTextSeen && Date.now() - this.session.lastDataAt() >= config.promptGraceMs)
+        return true;
       const tpgid = fg.foregroundGroup();
       return tpgid !== undefined && tpgid !== fg.shellPid && fg.groupWaits(tpgid).waits.length > 0;
     }, SIGNAL_SETTLE_MS);

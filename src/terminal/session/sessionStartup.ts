@@ -133,7 +133,12 @@ export class StartupWatch {
     const file = this.file();
     // After the last file, the exec ran from a PROMPT_COMMAND (or trap) one of them set.
     const read = this.progress().filter((f) => f !== 'done' && fs.existsSync(f));
-    const where = file && file !== 'done' ? file : read.length > 0 ? `${read.join(' or ')} (the one that sets that PROMPT_COMMAND or trap)` : 'a startup file';
+    const where =
+      file && file !== 'done'
+        ? file
+        : read.length > 0
+          ? `${read.join(' or ')} (the one that sets that PROMPT_COMMAND or trap)`
+          : 'a startup file';
     return new TerminalError(
       'SPAWN_FAILED',
       `a startup file replaced the shell before its first prompt: ${this.stage()}, the session's process became \`${replacedBy.slice(0, 200)}\` (an \`exec\` in that file or one it sources). ` +
@@ -179,6 +184,11 @@ export class StartupWatch {
   /** Every line of the rc's progress file: the startup files in the order the shell read them, then `done`. */
   private progress(): string[] {
     const head = readRegularFileHead(this.startup.progressFile, PROGRESS_MAX_BYTES);
-    return head === undefined ? [] : head.toString('utf8').split('\n').filter((l) => l !== '');
+    return head === undefined
+      ? []
+      : head
+          .toString('utf8')
+          .split('\n')
+          .filter((l) => l !== '');
   }
 }

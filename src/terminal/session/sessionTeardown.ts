@@ -60,7 +60,6 @@ export interface TeardownSubject {
 /** Process groups a close checks and signals in one turn of the event loop (see groupStillHeld in proc/sessions.ts). */
 const GROUPS_PER_TURN = 32;
 
-
 /** Finds and ends the process groups of one session. */
 export class SessionTeardown {
   /** Without /proc: every process seen on this session's terminal, to be signalled while still the same. */
@@ -86,7 +85,8 @@ export class SessionTeardown {
    */
   async run(options: { keep?: boolean } = {}): Promise<CloseReport> {
     const owned = this.s.owned;
-    const keepRefused = options.keep && this.s.sandboxed ? 'the session runs in the agent sandbox, whose processes all end with it' : undefined;
+    const keepRefused =
+      options.keep && this.s.sandboxed ? 'the session runs in the agent sandbox, whose processes all end with it' : undefined;
     if (options.keep && owned && !keepRefused) return this.runKeeping(owned);
     // Named before anything is signalled: what the close ended.
     const before = owned ? (await owned.look()).processes : [];
@@ -156,12 +156,16 @@ export class SessionTeardown {
     const quiet = () => this.s.exited() && !foreground.some(isSame);
     if (!(await waitUntil(quiet, CLOSE_HANGUP_MS, 20))) {
       for (const p of foreground) signalIfSame(p, 'SIGKILL');
-      if (!(await waitUntil(quiet, CLOSE_KILL_MS, 20))) throw new Error(`the foreground job of session ${this.s.shellPid} survived SIGKILL`);
+      if (!(await waitUntil(quiet, CLOSE_KILL_MS, 20)))
+        throw new Error(`the foreground job of session ${this.s.shellPid} survived SIGKILL`);
     }
     await this.s.startup.remove();
     const kept = all.filter((p) => p.pid !== this.s.shellPid && !foreground.includes(p) && isSame(p));
     for (const p of kept) this.s.log.info(`kept pid ${p.pid} of shell pid ${this.s.shellPid} running at close`);
-    return { ended: foreground.filter((p) => !isSame(p)).map((p) => this.s.describe(p)), kept: kept.map((p) => ({ ...this.s.describe(p), startTime: p.startTime })) };
+    return {
+      ended: foreground.filter((p) => !isSame(p)).map((p) => this.s.describe(p)),
+      kept: kept.map((p) => ({ ...this.s.describe(p), startTime: p.startTime })),
+    };
   }
 
   /**
@@ -259,7 +263,8 @@ export class SessionTeardown {
           new Promise<void>((resolve) => {
             execFile('tmux', ['-S', path.join(socketDir, name), 'kill-server'], { timeout: TMUX_KILL_MS }, (error) => {
               // An error: no server behind the socket any more, or tmux is gone.
-              if (!error) this.s.log.info(`stopped the tmux server at socket ${name} that the startup files of shell pid ${this.s.shellPid} started`);
+              if (!error)
+                this.s.log.info(`stopped the tmux server at socket ${name} that the startup files of shell pid ${this.s.shellPid} started`);
               resolve();
             });
           }),

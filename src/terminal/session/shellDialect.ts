@@ -28,7 +28,12 @@ export interface ShellDialect {
    * @param nonce the session's marker nonce (readiness/markers.ts), 16 hex digits.
    * @throws the file system's error when a file cannot be written.
    */
-  prepare(nonce: string, rcPath: string, options: StartupRcOptions, env: Readonly<Record<string, string>>): { args: string[]; env: Record<string, string> };
+  prepare(
+    nonce: string,
+    rcPath: string,
+    options: StartupRcOptions,
+    env: Readonly<Record<string, string>>,
+  ): { args: string[]; env: Record<string, string> };
 }
 
 /**
@@ -36,7 +41,10 @@ export interface ShellDialect {
  * version suffix allowed: `zsh-5.9`, `bash5`; a login dash `-zsh` too), undefined otherwise.
  */
 export function drivenShell(executable: string): ShellName | undefined {
-  const base = path.basename(executable.trim()).replace(/^-/, '').replace(/\.exe$/i, '');
+  const base = path
+    .basename(executable.trim())
+    .replace(/^-/, '')
+    .replace(/\.exe$/i, '');
   return DRIVEN_SHELLS.find((name) => new RegExp(`^${name}(?:-?\\d[\\d.]*)?$`).test(base));
 }
 

@@ -90,7 +90,11 @@ function closeInheritedFds(zdotdir: string): string {
   ].join('\n');
 }
 
-export function zshStartupFiles(nonce: string, zdotdir: string, startup: StartupRcOptions): Record<(typeof ZSH_STARTUP_FILES)[number], string> {
+export function zshStartupFiles(
+  nonce: string,
+  zdotdir: string,
+  startup: StartupRcOptions,
+): Record<(typeof ZSH_STARTUP_FILES)[number], string> {
   const progress = shellQuote(startup.progressFile);
   const traps = shellQuote(path.join(path.dirname(startup.progressFile), TRAPS_FILE));
   const privateDir = shellQuote(zdotdir);
@@ -114,7 +118,9 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
     'builtin set --',
     ...(startup.startFolder === undefined
       ? []
-      : [`builtin cd -P . 2>/dev/null && [[ "$PWD" == ${shellQuote(startup.startFolder)} ]] || { builtin printf '%s %s\\n' ${START_FOLDER_MOVED} "$PWD" >> ${progress}; builtin exit 97; }`]),
+      : [
+          `builtin cd -P . 2>/dev/null && [[ "$PWD" == ${shellQuote(startup.startFolder)} ]] || { builtin printf '%s %s\\n' ${START_FOLDER_MOVED} "$PWD" >> ${progress}; builtin exit 97; }`,
+        ]),
     `__dsh_startup() { builtin printf '%s\\n' "$1" >> ${progress}; return 0; } 2>/dev/null`,
     `if [[ -n \${${USER_ZDOTDIR_VARIABLE}+x} ]]; then __dsh_uzd=$${USER_ZDOTDIR_VARIABLE}; __dsh_uzx=1; fi`,
     `unset ${USER_ZDOTDIR_VARIABLE}`,
@@ -200,7 +206,7 @@ export function zshStartupFiles(nonce: string, zdotdir: string, startup: Startup
       '  PS1=$__dsh_ps1 PS2=$__dsh_ps2 RPROMPT= RPROMPT2= PROMPT_EOL_MARK=',
       // The correction question (SPROMPT) starts with the start marker: zsh asks it after the
       // line was read and before preexec, and then reads the answer itself, as a program would.
-      '  [[ ${SPROMPT-} == *__dsh_n* ]] || SPROMPT=$__dsh_sp${SPROMPT-"zsh: correct \'%R\' to \'%r\' [nyae]? "}',
+      "  [[ ${SPROMPT-} == *__dsh_n* ]] || SPROMPT=$__dsh_sp${SPROMPT-\"zsh: correct '%R' to '%r' [nyae]? \"}",
       '  builtin typeset -g +x PS1 PS2 RPROMPT RPROMPT2 SPROMPT __dsh_ps1 __dsh_ps2 __dsh_sp __dsh_seq __dsh_le',
       '  __dsh_order',
       '  if [[ -n ${__dsh_tmux_due-} ]]; then unset __dsh_tmux_due; __dsh_tmux; unset -f __dsh_tmux; fi',

@@ -14,7 +14,13 @@ import { errorMessage } from '../../common/errorMessage';
 function toVsLocations(locations: readonly NavLocation[]): vscode.Location[] {
   return locations
     .filter((l) => !l.unresolved)
-    .map((l) => new vscode.Location(vscode.Uri.parse(l.uri), new vscode.Range(l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character)));
+    .map(
+      (l) =>
+        new vscode.Location(
+          vscode.Uri.parse(l.uri),
+          new vscode.Range(l.range.start.line, l.range.start.character, l.range.end.line, l.range.end.character),
+        ),
+    );
 }
 
 /**
@@ -29,7 +35,12 @@ export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: 
   // A saved document is re-read from its file (no copy of the editor's text on this thread: the
   // bytes go to the parser's worker); an unsaved one hands its text, taken when the update runs.
   const handed = new WeakMap<vscode.TextDocument, { provider: MdLinksProvider; version: number }>();
-  const ask = async (document: vscode.TextDocument, position: vscode.Position, operation: LspOperation, token: vscode.CancellationToken) => {
+  const ask = async (
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    operation: LspOperation,
+    token: vscode.CancellationToken,
+  ) => {
     const folder = vscode.workspace.getWorkspaceFolder(document.uri);
     if (!folder) return undefined;
     const cancellation = abortOnCancel(token);
@@ -41,7 +52,13 @@ export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: 
         handed.set(document, { provider, version: document.version });
       }
       return await provider.query(
-        { operation, uri: document.uri.toString(), position: { line: position.line, character: position.character }, languageId: 'markdown', workspaceUri: folder.uri.toString() },
+        {
+          operation,
+          uri: document.uri.toString(),
+          position: { line: position.line, character: position.character },
+          languageId: 'markdown',
+          workspaceUri: folder.uri.toString(),
+        },
         cancellation.signal,
       );
     } catch (e) {
@@ -51,7 +68,10 @@ export function registerMarkdownEditorProviders(md: () => MdLinksProvider, log: 
       cancellation.dispose();
     }
   };
-  const selector: vscode.DocumentSelector = [{ language: 'markdown', scheme: 'file' }, { language: 'markdown', scheme: 'vscode-remote' }];
+  const selector: vscode.DocumentSelector = [
+    { language: 'markdown', scheme: 'file' },
+    { language: 'markdown', scheme: 'vscode-remote' },
+  ];
   const apply = () => {
     registrations?.dispose();
     registrations = undefined;

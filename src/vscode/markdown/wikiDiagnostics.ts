@@ -49,7 +49,11 @@ export function registerWikiDiagnostics(source: DiagnosticProvider, log: vscode.
   let running: Promise<void> = Promise.resolve();
   let disposed = false;
   const noteFolders = new NoteFolders(async (folderUri) => {
-    const found = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.parse(folderUri), '**/*.{md,markdown}'), '**/node_modules/**', 1);
+    const found = await vscode.workspace.findFiles(
+      new vscode.RelativePattern(vscode.Uri.parse(folderUri), '**/*.{md,markdown}'),
+      '**/node_modules/**',
+      1,
+    );
     return found.length > 0;
   });
   const folderChanges = vscode.workspace.onDidChangeWorkspaceFolders((e) => {
@@ -102,7 +106,11 @@ export function registerWikiDiagnostics(source: DiagnosticProvider, log: vscode.
   };
   const refresh = (delayMs = 300, changedUri?: string) => {
     if (disposed) return;
-    if (changedUri) noteFolders.noteSeen(changedUri, (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()));
+    if (changedUri)
+      noteFolders.noteSeen(
+        changedUri,
+        (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()),
+      );
     const due = performance.now() + delayMs;
     if (timer && due >= dueAt) {
       dueAt = due;
@@ -130,7 +138,11 @@ export function registerWikiDiagnostics(source: DiagnosticProvider, log: vscode.
 
 function toVsDiagnostic(d: DiagnosticItem): vscode.Diagnostic {
   const r = d.range;
-  const v = new vscode.Diagnostic(new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character), d.message, SEVERITY[d.severity]);
+  const v = new vscode.Diagnostic(
+    new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character),
+    d.message,
+    SEVERITY[d.severity],
+  );
   if (d.source) v.source = d.source;
   if (d.code !== undefined) v.code = d.code;
   return v;

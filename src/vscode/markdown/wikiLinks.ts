@@ -26,7 +26,8 @@ import { FileEventQueue } from '../fileEventQueue';
 export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
   const { service, features, log } = nav;
   const subs: vscode.Disposable[] = [];
-  const aliasOrder = (): AliasOrder => (vscode.workspace.getConfiguration().get<string>(SETTING.markdownAliasOrder) === 'alias-first' ? 'alias-first' : 'target-first');
+  const aliasOrder = (): AliasOrder =>
+    vscode.workspace.getConfiguration().get<string>(SETTING.markdownAliasOrder) === 'alias-first' ? 'alias-first' : 'target-first';
   const onSkip = (uri: string, message: string) => log.warn(`md-links: skipped ${uri}: ${message}`);
   // Notes are parsed in a worker thread (the bundle next to this one), never on the extension host
   // thread; one worker serves every provider built here and is terminated with them.
@@ -41,7 +42,12 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
   // Symbols and diagnostics beside the seam, read from the current provider.
   const mdFeatures = new MdLinksFeatures(() => md);
   const wikiDiagnostics = registerWikiDiagnostics(mdFeatures, log);
-  subs.push(wikiDiagnostics, features.register('symbols', mdFeatures), features.register('diagnostics', mdFeatures), features.explainMissing(mdFeatures.id, 'callHierarchy', NO_CALL_HIERARCHY));
+  subs.push(
+    wikiDiagnostics,
+    features.register('symbols', mdFeatures),
+    features.register('diagnostics', mdFeatures),
+    features.explainMissing(mdFeatures.id, 'callHierarchy', NO_CALL_HIERARCHY),
+  );
 
   // Keep md-links indexes current: saved notes through the watcher, unsaved edits through
   // documents; a second watcher reports created and deleted files and folders of any kind (folder
@@ -75,7 +81,10 @@ export function registerMdLinks(nav: NavigationContext): vscode.Disposable {
     anyFile.onDidDelete(deleted),
     // The text is taken when the update runs: a burst of edits copies a big document's text once.
     vscode.workspace.onDidChangeTextDocument((e) => {
-      if (e.document.languageId === 'markdown' && e.contentChanges.length > 0) void md.onFileChanged(e.document.uri.toString(), () => e.document.getText()).then(() => wikiDiagnostics.refresh(undefined, e.document.uri.toString()));
+      if (e.document.languageId === 'markdown' && e.contentChanges.length > 0)
+        void md
+          .onFileChanged(e.document.uri.toString(), () => e.document.getText())
+          .then(() => wikiDiagnostics.refresh(undefined, e.document.uri.toString()));
     }),
     vscode.workspace.onDidDeleteFiles((e) => e.files.forEach(deleted)),
     vscode.workspace.onDidChangeConfiguration((e) => {

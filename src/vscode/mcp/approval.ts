@@ -74,13 +74,15 @@ export class McpApproval {
       throw new McpDeniedError(
         `${toolName} was not run: VS Code could not ask the person to allow it (${errorMessage(e)}). ` +
           (everyTime
-            ? 'This call needs the person\'s answer every time; no setting allows it without asking.'
+            ? "This call needs the person's answer every time; no setting allows it without asking."
             : `The person can allow this client without asking by adding "${client}" to the setting ${SETTING.mcpAutoApprove}.`),
       );
     }
     if (pick === always) this.allowedForConnection = true;
     if (pick === once || pick === always) return undefined;
-    throw new McpDeniedError(`${toolName} was denied: the person did not allow "${confirmation.title}" in VS Code. Do not retry it unless they ask you to.`);
+    throw new McpDeniedError(
+      `${toolName} was denied: the person did not allow "${confirmation.title}" in VS Code. Do not retry it unless they ask you to.`,
+    );
   }
 }
 

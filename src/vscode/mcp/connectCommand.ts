@@ -21,7 +21,9 @@ export function registerConnectCommand(endpoint: McpEndpoint): vscode.Disposable
     views,
     vscode.commands.registerCommand(COMMAND.connectAgent, async (): Promise<McpState> => {
       if (!vscode.workspace.isTrusted) {
-        void vscode.window.showErrorMessage('DSH Bridge: the MCP endpoint is never on in Restricted Mode (an agent could run code from this workspace). Trust the workspace first.');
+        void vscode.window.showErrorMessage(
+          'DSH Bridge: the MCP endpoint is never on in Restricted Mode (an agent could run code from this workspace). Trust the workspace first.',
+        );
         return endpoint.state;
       }
       if (endpoint.state.state !== 'listening') {
@@ -54,12 +56,17 @@ export function registerConnectCommand(endpoint: McpEndpoint): vscode.Disposable
       if (state.state !== 'listening') return state;
       await views.show('connect-an-agent.md', connectionGuide(endpoint.bridgePath), { language: 'markdown', beside: false });
       void vscode.window
-        .showInformationMessage(`DSH Bridge: MCP is on. Start your agent in a new integrated terminal of this window.`, `Copy ${ENDPOINT_ENV} for Another Client`)
+        .showInformationMessage(
+          `DSH Bridge: MCP is on. Start your agent in a new integrated terminal of this window.`,
+          `Copy ${ENDPOINT_ENV} for Another Client`,
+        )
         .then(async (copy) => {
           const value = endpoint.connectionValue;
           if (copy && value) {
             await vscode.env.clipboard.writeText(`${ENDPOINT_ENV}=${value}`);
-            void vscode.window.showInformationMessage(`Copied. It holds this window's secret: keep it private; it stops working when the window closes or reloads.`);
+            void vscode.window.showInformationMessage(
+              `Copied. It holds this window's secret: keep it private; it stops working when the window closes or reloads.`,
+            );
           }
         });
       return state;

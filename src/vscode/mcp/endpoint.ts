@@ -23,7 +23,6 @@ import type { ToolImpl } from '../tools/registry';
 import { TOOL_DECLARATIONS } from '../../tools/toolDeclarations';
 import { errorMessage } from '../../common/errorMessage';
 
-
 /** What the endpoint is doing: `listening` (with its socket path), `off`, `restricted`, or `failed` (with why). */
 export type McpState =
   | { state: 'listening'; socketPath: string; connections: number }
@@ -118,7 +117,11 @@ export class McpEndpoint implements vscode.Disposable {
     this.failure = undefined;
     try {
       const storage = path.join(this.context.globalStorageUri.fsPath, 'mcp');
-      const server = new EndpointServer(chooseSocketPath(socketDirCandidates(storage)), (socket, rest) => this.accept(socket, rest), this.deps.log);
+      const server = new EndpointServer(
+        chooseSocketPath(socketDirCandidates(storage)),
+        (socket, rest) => this.accept(socket, rest),
+        this.deps.log,
+      );
       await server.listen();
       this.server = server;
       this.context.environmentVariableCollection.replace(ENDPOINT_ENV, formatEndpoint(server.endpoint));
@@ -142,7 +145,11 @@ export class McpEndpoint implements vscode.Disposable {
     const connection = new McpConnection(
       socket,
       rest,
-      { ...this.deps, declarations: TOOL_DECLARATIONS, version: (this.context.extension.packageJSON as { version?: string }).version ?? '0' },
+      {
+        ...this.deps,
+        declarations: TOOL_DECLARATIONS,
+        version: (this.context.extension.packageJSON as { version?: string }).version ?? '0',
+      },
       (c) => this.connections.delete(c),
     );
     this.connections.add(connection);
@@ -152,9 +159,18 @@ export class McpEndpoint implements vscode.Disposable {
 
 /** The parts of the MCP server definition API (VS Code 1.101+) used here, detected at run time. */
 interface McpDefinitionApi {
-  registerMcpServerDefinitionProvider(id: string, provider: { onDidChangeMcpServerDefinitions?: vscode.Event<void>; provideMcpServerDefinitions(): unknown[] }): vscode.Disposable;
+  registerMcpServerDefinitionProvider(
+    id: string,
+    provider: { onDidChangeMcpServerDefinitions?: vscode.Event<void>; provideMcpServerDefinitions(): unknown[] },
+  ): vscode.Disposable;
 }
-type McpStdioDefinitionCtor = new (label: string, command: string, args: string[], env: Record<string, string>, version?: string) => unknown;
+type McpStdioDefinitionCtor = new (
+  label: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  version?: string,
+) => unknown;
 
 /**
  * Lists the endpoint to VS Code's own MCP support where the API exists (VS Code 1.101 and

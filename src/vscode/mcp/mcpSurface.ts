@@ -34,7 +34,9 @@ export function registerMcp(context: vscode.ExtensionContext, deps: McpDeps): Mc
   const toolsFor = (owner: Owner) => createTools(tools, owner);
   const endpoint = new McpEndpoint(context, { service: tools.terminal.service, toolsFor, clients, log });
   const provider = registerMcpDefinitionProvider(endpoint, log);
-  log.info(`mcp: ${provider ? "listed in VS Code's own MCP servers while on" : "not listed in VS Code's own MCP servers (no usable API before VS Code 1.101)"}`);
+  log.info(
+    `mcp: ${provider ? "listed in VS Code's own MCP servers while on" : "not listed in VS Code's own MCP servers (no usable API before VS Code 1.101)"}`,
+  );
   const registrations = vscode.Disposable.from(endpoint, registerConnectCommand(endpoint), ...(provider ? [provider] : []));
   return {
     dispose: async () => {

@@ -50,7 +50,11 @@ export function registerNavigationCommands(nav: NavigationContext, sources: Conf
       ];
       const answers: Record<string, unknown> = {};
       const asks: Array<[string, string, object]> = [
-        ...LSP_OPERATIONS.map((operation): [string, string, object] => [operation, LspTool.toolName, { operation, filePath, line, column }]),
+        ...LSP_OPERATIONS.map((operation): [string, string, object] => [
+          operation,
+          LspTool.toolName,
+          { operation, filePath, line, column },
+        ]),
         ['symbols', SymbolsTool.toolName, { filePath }],
         ['diagnostics', DiagnosticsTool.toolName, { filePath }],
         ['callHierarchyIncoming', CallHierarchyTool.toolName, { filePath, line, column, direction: 'incoming' }],
@@ -72,7 +76,11 @@ export function registerNavigationCommands(nav: NavigationContext, sources: Conf
       return answers;
     }),
     vscode.commands.registerCommand(COMMAND.showEffectiveConfiguration, async () => {
-      const config = { ...effectiveConfiguration(sources.extension, nav.service, sources.backendTypes), languageServers: sources.languageServers(), agentSandbox: sources.agentSandbox?.() };
+      const config = {
+        ...effectiveConfiguration(sources.extension, nav.service, sources.backendTypes),
+        languageServers: sources.languageServers(),
+        agentSandbox: sources.agentSandbox?.(),
+      };
       await views.show('effective-configuration.jsonc', `// DSH Bridge: effective configuration\n${JSON.stringify(config, null, 2)}\n`);
       return config;
     }),

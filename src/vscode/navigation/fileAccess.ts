@@ -29,7 +29,8 @@ export function workspaceFolderRealPaths(): Promise<string[]> {
   const fsPaths = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
   const key = fsPaths.join('\u0000');
   const now = Date.now();
-  if (!folderCache || folderCache.key !== key || now - folderCache.at > FOLDER_CACHE_MS) folderCache = { key, at: now, paths: realFolders(fsPaths) };
+  if (!folderCache || folderCache.key !== key || now - folderCache.at > FOLDER_CACHE_MS)
+    folderCache = { key, at: now, paths: realFolders(fsPaths) };
   return folderCache.paths;
 }
 
@@ -72,7 +73,11 @@ export async function readUriBytes(uri: vscode.Uri, expectRealPath?: string): Pr
   if (uri.scheme === 'file') {
     const file = await readNavigationFile(uri.fsPath);
     if (expectRealPath !== undefined && file.realPath !== expectRealPath) {
-      throw new NavigationReadError('changed_while_reading', `${uri.fsPath} now leads to ${file.realPath}, not ${expectRealPath} as when it was checked; retry the call`, file.realPath);
+      throw new NavigationReadError(
+        'changed_while_reading',
+        `${uri.fsPath} now leads to ${file.realPath}, not ${expectRealPath} as when it was checked; retry the call`,
+        file.realPath,
+      );
     }
     return file.bytes;
   }
@@ -81,11 +86,19 @@ export async function readUriBytes(uri: vscode.Uri, expectRealPath?: string): Pr
     throw new NavigationReadError('not_regular_file', `${uri.toString()} is not a file: navigation reads regular files only`, undefined);
   }
   if (st.size > NAVIGATION_READ_CAP_BYTES) {
-    throw new NavigationReadError('too_large', `${uri.toString()} is ${st.size} bytes: navigation reads files up to ${NAVIGATION_READ_CAP_BYTES / (1024 * 1024)} MiB`, undefined);
+    throw new NavigationReadError(
+      'too_large',
+      `${uri.toString()} is ${st.size} bytes: navigation reads files up to ${NAVIGATION_READ_CAP_BYTES / (1024 * 1024)} MiB`,
+      undefined,
+    );
   }
   const bytes = await vscode.workspace.fs.readFile(uri);
   if (bytes.length > NAVIGATION_READ_CAP_BYTES) {
-    throw new NavigationReadError('too_large', `${uri.toString()} grew past ${NAVIGATION_READ_CAP_BYTES} bytes while being read: navigation reads files up to ${NAVIGATION_READ_CAP_BYTES / (1024 * 1024)} MiB`, undefined);
+    throw new NavigationReadError(
+      'too_large',
+      `${uri.toString()} grew past ${NAVIGATION_READ_CAP_BYTES} bytes while being read: navigation reads files up to ${NAVIGATION_READ_CAP_BYTES / (1024 * 1024)} MiB`,
+      undefined,
+    );
   }
   return bytes;
 }

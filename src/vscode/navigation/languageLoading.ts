@@ -94,7 +94,11 @@ export interface LanguageProbe {
  */
 export async function probeLanguage(document: vscode.TextDocument): Promise<LanguageProbe> {
   if (activating(document.languageId)) return { state: 'loading', hasSymbols: false, supported: true };
-  const first = await firstSymbolItem(await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri), 0, document.uri.toString());
+  const first = await firstSymbolItem(
+    await vscode.commands.executeCommand<unknown>('vscode.executeDocumentSymbolProvider', document.uri),
+    0,
+    document.uri.toString(),
+  );
   if (!first) return { state: 'unknown', hasSymbols: false, supported: false };
   const position = new vscode.Position(first.selectionRange.start.line, first.selectionRange.start.character);
   const hovers = await vscode.commands.executeCommand<unknown>('vscode.executeHoverProvider', document.uri, position);
@@ -324,13 +328,21 @@ async function includedFile(config: vscode.Uri): Promise<vscode.Uri | undefined>
   for (const f of Array.isArray(json.files) ? json.files : []) {
     if (typeof f !== 'string' || !TS_FAMILY.test(f)) continue;
     const uri = vscode.Uri.joinPath(dir, f);
-    if (await vscode.workspace.fs.stat(uri).then(() => true, () => false)) return uri;
+    if (
+      await vscode.workspace.fs.stat(uri).then(
+        () => true,
+        () => false,
+      )
+    )
+      return uri;
   }
   const include = Array.isArray(json.include) ? json.include.filter((g): g is string => typeof g === 'string') : ['**/*'];
   for (const g of include) {
     // "src" and "src/" mean everything under src (TypeScript's rule for a pattern without a file part).
     const glob = /[*?]|\.[a-z]+$/i.test(g) ? g : `${g.replace(/\/+$/, '')}/**/*`;
-    const found = (await vscode.workspace.findFiles(new vscode.RelativePattern(dir, glob), EXCLUDE, 50)).filter((u) => TS_FAMILY.test(u.path) && !/\.d\.[mc]?ts$/i.test(u.path));
+    const found = (await vscode.workspace.findFiles(new vscode.RelativePattern(dir, glob), EXCLUDE, 50)).filter(
+      (u) => TS_FAMILY.test(u.path) && !/\.d\.[mc]?ts$/i.test(u.path),
+    );
     found.sort((a, b) => (a.path < b.path ? -1 : 1));
     if (found[0]) return found[0];
   }

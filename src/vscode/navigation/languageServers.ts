@@ -46,7 +46,6 @@ export interface StdioServersOptions {
   readonly writableWhileSandboxed?: () => Promise<readonly string[] | undefined>;
 }
 
-
 /** One configured server as "DSH: Show Effective Configuration" shows it. */
 export interface StdioServerDescription {
   readonly id: string;
@@ -96,7 +95,9 @@ export function registerStdioServers(nav: NavigationContext, options: StdioServe
     if (parsed.servers.length > 0 && !vscode.workspace.isTrusted) {
       // A language server reads, and may run, code from the workspace (typescript-language-server
       // loads the workspace's own TypeScript): none starts in Restricted Mode.
-      log.info(`${SERVERS_SETTING}: ${parsed.servers.length} server(s) configured, none started: the workspace is not trusted (Restricted Mode); trust it to use them`);
+      log.info(
+        `${SERVERS_SETTING}: ${parsed.servers.length} server(s) configured, none started: the workspace is not trusted (Restricted Mode); trust it to use them`,
+      );
     } else if (parsed.servers.length > 0 && !folder) {
       errors.push(`${SERVERS_SETTING}: language servers run in a local workspace folder; this window has none, so none is started`);
     } else if (folder) {
@@ -112,7 +113,9 @@ export function registerStdioServers(nav: NavigationContext, options: StdioServe
           const f = new StdioFeatures(provider);
           const extra = [features.register('symbols', f), features.register('diagnostics', f), features.register('callHierarchy', f)];
           current.push({ provider, registration: { dispose: () => (registration.dispose(), extra.forEach((d) => d.dispose())) } });
-          log.info(`lsp '${config.id}': serves ${describeExtensions(config)} (starts on first query): ${config.command} ${config.args.join(' ')}`);
+          log.info(
+            `lsp '${config.id}': serves ${describeExtensions(config)} (starts on first query): ${config.command} ${config.args.join(' ')}`,
+          );
         } catch (e) {
           errors.push(`${SERVERS_SETTING} entry '${config.id}' cannot be registered: ${errorMessage(e)}; skipped`);
         }
@@ -120,7 +123,8 @@ export function registerStdioServers(nav: NavigationContext, options: StdioServe
     }
     if (errors.length > 0) {
       for (const e of errors) log.error(e);
-      const text = errors.length === 1 ? errors[0]! : `${errors.length} problems in ${SERVERS_SETTING} (see the DSH Bridge output): ${errors[0]}`;
+      const text =
+        errors.length === 1 ? errors[0]! : `${errors.length} problems in ${SERVERS_SETTING} (see the DSH Bridge output): ${errors[0]}`;
       void vscode.window.showErrorMessage(`DSH Bridge: ${text}`, 'Open Settings', 'Open Output').then((pick) => {
         if (pick === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', SERVERS_SETTING);
         if (pick === 'Open Output') log.show(true);

@@ -28,7 +28,9 @@ const TS_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'ja
 /** Whether `uri` is shown in a tab of any editor group. */
 export function isInTab(uri: vscode.Uri): boolean {
   const key = uri.toString();
-  return vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === key));
+  return vscode.window.tabGroups.all.some((g) =>
+    g.tabs.some((t) => (t.input as { uri?: vscode.Uri } | undefined)?.uri?.toString() === key),
+  );
 }
 
 /**
@@ -40,7 +42,13 @@ export function isInTab(uri: vscode.Uri): boolean {
 export async function inProjectFolder(file: string, top?: string): Promise<boolean> {
   for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
     for (const name of ['tsconfig.json', 'jsconfig.json']) {
-      if (await fsp.stat(path.join(dir, name)).then((s) => s.isFile(), () => false)) return true;
+      if (
+        await fsp.stat(path.join(dir, name)).then(
+          (s) => s.isFile(),
+          () => false,
+        )
+      )
+        return true;
     }
     if (dir === top || path.dirname(dir) === dir) return false;
   }

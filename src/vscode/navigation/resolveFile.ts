@@ -23,10 +23,18 @@ export async function resolveFile(filePath: string): Promise<ResolvedFile> {
   else for (const f of folders) candidates.push(vscode.Uri.joinPath(f.uri, ...filePath.replace(/\\/g, '/').split('/').filter(Boolean)));
   for (const uri of candidates) {
     try {
-      const isDirectory = uri.scheme === 'file' ? (await fsp.stat(uri.fsPath)).isDirectory() : ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.Directory) !== 0;
+      const isDirectory =
+        uri.scheme === 'file'
+          ? (await fsp.stat(uri.fsPath)).isDirectory()
+          : ((await vscode.workspace.fs.stat(uri)).type & vscode.FileType.Directory) !== 0;
       if (isDirectory) throw new Error(`${filePath} is a folder; pass a file path`);
       const folder = vscode.workspace.getWorkspaceFolder(uri) ?? folders[0];
-      const shown = folder && vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri, folders.length > 1) : uri.scheme === 'file' ? uri.fsPath : uri.toString();
+      const shown =
+        folder && vscode.workspace.getWorkspaceFolder(uri)
+          ? vscode.workspace.asRelativePath(uri, folders.length > 1)
+          : uri.scheme === 'file'
+            ? uri.fsPath
+            : uri.toString();
       return { uri, folder, shown };
     } catch (e) {
       if (e instanceof Error && /is a folder/.test(e.message)) throw e;

@@ -19,5 +19,8 @@ export function registerVsCodeFallback(nav: NavigationContext): vscode.Disposabl
     log.info(`navigation: vscode provider serves ${Object.keys(extensions).length} extensions`);
     return new VsCodeProvider(extensions);
   });
-  return vscode.Disposable.from(vscode.extensions.onDidChange(() => fallback.refresh()), fallback);
+  return vscode.Disposable.from(
+    vscode.extensions.onDidChange(() => fallback.refresh()),
+    fallback,
+  );
 }

@@ -21,8 +21,24 @@ import { readNavigationText } from '../../lsp/fileRead';
 import { askUntilSettled } from '../../lsp/askUntilSettled';
 import { CallLimit, LOADING_TIMEOUT_MS, READY_TIMEOUT_MS } from '../../lsp/callLimit';
 import { cancelledError, throwIfAborted } from '../../lsp/cancellation';
-import { nestByRange, toCallEdges, toCallItem, toDiagnosticItems, toSymbolItems, toWorkspaceDiagnosticItems } from '../../lsp/features/convert';
-import type { CallEdge, CallHierarchyProvider, CallItem, DiagnosticProvider, DiagnosticsAnswer, FeatureContext, SymbolItem, SymbolProvider } from '../../lsp/features/types';
+import {
+  nestByRange,
+  toCallEdges,
+  toCallItem,
+  toDiagnosticItems,
+  toSymbolItems,
+  toWorkspaceDiagnosticItems,
+} from '../../lsp/features/convert';
+import type {
+  CallEdge,
+  CallHierarchyProvider,
+  CallItem,
+  DiagnosticProvider,
+  DiagnosticsAnswer,
+  FeatureContext,
+  SymbolItem,
+  SymbolProvider,
+} from '../../lsp/features/types';
 import { sameSymbols, withoutCallParens } from '../../lsp/features/workspaceSymbols';
 import { notReadyError } from '../../lsp/sourceErrors';
 import { TimeSlice } from '../../lsp/timeSlice';
@@ -191,7 +207,7 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     throw notReadyError(
       `workspace symbol search (${languages || 'no language loaded'})`,
       `the language support was still loading the workspace after ${Math.round(limit.ms / 1000)} s`,
-      'Wait a moment and retry, or search one file\'s outline with filePath',
+      "Wait a moment and retry, or search one file's outline with filePath",
       { languages: documents.map((d) => d.languageId) },
     );
   }
@@ -243,7 +259,10 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     // document holds the file's text, its diagnostics describe the old text.
     const onDisk = async () => {
       if (document.uri.scheme !== 'file' || document.isDirty) return true;
-      const disk = await readNavigationText(document.uri.fsPath).then((r) => r.text, () => undefined);
+      const disk = await readNavigationText(document.uri.fsPath).then(
+        (r) => r.text,
+        () => undefined,
+      );
       return disk === undefined || disk.replace(/^\uFEFF/, '') === document.getText();
     };
     let current = await onDisk();
@@ -295,14 +314,19 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     if (fresh() && quiet()) return { diagnostics, freshness: 'settled' };
     const secs = Math.round(limit.ms / 1000);
     if (this.tracker.publishedAt(key) === undefined) {
-      if (diagnostics.length === 0) throw notReady(document, 'no diagnostics were published for this file (and its project did not report loaded)', limit.ms);
+      if (diagnostics.length === 0)
+        throw notReady(document, 'no diagnostics were published for this file (and its project did not report loaded)', limit.ms);
       return {
         diagnostics,
         freshness: 'pending',
         note: `no language support published diagnostics for this file within ${secs} s: it may not check ${document.languageId} files, or it is still loading; this is not "no problems". Retry later.`,
       };
     }
-    return { diagnostics, freshness: 'pending', note: `analysis of this file was still running after ${secs} s (its text changed, or results kept changing); the list may be incomplete. Ask again.` };
+    return {
+      diagnostics,
+      freshness: 'pending',
+      note: `analysis of this file was still running after ${secs} s (its text changed, or results kept changing); the list may be incomplete. Ask again.`,
+    };
   }
 
   /**
@@ -315,8 +339,15 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
     const diagnostics = await toWorkspaceDiagnosticItems(vscode.languages.getDiagnostics(), 0, undefined, ctx.signal);
     const last = this.tracker.lastPublished();
     const busy = last !== undefined && Date.now() - last < this.settleMs;
-    const scope = 'it holds the files the language support has analysed (TypeScript checks files open in editors unless its project diagnostics are on); ask for a file by filePath to have it analysed';
-    return busy ? { diagnostics, freshness: 'pending', note: `diagnostics changed in the last ${this.settleMs} ms: analysis is running, the list may be incomplete; ${scope}` } : { diagnostics, freshness: 'settled', note: scope };
+    const scope =
+      'it holds the files the language support has analysed (TypeScript checks files open in editors unless its project diagnostics are on); ask for a file by filePath to have it analysed';
+    return busy
+      ? {
+          diagnostics,
+          freshness: 'pending',
+          note: `diagnostics changed in the last ${this.settleMs} ms: analysis is running, the list may be incomplete; ${scope}`,
+        }
+      : { diagnostics, freshness: 'settled', note: scope };
   }
 
   /**
@@ -338,8 +369,15 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
         await loose.seen(document, before, ctx.signal);
         if (before.supported) limit.support();
         const raw = await vscode.commands.executeCommand<unknown>('vscode.prepareCallHierarchy', document.uri, at);
-        const items = (Array.isArray(raw) ? raw : raw ? [raw] : []).map((r) => toCallItem(r, 0)).filter((i): i is CallItem => i !== undefined);
-        const state = before.state === 'loading' ? 'loading' : items.length > 0 || before.state === 'settled' || before.hasSymbols ? 'settled' : 'loading';
+        const items = (Array.isArray(raw) ? raw : raw ? [raw] : [])
+          .map((r) => toCallItem(r, 0))
+          .filter((i): i is CallItem => i !== undefined);
+        const state =
+          before.state === 'loading'
+            ? 'loading'
+            : items.length > 0 || before.state === 'settled' || before.hasSymbols
+              ? 'settled'
+              : 'loading';
         return { answer: items, state };
       },
     });
@@ -350,13 +388,27 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
   /** `vscode.provideIncomingCalls` on an item this source prepared. */
   async incoming(item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
     throwIfAborted(ctx.signal);
-    return toCallEdges(await vscode.commands.executeCommand<unknown>('vscode.provideIncomingCalls', item.data), 'incoming', item.uri, 0, undefined, ctx.signal);
+    return toCallEdges(
+      await vscode.commands.executeCommand<unknown>('vscode.provideIncomingCalls', item.data),
+      'incoming',
+      item.uri,
+      0,
+      undefined,
+      ctx.signal,
+    );
   }
 
   /** `vscode.provideOutgoingCalls` on an item this source prepared. */
   async outgoing(item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
     throwIfAborted(ctx.signal);
-    return toCallEdges(await vscode.commands.executeCommand<unknown>('vscode.provideOutgoingCalls', item.data), 'outgoing', item.uri, 0, undefined, ctx.signal);
+    return toCallEdges(
+      await vscode.commands.executeCommand<unknown>('vscode.provideOutgoingCalls', item.data),
+      'outgoing',
+      item.uri,
+      0,
+      undefined,
+      ctx.signal,
+    );
   }
 }
 
@@ -382,5 +434,11 @@ export function registerVsCodeFeatures(nav: NavigationContext): vscode.Disposabl
   };
   const workspaceLanguages = new WorkspaceLanguages(served);
   const features = new VsCodeFeatures(tracker, { workspaceLanguages });
-  return vscode.Disposable.from(tracker, workspaceLanguages, nav.features.register('symbols', features), nav.features.register('diagnostics', features), nav.features.register('callHierarchy', features));
+  return vscode.Disposable.from(
+    tracker,
+    workspaceLanguages,
+    nav.features.register('symbols', features),
+    nav.features.register('diagnostics', features),
+    nav.features.register('callHierarchy', features),
+  );
 }

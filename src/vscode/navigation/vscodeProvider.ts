@@ -156,7 +156,9 @@ export class VsCodeProvider implements LspProvider {
     const ext = /\.[^./]+$/.exec(uri.path)?.[0]?.toLowerCase() ?? language;
     throw notReadyError(
       `language support for ${ext} (${language})`,
-      limit.hasSupport ? `it was still loading after ${Math.round(limit.ms / 1000)} s and answered nothing` : `nothing answered within ${Math.round(limit.ms / 1000)} s`,
+      limit.hasSupport
+        ? `it was still loading after ${Math.round(limit.ms / 1000)} s and answered nothing`
+        : `nothing answered within ${Math.round(limit.ms / 1000)} s`,
       `Install or enable an extension for ${language}, wait for it to finish loading and retry`,
       { extension: ext, languageId: language },
     );
@@ -189,7 +191,6 @@ export class VsCodeProvider implements LspProvider {
   private finish(request: LspRequest, answer: Answer): Promise<LspResult> {
     return shapeAnswer(request, answer, (u) => vscodeRealUri(u, 'keep'));
   }
-
 }
 
 interface Answer {
@@ -201,7 +202,11 @@ interface Answer {
 
 /** Same locations (and definitions), or the same hover text. */
 function sameAnswer(a: Answer, b: Answer): boolean {
-  const key = (ls: readonly NavLocation[] | undefined) => (ls ?? []).map((l) => `${l.uri}#${l.range.start.line}:${l.range.start.character}`).sort().join('|');
+  const key = (ls: readonly NavLocation[] | undefined) =>
+    (ls ?? [])
+      .map((l) => `${l.uri}#${l.range.start.line}:${l.range.start.character}`)
+      .sort()
+      .join('|');
   return a.hover === b.hover && key(a.locations) === key(b.locations) && key(a.definitions) === key(b.definitions);
 }
 

@@ -78,7 +78,12 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
     }
     const busy = sessions.filter((s) => s.busy).length;
     const text = `$(terminal) ${sessions.length} ${sessions.length === 1 ? 'agent' : 'agents'}${busy ? ` · ${busy} busy` : ''}`;
-    const tooltip = sessions.map((s) => `${s.sessionId} ${visibleText(s.name)}: ${stateText(s)}${s.sandbox.on ? ', in the agent sandbox' : s.sandbox.outsideApproved ? ', outside the agent sandbox (approved)' : ''}`).join('\n');
+    const tooltip = sessions
+      .map(
+        (s) =>
+          `${s.sessionId} ${visibleText(s.name)}: ${stateText(s)}${s.sandbox.on ? ', in the agent sandbox' : s.sandbox.outsideApproved ? ', outside the agent sandbox (approved)' : ''}`,
+      )
+      .join('\n');
     if (shown?.text !== text) status.text = text;
     if (shown?.tooltip !== tooltip) status.tooltip = tooltip;
     if (!shown) status.show();
@@ -139,7 +144,11 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
   const follow = (owner: Owner, followed = true) => {
     subscriptions.get(owner)?.dispose();
     subscriptions.delete(owner);
-    if (followed) subscriptions.set(owner, ctx.service.onDidChangeSessions(owner, (event) => onEvent(owner, event)));
+    if (followed)
+      subscriptions.set(
+        owner,
+        ctx.service.onDidChangeSessions(owner, (event) => onEvent(owner, event)),
+      );
   };
   follow(ctx.owner);
   clients.owners().forEach((o) => follow(o));
@@ -167,7 +176,9 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
     { dispose: () => [...subscriptions.values()].forEach((s) => s.dispose()) },
     { dispose: () => [...mirrors.values()].forEach((m) => m.dispose(true)) },
     vscode.commands.registerCommand(COMMAND.takeOverAgentTerminal, async (sessionId?: string) => {
-      const candidates = all().map((e) => e.session).filter((s) => !s.takenOver && s.sessionStatus.kind === 'running');
+      const candidates = all()
+        .map((e) => e.session)
+        .filter((s) => !s.takenOver && s.sessionStatus.kind === 'running');
       if (candidates.length === 0) return void vscode.window.showInformationMessage('DSH Bridge: no agent terminal to take over.');
       const id = typeof sessionId === 'string' ? sessionId : await targetSession(candidates, 'Take over which agent terminal?');
       const owner = id ? info(id)?.owner : undefined;
@@ -176,7 +187,9 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
       mirrors.get(id)?.terminal.show();
     }),
     vscode.commands.registerCommand(COMMAND.handBackAgentTerminal, async (sessionId?: string) => {
-      const candidates = all().map((e) => e.session).filter((s) => s.takenOver);
+      const candidates = all()
+        .map((e) => e.session)
+        .filter((s) => s.takenOver);
       if (candidates.length === 0) return void vscode.window.showInformationMessage('DSH Bridge: no agent terminal is taken over.');
       const id = typeof sessionId === 'string' ? sessionId : await targetSession(candidates, 'Hand back which agent terminal?');
       const owner = id ? info(id)?.owner : undefined;
@@ -204,7 +217,13 @@ export function registerAgentTerminals(ctx: TerminalToolContext, log: Log, clien
  * @returns what `TerminalService.end` returns.
  * @throws TerminalError TAKEN_OVER when the person did not confirm; the service's errors otherwise.
  */
-export async function closeAgentSession(ctx: TerminalToolContext, sessionId: string, reason: string, requestedBy: string, keep?: boolean): Promise<CloseOutcome> {
+export async function closeAgentSession(
+  ctx: TerminalToolContext,
+  sessionId: string,
+  reason: string,
+  requestedBy: string,
+  keep?: boolean,
+): Promise<CloseOutcome> {
   // Refuses an unknown or another owner's id as close itself would.
   const session = ctx.service.info(ctx.owner, sessionId);
   const keeping = keep === undefined ? {} : { keep };
@@ -221,7 +240,10 @@ export async function closeAgentSession(ctx: TerminalToolContext, sessionId: str
     pick = undefined;
   }
   if (pick !== 'Close Session') {
-    throw new TerminalError('TAKEN_OVER', `the user has taken over session ${sessionId} and did not confirm closing it; it keeps running. Leave it to them, ask them to hand it back, or use another session`);
+    throw new TerminalError(
+      'TAKEN_OVER',
+      `the user has taken over session ${sessionId} and did not confirm closing it; it keeps running. Leave it to them, ask them to hand it back, or use another session`,
+    );
   }
   return told(sessionId, await ctx.service.end(ctx.owner, sessionId, reason, { userConfirmed: true, ...keeping }));
 }
@@ -234,10 +256,16 @@ export async function closeAgentSession(ctx: TerminalToolContext, sessionId: str
 export function told(sessionId: string, outcome: CloseOutcome): CloseOutcome {
   const kept = outcome.kept ?? [];
   if (kept.length > 0) {
-    const names = kept.slice(0, 3).map((p) => `${visibleText(p.command)} (pid ${p.pid})`).join(', ');
+    const names = kept
+      .slice(0, 3)
+      .map((p) => `${visibleText(p.command)} (pid ${p.pid})`)
+      .join(', ');
     const more = kept.length > 3 ? ` and ${kept.length - 3} more` : '';
     void vscode.window
-      .showInformationMessage(`Agent terminal ${sessionId} closed; ${kept.length === 1 ? 'this process keeps' : 'these processes keep'} running: ${names}${more}.`, 'Show Kept Processes')
+      .showInformationMessage(
+        `Agent terminal ${sessionId} closed; ${kept.length === 1 ? 'this process keeps' : 'these processes keep'} running: ${names}${more}.`,
+        'Show Kept Processes',
+      )
       .then((pick) => {
         if (pick) void vscode.commands.executeCommand(COMMAND.keptProcesses);
       });
@@ -324,7 +352,12 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
       this.refreshListening();
     });
     this.shownTitle = this.title(session);
-    this.terminal = vscode.window.createTerminal({ name: this.shownTitle, pty: this, isTransient: true, iconPath: new vscode.ThemeIcon('hubot') });
+    this.terminal = vscode.window.createTerminal({
+      name: this.shownTitle,
+      pty: this,
+      isTransient: true,
+      iconPath: new vscode.ThemeIcon('hubot'),
+    });
   }
 
   open(dimensions: vscode.TerminalDimensions | undefined): void {
@@ -351,7 +384,10 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     if (this.offering || !session || isTerminalReport(data)) return;
     this.offering = true;
     void vscode.window
-      .showInformationMessage(`${this.sessionId} is the agent's terminal and is read-only. Take it over to type into it? Agent input is refused until you hand it back.`, 'Take Over')
+      .showInformationMessage(
+        `${this.sessionId} is the agent's terminal and is read-only. Take it over to type into it? Agent input is refused until you hand it back.`,
+        'Take Over',
+      )
       .then((pick) => {
         this.offering = false;
         if (pick) void vscode.commands.executeCommand(COMMAND.takeOverAgentTerminal, this.sessionId);
@@ -376,10 +412,17 @@ class Mirror implements vscode.Pseudoterminal, vscode.Disposable {
     if (this.quiet) return;
     this.dispose();
     void vscode.window
-      .showWarningMessage(`Close agent terminal ${this.sessionId} too? Its shell and everything running in it will end.`, { modal: true }, 'Close Session', 'Keep Running')
+      .showWarningMessage(
+        `Close agent terminal ${this.sessionId} too? Its shell and everything running in it will end.`,
+        { modal: true },
+        'Close Session',
+        'Keep Running',
+      )
       .then(async (pick) => {
         if (pick === 'Close Session') {
-          await this.ctx.service.close(this.ctx.owner, this.sessionId, 'closed from its panel terminal', { userConfirmed: true }).catch((e) => vscode.window.showErrorMessage(`DSH Bridge: ${errorMessage(e)}`));
+          await this.ctx.service
+            .close(this.ctx.owner, this.sessionId, 'closed from its panel terminal', { userConfirmed: true })
+            .catch((e) => vscode.window.showErrorMessage(`DSH Bridge: ${errorMessage(e)}`));
         } else if (this.info()) {
           this.hooks.kept();
         }

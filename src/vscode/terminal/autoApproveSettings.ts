@@ -69,7 +69,9 @@ function layersOf(config: vscode.WorkspaceConfiguration, key: string): Layers {
  */
 function scalar<T>(config: vscode.WorkspaceConfiguration, key: string, valid: (v: unknown) => v is T, fallback: T, userOnly = false): T {
   const l = layersOf(config, key);
-  const order = userOnly ? [l.policyValue, l.globalValue, l.defaultValue] : [l.policyValue, l.workspaceFolderValue, l.workspaceValue, l.globalValue, l.defaultValue];
+  const order = userOnly
+    ? [l.policyValue, l.globalValue, l.defaultValue]
+    : [l.policyValue, l.workspaceFolderValue, l.workspaceValue, l.globalValue, l.defaultValue];
   for (const v of order) if (valid(v)) return v;
   return fallback;
 }

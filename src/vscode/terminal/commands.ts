@@ -33,31 +33,39 @@ export function registerTerminalCommands(ctx: TerminalToolContext, panel: AgentT
   const pages = new ScrollbackDocuments(ctx);
   return vscode.Disposable.from(
     vscode.workspace.registerTextDocumentContentProvider(SCROLLBACK_SCHEME, pages),
-    vscode.commands.registerCommand(COMMAND.openAgentTerminal, () => guarded(ctx, async () => {
-      const info = await ctx.service.open(ctx.owner, { cwd: defaultCwd() });
-      panel.show(info.sessionId);
-      void vscode.window.showInformationMessage(`DSH Bridge: agent terminal ${info.sessionId} is open in ${info.cwd}.`);
-      return info;
-    })),
-    vscode.commands.registerCommand(COMMAND.listAgentTerminals, () => guarded(ctx, async () => {
-      const pick = await pickSession(ctx, 'Agent terminals: pick one to see its newest scrollback page');
-      if (!pick) return;
-      const uri = pages.mint(pick.sessionId);
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
-    })),
-    vscode.commands.registerCommand(COMMAND.showCommandHistory, () => guarded(ctx, async () => {
-      const pick = await pickCommand(ctx);
-      if (!pick) return undefined;
-      const uri = pages.mint(pick.sessionId, pick.record.index);
-      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
-      return { sessionId: pick.sessionId, command: pick.record.index, uri: uri.toString() };
-    })),
-    vscode.commands.registerCommand(COMMAND.closeAgentTerminal, () => guarded(ctx, async () => {
-      const pick = await pickSession(ctx, 'Close which agent terminal?');
-      if (!pick) return;
-      await closeAgentSession(ctx, pick.sessionId, 'closed from the command palette', 'you (DSH: Close Agent Terminal)');
-      void vscode.window.showInformationMessage(`DSH Bridge: agent terminal ${pick.sessionId} closed.`);
-    })),
+    vscode.commands.registerCommand(COMMAND.openAgentTerminal, () =>
+      guarded(ctx, async () => {
+        const info = await ctx.service.open(ctx.owner, { cwd: defaultCwd() });
+        panel.show(info.sessionId);
+        void vscode.window.showInformationMessage(`DSH Bridge: agent terminal ${info.sessionId} is open in ${info.cwd}.`);
+        return info;
+      }),
+    ),
+    vscode.commands.registerCommand(COMMAND.listAgentTerminals, () =>
+      guarded(ctx, async () => {
+        const pick = await pickSession(ctx, 'Agent terminals: pick one to see its newest scrollback page');
+        if (!pick) return;
+        const uri = pages.mint(pick.sessionId);
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+      }),
+    ),
+    vscode.commands.registerCommand(COMMAND.showCommandHistory, () =>
+      guarded(ctx, async () => {
+        const pick = await pickCommand(ctx);
+        if (!pick) return undefined;
+        const uri = pages.mint(pick.sessionId, pick.record.index);
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+        return { sessionId: pick.sessionId, command: pick.record.index, uri: uri.toString() };
+      }),
+    ),
+    vscode.commands.registerCommand(COMMAND.closeAgentTerminal, () =>
+      guarded(ctx, async () => {
+        const pick = await pickSession(ctx, 'Close which agent terminal?');
+        if (!pick) return;
+        await closeAgentSession(ctx, pick.sessionId, 'closed from the command palette', 'you (DSH: Close Agent Terminal)');
+        void vscode.window.showInformationMessage(`DSH Bridge: agent terminal ${pick.sessionId} closed.`);
+      }),
+    ),
     registerKeptProcessesCommand(ctx.service),
     pages,
   );
@@ -119,7 +127,10 @@ async function pickCommand(ctx: TerminalToolContext): Promise<{ sessionId: strin
     return undefined;
   }
   items.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
-  return vscode.window.showQuickPick(items, { placeHolder: 'Commands of the agent terminals, newest first: pick one to see its output', matchOnDescription: true });
+  return vscode.window.showQuickPick(items, {
+    placeHolder: 'Commands of the agent terminals, newest first: pick one to see its output',
+    matchOnDescription: true,
+  });
 }
 
 /** How a command ended, as the palette shows it. */
@@ -192,7 +203,9 @@ class ScrollbackDocuments implements vscode.TextDocumentContentProvider, vscode.
       const page = await this.ctx.service.readAsync(this.ctx.owner, sessionId, { command: index, count: Math.max(1, r.output.lineCount) });
       const shown = page.lineEnd - page.lineBegin;
       const lines = shown > 0 ? `lines ${page.firstLineNumber + 1}–${page.firstLineNumber + shown}` : 'no output';
-      const gone = r.output.truncated ? `; its first ${r.output.droppedLines} lines (${r.output.droppedBytes} bytes) are no longer in the scrollback` : '';
+      const gone = r.output.truncated
+        ? `; its first ${r.output.droppedLines} lines (${r.output.droppedBytes} bytes) are no longer in the scrollback`
+        : '';
       const cut = page.truncated ? `; only the newest ${shown} lines fit the read cap (dsh.terminal.maxReadBytes)` : '';
       const header = [
         `# ${sessionId} command ${index}: ${endText(r)}, ${durationText(r.durationMs)}, started ${r.startedAt}${r.cwdStart ? ` in ${r.cwdStart}` : ''}`,

@@ -26,9 +26,15 @@ export function registerKeptProcessesCommand(service: TerminalService): vscode.D
       detail: `from ${entry.sessionId} (${visibleText(entry.sessionName)}), closed ${new Date(entry.keptAt).toLocaleTimeString()}`,
       entry,
     }));
-    const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'Processes agent terminals left running', placeHolder: 'Pick the ones to stop (SIGTERM, then SIGKILL)' });
+    const picked = await vscode.window.showQuickPick(items, {
+      canPickMany: true,
+      title: 'Processes agent terminals left running',
+      placeHolder: 'Pick the ones to stop (SIGTERM, then SIGKILL)',
+    });
     if (!picked || picked.length === 0) return kept;
-    const outcomes = await Promise.all(picked.map(async ({ entry }) => `${entry.pid}: ${await service.kept.stop(entry.pid, entry.startTime)}`));
+    const outcomes = await Promise.all(
+      picked.map(async ({ entry }) => `${entry.pid}: ${await service.kept.stop(entry.pid, entry.startTime)}`),
+    );
     void vscode.window.showInformationMessage(`DSH Bridge: ${outcomes.join(', ')}.`);
     return kept;
   });

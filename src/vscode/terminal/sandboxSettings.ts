@@ -37,7 +37,13 @@ export class SandboxSettings implements vscode.Disposable {
 
   /** Starts listening to configuration and workspace folder changes: make it before any session opens. */
   constructor(private readonly context: vscode.ExtensionContext) {
-    this.source = new SandboxPolicySource(() => this.read(), [(listener) => vscode.workspace.onDidChangeConfiguration(listener), (listener) => vscode.workspace.onDidChangeWorkspaceFolders(listener)]);
+    this.source = new SandboxPolicySource(
+      () => this.read(),
+      [
+        (listener) => vscode.workspace.onDidChangeConfiguration(listener),
+        (listener) => vscode.workspace.onDidChangeWorkspaceFolders(listener),
+      ],
+    );
   }
 
   /**
@@ -57,7 +63,14 @@ export class SandboxSettings implements vscode.Disposable {
       const layers = config.inspect(key);
       if (!layers) return { value: config.get(key) };
       const { defaultValue, globalValue, workspaceValue, workspaceFolderValue } = layers;
-      return { value: config.get(key), defaultValue, globalValue, workspaceValue, workspaceFolderValue, policyValue: (layers as { policyValue?: unknown }).policyValue };
+      return {
+        value: config.get(key),
+        defaultValue,
+        globalValue,
+        workspaceValue,
+        workspaceFolderValue,
+        policyValue: (layers as { policyValue?: unknown }).policyValue,
+      };
     };
     const values = sandboxSettingValues(read, process.platform);
     const workspaceFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);

@@ -8,7 +8,6 @@ import { TERMINAL_SETTINGS_SECTION } from '../../common/ids';
 import { DEFAULT_TERMINAL_CONFIG, TerminalConfig, resolveTerminalConfig } from '../../terminal/config';
 import { errorMessage } from '../../common/errorMessage';
 
-
 /** Holds the terminal configuration in force and keeps it current. */
 export class TerminalSettings implements vscode.Disposable {
   private current: TerminalConfig = resolveTerminalConfig();
@@ -37,9 +36,11 @@ export class TerminalSettings implements vscode.Disposable {
       this.log.info('terminal settings loaded');
     } catch (error) {
       this.log.error(`terminal settings rejected, previous configuration kept: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(`DSH Bridge: ${errorMessage(error)}. The previous terminal settings stay in force.`, 'Open Settings').then((pick) => {
-        if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', TERMINAL_SETTINGS_SECTION);
-      });
+      void vscode.window
+        .showErrorMessage(`DSH Bridge: ${errorMessage(error)}. The previous terminal settings stay in force.`, 'Open Settings')
+        .then((pick) => {
+          if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', TERMINAL_SETTINGS_SECTION);
+        });
     }
   }
 

@@ -16,7 +16,10 @@ import { carryGrant } from './approvalGrant';
  * `invoke` throws the `ToolInputError`. A valid input reaches `impl` as the validator returns it,
  * typed as declared.
  */
-export function declaredTool<D extends ToolDeclaration>(declaration: D, impl: vscode.LanguageModelTool<ToolInput<D>>): vscode.LanguageModelTool<object> {
+export function declaredTool<D extends ToolDeclaration>(
+  declaration: D,
+  impl: vscode.LanguageModelTool<ToolInput<D>>,
+): vscode.LanguageModelTool<object> {
   return {
     prepareInvocation(options, token) {
       let input: ToolInput<D>;

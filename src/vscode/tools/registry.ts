@@ -93,7 +93,9 @@ export const TOOL_REGISTRY: readonly ToolEntry[] = [
  * another's.
  */
 export function createTools(deps: ToolDeps, owner: Owner): Map<string, ToolImpl> {
-  return new Map(TOOL_REGISTRY.map((e) => [e.declaration.name, declaredTool(e.declaration, e.create(deps, owner) as vscode.LanguageModelTool<object>)]));
+  return new Map(
+    TOOL_REGISTRY.map((e) => [e.declaration.name, declaredTool(e.declaration, e.create(deps, owner) as vscode.LanguageModelTool<object>)]),
+  );
 }
 
 /** A contributed tool as package.json declares it (the fields the extension reads). */

@@ -25,4 +25,3 @@ export function toolResult(json: object, text?: string): vscode.LanguageModelToo
   if (body) parts.push(new vscode.LanguageModelTextPart(body));
   return new vscode.LanguageModelToolResult(parts);
 }
-

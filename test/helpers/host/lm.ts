@@ -56,6 +56,8 @@ export async function waitForTools(names: readonly string[], timeoutMs = 10_000)
   const listed = () => new Set(vscode.lm.tools.map((t) => t.name));
   await until('the tools in vscode.lm.tools', () => names.every((n) => listed().has(n)), timeoutMs, 100).catch(() => {
     const now = listed();
-    throw new Error(`tools not in vscode.lm.tools after ${timeoutMs} ms: ${names.filter((n) => !now.has(n)).join(', ')} (listed: ${[...now].join(', ') || 'none'})`);
+    throw new Error(
+      `tools not in vscode.lm.tools after ${timeoutMs} ms: ${names.filter((n) => !now.has(n)).join(', ')} (listed: ${[...now].join(', ') || 'none'})`,
+    );
   });
 }

@@ -41,7 +41,11 @@ export async function terminalEndpointValue(want: 'value' | 'none' = 'value', ti
 async function valueInNewTerminal(i: number, timeoutMs: number): Promise<string> {
   const out = path.join(os.tmpdir(), `dsh-mcp-env-${process.pid}-${i}`);
   fs.rmSync(out, { force: true });
-  const terminal = vscode.window.createTerminal({ name: `env probe ${i}`, shellPath: '/bin/sh', shellArgs: ['-c', `printf %s "$${ENDPOINT_ENV}" > '${out}.tmp' && mv '${out}.tmp' '${out}'`] });
+  const terminal = vscode.window.createTerminal({
+    name: `env probe ${i}`,
+    shellPath: '/bin/sh',
+    shellArgs: ['-c', `printf %s "$${ENDPOINT_ENV}" > '${out}.tmp' && mv '${out}.tmp' '${out}'`],
+  });
   try {
     await until(`the integrated terminal env probe ${i} to run its command`, () => fs.existsSync(out), Math.max(timeoutMs, 0), 100);
     const value = fs.readFileSync(out, 'utf8');
@@ -85,7 +89,11 @@ export interface McpCall<T = Record<string, unknown>> {
 }
 
 /** Calls tool `name` with `args` and parses the result like ./lm.ts does for invokeTool. */
-export async function callTool<T = Record<string, unknown>>(c: McpTestClient, name: string, args: Record<string, unknown>): Promise<McpCall<T>> {
+export async function callTool<T = Record<string, unknown>>(
+  c: McpTestClient,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<McpCall<T>> {
   const r = await c.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
   const texts = (r.content as { type: string; text?: string }[]).filter((p) => p.type === 'text').map((p) => p.text ?? '');
   const first = texts[0] ?? '';

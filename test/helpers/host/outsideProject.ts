@@ -35,7 +35,10 @@ export function makeOutsideProject(): { outside: string; remove(): void } {
   const link = path.join(root, 'ts/dsh-outlink');
   fs.rmSync(link, { force: true });
   fs.symlinkSync(outside, link);
-  fs.writeFileSync(path.join(root, USES_OUTSIDE), `import { ${OUTSIDE_FN} } from './dsh-outlink/secretLib';\n\nexport function useOutside(): number {\n  return ${OUTSIDE_FN}();\n}\n`);
+  fs.writeFileSync(
+    path.join(root, USES_OUTSIDE),
+    `import { ${OUTSIDE_FN} } from './dsh-outlink/secretLib';\n\nexport function useOutside(): number {\n  return ${OUTSIDE_FN}();\n}\n`,
+  );
   return {
     outside,
     remove() {
@@ -85,7 +88,11 @@ export async function searchedSymbols(): Promise<OutsideAnswer> {
 /** Asserts `answer` shows nothing from outside; when it left something out, it says why. */
 export function assertNothingOutside(answer: OutsideAnswer, outside: string): void {
   const paths = [...(answer.symbols ?? []), ...(answer.locations ?? []), ...(answer.root?.calls ?? [])].map((x) => x.path);
-  assert.deepEqual(paths.filter((p) => namesOutside(p, outside)), [], JSON.stringify(answer));
+  assert.deepEqual(
+    paths.filter((p) => namesOutside(p, outside)),
+    [],
+    JSON.stringify(answer),
+  );
   if (answer.outsideWorkspace) assert.match(answer.outsideWorkspace.why, /outside the workspace folders \(judged by real path/);
 }
 

@@ -25,7 +25,10 @@ export async function runPickingFirst<T>(command: string, timeoutMs = 10_000): P
  * lines removed). `select` selects what is copied: the whole buffer (Select All) by default.
  * Extension tests get VS Code's in-memory clipboard.
  */
-export async function panelText(terminal: vscode.Terminal, select: () => Thenable<unknown> = () => vscode.commands.executeCommand('workbench.action.terminal.selectAll')): Promise<string[]> {
+export async function panelText(
+  terminal: vscode.Terminal,
+  select: () => Thenable<unknown> = () => vscode.commands.executeCommand('workbench.action.terminal.selectAll'),
+): Promise<string[]> {
   terminal.show();
   await until(`${terminal.name} to become the active terminal`, () => vscode.window.activeTerminal === terminal, 10_000, 100);
   await vscode.env.clipboard.writeText('');

@@ -64,7 +64,10 @@ export const mochaHooks = {
   },
   async afterAll(): Promise<void> {
     const live = children();
-    const still = await ended([...live.keys()].filter((pid) => !kept(live.get(pid)!)), 2000);
+    const still = await ended(
+      [...live.keys()].filter((pid) => !kept(live.get(pid)!)),
+      2000,
+    );
     if (still.length === 0) return;
     const lines = still.map((pid) => {
       const origin = startedBy.get(pid);

@@ -39,7 +39,7 @@ async function closeOne(probe: boolean): Promise<void> {
   }
   const failures = log.lines.filter((l) => /survived SIGKILL|cleanup failed/.test(l));
   const left = pids.map(state).filter((s) => s !== undefined);
-  process.stdout.write(JSON.stringify({ probe, closed, error: error ?? (failures.join("\n") || undefined), left }) + '\n');
+  process.stdout.write(JSON.stringify({ probe, closed, error: error ?? (failures.join('\n') || undefined), left }) + '\n');
 }
 
 void (async () => {

@@ -44,12 +44,31 @@ function groupMembers(pgid: number): number[] {
 
 const providers: StdioLspProvider[] = [];
 function provider(config: Partial<StdioServerConfig> & { command: string }, options: Partial<StdioProviderOptions> = {}): StdioLspProvider {
-  const p = new StdioLspProvider({ id: 'test', args: [], extensions: { '.sh': 'shellscript' }, ...config }, { protocol, workspaceUri: WS_URI, settleMs: 200, ...options });
+  const p = new StdioLspProvider(
+    { id: 'test', args: [], extensions: { '.sh': 'shellscript' }, ...config },
+    { protocol, workspaceUri: WS_URI, settleMs: 200, ...options },
+  );
   providers.push(p);
   return p;
 }
-const query = (p: StdioLspProvider, operation: LspOperation, file: string, line: number, character: number, signal = new AbortController().signal) =>
-  p.query({ operation, uri: pathToFileURL(path.join(WS, file)).href, position: { line, character }, languageId: 'shellscript', workspaceUri: WS_URI }, signal);
+const query = (
+  p: StdioLspProvider,
+  operation: LspOperation,
+  file: string,
+  line: number,
+  character: number,
+  signal = new AbortController().signal,
+) =>
+  p.query(
+    {
+      operation,
+      uri: pathToFileURL(path.join(WS, file)).href,
+      position: { line, character },
+      languageId: 'shellscript',
+      workspaceUri: WS_URI,
+    },
+    signal,
+  );
 const at = (l: { uri: string; range: { start: { line: number; character: number } }; isDeclaration?: boolean }) =>
   `${path.relative(WS, new URL(l.uri).pathname)}:${l.range.start.line}:${l.range.start.character}${l.isDeclaration ? ' decl' : ''}`;
 
@@ -63,12 +82,22 @@ describe('dsh.lsp.servers validation', () => {
       { id: 'bash', command: 'bash-language-server', args: ['start'], extensions: { '.sh': 'shellscript', '.bash': 'shellscript' } },
       { id: 'bash', command: 'x', extensions: { '.zsh': 'shellscript' } },
       { id: 'ts', command: '', extensions: { '.ts': 'typescript' } },
-      { id: 'up', command: 'x', extensions: { '.SH': 'shellscript', 'py': 'python' } },
-      { id: 'opts', command: 'x', args: ['--stdio'], extensions: { '.ts': 'typescript' }, initializationOptions: { a: 1 }, readyTimeoutMs: 5000 },
+      { id: 'up', command: 'x', extensions: { '.SH': 'shellscript', py: 'python' } },
+      {
+        id: 'opts',
+        command: 'x',
+        args: ['--stdio'],
+        extensions: { '.ts': 'typescript' },
+        initializationOptions: { a: 1 },
+        readyTimeoutMs: 5000,
+      },
       { id: 'typo', command: 'x', extension: { '.c': 'c' } },
       'not an object',
     ]);
-    assert.deepEqual(servers.map((s) => s.id), ['bash', 'opts']);
+    assert.deepEqual(
+      servers.map((s) => s.id),
+      ['bash', 'opts'],
+    );
     assert.deepEqual(servers[0]!.args, ['start']);
     assert.deepEqual(servers[1]!.initializationOptions, { a: 1 });
     assert.equal(servers[1]!.readyTimeoutMs, 5000);
@@ -85,10 +114,20 @@ describe('dsh.lsp.servers validation', () => {
     const setting = pkg.contributes.configuration.properties['dsh.lsp.servers'];
     assert.equal(setting?.scope, 'machine-overridable');
     assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('dsh.lsp.servers'));
-    assert.deepEqual(Object.keys(setting.items?.properties ?? {}).sort(), ['args', 'command', 'extensions', 'id', 'initializationOptions', 'readyTimeoutMs']);
+    assert.deepEqual(Object.keys(setting.items?.properties ?? {}).sort(), [
+      'args',
+      'command',
+      'extensions',
+      'id',
+      'initializationOptions',
+      'readyTimeoutMs',
+    ]);
     const full = { id: 'a', command: 'c', args: [], extensions: { '.x': 'x' }, initializationOptions: {}, readyTimeoutMs: 5 };
     assert.deepEqual(parseServerConfigs([full]).errors, [], 'every declared key is accepted');
-    assert.ok(!('bash-language-server' in pkg.dependencies) && !('typescript-language-server' in pkg.dependencies), 'servers are dev dependencies only');
+    assert.ok(
+      !('bash-language-server' in pkg.dependencies) && !('typescript-language-server' in pkg.dependencies),
+      'servers are dev dependencies only',
+    );
   });
 
   it('no value is no servers; a non-array is one error', () => {
@@ -118,50 +157,61 @@ describe('CrashPolicy', () => {
 });
 
 describe('watchdog', () => {
-  (process.platform === 'linux' ? it : it.skip)('a group whose last member ends while /proc is scanned is not taken for still ours (its number is then free for a stranger)', async function () {
-    this.timeout(120_000);
-    const firstLine = (child: ReturnType<typeof spawn>) =>
-      new Promise<string>((resolve) => {
-        let out = '';
-        child.stdout!.on('data', (d) => {
-          out += String(d);
-          if (out.includes('\n')) resolve(out.split('\n')[0]!);
+  (process.platform === 'linux' ? it : it.skip)(
+    'a group whose last member ends while /proc is scanned is not taken for still ours (its number is then free for a stranger)',
+    async function () {
+      this.timeout(120_000);
+      const firstLine = (child: ReturnType<typeof spawn>) =>
+        new Promise<string>((resolve) => {
+          let out = '';
+          child.stdout!.on('data', (d) => {
+            out += String(d);
+            if (out.includes('\n')) resolve(out.split('\n')[0]!);
+          });
         });
+      // A session of its own whose leader exits at once: its group keeps one member, whose parent
+      // left the session (setsid) and reaps it the moment it ends.
+      const leader = spawn(
+        'python3',
+        [
+          '-c',
+          'import os, time\nif os.fork() == 0:\n    m = os.fork()\n    if m == 0:\n        time.sleep(600)\n        os._exit(0)\n    os.setsid()\n    print(m, flush=True)\n    os.waitpid(m, 0)\n    os._exit(0)\ntime.sleep(0.1)\n',
+        ],
+        { detached: true, stdio: ['ignore', 'pipe', 'ignore'] },
+      );
+      const member = Number(await firstLine(leader));
+      const pgid = leader.pid!;
+      await until('the leader to be reaped', () => leader.exitCode !== null && readStat(pgid) === undefined);
+      // Processes started after it (higher pids, read later) make the scan last a while.
+      const crowd = spawn('bash', ['-c', 'for i in $(seq 2000); do sleep 600 & done; echo ready; wait'], {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'ignore'],
       });
-    // A session of its own whose leader exits at once: its group keeps one member, whose parent
-    // left the session (setsid) and reaps it the moment it ends.
-    const leader = spawn(
-      'python3',
-      ['-c', 'import os, time\nif os.fork() == 0:\n    m = os.fork()\n    if m == 0:\n        time.sleep(600)\n        os._exit(0)\n    os.setsid()\n    print(m, flush=True)\n    os.waitpid(m, 0)\n    os._exit(0)\ntime.sleep(0.1)\n'],
-      { detached: true, stdio: ['ignore', 'pipe', 'ignore'] },
-    );
-    const member = Number(await firstLine(leader));
-    const pgid = leader.pid!;
-    await until('the leader to be reaped', () => leader.exitCode !== null && readStat(pgid) === undefined);
-    // Processes started after it (higher pids, read later) make the scan last a while.
-    const crowd = spawn('bash', ['-c', 'for i in $(seq 2000); do sleep 600 & done; echo ready; wait'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
-    try {
-      await firstLine(crowd);
-      assert.equal(await groupStillOurs(pgid), true, 'the group with its member');
-      const answer = groupStillOurs(pgid);
-      // The scan read the member among the first processes; it ends while the scan goes on.
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      process.kill(member, 'SIGKILL');
-      await until('the member to be gone', () => readStat(member) === undefined, 5000, 2);
-      assert.equal(await answer, false, 'the group ended before the answer');
-    } finally {
-      process.kill(-crowd.pid!, 'SIGKILL');
       try {
+        await firstLine(crowd);
+        assert.equal(await groupStillOurs(pgid), true, 'the group with its member');
+        const answer = groupStillOurs(pgid);
+        // The scan read the member among the first processes; it ends while the scan goes on.
+        await new Promise((resolve) => setTimeout(resolve, 20));
         process.kill(member, 'SIGKILL');
-      } catch {
-        // already gone
+        await until('the member to be gone', () => readStat(member) === undefined, 5000, 2);
+        assert.equal(await answer, false, 'the group ended before the answer');
+      } finally {
+        process.kill(-crowd.pid!, 'SIGKILL');
+        try {
+          process.kill(member, 'SIGKILL');
+        } catch {
+          // already gone
+        }
       }
-    }
-  });
+    },
+  );
 
   it('a server and its child do not outlive a SIGKILLed host', async function () {
     this.timeout(30_000);
-    const host = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/programs/watchdogHost.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const host = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'test/helpers/programs/watchdogHost.ts')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
       host.stdout.on('data', (d) => {
@@ -181,7 +231,12 @@ describe('watchdog', () => {
   it('a server that crashes leaves no child behind: the rest of its process group is ended', async () => {
     const g = spawnGuarded(process.execPath, [FAKE, '--child'], { cwd: WS, graceSeconds: 1 });
     await until('the child', () => g.stderrTail().some((l) => l.startsWith('child-pid ')));
-    const child = Number(g.stderrTail().find((l) => l.startsWith('child-pid '))!.split(' ')[1]);
+    const child = Number(
+      g
+        .stderrTail()
+        .find((l) => l.startsWith('child-pid '))!
+        .split(' ')[1],
+    );
     const server = readStat(child)?.ppid;
     assert.ok(server !== undefined, `no /proc stat for the child ${child}`);
     process.kill(server, 'SIGKILL');
@@ -193,7 +248,12 @@ describe('watchdog', () => {
   it('kill() ends the group; a missing command is refused before spawning', async () => {
     const g = spawnGuarded(process.execPath, [FAKE, '--child'], { cwd: WS });
     await until('the child', () => g.stderrTail().some((l) => l.startsWith('child-pid ')));
-    const child = Number(g.stderrTail().find((l) => l.startsWith('child-pid '))!.split(' ')[1]);
+    const child = Number(
+      g
+        .stderrTail()
+        .find((l) => l.startsWith('child-pid '))!
+        .split(' ')[1],
+    );
     await g.kill(1000);
     await until('the group to be gone', () => groupMembers(g.pgid!).length === 0, 3000);
     assert.equal(alive(child), false);
@@ -227,7 +287,8 @@ describe('watchdog', () => {
     g.child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     await g.exited;
     const env = JSON.parse(out) as Record<string, string>;
-    for (const name of ['ELECTRON_RUN_AS_NODE', 'VSCODE_IPC_HOOK_CLI', 'VSCODE_PID', 'VSCODE_HANDLES_UNCAUGHT_ERRORS', 'DSH_BRIDGE_MCP']) assert.equal(env[name], undefined, name);
+    for (const name of ['ELECTRON_RUN_AS_NODE', 'VSCODE_IPC_HOOK_CLI', 'VSCODE_PID', 'VSCODE_HANDLES_UNCAUGHT_ERRORS', 'DSH_BRIDGE_MCP'])
+      assert.equal(env[name], undefined, name);
     assert.equal(env.VSCODE_PORTABLE, '/opt/portable');
     assert.equal(env.DSH_TEST_KEPT, 'kept');
     assert.equal(env.PATH, process.env.PATH);
@@ -304,10 +365,13 @@ describe('StdioLspProvider lifecycle (fake-lsp.js)', function () {
     assert.ok(Date.now() - t >= 1000, 'it asked again within the bound first');
     assert.equal(r.kind, 'locations');
     assert.equal(r.kind === 'locations' && r.locations.length, 1);
-    assert.match((r.kind === 'locations' && r.provisional) || '', /still starting or indexing after 2 s: this answer came while it was loading and may be incomplete/);
+    assert.match(
+      (r.kind === 'locations' && r.provisional) || '',
+      /still starting or indexing after 2 s: this answer came while it was loading and may be incomplete/,
+    );
     const ready = provider({ id: 'ready', command: process.execPath, args: [FAKE, '--partial'], readyTimeoutMs: 10_000 });
     const settled = await query(ready, 'findReferences', 'sh/main.sh', 4, 0);
-    assert.equal(settled.kind === 'locations' && settled.provisional, undefined, 'a ready server\'s answer is final');
+    assert.equal(settled.kind === 'locations' && settled.provisional, undefined, "a ready server's answer is final");
   });
 
   it('cancellation rejects at once with cancelled', async () => {
@@ -320,7 +384,10 @@ describe('StdioLspProvider lifecycle (fake-lsp.js)', function () {
   });
 
   it('crashes restart with backoff, then the server is reported failed with its last stderr lines', async () => {
-    const p = provider({ command: process.execPath, args: [FAKE, '--crash-on-request'], readyTimeoutMs: 10_000 }, { crashPolicy: { maxRestarts: 2, baseDelayMs: 50, maxDelayMs: 100 } });
+    const p = provider(
+      { command: process.execPath, args: [FAKE, '--crash-on-request'], readyTimeoutMs: 10_000 },
+      { crashPolicy: { maxRestarts: 2, baseDelayMs: 50, maxDelayMs: 100 } },
+    );
     const err = await query(p, 'goToDefinition', 'sh/main.sh', 4, 0).then(
       () => assert.fail('should fail'),
       (e: unknown) => e,
@@ -334,12 +401,18 @@ describe('StdioLspProvider lifecycle (fake-lsp.js)', function () {
   });
 
   it('a server that dies at start is reported with its stderr; a missing binary names the setting', async () => {
-    const p = provider({ command: process.execPath, args: [FAKE, '--crash-at-start'], readyTimeoutMs: 3000 }, { crashPolicy: { maxRestarts: 1, baseDelayMs: 50 } });
+    const p = provider(
+      { command: process.execPath, args: [FAKE, '--crash-at-start'], readyTimeoutMs: 3000 },
+      { crashPolicy: { maxRestarts: 1, baseDelayMs: 50 } },
+    );
     await assert.rejects(query(p, 'hover', 'sh/main.sh', 4, 0), /configuration missing \(crash-at-start\)/);
     const missing = provider({ id: 'gone', command: '/nonexistent/bin/language-server' });
     await assert.rejects(query(missing, 'hover', 'sh/main.sh', 4, 0), (e: unknown) => {
       assert.ok(isLspError(e) && e.code === 'no_provider' && e.details.reason === 'start_failed');
-      assert.match((e as Error).message, /language server 'gone' could not start: '\/nonexistent\/bin\/language-server' does not exist.*"command" of the entry with id 'gone' in the setting dsh\.lsp\.servers/);
+      assert.match(
+        (e as Error).message,
+        /language server 'gone' could not start: '\/nonexistent\/bin\/language-server' does not exist.*"command" of the entry with id 'gone' in the setting dsh\.lsp\.servers/,
+      );
       return true;
     });
   });

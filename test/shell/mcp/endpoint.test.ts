@@ -147,7 +147,9 @@ describe('MCP endpoint (plain Node)', function () {
     const server = await listening((socket, rest) => {
       hostSocket = socket;
       const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
-      mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', description, inputSchema: { type: 'object' } }] }));
+      mcp.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: 'echo', description, inputSchema: { type: 'object' } }],
+      }));
       void mcp.connect(new SocketTransport(socket, rest));
     });
     const requests = 4000;
@@ -177,7 +179,9 @@ describe('MCP endpoint (plain Node)', function () {
    * A client on the endpoint without the SDK: writes raw lines and keeps every JSON line the
    * window sends (after its `OK`).
    */
-  async function rawClient(server: EndpointServer): Promise<{ socket: net.Socket; lines: Record<string, unknown>[]; closed: () => boolean }> {
+  async function rawClient(
+    server: EndpointServer,
+  ): Promise<{ socket: net.Socket; lines: Record<string, unknown>[]; closed: () => boolean }> {
     const socket = net.createConnection(server.socketPath);
     await new Promise<void>((resolve) => socket.once('connect', resolve));
     socket.write(helloLine(server.secret));
@@ -286,7 +290,9 @@ describe('MCP endpoint (plain Node)', function () {
       let before = process.cpuUsage();
       socket.prependListener('data', () => (before = process.cpuUsage()));
       const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
-      mcp.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: 'text', text: String((req.params.arguments as { text: string }).text.length) }] }));
+      mcp.setRequestHandler(CallToolRequestSchema, async (req) => ({
+        content: [{ type: 'text', text: String((req.params.arguments as { text: string }).text.length) }],
+      }));
       void mcp.connect(new SocketTransport(socket, rest)); // adds the transport's listener at once
       socket.on('data', () => {
         const used = process.cpuUsage(before);
@@ -299,7 +305,14 @@ describe('MCP endpoint (plain Node)', function () {
     // Just under the message limit; 'é' is 2 bytes, so pieces end inside a character too.
     const limit = MAX_MESSAGE_BYTES;
     const characters = Math.floor((limit - 200) / 2);
-    const message = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'é'.repeat(characters) } } }) + '\n');
+    const message = Buffer.from(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'echo', arguments: { text: 'é'.repeat(characters) } },
+      }) + '\n',
+    );
     assert.ok(message.length <= limit + 1, `${message.length} bytes`);
     const piece = 501;
     for (let at = 0; at < message.length; at += piece) {
@@ -361,7 +374,10 @@ describe('MCP endpoint (plain Node)', function () {
     for (const line of client.lines.slice(1, 4)) {
       const error = line.error as { code: number; message: string };
       assert.equal(error.code, -32600);
-      assert.match(error.message, /^a message of \d+ bytes was not read: the window reads messages of at most 2 MiB \(2097152 bytes\).*put larger data in a file and have the command read it/);
+      assert.match(
+        error.message,
+        /^a message of \d+ bytes was not read: the window reads messages of at most 2 MiB \(2097152 bytes\).*put larger data in a file and have the command read it/,
+      );
     }
     assert.deepEqual(client.lines[4], { jsonrpc: '2.0', id: 'after', result: {} });
     assert.equal(client.lines.length, 5, 'the notification got no answer');
@@ -371,7 +387,10 @@ describe('MCP endpoint (plain Node)', function () {
   });
 
   it('an unfinished message that gets no more bytes ends the connection; a connection idle between messages stays', async () => {
-    assert.throws(() => new SocketTransport(new net.Socket(), undefined, { partialMessageTimeoutMs: 0 }), /partialMessageTimeoutMs must be a number of ms from 1 to 2147483647, not 0/);
+    assert.throws(
+      () => new SocketTransport(new net.Socket(), undefined, { partialMessageTimeoutMs: 0 }),
+      /partialMessageTimeoutMs must be a number of ms from 1 to 2147483647, not 0/,
+    );
     const server = await listening((socket, rest) => {
       const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
       mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));
@@ -436,7 +455,8 @@ describe('MCP endpoint (plain Node)', function () {
     });
     const client = await rawClient(server);
     const request = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) + '\n';
-    const cancel = (id: number) => JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } }) + '\n';
+    const cancel = (id: number) =>
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } }) + '\n';
     let batch = '';
     for (let id = 1; id <= MAX_REQUESTS_IN_FLIGHT; id++) batch += request(id);
     client.socket.write(batch);
@@ -456,14 +476,21 @@ describe('MCP endpoint (plain Node)', function () {
     // More waiting requests than the bound: reading stops, and what lies behind them waits unread.
     const read = hostSocket!.bytesRead;
     let more = ''; // 200 requests of 2 KB: more than a few reads
-    for (let id = 100; id < 300; id++) more += JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: { pad: 'p'.repeat(2000) } } }) + '\n';
+    for (let id = 100; id < 300; id++)
+      more += JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: { pad: 'p'.repeat(2000) } } }) + '\n';
     client.socket.write(more + cancel(3));
     await until('reading paused', () => hostSocket!.isPaused() && hostSocket!.bytesRead > read);
     await sleep(300); // asserting that the window reads no further
-    assert.ok(hostSocket!.bytesRead - read < Buffer.byteLength(more), `${hostSocket!.bytesRead - read} of ${Buffer.byteLength(more)} bytes read`);
+    assert.ok(
+      hostSocket!.bytesRead - read < Buffer.byteLength(more),
+      `${hostSocket!.bytesRead - read} of ${Buffer.byteLength(more)} bytes read`,
+    );
     assert.equal(transport!.cancellationOf(3)?.aborted, false, 'the cancellation behind them is not read yet');
     // As handlers settle, every request runs, in order, and the cancellation arrives.
-    const expected = [...Array.from({ length: MAX_REQUESTS_IN_FLIGHT + 3 }, (_, i) => i + 1).filter((id) => id !== 66), ...Array.from({ length: 200 }, (_, i) => i + 100)];
+    const expected = [
+      ...Array.from({ length: MAX_REQUESTS_IN_FLIGHT + 3 }, (_, i) => i + 1).filter((id) => id !== 66),
+      ...Array.from({ length: 200 }, (_, i) => i + 100),
+    ];
     while (started.length < expected.length) {
       for (const [id, open] of gates) {
         gates.delete(id);
@@ -499,12 +526,18 @@ describe('MCP endpoint (plain Node)', function () {
       silent.push(s);
     }
     const kept: net.Socket[] = [];
-    assert.match(await answer(helloLine(server.secret), kept), /^ERROR too many connections are waiting for their handshake \(at most 8 at once\); try again in a few seconds$/);
+    assert.match(
+      await answer(helloLine(server.secret), kept),
+      /^ERROR too many connections are waiting for their handshake \(at most 8 at once\); try again in a few seconds$/,
+    );
     silent.pop()!.destroy();
     await until('the window saw it go', async () => (await answer(helloLine(server.secret), kept)) === 'OK');
     for (const s of silent) s.destroy();
     while (accepted.length < MAX_CONNECTIONS) assert.equal(await answer(helloLine(server.secret), kept), 'OK');
-    assert.match(await answer(helloLine(server.secret), kept), /^ERROR too many MCP connections to this window \(at most 32\); end another agent's connection first$/);
+    assert.match(
+      await answer(helloLine(server.secret), kept),
+      /^ERROR too many MCP connections to this window \(at most 32\); end another agent's connection first$/,
+    );
     accepted[0]!.destroy();
     await until('a place is free again', async () => (await answer(helloLine(server.secret), kept)) === 'OK');
     for (const s of kept) s.destroy();
@@ -523,7 +556,9 @@ describe('MCP endpoint (plain Node)', function () {
       const unset = await runBridge(FROM_SOURCE, {});
       assert.equal(unset.code, 1);
       assert.match(unset.stderr, /DSH_BRIDGE_MCP is not set.*integrated terminal/);
-      const gone = await runBridge(FROM_SOURCE, { [ENDPOINT_ENV]: formatEndpoint({ socketPath: path.join(tmp, 'nobody.sock'), secret: 'a'.repeat(64) }) });
+      const gone = await runBridge(FROM_SOURCE, {
+        [ENDPOINT_ENV]: formatEndpoint({ socketPath: path.join(tmp, 'nobody.sock'), secret: 'a'.repeat(64) }),
+      });
       assert.equal(gone.code, 1);
       assert.match(gone.stderr, /no VS Code window is reachable at .*nobody\.sock \(ENOENT\)/);
       assert.equal(gone.stdout, '', 'nothing but MCP ever goes to stdout');
@@ -531,7 +566,11 @@ describe('MCP endpoint (plain Node)', function () {
 
     it('exits 1 printing the refusal when the secret is wrong', async () => {
       const server = await listening(() => assert.fail('a wrong secret must never reach MCP'));
-      const r = await runBridge(FROM_SOURCE, { [ENDPOINT_ENV]: formatEndpoint({ socketPath: server.socketPath, secret: 'f'.repeat(64) }) }, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n');
+      const r = await runBridge(
+        FROM_SOURCE,
+        { [ENDPOINT_ENV]: formatEndpoint({ socketPath: server.socketPath, secret: 'f'.repeat(64) }) },
+        '{"jsonrpc":"2.0","id":1,"method":"tools/list"}\n',
+      );
       assert.equal(r.code, 1);
       assert.match(r.stderr, /the window refused the connection: wrong secret/);
     });
@@ -544,7 +583,9 @@ describe('MCP endpoint (plain Node)', function () {
       const server = await listening((socket, rest) => {
         const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
         mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 'echo', inputSchema: { type: 'object' } }] }));
-        mcp.setRequestHandler(CallToolRequestSchema, async (req) => ({ content: [{ type: 'text', text: answer(req.params.arguments, mcp.getClientVersion()?.name) }] }));
+        mcp.setRequestHandler(CallToolRequestSchema, async (req) => ({
+          content: [{ type: 'text', text: answer(req.params.arguments, mcp.getClientVersion()?.name) }],
+        }));
         void mcp.connect(new SocketTransport(socket, rest));
       });
       const transport = new StdioClientTransport({
@@ -562,7 +603,10 @@ describe('MCP endpoint (plain Node)', function () {
       let clientName: string | undefined;
       const client = await sdkClientOf((args, name) => ((clientName = name), JSON.stringify(args)));
       try {
-        assert.deepEqual((await client.listTools()).tools.map((t) => t.name), ['echo']);
+        assert.deepEqual(
+          (await client.listTools()).tools.map((t) => t.name),
+          ['echo'],
+        );
         const r = await client.callTool({ name: 'echo', arguments: { big: 'é'.repeat(100_000) } });
         assert.deepEqual(JSON.parse((r.content as { text: string }[])[0]!.text), { big: 'é'.repeat(100_000) });
         assert.equal(clientName, 'unit-client');
@@ -575,7 +619,10 @@ describe('MCP endpoint (plain Node)', function () {
       let calls = 0;
       const client = await sdkClientOf((args) => (calls++, JSON.stringify(args).length.toString()));
       try {
-        await assert.rejects(client.callTool({ name: 'echo', arguments: { big: 'x'.repeat(MAX_MESSAGE_BYTES) } }), /MCP error -32600: a message of \d+ bytes was not read: .*put larger data in a file/);
+        await assert.rejects(
+          client.callTool({ name: 'echo', arguments: { big: 'x'.repeat(MAX_MESSAGE_BYTES) } }),
+          /MCP error -32600: a message of \d+ bytes was not read: .*put larger data in a file/,
+        );
         const r = await client.callTool({ name: 'echo', arguments: { small: 'y' } });
         assert.deepEqual(r.content, [{ type: 'text', text: String(JSON.stringify({ small: 'y' }).length) }]);
         assert.equal(calls, 1);

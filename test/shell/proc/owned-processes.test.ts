@@ -29,7 +29,8 @@ describe('socket tables (/proc/net/tcp, tcp6, udp, udp6)', () => {
   it('takes TCP LISTEN and unconnected UDP sockets, and nothing else', () => {
     const tcp = { file: 'tcp', protocol: 'tcp', family: 4 } as const;
     const udp = { file: 'udp', protocol: 'udp', family: 4 } as const;
-    const listen = '   0: 0100007F:1435 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 4242 1 0000000000000000 100 0 0 10 0';
+    const listen =
+      '   0: 0100007F:1435 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 4242 1 0000000000000000 100 0 0 10 0';
     assert.deepEqual(parseListening(listen, tcp), { protocol: 'tcp', family: 4, address: '127.0.0.1', port: 5173, inode: 4242 });
     assert.equal(parseListening(listen.replace(' 0A ', ' 01 '), tcp), undefined, 'established');
     const bound = '  12: 00000000:14E9 00000000:0000 07 00000000:00000000 00:00000000 00000000  1000        0 777 2 0000000000000000 0';
@@ -106,7 +107,14 @@ describe('socket tables (/proc/net/tcp, tcp6, udp, udp6)', () => {
 (proc.probeAvailable() ? describe : describe.skip)('a socket looked at before it listens (Linux /proc)', function () {
   this.timeout(60_000);
   it('is looked for again, and found once it listens', async () => {
-    const child = spawn('python3', ['-c', "import socket, sys, time\ns = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1], flush=True); sys.stdin.readline(); s.listen(1); print('listening', flush=True); time.sleep(60)"], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(
+      'python3',
+      [
+        '-c',
+        "import socket, sys, time\ns = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1], flush=True); sys.stdin.readline(); s.listen(1); print('listening', flush=True); time.sleep(60)",
+      ],
+      { stdio: ['pipe', 'pipe', 'ignore'] },
+    );
     try {
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -148,20 +156,35 @@ describe('socket tables (/proc/net/tcp, tcp6, udp, udp6)', () => {
     const owned = new OwnedProcesses(shell.pid!, readStat(shell.pid!)!.startTime, mark);
 
     const first = await owned.scan();
-    assert.ok(first.processes.some((p) => p.pid === marked.pid), 'the marked process is found');
+    assert.ok(
+      first.processes.some((p) => p.pid === marked.pid),
+      'the marked process is found',
+    );
     const before = { ...owned.scanReads };
-    assert.ok(before.environ >= UNRELATED, `the first scan read the environment of each process started since the shell (${before.environ})`);
+    assert.ok(
+      before.environ >= UNRELATED,
+      `the first scan read the environment of each process started since the shell (${before.environ})`,
+    );
 
     const later = start(['304'], { [name]: value });
     await until('started', () => readStat(later.pid!)?.comm === 'sleep');
     const second = await owned.scan();
     const environ = owned.scanReads.environ - before.environ;
     const stat = owned.scanReads.stat - before.stat;
-    assert.ok(second.processes.some((p) => p.pid === marked.pid), 'still found');
-    assert.ok(second.processes.some((p) => p.pid === later.pid), 'a marked process started since the first scan is found');
+    assert.ok(
+      second.processes.some((p) => p.pid === marked.pid),
+      'still found',
+    );
+    assert.ok(
+      second.processes.some((p) => p.pid === later.pid),
+      'a marked process started since the first scan is found',
+    );
     // Other programs on the machine may start a few processes between the scans; the
     // UNRELATED ones are classified already and cost nothing.
-    assert.ok(environ < UNRELATED / 10, `the second scan read ${environ} environments (${UNRELATED} unrelated processes already classified)`);
+    assert.ok(
+      environ < UNRELATED / 10,
+      `the second scan read ${environ} environments (${UNRELATED} unrelated processes already classified)`,
+    );
     assert.ok(stat < UNRELATED / 10, `the second scan read ${stat} stat files (${UNRELATED} unrelated processes already classified)`);
   });
 });

@@ -350,7 +350,10 @@ for (const shell of ['bash', 'zsh'] as const satisfies readonly ShellName[]) {
       await send('echo SECRET-TOKEN-42');
       h.service.read(h.owner, id);
       assert.ok(h.log.lines.length > 0);
-      assert.ok(h.log.lines.every((l) => !l.includes('SECRET-TOKEN-42')), h.log.lines.join('\n'));
+      assert.ok(
+        h.log.lines.every((l) => !l.includes('SECRET-TOKEN-42')),
+        h.log.lines.join('\n'),
+      );
     });
 
     it('the probe is proven against the real kernel: this test process blocked reading a pty is seen', () => {
@@ -383,7 +386,9 @@ for (const shell of ['bash', 'zsh'] as const satisfies readonly ShellName[]) {
     });
 
     it('read -s is flagged as a password prompt: the agent may not type into it, the person answers in a one-line take-over', async () => {
-      const r = await send(shell === 'zsh' ? 'read -s "pw?Password: "; echo; echo len=${#pw}' : 'read -s -p "Password: " pw; echo; echo len=${#pw}');
+      const r = await send(
+        shell === 'zsh' ? 'read -s "pw?Password: "; echo; echo len=${#pw}' : 'read -s -p "Password: " pw; echo; echo len=${#pw}',
+      );
       assert.equal(r.waiting, 'program-input');
       assert.equal(r.echoOff, true);
       await assert.rejects(send('secret'), (e: Error & { code?: string }) => e.code === 'PERSON_MUST_ANSWER');
@@ -395,7 +400,10 @@ for (const shell of ['bash', 'zsh'] as const satisfies readonly ShellName[]) {
     it('a send while the shell still reads the previous input is refused, not typed ahead', async () => {
       const r = await send(`echo ${'a'.repeat(200_000)} | wc -c`, 200);
       assert.equal(r.waitReason, 'timeout');
-      await assert.rejects(send('echo second'), (e: Error & { code?: string }) => e.code === 'SESSION_BUSY' && /not finished reading the previous input/.test(e.message));
+      await assert.rejects(
+        send('echo second'),
+        (e: Error & { code?: string }) => e.code === 'SESSION_BUSY' && /not finished reading the previous input/.test(e.message),
+      );
       assert.equal(firstSession(h).busy, true);
       await until('the shell to finish reading the input', () => !firstSession(h).busy);
       assert.equal((await send('echo third')).output, 'third');

@@ -19,8 +19,18 @@ const linux = proc.probeAvailable() && proc.childListsAvailable();
 
 describe('waits new since a cut look (no PTY)', () => {
   const wait = (pid: number, switches = 1): proc.TtyWait => ({ pid, tid: pid, switches, via: 'read' });
-  const cut = (pgrp: number, examined: number[], waits: proc.TtyWait[] = []): proc.GroupWaits => ({ pgrp, waits, examined: new Set(examined), complete: false });
-  const now = (pgrp: number, waits: proc.TtyWait[]): proc.GroupWaits => ({ pgrp, waits, examined: new Set(waits.map((w) => w.pid)), complete: true });
+  const cut = (pgrp: number, examined: number[], waits: proc.TtyWait[] = []): proc.GroupWaits => ({
+    pgrp,
+    waits,
+    examined: new Set(examined),
+    complete: false,
+  });
+  const now = (pgrp: number, waits: proc.TtyWait[]): proc.GroupWaits => ({
+    pgrp,
+    waits,
+    examined: new Set(waits.map((w) => w.pid)),
+    complete: true,
+  });
 
   it('in the group the cut look was of, only a process it examined can wait anew', () => {
     const before = cut(10, [10, 11], [wait(11, 5)]);
@@ -97,7 +107,10 @@ function liveSession(quietThresholdMs: number, sendTimeoutMs: number) {
     const look = new SessionProcessTree(s.shell, readStat(s.shell)!.startTime).look(tpgid);
     assert.equal(look.complete, false, 'the look was cut');
     assert.ok(look.read <= MAX_LOOK_PROCESSES, `${look.read} processes read`);
-    assert.deepEqual(look.members.map((p) => p.pid), [sleeper]);
+    assert.deepEqual(
+      look.members.map((p) => p.pid),
+      [sleeper],
+    );
     s.h.service.signal(s.h.owner, s.id, 'SIGINT');
   });
 
@@ -184,7 +197,11 @@ os.waitpid(q, 0)
 time.sleep(600)
 `,
     );
-    return { command: `python3 ${script}`, pids: async () => (await until('the hidden reader', () => fs.existsSync(pids) && fs.readFileSync(pids, 'utf8'))).split(' ').map(Number) };
+    return {
+      command: `python3 ${script}`,
+      pids: async () =>
+        (await until('the hidden reader', () => fs.existsSync(pids) && fs.readFileSync(pids, 'utf8'))).split(' ').map(Number),
+    };
   };
 
   /**
@@ -217,7 +234,11 @@ time.sleep(600)
     assert.notEqual(readStat(left!)?.session, s.shell, 'the middle process left the session');
     assert.equal(readStat(reader!)?.session, s.shell, 'the reader is in the session');
     const look = await completeLook(s.shell);
-    assert.deepEqual(look.members.map((p) => p.pid).sort(), [readStat(s.shell)!.tpgid, reader].sort(), 'the look finds the reader below the process that left');
+    assert.deepEqual(
+      look.members.map((p) => p.pid).sort(),
+      [readStat(s.shell)!.tpgid, reader].sort(),
+      'the look finds the reader below the process that left',
+    );
     assert.equal(r.waitReason, 'stdin_read', JSON.stringify(r));
     assert.equal(r.waiting, 'program-input');
     assert.match((await send('hello')).output, /got hello/);
@@ -280,7 +301,7 @@ if a == 0:
         os._exit(0)
     leave.set()
     t.join()
-    ${writePids(pids, "f'{os.getpid()} {box[\"m\"]}'")}
+    ${writePids(pids, 'f\'{os.getpid()} {box["m"]}\'')}
     os.waitpid(box['m'], 0)
     os.kill(b, 9)
     os._exit(0)
@@ -353,7 +374,10 @@ os.wait()"`,
       const look = new SessionProcessTree(s.shell, readStat(s.shell)!.startTime).look(tpgid);
       assert.equal(look.complete, false, 'the look was cut');
       assert.ok(look.read <= MAX_LOOK_PROCESSES, `${look.read} stat files read`);
-      assert.deepEqual(look.members.map((p) => p.pid), [tpgid]);
+      assert.deepEqual(
+        look.members.map((p) => p.pid),
+        [tpgid],
+      );
       assert.equal(r.waitReason, 'timeout');
     } finally {
       process.kill(-left, 'SIGKILL');
@@ -371,7 +395,10 @@ os.wait()"`,
       const look = tree.look(tpgid);
       return look.members.length > 0 && look;
     });
-    assert.deepEqual(found.members.map((p) => p.pid), [reader]);
+    assert.deepEqual(
+      found.members.map((p) => p.pid),
+      [reader],
+    );
     assert.equal(found.complete, false, 'members found by a search of /proc that has ended may have company since');
   });
 
@@ -384,7 +411,10 @@ os.wait()"`,
     // Past the time a search's answer is used alone: the next look starts a new one.
     await new Promise((resolve) => setTimeout(resolve, 1200));
     const after = await send('hello', 3000).catch((e: Error) => e);
-    assert.ok(!(after instanceof Error) || !/than one look reads/.test(after.message), `refused as crowded: ${after instanceof Error ? after.message : ''}`);
+    assert.ok(
+      !(after instanceof Error) || !/than one look reads/.test(after.message),
+      `refused as crowded: ${after instanceof Error ? after.message : ''}`,
+    );
     assert.ok(!(after instanceof Error), `refused: ${after instanceof Error ? after.message : ''}`);
     assert.match(after.output, /got hello/);
   });
@@ -394,7 +424,10 @@ os.wait()"`,
     const reader = await leaderlessReader(100);
     let result: ReturnType<typeof s.h.service.signal> | undefined;
     // A scan reads every process on the machine: 218 ms with 5 100 processes.
-    assert.equal(procListings(() => (result = s.h.service.signal(s.h.owner, s.id, 'SIGTERM'))), 0);
+    assert.equal(
+      procListings(() => (result = s.h.service.signal(s.h.owner, s.id, 'SIGTERM'))),
+      0,
+    );
     assert.equal(result?.delivered, true, JSON.stringify(result));
     await until('the reader to end', () => readStat(reader) === undefined);
   });
@@ -402,14 +435,16 @@ os.wait()"`,
   it('when none of its members is near its leader, the signal is not delivered but says why, and a retry reaches it once they are found', async () => {
     const reader = await leaderlessReader(100, 200);
     let result: ReturnType<typeof s.h.service.signal> | undefined;
-    assert.equal(procListings(() => (result = s.h.service.signal(s.h.owner, s.id, 'SIGTERM'))), 0);
+    assert.equal(
+      procListings(() => (result = s.h.service.signal(s.h.owner, s.id, 'SIGTERM'))),
+      0,
+    );
     // 200 processes were forked between the leader and the reader: it is not near the leader.
     assert.equal(result?.delivered, false, JSON.stringify(result));
     assert.match(result?.reason ?? '', /searched for in \/proc: send the signal again in a moment/);
     await until('a retry to be delivered', () => s.h.service.signal(s.h.owner, s.id, 'SIGTERM').delivered);
     await until('the reader to end', () => readStat(reader) === undefined);
   });
-
 });
 
 (linux ? describe : describe.skip)('a reader with many threads or descriptors (pty-bash, Linux /proc)', function () {

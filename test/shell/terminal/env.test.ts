@@ -24,7 +24,19 @@ describe('session environment', function () {
   this.timeout(60_000);
 
   it('drops the extension host’s private variables (as VS Code’s integrated terminal does) and keeps the user’s', () => {
-    const env = sessionEnv({}, {}, { ...HOST_PRIVATE, HOME: '/home/u', PATH: '/usr/bin', VSCODE_SHELL_LOGIN: '1', VSCODE_PORTABLE: '/p', ELECTRONIC: 'yes', SNAPSHOT: 'kept' });
+    const env = sessionEnv(
+      {},
+      {},
+      {
+        ...HOST_PRIVATE,
+        HOME: '/home/u',
+        PATH: '/usr/bin',
+        VSCODE_SHELL_LOGIN: '1',
+        VSCODE_PORTABLE: '/p',
+        ELECTRONIC: 'yes',
+        SNAPSHOT: 'kept',
+      },
+    );
     for (const name of Object.keys(HOST_PRIVATE)) assert.equal(env[name], undefined, name);
     assert.equal(env.HOME, '/home/u');
     assert.equal(env.PATH, '/usr/bin');

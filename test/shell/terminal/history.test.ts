@@ -43,7 +43,10 @@ describe('command record (real bash)', function () {
       const inRange = await h.service.search(h.owner, id, { pattern: 'after', command: unfinished.command! });
       assert.deepEqual(inRange.matches, [], JSON.stringify(inRange));
       const own = await h.service.search(h.owner, id, { pattern: 'two', command: unfinished.command! });
-      assert.deepEqual(own.matches.map((m) => [m.text, m.command]), [['two', unfinished.command]]);
+      assert.deepEqual(
+        own.matches.map((m) => [m.text, m.command]),
+        [['two', unfinished.command]],
+      );
       // The record's byte count is the output's own.
       assert.equal(record(unfinished.command!).output.bytes, Buffer.byteLength('one\ntwo'));
     });
@@ -55,7 +58,11 @@ describe('command record (real bash)', function () {
       await send(`: ${'y'.repeat(17_000)}; echo b`);
       assert.equal(h.service.read(h.owner, id, { command: unfinished.command!, raw: true }).text, 'one\nxDONE');
       const own = await h.service.search(h.owner, id, { pattern: 'DONE', command: unfinished.command! });
-      assert.deepEqual(own.matches.map((m) => [m.text, m.command]), [['xDONE', unfinished.command]], JSON.stringify(own));
+      assert.deepEqual(
+        own.matches.map((m) => [m.text, m.command]),
+        [['xDONE', unfinished.command]],
+        JSON.stringify(own),
+      );
     });
 
     it('output whose unfinished last line is just under the 16 KiB split limit: what follows it splits the line inside the output, and the command still reads and searches all of it', async () => {
@@ -65,7 +72,10 @@ describe('command record (real bash)', function () {
         const unfinished = await send(`printf 'z%.0s' $(seq 1 ${n - 1}); printf E`);
         await send('echo b');
         const raw = h.service.read(h.owner, id, { command: unfinished.command!, raw: true, count: 5 });
-        assert.ok(raw.text.replaceAll('⏎\n', '') === `${'z'.repeat(n - 1)}E`, `${n}: ${raw.text.length} characters, ending ${JSON.stringify(raw.text.slice(-8))}`);
+        assert.ok(
+          raw.text.replaceAll('⏎\n', '') === `${'z'.repeat(n - 1)}E`,
+          `${n}: ${raw.text.length} characters, ending ${JSON.stringify(raw.text.slice(-8))}`,
+        );
         const own = await h.service.search(h.owner, id, { pattern: 'zE', command: unfinished.command! });
         assert.equal(own.matches.length, 1, `${n}: ${JSON.stringify(own)}`);
         const after = await h.service.search(h.owner, id, { pattern: 'echo b', command: unfinished.command! });
@@ -90,8 +100,14 @@ describe('command record (real bash)', function () {
       assert.equal(second.state, 'finished');
       // Only the failed one with failed: true; newest first.
       const failed = h.service.history(h.owner, id, { failed: true });
-      assert.deepEqual(failed.commands.map((c) => c.index), [2]);
-      assert.deepEqual(h.service.history(h.owner, id).commands.map((c) => c.index), [2, 1]);
+      assert.deepEqual(
+        failed.commands.map((c) => c.index),
+        [2],
+      );
+      assert.deepEqual(
+        h.service.history(h.owner, id).commands.map((c) => c.index),
+        [2, 1],
+      );
       // The output range reads back exactly that output.
       assert.equal(first.output.lineCount, 1);
       assert.equal(h.service.read(h.owner, id, { command: 1 }).text, 'hello');
@@ -105,8 +121,14 @@ describe('command record (real bash)', function () {
       await send('for i in 1 2; do\n  echo "n$i"\ndone');
       await send('cat <<EOF\ntab\there\nEOF');
       const all = h.service.history(h.owner, id).commands.reverse();
-      assert.deepEqual(all.map((c) => c.command), ['echo one\necho two', 'for i in 1 2; do\n  echo "n$i"\ndone', 'cat <<EOF\ntab\there\nEOF']);
-      assert.deepEqual(all.map((c) => c.index), [1, 2, 3]);
+      assert.deepEqual(
+        all.map((c) => c.command),
+        ['echo one\necho two', 'for i in 1 2; do\n  echo "n$i"\ndone', 'cat <<EOF\ntab\there\nEOF'],
+      );
+      assert.deepEqual(
+        all.map((c) => c.index),
+        [1, 2, 3],
+      );
       assert.equal(h.service.read(h.owner, id, { command: 1 }).text, 'one\ntwo');
       assert.equal(h.service.read(h.owner, id, { command: 2 }).text, 'n1\nn2');
       assert.equal(h.service.read(h.owner, id, { command: 3, raw: true }).text, 'tab\there');
@@ -217,15 +239,24 @@ describe('command record (real bash)', function () {
       assert.equal(h.service.takeOver(h.owner, id), true);
       // Typing as a person does, with two Backspaces.
       h.service.writeUserInput(h.owner, id, 'echo by-perzz\x7f\x7fson\r');
-      const c = await until('the person\'s command to finish', () => h.service.history(h.owner, id).total === 2 && record(2).state === 'finished' && record(2));
+      const c = await until(
+        "the person's command to finish",
+        () => h.service.history(h.owner, id).total === 2 && record(2).state === 'finished' && record(2),
+      );
       assert.equal(c.typedBy, 'user');
       assert.equal(c.command, 'echo by-person');
       assert.equal(h.service.read(h.owner, id, { command: 2 }).text, 'by-person');
       h.service.handBack(h.owner, id);
       await h.service.send(h.owner, id, { input: 'echo by-run', origin: 'dsh_run' });
-      assert.deepEqual(h.service.history(h.owner, id).commands.map((r) => r.typedBy), ['dsh_run', 'user', 'agent']);
+      assert.deepEqual(
+        h.service.history(h.owner, id).commands.map((r) => r.typedBy),
+        ['dsh_run', 'user', 'agent'],
+      );
       // A caller cannot pass its command off as the person's.
-      await assert.rejects(h.service.send(h.owner, id, { input: 'echo x', origin: 'user' as 'agent' }), /origin must be "agent" or "dsh_run"/);
+      await assert.rejects(
+        h.service.send(h.owner, id, { input: 'echo x', origin: 'user' as 'agent' }),
+        /origin must be "agent" or "dsh_run"/,
+      );
     });
 
     it('Ctrl-C typed by the person counts as SIGINT', async () => {
@@ -252,11 +283,17 @@ describe('command record (real bash)', function () {
       for (let i = 1; i <= 5; i++) await send(`echo item-${i}`);
       await send('echo other');
       const page1 = h.service.history(h.owner, id, { contains: 'item-', count: 2 });
-      assert.deepEqual(page1.commands.map((c) => c.command), ['echo item-5', 'echo item-4']);
+      assert.deepEqual(
+        page1.commands.map((c) => c.command),
+        ['echo item-5', 'echo item-4'],
+      );
       assert.equal(page1.matching, 5);
       assert.equal(page1.nextOffset, 2);
       const page3 = h.service.history(h.owner, id, { contains: 'item-', count: 2, offset: 4 });
-      assert.deepEqual(page3.commands.map((c) => c.command), ['echo item-1']);
+      assert.deepEqual(
+        page3.commands.map((c) => c.command),
+        ['echo item-1'],
+      );
       assert.equal(page3.nextOffset, undefined);
       assert.throws(() => h.service.history(h.owner, id, { count: 0 }), /count must be an integer in 1\.\.\d+ \(got 0\)/);
       assert.throws(() => h.service.read(h.owner, id, { command: 99 }), /command 99: no such command; the record holds 1–6/);
@@ -266,7 +303,10 @@ describe('command record (real bash)', function () {
       await send('for i in $(seq 1 10000); do echo "row $i"; done');
       await send('echo needle-end');
       const r = await h.service.search(h.owner, id, { pattern: 'row (9999|5000|17)$', regex: true, context: 2 });
-      assert.deepEqual(r.matches.map((m) => m.text), ['row 9999', 'row 5000', 'row 17']);
+      assert.deepEqual(
+        r.matches.map((m) => m.text),
+        ['row 9999', 'row 5000', 'row 17'],
+      );
       const [m] = r.matches;
       assert.ok(m);
       assert.equal(m.command, 1);
@@ -275,16 +315,25 @@ describe('command record (real bash)', function () {
       // The line number reads back that line.
       assert.equal(h.service.read(h.owner, id, { offset: m.offset, count: 1, raw: true }).text, 'row 9999');
       const page = h.service.read(h.owner, id, { offset: 0, count: 100_000, raw: true });
-      assert.equal(page.firstLineNumber + (page.text.split('\n').indexOf('row 9999')), m.line);
+      assert.equal(page.firstLineNumber + page.text.split('\n').indexOf('row 9999'), m.line);
       // Literal, case-insensitive, limited to one command.
       const lit = await h.service.search(h.owner, id, { pattern: 'NEEDLE', ignoreCase: true, command: 2 });
-      assert.deepEqual(lit.matches.map((x) => [x.text, x.command]), [['needle-end', 2]]);
+      assert.deepEqual(
+        lit.matches.map((x) => [x.text, x.command]),
+        [['needle-end', 2]],
+      );
       // Paging: two matches per page, then on from nextOffset.
       const p1 = await h.service.search(h.owner, id, { pattern: 'row 1000', maxMatches: 2 });
-      assert.deepEqual(p1.matches.map((x) => x.text), ['row 10000', 'row 1000']);
+      assert.deepEqual(
+        p1.matches.map((x) => x.text),
+        ['row 10000', 'row 1000'],
+      );
       assert.ok(p1.nextOffset !== undefined);
       const p2 = await h.service.search(h.owner, id, { pattern: 'row 100', maxMatches: 3, offset: p1.nextOffset });
-      assert.deepEqual(p2.matches.map((x) => x.text), ['row 100']);
+      assert.deepEqual(
+        p2.matches.map((x) => x.text),
+        ['row 100'],
+      );
       assert.equal(p2.nextOffset, undefined);
     });
 
@@ -310,11 +359,14 @@ describe('command record (real bash)', function () {
       await assert.rejects(h.service.search(h.owner, id, { pattern: '(', regex: true }), /not a valid JavaScript regular expression/);
       await assert.rejects(h.service.search(h.owner, id, { pattern: '' }), /non-empty string/);
       await assert.rejects(h.service.search(h.owner, id, { pattern: 'x', context: 11 }), /context must be an integer in 0\.\.10/);
-      await assert.rejects(h.service.search(h.owner, id, { pattern: 'x', command: 5 }), (e: unknown) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT');
+      await assert.rejects(
+        h.service.search(h.owner, id, { pattern: 'x', command: 5 }),
+        (e: unknown) => e instanceof TerminalError && e.code === 'INVALID_ARGUMENT',
+      );
     });
   });
 
-  it("a command whose output overflowed the retained scrollback is reported truncated, with the range that is left", async () => {
+  it('a command whose output overflowed the retained scrollback is reported truncated, with the range that is left', async () => {
     h = harness({ retainedLines: 50 });
     id = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
     await send('seq 1 200');
@@ -332,8 +384,16 @@ describe('command record (real bash)', function () {
     assert.equal(c.output.droppedBytes, dropped);
     assert.equal(c.output.bytes, dropped + kept.reduce((n, l) => n + l.length + 1, 0));
     const partly = await h.service.search(h.owner, id, { pattern: '^(1|200)$', regex: true, command: 1 });
-    assert.deepEqual(partly.matches.map((m) => m.text), ['200']);
-    assert.match(partly.note ?? '', new RegExp(`the oldest ${c.output.droppedLines} of the 200 lines of command 1's output are no longer in the scrollback .*; the rest was searched`));
+    assert.deepEqual(
+      partly.matches.map((m) => m.text),
+      ['200'],
+    );
+    assert.match(
+      partly.note ?? '',
+      new RegExp(
+        `the oldest ${c.output.droppedLines} of the 200 lines of command 1's output are no longer in the scrollback .*; the rest was searched`,
+      ),
+    );
     // Later output pushes the rest out: nothing is left, and a read of it is empty.
     await send('seq 1 100 >/dev/null; for i in $(seq 1 60); do echo x; done');
     assert.equal(record(1).output.lineCount, 0);
@@ -349,7 +409,10 @@ describe('command record (real bash)', function () {
     id = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
     for (let i = 1; i <= 5; i++) await send(`echo ${i}`);
     const page = h.service.history(h.owner, id);
-    assert.deepEqual(page.commands.map((c) => c.index), [5, 4, 3]);
+    assert.deepEqual(
+      page.commands.map((c) => c.index),
+      [5, 4, 3],
+    );
     assert.equal(page.recorded, 3);
     assert.equal(page.total, 5);
     assert.throws(() => record(2), /command 2: it is older than the record keeps \(dsh.terminal.historySize\); the record holds 3–5/);
@@ -370,10 +433,20 @@ describe('scrollback search: text as stored', () => {
       const history = new CommandHistory({ scrollback, cwd: () => undefined, size: 10 });
       const found = await searchScrollback(scrollback, history, { pattern: 'needle', context: 1 }, unredacted, pool);
       const plain = lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
-      const expected = plain.flatMap((l, i) => (l.includes('needle') ? [{ text: l, column: l.indexOf('needle'), before: plain.slice(Math.max(0, i - 1), i) }] : [])).reverse();
-      assert.deepEqual(found.matches.map((m) => ({ text: m.text, column: m.column, before: m.before ?? [] })), expected);
+      const expected = plain
+        .flatMap((l, i) =>
+          l.includes('needle') ? [{ text: l, column: l.indexOf('needle'), before: plain.slice(Math.max(0, i - 1), i) }] : [],
+        )
+        .reverse();
+      assert.deepEqual(
+        found.matches.map((m) => ({ text: m.text, column: m.column, before: m.before ?? [] })),
+        expected,
+      );
       const regex = await searchScrollback(scrollback, history, { pattern: '(ünï|🚀|日本)', regex: true }, unredacted, pool);
-      assert.deepEqual(regex.matches.map((m) => m.text), plain.filter((l) => /(ünï|🚀|日本)/.test(l)).reverse());
+      assert.deepEqual(
+        regex.matches.map((m) => m.text),
+        plain.filter((l) => /(ünï|🚀|日本)/.test(l)).reverse(),
+      );
     });
   }
 });

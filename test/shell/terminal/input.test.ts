@@ -12,8 +12,7 @@ import { confirmedIdentity } from '../../../src/terminal/service';
 import { Harness, firstSession, harness, homeWithRc, sleep } from '../../helpers/terminalHarness';
 import { until } from '../../helpers/wait';
 
-const refused = (code: string, pattern: RegExp) => (e: unknown) =>
-  e instanceof TerminalError && e.code === code && pattern.test(e.message);
+const refused = (code: string, pattern: RegExp) => (e: unknown) => e instanceof TerminalError && e.code === code && pattern.test(e.message);
 
 describe('terminal input: text, keys and receivers (pty-bash)', function () {
   this.timeout(60_000);
@@ -157,7 +156,7 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
 
   it('keys for a program in the foreground are pressed as they are, Up and Enter included', async () => {
     await open();
-    assert.equal((await send("od -c")).waiting, 'program-input');
+    assert.equal((await send('od -c')).waiting, 'program-input');
     const r = await send({ keys: ['Up', 'Enter', 'Ctrl-D'] });
     assert.equal(r.waiting, 'shell-prompt');
     assert.match(r.output, /033\s+\[\s+A\s+\\n/);
@@ -229,7 +228,10 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
 
   it('keys are validated: unknown names list the valid ones, input and keys together are refused', async () => {
     await open();
-    await assert.rejects(send({ keys: ['Ctrl-Alt-Del'] }), refused('INVALID_ARGUMENT', /not a key; valid names: Enter, Tab,.*Ctrl-A–Ctrl-Z/));
+    await assert.rejects(
+      send({ keys: ['Ctrl-Alt-Del'] }),
+      refused('INVALID_ARGUMENT', /not a key; valid names: Enter, Tab,.*Ctrl-A–Ctrl-Z/),
+    );
     await assert.rejects(send({ keys: [] }), refused('INVALID_ARGUMENT', /non-empty array/));
     await assert.rejects(send({ input: 'echo a', keys: ['Enter'] }), refused('INVALID_ARGUMENT', /not both/));
     await assert.rejects(h.service.send(h.owner, id, {}), refused('INVALID_ARGUMENT', /input or keys is required/));
@@ -364,10 +366,16 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     for (const expectReceiver of malformed) {
       await assert.rejects(
         send({ input: 'echo meant-once', expectReceiver: expectReceiver as never }),
-        (e: Error) => (e as { code?: string }).code === 'INVALID_ARGUMENT' && /^expectReceiver/.test(e.message) && /shell-prompt, shell-continuation, program, exited/.test(e.message),
+        (e: Error) =>
+          (e as { code?: string }).code === 'INVALID_ARGUMENT' &&
+          /^expectReceiver/.test(e.message) &&
+          /shell-prompt, shell-continuation, program, exited/.test(e.message),
         JSON.stringify(expectReceiver),
       );
-      assert.throws(() => h.service.startBackground(h.owner, id, { input: 'echo meant-once', expectReceiver: expectReceiver as never }), (e: Error) => (e as { code?: string }).code === 'INVALID_ARGUMENT');
+      assert.throws(
+        () => h.service.startBackground(h.owner, id, { input: 'echo meant-once', expectReceiver: expectReceiver as never }),
+        (e: Error) => (e as { code?: string }).code === 'INVALID_ARGUMENT',
+      );
     }
     assert.doesNotMatch(raw(), /meant-once/);
     assert.equal((await send({ input: 'echo meant-once', expectReceiver: good })).output, 'meant-once');
@@ -384,7 +392,10 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     await send({ input: `cd ${elsewhere}`, expectReceiver: forCd });
     await assert.rejects(
       send({ input: 'touch confirmed-here', expectReceiver: forTouch }),
-      refused('RECEIVER_CHANGED', new RegExp(`nothing was typed: the confirmation said the shell is in "${fs.realpathSync(h.tmp)}", but now it is in "${elsewhere}"`)),
+      refused(
+        'RECEIVER_CHANGED',
+        new RegExp(`nothing was typed: the confirmation said the shell is in "${fs.realpathSync(h.tmp)}", but now it is in "${elsewhere}"`),
+      ),
     );
     assert.doesNotMatch(raw(), /confirmed-here/);
     assert.equal(fs.existsSync(path.join(elsewhere, 'confirmed-here')), false);
@@ -398,7 +409,10 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     assert.deepEqual(confirmed.place?.traps, { kind: 'none' });
     // A trap that does nothing yet: the folder is the same, the trap alone refuses.
     await send(`trap ':' DEBUG`);
-    await assert.rejects(send({ input: 'touch trapped', expectReceiver: confirmed }), refused('RECEIVER_CHANGED', /the confirmation showed no trap in the shell, but now the traps "trap -- ':' DEBUG"/));
+    await assert.rejects(
+      send({ input: 'touch trapped', expectReceiver: confirmed }),
+      refused('RECEIVER_CHANGED', /the confirmation showed no trap in the shell, but now the traps "trap -- ':' DEBUG"/),
+    );
     assert.doesNotMatch(raw(), /touch trapped/);
     // A confirmation that showed the trap stands while the trap is the same.
     const withTrap = confirmedIdentity(h.service.sendTarget(h.owner, id));
@@ -410,7 +424,10 @@ describe('terminal input: text, keys and receivers (pty-bash)', function () {
     await open();
     const confirmed = confirmedIdentity(h.service.sendTarget(h.owner, id));
     await send(`trap 'cd /' USR1`);
-    await assert.rejects(send({ input: 'touch trapped', expectReceiver: confirmed }), refused('RECEIVER_CHANGED', /no trap in the shell, but now the traps "trap -- 'cd \/' (SIG)?USR1"/));
+    await assert.rejects(
+      send({ input: 'touch trapped', expectReceiver: confirmed }),
+      refused('RECEIVER_CHANGED', /no trap in the shell, but now the traps "trap -- 'cd \/' (SIG)?USR1"/),
+    );
     assert.doesNotMatch(raw(), /touch trapped/);
   });
 

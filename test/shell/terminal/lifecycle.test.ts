@@ -134,7 +134,15 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
   const config = resolveTerminalConfig({});
   service.registerBackend(new PtyBashBackend(pty, () => config, log));
   const owner = service.createOwner('test');
-  return { service, owner, log, tmp, dispose: async () => { await service.closeAll('test done'); } };
+  return {
+    service,
+    owner,
+    log,
+    tmp,
+    dispose: async () => {
+      await service.closeAll('test done');
+    },
+  };
 }
 
 (linux ? describe : describe.skip)('session lifecycle: PTY masters', function () {
@@ -162,7 +170,10 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
     assert.deepEqual(describeHolders(holders.filter((x) => x.pid !== process.pid)), []);
     // The host itself holds each master exactly once.
     for (const index of indexes) assert.equal(holders.filter((x) => x.index === index).length, 1, `pts/${index}`);
-    assert.ok(h.log.lines.some((l) => /PTY masters are close-on-exec/.test(l)), 'the log says which protection is in force');
+    assert.ok(
+      h.log.lines.some((l) => /PTY masters are close-on-exec/.test(l)),
+      'the log says which protection is in force',
+    );
   });
 
   it('with an unpatched node-pty (VS Code’s own) no session, job or language server holds another session’s master', async function () {
@@ -179,7 +190,10 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
       // Only the host, and (the limit of this protection) no process of ours: a plain child the
       // host spawns can still inherit, which is why the packaged node-pty is patched.
       assert.deepEqual(describeHolders(holders.filter((x) => x.pid !== process.pid)), []);
-      assert.ok(log.lines.some((l) => /^warn this node-pty leaves PTY masters inheritable/.test(l)), log.lines.join('\n'));
+      assert.ok(
+        log.lines.some((l) => /^warn this node-pty leaves PTY masters inheritable/.test(l)),
+        log.lines.join('\n'),
+      );
     } finally {
       await vh.dispose();
     }
@@ -200,13 +214,18 @@ function unpatchedHarness(pty: PtyModule, tmp: string): Harness {
       }
       const [first] = await sessionsWithJobs(vh, 1);
       for (const fd of fillers.splice(0)) fs.closeSync(fd);
-      assert.ok(ptyMasterHolders().some((x) => x.pid === process.pid && x.fd === 255 && x.index === first), 'the first master is the host’s descriptor 255');
+      assert.ok(
+        ptyMasterHolders().some((x) => x.pid === process.pid && x.fd === 255 && x.index === first),
+        'the first master is the host’s descriptor 255',
+      );
       const later = await sessionsWithJobs(vh, 1);
       const holders = ptyMasterHolders().filter((x) => x.index === first || later.includes(x.index));
       assert.deepEqual(describeHolders(holders.filter((x) => x.pid !== process.pid)), []);
       // The shell keeps its own terminal descriptors: job control still works.
       const { sessionId } = service.list(owner)[1]!;
-      const r = await service.send(owner, sessionId, { input: 'sleep 0.2 & wait $!; echo "fg:$(ps -o tpgid= -p $$ | tr -d " ") pg:$(ps -o pgid= -p $$ | tr -d " ")"' });
+      const r = await service.send(owner, sessionId, {
+        input: 'sleep 0.2 & wait $!; echo "fg:$(ps -o tpgid= -p $$ | tr -d " ") pg:$(ps -o pgid= -p $$ | tr -d " ")"',
+      });
       const m = /fg:(\d+) pg:(\d+)/.exec(r.output);
       assert.ok(m && m[1] === m[2], `the shell holds the foreground of its terminal at its prompt: ${r.output}`);
     } finally {
@@ -238,9 +257,15 @@ describe('session lifecycle: a shell that must start in a real path', function (
       (e: unknown) => e as TerminalError,
     );
     assert.ok(error instanceof TerminalError && error.code === 'RECEIVER_CHANGED', String(error));
-    assert.ok(error.message.includes(`to start in "${swapped}", but found itself in "${fs.realpathSync(path.join(h.tmp, 'elsewhere'))}"`), error.message);
+    assert.ok(
+      error.message.includes(`to start in "${swapped}", but found itself in "${fs.realpathSync(path.join(h.tmp, 'elsewhere'))}"`),
+      error.message,
+    );
     assert.equal(fs.existsSync(path.join(h.tmp, 'startup-ran')), false, 'a startup file ran in the folder it was led to');
-    assert.deepEqual(h.service.list(h.owner).map((s) => s.sessionId), [opened.sessionId]);
+    assert.deepEqual(
+      h.service.list(h.owner).map((s) => s.sessionId),
+      [opened.sessionId],
+    );
   });
 });
 
@@ -303,7 +328,11 @@ describe('session lifecycle: a shell that must start in a real path', function (
       assertNamesFileAndGuard(error, home);
       assert.ok(ms < 10_000, `failed after ${ms} ms; the open timeout is 30000 ms`);
       assert.equal(userTmux('list-sessions', '-F', '#{session_name}').trim(), 'main');
-      await until('no process of the failed open (the tmux it started included)', () => processesWithEnv('DSH_TEST_MARK', mark).length === 0, 3000);
+      await until(
+        'no process of the failed open (the tmux it started included)',
+        () => processesWithEnv('DSH_TEST_MARK', mark).length === 0,
+        3000,
+      );
     } finally {
       try {
         userTmux('kill-server');
@@ -338,7 +367,10 @@ describe('session lifecycle: a shell that must start in a real path', function (
     try {
       await until('the new session', () => readStat(leader.pid!)?.session === leader.pid);
       const start = readStat(leader.pid!)!.startTime;
-      assert.deepEqual(sessionProcesses(leader.pid!, start).map((p) => p.pid), [leader.pid]);
+      assert.deepEqual(
+        sessionProcesses(leader.pid!, start).map((p) => p.pid),
+        [leader.pid],
+      );
       assert.deepEqual(sessionProcesses(leader.pid!, start - 1), []);
       assert.deepEqual(proc.groupProcesses(leader.pid!, leader.pid!, start + 1), []);
     } finally {
@@ -386,7 +418,7 @@ describe('session lifecycle: a shell that must start in a real path', function (
     try {
       assert.ok(victim, `no new PTY took ${tty}`);
       assert.equal(await closed, true);
-      assert.equal(alive(Number(job)), false, 'the session\'s job was ended');
+      assert.equal(alive(Number(job)), false, "the session's job was ended");
       assert.equal(alive(victim.pid), true, `the close killed pid ${victim.pid}, which holds ${tty} since`);
     } finally {
       victim?.kill('SIGKILL');
@@ -407,12 +439,21 @@ describe('session lifecycle: a shell that must start in a real path', function (
       timeout: 60_000,
       env: process.env,
     });
-    const results = out.trim().split('\n').map((l) => JSON.parse(l) as { probe: boolean; closed: boolean; error?: string; left: string[] });
-    assert.deepEqual(results.map((r) => r.probe), [true, false]);
+    const results = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { probe: boolean; closed: boolean; error?: string; left: string[] });
+    assert.deepEqual(
+      results.map((r) => r.probe),
+      [true, false],
+    );
     for (const r of results) {
       assert.equal(r.error, undefined, `probe ${r.probe}: ${r.error}`);
       assert.equal(r.closed, true);
-      assert.ok(r.left.every((s) => s === 'Z'), `probe ${r.probe}: only unreaped zombies may remain, saw ${r.left.join(' ')}`);
+      assert.ok(
+        r.left.every((s) => s === 'Z'),
+        `probe ${r.probe}: only unreaped zombies may remain, saw ${r.left.join(' ')}`,
+      );
     }
   });
 
@@ -453,14 +494,17 @@ describe('session lifecycle: a shell that must start in a real path', function (
 
   it('an agent sandbox policy that cannot be computed fails the open with its reason and leaves no startup folder', async () => {
     const startupFolders = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('dsh-bridge-'));
-    const h = harness({}, {
-      sandbox: {
-        runtime: undefined as never, // never reached: the open fails before a shell is wrapped
-        policy: () => {
-          throw new Error('the storage folder cannot be created');
+    const h = harness(
+      {},
+      {
+        sandbox: {
+          runtime: undefined as never, // never reached: the open fails before a shell is wrapped
+          policy: () => {
+            throw new Error('the storage folder cannot be created');
+          },
         },
       },
-    });
+    );
     try {
       const before = startupFolders();
       await assert.rejects(h.service.open(h.owner, { cwd: h.tmp }), /the storage folder cannot be created/);

@@ -40,7 +40,13 @@ describe('the owner of lifetimes, ended', function () {
       life.onEnd(() => service.closeAll('ended'));
       const owner = life.own(service.createOwner('tools'));
       const pool = life.ownAsync(new MatchPool());
-      const backend = life.ownAsync(new PtyBashBackend(nodePty, () => config, log, { pool, renderWorkerEntry: screenTextWorkerEntry(), redactionWorkerEntry: redactionWorkerEntry() }));
+      const backend = life.ownAsync(
+        new PtyBashBackend(nodePty, () => config, log, {
+          pool,
+          renderWorkerEntry: screenTextWorkerEntry(),
+          redactionWorkerEntry: redactionWorkerEntry(),
+        }),
+      );
       life.own(service.registerBackend(backend));
       const approval = life.ownAsync(new ApprovalThread(approvalWorkerEntry(), treeSitterWasmFolder()));
 
@@ -51,7 +57,19 @@ describe('the owner of lifetimes, ended', function () {
       await service.send(owner, sessionId, { input: 'sleep 1; echo READY-7; sleep 30', timeoutMs: 200 });
       const waited = await service.wait(owner, sessionId, { until: /READY-\d/m, timeoutMs: 20_000 });
       assert.equal(waited.match, 'READY-7');
-      assert.equal((await approval.decide('ls', { rules: [{ key: 'ls', approve: true, matchCommandLine: false, source: 'settings' }], cwd: '/tmp', workspaceFolders: ['/tmp'], blockFileWrites: 'outsideWorkspace', npmScripts: [], shellNames: [] })).approved, true);
+      assert.equal(
+        (
+          await approval.decide('ls', {
+            rules: [{ key: 'ls', approve: true, matchCommandLine: false, source: 'settings' }],
+            cwd: '/tmp',
+            workspaceFolders: ['/tmp'],
+            blockFileWrites: 'outsideWorkspace',
+            npmScripts: [],
+            shellNames: [],
+          })
+        ).approved,
+        true,
+      );
       assert.ok(WorkerHost.live >= threadsBefore.length + 4, `worker threads running: ${WorkerHost.liveNames().join(', ')}`);
       assert.ok(pool.threads >= 1);
 
@@ -62,7 +80,11 @@ describe('the owner of lifetimes, ended', function () {
       // Every worker thread exited, but the tty holders' scan (src/proc/ttyHolders.ts): its pool is
       // still a module-level one, which no owner holds (named 'bounded jobs', the default).
       const left = WorkerHost.liveNames().filter((name) => name !== 'bounded jobs');
-      assert.deepEqual(left, threadsBefore.filter((name) => name !== 'bounded jobs'), 'every worker thread of an owned part exited');
+      assert.deepEqual(
+        left,
+        threadsBefore.filter((name) => name !== 'bounded jobs'),
+        'every worker thread of an owned part exited',
+      );
       assert.equal(pool.threads, 0, 'the pool holds no worker');
       assert.equal(life.size, 0);
       assert.deepEqual(service.list(owner), [], 'no session');

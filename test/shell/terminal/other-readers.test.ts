@@ -14,7 +14,8 @@ import { until } from '../../helpers/wait';
 const code = (c: string) => (e: unknown) => e instanceof TerminalError && e.code === c;
 
 /** A python program that opens `tty`, reads once and writes what it got to `out`. */
-const reader = (tty: string, out: string) => `import os; f = os.open(${JSON.stringify(tty)}, os.O_RDONLY); d = os.read(f, 4096); open(${JSON.stringify(out)}, 'wb').write(d)`;
+const reader = (tty: string, out: string) =>
+  `import os; f = os.open(${JSON.stringify(tty)}, os.O_RDONLY); d = os.read(f, 4096); open(${JSON.stringify(out)}, 'wb').write(d)`;
 
 /** True once a process whose command line contains `mark` sleeps in a read (x86_64 syscall 0) of a terminal. */
 function readingNow(mark: string): boolean {
@@ -37,13 +38,16 @@ describe('nobody else reads what is typed (real processes)', function () {
   beforeEach(() => (h = harness()));
   afterEach(() => h.dispose());
 
-  it('refuses a send while a reader in the shell\'s own process group waits on the terminal', async () => {
+  it("refuses a send while a reader in the shell's own process group waits on the terminal", async () => {
     const id = (await h.service.open(h.owner)).sessionId;
     const out = path.join(h.tmp, 'stolen-same-group');
     fs.writeFileSync(path.join(h.tmp, 'r1.py'), reader('/dev/tty', out));
     await h.service.send(h.owner, id, { input: `set +m; { exec python3 ${h.tmp}/r1.py; } & set -m` });
     await until('the reader to block in read', () => readingNow('r1.py'), 10_000);
-    await assert.rejects(h.service.send(h.owner, id, { input: 'echo secret', timeoutMs: 3000 }), (e: Error) => code('OTHER_READER')(e) && /r1\.py/.test(e.message) && /this session, group \d+/.test(e.message));
+    await assert.rejects(
+      h.service.send(h.owner, id, { input: 'echo secret', timeoutMs: 3000 }),
+      (e: Error) => code('OTHER_READER')(e) && /r1\.py/.test(e.message) && /this session, group \d+/.test(e.message),
+    );
     assert.equal(fs.existsSync(out), false, 'the reader got nothing');
   });
 
@@ -55,13 +59,17 @@ describe('nobody else reads what is typed (real processes)', function () {
     fs.writeFileSync(path.join(h.tmp, 'r2.py'), reader(tty, out));
     const child = spawn('setsid', ['python3', path.join(h.tmp, 'r2.py')], { stdio: 'ignore', detached: true });
     try {
-      await until('the other session\'s reader to block in read', () => readingNow('r2.py'), 10_000);
-      await assert.rejects(h.service.send(h.owner, id, { input: 'echo secret', timeoutMs: 3000 }), (e: Error) => code('OTHER_READER')(e) && /r2\.py/.test(e.message) && /another session/.test(e.message));
+      await until("the other session's reader to block in read", () => readingNow('r2.py'), 10_000);
+      await assert.rejects(
+        h.service.send(h.owner, id, { input: 'echo secret', timeoutMs: 3000 }),
+        (e: Error) => code('OTHER_READER')(e) && /r2\.py/.test(e.message) && /another session/.test(e.message),
+      );
       assert.equal(fs.existsSync(out), false, 'the reader got nothing');
     } finally {
       for (const name of fs.readdirSync('/proc')) {
         try {
-          if (/^\d+$/.test(name) && fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('r2.py')) process.kill(Number(name), 'SIGKILL');
+          if (/^\d+$/.test(name) && fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('r2.py'))
+            process.kill(Number(name), 'SIGKILL');
         } catch {
           // gone
         }

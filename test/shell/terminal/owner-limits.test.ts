@@ -38,7 +38,10 @@ describe('limits per caller', function () {
     assert.match(reason.message, /dsh\.terminal\.maxSessionsPerOwner is 2/);
     assert.match(reason.message, /2 sessions open or opening/);
     const started = performance.now();
-    await assert.rejects(h.service.open(h.owner), (e: Error) => code('LIMIT_REACHED')(e) && /close one \(dsh_terminal_close\)/.test(e.message));
+    await assert.rejects(
+      h.service.open(h.owner),
+      (e: Error) => code('LIMIT_REACHED')(e) && /close one \(dsh_terminal_close\)/.test(e.message),
+    );
     assert.ok(performance.now() - started < 50, `refused in ${(performance.now() - started).toFixed(1)} ms`);
     const other = h.service.createOwner('other');
     await h.service.open(other);
@@ -51,7 +54,11 @@ describe('limits per caller', function () {
   it('sessions opened at once fork one per turn of the event loop, never back to back in one turn', async () => {
     const config = resolveTerminalConfig({ maxSessionsPerOwner: 16 });
     const log = new MemoryLog();
-    const service = new TerminalService(log, () => config, () => 'pty-bash');
+    const service = new TerminalService(
+      log,
+      () => config,
+      () => 'pty-bash',
+    );
     // The turn of the event loop each fork happens in: a counter a setImmediate chain advances.
     let turn = 0;
     let ticking = true;
@@ -61,8 +68,16 @@ describe('limits per caller', function () {
     };
     setImmediate(tick);
     const forks: number[] = [];
-    const pty: typeof nodePty = { ...nodePty, spawn: (...args: Parameters<typeof nodePty.spawn>) => (forks.push(turn), nodePty.spawn(...args)) };
-    service.registerBackend(new PtyBashBackend(pty, () => config, log, { renderWorkerEntry: screenTextWorkerEntry(), redactionWorkerEntry: redactionWorkerEntry() }));
+    const pty: typeof nodePty = {
+      ...nodePty,
+      spawn: (...args: Parameters<typeof nodePty.spawn>) => (forks.push(turn), nodePty.spawn(...args)),
+    };
+    service.registerBackend(
+      new PtyBashBackend(pty, () => config, log, {
+        renderWorkerEntry: screenTextWorkerEntry(),
+        redactionWorkerEntry: redactionWorkerEntry(),
+      }),
+    );
     const owner = service.createOwner('burst');
     try {
       await Promise.all(Array.from({ length: 6 }, () => service.open(owner)));
@@ -83,7 +98,10 @@ describe('limits per caller', function () {
     const slow = { pattern: '(a+)+$', regex: true, timeoutMs: 3000 };
     const held = Array.from({ length: MAX_SEARCHES_PER_OWNER }, () => h.service.search(h.owner, id, slow));
     const started = performance.now();
-    await assert.rejects(h.service.search(h.owner, id, slow), (e: Error) => code('LIMIT_REACHED')(e) && new RegExp(`${MAX_SEARCHES_PER_OWNER} searches`).test(e.message));
+    await assert.rejects(
+      h.service.search(h.owner, id, slow),
+      (e: Error) => code('LIMIT_REACHED')(e) && new RegExp(`${MAX_SEARCHES_PER_OWNER} searches`).test(e.message),
+    );
     assert.ok(performance.now() - started < 50, 'the refusal comes at once');
     // Another owner's quick search while this one holds every search it may: it does not wait for them.
     const quick = h.service.createOwner('quick');
@@ -102,7 +120,9 @@ describe('limits per caller', function () {
       }),
     );
     const opened = threads();
-    const crowd = owners.flatMap(({ owner, sessionId }) => Array.from({ length: MAX_SEARCHES_PER_OWNER }, () => h.service.search(owner, sessionId, slow)));
+    const crowd = owners.flatMap(({ owner, sessionId }) =>
+      Array.from({ length: MAX_SEARCHES_PER_OWNER }, () => h.service.search(owner, sessionId, slow)),
+    );
     let most = 0;
     const sampled = performance.now();
     while (performance.now() - sampled < 1500) {
@@ -113,7 +133,7 @@ describe('limits per caller', function () {
     assert.ok(most <= POOL_JOBS, `threads grew by ${most} with ${crowd.length} searches of ${owners.length} owners in flight`);
   });
 
-  it('matches the until patterns of many owners\' waits in the same bounded pool: threads grow by the pool at most', async () => {
+  it("matches the until patterns of many owners' waits in the same bounded pool: threads grow by the pool at most", async () => {
     h = harness({ maxSessionsPerOwner: 4 });
     const owners = await Promise.all(
       Array.from({ length: 12 }, async (_, i) => {
@@ -123,7 +143,11 @@ describe('limits per caller', function () {
     );
     // Each session prints, once its wait has begun, a line on which (a+)+b backtracks past the match
     // bound (and which no piece of matches, however the output is cut).
-    await Promise.all(owners.map(({ owner, sessionId }) => h.service.send(owner, sessionId, { input: `sleep 1; printf 'a%.0s' {1..40}; echo '!'; sleep 30`, timeoutMs: 300 })));
+    await Promise.all(
+      owners.map(({ owner, sessionId }) =>
+        h.service.send(owner, sessionId, { input: `sleep 1; printf 'a%.0s' {1..40}; echo '!'; sleep 30`, timeoutMs: 300 }),
+      ),
+    );
     const opened = threads();
     const waits = owners.map(({ owner, sessionId }) => h.service.wait(owner, sessionId, { until: /(a+)+b/m, timeoutMs: 20_000 }));
     const settled = Promise.allSettled(waits);
@@ -133,7 +157,11 @@ describe('limits per caller', function () {
       most = Math.max(most, threads() - opened);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    for (const e of await settled) assert.ok(e.status === 'rejected' && /was stopped: one match/.test((e.reason as Error).message), String(e.status === 'rejected' ? e.reason : 'the wait returned'));
+    for (const e of await settled)
+      assert.ok(
+        e.status === 'rejected' && /was stopped: one match/.test((e.reason as Error).message),
+        String(e.status === 'rejected' ? e.reason : 'the wait returned'),
+      );
     assert.ok(most <= POOL_JOBS, `threads grew by ${most} with ${waits.length} waits of ${owners.length} owners matching`);
   });
 
@@ -146,7 +174,10 @@ describe('limits per caller', function () {
       assert.ok(took < 50, `refused in ${took.toFixed(1)} ms`);
     }
     const started = performance.now();
-    assert.throws(() => checkKeys(['x'.repeat(5_000_000)]), (e: Error) => code('INVALID_ARGUMENT')(e) && /keys\[0\] is 5000000 characters long/.test(e.message));
+    assert.throws(
+      () => checkKeys(['x'.repeat(5_000_000)]),
+      (e: Error) => code('INVALID_ARGUMENT')(e) && /keys\[0\] is 5000000 characters long/.test(e.message),
+    );
     assert.ok(performance.now() - started < 50);
   });
 });

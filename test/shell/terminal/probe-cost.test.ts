@@ -23,7 +23,10 @@ const linux = proc.probeAvailable() && proc.childListsAvailable();
 describe('the poll backs off while nothing changes (no PTY)', () => {
   it('doubles the delay after each quiet look up to the ceiling, and returns to the base on a change or output', () => {
     const b = new PollBackoff(25, 500);
-    assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map(() => b.next({ changed: false })), [50, 100, 200, 400, 500, 500, 500]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 5, 6, 7].map(() => b.next({ changed: false })),
+      [50, 100, 200, 400, 500, 500, 500],
+    );
     assert.equal(b.next({ changed: true }), 25);
     b.next({ changed: false });
     b.next({ changed: false });
@@ -66,14 +69,21 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
     // A program in the session chooses its command line (up to ARG_MAX, and it may rewrite it);
     // runs of NULs in it once made the naming scan quadratic and froze the host for minutes.
     const script = path.join(h.tmp, 'many-args.py');
-    fs.writeFileSync(script, "import os, sys\nos.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(60)'] + [''] * 100000 + ['x'])\n");
+    fs.writeFileSync(
+      script,
+      "import os, sys\nos.execv(sys.executable, [sys.executable, '-c', 'import time; time.sleep(60)'] + [''] * 100000 + ['x'])\n",
+    );
     const r = await send(`python3 ${script}`, 1500);
     assert.equal(r.waitReason, 'timeout');
     // A version manager's python3 (pyenv's shim is a bash script) may take a while to exec Python.
-    await until('python to run in the foreground', () => {
-      const receiver = h.service.sendTarget(h.owner, id).receiver;
-      return receiver.kind === 'program' && /^\S*python3\S* -c /.test(receiver.process.command);
-    }, 30_000);
+    await until(
+      'python to run in the foreground',
+      () => {
+        const receiver = h.service.sendTarget(h.owner, id).receiver;
+        return receiver.kind === 'program' && /^\S*python3\S* -c /.test(receiver.process.command);
+      },
+      30_000,
+    );
     const started = Date.now();
     const target = h.service.sendTarget(h.owner, id);
     const ms = Date.now() - started;
@@ -93,8 +103,14 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
     const { members: group, complete } = t.look(tpgid());
     assert.equal(complete, true);
     const sleeper = Number(fs.readFileSync(pidFile, 'utf8'));
-    assert.ok(group.some((p) => p.pid === sleeper && p.comm === 'sleep'), JSON.stringify(group));
-    assert.ok(group.some((p) => p.comm === 'cat'), JSON.stringify(group));
+    assert.ok(
+      group.some((p) => p.pid === sleeper && p.comm === 'sleep'),
+      JSON.stringify(group),
+    );
+    assert.ok(
+      group.some((p) => p.comm === 'cat'),
+      JSON.stringify(group),
+    );
     assert.ok(group.every((p) => p.pgrp === tpgid() && p.session === shell));
     assert.ok(!group.some((p) => p.pid === shell), 'the shell is in its own group');
     assert.equal(t.fullScanCount, 0);
@@ -124,7 +140,10 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
     const t = tree();
     const { members: group, complete } = t.look(tpgid());
     assert.equal(complete, true);
-    assert.ok(group.some((p) => p.pid === orphan), `orphan ${orphan} not among ${JSON.stringify(group.map((p) => p.pid))}`);
+    assert.ok(
+      group.some((p) => p.pid === orphan),
+      `orphan ${orphan} not among ${JSON.stringify(group.map((p) => p.pid))}`,
+    );
     assert.equal(t.fullScanCount, 0, 'found through the reaper’s children, not a full scan');
     h.service.signal(h.owner, id, 'SIGINT');
     process.kill(orphan, 'SIGKILL');
@@ -184,7 +203,7 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
 
   /** Starts SLEEPERS sleeps in one process group (a non-interactive bash has no job control), which then reads a line. */
   const crowd = (ignoreHangup = false) =>
-    `bash -c '${ignoreHangup ? "trap \"\" HUP; " : ''}for i in $(seq ${SLEEPERS}); do sleep 600 & done; echo forked; read -r x; echo "got $x"; kill $(jobs -p) 2>/dev/null'`;
+    `bash -c '${ignoreHangup ? 'trap "" HUP; ' : ''}for i in $(seq ${SLEEPERS}); do sleep 600 & done; echo forked; read -r x; echo "got $x"; kill $(jobs -p) 2>/dev/null'`;
 
   it('a look reads a bounded number of processes however many the session has, and says when it was cut; the read of a program among 2000 processes is still proven', async () => {
     const shell = Number((await h.service.send(h.owner, id, { input: 'echo $$' })).output);
@@ -230,17 +249,26 @@ describe('the poll backs off while nothing changes (no PTY)', () => {
       const start = readStat(bash.pid!)!.startTime;
       bash.kill('SIGKILL');
       await until('the shell to be gone', () => readStat(bash.pid!) === undefined || readStat(bash.pid!)!.state === 'Z');
-      await new Promise<void>((resolve) => (bash.exitCode !== null || bash.signalCode !== null ? resolve() : bash.once('exit', () => resolve())));
+      await new Promise<void>((resolve) =>
+        bash.exitCode !== null || bash.signalCode !== null ? resolve() : bash.once('exit', () => resolve()),
+      );
       const tree = new SessionProcessTree(bash.pid!, start);
       let first: ReturnType<SessionProcessTree['look']> | undefined;
       // A scan reads every process on the machine: 218 ms with 5 100 processes.
-      assert.equal(procListings(() => (first = tree.look(bash.pid!))), 0, 'no scan of /proc on this thread');
+      assert.equal(
+        procListings(() => (first = tree.look(bash.pid!))),
+        0,
+        'no scan of /proc on this thread',
+      );
       assert.equal(first?.complete, false);
       const found = await until('a scan off this thread to find the job', () => {
         const look = tree.look(bash.pid!);
         return look.members.length > 0 && look;
       });
-      assert.deepEqual(found.members.map((p) => p.pid), [job]);
+      assert.deepEqual(
+        found.members.map((p) => p.pid),
+        [job],
+      );
       assert.equal(found.complete, false, 'what a scan found may have company since');
     } finally {
       process.kill(job, 'SIGKILL');

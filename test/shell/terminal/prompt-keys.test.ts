@@ -44,7 +44,9 @@ describe('terminal keys that would run a line no confirmation shows (pty-bash)',
     assert.equal((await send(`python3 -c 'input("Continue? [y/N] ")'`)).waiting, 'program-input');
     await assert.rejects(
       send({ keys: ['y', 'Enter', 'Up', 'Up', 'Enter'] }),
-      refused(/nothing was pressed.*reads whole lines.*after "Enter" \(keys\[1\]\).*"Up" \(keys\[2\]\).*"Enter" \(keys\[4\]\) would run it/),
+      refused(
+        /nothing was pressed.*reads whole lines.*after "Enter" \(keys\[1\]\).*"Up" \(keys\[2\]\).*"Enter" \(keys\[4\]\) would run it/,
+      ),
     );
     await notRun('python read y, the shell ran a recalled line');
     // Its own line, and keys that stay on it, are pressed as before.
@@ -57,7 +59,10 @@ describe('terminal keys that would run a line no confirmation shows (pty-bash)',
   it('a program reading key by key (raw mode): keys after the first are judged as at an empty prompt; Up Enter to a REPL still works', async () => {
     await open();
     assert.equal((await send('read -n1 x; echo "got [$x]"')).waiting, 'program-input');
-    await assert.rejects(send({ keys: ['y', 'Up', 'Up', 'Enter'] }), refused(/nothing was pressed.*reads key by key.*after "y" \(keys\[0\]\).*"Up" \(keys\[1\]\).*"Enter" \(keys\[3\]\) would run it/));
+    await assert.rejects(
+      send({ keys: ['y', 'Up', 'Up', 'Enter'] }),
+      refused(/nothing was pressed.*reads key by key.*after "y" \(keys\[0\]\).*"Up" \(keys\[1\]\).*"Enter" \(keys\[3\]\) would run it/),
+    );
     await notRun('read took y, the shell ran a recalled line');
     assert.match((await send({ keys: ['y'] })).output, /got \[y\]$/);
     // Python's REPL edits its own history with readline: Up Enter runs its last statement again.
@@ -75,7 +80,10 @@ describe('terminal keys that would run a line no confirmation shows (pty-bash)',
     assert.equal((await send({ keys: ['x', 'Up'] })).waiting, 'shell-prompt');
     await until('the recalled line on the prompt', () => /read -n1 x\s*$/.test(h.service.read(h.owner, id, { screen: true }).text));
     assert.equal(h.service.sendTarget(h.owner, id).receiver.kind, 'shell-prompt');
-    await assert.rejects(send({ keys: ['Enter'] }), refused(/nothing was pressed.*keys sent to a program.*"Enter" \(keys\[0\]\) would run/));
+    await assert.rejects(
+      send({ keys: ['Enter'] }),
+      refused(/nothing was pressed.*keys sent to a program.*"Enter" \(keys\[0\]\) would run/),
+    );
     await assert.rejects(send({ keys: ['Ctrl-C', 'Enter'] }), refused(/nothing was pressed/));
     await notRun('the line the program left ran');
     // Ctrl-C alone ends the line: the new prompt is empty.
@@ -98,7 +106,10 @@ describe('terminal keys that would run a line no confirmation shows (pty-bash)',
 
   it('in vi mode, v after Escape (edit the line in an editor and run it) is refused, in one send or after an earlier one', async () => {
     await open({}, 'set -o vi\n');
-    await assert.rejects(send({ keys: ['Up', 'Escape', 'v'] }), refused(/nothing was pressed.*"v" \(keys\[2\]\).*vi's command mode.*editor/));
+    await assert.rejects(
+      send({ keys: ['Up', 'Escape', 'v'] }),
+      refused(/nothing was pressed.*"v" \(keys\[2\]\).*vi's command mode.*editor/),
+    );
     await send({ keys: ['Escape'] });
     await assert.rejects(send({ keys: ['v'] }), refused(/nothing was pressed.*"v" \(keys\[0\]\).*editor/));
     await notRun('the editor ran the recalled line');
@@ -107,7 +118,7 @@ describe('terminal keys that would run a line no confirmation shows (pty-bash)',
     assert.equal((await send({ keys: ['e', 'c', 'h', 'o', 'Space', 'v', 'Enter'] })).output, 'v');
   });
 
-  it('the controlled prompt binds no key to edit-and-execute-command (Ctrl-X Ctrl-E, vi\'s v), in case such a key reaches it anyway', async () => {
+  it("the controlled prompt binds no key to edit-and-execute-command (Ctrl-X Ctrl-E, vi's v), in case such a key reaches it anyway", async () => {
     await open();
     const bound = await send("for m in emacs vi-insert vi-command; do bind -p -m $m | grep -c 'edit-and-execute-command$'; done");
     assert.equal(bound.output, '0\n0\n0');
@@ -123,7 +134,10 @@ describe('terminal keys that would run a line no confirmation shows (pty-bash)',
   it('Ctrl-C with no interrupt character (stty intr undef) does not empty the line: Enter after it is refused', async () => {
     await open();
     await send('stty intr undef');
-    await assert.rejects(send({ keys: ['Up', 'Up', 'Ctrl-C', 'Enter'] }), refused(/nothing was pressed.*"Up" \(keys\[0\]\).*"Enter" \(keys\[3\]\)/));
+    await assert.rejects(
+      send({ keys: ['Up', 'Up', 'Ctrl-C', 'Enter'] }),
+      refused(/nothing was pressed.*"Up" \(keys\[0\]\).*"Enter" \(keys\[3\]\)/),
+    );
     await notRun('Enter after Ctrl-C ran the recalled line');
     await send({ keys: ['Up', 'Up', 'Ctrl-C'] });
     await assert.rejects(send({ keys: ['Enter'] }), refused(/nothing was pressed.*"Up".*earlier send/));
@@ -135,11 +149,16 @@ describe('terminal keys that would run a line no confirmation shows (pty-bash)',
     await open();
     assert.equal(h.service.takeOver(h.owner, id), true);
     h.service.writeUserInput(h.owner, id, '\x1b[A');
-    await until('the recalled line on the prompt', () => /touch \S+HISTORY-RAN\s*$/.test(h.service.read(h.owner, id, { screen: true }).text));
+    await until('the recalled line on the prompt', () =>
+      /touch \S+HISTORY-RAN\s*$/.test(h.service.read(h.owner, id, { screen: true }).text),
+    );
     h.service.handBack(h.owner, id);
     const { receiver } = h.service.sendTarget(h.owner, id);
     assert.equal(receiver.kind === 'shell-prompt' && receiver.lineKeys?.foreign, 'user');
-    await assert.rejects(send({ keys: ['Enter'] }), refused(/nothing was pressed.*typed by you during Take Over.*"Enter" \(keys\[0\]\) would run/));
+    await assert.rejects(
+      send({ keys: ['Enter'] }),
+      refused(/nothing was pressed.*typed by you during Take Over.*"Enter" \(keys\[0\]\) would run/),
+    );
     await notRun('the line the person recalled ran');
     assert.equal((await send('echo typed')).output, 'typed');
     assert.equal((await send({ keys: ['Enter'] })).waiting, 'shell-prompt');
@@ -158,7 +177,9 @@ describe('terminal keys that would run a line no confirmation shows (pty-bash)',
     assert.equal((await send(`vim -u NONE -N -n ${file}`)).waiting, 'program-input');
     await assert.rejects(
       send({ keys: ['i', 'h', 'i', 'Escape', ':', 'w', 'q', 'Enter'] }),
-      refused(/nothing was pressed.*reads key by key.*after "i" \(keys\[0\]\).*"Escape" \(keys\[3\]\).*"Enter" \(keys\[7\]\) would run it.*Send the keys up to "i" \(keys\[0\]\) alone/),
+      refused(
+        /nothing was pressed.*reads key by key.*after "i" \(keys\[0\]\).*"Escape" \(keys\[3\]\).*"Enter" \(keys\[7\]\) would run it.*Send the keys up to "i" \(keys\[0\]\) alone/,
+      ),
     );
     await send({ keys: ['i', 'h', 'i'] });
     assert.equal((await send({ keys: ['Escape', ':', 'w', 'q', 'Enter'] })).waiting, 'shell-prompt');

@@ -46,11 +46,18 @@ describe('a program waiting for input: its question is in the answer (pty-bash, 
       const back = await send(reply);
       assert.equal(back.waiting, 'shell-prompt', `round ${i}: the reply ${JSON.stringify(reply)} did not bring the prompt back`);
     }
-    assert.deepEqual(misses, [], `${misses.length} of ${ROUNDS} answers did not end with ${JSON.stringify(question)}:\n${misses.join('\n')}`);
+    assert.deepEqual(
+      misses,
+      [],
+      `${misses.length} of ${ROUNDS} answers did not end with ${JSON.stringify(question)}:\n${misses.join('\n')}`,
+    );
   }
 
   it('a script printing 300 rows, then input(): every answer ends with the rows and "Name: "', async () => {
-    fs.writeFileSync(path.join(h.tmp, 'rows.py'), "for i in range(300):\n    print(f'row {i:03d} ' + 'x' * 60)\nname = input('Name: ')\nprint('hi', name)\n");
+    fs.writeFileSync(
+      path.join(h.tmp, 'rows.py'),
+      "for i in range(300):\n    print(f'row {i:03d} ' + 'x' * 60)\nname = input('Name: ')\nprint('hi', name)\n",
+    );
     await everyAnswerEndsWith(`${PYTHON} rows.py`, 'row 299 ' + 'x'.repeat(60) + '\nName: ', 'Bob');
   });
 

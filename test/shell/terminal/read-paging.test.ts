@@ -17,7 +17,9 @@ describe('rendered pages (real bash)', function () {
     const pages: ReadResult[] = [];
     let offset = 0;
     for (;;) {
-      const page = sync ? h.service.read(h.owner, id, { ...request, offset }) : await h.service.readAsync(h.owner, id, { ...request, offset });
+      const page = sync
+        ? h.service.read(h.owner, id, { ...request, offset })
+        : await h.service.readAsync(h.owner, id, { ...request, offset });
       pages.unshift(page);
       if (page.lineEnd >= page.totalLines) return pages;
       assert.ok(page.lineEnd > offset, `a page moves on (offset ${offset})`);
@@ -40,7 +42,11 @@ describe('rendered pages (real bash)', function () {
           assert.ok(Buffer.byteLength(p.text) <= maxReadBytes, 'each page within the cap');
           assert.equal(p.text.split('\n').length, p.lineEnd - p.lineBegin, 'a page shows the lines its range names');
         }
-        assert.deepEqual(lines.filter((l) => l.startsWith('L')), expected, `every line once (${sync ? 'read' : 'readAsync'}, ${JSON.stringify(request)})`);
+        assert.deepEqual(
+          lines.filter((l) => l.startsWith('L')),
+          expected,
+          `every line once (${sync ? 'read' : 'readAsync'}, ${JSON.stringify(request)})`,
+        );
         assert.equal(pages[pages.length - 1]!.truncated, true, 'the newest page says the cap cut it');
       }
     }
@@ -58,7 +64,10 @@ describe('read requests (real bash)', function () {
     await h.service.send(h.owner, id, { input: "printf '\\033[31mred\\033[0m\\n'" });
     for (const field of ['raw', 'screen'] as const) {
       for (const bad of ['true', 'false', 1, 0, {}]) {
-        const refused = (e: Error) => (e as { code?: string }).code === 'INVALID_ARGUMENT' && e.message.startsWith(`${field} must be true or false`) && e.message.includes(JSON.stringify(bad));
+        const refused = (e: Error) =>
+          (e as { code?: string }).code === 'INVALID_ARGUMENT' &&
+          e.message.startsWith(`${field} must be true or false`) &&
+          e.message.includes(JSON.stringify(bad));
         assert.throws(() => h.service.read(h.owner, id, { [field]: bad as never }), refused);
         await assert.rejects(h.service.readAsync(h.owner, id, { [field]: bad as never }), refused);
       }
@@ -82,7 +91,11 @@ describe('read requests (real bash)', function () {
           if (page.lineEnd > page.lineBegin) continue;
           assert.equal(page.text, '');
           assert.equal(page.totalLines, record.lineCount);
-          assert.equal(page.firstLineNumber, record.firstLineNumber, `command ${index} offset ${offset} raw ${raw}: ${JSON.stringify({ page, record })}`);
+          assert.equal(
+            page.firstLineNumber,
+            record.firstLineNumber,
+            `command ${index} offset ${offset} raw ${raw}: ${JSON.stringify({ page, record })}`,
+          );
           seen = true;
         }
       }
@@ -104,7 +117,9 @@ describe('read requests (real bash)', function () {
     const { sessionId: id } = await h.service.open(h.owner, { cwd: h.tmp });
     // 300 red Xs of 12 bytes each on one line; k Zs after them move the cut through every byte of a sequence.
     for (let k = 0; k < 12; k++) {
-      const r = await h.service.send(h.owner, id, { input: `for i in $(seq 1 300); do printf '\\033[31mX\\033[0m'; done; printf '${'Z'.repeat(k)}\\n'` });
+      const r = await h.service.send(h.owner, id, {
+        input: `for i in $(seq 1 300); do printf '\\033[31mX\\033[0m'; done; printf '${'Z'.repeat(k)}\\n'`,
+      });
       assert.equal(r.truncated, true);
       assert.match(r.output, /^X+Z*$/, `send, ${k} Zs: ${JSON.stringify(r.output.slice(0, 20))}`);
       const raw = await h.service.readAsync(h.owner, id, { command: r.command!, raw: true });
@@ -115,7 +130,11 @@ describe('read requests (real bash)', function () {
       assert.match(rendered.text, /^X+Z*$/, `rendered page, ${k} Zs: ${JSON.stringify(rendered.text.slice(0, 20))}`);
       // The page before holds the piece of the line before this one's; it starts and ends cleanly too.
       const before = await h.service.readAsync(h.owner, id, { command: r.command!, offset: raw.lineEnd, count: 1, raw: true });
-      assert.match(before.text.replace(/\x1b\[[0-9]*m/g, ''), /^X+⏎$/, `the page before, ${k} Zs: ${JSON.stringify(before.text.slice(0, 20))}`);
+      assert.match(
+        before.text.replace(/\x1b\[[0-9]*m/g, ''),
+        /^X+⏎$/,
+        `the page before, ${k} Zs: ${JSON.stringify(before.text.slice(0, 20))}`,
+      );
       const beforeRendered = await h.service.readAsync(h.owner, id, { command: r.command!, offset: raw.lineEnd, count: 1 });
       assert.match(beforeRendered.text, /^X+⏎$/, `the rendered page before, ${k} Zs: ${JSON.stringify(beforeRendered.text.slice(0, 20))}`);
     }

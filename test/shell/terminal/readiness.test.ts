@@ -45,11 +45,17 @@ describe('terminal readiness and output cases (pty-bash)', function () {
     assert.equal(r.waiting, 'shell-prompt');
     assert.equal(r.exitCode, 0);
     assert.equal(r.truncated, false);
-    assert.deepEqual(r.output.split('\n'), Array.from({ length: 5000 }, (_, i) => String(i + 1)));
+    assert.deepEqual(
+      r.output.split('\n'),
+      Array.from({ length: 5000 }, (_, i) => String(i + 1)),
+    );
     const page = read(0, 100);
     assert.deepEqual([page.lineBegin, page.lineEnd], [0, 100]);
     assert.ok(page.totalLines >= 5000, `totalLines ${page.totalLines}`);
-    assert.deepEqual(page.text.split('\n'), Array.from({ length: 100 }, (_, i) => String(4901 + i)));
+    assert.deepEqual(
+      page.text.split('\n'),
+      Array.from({ length: 100 }, (_, i) => String(4901 + i)),
+    );
     assert.equal(page.firstLineNumber, page.totalLines - 100, 'nothing evicted yet: absolute numbers count from the first line');
   });
 
@@ -73,7 +79,10 @@ describe('terminal readiness and output cases (pty-bash)', function () {
         assert.ok(Buffer.byteLength(p.text) <= 16 * 1024, `page of ${Buffer.byteLength(p.text)} bytes`);
         assert.ok(!p.text.includes('\uFFFD'), 'a code point was broken');
       }
-      const lines = pages.map((p) => p.text).join('\n').split('\n');
+      const lines = pages
+        .map((p) => p.text)
+        .join('\n')
+        .split('\n');
       const first = lines.findIndex((l) => l.startsWith('{"a": [0, 1'));
       assert.ok(first >= 0, 'the line’s head is reachable by paging');
       let joined = '';
@@ -145,7 +154,10 @@ describe('terminal readiness and output cases (pty-bash)', function () {
   it('a program polling only a socket is not taken for one waiting for input (http.server polls its socket)', async () => {
     h = harness({ quietThresholdMs: 1_500 });
     await open();
-    const r = await send(`python3 -c "import socket,select;s=socket.socket();s.bind(('127.0.0.1',0));s.listen();select.select([s],[],[],6)"`, 8_000);
+    const r = await send(
+      `python3 -c "import socket,select;s=socket.socket();s.bind(('127.0.0.1',0));s.listen();select.select([s],[],[],6)"`,
+      8_000,
+    );
     assert.equal(r.waitReason, 'inferred_idle');
     h.service.signal(h.owner, id, 'SIGINT');
   });
@@ -160,7 +172,10 @@ describe('terminal readiness and output cases (pty-bash)', function () {
     assert.match(r.output, /\n1999999\n2000000$/);
     const page = read(500, 500);
     assert.equal(page.totalLines, 10_000, 'retainedLines (default 10 000) caps the scrollback');
-    assert.deepEqual(page.text.split('\n'), Array.from({ length: 500 }, (_, i) => String(1_999_001 + i)));
+    assert.deepEqual(
+      page.text.split('\n'),
+      Array.from({ length: 500 }, (_, i) => String(1_999_001 + i)),
+    );
     const oldest = read(9_500, 1_000);
     assert.equal(oldest.lineEnd, 10_000);
     assert.equal(oldest.text.split('\n')[0], String(2_000_000 - 9_999));
@@ -174,7 +189,10 @@ describe('terminal readiness and output cases (pty-bash)', function () {
     assert.equal(r.waiting, 'shell-prompt');
     assert.ok(Buffer.byteLength(r.output) <= 8 * 1024);
     const pages = allPages(500, true);
-    const lines = pages.map((p) => p.text).join('\n').split('\n');
+    const lines = pages
+      .map((p) => p.text)
+      .join('\n')
+      .split('\n');
     const bytes = lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
     assert.ok(bytes <= 64 * 1024, `retained ${bytes} bytes`);
     assert.ok(bytes > 60 * 1024, `retained only ${bytes} bytes`);
@@ -336,7 +354,13 @@ describe('long lines and the renderer (no PTY)', () => {
     for (const piece of pieces.slice(0, -2)) {
       assert.ok(piece.endsWith(LINE_SPLIT_MARKER) && Buffer.byteLength(piece) <= 1000 && !piece.includes('\uFFFD'));
     }
-    assert.equal(pieces.slice(0, -1).map((p) => (p.endsWith(LINE_SPLIT_MARKER) ? p.slice(0, -1) : p)).join(''), line);
+    assert.equal(
+      pieces
+        .slice(0, -1)
+        .map((p) => (p.endsWith(LINE_SPLIT_MARKER) ? p.slice(0, -1) : p))
+        .join(''),
+      line,
+    );
     assert.deepEqual(splitLine('short', 1000), ['short']);
   });
 

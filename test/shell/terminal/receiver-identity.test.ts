@@ -40,10 +40,14 @@ describe('the receiver as the kernel identifies it (real processes)', function (
     const confirmed = h.service.sendTarget(h.owner, id);
     assert.equal(confirmed.receiver.kind, 'program');
     const first = confirmed.receiver.kind === 'program' ? confirmed.receiver.process.pid : 0;
-    await until('the second reader to read', () => {
-      const now = h.service.sendTarget(h.owner, id).receiver;
-      return now.kind === 'program' && now.reading === true && now.process.pid !== first;
-    }, 15_000);
+    await until(
+      'the second reader to read',
+      () => {
+        const now = h.service.sendTarget(h.owner, id).receiver;
+        return now.kind === 'program' && now.reading === true && now.process.pid !== first;
+      },
+      15_000,
+    );
     await assert.rejects(
       h.service.send(h.owner, id, { input: 'yes', expectReceiver: confirmedIdentity(confirmed), timeoutMs: 5000 }),
       (e: Error) => code('RECEIVER_CHANGED')(e) && new RegExp(`pid ${first}`).test(e.message),
@@ -79,7 +83,10 @@ describe('the receiver as the kernel identifies it (real processes)', function (
     assert.equal(target.receiver.kind, 'program', JSON.stringify(target.receiver));
     const text = sendConfirmationText({ kind: 'text', text: 'ls' }, h.service.info(h.owner, id), target);
     // Named by its command line and executable, not by the `bash` it wrote into its comm.
-    assert.match(text, /Receiver: `[^`]*python3 [^`]*standin\.py[^`]*` \(pid \d+, `[^`]*python3[^`]*`\), \*\*not the shell DSH Bridge started\*\*/);
+    assert.match(
+      text,
+      /Receiver: `[^`]*python3 [^`]*standin\.py[^`]*` \(pid \d+, `[^`]*python3[^`]*`\), \*\*not the shell DSH Bridge started\*\*/,
+    );
     // A send confirmed as the shell at its prompt is refused; nothing reaches the stand-in.
     await assert.rejects(h.service.send(h.owner, id, { input: 'ls', expectReceiver: before, timeoutMs: 5000 }), code('RECEIVER_CHANGED'));
     assert.equal(fs.existsSync(seen), false);

@@ -23,12 +23,12 @@ const E = '\x1b';
  */
 const STALL_BOUND_MS = 150;
 
-
 const py = pythonWrites;
 /** DECALN (fill the screen with E) 80 000 times: outlasts any render budget. */
 const ALIGNMENT_FLOOD = py(`"before" + "\\n" * 31 + "\\x1b#8" * 80000 + "\\x1b[2J\\x1b[Hafter\\n"`);
 /** Cursor jumps with line inserts and deletes, as `npm run bench:host` prints them. */
-const INSERT_DELETE_FLOOD = "printf 'line\\n%.0s' $(seq 40); for i in $(seq 200); do printf '\\e[H'; printf '\\e[1000000L\\e[1000000M%.0s' $(seq 100); done; echo";
+const INSERT_DELETE_FLOOD =
+  "printf 'line\\n%.0s' $(seq 40); for i in $(seq 200); do printf '\\e[H'; printf '\\e[1000000L\\e[1000000M%.0s' $(seq 100); done; echo";
 
 describe('the model-text render runs off the calling thread (pty-bash)', function () {
   this.timeout(120_000);
@@ -57,9 +57,15 @@ describe('the model-text render runs off the calling thread (pty-bash)', functio
     assert.equal(r.waiting, 'shell-prompt');
     const page = await longestStall(() => h.service.readAsync(h.owner, a, { count: 100 }));
     const screen = await longestStall(() => h.service.readAsync(h.owner, a, { screen: true }));
-    assert.ok(page.stallMs < STALL_BOUND_MS && screen.stallMs < STALL_BOUND_MS, `page ${page.stallMs.toFixed(0)} ms, screen ${screen.stallMs.toFixed(0)} ms`);
+    assert.ok(
+      page.stallMs < STALL_BOUND_MS && screen.stallMs < STALL_BOUND_MS,
+      `page ${page.stallMs.toFixed(0)} ms, screen ${screen.stallMs.toFixed(0)} ms`,
+    );
     // The sync read (the caller's thread) and the worker agree, unless the time budget cut either short.
-    for (const [got, request] of [[page.value, { count: 100 }], [screen.value, { screen: true }]] as const) {
+    for (const [got, request] of [
+      [page.value, { count: 100 }],
+      [screen.value, { screen: true }],
+    ] as const) {
       assert.ok(got.totalLines > 40, JSON.stringify(got).slice(0, 300));
       const local = h.service.read(h.owner, a, request);
       if (!got.renderLimited && !local.renderLimited) assert.deepEqual(got, local);
@@ -84,7 +90,10 @@ describe('ScreenTextThread', function () {
       const thread = new ScreenTextThread(screenTextWorkerEntry());
       try {
         const local = new TextRenderer(size.cols, size.rows);
-        assert.deepEqual(await thread.render(size, raw, { startInAlternate, keepCursorBlanks }), local.render(raw, { startInAlternate, keepCursorBlanks }));
+        assert.deepEqual(
+          await thread.render(size, raw, { startInAlternate, keepCursorBlanks }),
+          local.render(raw, { startInAlternate, keepCursorBlanks }),
+        );
         assert.deepEqual(await thread.screen(size, raw, startInAlternate), local.screen(raw, startInAlternate));
         local.dispose();
       } finally {
@@ -96,11 +105,18 @@ describe('ScreenTextThread', function () {
   it('plain text is rendered without the emulator as the emulator renders it', () => {
     const r = new TextRenderer(size.cols, size.rows);
     const long = 'z'.repeat(100);
-    for (const raw of ['', 'one', 'one\ntwo\r\n', `${long}\r\n  indented  \n\n`, Array.from({ length: 450 }, (_, i) => `line ${i}`).join('\r\n')]) {
+    for (const raw of [
+      '',
+      'one',
+      'one\ntwo\r\n',
+      `${long}\r\n  indented  \n\n`,
+      Array.from({ length: 450 }, (_, i) => `line ${i}`).join('\r\n'),
+    ]) {
       assert.deepEqual(renderPlain(raw), r.render(raw), JSON.stringify(raw.slice(0, 40)));
       assert.deepEqual(renderPlain(raw, { keepCursorBlanks: true }), r.render(raw, { keepCursorBlanks: true }));
     }
-    for (const raw of ['a\rb', 'tab\there', `${E}[1mbold`, 'é', 'trailing\r']) assert.equal(renderPlain(raw), undefined, JSON.stringify(raw));
+    for (const raw of ['a\rb', 'tab\there', `${E}[1mbold`, 'é', 'trailing\r'])
+      assert.equal(renderPlain(raw), undefined, JSON.stringify(raw));
     assert.equal(renderPlain('plain', { startInAlternate: true }), undefined);
     r.dispose();
   });
@@ -125,7 +141,10 @@ describe('ScreenTextThread', function () {
       const raws = Array.from({ length: 6 }, (_, i) => `${'y'.repeat(30 + i)}${E}[2D${i}\n`);
       const sizes = raws.map((_, i) => ({ cols: 20 + i, rows: 5 }));
       const got = await Promise.all(raws.map((raw, i) => thread.render(sizes[i]!, raw)));
-      assert.deepEqual(got, raws.map((raw, i) => new TextRenderer(sizes[i]!.cols, sizes[i]!.rows).render(raw)));
+      assert.deepEqual(
+        got,
+        raws.map((raw, i) => new TextRenderer(sizes[i]!.cols, sizes[i]!.rows).render(raw)),
+      );
     } finally {
       void thread.dispose();
     }

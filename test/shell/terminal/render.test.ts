@@ -30,8 +30,6 @@ function timed<T>(fn: () => T): { value: T; ms: number } {
   return { value, ms: performance.now() - started };
 }
 
-
-
 describe('plain ASCII text renders what the emulator renders (no PTY)', () => {
   it('lines of printable ASCII (blanks, exact and wrapped widths, CR LF, empty lines) come out as the emulator draws them', () => {
     const rand = seededInt(20);
@@ -46,7 +44,9 @@ describe('plain ASCII text renders what the emulator renders (no PTY)', () => {
       }
     }
     // Many batches (more lines than one emulator batch holds), and text that is not plain in one of them.
-    const long = Array.from({ length: 700 }, (_, i) => (i === 450 ? `\x1b[31mred\x1b[0m ${i}` : i === 500 ? 'a\tb\rc' : `line ${i}  `)).join('\r\n');
+    const long = Array.from({ length: 700 }, (_, i) =>
+      i === 450 ? `\x1b[31mred\x1b[0m ${i}` : i === 500 ? 'a\tb\rc' : `line ${i}  `,
+    ).join('\r\n');
     assert.deepEqual(fast.render(long, { keepCursorBlanks: true }), emulator.render(long, { keepCursorBlanks: true }));
   });
 });
@@ -60,7 +60,19 @@ describe('lowered counts render what the emulator renders with the full counts',
     const finals = ['@', 'I', 'L', 'M', 'P', 'S', 'T', 'X', 'Z', 'b'];
     const texts = ['abc', 'hello world', '中文', '😀', 'x', 'é', '0123456789abcdef'];
     const count = () =>
-      choose([0, 1, 2, rows - 1, rows, rows + 1, cols - 1, cols, cols + 1, 50 + pick(5000), least + pick(3) * period + pick(period + 2) - 1]);
+      choose([
+        0,
+        1,
+        2,
+        rows - 1,
+        rows,
+        rows + 1,
+        cols - 1,
+        cols,
+        cols + 1,
+        50 + pick(5000),
+        least + pick(3) * period + pick(period + 2) - 1,
+      ]);
     let out = '';
     for (let i = 0; i < 40; i++) {
       switch (pick(12)) {
@@ -120,7 +132,11 @@ describe('lowered counts render what the emulator renders with the full counts',
       for (const ch of ['x', '中']) {
         for (const n of [least - 1, least, least + 1, least + period - 1, least + period, least + 2 * period + 3, 3 * least + 7]) {
           for (const raw of [`${ch}${E}[${n}b`, `ab\r\n${E}[2;3r${E}[3;1H${ch}${E}[${n}b`, `${E}[?7l${ch}${E}[${n}b`]) {
-            assert.deepEqual(lowered.render(raw, { keepCursorBlanks: true }), full.render(raw, { keepCursorBlanks: true }), `${JSON.stringify(raw)}`);
+            assert.deepEqual(
+              lowered.render(raw, { keepCursorBlanks: true }),
+              full.render(raw, { keepCursorBlanks: true }),
+              `${JSON.stringify(raw)}`,
+            );
           }
         }
       }
@@ -149,14 +165,26 @@ describe('rendering pathological output is bounded in time (no PTY)', () => {
     { name: 'REP with huge counts, five times', raw: `x${E}[300000000b`.repeat(5), lines: ['x'.repeat(1029 * 120 + 5)] },
     { name: 'a flood of ICH with huge counts', raw: `abc${`${E}[1000000000@`.repeat(20_000)}`, lines: ['abc'] },
     { name: 'a flood of IL with huge counts', raw: `${screenfulOfLines}${E}[H${`${E}[1000000L`.repeat(200)}`, lines: [...first10, ''] },
-    { name: 'a flood of DL, SU and SD with huge counts', raw: `${screenfulOfLines}${E}[H${`${E}[1000000M${E}[1000000S${E}[1000000T`.repeat(100)}`, lines: [...first10, ''] },
+    {
+      name: 'a flood of DL, SU and SD with huge counts',
+      raw: `${screenfulOfLines}${E}[H${`${E}[1000000M${E}[1000000S${E}[1000000T`.repeat(100)}`,
+      lines: [...first10, ''],
+    },
     {
       name: 'cursor jumps with inserts',
       raw: `${screenfulOfLines}${Array.from({ length: 300 }, (_, i) => `${E}[${(i % 30) + 1};${(i % 120) + 1}H${E}[1000@${E}[1000000L`).join('')}`,
       lines: [...first10, ...Array<string>(30).fill('')],
     },
-    { name: 'tab steps with huge counts after the tab stops were cleared', raw: `${E}[3ga${`${E}[2000000000I${E}[2000000000Z`.repeat(1000)}b`, lines: ['b'] },
-    { name: 'a resize request (CSI 8 t, not honoured) and huge ECH/DCH', raw: `${E}[8;10000;10000tab${`${E}[2000000000X${E}[2000000000P`.repeat(1000)}c`, lines: ['abc'] },
+    {
+      name: 'tab steps with huge counts after the tab stops were cleared',
+      raw: `${E}[3ga${`${E}[2000000000I${E}[2000000000Z`.repeat(1000)}b`,
+      lines: ['b'],
+    },
+    {
+      name: 'a resize request (CSI 8 t, not honoured) and huge ECH/DCH',
+      raw: `${E}[8;10000;10000tab${`${E}[2000000000X${E}[2000000000P`.repeat(1000)}c`,
+      lines: ['abc'],
+    },
   ];
   for (const { name, raw, lines } of cases) {
     it(`${name}: bounded in time, and the text the full counts give`, () => {
@@ -216,7 +244,10 @@ describe('a render that runs out of time', () => {
     assert.ok(raw.length > CHUNK_UNITS);
     const { lines, limited } = r.render(raw);
     assert.equal(limited, true);
-    assert.deepEqual(rejoin(lines), coloured(150).map((_, i) => text(i)));
+    assert.deepEqual(
+      rejoin(lines),
+      coloured(150).map((_, i) => text(i)),
+    );
     assert.ok(lines.every((l) => !l.includes(E)));
   });
 
@@ -225,14 +256,22 @@ describe('a render that runs out of time', () => {
     const short = Array.from({ length: 500 }, (_, i) => `${E}[1m${i}${E}[0m`);
     const { lines, limited } = r.render(short.join('\r\n'));
     assert.equal(limited, true);
-    assert.deepEqual(rejoin(lines), short.map((_, i) => String(i)));
+    assert.deepEqual(
+      rejoin(lines),
+      short.map((_, i) => String(i)),
+    );
   });
 
   it('a screen read: the screen so far, the notice, the plain tail', () => {
     const r = new TextRenderer(40, 5, { budgetMs: 0, wallMs: 0 });
     const screen = r.screen(coloured(150).join('\n'));
     assert.equal(screen.limited, true);
-    assert.deepEqual(screen.lines.slice(-5), coloured(150).slice(-5).map((_, i) => text(145 + i)));
+    assert.deepEqual(
+      screen.lines.slice(-5),
+      coloured(150)
+        .slice(-5)
+        .map((_, i) => text(145 + i)),
+    );
   });
 
   it('leaves nothing behind for the next render (an open sequence is cancelled)', () => {
@@ -280,8 +319,16 @@ describe('pathological output through a real session does not stall the extensio
     // The line feed after the x takes the buffer's last row: 1028 full rows and the 1 left over.
     { name: "printf 'x\\e[300000000b'", command: "printf 'x\\e[300000000b\\n'", output: 'x'.repeat(1028 * 120 + 1) },
     { name: 'an ICH flood', command: py(`"abc" + "\\x1b[1000000000@" * 20000 + "\\n"`), output: 'abc' },
-    { name: 'an IL flood', command: py(`"\\n".join("line %d" % i for i in range(40)) + "\\x1b[H" + "\\x1b[1000000L" * 200 + "\\n"`), output: /^line 0\n(line \d\n){8}line 9$/ },
-    { name: 'cursor jumps with inserts', command: py(`"".join("\\x1b[%d;%dH\\x1b[1000@\\x1b[1000000L" % (i % 30 + 1, i % 120 + 1) for i in range(300)) + "\\x1b[30;1HEND\\n"`), output: /^\n*END$/ },
+    {
+      name: 'an IL flood',
+      command: py(`"\\n".join("line %d" % i for i in range(40)) + "\\x1b[H" + "\\x1b[1000000L" * 200 + "\\n"`),
+      output: /^line 0\n(line \d\n){8}line 9$/,
+    },
+    {
+      name: 'cursor jumps with inserts',
+      command: py(`"".join("\\x1b[%d;%dH\\x1b[1000@\\x1b[1000000L" % (i % 30 + 1, i % 120 + 1) for i in range(300)) + "\\x1b[30;1HEND\\n"`),
+      output: /^\n*END$/,
+    },
   ];
   for (const { name, command, output } of cases) {
     it(`${name}: the result arrives, another session is answered meanwhile, reads stay bounded`, async () => {
@@ -305,7 +352,9 @@ describe('pathological output through a real session does not stall the extensio
 
   it('output that outlasts the render budget: the send result says renderLimited; plain text follows the notice', async () => {
     const a = (await h.service.open(h.owner)).sessionId;
-    const { value: r, stallMs } = await longestStall(() => h.service.send(h.owner, a, { input: py(`"before" + "\\n" * 31 + "\\x1b#8" * 80000 + "\\x1b[2J\\x1b[Hafter\\n"`) }));
+    const { value: r, stallMs } = await longestStall(() =>
+      h.service.send(h.owner, a, { input: py(`"before" + "\\n" * 31 + "\\x1b#8" * 80000 + "\\x1b[2J\\x1b[Hafter\\n"`) }),
+    );
     assert.ok(stallMs < STALL_BOUND_MS, `the event loop was held for ${stallMs.toFixed(0)} ms`);
     assert.equal(r.renderLimited, true);
     const lines = r.output.split('\n');

@@ -40,7 +40,7 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
     ({ workspace, outside, denied } = session.folders);
   });
 
-  it('closing the session never stops a tmux server outside, whatever its commands put in the session\'s private folder', async function () {
+  it("closing the session never stops a tmux server outside, whatever its commands put in the session's private folder", async function () {
     if (!available('tmux')) this.skip();
     // The person's tmux servers, on sockets outside the sandbox: one in a socket folder as tmux
     // names it (tmux-<uid>), one in a folder of another name.
@@ -58,7 +58,9 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
       // the private TMUX_TMPDIR as a link, and the private TMUX_TMPDIR itself as a link.
       await open();
       const folder = PRIVATE_FOLDER;
-      const first = await send(`${folder} && ln -s ${path.join(personTmp, `tmux-${uid}`)} "$d/tmux/tmux-${uid}" && ls "$d/tmux/tmux-${uid}/"`);
+      const first = await send(
+        `${folder} && ln -s ${path.join(personTmp, `tmux-${uid}`)} "$d/tmux/tmux-${uid}" && ls "$d/tmux/tmux-${uid}/"`,
+      );
       assert.match(first.output, /^default$/m, first.output);
       const second = await session.h!.service.open(session.h!.owner, { cwd: workspace, exactCwd: true });
       session.id = second.sessionId;
@@ -98,7 +100,11 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
     assert.match(link.output, /LINKED/);
     assert.doesNotMatch(link.output, /TOP-SECRET-LINE/, 'the sandbox itself cannot read it');
     const target = session.h!.service.sendTarget(session.h!.owner, session.id);
-    assert.doesNotMatch(JSON.stringify(target.traps ?? {}), /TOP-SECRET-LINE/, 'the extension read a denyRead file through a link the sandboxed shell made');
+    assert.doesNotMatch(
+      JSON.stringify(target.traps ?? {}),
+      /TOP-SECRET-LINE/,
+      'the extension read a denyRead file through a link the sandboxed shell made',
+    );
     assert.equal(fs.readFileSync(path.join(denied, 'secret.txt'), 'utf8'), `${seq + 2}\nTOP-SECRET-LINE\n`);
   });
 
@@ -120,7 +126,9 @@ describe('a sandboxed session reaches nothing outside the sandbox (real bubblewr
     let leaked: string | undefined;
     try {
       await open();
-      const removal = await send(`ipcrm -m ${shmid}; ipcs -m -i ${shmid} 2>/dev/null | grep -q bytes=4241 && echo SEEN-OUTSIDE-SEGMENT; ipcmk -M 4243`);
+      const removal = await send(
+        `ipcrm -m ${shmid}; ipcs -m -i ${shmid} 2>/dev/null | grep -q bytes=4241 && echo SEEN-OUTSIDE-SEGMENT; ipcmk -M 4243`,
+      );
       const inside = /Shared memory id: (\d+)/.exec(removal.output)?.[1];
       assert.ok(inside !== undefined, removal.output);
       // Ids are counted per IPC namespace: one made inside is the same object only if it has its size here.
@@ -150,7 +158,7 @@ describe('without /proc, the extension runs ps from the system, never from a fol
     fs.rmSync(root, { recursive: true, force: true });
   });
 
-  it('a ps first on the extension host\'s PATH (a workspace virtualenv\'s bin, which sandboxed commands can write) is not run', async function () {
+  it("a ps first on the extension host's PATH (a workspace virtualenv's bin, which sandboxed commands can write) is not run", async function () {
     if (!available('ps', '--version') && !fs.existsSync('/bin/ps')) this.skip();
     // Where /proc is missing (macOS) the probe, the startup watch and a close ask ps(1) about the
     // session's processes, at every send: a ps a sandboxed command wrote would run outside.

@@ -14,7 +14,14 @@ import { sandboxedSessionPerTest } from '../../helpers/sandboxedSession';
 import { sandboxSettings } from '../../helpers/sandboxSettings';
 
 const VALUES = sandboxSettings({ dshMode: 'on' });
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_CONFIG_NOSYSTEM: '1' };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@t',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@t',
+  GIT_CONFIG_NOSYSTEM: '1',
+};
 
 describe('a sandboxed session cannot make git outside run code (real bubblewrap, real node-pty, real bash, real git)', function () {
   this.timeout(120_000);
@@ -49,7 +56,8 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
    */
   const gitOutside = (dir: string) => {
     for (const change of [false, true]) {
-      if (change && fs.existsSync(path.join(dir, 'tracked.txt'))) fs.utimesSync(path.join(dir, 'tracked.txt'), new Date(), new Date(Date.now() + 5000));
+      if (change && fs.existsSync(path.join(dir, 'tracked.txt')))
+        fs.utimesSync(path.join(dir, 'tracked.txt'), new Date(), new Date(Date.now() + 5000));
       try {
         git(dir, 'status', '-z', '-uall');
       } catch {
@@ -77,7 +85,9 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
   it('an existing repository: .git/commondir cannot point git at a copied git folder with core.fsmonitor', async () => {
     repository(workspace);
     await open();
-    await send(`cp -r .git copied; git config --file copied/config core.fsmonitor ${evil}; echo ${workspace}/copied > .git/commondir; cat .git/commondir`);
+    await send(
+      `cp -r .git copied; git config --file copied/config core.fsmonitor ${evil}; echo ${workspace}/copied > .git/commondir; cat .git/commondir`,
+    );
     gitOutside(workspace);
     assertNotRun();
   });
@@ -97,7 +107,9 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     assert.doesNotMatch(init.output, /INIT-DONE/, init.output);
     gitOutside(workspace);
     assertNotRun();
-    const gitFile = await send(`git init -q --bare ${workspace}/gd && git --git-dir=${workspace}/gd config core.bare false && git --git-dir=${workspace}/gd config core.fsmonitor ${evil} && echo 'gitdir: gd' > .git && echo GITFILE-DONE`);
+    const gitFile = await send(
+      `git init -q --bare ${workspace}/gd && git --git-dir=${workspace}/gd config core.bare false && git --git-dir=${workspace}/gd config core.fsmonitor ${evil} && echo 'gitdir: gd' > .git && echo GITFILE-DONE`,
+    );
     assert.doesNotMatch(gitFile.output, /GITFILE-DONE/, gitFile.output);
     gitOutside(workspace);
     assertNotRun();
@@ -111,7 +123,9 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     gitOutside(workspace);
     assertNotRun();
     // git inside reads the protected config.worktree as git outside does: empty, not refused.
-    const work = await send('echo two >> tracked.txt && git add tracked.txt && git -c user.name=a -c user.email=a@a commit -q -m second && git status --short && echo WORK-DONE');
+    const work = await send(
+      'echo two >> tracked.txt && git add tracked.txt && git -c user.name=a -c user.email=a@a commit -q -m second && git status --short && echo WORK-DONE',
+    );
     assert.match(work.output, /WORK-DONE/, work.output);
     await session.close();
     assert.ok(!fs.existsSync(path.join(workspace, '.git', 'config.worktree')), 'no config.worktree left behind');
@@ -121,7 +135,9 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     repository(path.join(workspace, 'main'));
     git(path.join(workspace, 'main'), 'worktree', 'add', '-q', path.join(workspace, 'linked'));
     await open();
-    await send(`cp -r main/.git copied; git config --file copied/config core.fsmonitor ${evil}; echo ${workspace}/copied > main/.git/worktrees/linked/commondir`);
+    await send(
+      `cp -r main/.git copied; git config --file copied/config core.fsmonitor ${evil}; echo ${workspace}/copied > main/.git/worktrees/linked/commondir`,
+    );
     gitOutside(path.join(workspace, 'linked'));
     assertNotRun();
   });
@@ -132,7 +148,9 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     repository(workspace);
     git(workspace, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', upstream, 'sub');
     await open();
-    await send(`cp -r .git/modules/sub copied; git config --file copied/config core.fsmonitor ${evil}; echo ${workspace}/copied > .git/modules/sub/commondir`);
+    await send(
+      `cp -r .git/modules/sub copied; git config --file copied/config core.fsmonitor ${evil}; echo ${workspace}/copied > .git/modules/sub/commondir`,
+    );
     gitOutside(path.join(workspace, 'sub'));
     assertNotRun();
   });
@@ -159,7 +177,8 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     assert.equal(git(workspace, 'branch', '--show-current').trim(), 'feature');
     await session.close();
     // Nothing of the protection is left in the repository once the session closed.
-    for (const name of ['commondir', 'config.worktree']) assert.ok(!fs.existsSync(path.join(workspace, '.git', name)), `no ${name} left behind`);
+    for (const name of ['commondir', 'config.worktree'])
+      assert.ok(!fs.existsSync(path.join(workspace, '.git', name)), `no ${name} left behind`);
     assert.equal(git(workspace, 'status', '--short').trim(), '?? evil.sh');
   });
 });

@@ -15,7 +15,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { keepControllingTerminal, SandboxCommandShapeError } from '../../../src/terminal/sandbox/controllingTerminal';
 import { unshareIpc } from '../../../src/terminal/sandbox/ipcNamespace';
-import { DSH_SANDBOX_MODES, SandboxPolicy, SandboxSettingValues, sandboxPolicy, sandboxSummary } from '../../../src/terminal/sandbox/policy';
+import {
+  DSH_SANDBOX_MODES,
+  SandboxPolicy,
+  SandboxSettingValues,
+  sandboxPolicy,
+  sandboxSummary,
+} from '../../../src/terminal/sandbox/policy';
 import { packageJson } from '../../helpers/packageJson';
 import { SandboxPolicySource } from '../../../src/terminal/sandbox/policySource';
 import { which, writableFolderBefore, writableFrom } from '../../../src/terminal/sandbox/prerequisites';
@@ -47,16 +53,26 @@ describe('sandbox policy from the settings', () => {
   it('chat.agent.sandbox.enabled counts as on for every value but "off", as VS Code reads it: "allowNetwork" is on with all network', () => {
     // VS Code (isAgentSandboxEnabledValue): on unless the value is "off" or false; "allowNetwork"
     // (its value for "on, all network" before the allowNetwork setting) sandboxes its terminal.
-    const allowNetwork = policy({ vscodeEnabled: 'allowNetwork', vscodeEnabledSource: 'explicit', allowNetwork: false, allowedDomains: ['example.com'] });
+    const allowNetwork = policy({
+      vscodeEnabled: 'allowNetwork',
+      vscodeEnabledSource: 'explicit',
+      allowNetwork: false,
+      allowedDomains: ['example.com'],
+    });
     assert.equal(allowNetwork.on, true);
     assert.deepEqual(allowNetwork.network, { kind: 'all' });
     assert.match(allowNetwork.reason, /chat\.agent\.sandbox\.enabled is "allowNetwork"/);
     assert.deepEqual(allowNetwork.problems, []);
-    assert.equal(policy({ dshMode: 'off', vscodeEnabled: 'allowNetwork', vscodeEnabledSource: 'explicit' }).on, true, '"off" cannot weaken it either');
+    assert.equal(
+      policy({ dshMode: 'off', vscodeEnabled: 'allowNetwork', vscodeEnabledSource: 'explicit' }).on,
+      true,
+      '"off" cannot weaken it either',
+    );
     const unknown = policy({ vscodeEnabled: 'On', vscodeEnabledSource: 'explicit' });
     assert.equal(unknown.on, true);
     assert.match(unknown.problems.join('\n'), /chat\.agent\.sandbox\.enabled has the value "On", which VS Code counts as on/);
-    for (const off of ['off', false, undefined]) assert.equal(policy({ vscodeEnabled: off, vscodeEnabledSource: off === undefined ? 'default' : 'explicit' }).on, false, String(off));
+    for (const off of ['off', false, undefined])
+      assert.equal(policy({ vscodeEnabled: off, vscodeEnabledSource: off === undefined ? 'default' : 'explicit' }).on, false, String(off));
   });
 
   it('dsh.terminal.sandbox "on" turns it on alone; "off" cannot weaken a policy-locked or explicit "on"', () => {
@@ -65,7 +81,11 @@ describe('sandbox policy from the settings', () => {
     const explicit = policy({ dshMode: 'off', vscodeEnabled: 'on', vscodeEnabledSource: 'explicit' });
     assert.equal(explicit.on, true);
     assert.match(explicit.reason, /cannot weaken/);
-    assert.equal(policy({ dshMode: 'off', vscodeEnabled: 'on', vscodeEnabledSource: 'default' }).on, false, 'an "on" from a default or an experiment can be turned off');
+    assert.equal(
+      policy({ dshMode: 'off', vscodeEnabled: 'on', vscodeEnabledSource: 'default' }).on,
+      false,
+      'an "on" from a default or an experiment can be turned off',
+    );
   });
 
   it('dsh.terminal.sandbox "on" in the user settings holds: a workspace\'s "off" or "followVSCode" cannot weaken it', () => {
@@ -96,7 +116,10 @@ describe('sandbox policy from the settings', () => {
   });
 
   it('writable roots: workspace folders, storage, temp, then allowWrite (~ expanded); relative paths are refused', () => {
-    const p = policy({ dshMode: 'on', fileSystem: { allowWrite: ['~/cache', 'rel/x', '/abs/'], denyRead: ['~/.ssh'], denyWrite: ['/w/one/secret'] } });
+    const p = policy({
+      dshMode: 'on',
+      fileSystem: { allowWrite: ['~/cache', 'rel/x', '/abs/'], denyRead: ['~/.ssh'], denyWrite: ['/w/one/secret'] },
+    });
     assert.deepEqual(p.writableRoots, ['/w/one', '/s/store', '/t/tmp', '/home/u/cache', '/abs']);
     assert.deepEqual(p.denyRead, ['/home/u/.ssh']);
     assert.deepEqual(p.denyWrite, ['/w/one/secret']);
@@ -106,22 +129,42 @@ describe('sandbox policy from the settings', () => {
   it('a session outside the sandbox may be asked for only where allowUnsandboxedCommands is true and no organisation policy locks the sandbox', () => {
     const on = { vscodeEnabled: 'on', vscodeEnabledSource: 'explicit' } as const;
     assert.equal(policy({ ...on, allowUnsandboxedCommands: true }).unsandboxed.allowed, true);
-    assert.match(policy({ ...on, allowUnsandboxedCommands: true }).unsandboxed.why, /allowUnsandboxedCommands is true: each such session needs the person's confirmation/);
+    assert.match(
+      policy({ ...on, allowUnsandboxedCommands: true }).unsandboxed.why,
+      /allowUnsandboxedCommands is true: each such session needs the person's confirmation/,
+    );
     const absent = policy(on).unsandboxed;
     assert.equal(absent.allowed, false, 'absent (a VS Code that does not declare it) is not allowed');
     assert.match(absent.why, /allowUnsandboxedCommands is not set to true.*set chat\.agent\.sandbox\.allowUnsandboxedCommands to true/);
     const off = policy({ ...on, allowUnsandboxedCommands: false }).unsandboxed;
     assert.equal(off.allowed, false);
     assert.match(off.why, /allowUnsandboxedCommands is false/);
-    const locked = policy({ vscodeEnabled: 'on', vscodeEnabledSource: 'policy', allowUnsandboxedCommands: true, allowUnsandboxedSource: 'default' }).unsandboxed;
+    const locked = policy({
+      vscodeEnabled: 'on',
+      vscodeEnabledSource: 'policy',
+      allowUnsandboxedCommands: true,
+      allowUnsandboxedSource: 'default',
+    }).unsandboxed;
     assert.equal(locked.allowed, false, 'a sandbox locked on by policy is not left on a default');
     assert.match(locked.why, /locked on by organisation policy.*only the organisation's policy can allow them/);
-    assert.equal(policy({ vscodeEnabled: 'on', vscodeEnabledSource: 'policy', allowUnsandboxedCommands: true, allowUnsandboxedSource: 'policy' }).unsandboxed.allowed, true);
-    assert.equal(policy({ dshMode: 'on', allowUnsandboxedCommands: true }).unsandboxed.allowed, true, 'dsh.terminal.sandbox "on" follows the same rule');
+    assert.equal(
+      policy({ vscodeEnabled: 'on', vscodeEnabledSource: 'policy', allowUnsandboxedCommands: true, allowUnsandboxedSource: 'policy' })
+        .unsandboxed.allowed,
+      true,
+    );
+    assert.equal(
+      policy({ dshMode: 'on', allowUnsandboxedCommands: true }).unsandboxed.allowed,
+      true,
+      'dsh.terminal.sandbox "on" follows the same rule',
+    );
     const bad = policy({ ...on, allowUnsandboxedCommands: 'yes' });
     assert.equal(bad.unsandboxed.allowed, false);
     assert.match(bad.problems.join('\n'), /allowUnsandboxedCommands must be true or false \(got "yes"\); false is used/);
-    assert.equal(policy({ allowUnsandboxedCommands: false }).unsandboxed.allowed, true, 'with the sandbox off every session runs outside it');
+    assert.equal(
+      policy({ allowUnsandboxedCommands: false }).unsandboxed.allowed,
+      true,
+      'with the sandbox off every session runs outside it',
+    );
   });
 });
 
@@ -131,7 +174,7 @@ describe('dsh.terminal.sandbox in package.json', () => {
     const setting = pkg.contributes.configuration.properties['dsh.terminal.sandbox'];
     assert.deepEqual(setting?.enum, [...DSH_SANDBOX_MODES]);
     assert.equal(setting?.default, 'followVSCode');
-    assert.ok((pkg.capabilities).untrustedWorkspaces.restrictedConfigurations.includes('dsh.terminal.sandbox'));
+    assert.ok(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations.includes('dsh.terminal.sandbox'));
   });
 });
 
@@ -296,14 +339,21 @@ describe('programs that run outside the sandbox are looked up outside what it ca
     assert.equal(writableFolderBefore('rg', `${workspace}/bin:${safe}`, [workspace]), `${workspace}/bin`);
     assert.equal(writableFolderBefore('rg', `bin:${safe}`, [workspace]), 'bin');
     assert.equal(writableFolderBefore('rg', `${root}/empty:${workspace}/bin`, [workspace]), `${workspace}/bin`, 'no rg before it');
-    assert.equal(writableFolderBefore('rg', `${root}/empty`, [workspace]), undefined, 'no rg at all and nothing writable: the start fails harmlessly');
+    assert.equal(
+      writableFolderBefore('rg', `${root}/empty`, [workspace]),
+      undefined,
+      'no rg at all and nothing writable: the start fails harmlessly',
+    );
   });
 
-  it('the folders sandboxed commands can write, for the programs started outside it: the writable roots and the runtime\'s own, a denyRead home folder left out', async () => {
+  it("the folders sandboxed commands can write, for the programs started outside it: the writable roots and the runtime's own, a denyRead home folder left out", async () => {
     const on = { ...VALUES, vscodeEnabled: 'on' };
     const folders = await sandboxWritableFolders(sandboxPolicy(on, FOLDERS, '/h'));
-    for (const f of ['/w/one', '/s/store', '/t/tmp', '/tmp/claude', path.join(os.homedir(), '.npm/_logs')]) assert.ok(folders.includes(f), `${f} in ${folders.join(', ')}`);
-    const denied = await sandboxWritableFolders(sandboxPolicy({ ...on, fileSystem: { denyRead: [path.join(os.homedir(), '.npm')] } }, FOLDERS, '/h'));
+    for (const f of ['/w/one', '/s/store', '/t/tmp', '/tmp/claude', path.join(os.homedir(), '.npm/_logs')])
+      assert.ok(folders.includes(f), `${f} in ${folders.join(', ')}`);
+    const denied = await sandboxWritableFolders(
+      sandboxPolicy({ ...on, fileSystem: { denyRead: [path.join(os.homedir(), '.npm')] } }, FOLDERS, '/h'),
+    );
     assert.ok(!denied.includes(path.join(os.homedir(), '.npm/_logs')), denied.join(', '));
     assert.ok(denied.includes('/w/one'));
   });
@@ -312,23 +362,46 @@ describe('programs that run outside the sandbox are looked up outside what it ca
 describe('the bubblewrap command line keeps the PTY the controlling terminal and unshares IPC', () => {
   it('removes exactly --new-session and names bubblewrap by its absolute path', () => {
     const wrapped = "bwrap --new-session --die-with-parent --unshare-net --ro-bind / / -- /usr/bin/bash -c 'x --new-session'";
-    assert.equal(keepControllingTerminal(wrapped, '/usr/bin/bwrap'), "/usr/bin/bwrap --die-with-parent --unshare-net --ro-bind / / -- /usr/bin/bash -c 'x --new-session'");
-    const viaFile = "/bin/sh -c 'exec 3<\"$1\" && shift && exec \"$@\"' srt-args /proc/self/fd/9 bwrap --new-session --die-with-parent --args 3 -- bash";
-    assert.match(keepControllingTerminal(viaFile, '/usr/bin/bwrap'), / srt-args \/proc\/self\/fd\/9 \/usr\/bin\/bwrap --die-with-parent --args 3 -- bash$/);
+    assert.equal(
+      keepControllingTerminal(wrapped, '/usr/bin/bwrap'),
+      "/usr/bin/bwrap --die-with-parent --unshare-net --ro-bind / / -- /usr/bin/bash -c 'x --new-session'",
+    );
+    const viaFile =
+      '/bin/sh -c \'exec 3<"$1" && shift && exec "$@"\' srt-args /proc/self/fd/9 bwrap --new-session --die-with-parent --args 3 -- bash';
+    assert.match(
+      keepControllingTerminal(viaFile, '/usr/bin/bwrap'),
+      / srt-args \/proc\/self\/fd\/9 \/usr\/bin\/bwrap --die-with-parent --args 3 -- bash$/,
+    );
   });
 
   it('gives the sandbox an IPC namespace of its own: --unshare-ipc after --die-with-parent, once', () => {
     const kept = "/bin/sh -c 'x' srt-args /proc/self/fd/9 /usr/bin/bwrap --die-with-parent --args 3 -- bash -c 'y --die-with-parent z'";
-    assert.equal(unshareIpc(kept, '/usr/bin/bwrap'), "/bin/sh -c 'x' srt-args /proc/self/fd/9 /usr/bin/bwrap --die-with-parent --unshare-ipc --args 3 -- bash -c 'y --die-with-parent z'");
-    assert.throws(() => unshareIpc('/usr/bin/bwrap --new-session --die-with-parent a', '/usr/bin/bwrap'), SandboxCommandShapeError, 'only after --new-session is dropped');
-    assert.throws(() => unshareIpc('/usr/bin/bwrap --die-with-parent a; /usr/bin/bwrap --die-with-parent b', '/usr/bin/bwrap'), SandboxCommandShapeError);
+    assert.equal(
+      unshareIpc(kept, '/usr/bin/bwrap'),
+      "/bin/sh -c 'x' srt-args /proc/self/fd/9 /usr/bin/bwrap --die-with-parent --unshare-ipc --args 3 -- bash -c 'y --die-with-parent z'",
+    );
+    assert.throws(
+      () => unshareIpc('/usr/bin/bwrap --new-session --die-with-parent a', '/usr/bin/bwrap'),
+      SandboxCommandShapeError,
+      'only after --new-session is dropped',
+    );
+    assert.throws(
+      () => unshareIpc('/usr/bin/bwrap --die-with-parent a; /usr/bin/bwrap --die-with-parent b', '/usr/bin/bwrap'),
+      SandboxCommandShapeError,
+    );
   });
 
   it('refuses a command line of another shape instead of starting it', () => {
     assert.throws(() => keepControllingTerminal('bwrap --die-with-parent -- bash', '/usr/bin/bwrap'), SandboxCommandShapeError);
-    assert.throws(() => keepControllingTerminal('bwrap --new-session --die-with-parent a; bwrap --new-session --die-with-parent b', '/usr/bin/bwrap'), SandboxCommandShapeError);
+    assert.throws(
+      () => keepControllingTerminal('bwrap --new-session --die-with-parent a; bwrap --new-session --die-with-parent b', '/usr/bin/bwrap'),
+      SandboxCommandShapeError,
+    );
     assert.throws(() => keepControllingTerminal('bwrap --new-session --die-with-parent a', 'bwrap'), SandboxCommandShapeError);
-    assert.equal(keepControllingTerminal('/usr/bin/bwrap --new-session --die-with-parent a', '/usr/bin/bwrap'), '/usr/bin/bwrap --die-with-parent a');
+    assert.equal(
+      keepControllingTerminal('/usr/bin/bwrap --new-session --die-with-parent a', '/usr/bin/bwrap'),
+      '/usr/bin/bwrap --die-with-parent a',
+    );
   });
 });
 
@@ -352,7 +425,10 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
   let denied: string;
   let current: SandboxPolicy;
   const policy = (v: Partial<SandboxSettingValues> = {}) =>
-    sandboxPolicy({ ...VALUES, dshMode: 'on', fileSystem: { denyRead: [denied] }, ...v }, { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp') });
+    sandboxPolicy(
+      { ...VALUES, dshMode: 'on', fileSystem: { denyRead: [denied] }, ...v },
+      { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp') },
+    );
   const open = async (p: SandboxPolicy = policy(), env: Record<string, string | null> = {}) => {
     current = p;
     leadersBefore = childSessionLeaders().map((l) => l.pid);
@@ -456,7 +532,9 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     await open();
     const target = path.join(outside, 'injected.txt');
     // The injected line ends with a newline (chr(10)): the shell reads and runs it after python exits.
-    const inject = await send(`python3 -c 'import fcntl, termios, sys; [fcntl.ioctl(0, termios.TIOCSTI, bytes([b])) for b in (sys.argv[1] + chr(10)).encode()]' 'touch ${target}; echo INJECTED-$((6*7))'`);
+    const inject = await send(
+      `python3 -c 'import fcntl, termios, sys; [fcntl.ioctl(0, termios.TIOCSTI, bytes([b])) for b in (sys.argv[1] + chr(10)).encode()]' 'touch ${target}; echo INJECTED-$((6*7))'`,
+    );
     assert.equal(inject.exitCode, 0, inject.output);
     await until('the injected line to run', () => /INJECTED-42/.test(h.service.read(h.owner, id, { count: 50 }).text), 10_000);
     await sleep(200);
@@ -471,7 +549,9 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     try {
       const opened = await open(policy({ allowNetwork: false }));
       assert.equal(opened.sandbox.network, 'none');
-      const blocked = await send(`curl -sS --max-time 5 --noproxy '' http://127.0.0.1:${port}/; echo "rc=$?"; curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:${port}/; echo "rc=$?"`);
+      const blocked = await send(
+        `curl -sS --max-time 5 --noproxy '' http://127.0.0.1:${port}/; echo "rc=$?"; curl -sS --max-time 5 --noproxy '*' http://127.0.0.1:${port}/; echo "rc=$?"`,
+      );
       assert.doesNotMatch(blocked.output, /hello from outside/);
       await h.dispose();
       const allowed = await open(policy({ allowNetwork: false, allowedDomains: ['127.0.0.1'] }));
@@ -493,7 +573,10 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     const out = await send(`echo out > ${outside}/out.txt && cat ${denied}/secret.txt`);
     assert.equal(out.exitCode, 0, out.output);
     assert.equal(fs.readFileSync(path.join(outside, 'out.txt'), 'utf8'), 'out\n');
-    assert.ok(h.log.lines.some((l) => /session outside the agent sandbox .*confirmed by the person/.test(l)), h.log.lines.join('\n'));
+    assert.ok(
+      h.log.lines.some((l) => /session outside the agent sandbox .*confirmed by the person/.test(l)),
+      h.log.lines.join('\n'),
+    );
     // Another session of the same backend without a grant is sandboxed.
     const next = await h.service.open(h.owner, { cwd: workspace });
     assert.equal(next.sandbox.on, true);
@@ -523,7 +606,14 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
   it('keeps what makes git run commands outside unwritable in nested repositories and submodules too', async () => {
     // VS Code's git extension runs git in the repositories it finds in a workspace folder, outside
     // any sandbox: a core.fsmonitor or a hook written there from inside would run outside.
-    const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_CONFIG_NOSYSTEM: '1' };
+    const gitEnv = {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+      GIT_CONFIG_NOSYSTEM: '1',
+    };
     const git = (...args: string[]) => execFileSync('git', args, { env: gitEnv, stdio: 'pipe' }).toString();
     const upstream = path.join(outside, 'upstream');
     git('init', '-q', upstream);
@@ -536,11 +626,13 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     for (const repo of ['nested/repo', 'sub']) {
       const config = await send(`git -C ${workspace}/${repo} config core.fsmonitor "touch ${ran}; false"`);
       assert.notEqual(config.exitCode, 0, `${repo}: ${config.output}`);
-      const hook = await send(`echo 'touch ${ran}' > ${workspace}/${repo}/.git/hooks/pre-commit 2>/dev/null || echo 'touch ${ran}' > "$(git -C ${workspace}/${repo} rev-parse --git-path hooks)/pre-commit"`);
+      const hook = await send(
+        `echo 'touch ${ran}' > ${workspace}/${repo}/.git/hooks/pre-commit 2>/dev/null || echo 'touch ${ran}' > "$(git -C ${workspace}/${repo} rev-parse --git-path hooks)/pre-commit"`,
+      );
       assert.notEqual(hook.exitCode, 0, `${repo}: ${hook.output}`);
     }
     const gitFile = await send(`echo 'gitdir: ${outside}' > ${workspace}/sub/.git`);
-    assert.notEqual(gitFile.exitCode, 0, 'a submodule\'s .git file cannot point elsewhere');
+    assert.notEqual(gitFile.exitCode, 0, "a submodule's .git file cannot point elsewhere");
     const status = await send(`git -C ${workspace}/nested/repo status --short && echo GIT-WORKS`);
     assert.match(status.output, /GIT-WORKS/, 'git itself still works inside');
     for (const repo of ['nested/repo', 'sub']) git('-C', path.join(workspace, repo), 'status');
@@ -552,10 +644,14 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     const workspaceFile = path.join(workspace, 'project.code-workspace');
     const original = '{ "folders": [{ "path": "." }], "settings": {} }\n';
     fs.writeFileSync(workspaceFile, original);
-    const p = sandboxPolicy({ ...VALUES, dshMode: 'on' }, { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp'), workspaceFile });
+    const p = sandboxPolicy(
+      { ...VALUES, dshMode: 'on' },
+      { workspaceFolders: [workspace], tempFolder: path.join(root, 'tmp'), workspaceFile },
+    );
     assert.ok(p.denyWrite.includes(workspaceFile), JSON.stringify(p.denyWrite));
     await open(p);
-    const settings = '{ "folders": [{ "path": "." }], "settings": { "dsh.lsp.servers": [{ "command": "/bin/sh", "args": ["-c", "touch /tmp/x"], "extensions": [".zz"] }] } }';
+    const settings =
+      '{ "folders": [{ "path": "." }], "settings": { "dsh.lsp.servers": [{ "command": "/bin/sh", "args": ["-c", "touch /tmp/x"], "extensions": [".zz"] }] } }';
     const write = await send(`echo '${settings}' > ${workspaceFile}`);
     assert.notEqual(write.exitCode, 0, write.output);
     const replace = await send(`echo '${settings}' > ${workspace}/new && mv -f ${workspace}/new ${workspaceFile}`);
@@ -592,7 +688,12 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     id = (await h.service.open(h.owner, { cwd: workspace }, { outsideSandbox: true })).sessionId;
     assert.equal((await send('echo approved')).exitCode, 0);
     current = policy({ allowUnsandboxedCommands: false });
-    await assert.rejects(send(`touch ${late}`), refusedBecause(/approved outside the agent sandbox, and the settings no longer allow a session outside it \(chat\.agent\.sandbox\.allowUnsandboxedCommands is false/));
+    await assert.rejects(
+      send(`touch ${late}`),
+      refusedBecause(
+        /approved outside the agent sandbox, and the settings no longer allow a session outside it \(chat\.agent\.sandbox\.allowUnsandboxedCommands is false/,
+      ),
+    );
     assert.ok(!fs.existsSync(late));
   });
 
@@ -615,7 +716,10 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     try {
       h = harness({ quietThresholdMs: 6_000 }, { sandbox: { runtime, policy: (use) => source.policy(use) } });
       const shared = source.policy();
-      assert.ok(Object.isFrozen(shared) && Object.isFrozen(shared.denyRead) && Object.isFrozen(shared.network), 'the policy every use shares cannot be changed by one of them');
+      assert.ok(
+        Object.isFrozen(shared) && Object.isFrozen(shared.denyRead) && Object.isFrozen(shared.network),
+        'the policy every use shares cannot be changed by one of them',
+      );
       for (const name of ['first', 'second']) {
         id = (await h.service.open(h.owner, { name, cwd: workspace })).sessionId;
         const info = h.service.list(h.owner).find((s) => s.sessionId === id)!;
@@ -626,7 +730,7 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
         assert.match(out.output, new RegExp(`wrote-${name}`));
       }
       assert.equal(source.policy('spawn'), shared, 'both opens used the policy computed once');
-      assert.ok(fs.existsSync(path.join(shared.tempFolder, 'second')), 'TMPDIR is the source\'s temp folder');
+      assert.ok(fs.existsSync(path.join(shared.tempFolder, 'second')), "TMPDIR is the source's temp folder");
     } finally {
       await h.dispose();
       source.dispose();
@@ -653,7 +757,12 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     try {
       await assert.rejects(open(), (error: unknown) => {
         assert.ok(error instanceof TerminalError && error.code === 'SANDBOX_UNAVAILABLE', String(error));
-        assert.match(error.message, new RegExp(`runs rg from the extension host's PATH outside the sandbox, and "${bin}" comes first on that PATH, where sandboxed commands can write`));
+        assert.match(
+          error.message,
+          new RegExp(
+            `runs rg from the extension host's PATH outside the sandbox, and "${bin}" comes first on that PATH, where sandboxed commands can write`,
+          ),
+        );
         return true;
       });
       // rg from a safe folder first, and which still from the workspace's.
@@ -665,7 +774,10 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
     } finally {
       process.env.PATH = hostPath;
     }
-    assert.ok(!fs.existsSync(ran), `ran outside the sandbox: ${fs.existsSync(ran) ? fs.readFileSync(ran, 'utf8').trim().split('\n').join(', ') : ''}`);
+    assert.ok(
+      !fs.existsSync(ran),
+      `ran outside the sandbox: ${fs.existsSync(ran) ? fs.readFileSync(ran, 'utf8').trim().split('\n').join(', ') : ''}`,
+    );
   });
 
   it('fails closed: without bubblewrap on PATH the open fails with the install hint and no shell is left', async () => {

@@ -23,7 +23,9 @@ describe('search in a line stored in pieces (real bash)', function () {
     const { sessionId: id } = await h.service.open(h.owner, { cwd: h.tmp });
     // One output line of 16378 a's, NEEDLE, 100 b's: the session stores lines of at most 16 KiB
     // (16381 bytes and the 3-byte marker), so NEEDLE is cut after NEE.
-    await h.service.send(h.owner, id, { input: `head -c 16378 /dev/zero | tr '\\0' a; printf 'NEEDLE'; head -c 100 /dev/zero | tr '\\0' b; echo` });
+    await h.service.send(h.owner, id, {
+      input: `head -c 16378 /dev/zero | tr '\\0' a; printf 'NEEDLE'; head -c 100 /dev/zero | tr '\\0' b; echo`,
+    });
     const record = h.service.command(h.owner, id, 1);
     assert.equal(record.output.lineCount, 2, 'the line is stored as two pieces');
     const pieces = h.service.read(h.owner, id, { command: 1, raw: true }).text.split('\n');
@@ -40,7 +42,10 @@ describe('search in a line stored in pieces (real bash)', function () {
 
     // The whole line is what a regular expression's anchors see; the marker is not part of it.
     const anchored = await h.service.search(h.owner, id, { pattern: '^a+NEEDLEb{100}$', regex: true });
-    assert.deepEqual(anchored.matches.map((x) => [x.line, x.column]), [[record.output.firstLineNumber, 0]]);
+    assert.deepEqual(
+      anchored.matches.map((x) => [x.line, x.column]),
+      [[record.output.firstLineNumber, 0]],
+    );
     const marker = await h.service.search(h.owner, id, { pattern: LINE_SPLIT_MARKER, command: 1 });
     assert.deepEqual(marker.matches, []);
   });
@@ -49,10 +54,15 @@ describe('search in a line stored in pieces (real bash)', function () {
     h = harness();
     const { sessionId: id } = await h.service.open(h.owner, { cwd: h.tmp });
     // 16378 a's, ERROR in red, 100 b's: the first piece (16381 bytes) would end inside the colour's CSI, after ESC [ 3; it ends before it.
-    await h.service.send(h.owner, id, { input: `head -c 16378 /dev/zero | tr '\\0' a; printf '\\033[31mERROR\\033[0m'; head -c 100 /dev/zero | tr '\\0' b; echo; echo after` });
+    await h.service.send(h.owner, id, {
+      input: `head -c 16378 /dev/zero | tr '\\0' a; printf '\\033[31mERROR\\033[0m'; head -c 100 /dev/zero | tr '\\0' b; echo; echo after`,
+    });
     const record = h.service.command(h.owner, id, 1);
     const pieces = h.service.read(h.owner, id, { command: 1, raw: true }).text.split('\n');
-    assert.deepEqual(pieces.map((p) => p.length), [16378 + LINE_SPLIT_MARKER.length, '\x1b[31mERROR\x1b[0m'.length + 100, 'after'.length]);
+    assert.deepEqual(
+      pieces.map((p) => p.length),
+      [16378 + LINE_SPLIT_MARKER.length, '\x1b[31mERROR\x1b[0m'.length + 100, 'after'.length],
+    );
     assert.ok(pieces[0]!.endsWith(`a${LINE_SPLIT_MARKER}`) && pieces[1]!.startsWith('\x1b[31mERROR'), 'the cut falls before the CSI');
 
     const found = await h.service.search(h.owner, id, { pattern: 'ERROR', command: 1 });
@@ -62,10 +72,18 @@ describe('search in a line stored in pieces (real bash)', function () {
       'reported at the piece the text starts in, at its plain start (the sequence before it is removed)',
     );
     assert.match(found.matches[0]!.text, /^…?a+ERRORb{100}$/, 'nothing of the sequence is left');
-    assert.deepEqual((await h.service.search(h.owner, id, { pattern: '31m', command: 1 })).matches, [], 'the colour\'s parameters are never matched');
+    assert.deepEqual(
+      (await h.service.search(h.owner, id, { pattern: '31m', command: 1 })).matches,
+      [],
+      "the colour's parameters are never matched",
+    );
     assert.equal((await h.service.search(h.owner, id, { pattern: '^a{16378}ERRORb{100}$', regex: true, command: 1 })).matches.length, 1);
     const context = await h.service.search(h.owner, id, { pattern: 'after', command: 1, context: 2 });
-    assert.deepEqual(context.matches[0]!.before, [`${'a'.repeat(200)}…`, `ERROR${'b'.repeat(100)}`], 'each piece as a context line, cut to 200, the sequence in neither');
+    assert.deepEqual(
+      context.matches[0]!.before,
+      [`${'a'.repeat(200)}…`, `ERROR${'b'.repeat(100)}`],
+      'each piece as a context line, cut to 200, the sequence in neither',
+    );
   });
 
   it('an escape sequence or string cut between two pieces reads as in the line unsplit, whatever its kind and where it is cut', async () => {
@@ -104,7 +122,11 @@ describe('search in a line stored in pieces (real bash)', function () {
     // Each word is matched at the start of its line's second piece (line 2 + 3k): what is before it there is part of the sequence.
     for (const [k, word] of ['RED', 'GREEN', 'LINK', 'TITLED', 'PROGRESS'].entries()) {
       const found = await search(split, { pattern: word });
-      assert.deepEqual(found.matches.map((m) => [m.line, m.column]), [[2 + 3 * k, 0]], word);
+      assert.deepEqual(
+        found.matches.map((m) => [m.line, m.column]),
+        [[2 + 3 * k, 0]],
+        word,
+      );
     }
   });
 
@@ -121,8 +143,15 @@ describe('search in a line stored in pieces (real bash)', function () {
     }
     assert.equal(scrollback.position().firstLine, 148);
     const found = await searchScrollback(scrollback, history, { pattern: 'needle', maxMatches: 100 }, unredacted, pool);
-    const expected = Array.from({ length: 51 }, (_, i) => 99 - i).map((n) => ({ line: 3 * n + 1, column: 3, text: n === 49 ? line(n).slice(29) : line(n) }));
-    assert.deepEqual(found.matches.map((m) => ({ line: m.line, column: m.column, text: m.text })), expected);
+    const expected = Array.from({ length: 51 }, (_, i) => 99 - i).map((n) => ({
+      line: 3 * n + 1,
+      column: 3,
+      text: n === 49 ? line(n).slice(29) : line(n),
+    }));
+    assert.deepEqual(
+      found.matches.map((m) => ({ line: m.line, column: m.column, text: m.text })),
+      expected,
+    );
   });
 });
 

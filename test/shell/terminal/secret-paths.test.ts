@@ -114,7 +114,9 @@ describe('every path an agent reads is redacted', function () {
   it('the extension API and the service are enumerated whole', () => {
     const api = createTerminalApi(h.service);
     assert.deepEqual(Object.keys(api).sort(), Object.keys(API).sort(), 'classify a new API function here and check it below');
-    const methods = Object.getOwnPropertyNames(TerminalService.prototype).filter((n) => n !== 'constructor' && typeof (TerminalService.prototype as unknown as Record<string, unknown>)[n] === 'function');
+    const methods = Object.getOwnPropertyNames(TerminalService.prototype).filter(
+      (n) => n !== 'constructor' && typeof (TerminalService.prototype as unknown as Record<string, unknown>)[n] === 'function',
+    );
     assert.deepEqual(methods.sort(), Object.keys(SERVICE).sort(), 'classify a new service method here and check it below');
   });
 
@@ -143,7 +145,8 @@ describe('every path an agent reads is redacted', function () {
       return out.done;
     });
     check('output', job);
-    for (const request of [{}, { raw: true }, { screen: true }, { command: 1 }, { offset: 3, count: 10 }]) check('read', await api.read(owner, id, { count: 2000, ...request }));
+    for (const request of [{}, { raw: true }, { screen: true }, { command: 1 }, { offset: 3, count: 10 }])
+      check('read', await api.read(owner, id, { count: 2000, ...request }));
     check('history', api.history(owner, id, { count: 200 }));
     check('command', api.command(owner, id, 1));
     for (const s of SECRETS) check('search', await api.search(owner, id, { pattern: probeOf(s) }));
@@ -157,10 +160,15 @@ describe('every path an agent reads is redacted', function () {
     let raw = '';
     api.onOutput(owner, id, (text) => (raw += text));
     await api.send(owner, id, { input: `cat ${file}` });
-    assert.ok(probes.some((p) => raw.includes(p)), 'onOutput is the raw stream');
+    assert.ok(
+      probes.some((p) => raw.includes(p)),
+      'onOutput is the raw stream',
+    );
     await api.send(owner, id, { input: `bash -c 'sleep 60; true' ${ghp} &` });
     check('end', await api.end(owner, id));
-    const agentText = Object.entries(API).filter(([, kind]) => kind === 'agent text').map(([name]) => name);
+    const agentText = Object.entries(API)
+      .filter(([, kind]) => kind === 'agent text')
+      .map(([name]) => name);
     assert.deepEqual([...checked].sort(), agentText.sort(), 'every API function that returns terminal text was checked');
     owner.dispose();
   });
@@ -188,7 +196,11 @@ describe('every path an agent reads is redacted', function () {
     check('processes', await s.processes(h.owner, id));
     const signalled = s.signal(h.owner, id, 'SIGINT');
     check('signal', signalled);
-    assert.match(signalled.foreground?.command ?? '', /^bash -c sleep 30; true \[redacted: GitHub token\]$/, 'the signalled command is named, redacted');
+    assert.match(
+      signalled.foreground?.command ?? '',
+      /^bash -c sleep 30; true \[redacted: GitHub token\]$/,
+      'the signalled command is named, redacted',
+    );
     await s.wait(h.owner, id, { timeoutMs: 5000 }).catch(() => undefined);
     const { jobId } = s.startBackground(h.owner, id, { input: `cat ${file}` });
     let job = '';
@@ -202,10 +214,15 @@ describe('every path an agent reads is redacted', function () {
     check('history', s.history(h.owner, id, { count: 200 }));
     check('command', s.command(h.owner, id, 1));
     for (const secret of SECRETS) check('search', await s.search(h.owner, id, { pattern: probeOf(secret) }));
-    assert.ok(probes.some((p) => s.read(h.owner, id, { raw: true, count: 2000 }).text.includes(p)), 'read is the person’s view');
+    assert.ok(
+      probes.some((p) => s.read(h.owner, id, { raw: true, count: 2000 }).text.includes(p)),
+      'read is the person’s view',
+    );
     await s.send(h.owner, id, { input: `bash -c 'sleep 60; true' ${ghp} &` });
     check('end', await s.end(h.owner, id));
-    const agentText = Object.entries(SERVICE).filter(([, kind]) => kind === 'agent text').map(([name]) => name);
+    const agentText = Object.entries(SERVICE)
+      .filter(([, kind]) => kind === 'agent text')
+      .map(([name]) => name);
     assert.deepEqual([...checked].sort(), agentText.sort(), 'every service method that returns terminal text was checked');
   });
 });

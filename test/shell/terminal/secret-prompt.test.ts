@@ -41,7 +41,10 @@ describe('password prompts go to the person', function () {
     assert.deepEqual([r.waitReason, r.waiting, r.echoOff], ['stdin_read', 'program-input', true]);
     assert.match(r.guidance ?? '', /reads a secret with echo off.*the person must type it, not you/);
     assert.match(r.guidance ?? '', /dsh_terminal_wait \(timeoutMs 300000\)/);
-    assert.ok(events.some((e) => e.kind === 'secret-prompt' && e.sessionId === id), 'a secret-prompt event');
+    assert.ok(
+      events.some((e) => e.kind === 'secret-prompt' && e.sessionId === id),
+      'a secret-prompt event',
+    );
     const plain = await api.send(owner, id, { keys: ['Ctrl-C'] });
     assert.equal(plain.echoOff, undefined, 'Ctrl-C is let through, and the shell prompt is no password prompt');
   });
@@ -70,7 +73,10 @@ describe('password prompts go to the person', function () {
     await api.send(owner, id, { input: PROMPT });
     await assert.rejects(api.send(owner, id, { input: PASSWORD }), (e: Error & { code?: string }) => {
       assert.equal(e.code, 'PERSON_MUST_ANSWER');
-      assert.match(e.message, /^nothing was typed: bash reads a secret with echo off .*the person must type it, not you.*dsh_terminal_wait.*keys \["Ctrl-C"\]/);
+      assert.match(
+        e.message,
+        /^nothing was typed: bash reads a secret with echo off .*the person must type it, not you.*dsh_terminal_wait.*keys \["Ctrl-C"\]/,
+      );
       return true;
     });
     await assert.rejects(api.send(owner, id, { keys: ['a', 'Enter'] }), /PERSON_MUST_ANSWER|the person must type it/);
@@ -97,7 +103,11 @@ describe('password prompts go to the person', function () {
     api.typeLine(owner, id, PASSWORD.slice(0, 5));
     assert.equal(api.list(owner)[0]!.takenOver, true, 'not handed back before Enter');
     api.typeLine(owner, id, `${PASSWORD.slice(5)}\r`);
-    assert.deepEqual(api.list(owner).map((s) => [s.takenOver, s.lineTakeOver]), [[false, undefined]], 'handed back on Enter');
+    assert.deepEqual(
+      api.list(owner).map((s) => [s.takenOver, s.lineTakeOver]),
+      [[false, undefined]],
+      'handed back on Enter',
+    );
     assert.ok(events.some((e) => e.kind === 'changed'));
     assert.throws(() => api.typeLine(owner, id, 'more\r'), /not in a one-line take-over/);
     // The program got the line; the session is the agent's again.

@@ -38,9 +38,15 @@ describe('secret redaction on the real bash backend', function () {
     h.service.onOutput(h.owner, id, (text) => (panel += text));
     dir = h.tmp;
     fs.writeFileSync(path.join(dir, 'plain.txt'), SECRETS.map((s) => s.line).join('\n') + '\n');
-    fs.writeFileSync(path.join(dir, 'secrets.json'), JSON.stringify(Object.fromEntries(SECRETS.map((s, i) => [`item${i}`, { kind: s.kind, value: s.line }])), null, 2) + '\n');
+    fs.writeFileSync(
+      path.join(dir, 'secrets.json'),
+      JSON.stringify(Object.fromEntries(SECRETS.map((s, i) => [`item${i}`, { kind: s.kind, value: s.line }])), null, 2) + '\n',
+    );
     fs.writeFileSync(path.join(dir, 'one-line.txt'), singleLine.map((s) => s.line).join('\n') + '\n');
-    fs.writeFileSync(path.join(dir, 'env.sh'), singleLine.map((s, i) => `export CORPUS_${i}_TOKEN=${shellQuote(s.value)}`).join('\n') + '\n');
+    fs.writeFileSync(
+      path.join(dir, 'env.sh'),
+      singleLine.map((s, i) => `export CORPUS_${i}_TOKEN=${shellQuote(s.value)}`).join('\n') + '\n',
+    );
   });
 
   after(async () => {
@@ -54,10 +60,16 @@ describe('secret redaction on the real bash backend', function () {
       ['plain', `cat ${dir}/plain.txt`],
       ['json', `cat ${dir}/secrets.json`],
       ['env', `(source ${dir}/env.sh; env | grep ^CORPUS_ | sort)`],
-      ['split over two writes', `while IFS= read -r s; do printf '%s' "\${s:0:14}"; sleep 0.02; printf '%s\\n' "\${s:14}"; done < ${dir}/one-line.txt`],
+      [
+        'split over two writes',
+        `while IFS= read -r s; do printf '%s' "\${s:0:14}"; sleep 0.02; printf '%s\\n' "\${s:14}"; done < ${dir}/one-line.txt`,
+      ],
       ['wrapped by the terminal', `while IFS= read -r s; do printf '%-70s%s\\n' "$RANDOM wraps here" "$s"; done < ${dir}/one-line.txt`],
       ['folded at 80', `while IFS= read -r s; do printf '%-70s%s\\n' "folded" "$s"; done < ${dir}/one-line.txt | fold -w 80`],
-      ['coloured', `while IFS= read -r s; do printf '\\e[1;32m%s\\e[0m\\e[33m%s\\e[0m%s\\n' "\${s:0:9}" "\${s:9:11}" "\${s:20}"; done < ${dir}/one-line.txt`],
+      [
+        'coloured',
+        `while IFS= read -r s; do printf '\\e[1;32m%s\\e[0m\\e[33m%s\\e[0m%s\\n' "\${s:0:9}" "\${s:9:11}" "\${s:20}"; done < ${dir}/one-line.txt`,
+      ],
     ];
     for (const [how, command] of commands) {
       const r = await send(command);
@@ -93,8 +105,13 @@ describe('secret redaction on the real bash backend', function () {
       const probe = probeOf(s);
       const found = await h.service.search(h.owner, id, { pattern: probe, maxMatches: 5 });
       assert.deepEqual(found.matches, [], `search ${probe} (${s.kind})`);
-      const prefix = await h.service.search(h.owner, id, { pattern: `${escapeRegex(probe.slice(0, 4))}[A-Za-z0-9_+/=-]{4}`, regex: true, maxMatches: 100 });
-      for (const m of prefix.matches) assertNoSecret([m.text, ...(m.before ?? []), ...(m.after ?? [])].join('\n'), `a regex search near ${s.kind}`);
+      const prefix = await h.service.search(h.owner, id, {
+        pattern: `${escapeRegex(probe.slice(0, 4))}[A-Za-z0-9_+/=-]{4}`,
+        regex: true,
+        maxMatches: 100,
+      });
+      for (const m of prefix.matches)
+        assertNoSecret([m.text, ...(m.before ?? []), ...(m.after ?? [])].join('\n'), `a regex search near ${s.kind}`);
     }
     const ghp = await h.service.search(h.owner, id, { pattern: 'ghp_[A-Za-z0-9]', regex: true });
     assert.deepEqual(ghp.matches, [], 'no GitHub token head is found');
@@ -122,11 +139,16 @@ describe('secret redaction on the real bash backend', function () {
       input: `while IFS= read -r s; do printf '%s' "\${s:0:11}"; sleep 0.05; printf '%s\\n' "\${s:11}"; done < ${dir}/one-line.txt`,
     });
     let text = '';
-    await until('the job to end', async () => {
-      const out = await h.service.output(h.owner, id, jobId);
-      text += out.text;
-      return out.done;
-    }, 60_000, 30);
+    await until(
+      'the job to end',
+      async () => {
+        const out = await h.service.output(h.owner, id, jobId);
+        text += out.text;
+        return out.done;
+      },
+      60_000,
+      30,
+    );
     assertNoSecret(text, 'the job output');
     assert.equal((text.match(/\[redacted: /g) ?? []).length >= singleLine.length, true, 'every secret was redacted once');
   });

@@ -25,7 +25,13 @@ describe('TerminalService', function () {
     const a = await h.service.open(h.owner, { name: 'first' });
     const b = await h.service.open(h.owner);
     assert.deepEqual([a.sessionId, b.sessionId], ['pty-1', 'pty-2']);
-    assert.deepEqual(h.service.list(h.owner).map((s) => [s.sessionId, s.name]), [['pty-1', 'first'], ['pty-2', 'pty-2']]);
+    assert.deepEqual(
+      h.service.list(h.owner).map((s) => [s.sessionId, s.name]),
+      [
+        ['pty-1', 'first'],
+        ['pty-2', 'pty-2'],
+      ],
+    );
   });
 
   it('tells apart no such session and a session of another owner', async () => {
@@ -54,13 +60,24 @@ describe('TerminalService', function () {
       }
       return 'no error';
     };
-    for (const [owner, sessionId] of [[h.owner, theirs.sessionId], [h.owner, 'pty-99'], [other, second.sessionId], [{ label: 'fake', disposed: false, dispose() {} }, second.sessionId]] as const) {
+    for (const [owner, sessionId] of [
+      [h.owner, theirs.sessionId],
+      [h.owner, 'pty-99'],
+      [other, second.sessionId],
+      [{ label: 'fake', disposed: false, dispose() {} }, second.sessionId],
+    ] as const) {
       const read = refusal(() => h.service.read(owner, sessionId));
       assert.ok(Array.isArray(read), `read(${sessionId}) refused with a TerminalError`);
-      assert.deepEqual(refusal(() => h.service.info(owner, sessionId)), read);
+      assert.deepEqual(
+        refusal(() => h.service.info(owner, sessionId)),
+        read,
+      );
     }
     other.dispose();
-    assert.deepEqual(refusal(() => h.service.info(other, theirs.sessionId)), refusal(() => h.service.read(other, theirs.sessionId)));
+    assert.deepEqual(
+      refusal(() => h.service.info(other, theirs.sessionId)),
+      refusal(() => h.service.read(other, theirs.sessionId)),
+    );
     assert.equal((refusal(() => h.service.info(other, theirs.sessionId)) as string[])[0], 'OWNER_DISPOSED');
   });
 
@@ -69,17 +86,20 @@ describe('TerminalService', function () {
     const real = new PtyBashBackend(nodePty, () => resolveTerminalConfig(), h.log);
     // Real shells; the test only counts each one's busy checks, the /proc read a session's info costs.
     const busyChecks: number[] = [];
-    service.registerBackend({ type: 'pty-bash', spawn: async (spec, signal) => {
-      const session = await real.spawn(spec, signal);
-      const index = busyChecks.push(0) - 1;
-      return new Proxy(session, {
-        get(target, key) {
-          if (key === 'isBusy') busyChecks[index] = (busyChecks[index] ?? 0) + 1;
-          const value: unknown = Reflect.get(target, key, target);
-          return typeof value === 'function' ? (value.bind(target) as unknown) : value;
-        },
-      });
-    } });
+    service.registerBackend({
+      type: 'pty-bash',
+      spawn: async (spec, signal) => {
+        const session = await real.spawn(spec, signal);
+        const index = busyChecks.push(0) - 1;
+        return new Proxy(session, {
+          get(target, key) {
+            if (key === 'isBusy') busyChecks[index] = (busyChecks[index] ?? 0) + 1;
+            const value: unknown = Reflect.get(target, key, target);
+            return typeof value === 'function' ? (value.bind(target) as unknown) : value;
+          },
+        });
+      },
+    });
     const owner = service.createOwner('many');
     const other = service.createOwner('other');
     try {
@@ -112,14 +132,20 @@ describe('TerminalService', function () {
   it('rejects a timeout a timer cannot hold, or not a whole number, saying the valid range', async () => {
     const { sessionId } = await h.service.open(h.owner);
     for (const timeoutMs of [2 ** 31, 0, 1.5, -1]) {
-      await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo x', timeoutMs }), (e: Error) => code('INVALID_ARGUMENT')(e) && /in 1\.\.2147483647/.test(e.message));
+      await assert.rejects(
+        h.service.send(h.owner, sessionId, { input: 'echo x', timeoutMs }),
+        (e: Error) => code('INVALID_ARGUMENT')(e) && /in 1\.\.2147483647/.test(e.message),
+      );
     }
     assert.equal((await h.service.send(h.owner, sessionId, { input: 'echo still-fine' })).output, 'still-fine');
   });
 
   it('rejects signals outside the allow-list, naming the valid ones', async () => {
     const { sessionId } = await h.service.open(h.owner);
-    assert.throws(() => h.service.signal(h.owner, sessionId, 'SIGUSR1'), (e: Error) => code('INVALID_ARGUMENT')(e) && /SIGINT/.test(e.message));
+    assert.throws(
+      () => h.service.signal(h.owner, sessionId, 'SIGUSR1'),
+      (e: Error) => code('INVALID_ARGUMENT')(e) && /SIGINT/.test(e.message),
+    );
   });
 
   it('a signal confirmed for a program that has ended since is not delivered to the shell', async () => {
@@ -131,7 +157,11 @@ describe('TerminalService', function () {
     await running; // the program ends while the person reads the confirmation
     assert.throws(
       () => h.service.signal(h.owner, sessionId, 'SIGKILL', confirmed),
-      (e: Error) => code('RECEIVER_CHANGED')(e) && /nothing was delivered: the confirmation named a program in process group \d+ \(pid \d+\), but now the shell at its prompt is in the foreground/.test(e.message),
+      (e: Error) =>
+        code('RECEIVER_CHANGED')(e) &&
+        /nothing was delivered: the confirmation named a program in process group \d+ \(pid \d+\), but now the shell at its prompt is in the foreground/.test(
+          e.message,
+        ),
     );
     await sleep(200);
     assert.ok(fs.existsSync(`/proc/${shell}`), 'SIGKILL meant for sleep killed the shell');
@@ -155,7 +185,10 @@ describe('TerminalService', function () {
     const kept = await h.service.open(other);
     h.owner.dispose();
     await until("the disposed owner's sessions to close", () => !h.service.hasOwnerActivity(h.owner));
-    assert.deepEqual(h.service.list(other).map((s) => s.sessionId), [kept.sessionId]);
+    assert.deepEqual(
+      h.service.list(other).map((s) => s.sessionId),
+      [kept.sessionId],
+    );
     await h.service.close(other, kept.sessionId);
   });
 
@@ -175,16 +208,24 @@ describe('TerminalService', function () {
     await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo no' }), code('SESSION_BUSY'));
     let text = '';
     let reads = 0;
-    const end = await until('the background send to end', async () => {
-      const out = await h.service.output(h.owner, sessionId, jobId);
-      text += out.text;
-      reads++;
-      return out.done && out;
-    }, 10_000, 150);
+    const end = await until(
+      'the background send to end',
+      async () => {
+        const out = await h.service.output(h.owner, sessionId, jobId);
+        text += out.text;
+        reads++;
+        return out.done && out;
+      },
+      10_000,
+      150,
+    );
     assert.equal(end.result?.waitReason, 'stdin_read');
     assert.equal(end.result?.exitCode, 0);
     assert.ok(reads > 2, 'the job ended before it could be read in pieces');
-    const lines = text.replace(/\r/g, '').split('\n').filter((l) => /^line\d$/.test(l));
+    const lines = text
+      .replace(/\r/g, '')
+      .split('\n')
+      .filter((l) => /^line\d$/.test(l));
     assert.deepEqual(lines, ['line1', 'line2', 'line3', 'line4', 'line5']);
     const scrollback = h.service.read(h.owner, sessionId).text;
     assert.ok(scrollback.replace(/\r/g, '').includes(lines.join('\n')));
@@ -197,7 +238,9 @@ describe('TerminalService', function () {
     // Lines of ESC [ 38;5;196 m X (14 bytes with CR LF, 10 inside the sequence); five lengths a byte
     // apart move the cut through five neighbouring bytes, so at least one falls inside a sequence.
     for (let k = 0; k < 5; k++) {
-      const { jobId } = h.service.startBackground(h.owner, sessionId, { input: `yes $'\\e[38;5;196mX' | head -c $((1200000 + ${k})); echo; echo job-end` });
+      const { jobId } = h.service.startBackground(h.owner, sessionId, {
+        input: `yes $'\\e[38;5;196mX' | head -c $((1200000 + ${k})); echo; echo job-end`,
+      });
       await until(`job ${k} to end`, () => !h.service.info(h.owner, sessionId).busy, 60_000, 50);
       const out = await h.service.output(h.owner, sessionId, jobId);
       assert.equal(out.done, true);
@@ -216,21 +259,33 @@ describe('TerminalService', function () {
       const { jobId } = h.service.startBackground(h.owner, sessionId, { input: `echo job-output-${n}` });
       ids.push(jobId);
       if (n === 1) assert.equal((await h.service.output(h.owner, sessionId, jobId)).done, false);
-      await until(`job ${n} to end`, async () => !h.service.info(h.owner, sessionId).busy && (await h.service.output(h.owner, sessionId, jobId)).done, 10_000, 20);
+      await until(
+        `job ${n} to end`,
+        async () => !h.service.info(h.owner, sessionId).busy && (await h.service.output(h.owner, sessionId, jobId)).done,
+        10_000,
+        20,
+      );
     }
     const first = h.service.command(h.owner, sessionId, 1);
     assert.equal(first.command, 'echo job-output-1');
     for (const [k, id] of ids.slice(0, 2).entries()) {
       await assert.rejects(
         h.service.output(h.owner, sessionId, id),
-        (e: Error) => code('INVALID_ARGUMENT')(e) && e.message.includes(`job "${id}" of session ${sessionId} finished and was forgotten`) && /newest 16 finished jobs/.test(e.message) && e.message.includes(`command: ${k + 1}`),
+        (e: Error) =>
+          code('INVALID_ARGUMENT')(e) &&
+          e.message.includes(`job "${id}" of session ${sessionId} finished and was forgotten`) &&
+          /newest 16 finished jobs/.test(e.message) &&
+          e.message.includes(`command: ${k + 1}`),
         id,
       );
     }
     for (const id of ids.slice(2)) assert.equal((await h.service.output(h.owner, sessionId, id)).done, true);
     await assert.rejects(
       h.service.output(h.owner, sessionId, 'job-999'),
-      (e: Error) => /no job "job-999"/.test(e.message) && e.message.includes(`${ids[2]} (finished)`) && /2 older finished jobs were forgotten/.test(e.message),
+      (e: Error) =>
+        /no job "job-999"/.test(e.message) &&
+        e.message.includes(`${ids[2]} (finished)`) &&
+        /2 older finished jobs were forgotten/.test(e.message),
     );
   });
 
@@ -241,14 +296,20 @@ describe('TerminalService', function () {
     assert.throws(() => h.service.writeUserInput(h.owner, sessionId, 'x'), /take it over/);
     assert.equal(h.service.takeOver(h.owner, sessionId), true);
     assert.equal(firstSession(h).takenOver, true);
-    await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo agent' }), (e: Error) => code('TAKEN_OVER')(e) && /taken over/.test(e.message));
+    await assert.rejects(
+      h.service.send(h.owner, sessionId, { input: 'echo agent' }),
+      (e: Error) => code('TAKEN_OVER')(e) && /taken over/.test(e.message),
+    );
     assert.throws(() => h.service.signal(h.owner, sessionId, 'SIGINT'), code('TAKEN_OVER'));
     h.service.writeUserInput(h.owner, sessionId, 'echo typed-by-person\r');
     await until('the typed line in the scrollback', () => h.service.read(h.owner, sessionId).text.includes('\ntyped-by-person'));
     assert.equal(h.service.handBack(h.owner, sessionId), true);
     assert.equal((await h.service.send(h.owner, sessionId, { input: 'echo agent-again' })).output, 'agent-again');
     await h.service.close(h.owner, sessionId);
-    assert.deepEqual(events.filter((e) => !e.startsWith('changed')), [`opened ${sessionId}`, `closed ${sessionId}`]);
+    assert.deepEqual(
+      events.filter((e) => !e.startsWith('changed')),
+      [`opened ${sessionId}`, `closed ${sessionId}`],
+    );
     assert.ok(events.filter((e) => e.startsWith('changed')).length >= 4);
   });
 
@@ -270,21 +331,33 @@ describe('TerminalService', function () {
     assert.deepEqual(ids(theirs), [b.sessionId]);
     for (const e of [...mine, ...theirs]) {
       assert.deepEqual(Object.keys(e).sort(), ['kind', 'sessionId']);
-      assert.ok(Object.values(e).every((v) => typeof v === 'string'), 'an event holds only strings');
+      assert.ok(
+        Object.values(e).every((v) => typeof v === 'string'),
+        'an event holds only strings',
+      );
     }
-    assert.deepEqual(mine.map((e) => (e as { kind: string }).kind).filter((k) => k !== 'changed'), ['opened', 'closed']);
+    assert.deepEqual(
+      mine.map((e) => (e as { kind: string }).kind).filter((k) => k !== 'changed'),
+      ['opened', 'closed'],
+    );
   });
 
   it('subscribing needs an owner from createOwner; a listener alone is refused', () => {
     const listener = () => undefined;
     assert.throws(() => (h.service.onDidChangeSessions as unknown as (l: unknown) => unknown)(listener), code('INVALID_ARGUMENT'));
-    assert.throws(() => h.service.onDidChangeSessions({ label: 'fake', disposed: false, dispose() {} }, listener), code('INVALID_ARGUMENT'));
+    assert.throws(
+      () => h.service.onDidChangeSessions({ label: 'fake', disposed: false, dispose() {} }, listener),
+      code('INVALID_ARGUMENT'),
+    );
   });
 
   it('a session the person took over closes only with their confirmation; the refusal says so', async () => {
     const { sessionId } = await h.service.open(h.owner);
     h.service.takeOver(h.owner, sessionId);
-    await assert.rejects(h.service.close(h.owner, sessionId), (e: Error) => code('TAKEN_OVER')(e) && /confirm/.test(e.message) && e.message.includes(sessionId));
+    await assert.rejects(
+      h.service.close(h.owner, sessionId),
+      (e: Error) => code('TAKEN_OVER')(e) && /confirm/.test(e.message) && e.message.includes(sessionId),
+    );
     assert.equal(h.service.list(h.owner).length, 1, 'the refused close left the session running');
     await assert.rejects(h.service.send(h.owner, sessionId, { input: 'echo x' }), code('TAKEN_OVER'));
     assert.equal(await h.service.close(h.owner, sessionId, 'the person confirmed', { userConfirmed: true }), true);
@@ -328,12 +401,15 @@ describe('TerminalService', function () {
     let releaseSpawn!: () => void;
     const gate = new Promise<void>((r) => (releaseSpawn = r));
     // The backend is real; the test only holds its result back until the owner is gone.
-    service.registerBackend({ type: 'pty-bash', spawn: async (spec, signal) => {
-      const session = await real.spawn(spec, signal);
-      spawned.push(session);
-      await gate;
-      return session;
-    } });
+    service.registerBackend({
+      type: 'pty-bash',
+      spawn: async (spec, signal) => {
+        const session = await real.spawn(spec, signal);
+        spawned.push(session);
+        await gate;
+        return session;
+      },
+    });
     const owner = service.createOwner('short-lived');
     const opening = service.open(owner);
     await until('the backend to spawn the shell', () => spawned.length > 0);
@@ -349,15 +425,26 @@ describe('TerminalService', function () {
     const service = new TerminalService(h.log);
     const real = new PtyBashBackend(nodePty, () => resolveTerminalConfig(), h.log);
     let session!: BackendSession;
-    service.registerBackend({ type: 'pty-bash', spawn: async (spec, signal) => {
-      session = await real.spawn(spec, signal);
-      owner.dispose();
-      // This backend's close fails (after really ending the shell): the service must say both.
-      return Object.assign(Object.create(session) as BackendSession, { close: async () => { await session.close('test'); throw new Error('disk on fire'); } });
-    } });
+    service.registerBackend({
+      type: 'pty-bash',
+      spawn: async (spec, signal) => {
+        session = await real.spawn(spec, signal);
+        owner.dispose();
+        // This backend's close fails (after really ending the shell): the service must say both.
+        return Object.assign(Object.create(session) as BackendSession, {
+          close: async () => {
+            await session.close('test');
+            throw new Error('disk on fire');
+          },
+        });
+      },
+    });
     const owner = service.createOwner('doomed');
-    await assert.rejects(service.open(owner), (e: Error) =>
-      e instanceof TerminalBackendCleanupError && (e.reason as TerminalError).code === 'OWNER_DISPOSED' && /disk on fire/.test(e.message));
+    await assert.rejects(
+      service.open(owner),
+      (e: Error) =>
+        e instanceof TerminalBackendCleanupError && (e.reason as TerminalError).code === 'OWNER_DISPOSED' && /disk on fire/.test(e.message),
+    );
     assert.equal(session.status().kind, 'exited');
   });
 
@@ -374,7 +461,10 @@ describe('TerminalService', function () {
   });
 
   it('an unknown cwd is refused with what is valid', async () => {
-    await assert.rejects(h.service.open(h.owner, { cwd: '/no/such/dir' }), (e: Error) => code('INVALID_ARGUMENT')(e) && /existing directory/.test(e.message));
+    await assert.rejects(
+      h.service.open(h.owner, { cwd: '/no/such/dir' }),
+      (e: Error) => code('INVALID_ARGUMENT')(e) && /existing directory/.test(e.message),
+    );
   });
 });
 
@@ -382,12 +472,19 @@ describe('terminal configuration', () => {
   it('reports every broken rule at once', () => {
     assert.throws(
       () => resolveTerminalConfig({ pollIntervalMs: 100, promptGraceMs: 50, maxReadBytes: 10, retainedBytes: 5 }),
-      (e: Error) => e instanceof TerminalConfigError && e.problems.length === 2 && /promptGraceMs/.test(e.message) && /maxReadBytes/.test(e.message),
+      (e: Error) =>
+        e instanceof TerminalConfigError && e.problems.length === 2 && /promptGraceMs/.test(e.message) && /maxReadBytes/.test(e.message),
     );
   });
 
   it('refuses scrollback and read bounds over their maxima, naming the setting, the value and the limit', () => {
-    assert.deepEqual(TERMINAL_CONFIG_MAXIMA, { retainedLines: 1_000_000, retainedBytes: 256 * 1024 * 1024, maxReadBytes: 16 * 1024 * 1024, historySize: 10_000, maxSessionsPerOwner: 256 });
+    assert.deepEqual(TERMINAL_CONFIG_MAXIMA, {
+      retainedLines: 1_000_000,
+      retainedBytes: 256 * 1024 * 1024,
+      maxReadBytes: 16 * 1024 * 1024,
+      historySize: 10_000,
+      maxSessionsPerOwner: 256,
+    });
     const at = resolveTerminalConfig({ ...TERMINAL_CONFIG_MAXIMA });
     assert.equal(at.retainedBytes, 256 * 1024 * 1024);
     assert.throws(
@@ -403,7 +500,8 @@ describe('terminal configuration', () => {
 
   it('package.json declares the maxima the code enforces', () => {
     const props = packageJson().contributes.configuration.properties;
-    for (const [key, max] of Object.entries(TERMINAL_CONFIG_MAXIMA)) assert.equal(props[`dsh.terminal.${key}`]?.maximum, max, `dsh.terminal.${key}`);
+    for (const [key, max] of Object.entries(TERMINAL_CONFIG_MAXIMA))
+      assert.equal(props[`dsh.terminal.${key}`]?.maximum, max, `dsh.terminal.${key}`);
   });
 
   it('package.json declares every setting with the code’s default', () => {

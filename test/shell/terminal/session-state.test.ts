@@ -16,7 +16,7 @@ describe('session state cannot change what text does unseen (real bash)', functi
   beforeEach(() => (h = harness()));
   afterEach(() => h.dispose());
 
-  it('a bind -x or a readline macro on the send\'s kill-line key does not run before the next send', async () => {
+  it("a bind -x or a readline macro on the send's kill-line key does not run before the next send", async () => {
     const id = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
     const hidden = path.join(h.tmp, 'hidden-ran');
     await h.service.send(h.owner, id, { input: `bind -x '"\\e[6973~": "touch ${hidden}; cd /tmp"'` });
@@ -39,7 +39,11 @@ describe('session state cannot change what text does unseen (real bash)', functi
   it('the confirmation names an alias or a function that a command of the text runs instead of the program', async () => {
     const id = (await h.service.open(h.owner)).sessionId;
     await h.service.send(h.owner, id, { input: "alias ls='echo not-ls'; cat() { echo not-cat; }" });
-    const text = sendConfirmationText({ kind: 'text', text: 'ls -l | grep x; cat notes.txt; echo ls' }, h.service.info(h.owner, id), h.service.sendTarget(h.owner, id));
+    const text = sendConfirmationText(
+      { kind: 'text', text: 'ls -l | grep x; cat notes.txt; echo ls' },
+      h.service.info(h.owner, id),
+      h.service.sendTarget(h.owner, id),
+    );
     assert.match(text, /\*\*Defined in this shell\*\*: `ls` is an alias for `echo not-ls`, `cat` is a function/);
     assert.doesNotMatch(text, /`echo` is/);
   });
@@ -55,7 +59,8 @@ describe('session state cannot change what text does unseen (real bash)', functi
     await h.service.send(h.owner, id, { input: "__dsh_seq='a[$(touch seq-ran)]'", timeoutMs: 2000 });
     await h.service.send(h.owner, id, { input: 'true' });
     await h.service.send(h.owner, id, { input: 'true' });
-    for (const name of ['ps0-ran', 'ps0-var-ran', 'ps1-var-ran', 'prompt-fn-ran', 'prompt-alias-ran', 'seq-ran']) assert.equal(ran(name), false, `${name}: the code did not run`);
+    for (const name of ['ps0-ran', 'ps0-var-ran', 'ps1-var-ran', 'prompt-fn-ran', 'prompt-alias-ran', 'seq-ran'])
+      assert.equal(ran(name), false, `${name}: the code did not run`);
     const r = await h.service.send(h.owner, id, { input: 'echo still-marked' });
     assert.equal(r.waiting, 'shell-prompt');
     assert.equal(r.exitCode, 0);
@@ -69,7 +74,10 @@ describe('session state cannot change what text does unseen (real bash)', functi
     assert.match(text, /PROMPT_COMMAND/);
     assert.match(text, /touch pc-ran/);
     assert.doesNotMatch(text, /__dsh/, 'its own entries are not listed');
-    await assert.rejects(h.service.send(h.owner, id, { input: 'ls', expectReceiver: confirmedIdentity(before) }), /the confirmation showed no trap in the shell, but now the traps "PROMPT_COMMAND: 'touch pc-ran'"/);
+    await assert.rejects(
+      h.service.send(h.owner, id, { input: 'ls', expectReceiver: confirmedIdentity(before) }),
+      /the confirmation showed no trap in the shell, but now the traps "PROMPT_COMMAND: 'touch pc-ran'"/,
+    );
   });
 
   it("PROMPT_COMMAND entries of the person's startup files are shown as theirs; one added later is held against the send", async () => {
@@ -79,9 +87,15 @@ describe('session state cannot change what text does unseen (real bash)', functi
     const target = h.service.sendTarget(h.owner, id);
     assert.deepEqual(target.traps, { kind: 'set', text: "PROMPT_COMMAND: 'mine' (set up by the startup files)", startupHooksOnly: true });
     const text = sendConfirmationText({ kind: 'text', text: 'ls' }, h.service.info(h.owner, id), target);
-    assert.match(text, /in `[^`]+`; at every prompt this shell also runs hooks its startup files set up \(`PROMPT_COMMAND: 'mine' \(set up by the startup files\)`\)/);
+    assert.match(
+      text,
+      /in `[^`]+`; at every prompt this shell also runs hooks its startup files set up \(`PROMPT_COMMAND: 'mine' \(set up by the startup files\)`\)/,
+    );
     await h.service.send(h.owner, id, { input: "PROMPT_COMMAND+=('touch pc-ran')" });
-    assert.deepEqual(h.service.sendTarget(h.owner, id).traps, { kind: 'set', text: "PROMPT_COMMAND: 'mine' (set up by the startup files)\nPROMPT_COMMAND: 'touch pc-ran'" });
+    assert.deepEqual(h.service.sendTarget(h.owner, id).traps, {
+      kind: 'set',
+      text: "PROMPT_COMMAND: 'mine' (set up by the startup files)\nPROMPT_COMMAND: 'touch pc-ran'",
+    });
   });
 
   it('the confirmation says so when a function named builtin stands in for the builtins the prompt code runs', async () => {

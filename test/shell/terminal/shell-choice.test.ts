@@ -14,13 +14,24 @@ const zshProfiles = { zsh: { path: '/usr/bin/zsh' }, bash: { path: '/bin/bash' }
 
 describe('shell choice', () => {
   it('1. dsh.terminal.shell wins over every other step', () => {
-    const c = chooseShell({ configured: 'zsh', agentProfile: { path: '/bin/bash' }, defaultProfile: 'bash', profiles: zshProfiles, envShell: '/bin/bash' });
+    const c = chooseShell({
+      configured: 'zsh',
+      agentProfile: { path: '/bin/bash' },
+      defaultProfile: 'bash',
+      profiles: zshProfiles,
+      envShell: '/bin/bash',
+    });
     assert.deepEqual([c.shell, c.executable, c.source], ['zsh', 'zsh', 'setting']);
     assert.match(c.why, /dsh\.terminal\.shell/);
   });
 
   it('2. then chat.tools.terminal.terminalProfile.<os> (its path; the first of a path list)', () => {
-    const c = chooseShell({ agentProfile: { path: ['/usr/bin/zsh', '/bin/zsh'] }, defaultProfile: 'bash', profiles: zshProfiles, envShell: '/bin/bash' });
+    const c = chooseShell({
+      agentProfile: { path: ['/usr/bin/zsh', '/bin/zsh'] },
+      defaultProfile: 'bash',
+      profiles: zshProfiles,
+      envShell: '/bin/bash',
+    });
     assert.deepEqual([c.shell, c.executable, c.source], ['zsh', '/usr/bin/zsh', 'agentProfile']);
     assert.match(c.why, /terminalProfile/);
   });

@@ -3,7 +3,14 @@
  * send can have, the `until` pattern, refusals, cancellation; and a signal to an exited shell.
  */
 import * as assert from 'node:assert/strict';
-import { MAX_UNTIL_LENGTH, UNTIL_CARRY_UNITS, UNTIL_PENDING_UNITS, UntilMatcher, compileUntil, plainText } from '../../../src/terminal/readiness/untilPattern';
+import {
+  MAX_UNTIL_LENGTH,
+  UNTIL_CARRY_UNITS,
+  UNTIL_PENDING_UNITS,
+  UntilMatcher,
+  compileUntil,
+  plainText,
+} from '../../../src/terminal/readiness/untilPattern';
 import { UNTIL_MATCH_MS } from '../../../src/terminal/readiness/untilMatchThread';
 import { MatchPool } from '../../../src/terminal/output/matchPool';
 import { Harness, firstSession, harness } from '../../helpers/terminalHarness';
@@ -53,7 +60,11 @@ describe('waiting without typing (pty-bash)', function () {
   });
 
   it('returns when new output matches until, saying what matched; the command runs on', async () => {
-    assert.equal((await send('echo "ready on 1"; for i in 1 2 3; do sleep 0.5; printf "\\033[32mstep %s\\033[0m\\n" $i; done; sleep 30', 300)).waitReason, 'timeout');
+    assert.equal(
+      (await send('echo "ready on 1"; for i in 1 2 3; do sleep 0.5; printf "\\033[32mstep %s\\033[0m\\n" $i; done; sleep 30', 300))
+        .waitReason,
+      'timeout',
+    );
     const r = await wait({ until: compileUntil('^step 2$'), timeoutMs: 20_000 });
     assert.equal(r.waitReason, 'output_match');
     assert.equal(r.match, 'step 2');
@@ -79,7 +90,11 @@ describe('waiting without typing (pty-bash)', function () {
     assert.ok(held.maxHeldMs < 500, `this thread was ${heldText(held)}`);
     assert.equal(firstSession(h).busy, true, 'the command still runs');
     // The session takes the next wait, and a pattern that matches.
-    assert.equal((await wait({ until: compileUntil('^a+!$'), timeoutMs: 1000 })).waitReason, 'timeout', 'output from before the wait is not matched');
+    assert.equal(
+      (await wait({ until: compileUntil('^a+!$'), timeoutMs: 1000 })).waitReason,
+      'timeout',
+      'output from before the wait is not matched',
+    );
     h.service.signal(h.owner, id, 'SIGINT');
     assert.equal((await send('echo next')).output, 'next');
   });
@@ -129,13 +144,22 @@ describe('waiting without typing (pty-bash)', function () {
     assert.equal(r.waiting, 'shell-prompt');
     assert.equal(r.exitCode, 0, 'the command ran to its end, never interrupted');
     const text = (await h.service.readAsync(h.owner, id, { command: r.command! })).text;
-    assert.deepEqual(text.split('\n').filter((l) => l.startsWith('tick')), ['tick1', 'tick2', 'tick3', 'tick4', 'tick5', 'tick6']);
+    assert.deepEqual(
+      text.split('\n').filter((l) => l.startsWith('tick')),
+      ['tick1', 'tick2', 'tick3', 'tick4', 'tick5', 'tick6'],
+    );
   });
 
   it('is refused at the shell prompt, and at the continuation prompt, saying what to do', async () => {
-    await assert.rejects(wait(), (e: Error & { code?: string }) => e.code === 'NOTHING_TO_WAIT_FOR' && /at its prompt.*exit code 0.*dsh_terminal_send/.test(e.message));
+    await assert.rejects(
+      wait(),
+      (e: Error & { code?: string }) => e.code === 'NOTHING_TO_WAIT_FOR' && /at its prompt.*exit code 0.*dsh_terminal_send/.test(e.message),
+    );
     assert.equal((await send('echo "open')).waiting, 'shell-continuation');
-    await assert.rejects(wait(), (e: Error & { code?: string }) => e.code === 'NOTHING_TO_WAIT_FOR' && /continuation prompt/.test(e.message));
+    await assert.rejects(
+      wait(),
+      (e: Error & { code?: string }) => e.code === 'NOTHING_TO_WAIT_FOR' && /continuation prompt/.test(e.message),
+    );
   });
 
   it('is refused while a send or another wait is in flight', async () => {
@@ -198,9 +222,17 @@ describe('the until pattern (no PTY)', () => {
     assert.equal(await outcome('^ERROR$|^END$', ['\x1b[3', '1mERROR\x1b[0m\r\n', 'END\r\n']), 'ERROR');
     assert.equal(await outcome('^ERROR$|^END$', ['\x1b', '[31mERROR\x1b[0m\r\n', 'END\r\n']), 'ERROR');
     assert.equal(await outcome('^READY$|^END$', ['\x1b]0;my ti', 'tle\x07READY\r\n', 'END\r\n']), 'READY', 'an OSC string ended by BEL');
-    assert.equal(await outcome('^READY$|^END$', ['\x1b]8;;https://example.com/', 'page\x1b', '\\READY\x1b]8;;\x1b\\\r\n', 'END\r\n']), 'READY', 'an OSC string ended by ST, cut twice');
+    assert.equal(
+      await outcome('^READY$|^END$', ['\x1b]8;;https://example.com/', 'page\x1b', '\\READY\x1b]8;;\x1b\\\r\n', 'END\r\n']),
+      'READY',
+      'an OSC string ended by ST, cut twice',
+    );
     assert.equal(await outcome('31m|^END$', ['x\x1b[3', '1mERROR\r\n', 'END\r\n']), 'END', 'its parameters are never matched');
-    assert.equal(await outcome('^ERROR$', ['ERROR\r\n\x1b[3']), 'ERROR', 'text before an unfinished sequence is matched without waiting for its end');
+    assert.equal(
+      await outcome('^ERROR$', ['ERROR\r\n\x1b[3']),
+      'ERROR',
+      'text before an unfinished sequence is matched without waiting for its end',
+    );
   });
 
   it(`an unfinished sequence longer than ${UNTIL_CARRY_UNITS} code units is given up: the output after it is matched`, async () => {
@@ -212,12 +244,20 @@ describe('the until pattern (no PTY)', () => {
 
   it('a pattern stopped at its time bound on a flood of output says how much text that match read', async () => {
     const flood = await new Promise<Error>((resolve, reject) => {
-      const matcher = new UntilMatcher(compileUntil('(a+)+b'), async (text) => text, matchInPool, { matched: () => reject(new Error('matched')), failed: resolve });
+      const matcher = new UntilMatcher(compileUntil('(a+)+b'), async (text) => text, matchInPool, {
+        matched: () => reject(new Error('matched')),
+        failed: resolve,
+      });
       matcher.push('start\r\n'); // a match starts on this
       matcher.push(`${'a'.repeat(UNTIL_PENDING_UNITS)}\r\n`); // arrives while it is in flight: the next match reads it all
     });
     assert.match(flood.message, /until "\(a\+\)\+b" was stopped: one match against the output took more than \d+ ms/);
-    assert.match(flood.message, new RegExp(`That match read ${UNTIL_PENDING_UNITS + 'start\n'.length} characters \\(UTF-16 code units\\) of output that arrived in a flood`));
+    assert.match(
+      flood.message,
+      new RegExp(
+        `That match read ${UNTIL_PENDING_UNITS + 'start\n'.length} characters \\(UTF-16 code units\\) of output that arrived in a flood`,
+      ),
+    );
     assert.match(flood.message, /Wait again with a simpler pattern/);
     const line = await outcome('(a+)+$', [`${'a'.repeat(30)}!\r\n`]);
     assert.ok(line instanceof Error);
@@ -227,7 +267,10 @@ describe('the until pattern (no PTY)', () => {
 
   it('output that arrives while a match is in flight is all matched next, however much of it: a line is never skipped in a flood', async () => {
     const found = await new Promise<string>((resolve, reject) => {
-      const matcher = new UntilMatcher(compileUntil('^MARKER-\\d+$'), async (text) => text, matchInPool, { matched: resolve, failed: reject });
+      const matcher = new UntilMatcher(compileUntil('^MARKER-\\d+$'), async (text) => text, matchInPool, {
+        matched: resolve,
+        failed: reject,
+      });
       matcher.push('starting\r\n'); // a match starts on this
       // Before it answers: the marker, then far more than the 8 KiB window of other lines.
       matcher.push('MARKER-42\r\n');
@@ -250,6 +293,10 @@ describe('the until pattern (no PTY)', () => {
       setImmediate(() => busy(2 * UNTIL_MATCH_MS));
       assert.deepEqual(await outcome, { kind: 'matched', text: 'ready on 3000' }, `try ${k}`);
     }
-    assert.deepEqual(await jobs.matchUntil(/(a+)+$/, `${'a'.repeat(30)}!`, 100), { kind: 'stopped', afterMs: 100 }, 'one that runs long is still stopped');
+    assert.deepEqual(
+      await jobs.matchUntil(/(a+)+$/, `${'a'.repeat(30)}!`, 100),
+      { kind: 'stopped', afterMs: 100 },
+      'one that runs long is still stopped',
+    );
   });
 });

@@ -61,7 +61,7 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     assert.equal(page.match(/AGAIN/g)?.length, 1);
   });
 
-  it('a multi-line theme prompt with a precmd that prints: the controlled prompt wins; the output is the command\'s', async () => {
+  it("a multi-line theme prompt with a precmd that prints: the controlled prompt wins; the output is the command's", async () => {
     const theme = [
       'setopt prompt_subst',
       "PROMPT=$'%F{cyan}%n@%m%f %F{yellow}%~%f\\n%F{green}\\u276f%f '",
@@ -82,7 +82,10 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
   });
 
   it('setopt correct: the correction question is a program waiting for input; answering n runs what was typed', async () => {
-    const home = await openWith({ '.zshrc': 'setopt correct\nexport PATH=$HOME/bin:$PATH\n', 'bin/dshtool': '#!/bin/sh\necho "tool ran: $0"\n' });
+    const home = await openWith({
+      '.zshrc': 'setopt correct\nexport PATH=$HOME/bin:$PATH\n',
+      'bin/dshtool': '#!/bin/sh\necho "tool ran: $0"\n',
+    });
     assert.match((await send('dshtool')).output, /tool ran/);
     const r = await send('dshtoll');
     assert.equal(r.waitReason, 'stdin_read');
@@ -114,17 +117,20 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     assert.deepEqual(r.sessionStatus, { kind: 'exited', exitCode: 1, signal: null });
   });
 
-  it('XTRACE (set -x): the prompt\'s own hooks trace nothing into the output', async () => {
+  it("XTRACE (set -x): the prompt's own hooks trace nothing into the output", async () => {
     await openWith({});
     await send('set -x');
     const r = await send('echo traced');
     assert.equal(r.waiting, 'shell-prompt');
-    assert.deepEqual(r.output.split('\n').filter((l) => !/^\+zsh:\d+> echo traced$/.test(l)), ['traced']);
+    assert.deepEqual(
+      r.output.split('\n').filter((l) => !/^\+zsh:\d+> echo traced$/.test(l)),
+      ['traced'],
+    );
     await send('set +x');
     assert.equal((await send('echo quiet')).output, 'quiet');
   });
 
-  it('NO_NOTIFY: a background job\'s end is reported before the next prompt, and readiness holds', async () => {
+  it("NO_NOTIFY: a background job's end is reported before the next prompt, and readiness holds", async () => {
     await openWith({ '.zshrc': 'setopt no_notify\n' });
     const bg = await send('sleep 0.3 &');
     assert.equal(bg.waiting, 'shell-prompt');
@@ -154,7 +160,7 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     assert.match(back.output, /back$/);
   });
 
-  it('a .zshrc that prints a banner: open succeeds, the banner is the message of the day, not a command\'s output', async () => {
+  it("a .zshrc that prints a banner: open succeeds, the banner is the message of the day, not a command's output", async () => {
     await openWith({ '.zshrc': 'echo "Welcome to the DSH test banner"\n' });
     assert.match(h.service.motd(h.owner, id), /Welcome to the DSH test banner/);
     assert.equal((await send('echo hello')).output, 'hello');
@@ -164,7 +170,8 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     const home = homeWith(h.tmp, { '.zshrc': 'exec bash --norc\n' });
     await assert.rejects(
       h.service.open(h.owner, { env: { HOME: home }, cwd: home }),
-      (e: Error & { code?: string }) => e.code === 'SPAWN_FAILED' && e.message.includes(path.join(home, '.zshrc')) && /DSH_BRIDGE_SESSION/.test(e.message),
+      (e: Error & { code?: string }) =>
+        e.code === 'SPAWN_FAILED' && e.message.includes(path.join(home, '.zshrc')) && /DSH_BRIDGE_SESSION/.test(e.message),
     );
   });
 
@@ -180,7 +187,8 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     ].join('\n');
     await openWith({
       '.cache/p10k-instant-prompt.zsh': instant,
-      '.zshrc': 'source ~/.cache/p10k-instant-prompt.zsh\necho "hidden startup output"\nsleep 0.5\nPROMPT=\'%F{blue}%~%f \\u276f \'\nRPROMPT=\'%T\'\n',
+      '.zshrc':
+        "source ~/.cache/p10k-instant-prompt.zsh\necho \"hidden startup output\"\nsleep 0.5\nPROMPT='%F{blue}%~%f \\u276f '\nRPROMPT='%T'\n",
     });
     const r = await send('echo hello');
     assert.equal(r.waiting, 'shell-prompt');
@@ -238,7 +246,10 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
   });
 
   it("agent commands stay out of the person's HISTFILE", async () => {
-    const home = await openWith({ '.zshrc': 'HISTFILE=~/.zsh_history\nHISTSIZE=100\nSAVEHIST=100\nsetopt inc_append_history share_history\n', '.zsh_history': ': 1:0;old command\n' });
+    const home = await openWith({
+      '.zshrc': 'HISTFILE=~/.zsh_history\nHISTSIZE=100\nSAVEHIST=100\nsetopt inc_append_history share_history\n',
+      '.zsh_history': ': 1:0;old command\n',
+    });
     await send('echo agent-secret-command');
     await h.service.close(h.owner, id);
     assert.doesNotMatch(fs.readFileSync(path.join(home, '.zsh_history'), 'utf8'), /agent-secret-command/);
@@ -283,7 +294,10 @@ describe('zsh traps (pty-zsh, real startup files)', function () {
     assert.deepEqual(mine, { kind: 'set', text: "precmd_functions: 'theme_precmd' (set up by the startup files)", startupHooksOnly: true });
     await send(`hidden() { touch ${h.tmp}/hook-ran; }; preexec_functions+=(hidden); preexec() { :; }`);
     const set = h.service.sendTarget(h.owner, id).traps;
-    assert.deepEqual(set, { kind: 'set', text: "precmd_functions: 'theme_precmd' (set up by the startup files)\npreexec_functions: 'hidden'\npreexec: '\t:'" });
+    assert.deepEqual(set, {
+      kind: 'set',
+      text: "precmd_functions: 'theme_precmd' (set up by the startup files)\npreexec_functions: 'hidden'\npreexec: '\t:'",
+    });
     await send(`preexec_functions=(\${preexec_functions:#hidden}); unfunction preexec; __dsh_ps1+='$(touch ${h.tmp}/ps1-ran)'`);
     await send('true');
     assert.equal(fs.existsSync(path.join(h.tmp, 'ps1-ran')), false);
@@ -323,7 +337,10 @@ describe('pty-zsh on the portable path (ps(1), no /proc probe: as on macOS)', fu
 
   it('a .zshrc that execs another shell is told through ps(1)', async () => {
     const home = homeWith(h.tmp, { '.zshrc': 'exec sleep 60\n' });
-    await assert.rejects(h.service.open(h.owner, { env: { HOME: home } }), (e: Error & { code?: string }) => e.code === 'SPAWN_FAILED' && /sleep 60/.test(e.message));
+    await assert.rejects(
+      h.service.open(h.owner, { env: { HOME: home } }),
+      (e: Error & { code?: string }) => e.code === 'SPAWN_FAILED' && /sleep 60/.test(e.message),
+    );
   });
 });
 

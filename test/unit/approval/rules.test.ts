@@ -8,13 +8,23 @@ const rule = (key: string, approve = true) => compileRule({ key, approve, matchC
 
 describe('auto-approve rules', () => {
   it('later scopes replace earlier keys; null and {approve: null} unset a default or a lower scope', () => {
-    const merged = mergeRuleLayers([{ rm: false, ls: true, cat: true }, { rm: null, git: true }, { cat: { approve: null }, ls: false }]);
+    const merged = mergeRuleLayers([
+      { rm: false, ls: true, cat: true },
+      { rm: null, git: true },
+      { cat: { approve: null }, ls: false },
+    ]);
     assert.deepEqual(merged, { ls: false, git: true });
   });
 
   it('values that are not a rule are left out and named', () => {
     const { rules, ignored } = rulesFrom({ a: true, b: 'yes', c: { approve: false, matchCommandLine: true }, d: 3 }, () => 'settings');
-    assert.deepEqual(rules.map((r) => [r.key, r.approve, r.matchCommandLine]), [['a', true, false], ['c', false, true]]);
+    assert.deepEqual(
+      rules.map((r) => [r.key, r.approve, r.matchCommandLine]),
+      [
+        ['a', true, false],
+        ['c', false, true],
+      ],
+    );
     assert.deepEqual(ignored, ['b', 'd']);
   });
 

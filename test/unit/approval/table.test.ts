@@ -12,12 +12,16 @@ import { treeSitterWasmFolder } from '../../helpers/workerEntry';
 import { mergeRuleLayers, rulesFrom } from '../../../src/approval/rules';
 import type { ApprovalContext, ApprovalRule } from '../../../src/approval/types';
 
-const DEFAULTS = JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures/approval/vscode-1.139.1-autoApprove-default.json'), 'utf8')) as Record<string, unknown>;
+const DEFAULTS = JSON.parse(
+  fs.readFileSync(path.join(__dirname, '../../fixtures/approval/vscode-1.139.1-autoApprove-default.json'), 'utf8'),
+) as Record<string, unknown>;
 
 /** Rules as the settings reader makes them: defaults (unless left out) overlaid by the person's layers. */
 function rules(person: Record<string, unknown>, withDefaults = true): ApprovalRule[] {
   const merged = mergeRuleLayers(withDefaults ? [DEFAULTS, person] : [person]);
-  return rulesFrom(merged, (key) => (withDefaults && key in DEFAULTS && !(key in person) ? 'default' : 'settings')).rules.map(({ key, approve, matchCommandLine, source }) => ({ key, approve, matchCommandLine, source }));
+  return rulesFrom(merged, (key) => (withDefaults && key in DEFAULTS && !(key in person) ? 'default' : 'settings')).rules.map(
+    ({ key, approve, matchCommandLine, source }) => ({ key, approve, matchCommandLine, source }),
+  );
 }
 
 const RULE_SETS = {
@@ -43,13 +47,24 @@ const RULE_SETS = {
   /** A regular-expression rule (microsoft/vscode#328763: such rules were ignored). */
   regex: rules({ '/^make\\s+(test|lint)$/': true, '/^docker\\s+rm\\b/': false }, false),
   /** A whole-line rule and a prefix for a script. */
-  lineRule: rules({ '/^cd \\S+ && npm test$/': { approve: true, matchCommandLine: true }, 'python3 scripts/check.py': true, python3: true, source: true }, false),
+  lineRule: rules(
+    { '/^cd \\S+ && npm test$/': { approve: true, matchCommandLine: true }, 'python3 scripts/check.py': true, python3: true, source: true },
+    false,
+  ),
 };
 type RuleSetName = keyof typeof RULE_SETS;
 
 const WORKSPACE = '/work/ws';
 function context(set: RuleSetName, more: Partial<ApprovalContext> = {}): ApprovalContext {
-  return { rules: RULE_SETS[set], cwd: WORKSPACE, workspaceFolders: [WORKSPACE], blockFileWrites: 'outsideWorkspace', npmScripts: ['build', 'lint'], shellNames: [], ...more };
+  return {
+    rules: RULE_SETS[set],
+    cwd: WORKSPACE,
+    workspaceFolders: [WORKSPACE],
+    blockFileWrites: 'outsideWorkspace',
+    npmScripts: ['build', 'lint'],
+    shellNames: [],
+    ...more,
+  };
 }
 
 /** A row: the line, the rule set, the decision, the sub-commands found (texts, in line order), and more context. */
@@ -65,7 +80,13 @@ interface Row {
   rule?: string;
 }
 
-const r = (line: string, set: RuleSetName, approved: boolean, subs?: string[], extra: Partial<Row> = {}): Row => ({ line, set, approved, subs, ...extra });
+const r = (line: string, set: RuleSetName, approved: boolean, subs?: string[], extra: Partial<Row> = {}): Row => ({
+  line,
+  set,
+  approved,
+  subs,
+  ...extra,
+});
 
 const ROWS: Row[] = [
   // VS Code's defaults: read-only programs approved, dangerous ones denied.
@@ -117,7 +138,7 @@ const ROWS: Row[] = [
   r('sort data.txt', 'defaults', true),
   r('sort -o out data.txt', 'defaults', false),
   r('tree -L 2', 'defaults', true),
-  r('rm -rf build', 'defaults', false, ['rm -rf build'], { reason: '`rm` (VS Code\'s default) denies' }),
+  r('rm -rf build', 'defaults', false, ['rm -rf build'], { reason: "`rm` (VS Code's default) denies" }),
   r('rmdir x', 'defaults', false),
   r('curl https://example.com', 'defaults', false),
   r('wget https://example.com', 'defaults', false),
@@ -208,7 +229,7 @@ const ROWS: Row[] = [
   r('sh -c "ls && rm x"', 'issue', false, ['sh -c "ls && rm x"', 'ls', 'rm x']),
   r("bash -ec 'ls'", 'all', true, ["bash -ec 'ls'", 'ls']),
   r('bash -c "$CODE"', 'all', false, ['bash -c "$CODE"'], { reason: 'the code given to `bash` is decided when the line runs' }),
-  r("bash -c \"bash -c 'rm x'\"", 'issue', false),
+  r('bash -c "bash -c \'rm x\'"', 'issue', false),
   r("eval 'rm x'", 'all', true, ["eval 'rm x'", 'rm x']),
   r("eval 'rm x'", 'issue', false),
   r('eval "$x"', 'all', false, ['eval "$x"'], { reason: 'the code given to `eval`' }),
@@ -254,7 +275,10 @@ const ROWS: Row[] = [
   r("eval 'ls'", 'issue', false, undefined, { more: { aliases: { ls: 'rm -rf ~' } }, reason: 'is an alias for' }),
   r("bash -c 'ls'", 'all', true, undefined, { more: { aliases: { ls: 'rm -rf ~' } } }),
   r('sudo ls', 'all', false, undefined, { more: { aliases: { sudo: 'sudo ', ls: 'rm -rf ~' } }, reason: 'ends in a blank' }),
-  r('ls', 'defaults', false, undefined, { more: { aliases: { ls: 'ls --color=auto' }, shellNames: ['ls'] }, reason: 'alias or a function' }),
+  r('ls', 'defaults', false, undefined, {
+    more: { aliases: { ls: 'ls --color=auto' }, shellNames: ['ls'] },
+    reason: 'alias or a function',
+  }),
   // zsh's global and suffix aliases.
   r('ls G', 'defaults', false, undefined, { more: { globalAliases: ['G'] }, reason: '`G` is a global alias' }),
   r('ls Gx', 'defaults', true, undefined, { more: { globalAliases: ['G'] } }),
@@ -356,8 +380,17 @@ describe('auto approval: command lines × rule sets', function () {
         assert.ok(d.reasons.length > 0, 'a refusal says why');
         assert.deepEqual(d.rules, []);
       }
-      if (row.rule) assert.deepEqual(d.rules.map((x) => `${x.source}:${x.key}`), [row.rule], why);
-      if (row.reason) assert.ok(d.reasons.some((x) => x.includes(row.reason!)), `a reason holds ${JSON.stringify(row.reason)}: ${why}`);
+      if (row.rule)
+        assert.deepEqual(
+          d.rules.map((x) => `${x.source}:${x.key}`),
+          [row.rule],
+          why,
+        );
+      if (row.reason)
+        assert.ok(
+          d.reasons.some((x) => x.includes(row.reason!)),
+          `a reason holds ${JSON.stringify(row.reason)}: ${why}`,
+        );
     });
   }
 });

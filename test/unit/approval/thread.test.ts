@@ -7,7 +7,14 @@ import { ApprovalThread } from '../../../src/approval/approvalThread';
 import type { ApprovalContext } from '../../../src/approval/types';
 import { approvalWorkerEntry, treeSitterWasmFolder } from '../../helpers/workerEntry';
 
-const context = (rules: ApprovalContext['rules']): ApprovalContext => ({ rules, cwd: '/tmp', workspaceFolders: ['/tmp'], blockFileWrites: 'outsideWorkspace', npmScripts: [], shellNames: [] });
+const context = (rules: ApprovalContext['rules']): ApprovalContext => ({
+  rules,
+  cwd: '/tmp',
+  workspaceFolders: ['/tmp'],
+  blockFileWrites: 'outsideWorkspace',
+  npmScripts: [],
+  shellNames: [],
+});
 const rule = (key: string, approve: boolean) => ({ key, approve, matchCommandLine: false, source: 'settings' as const });
 
 describe('auto approval in a worker thread', function () {
@@ -19,10 +26,16 @@ describe('auto approval in a worker thread', function () {
     const rules = [rule('git status', true), rule('rm', false)];
     const yes = await thread.decide('git status 2>&1', context(rules));
     assert.equal(yes.approved, true);
-    assert.deepEqual(yes.rules.map((r) => r.key), ['git status']);
+    assert.deepEqual(
+      yes.rules.map((r) => r.key),
+      ['git status'],
+    );
     const no = await thread.decide('git status; rm -rf x', context(rules));
     assert.equal(no.approved, false);
-    assert.ok(no.reasons.some((r) => r.includes('`rm` denies `rm -rf x`')), JSON.stringify(no.reasons));
+    assert.ok(
+      no.reasons.some((r) => r.includes('`rm` denies `rm -rf x`')),
+      JSON.stringify(no.reasons),
+    );
   });
 
   it('a regular expression that backtracks without end is stopped at the bound: not approved, and the next line is judged', async () => {

@@ -33,8 +33,17 @@ describe('askUntilSettled: the one ask-again loop', () => {
       [['a.ts:1'], 'loading'],
       [['a.ts:1', 'b.ts:2', 'b.ts:3'], 'settled'],
     ]);
-    const r = await askUntilSettled({ deadline: Date.now() + 5000, signal: signal(), attempt: s.attempt, agree: (a, b) => a.join() === b.join() });
-    assert.deepEqual([r.settled, r.answer, r.attempts], [true, ['a.ts:1', 'b.ts:2', 'b.ts:3'], 4], 'two loading answers that agree are still provisional');
+    const r = await askUntilSettled({
+      deadline: Date.now() + 5000,
+      signal: signal(),
+      attempt: s.attempt,
+      agree: (a, b) => a.join() === b.join(),
+    });
+    assert.deepEqual(
+      [r.settled, r.answer, r.attempts],
+      [true, ['a.ts:1', 'b.ts:2', 'b.ts:3'], 4],
+      'two loading answers that agree are still provisional',
+    );
     const gaps = s.times.slice(1).map((t, i) => t - s.times[i]!);
     [100, 200, 400].forEach((want, i) => assert.ok(gaps[i]! >= want - 5 && gaps[i]! < want + 150, `gap ${i}: ${gaps.join(', ')} ms`));
   });
@@ -45,7 +54,13 @@ describe('askUntilSettled: the one ask-again loop', () => {
       [['a.ts:1', 'b.ts:2'], 'unknown'],
       [['a.ts:1', 'b.ts:2'], 'unknown'],
     ]);
-    const r = await askUntilSettled({ deadline: Date.now() + 5000, signal: signal(), attempt: s.attempt, agree: (a, b) => a.join() === b.join(), firstDelayMs: 1 });
+    const r = await askUntilSettled({
+      deadline: Date.now() + 5000,
+      signal: signal(),
+      attempt: s.attempt,
+      agree: (a, b) => a.join() === b.join(),
+      firstDelayMs: 1,
+    });
     assert.deepEqual([r.settled, r.answer, r.attempts], [true, ['a.ts:1', 'b.ts:2'], 3]);
   });
 
@@ -64,8 +79,19 @@ describe('askUntilSettled: the one ask-again loop', () => {
   });
 
   it('a loading answer between two agreeing unknown ones breaks the agreement', async () => {
-    const s = scripted<string>([['x', 'unknown'], ['x', 'loading'], ['x', 'unknown'], ['x', 'unknown']]);
-    const r = await askUntilSettled({ deadline: Date.now() + 5000, signal: signal(), attempt: s.attempt, agree: (a, b) => a === b, firstDelayMs: 1 });
+    const s = scripted<string>([
+      ['x', 'unknown'],
+      ['x', 'loading'],
+      ['x', 'unknown'],
+      ['x', 'unknown'],
+    ]);
+    const r = await askUntilSettled({
+      deadline: Date.now() + 5000,
+      signal: signal(),
+      attempt: s.attempt,
+      agree: (a, b) => a === b,
+      firstDelayMs: 1,
+    });
     assert.deepEqual([r.settled, r.attempts], [true, 4]);
   });
 
@@ -115,8 +141,17 @@ describe('askUntilSettled: the one ask-again loop', () => {
 
   it('the wait can be replaced (e.g. woken by an event), and gets the backoff delays', async () => {
     const waits: number[] = [];
-    const s = scripted<string>([['x', 'loading'], ['x', 'loading'], ['y', 'settled']]);
-    const r = await askUntilSettled({ deadline: Date.now() + 5000, signal: signal(), attempt: s.attempt, wait: (ms) => (waits.push(ms), Promise.resolve()) });
+    const s = scripted<string>([
+      ['x', 'loading'],
+      ['x', 'loading'],
+      ['y', 'settled'],
+    ]);
+    const r = await askUntilSettled({
+      deadline: Date.now() + 5000,
+      signal: signal(),
+      attempt: s.attempt,
+      wait: (ms) => (waits.push(ms), Promise.resolve()),
+    });
     assert.deepEqual([r.answer, waits], ['y', [100, 200]]);
   });
 });

@@ -19,7 +19,10 @@ import type { CallEdge, CallHierarchyProvider, CallItem } from '../../../src/lsp
 import { splitLines } from '../../../src/lsp/position';
 import { fileUriToPath } from '../../../src/lsp/uri';
 
-const R = (line: number, character: number, length: number) => ({ start: { line, character }, end: { line, character: character + length } });
+const R = (line: number, character: number, length: number) => ({
+  start: { line, character },
+  end: { line, character: character + length },
+});
 const readLines = async (uri: string) => {
   try {
     return splitLines(fs.readFileSync(fileUriToPath(uri), 'utf8'));
@@ -44,7 +47,13 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const item = (name: string, line: number): CallItem => ({ name, kind: 'Function', uri: fileUri, range: R(line, 0, 20), selectionRange: R(line, 2, name.length) });
+  const item = (name: string, line: number): CallItem => ({
+    name,
+    kind: 'Function',
+    uri: fileUri,
+    range: R(line, 0, 20),
+    selectionRange: R(line, 2, name.length),
+  });
   /** A source whose every item has `callers` callers, each calling at `sites` places; counts its questions. */
   const source = (callers: number, sites: number) => {
     const asked: string[] = [];
@@ -53,7 +62,11 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
       prepare: async () => [item('target', 0)],
       incoming: async (of): Promise<CallEdge[]> => {
         asked.push(of.name);
-        return Array.from({ length: callers }, (_, i) => ({ item: item(`${of.name}.c${i}`, 1 + ((i * 7) % 3000)), ranges: Array.from({ length: sites }, (_, k) => R(1 + ((i + k) % 3000), 2, 6)), rangesUri: fileUri }));
+        return Array.from({ length: callers }, (_, i) => ({
+          item: item(`${of.name}.c${i}`, 1 + ((i * 7) % 3000)),
+          ranges: Array.from({ length: sites }, (_, k) => R(1 + ((i + k) % 3000), 2, 6)),
+          rangesUri: fileUri,
+        }));
       },
       outgoing: async () => [],
     };
@@ -76,7 +89,13 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
     assert.equal(walked.root.calls!.length, MAX_CALLS_PER_ITEM);
     assert.equal(walked.root.moreCalls, 300 - MAX_CALLS_PER_ITEM);
-    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP });
+    const answer = await shapeCallAnswer(walked, {
+      direction: 'incoming',
+      depth: 1,
+      roots: [pathToFileURL(dir).href],
+      readLines,
+      maxBytes: CAP,
+    });
     assert.equal(answer.root.moreCalls, 200);
     assert.match(answer.summary, /^300 direct callers of target; 100 listed/);
     assert.match(answer.note ?? '', /moreCalls/);
@@ -87,7 +106,13 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 3, maxNodes: 500 }, ctx());
     assert.equal(walked.truncated, true);
     assert.equal(walked.nodes, 500);
-    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 3, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP });
+    const answer = await shapeCallAnswer(walked, {
+      direction: 'incoming',
+      depth: 3,
+      roots: [pathToFileURL(dir).href],
+      readLines,
+      maxBytes: CAP,
+    });
     const all = nodesOf(answer.root);
     assert.equal(all.length, 500);
     // Level 1 is 60 callers; each of them was asked, and the answers filled the bound at the 8th
@@ -97,14 +122,21 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     assert.equal(level1[7]!.calls!.length, 19);
     assert.equal(level1[7]!.moreCalls, 41);
     for (const n of level1.slice(8)) assert.deepEqual([n.calls, n.capLimit], [undefined, true], n.name);
-    for (const n of all) assert.ok(!(Array.isArray(n.calls) && n.calls.length === 0), `${n.name} shows no calls while its source was not asked`);
+    for (const n of all)
+      assert.ok(!(Array.isArray(n.calls) && n.calls.length === 0), `${n.name} shows no calls while its source was not asked`);
     assert.match(answer.note ?? '', /500 items/);
   });
 
   it('an answer over the byte cap falls back to the first level, cut to fit, the cut calls counted', async () => {
     const { provider } = source(100, 40);
     const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 2 }, ctx());
-    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 2, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP });
+    const answer = await shapeCallAnswer(walked, {
+      direction: 'incoming',
+      depth: 2,
+      roots: [pathToFileURL(dir).href],
+      readLines,
+      maxBytes: CAP,
+    });
     const bytes = Buffer.byteLength(JSON.stringify(answer));
     assert.ok(bytes <= CAP, `${bytes} bytes`);
     const listed = answer.root.calls!.length;
@@ -118,7 +150,13 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     const { provider } = source(3, 40);
     const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
     const maxBytes = 3000; // each call holds 20 call sites with 80-character previews: over 3000 bytes alone
-    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes });
+    const answer = await shapeCallAnswer(walked, {
+      direction: 'incoming',
+      depth: 1,
+      roots: [pathToFileURL(dir).href],
+      readLines,
+      maxBytes,
+    });
     const bytes = Buffer.byteLength(JSON.stringify(answer));
     assert.ok(bytes <= maxBytes, `${bytes} bytes`);
     assert.deepEqual(answer.root.calls, []);
@@ -130,7 +168,14 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     const { provider } = source(1, 1);
     const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
     const others = Array.from({ length: 5000 }, (_, i) => item(`${i}:${'n'.repeat(100_000)}`, 0));
-    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP, otherItems: others });
+    const answer = await shapeCallAnswer(walked, {
+      direction: 'incoming',
+      depth: 1,
+      roots: [pathToFileURL(dir).href],
+      readLines,
+      maxBytes: CAP,
+      otherItems: others,
+    });
     assert.equal(answer.otherItems?.length, MAX_OTHER_ITEMS);
     assert.equal(answer.moreOtherItems, 5000 - MAX_OTHER_ITEMS);
     assert.equal(answer.otherItemsCut, true);
@@ -145,12 +190,25 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
   it('a few short other items are listed whole, with no count, flag or note', async () => {
     const { provider } = source(1, 1);
     const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
-    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP, otherItems: [item('a', 0), item('😀'.repeat(NAME_MAX_UNITS / 2), 0)] });
+    const answer = await shapeCallAnswer(walked, {
+      direction: 'incoming',
+      depth: 1,
+      roots: [pathToFileURL(dir).href],
+      readLines,
+      maxBytes: CAP,
+      otherItems: [item('a', 0), item('😀'.repeat(NAME_MAX_UNITS / 2), 0)],
+    });
     assert.deepEqual(answer.otherItems, ['a', '😀'.repeat(NAME_MAX_UNITS / 2)]);
     assert.equal(answer.moreOtherItems, undefined);
     assert.equal(answer.otherItemsCut, undefined);
     assert.equal(answer.note, undefined);
-    const none = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP });
+    const none = await shapeCallAnswer(walked, {
+      direction: 'incoming',
+      depth: 1,
+      roots: [pathToFileURL(dir).href],
+      readLines,
+      maxBytes: CAP,
+    });
     assert.equal('otherItems' in none, false);
   });
 
@@ -163,7 +221,13 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
       outgoing: async () => [],
     };
     const walked = await walkCalls(provider, long('😀'.repeat(1000)), { direction: 'incoming', depth: 1 }, ctx());
-    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP });
+    const answer = await shapeCallAnswer(walked, {
+      direction: 'incoming',
+      depth: 1,
+      roots: [pathToFileURL(dir).href],
+      readLines,
+      maxBytes: CAP,
+    });
     const call = answer.root.calls![0]!;
     assert.equal(call.name, `${'x'.repeat(NAME_MAX_UNITS)}…`);
     assert.equal(call.detail, `${'d'.repeat(DETAIL_MAX_UNITS)}…`);
@@ -172,7 +236,10 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     assert.equal(answer.root.cut, true);
     assert.match(answer.summary, /^1 direct caller of 😀😀/);
     assert.match(answer.note ?? '', /cut: true/);
-    const short = await shapeCallAnswer(await walkCalls(source(1, 1).provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx()), { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP });
+    const short = await shapeCallAnswer(
+      await walkCalls(source(1, 1).provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx()),
+      { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP },
+    );
     assert.equal(short.root.cut, undefined);
     assert.equal(short.root.calls![0]!.cut, undefined);
   });
@@ -182,14 +249,31 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 2 }, ctx());
     // Fields the tool puts before the tree: 20 KiB of them, far over a fixed allowance.
     const head = { file: 'f'.repeat(20 * 1024), provider: 'test' };
-    const answer = await shapeCallAnswer(walked, { direction: 'incoming', depth: 2, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP, head });
+    const answer = await shapeCallAnswer(walked, {
+      direction: 'incoming',
+      depth: 2,
+      roots: [pathToFileURL(dir).href],
+      readLines,
+      maxBytes: CAP,
+      head,
+    });
     assert.equal(answer.file, head.file);
     assert.deepEqual(Object.keys(answer).slice(0, 2), ['file', 'provider'], 'the head comes first');
     const bytes = Buffer.byteLength(JSON.stringify(answer));
     assert.ok(bytes <= CAP, `${bytes} bytes`);
     assert.ok(answer.root.calls!.length > 0);
     assert.match(answer.note ?? '', /larger than the 256 KiB tool result cap/);
-    const odd = await shapeCallAnswer(walked, { direction: 'incoming', depth: 2, roots: [pathToFileURL(dir).href], readLines, maxBytes: 100_000 });
-    assert.match(odd.note ?? '', /larger than the 100000 bytes tool result cap/, 'a cap that is not whole KiB is named in bytes, not rounded');
+    const odd = await shapeCallAnswer(walked, {
+      direction: 'incoming',
+      depth: 2,
+      roots: [pathToFileURL(dir).href],
+      readLines,
+      maxBytes: 100_000,
+    });
+    assert.match(
+      odd.note ?? '',
+      /larger than the 100000 bytes tool result cap/,
+      'a cap that is not whole KiB is named in bytes, not rounded',
+    );
   });
 });

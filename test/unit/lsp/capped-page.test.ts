@@ -58,14 +58,21 @@ describe('capped pages: lists of files stay bounded', () => {
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('references in 400 files: the first 100 files listed, 300 counted in moreFiles, with a note; the collapsed node_modules group too', async () => {
-    const locations: NavLocation[] = [{ uri: uris[0]!, range: R(0), isDeclaration: true }, ...uris.map((uri) => ({ uri, range: R(1) })), ...nm.map((uri) => ({ uri, range: R(0) }))];
+    const locations: NavLocation[] = [
+      { uri: uris[0]!, range: R(0), isDeclaration: true },
+      ...uris.map((uri) => ({ uri, range: R(1) })),
+      ...nm.map((uri) => ({ uri, range: R(0) })),
+    ];
     const shaped = await shapeLocations(locations, { operation: 'findReferences', resolvedWorkspaceUri: root, readLines });
     assert.equal(shaped.total, 401);
     assert.equal(shaped.files.length, MAX_LISTED_FILES);
     assert.equal(shaped.moreFiles, 300);
     assert.deepEqual(shaped.files[0], { path: 'src/f000.ts', count: 2 });
     assert.match(shaped.filesNote ?? '', /100 of 400 files.*300 more.*offset/);
-    assert.equal(shaped.summary, 'showing 1–50 of 401 in 400 files; next page: offset 50; 150 in node_modules not listed (counted in collapsed)');
+    assert.equal(
+      shaped.summary,
+      'showing 1–50 of 401 in 400 files; next page: offset 50; 150 in node_modules not listed (counted in collapsed)',
+    );
     assert.equal(shaped.collapsed?.nodeModules?.count, 150);
     assert.equal(shaped.collapsed?.nodeModules?.files.length, MAX_LISTED_FILES);
     assert.equal(shaped.collapsed?.nodeModules?.moreFiles, 50);
@@ -73,7 +80,12 @@ describe('capped pages: lists of files stay bounded', () => {
   });
 
   it('diagnostics in 400 files: per-file counts of the first 100 files, moreFiles 300, a note naming filePath and offset', async () => {
-    const items: DiagnosticItem[] = uris.map((uri, i) => ({ uri, range: R(0), severity: i % 2 ? 'warning' : 'error', message: `problem ${i}` }));
+    const items: DiagnosticItem[] = uris.map((uri, i) => ({
+      uri,
+      range: R(0),
+      severity: i % 2 ? 'warning' : 'error',
+      message: `problem ${i}`,
+    }));
     const shaped = await shapeDiagnostics(items, { roots: [root], offset: 0, limit: 20, readLines });
     assert.equal(shaped.total, 400);
     assert.equal(shaped.files.length, MAX_LISTED_FILES);
@@ -83,7 +95,10 @@ describe('capped pages: lists of files stay bounded', () => {
   });
 
   it('workspace symbols in 400 files: files bounded the same way', async () => {
-    const scored = uris.map((uri, i): { symbol: SymbolItem; score: number } => ({ symbol: { name: `v${i}`, kind: 'Constant', uri, range: R(0), selectionRange: R(0) }, score: 1 }));
+    const scored = uris.map((uri, i): { symbol: SymbolItem; score: number } => ({
+      symbol: { name: `v${i}`, kind: 'Constant', uri, range: R(0), selectionRange: R(0) },
+      score: 1,
+    }));
     const shaped = await shapeWorkspaceSymbols(scored, { roots: [root], offset: 0, limit: 50, readLines });
     assert.equal(shaped.total, 400);
     assert.equal(shaped.files.length, MAX_LISTED_FILES);
@@ -158,7 +173,11 @@ describe('capped names: cut, then listed within the bounds', () => {
 
 describe('capped pages: a whole answer within the tool result cap', () => {
   // An answer of `limit` entries of 1000 bytes each, with the caller's own fields around the page.
-  const build = (head: number) => async (limit: number) => ({ head: 'h'.repeat(head), entries: Array.from({ length: limit }, () => 'e'.repeat(998)), ...(limit < 500 ? { nextOffset: limit } : {}) });
+  const build = (head: number) => async (limit: number) => ({
+    head: 'h'.repeat(head),
+    entries: Array.from({ length: limit }, () => 'e'.repeat(998)),
+    ...(limit < 500 ? { nextOffset: limit } : {}),
+  });
 
   it('halves the page until the whole answer, its own fields and the note included, fits; the note names the cap', async () => {
     const answer = await fitPage(500, TOOL_OUTPUT_CAP_BYTES, build(20_000)); // 250 entries and 20 000 bytes of its own fields: over 256 KiB
@@ -184,7 +203,10 @@ describe('capped pages: text from a source is cut to its bound and flagged', () 
   it('a symbol with a megabyte name, detail and container: each cut, the symbol flagged cut; a short one untouched', async () => {
     const scored = [
       { symbol: { ...at, name: big('n'), kind: 'Function', detail: big('d'), containerName: big('c') } as SymbolItem, score: 2 },
-      { symbol: { ...at, name: 'ok', kind: 'Function', detail: 'x', containerName: 'y', range: R(1), selectionRange: R(1) } as SymbolItem, score: 1 },
+      {
+        symbol: { ...at, name: 'ok', kind: 'Function', detail: 'x', containerName: 'y', range: R(1), selectionRange: R(1) } as SymbolItem,
+        score: 1,
+      },
     ];
     const shaped = await shapeWorkspaceSymbols(scored, { roots: ['file:///ws'], offset: 0, limit: 10, readLines: none });
     const [cut, ok] = shaped.symbols;
@@ -221,11 +243,21 @@ describe('capped pages: what a failing source says is cut to its bound', () => {
     service.registerProvider({ id: 'noisy', extensions: { '.js': 'javascript' }, query: async () => ({ kind: 'hover', contents: null }) });
     const registry = new FeatureRegistry(service);
     const huge = `server crashed: ${'x'.repeat(1_000_000)}`;
-    registry.register('symbols', { id: 'loud', workspaceSymbols: async () => { throw new Error(huge); }, documentSymbols: async () => [] });
+    registry.register('symbols', {
+      id: 'loud',
+      workspaceSymbols: async () => {
+        throw new Error(huge);
+      },
+      documentSymbols: async () => [],
+    });
     registry.register('diagnostics', {
       id: 'loud',
-      documentDiagnostics: async () => { throw new Error(huge); },
-      workspaceDiagnostics: async () => { throw new Error(huge); },
+      documentDiagnostics: async () => {
+        throw new Error(huge);
+      },
+      workspaceDiagnostics: async () => {
+        throw new Error(huge);
+      },
     });
     registry.register('diagnostics', {
       id: 'noisy',
@@ -251,12 +283,19 @@ describe('capped pages: what a failing source says is cut to its bound', () => {
 describe('capped pages: the candidates of an ambiguous wiki link', () => {
   it('a link matching 8 notes shows 5 candidates and counts 3 in moreCandidates', async () => {
     const folders = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'];
-    const v = Vault.create({ 'index.md': '# Index\n\nSee [[dup]].\n', ...Object.fromEntries(folders.map((f) => [`${f}/dup.md`, `# ${f}\n`])) });
+    const v = Vault.create({
+      'index.md': '# Index\n\nSee [[dup]].\n',
+      ...Object.fromEntries(folders.map((f) => [`${f}/dup.md`, `# ${f}\n`])),
+    });
     try {
       const result = await v.queryAt('goToDefinition', 'index.md', 'dup');
       assert.equal(result.kind, 'locations');
       if (result.kind !== 'locations') return;
-      const shaped = await shapeLocations(result.locations, { operation: 'goToDefinition', resolvedWorkspaceUri: result.resolvedWorkspaceUri, readLines });
+      const shaped = await shapeLocations(result.locations, {
+        operation: 'goToDefinition',
+        resolvedWorkspaceUri: result.resolvedWorkspaceUri,
+        readLines,
+      });
       const [shown] = shaped.locations;
       assert.equal(shown?.path, 'a/dup.md');
       assert.deepEqual(shown.candidates, ['a/dup.md', 'b/dup.md', 'c/dup.md', 'd/dup.md', 'e/dup.md']);

@@ -30,22 +30,49 @@ const ROOT = 'file:///ws';
 const noLines = async () => undefined;
 
 describe('features beside the seam: matching, conversion, shaping', () => {
-  it('names match as VS Code\'s workspace symbol search: case-insensitive, in order; exact > prefix > substring > scattered', () => {
+  it("names match as VS Code's workspace symbol search: case-insensitive, in order; exact > prefix > substring > scattered", () => {
     assert.ok(matchSymbolName('gsym', 'getSymbols')! > 0);
     assert.equal(matchSymbolName('xyz', 'getSymbols'), undefined);
     assert.equal(matchSymbolName('   ', 'a'), undefined);
-    const order = ['Helper', 'HelperClass', 'myHelper', 'hxlxpxr'].filter((n) => matchSymbolName('helper', n) !== undefined).sort((a, b) => matchSymbolName('helper', b)! - matchSymbolName('helper', a)!);
+    const order = ['Helper', 'HelperClass', 'myHelper', 'hxlxpxr']
+      .filter((n) => matchSymbolName('helper', n) !== undefined)
+      .sort((a, b) => matchSymbolName('helper', b)! - matchSymbolName('helper', a)!);
     assert.deepEqual(order, ['Helper', 'HelperClass', 'myHelper']);
     assert.equal(matchSymbolName('helper', 'hxlxpxr'), undefined);
     assert.ok(matchSymbolName('hc', 'HelperClass')! > matchSymbolName('hc', 'thecat')!, 'word starts rank above other scattered hits');
   });
 
   it('DocumentSymbol trees, SymbolInformation lists (VS Code kinds 0-based, LSP 1-based) and both fields at once convert alike', async () => {
-    const lsp = await toSymbolItems([{ name: 'A', kind: 5, range: R(0, 0, 4, 1), selectionRange: R(0, 6, 0, 7), children: [{ name: 'm', kind: 6, range: R(1, 2, 1, 9), selectionRange: R(1, 2, 1, 3) }] }], 1, `${ROOT}/a.ts`);
-    assert.deepEqual(lsp.map((s) => [s.name, s.kind, s.children?.map((c) => [c.name, c.kind, c.uri])]), [['A', 'Class', [['m', 'Method', `${ROOT}/a.ts`]]]]);
-    const info = await toSymbolItems([{ name: 'f', kind: 11, containerName: 'mod', location: { uri: { toString: () => `${ROOT}/b.ts` }, range: R(2, 0, 3, 1) } }], 0);
-    assert.deepEqual(info.map((s) => [s.name, s.kind, s.containerName, s.uri]), [['f', 'Function', 'mod', `${ROOT}/b.ts`]]);
-    assert.deepEqual((await toSymbolItems([{ name: 'w', kind: 13, location: { uri: `${ROOT}/c.ts` } }], 1))[0]!.range, R(0, 0, 0, 0), 'a WorkspaceSymbol without range: the file start');
+    const lsp = await toSymbolItems(
+      [
+        {
+          name: 'A',
+          kind: 5,
+          range: R(0, 0, 4, 1),
+          selectionRange: R(0, 6, 0, 7),
+          children: [{ name: 'm', kind: 6, range: R(1, 2, 1, 9), selectionRange: R(1, 2, 1, 3) }],
+        },
+      ],
+      1,
+      `${ROOT}/a.ts`,
+    );
+    assert.deepEqual(
+      lsp.map((s) => [s.name, s.kind, s.children?.map((c) => [c.name, c.kind, c.uri])]),
+      [['A', 'Class', [['m', 'Method', `${ROOT}/a.ts`]]]],
+    );
+    const info = await toSymbolItems(
+      [{ name: 'f', kind: 11, containerName: 'mod', location: { uri: { toString: () => `${ROOT}/b.ts` }, range: R(2, 0, 3, 1) } }],
+      0,
+    );
+    assert.deepEqual(
+      info.map((s) => [s.name, s.kind, s.containerName, s.uri]),
+      [['f', 'Function', 'mod', `${ROOT}/b.ts`]],
+    );
+    assert.deepEqual(
+      (await toSymbolItems([{ name: 'w', kind: 13, location: { uri: `${ROOT}/c.ts` } }], 1))[0]!.range,
+      R(0, 0, 0, 0),
+      'a WorkspaceSymbol without range: the file start',
+    );
     assert.deepEqual(await toSymbolItems([null, 3, { kind: 1 }], 1), []);
   });
 
@@ -58,18 +85,53 @@ describe('features beside the seam: matching, conversion, shaping', () => {
       ],
       0,
     );
-    assert.deepEqual((await nestByRange(flat)).map((s) => [s.name, (s.children ?? []).map((c) => c.name)]), [['A', ['m']], ['g', []]]);
+    assert.deepEqual(
+      (await nestByRange(flat)).map((s) => [s.name, (s.children ?? []).map((c) => c.name)]),
+      [
+        ['A', ['m']],
+        ['g', []],
+      ],
+    );
   });
 
   it('diagnostics: severities by base, codes of every shape as text, source kept', async () => {
-    const vs = await toDiagnosticItems([{ range: R(0, 1, 0, 2), severity: 0, message: 'bad', source: 'ts', code: 2322 }, { range: R(1, 0, 1, 1), severity: 3, message: 'hint', code: { value: 'x', target: {} } }], `${ROOT}/a.ts`, 0);
-    assert.deepEqual(vs.map((d) => [d.severity, d.code, d.source]), [['error', '2322', 'ts'], ['hint', 'x', undefined]]);
-    const lsp = await toDiagnosticItems([{ range: R(0, 0, 0, 1), severity: 2, message: 'w' }, { range: R(0, 0, 0, 1), message: 'no severity' }], `${ROOT}/a.ts`, 1);
-    assert.deepEqual(lsp.map((d) => d.severity), ['warning', 'error']);
+    const vs = await toDiagnosticItems(
+      [
+        { range: R(0, 1, 0, 2), severity: 0, message: 'bad', source: 'ts', code: 2322 },
+        { range: R(1, 0, 1, 1), severity: 3, message: 'hint', code: { value: 'x', target: {} } },
+      ],
+      `${ROOT}/a.ts`,
+      0,
+    );
+    assert.deepEqual(
+      vs.map((d) => [d.severity, d.code, d.source]),
+      [
+        ['error', '2322', 'ts'],
+        ['hint', 'x', undefined],
+      ],
+    );
+    const lsp = await toDiagnosticItems(
+      [
+        { range: R(0, 0, 0, 1), severity: 2, message: 'w' },
+        { range: R(0, 0, 0, 1), message: 'no severity' },
+      ],
+      `${ROOT}/a.ts`,
+      1,
+    );
+    assert.deepEqual(
+      lsp.map((d) => d.severity),
+      ['warning', 'error'],
+    );
   });
 
   it('paging workspace symbols: best score first, node_modules and outside folded into counts, columns in characters', async () => {
-    const sym = (name: string, uri: string, line = 0): SymbolItem => ({ name, kind: 'Function', uri, range: R(line, 0, line, 11), selectionRange: R(line, 3, line, 9) });
+    const sym = (name: string, uri: string, line = 0): SymbolItem => ({
+      name,
+      kind: 'Function',
+      uri,
+      range: R(line, 0, line, 11),
+      selectionRange: R(line, 3, line, 9),
+    });
     const scored = [
       { symbol: sym('helperX', `${ROOT}/b.ts`), score: 800 },
       { symbol: sym('helper', `${ROOT}/a.ts`, 1), score: 1000 },
@@ -80,25 +142,55 @@ describe('features beside the seam: matching, conversion, shaping', () => {
     const lines = async (uri: string) => (uri.endsWith('a.ts') ? ['', '🍋 helper()'] : undefined);
     const shaped = await shapeWorkspaceSymbols(scored, { roots: [ROOT], offset: 0, limit: 1, readLines: lines });
     assert.deepEqual(shaped.symbols, [{ name: 'helper', kind: 'Function', path: 'a.ts', line: 2, column: 3, endLine: 2, endColumn: 11 }]);
-    assert.equal(shaped.summary, 'showing 1–1 of 2 in 2 files; next page: offset 1; 1 in node_modules and 1 outside the workspace not listed (counted in collapsed)');
-    assert.deepEqual(shaped.collapsed, { nodeModules: { count: 1, files: [{ path: 'node_modules/x/i.d.ts', count: 1 }] }, external: { count: 1, files: [{ path: '/elsewhere/o.ts', count: 1 }] } });
+    assert.equal(
+      shaped.summary,
+      'showing 1–1 of 2 in 2 files; next page: offset 1; 1 in node_modules and 1 outside the workspace not listed (counted in collapsed)',
+    );
+    assert.deepEqual(shaped.collapsed, {
+      nodeModules: { count: 1, files: [{ path: 'node_modules/x/i.d.ts', count: 1 }] },
+      external: { count: 1, files: [{ path: '/elsewhere/o.ts', count: 1 }] },
+    });
   });
 
   it('a symbol given by its whole declaration (SymbolInformation) is shown at its name, so it feeds dsh_lsp', async () => {
     const info = await toSymbolItems([{ name: 'helper', kind: 11, location: { uri: `${ROOT}/a.ts`, range: R(0, 0, 2, 1) } }], 0);
-    const shaped = await shapeWorkspaceSymbols([{ symbol: info[0]!, score: 1 }], { roots: [ROOT], offset: 0, limit: 5, readLines: async () => ['export function helper() {', '}', '}'] });
-    assert.deepEqual(shaped.symbols.map((s) => [s.line, s.column, s.endLine, s.endColumn]), [[1, 17, 3, 2]]);
+    const shaped = await shapeWorkspaceSymbols([{ symbol: info[0]!, score: 1 }], {
+      roots: [ROOT],
+      offset: 0,
+      limit: 5,
+      readLines: async () => ['export function helper() {', '}', '}'],
+    });
+    assert.deepEqual(
+      shaped.symbols.map((s) => [s.line, s.column, s.endLine, s.endColumn]),
+      [[1, 17, 3, 2]],
+    );
   });
 
   it('an outline page starting past the end says so', async () => {
-    const o = await shapeOutline([{ name: 'A', kind: 'Class', uri: `${ROOT}/a.ts`, range: R(0, 0, 1, 0), selectionRange: R(0, 0, 0, 1) }], { roots: [ROOT], offset: 5, limit: 10, readLines: noLines });
+    const o = await shapeOutline([{ name: 'A', kind: 'Class', uri: `${ROOT}/a.ts`, range: R(0, 0, 1, 0), selectionRange: R(0, 0, 0, 1) }], {
+      roots: [ROOT],
+      offset: 5,
+      limit: 10,
+      readLines: noLines,
+    });
     assert.equal(o.summary, 'offset 5 is past the end: there are 1 results (use offset 0..0)');
   });
 
   it('diagnostics in node_modules fold into counts; errors sort before warnings across files', async () => {
-    const d = (uri: string, severity: 'error' | 'warning', line: number) => ({ uri, range: R(line, 0, line, 1), severity, message: `${severity}@${line}` });
-    const s = await shapeDiagnostics([d(`${ROOT}/a.ts`, 'warning', 0), d(`${ROOT}/b.ts`, 'error', 3), d(`${ROOT}/node_modules/m.d.ts`, 'error', 0)], { roots: [ROOT], offset: 0, limit: 50, readLines: noLines });
-    assert.deepEqual(s.diagnostics.map((x) => `${x.path}:${x.line} ${x.severity}`), ['b.ts:4 error', 'a.ts:1 warning']);
+    const d = (uri: string, severity: 'error' | 'warning', line: number) => ({
+      uri,
+      range: R(line, 0, line, 1),
+      severity,
+      message: `${severity}@${line}`,
+    });
+    const s = await shapeDiagnostics(
+      [d(`${ROOT}/a.ts`, 'warning', 0), d(`${ROOT}/b.ts`, 'error', 3), d(`${ROOT}/node_modules/m.d.ts`, 'error', 0)],
+      { roots: [ROOT], offset: 0, limit: 50, readLines: noLines },
+    );
+    assert.deepEqual(
+      s.diagnostics.map((x) => `${x.path}:${x.line} ${x.severity}`),
+      ['b.ts:4 error', 'a.ts:1 warning'],
+    );
     assert.equal(s.collapsed?.nodeModules?.count, 1);
     assert.deepEqual(s.counts, { error: 1, warning: 1, information: 0, hint: 0 });
   });
@@ -130,7 +222,13 @@ class GraphProvider implements CallHierarchyProvider {
 
 describe('call hierarchy walk', () => {
   const ctx = { workspaceUri: ROOT, signal: new AbortController().signal };
-  const names = (n: { item: CallItem; cycle?: boolean; seenAbove?: boolean; depthLimit?: boolean; calls?: readonly unknown[] }): unknown => [
+  const names = (n: {
+    item: CallItem;
+    cycle?: boolean;
+    seenAbove?: boolean;
+    depthLimit?: boolean;
+    calls?: readonly unknown[];
+  }): unknown => [
     n.item.name + (n.cycle ? ' (cycle)' : '') + (n.seenAbove ? ' (seen)' : '') + (n.depthLimit ? ' (depth)' : ''),
     ...((n.calls ?? []) as Array<typeof n>).map(names),
   ];
@@ -145,12 +243,18 @@ describe('call hierarchy walk', () => {
   it('depth bounds the walk (leaves say so); incoming calls list callers; the node bound truncates', async () => {
     const g = new GraphProvider({ main: ['a'], a: ['b'], b: ['c'], c: [] });
     assert.deepEqual(names((await walkCalls(g, g.item('main'), { direction: 'outgoing', depth: 1 }, ctx)).root), ['main', ['a (depth)']]);
-    assert.deepEqual(names((await walkCalls(g, g.item('c'), { direction: 'incoming', depth: 5 }, ctx)).root), ['c', ['b', ['a', ['main']]]]);
+    assert.deepEqual(names((await walkCalls(g, g.item('c'), { direction: 'incoming', depth: 5 }, ctx)).root), [
+      'c',
+      ['b', ['a', ['main']]],
+    ]);
     const wide = new GraphProvider({ main: ['a', 'b', 'c'], a: [], b: [], c: [] });
     const cut = await walkCalls(wide, wide.item('main'), { direction: 'outgoing', depth: 2, maxNodes: 3 }, ctx);
     assert.equal(cut.truncated, true);
     assert.equal(cut.nodes, 3);
-    await assert.rejects(walkCalls(g, g.item('main'), { direction: 'outgoing', depth: MAX_CALL_DEPTH + 1 }, ctx), /depth must be an integer in 1\.\.5/);
+    await assert.rejects(
+      walkCalls(g, g.item('main'), { direction: 'outgoing', depth: MAX_CALL_DEPTH + 1 }, ctx),
+      /depth must be an integer in 1\.\.5/,
+    );
   });
 
   it('the shaped tree places call sites in the caller (incoming) with previews', async () => {
@@ -173,26 +277,68 @@ describe('feature selection by file extension and input rules', () => {
     registry.explainMissing('md-links', 'callHierarchy', 'markdown notes have no call hierarchy');
     assert.equal(registry.forUri('callHierarchy', `${ROOT}/x.d.ts`).provider, g);
     assert.equal(registry.forUri('callHierarchy', `${ROOT}/x.ts`).languageId, 'typescript');
-    assert.throws(() => registry.forUri('callHierarchy', `${ROOT}/n.md`), (e: Error & { code?: string }) => e.code === 'unsupported' && /markdown notes have no call hierarchy/.test(e.message));
-    assert.throws(() => registry.forUri('symbols', `${ROOT}/x.ts`), /symbols is not supported by 'vscode', the provider serving \.ts files/);
+    assert.throws(
+      () => registry.forUri('callHierarchy', `${ROOT}/n.md`),
+      (e: Error & { code?: string }) => e.code === 'unsupported' && /markdown notes have no call hierarchy/.test(e.message),
+    );
+    assert.throws(
+      () => registry.forUri('symbols', `${ROOT}/x.ts`),
+      /symbols is not supported by 'vscode', the provider serving \.ts files/,
+    );
     assert.throws(() => registry.forUri('symbols', `${ROOT}/x.xyz`), /no provider for \.xyz files; extensions served: \.md, \.ts/);
-    assert.equal(registry.owns('callHierarchy', 'vscode', `${ROOT}/n.md`), true, 'md-links has no call hierarchy: nobody else answers for .md');
+    assert.equal(
+      registry.owns('callHierarchy', 'vscode', `${ROOT}/n.md`),
+      true,
+      'md-links has no call hierarchy: nobody else answers for .md',
+    );
     reg.dispose();
     assert.throws(() => registry.forUri('callHierarchy', `${ROOT}/x.ts`), /not supported/);
   });
 
   it('bad input is refused saying what is valid', () => {
-    assert.throws(() => validateToolInput(SYMBOLS, {}), /dsh_symbols: `query` is not valid here \(got nothing\); valid: query \(a symbol name, for workspace symbols\) or filePath/);
-    assert.throws(() => validateToolInput(SYMBOLS, { query: '  ' }), /`query` .*valid: 1\.\.200 characters of a symbol name, not only white space/);
-    assert.throws(() => validateToolInput(SYMBOLS, { query: 'x'.repeat(QUERY_MAX_UNITS + 1) }), /`query` is not valid \(got "x+…" \(201 characters\)\); valid: printable text on one line.*1\.\.200 characters/);
+    assert.throws(
+      () => validateToolInput(SYMBOLS, {}),
+      /dsh_symbols: `query` is not valid here \(got nothing\); valid: query \(a symbol name, for workspace symbols\) or filePath/,
+    );
+    assert.throws(
+      () => validateToolInput(SYMBOLS, { query: '  ' }),
+      /`query` .*valid: 1\.\.200 characters of a symbol name, not only white space/,
+    );
+    assert.throws(
+      () => validateToolInput(SYMBOLS, { query: 'x'.repeat(QUERY_MAX_UNITS + 1) }),
+      /`query` is not valid \(got "x+…" \(201 characters\)\); valid: printable text on one line.*1\.\.200 characters/,
+    );
     assert.throws(() => validateToolInput(SYMBOLS, { query: 'a', filePath: 'a.ts' }), /not both/);
-    assert.throws(() => validateToolInput(SYMBOLS, { query: 'a', kinds: ['Klass'] }), /`kinds\[0\]` is not valid \(got "Klass"\); valid: one of File, Module/);
-    assert.throws(() => validateToolInput(SYMBOLS, { query: 'a', limit: 501 }), /`limit` is not valid \(got 501\); valid: an integer in 1\.\.500/);
-    assert.throws(() => validateToolInput(SYMBOLS, { query: 'a', line: 3 }), /`line` is not one of dsh_symbols's inputs \(got 3\); valid: query, filePath, kinds, offset, limit/);
-    assert.throws(() => validateToolInput(DIAGNOSTICS, { severity: 'fatal' }), /`severity` .*valid: one of error, warning, information, hint/);
-    assert.throws(() => validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: 1, column: 1, direction: 'up' }), /`direction` .*valid: one of incoming, outgoing/);
-    assert.throws(() => validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: 1, column: 1, direction: 'incoming', depth: 9 }), /`depth` .*valid: an integer in 1\.\.5/);
-    assert.deepEqual(validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: 2, column: 3, direction: 'outgoing' }), { filePath: 'a.ts', line: 2, column: 3, direction: 'outgoing' });
+    assert.throws(
+      () => validateToolInput(SYMBOLS, { query: 'a', kinds: ['Klass'] }),
+      /`kinds\[0\]` is not valid \(got "Klass"\); valid: one of File, Module/,
+    );
+    assert.throws(
+      () => validateToolInput(SYMBOLS, { query: 'a', limit: 501 }),
+      /`limit` is not valid \(got 501\); valid: an integer in 1\.\.500/,
+    );
+    assert.throws(
+      () => validateToolInput(SYMBOLS, { query: 'a', line: 3 }),
+      /`line` is not one of dsh_symbols's inputs \(got 3\); valid: query, filePath, kinds, offset, limit/,
+    );
+    assert.throws(
+      () => validateToolInput(DIAGNOSTICS, { severity: 'fatal' }),
+      /`severity` .*valid: one of error, warning, information, hint/,
+    );
+    assert.throws(
+      () => validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: 1, column: 1, direction: 'up' }),
+      /`direction` .*valid: one of incoming, outgoing/,
+    );
+    assert.throws(
+      () => validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: 1, column: 1, direction: 'incoming', depth: 9 }),
+      /`depth` .*valid: an integer in 1\.\.5/,
+    );
+    assert.deepEqual(validateToolInput(CALL_HIERARCHY, { filePath: 'a.ts', line: 2, column: 3, direction: 'outgoing' }), {
+      filePath: 'a.ts',
+      line: 2,
+      column: 3,
+      direction: 'outgoing',
+    });
   });
 
   it('package.json declares each new tool with exactly the inputs and bounds the code takes', () => {
@@ -201,7 +347,7 @@ describe('feature selection by file extension and input rules', () => {
       const tool = tools.find((t) => t.name === declaration.name);
       assert.ok(tool, `${declaration.name} is in package.json`);
       assert.deepEqual(Object.keys(tool.inputSchema.properties).sort(), Object.keys(declaration.input.shape).sort(), declaration.name);
-    assert.match(tool.modelDescription, /Returns/);
+      assert.match(tool.modelDescription, /Returns/);
       assert.match(tool.modelDescription, /Limits/);
     }
     const sym = tools.find((t) => t.name === 'dsh_symbols')!.inputSchema.properties;
@@ -224,7 +370,10 @@ describe('feature selection by file extension and input rules', () => {
     for (const name of ['dsh_symbols', 'dsh_diagnostics', 'dsh_call_hierarchy']) {
       const d = tools.find((t) => t.name === name)!.modelDescription;
       assert.ok(d.includes(`results are capped at ${cap}`), `${name} states the ${cap} cap`);
-      assert.ok(d.includes(`(at most ${MAX_LISTED_FILES} files;`) || name === 'dsh_call_hierarchy', `${name} states ${MAX_LISTED_FILES} files`);
+      assert.ok(
+        d.includes(`(at most ${MAX_LISTED_FILES} files;`) || name === 'dsh_call_hierarchy',
+        `${name} states ${MAX_LISTED_FILES} files`,
+      );
       assert.deepEqual(d.match(/\d+ [KM]iB/g), [cap], `${name} states no other size`);
     }
     const calls = tools.find((t) => t.name === 'dsh_call_hierarchy')!.modelDescription;
@@ -238,7 +387,11 @@ describe('feature selection by file extension and input rules', () => {
       assert.ok(calls.includes(stated), stated);
     }
     const symbols = tools.find((t) => t.name === 'dsh_symbols')!.modelDescription;
-    assert.ok(symbols.includes(`a name or containerName longer than ${NAME_MAX_UNITS} or a detail longer than ${DETAIL_MAX_UNITS} UTF-16 code units is cut`));
+    assert.ok(
+      symbols.includes(
+        `a name or containerName longer than ${NAME_MAX_UNITS} or a detail longer than ${DETAIL_MAX_UNITS} UTF-16 code units is cut`,
+      ),
+    );
     const lsp = tools.find((t) => t.name === 'dsh_lsp')!.modelDescription;
     assert.ok(lsp.includes(`hover text longer than ${HOVER_MAX_UNITS} UTF-16 code units is cut`));
     assert.ok(lsp.includes(`(at most ${MAX_LISTED_FILES} files)`));
@@ -247,12 +400,24 @@ describe('feature selection by file extension and input rules', () => {
     assert.ok(lsp.includes(`a line over ${LINE_TEXT_MAX_UNITS} UTF-16 units is cut`));
     assert.ok(row('dsh_lsp').includes(`hover text over ${HOVER_MAX_UNITS} UTF-16 code units cut`));
     const diagnostics = tools.find((t) => t.name === 'dsh_diagnostics')!.modelDescription;
-    assert.ok(diagnostics.includes(`a message longer than ${DIAGNOSTIC_MESSAGE_MAX_UNITS} or a source or code longer than ${NAME_MAX_UNITS} UTF-16 code units is cut`));
+    assert.ok(
+      diagnostics.includes(
+        `a message longer than ${DIAGNOSTIC_MESSAGE_MAX_UNITS} or a source or code longer than ${NAME_MAX_UNITS} UTF-16 code units is cut`,
+      ),
+    );
     assert.ok(row('dsh_lsp').includes(`at most ${MAX_LISTED_FILES} files (${formatBytes(MAX_LISTED_FILES_BYTES)})`));
-    assert.ok(row('dsh_call_hierarchy').includes(`at most ${MAX_CALL_SITES} call sites per call, ${MAX_CALLS_PER_ITEM} calls per item and ${MAX_OTHER_ITEMS} \`otherItems\``));
-    assert.ok(row('dsh_call_hierarchy').includes(`names over ${NAME_MAX_UNITS} and details over ${DETAIL_MAX_UNITS} UTF-16 code units cut`));
+    assert.ok(
+      row('dsh_call_hierarchy').includes(
+        `at most ${MAX_CALL_SITES} call sites per call, ${MAX_CALLS_PER_ITEM} calls per item and ${MAX_OTHER_ITEMS} \`otherItems\``,
+      ),
+    );
+    assert.ok(
+      row('dsh_call_hierarchy').includes(`names over ${NAME_MAX_UNITS} and details over ${DETAIL_MAX_UNITS} UTF-16 code units cut`),
+    );
     assert.ok(row('dsh_symbols').includes(`names over ${NAME_MAX_UNITS} and details over ${DETAIL_MAX_UNITS} UTF-16 code units cut`));
     assert.ok(row('dsh_diagnostics').includes(`messages over ${DIAGNOSTIC_MESSAGE_MAX_UNITS} UTF-16 code units cut`));
-    assert.ok(navigationDoc.includes(`at most ${MAX_CALL_NODES} call hierarchy items; every answer stays within\nthe ${cap} tool result cap`));
+    assert.ok(
+      navigationDoc.includes(`at most ${MAX_CALL_NODES} call hierarchy items; every answer stays within\nthe ${cap} tool result cap`),
+    );
   });
 });

@@ -6,7 +6,13 @@ import * as fs from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { NAVIGATION_READ_CAP_BYTES, NavigationReadError, NavigationReadOptions, readNavigationFile, readNavigationText } from '../../../src/lsp/fileRead';
+import {
+  NAVIGATION_READ_CAP_BYTES,
+  NavigationReadError,
+  NavigationReadOptions,
+  readNavigationFile,
+  readNavigationText,
+} from '../../../src/lsp/fileRead';
 import { containmentOf, isInsideFolder, OutsideReadConsents, realFolders } from '../../../src/lsp/containment';
 import { NodeWorkspaceFs } from '../../../src/lsp/wikilinks/nodeFs';
 import { pathToFileUri } from '../../../src/lsp/uri';
@@ -63,7 +69,14 @@ describe('navigation reads only regular files, up to a cap, without blocking', (
 
       it('a FIFO named a.ts is refused promptly, saying it is a FIFO and what is read', async () => {
         const p = fifo('a.ts');
-        const err = await within(PROMPT_MS, 'reading a FIFO', read(p).then(() => undefined, (e: unknown) => e));
+        const err = await within(
+          PROMPT_MS,
+          'reading a FIFO',
+          read(p).then(
+            () => undefined,
+            (e: unknown) => e,
+          ),
+        );
         assert.ok(err instanceof NavigationReadError, String(err));
         assert.equal(err.reason, 'not_regular_file');
         assert.match(err.message, /a\.ts is a FIFO \(named pipe\): navigation reads regular files only/);
@@ -78,7 +91,12 @@ describe('navigation reads only regular files, up to a cap, without blocking', (
       it('eight FIFOs read at once do not starve other file operations (libuv has four threads)', async () => {
         const pipes = Array.from({ length: 8 }, (_, i) => fifo(`p${i}.ts`));
         const file = write('ok.ts', 'ok\n');
-        const reads = pipes.map((p) => read(p).then(() => 'read', (e: unknown) => (e as Error).message));
+        const reads = pipes.map((p) =>
+          read(p).then(
+            () => 'read',
+            (e: unknown) => (e as Error).message,
+          ),
+        );
         // While the eight are in flight, ordinary file-system work still gets a thread.
         assert.equal(await within(PROMPT_MS, 'reading a regular file while FIFOs are read', fsp.readFile(file, 'utf8')), 'ok\n');
         const outcomes = await within(PROMPT_MS, 'the eight FIFO reads', Promise.all(reads));
@@ -87,18 +105,32 @@ describe('navigation reads only regular files, up to a cap, without blocking', (
 
       it('/dev/zero, directly and through a workspace link, is refused as a character device (no read at all)', async () => {
         const before = process.memoryUsage().arrayBuffers;
-        await within(PROMPT_MS, 'reading /dev/zero', assert.rejects(read('/dev/zero'), /\/dev\/zero is a character device: navigation reads regular files only/));
+        await within(
+          PROMPT_MS,
+          'reading /dev/zero',
+          assert.rejects(read('/dev/zero'), /\/dev\/zero is a character device: navigation reads regular files only/),
+        );
         const l = link('zero.md', '/dev/zero');
-        await within(PROMPT_MS, 'reading a link to /dev/zero', assert.rejects(read(l), (e: unknown) => e instanceof NavigationReadError && e.reason === 'not_regular_file'));
+        await within(
+          PROMPT_MS,
+          'reading a link to /dev/zero',
+          assert.rejects(read(l), (e: unknown) => e instanceof NavigationReadError && e.reason === 'not_regular_file'),
+        );
         assert.ok(process.memoryUsage().arrayBuffers - before < 16 * 1024 * 1024, 'no buffer grew');
       });
 
       it('/proc/self/environ through a workspace link is refused, and the message holds nothing of the environment', async () => {
         const l = link('notes.md', '/proc/self/environ');
-        const err = await read(l).then(() => undefined, (e: unknown) => e);
+        const err = await read(l).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         assert.ok(err instanceof NavigationReadError, String(err));
         assert.equal(err.reason, 'pseudo_file');
-        assert.match(err.message, /notes\.md \(real path \/proc\/\d+\/environ\) is a kernel pseudo-file under \/proc: navigation does not read \/proc or \/sys files/);
+        assert.match(
+          err.message,
+          /notes\.md \(real path \/proc\/\d+\/environ\) is a kernel pseudo-file under \/proc: navigation does not read \/proc or \/sys files/,
+        );
         assert.ok(!err.message.includes('PATH='), 'no environment in the message');
         await assert.rejects(read('/proc/self/status'), /under \/proc/);
       });
@@ -106,13 +138,20 @@ describe('navigation reads only regular files, up to a cap, without blocking', (
       it('a /sys file is refused', async function () {
         const sysFile = '/sys/devices/system/cpu/online';
         if (!fs.existsSync(sysFile)) this.skip();
-        await assert.rejects(read(link('cpus.ts', sysFile)), (e: unknown) => e instanceof NavigationReadError && e.reason === 'pseudo_file' && /under \/sys/.test(e.message));
+        await assert.rejects(
+          read(link('cpus.ts', sysFile)),
+          (e: unknown) => e instanceof NavigationReadError && e.reason === 'pseudo_file' && /under \/sys/.test(e.message),
+        );
       });
 
       it('a socket and a folder are refused, saying what they are', async () => {
         const server = await unixSocket(path.join(dir, 's.sock'));
         try {
-          await within(PROMPT_MS, 'reading a socket', assert.rejects(read(link('sock.ts', path.join(dir, 's.sock'))), /is a socket: navigation reads regular files only/));
+          await within(
+            PROMPT_MS,
+            'reading a socket',
+            assert.rejects(read(link('sock.ts', path.join(dir, 's.sock'))), /is a socket: navigation reads regular files only/),
+          );
         } finally {
           server.close();
         }
@@ -124,7 +163,11 @@ describe('navigation reads only regular files, up to a cap, without blocking', (
         const big = path.join(dir, 'big.ts');
         fs.writeFileSync(big, '');
         fs.truncateSync(big, NAVIGATION_READ_CAP_BYTES + 1); // sparse: no disk used
-        await assert.rejects(read(big), (e: unknown) => e instanceof NavigationReadError && e.reason === 'too_large' && /navigation reads files up to 8 MiB/.test(e.message));
+        await assert.rejects(
+          read(big),
+          (e: unknown) =>
+            e instanceof NavigationReadError && e.reason === 'too_large' && /navigation reads files up to 8 MiB/.test(e.message),
+        );
         fs.truncateSync(big, NAVIGATION_READ_CAP_BYTES);
         assert.equal((await read(big)).bytes.length, NAVIGATION_READ_CAP_BYTES);
         const small = write('small.ts', 'x'.repeat(101));
@@ -151,7 +194,10 @@ describe('navigation reads only regular files, up to a cap, without blocking', (
       const pipes = Array.from({ length: 4 }, (_, i) => fifo(`n${i}.md`));
       const reads = pipes.map((p) => nodeFs.readFile(pathToFileUri(p)).catch(() => undefined));
       const ok = write('ok.md', 'ok\n');
-      assert.equal(Buffer.from(await within(PROMPT_MS, 'reading a note while FIFO notes are read', nodeFs.readFile(pathToFileUri(ok)))).toString(), 'ok\n');
+      assert.equal(
+        Buffer.from(await within(PROMPT_MS, 'reading a note while FIFO notes are read', nodeFs.readFile(pathToFileUri(ok)))).toString(),
+        'ok\n',
+      );
       await within(PROMPT_MS, 'the FIFO note reads', Promise.all(reads));
     });
     it('given workspace folders, a note whose real path is outside them is refused', async () => {
@@ -164,7 +210,11 @@ describe('navigation reads only regular files, up to a cap, without blocking', (
         fs.symlinkSync(path.join(outside, 'secret.md'), path.join(vault, 'out.md'));
         const contained = new NodeWorkspaceFs({ workspaceFolders: [vault] });
         assert.equal(Buffer.from(await contained.readFile(pathToFileUri(path.join(vault, 'in.md')))).toString(), 'in\n');
-        await assert.rejects(contained.readFile(pathToFileUri(path.join(vault, 'out.md'))), (e: unknown) => e instanceof NavigationReadError && e.reason === 'outside_workspace' && e.message.includes(path.join(outside, 'secret.md')));
+        await assert.rejects(
+          contained.readFile(pathToFileUri(path.join(vault, 'out.md'))),
+          (e: unknown) =>
+            e instanceof NavigationReadError && e.reason === 'outside_workspace' && e.message.includes(path.join(outside, 'secret.md')),
+        );
       } finally {
         fs.rmSync(outside, { recursive: true, force: true });
       }
@@ -196,10 +246,26 @@ describe('workspace containment by real path', () => {
     fs.symlinkSync(dir, path.join(ws, 'up'));
     const folders = await realFolders([ws, path.join(dir, 'missing')]);
     assert.deepEqual(folders, [ws]);
-    assert.deepEqual(await containmentOf(path.join(ws, 'src/a.ts'), folders), { realPath: path.join(ws, 'src/a.ts'), inside: true, folder: ws });
-    assert.deepEqual(await containmentOf(path.join(ws, 'src/../../outside.ts'), folders), { realPath: path.join(dir, 'outside.ts'), inside: false });
-    assert.deepEqual(await containmentOf(path.join(ws, 'src/link.ts'), folders), { realPath: path.join(dir, 'outside.ts'), inside: false, via: path.join(ws, 'src/link.ts') });
-    assert.deepEqual(await containmentOf(path.join(ws, 'up/ws/src/a.ts'), folders), { realPath: path.join(ws, 'src/a.ts'), inside: true, folder: ws, via: path.join(ws, 'up/ws/src/a.ts') });
+    assert.deepEqual(await containmentOf(path.join(ws, 'src/a.ts'), folders), {
+      realPath: path.join(ws, 'src/a.ts'),
+      inside: true,
+      folder: ws,
+    });
+    assert.deepEqual(await containmentOf(path.join(ws, 'src/../../outside.ts'), folders), {
+      realPath: path.join(dir, 'outside.ts'),
+      inside: false,
+    });
+    assert.deepEqual(await containmentOf(path.join(ws, 'src/link.ts'), folders), {
+      realPath: path.join(dir, 'outside.ts'),
+      inside: false,
+      via: path.join(ws, 'src/link.ts'),
+    });
+    assert.deepEqual(await containmentOf(path.join(ws, 'up/ws/src/a.ts'), folders), {
+      realPath: path.join(ws, 'src/a.ts'),
+      inside: true,
+      folder: ws,
+      via: path.join(ws, 'up/ws/src/a.ts'),
+    });
   });
 
   it('a consent is used once, by the same call and real path, and expires', () => {

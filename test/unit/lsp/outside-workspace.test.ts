@@ -68,7 +68,10 @@ describe('locations outside the workspace are left out, judged by real path', ()
       { name: 'secretName', uri: uri(path.join(outside, 'secret.ts')) },
     ];
     const { kept, leftOut } = await keepInside(items, (i) => i.uri, realPathJudge([ws]));
-    assert.deepEqual(kept.map((i) => i.name), ['a', 'b']);
+    assert.deepEqual(
+      kept.map((i) => i.name),
+      ['a', 'b'],
+    );
     assert.equal(leftOut, 2);
   });
 
@@ -90,8 +93,14 @@ describe('locations outside the workspace are left out, judged by real path', ()
     assert.equal(outsideLeftOut(0, 'dsh_symbols', false), undefined);
     const trusted = outsideLeftOut(2, 'dsh_symbols', false)!;
     assert.equal(trusted.leftOut, 2);
-    assert.match(trusted.why, /2 results in files outside the workspace folders \(judged by real path: symbolic links resolved\) left out: .*user's confirmation/);
-    assert.match(outsideLeftOut(1, 'dsh_lsp', true)!.why, /1 result in files outside .*in Restricted Mode dsh_lsp shows nothing from outside the workspace/);
+    assert.match(
+      trusted.why,
+      /2 results in files outside the workspace folders \(judged by real path: symbolic links resolved\) left out: .*user's confirmation/,
+    );
+    assert.match(
+      outsideLeftOut(1, 'dsh_lsp', true)!.why,
+      /1 result in files outside .*in Restricted Mode dsh_lsp shows nothing from outside the workspace/,
+    );
   });
 
   it('a call tree loses the calls outside (and what is below them); the other prepared items too', async () => {
@@ -101,18 +110,38 @@ describe('locations outside the workspace are left out, judged by real path', ()
     const root: CallTreeNode = {
       item: item('root', inA),
       calls: [
-        { item: item('insideCaller', inA), sites: { uri: uri(inA), ranges: [range] }, calls: [{ item: item('deeper', inA), sites: { uri: uri(inA), ranges: [range] } }] },
-        { item: item('secretCaller', viaLink), sites: { uri: uri(viaLink), ranges: [range] }, calls: [{ item: item('belowSecret', inA), sites: { uri: uri(inA), ranges: [range] } }] },
+        {
+          item: item('insideCaller', inA),
+          sites: { uri: uri(inA), ranges: [range] },
+          calls: [{ item: item('deeper', inA), sites: { uri: uri(inA), ranges: [range] } }],
+        },
+        {
+          item: item('secretCaller', viaLink),
+          sites: { uri: uri(viaLink), ranges: [range] },
+          calls: [{ item: item('belowSecret', inA), sites: { uri: uri(inA), ranges: [range] } }],
+        },
         { item: item('siteOutside', inA), sites: { uri: uri(path.join(outside, 'secret.ts')), ranges: [range] } },
       ],
     };
-    const { walked, leftOut } = await keepCallsInside({ root, nodes: 6, truncated: false, maxNodes: 500, maxCallsPerItem: 100 }, realPathJudge([ws]));
-    assert.deepEqual(walked.root.calls!.map((c) => c.item.name), ['insideCaller']);
-    assert.deepEqual(walked.root.calls![0]!.calls!.map((c) => c.item.name), ['deeper']);
+    const { walked, leftOut } = await keepCallsInside(
+      { root, nodes: 6, truncated: false, maxNodes: 500, maxCallsPerItem: 100 },
+      realPathJudge([ws]),
+    );
+    assert.deepEqual(
+      walked.root.calls!.map((c) => c.item.name),
+      ['insideCaller'],
+    );
+    assert.deepEqual(
+      walked.root.calls![0]!.calls!.map((c) => c.item.name),
+      ['deeper'],
+    );
     assert.equal(walked.nodes, 3);
     assert.equal(leftOut, 2);
     const others = await callItemsInside([item('x', inA), item('y', viaLink)], realPathJudge([ws]));
-    assert.deepEqual(others.kept.map((i) => i.name), ['x']);
+    assert.deepEqual(
+      others.kept.map((i) => i.name),
+      ['x'],
+    );
     assert.equal(others.leftOut, 1);
   });
 });

@@ -71,7 +71,11 @@ describe('lsp seam: position converter', () => {
       roundTrip(text, { line: 2, column: 9 }, { line: 1, character: 9 }); // end of line 2, before \r\n
       roundTrip(text, { line: 3, column: 1 }, { line: 2, character: 0 });
     }
-    assert.deepEqual(splitLines('a\rb\nc\r\n'), ['a', 'b', 'c', ''], 'lone \\r is a line break too (LSP); a trailing break adds an empty line');
+    assert.deepEqual(
+      splitLines('a\rb\nc\r\n'),
+      ['a', 'b', 'c', ''],
+      'lone \\r is a line break too (LSP); a trailing break adds an empty line',
+    );
   });
 
   it('L17: line 0 and a line past the end are errors quoting the valid 1-based range', () => {
@@ -123,7 +127,11 @@ describe('lsp seam: position converter', () => {
       assert.deepEqual(anchorToSymbol('変数x 変数', 1, '変数').occurrences, [5]);
       assert.deepEqual(anchorToSymbol('𝑥𝑥 𝑥 + 1', 1, '𝑥').occurrences, [4], 'astral identifier characters are one column');
       assert.deepEqual(anchorToSymbol('$el el', 1, 'el').occurrences, [5], '$ is an identifier character');
-      assert.deepEqual(anchorToSymbol('a->b', 1, '->').occurrences, [2], 'symbol edges that are not identifier characters need no boundary');
+      assert.deepEqual(
+        anchorToSymbol('a->b', 1, '->').occurrences,
+        [2],
+        'symbol edges that are not identifier characters need no boundary',
+      );
     });
 
     it('picks the occurrence nearest to the given column; ties go to the earlier one', () => {
@@ -137,10 +145,17 @@ describe('lsp seam: position converter', () => {
     it('says when the symbol is not on the line, and rejects an empty symbol', () => {
       assert.throws(
         () => anchorToSymbol('let value = 1;', 1, 'val'),
-        (e: LspError) => e.code === 'symbol_not_found' && e.message === 'symbol "val" does not occur as a whole identifier on the line: "let value = 1;"',
+        (e: LspError) =>
+          e.code === 'symbol_not_found' && e.message === 'symbol "val" does not occur as a whole identifier on the line: "let value = 1;"',
       );
-      assert.throws(() => anchorToSymbol('x', 1, ''), (e: LspError) => e.code === 'invalid_request');
-      assert.throws(() => anchorToSymbol('x', 1, 'a\nb'), (e: LspError) => e.code === 'invalid_request');
+      assert.throws(
+        () => anchorToSymbol('x', 1, ''),
+        (e: LspError) => e.code === 'invalid_request',
+      );
+      assert.throws(
+        () => anchorToSymbol('x', 1, 'a\nb'),
+        (e: LspError) => e.code === 'invalid_request',
+      );
     });
   });
 });

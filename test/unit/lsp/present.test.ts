@@ -47,11 +47,21 @@ describe('lsp present: shaping dsh_lsp locations', () => {
       { path: 'more.ts', count: 49 },
     ]);
     assert.equal(first.locations[0]!.isDeclaration, true, 'L19: the declaration comes first and is marked');
-    const last = await shapeLocations(all, { operation: 'findReferences', resolvedWorkspaceUri: ROOT, offset: 100, readLines: r.readLines });
+    const last = await shapeLocations(all, {
+      operation: 'findReferences',
+      resolvedWorkspaceUri: ROOT,
+      offset: 100,
+      readLines: r.readLines,
+    });
     assert.equal(last.shown, 50);
     assert.equal(last.nextOffset, undefined);
     assert.match(last.summary, /^showing 101–150 of 150/);
-    const past = await shapeLocations(all, { operation: 'findReferences', resolvedWorkspaceUri: ROOT, offset: 150, readLines: r.readLines });
+    const past = await shapeLocations(all, {
+      operation: 'findReferences',
+      resolvedWorkspaceUri: ROOT,
+      offset: 150,
+      readLines: r.readLines,
+    });
     assert.equal(past.shown, 0);
     assert.match(past.summary, /past the end: there are 150 results/);
   });
@@ -77,8 +87,16 @@ describe('lsp present: shaping dsh_lsp locations', () => {
       external: { count: 1, files: [{ path: '/elsewhere/lib.ts', count: 1 }] },
     });
     assert.match(refs.summary, /1 in node_modules and 1 outside the workspace not listed/);
-    const defs = await shapeLocations([loc('file:///elsewhere/lib.ts', 3, 0)], { operation: 'goToDefinition', resolvedWorkspaceUri: ROOT, readLines: r.readLines });
-    assert.deepEqual(defs.locations.map((l) => [l.path, l.external]), [['/elsewhere/lib.ts', true]], 'a definition outside is listed, labelled external');
+    const defs = await shapeLocations([loc('file:///elsewhere/lib.ts', 3, 0)], {
+      operation: 'goToDefinition',
+      resolvedWorkspaceUri: ROOT,
+      readLines: r.readLines,
+    });
+    assert.deepEqual(
+      defs.locations.map((l) => [l.path, l.external]),
+      [['/elsewhere/lib.ts', true]],
+      'a definition outside is listed, labelled external',
+    );
   });
 
   it('L13/L14: decoded workspace-relative paths; columns converted from UTF-16 with the target line; duplicates removed', async () => {
@@ -90,30 +108,54 @@ describe('lsp present: shaping dsh_lsp locations', () => {
       readLines: r.readLines,
     });
     assert.equal(s.total, 1, 'the same resource through two encodings is one location');
-    assert.deepEqual(s.locations[0], { path: 'docs/My Notes #1/a%b+c.ts', line: 2, column: 4, endLine: 2, endColumn: 5, preview: '🍋l = 1;' });
+    assert.deepEqual(s.locations[0], {
+      path: 'docs/My Notes #1/a%b+c.ts',
+      line: 2,
+      column: 4,
+      endLine: 2,
+      endColumn: 5,
+      preview: '🍋l = 1;',
+    });
     assert.equal(r.calls.length, 1, 'each document is read once');
   });
 
   it('previews keep the first 200 code points of the trimmed line, a surrogate pair never split, also on a minified line of megabytes', async () => {
     const pair = '\u{1F600}';
     assert.equal(preview(`  ${'a'.repeat(PREVIEW_MAX_CHARS)}  `), 'a'.repeat(PREVIEW_MAX_CHARS));
-    assert.equal(preview(pair.repeat(PREVIEW_MAX_CHARS)), pair.repeat(PREVIEW_MAX_CHARS), '200 code points in 400 UTF-16 units are not cut');
+    assert.equal(
+      preview(pair.repeat(PREVIEW_MAX_CHARS)),
+      pair.repeat(PREVIEW_MAX_CHARS),
+      '200 code points in 400 UTF-16 units are not cut',
+    );
     assert.equal(preview(pair.repeat(PREVIEW_MAX_CHARS + 1)), pair.repeat(PREVIEW_MAX_CHARS) + '…');
     assert.equal(preview('a'.repeat(PREVIEW_MAX_CHARS - 1) + pair + 'b'), 'a'.repeat(PREVIEW_MAX_CHARS - 1) + pair + '…');
     const minified = 'var a=1;'.repeat(1024 * 1024); // one 8 MiB line
     const locations = Array.from({ length: 50 }, (_, i) => loc(`${ROOT}/dist/bundle.min.js`, 0, i * 8, 3));
-    const shaped = await shapeLocations(locations, { operation: 'findReferences', resolvedWorkspaceUri: ROOT, otherRoots: [], offset: 0, limit: 50, readLines: async () => [minified] });
+    const shaped = await shapeLocations(locations, {
+      operation: 'findReferences',
+      resolvedWorkspaceUri: ROOT,
+      otherRoots: [],
+      offset: 0,
+      limit: 50,
+      readLines: async () => [minified],
+    });
     assert.equal(shaped.locations.length, 50);
     for (const l of shaped.locations) assert.equal(l.preview, minified.slice(0, PREVIEW_MAX_CHARS) + '…');
   });
 
   it('an unresolved wiki link written on a line of megabytes: its linkTarget is cut to LINE_TEXT_MAX_UNITS and flagged', async () => {
     const target = 'n'.repeat(1_000_000);
-    const s = await shapeLocations([loc(`${ROOT}/a.md`, 0, 0, 4, { unresolved: true, linkTarget: target }), loc(`${ROOT}/b.md`, 0, 0, 4, { unresolved: true, linkTarget: 'short' })], {
-      operation: 'findReferences',
-      resolvedWorkspaceUri: ROOT,
-      readLines: async () => undefined,
-    });
+    const s = await shapeLocations(
+      [
+        loc(`${ROOT}/a.md`, 0, 0, 4, { unresolved: true, linkTarget: target }),
+        loc(`${ROOT}/b.md`, 0, 0, 4, { unresolved: true, linkTarget: 'short' }),
+      ],
+      {
+        operation: 'findReferences',
+        resolvedWorkspaceUri: ROOT,
+        readLines: async () => undefined,
+      },
+    );
     const [cut, short] = s.locations;
     assert.equal(cut!.linkTarget, `${'n'.repeat(LINE_TEXT_MAX_UNITS)}…`);
     assert.equal(cut!.linkTargetCut, true);
@@ -121,7 +163,11 @@ describe('lsp present: shaping dsh_lsp locations', () => {
   });
 
   it('an unreadable target keeps character + 1 and an empty preview', async () => {
-    const s = await shapeLocations([loc(`${ROOT}/gone.ts`, 0, 3)], { operation: 'goToDefinition', resolvedWorkspaceUri: ROOT, readLines: async () => undefined });
+    const s = await shapeLocations([loc(`${ROOT}/gone.ts`, 0, 3)], {
+      operation: 'goToDefinition',
+      resolvedWorkspaceUri: ROOT,
+      readLines: async () => undefined,
+    });
     assert.deepEqual(s.locations[0], { path: 'gone.ts', line: 1, column: 4, endLine: 1, endColumn: 5, preview: '' });
   });
 
@@ -130,7 +176,8 @@ describe('lsp present: shaping dsh_lsp locations', () => {
     const r = await shapeLocations([loc(outside, 0, 16, 4), loc(`${ROOT}/a.ts`, 0, 7, 1)], {
       operation: 'goToDefinition',
       resolvedWorkspaceUri: ROOT,
-      readLines: async (uri) => (uri === outside ? { withheld: 'outside the workspace', howToRead: 'ask the user first' } : splitLines('const x = 1;\n')),
+      readLines: async (uri) =>
+        uri === outside ? { withheld: 'outside the workspace', howToRead: 'ask the user first' } : splitLines('const x = 1;\n'),
     });
     assert.deepEqual(
       r.locations.map((l) => [l.path, l.column, l.preview, l.previewWithheld]),
@@ -196,7 +243,11 @@ describe('lsp present: L11 declaration keywords', () => {
     const line = head + 'var a=1;'.repeat(1024 * 1024) + 'export const last=2;';
     const total = Array.from(line).length;
     const exportCol = total - 'export const last=2;'.length + 1;
-    assert.deepEqual(snapToDeclaredName(line, exportCol), { column: exportCol + 'export const '.length, token: 'last', note: `column ${exportCol} is on the keyword 'export'; used the declared name 'last' at column ${exportCol + 13}` });
+    assert.deepEqual(snapToDeclaredName(line, exportCol), {
+      column: exportCol + 'export const '.length,
+      token: 'last',
+      note: `column ${exportCol} is on the keyword 'export'; used the declared name 'last' at column ${exportCol + 13}`,
+    });
     assert.deepEqual(snapToDeclaredName(line, 1), { column: 1, token: '\u{1D4B3}' });
     assert.deepEqual(snapToDeclaredName(line, 2), { column: 2, token: '=' });
     assert.deepEqual(snapToDeclaredName(line, 4 + 8 * 500_000 + 5), { column: 4 + 8 * 500_000 + 5, token: 'a' });

@@ -27,12 +27,21 @@ class RecordingProvider implements LspProvider {
   async query(request: LspRequest): Promise<LspResult> {
     this.requests.push(request);
     if (request.operation === 'hover') return { kind: 'hover', contents: `${this.id} hover` };
-    return { kind: 'locations', locations: [{ uri: request.uri, range: { start: request.position, end: request.position } }], resolvedWorkspaceUri: 'file:///ws' };
+    return {
+      kind: 'locations',
+      locations: [{ uri: request.uri, range: { start: request.position, end: request.position } }],
+      resolvedWorkspaceUri: 'file:///ws',
+    };
   }
 }
 
 const signal = () => new AbortController().signal;
-const q = (uri: string, operation: LspOperation = 'goToDefinition') => ({ operation, uri, position: { line: 0, character: 0 }, workspaceUri: 'file:///ws' });
+const q = (uri: string, operation: LspOperation = 'goToDefinition') => ({
+  operation,
+  uri,
+  position: { line: 0, character: 0 },
+  workspaceUri: 'file:///ws',
+});
 
 function registrationError(fn: () => unknown): LspError {
   try {
@@ -68,10 +77,18 @@ describe('lsp seam: LspService', () => {
 
     it('rejects upper-case extensions and case duplicates inside one provider (.TS and .ts), reserving nothing', () => {
       const s = new LspService();
-      const e = registrationError(() => s.registerProvider(new RecordingProvider('p', { '.ts': 'typescript', '.TS': 'typescript', '.js': 'javascript' })));
+      const e = registrationError(() =>
+        s.registerProvider(new RecordingProvider('p', { '.ts': 'typescript', '.TS': 'typescript', '.js': 'javascript' })),
+      );
       const problems = e.details.problems as string[];
-      assert.ok(problems.some((p) => p.includes("'.TS' is not lower case")), problems.join('\n'));
-      assert.ok(problems.some((p) => p.includes("'.TS' duplicates '.ts'")), problems.join('\n'));
+      assert.ok(
+        problems.some((p) => p.includes("'.TS' is not lower case")),
+        problems.join('\n'),
+      );
+      assert.ok(
+        problems.some((p) => p.includes("'.TS' duplicates '.ts'")),
+        problems.join('\n'),
+      );
       assert.match(e.message, /cannot register navigation provider 'p'/);
       // Atomic: neither the valid .js nor the id was reserved.
       assert.deepEqual(s.describe().providers, []);
@@ -91,7 +108,10 @@ describe('lsp seam: LspService', () => {
       const s = new LspService();
       assert.match(registrationError(() => s.registerProvider(new RecordingProvider('p', {}))).message, /at least one extension/);
       assert.match(registrationError(() => s.registerProvider(new RecordingProvider('p', { '.md': '' }))).message, /languageId for '.md'/);
-      assert.match(registrationError(() => s.registerProvider(new RecordingProvider('has space', { '.md': 'markdown' }))).message, /id "has space" is invalid/);
+      assert.match(
+        registrationError(() => s.registerProvider(new RecordingProvider('has space', { '.md': 'markdown' }))).message,
+        /id "has space" is invalid/,
+      );
       assert.match(
         registrationError(() => s.registerProvider({ id: 'p', extensions: { '.md': 'markdown' } } as unknown as LspProvider)).message,
         /query must be a function/,
@@ -106,13 +126,19 @@ describe('lsp seam: LspService', () => {
       const e = registrationError(() => s.registerProvider(new RecordingProvider('b', { '.txt': 'plaintext', '.md': 'markdown' })));
       assert.match(e.message, /'.md' is already served by provider 'a'/);
       assert.equal(s.providerFor('file:///x.txt'), undefined, '.txt must not have been reserved');
-      assert.deepEqual(s.describe().providers.map((p) => p.id), ['a']);
+      assert.deepEqual(
+        s.describe().providers.map((p) => p.id),
+        ['a'],
+      );
     });
 
     it('rejects a duplicate id', () => {
       const s = new LspService();
       s.registerProvider(new RecordingProvider('a', { '.md': 'markdown' }));
-      assert.match(registrationError(() => s.registerProvider(new RecordingProvider('a', { '.txt': 'plaintext' }))).message, /id 'a' is already registered/);
+      assert.match(
+        registrationError(() => s.registerProvider(new RecordingProvider('a', { '.txt': 'plaintext' }))).message,
+        /id 'a' is already registered/,
+      );
     });
 
     it('the disposer frees the id and every extension together, is idempotent, and never frees a later registration', () => {
@@ -155,11 +181,17 @@ describe('lsp seam: LspService', () => {
         await s.query(q('file:///ws/a.ts'), signal());
         await s.query(q('file:///ws/b.md'), signal());
         await s.query(q('file:///ws/c.tsx'), signal());
-        assert.deepEqual(providers.ts.requests.map((r) => [r.uri, r.languageId]), [
-          ['file:///ws/a.ts', 'typescript'],
-          ['file:///ws/c.tsx', 'typescriptreact'],
-        ]);
-        assert.deepEqual(providers.md.requests.map((r) => [r.uri, r.languageId]), [['file:///ws/b.md', 'markdown']]);
+        assert.deepEqual(
+          providers.ts.requests.map((r) => [r.uri, r.languageId]),
+          [
+            ['file:///ws/a.ts', 'typescript'],
+            ['file:///ws/c.tsx', 'typescriptreact'],
+          ],
+        );
+        assert.deepEqual(
+          providers.md.requests.map((r) => [r.uri, r.languageId]),
+          [['file:///ws/b.md', 'markdown']],
+        );
       }
     });
 
@@ -212,7 +244,12 @@ describe('lsp seam: LspService', () => {
       const s = new LspService();
       const md = new RecordingProvider('md', { '.md': 'markdown' });
       s.registerProvider(md);
-      const query = { operation: 'hover' as const, uri: 'file:///ws/a.md', position: { line: 3, character: 7 }, workspaceUri: 'file:///ws' };
+      const query = {
+        operation: 'hover' as const,
+        uri: 'file:///ws/a.md',
+        position: { line: 3, character: 7 },
+        workspaceUri: 'file:///ws',
+      };
       const result = await s.query(query, signal());
       assert.deepEqual(result, { kind: 'hover', contents: 'md hover' });
       assert.deepEqual(md.requests[0], { ...query, languageId: 'markdown' });
@@ -224,14 +261,23 @@ describe('lsp seam: LspService', () => {
       const s = new LspService();
       s.registerProvider(new RecordingProvider('md', { '.md': 'markdown' }));
       await assert.rejects(
-        s.query({ operation: 'rename' as LspOperation, uri: 'file:///a.md', position: { line: 0, character: 0 }, workspaceUri: 'file:///' }, signal()),
+        s.query(
+          { operation: 'rename' as LspOperation, uri: 'file:///a.md', position: { line: 0, character: 0 }, workspaceUri: 'file:///' },
+          signal(),
+        ),
         /operation "rename" is not one of goToDefinition, findReferences, goToImplementation, hover/,
       );
       await assert.rejects(
         s.query({ operation: 'hover', uri: 'file:///a.md', position: { line: -1, character: 0.5 }, workspaceUri: 'file:///' }, signal()),
-        (e: LspError) => e.code === 'invalid_request' && /position.line must be an integer ≥ 0, 0-based/.test(e.message) && /position.character/.test(e.message),
+        (e: LspError) =>
+          e.code === 'invalid_request' &&
+          /position.line must be an integer ≥ 0, 0-based/.test(e.message) &&
+          /position.character/.test(e.message),
       );
-      await assert.rejects(s.query({ operation: 'hover', uri: 'a.md', position: { line: 0, character: 0 }, workspaceUri: 'file:///' }, signal()), /uri: not a URI/);
+      await assert.rejects(
+        s.query({ operation: 'hover', uri: 'a.md', position: { line: 0, character: 0 }, workspaceUri: 'file:///' }, signal()),
+        /uri: not a URI/,
+      );
     });
 
     it('rejects with cancelled when the signal is already aborted', async () => {
@@ -253,10 +299,16 @@ describe('lsp seam: LspService', () => {
           throw new TypeError('boom');
         },
       });
-      await assert.rejects(s.query(q('file:///a.md'), signal()), (e: LspError) => e.code === 'provider_failed' && /'broken' failed on goToDefinition: boom/.test(e.message));
+      await assert.rejects(
+        s.query(q('file:///a.md'), signal()),
+        (e: LspError) => e.code === 'provider_failed' && /'broken' failed on goToDefinition: boom/.test(e.message),
+      );
       const s2 = new LspService();
       s2.registerProvider({ id: 'wrong', extensions: { '.md': 'markdown' }, query: async () => ({ kind: 'hover', contents: null }) });
-      await assert.rejects(s2.query(q('file:///a.md', 'findReferences'), signal()), (e: LspError) => e.code === 'provider_failed' && /expected \{kind:'locations'/.test(e.message));
+      await assert.rejects(
+        s2.query(q('file:///a.md', 'findReferences'), signal()),
+        (e: LspError) => e.code === 'provider_failed' && /expected \{kind:'locations'/.test(e.message),
+      );
     });
 
     it('passes a provider LspError through unchanged', async () => {
@@ -270,7 +322,10 @@ describe('lsp seam: LspService', () => {
   describe('closed operation union', () => {
     it('has exactly four operations, and assertNever rejects an unknown one at run time', () => {
       assert.deepEqual([...LSP_OPERATIONS], ['goToDefinition', 'findReferences', 'goToImplementation', 'hover']);
-      assert.throws(() => assertNever('rename' as never), /unknown operation "rename"; valid: goToDefinition, findReferences, goToImplementation, hover/);
+      assert.throws(
+        () => assertNever('rename' as never),
+        /unknown operation "rename"; valid: goToDefinition, findReferences, goToImplementation, hover/,
+      );
     });
 
     it('an exhaustive switch compiles; one missing a case does not (checked by tsc --noEmit)', () => {
@@ -342,7 +397,10 @@ describe('lsp seam: LspService', () => {
       const s = new LspService();
       s.registerProvider(new RecordingProvider('md-links', { '.md': 'markdown' }));
       s.registerFallback(fallbackOver({ '.sh': 'shellscript', '.ts': 'typescript' }).build);
-      assert.match(registrationError(() => s.registerProvider(new RecordingProvider('bad', { '.sh': 'shellscript', '.md': 'markdown' }))).message, /'.md' is already served by provider 'md-links'/);
+      assert.match(
+        registrationError(() => s.registerProvider(new RecordingProvider('bad', { '.sh': 'shellscript', '.md': 'markdown' }))).message,
+        /'.md' is already served by provider 'md-links'/,
+      );
       assert.deepEqual(servedBy(s), { 'md-links': ['.md'], vscode: ['.sh', '.ts'] });
     });
 

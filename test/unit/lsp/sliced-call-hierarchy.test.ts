@@ -44,7 +44,15 @@ async function referenceTree(node: CallTreeNode, roots: readonly string[], readL
       ...(place.where === 'external' ? { external: true as const } : {}),
       ...(place.where === 'nodeModules' ? { nodeModules: true as const } : {}),
       ...(n.sites
-        ? { callSites: n.sites.ranges.slice(0, MAX_CALL_SITES).map((r) => ({ path: sitePath, ...toModelRange(r, siteLines), preview: siteLines?.[r.start.line] !== undefined ? preview(siteLines[r.start.line]!) : '' })) }
+        ? {
+            callSites: n.sites.ranges
+              .slice(0, MAX_CALL_SITES)
+              .map((r) => ({
+                path: sitePath,
+                ...toModelRange(r, siteLines),
+                preview: siteLines?.[r.start.line] !== undefined ? preview(siteLines[r.start.line]!) : '',
+              })),
+          }
         : {}),
       // Call sites past the bound are counted, not shown.
       ...(n.sites && n.sites.ranges.length > MAX_CALL_SITES ? { moreCallSites: n.sites.ranges.length - MAX_CALL_SITES } : {}),
@@ -64,16 +72,31 @@ const ROOTS = ['file:///ws'];
 function rawIncoming(n: number, sitesEach: number): unknown[] {
   return Array.from({ length: n }, (_, i) => {
     if (i % 97 === 13) return { from: { name: 'broken' }, fromRanges: [R(0, 0)] };
-    const uri = i % 50 === 7 ? `file:///ws/node_modules/p/f${i}.js` : i % 61 === 9 ? `file:///elsewhere/f${i}.ts` : `file:///ws/src/f${i % 3001}.ts`;
+    const uri =
+      i % 50 === 7 ? `file:///ws/node_modules/p/f${i}.js` : i % 61 === 9 ? `file:///elsewhere/f${i}.ts` : `file:///ws/src/f${i % 3001}.ts`;
     return {
-      from: { name: `caller${i}`, kind: i % 3 === 0 ? 5 : 11, ...(i % 4 === 0 ? { detail: 'd' } : {}), uri: { toString: () => uri }, range: R(i, 0, 40), ...(i % 5 === 0 ? {} : { selectionRange: R(i, 9, 7) }) },
-      ...(i % 89 === 3 ? {} : { fromRanges: [...Array.from({ length: sitesEach }, (_, k) => R(i + k, 4 + k)), ...(i % 7 === 0 ? [{ start: 1 }] : [])] }),
+      from: {
+        name: `caller${i}`,
+        kind: i % 3 === 0 ? 5 : 11,
+        ...(i % 4 === 0 ? { detail: 'd' } : {}),
+        uri: { toString: () => uri },
+        range: R(i, 0, 40),
+        ...(i % 5 === 0 ? {} : { selectionRange: R(i, 9, 7) }),
+      },
+      ...(i % 89 === 3
+        ? {}
+        : { fromRanges: [...Array.from({ length: sitesEach }, (_, k) => R(i + k, 4 + k)), ...(i % 7 === 0 ? [{ start: 1 }] : [])] }),
     };
   });
 }
 
 /** A document's lines: calls at column 5, some long, one with an astral character before the call. */
-const fileLines = (n: number): string[] => Array.from({ length: n }, (_, i) => (i % 10 === 3 ? `  😀 register(h${i}, { name: 'h${i}' });` : `    register(handler${i}, { name: 'h${i}', options: [${'1, '.repeat(i % 40)}] }); // entry ${i}`));
+const fileLines = (n: number): string[] =>
+  Array.from({ length: n }, (_, i) =>
+    i % 10 === 3
+      ? `  😀 register(h${i}, { name: 'h${i}' });`
+      : `    register(handler${i}, { name: 'h${i}', options: [${'1, '.repeat(i % 40)}] }); // entry ${i}`,
+  );
 
 // The single passes held the thread 1.7 s at once on a busy 2-CPU machine (alone: converting
 // 200 000 incoming calls 0.69-0.74 s, shaping 200 000 call sites in one caller 0.34-0.46 s); in
@@ -88,17 +111,30 @@ describe('call hierarchy answers of any size without holding the thread', functi
   it('small answers: edges converted and trees shaped as before', async () => {
     const raw = rawIncoming(300, 3);
     for (const base of [0, 1] as const) {
-      assert.deepEqual(await toCallEdges(raw, 'incoming', 'file:///ws/asked.ts', base), referenceEdges(raw, 'incoming', 'file:///ws/asked.ts', base));
+      assert.deepEqual(
+        await toCallEdges(raw, 'incoming', 'file:///ws/asked.ts', base),
+        referenceEdges(raw, 'incoming', 'file:///ws/asked.ts', base),
+      );
       const outgoing = raw.map((r) => ({ ...(r as object), to: (r as { from: unknown }).from, from: undefined }));
-      assert.deepEqual(await toCallEdges(outgoing, 'outgoing', 'file:///ws/asked.ts', base), referenceEdges(outgoing, 'outgoing', 'file:///ws/asked.ts', base));
+      assert.deepEqual(
+        await toCallEdges(outgoing, 'outgoing', 'file:///ws/asked.ts', base),
+        referenceEdges(outgoing, 'outgoing', 'file:///ws/asked.ts', base),
+      );
     }
     assert.deepEqual(await toCallEdges(undefined, 'incoming', 'file:///ws/a.ts', 0), []);
     const edges = await toCallEdges(raw, 'incoming', 'file:///ws/asked.ts', 0);
-    const leaf = (e: CallEdge, flags: Partial<Pick<CallTreeNode, 'cycle' | 'seenAbove' | 'depthLimit'>> = {}): CallTreeNode => ({ item: e.item, sites: { uri: e.rangesUri, ranges: e.ranges }, ...flags });
+    const leaf = (e: CallEdge, flags: Partial<Pick<CallTreeNode, 'cycle' | 'seenAbove' | 'depthLimit'>> = {}): CallTreeNode => ({
+      item: e.item,
+      sites: { uri: e.rangesUri, ranges: e.ranges },
+      ...flags,
+    });
     const tree: CallTreeNode = {
       item: edges[0]!.item,
       calls: [
-        { ...leaf(edges[1]!), calls: [leaf(edges[2]!, { cycle: true }), leaf(edges[3]!, { depthLimit: true }), { ...leaf(edges[4]!), calls: [] }] },
+        {
+          ...leaf(edges[1]!),
+          calls: [leaf(edges[2]!, { cycle: true }), leaf(edges[3]!, { depthLimit: true }), { ...leaf(edges[4]!), calls: [] }],
+        },
         leaf(edges[5]!, { seenAbove: true }),
         ...edges.slice(6, 120).map((e) => leaf(e)),
       ],
@@ -114,7 +150,13 @@ describe('call hierarchy answers of any size without holding the thread', functi
     const sites = { uri: 'file:///ws/big.ts', ranges: lines.map((_, i) => R(i, 4, 8)) };
     const run = await withLagProbe(async () => {
       const edges = await toCallEdges(raw, 'incoming', 'file:///ws/asked.ts', 0);
-      const tree: CallTreeNode = { item: edges[0]!.item, calls: [{ item: edges[1]!.item, sites }, ...edges.slice(2, 499).map((e) => ({ item: e.item, sites: { uri: e.rangesUri, ranges: e.ranges }, depthLimit: true }))] };
+      const tree: CallTreeNode = {
+        item: edges[0]!.item,
+        calls: [
+          { item: edges[1]!.item, sites },
+          ...edges.slice(2, 499).map((e) => ({ item: e.item, sites: { uri: e.rangesUri, ranges: e.ranges }, depthLimit: true })),
+        ],
+      };
       return { edges, tree, shown: await shapeCallTree(tree, ROOTS, readLines) };
     });
     const { edges, tree, shown } = run.result;
@@ -128,9 +170,20 @@ describe('call hierarchy answers of any size without holding the thread', functi
     const raw = rawIncoming(50_000, 2);
     const edges = await toCallEdges(raw, 'incoming', 'file:///ws/asked.ts', 0);
     // Call sites past MAX_CALL_SITES are counted, not shaped: the long pass is over many calls.
-    const tree: CallTreeNode = { item: edges[0]!.item, calls: edges.slice(1).map((e) => ({ item: e.item, sites: { uri: 'file:///ws/big.ts', ranges: Array.from({ length: MAX_CALL_SITES }, (_, i) => R(i, 4)) } })) };
+    const tree: CallTreeNode = {
+      item: edges[0]!.item,
+      calls: edges
+        .slice(1)
+        .map((e) => ({
+          item: e.item,
+          sites: { uri: 'file:///ws/big.ts', ranges: Array.from({ length: MAX_CALL_SITES }, (_, i) => R(i, 4)) },
+        })),
+    };
     const lines = fileLines(100_000);
-    const passes = [(signal: AbortSignal) => toCallEdges(raw, 'incoming', 'file:///ws/asked.ts', 0, undefined, signal), (signal: AbortSignal) => shapeCallTree(tree, ROOTS, async () => lines, signal)];
+    const passes = [
+      (signal: AbortSignal) => toCallEdges(raw, 'incoming', 'file:///ws/asked.ts', 0, undefined, signal),
+      (signal: AbortSignal) => shapeCallTree(tree, ROOTS, async () => lines, signal),
+    ];
     for (const pass of passes) {
       const ac = new AbortController();
       const p = pass(ac.signal);

@@ -74,11 +74,17 @@ function referenceShape(items: readonly DiagnosticItem[], offset: number, limit:
     perFile.set(place.path, f);
   }
   const nextOffset = offset + page.length < listed.length ? offset + page.length : undefined;
-  const bySeverity = SEVERITIES.filter((s) => counts[s] > 0).map((s) => `${counts[s]} ${s}${counts[s] === 1 || s === 'information' ? '' : 's'}`);
+  const bySeverity = SEVERITIES.filter((s) => counts[s] > 0).map(
+    (s) => `${counts[s]} ${s}${counts[s] === 1 || s === 'information' ? '' : 's'}`,
+  );
   const base = summarize(listed.length, offset, diagnostics.length, perFile.size, collapsed, nextOffset);
   // Lists of files are bounded to their first 100 (these paths are short: the 32 KiB bound is not reached).
   const allFiles = [...perFile.values()];
-  const bounded = (group: CollapsedGroup): CollapsedGroup => ({ count: group.count, files: group.files.slice(0, 100), ...(group.files.length > 100 ? { moreFiles: group.files.length - 100 } : {}) });
+  const bounded = (group: CollapsedGroup): CollapsedGroup => ({
+    count: group.count,
+    files: group.files.slice(0, 100),
+    ...(group.files.length > 100 ? { moreFiles: group.files.length - 100 } : {}),
+  });
   return {
     total: listed.length,
     shown: diagnostics.length,
@@ -89,7 +95,9 @@ function referenceShape(items: readonly DiagnosticItem[], offset: number, limit:
     files: allFiles.slice(0, 100),
     ...(allFiles.length > 100 ? { moreFiles: allFiles.length - 100 } : {}),
     diagnostics,
-    ...(Object.keys(collapsed).length > 0 ? { collapsed: Object.fromEntries(Object.entries(collapsed).map(([k, g]) => [k, bounded(g)])) } : {}),
+    ...(Object.keys(collapsed).length > 0
+      ? { collapsed: Object.fromEntries(Object.entries(collapsed).map(([k, g]) => [k, bounded(g)])) }
+      : {}),
   };
 }
 
@@ -104,13 +112,26 @@ function workspace(files: number, perFile: number, seed: number): Array<[string,
   const out: Array<[string, unknown[]]> = [];
   for (let f = 0; f < files; f++) {
     // mostly workspace files; some under node_modules, some outside, one spelled with a trailing slash
-    const uri = f % 17 === 5 ? `file:///ws/node_modules/p/f${f}.js` : f % 23 === 7 ? `file:///elsewhere/f${f}.ts` : f % 11 === 3 ? `file:///other/d${f % 5}/f${f}.ts` : `file:///ws/d${f % 7}/f${f}.ts`;
+    const uri =
+      f % 17 === 5
+        ? `file:///ws/node_modules/p/f${f}.js`
+        : f % 23 === 7
+          ? `file:///elsewhere/f${f}.ts`
+          : f % 11 === 3
+            ? `file:///other/d${f % 5}/f${f}.ts`
+            : `file:///ws/d${f % 7}/f${f}.ts`;
     const list: unknown[] = [];
     for (let i = 0; i < perFile; i++) {
       const line = rand(perFile);
       const ch = rand(3);
       // few distinct positions and messages: ties in the sort and duplicates to drop
-      list.push({ range: R(line, ch, line, ch + 4), severity: rand(4), message: `m${rand(4)}`, ...(rand(2) ? { source: 'lint' } : {}), ...(rand(3) === 0 ? { code: rand(2) ? 1000 + rand(9) : { value: `rule-${rand(5)}`, target: {} } } : {}) });
+      list.push({
+        range: R(line, ch, line, ch + 4),
+        severity: rand(4),
+        message: `m${rand(4)}`,
+        ...(rand(2) ? { source: 'lint' } : {}),
+        ...(rand(3) === 0 ? { code: rand(2) ? 1000 + rand(9) : { value: `rule-${rand(5)}`, target: {} } } : {}),
+      });
     }
     out.push([uri, list]);
   }
@@ -138,13 +159,35 @@ describe('workspace diagnostics shaped without holding the thread', function () 
     const dup = items.slice(0, 30).map((d, i) => ({ ...d, ...(i % 2 ? { uri: `${d.uri}/` } : {}) }));
     const all = [...items, ...dup];
     for (const minSeverity of [undefined, 'error', 'warning', 'information'] as const) {
-      for (const [offset, limit] of [[0, 1], [0, 7], [5, 3], [100, 50], [0, 10_000], [all.length - 2, 5], [all.length + 3, 2]] as const) {
-        const got = await shapeDiagnostics(all, { roots: ROOTS, offset, limit, readLines: noLines, ...(minSeverity ? { minSeverity } : {}) });
-        assert.deepEqual(got, referenceShape(all, offset, limit, minSeverity), `minSeverity ${minSeverity}, offset ${offset}, limit ${limit}`);
+      for (const [offset, limit] of [
+        [0, 1],
+        [0, 7],
+        [5, 3],
+        [100, 50],
+        [0, 10_000],
+        [all.length - 2, 5],
+        [all.length + 3, 2],
+      ] as const) {
+        const got = await shapeDiagnostics(all, {
+          roots: ROOTS,
+          offset,
+          limit,
+          readLines: noLines,
+          ...(minSeverity ? { minSeverity } : {}),
+        });
+        assert.deepEqual(
+          got,
+          referenceShape(all, offset, limit, minSeverity),
+          `minSeverity ${minSeverity}, offset ${offset}, limit ${limit}`,
+        );
       }
     }
     const outside = all.filter((d) => !d.uri.startsWith('file:///ws/') && !d.uri.startsWith('file:///other/'));
-    assert.deepEqual(await shapeDiagnostics(outside, { roots: ROOTS, offset: 2, limit: 4, readLines: noLines }), referenceShape(outside, 2, 4), 'nothing in the workspace: nothing folded');
+    assert.deepEqual(
+      await shapeDiagnostics(outside, { roots: ROOTS, offset: 2, limit: 4, readLines: noLines }),
+      referenceShape(outside, 2, 4),
+      'nothing in the workspace: nothing folded',
+    );
     assert.deepEqual(await shapeDiagnostics([], { roots: ROOTS, offset: 0, limit: 4, readLines: noLines }), referenceShape([], 0, 4));
   });
 
@@ -152,13 +195,22 @@ describe('workspace diagnostics shaped without holding the thread', function () 
     const files = workspace(3000, 100, 9);
     const run = await withLagProbe(async () => {
       const items = await gather(files);
-      return { items, pages: [await shapeDiagnostics(items, { roots: ROOTS, offset: 0, limit: 20, readLines: noLines }), await shapeDiagnostics(items, { roots: ROOTS, offset: 150_000, limit: 50, readLines: noLines, minSeverity: 'information' })] };
+      return {
+        items,
+        pages: [
+          await shapeDiagnostics(items, { roots: ROOTS, offset: 0, limit: 20, readLines: noLines }),
+          await shapeDiagnostics(items, { roots: ROOTS, offset: 150_000, limit: 50, readLines: noLines, minSeverity: 'information' }),
+        ],
+      };
     });
     const [first, middle] = run.result.pages as [ShapedDiagnostics, ShapedDiagnostics];
     assert.equal(run.result.items.length, 300_000);
     assert.deepEqual(withoutNote(first), referenceShape(run.result.items, 0, 20));
     assert.deepEqual(withoutNote(middle), referenceShape(run.result.items, 150_000, 50, 'information'));
-    assert.ok(first.total > 200_000 && first.moreFiles! > 2000 && first.collapsed?.nodeModules && first.collapsed.external, `a big page: ${first.summary}`);
+    assert.ok(
+      first.total > 200_000 && first.moreFiles! > 2000 && first.collapsed?.nodeModules && first.collapsed.external,
+      `a big page: ${first.summary}`,
+    );
     assert.match(first.filesNote ?? '', /^files lists 100 of \d+ files/);
     assert.ok(run.maxHeldMs < HOLD_LIMIT_MS, `the thread was ${heldText(run)} (limit ${HOLD_LIMIT_MS})`);
   });
@@ -166,7 +218,10 @@ describe('workspace diagnostics shaped without holding the thread', function () 
   it('a signal that aborts stops the conversion and the shaping with cancelled', async () => {
     const files = workspace(500, 100, 5);
     const items = await gather(files);
-    for (const work of [(signal: AbortSignal) => toWorkspaceDiagnosticItems(files, 0, undefined, signal), (signal: AbortSignal) => shapeDiagnostics(items, { roots: ROOTS, offset: 0, limit: 5, readLines: noLines, signal })]) {
+    for (const work of [
+      (signal: AbortSignal) => toWorkspaceDiagnosticItems(files, 0, undefined, signal),
+      (signal: AbortSignal) => shapeDiagnostics(items, { roots: ROOTS, offset: 0, limit: 5, readLines: noLines, signal }),
+    ]) {
       const ac = new AbortController();
       const p = work(ac.signal);
       setImmediate(() => ac.abort());

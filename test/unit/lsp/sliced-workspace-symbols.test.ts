@@ -12,8 +12,13 @@ import { isLspError } from '../../../src/lsp/types';
 import { heldText, withLagProbe } from '../../helpers/eventLoopLag';
 
 // The passes as they were, one synchronous pass each: the references.
-const referenceTrim = (items: readonly SymbolItem[]) => items.map((s) => (/^(Function|Method|Constructor)$/.test(s.kind) && s.name.endsWith('()') ? { ...s, name: s.name.slice(0, -2) } : s));
-const referenceKey = (items: readonly SymbolItem[]) => items.map((s) => `${s.uri}#${s.selectionRange.start.line}:${s.selectionRange.start.character}:${s.name}`).sort().join('|');
+const referenceTrim = (items: readonly SymbolItem[]) =>
+  items.map((s) => (/^(Function|Method|Constructor)$/.test(s.kind) && s.name.endsWith('()') ? { ...s, name: s.name.slice(0, -2) } : s));
+const referenceKey = (items: readonly SymbolItem[]) =>
+  items
+    .map((s) => `${s.uri}#${s.selectionRange.start.line}:${s.selectionRange.start.character}:${s.name}`)
+    .sort()
+    .join('|');
 const referenceScore = (query: string, items: readonly SymbolItem[], accept: (s: SymbolItem) => boolean) => {
   const out: Array<{ symbol: SymbolItem; score: number }> = [];
   for (const s of items) {
@@ -34,7 +39,14 @@ function rawSymbols(n: number, seed: number): unknown[] {
     const kind = KINDS[rand(KINDS.length)]!;
     const name = `${words[rand(10)]}${words[rand(10)]}${rand(3) ? words[rand(10)] : ''}${rand(50)}`;
     const line = rand(2000);
-    return { name: kind === 11 || kind === 5 ? `${name}()` : name, kind, location: { uri: { toString: () => `file:///ws/area-${i % 97}/f${i % 4001}.ts` }, range: { start: { line, character: 2 }, end: { line, character: 30 } } } };
+    return {
+      name: kind === 11 || kind === 5 ? `${name}()` : name,
+      kind,
+      location: {
+        uri: { toString: () => `file:///ws/area-${i % 97}/f${i % 4001}.ts` },
+        range: { start: { line, character: 2 }, end: { line, character: 30 } },
+      },
+    };
   });
 }
 
@@ -54,19 +66,29 @@ describe('workspace symbol answers of any size without holding the thread', func
     const items = await toSymbolItems(rawSymbols(400, 3), 0);
     const trimmed = await withoutCallParens(items);
     assert.deepEqual(trimmed, referenceTrim(items));
-    assert.ok(trimmed.some((s, i) => s.name !== items[i]!.name) && trimmed.some((s, i) => s === items[i]), 'labels trimmed, others the given objects');
+    assert.ok(
+      trimmed.some((s, i) => s.name !== items[i]!.name) && trimmed.some((s, i) => s === items[i]),
+      'labels trimmed, others the given objects',
+    );
     const shuffled = [...trimmed].reverse();
     const cases: Array<[string, SymbolItem[], SymbolItem[]]> = [
       ['same order', trimmed, [...trimmed]],
       ['another order', trimmed, shuffled],
       ['one renamed', trimmed, shuffled.map((s, i) => (i === 7 ? { ...s, name: `${s.name}x` } : s))],
-      ['one moved', trimmed, shuffled.map((s, i) => (i === 9 ? { ...s, selectionRange: { ...s.selectionRange, start: { line: s.selectionRange.start.line + 1, character: 2 } } } : s))],
+      [
+        'one moved',
+        trimmed,
+        shuffled.map((s, i) =>
+          i === 9 ? { ...s, selectionRange: { ...s.selectionRange, start: { line: s.selectionRange.start.line + 1, character: 2 } } } : s,
+        ),
+      ],
       ['one missing', trimmed, shuffled.slice(1)],
       ['a repeat instead of another', trimmed, [...shuffled.slice(1), shuffled[2]!]],
       ['both empty', [], []],
     ];
     for (const [what, a, b] of cases) assert.equal(await sameSymbols(a, b), referenceKey(a) === referenceKey(b), what);
-    for (const query of ['get', 'gtv', 'ThingValue1', 'zzz', 'render view']) assert.deepEqual(await scoreSymbols(query, trimmed, accept), referenceScore(query, trimmed, accept), query);
+    for (const query of ['get', 'gtv', 'ThingValue1', 'zzz', 'render view'])
+      assert.deepEqual(await scoreSymbols(query, trimmed, accept), referenceScore(query, trimmed, accept), query);
   });
 
   it('300 000 symbols: converted, trimmed, compared with the next answer and scored as before, the thread never held long', async () => {
@@ -75,7 +97,10 @@ describe('workspace symbol answers of any size without holding the thread', func
       const first = await withoutCallParens(await toSymbolItems(raw, 0));
       const again = await withoutCallParens(await toSymbolItems([...raw].reverse(), 0));
       const agree = await sameSymbols(first, again);
-      const differ = await sameSymbols(first, again.map((s, i) => (i === 150_000 ? { ...s, name: `${s.name}x` } : s)));
+      const differ = await sameSymbols(
+        first,
+        again.map((s, i) => (i === 150_000 ? { ...s, name: `${s.name}x` } : s)),
+      );
       const scored = await scoreSymbols('gtv', first, accept);
       return { first, agree, differ, scored };
     });

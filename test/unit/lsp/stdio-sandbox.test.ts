@@ -56,7 +56,11 @@ function trap(file: string, name: string): string {
 
 const ran = (name: string) => fs.existsSync(path.join(marks, name));
 
-function provider(config: Partial<StdioServerConfig> & { command: string }, writable: readonly string[] | undefined, options: Partial<StdioProviderOptions> = {}): StdioLspProvider {
+function provider(
+  config: Partial<StdioServerConfig> & { command: string },
+  writable: readonly string[] | undefined,
+  options: Partial<StdioProviderOptions> = {},
+): StdioLspProvider {
   const p = new StdioLspProvider(
     { id: 'srv', args: [], extensions: { '.sh': 'shellscript' }, readyTimeoutMs: 5000, ...config },
     { protocol, workspaceUri: pathToFileURL(ws).href, settleMs: 50, writableWhileSandboxed: async () => writable, ...options },
@@ -66,7 +70,16 @@ function provider(config: Partial<StdioServerConfig> & { command: string }, writ
 }
 
 const hover = (p: StdioLspProvider) =>
-  p.query({ operation: 'hover', uri: pathToFileURL(path.join(ws, 'main.sh')).href, position: { line: 0, character: 0 }, languageId: 'shellscript', workspaceUri: pathToFileURL(ws).href }, new AbortController().signal);
+  p.query(
+    {
+      operation: 'hover',
+      uri: pathToFileURL(path.join(ws, 'main.sh')).href,
+      position: { line: 0, character: 0 },
+      languageId: 'shellscript',
+      workspaceUri: pathToFileURL(ws).href,
+    },
+    new AbortController().signal,
+  );
 
 /** The refusal of `p`'s first query, checked for the code, the reason and the advice. */
 async function refusal(p: StdioLspProvider): Promise<LspError> {
@@ -135,7 +148,7 @@ describe('dsh.lsp.servers while the agent sandbox is on', () => {
     assert.equal(ran('linked') || ran('hop') || ran('folder-link'), false);
   });
 
-  it('a name found in a PATH folder inside the workspace is refused, naming that folder; PATH folders there are left out of the server\'s own PATH', async () => {
+  it("a name found in a PATH folder inside the workspace is refused, naming that folder; PATH folders there are left out of the server's own PATH", async () => {
     server(path.join(ws, '.venv/bin/py-server'), 'venv');
     const PATH = [path.join(ws, '.venv/bin'), path.join(safe, 'bin'), '/usr/bin', '/bin'].join(path.delimiter);
     const e = await refusal(provider({ command: 'py-server' }, [ws], { env: { ...process.env, PATH } }));
@@ -178,7 +191,7 @@ describe('dsh.lsp.servers while the agent sandbox is on', () => {
     assert.equal((await hover(p)).kind, 'hover');
   });
 
-  it('an interpreter\'s script named without a path (node server), and python -m, are refused: both are taken from the workspace folder, even made later', async () => {
+  it("an interpreter's script named without a path (node server), and python -m, are refused: both are taken from the workspace folder, even made later", async () => {
     // Neither exists yet: node would run server.js and python the module once a sandboxed command writes them.
     const e = await refusal(provider({ command: process.execPath, args: ['--no-warnings', 'server'] }, [ws]));
     assert.ok(e.message.includes(path.join(ws, 'server')), e.message);
@@ -189,13 +202,19 @@ describe('dsh.lsp.servers while the agent sandbox is on', () => {
     }
     // A server that is no interpreter keeps its plain words (bash-language-server start).
     server(path.join(safe, 'bin/words-server'), 'words');
-    assert.equal((await hover(provider({ id: 'words', command: path.join(safe, 'bin/words-server'), args: ['start'] }, [ws]))).kind, 'hover');
+    assert.equal(
+      (await hover(provider({ id: 'words', command: path.join(safe, 'bin/words-server'), args: ['start'] }, [ws]))).kind,
+      'hover',
+    );
   });
 
   it('the rule is checked at every start: turned on after the server started, it refuses the restart after a crash', async () => {
     server(path.join(ws, 'srv'), 'later');
     const sandbox: { writable?: readonly string[] } = {};
-    const p = provider({ command: './srv' }, undefined, { writableWhileSandboxed: async () => sandbox.writable, crashPolicy: { baseDelayMs: 50 } });
+    const p = provider({ command: './srv' }, undefined, {
+      writableWhileSandboxed: async () => sandbox.writable,
+      crashPolicy: { baseDelayMs: 50 },
+    });
     assert.equal((await hover(p)).kind, 'hover');
     assert.equal(p.starts, 1);
     fs.rmSync(path.join(marks, 'later'));

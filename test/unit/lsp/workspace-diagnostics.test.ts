@@ -37,7 +37,10 @@ describe('workspace diagnostics: each source asked once for the workspace, or on
     dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-wsdiag-')));
     const a = path.join(dir, 'a');
     const b = path.join(dir, 'b');
-    for (const [folder, note] of [[a, 'See [[nowhere-a]].\n'], [b, 'See [[nowhere-b]].\n']] as const) {
+    for (const [folder, note] of [
+      [a, 'See [[nowhere-a]].\n'],
+      [b, 'See [[nowhere-b]].\n'],
+    ] as const) {
       fs.mkdirSync(folder, { recursive: true });
       fs.writeFileSync(path.join(folder, 'note.md'), note);
       fs.writeFileSync(path.join(folder, 'problem.sh'), 'echo\n');
@@ -46,7 +49,15 @@ describe('workspace diagnostics: each source asked once for the workspace, or on
     const folders = [pathToFileURL(a).href, pathToFileURL(b).href];
     const service = new LspService();
     const registry = new FeatureRegistry(service);
-    server = new StdioLspProvider({ id: 'fake', command: process.execPath, args: [FAKE, '--pull-diagnostics', '--workspace-symbols', '--log', log], extensions: { '.sh': 'shellscript' } }, { protocol, workspaceUri: folders[0]!, settleMs: 200 });
+    server = new StdioLspProvider(
+      {
+        id: 'fake',
+        command: process.execPath,
+        args: [FAKE, '--pull-diagnostics', '--workspace-symbols', '--log', log],
+        extensions: { '.sh': 'shellscript' },
+      },
+      { protocol, workspaceUri: folders[0]!, settleMs: 200 },
+    );
     service.registerProvider(server);
     const stdio = new StdioFeatures(server);
     registry.register('diagnostics', stdio);
@@ -57,19 +68,45 @@ describe('workspace diagnostics: each source asked once for the workspace, or on
     registry.register('diagnostics', new MdLinksFeatures(() => md));
     registry.register('symbols', new MdLinksFeatures(() => md));
     // The server starts on the first request for one of its files.
-    await stdio.documentDiagnostics(pathToFileURL(path.join(a, 'problem.sh')).href, 'shellscript', { workspaceUri: folders[0]!, signal: new AbortController().signal });
+    await stdio.documentDiagnostics(pathToFileURL(path.join(a, 'problem.sh')).href, 'shellscript', {
+      workspaceUri: folders[0]!,
+      signal: new AbortController().signal,
+    });
 
     const gathered = await gatherWorkspaceDiagnostics(registry, folders, new AbortController().signal);
-    const asked = fs.readFileSync(log, 'utf8').split('\n').filter((m) => m === 'workspace/diagnostic');
+    const asked = fs
+      .readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((m) => m === 'workspace/diagnostic');
     assert.equal(asked.length, 1, 'the server answers for the whole workspace: asked once, not once per folder');
     const found = gathered.items.map((d) => `${path.relative(dir, new URL(d.uri).pathname)} ${d.message}`).sort();
-    assert.deepEqual(found, ["a/note.md broken wiki link: no note or file matches 'nowhere-a'", "a/problem.sh fake problem", "b/note.md broken wiki link: no note or file matches 'nowhere-b'"]);
-    assert.deepEqual(gathered.sources.map((s) => [s.id, s.count, s.freshness]), [['fake', 1, 'settled'], ['md-links', 2, 'settled']]);
+    assert.deepEqual(found, [
+      "a/note.md broken wiki link: no note or file matches 'nowhere-a'",
+      'a/problem.sh fake problem',
+      "b/note.md broken wiki link: no note or file matches 'nowhere-b'",
+    ]);
+    assert.deepEqual(
+      gathered.sources.map((s) => [s.id, s.count, s.freshness]),
+      [
+        ['fake', 1, 'settled'],
+        ['md-links', 2, 'settled'],
+      ],
+    );
 
     const symbols = await gatherWorkspaceSymbols(registry, 'note', undefined, folders, new AbortController().signal);
-    const searched = fs.readFileSync(log, 'utf8').split('\n').filter((m) => m === 'workspace/symbol');
+    const searched = fs
+      .readFileSync(log, 'utf8')
+      .split('\n')
+      .filter((m) => m === 'workspace/symbol');
     assert.equal(searched.length, 1, 'workspace/symbol answers for the whole workspace: asked once, not once per folder');
-    assert.deepEqual(symbols.scored.map((x) => `${x.symbol.name} ${path.relative(dir, new URL(x.symbol.uri).pathname)}`).sort(), ['note a/note.md', 'note a/problem.sh', 'note b/note.md']);
-    assert.deepEqual(symbols.sources, [{ id: 'fake', count: 1 }, { id: 'md-links', count: 2 }]);
+    assert.deepEqual(symbols.scored.map((x) => `${x.symbol.name} ${path.relative(dir, new URL(x.symbol.uri).pathname)}`).sort(), [
+      'note a/note.md',
+      'note a/problem.sh',
+      'note b/note.md',
+    ]);
+    assert.deepEqual(symbols.sources, [
+      { id: 'fake', count: 1 },
+      { id: 'md-links', count: 2 },
+    ]);
   });
 });

@@ -27,19 +27,79 @@ const THIRTY_DIGITS = '123456789012345678901234567890';
 
 /** Each malformed message, the code it gets, the id the answer carries, and what the message says. */
 const MALFORMED: { what: string; line: string; code: number; id: unknown; message: RegExp }[] = [
-  { what: 'jsonrpc "1.0"', line: '{"jsonrpc":"1.0","id":1,"method":"tools/list"}', code: -32600, id: 1, message: /"jsonrpc" must be "2\.0" \(got "1\.0"\)/ },
-  { what: 'jsonrpc missing', line: '{"id":2,"method":"tools/list"}', code: -32600, id: 2, message: /"jsonrpc" must be "2\.0" \(got nothing\)/ },
-  { what: 'jsonrpc numeric', line: '{"jsonrpc":2,"id":"three","method":"tools/list"}', code: -32600, id: 'three', message: /"jsonrpc" must be "2\.0" \(got 2\)/ },
-  { what: 'an id of 30 digits', line: `{"jsonrpc":"2.0","id":${THIRTY_DIGITS},"method":"tools/list"}`, code: -32600, id: null, message: /"id" must be a string or an integer within ±\(2\^53 − 1\)/ },
-  { what: 'an id of 1e308', line: '{"jsonrpc":"2.0","id":1e308,"method":"tools/list"}', code: -32600, id: null, message: /"id" must be a string or an integer .*got 1e\+308/ },
-  { what: '"method": 42', line: '{"jsonrpc":"2.0","id":7,"method":42}', code: -32600, id: 7, message: /"method" must be a string naming the method \(got 42\)/ },
-  { what: '"params": "x"', line: '{"jsonrpc":"2.0","id":8,"method":"tools/list","params":"x"}', code: -32600, id: 8, message: /"params" must be an object .*got "x"/ },
+  {
+    what: 'jsonrpc "1.0"',
+    line: '{"jsonrpc":"1.0","id":1,"method":"tools/list"}',
+    code: -32600,
+    id: 1,
+    message: /"jsonrpc" must be "2\.0" \(got "1\.0"\)/,
+  },
+  {
+    what: 'jsonrpc missing',
+    line: '{"id":2,"method":"tools/list"}',
+    code: -32600,
+    id: 2,
+    message: /"jsonrpc" must be "2\.0" \(got nothing\)/,
+  },
+  {
+    what: 'jsonrpc numeric',
+    line: '{"jsonrpc":2,"id":"three","method":"tools/list"}',
+    code: -32600,
+    id: 'three',
+    message: /"jsonrpc" must be "2\.0" \(got 2\)/,
+  },
+  {
+    what: 'an id of 30 digits',
+    line: `{"jsonrpc":"2.0","id":${THIRTY_DIGITS},"method":"tools/list"}`,
+    code: -32600,
+    id: null,
+    message: /"id" must be a string or an integer within ±\(2\^53 − 1\)/,
+  },
+  {
+    what: 'an id of 1e308',
+    line: '{"jsonrpc":"2.0","id":1e308,"method":"tools/list"}',
+    code: -32600,
+    id: null,
+    message: /"id" must be a string or an integer .*got 1e\+308/,
+  },
+  {
+    what: '"method": 42',
+    line: '{"jsonrpc":"2.0","id":7,"method":42}',
+    code: -32600,
+    id: 7,
+    message: /"method" must be a string naming the method \(got 42\)/,
+  },
+  {
+    what: '"params": "x"',
+    line: '{"jsonrpc":"2.0","id":8,"method":"tools/list","params":"x"}',
+    code: -32600,
+    id: 8,
+    message: /"params" must be an object .*got "x"/,
+  },
   { what: 'invalid JSON', line: 'this is not JSON', code: -32700, id: null, message: /^Parse error: the message is not valid JSON/ },
   { what: 'truncated JSON', line: '{"jsonrpc":"2.0","id":10,"method":"tools/li', code: -32700, id: null, message: /^Parse error/ },
   { what: 'an empty array', line: '[]', code: -32600, id: null, message: /an empty array is neither a message nor a batch/ },
-  { what: 'an object id', line: '{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}', code: -32600, id: null, message: /"id" must be .*got \{"a":1\}/ },
-  { what: 'a null id', line: '{"jsonrpc":"2.0","id":null,"method":"tools/list"}', code: -32600, id: null, message: /MCP allows no null id \(got null\)/ },
-  { what: 'a string that is valid JSON', line: '"tools/list"', code: -32600, id: null, message: /a message is a JSON object, not "tools\/list"/ },
+  {
+    what: 'an object id',
+    line: '{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}',
+    code: -32600,
+    id: null,
+    message: /"id" must be .*got \{"a":1\}/,
+  },
+  {
+    what: 'a null id',
+    line: '{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
+    code: -32600,
+    id: null,
+    message: /MCP allows no null id \(got null\)/,
+  },
+  {
+    what: 'a string that is valid JSON',
+    line: '"tools/list"',
+    code: -32600,
+    id: null,
+    message: /a message is a JSON object, not "tools\/list"/,
+  },
   {
     what: 'tools/call with arguments as a string',
     line: '{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"dsh_terminal_list","arguments":"x"}}',
@@ -80,7 +140,7 @@ describe('MCP endpoint: JSON-RPC 2.0 conformance', function () {
       isError(await answer, m.code, m.id, m.message);
       const list = await client.listTools(100);
       assert.equal(list.id, 100);
-      assert.equal(((list.result as { tools: unknown[] }).tools).length, TOOL_DECLARATIONS.length);
+      assert.equal((list.result as { tools: unknown[] }).tools.length, TOOL_DECLARATIONS.length);
       assert.equal(client.closed(), false);
       assert.deepEqual(calls, [], 'nothing ran');
     });
@@ -90,14 +150,27 @@ describe('MCP endpoint: JSON-RPC 2.0 conformance', function () {
     const answer = client.next('the answer');
     client.send('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"dsh_run","arguments":"make"}}');
     const a = (await answer) as ErrorAnswer;
-    assert.deepEqual(a.error.data, { tool: 'dsh_run', property: 'arguments', problem: 'is not an object', given: '"make"', valid: "an object of dsh_run's inputs: command, timeoutMs? (? optional)" });
+    assert.deepEqual(a.error.data, {
+      tool: 'dsh_run',
+      property: 'arguments',
+      problem: 'is not an object',
+      given: '"make"',
+      valid: "an object of dsh_run's inputs: command, timeoutMs? (? optional)",
+    });
     assert.match(a.error.message, TOOL_INPUT_MESSAGE);
   });
 
   /** Sends `initialize` asking for `version` and `notifications/initialized`; resolves once answered. */
   async function initialize(version: string): Promise<void> {
     const answer = client.next('the answer to initialize');
-    client.send(JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'conformance', version: '1' } } }));
+    client.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'init',
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'conformance', version: '1' } },
+      }),
+    );
     const a = (await answer) as { result: { protocolVersion: string } };
     assert.equal(a.result.protocolVersion, version);
     client.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
@@ -119,7 +192,7 @@ describe('MCP endpoint: JSON-RPC 2.0 conformance', function () {
     assert.deepEqual(a.map((r) => r.id).sort(), ['b1', 'b2', 'b3']);
     assert.equal(a.find((r) => r.id === 'b3')!.error!.code, -32600);
     assert.deepEqual(a.find((r) => r.id === 'b2')!.result, { content: [{ type: 'text', text: 'ran' }] });
-    assert.equal(((a.find((r) => r.id === 'b1')!.result as { tools: unknown[] }).tools).length, TOOL_DECLARATIONS.length);
+    assert.equal((a.find((r) => r.id === 'b1')!.result as { tools: unknown[] }).tools.length, TOOL_DECLARATIONS.length);
     assert.deepEqual(calls, ['dsh_terminal_list']);
     assert.equal((await client.listTools(101)).id, 101);
   });
@@ -131,9 +204,17 @@ describe('MCP endpoint: JSON-RPC 2.0 conformance', function () {
       client.send(batch);
       const a = (await answer) as ErrorAnswer[];
       assert.ok(Array.isArray(a), JSON.stringify(a).slice(0, 200));
-      assert.deepEqual(a.map((r) => r.id), ['b1', 'b2', 'b3']);
+      assert.deepEqual(
+        a.map((r) => r.id),
+        ['b1', 'b2', 'b3'],
+      );
       for (const r of a) assert.equal(r.error.code, -32600);
-      assert.match(a[0]!.error.message, version ? new RegExp(`MCP ${version}, the protocol version of this connection, has no JSON-RPC batches`) : /a JSON-RPC batch before initialize/);
+      assert.match(
+        a[0]!.error.message,
+        version
+          ? new RegExp(`MCP ${version}, the protocol version of this connection, has no JSON-RPC batches`)
+          : /a JSON-RPC batch before initialize/,
+      );
       assert.deepEqual(calls, [], 'nothing in the refused batch ran');
       assert.equal((await client.listTools(102)).id, 102);
     });

@@ -20,7 +20,8 @@ class Digest {
 /** Every complete line `splitter` holds, as text (`<N bytes>` for an overlong one). */
 function drain(splitter: LineSplitter<Digest>): string[] {
   const lines: string[] = [];
-  for (let line = splitter.next(); line !== undefined; line = splitter.next()) lines.push(line instanceof OverlongLine ? `<${line.bytes} bytes>` : line.toString('utf8'));
+  for (let line = splitter.next(); line !== undefined; line = splitter.next())
+    lines.push(line instanceof OverlongLine ? `<${line.bytes} bytes>` : line.toString('utf8'));
   return lines;
 }
 
@@ -60,7 +61,12 @@ describe('MCP line splitter', () => {
     const line = splitter.next() as OverlongLine<Digest>;
     assert.equal(line.bytes, 14);
     assert.equal(line.watcher.bytes, 14, 'the watcher got every byte of it, the \\r too');
-    assert.equal(line.watcher.hash.digest('hex'), createHash('sha256').update('y'.repeat(13) + '\r').digest('hex'));
+    assert.equal(
+      line.watcher.hash.digest('hex'),
+      createHash('sha256')
+        .update('y'.repeat(13) + '\r')
+        .digest('hex'),
+    );
     assert.equal(splitter.next(), undefined);
     assert.equal(splitter.unfinishedBytes, 4);
   });
@@ -90,6 +96,7 @@ describe('MCP line splitter', () => {
   });
 
   it('refuses a bound that is not a positive whole number of bytes', () => {
-    for (const bad of [0, -1, 1.5, Number.NaN, Infinity]) assert.throws(() => new LineSplitter(bad, () => new Digest()), /maxLineBytes must be an integer ≥ 1, in bytes \(got /);
+    for (const bad of [0, -1, 1.5, Number.NaN, Infinity])
+      assert.throws(() => new LineSplitter(bad, () => new Digest()), /maxLineBytes must be an integer ≥ 1, in bytes \(got /);
   });
 });

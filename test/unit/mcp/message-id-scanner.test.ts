@@ -21,7 +21,11 @@ describe('MCP message id scanner', () => {
   const cases: [string, string, ScannedMessage][] = [
     ['the id first', '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"x":[1,{"y":null}]}}', request(7)],
     // The TypeScript SDK's Client: `{ ...request, jsonrpc, id }`.
-    ['the id last, after ids inside params and strings', `{"method":"tools/call","params":{"id":5,"text":${JSON.stringify(`"id":9,${tricky}`)},"arr":[{"id":6}]},"jsonrpc":"2.0","id":42}`, request(42)],
+    [
+      'the id last, after ids inside params and strings',
+      `{"method":"tools/call","params":{"id":5,"text":${JSON.stringify(`"id":9,${tricky}`)},"arr":[{"id":6}]},"jsonrpc":"2.0","id":42}`,
+      request(42),
+    ],
     ['a string id with escapes', JSON.stringify({ jsonrpc: '2.0', id: tricky, method: 'm' }), request(tricky)],
     ['an escaped key', '{"method":"m","\\u0069d":3}', request(3)],
     ['a key that only starts like id', '{"method":"m","idx":3,"i":4}', request(undefined)],
@@ -32,7 +36,11 @@ describe('MCP message id scanner', () => {
     ['a number too large', '{"id":1e400,"method":"m"}', request(null)],
     ['a literal id', '{"id":true,"method":"m"}', request(null)],
     ['an id too long to keep', JSON.stringify({ id: 'i'.repeat(MAX_CAPTURE_BYTES + 1), method: 'm' }), request(null)],
-    ['an id of exactly the room', JSON.stringify({ id: 'i'.repeat(MAX_CAPTURE_BYTES - 2) + '\\', method: 'm' }), request('i'.repeat(MAX_CAPTURE_BYTES - 2) + '\\')],
+    [
+      'an id of exactly the room',
+      JSON.stringify({ id: 'i'.repeat(MAX_CAPTURE_BYTES - 2) + '\\', method: 'm' }),
+      request('i'.repeat(MAX_CAPTURE_BYTES - 2) + '\\'),
+    ],
     ['a notification', '{"jsonrpc":"2.0","method":"notifications/progress","params":{"id":1}}', request(undefined)],
     ['an answer', '{"jsonrpc":"2.0","id":3,"result":{"content":[]}}', { complete: true, id: 3, hasMethod: false, isAnswer: true }],
     ['an empty object', '{}', { complete: true, id: undefined, hasMethod: false, isAnswer: false }],
@@ -44,7 +52,21 @@ describe('MCP message id scanner', () => {
   }
 
   it('anything but one JSON object is incomplete', () => {
-    for (const text of ['x'.repeat(100), '{"id":1,"params":{"a":"b', '{"id":1}x', '{"id":1,"p":[}', '{"id":1,"p":{]}', '{"id":1,}', '{"id" 1}', '{"id":1 2}', '{"id":}', '[{"id":1}]', '{"id":1"x"}', '{"id":1}{"id":2}', '{"p":' + '['.repeat(2000) + ']'.repeat(2000) + ',"id":1}']) {
+    for (const text of [
+      'x'.repeat(100),
+      '{"id":1,"params":{"a":"b',
+      '{"id":1}x',
+      '{"id":1,"p":[}',
+      '{"id":1,"p":{]}',
+      '{"id":1,}',
+      '{"id" 1}',
+      '{"id":1 2}',
+      '{"id":}',
+      '[{"id":1}]',
+      '{"id":1"x"}',
+      '{"id":1}{"id":2}',
+      '{"p":' + '['.repeat(2000) + ']'.repeat(2000) + ',"id":1}',
+    ]) {
       for (const size of [1, 5, Infinity]) assert.equal(scan(text, size).complete, false, `${text.slice(0, 40)} in pieces of ${size}`);
     }
   });

@@ -41,7 +41,8 @@ describe('terminal tools: the folder a session opens in', () => {
       (e: unknown) =>
         e instanceof TerminalError &&
         e.code === 'RECEIVER_CHANGED' &&
-        e.message === `no session was opened: the confirmation showed "${link}" leading to "${target}", but now it leads to "${fs.realpathSync(os.homedir())}". Call dsh_terminal_open again to confirm where the session starts`,
+        e.message ===
+          `no session was opened: the confirmation showed "${link}" leading to "${target}", but now it leads to "${fs.realpathSync(os.homedir())}". Call dsh_terminal_open again to confirm where the session starts`,
     );
   });
 
@@ -55,7 +56,7 @@ describe('terminal tools: the folder a session opens in', () => {
     await assert.rejects(confirmedOpenFolder(stated), /showed ".*later" leading to nothing that exists, but now it leads to "\/"/);
   });
 
-  it('a relative path is not resolved (it would lead from the extension host\'s folder): no real path, passed on as given', async () => {
+  it("a relative path is not resolved (it would lead from the extension host's folder): no real path, passed on as given", async () => {
     for (const given of ['.', 'src/..', 'docs']) {
       const stated = await resolveOpenFolder(given);
       assert.deepEqual(stated, { given });

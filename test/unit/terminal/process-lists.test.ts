@@ -3,7 +3,13 @@
  * session's programs have: bounded lists that count what they leave out.
  */
 import * as assert from 'node:assert/strict';
-import { MAX_LISTED_PROCESSES, MAX_LISTED_SOCKETS, closeFields, listeningFields, processFields } from '../../../src/vscode/tools/terminal/processLists';
+import {
+  MAX_LISTED_PROCESSES,
+  MAX_LISTED_SOCKETS,
+  closeFields,
+  listeningFields,
+  processFields,
+} from '../../../src/vscode/tools/terminal/processLists';
 import type { ListeningSocket } from '../../../src/terminal/types';
 import { closeConfirmationText } from '../../../src/vscode/tools/terminal/confirmation';
 
@@ -29,7 +35,11 @@ describe('terminal tools: ports and processes in results, bounded', () => {
   });
 
   it('a close names what it ended and kept, without the start times it keeps for itself', () => {
-    const fields = closeFields({ closed: true, ended: [{ pid: 3, command: 'sleep 9', detached: true }], kept: [{ pid: 4, command: 'server', startTime: 123 }] });
+    const fields = closeFields({
+      closed: true,
+      ended: [{ pid: 3, command: 'sleep 9', detached: true }],
+      kept: [{ pid: 4, command: 'server', startTime: 123 }],
+    });
     assert.deepEqual(fields, { ended: [{ pid: 3, command: 'sleep 9', detached: true }], kept: [{ pid: 4, command: 'server' }] });
     assert.deepEqual(closeFields({ closed: false }), {});
   });

@@ -18,9 +18,23 @@ describe('prompt hooks report', () => {
     });
   }
 
-  it('shows each hook single-quoted after where it runs, the startup files\' apart, leaves out empty ones, and has none without the section', () => {
-    const names = ['--names', '--functions', '--end', '--hooks', "PS0 \\$\\(touch\\ x\\)", '=PROMPT_COMMAND mine', "PROMPT_COMMAND ''", 'PROMPT_COMMAND mine', "PROMPT_COMMAND it\\'s", ''].join('\n');
-    assert.deepEqual(readPromptHooks(names), { startup: ["PROMPT_COMMAND: 'mine'"], added: ["PS0: '$(touch x)'", "PROMPT_COMMAND: 'it'\\''s'"] });
+  it("shows each hook single-quoted after where it runs, the startup files' apart, leaves out empty ones, and has none without the section", () => {
+    const names = [
+      '--names',
+      '--functions',
+      '--end',
+      '--hooks',
+      'PS0 \\$\\(touch\\ x\\)',
+      '=PROMPT_COMMAND mine',
+      "PROMPT_COMMAND ''",
+      'PROMPT_COMMAND mine',
+      "PROMPT_COMMAND it\\'s",
+      '',
+    ].join('\n');
+    assert.deepEqual(readPromptHooks(names), {
+      startup: ["PROMPT_COMMAND: 'mine'"],
+      added: ["PS0: '$(touch x)'", "PROMPT_COMMAND: 'it'\\''s'"],
+    });
     assert.equal(readPromptHooks('--names\n--functions\n--end\n'), undefined);
     assert.equal(unquoteShellWord("'open"), undefined);
   });

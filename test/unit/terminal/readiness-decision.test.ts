@@ -35,7 +35,12 @@ function snapshot(o: {
     now: NOW,
     exited: o.exited ?? false,
     quietMs: o.quietMs ?? 0,
-    marker: { last: 'last' in o ? o.last : 'start', promptSeq: o.promptSeq ?? 3, promptTextSeen: o.promptTextSeen ?? false, continuationTextSeen: o.continuationTextSeen ?? false },
+    marker: {
+      last: 'last' in o ? o.last : 'start',
+      promptSeq: o.promptSeq ?? 3,
+      promptTextSeen: o.promptTextSeen ?? false,
+      continuationTextSeen: o.continuationTextSeen ?? false,
+    },
     send: {
       baselineSeq: 3,
       sawContinuation: o.sawContinuation ?? false,
@@ -57,7 +62,11 @@ const wait = (pid: number, via: TtyWait['via'] = 'read', switches = 7): TtyWait 
 const prompted = { last: 'prompt' as const, promptSeq: 4, promptTextSeen: true };
 
 const rows: [string, ReadinessSnapshot, ReadinessDecision | ((d: ReadinessDecision) => void)][] = [
-  ['the shell exited: session_exit before anything else', snapshot({ exited: true, ...prompted, quietMs: 100 }), { kind: 'finish', reason: 'session_exit' }],
+  [
+    'the shell exited: session_exit before anything else',
+    snapshot({ exited: true, ...prompted, quietMs: 100 }),
+    { kind: 'finish', reason: 'session_exit' },
+  ],
   [
     'a new prompt with its text, quiet past the grace, the shell in the foreground: shell-prompt',
     snapshot({ ...prompted, quietMs: GRACE }),
@@ -68,8 +77,16 @@ const rows: [string, ReadinessSnapshot, ReadinessDecision | ((d: ReadinessDecisi
     snapshot({ ...prompted, quietMs: GRACE, foregroundGroup: undefined, probe: false }),
     { kind: 'finish', reason: 'stdin_read', waiting: 'shell-prompt' },
   ],
-  ['the prompt of the baseline (from before the send) does not count', snapshot({ ...prompted, promptSeq: 3, quietMs: GRACE, waits: [] }), (d) => assert.equal(d.kind, 'continue')],
-  ['a prompt marker whose text has not arrived yet does not count', snapshot({ ...prompted, promptTextSeen: false, quietMs: GRACE, waits: [] }), (d) => assert.equal(d.kind, 'continue')],
+  [
+    'the prompt of the baseline (from before the send) does not count',
+    snapshot({ ...prompted, promptSeq: 3, quietMs: GRACE, waits: [] }),
+    (d) => assert.equal(d.kind, 'continue'),
+  ],
+  [
+    'a prompt marker whose text has not arrived yet does not count',
+    snapshot({ ...prompted, promptTextSeen: false, quietMs: GRACE, waits: [] }),
+    (d) => assert.equal(d.kind, 'continue'),
+  ],
   [
     'a prompt while another process group holds the terminal does not count',
     snapshot({ ...prompted, quietMs: GRACE, foregroundGroup: PROGRAM, waits: [] }),
@@ -116,7 +133,11 @@ const rows: [string, ReadinessSnapshot, ReadinessDecision | ((d: ReadinessDecisi
     (d) => assert.equal(d.kind, 'continue'),
   ],
   ['a program in the foreground, probe due, waits not read yet: look', snapshot({ foregroundGroup: PROGRAM }), { kind: 'look' }],
-  ['the probe not due yet: no look, due when it starts', snapshot({ foregroundGroup: PROGRAM, probeFrom: NOW + 120 }), (d) => assert.deepEqual(d, { kind: 'continue', seenWait: undefined, changed: true, dueInMs: 120 })],
+  [
+    'the probe not due yet: no look, due when it starts',
+    snapshot({ foregroundGroup: PROGRAM, probeFrom: NOW + 120 }),
+    (d) => assert.deepEqual(d, { kind: 'continue', seenWait: undefined, changed: true, dueInMs: 120 }),
+  ],
   ['no probe (no /proc): never a look', snapshot({ foregroundGroup: undefined, probe: false }), (d) => assert.equal(d.kind, 'continue')],
   [
     'a program of the foreground group newly blocked reading: remembered, due again after the grace',
@@ -125,22 +146,42 @@ const rows: [string, ReadinessSnapshot, ReadinessDecision | ((d: ReadinessDecisi
   ],
   [
     "the program's wait still the same after the grace, no output meanwhile: program-input naming it",
-    snapshot({ foregroundGroup: PROGRAM, waits: [wait(PROGRAM + 1, 'epoll')], quietMs: GRACE, seenWait: { wait: wait(PROGRAM + 1, 'epoll'), at: NOW - GRACE } }),
+    snapshot({
+      foregroundGroup: PROGRAM,
+      waits: [wait(PROGRAM + 1, 'epoll')],
+      quietMs: GRACE,
+      seenWait: { wait: wait(PROGRAM + 1, 'epoll'), at: NOW - GRACE },
+    }),
     { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: PROGRAM + 1 },
   ],
   [
     "the program's wait lasting, but output arrived within the grace (its question still coming): not yet",
-    snapshot({ foregroundGroup: PROGRAM, waits: [wait(PROGRAM + 1)], quietMs: GRACE - 1, seenWait: { wait: wait(PROGRAM + 1), at: NOW - GRACE } }),
+    snapshot({
+      foregroundGroup: PROGRAM,
+      waits: [wait(PROGRAM + 1)],
+      quietMs: GRACE - 1,
+      seenWait: { wait: wait(PROGRAM + 1), at: NOW - GRACE },
+    }),
     (d) => assert.deepEqual(d.kind === 'continue' && [d.seenWait, d.dueInMs], [{ wait: wait(PROGRAM + 1), at: NOW - GRACE }, 1]),
   ],
   [
     'the program ran since (its wait has other context switches): seen anew, not an answer',
-    snapshot({ foregroundGroup: PROGRAM, waits: [wait(PROGRAM + 1, 'read', 9)], quietMs: GRACE, seenWait: { wait: wait(PROGRAM + 1), at: NOW - GRACE } }),
+    snapshot({
+      foregroundGroup: PROGRAM,
+      waits: [wait(PROGRAM + 1, 'read', 9)],
+      quietMs: GRACE,
+      seenWait: { wait: wait(PROGRAM + 1), at: NOW - GRACE },
+    }),
     (d) => assert.deepEqual(d.kind === 'continue' && d.seenWait, { wait: wait(PROGRAM + 1, 'read', 9), at: NOW }),
   ],
   [
     'a program waiting in select on the terminal counts (vim waits in pselect6)',
-    snapshot({ foregroundGroup: PROGRAM, waits: [wait(PROGRAM, 'select')], quietMs: GRACE, seenWait: { wait: wait(PROGRAM, 'select'), at: NOW - GRACE } }),
+    snapshot({
+      foregroundGroup: PROGRAM,
+      waits: [wait(PROGRAM, 'select')],
+      quietMs: GRACE,
+      seenWait: { wait: wait(PROGRAM, 'select'), at: NOW - GRACE },
+    }),
     { kind: 'finish', reason: 'stdin_read', waiting: 'program-input', foregroundPid: PROGRAM },
   ],
   [
@@ -169,16 +210,27 @@ const rows: [string, ReadinessSnapshot, ReadinessDecision | ((d: ReadinessDecisi
     (d) => assert.equal(d.kind, 'continue'),
   ],
   [
-    "the shell waiting in pselect6 (readline between keys) is not a read, unless keys were pressed at the prompt",
+    'the shell waiting in pselect6 (readline between keys) is not a read, unless keys were pressed at the prompt',
     snapshot({ last: 'start', waits: [wait(SHELL, 'select')], quietMs: GRACE, seenWait: { wait: wait(SHELL, 'select'), at: NOW - GRACE } }),
     (d) => assert.deepEqual(d.kind === 'continue' && d.seenWait, undefined),
   ],
   [
     'keys at the prompt that did not end the line: readline waiting for the next key is the answer',
-    snapshot({ last: 'prompt', promptSeq: 3, keysAtPrompt: true, waits: [wait(SHELL, 'select')], quietMs: GRACE, seenWait: { wait: wait(SHELL, 'select'), at: NOW - GRACE } }),
+    snapshot({
+      last: 'prompt',
+      promptSeq: 3,
+      keysAtPrompt: true,
+      waits: [wait(SHELL, 'select')],
+      quietMs: GRACE,
+      seenWait: { wait: wait(SHELL, 'select'), at: NOW - GRACE },
+    }),
     { kind: 'finish', reason: 'stdin_read', waiting: 'shell-prompt', foregroundPid: SHELL },
   ],
-  ['quiet past the threshold, nothing reading: inferred_idle', snapshot({ foregroundGroup: PROGRAM, waits: [], quietMs: QUIET_LIMIT }), { kind: 'finish', reason: 'inferred_idle' }],
+  [
+    'quiet past the threshold, nothing reading: inferred_idle',
+    snapshot({ foregroundGroup: PROGRAM, waits: [], quietMs: QUIET_LIMIT }),
+    { kind: 'finish', reason: 'inferred_idle' },
+  ],
   [
     'nothing yet: the next look is due at the quiet threshold; an unchanged foreground lets the poll back off',
     snapshot({ foregroundGroup: PROGRAM, lastForegroundGroup: PROGRAM, waits: [], quietMs: 1000 }),

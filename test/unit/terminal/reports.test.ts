@@ -35,13 +35,43 @@ describe('terminal reports: what the emulator sends, not the person', () => {
   });
 
   it('focus, mouse, window-size and colour answers are reports', () => {
-    for (const data of ['\x1b[I', '\x1b[O', '\x1b[<0;12;5M', '\x1b[<0;12;5m', '\x1b[M !!', '\x1b[8;24;80t', '\x1b]11;rgb:0000/0000/0000\x1b\\', '\x1b]10;rgb:ffff/ffff/ffff\x07', '\x1b[?0u']) {
+    for (const data of [
+      '\x1b[I',
+      '\x1b[O',
+      '\x1b[<0;12;5M',
+      '\x1b[<0;12;5m',
+      '\x1b[M !!',
+      '\x1b[8;24;80t',
+      '\x1b]11;rgb:0000/0000/0000\x1b\\',
+      '\x1b]10;rgb:ffff/ffff/ffff\x07',
+      '\x1b[?0u',
+    ]) {
       assert.ok(isTerminalReport(data), JSON.stringify(data));
     }
   });
 
   it('what a person types is not a report, nor is a report with typing around it', () => {
-    for (const data of ['a', 'ls\r', '\r', '\x03', '\x04', '\t', '\x7f', '\x1b', '\x1b[A', '\x1b[D', '\x1bOA', '\x1b[1;5C', '\x1b[3~', '\x1b[15~', '\x1bOP', '\x1b[200~pasted\x1b[201~', '', '\x1b[c!', 'x\x1b[I']) {
+    for (const data of [
+      'a',
+      'ls\r',
+      '\r',
+      '\x03',
+      '\x04',
+      '\t',
+      '\x7f',
+      '\x1b',
+      '\x1b[A',
+      '\x1b[D',
+      '\x1bOA',
+      '\x1b[1;5C',
+      '\x1b[3~',
+      '\x1b[15~',
+      '\x1bOP',
+      '\x1b[200~pasted\x1b[201~',
+      '',
+      '\x1b[c!',
+      'x\x1b[I',
+    ]) {
       assert.ok(!isTerminalReport(data), JSON.stringify(data));
     }
   });

@@ -17,7 +17,12 @@ describe('the git guard: git outside refuses the repositories it names', () => {
   let ran: string;
   let env: NodeJS.ProcessEnv;
   let guard: GitGuard;
-  const git = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, env: { ...env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' }, encoding: 'utf8' });
+  const git = (cwd: string, ...args: string[]) =>
+    spawnSync('git', args, {
+      cwd,
+      env: { ...env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      encoding: 'utf8',
+    });
   /** A repository at `dir` whose `core.fsmonitor` and `post-index-change` hook touch `ran`. */
   const planted = (dir: string) => {
     fs.mkdirSync(dir, { recursive: true });
@@ -59,7 +64,11 @@ describe('the git guard: git outside refuses the repositories it names', () => {
     // Even git init fails there now.
     assert.notEqual(git(ws, 'init', '-q', 'another').status, 0);
     for (const sub of ['sub', '.gi', '.git2', 'a/b/c/d/e', 'ü']) {
-      for (const args of [['add', 'f'], ['status', '-z', '-uall'], ['rev-parse', '--show-toplevel']]) {
+      for (const args of [
+        ['add', 'f'],
+        ['status', '-z', '-uall'],
+        ['rev-parse', '--show-toplevel'],
+      ]) {
         const r = git(path.join(ws, sub), ...args);
         assert.notEqual(r.status, 0, `${sub}: git ${args.join(' ')} ran`);
         assert.match(r.stderr, /bad config line 1 in file .*repository-made-in-the-agent-sandbox/);
@@ -72,7 +81,10 @@ describe('the git guard: git outside refuses the repositories it names', () => {
     assert.equal(git(ws, 'commit', '-q', '-m', 'one').status, 0);
     assert.equal(git(ws, 'branch', 'feature').status, 0);
     assert.match(git(ws, 'status', '--short').stdout, /\?\? /);
-    assert.notEqual(git(ws, 'worktree', 'add', '-q', path.join(base, 'wt'), 'feature').status === 0 && git(path.join(base, 'wt'), 'status').status, 0);
+    assert.notEqual(
+      git(ws, 'worktree', 'add', '-q', path.join(base, 'wt'), 'feature').status === 0 && git(path.join(base, 'wt'), 'status').status,
+      0,
+    );
     // Outside the guarded folder nothing changes (the check sees that run).
     assert.equal(git(path.join(base, 'outside'), 'status').status, 0);
     assert.ok(fs.existsSync(ran));
@@ -90,14 +102,17 @@ describe('the git guard: git outside refuses the repositories it names', () => {
     assert.ok(!fs.existsSync(ran));
   });
 
-  it('the guard\'s entry comes after the ones the environment has, and a shell inside can remove it', () => {
+  it("the guard's entry comes after the ones the environment has, and a shell inside can remove it", () => {
     env.GIT_CONFIG_COUNT = '1';
     env.GIT_CONFIG_KEY_0 = 'user.name';
     env.GIT_CONFIG_VALUE_0 = 'kept';
     guard.update([], []);
     assert.equal(env.GIT_CONFIG_COUNT, '2');
     assert.equal(env.GIT_CONFIG_KEY_1, 'include.path');
-    const r = spawnSync('sh', ['-c', `${guard.unsetCommand()}echo "$GIT_CONFIG_COUNT:$GIT_CONFIG_KEY_0:$GIT_CONFIG_KEY_1"`], { env, encoding: 'utf8' });
+    const r = spawnSync('sh', ['-c', `${guard.unsetCommand()}echo "$GIT_CONFIG_COUNT:$GIT_CONFIG_KEY_0:$GIT_CONFIG_KEY_1"`], {
+      env,
+      encoding: 'utf8',
+    });
     assert.equal(r.stdout.trim(), '1:user.name:');
     assert.throws(() => guard.update([], [os.tmpdir()]), /sandboxed commands can write/);
   });

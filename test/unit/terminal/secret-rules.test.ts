@@ -23,7 +23,10 @@ describe('secret redaction rules', () => {
   it('the corpus has at least 40 secrets and the preset is loaded whole', () => {
     assert.ok(SECRETS.length >= 40, `${SECRETS.length} secrets`);
     for (const id of ['github', 'gitlab', 'npm', 'aws', 'gcp', 'slack', 'stripe', 'openai', 'anthropic', 'privatekey', 'basicauth']) {
-      assert.ok(PRESET_RULE_IDS.some((r) => r.endsWith(`secretlint-rule-${id}`)), `secretlint's ${id} rule is in use`);
+      assert.ok(
+        PRESET_RULE_IDS.some((r) => r.endsWith(`secretlint-rule-${id}`)),
+        `secretlint's ${id} rule is in use`,
+      );
     }
   });
 
@@ -62,8 +65,14 @@ describe('secret redaction rules', () => {
   });
 
   it('settings: patterns are checked at load, naming what is wrong and what is valid; package.json agrees', () => {
-    assert.throws(() => resolveTerminalConfig({ secretPatterns: [{ label: 'x', pattern: '(' }] }), /secretPatterns\[0\]\.pattern is not a valid JavaScript regular expression/);
-    assert.throws(() => resolveTerminalConfig({ secretPatterns: ['acme_.*'] as never }), /secretPatterns\[0\] must be \{"label": <1–60 characters>, "pattern": <regular expression>\}/);
+    assert.throws(
+      () => resolveTerminalConfig({ secretPatterns: [{ label: 'x', pattern: '(' }] }),
+      /secretPatterns\[0\]\.pattern is not a valid JavaScript regular expression/,
+    );
+    assert.throws(
+      () => resolveTerminalConfig({ secretPatterns: ['acme_.*'] as never }),
+      /secretPatterns\[0\] must be \{"label": <1–60 characters>, "pattern": <regular expression>\}/,
+    );
     assert.throws(() => resolveTerminalConfig({ redactSecrets: 'no' as never }), /redactSecrets must be true or false/);
     const props = packageJson().contributes.configuration.properties;
     assert.equal(props['dsh.terminal.secretPatterns']?.maxItems, MAX_SECRET_PATTERNS);
@@ -71,7 +80,10 @@ describe('secret redaction rules', () => {
   });
 
   it("adds the person's own patterns, group 1 being the secret", async () => {
-    const redactor = new SecretRedactor(redactionWorkerEntry(), () => ({ enabled: true, patterns: [{ label: 'ACME key', pattern: 'acme=(acme_[a-z0-9]{16})' }] }));
+    const redactor = new SecretRedactor(redactionWorkerEntry(), () => ({
+      enabled: true,
+      patterns: [{ label: 'ACME key', pattern: 'acme=(acme_[a-z0-9]{16})' }],
+    }));
     assert.equal(await redactor.redact('id acme=acme_0123456789abcdef end'), 'id acme=[redacted: ACME key] end');
   });
 
@@ -93,7 +105,12 @@ describe('secret redaction rules', () => {
   });
 
   it('hostile text is bounded: past its time bound the worker is stopped and the text withheld, line count kept', async () => {
-    const redactor = new SecretRedactor(redactionWorkerEntry(), () => ({ enabled: true, patterns: [{ label: 'slow', pattern: '(a+)+b' }] }), undefined, 300);
+    const redactor = new SecretRedactor(
+      redactionWorkerEntry(),
+      () => ({ enabled: true, patterns: [{ label: 'slow', pattern: '(a+)+b' }] }),
+      undefined,
+      300,
+    );
     const hostile = `${'a'.repeat(40)}\n${'a'.repeat(40)}`;
     const started = Date.now();
     const out = await redactor.redact(hostile);
@@ -101,4 +118,3 @@ describe('secret redaction rules', () => {
     assert.equal(out, `${WITHHELD_NOTICE}\n`);
   });
 });
-

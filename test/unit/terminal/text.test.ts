@@ -18,16 +18,31 @@ describe('MarkerParser', () => {
     const parser = new MarkerParser(nonce);
     const pieces: MarkerEvent[] = [];
     for (const ch of stream) pieces.push(...parser.push(ch));
-    const text = (events: MarkerEvent[]) => events.filter((e) => e.kind === 'text').map((e) => (e as { text: string }).text).join('');
+    const text = (events: MarkerEvent[]) =>
+      events
+        .filter((e) => e.kind === 'text')
+        .map((e) => (e as { text: string }).text)
+        .join('');
     assert.equal(text(whole), 'hellols\r\nout\r\n');
     assert.equal(text(pieces), text(whole));
-    assert.deepEqual(pieces.filter((e) => e.kind !== 'text'), whole.filter((e) => e.kind !== 'text'));
-    assert.deepEqual(whole.filter((e) => e.kind !== 'text').map((e) => e.kind), ['prompt', 'prompt-text', 'start']);
+    assert.deepEqual(
+      pieces.filter((e) => e.kind !== 'text'),
+      whole.filter((e) => e.kind !== 'text'),
+    );
+    assert.deepEqual(
+      whole.filter((e) => e.kind !== 'text').map((e) => e.kind),
+      ['prompt', 'prompt-text', 'start'],
+    );
   });
 
   it("removes the session's drain marker and reports its number; the shell's continuation text is seen", () => {
     const events = new MarkerParser(nonce).push(`Name: ${drainMarker(nonce, 7)}${marker('C')}> `);
-    assert.deepEqual(events, [{ kind: 'text', text: 'Name: ' }, { kind: 'drain', seq: 7 }, { kind: 'continuation' }, { kind: 'text', text: '> ' }]);
+    assert.deepEqual(events, [
+      { kind: 'text', text: 'Name: ' },
+      { kind: 'drain', seq: 7 },
+      { kind: 'continuation' },
+      { kind: 'text', text: '> ' },
+    ]);
     const markers = new ShellMarkers();
     markers.apply({ kind: 'continuation' });
     markers.text('>');
@@ -70,7 +85,10 @@ describe('Scrollback', () => {
       seen.unshift(...p.text.split('\n'));
       offset = p.lineEnd;
     }
-    assert.deepEqual(seen, Array.from({ length: 95 }, (_, i) => String(i + 1)));
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 95 }, (_, i) => String(i + 1)),
+    );
   });
 
   it('any split of the same output into chunks keeps the same lines and bytes (CR LF across chunks, ASCII and not)', () => {
@@ -188,7 +206,8 @@ describe('Scrollback pieces and escape sequences', () => {
         else s.append(`${line}\n`);
         const pieces = s.page(0, 1000, 1 << 20).text.split('\n');
         assert.equal(pieces.map((p) => p.replace(/⏎$/, '')).join(''), line, `pad ${pad}, chunked ${chunked}`);
-        for (const piece of pieces) assert.match(piece.replace(sequences, ''), /^[xyzLR]*⏎?$/, `pad ${pad}, chunked ${chunked}: ${JSON.stringify(piece)}`);
+        for (const piece of pieces)
+          assert.match(piece.replace(sequences, ''), /^[xyzLR]*⏎?$/, `pad ${pad}, chunked ${chunked}: ${JSON.stringify(piece)}`);
       }
     }
   });

@@ -32,7 +32,13 @@ function tableUnder(text: string, heading: string): Record<string, string>[] | u
   const rows: string[][] = [];
   for (const line of section.slice(start)) {
     if (!line.trim().startsWith('|')) break;
-    rows.push(line.trim().replace(/^\||\|$/g, '').split(/(?<!\\)\|/).map((c) => c.trim()));
+    rows.push(
+      line
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split(/(?<!\\)\|/)
+        .map((c) => c.trim()),
+    );
   }
   const [header, , ...body] = rows;
   return body.map((cells) => Object.fromEntries(header!.map((name, i) => [name.toLowerCase(), cells[i] ?? ''])));
@@ -41,7 +47,11 @@ function tableUnder(text: string, heading: string): Record<string, string>[] | u
 describe('tool declarations: every copy agrees', () => {
   it('package.json contributes exactly the declared tools, in order, with their names, descriptions and input schemas (npm run gen:tools rewrites it)', () => {
     const contributed = packageJson().contributes.languageModelTools as unknown[];
-    assert.deepEqual(contributed, TOOL_DECLARATIONS.map(languageModelToolContribution), 'package.json disagrees with src/tools/declarations: run npm run gen:tools');
+    assert.deepEqual(
+      contributed,
+      TOOL_DECLARATIONS.map(languageModelToolContribution),
+      'package.json disagrees with src/tools/declarations: run npm run gen:tools',
+    );
   });
 
   it('names are unique and each tool input schema is a closed object', () => {
@@ -61,7 +71,11 @@ describe('tool declarations: every copy agrees', () => {
     const listed = mcpToolList(TOOL_DECLARATIONS);
     assert.deepEqual(
       listed.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
-      TOOL_DECLARATIONS.map(languageModelToolContribution).map((t) => ({ name: t.name, description: t.modelDescription, inputSchema: t.inputSchema })),
+      TOOL_DECLARATIONS.map(languageModelToolContribution).map((t) => ({
+        name: t.name,
+        description: t.modelDescription,
+        inputSchema: t.inputSchema,
+      })),
     );
   });
 
@@ -81,10 +95,14 @@ describe('tool declarations: every copy agrees', () => {
   it("the documentation's tool table names every declared tool once and says whether it asks first", () => {
     const readme = tableUnder(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), 'Tools');
     // README.md is the place once its tool table has an "Asks first" column; docs/tools.md until then.
-    const [file, rows] = readme?.[0] && 'asks first' in readme[0] ? ['README.md', readme] : ['docs/tools.md', tableUnder(fs.readFileSync(path.join(ROOT, 'docs/tools.md'), 'utf8'), 'Tools') ?? []];
+    const [file, rows] =
+      readme?.[0] && 'asks first' in readme[0]
+        ? ['README.md', readme]
+        : ['docs/tools.md', tableUnder(fs.readFileSync(path.join(ROOT, 'docs/tools.md'), 'utf8'), 'Tools') ?? []];
     const byName = new Map(rows.map((r) => [/^`(\w+)`$/.exec(Object.values(r)[0] ?? '')?.[1], r]));
     assert.deepEqual([...byName.keys()].sort(), TOOL_DECLARATIONS.map((d) => d.name).sort(), `${file}: the tools in its table`);
     for (const d of TOOL_DECLARATIONS) assert.equal(byName.get(d.name)!['asks first'], asksFirstText(d.asksFirst), `${file}: ${d.name}`);
-    if (file === 'docs/tools.md') assert.ok(fs.readFileSync(path.join(ROOT, 'docs/tools.md'), 'utf8').includes(toolsTable()), 'docs/tools.md: run npm run gen:tools');
+    if (file === 'docs/tools.md')
+      assert.ok(fs.readFileSync(path.join(ROOT, 'docs/tools.md'), 'utf8').includes(toolsTable()), 'docs/tools.md: run npm run gen:tools');
   });
 });

@@ -97,11 +97,18 @@ function wrongValues(schema: JsonSchema): { what: string; value: unknown }[] {
     const alternatives = schema.anyOf;
     return alternatives
       .flatMap((alternative) => wrongValues(alternative))
-      .filter((w) => w.value === DEEP || alternatives.every((a) => !hasType(a, w.value) || (wrongValues(a).some((x) => Object.is(x.value, w.value)) && a.type !== undefined)))
+      .filter(
+        (w) =>
+          w.value === DEEP ||
+          alternatives.every(
+            (a) => !hasType(a, w.value) || (wrongValues(a).some((x) => Object.is(x.value, w.value)) && a.type !== undefined),
+          ),
+      )
       .filter((w, i, all) => all.findIndex((x) => Object.is(x.value, w.value)) === i);
   }
   const out: { what: string; value: unknown }[] = [];
-  for (const value of [null, true, 0.5, 'text', [], {}, 42]) if (!hasType(schema, value)) out.push({ what: `wrong type ${JSON.stringify(value)}`, value });
+  for (const value of [null, true, 0.5, 'text', [], {}, 42])
+    if (!hasType(schema, value)) out.push({ what: `wrong type ${JSON.stringify(value)}`, value });
   if (schema.enum) out.push({ what: 'a value not in the enum', value: `NOT_${String(schema.enum[0])}` });
   if (schema.type === 'integer') {
     if (schema.minimum !== undefined) out.push({ what: 'below the minimum', value: schema.minimum - 1 });
@@ -119,7 +126,8 @@ function wrongValues(schema: JsonSchema): { what: string; value: unknown }[] {
   }
   if (schema.type === 'array') {
     if ((schema.minItems ?? 0) >= 1) out.push({ what: 'an empty list', value: [] });
-    if (schema.maxItems !== undefined) out.push({ what: 'one item too many', value: Array.from({ length: schema.maxItems + 1 }, () => sample(schema.items!)) });
+    if (schema.maxItems !== undefined)
+      out.push({ what: 'one item too many', value: Array.from({ length: schema.maxItems + 1 }, () => sample(schema.items!)) });
     for (const w of wrongValues(schema.items!)) out.push({ what: `an item: ${w.what}`, value: [w.value] });
   }
   out.push({ what: 'nested 10 000 deep', value: DEEP });
@@ -139,7 +147,16 @@ function cases(d: ToolDeclaration): Case[] {
   const names = Object.keys(schema.properties ?? {});
   const json = toJson;
   const out: Case[] = [];
-  for (const [what, value] of [['null', null], ['an array', []], ['an array of the valid input', [base]], ['a string', 'x'], ['a number', 42], ['true', true], ['1 MB of text', MB], ['nested 10 000 deep', DEEP]] as const) {
+  for (const [what, value] of [
+    ['null', null],
+    ['an array', []],
+    ['an array of the valid input', [base]],
+    ['a string', 'x'],
+    ['a number', 42],
+    ['true', true],
+    ['1 MB of text', MB],
+    ['nested 10 000 deep', DEEP],
+  ] as const) {
     out.push({ what: `the input is ${what}`, json: json(value), property: '' });
   }
   for (const [name, s] of Object.entries(schema.properties ?? {})) {
@@ -154,15 +171,32 @@ function cases(d: ToolDeclaration): Case[] {
     }
   }
   out.push({ what: 'an unknown key', json: json({ ...base, bogusKey: 1 }), property: 'bogusKey' });
-  out.push({ what: 'an unknown key of 1 MB', json: json({ ...base, [MB]: 1 }), property: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (1048576 characters)' });
+  out.push({
+    what: 'an unknown key of 1 MB',
+    json: json({ ...base, [MB]: 1 }),
+    property: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… (1048576 characters)',
+  });
   out.push({ what: 'an unknown key nested 10 000 deep', json: json({ ...base, bogusKey: DEEP }), property: 'bogusKey' });
-  out.push({ what: 'a __proto__ key', json: `${json(base).slice(0, -1)}${names.length && Object.keys(base).length ? ',' : ''}"__proto__":{"polluted":true}}`, property: '__proto__' });
-  out.push({ what: 'a __proto__ key inside a value', json: json({ ...base, bogusKey: 1 }).replace('"bogusKey":1', '"bogusKey":{"__proto__":{"polluted":true}}'), property: 'bogusKey' });
+  out.push({
+    what: 'a __proto__ key',
+    json: `${json(base).slice(0, -1)}${names.length && Object.keys(base).length ? ',' : ''}"__proto__":{"polluted":true}}`,
+    property: '__proto__',
+  });
+  out.push({
+    what: 'a __proto__ key inside a value',
+    json: json({ ...base, bogusKey: 1 }).replace('"bogusKey":1', '"bogusKey":{"__proto__":{"polluted":true}}'),
+    property: 'bogusKey',
+  });
   return out;
 }
 
 /** Asserts `e` is the one error shape for `d` and case `c`, with a bounded message. */
-function assertShape(d: ToolDeclaration, c: Case, message: string, fields?: { property: string; didYouMean?: string; tool: string; given: string }): void {
+function assertShape(
+  d: ToolDeclaration,
+  c: Case,
+  message: string,
+  fields?: { property: string; didYouMean?: string; tool: string; given: string },
+): void {
   const at = `${d.name}: ${c.what}: ${message.slice(0, 300)}`;
   const m = TOOL_INPUT_MESSAGE.exec(message);
   assert.ok(m, `not the error shape: ${at}`);
@@ -170,7 +204,10 @@ function assertShape(d: ToolDeclaration, c: Case, message: string, fields?: { pr
   assert.ok(message.length < 2000, `the error is ${message.length} characters long: ${at}`);
   if (fields) {
     assert.equal(fields.tool, d.name, at);
-    assert.ok(fields.property === c.property || fields.property.startsWith(`${c.property}[`) || fields.property.startsWith(`${c.property}.`), `property ${fields.property}, expected ${c.property}: ${at}`);
+    assert.ok(
+      fields.property === c.property || fields.property.startsWith(`${c.property}[`) || fields.property.startsWith(`${c.property}.`),
+      `property ${fields.property}, expected ${c.property}: ${at}`,
+    );
     if (c.didYouMean) assert.equal(fields.didYouMean, c.didYouMean, at);
     assert.ok(fields.given.length <= 200, `given is ${fields.given.length} characters: ${at}`);
   } else if (c.didYouMean) {
@@ -220,7 +257,11 @@ describe('tool inputs made invalid from each declared schema', function () {
         for (const c of cases) {
           const answer = client.next(`the answer to ${d.name}: ${c.what}`);
           client.send(`{"jsonrpc":"2.0","id":${++id},"method":"tools/call","params":{"name":"${d.name}","arguments":${c.json}}}`);
-          const a = (await answer) as { id: number; result?: { isError?: boolean; content: { text: string }[] }; error?: { code: number; message: string; data?: { property: string; tool: string; given: string } } };
+          const a = (await answer) as {
+            id: number;
+            result?: { isError?: boolean; content: { text: string }[] };
+            error?: { code: number; message: string; data?: { property: string; tool: string; given: string } };
+          };
           assert.equal(a.id, id, `${d.name}: ${c.what}`);
           if (a.error) {
             // The input as a whole is not an object: Invalid Params, the shape naming `arguments`.

@@ -71,7 +71,11 @@ describe('wiki links: cases W01–W13', () => {
     });
     const all = 'ambiguous[a/todo.md,b/todo.md,c/d/todo.md]';
     assert.deepEqual(v.render(await v.query('goToDefinition', 'a/x.md', 1, 3)), [`a/todo.md:1:1 ${all}`]);
-    assert.deepEqual(v.render(await v.query('goToDefinition', 'b/x.md', 1, 3)), ['b/todo.md:1:1 ambiguous[b/todo.md,a/todo.md,c/d/todo.md]'], 'same folder');
+    assert.deepEqual(
+      v.render(await v.query('goToDefinition', 'b/x.md', 1, 3)),
+      ['b/todo.md:1:1 ambiguous[b/todo.md,a/todo.md,c/d/todo.md]'],
+      'same folder',
+    );
     assert.deepEqual(v.render(await v.query('goToDefinition', 'root.md', 1, 3)), [`a/todo.md:1:1 ${all}`], 'shallowest, then alphabetical');
     assert.deepEqual(v.render(await v.query('goToDefinition', 'c/x.md', 1, 3)), [`a/todo.md:1:1 ${all}`], 'c/d/todo.md is deeper');
     // references of a/todo.md: only the links that resolve to it (from a/x.md, root.md, c/x.md), flagged ambiguous
@@ -88,7 +92,11 @@ describe('wiki links: cases W01–W13', () => {
     assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 3)), ['my-note.md:1:1 fuzzy']);
     assert.deepEqual(v.render(await v.query('findReferences', 'my-note.md', 1, 1)), ['my-note.md:1:1 declaration', 'a.md:1:1 fuzzy']);
     const w = vault({ 'my-note.md': 'slugged\n', 'My Note.md': 'literal\n', 'a.md': '[[my note]]\n' });
-    assert.deepEqual(w.render(await w.query('goToDefinition', 'a.md', 1, 3)), ['My Note.md:1:1'], 'literal (case-insensitive) first, not fuzzy');
+    assert.deepEqual(
+      w.render(await w.query('goToDefinition', 'a.md', 1, 3)),
+      ['My Note.md:1:1'],
+      'literal (case-insensitive) first, not fuzzy',
+    );
     assert.deepEqual(w.render(await w.query('findReferences', 'my-note.md', 1, 1)), ['my-note.md:1:1 declaration'], 'never silently equal');
   });
 
@@ -100,7 +108,11 @@ describe('wiki links: cases W01–W13', () => {
       'B.md': '# B\n',
       'a.md': 'Meet [[entities/peanut-cat|Peanut]] and [[B|乙]].\n\n' + table,
     });
-    assert.deepEqual(v.render(await v.queryAt('goToDefinition', 'a.md', 'entities/')), ['notes/entities/peanut-cat.md:1:1'], 'not ambiguous: the suffix decides');
+    assert.deepEqual(
+      v.render(await v.queryAt('goToDefinition', 'a.md', 'entities/')),
+      ['notes/entities/peanut-cat.md:1:1'],
+      'not ambiguous: the suffix decides',
+    );
     assert.deepEqual(v.render(await v.queryAt('goToDefinition', 'a.md', '[[B|')), ['B.md:1:1']);
     const def = await v.queryAt('goToDefinition', 'a.md', '[[B\\|');
     assert.deepEqual(v.render(def), ['B.md:1:1']);
@@ -125,7 +137,11 @@ describe('wiki links: cases W01–W13', () => {
   it('W09: [[file#^12345]] goes to the block line 3, not the heading `# 12345`', async () => {
     const v = vault({ 'file.md': '# 12345\n\n> text ^12345\n', 'a.md': '[[file#^12345]] and [[file#12345]]\n' });
     assert.deepEqual(v.render(await v.queryAt('goToDefinition', 'a.md', '[[file#^')), ['file.md:3:1']);
-    assert.deepEqual(v.render(await v.queryAt('goToDefinition', 'a.md', '[[file#1')), ['file.md:1:1'], 'the heading link goes to the heading');
+    assert.deepEqual(
+      v.render(await v.queryAt('goToDefinition', 'a.md', '[[file#1')),
+      ['file.md:1:1'],
+      'the heading link goes to the heading',
+    );
   });
 
   it('W10: [[foo-bar-baz]] does not resolve by the H1 `Foo Bar Baz`: reported unresolved, never created', async () => {
@@ -134,7 +150,10 @@ describe('wiki links: cases W01–W13', () => {
     assert.deepEqual(v.render(await v.queryAt('goToDefinition', 'a.md', 'foo-bar')), ['a.md:1:1 unresolved(foo-bar-baz)']);
     assert.deepEqual(v.render(await v.queryAt('goToDefinition', 'a.md', '[[foo]]')), ['foo.md:1:1'], 'by file stem');
     // references on a dangling link: the links with the same dangling target, all flagged
-    assert.deepEqual(v.render(await v.queryAt('findReferences', 'a.md', 'foo-bar')), ['a.md:1:1 unresolved(foo-bar-baz)', 'b.md:1:6 unresolved(Foo-Bar-Baz)']);
+    assert.deepEqual(v.render(await v.queryAt('findReferences', 'a.md', 'foo-bar')), [
+      'a.md:1:1 unresolved(foo-bar-baz)',
+      'b.md:1:6 unresolved(Foo-Bar-Baz)',
+    ]);
     assert.equal(hover(await v.queryAt('hover', 'a.md', 'foo-bar')), null);
     assert.deepEqual(v.render(await v.query('findReferences', 'foo.md', 1, 1)), ['foo.md:1:1 declaration', 'a.md:1:17']);
     assert.deepEqual(snapshot(v.dir), before);
@@ -149,7 +168,11 @@ describe('wiki links: cases W01–W13', () => {
     assert.deepEqual(v.render(await v.queryAt('goToDefinition', 'a.md', '[[#Local')), ['a.md:3:1'], 'same-file heading');
     assert.deepEqual(v.render(await v.queryAt('goToDefinition', 'a.md', '![[Note]]')), ['Note.md:1:1'], 'embed');
     assert.deepEqual(v.render(await v.queryAt('goToDefinition', 'a.md', '[[Note.md]]')), ['Note.md:1:1'], 'explicit .md');
-    assert.deepEqual(v.render(await v.queryAt('goToDefinition', 'a.md', '[[Note#M')), ['Note.md:1:1 anchorMissing'], 'missing heading: the file');
+    assert.deepEqual(
+      v.render(await v.queryAt('goToDefinition', 'a.md', '[[Note#M')),
+      ['Note.md:1:1 anchorMissing'],
+      'missing heading: the file',
+    );
     assert.deepEqual(v.render(await v.query('findReferences', 'Note.md', 1, 1)), [
       'Note.md:1:1 declaration',
       'a.md:1:1',
@@ -185,7 +208,10 @@ describe('wiki links: cases W01–W13', () => {
   it('DSH verification: definition of [[another note]] -> the other note, line 1; references on that line include the line itself', async () => {
     const v = vault({ 'one note.md': '# One\n\nThis links to [[another note]].\n', 'another note.md': '# Another note\n\nBody.\n' });
     assert.deepEqual(v.render(await v.query('goToDefinition', 'one note.md', 3, 17)), ['another note.md:1:1']);
-    assert.deepEqual(v.render(await v.query('findReferences', 'one note.md', 3, 17)), ['another note.md:1:1 declaration', 'one note.md:3:15']);
+    assert.deepEqual(v.render(await v.query('findReferences', 'one note.md', 3, 17)), [
+      'another note.md:1:1 declaration',
+      'one note.md:3:15',
+    ]);
     assert.equal(hover(await v.query('hover', 'one note.md', 3, 17)), 'Another note (another note.md)\n\nBody.');
   });
 });

@@ -29,7 +29,9 @@ describe('wiki links: the real foam-docs vault', function () {
 
   before(async function () {
     if (!fs.existsSync(path.join(FOAM_DOCS, 'SOURCE.md'))) {
-      throw new Error(`the foam-docs vault is missing at ${FOAM_DOCS}; it is part of the repository (git checkout -- test/fixtures/foam-docs)`);
+      throw new Error(
+        `the foam-docs vault is missing at ${FOAM_DOCS}; it is part of the repository (git checkout -- test/fixtures/foam-docs)`,
+      );
     }
     untouched = snapshot(FOAM_DOCS);
     v = new Vault(FOAM_DOCS);
@@ -75,7 +77,10 @@ describe('wiki links: the real foam-docs vault', function () {
       });
     }
     // ~300 wiki links in the vault (SOURCE.md): 199 real links, 102 inside code examples.
-    assert.deepEqual({ naive, links, ignored, ignoredKinds }, { naive: 301, links: 199, ignored: 102, ignoredKinds: { 'inline-code': 47, fence: 55 } });
+    assert.deepEqual(
+      { naive, links, ignored, ignoredKinds },
+      { naive: 301, links: 199, ignored: 102, ignoredKinds: { 'inline-code': 47, fence: 55 } },
+    );
     assert.equal([...index.allLinks()].length, 199);
   });
 
@@ -85,7 +90,11 @@ describe('wiki links: the real foam-docs vault', function () {
     for (const rel of markdownFiles(FOAM_DOCS)) {
       const text = fs.readFileSync(path.join(FOAM_DOCS, rel), 'utf8');
       const parsed = parseNote(text);
-      const source = parsed.frontMatter ? splitLines(text).map((l, i) => (i <= parsed.frontMatter!.endLine ? '' : l)).join('\n') : text;
+      const source = parsed.frontMatter
+        ? splitLines(text)
+            .map((l, i) => (i <= parsed.frontMatter!.endLine ? '' : l))
+            .join('\n')
+        : text;
       const tokens = md.parse(source, {});
       for (let t = 0; t < tokens.length; t++) {
         const tok = tokens[t]!;
@@ -93,7 +102,11 @@ describe('wiki links: the real foam-docs vault', function () {
         const [a, b] = tok.map;
         const theirs = tok.children.filter((c) => c.type === 'code_inline').map((c) => c.content);
         const ours = parsed.ignored.filter((r) => r.kind === 'inline-code' && r.range.start.line >= a && r.range.start.line < b);
-        assert.equal(ours.length, theirs.length, `${rel}:${a + 1}: markdown-it finds ${theirs.length} code spans (${JSON.stringify(theirs)}), we find ${ours.length}`);
+        assert.equal(
+          ours.length,
+          theirs.length,
+          `${rel}:${a + 1}: markdown-it finds ${theirs.length} code spans (${JSON.stringify(theirs)}), we find ${ours.length}`,
+        );
         checked += theirs.length;
       }
     }
@@ -130,11 +143,23 @@ describe('wiki links: the real foam-docs vault', function () {
     ['index.md', 106, 14, ['dev/contribution-guide.md:1:1'], '[[contribution-guide]] in another folder'],
     ['principles.md', 49, 310, ['dev/code-of-conduct.md:1:1'], '[[code-of-conduct]] (target starts with front matter)'],
     ['user/features/daily-notes.md', 63, 49, ['user/tools/cli/daily.md:1:1'], 'alias [[daily|CLI daily command]]'],
-    ['user/recipes/search-and-navigate-notes.md', 28, 122, ['user/features/resource-filters.md:1:1'], 'alias [[resource-filters|filter the graph]]'],
+    [
+      'user/recipes/search-and-navigate-notes.md',
+      28,
+      122,
+      ['user/features/resource-filters.md:1:1'],
+      'alias [[resource-filters|filter the graph]]',
+    ],
     ['user/tools/cli/links.md', 57, 231, ['user/tools/cli/note.md:1:1'], 'alias [[note|foam note id]]'],
     ['user/tools/orphans.md', 12, 40, ['user/tools/cli/list.md:1:1'], 'alias [[list|foam list orphans]]'],
     ['user/features/tags.md', 90, 39, ['user/tools/cli/tag.md:1:1'], 'alias [[tag|CLI tag command]]'],
-    ['user/getting-started/installation.md', 61, 73, ['user/tools/cli.md:1:1'], 'alias [[cli|CLI documentation]]: the note, not the folder cli/'],
+    [
+      'user/getting-started/installation.md',
+      61,
+      73,
+      ['user/tools/cli.md:1:1'],
+      'alias [[cli|CLI documentation]]: the note, not the folder cli/',
+    ],
     ['user/tools/cli.md', 35, 3, ['user/tools/cli/note.md:1:1'], '[[note]] from the parent folder'],
     ['user/features/note-properties.md', 50, 81, ['user/features/templates.md:307:1'], 'heading [[templates#Metadata]] -> `### Metadata`'],
     ['user/recipes/migrating-from-obsidian.md', 17, 27, ['user/features/wikilinks.md:1:1'], '[[wikilinks]] in a table cell'],

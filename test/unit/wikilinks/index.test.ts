@@ -75,7 +75,11 @@ describe('wiki links: index, updates and edges', () => {
     // a changed note: its new links count
     fs.writeFileSync(path.join(v.dir, 'b.md'), 'Also [[new note]]\n');
     await v.provider.onFileChanged(v.uri('b.md'));
-    assert.deepEqual(v.render(await v.query('findReferences', 'new note.md', 1, 1)), ['new note.md:1:1 declaration', 'a.md:1:9', 'b.md:1:6']);
+    assert.deepEqual(v.render(await v.query('findReferences', 'new note.md', 1, 1)), [
+      'new note.md:1:1 declaration',
+      'a.md:1:9',
+      'b.md:1:6',
+    ]);
 
     // unsaved editor text wins over the file on disk
     await v.provider.onFileChanged(v.uri('b.md'), 'nothing here\n\n\n[[New Note]]\n');
@@ -83,7 +87,11 @@ describe('wiki links: index, updates and edges', () => {
     assert.ok(refs.kind === 'locations');
     assert.deepEqual(
       refs.locations.map((l) => [path.basename(fileUriToPath(l.uri)), l.range.start.line, l.range.start.character]),
-      [['new note.md', 0, 0], ['a.md', 0, 8], ['b.md', 3, 0]],
+      [
+        ['new note.md', 0, 0],
+        ['a.md', 0, 8],
+        ['b.md', 3, 0],
+      ],
     );
 
     // deleted: dangling again
@@ -113,7 +121,10 @@ describe('wiki links: index, updates and edges', () => {
     assert.ok(refs.kind === 'locations');
     assert.deepEqual(
       refs.locations.map((l) => [path.basename(fileUriToPath(l.uri)), l.range.start.line]),
-      [['a.md', 0], ['b.md', 20]],
+      [
+        ['a.md', 0],
+        ['b.md', 20],
+      ],
     );
   });
 
@@ -178,7 +189,11 @@ describe('wiki links: index, updates and edges', () => {
     assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 2)), ['moved/x.md:1:1']);
     assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 8)), ['moved/deeper/y.md:1:1']);
     assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 14)), ['moved/deeper/pic.png:1:1']);
-    assert.deepEqual(v.render(await v.query('findReferences', 'moved/x.md', 1, 1)), ['moved/x.md:1:1 declaration', 'a.md:1:1'], 'node_modules stays out');
+    assert.deepEqual(
+      v.render(await v.query('findReferences', 'moved/x.md', 1, 1)),
+      ['moved/x.md:1:1 declaration', 'a.md:1:1'],
+      'node_modules stays out',
+    );
     // reported again (its files' own events after it): nothing doubles
     await v.provider.onFileChanged(v.uri('moved/x.md'));
     await v.provider.onFileChanged(v.uri('moved'));
@@ -187,7 +202,10 @@ describe('wiki links: index, updates and edges', () => {
 
   it('a folder reported created alone (`mkdir -p made/inner`): notes written into the folders inside it later are indexed, and their deletion, unreported; the watches end with the index', async () => {
     const skipped: string[] = [];
-    const v = vault({ 'a.md': '[[late]] [[later]]\n' }, { maxWatchedFolders: 2, onSkip: (_uri: string, message: string) => skipped.push(message) });
+    const v = vault(
+      { 'a.md': '[[late]] [[later]]\n' },
+      { maxWatchedFolders: 2, onSkip: (_uri: string, message: string) => skipped.push(message) },
+    );
     const index = await v.provider.index(v.rootUri);
     fs.mkdirSync(path.join(v.dir, 'made/inner'), { recursive: true });
     // A file watcher reports `made` (it watches `made` from then on), never `made/inner`.
@@ -206,11 +224,14 @@ describe('wiki links: index, updates and edges', () => {
     fs.mkdirSync(path.join(v.dir, 'made/inner/third'));
     await until('the limit to be told', () => skipped.some((m) => /not watched: the index already watches 2 folders/.test(m)));
     fs.rmSync(path.join(v.dir, 'made/inner'), { recursive: true });
-    await until('the deleted notes to leave the index', async () => (await settledTo(3, 'a.md:1:1 unresolved(late)')()) && settledTo(12, 'a.md:1:10 unresolved(later)')());
+    await until(
+      'the deleted notes to leave the index',
+      async () => (await settledTo(3, 'a.md:1:1 unresolved(late)')()) && settledTo(12, 'a.md:1:10 unresolved(later)')(),
+    );
     assert.equal(index.watchedFolders, 0, 'the watches of the deleted folders ended');
     fs.mkdirSync(path.join(v.dir, 'made/again/inside'), { recursive: true });
     await v.provider.onFileChanged(v.uri('made/again'));
-    assert.equal(index.watchedFolders, 1, 'the folder the file watcher reported is its to watch; the one inside it is the index\'s');
+    assert.equal(index.watchedFolders, 1, "the folder the file watcher reported is its to watch; the one inside it is the index's");
     v.provider.dispose();
     assert.equal(index.watchedFolders, 0);
   });
@@ -222,7 +243,10 @@ describe('wiki links: index, updates and edges', () => {
     const index = await v.provider.index(v.rootUri);
     await until('the folder inside to be watched', () => index.watchedFolders === 1);
     fs.writeFileSync(path.join(v.dir, 'made early/inner/early.md'), 'e\n');
-    await until('made early/inner/early.md to be indexed', async () => v.render(await v.query('goToDefinition', 'a.md', 1, 3))[0] === 'made early/inner/early.md:1:1');
+    await until(
+      'made early/inner/early.md to be indexed',
+      async () => v.render(await v.query('goToDefinition', 'a.md', 1, 3))[0] === 'made early/inner/early.md:1:1',
+    );
   });
 
   it('a created folder named like a clone (`notes.wiki`, `me.github.io`) is walked like any folder: its notes, and those written later into the folders inside it', async () => {
@@ -234,10 +258,17 @@ describe('wiki links: index, updates and edges', () => {
     fs.writeFileSync(path.join(v.dir, 'pic.png'), '');
     for (const created of ['notes.wiki', 'me.github.io', 'pic.png']) await v.provider.onFileChanged(v.uri(created));
     assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 3)), ['notes.wiki/home.md:1:1']);
-    assert.deepEqual(v.render(await v.query('goToDefinition', 'a.md', 1, 22)), ['pic.png:1:1'], 'a file with a common ending is an attachment');
+    assert.deepEqual(
+      v.render(await v.query('goToDefinition', 'a.md', 1, 22)),
+      ['pic.png:1:1'],
+      'a file with a common ending is an attachment',
+    );
     assert.equal(index.watchedFolders, 1, 'me.github.io/_posts');
     fs.writeFileSync(path.join(v.dir, 'me.github.io/_posts/post.md'), 'post\n');
-    await until('the post to be indexed', async () => v.render(await v.query('goToDefinition', 'a.md', 1, 12))[0] === 'me.github.io/_posts/post.md:1:1');
+    await until(
+      'the post to be indexed',
+      async () => v.render(await v.query('goToDefinition', 'a.md', 1, 12))[0] === 'me.github.io/_posts/post.md:1:1',
+    );
   });
 
   it('a created folder named like a note (`garden.md`, moved in) is walked like any folder, not skipped as an unreadable note', async () => {
@@ -268,7 +299,13 @@ describe('wiki links: index, updates and edges', () => {
     const index = await next.index(v.rootUri);
     await until('made/inner to be watched by the new index', () => index.watchedFolders === 1);
     fs.writeFileSync(path.join(v.dir, 'made/inner/later.md'), 'later\n');
-    const definition = async () => v.render(await service.query({ operation: 'goToDefinition', uri: v.uri('a.md'), position: { line: 0, character: 3 }, workspaceUri: v.rootUri }, new AbortController().signal))[0];
+    const definition = async () =>
+      v.render(
+        await service.query(
+          { operation: 'goToDefinition', uri: v.uri('a.md'), position: { line: 0, character: 3 }, workspaceUri: v.rootUri },
+          new AbortController().signal,
+        ),
+      )[0];
     await until('made/inner/later.md to be indexed', async () => (await definition()) === 'made/inner/later.md:1:1');
     next.dispose();
   });
@@ -330,8 +367,16 @@ describe('wiki links: index, updates and edges', () => {
     assert.deepEqual(await at('projects/house/x.md', '[[./todo'), ['projects/house/todo.md:1:1']);
     assert.deepEqual(await at('projects/house/x.md', '[[../../work'), ['work/todo.md:1:1']);
     assert.deepEqual(await at('projects/house/x.md', '[[/work'), ['work/todo.md:1:1']);
-    assert.deepEqual(await at('projects/house/x.md', '[[/house'), ['projects/house/x.md:1:47 unresolved(/house/todo)'], 'a root path is exact');
-    assert.deepEqual(await at('projects/house/x.md', '[[../../../out'), ['projects/house/x.md:1:63 unresolved(../../../out)'], 'cannot leave the workspace');
+    assert.deepEqual(
+      await at('projects/house/x.md', '[[/house'),
+      ['projects/house/x.md:1:47 unresolved(/house/todo)'],
+      'a root path is exact',
+    );
+    assert.deepEqual(
+      await at('projects/house/x.md', '[[../../../out'),
+      ['projects/house/x.md:1:63 unresolved(../../../out)'],
+      'cannot leave the workspace',
+    );
     assert.deepEqual(await at('a.md', '[[house/todo'), ['projects/house/todo.md:1:1'], 'unique suffix');
     assert.deepEqual(await at('a.md', '[[projects'), ['projects/index.md:1:1'], "Foam's directory link");
     assert.deepEqual(await at('a.md', '![[pic'), ['img/pic.png:1:1'], 'attachment embed');
@@ -348,7 +393,11 @@ describe('wiki links: index, updates and edges', () => {
     const v = vault({ 'n.md': '# N\r\n', 'a.md': 'first\r\n𝑥 😀 [[n]]\r\n' });
     const r = await v.query('findReferences', 'n.md', 1, 1);
     assert.ok(r.kind === 'locations');
-    assert.deepEqual(r.locations[1]!.range, { start: { line: 1, character: 6 }, end: { line: 1, character: 11 } }, '𝑥 and 😀 are two UTF-16 units each');
+    assert.deepEqual(
+      r.locations[1]!.range,
+      { start: { line: 1, character: 6 }, end: { line: 1, character: 11 } },
+      '𝑥 and 😀 are two UTF-16 units each',
+    );
     assert.deepEqual(v.render(r), ['n.md:1:1 declaration', 'a.md:2:5']);
   });
 
@@ -378,15 +427,29 @@ describe('wiki links: index, updates and edges', () => {
     dirs.push(other);
     const ask = (uri: string, workspaceUri = v.rootUri, signal = new AbortController().signal) =>
       v.service.query({ operation: 'goToDefinition', uri, position: { line: 0, character: 0 }, workspaceUri }, signal);
-    await assert.rejects(ask(pathToFileUri(path.join(other, 'o.md'))), (e: LspError) => e.code === 'outside_workspace' && /is not inside the workspace folder/.test(e.message));
-    await assert.rejects(ask(v.uri('missing.md')), (e: LspError) => e.code === 'file_not_found' && e.message.startsWith('file not found: missing.md'));
+    await assert.rejects(
+      ask(pathToFileUri(path.join(other, 'o.md'))),
+      (e: LspError) => e.code === 'outside_workspace' && /is not inside the workspace folder/.test(e.message),
+    );
+    await assert.rejects(
+      ask(v.uri('missing.md')),
+      (e: LspError) => e.code === 'file_not_found' && e.message.startsWith('file not found: missing.md'),
+    );
     const later = path.join(v.dir, 'no-such-folder');
-    await assert.rejects(ask(pathToFileUri(path.join(later, 'x.md')), pathToFileUri(later)), (e: LspError) => e.code === 'file_not_found' && /workspace folder not found/.test(e.message));
+    await assert.rejects(
+      ask(pathToFileUri(path.join(later, 'x.md')), pathToFileUri(later)),
+      (e: LspError) => e.code === 'file_not_found' && /workspace folder not found/.test(e.message),
+    );
     // once the folder exists, the next query builds its index (a failed build is not cached)
     fs.mkdirSync(later);
     fs.writeFileSync(path.join(later, 'x.md'), '[[y]]\n');
     fs.writeFileSync(path.join(later, 'y.md'), 'y\n');
-    const ok = await v.service.query({ operation: 'goToDefinition', uri: pathToFileUri(path.join(later, 'x.md')), position: { line: 0, character: 2 }, workspaceUri: pathToFileUri(later) });
+    const ok = await v.service.query({
+      operation: 'goToDefinition',
+      uri: pathToFileUri(path.join(later, 'x.md')),
+      position: { line: 0, character: 2 },
+      workspaceUri: pathToFileUri(later),
+    });
     assert.ok(ok.kind === 'locations');
     assert.equal(ok.locations[0]!.uri, pathToFileUri(path.join(later, 'y.md')));
     const ac = new AbortController();
@@ -404,7 +467,12 @@ describe('wiki links: index, updates and edges', () => {
     const provider = new MdLinksProvider(new NodeWorkspaceFs());
     service.registerProvider(provider);
     for (const dir of [one, two]) {
-      const r = await service.query({ operation: 'goToDefinition', uri: pathToFileUri(path.join(dir, 'a.md')), position: { line: 0, character: 2 }, workspaceUri: pathToFileUri(dir) });
+      const r = await service.query({
+        operation: 'goToDefinition',
+        uri: pathToFileUri(path.join(dir, 'a.md')),
+        position: { line: 0, character: 2 },
+        workspaceUri: pathToFileUri(dir),
+      });
       assert.ok(r.kind === 'locations');
       assert.equal(r.locations[0]!.uri, pathToFileUri(path.join(dir, 'same.md')));
       assert.equal(r.resolvedWorkspaceUri, pathToFileUri(dir));

@@ -16,14 +16,43 @@ function note(text: string): IndexedNote {
 }
 
 /** The outline as text: depth, name and line of each entry, pre-order. */
-const lines = (items: readonly SymbolItem[], depth = 0): string[] => items.flatMap((s) => [`${depth} ${s.name} ${s.selectionRange.start.line}`, ...lines(s.children ?? [], depth + 1)]);
+const lines = (items: readonly SymbolItem[], depth = 0): string[] =>
+  items.flatMap((s) => [`${depth} ${s.name} ${s.selectionRange.start.line}`, ...lines(s.children ?? [], depth + 1)]);
 
 describe('wiki links: outlines of notes with many headings and block anchors', function () {
   this.timeout(120_000);
 
   it('block anchors sit in the innermost section that holds their line, before the first heading at the top', async () => {
-    const text = ['text ^top', '# A', 'a ^a1', '## B', 'b ^b1', '### C', 'c ^c1', '## D', 'd ^d1', '# E', '###### F', 'f ^f1', 'e? no: still F ^f2'].join('\n');
-    assert.deepEqual(lines(await outlineOf(note(text))), ['0 ^top 0', '0 A 1', '1 ^a1 2', '1 B 3', '2 ^b1 4', '2 C 5', '3 ^c1 6', '1 D 7', '2 ^d1 8', '0 E 9', '1 F 10', '2 ^f1 11', '2 ^f2 12']);
+    const text = [
+      'text ^top',
+      '# A',
+      'a ^a1',
+      '## B',
+      'b ^b1',
+      '### C',
+      'c ^c1',
+      '## D',
+      'd ^d1',
+      '# E',
+      '###### F',
+      'f ^f1',
+      'e? no: still F ^f2',
+    ].join('\n');
+    assert.deepEqual(lines(await outlineOf(note(text))), [
+      '0 ^top 0',
+      '0 A 1',
+      '1 ^a1 2',
+      '1 B 3',
+      '2 ^b1 4',
+      '2 C 5',
+      '3 ^c1 6',
+      '1 D 7',
+      '2 ^d1 8',
+      '0 E 9',
+      '1 F 10',
+      '2 ^f1 11',
+      '2 ^f2 12',
+    ]);
   });
 
   it('random notes: every anchor lands where a scan of every section for the innermost holder puts it', async () => {
@@ -39,13 +68,15 @@ describe('wiki links: outlines of notes with many headings and block anchors', f
         const k = hs.findIndex((g, j) => j > i && g.level <= h.level);
         return k < 0 ? Math.max(0, n.parsed.lineCount - 1) : hs[k]!.line - 1;
       });
-      const expected = new Map(n.parsed.blocks.map((b) => {
-        let holder: string | undefined;
-        hs.forEach((h, i) => {
-          if (h.line <= b.line && b.line <= ends[i]!) holder = h.text;
-        });
-        return [`^${b.id}`, holder];
-      }));
+      const expected = new Map(
+        n.parsed.blocks.map((b) => {
+          let holder: string | undefined;
+          hs.forEach((h, i) => {
+            if (h.line <= b.line && b.line <= ends[i]!) holder = h.text;
+          });
+          return [`^${b.id}`, holder];
+        }),
+      );
       const actual = new Map<string, string | undefined>();
       const walk = (items: readonly SymbolItem[], parent: string | undefined) =>
         items.forEach((s) => {

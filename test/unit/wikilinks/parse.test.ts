@@ -89,12 +89,19 @@ describe('wiki links: parser', () => {
 
     it('indented code is code, but indented list continuation is not', () => {
       assert.deepEqual(targets('para\n\n    [[code]]\n\n- item\n\n    [[continuation]]\n'), ['[[continuation]]']);
-      assert.deepEqual(parseNote('para\n\n    [[code]]\n').ignored.map((r) => r.kind), ['indented-code']);
+      assert.deepEqual(
+        parseNote('para\n\n    [[code]]\n').ignored.map((r) => r.kind),
+        ['indented-code'],
+      );
     });
 
     it('inline code: same-length backtick strings, multi-line spans, unclosed backticks are literal, escaped backticks', () => {
       assert.deepEqual(targets('`[[a]]` ``x ` [[b]]`` [[c]]\n'), ['[[c]]']);
-      assert.deepEqual(targets('start `code\n[[span]] more` [[after]]\n'), ['[[after]]'], 'a code span crosses a line break inside a paragraph');
+      assert.deepEqual(
+        targets('start `code\n[[span]] more` [[after]]\n'),
+        ['[[after]]'],
+        'a code span crosses a line break inside a paragraph',
+      );
       assert.deepEqual(targets('a ` lonely [[x]]\n\nb ` [[y]]\n'), ['[[x]]', '[[y]]'], 'a code span never crosses paragraphs');
       assert.deepEqual(targets('\\`not code [[x]]`\n'), ['[[x]]'], 'an escaped backtick opens nothing');
       assert.deepEqual(targets('``` [[x]] ``\n'), ['[[x]]'], 'no closing run of the same length');
@@ -113,13 +120,19 @@ describe('wiki links: parser', () => {
   describe('headings, block anchors, front matter', () => {
     it('ATX and setext headings, with a trailing ^id removed from the text', () => {
       const p = parseNote('# One #\n\nTwo\n===\n\n## Three ^t3\n\n```\n# not a heading\n```\n');
-      assert.deepEqual(p.headings.map((h) => [h.level, h.text, h.line]), [
-        [1, 'One', 0],
-        [1, 'Two', 2],
-        [2, 'Three', 5],
-      ]);
+      assert.deepEqual(
+        p.headings.map((h) => [h.level, h.text, h.line]),
+        [
+          [1, 'One', 0],
+          [1, 'Two', 2],
+          [2, 'Three', 5],
+        ],
+      );
       assert.equal(p.title, 'One');
-      assert.deepEqual(p.blocks.map((b) => [b.id, b.line]), [['t3', 5]]);
+      assert.deepEqual(
+        p.blocks.map((b) => [b.id, b.line]),
+        [['t3', 5]],
+      );
     });
 
     it('block anchors: after text (the paragraph), alone after a list, blockquote or fence (that block); not in code', () => {
@@ -157,17 +170,26 @@ describe('wiki links: parser', () => {
       const p = parseNote('---\ntitle: \'Quoted Title\'\nrelated: "[[other]]"\n---\n\n# H1\n');
       assert.equal(p.title, 'Quoted Title');
       assert.deepEqual(p.frontMatter, { startLine: 0, endLine: 3 });
-      assert.deepEqual(p.headings.map((h) => h.text), ['H1']);
-      assert.deepEqual(p.links.map((l) => l.target), ['other']);
+      assert.deepEqual(
+        p.headings.map((h) => h.text),
+        ['H1'],
+      );
+      assert.deepEqual(
+        p.links.map((l) => l.target),
+        ['other'],
+      );
       assert.equal(parseNote('---\nno closing\n').frontMatter, undefined);
     });
 
     it('CRLF and lone CR line endings count lines like LSP', () => {
       const p = parseNote('a\r\n```\r\n[[no]]\r\n```\r\n[[yes]]\r[[also]]');
-      assert.deepEqual(p.links.map((l) => [l.target, l.range.start.line]), [
-        ['yes', 4],
-        ['also', 5],
-      ]);
+      assert.deepEqual(
+        p.links.map((l) => [l.target, l.range.start.line]),
+        [
+          ['yes', 4],
+          ['also', 5],
+        ],
+      );
       assert.equal(p.lineCount, 6);
     });
   });

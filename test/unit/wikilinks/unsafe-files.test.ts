@@ -25,10 +25,18 @@ describe('wiki links: notes that must not be read are skipped and reported', () 
   let service: LspService;
   let provider: MdLinksProvider;
   /** One entry of the host's environment as the kernel holds it: it must appear in no answer. */
-  const envEntry = fs.readFileSync('/proc/self/environ', 'utf8').split('\0').find((e) => e.length > 6) ?? 'PATH=';
+  const envEntry =
+    fs
+      .readFileSync('/proc/self/environ', 'utf8')
+      .split('\0')
+      .find((e) => e.length > 6) ?? 'PATH=';
   const uri = (rel: string) => pathToFileUri(path.join(dir, rel));
   const ask = (operation: 'goToDefinition' | 'findReferences' | 'hover', rel: string, character: number): Promise<LspResult> =>
-    within(PROMPT_MS, `${operation} in ${rel}`, service.query({ operation, uri: uri(rel), position: { line: 0, character }, workspaceUri: pathToFileUri(dir) }));
+    within(
+      PROMPT_MS,
+      `${operation} in ${rel}`,
+      service.query({ operation, uri: uri(rel), position: { line: 0, character }, workspaceUri: pathToFileUri(dir) }),
+    );
 
   before(() => {
     dir = makeVaultDir({ 'index.md': '[[env]] [[zero]] [[pipe]] [[outside]] [[ok]]\n', 'ok.md': '# OK\n\nok body\n' });
@@ -38,7 +46,9 @@ describe('wiki links: notes that must not be read are skipped and reported', () 
     fs.symlinkSync('/dev/zero', path.join(dir, 'zero.md'));
     fs.symlinkSync(path.join(outside, 'secret.md'), path.join(dir, 'outside.md'));
     pipe = mkfifo(path.join(dir, 'pipe.md'));
-    provider = new MdLinksProvider(new NodeWorkspaceFs({ workspaceFolders: [dir] }), { onSkip: (u, message) => skipped.push({ uri: u, message }) });
+    provider = new MdLinksProvider(new NodeWorkspaceFs({ workspaceFolders: [dir] }), {
+      onSkip: (u, message) => skipped.push({ uri: u, message }),
+    });
     service = new LspService();
     service.registerProvider(provider);
   });
@@ -56,7 +66,13 @@ describe('wiki links: notes that must not be read are skipped and reported', () 
     assert.match(reasons['zero.md'] ?? '', /character device/);
     assert.match(reasons['pipe.md'] ?? '', /FIFO/);
     assert.match(reasons['outside.md'] ?? '', /is outside the workspace/);
-    assert.deepEqual(index.stats().problems.map((p) => path.basename(p.uri)).sort(), ['env.md', 'outside.md', 'pipe.md', 'zero.md']);
+    assert.deepEqual(
+      index
+        .stats()
+        .problems.map((p) => path.basename(p.uri))
+        .sort(),
+      ['env.md', 'outside.md', 'pipe.md', 'zero.md'],
+    );
   });
 
   it('links to them are unresolved; hovers and references carry nothing of their content', async () => {
@@ -75,8 +91,12 @@ describe('wiki links: notes that must not be read are skipped and reported', () 
 
   it('watcher updates for them return promptly, are reported, and leave the index working', async () => {
     skipped.length = 0;
-    for (const rel of ['pipe.md', 'env.md', 'zero.md', 'outside.md']) await within(PROMPT_MS, `the update of ${rel}`, provider.onFileChanged(uri(rel)));
-    assert.deepEqual(skipped.map((s) => path.basename(s.uri)), ['pipe.md', 'env.md', 'zero.md', 'outside.md']);
+    for (const rel of ['pipe.md', 'env.md', 'zero.md', 'outside.md'])
+      await within(PROMPT_MS, `the update of ${rel}`, provider.onFileChanged(uri(rel)));
+    assert.deepEqual(
+      skipped.map((s) => path.basename(s.uri)),
+      ['pipe.md', 'env.md', 'zero.md', 'outside.md'],
+    );
     const index = await provider.index(pathToFileUri(dir));
     assert.deepEqual([...index.allNotes()].map((n) => n.relPath).sort(), ['index.md', 'ok.md']);
     const refs = await ask('findReferences', 'ok.md', 0);

@@ -62,7 +62,7 @@ describe('wiki links: notes parsed in a worker thread', function () {
     assert.deepStrictEqual(await inlineNoteParser.parse(bytes, options), fromBytes);
   });
 
-  it('a note named by its file is read in the worker (the navigation read\'s rules) and parsed there; a read that fails rejects with the read\'s code, nothing parsed', async () => {
+  it("a note named by its file is read in the worker (the navigation read's rules) and parsed there; a read that fails rejects with the read's code, nothing parsed", async () => {
     const dir = makeVaultDir({ 'a.md': '\ufeff# Title\n[[b]] ^blk\n', 'sub/c.md': 'c\n' });
     const outside = makeVaultDir({ 'o.md': 'o\n' });
     try {
@@ -72,7 +72,10 @@ describe('wiki links: notes parsed in a worker thread', function () {
       assert.deepStrictEqual(await inlineNoteParser.parseFile!({ path: path.join(dir, 'a.md') }, options), parsed);
       const fails = async (file: { path: string; insideFolders?: string[] }, code: string, message: RegExp) => {
         for (const p of [parser, inlineNoteParser]) {
-          await assert.rejects(p.parseFile!(file, options), (e: NoteReadError) => e instanceof NoteReadError && e.code === code && message.test(e.message));
+          await assert.rejects(
+            p.parseFile!(file, options),
+            (e: NoteReadError) => e instanceof NoteReadError && e.code === code && message.test(e.message),
+          );
         }
       };
       await fails({ path: path.join(dir, 'missing.md') }, 'ENOENT', /no such file/);
@@ -88,9 +91,16 @@ describe('wiki links: notes parsed in a worker thread', function () {
       await fails({ path: path.join(dir, 'env.md') }, 'pseudo_file', /under \/proc/);
       fs.symlinkSync(path.join(outside, 'o.md'), path.join(dir, 'link.md'));
       await fails({ path: path.join(dir, 'link.md'), insideFolders: [dir] }, 'outside_workspace', /is outside the workspace/);
-      assert.equal((await parser.parseFile({ path: path.join(dir, 'link.md') }, options)).lineCount, 2, 'without folders a file anywhere is read');
+      assert.equal(
+        (await parser.parseFile({ path: path.join(dir, 'link.md') }, options)).lineCount,
+        2,
+        'without folders a file anywhere is read',
+      );
       // The worker still answers after failed reads.
-      assert.deepStrictEqual(await parser.parseFile({ path: path.join(dir, 'sub/c.md'), insideFolders: [dir] }, options), parseNote('c\n', options));
+      assert.deepStrictEqual(
+        await parser.parseFile({ path: path.join(dir, 'sub/c.md'), insideFolders: [dir] }, options),
+        parseNote('c\n', options),
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(outside, { recursive: true, force: true });
@@ -112,7 +122,10 @@ describe('wiki links: notes parsed in a worker thread', function () {
     service.registerProvider(provider);
     const ws = pathToFileUri(dir);
     const definition = async (character: number) => {
-      const r = await service.query({ operation: 'goToDefinition', uri: pathToFileUri(path.join(dir, 'a.md')), position: { line: 0, character }, workspaceUri: ws }, new AbortController().signal);
+      const r = await service.query(
+        { operation: 'goToDefinition', uri: pathToFileUri(path.join(dir, 'a.md')), position: { line: 0, character }, workspaceUri: ws },
+        new AbortController().signal,
+      );
       return r.kind === 'locations' ? r.locations.map((l) => path.basename(l.uri)) : [];
     };
     try {
@@ -150,7 +163,14 @@ describe('wiki links: notes parsed in a worker thread', function () {
   });
 
   it('a parse of many pieces arrives whole and in order; alias order is passed on', async () => {
-    const text = ['---', 'title: T', 'aliases: [x, y]', '---', ...Array.from({ length: 3 * PIECE_ITEMS }, (_, i) => `## H${i}\n[[a${i}|b${i}]] \`c${i}\` p ^id${i}`), ''].join('\n');
+    const text = [
+      '---',
+      'title: T',
+      'aliases: [x, y]',
+      '---',
+      ...Array.from({ length: 3 * PIECE_ITEMS }, (_, i) => `## H${i}\n[[a${i}|b${i}]] \`c${i}\` p ^id${i}`),
+      '',
+    ].join('\n');
     for (const aliasOrder of ['target-first', 'alias-first'] as const) {
       const options = { aliasOrder, limits: NOTE_LIMITS };
       const inWorker = await parser.parse(text, options);
@@ -174,12 +194,26 @@ describe('wiki links: notes parsed in a worker thread', function () {
   });
 
   it('a worker that runs out of memory fails its parse with an error, and the next parse gets a new worker', async () => {
-    const small = new WorkerNoteParser({ entry: noteParseWorkerEntry(), resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 } });
+    const small = new WorkerNoteParser({
+      entry: noteParseWorkerEntry(),
+      resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 },
+    });
     try {
       const huge = bigHeadingsNote(8 * 1024 * 1024);
-      await assert.rejects(within(120_000, 'the parse in a worker out of memory', small.parse(huge, { aliasOrder: 'target-first', limits: { maxChars: Infinity, maxItems: Infinity } })), /note parser's worker thread (failed|exited)/);
+      await assert.rejects(
+        within(
+          120_000,
+          'the parse in a worker out of memory',
+          small.parse(huge, { aliasOrder: 'target-first', limits: { maxChars: Infinity, maxItems: Infinity } }),
+        ),
+        /note parser's worker thread (failed|exited)/,
+      );
       assert.equal(small.running, false);
-      const ok = await within(60_000, 'a parse after the crash', small.parse('# t\n[[a]]\n', { aliasOrder: 'target-first', limits: NOTE_LIMITS }));
+      const ok = await within(
+        60_000,
+        'a parse after the crash',
+        small.parse('# t\n[[a]]\n', { aliasOrder: 'target-first', limits: NOTE_LIMITS }),
+      );
       assert.equal(ok.links.length, 1);
     } finally {
       small.dispose();
@@ -190,7 +224,10 @@ describe('wiki links: notes parsed in a worker thread', function () {
     const slow = new WorkerNoteParser({ entry: noteParseWorkerEntry(), timeoutMs: 300 });
     try {
       await slow.parse('warm up\n', { aliasOrder: 'target-first', limits: NOTE_LIMITS });
-      const long = slow.parse(bigHeadingsNote(4 * 1024 * 1024), { aliasOrder: 'target-first', limits: { maxChars: Infinity, maxItems: Infinity } });
+      const long = slow.parse(bigHeadingsNote(4 * 1024 * 1024), {
+        aliasOrder: 'target-first',
+        limits: { maxChars: Infinity, maxItems: Infinity },
+      });
       const next = slow.parse('# t\n[[a]]\n', { aliasOrder: 'target-first', limits: NOTE_LIMITS });
       await assert.rejects(within(30_000, 'the slow parse', long), /took longer than 300 ms: the note parser's worker thread was stopped/);
       assert.equal((await within(30_000, 'the parse queued behind it', next)).links.length, 1);
@@ -220,9 +257,15 @@ describe('wiki links: notes parsed in a worker thread', function () {
       const index = await within(30_000, 'the build with a failing parser', provider.index(pathToFileUri(dir)));
       assert.deepEqual(skipped.sort(), ['a.md', 'b.md']);
       assert.equal(index.note('b.md')?.parsed.partial?.reason, 'parser-failed');
-      const diagnostics = await new MdLinksFeatures(() => provider).workspaceDiagnostics({ workspaceUri: pathToFileUri(dir), signal: new AbortController().signal });
+      const diagnostics = await new MdLinksFeatures(() => provider).workspaceDiagnostics({
+        workspaceUri: pathToFileUri(dir),
+        signal: new AbortController().signal,
+      });
       assert.deepEqual(diagnostics.diagnostics, []);
-      assert.match(diagnostics.note ?? '', /2 note\(s\) indexed partly: .*nothing of its 0 lines is indexed \(the note parser failed on it/);
+      assert.match(
+        diagnostics.note ?? '',
+        /2 note\(s\) indexed partly: .*nothing of its 0 lines is indexed \(the note parser failed on it/,
+      );
     } finally {
       provider.dispose();
       failing.dispose();
@@ -258,9 +301,22 @@ describe('wiki links: the thread stays free with big notes and big vaults', func
       const bigUri = pathToFileUri(path.join(dir, 'big.md'));
       const run = await withLagProbe(async () => {
         await provider.onFileChanged(bigUri);
-        const def = await service.query({ operation: 'goToDefinition', uri: pathToFileUri(path.join(dir, 'a.md')), position: { line: 0, character: 3 }, workspaceUri: ws }, ctx.signal);
-        const refs = await service.query({ operation: 'findReferences', uri: bigUri, position: { line: 5, character: 0 }, workspaceUri: ws }, ctx.signal);
-        const far = await service.query({ operation: 'goToDefinition', uri: bigUri, position: { line: 1_000_000, character: 0 }, workspaceUri: ws }, ctx.signal).catch((e: unknown) => e);
+        const def = await service.query(
+          {
+            operation: 'goToDefinition',
+            uri: pathToFileUri(path.join(dir, 'a.md')),
+            position: { line: 0, character: 3 },
+            workspaceUri: ws,
+          },
+          ctx.signal,
+        );
+        const refs = await service.query(
+          { operation: 'findReferences', uri: bigUri, position: { line: 5, character: 0 }, workspaceUri: ws },
+          ctx.signal,
+        );
+        const far = await service
+          .query({ operation: 'goToDefinition', uri: bigUri, position: { line: 1_000_000, character: 0 }, workspaceUri: ws }, ctx.signal)
+          .catch((e: unknown) => e);
         const outline = await features.documentSymbols(bigUri, 'markdown', ctx);
         const diagnostics = await features.documentDiagnostics(bigUri, 'markdown', ctx);
         return { def, refs, far, outline, diagnostics };
@@ -284,7 +340,12 @@ describe('wiki links: the thread stays free with big notes and big vaults', func
     fs.mkdirSync(sub);
     fs.writeFileSync(path.join(sub, 'a.md'), '[[big]]\n');
     const given: string[] = [];
-    const recording = { parse: (source: string | Uint8Array, options: Parameters<WorkerNoteParser['parse']>[1]) => (given.push(typeof source === 'string' ? 'text' : 'bytes'), parser.parse(source, options)) };
+    const recording = {
+      parse: (source: string | Uint8Array, options: Parameters<WorkerNoteParser['parse']>[1]) => (
+        given.push(typeof source === 'string' ? 'text' : 'bytes'),
+        parser.parse(source, options)
+      ),
+    };
     const provider = new MdLinksProvider(new NodeWorkspaceFs(), { parser: recording });
     const features = new MdLinksFeatures(() => provider);
     const ws = pathToFileUri(sub);
@@ -292,7 +353,10 @@ describe('wiki links: the thread stays free with big notes and big vaults', func
       await provider.index(ws);
       given.length = 0;
       fs.writeFileSync(path.join(sub, 'big.md'), bigHeadingsNote());
-      const answer = await features.documentDiagnostics(pathToFileUri(path.join(sub, 'big.md')), 'markdown', { workspaceUri: ws, signal: new AbortController().signal });
+      const answer = await features.documentDiagnostics(pathToFileUri(path.join(sub, 'big.md')), 'markdown', {
+        workspaceUri: ws,
+        signal: new AbortController().signal,
+      });
       assert.deepEqual(given, ['bytes']);
       assert.match(answer.note ?? '', /big\.md: lines 1–20000 of 2097153 indexed/);
     } finally {
@@ -320,9 +384,16 @@ describe('wiki links: the thread stays free with big notes and big vaults', func
       assert.ok(run.maxHeldMs < HOLD_LIMIT_MS, `the thread was ${heldText(run)} (limit ${HOLD_LIMIT_MS})`);
       assert.equal(stats.notes, 10_000);
       assert.equal(stats.links, 60_000);
-      assert.deepEqual([diagnostics.diagnostics.length, diagnostics.note], [0, undefined], "every generated link resolves; no note is partly indexed");
+      assert.deepEqual(
+        [diagnostics.diagnostics.length, diagnostics.note],
+        [0, undefined],
+        'every generated link resolves; no note is partly indexed',
+      );
       assert.ok(symbols.length >= 10 && symbols.some((s) => s.name === 'note-01234'), symbols.map((s) => s.name).join(', '));
-      assert.deepEqual(outline.map((s) => s.name), ['Note 1234']);
+      assert.deepEqual(
+        outline.map((s) => s.name),
+        ['Note 1234'],
+      );
     } finally {
       provider.dispose();
     }

@@ -48,26 +48,45 @@ export class CallHierarchyTool extends NavigationTool<CallHierarchyInput> {
     const lines = splitLines(await readUriText(target.uri, target.realPath));
     const { position, used } = resolveModelPosition(lines, i.line, i.column, i.symbol);
     if (used.token === '') {
-      throw new LspError('invalid_request', `line ${used.line} column ${used.column} is on whitespace (${JSON.stringify(used.lineText)}): put the column on the name of a function, method or constructor, or pass symbol`, {
-        line: used.line,
-        column: used.column,
-      });
+      throw new LspError(
+        'invalid_request',
+        `line ${used.line} column ${used.column} is on whitespace (${JSON.stringify(used.lineText)}): put the column on the name of a function, method or constructor, or pass symbol`,
+        {
+          line: used.line,
+          column: used.column,
+        },
+      );
     }
     const ctx = { workspaceUri: workspaceUriOf(target), signal };
     const items = await provider.prepare(uri, languageId, position, ctx);
     if (items.length === 0) {
-      throw new LspError('invalid_request', `no function, method or constructor at line ${used.line} column ${used.column} ('${used.token}'): call hierarchy needs the name of something callable (its declaration or a call of it)`, {
-        token: used.token,
-      });
+      throw new LspError(
+        'invalid_request',
+        `no function, method or constructor at line ${used.line} column ${used.column} ('${used.token}'): call hierarchy needs the name of something callable (its declaration or a call of it)`,
+        {
+          token: used.token,
+        },
+      );
     }
     // Callers and callees in files outside the workspace are a read of those files: left out, and counted.
     const judge = await insideJudge();
-    const inside = await keepCallsInside(await walkCalls(provider, items[0]!, { direction: i.direction, depth: i.depth }, ctx), judge, signal);
+    const inside = await keepCallsInside(
+      await walkCalls(provider, items[0]!, { direction: i.direction, depth: i.depth }, ctx),
+      judge,
+      signal,
+    );
     const others = await callItemsInside(items.slice(1), judge);
     const outside = outsideLeftOut(inside.leftOut + others.leftOut, CallHierarchyTool.toolName, !vscode.workspace.isTrusted);
     // The whole answer within the tool result cap: its own fields first, the other prepared items bounded.
     return await shapeCallAnswer(inside.walked, {
-      head: { file: target.shown, provider: providerId, direction: i.direction, depth: i.depth, position: used satisfies UsedPosition, ...(outside ? { outsideWorkspace: outside } : {}) },
+      head: {
+        file: target.shown,
+        provider: providerId,
+        direction: i.direction,
+        depth: i.depth,
+        position: used satisfies UsedPosition,
+        ...(outside ? { outsideWorkspace: outside } : {}),
+      },
       otherItems: others.kept,
       direction: i.direction,
       depth: i.depth,

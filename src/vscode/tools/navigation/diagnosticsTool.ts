@@ -39,7 +39,14 @@ export class DiagnosticsTool extends NavigationTool<DiagnosticsInput> {
       const outside = outsideLeftOut(leftOut, DiagnosticsTool.toolName, !vscode.workspace.isTrusted);
       return capped(i.limit ?? DEFAULT_LIMIT, async (limit) => ({
         ...head,
-        ...(await shapeDiagnostics(items, { roots: rootList, offset: i.offset ?? 0, limit, readLines, signal, ...(i.severity ? { minSeverity: i.severity } : {}) })),
+        ...(await shapeDiagnostics(items, {
+          roots: rootList,
+          offset: i.offset ?? 0,
+          limit,
+          readLines,
+          signal,
+          ...(i.severity ? { minSeverity: i.severity } : {}),
+        })),
         ...(outside ? { outsideWorkspace: outside } : {}),
         ...tail,
       }));
@@ -47,8 +54,17 @@ export class DiagnosticsTool extends NavigationTool<DiagnosticsInput> {
     if (i.filePath !== undefined) {
       const target = await resolveInside(i.filePath, DiagnosticsTool.toolName);
       const { provider, providerId, languageId } = this.registry.forUri('diagnostics', target.uri.toString());
-      const answer = await provider.documentDiagnostics(target.uri.toString(), languageId, { workspaceUri: workspaceUriOf(target), signal });
-      return await shape(answer.diagnostics, { scope: 'file', file: target.shown, provider: providerId, freshness: answer.freshness, ...(answer.note ? { freshnessNote: sourceText(answer.note) } : {}) });
+      const answer = await provider.documentDiagnostics(target.uri.toString(), languageId, {
+        workspaceUri: workspaceUriOf(target),
+        signal,
+      });
+      return await shape(answer.diagnostics, {
+        scope: 'file',
+        file: target.shown,
+        provider: providerId,
+        freshness: answer.freshness,
+        ...(answer.note ? { freshnessNote: sourceText(answer.note) } : {}),
+      });
     }
     const folders = openFolders("the workspace's problems are those of its folders; pass filePath for one file");
     const { items, freshness, sources } = await gatherWorkspaceDiagnostics(this.registry, folders, signal);

@@ -77,7 +77,10 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
    * real path; {@link invoke} uses it once. In Restricted Mode nothing is asked: the message says
    * the call will be refused. Input errors are left to {@link invoke}.
    */
-  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<LspToolInput>, _token?: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
+  async prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<LspToolInput>,
+    _token?: vscode.CancellationToken,
+  ): Promise<vscode.PreparedToolInvocation> {
     const input = options.input;
     const { operation, filePath, line, column, symbol } = input;
     const invocationMessage = `${String(operation)} at ${shownHead(filePath)}:${String(line)}:${String(column)}${symbol ? ` (${shownHead(symbol)})` : ''}`;
@@ -88,7 +91,8 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
       return { invocationMessage }; // invoke reports the error
     }
     if (place.inside) return { invocationMessage };
-    if (!vscode.workspace.isTrusted) return { invocationMessage: `${invocationMessage} (outside the workspace: refused in Restricted Mode)` };
+    if (!vscode.workspace.isTrusted)
+      return { invocationMessage: `${invocationMessage} (outside the workspace: refused in Restricted Mode)` };
     this.consents.record(callKey(input), place.shown);
     return { invocationMessage, confirmationMessages: outsideConfirmation(place, input) };
   }
@@ -106,7 +110,10 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
    *   file, or over the read cap; line out of range (quoting `1..N`); symbol not on the line;
    *   language support not ready; cancelled.
    */
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<LspToolInput>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<LspToolInput>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const input = options.input;
     return toolResult(await this.run(input, token, { consent: (shown) => this.consents.consume(callKey(input), shown) }));
   }
@@ -115,7 +122,11 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
    * The JSON answer of one call. Same errors as {@link invoke}; `access` says whether reading
    * outside the workspace was confirmed (default: it was not).
    */
-  async run(input: LspToolInput, token?: vscode.CancellationToken, access: ReadAccess = {}): Promise<LspToolLocationsJson | LspToolHoverJson> {
+  async run(
+    input: LspToolInput,
+    token?: vscode.CancellationToken,
+    access: ReadAccess = {},
+  ): Promise<LspToolLocationsJson | LspToolHoverJson> {
     const { operation, filePath, line, column, symbol } = input;
     const offset = input.offset ?? 0;
     const limit = input.limit ?? DEFAULT_LIMIT;
@@ -161,7 +172,9 @@ export class LspTool implements vscode.LanguageModelTool<LspToolInput> {
       }
       // Locations outside the workspace name files and positions there: shown only in a call whose
       // read outside the user confirmed (its confirmation says so), else left out and counted.
-      const { kept: locations, leftOut } = outsideConfirmed ? { kept: result.locations, leftOut: 0 } : await keepInside(result.locations, (l) => l.uri, await insideJudge(), cancellation.signal);
+      const { kept: locations, leftOut } = outsideConfirmed
+        ? { kept: result.locations, leftOut: 0 }
+        : await keepInside(result.locations, (l) => l.uri, await insideJudge(), cancellation.signal);
       const outside = outsideLeftOut(leftOut, LspTool.toolName, !vscode.workspace.isTrusted);
       // The whole answer within the tool result cap: a page that would not fit is halved, capNote says so.
       return await fitPage(limit, TOOL_OUTPUT_CAP_BYTES, async (pageLimit) => ({
@@ -199,12 +212,16 @@ async function readPreviewLines(uri: vscode.Uri, outsideConfirmed: boolean): Pro
   const place = await placeOf(uri);
   if (!place.inside) {
     if (!vscode.workspace.isTrusted) {
-      return { withheld: 'outside the workspace, Restricted Mode', howToRead: 'in Restricted Mode dsh_lsp reads no file outside the workspace folders' };
+      return {
+        withheld: 'outside the workspace, Restricted Mode',
+        howToRead: 'in Restricted Mode dsh_lsp reads no file outside the workspace folders',
+      };
     }
     if (!outsideConfirmed) {
       return {
         withheld: 'outside the workspace',
-        howToRead: "files outside the workspace are read only with the user's confirmation: call dsh_lsp on such a location's path (e.g. hover at its line and column), which asks the user",
+        howToRead:
+          "files outside the workspace are read only with the user's confirmation: call dsh_lsp on such a location's path (e.g. hover at its line and column), which asks the user",
       };
     }
   }

@@ -21,7 +21,10 @@ export abstract class NavigationTool<I> implements vscode.LanguageModelTool<I> {
     return { invocationMessage: this.invocationMessage(options.input) };
   }
 
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<I>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<I>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     const { signal, dispose } = abortOnCancel(token);
     try {
       return toolResult(await this.answer(options.input, signal));

@@ -34,9 +34,19 @@ export class SymbolsTool extends NavigationTool<SymbolsInput> {
     if (i.filePath !== undefined) {
       const target = await resolveInside(i.filePath, SymbolsTool.toolName);
       const { provider, providerId, languageId } = this.registry.forUri('symbols', target.uri.toString());
-      const tree = await keepKinds(await provider.documentSymbols(target.uri.toString(), languageId, { workspaceUri: workspaceUriOf(target), signal }), i.kinds, undefined, signal);
+      const tree = await keepKinds(
+        await provider.documentSymbols(target.uri.toString(), languageId, { workspaceUri: workspaceUriOf(target), signal }),
+        i.kinds,
+        undefined,
+        signal,
+      );
       // The whole answer is measured against the cap, not only the page.
-      return await capped(i.limit ?? DEFAULT_LIMIT, async (limit) => ({ mode: 'outline', file: target.shown, provider: providerId, ...(await shapeOutline(tree, { roots: rootList, offset, limit, readLines, signal })) }));
+      return await capped(i.limit ?? DEFAULT_LIMIT, async (limit) => ({
+        mode: 'outline',
+        file: target.shown,
+        provider: providerId,
+        ...(await shapeOutline(tree, { roots: rootList, offset, limit, readLines, signal })),
+      }));
     }
     // The declaration's rules let only query through without filePath.
     const query = i.query!.trim();
@@ -57,4 +67,3 @@ export class SymbolsTool extends NavigationTool<SymbolsInput> {
     }));
   }
 }
-

@@ -35,7 +35,9 @@ export async function resolveInside(filePath: string, tool: string): Promise<Res
   const target = await resolveFile(filePath);
   const place = await placeOf(target.uri);
   if (!place.inside) {
-    throw new Error(`${await describeOutside(place)}: ${tool} reads only files inside the workspace folders (dsh_lsp can read such a file after asking the user)`);
+    throw new Error(
+      `${await describeOutside(place)}: ${tool} reads only files inside the workspace folders (dsh_lsp can read such a file after asking the user)`,
+    );
   }
   // Regular files only, within the read cap (a FIFO would block whoever opens it).
   if (target.uri.scheme === 'file') await checkNavigationFile(target.uri.fsPath);

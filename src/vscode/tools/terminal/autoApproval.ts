@@ -12,7 +12,12 @@ import type { SendInput } from '../../../terminal/input/input';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget } from '../../../terminal/service';
 import { escapeMarkdown } from '../markdownText';
-import { AUTO_APPROVE_SETTING, readAutoApproveSettings, workspaceFolderPaths, workspaceNpmScripts } from '../../terminal/autoApproveSettings';
+import {
+  AUTO_APPROVE_SETTING,
+  readAutoApproveSettings,
+  workspaceFolderPaths,
+  workspaceNpmScripts,
+} from '../../terminal/autoApproveSettings';
 
 /** Who let a send run, as every send result reports it (`approval`). */
 export type Approval =
@@ -55,7 +60,12 @@ export type JudgedTarget = { kind: 'session'; target: SendTarget } | { kind: 'ne
  * The judgement of `typed` sent to `where` by a session running under `sandbox` (see the module
  * comment). `thread` judges lines; without it no rule approves.
  */
-export async function judgeSend(thread: ApprovalThread | undefined, typed: SendInput, where: JudgedTarget, sandbox: SandboxSummary | undefined): Promise<SendJudgement> {
+export async function judgeSend(
+  thread: ApprovalThread | undefined,
+  typed: SendInput,
+  where: JudgedTarget,
+  sandbox: SandboxSummary | undefined,
+): Promise<SendJudgement> {
   const settings = readAutoApproveSettings();
   let note: string;
   let decision: LineDecision | undefined;
@@ -77,7 +87,18 @@ export async function judgeSend(thread: ApprovalThread | undefined, typed: SendI
       suffixAliases: names?.suffixAliases ?? [],
     });
     if (decision.approved) {
-      return { approval: { by: 'rule', rules: decision.rules.map((r) => ({ key: r.key, source: r.source, ...(r.matchCommandLine ? { matchCommandLine: true as const } : {}) })) }, note: '', decision };
+      return {
+        approval: {
+          by: 'rule',
+          rules: decision.rules.map((r) => ({
+            key: r.key,
+            source: r.source,
+            ...(r.matchCommandLine ? { matchCommandLine: true as const } : {}),
+          })),
+        },
+        note: '',
+        decision,
+      };
     }
     note = `Not auto approved by your terminal rules (${AUTO_APPROVE_SETTING.rules}): ${decision.reasons.map(escapeMarkdown).join('; ')}.`;
   }
@@ -95,15 +116,20 @@ function whyNoRules(typed: SendInput, where: JudgedTarget, enabled: boolean, reg
       : `Terminal rules do not auto approve: this VS Code has no terminal auto-approve settings (${AUTO_APPROVE_SETTING.enable}).`;
   }
   if (!canJudge) return 'Terminal rules cannot judge commands here (the approval thread is not available).';
-  if (where.kind === 'new-session') return "Not auto approved: this opens a new session, whose shell's aliases and functions are not known before it starts.";
+  if (where.kind === 'new-session')
+    return "Not auto approved: this opens a new session, whose shell's aliases and functions are not known before it starts.";
   const t = where.target;
   const r = t.receiver;
-  if (r.kind !== 'shell-prompt') return `Not auto approved: the input goes to ${r.kind === 'program' ? 'a running program' : r.kind === 'shell-continuation' ? 'an unfinished command at the continuation prompt' : 'no shell'}, not to the shell at its prompt, and no command rule approves input.`;
-  if (r.lineKeys && (r.lineKeys.keys.length > 0 || r.lineKeys.more > 0 || r.lineKeys.foreign)) return 'Not auto approved: the command line already holds keys pressed earlier.';
+  if (r.kind !== 'shell-prompt')
+    return `Not auto approved: the input goes to ${r.kind === 'program' ? 'a running program' : r.kind === 'shell-continuation' ? 'an unfinished command at the continuation prompt' : 'no shell'}, not to the shell at its prompt, and no command rule approves input.`;
+  if (r.lineKeys && (r.lineKeys.keys.length > 0 || r.lineKeys.more > 0 || r.lineKeys.foreign))
+    return 'Not auto approved: the command line already holds keys pressed earlier.';
   // The traps and hooks the person's startup files set (a bash-preexec or starship DEBUG trap, a
   // PROMPT_COMMAND entry) are their own configuration; one set, changed or hidden since is not.
   const ownSetup = t.trapsFromStartup === true || (t.traps?.kind === 'set' && t.traps.startupHooksOnly === true);
-  if (t.traps && !ownSetup) return 'Not auto approved: a command set traps or hooks after the session started, or the shell no longer reports them, which may run with the command.';
-  if (t.shellNames?.kind !== 'known') return "Not auto approved: the shell's aliases and functions are not known (it no longer reports them).";
+  if (t.traps && !ownSetup)
+    return 'Not auto approved: a command set traps or hooks after the session started, or the shell no longer reports them, which may run with the command.';
+  if (t.shellNames?.kind !== 'known')
+    return "Not auto approved: the shell's aliases and functions are not known (it no longer reports them).";
   return undefined;
 }

@@ -7,7 +7,15 @@
 import * as path from 'node:path';
 import { SendInput, keyLabel, visibleText } from '../../../terminal/input/input';
 import { commandWords, misleadingWords, widestLine } from '../../../terminal/input/readsAs';
-import { PromptKeysRefusal, RefusedKey, judgeLeftoverKeys, judgePromptKeys, lineSourceText, refusalClause, unshownKeyEffect } from '../../../terminal/input/promptKeys';
+import {
+  PromptKeysRefusal,
+  RefusedKey,
+  judgeLeftoverKeys,
+  judgePromptKeys,
+  lineSourceText,
+  refusalClause,
+  unshownKeyEffect,
+} from '../../../terminal/input/promptKeys';
 import type { SandboxSummary } from '../../../terminal/sandbox/policy';
 import type { SendTarget } from '../../../terminal/service';
 import type { ReceiverProcess } from '../../../terminal/types';
@@ -89,9 +97,10 @@ export function receiverText(target: SendTarget, keys: boolean): string {
  */
 function programName(p: ReceiverProcess, replacedShell: boolean): string {
   const exe = p.identity?.executable;
-  const named = exe === undefined || commandNamesExecutable(p.command, exe)
-    ? `${inlineCode(p.command)} (pid ${p.pid}${p.executable ? `, ${inlineCode(p.executable)}` : ''})`
-    : `**${escapeMarkdown(path.basename(exe.path.replace(/ \(deleted\)$/, '')))}** (${inlineCode(exe.path)}), calling itself ${inlineCode(p.command)} (pid ${p.pid})`;
+  const named =
+    exe === undefined || commandNamesExecutable(p.command, exe)
+      ? `${inlineCode(p.command)} (pid ${p.pid}${p.executable ? `, ${inlineCode(p.executable)}` : ''})`
+      : `**${escapeMarkdown(path.basename(exe.path.replace(/ \(deleted\)$/, '')))}** (${inlineCode(exe.path)}), calling itself ${inlineCode(p.command)} (pid ${p.pid})`;
   if (!replacedShell) return named;
   return `${named}, **not the shell DSH Bridge started** (the shell's process now runs this program, which may show what looks like the shell's prompt)`;
 }
@@ -105,14 +114,22 @@ function shellNamesText(text: string, target: SendTarget): string {
   const r = target.receiver;
   const names = target.shellNames;
   if ((r.kind !== 'shell-prompt' && r.kind !== 'shell-continuation') || !names) return '';
-  if (names.kind === 'unknown') return "\n\nThe shell no longer reports its aliases and functions: a command's name may run one of them instead of the program.";
+  if (names.kind === 'unknown')
+    return "\n\nThe shell no longer reports its aliases and functions: a command's name may run one of them instead of the program.";
   const aliasText = (word: string) => (Object.hasOwn(names.aliasValues, word) ? ` for ${inlineCode(names.aliasValues[word]!)}` : '');
   const defined = commandWords(text).flatMap((word) =>
-    names.aliases.includes(word) ? [`${inlineCode(word)} is an alias${aliasText(word)}`] : names.functions.includes(word) ? [`${inlineCode(word)} is a function`] : [],
+    names.aliases.includes(word)
+      ? [`${inlineCode(word)} is an alias${aliasText(word)}`]
+      : names.functions.includes(word)
+        ? [`${inlineCode(word)} is a function`]
+        : [],
   );
   const words = text.split(/[\s;&|()<>]+/);
-  for (const g of names.globalAliases) if (words.includes(g)) defined.push(`${inlineCode(g)} is a global alias, replaced wherever it stands`);
-  return defined.length ? `\n\n**Defined in this shell**: ${defined.join(', ')}: ${defined.length === 1 ? 'it runs' : 'they run'} what the shell defines, not the program of that name.` : '';
+  for (const g of names.globalAliases)
+    if (words.includes(g)) defined.push(`${inlineCode(g)} is a global alias, replaced wherever it stands`);
+  return defined.length
+    ? `\n\n**Defined in this shell**: ${defined.join(', ')}: ${defined.length === 1 ? 'it runs' : 'they run'} what the shell defines, not the program of that name.`
+    : '';
 }
 
 /** How many keys pressed earlier at the prompt a confirmation lists by name. */
@@ -139,10 +156,12 @@ export function promptKeysText(keys: readonly string[], target: SendTarget): str
     text += `\n\nThe command line already holds what keys pressed earlier at this prompt typed: ${listed.map((k) => inlineCode(keyLabel(k))).join(' ')}${more > 0 ? ` and ${more} more` : ''}.`;
   }
   const verdict = judgePromptKeys(keys, earlier);
-  if (earlier?.foreign && verdict.refusal?.kind !== 'runs-foreign') text += `\n\nThe command line may hold ${lineSourceText(earlier.foreign)}, which this dialog cannot show; a send that would run it is refused.`;
+  if (earlier?.foreign && verdict.refusal?.kind !== 'runs-foreign')
+    text += `\n\nThe command line may hold ${lineSourceText(earlier.foreign)}, which this dialog cannot show; a send that would run it is refused.`;
   if (verdict.refusal) return `${text}\n\n**Refused when it runs, nothing is pressed**: ${refusalText(verdict.refusal)}.`;
   const first = keys.find((k) => k === verdict.line?.unshown);
-  if (first) text += `\n\n${inlineCode(keyLabel(first))} ${unshownKeyEffect(first)}, which this dialog cannot show; these keys do not run it, and a later send that would is refused.`;
+  if (first)
+    text += `\n\n${inlineCode(keyLabel(first))} ${unshownKeyEffect(first)}, which this dialog cannot show; these keys do not run it, and a later send that would is refused.`;
   return text;
 }
 
@@ -237,10 +256,15 @@ export function newSessionRunText(command: string, folder: string | undefined, s
  * its writable folders and network, outside it in a session the person approved, or outside any sandbox.
  */
 export function sandboxText(sandbox: SandboxSummary): string {
-  if (sandbox.outsideApproved) return 'Runs **outside the sandbox** (the agent sandbox is on; you approved this session outside it): with your permissions, files and network.';
+  if (sandbox.outsideApproved)
+    return 'Runs **outside the sandbox** (the agent sandbox is on; you approved this session outside it): with your permissions, files and network.';
   if (!sandbox.on) return 'Runs **outside any sandbox**: with your permissions, files and network.';
   const network =
-    sandbox.network === 'all' ? 'all network' : sandbox.network === 'none' ? 'no network' : `network only to ${sandbox.network.allowedDomains.map(inlineCode).join(', ')}`;
+    sandbox.network === 'all'
+      ? 'all network'
+      : sandbox.network === 'none'
+        ? 'no network'
+        : `network only to ${sandbox.network.allowedDomains.map(inlineCode).join(', ')}`;
   return `Runs **inside the agent sandbox**: writes only in ${sandbox.writableRoots.map(inlineCode).join(', ')}; ${network}.`;
 }
 
@@ -259,7 +283,12 @@ export function signalConfirmationText(signal: unknown, session: SessionInfo | u
  * The confirmation body of a close: the session, its name and folder, and the command still
  * running in it, if any. `session` and `where` are undefined when the session is unknown or gone.
  */
-export function closeConfirmationText(sessionId: unknown, session: SessionInfo | undefined, where: SendTarget | undefined, keep = false): string {
+export function closeConfirmationText(
+  sessionId: unknown,
+  session: SessionInfo | undefined,
+  where: SendTarget | undefined,
+  keep = false,
+): string {
   const running = session?.foregroundCommand ? ` ${inlineCode(session.foregroundCommand)} is still running.` : '';
   const what = keep
     ? ' and its foreground command; the processes it started in the background **keep running** (list and stop them with "DSH: Kept Agent Processes")'

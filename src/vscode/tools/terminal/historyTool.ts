@@ -17,7 +17,11 @@ export class HistoryTool extends TerminalTool<HistoryInput> {
   static readonly toolName = TERMINAL_HISTORY.name;
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<HistoryInput>): vscode.PreparedToolInvocation {
-    return { invocationMessage: new vscode.MarkdownString(`Listing the commands of agent terminal ${escapeMarkdown(String(options.input.sessionId))}`) };
+    return {
+      invocationMessage: new vscode.MarkdownString(
+        `Listing the commands of agent terminal ${escapeMarkdown(String(options.input.sessionId))}`,
+      ),
+    };
   }
 
   protected async run({ sessionId, offset, count, failed, contains }: HistoryInput) {

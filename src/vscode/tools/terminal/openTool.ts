@@ -53,11 +53,18 @@ export class OpenTool extends TerminalTool<OpenInput> {
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OpenInput>): Promise<vscode.PreparedToolInvocation> {
     const { name, cwd, sandbox } = options.input;
     // A relative cwd is refused when the call runs: nothing to confirm.
-    if (typeof cwd === 'string' && !path.isAbsolute(cwd)) return { invocationMessage: 'Opening an agent terminal (refused: cwd is not an absolute path)' };
+    if (typeof cwd === 'string' && !path.isAbsolute(cwd))
+      return { invocationMessage: 'Opening an agent terminal (refused: cwd is not an absolute path)' };
     // Decided before anything awaits: past the owner's session limit (admitted opens counted) the
     // call is refused at once, with nothing to confirm, and its run throws the refusal.
-    const refused = this.admissions.admit(JSON.stringify(openCall(options.input)), (admitted) => this.ctx.service.sessionLimitRefusal(this.ctx.owner, admitted));
-    if (refused) return { invocationMessage: 'Opening an agent terminal (refused: this caller has as many sessions as dsh.terminal.maxSessionsPerOwner allows)' };
+    const refused = this.admissions.admit(JSON.stringify(openCall(options.input)), (admitted) =>
+      this.ctx.service.sessionLimitRefusal(this.ctx.owner, admitted),
+    );
+    if (refused)
+      return {
+        invocationMessage:
+          'Opening an agent terminal (refused: this caller has as many sessions as dsh.terminal.maxSessionsPerOwner allows)',
+      };
     const given = typeof cwd === 'string' ? cwd : defaultCwd();
     const stated = given === undefined ? undefined : await resolveOpenFolder(given);
     this.shownFolders.remember(openCall(options.input), { folder: stated });
@@ -65,7 +72,8 @@ export class OpenTool extends TerminalTool<OpenInput> {
     const named = typeof name === 'string' && name ? ` named ${escapeMarkdown(name)}` : '';
     const policy = sandbox === false ? this.ctx.sandboxPolicy?.() : undefined;
     if (policy?.on) {
-      if (!policy.unsandboxed.allowed) return { invocationMessage: `Opening an agent terminal outside the sandbox: refused (${policy.unsandboxed.why})` };
+      if (!policy.unsandboxed.allowed)
+        return { invocationMessage: `Opening an agent terminal outside the sandbox: refused (${policy.unsandboxed.why})` };
       this.consents.record(callKey(options.input), OUTSIDE);
       return {
         invocationMessage: new vscode.MarkdownString(`Opening an agent terminal${named} outside the sandbox`),
@@ -76,12 +84,16 @@ export class OpenTool extends TerminalTool<OpenInput> {
       };
     }
     const newSandbox = newSessionSandbox(this.ctx);
-    const shell = DRIVEN_SHELLS.includes(options.input.shell as ShellName) ? options.input.shell : this.ctx.shellChoice?.().shell ?? 'bash';
+    const shell = DRIVEN_SHELLS.includes(options.input.shell as ShellName)
+      ? options.input.shell
+      : (this.ctx.shellChoice?.().shell ?? 'bash');
     return {
       invocationMessage: new vscode.MarkdownString(`Opening an agent terminal${named}`),
       confirmationMessages: {
         title: 'Open an agent terminal?',
-        message: new vscode.MarkdownString(`Start a ${shell} session${named} the agent can type into, in ${folder}.${newSandbox ? `\n\n${sandboxText(newSandbox)}` : ''}`),
+        message: new vscode.MarkdownString(
+          `Start a ${shell} session${named} the agent can type into, in ${folder}.${newSandbox ? `\n\n${sandboxText(newSandbox)}` : ''}`,
+        ),
       },
     };
   }
@@ -90,7 +102,10 @@ export class OpenTool extends TerminalTool<OpenInput> {
     const refused = this.admissions.take(JSON.stringify(openCall(input)));
     if (refused) throw refused;
     if (input.cwd !== undefined && !path.isAbsolute(input.cwd)) {
-      throw new TerminalError('INVALID_ARGUMENT', `cwd ${quoteInput(input.cwd, PATH_QUOTE_UNITS)} is not an absolute path; give an absolute path to a folder, or omit cwd for the workspace folder`);
+      throw new TerminalError(
+        'INVALID_ARGUMENT',
+        `cwd ${quoteInput(input.cwd, PATH_QUOTE_UNITS)} is not an absolute path; give an absolute path to a folder, or omit cwd for the workspace folder`,
+      );
     }
     const grant = input.sandbox === false ? this.outsideGrant(input) : {};
     const stated = this.shownFolders.take(openCall(input));
@@ -100,12 +115,26 @@ export class OpenTool extends TerminalTool<OpenInput> {
     const shell = sessionShell(input.shell, this.ctx.shellChoice?.());
     const info = await this.ctx.service.open(
       this.ctx.owner,
-      { name: input.name, cwd, exactCwd: cwd !== undefined, backend: `pty-${shell.name}`, shellPath: shell.executable, signal: abortSignal(token) },
+      {
+        name: input.name,
+        cwd,
+        exactCwd: cwd !== undefined,
+        backend: `pty-${shell.name}`,
+        shellPath: shell.executable,
+        signal: abortSignal(token),
+      },
       grant,
     );
     const motd = this.ctx.service.motd(this.ctx.owner, info.sessionId);
     return toolResult(
-      { sessionId: info.sessionId, name: info.name, shell: { name: shell.name, why: shell.why }, cwd: info.cwd, sessionStatus: info.sessionStatus, sandbox: info.sandbox },
+      {
+        sessionId: info.sessionId,
+        name: info.name,
+        shell: { name: shell.name, why: shell.why },
+        cwd: info.cwd,
+        sessionStatus: info.sessionStatus,
+        sandbox: info.sandbox,
+      },
       motd || undefined,
     );
   }
@@ -119,9 +148,16 @@ export class OpenTool extends TerminalTool<OpenInput> {
   private outsideGrant(input: OpenInput): { outsideSandbox?: boolean } {
     const policy = this.ctx.sandboxPolicy?.();
     if (!policy?.on) return {};
-    if (!policy.unsandboxed.allowed) throw new TerminalError('SANDBOX_REQUIRED', `no session was opened outside the agent sandbox: ${policy.unsandboxed.why}. Open the session without sandbox: false to run inside the sandbox`);
+    if (!policy.unsandboxed.allowed)
+      throw new TerminalError(
+        'SANDBOX_REQUIRED',
+        `no session was opened outside the agent sandbox: ${policy.unsandboxed.why}. Open the session without sandbox: false to run inside the sandbox`,
+      );
     if (!this.consents.consume(callKey(input), OUTSIDE)) {
-      throw new TerminalError('SANDBOX_REQUIRED', 'no session was opened outside the agent sandbox: that needs the person\'s confirmation of this very call, and none was asked for it. Call dsh_terminal_open with sandbox: false again so the person is asked, or open the session in the sandbox');
+      throw new TerminalError(
+        'SANDBOX_REQUIRED',
+        "no session was opened outside the agent sandbox: that needs the person's confirmation of this very call, and none was asked for it. Call dsh_terminal_open with sandbox: false again so the person is asked, or open the session in the sandbox",
+      );
     }
     return { outsideSandbox: true };
   }
@@ -131,10 +167,17 @@ export class OpenTool extends TerminalTool<OpenInput> {
  * The shell an open runs: the one the call asked for (at the executable the person's settings name
  * for it, if they name that shell), else the person's choice, else bash.
  */
-export function sessionShell(asked: ShellName | undefined, choice: ShellChoice | undefined): { name: ShellName; executable: string; why: string } {
+export function sessionShell(
+  asked: ShellName | undefined,
+  choice: ShellChoice | undefined,
+): { name: ShellName; executable: string; why: string } {
   if (asked !== undefined) {
     const executable = choice?.shell === asked ? choice.executable : asked;
-    return { name: asked, executable, why: `${asked}: asked for by this call${choice && choice.shell !== asked ? ` (the person's settings choose ${choice.why})` : ''}` };
+    return {
+      name: asked,
+      executable,
+      why: `${asked}: asked for by this call${choice && choice.shell !== asked ? ` (the person's settings choose ${choice.why})` : ''}`,
+    };
   }
   if (choice) return { name: choice.shell, executable: choice.executable, why: choice.why };
   return { name: 'bash', executable: 'bash', why: 'bash: the default' };

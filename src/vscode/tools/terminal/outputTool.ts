@@ -14,7 +14,9 @@ export class OutputTool extends TerminalTool<OutputInput> {
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OutputInput>): vscode.PreparedToolInvocation {
     return {
-      invocationMessage: new vscode.MarkdownString(`Reading new output of ${escapeMarkdown(String(options.input.jobId))} in agent terminal ${escapeMarkdown(String(options.input.sessionId))}`),
+      invocationMessage: new vscode.MarkdownString(
+        `Reading new output of ${escapeMarkdown(String(options.input.jobId))} in agent terminal ${escapeMarkdown(String(options.input.sessionId))}`,
+      ),
     };
   }
 

@@ -24,7 +24,10 @@ export class ReadTool extends TerminalTool<ReadInput> {
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ReadInput>): vscode.PreparedToolInvocation {
     const { sessionId, search, command } = options.input;
-    const what = typeof search === 'string' ? `Searching agent terminal ${escapeMarkdown(String(sessionId))} for ${inlineCode(search.slice(0, 80))}` : `Reading agent terminal ${escapeMarkdown(String(sessionId))}`;
+    const what =
+      typeof search === 'string'
+        ? `Searching agent terminal ${escapeMarkdown(String(sessionId))} for ${inlineCode(search.slice(0, 80))}`
+        : `Reading agent terminal ${escapeMarkdown(String(sessionId))}`;
     return { invocationMessage: new vscode.MarkdownString(`${what}${typeof command === 'number' ? ` (command ${command})` : ''}`) };
   }
 
@@ -33,7 +36,11 @@ export class ReadTool extends TerminalTool<ReadInput> {
     const given = (key: keyof ReadInput) => input[key] !== undefined;
     if (input.search !== undefined) {
       const misplaced = PAGE_ONLY.filter(given);
-      if (misplaced.length) throw new TerminalError('INVALID_ARGUMENT', `${misplaced.join(', ')} do not apply to a search: it returns matching lines (maxMatches per page) as plain text`);
+      if (misplaced.length)
+        throw new TerminalError(
+          'INVALID_ARGUMENT',
+          `${misplaced.join(', ')} do not apply to a search: it returns matching lines (maxMatches per page) as plain text`,
+        );
       const found = await this.ctx.service.search(this.ctx.owner, sessionId, {
         pattern: input.search,
         regex: input.regex,
@@ -57,6 +64,9 @@ export class ReadTool extends TerminalTool<ReadInput> {
     });
     const { text, ...json } = page;
     const record = command === undefined ? undefined : this.ctx.service.command(this.ctx.owner, sessionId, command);
-    return toolResult({ sessionId, ...json, nextOffset: page.lineEnd < page.totalLines ? page.lineEnd : undefined, ...(record ? { command: record } : {}) }, text);
+    return toolResult(
+      { sessionId, ...json, nextOffset: page.lineEnd < page.totalLines ? page.lineEnd : undefined, ...(record ? { command: record } : {}) },
+      text,
+    );
   }
 }

@@ -11,6 +11,7 @@ import { checkText, RUN_KEYS_HINT } from '../../../terminal/input/input';
  * @throws TerminalError INVALID_ARGUMENT when it is not a non-empty string, or naming a refused character.
  */
 export function checkRunCommand(command: unknown): string {
-  if (typeof command !== 'string' || !command) throw new TerminalError('INVALID_ARGUMENT', 'command is required and must be a non-empty string');
+  if (typeof command !== 'string' || !command)
+    throw new TerminalError('INVALID_ARGUMENT', 'command is required and must be a non-empty string');
   return checkText(command, 'command', RUN_KEYS_HINT);
 }

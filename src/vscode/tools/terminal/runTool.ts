@@ -56,7 +56,11 @@ export class RunTool extends TerminalTool<RunInput> {
     const typed = { kind: 'text' as const, text };
     if (session && target) {
       const judged = await judgeSend(this.ctx.approval, typed, { kind: 'session', target }, session.sandbox);
-      this.confirmed.remember([command], { sessionId: session.sessionId, receiver: confirmedIdentity(target), ...(judged.approval ? { approval: judged.approval } : {}) });
+      this.confirmed.remember([command], {
+        sessionId: session.sessionId,
+        receiver: confirmedIdentity(target),
+        ...(judged.approval ? { approval: judged.approval } : {}),
+      });
       if (judged.approval) return { invocationMessage };
       message = `${sendConfirmationText(typed, session, target)}\n\n${judged.note}`;
     } else {
@@ -66,7 +70,10 @@ export class RunTool extends TerminalTool<RunInput> {
       if (judged.approval) return { invocationMessage };
       message = `${newSessionRunText(text, defaultCwd(), sandbox)}\n\n${judged.note}`;
     }
-    return { invocationMessage, confirmationMessages: { title: 'Run in the agent terminal?', message: new vscode.MarkdownString(message) } };
+    return {
+      invocationMessage,
+      confirmationMessages: { title: 'Run in the agent terminal?', message: new vscode.MarkdownString(message) },
+    };
   }
 
   protected async run({ command, timeoutMs }: RunInput, token: vscode.CancellationToken, grant?: 'client') {
@@ -86,10 +93,18 @@ export class RunTool extends TerminalTool<RunInput> {
       checkSameSession(confirmed, existing);
     }
     const signal = abortSignal(token);
-    const sessionId = existing ?? (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal })).sessionId;
+    const sessionId =
+      existing ?? (await this.ctx.service.open(this.ctx.owner, { name: RunTool.sessionName, cwd: defaultCwd(), signal })).sessionId;
     const approval: Approval = confirmed.approval ?? (grant ? { by: grant } : { by: 'person' });
     if (approval.by === 'rule') await this.checkStillApproved(sessionId, checkRunCommand(command));
-    const r = await this.ctx.service.send(this.ctx.owner, sessionId, { input: command, timeoutMs, expectReceiver: confirmed.receiver, signal, origin: 'dsh_run', approvedBy: approvalLabel(approval) });
+    const r = await this.ctx.service.send(this.ctx.owner, sessionId, {
+      input: command,
+      timeoutMs,
+      expectReceiver: confirmed.receiver,
+      signal,
+      origin: 'dsh_run',
+      approvedBy: approvalLabel(approval),
+    });
     return sendResult(sessionId, r, sessionOf(this.ctx, sessionId)?.sandbox, approval);
   }
 
@@ -101,9 +116,14 @@ export class RunTool extends TerminalTool<RunInput> {
   private async checkStillApproved(sessionId: string, command: string): Promise<void> {
     const session = sessionOf(this.ctx, sessionId);
     const target = session && this.target(sessionId);
-    const again = target ? await judgeSend(this.ctx.approval, { kind: 'text', text: command }, { kind: 'session', target }, session.sandbox) : undefined;
+    const again = target
+      ? await judgeSend(this.ctx.approval, { kind: 'text', text: command }, { kind: 'session', target }, session.sandbox)
+      : undefined;
     if (again?.approval?.by === 'rule') return;
-    throw new TerminalError('RECEIVER_CHANGED', `nothing was run: the terminal auto-approve rules approved this command when it was prepared, but no longer do (${again?.decision?.reasons.join('; ') ?? again?.note ?? 'the session is gone'}). Call ${RunTool.toolName} again`);
+    throw new TerminalError(
+      'RECEIVER_CHANGED',
+      `nothing was run: the terminal auto-approve rules approved this command when it was prepared, but no longer do (${again?.decision?.reasons.join('; ') ?? again?.note ?? 'the session is gone'}). Call ${RunTool.toolName} again`,
+    );
   }
 
   /** The running `dsh_run` session that takes input among `sessions` (the owner's now by default), if any. */
@@ -122,5 +142,8 @@ function checkSameSession(confirmed: ConfirmedRun, current: string | undefined):
   if (confirmed.sessionId === current) return;
   const now = current ? `it would go to session ${current}, opened since` : 'dsh_run would open a new session';
   const was = confirmed.sessionId ? `the shell of session ${confirmed.sessionId}, which has exited since` : 'a new session';
-  throw new TerminalError('RECEIVER_CHANGED', `nothing was run: the confirmation named ${was}, but ${now}. Call dsh_run again to confirm where it runs`);
+  throw new TerminalError(
+    'RECEIVER_CHANGED',
+    `nothing was run: the confirmation named ${was}, but ${now}. Call dsh_run again to confirm where it runs`,
+  );
 }

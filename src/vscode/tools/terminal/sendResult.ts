@@ -10,7 +10,12 @@ import { listeningFields } from './processLists';
  * the JSON fields of `dsh_terminal_send` (with the session's `sandbox` and who let the send run,
  * `approval`, when given), then the output as text.
  */
-export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSummary, approval?: Approval): vscode.LanguageModelToolResult {
+export function sendResult(
+  sessionId: string,
+  r: SendResult,
+  sandbox?: SandboxSummary,
+  approval?: Approval,
+): vscode.LanguageModelToolResult {
   const json: Record<string, unknown> = {
     sessionId,
     waitReason: r.waitReason,
@@ -27,7 +32,9 @@ export function sendResult(sessionId: string, r: SendResult, sandbox?: SandboxSu
     truncated: r.truncated,
     droppedBytes: r.truncated ? r.droppedBytes : undefined,
     renderLimited: r.renderLimited,
-    hint: r.truncated ? 'the viewport holds only the newest output; page older output with dsh_terminal_read (offset counts lines back from the newest)' : undefined,
+    hint: r.truncated
+      ? 'the viewport holds only the newest output; page older output with dsh_terminal_read (offset counts lines back from the newest)'
+      : undefined,
     probe: r.probe,
     durationMs: r.durationMs,
     sandbox,

@@ -47,11 +47,16 @@ export class SendTool extends TerminalTool<SendInput> {
     }
     const verb = typed.kind === 'keys' ? 'Pressing keys in' : 'Sending input to';
     if (!session || !target) {
-      return { invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(String(sessionId))} (no such session)`) };
+      return {
+        invocationMessage: new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(String(sessionId))} (no such session)`),
+      };
     }
     const judged = await judgeSend(this.ctx.approval, typed, { kind: 'session', target }, session.sandbox);
     const invocationMessage = new vscode.MarkdownString(`${verb} agent terminal ${escapeMarkdown(session.sessionId)}`);
-    this.confirmed.remember([sessionId, input, keys], { receiver: confirmedIdentity(target), ...(judged.approval ? { approval: judged.approval } : {}) });
+    this.confirmed.remember([sessionId, input, keys], {
+      receiver: confirmedIdentity(target),
+      ...(judged.approval ? { approval: judged.approval } : {}),
+    });
     // Approved without asking: VS Code runs a call whose preparation has no confirmation messages.
     if (judged.approval) return { invocationMessage };
     const kind = target.receiver.kind;
@@ -65,7 +70,10 @@ export class SendTool extends TerminalTool<SendInput> {
             : `Run in agent terminal ${session.sessionId}?`;
     return {
       invocationMessage,
-      confirmationMessages: { title, message: new vscode.MarkdownString(`${sendConfirmationText(typed, session, target)}\n\n${judged.note}`) },
+      confirmationMessages: {
+        title,
+        message: new vscode.MarkdownString(`${sendConfirmationText(typed, session, target)}\n\n${judged.note}`),
+      },
     };
   }
 
@@ -80,10 +88,22 @@ export class SendTool extends TerminalTool<SendInput> {
     }
     const approval: Approval = confirmed.approval ?? (grant ? { by: grant } : { by: 'person' });
     if (approval.by === 'rule') await this.checkStillApproved(sessionId, checkSendInput({ input: input.input, keys: input.keys }));
-    const request = { input: input.input, keys: input.keys, timeoutMs, expectReceiver: confirmed.receiver, approvedBy: approvalLabel(approval) };
+    const request = {
+      input: input.input,
+      keys: input.keys,
+      timeoutMs,
+      expectReceiver: confirmed.receiver,
+      approvedBy: approvalLabel(approval),
+    };
     if (input.background) {
       const { jobId } = this.ctx.service.startBackground(this.ctx.owner, sessionId, request);
-      return toolResult({ sessionId, jobId, background: true, approval, hint: 'read its output with dsh_terminal_output {sessionId, jobId} until done is true' });
+      return toolResult({
+        sessionId,
+        jobId,
+        background: true,
+        approval,
+        hint: 'read its output with dsh_terminal_output {sessionId, jobId} until done is true',
+      });
     }
     const r = await this.ctx.service.send(this.ctx.owner, sessionId, { ...request, signal: abortSignal(token) });
     return sendResult(sessionId, r, undefined, approval);
@@ -99,6 +119,9 @@ export class SendTool extends TerminalTool<SendInput> {
     const target = session && this.target(sessionId);
     const again = target ? await judgeSend(this.ctx.approval, typed, { kind: 'session', target }, session.sandbox) : undefined;
     if (again?.approval?.by === 'rule') return;
-    throw new TerminalError('RECEIVER_CHANGED', `nothing was typed: the terminal auto-approve rules approved this input when it was prepared, but no longer do (${again?.decision?.reasons.join('; ') ?? again?.note ?? 'the session is gone'}). Call ${SendTool.toolName} again`);
+    throw new TerminalError(
+      'RECEIVER_CHANGED',
+      `nothing was typed: the terminal auto-approve rules approved this input when it was prepared, but no longer do (${again?.decision?.reasons.join('; ') ?? again?.note ?? 'the session is gone'}). Call ${SendTool.toolName} again`,
+    );
   }
 }

@@ -31,7 +31,9 @@ export class SignalTool extends TerminalTool<SignalInput> {
     const name = (ALLOWED_SIGNALS as readonly unknown[]).includes(signal) ? signal : 'a signal';
     if (session && where) this.confirmed.remember([sessionId, signal], receiverIdentity(where.receiver));
     return {
-      invocationMessage: new vscode.MarkdownString(`Sending ${escapeMarkdown(String(signal))} to agent terminal ${escapeMarkdown(String(sessionId))}`),
+      invocationMessage: new vscode.MarkdownString(
+        `Sending ${escapeMarkdown(String(signal))} to agent terminal ${escapeMarkdown(String(sessionId))}`,
+      ),
       confirmationMessages: {
         title: `Send ${name} in agent terminal ${id}?`,
         message: new vscode.MarkdownString(signalConfirmationText(signal, session, where)),

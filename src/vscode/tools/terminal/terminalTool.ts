@@ -14,7 +14,8 @@ import { TERMINAL_SETTINGS_SECTION } from '../../../common/ids';
 import { redactShortText } from '../../../terminal/secrets/secretRedactor';
 
 /** Said in every terminal tool result while `dsh.terminal.redactSecrets` is off. */
-export const REDACTION_OFF_NOTICE = 'off: the setting dsh.terminal.redactSecrets is false, so this result may hold secrets (tokens, keys, passwords) as the terminal printed them';
+export const REDACTION_OFF_NOTICE =
+  'off: the setting dsh.terminal.redactSecrets is false, so this result may hold secrets (tokens, keys, passwords) as the terminal printed them';
 
 /** `result` with `secretRedaction` (REDACTION_OFF_NOTICE) in its JSON part, the first. */
 function withRedactionOffNotice(result: vscode.LanguageModelToolResult): vscode.LanguageModelToolResult {
@@ -24,10 +25,17 @@ function withRedactionOffNotice(result: vscode.LanguageModelToolResult): vscode.
     try {
       json = JSON.parse(first.value) as Record<string, unknown>;
     } catch {
-      return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ secretRedaction: REDACTION_OFF_NOTICE })), first, ...rest]);
+      return new vscode.LanguageModelToolResult([
+        new vscode.LanguageModelTextPart(JSON.stringify({ secretRedaction: REDACTION_OFF_NOTICE })),
+        first,
+        ...rest,
+      ]);
     }
   }
-  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(JSON.stringify({ ...json, secretRedaction: REDACTION_OFF_NOTICE })), ...rest]);
+  return new vscode.LanguageModelToolResult([
+    new vscode.LanguageModelTextPart(JSON.stringify({ ...json, secretRedaction: REDACTION_OFF_NOTICE })),
+    ...rest,
+  ]);
 }
 
 /** Why terminal tools refuse in Restricted Mode, and how to lift it. */
@@ -45,9 +53,14 @@ export const UNTRUSTED_MESSAGE =
 export abstract class TerminalTool<T> implements vscode.LanguageModelTool<T> {
   constructor(protected readonly ctx: TerminalToolContext) {}
 
-  abstract prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<T>): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation>;
+  abstract prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<T>,
+  ): vscode.PreparedToolInvocation | Promise<vscode.PreparedToolInvocation>;
 
-  async invoke(options: vscode.LanguageModelToolInvocationOptions<T>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  async invoke(
+    options: vscode.LanguageModelToolInvocationOptions<T>,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.LanguageModelToolResult> {
     // Re-checked on every call: any extension can invoke a tool, whatever its `when` clause says.
     if (!vscode.workspace.isTrusted) throw new Error(UNTRUSTED_MESSAGE);
     const why = this.ctx.unavailable();

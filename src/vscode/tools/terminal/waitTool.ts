@@ -25,14 +25,23 @@ export class WaitTool extends TerminalTool<WaitInput> {
     const { untilListening } = options.input;
     const pattern =
       (typeof until === 'string' ? ` until output matches ${inlineCode(until.slice(0, 80))}` : '') +
-      (untilListening === true ? ' until a new port listens' : typeof untilListening === 'number' ? ` until port ${escapeMarkdown(String(untilListening))} listens` : '');
+      (untilListening === true
+        ? ' until a new port listens'
+        : typeof untilListening === 'number'
+          ? ` until port ${escapeMarkdown(String(untilListening))} listens`
+          : '');
     return { invocationMessage: new vscode.MarkdownString(`Waiting for agent terminal ${escapeMarkdown(String(sessionId))}${pattern}`) };
   }
 
   protected async run({ sessionId, timeoutMs, until: pattern, untilListening: listen }: WaitInput, token: vscode.CancellationToken) {
     const until = pattern === undefined ? undefined : compileUntil(pattern);
     const untilListening = listeningInput(listen);
-    const r = await this.ctx.service.wait(this.ctx.owner, sessionId, { timeoutMs, until, signal: abortSignal(token), ...(untilListening === undefined ? {} : { untilListening }) });
+    const r = await this.ctx.service.wait(this.ctx.owner, sessionId, {
+      timeoutMs,
+      until,
+      signal: abortSignal(token),
+      ...(untilListening === undefined ? {} : { untilListening }),
+    });
     return sendResult(sessionId, r);
   }
 }

@@ -6,7 +6,14 @@
 import * as assert from 'node:assert/strict';
 import { IMarker, Terminal } from '@xterm/headless';
 import { SerializeAddon } from '@xterm/addon-serialize';
-import { CommandMarks, gutterMarksSupported, listeningNote, markSentinel, markSentinelRows, statusLine } from '../../../../src/terminal/panel/commandMarks';
+import {
+  CommandMarks,
+  gutterMarksSupported,
+  listeningNote,
+  markSentinel,
+  markSentinelRows,
+  statusLine,
+} from '../../../../src/terminal/panel/commandMarks';
 import { initialText } from '../../../../src/terminal/panel/skipAhead';
 import type { CommandRecord } from '../../../../src/terminal/history/commandRecord';
 import { MirrorPacing, PacedMirror } from '../../../../src/terminal/panel/pacedMirror';
@@ -16,7 +23,6 @@ import { mirrorEmulatorEntry } from '../../../helpers/workerEntry';
 
 const COLS = 40;
 const ROWS = 10;
-
 
 /** A panel as VS Code's xterm reads our sequences: SetMark adds a mark at the cursor's line. */
 function panelTerminal() {
@@ -57,11 +63,18 @@ async function mirroredSession(h: Harness, pacing: Partial<MirrorPacing> = { fra
   const panel = panelTerminal();
   const frames: string[] = [];
   const marks = new CommandMarks(COLS);
-  const mirror = new PacedMirror({ cols: COLS, rows: ROWS, pacing, markNonce: marks.nonce, emulatorEntry: mirrorEmulatorEntry(), write: (text) => {
-    const out = marks.written(text);
-    frames.push(out);
-    panel.term.write(out);
-  } });
+  const mirror = new PacedMirror({
+    cols: COLS,
+    rows: ROWS,
+    pacing,
+    markNonce: marks.nonce,
+    emulatorEntry: mirrorEmulatorEntry(),
+    write: (text) => {
+      const out = marks.written(text);
+      frames.push(out);
+      panel.term.write(out);
+    },
+  });
   const records: CommandRecord[] = [];
   const subscriptions = [
     h.service.onOutput(owner, sessionId, (text) => mirror.push(marks.output(text))),
@@ -93,7 +106,14 @@ describe('command marks in the panel mirror (pty-bash, xterm.js)', function () {
   it('marks each command on the line it was typed at and follows its output with its exit status', async () => {
     const m = await mirroredSession(h);
     const long = `echo ${'x'.repeat(100)}`; // wraps over three rows of 40
-    const commands = ['echo one', "printf 'no newline'; false", 'cat <<EOF\nalpha\nbeta\nEOF', long, 'echo a\necho b', 'exit_with() { return $1; }; exit_with 3'];
+    const commands = [
+      'echo one',
+      "printf 'no newline'; false",
+      'cat <<EOF\nalpha\nbeta\nEOF',
+      long,
+      'echo a\necho b',
+      'exit_with() { return $1; }; exit_with 3',
+    ];
     for (const c of commands) await m.send(c);
     await m.send(''); // an empty line at the prompt runs no command: no mark, no status
     await m.send('true');
@@ -105,29 +125,43 @@ describe('command marks in the panel mirror (pty-bash, xterm.js)', function () {
     for (const [k, command] of all.entries()) {
       const y = m.panel.marks[k]!.line;
       const firstLine = command.split('\n')[0]!;
-      assert.equal(lineAt(m.panel.term, y), `$ ${firstLine}`.slice(0, COLS), `mark ${k} of ${JSON.stringify(command)} is on line ${y}: ${JSON.stringify(lines.slice(Math.max(0, y - 2), y + 3))}`);
+      assert.equal(
+        lineAt(m.panel.term, y),
+        `$ ${firstLine}`.slice(0, COLS),
+        `mark ${k} of ${JSON.stringify(command)} is on line ${y}: ${JSON.stringify(lines.slice(Math.max(0, y - 2), y + 3))}`,
+      );
     }
     // Status lines, in order, each after its command's output and before the next mark.
     const statuses = lines.filter((l) => /^[✓✗■] command \d+ ·/.test(l));
-    assert.deepEqual(statuses.map((l) => l.replace(/ · [\d.]+ s$/, '')), [
-      '✓ command 1 · exit 0',
-      '✗ command 2 · exit 1',
-      '✓ command 3 · exit 0',
-      '✓ command 4 · exit 0',
-      '✓ command 5 · exit 0',
-      '✗ command 6 · exit 3',
-      '✓ command 7 · exit 0',
-    ]);
-    const statusRow = (index: number) => lines.findIndex((l) => l.startsWith(`${index === 2 || index === 6 ? '✗' : '✓'} command ${index} ·`));
+    assert.deepEqual(
+      statuses.map((l) => l.replace(/ · [\d.]+ s$/, '')),
+      [
+        '✓ command 1 · exit 0',
+        '✗ command 2 · exit 1',
+        '✓ command 3 · exit 0',
+        '✓ command 4 · exit 0',
+        '✓ command 5 · exit 0',
+        '✗ command 6 · exit 3',
+        '✓ command 7 · exit 0',
+      ],
+    );
+    const statusRow = (index: number) =>
+      lines.findIndex((l) => l.startsWith(`${index === 2 || index === 6 ? '✗' : '✓'} command ${index} ·`));
     // Output without a final newline keeps its line; the status starts a line of its own.
     assert.equal(lines[statusRow(2) - 1], 'no newline');
-    assert.deepEqual(lines.slice(m.panel.marks[0]!.line, statusRow(1) + 1).map((l) => l.replace(/ · [\d.]+ s$/, '')), ['$ echo one', 'one', '✓ command 1 · exit 0']);
+    assert.deepEqual(
+      lines.slice(m.panel.marks[0]!.line, statusRow(1) + 1).map((l) => l.replace(/ · [\d.]+ s$/, '')),
+      ['$ echo one', 'one', '✓ command 1 · exit 0'],
+    );
     assert.deepEqual(lines.slice(m.panel.marks[2]!.line + 4, statusRow(3)), ['alpha', 'beta']);
     assert.deepEqual(lines.slice(m.panel.marks[4]!.line, statusRow(5)), ['$ echo a', 'echo b', 'a', 'b']);
     // The empty line's prompt sits between command 6's status and command 7's mark.
     assert.deepEqual(lines.slice(statusRow(6) + 1, m.panel.marks[6]!.line + 1), ['$ ', '$ true']);
     // The status lines are the records' own.
-    assert.deepEqual(m.records.map((r) => r.index), [1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(
+      m.records.map((r) => r.index),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
     assert.equal(plain(statusLine(m.records[1]!)), statuses[1]);
     m.dispose();
   });
@@ -137,7 +171,9 @@ describe('command marks in the panel mirror (pty-bash, xterm.js)', function () {
     const started = h.service.send(m.owner, m.sessionId, { input: 'sleep 30', timeoutMs: 1000 });
     assert.equal((await started).waitReason, 'timeout');
     h.service.signal(m.owner, m.sessionId, 'SIGINT');
-    await h.service.send(m.owner, m.sessionId, { input: "printf '\\033[?1049h\\033[2J\\033[Hfull screen'; sleep 0.3; printf '\\033[?1049l'" });
+    await h.service.send(m.owner, m.sessionId, {
+      input: "printf '\\033[?1049h\\033[2J\\033[Hfull screen'; sleep 0.3; printf '\\033[?1049l'",
+    });
     await m.settled();
     const lines = panelLines(m.panel.term);
     assert.equal(m.panel.marks.length, 2, JSON.stringify(lines));
@@ -149,7 +185,10 @@ describe('command marks in the panel mirror (pty-bash, xterm.js)', function () {
     // The command line wraps over rows of 40: the status follows its last row, the screen restored.
     const status = lines.findIndex((l) => l.startsWith('✓ command 2 · exit 0'));
     assert.ok(status > y, JSON.stringify(lines));
-    assert.ok(lines.slice(y, status).every((l) => !l.includes('full screen') && l !== ''), JSON.stringify(lines.slice(y, status + 1)));
+    assert.ok(
+      lines.slice(y, status).every((l) => !l.includes('full screen') && l !== ''),
+      JSON.stringify(lines.slice(y, status + 1)),
+    );
     assert.equal(m.panel.term.buffer.active.type, 'normal');
     m.dispose();
   });
@@ -172,8 +211,15 @@ describe('command marks in the panel mirror (pty-bash, xterm.js)', function () {
     m.mirror.open(COLS, ROWS);
     await m.settled();
     const lines = panelLines(m.panel.term);
-    assert.deepEqual(m.panel.marks.map((x) => lineAt(m.panel.term, x.line)), ['$ echo marked-$((6*7))', '$ seq 1 25; (exit 4)'], JSON.stringify(lines));
-    assert.ok(lines.some((l) => l.startsWith('✗ command 2 · exit 4 · ')), JSON.stringify(lines));
+    assert.deepEqual(
+      m.panel.marks.map((x) => lineAt(m.panel.term, x.line)),
+      ['$ echo marked-$((6*7))', '$ seq 1 25; (exit 4)'],
+      JSON.stringify(lines),
+    );
+    assert.ok(
+      lines.some((l) => l.startsWith('✗ command 2 · exit 4 · ')),
+      JSON.stringify(lines),
+    );
     // The mark in the panel's scrollback and the one on its screen: later commands are marked as they run.
     assert.ok(m.panel.marks[0]!.line < m.panel.term.buffer.active.baseY, JSON.stringify(lines));
     await m.send('echo later');
@@ -204,7 +250,10 @@ describe('command marks in the panel mirror (pty-bash, xterm.js)', function () {
     const lines = panelLines(m.panel.term);
     const last = m.panel.marks[m.panel.marks.length - 1]!;
     assert.equal(lineAt(m.panel.term, last.line), '$ echo after', JSON.stringify(lines.slice(-12)));
-    assert.deepEqual(lines.slice(last.line - 2, last.line).map((l) => l.replace(/ · [\d.]+ s$/, '')), ['20000', '✓ command 1 · exit 0']);
+    assert.deepEqual(
+      lines.slice(last.line - 2, last.line).map((l) => l.replace(/ · [\d.]+ s$/, '')),
+      ['20000', '✓ command 1 · exit 0'],
+    );
     assert.match(lines[last.line + 2] ?? '', /^✓ command 2 · exit 0 · /);
     m.dispose();
   });
@@ -241,7 +290,10 @@ describe('command status lines', () => {
       { protocol: 'tcp', address: '127.0.0.1', port: 5173, pid: 10, command: 'node vite' },
       { protocol: 'udp', address: '::', port: 5353, pid: 11, command: 'evil \x1b]0;owned\x07' },
     ]);
-    assert.equal(plain(statusLine(record, note)), '✓ command 2 · exit 0 · 0.1 s · listening 127.0.0.1:5173 (node vite), udp [::]:5353 (evil ⟨U+001B⟩]0;owned⟨U+0007⟩)');
+    assert.equal(
+      plain(statusLine(record, note)),
+      '✓ command 2 · exit 0 · 0.1 s · listening 127.0.0.1:5173 (node vite), udp [::]:5353 (evil ⟨U+001B⟩]0;owned⟨U+0007⟩)',
+    );
     assert.ok(!note!.includes('\x1b'), 'no escape of the program reaches the terminal');
     assert.equal(listeningNote([]), undefined);
   });
@@ -265,7 +317,15 @@ describe('command marks: the sentinel cut between two writes', () => {
   });
 
   it('gutter marks from VS Code 1.139 on, whose mark navigation does not loop over buffer marks', () => {
-    assert.deepEqual(['1.100.3', '1.138.9', '1.139.0', '1.139.1', '1.140.0-insider', '2.0.0', 'x'].map(gutterMarksSupported), [false, false, true, true, true, true, false]);
+    assert.deepEqual(['1.100.3', '1.138.9', '1.139.0', '1.139.1', '1.140.0-insider', '2.0.0', 'x'].map(gutterMarksSupported), [
+      false,
+      false,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -322,7 +382,12 @@ describe('command marks: the text a panel terminal opens with (skipAhead.ts init
       assert.deepEqual(mine.slice(-term.buffer.normal.length), cellRows(term), name);
       assert.equal(panel.term.buffer.active.cursorY, term.buffer.active.cursorY, name);
       assert.equal(panel.term.buffer.active.cursorX, term.buffer.active.cursorX, name);
-      if (output.includes('<M>')) assert.deepEqual(panel.marks.map((m) => lineAt(panel.term, m.line).slice(0, 5)), [output.slice(0, 5)], name);
+      if (output.includes('<M>'))
+        assert.deepEqual(
+          panel.marks.map((m) => lineAt(panel.term, m.line).slice(0, 5)),
+          [output.slice(0, 5)],
+          name,
+        );
     }
   });
 });

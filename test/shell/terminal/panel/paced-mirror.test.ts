@@ -85,7 +85,13 @@ function mirrored(pacing: Partial<MirrorPacing> = FAST, before = '') {
   const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
   const frames: string[] = [];
   panel.write(before);
-  const mirror = new PacedMirror({ cols: COLS, rows: ROWS, write: (text) => (frames.push(text), panel.write(text)), emulatorEntry: mirrorEmulatorEntry(), pacing });
+  const mirror = new PacedMirror({
+    cols: COLS,
+    rows: ROWS,
+    write: (text) => (frames.push(text), panel.write(text)),
+    emulatorEntry: mirrorEmulatorEntry(),
+    pacing,
+  });
   return { panel, frames, mirror };
 }
 
@@ -167,7 +173,10 @@ describe('paced panel mirror', () => {
     assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
     const screen = screenOf(panel);
     // Every row above the prompt is full of x: 2·10⁹ + 1 of them wrap over far more rows than a screen.
-    assert.deepEqual(screen.rows.slice(0, ROWS - 2).map((r) => r.split('|')[0]), Array(ROWS - 2).fill('x'.repeat(COLS)));
+    assert.deepEqual(
+      screen.rows.slice(0, ROWS - 2).map((r) => r.split('|')[0]),
+      Array(ROWS - 2).fill('x'.repeat(COLS)),
+    );
     assert.equal(screen.rows[ROWS - 1]!.split('|')[0]!.trimEnd(), '$');
     mirror.dispose();
   });
@@ -198,7 +207,14 @@ describe('paced panel mirror', () => {
     this.timeout(60_000);
     let tail = '';
     const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
-    const mirror = new PacedMirror({ cols: COLS, rows: ROWS, write: (text) => panel.write(text), emulatorEntry: mirrorEmulatorEntry(), tail: () => tail, pacing: { ...FAST, emulatorBacklogCost: 20_000 } });
+    const mirror = new PacedMirror({
+      cols: COLS,
+      rows: ROWS,
+      write: (text) => panel.write(text),
+      emulatorEntry: mirrorEmulatorEntry(),
+      tail: () => tail,
+      pacing: { ...FAST, emulatorBacklogCost: 20_000 },
+    });
     mirror.open();
     let output = '';
     for (let k = 0; k < 20; k++) {
@@ -221,8 +237,12 @@ describe('paced panel mirror', () => {
     let tailReads = 0;
     const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
     const mirror = new PacedMirror({
-      cols: COLS, rows: ROWS, write: (text) => panel.write(text), emulatorEntry: mirrorEmulatorEntry(),
-      tail: () => (tailReads++, tail), pacing: { ...FAST, refreshMs, emulatorBacklogCost: 2_000 },
+      cols: COLS,
+      rows: ROWS,
+      write: (text) => panel.write(text),
+      emulatorEntry: mirrorEmulatorEntry(),
+      tail: () => (tailReads++, tail),
+      pacing: { ...FAST, refreshMs, emulatorBacklogCost: 2_000 },
     });
     mirror.open();
     let output = '';
@@ -237,7 +257,10 @@ describe('paced panel mirror', () => {
     await mirrorSettled(mirror, panel);
     const elapsed = performance.now() - started;
     const allowed = Math.floor(elapsed / refreshMs) + 1;
-    assert.ok(mirror.stats.rebuilds >= 1 && mirror.stats.rebuilds <= allowed, `${mirror.stats.rebuilds} rebuilds in ${elapsed.toFixed(0)} ms (at most ${allowed}); ${JSON.stringify(mirror.stats)}`);
+    assert.ok(
+      mirror.stats.rebuilds >= 1 && mirror.stats.rebuilds <= allowed,
+      `${mirror.stats.rebuilds} rebuilds in ${elapsed.toFixed(0)} ms (at most ${allowed}); ${JSON.stringify(mirror.stats)}`,
+    );
     assert.equal(tailReads, mirror.stats.rebuilds);
     assert.deepEqual(screenOf(panel).rows, (await reference(output)).rows);
     mirror.dispose();
@@ -251,8 +274,12 @@ describe('paced panel mirror', () => {
     let printed = '';
     const panel = new Terminal({ cols: COLS, rows, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
     const mirror = new PacedMirror({
-      cols: COLS, rows, write: (text) => panel.write(text), emulatorEntry: mirrorEmulatorEntry(),
-      tail: () => printed.slice(-256 * 1024), pacing: FAST,
+      cols: COLS,
+      rows,
+      write: (text) => panel.write(text),
+      emulatorEntry: mirrorEmulatorEntry(),
+      tail: () => printed.slice(-256 * 1024),
+      pacing: FAST,
     });
     mirror.open();
     let longest = 0;
@@ -272,7 +299,13 @@ describe('paced panel mirror', () => {
     clearInterval(probe);
     // On the calling thread the emulator held it for seconds at a time (1.7 s at 24 rows).
     assert.ok(longest < 1000, `the thread was held for ${longest.toFixed(0)} ms`);
-    assert.equal(screenOf(panel).rows.map((r) => r.split('|')[0]!.trimEnd()).filter(Boolean).pop(), '$');
+    assert.equal(
+      screenOf(panel)
+        .rows.map((r) => r.split('|')[0]!.trimEnd())
+        .filter(Boolean)
+        .pop(),
+      '$',
+    );
     panel.dispose();
     mirror.dispose();
   });
@@ -283,8 +316,13 @@ describe('paced panel mirror', () => {
     const errors: string[] = [];
     const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
     const mirror = new PacedMirror({
-      cols: COLS, rows: ROWS, write: (text) => panel.write(text), emulatorEntry: mirrorEmulatorEntry(),
-      tail: () => tail, onError: (e) => errors.push(e.message), pacing: FAST,
+      cols: COLS,
+      rows: ROWS,
+      write: (text) => panel.write(text),
+      emulatorEntry: mirrorEmulatorEntry(),
+      tail: () => tail,
+      onError: (e) => errors.push(e.message),
+      pacing: FAST,
     });
     mirror.open();
     await mirrorSettled(mirror, panel);
@@ -342,7 +380,9 @@ describe('paced panel mirror of a real session (pty-bash)', function () {
       mirror.open();
       await h.service.send(owner, sessionId, { input });
       await mirrorSettled(mirror, panel);
-      const rows = screenOf(panel).rows.map((r) => r.split('|')[0]!.trimEnd()).filter(Boolean);
+      const rows = screenOf(panel)
+        .rows.map((r) => r.split('|')[0]!.trimEnd())
+        .filter(Boolean);
       assert.equal(rows[rows.length - 1], marker, JSON.stringify(rows));
       if (marker === 'rep-done') {
         // 2 000 000 001 x wrap into full rows of 40 and a last row of 2 000 000 001 mod 40 = 1.

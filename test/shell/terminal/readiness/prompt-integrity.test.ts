@@ -93,7 +93,7 @@ describe('controlled prompt integrity (pty-bash)', function () {
   });
 
   describe('the prompt cycle costs the shell no process and changes none of its state', () => {
-    it('starts no process: the CPU time of the shell\'s children (bash `times`) is unchanged over 20 commands', async () => {
+    it("starts no process: the CPU time of the shell's children (bash `times`) is unchanged over 20 commands", async () => {
       // `times` prints the shell's own user and system time, then its waited-for children's: a
       // subshell or program started at a prompt adds to the second line, builtins never do.
       const children = async () => (await send('times')).output.split('\n')[1];
@@ -105,10 +105,16 @@ describe('controlled prompt integrity (pty-bash)', function () {
     it('leaves the shell options as the user set them, in and out of POSIX mode, and still reports a trap', async () => {
       await send('shopt -u expand_aliases; shopt -u inherit_errexit');
       await send('true');
-      assert.equal((await send('shopt -p expand_aliases inherit_errexit; [[ -o posix ]] || echo not-posix')).output, 'shopt -u expand_aliases\nshopt -u inherit_errexit\nnot-posix');
+      assert.equal(
+        (await send('shopt -p expand_aliases inherit_errexit; [[ -o posix ]] || echo not-posix')).output,
+        'shopt -u expand_aliases\nshopt -u inherit_errexit\nnot-posix',
+      );
       await send('shopt -s expand_aliases inherit_errexit');
       await send('true');
-      assert.equal((await send('shopt -p expand_aliases inherit_errexit; echo "${POSIXLY_CORRECT-unset}"')).output, 'shopt -s expand_aliases\nshopt -s inherit_errexit\nunset');
+      assert.equal(
+        (await send('shopt -p expand_aliases inherit_errexit; echo "${POSIXLY_CORRECT-unset}"')).output,
+        'shopt -s expand_aliases\nshopt -s inherit_errexit\nunset',
+      );
       await send("set -o posix; trap 'cd /' USR1");
       assert.equal((await send('[[ -o posix ]] && echo posix')).output, 'posix');
       assert.match(JSON.stringify(h.service.sendTarget(h.owner, id).traps), /cd \/' (SIG)?USR1/);
@@ -126,7 +132,10 @@ describe('controlled prompt integrity (pty-bash)', function () {
       );
       await send('shopt -u shift_verbose');
       await send('true');
-      assert.equal((await send(`shopt -p ${names}`)).output, 'shopt -u inherit_errexit\nshopt -u sourcepath\nshopt -u interactive_comments\nshopt -u shift_verbose');
+      assert.equal(
+        (await send(`shopt -p ${names}`)).output,
+        'shopt -u inherit_errexit\nshopt -u sourcepath\nshopt -u interactive_comments\nshopt -u shift_verbose',
+      );
     });
   });
 
@@ -141,7 +150,10 @@ describe('controlled prompt integrity (pty-bash)', function () {
       const after = await send(`ls ${h.tmp}; echo end`);
       assert.equal(after.output, 'end', 'the cancelled command ran');
       assert.ok(!h.service.read(h.owner, id, { count: 100 }).text.includes(marker), 'the cancelled text reached the terminal');
-      assert.ok(!h.service.history(h.owner, id).commands.some((c) => c.command.includes(marker)), 'the command record has the cancelled text');
+      assert.ok(
+        !h.service.history(h.owner, id).commands.some((c) => c.command.includes(marker)),
+        'the command record has the cancelled text',
+      );
     }
 
     it('cancelled before the send was admitted', async () => {

@@ -22,7 +22,10 @@ describe('shell names: the aliases and functions a session defines', function ()
     assert.ok(after.functions.includes('greet'), JSON.stringify(after));
     await h.service.send(h.owner, sessionId, { input: 'unalias ls; unset -f greet' });
     const removed = h.service.sendTarget(h.owner, sessionId).shellNames;
-    assert.ok(removed?.kind === 'known' && !removed.aliases.includes('ls') && !removed.functions.includes('greet'), JSON.stringify(removed));
+    assert.ok(
+      removed?.kind === 'known' && !removed.aliases.includes('ls') && !removed.functions.includes('greet'),
+      JSON.stringify(removed),
+    );
   });
 
   it("reports each alias's text as bash's alias -p quotes it: quotes, line ends, a leading dash, the report's own lines", async () => {
@@ -57,11 +60,33 @@ describe('shell names: the aliases and functions a session defines', function ()
 
   it('a report from another prompt, one not whole, or one without its delimiter is unknown; the traps after the names read as before', () => {
     const report = (seq: number, names: string, traps = '') => `${seq}\n${names ? `--names\n${names}` : ''}--dsh-traps\n${traps}`;
-    const known = (aliases: string[], aliasValues: Record<string, string>, functions: string[]) => ({ kind: 'known', aliases, aliasValues, globalAliases: [], suffixAliases: [], functions });
-    assert.deepEqual(readShellNames(report(4, "ll\n--values\nalias ll='ls -l'\n--functions\nf\n--end\n"), 5), known(['ll'], { ll: 'ls -l' }, ['f']));
-    assert.deepEqual(readShellNames(report(4, 'll\n--values\n--functions\nf\n--end\n'), 5), known(['ll'], {}, ['f']), 'a name without its text');
-    assert.deepEqual(readShellNames(report(4, "ll\n--values\nalias rm='ls'\n--functions\n--end\n"), 5), { kind: 'unknown' }, 'a text for a name compgen did not list');
-    assert.deepEqual(readShellNames(report(4, "ll\n--values\nalias ll='ls\n--functions\n--end\n"), 5), { kind: 'unknown' }, 'an unclosed quote');
+    const known = (aliases: string[], aliasValues: Record<string, string>, functions: string[]) => ({
+      kind: 'known',
+      aliases,
+      aliasValues,
+      globalAliases: [],
+      suffixAliases: [],
+      functions,
+    });
+    assert.deepEqual(
+      readShellNames(report(4, "ll\n--values\nalias ll='ls -l'\n--functions\nf\n--end\n"), 5),
+      known(['ll'], { ll: 'ls -l' }, ['f']),
+    );
+    assert.deepEqual(
+      readShellNames(report(4, 'll\n--values\n--functions\nf\n--end\n'), 5),
+      known(['ll'], {}, ['f']),
+      'a name without its text',
+    );
+    assert.deepEqual(
+      readShellNames(report(4, "ll\n--values\nalias rm='ls'\n--functions\n--end\n"), 5),
+      { kind: 'unknown' },
+      'a text for a name compgen did not list',
+    );
+    assert.deepEqual(
+      readShellNames(report(4, "ll\n--values\nalias ll='ls\n--functions\n--end\n"), 5),
+      { kind: 'unknown' },
+      'an unclosed quote',
+    );
     assert.deepEqual(readShellNames(report(3, 'll\n--values\n--functions\nf\n--end\n'), 5), { kind: 'unknown' });
     assert.deepEqual(readShellNames(report(4, 'll\n--values\n--functions\nf\n'), 5), { kind: 'unknown' });
     assert.deepEqual(readShellNames(report(4, ''), 5), { kind: 'unknown' }, 'no compgen: no names section');
@@ -71,9 +96,16 @@ describe('shell names: the aliases and functions a session defines', function ()
     assert.deepEqual(readShellNames(withTraps, 5), known([], {}, []));
     assert.deepEqual(readShellTraps(withTraps, 5), { kind: 'set', text: "trap -- 'cd /' SIGUSR1" });
     assert.deepEqual(readShellTraps(report(4, '--values\n--functions\nf\n--end\n'), 5), { kind: 'none' });
-    assert.deepEqual(readShellTraps(report(4, "--values\nalias x='a\n--functions\n--end\n"), 5), { kind: 'unknown' }, 'a names section not well formed hides where the traps start');
+    assert.deepEqual(
+      readShellTraps(report(4, "--values\nalias x='a\n--functions\n--end\n"), 5),
+      { kind: 'unknown' },
+      'a names section not well formed hides where the traps start',
+    );
     // An alias's text that looks like the hooks part cannot mark a hook added later as the startup files'.
-    const forged = report(4, "x\n--values\nalias x='a\n--hooks\n=PROMPT_COMMAND evil\nb'\n--functions\n--end\n--hooks\nPROMPT_COMMAND evil\n");
+    const forged = report(
+      4,
+      "x\n--values\nalias x='a\n--hooks\n=PROMPT_COMMAND evil\nb'\n--functions\n--end\n--hooks\nPROMPT_COMMAND evil\n",
+    );
     assert.equal(readShellNames(forged, 5).kind, 'known');
     assert.deepEqual(readShellTraps(forged, 5), { kind: 'set', text: "PROMPT_COMMAND: 'evil'" });
   });

@@ -69,11 +69,15 @@ describe('traps report: a trap that moves the command is never reported as none'
   });
 
   it('POSIXLY_CORRECT made read-only does not silence the report', async () => {
-    await assertSeen(`trap 'cd /' USR1; builtin() { if [ "$1" = trap ]; then return 0; fi; command builtin "$@"; }; readonly POSIXLY_CORRECT`);
+    await assertSeen(
+      `trap 'cd /' USR1; builtin() { if [ "$1" = trap ]; then return 0; fi; command builtin "$@"; }; readonly POSIXLY_CORRECT`,
+    );
   });
 
   it('a program named trap on PATH with the trap builtin disabled (enable -n) does not silence the report', async () => {
-    await assertSeen(`mkdir -p bin && printf '#!/bin/sh\\nexit 0\\n' > bin/trap && chmod +x bin/trap; PATH="$PWD/bin:$PATH"; trap 'cd /' USR1; enable -n trap`);
+    await assertSeen(
+      `mkdir -p bin && printf '#!/bin/sh\\nexit 0\\n' > bin/trap && chmod +x bin/trap; PATH="$PWD/bin:$PATH"; trap 'cd /' USR1; enable -n trap`,
+    );
   });
 
   it('an alias named trap does not silence the report', async () => {
@@ -84,7 +88,7 @@ describe('traps report: a trap that moves the command is never reported as none'
     await assertSeen(`trap 'cd /' USR1; enable -n trap`);
   });
 
-  it('the report\'s own variables made read-only do not silence it', async () => {
+  it("the report's own variables made read-only do not silence it", async () => {
     await assertSeen(`trap 'cd /' USR1; readonly __dsh_sb=y`);
   });
 
@@ -92,19 +96,19 @@ describe('traps report: a trap that moves the command is never reported as none'
     await assertSeen(`trap 'cd /' USR1; readonly __dsh_bo`);
   });
 
-  it('an integer attribute on the report\'s proof variable does not pass a disabled trap builtin for the real one', async () => {
+  it("an integer attribute on the report's proof variable does not pass a disabled trap builtin for the real one", async () => {
     await assertSeen(`trap 'cd /' USR1; declare -i __dsh_sb; enable -n trap`);
   });
 
-  it('the report\'s proof variable made a name reference to a variable never empty does not pass a disabled trap builtin for the real one', async () => {
+  it("the report's proof variable made a name reference to a variable never empty does not pass a disabled trap builtin for the real one", async () => {
     await assertSeen(`trap 'cd /' USR1; declare -n __dsh_sb=RANDOM; enable -n trap`);
   });
 
-  it('the prompt\'s option functions redefined to clear a trap before the report and set it again after do not hide it', async () => {
+  it("the prompt's option functions redefined to clear a trap before the report and set it again after do not hide it", async () => {
     await assertNotHidden(`trap 'cd /' USR1; __dsh_optsave() { trap - USR1; }; __dsh_opts() { trap 'cd /' USR1; }`);
   });
 
-  it('aliases named as the prompt\'s option functions that clear a trap before the report and set it again after do not hide it', async () => {
+  it("aliases named as the prompt's option functions that clear a trap before the report and set it again after do not hide it", async () => {
     await assertNotHidden(`trap 'cd /' USR1; alias __dsh_optsave='trap - USR1' __dsh_opts='trap "cd /" USR1'`);
   });
 

@@ -13,9 +13,14 @@ function trapsPrinted(setup: string): string {
 
 describe('runningTraps: the traps that may run while a command does, from bash trap -p', () => {
   it('keeps DEBUG, ERR, RETURN and signal traps, quotes and newlines included; drops EXIT and ignored signals', () => {
-    const printed = trapsPrinted(`trap 'true bye' EXIT; trap '' USR2; trap 'cd /tmp' USR1; trap $'a=\\'x\\'\\ncd /' ERR; trap ':' DEBUG; trap 'cd -' RETURN`);
+    const printed = trapsPrinted(
+      `trap 'true bye' EXIT; trap '' USR2; trap 'cd /tmp' USR1; trap $'a=\\'x\\'\\ncd /' ERR; trap ':' DEBUG; trap 'cd -' RETURN`,
+    );
     const kept = runningTraps(printed);
-    assert.equal(kept, ["trap -- 'cd /tmp' SIGUSR1", "trap -- ':' DEBUG", "trap -- 'a='\\''x'\\''\ncd /' ERR", "trap -- 'cd -' RETURN"].join('\n'));
+    assert.equal(
+      kept,
+      ["trap -- 'cd /tmp' SIGUSR1", "trap -- ':' DEBUG", "trap -- 'a='\\''x'\\''\ncd /' ERR", "trap -- 'cd -' RETURN"].join('\n'),
+    );
   });
 
   it('POSIX mode, which lists every signal (bash 5.2): the defaults are dropped, the set ones kept', () => {

@@ -14,7 +14,6 @@ import { seededRandom } from '../../../helpers/random';
 
 const E = '\x1b';
 
-
 /** Output as programs print it: bursts of ordinary lines (wide characters, tabs, long lines, progress bars) among sequences that move, colour, insert, set scroll regions and switch screens. */
 function output(next: () => number, rows: number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
@@ -26,7 +25,10 @@ function output(next: () => number, rows: number): string {
     const r = next();
     if (r < 0.35) for (let n = Math.floor(next() * 400); n > 0; n--) text += line(30) + pick(ends);
     else if (r < 0.42) text += line(300) + '\r\n';
-    else if (r < 0.45) text += Array.from({ length: 2000 + Math.floor(next() * 8000) }, (_, n) => 'abcdefghijklmnopqrstuvwxyz'[n % 26]).join('') + (next() < 0.5 ? '\r\n' : '');
+    else if (r < 0.45)
+      text +=
+        Array.from({ length: 2000 + Math.floor(next() * 8000) }, (_, n) => 'abcdefghijklmnopqrstuvwxyz'[n % 26]).join('') +
+        (next() < 0.5 ? '\r\n' : '');
     else if (r < 0.55) text += `${E}[3${Math.floor(next() * 8)}m`;
     else if (r < 0.62) text += `${E}[${1 + Math.floor(next() * rows)};${1 + Math.floor(next() * 10)}H`;
     else if (r < 0.68) text += next() < 0.5 ? `${E}[2;${rows - 1}r${E}[${Math.floor(next() * 3)}H` : `${E}[r`;
@@ -45,7 +47,12 @@ function output(next: () => number, rows: number): string {
  * emulator's worker and to an emulator that parses everything, both through a PanelFilter as the
  * mirror gives them; then both snapshots (the newest `scrollback` lines and the screen).
  */
-async function bothAfter(writes: string[], cols = 20, rows = 6, scrollback = 10): Promise<{ mine: string; expected: string; unparsed: number }> {
+async function bothAfter(
+  writes: string[],
+  cols = 20,
+  rows = 6,
+  scrollback = 10,
+): Promise<{ mine: string; expected: string; unparsed: number }> {
   const reference = new Terminal({ cols, rows, scrollback, allowProposedApi: true, logLevel: 'off' });
   const serializer = new SerializeAddon();
   reference.loadAddon(serializer);
@@ -56,7 +63,11 @@ async function bothAfter(writes: string[], cols = 20, rows = 6, scrollback = 10)
       const fromGround = filter.ground;
       const { text, costs } = filter.filter(write);
       reference.write(text);
-      worker.write(text, costs.reduce((a, b) => a + b, 0), fromGround);
+      worker.write(
+        text,
+        costs.reduce((a, b) => a + b, 0),
+        fromGround,
+      );
       await until('the worker to take the write', () => worker.backlog === 0 || undefined, 10_000);
     }
     const mine = await worker.snapshot('initial', 0, scrollback);
@@ -78,7 +89,8 @@ describe('panel mirror: plain lines held back from the emulator', () => {
   it('tells plain text (printable characters, CR, LF, HT) from text with controls', () => {
     assert.equal(isPlainText('abc é 中 😀\t\r\n'), true);
     assert.equal(isPlainText(''), true);
-    for (const c of ['\x1b', '\x07', '\x08', '\x0e', '\x7f', '\x85', '\x9b', '\x00', '\x0b']) assert.equal(isPlainText(`a${c}b`), false, JSON.stringify(c));
+    for (const c of ['\x1b', '\x07', '\x08', '\x0e', '\x7f', '\x85', '\x9b', '\x00', '\x0b'])
+      assert.equal(isPlainText(`a${c}b`), false, JSON.stringify(c));
   });
 
   it('keeps the newest lines, dropping older ones just after a CR LF, and gives everything held back in order', () => {
@@ -139,9 +151,18 @@ describe('panel mirror: plain lines held back from the emulator', () => {
   });
 
   it('refuses a size that is not a whole number of cells', () => {
-    assert.throws(() => new HeldLines({ cols: 0, rows: 24, scrollback: 0 }), { name: 'RangeError', message: "cols must be an integer ≥ 1, part of an emulator's size (got 0)" });
-    assert.throws(() => new HeldLines({ cols: 80, rows: 24.5, scrollback: 0 }), { name: 'RangeError', message: "rows must be an integer ≥ 1, part of an emulator's size (got 24.5)" });
-    assert.throws(() => new HeldLines({ cols: 80, rows: 24, scrollback: -1 }), { name: 'RangeError', message: "scrollback must be an integer ≥ 0, part of an emulator's size (got -1)" });
+    assert.throws(() => new HeldLines({ cols: 0, rows: 24, scrollback: 0 }), {
+      name: 'RangeError',
+      message: "cols must be an integer ≥ 1, part of an emulator's size (got 0)",
+    });
+    assert.throws(() => new HeldLines({ cols: 80, rows: 24.5, scrollback: 0 }), {
+      name: 'RangeError',
+      message: "rows must be an integer ≥ 1, part of an emulator's size (got 24.5)",
+    });
+    assert.throws(() => new HeldLines({ cols: 80, rows: 24, scrollback: -1 }), {
+      name: 'RangeError',
+      message: "scrollback must be an integer ≥ 0, part of an emulator's size (got -1)",
+    });
   });
 
   it('holds only where the emulator parsed everything with the whole screen as its scroll region and insert mode off', async () => {
@@ -221,7 +242,11 @@ describe('panel mirror: plain lines held back from the emulator', () => {
           // A snapshot, and sometimes a resize, at a random point: both see everything before them.
           const mine = await worker.snapshot('initial', 0, scrollback);
           await new Promise<void>((r) => reference.write('', r));
-          assert.equal(mine, initialText({ term: reference, serializer }, scrollback), `seed ${seed}, ${cols}x${rows}, ${at} of ${stream.length} units`);
+          assert.equal(
+            mine,
+            initialText({ term: reference, serializer }, scrollback),
+            `seed ${seed}, ${cols}x${rows}, ${at} of ${stream.length} units`,
+          );
           if (next() < 0.3) {
             const c = 10 + Math.floor(next() * 30);
             const r = 3 + Math.floor(next() * 10);
@@ -239,7 +264,11 @@ describe('panel mirror: plain lines held back from the emulator', () => {
           const fromGround = filter.ground;
           const { text, costs } = filter.filter(stream.slice(at, end));
           reference.write(text);
-          worker.write(text, costs.reduce((a, b) => a + b, 0), fromGround);
+          worker.write(
+            text,
+            costs.reduce((a, b) => a + b, 0),
+            fromGround,
+          );
           at = end;
           if (next() < 0.3) await step(at);
         }

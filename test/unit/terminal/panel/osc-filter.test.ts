@@ -24,7 +24,8 @@ async function render(text: string): Promise<{ osc: string[]; screen: string }> 
 }
 
 /** `text` as a JSON string with the C1 controls escaped too (JSON.stringify leaves them raw). */
-const shown = (text: string) => JSON.stringify(text).replace(/[\u0080-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const shown = (text: string) =>
+  JSON.stringify(text).replace(/[\u0080-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 function filterAll(chunks: string[]): string {
   const f = new PanelFilter();
@@ -49,7 +50,10 @@ const HOSTILE =
 describe('panel terminal: OSC strings other than hyperlinks are removed', () => {
   it('removes shell integration, clipboard, title and colour strings; keeps hyperlinks and draws the same', async () => {
     const before = await render(HOSTILE);
-    assert.ok(before.osc.some((o) => o.startsWith('633;E;rm')), 'the unfiltered output does carry shell integration');
+    assert.ok(
+      before.osc.some((o) => o.startsWith('633;E;rm')),
+      'the unfiltered output does carry shell integration',
+    );
     const filtered = filterAll([HOSTILE]);
     const after = await render(filtered);
     assert.deepEqual(after.osc, ['8;;https://example.com/', '8;;']);
@@ -95,7 +99,31 @@ describe('panel terminal: OSC strings other than hyperlinks are removed', () => 
   });
 
   it('random output: the filtered text draws what the original draws, and xterm.js parses only hyperlinks in it', async () => {
-    const pieces = ['a', 'é', '😀', '\r\n', '\t', ESC, `${ESC}]`, ']', '\\', BEL, ';', '8', '633', '52', '0', 'E;x', `${ESC}[`, '1m', '\x18', '\u009d', '\u009c', `${ESC}P`, '$q'];
+    const pieces = [
+      'a',
+      'é',
+      '😀',
+      '\r\n',
+      '\t',
+      ESC,
+      `${ESC}]`,
+      ']',
+      '\\',
+      BEL,
+      ';',
+      '8',
+      '633',
+      '52',
+      '0',
+      'E;x',
+      `${ESC}[`,
+      '1m',
+      '\x18',
+      '\u009d',
+      '\u009c',
+      `${ESC}P`,
+      '$q',
+    ];
     let seed = 7;
     const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
     for (let round = 0; round < 200; round++) {
@@ -111,7 +139,10 @@ describe('panel terminal: OSC strings other than hyperlinks are removed', () => 
       const filtered = filterAll(chunks);
       assert.equal(filtered, filterAll([text]), `chunking changed the result for ${shown(text)}`);
       const [before, after] = [await render(text), await render(filtered)];
-      assert.ok(after.osc.every((o) => o.startsWith('8;')), `${shown(text)} left ${JSON.stringify(after.osc)}`);
+      assert.ok(
+        after.osc.every((o) => o.startsWith('8;')),
+        `${shown(text)} left ${JSON.stringify(after.osc)}`,
+      );
       assert.equal(after.screen, before.screen, `drawing changed for ${shown(text)} -> ${shown(filtered)}`);
     }
   });
