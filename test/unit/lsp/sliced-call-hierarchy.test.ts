@@ -45,13 +45,11 @@ async function referenceTree(node: CallTreeNode, roots: readonly string[], readL
       ...(place.where === 'nodeModules' ? { nodeModules: true as const } : {}),
       ...(n.sites
         ? {
-            callSites: n.sites.ranges
-              .slice(0, MAX_CALL_SITES)
-              .map((r) => ({
-                path: sitePath,
-                ...toModelRange(r, siteLines),
-                preview: siteLines?.[r.start.line] !== undefined ? preview(siteLines[r.start.line]!) : '',
-              })),
+            callSites: n.sites.ranges.slice(0, MAX_CALL_SITES).map((r) => ({
+              path: sitePath,
+              ...toModelRange(r, siteLines),
+              preview: siteLines?.[r.start.line] !== undefined ? preview(siteLines[r.start.line]!) : '',
+            })),
           }
         : {}),
       // Call sites past the bound are counted, not shown.
@@ -172,12 +170,10 @@ describe('call hierarchy answers of any size without holding the thread', functi
     // Call sites past MAX_CALL_SITES are counted, not shaped: the long pass is over many calls.
     const tree: CallTreeNode = {
       item: edges[0]!.item,
-      calls: edges
-        .slice(1)
-        .map((e) => ({
-          item: e.item,
-          sites: { uri: 'file:///ws/big.ts', ranges: Array.from({ length: MAX_CALL_SITES }, (_, i) => R(i, 4)) },
-        })),
+      calls: edges.slice(1).map((e) => ({
+        item: e.item,
+        sites: { uri: 'file:///ws/big.ts', ranges: Array.from({ length: MAX_CALL_SITES }, (_, i) => R(i, 4)) },
+      })),
     };
     const lines = fileLines(100_000);
     const passes = [
