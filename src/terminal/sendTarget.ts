@@ -4,7 +4,7 @@
  */
 import type { ShellTraps } from './readiness/shellTraps';
 import type { ShellNames } from './readiness/shellNames';
-import { type InputReceiver, type ReceiverIdentity, receiverIdentity } from './types';
+import { type BackendSession, type InputReceiver, type ReceiverIdentity, receiverIdentity } from './types';
 
 /** Where a send would go, read at the moment of asking (for a confirmation). */
 export interface SendTarget {
@@ -40,4 +40,22 @@ export function confirmedIdentity(target: SendTarget): ReceiverIdentity {
   const identity = receiverIdentity(target.receiver);
   if (target.receiver.kind !== 'shell-prompt' && target.receiver.kind !== 'shell-continuation') return identity;
   return { ...identity, place: { ...(target.cwdIsCurrent ? { cwd: target.cwd } : {}), traps: target.traps ?? { kind: 'none' } } };
+}
+
+/**
+ * Who would read a send typed into `session` now, its working directory now, its traps (marked
+ * when they are those its first prompt reported) and its names, all read at the call.
+ */
+export function sendTargetOf(session: BackendSession): SendTarget {
+  const current = session.currentCwd();
+  const target: SendTarget = { receiver: session.receiver(), cwd: current ?? session.cwd, cwdIsCurrent: current !== undefined };
+  const trap = session.traps?.();
+  if (trap && trap.kind !== 'none') {
+    target.traps = trap;
+    const atStart = session.startupTraps?.();
+    if (trap.kind === 'set' && atStart?.kind === 'set' && atStart.text === trap.text) target.trapsFromStartup = true;
+  }
+  const names = session.shellNames?.();
+  if (names) target.shellNames = names;
+  return target;
 }

@@ -12,20 +12,20 @@
  *   person has taken over closes only with their confirmation.
  * - Events go only to subscriptions of the session's owner and carry ids, never owners. Other
  *   extensions get `terminalApi.ts`'s facade, never this object.
- * One concept, the table of sessions and its rules; a published session (its slot and take-over)
+ * One concept, the table of sessions and its rules; a published session (its slot, take-over and send check)
  * is `publishedSession.ts`, owners `owner.ts`, background sends `backgroundJobs.ts`.
  */
 import { quoteInput } from '../common/quoteInput';
 import type { CommandEvent, CommandRecord, HistoryPage, HistoryRequest } from './history/commandRecord';
 import { DEFAULT_TERMINAL_CONFIG } from './config';
-import { TerminalBackendCleanupError, TerminalError } from './errors';
+import { TerminalError } from './errors';
 import { checkSignalName } from './input/sendAdmission';
 import type { JobOutput } from './session/backgroundJobs';
 import { KeptProcesses } from './session/keptProcesses';
-import { SessionClosing, type CloseOptions, type CloseOutcome } from './sessionClosing';
+import { SessionClosing, closeUnpublished, type CloseOptions, type CloseOutcome } from './sessionClosing';
 import { PROCESSES_UNAVAILABLE } from './session/sessionProcesses';
 import { Owner, ServiceOwner } from './owner';
-import { PublishedSession, SessionInfo } from './session/publishedSession';
+import { PublishedSession, SessionInfo, noSuchSessionError } from './session/publishedSession';
 import type { SearchRequest, SearchResult } from './output/scrollbackSearch';
 import {
   Disposable,
@@ -50,6 +50,7 @@ import { checkReceiverIdentity } from './input/receiverIdentityCheck';
 
 import type { SendTarget } from './sendTarget';
 export { confirmedIdentity, type SendTarget } from './sendTarget';
+import { sendTargetOf } from './sendTarget';
 export type { CloseOptions, CloseOutcome } from './sessionClosing';
 
 /**
@@ -222,7 +223,10 @@ export class TerminalService implements Disposable {
         `no terminal backend of type ${type}; registered: ${known.length ? known.join(', ') : 'none (this platform has no backend that can start)'}`,
       );
     }
-    this.checkSessionLimit(o);
+    // Past the owner's limit (its sessions open, exited ones until closed, or opening; not those
+    // closing) the open is refused before anything starts.
+    const refusal = this.sessionLimitRefusal(o);
+    if (refusal) throw refusal;
     o.pending++;
     o.opening++;
     try {
@@ -242,16 +246,8 @@ export class TerminalService implements Disposable {
         },
         options.signal,
       );
-      if (o.disposed) {
-        // Create-then-publish: an owner that went away never sees the session; it is closed here.
-        const reason = new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');
-        try {
-          await session.close('owner disposed during spawn');
-        } catch (cleanupError) {
-          throw new TerminalBackendCleanupError(reason, cleanupError);
-        }
-        throw reason;
-      }
+      // Create-then-publish: an owner that went away never sees the session; it is closed here.
+      if (o.disposed) throw await closeUnpublished(session);
       const id = `pty-${this.nextId++}`;
       const entry = new PublishedSession(id, options.name?.trim() || id, o, type, session);
       this.sessions.set(id, entry);
@@ -266,17 +262,8 @@ export class TerminalService implements Disposable {
   }
 
   /**
-   * Refuses a session past the owner's limit: its sessions open (exited ones until closed, which
-   * still hold their scrollback) or opening, not those closing.
-   * @throws TerminalError LIMIT_REACHED naming the setting, how many are open and what to do.
-   */
-  private checkSessionLimit(owner: ServiceOwner): void {
-    const refusal = this.sessionLimitRefusal(owner);
-    if (refusal) throw refusal;
-  }
-
-  /**
-   * The refusal an open by `owner` would get now (LIMIT_REACHED, see checkSessionLimit), counting
+   * The refusal an open by `owner` would get now (LIMIT_REACHED naming the setting, how many are
+   * open and what to do), counting
    * `admitted` more opens as opening (calls a tool admitted that have not reached `open` yet);
    * undefined when it would be let through. Reads no file: a caller decides before any await.
    */
@@ -293,18 +280,7 @@ export class TerminalService implements Disposable {
    * `expectReceiver` so a changed receiver, folder or trap refuses the send).
    */
   sendTarget(owner: Owner, sessionId: string): SendTarget {
-    const session = this.entry(owner, sessionId).session;
-    const current = session.currentCwd();
-    const target: SendTarget = { receiver: session.receiver(), cwd: current ?? session.cwd, cwdIsCurrent: current !== undefined };
-    const trap = session.traps?.();
-    if (trap && trap.kind !== 'none') {
-      target.traps = trap;
-      const atStart = session.startupTraps?.();
-      if (trap.kind === 'set' && atStart?.kind === 'set' && atStart.text === trap.text) target.trapsFromStartup = true;
-    }
-    const names = session.shellNames?.();
-    if (names) target.shellNames = names;
-    return target;
+    return sendTargetOf(this.entry(owner, sessionId).session);
   }
 
   /** Output shown before the session's first prompt (bounded). */
@@ -609,13 +585,7 @@ export class TerminalService implements Disposable {
   private entry(owner: Owner, sessionId: string): PublishedSession {
     this.checkOwner(owner);
     const entry = typeof sessionId === 'string' ? this.sessions.get(sessionId) : undefined;
-    if (!entry) {
-      const mine = this.list(owner).map((s) => `${s.sessionId} (${s.name}, ${s.sessionStatus.kind}${s.busy ? ', busy' : ''})`);
-      throw new TerminalError(
-        'NO_SUCH_SESSION',
-        `no session ${quoteInput(sessionId)}. sessionId is an id returned by dsh_terminal_open, not a command. Valid ids: ${mine.length ? mine.join(', ') : 'none; open one with dsh_terminal_open'}`,
-      );
-    }
+    if (!entry) throw noSuchSessionError(sessionId, this.list(owner));
     if (entry.owner !== owner) {
       throw new TerminalError('NOT_SESSION_OWNER', `session ${sessionId} belongs to another owner and cannot be used from here`);
     }

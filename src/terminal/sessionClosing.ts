@@ -8,7 +8,8 @@ import { errorMessage } from '../common/errorMessage';
 import type { Log } from '../common/log';
 import type { KeptProcesses } from './session/keptProcesses';
 import type { PublishedSession } from './session/publishedSession';
-import type { CloseReport } from './types';
+import type { BackendSession, CloseReport } from './types';
+import { TerminalBackendCleanupError, TerminalError } from './errors';
 
 /** Options of `close`. */
 export interface CloseOptions {
@@ -82,4 +83,19 @@ export class SessionClosing {
       this.table.emit('closed', entry);
     }
   }
+}
+
+/**
+ * Closes a session whose owner went away while it was starting (it was never published).
+ * @returns the OWNER_DISPOSED error for the open, or a TerminalBackendCleanupError carrying it
+ *   when the close failed.
+ */
+export async function closeUnpublished(session: BackendSession): Promise<Error> {
+  const reason = new TerminalError('OWNER_DISPOSED', 'the session owner was disposed while the session was starting');
+  try {
+    await session.close('owner disposed during spawn');
+  } catch (cleanupError) {
+    return new TerminalBackendCleanupError(reason, cleanupError);
+  }
+  return reason;
 }

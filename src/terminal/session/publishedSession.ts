@@ -161,3 +161,15 @@ export class PublishedSession {
     return info;
   }
 }
+
+/**
+ * The error for a session id that names none of the caller's sessions, listing `mine` (the
+ * caller's sessions) so the caller can pick a valid id.
+ */
+export function noSuchSessionError(sessionId: unknown, mine: readonly SessionInfo[]): TerminalError {
+  const valid = mine.map((s) => `${s.sessionId} (${s.name}, ${s.sessionStatus.kind}${s.busy ? ', busy' : ''})`);
+  return new TerminalError(
+    'NO_SUCH_SESSION',
+    `no session ${quoteInput(sessionId)}. sessionId is an id returned by dsh_terminal_open, not a command. Valid ids: ${valid.length ? valid.join(', ') : 'none; open one with dsh_terminal_open'}`,
+  );
+}
