@@ -77,19 +77,17 @@ const SERVICE: Record<string, Kind> = {
   close: 'no text',
   end: 'agent text',
   setKeepByDefault: 'no text',
+  // A refusal's text: counts and the setting's name.
+  sessionLimitRefusal: 'no text',
   dispose: 'no text',
   closeAll: 'no text',
   // Private to the service (TypeScript's `private`, visible at run time).
   checkOwner: 'private',
-  checkSendable: 'private',
-  checkSessionLimit: 'private',
   emit: 'private',
   entriesOf: 'private',
   entry: 'private',
   holdSlot: 'private',
-  closeOwnerSessions: 'private',
   setTakenOver: 'private',
-  teardown: 'private',
   withCommand: 'private',
 };
 

@@ -327,8 +327,8 @@ describe('paced panel mirror', () => {
     mirror.open();
     await mirrorSettled(mirror, panel);
     // The worker thread dies as one out of memory or with an uncaught error would.
-    const emulator = (mirror as unknown as { emulator: { worker: { terminate(): Promise<number> } } }).emulator;
-    await emulator.worker.terminate();
+    const emulator = (mirror as unknown as { emulator: { host: { worker: { terminate(): Promise<number> } } } }).emulator;
+    await emulator.host.worker.terminate();
     await until('the emulator to be rebuilt', () => mirror.stats.rebuilds === 1);
     assert.match(errors[0] ?? '', /emulator thread exited/);
     mirror.push(`${lines(400, 20)}`);
