@@ -64,13 +64,12 @@ export function harness(
   );
   const given = typeof options === 'function' ? options(log) : options;
   const Backend = shell === 'zsh' ? PtyZshBackend : PtyBashBackend;
-  service.registerBackend(
-    new Backend(nodePty, () => resolved, log, {
-      renderWorkerEntry: screenTextWorkerEntry(),
-      redactionWorkerEntry: redactionWorkerEntry(),
-      ...given,
-    }),
-  );
+  const backend = new Backend(nodePty, () => resolved, log, {
+    renderWorkerEntry: screenTextWorkerEntry(),
+    redactionWorkerEntry: redactionWorkerEntry(),
+    ...given,
+  });
+  service.registerBackend(backend);
   const owner = service.createOwner('test');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dsh-test-'));
   return {
@@ -81,6 +80,8 @@ export function harness(
     async dispose() {
       // Every owner's sessions: a test may open sessions for owners of its own.
       await service.closeAll('test done');
+      // Its worker threads (render, redaction, the pattern pool) end with it.
+      await backend.dispose();
       fs.rmSync(tmp, { recursive: true, force: true });
     },
   };
