@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { ApprovalThread } from './approval/approvalThread';
 import * as vscode from 'vscode';
 import { CLOSE_MAX_MS, PtyBashBackend } from './terminal/bash/ptyBash';
+import type { PtyShellBackend } from './terminal/session/ptyBackend';
 import { PtyZshBackend } from './terminal/zsh/ptyZsh';
 import { currentShellChoice, preventShellHistory } from './vscode/terminal/shellSettings';
 import { TerminalService } from './terminal/service';
@@ -86,11 +87,18 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   );
   service.setKeepByDefault(detachBackgroundProcesses);
   const sandboxRuntime = new SandboxRuntime(log);
-  // The sandbox's network proxies stop once the sessions that use them have closed.
-  life.onEnd(() => service.closeAll('extension deactivated').finally(() => sandboxRuntime.dispose()));
-  const owner = life.own(service.createOwner('DSH Bridge tools'));
   // Searches and waits' `until` matches of every backend share one bounded pool of worker threads.
-  const pool = life.ownAsync(new MatchPool());
+  const pool = new MatchPool();
+  const backends: PtyShellBackend[] = [];
+  // What the sessions use (the sandbox's network proxies, the backends' render and redaction
+  // threads, the pool) ends once they have closed: output that arrives while they close is still
+  // rendered and redacted.
+  life.onEnd(() =>
+    service
+      .closeAll('extension deactivated')
+      .finally(() => Promise.allSettled([sandboxRuntime.dispose(), ...backends.map((b) => b.dispose()), pool.dispose()])),
+  );
+  const owner = life.own(service.createOwner('DSH Bridge tools'));
 
   const sandbox = life.own(new SandboxSettings(context));
   let unavailable: string | undefined;
@@ -108,7 +116,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
         new PtyBashBackend(pty, () => settings.value, log, backendOptions),
         new PtyZshBackend(pty, () => settings.value, log, backendOptions),
       ]) {
-        life.ownAsync(backend);
+        backends.push(backend);
         life.own(service.registerBackend(backend));
       }
     } catch (error) {
@@ -174,13 +182,14 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
 
 /**
  * Ends this activation's parts (common/lifetimes.ts) within DEACTIVATE_BUDGET_MS: every terminal
- * session (with the SIGKILL escalation), the MCP endpoint (its connections closed, its socket
- * removed), every configured language server (`shutdown` and `exit`, then its process group
- * ended) and every worker thread at once, awaited; then the registrations, newest first. Called by
+ * session (with the SIGKILL escalation) and then the threads and proxies the sessions used, the
+ * MCP endpoint (its connections closed, its socket removed), every configured language server
+ * (`shutdown` and `exit`, then its process group ended) and the approval thread at once, awaited;
+ * then the registrations, newest first. Called by
  * VS Code before it disposes `context.subscriptions` (which then holds nothing left to end).
  */
 export async function deactivate(): Promise<void> {
   const ending = lifetimes;
   lifetimes = undefined;
-  await ending?.end(DEACTIVATE_BUDGET_MS);
+  await ending?.end();
 }

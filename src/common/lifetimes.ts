@@ -60,16 +60,17 @@ export class Lifetimes implements Disposable {
 
   /**
    * Ends every part (see the module comment); the first pass is awaited for at most `budgetMs`
-   * (ms). Resolves once the second pass ran; later calls return the first call's promise. Never rejects.
+   * (ms; the owner's budget unless given). Resolves once the second pass ran; later calls return
+   * the first call's promise. Never rejects.
    */
-  end(budgetMs: number): Promise<void> {
+  end(budgetMs = this.budgetMs): Promise<void> {
     this.ending ??= this.run(budgetMs);
     return this.ending;
   }
 
   /** Ends every part within the owner's budget, without waiting (VS Code disposes `context.subscriptions` so). */
   dispose(): void {
-    void this.end(this.budgetMs);
+    void this.end();
   }
 
   private async run(budgetMs: number): Promise<void> {
