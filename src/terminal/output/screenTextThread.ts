@@ -133,7 +133,11 @@ export class ScreenTextThread {
       try {
         this.host.post(request);
       } catch (error) {
-        return this.host.lose(`could not be given the text: ${errorMessage(error)}`);
+        // A worker that could not start (no worker to lose) still answers every waiting render.
+        const why = `could not be given the text: ${errorMessage(error)}`;
+        this.host.lose(why);
+        if (this.pending.has(request.id)) this.fallBackAll(why, true);
+        return;
       }
       this.watchdog ??= this.arm();
     });

@@ -135,6 +135,18 @@ describe('ScreenTextThread', function () {
     }
   });
 
+  it('a worker that cannot start still answers the render: plain text, saying it was not rendered', async () => {
+    // A relative path is refused by the Worker constructor itself, as a worker that cannot start is.
+    const thread = new ScreenTextThread('not-an-absolute-path.js');
+    try {
+      const raw = `${'y'.repeat(30)}${E}[2D!\n`;
+      const got = await Promise.race([thread.render(size, raw), new Promise<string>((r) => setTimeout(() => r('no answer in 5 s'), 5000))]);
+      assert.ok(typeof got === 'object' && got.limited === true && got.lines.includes(`${'y'.repeat(30)}!`), JSON.stringify(got));
+    } finally {
+      void thread.dispose();
+    }
+  });
+
   it('renders of several sizes at once each get their own answer', async () => {
     const thread = new ScreenTextThread(screenTextWorkerEntry());
     try {
