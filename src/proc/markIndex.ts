@@ -26,8 +26,6 @@ export const PROC_SLICE_MS = 4;
 const ENVIRON_CONCURRENCY = 8;
 /** Bytes read from an environment at a time. */
 const ENVIRON_CHUNK_BYTES = 64 * 1024;
-/** Pid of the kernel thread that starts every other one (its children are kernel threads, with no environment). */
-const KTHREADD_PID = 2;
 
 /** A process carrying a value, as the index last read it. */
 export interface MarkedProcess {
@@ -52,6 +50,8 @@ export class MarkIndex {
   private mark: PidMark | undefined;
   /** The refresh under way; refreshes run one after the other. */
   private running: Promise<unknown> = Promise.resolve();
+  /** The earliest `since` of the refreshes waiting to run: the one that runs first reads for them all. */
+  private waitingSince: number | undefined;
   /** `\0NAME=`, searched in `\0` + an environment's text. */
   private readonly needle: string;
   /** Files read so far: `/proc/<pid>/stat` and `/proc/<pid>/environ` (counts, for the cost). */
@@ -71,6 +71,7 @@ export class MarkIndex {
    */
   refresh(since: number, maxMs: number): Promise<boolean> {
     const deadline = Date.now() + maxMs;
+    this.waitingSince = Math.min(this.waitingSince ?? since, since);
     const run = this.running.then(() => this.refreshNow(since, deadline));
     this.running = run.catch(() => undefined);
     return run.catch(() => false);
@@ -86,7 +87,11 @@ export class MarkIndex {
     return found;
   }
 
-  private async refreshNow(since: number, deadline: number): Promise<boolean> {
+  private async refreshNow(callerSince: number, deadline: number): Promise<boolean> {
+    // Refreshes run one after the other, each within its caller's deadline: the first to run reads
+    // the environments every waiting caller needs, so a later one's spent deadline misses none.
+    const since = Math.min(callerSince, this.waitingSince ?? callerSince);
+    this.waitingSince = undefined;
     const slice = new TimeSlice(PROC_SLICE_MS);
     // Read before the listing: a pid given out after this reading is in the next refresh's range.
     const now = pidMark();
@@ -119,7 +124,7 @@ export class MarkIndex {
       this.forget(pid);
       if (!stat) continue;
       // A kernel thread has no environment; a zombie no longer has one (it is read once reaped, never).
-      const values = stat.pid === KTHREADD_PID || stat.ppid === KTHREADD_PID ? [] : undefined;
+      const values = stat.kernelThread ? [] : undefined;
       this.entries.set(pid, { startTime: stat.startTime, ...(values && { values }) });
     }
     const unread = [...this.entries].filter(([, e]) => e.values === undefined && e.startTime >= since).map(([pid]) => pid);

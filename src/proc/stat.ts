@@ -23,6 +23,8 @@ export interface ProcStat {
   ttyNr: number;
   /** Foreground process group of the controlling terminal (field 8), -1 for none. */
   tpgid: number;
+  /** A kernel thread: PF_KTHREAD (0x00200000, include/linux/sched.h) in the flags (field 9). */
+  kernelThread: boolean;
   /** CPU time in user and kernel mode so far (fields 14 and 15), in clock ticks (100 a second on Linux). */
   utime: number;
   stime: number;
@@ -31,6 +33,9 @@ export interface ProcStat {
   /** Start time in clock ticks after boot (field 22); unchanged by exec. */
   startTime: number;
 }
+
+/** The process flag of a kernel thread (include/linux/sched.h). */
+const PF_KTHREAD = 0x00200000;
 
 /**
  * Parses the text of a `/proc/<pid>/stat` file. The fixed fields are read after the LAST `)`, so a
@@ -41,19 +46,20 @@ export function parseProcStat(text: string, pid: number): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (close === -1) return undefined;
   const comm = text.slice(text.indexOf('(') + 1, close);
-  // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) … utime(14) stime(15) …
+  // After ")": state(3) ppid(4) pgrp(5) session(6) tty_nr(7) tpgid(8) flags(9) … utime(14) stime(15) …
   // num_threads(20) … starttime(22)
   const f = text
     .slice(close + 1)
     .trim()
     .split(/\s+/);
   const state = f[0];
-  const [ppid, pgrp, session, ttyNr, tpgid, utime, stime, threads, startTime] = [
+  const [ppid, pgrp, session, ttyNr, tpgid, flags, utime, stime, threads, startTime] = [
     f[1],
     f[2],
     f[3],
     f[4],
     f[5],
+    f[6],
     f[11],
     f[12],
     f[17],
@@ -63,13 +69,15 @@ export function parseProcStat(text: string, pid: number): ProcStat | undefined {
   if (
     ttyNr === undefined ||
     tpgid === undefined ||
+    flags === undefined ||
     utime === undefined ||
     stime === undefined ||
     threads === undefined ||
     startTime === undefined
   )
     return undefined;
-  return { pid, comm, state, ppid, pgrp, session, ttyNr, tpgid, utime, stime, threads, startTime };
+  const kernelThread = Math.floor(flags / PF_KTHREAD) % 2 === 1;
+  return { pid, comm, state, ppid, pgrp, session, ttyNr, tpgid, kernelThread, utime, stime, threads, startTime };
 }
 
 /** A field the kernel prints as a decimal integer, or undefined when it is missing or not one. */

@@ -65,6 +65,16 @@ describe('/proc/<pid>/stat', function () {
     }
   });
 
+  it('tells a kernel thread by its flags, not by its parent: kthreadd is one, this process is not, whatever pid its parent has', () => {
+    // In a PID namespace (a container) pid 2 is an ordinary process; the kernel's flag says which is a thread.
+    const kthreadd = fs.readdirSync('/proc').find((name) => /^\d+$/.test(name) && readStat(Number(name))?.comm === 'kthreadd');
+    if (kthreadd) assert.equal(readStat(Number(kthreadd))?.kernelThread, true);
+    assert.equal(readStat(process.pid)?.kernelThread, false);
+    const line = fs.readFileSync(`/proc/${process.pid}/stat`, 'utf8');
+    const asChildOfTwo = line.replace(/\) (\S+) (\d+)/, ') $1 2');
+    assert.equal(parseProcStat(asChildOfTwo, process.pid)?.kernelThread, false, 'a child of pid 2 is not a kernel thread by that alone');
+  });
+
   it('is undefined for a process that does not exist', () => {
     // pid_max is at most 2^22 on Linux.
     assert.equal(readStat(2 ** 22 + 1), undefined);
