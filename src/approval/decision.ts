@@ -197,7 +197,7 @@ const WORD_BREAK = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>'])
  * The global aliases among `names` that stand as a whole word of `line` (between blanks or
  * operators). Quoting is not looked at: a quoted one counts too, which asks more, never less.
  */
-function globalAliasesIn(line: string, names: readonly string[]): string[] {
+export function globalAliasesIn(line: string, names: readonly string[]): string[] {
   const breaks = (at: number) => at < 0 || at >= line.length || WORD_BREAK.has(line[at]!);
   return names.filter((name) => {
     if (!name) return false;

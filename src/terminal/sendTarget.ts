@@ -21,9 +21,10 @@ export interface SendTarget {
    */
   traps?: Exclude<ShellTraps, { kind: 'none' }>;
   /**
-   * True when `traps` are those the session's first prompt reported, set by the person's startup
-   * files (a bash-preexec or starship DEBUG trap) and unchanged since: auto approval follows the
-   * person's own setup and asks only for traps set, changed or hidden after that.
+   * True when `traps` are the person's own setup: those the session's first prompt reported, set
+   * by their startup files (a bash-preexec or starship DEBUG trap) and unchanged since, or only
+   * prompt hooks the startup files set up (`startupHooksOnly`). Auto approval follows the person's
+   * own setup and asks only for traps or hooks set, changed or hidden after that.
    */
   trapsFromStartup?: boolean;
   /** The aliases and functions the shell defines (shellNames.ts); absent where the backend cannot tell. */
@@ -53,7 +54,9 @@ export function sendTargetOf(session: BackendSession): SendTarget {
   if (trap && trap.kind !== 'none') {
     target.traps = trap;
     const atStart = session.startupTraps?.();
-    if (trap.kind === 'set' && atStart?.kind === 'set' && atStart.text === trap.text) target.trapsFromStartup = true;
+    if (trap.kind === 'set' && (trap.startupHooksOnly === true || (atStart?.kind === 'set' && atStart.text === trap.text))) {
+      target.trapsFromStartup = true;
+    }
   }
   const names = session.shellNames?.();
   if (names) target.shellNames = names;

@@ -126,8 +126,7 @@ function whyNoRules(typed: SendInput, where: JudgedTarget, enabled: boolean, reg
     return 'Not auto approved: the command line already holds keys pressed earlier.';
   // The traps and hooks the person's startup files set (a bash-preexec or starship DEBUG trap, a
   // PROMPT_COMMAND entry) are their own configuration; one set, changed or hidden since is not.
-  const ownSetup = t.trapsFromStartup === true || (t.traps?.kind === 'set' && t.traps.startupHooksOnly === true);
-  if (t.traps && !ownSetup)
+  if (t.traps && !t.trapsFromStartup)
     return 'Not auto approved: a command set traps or hooks after the session started, or the shell no longer reports them, which may run with the command.';
   if (t.shellNames?.kind !== 'known')
     return "Not auto approved: the shell's aliases and functions are not known (it no longer reports them).";

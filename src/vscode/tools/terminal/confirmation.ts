@@ -22,6 +22,7 @@ import type { ReceiverProcess } from '../../../terminal/types';
 import { commandNamesExecutable } from '../../../proc/processIdentity';
 import type { SessionInfo } from '../../../terminal/session/publishedSession';
 import { codeFence, escapeMarkdown, inlineCode } from '../markdownText';
+import { globalAliasesIn } from '../../../approval/decision';
 
 /** Text over either bound gets its size stated under the code block that shows it in full. */
 const LONG_TEXT_LINES = 10;
@@ -124,9 +125,8 @@ function shellNamesText(text: string, target: SendTarget): string {
         ? [`${inlineCode(word)} is a function`]
         : [],
   );
-  const words = text.split(/[\s;&|()<>]+/);
-  for (const g of names.globalAliases)
-    if (words.includes(g)) defined.push(`${inlineCode(g)} is a global alias, replaced wherever it stands`);
+  for (const g of globalAliasesIn(text, names.globalAliases))
+    defined.push(`${inlineCode(g)} is a global alias, replaced wherever it stands`);
   return defined.length
     ? `\n\n**Defined in this shell**: ${defined.join(', ')}: ${defined.length === 1 ? 'it runs' : 'they run'} what the shell defines, not the program of that name.`
     : '';
