@@ -9,7 +9,8 @@ import { CONTINUATION_TEXT, MARKER_OSC, PROMPT_TEXT } from '../readiness/markers
 import { TRAPS_FILE } from '../readiness/shellTraps';
 import { shellNamesReport } from '../readiness/shellNames';
 import { bashPromptHooksReport } from '../readiness/promptHooks';
-import { CLOSE_INHERITED_FDS, START_FOLDER_MOVED, bashVersionCheck, shellQuote, type StartupRcOptions } from '../session/startupRc';
+import { CLOSE_INHERITED_FDS, START_FOLDER_MOVED, bashVersionCheck, type StartupRcOptions } from '../session/startupRc';
+import { shellQuote } from '../../common/shellQuote';
 
 /**
  * The rc file that installs the controlled prompt after the user's startup files.

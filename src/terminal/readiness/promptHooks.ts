@@ -10,6 +10,7 @@
  * such as `PROMPT_COMMAND` or `PS0` and `<word>` the hook's text as the shell's `printf %q` quotes
  * it (one line whatever the text holds). Plain Node.
  */
+import { shellQuote } from '../../common/shellQuote';
 
 /** The line that starts the hooks section. */
 export const HOOKS_START = '--hooks';
@@ -58,15 +59,10 @@ export function readPromptHooks(names: string | undefined): PromptHooks | undefi
     }
     const text = unquoteShellWord(word);
     if (text === '') continue;
-    const shown = `${where}: ${text === undefined ? word : singleQuoted(text)}`;
+    const shown = `${where}: ${text === undefined ? word : shellQuote(text)}`;
     (atStartup.has(`${where} ${word}`) ? result.startup : result.added).push(shown);
   }
   return result;
-}
-
-/** `text` in single quotes, a quote inside as `'\''`. */
-function singleQuoted(text: string): string {
-  return `'${text.replace(/'/g, "'\\''")}'`;
 }
 
 /** ANSI-C escapes of `$'…'` (bash(1), QUOTING) that `printf %q` writes. */

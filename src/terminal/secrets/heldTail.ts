@@ -5,15 +5,14 @@
  * Output whose oldest part was dropped to a byte bound (a viewport, a job's unread output) may
  * start with the tail of a secret, which no rule knows without its head: that fragment goes.
  */
+import { TOKEN_CHAR, WRAP_WIDTHS as WRAPPED_AT } from './redact';
 
 /** Shortest run of token characters at the end of a piece held back as the possible head of a secret. */
 export const HELD_RUN_UNITS = 6;
-/** Characters a secret is made of. */
-const TOKEN_CHAR = /[A-Za-z0-9+/=_\-.~]/;
 /** The run of token characters a text starts with (maybe empty). */
-const LEADING_RUN = /^[A-Za-z0-9+/=_\-.~]*/;
+const LEADING_RUN = new RegExp(`^${TOKEN_CHAR.source}*`);
 /** Widths at which programs wrap long text: a last line this wide may go on in the next piece. */
-const WRAP_WIDTHS = new Set([76, 80]);
+const WRAP_WIDTHS = new Set(WRAPPED_AT);
 
 /** What replaces the fragment of a word a byte bound cut at the start of output (see withoutCutHead). */
 export const CUT_HEAD = '…';

@@ -34,14 +34,15 @@ export function redactionLabel(label: string): string {
 }
 
 /** CSI, OSC/DCS/APC/PM/SOS strings (ended by BEL or ST, or unfinished), two-byte escapes, and CR. */
-const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]?|\r/g;
+const ESCAPE_SOURCE = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]?/.source;
+const ESCAPES = new RegExp(`${ESCAPE_SOURCE}|\r`, 'g');
 /** Characters a secret's run is made of: it is redacted up to where that run ends. */
-const TOKEN_CHAR = /[A-Za-z0-9+/=_\-.~]/;
+export const TOKEN_CHAR = /[A-Za-z0-9+/=_\-.~]/;
 /** Widths at which programs and terminals wrap long text (besides the terminal's own). */
-const WRAP_WIDTHS = [80, 76];
+export const WRAP_WIDTHS: readonly number[] = [80, 76];
 
 /** One escape sequence at the `lastIndex` an ESC is at (the alternatives of ESCAPES but CR). */
-const ESCAPE_AT = /\x1b\[[0-?]*[ -/]*[@-~]?|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]?/y;
+const ESCAPE_AT = new RegExp(ESCAPE_SOURCE, 'y');
 
 /**
  * The text as the rules read it (see the module comment) and, for each of its UTF-16 code units,

@@ -71,8 +71,10 @@ export class SessionPages {
     };
   }
 
-  /** Searches the scrollback or a command's output (scrollbackSearch.ts), snippets redacted. */
-  /** Searches the scrollback (scrollbackSearch.ts) in `threads`, the owner's share of the pattern pool. */
+  /**
+   * Searches the scrollback or a command's output (scrollbackSearch.ts), snippets redacted, in
+   * `threads`, the owner's share of the pattern pool.
+   */
   search(request: SearchRequest, threads: SearchThreads): Promise<SearchResult> {
     return searchScrollback(this.scrollback, this.commands, request, (texts) => this.redactor.redactAll(texts, this.cells.cols), threads);
   }

@@ -60,11 +60,6 @@ export function bashVersionCheck(progressFile: string): string {
   return `__dsh_old() { if [ "$1" -lt 4 ] || { [ "$1" -eq 4 ] && [ "$2" -lt 4 ]; }; then builtin printf '%s %s\n' ${SHELL_TOO_OLD} "$3" >> ${progressFile}; builtin exit 98; fi; }`;
 }
 
-/** `value` as one single-quoted POSIX shell word. */
-export function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * Shell lines that close every inherited descriptor above stderr except those open on the
  * session's own terminal (the same file as stdin, `test -ef`): a PTY master of another session, a

@@ -10,7 +10,8 @@ import { CONTINUATION_TEXT, MARKER_OSC, PROMPT_TEXT } from '../readiness/markers
 import { TRAPS_FILE } from '../readiness/shellTraps';
 import { NAMES_DELIMITER } from '../readiness/shellNames';
 import { zshPromptHooksReport } from '../readiness/promptHooks';
-import { START_FOLDER_MOVED, shellQuote, type StartupRcOptions } from '../session/startupRc';
+import { START_FOLDER_MOVED, type StartupRcOptions } from '../session/startupRc';
+import { shellQuote } from '../../common/shellQuote';
 
 /** The startup files of a private ZDOTDIR, in the order a login interactive zsh reads them (zsh(1), STARTUP/SHUTDOWN FILES). */
 export const ZSH_STARTUP_FILES = ['.zshenv', '.zprofile', '.zshrc', '.zlogin'] as const;

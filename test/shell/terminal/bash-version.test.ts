@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { bashVersionCheck, shellQuote } from '../../../src/terminal/session/startupRc';
+import { bashVersionCheck } from '../../../src/terminal/session/startupRc';
+import { shellQuote } from '../../../src/common/shellQuote';
 import { StartupWatch, createStartupDir } from '../../../src/terminal/session/sessionStartup';
 
 describe('bash older than 4.4 (macOS /bin/bash 3.2)', () => {
