@@ -83,7 +83,8 @@ export async function commandLineAsync(pid: number, fallback = ''): Promise<stri
   }
 }
 
-function readText(path: string): string | undefined {
+/** A whole file as UTF-8, or undefined when it cannot be read (a process gone, a permission). */
+export function readText(path: string): string | undefined {
   try {
     return fs.readFileSync(path, 'utf8');
   } catch {

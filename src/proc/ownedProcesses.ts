@@ -22,6 +22,7 @@
  * Plain Node, no `vscode` import.
  */
 import { TimeSlice } from '../common/timeSlice';
+import { mapLimited } from '../common/mapLimited';
 import { markIndex, PROC_SLICE_MS, type MarkIndex } from './markIndex';
 import { commandLineAsync } from './commandLine';
 import { childPids } from './procProbe';
@@ -117,7 +118,7 @@ export class OwnedProcesses {
       if (stat.state !== 'Z') found.set(pid, stat);
       for (const child of childPids(pid, false, MAX_THREADS_READ)) queue.push(child);
     }
-    const processes = await mapLimited([...found.values()], (stat) => this.owned(stat));
+    const processes = await mapLimited([...found.values()], COMMAND_CONCURRENCY, (stat) => this.owned(stat));
     this.remember(processes);
     return { processes, complete };
   }
@@ -184,18 +185,4 @@ export function signalIfSame(p: { pid: number; startTime: number }, signal: Node
   } catch {
     return false;
   }
-}
-
-/** `fn` over `items`, at most COMMAND_CONCURRENCY at a time, results in order. */
-async function mapLimited<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(COMMAND_CONCURRENCY, items.length) }, worker));
-  return results;
 }

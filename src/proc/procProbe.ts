@@ -20,6 +20,7 @@ import type { ProcStat } from './stat';
 
 // Moved to files of their own, named here too for the callers that import them from the probe.
 export { commandLine, commandLineAsync, procArgs, processArgs } from './commandLine';
+import { readText } from './commandLine';
 export { psOnTty, psStillSame, type PsEntry } from './psProgram';
 
 /**
@@ -422,12 +423,4 @@ function voluntarySwitches(pid: number, tid: string): number {
   const status = readText(`/proc/${pid}/task/${tid}/status`) ?? '';
   const m = /^voluntary_ctxt_switches:\s*(\d+)/m.exec(status);
   return m ? Number(m[1]) : -1;
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return fs.readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
 }

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import { readStat, readStatAsync } from './stat';
 import type { ProcStat } from './stat';
+import { mapLimited } from '../common/mapLimited';
 
 /** True on Linux with a readable /proc (`/proc/self/stat`): {@link sessionProcesses} can list a session there. */
 export function procAvailable(): boolean {
@@ -58,15 +59,10 @@ export async function scanSessionProcesses(sid: number, leaderStart?: number): P
   } catch {
     return [];
   }
-  const result: ProcStat[] = [];
-  let next = 0;
-  const reader = async () => {
-    while (next < names.length) {
-      const stat = await readStatAsync(Number(names[next++]));
-      if (stat && stat.session === sid && (leaderStart === undefined || stat.startTime >= leaderStart)) result.push(stat);
-    }
-  };
-  await Promise.all(Array.from({ length: SCAN_CONCURRENCY }, reader));
+  const stats = await mapLimited(names, SCAN_CONCURRENCY, (name) => readStatAsync(Number(name)));
+  const result = stats.filter(
+    (stat): stat is ProcStat => stat !== undefined && stat.session === sid && (leaderStart === undefined || stat.startTime >= leaderStart),
+  );
   return result.sort((a, b) => a.pid - b.pid);
 }
 
