@@ -140,16 +140,11 @@ export class WorkerHost<Request, Reply = unknown> {
     this.options.onLost?.(why);
   }
 
-  /** Terminates the current worker without calling `onLost` (retired); resolves once its thread exited. */
-  async stop(): Promise<void> {
-    this.end();
-    await Promise.all(this.exits);
-  }
-
   /** Terminates the worker and resolves once every thread this host started has exited. Idempotent. */
   async dispose(): Promise<void> {
     this.isDisposed = true;
-    await this.stop();
+    this.end();
+    await Promise.all(this.exits);
   }
 
   /** Clears the timers and terminates the current worker; false when none ran. */

@@ -135,8 +135,7 @@ export class PanelFilter {
    * bounds) or PANEL_PIECE_UNITS units at most: `ends` (exclusive offsets into `text`, the last is
    * its length) and each piece's `costs`. No cut falls inside a held CSI sequence or a surrogate pair.
    */
-  filter(input: string): FilteredText {
-    const text = input;
+  filter(text: string): FilteredText {
     const { cols, rows } = this.geometry;
     const screen = cols * rows;
     const ends: number[] = [];

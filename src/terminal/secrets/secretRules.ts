@@ -138,7 +138,7 @@ function secretName(name: string): boolean {
 const URL_SCHEME = /[A-Za-z][A-Za-z0-9+.-]{0,30}$/;
 const NOT_A_VALUE = /^(?:\$|%|<|\*+$|x+$|\[redacted|true$|false$|null$|none$|undefined$)/i;
 
-export const SUPPLEMENT_RULES: readonly SupplementRule[] = [
+const SUPPLEMENT_RULES: readonly SupplementRule[] = [
   // JSON Web Tokens: three base64url parts, the first two JSON objects (`eyJ` is `{"`).
   { label: 'JWT', regex: /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{8,16384}\.[A-Za-z0-9_-]{8,4096}/g },
   // Azure: storage account keys (88 base64 characters), Entra ID client secrets (`Q~` at 4th place), SAS signatures.
