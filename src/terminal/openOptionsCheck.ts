@@ -2,8 +2,8 @@
  * The checks of a session's opening options that need no backend: its size (`cols`, `rows`) and
  * its display name. Plain Node, no `vscode` import.
  */
-import { integerProblem } from '../common/integerInput';
-import { TerminalError } from './errors';
+import { checkInteger } from '../common/integerInput';
+import { TerminalError, invalidArgument } from './errors';
 import { checkLabel } from './input/input';
 
 /** The smallest and largest terminal width (`cols`) and height (`rows`) a session may open with, in cells. */
@@ -21,8 +21,8 @@ const MAX_NAME_LENGTH = 100;
  */
 export function checkOpenOptions(options: { cols?: unknown; rows?: unknown; name?: unknown }): void {
   for (const name of ['cols', 'rows'] as const) {
-    const problem = options[name] === undefined ? undefined : integerProblem(options[name], name, MIN_TERMINAL_CELLS, MAX_TERMINAL_CELLS);
-    if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
+    if (options[name] !== undefined)
+      checkInteger(options[name], name, { min: MIN_TERMINAL_CELLS, max: MAX_TERMINAL_CELLS }, invalidArgument);
   }
   if (options.name !== undefined) {
     if (typeof options.name !== 'string') throw new TerminalError('INVALID_ARGUMENT', 'name must be a string');

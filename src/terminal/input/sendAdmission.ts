@@ -6,7 +6,7 @@ import { errorMessage } from '../../common/errorMessage';
 import { PATH_QUOTE_UNITS, quoteInput } from '../../common/quoteInput';
 import { MAX_TIMER_MS } from '../config';
 import { invalidArgument, TerminalError } from '../errors';
-import { checkInteger, isIntegerIn } from '../../common/integerInput';
+import { checkInteger } from '../../common/integerInput';
 import { MAX_INPUT_BYTES, SendInput, keyBytes } from './input';
 import { KILL_LINE_KEYS, PASTE_END, PASTE_START } from '../readiness/markers';
 import type { ShellTraps } from '../readiness/shellTraps';
@@ -55,13 +55,12 @@ export function checkNotCancelled(signal: AbortSignal | undefined, kind: 'send' 
 }
 
 /**
- * A send's or wait's absolute time limit (ms), checked.
- * @throws TerminalError INVALID_ARGUMENT unless an integer from 1 to MAX_TIMER_MS (`given` is shown).
+ * A send's or wait's absolute time limit (ms): `given`, or `defaultMs` (the setting, already
+ * checked) when it is left out.
+ * @throws TerminalError INVALID_ARGUMENT unless `given` is an integer from 1 to MAX_TIMER_MS.
  */
-export function checkTimeout(timeoutMs: number, given: unknown): number {
-  // The value in force is checked; the message quotes what the caller sent (the same value when it sent one).
-  if (isIntegerIn(timeoutMs, 1, MAX_TIMER_MS)) return timeoutMs;
-  return checkInteger(given ?? timeoutMs, 'timeoutMs', { min: 1, max: MAX_TIMER_MS, note: 'in milliseconds' }, invalidArgument);
+export function checkTimeout(given: unknown, defaultMs: number): number {
+  return checkInteger(given, 'timeoutMs', { min: 1, max: MAX_TIMER_MS, note: 'in milliseconds' }, invalidArgument, defaultMs);
 }
 
 /** The refusal of a send while the shell has not read the previous input (no prompt since it was typed). */

@@ -335,7 +335,7 @@ export class PtyShellSession implements BackendSession {
       throw new TerminalError('SESSION_EXITED', `the session's shell has exited (${statusText(this.exitStatus)}); open a new session`);
     }
     if (this.active) throw new TerminalError('SESSION_BUSY', 'a send is already in flight on this session; wait for it to return');
-    const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
+    const timeoutMs = checkTimeout(request.timeoutMs, this.config.defaultTimeoutMs);
     checkNotCancelled(request.signal);
     await this.signals.settle();
     await this.fg.epollWaitsSettled();
@@ -432,7 +432,7 @@ export class PtyShellSession implements BackendSession {
       );
     }
     if (this.active) throw new TerminalError('SESSION_BUSY', 'a send or wait is already in flight on this session; wait for it to return');
-    const timeoutMs = checkTimeout(request.timeoutMs ?? this.config.defaultTimeoutMs, request.timeoutMs);
+    const timeoutMs = checkTimeout(request.timeoutMs, this.config.defaultTimeoutMs);
     checkNotCancelled(request.signal, 'wait');
     await this.signals.settle();
     const { tpgid, atPrompt } = inputState(this.fg, this.markers);

@@ -4,8 +4,8 @@
  * render thread with secrets redacted (what an agent reads); and searches of the scrollback.
  */
 import type { TerminalConfig } from '../config';
-import { TerminalError } from '../errors';
-import { integerProblem } from '../../common/integerInput';
+import { TerminalError, invalidArgument } from '../errors';
+import { checkInteger } from '../../common/integerInput';
 import { quoteInput } from '../../common/quoteInput';
 import type { Log } from '../../common/log';
 import type { CommandHistory } from '../history/commandHistory';
@@ -107,15 +107,8 @@ export class SessionPages {
   private readSource(
     request: ReadRequest,
   ): { kind: 'screen'; tail: ReadResult } | { kind: 'page'; page: ReadResult; pageOf: (count: number) => ReadResult } {
-    const offset = request.offset ?? 0;
-    const count = request.count ?? DEFAULT_READ_COUNT;
-    for (const [name, value, min] of [
-      ['offset', offset, 0],
-      ['count', count, 1],
-    ] as const) {
-      const problem = integerProblem(value, name, min);
-      if (problem) throw new TerminalError('INVALID_ARGUMENT', problem);
-    }
+    const offset = checkInteger(request.offset, 'offset', { min: 0 }, invalidArgument, 0);
+    const count = checkInteger(request.count, 'count', { min: 1 }, invalidArgument, DEFAULT_READ_COUNT);
     // A string "false" is truthy: anything but a boolean would pick the wrong kind of page.
     for (const name of ['raw', 'screen'] as const) {
       const value: unknown = request[name];
