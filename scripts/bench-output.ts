@@ -29,7 +29,7 @@ import { PtyBashBackend } from '../src/terminal/bash/ptyBash';
 import { TerminalService } from '../src/terminal/service';
 import { Owner } from '../src/terminal/owner';
 import { RENDER_BUDGET_MS, RENDER_WALL_MS, TextRenderer } from '../src/terminal/output/screenText';
-import { now, quantile } from '../test/bench/timing';
+import { median, now, quantile } from '../test/bench/timing';
 import { longestStall } from '../test/helpers/eventLoopLag';
 import { SILENT_LOG } from '../src/common/log';
 import { redactionWorkerEntry, screenTextWorkerEntry } from '../test/helpers/workerEntry';
@@ -171,11 +171,6 @@ function benchService(redactSecrets: boolean): {
 
 /** Runs of each command in each of the three ways (redaction on, off, raw node-pty) in `--redaction`: medians are printed. */
 const REDACTION_RUNS = 3;
-
-/** The median of `values` (middle one, or the lower of the two middle ones). */
-function median(values: readonly number[]): number {
-  return [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
-}
 
 /**
  * Throughput with redaction on beside off and raw node-pty (each command run REDACTION_RUNS times

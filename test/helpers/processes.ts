@@ -1,5 +1,6 @@
 // Whether a process still runs, for tests that check what a close, a crash or a shutdown left
 // behind. Linux only (it reads /proc), like the terminal service's probe.
+import type { ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import { readStat } from '../../src/proc/stat';
 
@@ -34,4 +35,18 @@ if os.fork(): os._exit(0)
 os.setsid()
 if os.fork(): os._exit(0)
 os.execvp("sleep", ["sleep", "${seconds}"])'`;
+}
+
+/**
+ * Processes a test starts outside DSH Bridge (`strangers`) and command lines its sessions ran that
+ * must not outlive it (`leftovers`): whatever of them still runs is killed (SIGKILL) by the hook
+ * given to `cleanUp` (mocha's `after` or `afterEach`).
+ */
+export function strayProcesses(cleanUp: (hook: () => void) => void): { strangers: ChildProcess[]; leftovers: string[] } {
+  const strays = { strangers: [] as ChildProcess[], leftovers: [] as string[] };
+  cleanUp(() => {
+    for (const child of strays.strangers.splice(0)) child.kill('SIGKILL');
+    for (const command of strays.leftovers.splice(0)) for (const pid of processesRunning(command)) process.kill(pid, 'SIGKILL');
+  });
+  return strays;
 }

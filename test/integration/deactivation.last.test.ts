@@ -8,7 +8,7 @@
  * (/proc) only.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -16,18 +16,13 @@ import * as vscode from 'vscode';
 import type { DshBridgeApi } from '../../src/extension';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
-import { daemonCommand, processesRunning as running } from '../helpers/processes';
+import { daemonCommand, processesRunning as running, strayProcesses } from '../helpers/processes';
 
 (fs.existsSync('/proc/self/net/tcp') ? describe : describe.skip)('deactivation of DSH Bridge', function () {
   this.timeout(120_000);
-  const strangers: ChildProcess[] = [];
-  const leftovers: string[] = [];
+  const { strangers, leftovers } = strayProcesses(after);
   before(async () => {
     await waitForTools(TERMINAL_TOOLS);
-  });
-  after(() => {
-    for (const child of strangers) child.kill('SIGKILL');
-    for (const command of leftovers) for (const pid of running(command)) process.kill(pid, 'SIGKILL');
   });
 
   it('ends the setsid, nohup and daemon processes of every session, never one started outside', async () => {

@@ -7,13 +7,13 @@
  * Bridge runs on. Linux (/proc) only.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { DshBridgeApi } from '../../src/extension';
 import { TERMINAL_TOOLS, invokeTool, waitForTools } from '../helpers/host/lm';
 import { until } from '../helpers/wait';
-import { daemonCommand, processesRunning as running } from '../helpers/processes';
+import { daemonCommand, processesRunning as running, strayProcesses } from '../helpers/processes';
 
 interface Socket {
   protocol: string;
@@ -25,14 +25,9 @@ interface Socket {
 
 (fs.existsSync('/proc/self/net/tcp') ? describe : describe.skip)('processes and ports of agent terminals', function () {
   this.timeout(120_000);
-  const strangers: ChildProcess[] = [];
-  const leftovers: string[] = [];
+  const { strangers, leftovers } = strayProcesses(after);
   before(async () => {
     await waitForTools(TERMINAL_TOOLS);
-  });
-  after(() => {
-    for (const child of strangers) child.kill('SIGKILL');
-    for (const command of leftovers) for (const pid of running(command)) process.kill(pid, 'SIGKILL');
   });
 
   it('ports: a server started with & is waited for with untilListening and listed with its port in dsh_terminal_list and send results', async () => {

@@ -3,8 +3,7 @@
 // stop the others; ending twice ends nothing twice.
 import * as assert from 'node:assert/strict';
 import { Lifetimes } from '../../src/common/lifetimes';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+import { sleep } from '../helpers/wait';
 
 describe("Lifetimes: the one owner of an activation's parts", () => {
   it('ends the parts that take time first, newest first and at once, then the others newest first; awaited within the budget', async () => {

@@ -2,12 +2,10 @@
 // the panel's status line after its output (commandMarks.ts), on a real pty-bash session.
 import * as assert from 'node:assert/strict';
 import { statusLine } from '../../../src/terminal/panel/commandMarks';
-import { Harness, harness } from '../../helpers/terminalHarness';
+import { harnessPerTest } from '../../helpers/terminalHarness';
 
 describe('the command record says who let a command run', function () {
-  let h: Harness;
-  beforeEach(() => (h = harness()));
-  afterEach(() => h.dispose());
+  const h = harnessPerTest();
 
   it('approvedBy is kept with the command and the status line names it; a send that does not say leaves it out', async () => {
     const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp });

@@ -10,7 +10,7 @@ import * as net from 'node:net';
 import * as proc from '../../../src/proc/procProbe';
 import { readStat } from '../../../src/proc/stat';
 import { Harness, harness } from '../../helpers/terminalHarness';
-import { alive, processesRunning } from '../../helpers/processes';
+import { alive, daemonCommand, processesRunning } from '../../helpers/processes';
 import { until } from '../../helpers/wait';
 import type { ProcessesReport } from '../../../src/terminal/types';
 import { SessionProcessWatch } from '../../../src/terminal/session/sessionProcesses';
@@ -112,13 +112,7 @@ function available(report: ProcessesReport): Extract<ProcessesReport, { availabl
       await h.service.send(h.owner, other.sessionId, { input: 'setsid sleep 1002.4301 &' });
       await h.service.send(h.owner, id, { input: 'setsid sleep 1000.4301 &' });
       await h.service.send(h.owner, id, { input: 'nohup sleep 1001.4301 >/dev/null 2>&1 & disown' });
-      await h.service.send(h.owner, id, {
-        input: `python3 -c 'import os, time
-if os.fork(): os._exit(0)
-os.setsid()
-if os.fork(): os._exit(0)
-os.execvp("sleep", ["sleep", "1003.4301"])'`,
-      });
+      await h.service.send(h.owner, id, { input: daemonCommand('1003.4301') });
       cleanup.push('sleep 1003.4301');
       await until('the daemon', () => processesRunning('sleep 1003.4301').length === 1 && processesRunning('sleep 1000.4301').length === 2);
       const report = available(await h.service.processes(h.owner, id));

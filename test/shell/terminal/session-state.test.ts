@@ -8,13 +8,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sendConfirmationText } from '../../../src/vscode/tools/terminal/confirmation';
 import { confirmedIdentity } from '../../../src/terminal/sendTarget';
-import { Harness, harness } from '../../helpers/terminalHarness';
+import { harnessPerTest } from '../../helpers/terminalHarness';
 
 describe('session state cannot change what text does unseen (real bash)', function () {
   this.timeout(60_000);
-  let h: Harness;
-  beforeEach(() => (h = harness()));
-  afterEach(() => h.dispose());
+  const h = harnessPerTest();
 
   it("a bind -x or a readline macro on the send's kill-line key does not run before the next send", async () => {
     const id = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;

@@ -3,12 +3,10 @@
 import * as assert from 'node:assert/strict';
 import { readShellTraps } from '../../../../src/terminal/readiness/shellTraps';
 import { readShellNames } from '../../../../src/terminal/readiness/shellNames';
-import { Harness, harness } from '../../../helpers/terminalHarness';
+import { harnessPerTest } from '../../../helpers/terminalHarness';
 
 describe('shell names: the aliases and functions a session defines', function () {
-  let h: Harness;
-  beforeEach(() => (h = harness()));
-  afterEach(() => h.dispose());
+  const h = harnessPerTest();
 
   it('a fresh session reports its names; an alias and a function defined later are in the next report, an unalias removes one', async () => {
     const { sessionId } = await h.service.open(h.owner, { cwd: h.tmp });
