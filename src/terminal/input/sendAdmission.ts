@@ -173,10 +173,10 @@ export function checkReceiver(now: InputReceiver, expected: NonNullable<SendRequ
  * confirmation said (`stated`): the shell's folder changed since (a command confirmed earlier but
  * run first went elsewhere with `cd`), or its traps did (a trap may run while the command does and
  * change the folder; see `runningTraps` in markers.ts). A folder the confirmation could not read
- * is not compared.
+ * is not compared. `redact` redacts the traps' text the refusal quotes (it reaches the model).
  * @throws TerminalError RECEIVER_CHANGED naming both; nothing is typed.
  */
-export function checkPlace(now: StatedPlace, stated: StatedPlace): void {
+export function checkPlace(now: StatedPlace, stated: StatedPlace, redact: (text: string) => string): void {
   if (stated.cwd !== undefined && now.cwd !== stated.cwd) {
     throw new TerminalError(
       'RECEIVER_CHANGED',
@@ -186,7 +186,7 @@ export function checkPlace(now: StatedPlace, stated: StatedPlace): void {
   if (!sameTraps(now.traps, stated.traps)) {
     throw new TerminalError(
       'RECEIVER_CHANGED',
-      `nothing was typed: the confirmation showed ${trapsName(stated.traps)}, but now ${trapsName(now.traps)} (a trap may run while the command does and change where it runs). Read the session (dsh_terminal_read) and send again`,
+      `nothing was typed: the confirmation showed ${trapsName(stated.traps, redact)}, but now ${trapsName(now.traps, redact)} (a trap may run while the command does and change where it runs). Read the session (dsh_terminal_read) and send again`,
     );
   }
 }
@@ -195,10 +195,11 @@ function sameTraps(a: ShellTraps, b: ShellTraps): boolean {
   return a.kind === b.kind && (a.kind !== 'set' || b.kind !== 'set' || a.text === b.text);
 }
 
-function trapsName(t: ShellTraps): string {
+/** The traps as a refusal names them; their text redacted before it is cut (a cut secret is not found). */
+function trapsName(t: ShellTraps, redact: (text: string) => string): string {
   if (t.kind === 'none') return 'no trap in the shell';
   if (t.kind === 'unknown') return 'that the shell no longer reports its traps and prompt hooks';
-  return `the traps ${quoteInput(t.text, 400)}`;
+  return `the traps ${quoteInput(redact(t.text), 400)}`;
 }
 
 /**

@@ -344,7 +344,7 @@ export class PtyShellSession implements BackendSession {
     if (request.expectReceiver) {
       checkReceiver(this.receiver(), request.expectReceiver);
       const stated = request.expectReceiver.place;
-      if (stated) checkPlace({ cwd: this.currentCwd(), traps: this.traps() }, stated);
+      if (stated) checkPlace({ cwd: this.currentCwd(), traps: this.traps() }, stated, (text) => this.redactor.redactLine(text));
     }
     let preWaits = proc.NO_WAITS;
     if (this.probe && tpgid !== undefined) {
