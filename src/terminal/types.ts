@@ -292,7 +292,10 @@ export interface SpawnSpec {
 
 /** A session as a backend holds it: terminal state lives here, identity lives in the service. */
 export interface BackendSession {
-  /** Output shown before the first prompt (bounded), e.g. a message of the day. */
+  /**
+   * Output shown before the first prompt (bounded), e.g. a message of the day, as an agent may
+   * read it: redacted when secret redaction is on.
+   */
   readonly motd: string;
   /** The shell the session runs (`bash`, `zsh`); absent for a backend that names none. */
   readonly shellName?: string;

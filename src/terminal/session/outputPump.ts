@@ -11,12 +11,12 @@ import type { ActiveSend } from '../readiness/activeSend';
 import type { ShellMarkers } from '../readiness/shellMarkers';
 import { onlyControls } from '../output/onlyControls';
 import type { Scrollback } from '../output/scrollback';
-import { tailByBytes } from '../output/byteTail';
+import { MessageOfTheDay } from './messageOfTheDay';
 import { TerminalModes } from '../output/terminalModes';
 import type { Disposable } from '../types';
 
-/** Bytes of output before the first prompt kept as the message of the day. */
-const MOTD_MAX_BYTES = 4096;
+/** Most UTF-16 code units of control sequences held back from the scrollback (see onText). */
+const HELD_CONTROLS_MAX = 4096;
 
 /** What the pump feeds, owned by the session. */
 export interface PumpTargets {
@@ -31,8 +31,8 @@ export interface PumpTargets {
 
 /** Feeds a session's PTY output to its targets and listeners; keeps when output last came and the message of the day. */
 export class OutputPump {
-  /** Output before the first prompt, its newest MOTD_MAX_BYTES bytes. */
-  motd = '';
+  /** Output before the first prompt (messageOfTheDay.ts). */
+  readonly motd = new MessageOfTheDay();
   /** When the PTY last gave output (ms, Date.now()). */
   lastDataAt = Date.now();
   /** The alternate screen and application cursor keys (DECCKM) as the output set them. */
@@ -112,7 +112,7 @@ export class OutputPump {
     const cut = text.lastIndexOf('\n') + 1;
     const tail = text.slice(cut);
     const lineStart = cut > 0 || this.scrollbackAtLineStart || this.scrollbackOwesPrompt;
-    const holdTail = lineStart && tail !== '' && this.heldControls.length < MOTD_MAX_BYTES && onlyControls(tail);
+    const holdTail = lineStart && tail !== '' && this.heldControls.length < HELD_CONTROLS_MAX && onlyControls(tail);
     const body = holdTail ? text.slice(0, cut) : text;
     let shown = text;
     if (body !== '') {
@@ -126,9 +126,7 @@ export class OutputPump {
     this.to.commands.text(text);
     for (const listener of this.outputListeners) listener(shown);
     this.to.markers.text(text);
-    if (this.to.firstPromptWaiter() && this.to.markers.promptSeq === 0 && Buffer.byteLength(this.motd) < MOTD_MAX_BYTES) {
-      this.motd = tailByBytes(this.motd + text, MOTD_MAX_BYTES).text;
-    }
+    if (this.to.firstPromptWaiter() && this.to.markers.promptSeq === 0) this.motd.push(text);
     this.to.active()?.onText(text);
   }
 }

@@ -248,9 +248,9 @@ export class PtyShellSession implements BackendSession {
     term.onExit(({ exitCode, signal }) => this.handleExit(exitCode, signal));
   }
 
-  /** Output shown before the first prompt (its newest 4 KiB), e.g. a message of the day. */
+  /** Output shown before the first prompt, as an agent may read it (messageOfTheDay.ts). */
   get motd(): string {
-    return this.pump.motd;
+    return this.pump.motd.agentText(this.redactor);
   }
 
   /** The shell's name (`bash`, `zsh`). */
@@ -304,9 +304,12 @@ export class PtyShellSession implements BackendSession {
     return this.fg.shellReplaced();
   }
 
-  /** Resolves at the first controlled prompt; rejects when the open fails (firstPrompt.ts). */
-  firstPrompt(timeoutMs: number, signal?: AbortSignal): Promise<void> {
-    return firstPrompt(
+  /**
+   * Resolves at the first controlled prompt, once the message of the day is redacted; rejects
+   * when the open fails (firstPrompt.ts).
+   */
+  async firstPrompt(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    await firstPrompt(
       {
         markers: this.markers,
         startupWatch: this.startupWatch,
@@ -327,6 +330,7 @@ export class PtyShellSession implements BackendSession {
       timeoutMs,
       signal,
     );
+    await this.pump.motd.settle(this.redactor, this.term.cols);
   }
 
   /** Types `typed` (the request's input, checked once by the service) where admission lets it go. */

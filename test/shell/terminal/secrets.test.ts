@@ -212,6 +212,39 @@ describe('secret redaction where a byte bound cuts output', function () {
   });
 });
 
+describe('the message of the day (output before the first prompt) holds no secret', function () {
+  this.timeout(60_000);
+  /** A harness whose session's ~/.bashrc is `rc`; answers the motd of one opened session. */
+  async function motdOf(rc: string, config: Parameters<typeof harness>[0] = {}): Promise<string> {
+    const h = harness(config);
+    try {
+      const home = fs.mkdtempSync(path.join(h.tmp, 'home-'));
+      fs.writeFileSync(path.join(home, '.bashrc'), rc);
+      const { sessionId } = await h.service.open(h.owner, { env: { HOME: home } });
+      return h.service.motd(h.owner, sessionId);
+    } finally {
+      await h.dispose();
+    }
+  }
+
+  it('where its 4 096-byte bound cuts a line holding a secret, no piece of the secret is shown', async () => {
+    const secret = SECRETS[0]!.value;
+    // The secret's line, then 66 lines of 61 bytes and one of 50 (the PTY ends lines with CR LF):
+    // 4 076 bytes, so the newest 4 096 bytes start 18 characters before the secret's end.
+    const rc = `echo "token ${secret}"\nfor i in $(seq 66); do printf '%059d\\n' "$i"; done\nprintf 'end %044d\\n' 0\n`;
+    const motd = await motdOf(rc);
+    assert.ok(Buffer.byteLength(motd) <= 4096, `${Buffer.byteLength(motd)} bytes`);
+    assert.match(motd, /end 0{44}\r?\n$/, 'the newest lines are kept');
+    assert.ok(!motd.includes(secret.slice(-12)), `the motd starts with ${JSON.stringify(motd.slice(0, 40))}`);
+  });
+
+  it("the person's own secret patterns apply to it", async () => {
+    const motd = await motdOf('echo "badge CORP-31415926 issued"\n', { secretPatterns: [{ label: 'badge', pattern: 'CORP-[0-9]{8}' }] });
+    assert.ok(motd.includes('issued'), JSON.stringify(motd));
+    assert.ok(!motd.includes('31415926'), JSON.stringify(motd));
+  });
+});
+
 describe('secret redaction off', function () {
   this.timeout(60_000);
   it('passes output unchanged', async () => {
