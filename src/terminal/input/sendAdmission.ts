@@ -173,14 +173,14 @@ export function checkReceiver(now: InputReceiver, expected: NonNullable<SendRequ
  * confirmation said (`stated`): the shell's folder changed since (a command confirmed earlier but
  * run first went elsewhere with `cd`), or its traps did (a trap may run while the command does and
  * change the folder; see `runningTraps` in markers.ts). A folder the confirmation could not read
- * is not compared. `redact` redacts the traps' text the refusal quotes (it reaches the model).
+ * is not compared. `redact` redacts the folders and traps the refusal quotes (it reaches the model).
  * @throws TerminalError RECEIVER_CHANGED naming both; nothing is typed.
  */
 export function checkPlace(now: StatedPlace, stated: StatedPlace, redact: (text: string) => string): void {
   if (stated.cwd !== undefined && now.cwd !== stated.cwd) {
     throw new TerminalError(
       'RECEIVER_CHANGED',
-      `nothing was typed: the confirmation said the shell is in ${quoteInput(stated.cwd, PATH_QUOTE_UNITS)}, but now it is in ${now.cwd === undefined ? 'a folder that cannot be read' : quoteInput(now.cwd, PATH_QUOTE_UNITS)}, where the command would run. Read the session (dsh_terminal_read) and send again`,
+      `nothing was typed: the confirmation said the shell is in ${folderName(stated.cwd, redact)}, but now it is in ${now.cwd === undefined ? 'a folder that cannot be read' : folderName(now.cwd, redact)}, where the command would run. Read the session (dsh_terminal_read) and send again`,
     );
   }
   if (!sameTraps(now.traps, stated.traps)) {
@@ -193,6 +193,11 @@ export function checkPlace(now: StatedPlace, stated: StatedPlace, redact: (text:
 
 function sameTraps(a: ShellTraps, b: ShellTraps): boolean {
   return a.kind === b.kind && (a.kind !== 'set' || b.kind !== 'set' || a.text === b.text);
+}
+
+/** A folder as a refusal names it; redacted before it is cut (a cut secret is not found). */
+function folderName(folder: string, redact: (text: string) => string): string {
+  return quoteInput(redact(folder), PATH_QUOTE_UNITS);
 }
 
 /** The traps as a refusal names them; their text redacted before it is cut (a cut secret is not found). */

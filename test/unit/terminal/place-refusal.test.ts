@@ -1,5 +1,5 @@
 // The refusal of a send whose folder or traps changed since its confirmation (input/sendAdmission.ts
-// checkPlace): what it quotes of the shell's traps and prompt hooks reaches the model, so a secret
+// checkPlace): what it quotes of the shell's folder, traps and prompt hooks reaches the model, so a secret
 // in them is redacted before the quote is cut, never cut first and left half.
 import * as assert from 'node:assert/strict';
 import { checkPlace } from '../../../src/terminal/input/sendAdmission';
@@ -26,6 +26,23 @@ describe('the refusal of a send whose traps changed since its confirmation', () 
       assert.match(message, /^nothing was typed/);
       for (let at = 0; at + 8 <= TOKEN.length; at++)
         assert.ok(!message.includes(TOKEN.slice(at, at + 8)), `pad ${pad}: ${message.slice(-200)}`);
+    }
+  });
+
+  it('holds no piece of a secret in a folder name, wherever the quote of the folder is cut', () => {
+    // A folder longer than PATH_QUOTE_UNITS (4096) is quoted by its first 2048 code units: the
+    // token before, across or after the cut.
+    for (let pad = 1980; pad <= 2060; pad += 2) {
+      const cwd = `/home/p/${'x'.repeat(pad)}/ghp-token ${TOKEN}/${'y'.repeat(4000)}`;
+      let message = '';
+      try {
+        checkPlace({ cwd, traps: { kind: 'none' } }, { cwd: '/home/p', traps: { kind: 'none' } }, redactShortText);
+      } catch (error) {
+        message = redactShortText((error as Error).message);
+      }
+      assert.match(message, /^nothing was typed/);
+      for (let at = 0; at + 8 <= TOKEN.length; at++)
+        assert.ok(!message.includes(TOKEN.slice(at, at + 8)), `pad ${pad}: ${message.slice(0, 300)}`);
     }
   });
 });
