@@ -46,6 +46,20 @@ describe('session state cannot change what text does unseen (real bash)', functi
     assert.doesNotMatch(text, /`echo` is/);
   });
 
+  it('an alias of 100 000 characters named 1 000 times in the text: the confirmation names it once, its length and its start', async () => {
+    const id = (await h.service.open(h.owner)).sessionId;
+    await h.service.send(h.owner, id, { input: `alias ls="echo start-of-alias ${'x'.repeat(100_000)} end-of-alias"` });
+    const text = sendConfirmationText(
+      { kind: 'text', text: Array.from({ length: 1000 }, () => 'ls').join('; ') },
+      h.service.info(h.owner, id),
+      h.service.sendTarget(h.owner, id),
+    );
+    const defined = text.slice(text.indexOf('**Defined in this shell**'));
+    assert.ok(defined.length < 2000, `${defined.length} characters`);
+    assert.match(defined, /`ls` is an alias of 100033 characters for `echo start-of-alias x+…`/);
+    assert.equal(defined.split('`ls`').length, 2, 'named once');
+  });
+
   it('PS0, the prompt strings DSH Bridge sets again and its prompt functions cannot be changed to run code around a later command', async () => {
     const id = (await h.service.open(h.owner, { cwd: h.tmp })).sessionId;
     const ran = (name: string) => fs.existsSync(path.join(h.tmp, name));

@@ -23,6 +23,7 @@ import { commandNamesExecutable } from '../../../proc/processIdentity';
 import type { SessionInfo } from '../../../terminal/session/publishedSession';
 import { codeFence, escapeMarkdown, inlineCode } from '../markdownText';
 import { globalAliasesIn } from '../../../approval/decision';
+import { textHead } from '../../../common/textHead';
 
 /** Text over either bound gets its size stated under the code block that shows it in full. */
 const LONG_TEXT_LINES = 10;
@@ -106,10 +107,16 @@ function programName(p: ReceiverProcess, replacedShell: boolean): string {
   return `${named}, **not the shell DSH Bridge started** (the shell's process now runs this program, which may show what looks like the shell's prompt)`;
 }
 
+/** How much of an alias's text a confirmation shows (UTF-16 code units); a longer one is named with its length. */
+const ALIAS_SHOWN_UNITS = 200;
+/** How many of the aliases and functions a text runs a confirmation names; the rest are counted. */
+const NAMES_LISTED = 16;
+
 /**
  * The commands of `text` that the shell at its prompt runs as one of its own aliases or functions
  * rather than the program of that name (the names its last prompt reported, shellNames.ts), as a
- * paragraph starting with a blank line; empty for none, and for text a program reads.
+ * paragraph starting with a blank line; empty for none, and for text a program reads. Each is
+ * named once, at most NAMES_LISTED of them, an alias's text cut to ALIAS_SHOWN_UNITS.
  */
 function shellNamesText(text: string, target: SendTarget): string {
   const r = target.receiver;
@@ -117,19 +124,25 @@ function shellNamesText(text: string, target: SendTarget): string {
   if ((r.kind !== 'shell-prompt' && r.kind !== 'shell-continuation') || !names) return '';
   if (names.kind === 'unknown')
     return "\n\nThe shell no longer reports its aliases and functions: a command's name may run one of them instead of the program.";
-  const aliasText = (word: string) => (Object.hasOwn(names.aliasValues, word) ? ` for ${inlineCode(names.aliasValues[word]!)}` : '');
-  const defined = commandWords(text).flatMap((word) =>
+  const aliasText = (word: string) => {
+    if (!Object.hasOwn(names.aliasValues, word)) return '';
+    const value = names.aliasValues[word]!;
+    const length = value.length > ALIAS_SHOWN_UNITS ? ` of ${value.length} characters` : '';
+    return `${length} for ${inlineCode(textHead(value, ALIAS_SHOWN_UNITS))}`;
+  };
+  const defined = [...new Set(commandWords(text))].flatMap((word) =>
     names.aliases.includes(word)
       ? [`${inlineCode(word)} is an alias${aliasText(word)}`]
       : names.functions.includes(word)
         ? [`${inlineCode(word)} is a function`]
         : [],
   );
-  for (const g of globalAliasesIn(text, names.globalAliases))
-    defined.push(`${inlineCode(g)} is a global alias, replaced wherever it stands`);
-  return defined.length
-    ? `\n\n**Defined in this shell**: ${defined.join(', ')}: ${defined.length === 1 ? 'it runs' : 'they run'} what the shell defines, not the program of that name.`
-    : '';
+  for (const g of new Set(globalAliasesIn(text, names.globalAliases)))
+    defined.push(`${inlineCode(textHead(g, ALIAS_SHOWN_UNITS))} is a global alias, replaced wherever it stands`);
+  if (defined.length === 0) return '';
+  const listed = defined.slice(0, NAMES_LISTED);
+  const more = defined.length > listed.length ? ` and ${defined.length - listed.length} more` : '';
+  return `\n\n**Defined in this shell**: ${listed.join(', ')}${more}: ${defined.length === 1 ? 'it runs' : 'they run'} what the shell defines, not the program of that name.`;
 }
 
 /** How many keys pressed earlier at the prompt a confirmation lists by name. */
