@@ -4,7 +4,7 @@
  * `contributes.languageModelTools` entry. Plain Node, no `vscode` import.
  */
 import { z } from 'zod';
-import type { ToolDeclaration } from './declaration';
+import { toolReferenceName, type ToolDeclaration } from './declaration';
 
 /** A JSON Schema as this module makes it (the keywords the declarations use). */
 export interface JsonSchema {
@@ -78,7 +78,7 @@ export function languageModelToolContribution(declaration: ToolDeclaration): Lan
   return {
     name: declaration.name,
     displayName: declaration.displayName,
-    toolReferenceName: declaration.toolReferenceName,
+    toolReferenceName: toolReferenceName(declaration.name),
     modelDescription: declaration.modelDescription,
     userDescription: declaration.userDescription,
     inputSchema: inputJsonSchema(declaration),

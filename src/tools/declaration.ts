@@ -29,8 +29,6 @@ export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   /** package.json `displayName`. */
   readonly displayName: string;
-  /** package.json `toolReferenceName` (`#dshRun` in chat). */
-  readonly toolReferenceName: string;
   /** package.json `tags`. */
   readonly tags: readonly string[];
   readonly asksFirst: AsksFirst;
@@ -54,6 +52,14 @@ export interface ToolDeclaration<S extends z.ZodObject = z.ZodObject> {
 
 /** The input type of a declared tool, as the validator returns it. */
 export type ToolInput<D extends ToolDeclaration> = z.output<D['input']>;
+
+/**
+ * The name chat refers to a tool by (package.json `toolReferenceName`, `#dshTerminalSend`): its
+ * name in camel case, `dsh_terminal_send` → `dshTerminalSend`.
+ */
+export function toolReferenceName(name: string): string {
+  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
 
 /** Declares a tool (an identity that keeps the schema's type). */
 export function declareTool<S extends z.ZodObject>(declaration: ToolDeclaration<S>): ToolDeclaration<S> {

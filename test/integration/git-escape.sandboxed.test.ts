@@ -7,19 +7,18 @@
  * points the repository at a script, VS Code's git runs it. Agents still use git for ordinary work.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { invokeTool, waitForTools } from '../helpers/host/lm';
+import { git as gitIn } from '../helpers/git';
 import { until } from '../helpers/wait';
 
 interface GitApi {
   repositories: { rootUri: vscode.Uri }[];
 }
 
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
 /** How long the person works while the script must not run, in ms (the acceptance's 60 s). */
 const WATCH_MS = 60_000;
 
@@ -31,7 +30,7 @@ describe("VS Code's git never runs what a sandboxed session planted", function (
   let evil: string;
   let git: GitApi;
   /** git outside the sandbox, as the person runs it. */
-  const gitOutside = (...args: string[]) => execFileSync('git', args, { cwd: root(), env: GIT_ENV, stdio: 'pipe' }).toString();
+  const gitOutside = (...args: string[]) => gitIn(root(), ...args);
   /** A command in the tools' sandboxed session (dsh_run). */
   const run = async (command: string) => (await invokeTool<{ sessionId: string; exitCode?: number }>('dsh_run', { command })).text ?? '';
   const closeSessions = async () => {

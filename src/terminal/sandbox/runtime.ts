@@ -79,12 +79,9 @@ export class SandboxRuntime {
     return run;
   }
 
+  /** wrapShell's work, one wrap at a time. */
   private async wrap(
-    policy: SandboxPolicy,
-    shellArgv: string[],
-    extraWritable: string[],
-    pathEnv: string | undefined,
-    signal?: AbortSignal,
+    ...[policy, shellArgv, extraWritable, pathEnv, signal]: Parameters<SandboxRuntime['wrapShell']>
   ): Promise<SandboxedShell> {
     const { lib, utils } = await this.load();
     // What sandboxed commands can write: programs that run outside are never taken from there.

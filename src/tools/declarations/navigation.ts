@@ -35,7 +35,6 @@ const lineNumber = () =>
 export const LSP = declareTool({
   name: 'dsh_lsp',
   displayName: 'Code Navigation',
-  toolReferenceName: 'dshLsp',
   tags: ['dsh', 'navigation'],
   asksFirst: { when: 'the file is outside the workspace' },
   userDescription: 'Go to definition, find references, implementations or hover at a position (code and markdown wiki links).',
@@ -67,7 +66,6 @@ export const LSP = declareTool({
 export const SYMBOLS = declareTool({
   name: 'dsh_symbols',
   displayName: 'Code Symbols',
-  toolReferenceName: 'dshSymbols',
   tags: ['dsh', 'navigation'],
   asksFirst: 'never',
   userDescription: "Find symbols by name in the workspace, or a file's outline (code and markdown notes).",
@@ -115,7 +113,6 @@ export const SYMBOLS = declareTool({
 export const DIAGNOSTICS = declareTool({
   name: 'dsh_diagnostics',
   displayName: 'Problems',
-  toolReferenceName: 'dshDiagnostics',
   tags: ['dsh', 'navigation'],
   asksFirst: 'never',
   userDescription: 'Problems (errors and warnings) for a file or the workspace, including broken wiki links.',
@@ -139,7 +136,6 @@ export const DIAGNOSTICS = declareTool({
 export const CALL_HIERARCHY = declareTool({
   name: 'dsh_call_hierarchy',
   displayName: 'Call Hierarchy',
-  toolReferenceName: 'dshCallHierarchy',
   tags: ['dsh', 'navigation'],
   asksFirst: 'never',
   userDescription: 'Callers or callees of a function, with call sites.',

@@ -26,7 +26,6 @@ const MAX_PATTERN_UNITS = 1000;
 export const RUN = declareTool({
   name: 'dsh_run',
   displayName: 'Run in Agent Terminal',
-  toolReferenceName: 'dshRun',
   tags: ['dsh', 'terminal'],
   asksFirst: { when: 'your auto-approve rules do not approve the command' },
   userDescription: 'Run a shell command in the agent terminal.',
@@ -49,7 +48,6 @@ export const RUN = declareTool({
 export const TERMINAL_OPEN = declareTool({
   name: 'dsh_terminal_open',
   displayName: 'Open Agent Terminal',
-  toolReferenceName: 'dshTerminalOpen',
   tags: ['dsh', 'terminal'],
   asksFirst: 'always',
   userDescription: 'Start a persistent bash or zsh session for the agent.',
@@ -79,7 +77,6 @@ export const TERMINAL_OPEN = declareTool({
 export const TERMINAL_SEND = declareTool({
   name: 'dsh_terminal_send',
   displayName: 'Send to Agent Terminal',
-  toolReferenceName: 'dshTerminalSend',
   tags: ['dsh', 'terminal'],
   asksFirst: { when: 'your auto-approve rules do not approve it (they judge text typed at the prompt)' },
   userDescription: 'Run a command (or answer a prompt) in an agent terminal.',
@@ -112,7 +109,6 @@ export const TERMINAL_SEND = declareTool({
 export const TERMINAL_READ = declareTool({
   name: 'dsh_terminal_read',
   displayName: 'Read Agent Terminal',
-  toolReferenceName: 'dshTerminalRead',
   tags: ['dsh', 'terminal'],
   asksFirst: 'never',
   userDescription: "Read a page of an agent terminal's scrollback.",
@@ -161,7 +157,6 @@ export const TERMINAL_READ = declareTool({
 export const TERMINAL_HISTORY = declareTool({
   name: 'dsh_terminal_history',
   displayName: 'Agent Terminal Command History',
-  toolReferenceName: 'dshTerminalHistory',
   tags: ['dsh', 'terminal'],
   asksFirst: 'never',
   userDescription: 'List the commands an agent terminal ran, with exit status and output range.',
@@ -182,7 +177,6 @@ export const TERMINAL_HISTORY = declareTool({
 export const TERMINAL_OUTPUT = declareTool({
   name: 'dsh_terminal_output',
   displayName: 'Read Background Output',
-  toolReferenceName: 'dshTerminalOutput',
   tags: ['dsh', 'terminal'],
   asksFirst: 'never',
   userDescription: 'Read new output of a background command in an agent terminal.',
@@ -198,7 +192,6 @@ export const TERMINAL_OUTPUT = declareTool({
 export const TERMINAL_WAIT = declareTool({
   name: 'dsh_terminal_wait',
   displayName: 'Wait for Agent Terminal',
-  toolReferenceName: 'dshTerminalWait',
   tags: ['dsh', 'terminal'],
   asksFirst: 'never',
   userDescription: 'Wait for a command still running in an agent terminal, without typing.',
@@ -225,7 +218,6 @@ export const TERMINAL_WAIT = declareTool({
 export const TERMINAL_LIST = declareTool({
   name: 'dsh_terminal_list',
   displayName: 'List Agent Terminals',
-  toolReferenceName: 'dshTerminalList',
   tags: ['dsh', 'terminal'],
   asksFirst: 'never',
   userDescription: 'List the agent terminal sessions.',
@@ -238,7 +230,6 @@ export const TERMINAL_LIST = declareTool({
 export const TERMINAL_CLOSE = declareTool({
   name: 'dsh_terminal_close',
   displayName: 'Close Agent Terminal',
-  toolReferenceName: 'dshTerminalClose',
   tags: ['dsh', 'terminal'],
   asksFirst: 'always',
   userDescription: 'Close an agent terminal and everything running in it.',
@@ -259,7 +250,6 @@ export const TERMINAL_CLOSE = declareTool({
 export const TERMINAL_SIGNAL = declareTool({
   name: 'dsh_terminal_signal',
   displayName: 'Signal Agent Terminal',
-  toolReferenceName: 'dshTerminalSignal',
   tags: ['dsh', 'terminal'],
   asksFirst: 'always',
   userDescription: 'Interrupt or stop the command running in an agent terminal.',

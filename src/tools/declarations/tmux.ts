@@ -6,7 +6,6 @@ import { declareTool } from '../declaration';
 export const TMUX_CONTEXT = declareTool({
   name: 'dsh_tmux_context',
   displayName: 'tmux Context',
-  toolReferenceName: 'dshTmuxContext',
   tags: ['dsh', 'terminal'],
   asksFirst: 'never',
   userDescription: 'Tell the agent whether VS Code runs in a tmux pane, and which one.',

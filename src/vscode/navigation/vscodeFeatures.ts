@@ -386,29 +386,19 @@ export class VsCodeFeatures implements SymbolProvider, DiagnosticProvider, CallH
   }
 
   /** `vscode.provideIncomingCalls` on an item this source prepared. */
-  async incoming(item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
-    throwIfAborted(ctx.signal);
-    return toCallEdges(
-      await vscode.commands.executeCommand<unknown>('vscode.provideIncomingCalls', item.data),
-      'incoming',
-      item.uri,
-      0,
-      undefined,
-      ctx.signal,
-    );
+  incoming(item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
+    return this.calls('incoming', 'vscode.provideIncomingCalls', item, ctx);
   }
 
   /** `vscode.provideOutgoingCalls` on an item this source prepared. */
-  async outgoing(item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
+  outgoing(item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
+    return this.calls('outgoing', 'vscode.provideOutgoingCalls', item, ctx);
+  }
+
+  private async calls(direction: 'incoming' | 'outgoing', command: string, item: CallItem, ctx: FeatureContext): Promise<CallEdge[]> {
     throwIfAborted(ctx.signal);
-    return toCallEdges(
-      await vscode.commands.executeCommand<unknown>('vscode.provideOutgoingCalls', item.data),
-      'outgoing',
-      item.uri,
-      0,
-      undefined,
-      ctx.signal,
-    );
+    const answer = await vscode.commands.executeCommand<unknown>(command, item.data);
+    return toCallEdges(answer, direction, item.uri, 0, undefined, ctx.signal);
   }
 }
 

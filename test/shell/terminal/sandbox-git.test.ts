@@ -6,23 +6,14 @@
  * must not have run. And git still serves ordinary work inside: status, add, commit, branch, diff.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitConfigValue } from '../../../src/terminal/sandbox/gitControl';
 import { sandboxedSessionPerTest } from '../../helpers/sandboxedSession';
 import { sandboxSettings } from '../../helpers/sandboxSettings';
+import { git } from '../../helpers/git';
 
 const VALUES = sandboxSettings({ dshMode: 'on' });
-const GIT_ENV = {
-  ...process.env,
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-  GIT_CONFIG_NOSYSTEM: '1',
-};
-
 describe('a sandboxed session cannot make git outside run code (real bubblewrap, real node-pty, real bash, real git)', function () {
   this.timeout(120_000);
   const session = sandboxedSessionPerTest('dsh-sandbox-git-', () => VALUES);
@@ -34,7 +25,6 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
   /** The planted script, written from inside the sandbox. */
   let evil: string;
   /** git run outside the sandbox, by the test, as the person or VS Code's git extension runs it. */
-  const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: GIT_ENV, stdio: 'pipe' }).toString();
   const open = async () => {
     await session.open();
     // The script every vector points git at; writing it is allowed (the workspace is writable).

@@ -7,7 +7,6 @@
  * fails the open with no shell left.
  */
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +35,7 @@ import { sandboxSettings } from '../../helpers/sandboxSettings';
 import { Harness, harness, sleep } from '../../helpers/terminalHarness';
 import { until } from '../../helpers/wait';
 import { SILENT_LOG } from '../../../src/common/log';
+import { git as gitIn } from '../../helpers/git';
 
 const VALUES = sandboxSettings();
 const FOLDERS = { workspaceFolders: ['/w/one'], storageFolder: '/s/store', tempFolder: '/t/tmp' };
@@ -606,15 +606,7 @@ describe('sandboxed sessions (real bubblewrap, real node-pty, real bash)', funct
   it('keeps what makes git run commands outside unwritable in nested repositories and submodules too', async () => {
     // VS Code's git extension runs git in the repositories it finds in a workspace folder, outside
     // any sandbox: a core.fsmonitor or a hook written there from inside would run outside.
-    const gitEnv = {
-      ...process.env,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@t',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@t',
-      GIT_CONFIG_NOSYSTEM: '1',
-    };
-    const git = (...args: string[]) => execFileSync('git', args, { env: gitEnv, stdio: 'pipe' }).toString();
+    const git = (...args: string[]) => gitIn(undefined, ...args);
     const upstream = path.join(outside, 'upstream');
     git('init', '-q', upstream);
     git('-C', upstream, 'commit', '-q', '--allow-empty', '-m', 'first');

@@ -14,7 +14,14 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { MAX_CALLS_PER_ITEM, walkCalls } from '../../../src/lsp/features/callHierarchy';
 import { DETAIL_MAX_UNITS, NAME_MAX_UNITS } from '../../../src/lsp/features/present';
-import { MAX_CALL_SITES, MAX_OTHER_ITEMS, shapeCallAnswer, shapeCallTree, type ShownCall } from '../../../src/lsp/features/shapeCalls';
+import {
+  MAX_CALL_SITES,
+  MAX_OTHER_ITEMS,
+  shapeCallAnswer,
+  shapeCallTree,
+  type CallAnswerOptions,
+  type ShownCall,
+} from '../../../src/lsp/features/shapeCalls';
 import type { CallEdge, CallHierarchyProvider, CallItem } from '../../../src/lsp/features/types';
 import { splitLines } from '../../../src/lsp/position';
 import { fileUriToPath } from '../../../src/lsp/uri';
@@ -73,10 +80,19 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     return { provider, asked };
   };
   const ctx = () => ({ workspaceUri: pathToFileURL(dir).href, signal: new AbortController().signal });
+  /** The incoming calls of `target` walked `depth` levels from `provider`. */
+  const walk = (provider: CallHierarchyProvider, depth: number) =>
+    walkCalls(provider, item('target', 0), { direction: 'incoming', depth }, ctx());
+  /** `walked` shaped as the tool does, within CAP unless `options` say otherwise. */
+  const shape = <H extends object = Record<never, never>>(
+    walked: Awaited<ReturnType<typeof walkCalls>>,
+    depth: number,
+    options: Partial<CallAnswerOptions> & { head?: H } = {},
+  ) => shapeCallAnswer<H>(walked, { direction: 'incoming', depth, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP, ...options });
 
   it('a caller calling at 1000 places shows the first MAX_CALL_SITES sites and counts the rest', async () => {
     const { provider } = source(1, 1000);
-    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
+    const walked = await walk(provider, 1);
     const root = await shapeCallTree(walked.root, [pathToFileURL(dir).href], readLines);
     const call = root.calls![0]!;
     assert.equal(call.callSites!.length, MAX_CALL_SITES);
@@ -86,16 +102,10 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
 
   it('an item with 300 callers lists MAX_CALLS_PER_ITEM of them and counts the rest in moreCalls', async () => {
     const { provider } = source(300, 1);
-    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
+    const walked = await walk(provider, 1);
     assert.equal(walked.root.calls!.length, MAX_CALLS_PER_ITEM);
     assert.equal(walked.root.moreCalls, 300 - MAX_CALLS_PER_ITEM);
-    const answer = await shapeCallAnswer(walked, {
-      direction: 'incoming',
-      depth: 1,
-      roots: [pathToFileURL(dir).href],
-      readLines,
-      maxBytes: CAP,
-    });
+    const answer = await shape(walked, 1);
     assert.equal(answer.root.moreCalls, 200);
     assert.match(answer.summary, /^300 direct callers of target; 100 listed/);
     assert.match(answer.note ?? '', /moreCalls/);
@@ -106,13 +116,7 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 3, maxNodes: 500 }, ctx());
     assert.equal(walked.truncated, true);
     assert.equal(walked.nodes, 500);
-    const answer = await shapeCallAnswer(walked, {
-      direction: 'incoming',
-      depth: 3,
-      roots: [pathToFileURL(dir).href],
-      readLines,
-      maxBytes: CAP,
-    });
+    const answer = await shape(walked, 3);
     const all = nodesOf(answer.root);
     assert.equal(all.length, 500);
     // Level 1 is 60 callers; each of them was asked, and the answers filled the bound at the 8th
@@ -129,14 +133,8 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
 
   it('an answer over the byte cap falls back to the first level, cut to fit, the cut calls counted', async () => {
     const { provider } = source(100, 40);
-    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 2 }, ctx());
-    const answer = await shapeCallAnswer(walked, {
-      direction: 'incoming',
-      depth: 2,
-      roots: [pathToFileURL(dir).href],
-      readLines,
-      maxBytes: CAP,
-    });
+    const walked = await walk(provider, 2);
+    const answer = await shape(walked, 2);
     const bytes = Buffer.byteLength(JSON.stringify(answer));
     assert.ok(bytes <= CAP, `${bytes} bytes`);
     const listed = answer.root.calls!.length;
@@ -148,15 +146,9 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
 
   it('a cap too small for even one first-level call: the calls are counted, the answer stays within the cap', async () => {
     const { provider } = source(3, 40);
-    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
+    const walked = await walk(provider, 1);
     const maxBytes = 3000; // each call holds 20 call sites with 80-character previews: over 3000 bytes alone
-    const answer = await shapeCallAnswer(walked, {
-      direction: 'incoming',
-      depth: 1,
-      roots: [pathToFileURL(dir).href],
-      readLines,
-      maxBytes,
-    });
+    const answer = await shape(walked, 1, { maxBytes });
     const bytes = Buffer.byteLength(JSON.stringify(answer));
     assert.ok(bytes <= maxBytes, `${bytes} bytes`);
     assert.deepEqual(answer.root.calls, []);
@@ -166,16 +158,9 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
 
   it('a position that prepares to thousands of items with huge names: a few names, each cut, the rest counted', async () => {
     const { provider } = source(1, 1);
-    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
+    const walked = await walk(provider, 1);
     const others = Array.from({ length: 5000 }, (_, i) => item(`${i}:${'n'.repeat(100_000)}`, 0));
-    const answer = await shapeCallAnswer(walked, {
-      direction: 'incoming',
-      depth: 1,
-      roots: [pathToFileURL(dir).href],
-      readLines,
-      maxBytes: CAP,
-      otherItems: others,
-    });
+    const answer = await shape(walked, 1, { otherItems: others });
     assert.equal(answer.otherItems?.length, MAX_OTHER_ITEMS);
     assert.equal(answer.moreOtherItems, 5000 - MAX_OTHER_ITEMS);
     assert.equal(answer.otherItemsCut, true);
@@ -189,26 +174,13 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
 
   it('a few short other items are listed whole, with no count, flag or note', async () => {
     const { provider } = source(1, 1);
-    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx());
-    const answer = await shapeCallAnswer(walked, {
-      direction: 'incoming',
-      depth: 1,
-      roots: [pathToFileURL(dir).href],
-      readLines,
-      maxBytes: CAP,
-      otherItems: [item('a', 0), item('😀'.repeat(NAME_MAX_UNITS / 2), 0)],
-    });
+    const walked = await walk(provider, 1);
+    const answer = await shape(walked, 1, { otherItems: [item('a', 0), item('😀'.repeat(NAME_MAX_UNITS / 2), 0)] });
     assert.deepEqual(answer.otherItems, ['a', '😀'.repeat(NAME_MAX_UNITS / 2)]);
     assert.equal(answer.moreOtherItems, undefined);
     assert.equal(answer.otherItemsCut, undefined);
     assert.equal(answer.note, undefined);
-    const none = await shapeCallAnswer(walked, {
-      direction: 'incoming',
-      depth: 1,
-      roots: [pathToFileURL(dir).href],
-      readLines,
-      maxBytes: CAP,
-    });
+    const none = await shape(walked, 1);
     assert.equal('otherItems' in none, false);
   });
 
@@ -221,13 +193,7 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
       outgoing: async () => [],
     };
     const walked = await walkCalls(provider, long('😀'.repeat(1000)), { direction: 'incoming', depth: 1 }, ctx());
-    const answer = await shapeCallAnswer(walked, {
-      direction: 'incoming',
-      depth: 1,
-      roots: [pathToFileURL(dir).href],
-      readLines,
-      maxBytes: CAP,
-    });
+    const answer = await shape(walked, 1);
     const call = answer.root.calls![0]!;
     assert.equal(call.name, `${'x'.repeat(NAME_MAX_UNITS)}…`);
     assert.equal(call.detail, `${'d'.repeat(DETAIL_MAX_UNITS)}…`);
@@ -236,40 +202,24 @@ describe('call hierarchy answers are bounded and count what they leave out', () 
     assert.equal(answer.root.cut, true);
     assert.match(answer.summary, /^1 direct caller of 😀😀/);
     assert.match(answer.note ?? '', /cut: true/);
-    const short = await shapeCallAnswer(
-      await walkCalls(source(1, 1).provider, item('target', 0), { direction: 'incoming', depth: 1 }, ctx()),
-      { direction: 'incoming', depth: 1, roots: [pathToFileURL(dir).href], readLines, maxBytes: CAP },
-    );
+    const short = await shape(await walk(source(1, 1).provider, 1), 1);
     assert.equal(short.root.cut, undefined);
     assert.equal(short.root.calls![0]!.cut, undefined);
   });
 
   it("the answer's own fields count in its bound, and the note names the cap the answer was held to", async () => {
     const { provider } = source(100, 40);
-    const walked = await walkCalls(provider, item('target', 0), { direction: 'incoming', depth: 2 }, ctx());
+    const walked = await walk(provider, 2);
     // Fields the tool puts before the tree: 20 KiB of them, far over a fixed allowance.
     const head = { file: 'f'.repeat(20 * 1024), provider: 'test' };
-    const answer = await shapeCallAnswer(walked, {
-      direction: 'incoming',
-      depth: 2,
-      roots: [pathToFileURL(dir).href],
-      readLines,
-      maxBytes: CAP,
-      head,
-    });
+    const answer = await shape(walked, 2, { head });
     assert.equal(answer.file, head.file);
     assert.deepEqual(Object.keys(answer).slice(0, 2), ['file', 'provider'], 'the head comes first');
     const bytes = Buffer.byteLength(JSON.stringify(answer));
     assert.ok(bytes <= CAP, `${bytes} bytes`);
     assert.ok(answer.root.calls!.length > 0);
     assert.match(answer.note ?? '', /larger than the 256 KiB tool result cap/);
-    const odd = await shapeCallAnswer(walked, {
-      direction: 'incoming',
-      depth: 2,
-      roots: [pathToFileURL(dir).href],
-      readLines,
-      maxBytes: 100_000,
-    });
+    const odd = await shape(walked, 2, { maxBytes: 100_000 });
     assert.match(
       odd.note ?? '',
       /larger than the 100000 bytes tool result cap/,

@@ -36,7 +36,14 @@ describe('lsp present: shaping dsh_lsp locations', () => {
     const more = Array.from({ length: 49 }, (_, i) => loc(`${ROOT}/more.ts`, i + 1, 0, 4));
     const all = [...more, loc(`${ROOT}/decl.ts`, 0, 16, 4, { isDeclaration: true }), ...many];
     const r = reader({});
-    const first = await shapeLocations(all, { operation: 'findReferences', resolvedWorkspaceUri: ROOT, readLines: r.readLines });
+    const page = (offset?: number) =>
+      shapeLocations(all, {
+        operation: 'findReferences',
+        resolvedWorkspaceUri: ROOT,
+        readLines: r.readLines,
+        ...(offset !== undefined ? { offset } : {}),
+      });
+    const first = await page();
     assert.equal(first.total, 150);
     assert.equal(first.shown, 50);
     assert.equal(first.nextOffset, 50);
@@ -47,21 +54,11 @@ describe('lsp present: shaping dsh_lsp locations', () => {
       { path: 'more.ts', count: 49 },
     ]);
     assert.equal(first.locations[0]!.isDeclaration, true, 'L19: the declaration comes first and is marked');
-    const last = await shapeLocations(all, {
-      operation: 'findReferences',
-      resolvedWorkspaceUri: ROOT,
-      offset: 100,
-      readLines: r.readLines,
-    });
+    const last = await page(100);
     assert.equal(last.shown, 50);
     assert.equal(last.nextOffset, undefined);
     assert.match(last.summary, /^showing 101–150 of 150/);
-    const past = await shapeLocations(all, {
-      operation: 'findReferences',
-      resolvedWorkspaceUri: ROOT,
-      offset: 150,
-      readLines: r.readLines,
-    });
+    const past = await page(150);
     assert.equal(past.shown, 0);
     assert.match(past.summary, /past the end: there are 150 results/);
   });

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { Terminal } from '@xterm/headless';
-import { MirrorPacing, PacedMirror } from '../../../../src/terminal/panel/pacedMirror';
+import { MirrorPacing, PacedMirror, type PacedMirrorOptions } from '../../../../src/terminal/panel/pacedMirror';
 import { skipNotice } from '../../../../src/terminal/panel/skipAhead';
 import { mirrorSettled, written } from '../../../helpers/panelTerminal';
 import { until } from '../../../helpers/wait';
@@ -81,16 +81,22 @@ async function referenceLines(output: string): Promise<string[]> {
 }
 
 /** A mirror whose writes go to a headless "panel" terminal; `frames` records each write. */
-function mirrored(pacing: Partial<MirrorPacing> = FAST, before = '') {
-  const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
+/**
+ * A mirror of COLS × ROWS (or `options.rows`) drawing into an xterm.js panel that shows `before`
+ * first; `frames` keeps every frame written. `options` adds to the mirror's own options.
+ */
+function mirrored(pacing: Partial<MirrorPacing> = FAST, before = '', options: Partial<PacedMirrorOptions> = {}) {
+  const rows = options.rows ?? ROWS;
+  const panel = new Terminal({ cols: COLS, rows, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
   const frames: string[] = [];
   panel.write(before);
   const mirror = new PacedMirror({
     cols: COLS,
-    rows: ROWS,
+    rows,
     write: (text) => (frames.push(text), panel.write(text)),
     emulatorEntry: mirrorEmulatorEntry(),
     pacing,
+    ...options,
   });
   return { panel, frames, mirror };
 }
@@ -206,15 +212,7 @@ describe('paced panel mirror', () => {
   it('when the output outruns the emulator too, the emulator is rebuilt from the session tail and the screen follows it', async function () {
     this.timeout(60_000);
     let tail = '';
-    const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
-    const mirror = new PacedMirror({
-      cols: COLS,
-      rows: ROWS,
-      write: (text) => panel.write(text),
-      emulatorEntry: mirrorEmulatorEntry(),
-      tail: () => tail,
-      pacing: { ...FAST, emulatorBacklogCost: 20_000 },
-    });
+    const { panel, mirror } = mirrored({ ...FAST, emulatorBacklogCost: 20_000 }, '', { tail: () => tail });
     mirror.open();
     let output = '';
     for (let k = 0; k < 20; k++) {
@@ -235,15 +233,7 @@ describe('paced panel mirror', () => {
     const refreshMs = 300;
     let tail = '';
     let tailReads = 0;
-    const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
-    const mirror = new PacedMirror({
-      cols: COLS,
-      rows: ROWS,
-      write: (text) => panel.write(text),
-      emulatorEntry: mirrorEmulatorEntry(),
-      tail: () => (tailReads++, tail),
-      pacing: { ...FAST, refreshMs, emulatorBacklogCost: 2_000 },
-    });
+    const { panel, mirror } = mirrored({ ...FAST, refreshMs, emulatorBacklogCost: 2_000 }, '', { tail: () => (tailReads++, tail) });
     mirror.open();
     let output = '';
     const started = performance.now();
@@ -272,15 +262,7 @@ describe('paced panel mirror', () => {
     const rows = 60;
     const flood = `${lines(rows)}${`${E}[H${`${E}[1000000L${E}[1000000M`.repeat(100)}`.repeat(200)}\r\n$ `;
     let printed = '';
-    const panel = new Terminal({ cols: COLS, rows, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
-    const mirror = new PacedMirror({
-      cols: COLS,
-      rows,
-      write: (text) => panel.write(text),
-      emulatorEntry: mirrorEmulatorEntry(),
-      tail: () => printed.slice(-256 * 1024),
-      pacing: FAST,
-    });
+    const { panel, mirror } = mirrored(FAST, '', { rows, tail: () => printed.slice(-256 * 1024) });
     mirror.open();
     let longest = 0;
     let last = performance.now();
@@ -314,16 +296,7 @@ describe('paced panel mirror', () => {
     this.timeout(60_000);
     const tail = `${lines(20)}after the failure\r\n$ `;
     const errors: string[] = [];
-    const panel = new Terminal({ cols: COLS, rows: ROWS, scrollback: 1000, allowProposedApi: true, logLevel: 'off' });
-    const mirror = new PacedMirror({
-      cols: COLS,
-      rows: ROWS,
-      write: (text) => panel.write(text),
-      emulatorEntry: mirrorEmulatorEntry(),
-      tail: () => tail,
-      onError: (e) => errors.push(e.message),
-      pacing: FAST,
-    });
+    const { panel, mirror } = mirrored(FAST, '', { tail: () => tail, onError: (e) => errors.push(e.message) });
     mirror.open();
     await mirrorSettled(mirror, panel);
     // The worker thread dies as one out of memory or with an uncaught error would.
