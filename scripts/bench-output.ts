@@ -170,11 +170,11 @@ function benchService(redactSecrets: boolean): {
 }
 
 /** Runs of each command in each of the three ways (redaction on, off, raw node-pty) in `--redaction`: medians are printed. */
-const REDACTION_RUNS = 3;
+const REDACTION_RUNS = 6;
 
 /**
  * Throughput with redaction on beside off and raw node-pty (each command run REDACTION_RUNS times
- * in turn, after one warm-up send per session, so neither session pays for the first send's
+ * in turn, each run starting with the next of the three, after one warm-up send per session, so neither session pays for the first send's
  * compilation), the CPU time of redacting the send's viewport on this thread (what the worker
  * does at the end of a send), and reads of secret-dense pages.
  */
@@ -200,13 +200,17 @@ async function redaction(commands: readonly string[]): Promise<void> {
     const bytes = Number(execFileSync('bash', ['-c', `{ ${command}; } | wc -c`], { encoding: 'utf8' }).trim());
     const times = { on: [] as number[], off: [] as number[], raw: [] as number[] };
     let viewport = '';
-    for (let i = 0; i < REDACTION_RUNS; i++) {
-      times.on.push((await measured(() => on.service.send(on.owner, onId, { input: command, timeoutMs: 600_000 }))).ms);
-      const b = await measured(() => off.service.send(off.owner, offId, { input: command, timeoutMs: 600_000 }));
-      times.off.push(b.ms);
-      viewport = b.value.output;
-      times.raw.push((await measured(() => rawRun(command))).ms);
-    }
+    const ways = [
+      async () => times.on.push((await measured(() => on.service.send(on.owner, onId, { input: command, timeoutMs: 600_000 }))).ms),
+      async () => {
+        const b = await measured(() => off.service.send(off.owner, offId, { input: command, timeoutMs: 600_000 }));
+        times.off.push(b.ms);
+        viewport = b.value.output;
+      },
+      async () => times.raw.push((await measured(() => rawRun(command))).ms),
+    ];
+    // Each run starts with another of the three ways, so none always runs first (or after another).
+    for (let i = 0; i < REDACTION_RUNS; i++) for (let k = 0; k < ways.length; k++) await ways[(i + k) % ways.length]!();
     const redactCpu: number[] = [];
     for (let i = 0; i < 5; i++) {
       const cpu = process.cpuUsage();
