@@ -141,8 +141,11 @@ export function step(state: S, c: number): number {
 /** How far back `cleanStart` looks for the start of a sequence a cut may fall in (UTF-16 units). */
 export const CLEAN_START_LOOKBACK = 4096;
 
-/** Is `c` a unit that starts a sequence or a string (ESC, or the C1 CSI, OSC, DCS, SOS, PM, APC)? */
-const isIntroducer = (c: number) => c === 0x1b || c === 0x9b || c === 0x9d || c === 0x90 || c === 0x98 || c === 0x9e || c === 0x9f;
+/**
+ * A unit that starts a sequence or a string: ESC, or the C1 CSI, OSC, DCS, SOS, PM or APC. Found
+ * by one native search: a look-back is mostly text without any.
+ */
+const INTRODUCER = /[\x1b\x90\x98\x9b\x9d\x9e\x9f]/;
 
 /**
  * Where the escape sequence or string still open at offset `at` of `text` begins (the offset of its
@@ -158,8 +161,9 @@ export function openSequenceStart(text: string, at: number): number {
 /** The parse of `text` up to `at` from the first introducer in the look-back: the open sequence's start (-1: none) and the parser's state at `at`. */
 function scanOpen(text: string, at: number): { start: number; state: S } {
   const end = Math.min(at, text.length);
-  let i = Math.max(0, at - CLEAN_START_LOOKBACK);
-  while (i < end && !isIntroducer(text.charCodeAt(i))) i++;
+  const from = Math.max(0, at - CLEAN_START_LOOKBACK);
+  const first = from < end ? text.slice(from, end).search(INTRODUCER) : -1;
+  let i = first < 0 ? end : from + first;
   let state = S.Ground;
   let start = -1;
   for (; i < end; i++) {

@@ -16,12 +16,9 @@ export type HistoryInput = ToolInput<typeof TERMINAL_HISTORY>;
 export class HistoryTool extends TerminalTool<HistoryInput> {
   static readonly toolName = TERMINAL_HISTORY.name;
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<HistoryInput>): vscode.PreparedToolInvocation {
-    return {
-      invocationMessage: new vscode.MarkdownString(
-        `Listing the commands of agent terminal ${escapeMarkdown(String(options.input.sessionId))}`,
-      ),
-    };
+  prepareInvocation({ input }: vscode.LanguageModelToolInvocationPrepareOptions<HistoryInput>): vscode.PreparedToolInvocation {
+    const { sessionId } = input;
+    return { invocationMessage: new vscode.MarkdownString(`Listing the commands of agent terminal ${escapeMarkdown(String(sessionId))}`) };
   }
 
   protected async run({ sessionId, offset, count, failed, contains }: HistoryInput) {

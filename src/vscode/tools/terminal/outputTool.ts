@@ -12,10 +12,11 @@ export type OutputInput = ToolInput<typeof TERMINAL_OUTPUT>;
 export class OutputTool extends TerminalTool<OutputInput> {
   static readonly toolName = TERMINAL_OUTPUT.name;
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<OutputInput>): vscode.PreparedToolInvocation {
+  prepareInvocation({ input }: vscode.LanguageModelToolInvocationPrepareOptions<OutputInput>): vscode.PreparedToolInvocation {
+    const { jobId, sessionId } = input;
     return {
       invocationMessage: new vscode.MarkdownString(
-        `Reading new output of ${escapeMarkdown(String(options.input.jobId))} in agent terminal ${escapeMarkdown(String(options.input.sessionId))}`,
+        `Reading new output of ${escapeMarkdown(String(jobId))} in agent terminal ${escapeMarkdown(String(sessionId))}`,
       ),
     };
   }
