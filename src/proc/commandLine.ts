@@ -5,6 +5,7 @@
  * Plain Node, no `vscode` import.
  */
 import * as fs from 'node:fs';
+import { CUT_MARKER } from '../common/textHead';
 import { ps } from './psProgram';
 
 /**
@@ -54,13 +55,27 @@ export function commandLine(pid: number, fallback = ''): string {
 
 /**
  * The command line in the first `length` bytes read of `/proc/<pid>/cmdline` into `buf`: NULs as
- * spaces, trailing ones dropped when the end was reached, at most COMMAND_LINE_CHARS; `fallback`
- * when empty.
+ * spaces, trailing ones dropped when the end was reached, at most COMMAND_LINE_CHARS (see
+ * cutBetweenWords); `fallback` when empty.
  */
 function commandLineText(buf: Buffer, length: number, fallback: string): string {
-  if (length < buf.length) while (length > 0 && buf[length - 1] === 0) length--;
+  const whole = length < buf.length;
+  if (whole) while (length > 0 && buf[length - 1] === 0) length--;
   const raw = buf.toString('utf8', 0, length).replace(/\0/g, ' ');
-  return (raw || fallback).slice(0, COMMAND_LINE_CHARS);
+  if (!raw) return fallback.slice(0, COMMAND_LINE_CHARS);
+  return whole && raw.length <= COMMAND_LINE_CHARS ? raw : cutBetweenWords(raw);
+}
+
+/**
+ * `text`, longer than COMMAND_LINE_CHARS or not read to its end, cut after its last whole word
+ * that fits (a space then `…`). The command line is redacted after the cut (secretRedactor.ts),
+ * and a secret cut in two is no longer found: the word the bound falls in is left out whole. A
+ * first word longer than the bound is cut at it.
+ */
+function cutBetweenWords(text: string): string {
+  // The space kept and the marker fit in the bound.
+  const space = text.lastIndexOf(' ', COMMAND_LINE_CHARS - 2);
+  return space > 0 ? `${text.slice(0, space + 1)}${CUT_MARKER}` : text.slice(0, COMMAND_LINE_CHARS);
 }
 
 /**

@@ -7,6 +7,8 @@
  * enough for a person's typing; the agent's pasted text is recorded as sent, not from its echo.
  */
 
+import { CUT_MARKER } from '../../common/textHead';
+
 /** Longest command line kept in a record (UTF-16 code units, cut on a code point boundary). */
 export const MAX_COMMAND_CHARS = 1000;
 
@@ -17,17 +19,30 @@ export interface BoundedCommand {
 }
 
 /**
- * `text` cut to MAX_COMMAND_CHARS (never between the halves of a surrogate pair), one trailing
- * newline removed, as a fresh string: a slice of a large string would keep all of it in memory.
+ * `text`, one trailing newline removed, at most MAX_COMMAND_CHARS, as a fresh string: a slice of a
+ * large string would keep all of it in memory. A longer one is cut after its last whole word that
+ * fits, then `…`: the record is redacted when read (secretRedactor.ts), and a secret cut in two is
+ * no longer found, so the word the bound falls in is left out whole. A line with no blank to cut
+ * at is cut at the bound (never between the halves of a surrogate pair).
  */
 export function boundCommand(text: string): BoundedCommand {
   let t = text.endsWith('\n') ? text.slice(0, -1) : text;
   const truncated = t.length > MAX_COMMAND_CHARS;
   if (truncated) {
-    let end = MAX_COMMAND_CHARS;
-    const last = t.charCodeAt(end - 1);
-    if (last >= 0xd800 && last <= 0xdbff) end--;
-    t = t.slice(0, end);
+    // The blank kept and the marker fit in the bound.
+    const blank = Math.max(
+      t.lastIndexOf(' ', MAX_COMMAND_CHARS - 2),
+      t.lastIndexOf('\t', MAX_COMMAND_CHARS - 2),
+      t.lastIndexOf('\n', MAX_COMMAND_CHARS - 2),
+    );
+    if (blank > 0) {
+      t = `${t.slice(0, blank + 1)}${CUT_MARKER}`;
+    } else {
+      let end = MAX_COMMAND_CHARS;
+      const last = t.charCodeAt(end - 1);
+      if (last >= 0xd800 && last <= 0xdbff) end--;
+      t = t.slice(0, end);
+    }
   }
   return { text: Buffer.from(t, 'utf16le').toString('utf16le'), truncated };
 }

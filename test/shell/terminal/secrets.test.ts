@@ -169,6 +169,17 @@ describe('secret redaction on the real bash backend', function () {
     await h.service.wait(h.owner, id, { timeoutMs: 5000 }).catch(() => undefined);
   });
 
+  it("a command line over the record's 1 000 characters with a secret across the cut: no piece of it in the record", async () => {
+    const ghp = singleLine[0]!.value;
+    for (const pad of [960, 965, 970, 975, 980]) {
+      await send(`: ${'x'.repeat(pad)} ${ghp} tail`);
+      const recorded = h.service.history(h.owner, id, { count: 1 }).commands[0]!.command;
+      assert.ok(recorded.length <= 1000, `${recorded.length} characters`);
+      for (let at = 0; at + 8 <= ghp.length; at++)
+        assert.ok(!recorded.includes(ghp.slice(at, at + 8)), `pad ${pad}: ${recorded.slice(-60)}`);
+    }
+  });
+
   it('a listening process whose command line holds a secret: its port in send, wait and processes results, the secret redacted', async () => {
     const ghp = singleLine[0]!.value;
     const server = `python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); time.sleep(60)' ${ghp} &`;
