@@ -6,11 +6,14 @@
  *   carriage returns are left out of the text the rules read;
  * - wrapped: a line exactly as wide as a wrap width (the terminal's columns, 80, 76) that ends and
  *   continues with a visible character is read joined with the next, as the terminal shows it;
+ * - split by the scrollback: a piece of a longer line (ending with LINE_SPLIT_MARKER, scrollback.ts)
+ *   is read joined with the next piece, the marker left out;
  * - cut by a page or a viewport: a private key block without its END line runs to the end.
  * Each secret is replaced in the original text by `[redacted: <label>]`; the escape sequences,
  * carriage returns and newlines inside it are kept, so colours, line counts and line numbers stay
  * true. Whatever surrounds the secret is left as it was.
  */
+import { LINE_SPLIT_MARKER } from '../output/scrollback';
 import { type Finding, type UserSecretPattern, findSecrets } from './secretRules';
 
 /** What redaction needs besides the text. */
@@ -81,6 +84,15 @@ function readableText(text: string, columns: number | undefined): { scan: string
   let copied = 0;
   for (let i = plain.indexOf('\n'); i >= 0; i = plain.indexOf('\n', i + 1)) {
     const width = i - lineStart;
+    if (i > lineStart && plain[i - 1] === LINE_SPLIT_MARKER) {
+      // A piece of a longer line the scrollback split: joined with the next, the marker left out.
+      at.set(plainAt.subarray(copied, i - 1), m);
+      m += i - 1 - copied;
+      scanParts.push(plain.slice(copied, i - 1));
+      copied = i + 1;
+      lineStart = i + 1;
+      continue;
+    }
     const joined = widths.has(width) && i > lineStart && i + 1 < plain.length && !/\s/.test(plain[i - 1]!) && !/\s/.test(plain[i + 1]!);
     if (joined) {
       at.set(plainAt.subarray(copied, i), m);
@@ -134,18 +146,24 @@ function normalize(scan: string, findings: Finding[]): Finding[] {
   return merged;
 }
 
-/** What stays of `raw` (a secret's original text): its escape sequences, carriage returns and newlines, in order. */
+/** Text of a secret that goes: all but newlines and a line split marker before one (escapes are kept apart). */
+const NOT_STRUCTURE = new RegExp(`[^\\n${LINE_SPLIT_MARKER}]|${LINE_SPLIT_MARKER}(?!\\n)`, 'g');
+
+/**
+ * What stays of `raw` (a secret's original text): its escape sequences, carriage returns and
+ * newlines, and the scrollback's line split markers before them, in order.
+ */
 function structureOf(raw: string): string {
   let kept = '';
   ESCAPES.lastIndex = 0;
   let from = 0;
   for (let m = ESCAPES.exec(raw); m; m = ESCAPES.exec(raw)) {
-    kept += raw.slice(from, m.index).replace(/[^\n]/g, '');
+    kept += raw.slice(from, m.index).replace(NOT_STRUCTURE, '');
     kept += m[0];
     from = m.index + m[0].length;
     if (m[0].length === 0) ESCAPES.lastIndex++;
   }
-  return kept + raw.slice(from).replace(/[^\n]/g, '');
+  return kept + raw.slice(from).replace(NOT_STRUCTURE, '');
 }
 
 /**

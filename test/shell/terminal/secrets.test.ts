@@ -223,6 +223,28 @@ describe('secret redaction where a byte bound cuts output', function () {
   });
 });
 
+describe('secret redaction where the scrollback splits a long line', function () {
+  this.timeout(60_000);
+  it('a secret across a 16 KiB piece of a longer line is redacted whole in a page, wherever the split falls in it', async () => {
+    const h = harness();
+    try {
+      const { sessionId } = await h.service.open(h.owner);
+      const secret = SECRETS[0]!.value;
+      for (const pad of [16_360, 16_370, 16_375, 16_380]) {
+        // `pad` y's, a blank and the secret: the scrollback stores the line in pieces of at most
+        // 16 KiB, and the first piece ends inside the secret.
+        await h.service.send(h.owner, sessionId, { input: `printf 'y%.0s' $(seq ${pad}); echo " ${secret} end"` });
+        const page = await h.service.readAsync(h.owner, sessionId, { count: 5 });
+        for (let at = 0; at + 8 <= secret.length; at++)
+          assert.ok(!page.text.includes(secret.slice(at, at + 8)), `pad ${pad}: ${page.text.slice(16_300, 16_450)}`);
+        assert.match(page.text, /\[redacted: GitHub token\]/);
+      }
+    } finally {
+      await h.dispose();
+    }
+  });
+});
+
 describe('the message of the day (output before the first prompt) holds no secret', function () {
   this.timeout(60_000);
   /** A harness whose session's ~/.bashrc is `rc`; answers the motd of one opened session. */
