@@ -50,9 +50,10 @@ const ESCAPE_AT = new RegExp(ESCAPE_SOURCE, 'y');
 /**
  * The text as the rules read it (see the module comment) and, for each of its UTF-16 code units,
  * the offset of that unit in `text`. Linear: one pass over `text` leaves escapes and CRs out, one
- * over the lines joins wrapped ones; kept text is copied in slices, the offsets in blocks.
+ * over the lines joins wrapped ones, and with `joinSplits` the scrollback's pieces of a longer
+ * line (`splits` counts those joins); kept text is copied in slices, the offsets in blocks.
  */
-function readableText(text: string, columns: number | undefined): { scan: string; at: Int32Array } {
+function readableText(text: string, columns: number | undefined, joinSplits: boolean): { scan: string; at: Int32Array; splits: number } {
   // Escapes and CR out: `plain` with plainAt[i] = offset in text.
   const plainAt = new Int32Array(text.length + 1);
   const parts: string[] = [];
@@ -82,9 +83,11 @@ function readableText(text: string, columns: number | undefined): { scan: string
   let m = 0;
   let lineStart = 0;
   let copied = 0;
+  let splits = 0;
   for (let i = plain.indexOf('\n'); i >= 0; i = plain.indexOf('\n', i + 1)) {
     const width = i - lineStart;
-    if (i > lineStart && plain[i - 1] === LINE_SPLIT_MARKER) {
+    if (joinSplits && i > lineStart && plain[i - 1] === LINE_SPLIT_MARKER) {
+      splits++;
       // A piece of a longer line the scrollback split: joined with the next, the marker left out.
       at.set(plainAt.subarray(copied, i - 1), m);
       m += i - 1 - copied;
@@ -106,7 +109,7 @@ function readableText(text: string, columns: number | undefined): { scan: string
   m += n - copied;
   scanParts.push(plain.slice(copied));
   at[m] = text.length;
-  return { scan: scanParts.length === 1 ? scanParts[0]! : scanParts.join(''), at };
+  return { scan: scanParts.length === 1 ? scanParts[0]! : scanParts.join(''), at, splits };
 }
 
 /**
@@ -114,7 +117,7 @@ function readableText(text: string, columns: number | undefined): { scan: string
  * it; one that ends inside a run of token characters ends where the run does; overlapping ones
  * merge, keeping the label of the one found first.
  */
-function normalize(scan: string, findings: Finding[]): Finding[] {
+function normalize(scan: string, findings: Finding[]): (Finding & { rank: number })[] {
   const spans: (Finding & { rank: number })[] = [];
   findings.forEach((f, rank) => {
     let { start, end } = f;
@@ -133,6 +136,11 @@ function normalize(scan: string, findings: Finding[]): Finding[] {
     }
     if (end > start) spans.push({ start, end, label: f.label, rank });
   });
+  return mergeOverlapping(spans);
+}
+
+/** `spans` (each with the rank of its finding) sorted, overlapping ones merged, keeping the label of the lowest rank. */
+function mergeOverlapping(spans: (Finding & { rank: number })[]): (Finding & { rank: number })[] {
   spans.sort((a, b) => a.start - b.start || b.end - a.end);
   const merged: (Finding & { rank: number })[] = [];
   for (const span of spans) {
@@ -166,6 +174,27 @@ function structureOf(raw: string): string {
   return kept + raw.slice(from).replace(NOT_STRUCTURE, '');
 }
 
+/** Ranks of what the reading apart finds start here: after every finding of the joined reading, whose labels win. */
+const APART_RANKS = 1 << 30;
+
+/**
+ * The secrets the rules find in `readable` (readableText), as spans of the original text, ranked
+ * from `rank0` on in the order they were found.
+ */
+function secretsIn(
+  readable: { scan: string; at: Int32Array },
+  patterns: RedactOptions['patterns'],
+  rank0: number,
+): (Finding & { rank: number })[] {
+  const { scan, at } = readable;
+  return normalize(scan, findSecrets(scan, patterns)).map((span) => ({
+    ...span,
+    start: at[span.start]!,
+    end: at[span.end - 1]! + 1,
+    rank: rank0 + span.rank,
+  }));
+}
+
 /**
  * `text` with every secret the rules find replaced by `[redacted: <label>]` (see the module
  * comment). Synchronous, and not linear on hostile text: run it in a worker within a time bound
@@ -173,15 +202,17 @@ function structureOf(raw: string): string {
  */
 export function redactSecrets(text: string, options: RedactOptions = {}): Redaction {
   if (text.length === 0) return { text, count: 0 };
-  const { scan, at } = readableText(text, options.columns);
-  const spans = normalize(scan, findSecrets(scan, options.patterns));
+  const joined = readableText(text, options.columns, true);
+  const found = secretsIn(joined, options.patterns, 0);
+  // A line that ends in the split marker may be a program's own output, not a piece the scrollback
+  // split: read apart too, or such a line could join a secret to the text before it.
+  if (joined.splits > 0) found.push(...secretsIn(readableText(text, options.columns, false), options.patterns, APART_RANKS));
+  const spans = mergeOverlapping(found);
   if (spans.length === 0) return { text, count: 0 };
   let out = '';
   let from = 0;
-  for (const span of spans) {
-    const start = at[span.start]!;
-    const end = at[span.end - 1]! + 1;
-    out += text.slice(from, start) + redactionLabel(span.label) + structureOf(text.slice(start, end));
+  for (const { start, end, label } of spans) {
+    out += text.slice(from, start) + redactionLabel(label) + structureOf(text.slice(start, end));
     from = end;
   }
   return { text: out + text.slice(from), count: spans.length };

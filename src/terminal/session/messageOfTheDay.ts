@@ -4,11 +4,10 @@
  * MOTD_MAX_BYTES bytes are kept, appending at the cost of each chunk's own length (byteTail.ts
  * ViewportBuffer). It is redacted once, when the first prompt came, as every text an agent reads
  * is (secretRedactor.ts: the built-in rules and the person's `dsh.terminal.secretPatterns`, lines
- * wrapped at the terminal's width read joined); a word the byte bound cut at its start, which may
- * be the tail of a secret no rule knows without its head, is left out first (heldTail.ts).
+ * wrapped at the terminal's width read joined); the line the byte bound cut at its start, which
+ * may hold the tail of a secret no rule knows without its head, is left out first.
  */
 import { ViewportBuffer } from '../output/byteTail';
-import { withoutCutHead } from '../secrets/heldTail';
 import type { SecretRedactor } from '../secrets/secretRedactor';
 
 /** Most UTF-8 bytes of output before the first prompt kept as the message of the day. */
@@ -32,7 +31,9 @@ export class MessageOfTheDay {
    */
   async settle(redactor: SecretRedactor, columns: number): Promise<void> {
     const { text, dropped } = this.buffer.result();
-    const raw = dropped > 0 ? withoutCutHead(text) : text;
+    // The line the bound cut is left out whole: its kept part may be the tail of a secret.
+    const cutLineEnd = text.indexOf('\n');
+    const raw = dropped === 0 ? text : cutLineEnd < 0 ? '' : text.slice(cutLineEnd + 1);
     // Read in the same turn as redactAll reads it, so the two agree.
     const redactedOn = redactor.enabled;
     const redacted = await redactor.redact(raw, columns);

@@ -20,13 +20,14 @@ describe("a process's command line cut to its bound holds no piece of a secret",
   });
 
   it('a token before, across or after the 200th character is whole and redacted, or left out', async () => {
-    // `sh -c 'sleep 60' <name> <pad> <token>`: the command line is "sh -c sleep 60 name " (20
+    // `sh -c 'sleep 60; :' <name> <pad> <token>` (the `:` keeps a shell that runs a last command
+    // with exec, as bash does, from becoming `sleep`): the command line is "sh -c sleep 60; : name " (23
     // characters), the pad, a space, then the token.
     for (let pad = 130; pad <= 185; pad += 1) {
-      const child = spawn('sh', ['-c', 'sleep 60', 'name', 'x'.repeat(pad), `--token=${TOKEN}`, 'tail'], { stdio: 'ignore' });
+      const child = spawn('sh', ['-c', 'sleep 60; :', 'name', 'x'.repeat(pad), `--token=${TOKEN}`, 'tail'], { stdio: 'ignore' });
       children.push(child);
       const pid = child.pid!;
-      await until('the command line to be set', () => commandLine(pid).startsWith('sh -c sleep 60'));
+      await until('the command line to be set', () => commandLine(pid).startsWith('sh -c sleep 60; : '));
       for (const line of [commandLine(pid), await commandLineAsync(pid)]) {
         const shown = redactShortText(line);
         assert.ok(line.length <= 200, `${line.length} characters`);

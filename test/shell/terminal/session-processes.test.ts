@@ -217,24 +217,26 @@ function available(report: ProcessesReport): Extract<ProcessesReport, { availabl
   it('redacts each distinct command line once, not once per process at every list', async () => {
     const mark = `DSH_SESSION=redact-${process.pid}-${Date.now()}`;
     const [name, value] = mark.split('=') as [string, string];
-    const leader = spawn('bash', ['-c', 'for i in $(seq 100); do sleep 300 & done; echo started; wait'], {
+    const leader = spawn('bash', ['-c', 'for i in $(seq 100); do sleep 317 & done; echo started; wait'], {
       stdio: ['ignore', 'pipe', 'ignore'],
       env: { ...process.env, [name]: value },
       detached: true,
     });
     try {
       await new Promise<void>((resolve) => leader.stdout.on('data', (d: Buffer) => d.toString().includes('started') && resolve()));
+      // A child forked by the loop may not have run `sleep` yet: its command line is still bash's.
+      await until('the hundred sleeps to run', () => processesRunning('sleep 317').length >= 100);
       const redacted: string[] = [];
-      const redactor = { enabled: true, redactLine: (text: string) => (redacted.push(text), text.replace('300', '***')) };
+      const redactor = { enabled: true, redactLine: (text: string) => (redacted.push(text), text.replace('317', '***')) };
       const watch = new SessionProcessWatch(leader.pid!, readStat(leader.pid!)!.startTime, mark, () => leader.pid!, redactor);
       for (let i = 0; i < 3; i++) {
         const report = available(await watch.report(true));
         assert.equal(report.processes.filter((p) => p.command === 'sleep ***').length, 100, 'every process, its command line redacted');
       }
-      assert.deepEqual(redacted, ['sleep 300'], 'one redaction for the hundred processes and three lists');
+      assert.deepEqual(redacted, ['sleep 317'], 'one redaction for the hundred processes and three lists');
       redactor.enabled = false;
       assert.ok(
-        available(await watch.report(false)).processes.every((p) => p.command === 'sleep 300'),
+        available(await watch.report(false)).processes.every((p) => p.command === 'sleep 317'),
         'redaction turned off: none',
       );
     } finally {

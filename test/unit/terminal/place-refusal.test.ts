@@ -30,10 +30,12 @@ describe('the refusal of a send whose traps changed since its confirmation', () 
   });
 
   it('holds no piece of a secret in a folder name, wherever the quote of the folder is cut', () => {
-    // A folder longer than PATH_QUOTE_UNITS (4096) is quoted by its first 2048 code units: the
-    // token before, across or after the cut.
-    for (let pad = 1980; pad <= 2060; pad += 2) {
-      const cwd = `/home/p/${'x'.repeat(pad)}/ghp-token ${TOKEN}/${'y'.repeat(4000)}`;
+    // A folder is quoted whole up to PATH_QUOTE_UNITS (4096) units of JSON, else by its first 2048
+    // units: 1500 quote marks (each two units of JSON) make this folder's JSON long enough to be
+    // cut while the folder, and the refusal, are short enough to be redacted on the calling
+    // thread. The token lies before, across or after the cut.
+    for (let pad = 496; pad <= 544; pad += 2) {
+      const cwd = `/home/p/${'"'.repeat(1500)}${'x'.repeat(pad)} ${TOKEN} /${'y '.repeat(550)}`;
       let message = '';
       try {
         checkPlace({ cwd, traps: { kind: 'none' } }, { cwd: '/home/p', traps: { kind: 'none' } }, redactShortText);
@@ -41,8 +43,10 @@ describe('the refusal of a send whose traps changed since its confirmation', () 
         message = redactShortText((error as Error).message);
       }
       assert.match(message, /^nothing was typed/);
+      assert.match(message, /\((\d+) characters\)/, 'the folder is quoted cut');
       for (let at = 0; at + 8 <= TOKEN.length; at++)
-        assert.ok(!message.includes(TOKEN.slice(at, at + 8)), `pad ${pad}: ${message.slice(0, 300)}`);
+        assert.ok(!message.includes(TOKEN.slice(at, at + 8)), `pad ${pad}: ${message.slice(2000, 2300)}`);
+      if (pad <= 500) assert.match(message, /\[redacted: GitHub token\]/, `pad ${pad}: the token before the cut is redacted`);
     }
   });
 });

@@ -7,6 +7,7 @@
 import { strict as assert } from 'node:assert';
 import { NOT_SECRETS, SECRETS, probeOf } from '../../helpers/secretCorpus';
 import { redactSecrets } from '../../../src/terminal/secrets/redact';
+import { LINE_SPLIT_MARKER } from '../../../src/terminal/output/scrollback';
 import { SecretRedactor, WITHHELD_NOTICE } from '../../../src/terminal/secrets/secretRedactor';
 import { PRESET_RULE_IDS } from '../../../src/terminal/secrets/secretRules';
 import { withoutCutHead, unfinishedTail } from '../../../src/terminal/secrets/heldTail';
@@ -48,6 +49,17 @@ describe('secret redaction rules', () => {
         assert.match(text, /\[redacted: [^\]]+\]/);
       }
     }
+  });
+
+  it("a secret across the scrollback's line pieces is found whole; a line a program ends with the marker joins nothing away", () => {
+    const ghp = SECRETS[0]!.value;
+    const shown = (text: string) => redactSecrets(text).text;
+    for (let cut = 1; cut < ghp.length; cut++) {
+      const pieces = `log ${ghp.slice(0, cut)}${LINE_SPLIT_MARKER}\n${ghp.slice(cut)} end\n`;
+      assert.equal(shown(pieces), `log [redacted: GitHub token]${LINE_SPLIT_MARKER}\n end\n`, `cut at ${cut}`);
+    }
+    // A program printing the marker at a line's end: read joined, the token would follow `x`.
+    assert.equal(shown(`x${LINE_SPLIT_MARKER}\n${ghp}\n`), `x${LINE_SPLIT_MARKER}\n[redacted: GitHub token]\n`);
   });
 
   it('labels secrets by kind', () => {
