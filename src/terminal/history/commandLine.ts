@@ -21,8 +21,9 @@ export interface BoundedCommand {
 /**
  * `text`, one trailing newline removed, at most MAX_COMMAND_CHARS, as a fresh string: a slice of a
  * large string would keep all of it in memory. A longer one is cut after its last whole word that
- * fits, then `…`: the record is redacted when read (secretRedactor.ts), and a secret cut in two is
- * no longer found, so the word the bound falls in is left out whole. A line with no blank to cut
+ * fits, or before a quote still open there, then `…`: the record is redacted when read
+ * (secretRedactor.ts), and a secret cut in two is no longer found, so the word or quoted text the
+ * bound falls in is left out whole. A line with no blank to cut
  * at is cut at the bound (never between the halves of a surrogate pair).
  */
 export function boundCommand(text: string): BoundedCommand {
@@ -36,7 +37,9 @@ export function boundCommand(text: string): BoundedCommand {
       t.lastIndexOf('\n', MAX_COMMAND_CHARS - 2),
     );
     if (blank > 0) {
-      t = `${t.slice(0, blank + 1)}${CUT_MARKER}`;
+      // A blank inside quotes is no word's end: the cut goes before the quote that is open there.
+      const open = openQuoteAt(t, blank);
+      t = `${t.slice(0, open ?? blank + 1)}${CUT_MARKER}`;
     } else {
       let end = MAX_COMMAND_CHARS;
       const last = t.charCodeAt(end - 1);
@@ -45,6 +48,23 @@ export function boundCommand(text: string): BoundedCommand {
     }
   }
   return { text: Buffer.from(t, 'utf16le').toString('utf16le'), truncated };
+}
+
+/**
+ * Where the quote still open at offset `at` of the shell text `text` opened (the offset of its `'`
+ * or `"`), as bash reads quotes (a backslash escapes the next character outside single quotes);
+ * undefined when none is open.
+ */
+function openQuoteAt(text: string, at: number): number | undefined {
+  let open: number | undefined;
+  for (let i = 0; i < at; i++) {
+    const c = text[i];
+    const quote = open === undefined ? undefined : text[open];
+    if (c === '\\' && quote !== "'") i++;
+    else if (quote === undefined && (c === "'" || c === '"')) open = i;
+    else if (c === quote) open = undefined;
+  }
+  return open;
 }
 
 /** One CSI sequence: parameters, intermediates, final byte (ECMA-48 §5.4). */

@@ -180,6 +180,16 @@ describe('secret redaction on the real bash backend', function () {
     }
   });
 
+  it("a quoted secret the record's 1 000-character bound falls in is left out whole", async () => {
+    for (const pad of [940, 950, 960, 970]) {
+      await send(`: ${'x'.repeat(pad)}; DB_PASSWORD="correct horse battery staple and more words" true`);
+      const recorded = h.service.history(h.owner, id, { count: 1 }).commands[0]!.command;
+
+      for (const word of ['correct', 'horse', 'battery', 'staple'])
+        assert.ok(!recorded.includes(word), `pad ${pad}: ${recorded.slice(-60)}`);
+    }
+  });
+
   it('a listening process whose command line holds a secret: its port in send, wait and processes results, the secret redacted', async () => {
     const ghp = singleLine[0]!.value;
     const server = `python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); time.sleep(60)' ${ghp} &`;
