@@ -82,12 +82,14 @@ describe('notes: a big note never holds the extension host thread', function () 
     let figures: LagFigures | undefined;
     try {
       await fs.promises.writeFile(big(), text);
-      // Diagnostics of the note once the index has it: they say what is not indexed.
+      // Diagnostics of the note once the index has it whole: they say what is not indexed. (The
+      // watcher may report the file while it is still being written: the index then has a part of
+      // it, and reads it again when the write ends.)
       const diag = await until(
-        'the index to have the big note, indexed partly',
+        'the index to have the whole big note, indexed partly',
         async () => {
           const r = (await invokeTool<Answer>('dsh_diagnostics', { filePath: 'vault/big-note.md' })).json;
-          return /indexed partly/.test(r.freshnessNote ?? '') ? r : undefined;
+          return /indexed partly: .* of 2097153 indexed/.test(r.freshnessNote ?? '') ? r : undefined;
         },
         180_000,
         1000,
