@@ -7,6 +7,7 @@
  * points the repository at a script, VS Code's git runs it. Agents still use git for ordinary work.
  */
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -83,12 +84,9 @@ describe("VS Code's git never runs what a sandboxed session planted", function (
       () => {
         fs.rmSync(probe, { recursive: true, force: true });
         fs.mkdirSync(probe);
-        try {
-          gitIn(probe, 'init', '-q');
-          return true;
-        } catch {
-          return false;
-        }
+        // As VS Code's git runs git: with the extension host's environment as it is now, where the
+        // guard's entry is (GIT_TEST_ENV is a copy made before the guard was installed).
+        return spawnSync('git', ['init', '-q'], { cwd: probe, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } }).status === 0;
       },
       30_000,
       200,

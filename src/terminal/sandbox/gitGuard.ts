@@ -215,10 +215,12 @@ export const FULL_SCAN_MAX_FOLDERS = 200_000;
 /**
  * Every git folder in `roots` and below at any depth (not through symbolic links): each folder
  * holding a `HEAD` (git takes a folder for a git folder by its `HEAD`, `objects` and `refs`), and
- * each folder a `.git` file names. Undefined when more than {@link FULL_SCAN_MAX_FOLDERS} folders
- * would be read.
+ * each folder a `.git` file names. With `madeBefore` (ms since the epoch), only those whose
+ * creation time (`birthtimeMs`, statx's `btime`) is not later: one without a creation time (0, a
+ * file system that keeps none) counts as made before. Undefined when more than
+ * {@link FULL_SCAN_MAX_FOLDERS} folders would be read.
  */
-export async function gitDirsBelow(roots: readonly string[]): Promise<string[] | undefined> {
+export async function gitDirsBelow(roots: readonly string[], madeBefore = Infinity): Promise<string[] | undefined> {
   const found = new Set<string>();
   const pending = [...roots];
   let read = 0;
@@ -241,7 +243,19 @@ export async function gitDirsBelow(roots: readonly string[]): Promise<string[] |
       }
     }
   }
-  return [...found];
+  if (madeBefore === Infinity) return [...found];
+  const before: string[] = [];
+  for (const d of found) if ((await madeAt(d)) <= madeBefore) before.push(d);
+  return before;
+}
+
+/** `dir`'s creation time in ms since the epoch; 0 when the file system keeps none or it is gone. */
+async function madeAt(dir: string): Promise<number> {
+  try {
+    return (await fs.promises.stat(dir)).birthtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 async function readSmall(file: string): Promise<string> {

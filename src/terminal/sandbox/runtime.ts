@@ -219,10 +219,12 @@ export class SandboxRuntime {
         this.active--;
         manager.cleanupAfterCommand();
         if (this.active === 0) {
+          // Later than the last sandboxed command (Date.now() is truncated to the ms).
+          const closedAt = Date.now() + 1;
           this.removePlaceholderFolders();
           this.removeWrittenStandIns();
           this.queue = this.queue
-            .then(() => this.guardAfterLastClose())
+            .then(() => this.guardAfterLastClose(closedAt))
             .catch((error) => this.log.warn(`sandbox: git guard after the last sandboxed session: ${errorMessage(error)}`));
         }
       },
@@ -239,6 +241,8 @@ export class SandboxRuntime {
    */
   private updateGuard(writable: string[], gitDirs: string[]): void {
     for (const w of writable) {
+      // Folders only: a writable file (the runtime's /dev/stdout, /dev/null) holds no repository.
+      if (isFile(w)) continue;
       this.guardRoots.add(w);
       try {
         this.guardRoots.add(fs.realpathSync(w));
@@ -268,14 +272,17 @@ export class SandboxRuntime {
   }
 
   /**
-   * Once the last sandboxed session has closed: every git folder in the folders sandboxed commands
-   * could write, at any depth, that was not protected is tainted, and the guard names only the
-   * tainted ones (repositories made from now on, by the person, work). When the search is too large
+   * Once the last sandboxed session has closed (at `closedAt`, ms since the epoch): every git folder
+   * in the folders sandboxed commands could write, at any depth, that was not protected and was
+   * made before then is tainted, and the guard names only the tainted ones (repositories made from
+   * now on, by the person, work). A git folder's creation time (statx `btime`, which no system call
+   * sets) tells one the person made while the search ran from one a session made; where the file
+   * system keeps none it counts as made before. When the search is too large
    * (gitGuard.ts FULL_SCAN_MAX_FOLDERS) the guard stays as it is: every unprotected git folder refused.
    */
-  private async guardAfterLastClose(): Promise<void> {
+  private async guardAfterLastClose(closedAt: number): Promise<void> {
     if (this.active > 0 || this.guardRoots.size === 0) return;
-    const found = await gitDirsBelow([...this.guardRoots]);
+    const found = await gitDirsBelow([...this.guardRoots], closedAt);
     if (found === undefined) {
       this.log.warn(
         'sandbox: too many folders to search for repositories sandboxed sessions made; git outside refuses every repository not protected when they started until the window reloads',
@@ -474,4 +481,13 @@ function missingParents(protectedPaths: string[], roots: string[]): string[] {
 /** `s` as one word for sh (single quotes). */
 export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./=:@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Whether `p` is something other than a folder (absent: false, a folder could be made there). */
+function isFile(p: string): boolean {
+  try {
+    return !fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }

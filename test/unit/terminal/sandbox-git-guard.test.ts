@@ -102,6 +102,16 @@ describe('the git guard: git outside refuses the repositories it names', () => {
     assert.ok(!fs.existsSync(ran));
   });
 
+  it('the search after the last session closed leaves out git folders made after it (by their creation time)', async () => {
+    planted(path.join(ws, 'made'));
+    const closedAt = Date.now() + 1;
+    await new Promise((r) => setTimeout(r, 20));
+    fs.mkdirSync(path.join(ws, 'later'));
+    assert.equal(git(path.join(ws, 'later'), 'init', '-q').status, 0);
+    assert.deepEqual((await gitDirsBelow([ws]))?.sort(), [path.join(ws, 'later', '.git'), path.join(ws, 'made', '.git')]);
+    assert.deepEqual(await gitDirsBelow([ws], closedAt), [path.join(ws, 'made', '.git')]);
+  });
+
   it("the guard's entry comes after the ones the environment has, and a shell inside can remove it", () => {
     env.GIT_CONFIG_COUNT = '1';
     env.GIT_CONFIG_KEY_0 = 'user.name';
