@@ -19,10 +19,7 @@
  * Flow control: a client that sends requests and does not read the answers must not make the
  * window hold them all. A request is handed on only while fewer than
  * {@link MAX_REQUESTS_IN_FLIGHT} are in flight and the socket's outgoing buffer is below its
- * high-water mark (`writableNeedDrain` false), and fewer than {@link MAX_REQUESTS_PER_TURN} were
- * handed on in this turn of the event loop (a burst read at once is handed on over several turns,
- * so the extension host answers other callers and other extensions between them, and the answers
- * of the first go out before the last is handled); else it waits, and so does every message read after
+ * high-water mark (`writableNeedDrain` false); else it waits, and so does every message read after
  * it, in order, but cancellations and answers: those are carried out or handed on at once, so the
  * client can cancel a request in flight while later ones wait. A cancellation of a waiting request
  * removes it (it never runs and is not answered). Reading goes on while fewer than
@@ -68,13 +65,6 @@ import { MessageIdScanner } from './messageIdScanner';
 
 /** How many of a client's requests may be in flight at once (see the module comment); more wait. */
 export const MAX_REQUESTS_IN_FLIGHT = 64;
-
-/**
- * Most requests handed on in one turn of the event loop. A refused or quick call costs the host
- * thread about 0.3–1 ms (its input checked against the tool's schema, the answer written), so a
- * turn stays near 10 ms however many requests one read brings.
- */
-export const MAX_REQUESTS_PER_TURN = 16;
 
 /** How many messages may wait behind a request that waits (see the module comment) before reading pauses. */
 export const MAX_WAITING_MESSAGES = 64;
@@ -159,8 +149,6 @@ export class SocketTransport implements Transport {
   private closed = false;
   /** Whether the socket's writes are held until the next turn (corkUntilNextTurn). */
   private corked = false;
-  /** Requests handed on in this turn of the event loop (see {@link MAX_REQUESTS_PER_TURN}). */
-  private handedOnThisTurn = 0;
   /** The key of the client's `initialize` request, until it is answered. */
   private initializeKey: string | undefined;
   /** The protocol version the answer to `initialize` gave, once sent. */
@@ -416,7 +404,7 @@ export class SocketTransport implements Transport {
 
   /** Whether a request must wait before it is handed on: the in-flight bound, or answers unsent. */
   private requestMustWait(): boolean {
-    return this.inFlight.size >= MAX_REQUESTS_IN_FLIGHT || this.socket.writableNeedDrain || this.handedOnThisTurn >= MAX_REQUESTS_PER_TURN;
+    return this.inFlight.size >= MAX_REQUESTS_IN_FLIGHT || this.socket.writableNeedDrain;
   }
 
   /** Whether as many messages wait as may (reading pauses). */
@@ -477,11 +465,6 @@ export class SocketTransport implements Transport {
       }
       this.inFlight.set(key, { cancellation: new AbortController() });
       if (message.method === 'initialize') this.initializeKey = key;
-      if (this.handedOnThisTurn++ === 0)
-        setImmediate(() => {
-          this.handedOnThisTurn = 0;
-          this.pump();
-        });
     }
     this.onmessage?.(message);
   }

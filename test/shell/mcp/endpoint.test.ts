@@ -237,36 +237,6 @@ describe('MCP endpoint (plain Node)', function () {
     client.socket.destroy();
   });
 
-  it('a burst of requests in one read is handed on over several turns of the event loop, so other callers are answered meanwhile', async () => {
-    const requests = 256;
-    let started = 0;
-    let startedAtNextTurn: number | undefined;
-    const server = await listening((socket, rest) => {
-      const mcp = new Server({ name: 'test', version: '1' }, { capabilities: { tools: {} } });
-      mcp.setRequestHandler(ListToolsRequestSchema, () => {
-        // What another caller's I/O gets: a turn of the event loop, queued when the burst's first request starts.
-        if (started++ === 0) setImmediate(() => (startedAtNextTurn = started));
-        return { tools: [] };
-      });
-      void mcp.connect(new SocketTransport(socket, rest));
-    });
-    const client = await rawClient(server);
-    let batch = '';
-    for (let id = 1; id <= requests; id++) batch += JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) + '\n';
-    client.socket.write(batch);
-    await until('every request answered', () => client.lines.length === requests);
-    assert.ok(
-      startedAtNextTurn !== undefined && startedAtNextTurn < requests,
-      `${startedAtNextTurn} of ${requests} handled before the next turn`,
-    );
-    assert.deepEqual(
-      client.lines.map((l) => l.id),
-      Array.from({ length: requests }, (_, i) => i + 1),
-      'answered in order, each once',
-    );
-    client.socket.destroy();
-  });
-
   it('a cancelled request counts against the in-flight bound until its handler settles; one cancelled while it waits never runs; no answer is sent for either', async () => {
     let started = 0;
     let settled = 0;
@@ -288,19 +258,13 @@ describe('MCP endpoint (plain Node)', function () {
     });
     const client = await rawClient(server);
     const requests = 200;
-    const request = (id: number) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) + '\n';
-    const cancel = (id: number) =>
-      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } }) + '\n';
-    // The bound's worth of requests, then each cancelled, and more call + cancel pairs behind them.
     let batch = '';
-    for (let id = 1; id <= MAX_REQUESTS_IN_FLIGHT; id++) batch += request(id);
+    for (let id = 1; id <= requests; id++) {
+      batch += JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list' }) + '\n';
+      batch += JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: 'test' } }) + '\n';
+    }
     client.socket.write(batch);
     await until('the first handlers started', () => started >= MAX_REQUESTS_IN_FLIGHT);
-    batch = '';
-    for (let id = 1; id <= MAX_REQUESTS_IN_FLIGHT; id++) batch += cancel(id);
-    for (let id = MAX_REQUESTS_IN_FLIGHT + 1; id <= requests; id++) batch += request(id) + cancel(id);
-    client.socket.write(batch);
-    await until('request 1 cancelled', () => transport!.cancellationOf(1)?.aborted);
     await sleep(500); // asserting that no more start while those run
     assert.equal(started, MAX_REQUESTS_IN_FLIGHT, `${started} handlers run at once after call + cancel pairs`);
     release.open();
