@@ -53,8 +53,9 @@ class McpClientProcess {
   /** Starts the client named `name` and waits until it is connected. */
   static async start(name: string): Promise<McpClientProcess> {
     const script = path.resolve(__dirname, '../../test/bench/mcpClientProcess.mjs');
-    const child = spawn(process.execPath, [script, bridgePath(), await terminalEndpointValue(), name], {
-      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', [ENDPOINT_ENV]: '' },
+    // The environment the bridge gets, as connectClient gives it (../helpers/host/mcp.ts).
+    const child = spawn(process.execPath, [script, bridgePath(), name], {
+      env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1', [ENDPOINT_ENV]: await terminalEndpointValue() },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const c = new McpClientProcess(child);

@@ -6,21 +6,22 @@
 //       {"results":[{"took":ms,"isError":bool,"first":"the first text item","json":{…}|null},…]},
 //       each call timed here (ms, from sending it to its answer);
 //   {"op":"close"}  closes the client (its sessions close with its connection) and exits.
-// Started with: node mcpClientProcess.mjs BRIDGE_PATH ENDPOINT_VALUE CLIENT_NAME. Plain Node, for
-// the limits part of bench:host (hostLimits.ts): the caller's own work stays off the host thread.
+// Started with: node mcpClientProcess.mjs BRIDGE_PATH CLIENT_NAME, in the environment the bridge
+// gets (PATH, the endpoint variable). Plain Node, for the limits part of bench:host
+// (hostLimits.ts): the caller's own work stays off the host thread.
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-const [bridge, endpoint, name] = process.argv.slice(2);
-if (!bridge || !endpoint || !name) throw new Error('usage: node mcpClientProcess.mjs BRIDGE_PATH ENDPOINT_VALUE CLIENT_NAME');
+const [bridge, name] = process.argv.slice(2);
+if (!bridge || !name) throw new Error('usage: node mcpClientProcess.mjs BRIDGE_PATH CLIENT_NAME');
 
 const client = new Client({ name, version: '0.0.1' });
 await client.connect(
   new StdioClientTransport({
     command: process.execPath,
     args: [bridge],
-    env: { PATH: process.env.PATH ?? '', ELECTRON_RUN_AS_NODE: '1', DSH_BRIDGE_MCP: endpoint },
+    env: /** @type {Record<string, string>} */ (process.env),
     stderr: 'inherit',
   }),
 );
