@@ -36,7 +36,7 @@ export interface OwnedProcess {
   /** Process group and session id now: one different from the shell's left the session's groups. */
   pgrp: number;
   session: number;
-  /** Command line, at most 200 characters. */
+  /** Command line, at most 200 characters; `comm` while it has none (`/proc/<pid>/cmdline` empty or unreadable). */
   command: string;
 }
 
@@ -65,7 +65,8 @@ export class OwnedProcesses {
   /**
    * Command lines by `pid:startTime:comm`, read once per program a process runs: a program may
    * rewrite its own later (the first seen is shown), and each read costs a few round trips through
-   * the thread pool.
+   * the thread pool. An empty or unreadable one is not kept: exec(2) gives the process its new
+   * `comm` before the new program's arguments are in place, and a read in between finds none.
    */
   private readonly commands = new Map<string, string>();
   /** The index of every process by its mark (shared by every session), and this session's value in it. */
@@ -123,17 +124,22 @@ export class OwnedProcesses {
     return { processes, complete };
   }
 
-  /** `stat`'s process as found; its command line read off this thread (see commandLineAsync) once per process. */
+  /**
+   * `stat`'s process as found; its command line read off this thread (see commandLineAsync) once
+   * per program it runs, or `comm` while it has none (read again at the next look).
+   */
   private async owned(stat: ProcStat): Promise<OwnedProcess> {
     // exec(2) keeps the pid and the start time and changes the name (`comm`): a fork of the shell that became the server is named anew.
     const key = `${stat.pid}:${stat.startTime}:${stat.comm}`;
     let command = this.commands.get(key);
     if (command === undefined) {
-      command = await commandLineAsync(stat.pid, stat.comm);
-      this.commands.set(key, command);
-      if (this.commands.size > MAX_KNOWN) this.commands.delete(this.commands.keys().next().value!);
+      command = await commandLineAsync(stat.pid);
+      if (command) {
+        this.commands.set(key, command);
+        if (this.commands.size > MAX_KNOWN) this.commands.delete(this.commands.keys().next().value!);
+      }
     }
-    return { pid: stat.pid, startTime: stat.startTime, pgrp: stat.pgrp, session: stat.session, command };
+    return { pid: stat.pid, startTime: stat.startTime, pgrp: stat.pgrp, session: stat.session, command: command || stat.comm };
   }
 
   /**
