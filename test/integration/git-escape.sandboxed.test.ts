@@ -7,6 +7,7 @@
  * points the repository at a script, VS Code's git runs it. Agents still use git for ordinary work.
  */
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -17,6 +18,10 @@ import { until } from '../helpers/wait';
 
 interface GitApi {
   repositories: { rootUri: vscode.Uri }[];
+  /** The open repository holding `uri`, or null. */
+  getRepository(uri: vscode.Uri): { rootUri: vscode.Uri } | null;
+  /** The repository holding `root` once opened (which may be one above it), or null. */
+  openRepository(root: vscode.Uri): Promise<{ rootUri: vscode.Uri } | null>;
 }
 
 /** How long the person works while the script must not run, in ms (the acceptance's 60 s). */
@@ -37,6 +42,13 @@ describe("VS Code's git never runs what a sandboxed session planted", function (
     const listed = await invokeTool<{ sessions: { sessionId: string }[] }>('dsh_terminal_list', {});
     for (const s of listed.json.sessions) await invokeTool('dsh_terminal_close', { sessionId: s.sessionId });
   };
+  /**
+   * Git: Refresh on the repository holding `uri`, if one does. Without one, VS Code's git asks which
+   * repository (a quick pick nobody answers here) once more than one is open.
+   */
+  const refresh = async (uri: vscode.Uri) => {
+    if (git.getRepository(uri)) await vscode.commands.executeCommand('git.refresh', uri).then(undefined, () => undefined);
+  };
   /** What a person does: open and save a file, open the Source Control view, and git refreshes. */
   const personWorks = async () => {
     const uri = vscode.Uri.file(path.join(root(), 'tracked.txt'));
@@ -47,7 +59,7 @@ describe("VS Code's git never runs what a sandboxed session planted", function (
     await vscode.workspace.applyEdit(edit);
     await doc.save();
     await vscode.commands.executeCommand('workbench.view.scm');
-    await vscode.commands.executeCommand('git.refresh').then(undefined, () => undefined);
+    await refresh(uri);
   };
   /** The person works for {@link WATCH_MS}; the planted script must not run meanwhile. */
   const watch = async () => {
@@ -60,6 +72,27 @@ describe("VS Code's git never runs what a sandboxed session planted", function (
     assert.ok(!fs.existsSync(ran), "VS Code's git ran the script a sandboxed session planted");
   };
   const repositoryOpen = () => git.repositories.some((r) => r.rootUri.fsPath === root());
+  /**
+   * Waits until git outside takes a repository the person makes now: after the last sandboxed
+   * session closed, the guard that refuses every unprotected repository narrows to the ones the
+   * sessions made once its search of the writable folders is done.
+   */
+  const guardSettled = async () => {
+    const probe = path.join(root(), 'probe-repository');
+    await until(
+      'git outside to take a repository made now',
+      () => {
+        fs.rmSync(probe, { recursive: true, force: true });
+        fs.mkdirSync(probe);
+        // As VS Code's git runs git: with the extension host's environment as it is now, where the
+        // guard's entry is (GIT_TEST_ENV is a copy made before the guard was installed).
+        return spawnSync('git', ['init', '-q'], { cwd: probe, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } }).status === 0;
+      },
+      30_000,
+      200,
+    );
+    fs.rmSync(probe, { recursive: true, force: true });
+  };
 
   before(async () => {
     assert.equal(process.env.DSH_TEST_SUITE, 'sandboxed');
@@ -76,7 +109,7 @@ describe("VS Code's git never runs what a sandboxed session planted", function (
   after(async () => {
     await closeSessions();
     fs.rmSync(path.join(root(), '.git'), { recursive: true, force: true });
-    for (const f of ['tracked.txt', 'dsh-evil.sh', 'copied', 'gd', '.githooks', '.git-away'])
+    for (const f of ['tracked.txt', 'dsh-evil.sh', 'copied', 'gd', '.githooks', '.git-away', 'sub', 'deep', 'mine'])
       fs.rmSync(path.join(root(), f), { recursive: true, force: true });
     fs.rmSync(outside, { recursive: true, force: true });
   });
@@ -105,6 +138,8 @@ describe("VS Code's git never runs what a sandboxed session planted", function (
 
   it('an existing repository: commondir, config.worktree, core.hooksPath and a new .git are refused; nothing runs; ordinary git work does', async () => {
     // The person's repository, made before the session opens.
+    await closeSessions();
+    await guardSettled();
     gitOutside('init', '-q');
     gitOutside('config', 'extensions.worktreeConfig', 'true');
     gitOutside('config', 'core.hooksPath', '.githooks');
@@ -126,6 +161,50 @@ describe("VS Code's git never runs what a sandboxed session planted", function (
     await run(`cp ${evil} .githooks/post-index-change; cp ${evil} .githooks/pre-commit`);
     await run(`mv .git .git-away && git init -q . && git config core.fsmonitor ${evil}`);
     await watch();
+  });
+
+  it("a repository made in a sub-folder: VS Code's git never runs it, while the session is open or after it closed; the agent's git works in it", async () => {
+    await run(`printf '#!/bin/sh\\ntouch ${ran}\\n' > ${evil} && chmod +x ${evil}`);
+    const made = await run(
+      `mkdir -p sub deep/a/b/c/d && (cd sub && git init -q && git config core.fsmonitor ${evil} && cp ${evil} .git/hooks/post-index-change && echo x > f && git add f && git status --short && git -c user.name=a -c user.email=a@a commit -q -m one && echo SUB-DONE) && ` +
+        `(cd deep/a/b/c/d && git init -q && git config core.fsmonitor ${evil} && echo y > g && git add g && echo DEEP-DONE)`,
+    );
+    assert.match(made, /SUB-DONE/, made);
+    assert.match(made, /DEEP-DONE/, made);
+    const opened = () =>
+      git.repositories.some(
+        (r) => r.rootUri.fsPath.startsWith(path.join(root(), 'sub')) || r.rootUri.fsPath.startsWith(path.join(root(), 'deep')),
+      );
+    const openInside = async () => {
+      for (const f of ['sub/f', 'deep/a/b/c/d/g'])
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(root(), f))), {
+          preview: false,
+        });
+      await refresh(vscode.Uri.file(path.join(root(), 'tracked.txt')));
+    };
+    await openInside();
+    await watch();
+    assert.ok(!opened(), "VS Code's git opened a repository a sandboxed session made");
+    // Once the sessions closed, the repositories they made stay refused; one the person makes works.
+    await closeSessions();
+    const end = Date.now() + 15_000;
+    while (Date.now() < end) {
+      await openInside();
+      await personWorks();
+      await new Promise((r) => setTimeout(r, 3000));
+    }
+    assert.ok(!fs.existsSync(ran), "VS Code's git ran the script a sandboxed session planted");
+    assert.ok(!opened(), "VS Code's git opened a repository a sandboxed session made");
+    await guardSettled();
+    fs.mkdirSync(path.join(root(), 'mine'));
+    fs.writeFileSync(path.join(root(), 'mine', 'm.txt'), 'm\n');
+    gitIn(path.join(root(), 'mine'), 'init', '-q');
+    // Inside the workspace folder's repository VS Code's git does not look for it by itself: the person opens it (Git: Open Repository).
+    const openedAt = async (folder: string) =>
+      (await git.openRepository(vscode.Uri.file(path.join(root(), folder))))?.rootUri.fsPath === path.join(root(), folder);
+    await until("VS Code's git to open the person's new repository", () => openedAt('mine'), 60_000, 1000);
+    assert.ok(!(await openedAt('sub')), "VS Code's git opened a repository a sandboxed session made");
+    assert.ok(!fs.existsSync(ran), "VS Code's git ran the script a sandboxed session planted");
   });
 
   it("the check sees a run: once the person points the repository at a script outside the sandbox, VS Code's git runs it", async () => {

@@ -34,6 +34,8 @@ export interface GitControl {
   readonly paths: string[];
   /** Stand-ins to write before the session starts ({@link writeStandIns}): absent now, protected once written. */
   readonly standIns: string[];
+  /** The repository's git folders whose control files `paths` protect (its own, submodules', linked worktrees'), absolute. */
+  readonly gitDirs: string[];
 }
 
 /**
@@ -43,7 +45,7 @@ export interface GitControl {
  * when that is a folder below `dir`'s repository (a submodule's or a worktree's).
  */
 export async function gitControlPaths(dir: string): Promise<GitControl> {
-  return (await repositoryAt(dir)) ? gitControlOf(dir) : { paths: [], standIns: [] };
+  return (await repositoryAt(dir)) ? gitControlOf(dir) : { paths: [], standIns: [], gitDirs: [] };
 }
 
 /** True when `dir/.git` is a file (a `.git` file naming the git folder) or a folder with `HEAD`. */
@@ -55,7 +57,7 @@ export async function repositoryAt(dir: string): Promise<boolean> {
 async function gitControlOf(dir: string): Promise<GitControl> {
   const dotGit = path.join(dir, '.git');
   const stat = await lstat(dotGit);
-  if (!stat) return { paths: [], standIns: [] };
+  if (!stat) return { paths: [], standIns: [], gitDirs: [] };
   const paths: string[] = [];
   const standIns: string[] = [];
   const gitDirs: { gitDir: string; top: string }[] = [];
@@ -67,9 +69,10 @@ async function gitControlOf(dir: string): Promise<GitControl> {
     gitDirs.push({ gitDir: dotGit, top: dir });
   } else {
     // Not a git folder (no HEAD: git walks past it), e.g. the empty one held at a folder with no repository.
-    return { paths: [], standIns: [] };
+    return { paths: [], standIns: [], gitDirs: [] };
   }
   const seen = new Set<string>();
+  const worktreeDirs: string[] = [];
   for (let i = 0; i < gitDirs.length && i < MAX_GIT_DIRS; i++) {
     const { gitDir, top } = gitDirs[i]!;
     if (seen.has(gitDir)) continue;
@@ -89,6 +92,7 @@ async function gitControlOf(dir: string): Promise<GitControl> {
       if (!entry.isDirectory()) continue;
       const admin = path.join(gitDir, 'worktrees', entry.name);
       paths.push(path.join(admin, 'commondir'), path.join(admin, 'gitdir'), path.join(admin, 'config.worktree'));
+      worktreeDirs.push(admin);
       if (!(await lstat(path.join(admin, 'config.worktree')))) standIns.push(path.join(admin, 'config.worktree'));
       const worktreeGitFile = (await readSmall(path.join(admin, 'gitdir')))?.trim();
       if (worktreeGitFile && path.isAbsolute(worktreeGitFile)) {
@@ -109,7 +113,7 @@ async function gitControlOf(dir: string): Promise<GitControl> {
       }
     }
   }
-  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)] };
+  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)], gitDirs: [...seen, ...worktreeDirs] };
 }
 
 /**

@@ -18,6 +18,7 @@ import { TerminalError } from '../errors';
 import { keepControllingTerminal } from './controllingTerminal';
 import { unshareIpc } from './ipcNamespace';
 import { gitControlPaths, removeStandIns, repositoryAt, writeStandIns } from './gitControl';
+import { GitGuard, everythingBut, gitDirsBelow, theseAndBelow } from './gitGuard';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms, writableFolderBefore } from './prerequisites';
 import { errorMessage } from '../../common/errorMessage';
@@ -58,6 +59,14 @@ export class SandboxRuntime {
   private readonly placeholderFolders = new Set<string>();
   /** Git stand-in files written so they could be protected (`commondir`, `config.worktree`), to remove once no sandboxed session is open (gitControl.ts). */
   private readonly writtenStandIns = new Set<string>();
+  /** Keeps git run in this extension host out of repositories sandboxed sessions made (gitGuard.ts). */
+  private readonly guard = new GitGuard();
+  /** Folders sandboxed commands could write, in every spelling (as given, real path), since the first sandboxed session. */
+  private readonly guardRoots = new Set<string>();
+  /** Git folders protected when the open sandboxed sessions started (see {@link updateGuard}). */
+  private allowedGitDirs: string[] = [];
+  /** Git folders found that sandboxed sessions could have made or changed: never allowed again in this host. */
+  private readonly taintedGitDirs = new Set<string>();
 
   constructor(private readonly log: Log) {}
 
@@ -100,8 +109,9 @@ export class SandboxRuntime {
       }
     }
     signal?.throwIfAborted();
-    const { paths: protectedPaths, standIns } = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
+    const { paths: protectedPaths, standIns, gitDirs } = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
     signal?.throwIfAborted();
+    this.updateGuard(writable, gitDirs);
     for (const file of writeStandIns(standIns)) this.writtenStandIns.add(file);
     try {
       return await this.wrapProtected(policy, shellArgv, extraWritable, signal, { lib, utils, programs, protectedPaths });
@@ -167,7 +177,7 @@ export class SandboxRuntime {
     let wrapped: string;
     try {
       wrapped = await manager.wrapWithSandbox(
-        `export TMPDIR=${shellQuote(policy.tempFolder)}; exec ${command}`,
+        `${this.guard.unsetCommand()}export TMPDIR=${shellQuote(policy.tempFolder)}; exec ${command}`,
         undefined,
         { filesystem, ...tools },
         signal,
@@ -209,11 +219,87 @@ export class SandboxRuntime {
         this.active--;
         manager.cleanupAfterCommand();
         if (this.active === 0) {
+          // Later than the last sandboxed command (Date.now() is truncated to the ms).
+          const closedAt = Date.now() + 1;
           this.removePlaceholderFolders();
           this.removeWrittenStandIns();
+          this.queue = this.queue
+            .then(() => this.guardAfterLastClose(closedAt))
+            .catch((error) => this.log.warn(`sandbox: git guard after the last sandboxed session: ${errorMessage(error)}`));
         }
       },
     };
+  }
+
+  /**
+   * Before a session starts: git run in this host refuses every git folder in the folders sandboxed
+   * commands can write (`writable`), except those whose control files every open sandboxed session
+   * protects. When no sandboxed session is open, those are the repositories found now (`gitDirs`)
+   * that were never open to a sandboxed session unprotected; when one is, they stay what they were
+   * and those found now are tainted (an open session could have made or changed them).
+   * @throws TerminalError SANDBOX_UNAVAILABLE when the guard cannot be written (no session starts).
+   */
+  private updateGuard(writable: string[], gitDirs: string[]): void {
+    for (const w of writable) {
+      // Folders only: a writable file (the runtime's /dev/stdout, /dev/null) holds no repository.
+      if (isFile(w)) continue;
+      this.guardRoots.add(w);
+      try {
+        this.guardRoots.add(fs.realpathSync(w));
+      } catch {
+        // Absent: its spelling as given is the one git could meet.
+      }
+    }
+    const real = (p: string) => {
+      try {
+        return fs.realpathSync(p);
+      } catch {
+        return p;
+      }
+    };
+    const found = [...new Set(gitDirs.flatMap((d) => [d, real(d)]))];
+    if (this.active === 0) this.allowedGitDirs = found.filter((d) => !this.taintedGitDirs.has(d));
+    else for (const d of found) if (!this.allowedGitDirs.includes(d)) this.taintedGitDirs.add(d);
+    const patterns = [...this.guardRoots].flatMap((root) => everythingBut(root, this.allowedGitDirs));
+    try {
+      this.guard.update(patterns, writable);
+    } catch (error) {
+      throw new TerminalError(
+        'SANDBOX_UNAVAILABLE',
+        `the agent sandbox is on but git run outside it cannot be kept out of repositories sandboxed commands make: ${errorMessage(error)}. No session was started.`,
+      );
+    }
+  }
+
+  /**
+   * Once the last sandboxed session has closed (at `closedAt`, ms since the epoch): every git folder
+   * in the folders sandboxed commands could write, at any depth, that was not protected and was
+   * made before then is tainted, and the guard names only the tainted ones (repositories made from
+   * now on, by the person, work). A git folder's creation time (statx `btime`, which no system call
+   * sets) tells one the person made while the search ran from one a session made; where the file
+   * system keeps none it counts as made before. When the search is too large
+   * (gitGuard.ts FULL_SCAN_MAX_FOLDERS) the guard stays as it is: every unprotected git folder refused.
+   */
+  private async guardAfterLastClose(closedAt: number): Promise<void> {
+    if (this.active > 0 || this.guardRoots.size === 0) return;
+    const found = await gitDirsBelow([...this.guardRoots], closedAt);
+    if (found === undefined) {
+      this.log.warn(
+        'sandbox: too many folders to search for repositories sandboxed sessions made; git outside refuses every repository not protected when they started until the window reloads',
+      );
+      return;
+    }
+    for (const d of found) {
+      let r = d;
+      try {
+        r = fs.realpathSync(d);
+      } catch {
+        // Gone meanwhile.
+      }
+      for (const spelling of [d, r]) if (!this.allowedGitDirs.includes(spelling)) this.taintedGitDirs.add(spelling);
+    }
+    if (this.active > 0) return;
+    this.guard.update(theseAndBelow([...this.taintedGitDirs]), []);
   }
 
   /**
@@ -305,15 +391,22 @@ const NESTED_SCAN_MAX_FOLDERS = 20_000;
  *   it (`.git/modules/<name>/…`, nested too), which git reads when it runs in the submodule;
  * - a `.git` file (a submodule or a worktree): the file itself, which names the git folder git uses.
  * @returns `paths`: absolute paths, possibly absent ones (the runtime keeps them from being
- *   created); `standIns`: absent git files to write before the session starts (gitControl.ts).
+ *   created); `standIns`: absent git files to write before the session starts (gitControl.ts);
+ *   `gitDirs`: the git folders whose control files `paths` protect.
  */
-async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log?: Log): Promise<{ paths: string[]; standIns: string[] }> {
+async function protectedWorkspacePaths(
+  roots: string[],
+  utils: RuntimeUtils,
+  log?: Log,
+): Promise<{ paths: string[]; standIns: string[]; gitDirs: string[] }> {
   const names = [...utils.DANGEROUS_FILES, ...utils.getDangerousDirectories()];
   const paths: string[] = [];
   const standIns: string[] = [];
+  const gitDirs: string[] = [];
   const git = async (dir: string) => {
     const found = await gitControlPaths(dir);
     paths.push(...found.paths);
+    gitDirs.push(...found.gitDirs);
     // Written only where sandboxed commands could otherwise write one (elsewhere it stays absent and unwritable).
     standIns.push(...found.standIns.filter((file) => roots.some((r) => file.startsWith(r + path.sep))));
   };
@@ -348,7 +441,7 @@ async function protectedWorkspacePaths(roots: string[], utils: RuntimeUtils, log
       level = next;
     }
   }
-  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)] };
+  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)], gitDirs: [...new Set(gitDirs)] };
 }
 
 async function folderEntries(dir: string): Promise<fs.Dirent[]> {
@@ -388,4 +481,13 @@ function missingParents(protectedPaths: string[], roots: string[]): string[] {
 /** `s` as one word for sh (single quotes). */
 export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./=:@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Whether `p` is something other than a folder (absent: false, a folder could be made there). */
+function isFile(p: string): boolean {
+  try {
+    return !fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }

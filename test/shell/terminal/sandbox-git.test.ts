@@ -6,12 +6,14 @@
  * must not have run. And git still serves ordinary work inside: status, add, commit, branch, diff.
  */
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { gitConfigValue } from '../../../src/terminal/sandbox/gitControl';
 import { sandboxedSessionPerTest } from '../../helpers/sandboxedSession';
 import { sandboxSettings } from '../../helpers/sandboxSettings';
 import { git } from '../../helpers/git';
+import { until } from '../../helpers/wait';
 
 const VALUES = sandboxSettings({ dshMode: 'on' });
 describe('a sandboxed session cannot make git outside run code (real bubblewrap, real node-pty, real bash, real git)', function () {
@@ -152,6 +154,38 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     await open();
     await send(`cp ${evil} .githooks/post-index-change; cp ${evil} .githooks/pre-commit; ls .githooks`);
     gitOutside(workspace);
+    assertNotRun();
+  });
+
+  it('a repository made in a sub-folder (one and five folders down): git with the host environment refuses it while the session is open and after it closed; one made afterwards works', async () => {
+    repository(workspace);
+    await open();
+    const made = await send(
+      `for d in sub deep/a/b/c/d; do mkdir -p $d && (cd $d && git init -q && git config core.fsmonitor ${evil} && cp ${evil} .git/hooks/post-index-change && echo x > f && git add f && git status --short >/dev/null) || exit 1; done; echo MADE`,
+    );
+    assert.match(made.output, /MADE/, made.output);
+    // git as VS Code's git runs it: with this process's environment, where the runtime put its guard.
+    const hostGit = (dir: string, ...args: string[]) =>
+      spawnSync('git', args, { cwd: dir, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' });
+    const refused = (dir: string) => {
+      const status = hostGit(path.join(workspace, dir), 'status', '-z', '-uall');
+      assert.notEqual(status.status, 0, `git outside worked in ${dir}`);
+      assert.match(status.stderr, /repository-made-in-the-agent-sandbox/);
+    };
+    for (const dir of ['sub', 'deep/a/b/c/d']) refused(dir);
+    assert.equal(hostGit(workspace, 'status', '--short').status, 0, "git outside works in the person's repository");
+    assertNotRun();
+    await session.close();
+    for (const dir of ['sub', 'deep/a/b/c/d']) refused(dir);
+    // Once the search after the last close is done, a repository made now is the person's.
+    fs.mkdirSync(path.join(workspace, 'mine'));
+    await until(
+      'git outside to take a repository made after the session closed',
+      () => hostGit(path.join(workspace, 'mine'), 'init', '-q').status === 0,
+      20_000,
+      100,
+    );
+    for (const dir of ['sub', 'deep/a/b/c/d']) refused(dir);
     assertNotRun();
   });
 
