@@ -261,6 +261,9 @@ export class SandboxRuntime {
     if (this.active === 0) this.allowedGitDirs = found.filter((d) => !this.taintedGitDirs.has(d));
     else for (const d of found) if (!this.allowedGitDirs.includes(d)) this.taintedGitDirs.add(d);
     const patterns = [...this.guardRoots].flatMap((root) => everythingBut(root, this.allowedGitDirs));
+    this.log.info(
+      `sandbox: git guard: a sandboxed session starts (${this.active} open); git outside refuses every repository in ${listed([...this.guardRoots])} but ${listed(this.allowedGitDirs)}; never again: ${listed([...this.taintedGitDirs])}`,
+    );
     try {
       this.guard.update(patterns, writable);
     } catch (error) {
@@ -299,6 +302,7 @@ export class SandboxRuntime {
       for (const spelling of [d, r]) if (!this.allowedGitDirs.includes(spelling)) this.taintedGitDirs.add(spelling);
     }
     if (this.active > 0) return;
+    this.log.info(`sandbox: git guard: no sandboxed session open; git outside refuses only ${listed([...this.taintedGitDirs])}`);
     this.guard.update(theseAndBelow([...this.taintedGitDirs]), []);
   }
 
@@ -490,4 +494,9 @@ function isFile(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `paths` for a log line: quoted, comma-separated, or "none". */
+function listed(paths: readonly string[]): string {
+  return paths.length === 0 ? 'none' : paths.map((p) => JSON.stringify(p)).join(', ');
 }
