@@ -20,6 +20,9 @@
  * `commondir` makes git fail: "failed to read"). So a stand-in is written before the session
  * starts and removed when no sandboxed session is open: a `commondir` saying `.` (the git folder
  * itself, which git resolves to the same folder) and an empty `config.worktree`.
+ * A `.git` folder that is not yet a repository (no `HEAD`: an empty one, or one a tool left) is
+ * kept unwritable whole: with only its `HEAD` protected, `git init` inside writes everything else
+ * (`config`, `hooks`), and a `git init` the person runs there later keeps them.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -40,12 +43,16 @@ export interface GitControl {
 
 /**
  * The git control files of the repository whose top folder is `dir` (nothing when `dir` has no
- * `.git`, or a `.git` folder without `HEAD`, which git does not take for a repository): see the
- * module comment. A `.git` file is protected itself, and the git folder it names
- * when that is a folder below `dir`'s repository (a submodule's or a worktree's).
+ * `.git`): see the module comment. A `.git` file is protected itself, and the git folder it names
+ * when that is a folder below `dir`'s repository (a submodule's or a worktree's). A `.git` folder
+ * without `HEAD` (git does not take it for a repository yet) is protected whole, and counts as a
+ * protected git folder.
  */
 export async function gitControlPaths(dir: string): Promise<GitControl> {
-  return (await repositoryAt(dir)) ? gitControlOf(dir) : { paths: [], standIns: [], gitDirs: [] };
+  if (await repositoryAt(dir)) return gitControlOf(dir);
+  const dotGit = path.join(dir, '.git');
+  if ((await lstat(dotGit))?.isDirectory()) return { paths: [dotGit], standIns: [], gitDirs: [dotGit] };
+  return { paths: [], standIns: [], gitDirs: [] };
 }
 
 /** True when `dir/.git` is a file (a `.git` file naming the git folder) or a folder with `HEAD`. */

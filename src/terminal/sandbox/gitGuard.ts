@@ -214,8 +214,9 @@ export const FULL_SCAN_MAX_FOLDERS = 200_000;
 
 /**
  * Every git folder in `roots` and below at any depth (not through symbolic links): each folder
- * holding a `HEAD` (git takes a folder for a git folder by its `HEAD`, `objects` and `refs`), and
- * each folder a `.git` file names. With `madeBefore` (ms since the epoch), only those whose
+ * holding a `HEAD` (git takes a folder for a git folder by its `HEAD`, `objects` and `refs`), each
+ * folder named `.git` (one without `HEAD` is no repository yet, but `git init` there keeps the
+ * `config` and `hooks` inside), and each folder a `.git` file names. With `madeBefore` (ms since the epoch), only those whose
  * creation time (`birthtimeMs`, statx's `btime`) is not later: one without a creation time (0, a
  * file system that keeps none) counts as made before. Undefined when more than
  * {@link FULL_SCAN_MAX_FOLDERS} folders would be read.
@@ -235,8 +236,11 @@ export async function gitDirsBelow(roots: readonly string[], madeBefore = Infini
     }
     for (const e of entries) {
       const full = path.join(dir, e.name);
-      if (e.isDirectory()) pending.push(full);
-      else if (e.name === 'HEAD') found.add(dir);
+      if (e.isDirectory()) {
+        pending.push(full);
+        // No repository yet without HEAD, but `git init` there keeps what is inside (config, hooks).
+        if (e.name === '.git') found.add(full);
+      } else if (e.name === 'HEAD') found.add(dir);
       else if (e.name === '.git' && e.isFile()) {
         const m = /^gitdir:\s*(.+?)\s*$/m.exec(await readSmall(full));
         if (m) found.add(path.resolve(dir, m[1]!));

@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import { TerminalError } from '../errors';
 import { keepControllingTerminal } from './controllingTerminal';
 import { unshareIpc } from './ipcNamespace';
-import { gitControlPaths, removeStandIns, repositoryAt, writeStandIns } from './gitControl';
+import { gitControlPaths, removeStandIns, writeStandIns } from './gitControl';
 import { GitGuard, everythingBut, gitDirsBelow, theseAndBelow } from './gitGuard';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms, writableFolderBefore } from './prerequisites';
@@ -384,9 +384,10 @@ const NESTED_SCAN_MAX_FOLDERS = 20_000;
  * Paths in each writable root that configure what runs outside the sandbox, kept unwritable: the
  * runtime's own list (shell startup files, `.gitconfig`, `.vscode`, …) and a repository's git
  * control files (gitControl.ts: hooks, config, commondir, config.worktree, linked worktrees'
- * pointers, the hooks folder `core.hooksPath` names). A writable root that has no `.git` gets none:
- * `<root>/.git/HEAD` is protected, so the runtime holds an empty read-only folder at `<root>/.git`
- * and no repository can be made there (git walks past an empty `.git` folder as past none). The
+ * pointers, the hooks folder `core.hooksPath` names; a `.git` folder that is no repository yet,
+ * whole). A writable root that has no `.git` gets none: `<root>/.git/HEAD` is protected, so the
+ * runtime holds an empty read-only folder at `<root>/.git` and no repository can be made there
+ * (git walks past an empty `.git` folder as past none). The
  * runtime protects them in its host's working folder (and, with a ripgrep search, below it); a session's roots are the workspace folders, so they are
  * named here, for the root itself and for the folders up to {@link NESTED_SCAN_DEPTH} below it
  * (not `node_modules`, not through symbolic links): there the listed files and folders that
@@ -416,8 +417,12 @@ async function protectedWorkspacePaths(
   };
   for (const root of roots) {
     for (const name of names) paths.push(path.join(root, name));
-    if (await repositoryAt(root)) await git(root);
-    else if (await exists(root)) paths.push(path.join(root, '.git', 'HEAD'));
+    if (await exists(path.join(root, '.git'))) await git(root);
+    else if (await exists(root)) {
+      // The runtime holds an empty read-only folder at `.git` (HEAD's absent parent): nothing can be made in it.
+      paths.push(path.join(root, '.git', 'HEAD'));
+      gitDirs.push(path.join(root, '.git'));
+    }
     let searched = 0;
     let level = [root];
     for (let depth = 1; depth <= NESTED_SCAN_DEPTH && level.length > 0; depth++) {

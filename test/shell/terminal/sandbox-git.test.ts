@@ -58,6 +58,9 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     }
   };
   const assertNotRun = () => assert.ok(!fs.existsSync(ran), 'the script a sandboxed command planted ran outside the sandbox');
+  /** git as VS Code's git runs it: with this process's environment, where the runtime puts its guard. */
+  const hostGit = (dir: string, ...args: string[]) =>
+    spawnSync('git', args, { cwd: dir, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' });
 
   beforeEach(() => {
     ({ workspace, outside } = session.folders);
@@ -104,6 +107,26 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     );
     assert.doesNotMatch(gitFile.output, /GITFILE-DONE/, gitFile.output);
     gitOutside(workspace);
+    assertNotRun();
+  });
+
+  it('an empty .git folder (no repository yet), at the root and one folder down: sandboxed commands cannot write into it, so a repository the person makes there after the session closed has none of their configuration', async () => {
+    for (const dir of ['.', 'sub']) fs.mkdirSync(path.join(workspace, dir, '.git'), { recursive: true });
+    await open();
+    await send(
+      `for d in . sub; do (cd $d && git init -q . ; git config core.fsmonitor ${evil} ; mkdir -p .git/hooks ; cp ${evil} .git/hooks/post-index-change); done; echo TRIED`,
+    );
+    await session.close();
+    for (const dir of ['.', 'sub']) {
+      const folder = path.join(workspace, dir);
+      assert.deepEqual(fs.readdirSync(path.join(folder, '.git')), [], `${dir}/.git was written from inside the sandbox`);
+      // The person makes the repository; the runtime's search after the last close may still be under way.
+      await until(`git outside to make a repository in ${dir}`, () => hostGit(folder, 'init', '-q').status === 0, 20_000, 100);
+      fs.writeFileSync(path.join(folder, 'tracked.txt'), 'one\n');
+      assert.equal(hostGit(folder, 'add', 'tracked.txt').status, 0);
+      assert.equal(hostGit(folder, 'config', 'core.fsmonitor').stdout, '', `${dir}: no core.fsmonitor from the session`);
+      gitOutside(folder);
+    }
     assertNotRun();
   });
 
@@ -164,9 +187,6 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
       `for d in sub deep/a/b/c/d; do mkdir -p $d && (cd $d && git init -q && git config core.fsmonitor ${evil} && cp ${evil} .git/hooks/post-index-change && echo x > f && git add f && git status --short >/dev/null) || exit 1; done; echo MADE`,
     );
     assert.match(made.output, /MADE/, made.output);
-    // git as VS Code's git runs it: with this process's environment, where the runtime put its guard.
-    const hostGit = (dir: string, ...args: string[]) =>
-      spawnSync('git', args, { cwd: dir, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' });
     const refused = (dir: string) => {
       const status = hostGit(path.join(workspace, dir), 'status', '-z', '-uall');
       assert.notEqual(status.status, 0, `git outside worked in ${dir}`);

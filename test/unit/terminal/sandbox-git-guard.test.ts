@@ -102,6 +102,28 @@ describe('the git guard: git outside refuses the repositories it names', () => {
     assert.ok(!fs.existsSync(ran));
   });
 
+  it('a .git folder that is no repository yet (no HEAD) counts: a git init there afterwards fails, as it would keep the configuration inside', async () => {
+    const script = path.join(base, 'evil.sh');
+    fs.writeFileSync(script, `#!/bin/sh\ntouch ${ran}\nexit 1\n`, { mode: 0o755 });
+    const latent = (dir: string) => {
+      fs.mkdirSync(path.join(dir, '.git'), { recursive: true });
+      fs.writeFileSync(path.join(dir, '.git', 'config'), `[core]\n\tfsmonitor = ${script}\n`);
+      fs.writeFileSync(path.join(dir, 'f'), 'f\n');
+    };
+    latent(path.join(ws, 'latent'));
+    const found = await gitDirsBelow([ws]);
+    assert.deepEqual(found, [path.join(ws, 'latent', '.git')]);
+    guard.update(theseAndBelow(found ?? []), []);
+    assert.notEqual(git(path.join(ws, 'latent'), 'init', '-q').status, 0);
+    git(path.join(ws, 'latent'), 'status');
+    assert.ok(!fs.existsSync(ran));
+    // The check sees a run: elsewhere git init keeps the configuration inside, and git status runs it.
+    latent(path.join(base, 'unguarded'));
+    assert.equal(git(path.join(base, 'unguarded'), 'init', '-q').status, 0);
+    git(path.join(base, 'unguarded'), 'status');
+    assert.ok(fs.existsSync(ran));
+  });
+
   it('the search after the last session closed leaves out git folders made after it (by their creation time)', async () => {
     planted(path.join(ws, 'made'));
     const closedAt = Date.now() + 1;
