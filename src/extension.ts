@@ -19,6 +19,7 @@ import type { SandboxPolicyUse } from './terminal/sandbox/policySource';
 import { SandboxSettings } from './vscode/terminal/sandboxSettings';
 import { registerAgentTerminals } from './vscode/terminal/agentTerminals';
 import { registerTerminalCommands } from './vscode/terminal/commands';
+import { registerSandboxRepositoriesCommand } from './vscode/terminal/sandboxRepositoriesCommand';
 import { detachBackgroundProcesses } from './vscode/terminal/backgroundSettings';
 import type { TerminalToolContext } from './vscode/tools/terminal/context';
 import { registerTools, ToolDeps } from './vscode/tools/registry';
@@ -144,6 +145,7 @@ export function activate(context: vscode.ExtensionContext): DshBridgeApi {
   const panel = life.own(registerAgentTerminals(tools, log, mcpClients));
   const tmux = tmuxDetector(log);
   life.own(registerTerminalCommands(tools, panel));
+  life.own(registerSandboxRepositoriesCommand(sandboxRuntime));
   life.own(registerTmux(tmux, log));
 
   // Navigation: md-links first, then the VS Code fallback over every other contributed language,

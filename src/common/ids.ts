@@ -20,6 +20,7 @@ export const COMMAND = {
   handBackAgentTerminal: 'dsh.handBackAgentTerminal',
   connectAgent: 'dsh.connectAgent',
   keptProcesses: 'dsh.terminal.keptProcesses',
+  allowSandboxRepository: 'dsh.sandbox.allowRepository',
 } as const;
 
 /** Section of the terminal settings: each `TerminalConfig` key `k` is the setting `dsh.terminal.<k>`. */

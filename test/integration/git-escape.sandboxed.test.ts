@@ -203,6 +203,14 @@ describe("VS Code's git never runs what a sandboxed session planted", function (
     await until("VS Code's git to open the person's new repository", () => openedAt('mine'), 60_000, 1000);
     assert.ok(!(await openedAt('sub')), "VS Code's git opened a repository a sandboxed session made");
     assert.ok(!fs.existsSync(ran), "VS Code's git ran the script a sandboxed session planted");
+    // The person reads `sub`, removes what it would run, and lets git open it (the confirmation is answered yes here).
+    const subGit = path.join(root(), 'sub', '.git');
+    gitIn(path.join(root(), 'sub'), 'config', '--unset', 'core.fsmonitor');
+    fs.rmSync(path.join(subGit, 'hooks', 'post-index-change'));
+    assert.equal(await vscode.commands.executeCommand('dsh.sandbox.allowRepository', subGit), subGit);
+    await until("VS Code's git to open the repository let in", () => openedAt('sub'), 60_000, 1000);
+    assert.ok(!(await openedAt('deep/a/b/c/d')), "VS Code's git opened a repository a sandboxed session made");
+    assert.ok(!fs.existsSync(ran), "VS Code's git ran the script a sandboxed session planted");
   });
 
   it("the check sees a run: once the person points the repository at a script outside the sandbox, VS Code's git runs it", async () => {

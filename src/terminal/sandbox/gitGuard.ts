@@ -234,9 +234,12 @@ export async function gitDirsBelow(roots: readonly string[], madeBefore = Infini
     } catch {
       continue;
     }
+    // A git folder's `logs` and `refs` hold reflogs and refs (`logs/HEAD`, `refs/remotes/origin/HEAD`), no configuration.
+    const gitFolder = entries.some((e) => e.name === 'HEAD' && !e.isDirectory());
     for (const e of entries) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
+        if (gitFolder && (e.name === 'logs' || e.name === 'refs')) continue;
         pending.push(full);
         // No repository yet without HEAD, but `git init` there keeps what is inside (config, hooks).
         if (e.name === '.git') found.add(full);

@@ -307,6 +307,45 @@ export class SandboxRuntime {
   }
 
   /**
+   * The git folders git run in this host refuses because sandboxed sessions could have made or
+   * changed them (absolute, sorted; a folder inside another listed one is left out).
+   */
+  repositoriesRefused(): string[] {
+    const all = [...this.taintedGitDirs].sort();
+    return all.filter((d) => !all.some((other) => other !== d && d.startsWith(other + path.sep)));
+  }
+
+  /**
+   * Lets git run in this host use `gitDir` again (one of {@link repositoriesRefused}, with
+   * everything below it), once the person has read what it would run. Only when no sandboxed
+   * session is open (one could still be writing it). From the next sandboxed session on it is
+   * protected like any repository found when a session opens (within three folders of a writable
+   * root; a deeper one is refused again after that session closes).
+   * @returns `allowed`, `sessions open` (nothing changed), or `not refused` (not in the list).
+   */
+  allowRepository(gitDir: string): Promise<'allowed' | 'sessions open' | 'not refused'> {
+    const run = this.queue.then(() => {
+      if (this.active > 0) return 'sessions open' as const;
+      if (!this.taintedGitDirs.has(gitDir)) return 'not refused' as const;
+      let real = gitDir;
+      try {
+        real = fs.realpathSync(gitDir);
+      } catch {
+        // Gone: its spelling as listed is all there is.
+      }
+      const within = (d: string, top: string) => d === top || d.startsWith(top + path.sep);
+      for (const d of [...this.taintedGitDirs]) if (within(d, gitDir) || within(d, real)) this.taintedGitDirs.delete(d);
+      this.log.info(
+        `sandbox: git guard: the person lets git open ${JSON.stringify(gitDir)}; git outside refuses only ${listed([...this.taintedGitDirs])}`,
+      );
+      this.guard.update(theseAndBelow([...this.taintedGitDirs]), []);
+      return 'allowed' as const;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
    * Removes the runtime's empty placeholder folders once no sandboxed session is open. The runtime
    * removes its mount points itself after the last sandboxed command, in the order it made them;
    * when sessions overlapped, a later wrap found the folder an earlier one made (`.claude`) and put

@@ -195,6 +195,8 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     for (const dir of ['sub', 'deep/a/b/c/d']) refused(dir);
     assert.equal(hostGit(workspace, 'status', '--short').status, 0, "git outside works in the person's repository");
     assertNotRun();
+    const sub = path.join(workspace, 'sub', '.git');
+    assert.equal(await session.runtime.allowRepository(sub), 'sessions open', 'not while a sandboxed session is open');
     await session.close();
     for (const dir of ['sub', 'deep/a/b/c/d']) refused(dir);
     // Once the search after the last close is done, a repository made now is the person's.
@@ -207,6 +209,15 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     );
     for (const dir of ['sub', 'deep/a/b/c/d']) refused(dir);
     assertNotRun();
+    // The person, having read one, lets git open it; the other stays refused.
+    // (The runtime is shared by this file's tests: only this workspace's.)
+    const refusedHere = () => session.runtime.repositoriesRefused().filter((d) => d.startsWith(workspace + path.sep));
+    assert.deepEqual(refusedHere(), [path.join(workspace, 'deep/a/b/c/d/.git'), sub]);
+    assert.equal(await session.runtime.allowRepository(sub), 'allowed');
+    assert.equal(hostGit(path.join(workspace, 'sub'), 'rev-parse', '--git-dir').status, 0, 'git outside opens the repository let in');
+    refused('deep/a/b/c/d');
+    assert.deepEqual(refusedHere(), [path.join(workspace, 'deep/a/b/c/d/.git')]);
+    assert.equal(await session.runtime.allowRepository(sub), 'not refused');
   });
 
   it('ordinary work inside still works in an existing repository: status, add, commit, branch, diff', async () => {
