@@ -116,7 +116,15 @@ export class SandboxRuntime {
     try {
       return await this.wrapProtected(policy, shellArgv, extraWritable, signal, { lib, utils, programs, protectedPaths });
     } catch (error) {
-      if (this.active === 0) this.removeWrittenStandIns();
+      if (this.active === 0) {
+        this.removeWrittenStandIns();
+        // No session started: the guard goes back to what it was with none open.
+        try {
+          this.guard.update(theseAndBelow([...this.taintedGitDirs]), []);
+        } catch (guardError) {
+          this.log.warn(`sandbox: git guard after a sandboxed session failed to start: ${errorMessage(guardError)}`);
+        }
+      }
       throw error;
     }
   }
@@ -456,11 +464,12 @@ async function protectedWorkspacePaths(
   };
   for (const root of roots) {
     for (const name of names) paths.push(path.join(root, name));
-    if (await exists(path.join(root, '.git'))) await git(root);
+    const dotGit = await lstatOrUndefined(path.join(root, '.git'));
+    if (dotGit?.isDirectory() || dotGit?.isFile()) await git(root);
     else if (await exists(root)) {
-      // The runtime holds an empty read-only folder at `.git` (HEAD's absent parent): nothing can be made in it.
       paths.push(path.join(root, '.git', 'HEAD'));
-      gitDirs.push(path.join(root, '.git'));
+      // The runtime holds an empty read-only folder at `.git` (HEAD's absent parent): nothing can be made in it.
+      if (!dotGit) gitDirs.push(path.join(root, '.git'));
     }
     let searched = 0;
     let level = [root];
@@ -500,13 +509,16 @@ async function folderEntries(dir: string): Promise<fs.Dirent[]> {
   }
 }
 
-async function exists(p: string): Promise<boolean> {
+async function lstatOrUndefined(p: string): Promise<fs.Stats | undefined> {
   try {
-    await fs.promises.lstat(p);
-    return true;
+    return await fs.promises.lstat(p);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+async function exists(p: string): Promise<boolean> {
+  return (await lstatOrUndefined(p)) !== undefined;
 }
 
 /**
