@@ -102,7 +102,7 @@ function bytes(s: string): string {
 }
 
 /** `p`'s real path, or `p` as given when it does not resolve (absent). */
-function realOrGiven(p: string): string {
+export function realOrGiven(p: string): string {
   try {
     return fs.realpathSync(p);
   } catch {

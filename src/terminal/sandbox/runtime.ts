@@ -18,7 +18,7 @@ import { TerminalError } from '../errors';
 import { keepControllingTerminal } from './controllingTerminal';
 import { unshareIpc } from './ipcNamespace';
 import { gitControlPaths, removeStandIns, writeStandIns } from './gitControl';
-import { GitGuard, everythingBut, gitDirsBelow, theseAndBelow } from './gitGuard';
+import { GitGuard, everythingBut, gitDirsBelow, realOrGiven, theseAndBelow } from './gitGuard';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms, writableFolderBefore } from './prerequisites';
 import { errorMessage } from '../../common/errorMessage';
@@ -258,14 +258,7 @@ export class SandboxRuntime {
         // Absent: its spelling as given is the one git could meet.
       }
     }
-    const real = (p: string) => {
-      try {
-        return fs.realpathSync(p);
-      } catch {
-        return p;
-      }
-    };
-    const found = [...new Set(gitDirs.flatMap((d) => [d, real(d)]))];
+    const found = [...new Set(gitDirs.flatMap((d) => [d, realOrGiven(d)]))];
     if (this.active === 0) this.allowedGitDirs = found.filter((d) => !this.taintedGitDirs.has(d));
     else for (const d of found) if (!this.allowedGitDirs.includes(d)) this.taintedGitDirs.add(d);
     const patterns = [...this.guardRoots].flatMap((root) => everythingBut(root, this.allowedGitDirs));
@@ -300,15 +293,8 @@ export class SandboxRuntime {
       );
       return;
     }
-    for (const d of found) {
-      let r = d;
-      try {
-        r = fs.realpathSync(d);
-      } catch {
-        // Gone meanwhile.
-      }
-      for (const spelling of [d, r]) if (!this.allowedGitDirs.includes(spelling)) this.taintedGitDirs.add(spelling);
-    }
+    for (const d of found)
+      for (const spelling of [d, realOrGiven(d)]) if (!this.allowedGitDirs.includes(spelling)) this.taintedGitDirs.add(spelling);
     if (this.active > 0) return;
     this.log.info(`sandbox: git guard: no sandboxed session open; git outside refuses only ${listed([...this.taintedGitDirs])}`);
     this.guard.update(theseAndBelow([...this.taintedGitDirs]), []);
@@ -316,10 +302,10 @@ export class SandboxRuntime {
 
   /**
    * The git folders git run in this host refuses because sandboxed sessions could have made or
-   * changed them (absolute, sorted; a folder inside another listed one is left out).
+   * changed them (absolute real paths, sorted; a folder inside another listed one is left out).
    */
   repositoriesRefused(): string[] {
-    const all = [...this.taintedGitDirs].sort();
+    const all = [...new Set([...this.taintedGitDirs].map(realOrGiven))].sort();
     return all.filter((d) => !all.some((other) => other !== d && d.startsWith(other + path.sep)));
   }
 
@@ -335,12 +321,7 @@ export class SandboxRuntime {
     const run = this.queue.then(() => {
       if (this.active > 0) return 'sessions open' as const;
       if (!this.taintedGitDirs.has(gitDir)) return 'not refused' as const;
-      let real = gitDir;
-      try {
-        real = fs.realpathSync(gitDir);
-      } catch {
-        // Gone: its spelling as listed is all there is.
-      }
+      const real = realOrGiven(gitDir);
       const within = (d: string, top: string) => d === top || d.startsWith(top + path.sep);
       for (const d of [...this.taintedGitDirs]) if (within(d, gitDir) || within(d, real)) this.taintedGitDirs.delete(d);
       this.log.info(
