@@ -53,10 +53,14 @@ export function everythingBut(root: string, allowed: readonly string[]): string[
   return complement(escapeGlob(rootBytes), trie);
 }
 
-/** Patterns matching each of `gitDirs` and everything below it (git's wildmatch, byte strings as {@link everythingBut}). */
+/**
+ * Patterns matching each of `gitDirs` and everything below it (git's wildmatch, byte strings as
+ * {@link everythingBut}). A newline, which a git configuration subsection cannot hold, is matched
+ * by `?` (any one character): the pattern then also matches a few other paths, which are refused too.
+ */
 export function theseAndBelow(gitDirs: readonly string[]): string[] {
   return gitDirs.flatMap((d) => {
-    const p = escapeGlob(bytes(trimSlash(d)));
+    const p = escapeGlob(bytes(trimSlash(d))).replace(/\n/g, '?');
     return [p, `${p}/**`];
   });
 }

@@ -102,6 +102,15 @@ describe('the git guard: git outside refuses the repositories it names', () => {
     assert.ok(!fs.existsSync(ran));
   });
 
+  it('a git folder whose path holds a newline (which git configuration cannot spell) is refused too', async () => {
+    planted(path.join(ws, 'new\nline'));
+    const found = await gitDirsBelow([ws]);
+    assert.deepEqual(found, [path.join(ws, 'new\nline', '.git')]);
+    guard.update(theseAndBelow(found ?? []), []);
+    assert.notEqual(git(path.join(ws, 'new\nline'), 'status').status, 0);
+    assert.ok(!fs.existsSync(ran));
+  });
+
   it('a .git folder that is no repository yet (no HEAD) counts: a git init there afterwards fails, as it would keep the configuration inside', async () => {
     const script = path.join(base, 'evil.sh');
     fs.writeFileSync(script, `#!/bin/sh\ntouch ${ran}\nexit 1\n`, { mode: 0o755 });
