@@ -45,17 +45,20 @@ export function registerSandboxRepositoriesCommand(runtime: SandboxRuntime): vsc
         },
       );
     if (!picked) return undefined;
-    const answer = await vscode.window.showWarningMessage(
-      `Let git open ${visibleText(shown(picked.gitDir))}?`,
-      {
-        modal: true,
-        detail:
-          `An agent in the sandbox could have written it. Git outside the sandbox (VS Code's git, sessions outside it) runs what it names: ` +
-          `read ${visibleText(path.join(picked.gitDir, 'config'))} (core.fsmonitor, filters, diff drivers, core.hooksPath) and the hooks in ` +
-          `${visibleText(path.join(picked.gitDir, 'hooks'))} first.`,
-      },
-      LET_GIT_OPEN,
-    );
+    // A dialog VS Code cannot show (it refuses modal dialogs while extension tests run) counts as no.
+    const answer = await vscode.window
+      .showWarningMessage(
+        `Let git open ${visibleText(shown(picked.gitDir))}?`,
+        {
+          modal: true,
+          detail:
+            `An agent in the sandbox could have written it. Git outside the sandbox (VS Code's git, sessions outside it) runs what it names: ` +
+            `read ${visibleText(path.join(picked.gitDir, 'config'))} (core.fsmonitor, filters, diff drivers, core.hooksPath) and the hooks in ` +
+            `${visibleText(path.join(picked.gitDir, 'hooks'))} first.`,
+        },
+        LET_GIT_OPEN,
+      )
+      .then(undefined, () => undefined);
     if (answer !== LET_GIT_OPEN) return undefined;
     const outcome = await runtime.allowRepository(picked.gitDir);
     if (outcome === 'sessions open') {
