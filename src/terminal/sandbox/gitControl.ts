@@ -27,6 +27,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { HooksFolder } from './gitGuard';
 
 /** Most git folders searched in one repository (submodules of submodules, linked worktrees). */
 const MAX_GIT_DIRS = 20_000;
@@ -39,6 +40,8 @@ export interface GitControl {
   readonly standIns: string[];
   /** The repository's git folders whose control files `paths` protect (its own, submodules', linked worktrees'), absolute. */
   readonly gitDirs: string[];
+  /** Those whose `core.hooksPath` is relative, with the hooks folder it names from their own worktree (gitGuard.ts). */
+  readonly hooks: HooksFolder[];
 }
 
 /**
@@ -51,8 +54,8 @@ export interface GitControl {
 export async function gitControlPaths(dir: string): Promise<GitControl> {
   if (await repositoryAt(dir)) return gitControlOf(dir);
   const dotGit = path.join(dir, '.git');
-  if ((await lstat(dotGit))?.isDirectory()) return { paths: [dotGit], standIns: [], gitDirs: [dotGit] };
-  return { paths: [], standIns: [], gitDirs: [] };
+  if ((await lstat(dotGit))?.isDirectory()) return { paths: [dotGit], standIns: [], gitDirs: [dotGit], hooks: [] };
+  return { paths: [], standIns: [], gitDirs: [], hooks: [] };
 }
 
 /** True when `dir/.git` is a file (a `.git` file naming the git folder) or a folder with `HEAD`. */
@@ -64,7 +67,7 @@ export async function repositoryAt(dir: string): Promise<boolean> {
 async function gitControlOf(dir: string): Promise<GitControl> {
   const dotGit = path.join(dir, '.git');
   const stat = await lstat(dotGit);
-  if (!stat) return { paths: [], standIns: [], gitDirs: [] };
+  if (!stat) return { paths: [], standIns: [], gitDirs: [], hooks: [] };
   const paths: string[] = [];
   const standIns: string[] = [];
   const gitDirs: { gitDir: string; top: string }[] = [];
@@ -76,10 +79,11 @@ async function gitControlOf(dir: string): Promise<GitControl> {
     gitDirs.push({ gitDir: dotGit, top: dir });
   } else {
     // Not a git folder (no HEAD: git walks past it), e.g. the empty one held at a folder with no repository.
-    return { paths: [], standIns: [], gitDirs: [] };
+    return { paths: [], standIns: [], gitDirs: [], hooks: [] };
   }
   const seen = new Set<string>();
   const worktreeDirs: string[] = [];
+  const hooks: HooksFolder[] = [];
   for (let i = 0; i < gitDirs.length && i < MAX_GIT_DIRS; i++) {
     const { gitDir, top } = gitDirs[i]!;
     if (seen.has(gitDir)) continue;
@@ -93,7 +97,8 @@ async function gitControlOf(dir: string): Promise<GitControl> {
     for (const name of ['commondir', 'config.worktree'])
       if (!(await lstat(path.join(gitDir, name)))) standIns.push(path.join(gitDir, name));
     const hooksPath = await configuredHooksPath(path.join(gitDir, 'config'), top);
-    if (hooksPath) paths.push(hooksPath);
+    if (hooksPath) paths.push(hooksPath.folder);
+    if (hooksPath?.relative) hooks.push({ gitDir, hooks: hooksPath.folder });
     // Linked worktrees: their administrative folders, and the `.git` file each names back.
     for (const entry of await folderEntries(path.join(gitDir, 'worktrees'))) {
       if (!entry.isDirectory()) continue;
@@ -105,7 +110,8 @@ async function gitControlOf(dir: string): Promise<GitControl> {
       if (worktreeGitFile && path.isAbsolute(worktreeGitFile)) {
         paths.push(worktreeGitFile);
         const worktreeHooks = await configuredHooksPath(path.join(gitDir, 'config'), path.dirname(worktreeGitFile));
-        if (worktreeHooks) paths.push(worktreeHooks);
+        if (worktreeHooks) paths.push(worktreeHooks.folder);
+        if (worktreeHooks?.relative) hooks.push({ gitDir: admin, hooks: worktreeHooks.folder });
       }
     }
     // Submodules' git folders (modules/<name>, also nested in names with slashes).
@@ -120,23 +126,23 @@ async function gitControlOf(dir: string): Promise<GitControl> {
       }
     }
   }
-  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)], gitDirs: [...seen, ...worktreeDirs] };
+  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)], gitDirs: [...seen, ...worktreeDirs], hooks };
 }
 
 /**
  * The hooks folder `core.hooksPath` names for the repository whose config is `configFile` and whose
  * worktree's top folder is `top`, from that config or else the person's global config
- * (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`): absolute, `~/`-relative, or relative to `top`.
- * Undefined when none is set.
+ * (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`): absolute, `~/`-relative, or relative to `top`
+ * (`relative`: git resolves it against the worktree it runs in). Undefined when none is set.
  */
-export async function configuredHooksPath(configFile: string, top: string): Promise<string | undefined> {
+export async function configuredHooksPath(configFile: string, top: string): Promise<{ folder: string; relative: boolean } | undefined> {
   const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
   for (const file of [configFile, path.join(os.homedir(), '.gitconfig'), path.join(xdg, 'git', 'config')]) {
     const text = await readSmall(file);
     const value = text === undefined ? undefined : gitConfigValue(text, 'core', 'hookspath');
     if (value === undefined || value === '') continue;
-    if (value.startsWith('~/')) return path.join(os.homedir(), value.slice(2));
-    return path.resolve(top, value);
+    if (value.startsWith('~/')) return { folder: path.join(os.homedir(), value.slice(2)), relative: false };
+    return { folder: path.resolve(top, value), relative: !path.isAbsolute(value) };
   }
   return undefined;
 }

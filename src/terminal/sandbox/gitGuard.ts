@@ -54,15 +54,28 @@ export function everythingBut(root: string, allowed: readonly string[]): string[
 }
 
 /**
- * Patterns matching each of `gitDirs` and everything below it (git's wildmatch, byte strings as
- * {@link everythingBut}). A newline, which a git configuration subsection cannot hold, is matched
- * by `?` (any one character): the pattern then also matches a few other paths, which are refused too.
+ * Patterns matching exactly each of `gitDirs` (git's wildmatch, byte strings as
+ * {@link everythingBut}): a repository made later below one (the person's, inside a folder a session
+ * turned into a git folder by writing a `HEAD` there) is not matched. A newline, which a git
+ * configuration subsection cannot hold, is matched by `?` (any one character): the pattern then
+ * also matches a few other paths, which are refused too.
  */
-export function theseAndBelow(gitDirs: readonly string[]): string[] {
-  return gitDirs.flatMap((d) => {
-    const p = escapeGlob(bytes(trimSlash(d))).replace(/\n/g, '?');
-    return [p, `${p}/**`];
-  });
+export function exactly(gitDirs: readonly string[]): string[] {
+  return gitDirs.map((d) => escapeGlob(bytes(trimSlash(d))).replace(/\n/g, '?'));
+}
+
+/**
+ * A protected repository whose `core.hooksPath` is relative: git reads it relative to whichever
+ * worktree it runs in, and a sandboxed command can make a new worktree of the repository anywhere
+ * it writes (a `.git` file naming its git folder) with hooks of its own there. The guard sets the
+ * hooks folder for that git folder to the absolute one (`hooks`) at git's command scope, which
+ * outranks the repository's own setting.
+ */
+export interface HooksFolder {
+  /** The git folder (absolute), as `includeIf "gitdir:"` matches it. */
+  gitDir: string;
+  /** The hooks folder the repository's setting names from its own worktree (absolute). */
+  hooks: string;
 }
 
 interface ComponentTrie {
@@ -120,16 +133,23 @@ function trimSlash(p: string): string {
 
 /**
  * The text of a guard file (a byte string, written with `latin1`): one `includeIf "gitdir:…"`
- * section per pattern, each including `refusal`.
+ * section per pattern, each including `refusal`, then one per entry of `includes` (a pattern and
+ * the file it includes).
  * @throws Error when a pattern holds a newline (a git config subsection cannot).
  */
-export function guardText(patterns: readonly string[], refusal: string): string {
+export function guardText(
+  patterns: readonly string[],
+  refusal: string,
+  includes: readonly { pattern: string; file: string }[] = [],
+): string {
   const quote = (s: string) => s.replace(/[\\"]/g, (c) => `\\${c}`);
   const lines = ['# DSH Bridge: git run outside the agent sandbox refuses the repositories these name (see docs/sandbox-git.md).'];
-  for (const p of patterns) {
-    if (p.includes('\n')) throw new Error(`a path with a newline cannot be named to git: ${JSON.stringify(p)}`);
-    lines.push(`[includeIf "gitdir:${quote(p)}"]`, `\tpath = ${quote(bytes(refusal))}`);
-  }
+  const section = (pattern: string, file: string) => {
+    if (pattern.includes('\n')) throw new Error(`a path with a newline cannot be named to git: ${JSON.stringify(pattern)}`);
+    lines.push(`[includeIf "gitdir:${quote(pattern)}"]`, `\tpath = ${quote(bytes(file))}`);
+  };
+  for (const p of patterns) section(p, refusal);
+  for (const { pattern, file } of includes) section(pattern, file);
   return lines.join('\n') + '\n';
 }
 
@@ -164,12 +184,12 @@ export class GitGuard {
 
   /**
    * Makes git started from `env` refuse the git folders `patterns` match (from {@link everythingBut}
-   * and {@link theseAndBelow}): rewrites the guard file (atomically: a new file renamed over it) and
-   * installs the entry in `env` the first time.
+   * and {@link exactly}) and read each of `hooks`' hooks folder as given: rewrites the guard file
+   * (atomically: a new file renamed over it) and installs the entry in `env` the first time.
    * @param writable folders sandboxed commands can write: the guard's folder must lie outside them.
    * @throws Error when the guard's folder is one sandboxed commands could write, or a write fails.
    */
-  update(patterns: readonly string[], writable: readonly string[]): void {
+  update(patterns: readonly string[], writable: readonly string[], hooks: readonly HooksFolder[] = []): void {
     const spellings = writable.flatMap((w) => [trimSlash(w), trimSlash(realOrGiven(w))]);
     const inWritable = (dir: string) => spellings.find((w) => w === '/' || dir === w || dir.startsWith(w + path.sep));
     if (this.dir === undefined) {
@@ -188,10 +208,13 @@ export class GitGuard {
     }
     const covering = inWritable(this.dir);
     if (covering) throw new Error(`the guard's folder ${this.dir} lies in ${covering}, which sandboxed commands can write`);
+    const includes = hooks.map(({ gitDir, hooks: folder }, i) => {
+      const hooksFile = path.join(this.dir!, `hooks-${i}.gitconfig`);
+      writeAtomically(hooksFile, Buffer.from(`[core]\n\thooksPath = ${configQuote(folder)}\n`, 'utf8'));
+      return { pattern: exactly([gitDir])[0]!, file: hooksFile };
+    });
     const file = path.join(this.dir, 'guard.gitconfig');
-    const next = `${file}.${process.pid}.new`;
-    fs.writeFileSync(next, Buffer.from(guardText(patterns, path.join(this.dir, REFUSAL_FILE_NAME)), 'latin1'));
-    fs.renameSync(next, file);
+    writeAtomically(file, Buffer.from(guardText(patterns, path.join(this.dir, REFUSAL_FILE_NAME), includes), 'latin1'));
     if (this.index === undefined) {
       const count = Number(this.env.GIT_CONFIG_COUNT ?? '0');
       const index = Number.isInteger(count) && count >= 0 ? count : 0;
@@ -213,44 +236,77 @@ export class GitGuard {
   }
 }
 
+/** Writes `file` whole or not at all: a new file renamed over it. */
+function writeAtomically(file: string, data: Buffer): void {
+  const next = `${file}.${process.pid}.new`;
+  fs.writeFileSync(next, data);
+  fs.renameSync(next, file);
+}
+
+/** `value` as a git configuration value: quoted, with `\\` and `"` escaped. */
+function configQuote(value: string): string {
+  if (value.includes('\n')) throw new Error(`a path with a newline cannot be named to git: ${JSON.stringify(value)}`);
+  return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
 /** Most folders {@link gitDirsBelow} reads in one call; past it the result is undefined. */
 export const FULL_SCAN_MAX_FOLDERS = 200_000;
 
 /**
- * Every git folder in `roots` and below at any depth (not through symbolic links): each folder
- * holding a `HEAD` (git takes a folder for a git folder by its `HEAD`, `objects` and `refs`), each
- * folder named `.git` (one without `HEAD` is no repository yet, but `git init` there keeps the
- * `config` and `hooks` inside), and each folder a `.git` file names. With `madeBefore` (ms since the epoch), only those whose
- * creation time (`birthtimeMs`, statx's `btime`) is not later: one without a creation time (0, a
- * file system that keeps none) counts as made before. Undefined when more than
- * {@link FULL_SCAN_MAX_FOLDERS} folders would be read.
+ * Every folder in `roots` and below at any depth (not through symbolic links) that git may use as
+ * a git folder, now or once more is written in it:
+ * - a folder holding a `HEAD` (git takes a folder for a git folder by its `HEAD`, `objects` and
+ *   `refs`); inside a git folder's `logs` and `refs`, where `HEAD` files are reflogs and symbolic
+ *   refs, only one that also holds `objects`, `commondir` or `config`;
+ * - a folder holding a `commondir` (it names the folder whose `config` and `hooks` git reads);
+ * - each folder in a git folder's `worktrees` and `modules` (a linked worktree's or a submodule's
+ *   git folder, even before it holds a `HEAD`);
+ * - each folder named `.git` (one without `HEAD` is no repository yet, but `git init` there keeps
+ *   the `config` and `hooks` inside), and the folder a `.git` symbolic link leads to;
+ * - the folder each `.git` file names, read as git reads it (`gitdir: ` and the rest of the file,
+ *   trailing line ends removed).
+ * With `madeBefore` (ms since the epoch), only those whose creation time (`birthtimeMs`, statx's
+ * `btime`) is not later: one without a creation time (0, a file system that keeps none) counts as
+ * made before. Undefined when the search cannot be complete: more than
+ * {@link FULL_SCAN_MAX_FOLDERS} folders, a folder it cannot read (git may still reach what is inside
+ * by its path), or a name that is not UTF-8 (it could not be named to git).
  */
 export async function gitDirsBelow(roots: readonly string[], madeBefore = Infinity): Promise<string[] | undefined> {
   const found = new Set<string>();
-  const pending = [...roots];
+  // `inRefs`: inside a git folder's `logs` or `refs`; `inAdmin`: a git folder's `worktrees` or `modules`, whose folders count.
+  const pending = roots.map((dir) => ({ dir, inRefs: false, inAdmin: false }));
   let read = 0;
   while (pending.length > 0) {
-    const dir = pending.pop()!;
+    const { dir, inRefs, inAdmin } = pending.pop()!;
     if (++read > FULL_SCAN_MAX_FOLDERS) return undefined;
     let entries: fs.Dirent[];
     try {
       entries = await fs.promises.readdir(dir, { withFileTypes: true });
-    } catch {
-      continue;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
+      return undefined;
     }
-    // A git folder's `logs` and `refs` hold reflogs and refs (`logs/HEAD`, `refs/remotes/origin/HEAD`), no configuration.
-    const gitFolder = entries.some((e) => e.name === 'HEAD' && !e.isDirectory());
+    if (entries.some((e) => e.name.includes('\uFFFD')) && !(await namesAreUtf8(dir))) return undefined;
+    const has = (name: string) => entries.some((e) => e.name === name);
+    const head = entries.some((e) => e.name === 'HEAD' && !e.isDirectory());
+    const gitFolder = head && !inRefs;
+    if (gitFolder || has('commondir') || path.basename(dir) === '.git' || (head && (has('objects') || has('config')))) found.add(dir);
     for (const e of entries) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
-        if (gitFolder && (e.name === 'logs' || e.name === 'refs')) continue;
-        pending.push(full);
-        // No repository yet without HEAD, but `git init` there keeps what is inside (config, hooks).
-        if (e.name === '.git') found.add(full);
-      } else if (e.name === 'HEAD') found.add(dir);
-      else if (e.name === '.git' && e.isFile()) {
-        const m = /^gitdir:\s*(.+?)\s*$/m.exec(await readSmall(full));
-        if (m) found.add(path.resolve(dir, m[1]!));
+        if (inAdmin) found.add(full);
+        pending.push({
+          dir: full,
+          inRefs: inRefs || (gitFolder && (e.name === 'logs' || e.name === 'refs')),
+          inAdmin: gitFolder && (e.name === 'worktrees' || e.name === 'modules'),
+        });
+      } else if (e.name === '.git' && e.isSymbolicLink()) {
+        const target = realOrGiven(full);
+        if (target !== full) found.add(target);
+      } else if (e.name === '.git' && e.isFile()) {
+        const named = gitFileTarget(await readSmall(full));
+        if (named !== undefined) found.add(path.resolve(dir, named));
       }
     }
   }
@@ -258,6 +314,26 @@ export async function gitDirsBelow(roots: readonly string[], madeBefore = Infini
   const before: string[] = [];
   for (const d of found) if ((await madeAt(d)) <= madeBefore) before.push(d);
   return before;
+}
+
+/**
+ * The folder a `.git` file names, read as git reads it (setup.c `read_gitfile_gently`): the text
+ * after `gitdir: ` at its start, trailing line ends removed. Undefined when it does not start so.
+ */
+function gitFileTarget(text: string): string | undefined {
+  if (!text.startsWith('gitdir: ')) return undefined;
+  const named = text.slice('gitdir: '.length).replace(/[\r\n]+$/, '');
+  return named === '' ? undefined : named;
+}
+
+/** Whether every name in `dir` is UTF-8 (Node reads others with U+FFFD in place of what it cannot decode). */
+async function namesAreUtf8(dir: string): Promise<boolean> {
+  try {
+    const raw = await fs.promises.readdir(dir, { encoding: 'buffer' });
+    return raw.every((name) => Buffer.from(name.toString('utf8'), 'utf8').equals(name));
+  } catch {
+    return false;
+  }
 }
 
 /** `dir`'s creation time in ms since the epoch; 0 when the file system keeps none or it is gone. */
@@ -273,7 +349,7 @@ async function readSmall(file: string): Promise<string> {
   try {
     const handle = await fs.promises.open(file, 'r');
     try {
-      const buf = Buffer.alloc(4096);
+      const buf = Buffer.alloc(8192);
       const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
       return buf.subarray(0, bytesRead).toString('utf8');
     } finally {

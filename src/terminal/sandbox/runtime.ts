@@ -18,7 +18,7 @@ import { TerminalError } from '../errors';
 import { keepControllingTerminal } from './controllingTerminal';
 import { unshareIpc } from './ipcNamespace';
 import { gitControlPaths, removeStandIns, writeStandIns } from './gitControl';
-import { GitGuard, everythingBut, gitDirsBelow, realOrGiven, theseAndBelow } from './gitGuard';
+import { FULL_SCAN_MAX_FOLDERS, GitGuard, HooksFolder, everythingBut, exactly, gitDirsBelow, realOrGiven } from './gitGuard';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms, writableFolderBefore } from './prerequisites';
 import { errorMessage } from '../../common/errorMessage';
@@ -65,8 +65,12 @@ export class SandboxRuntime {
   private readonly guardRoots = new Set<string>();
   /** Git folders protected when the open sandboxed sessions started (see {@link updateGuard}). */
   private allowedGitDirs: string[] = [];
-  /** Git folders found that sandboxed sessions could have made or changed: never allowed again in this host. */
+  /** Git folders found that sandboxed sessions could have made or changed: refused until the person lets one in. */
   private readonly taintedGitDirs = new Set<string>();
+  /** The allowed git folders' hooks folders, where `core.hooksPath` is relative (gitGuard.ts HooksFolder). */
+  private hooksFolders: HooksFolder[] = [];
+  /** Whether the search after the last close could not finish: every git folder not allowed stays refused. */
+  private searchGaveUp = false;
 
   constructor(private readonly log: Log) {}
 
@@ -109,9 +113,9 @@ export class SandboxRuntime {
       }
     }
     signal?.throwIfAborted();
-    const { paths: protectedPaths, standIns, gitDirs } = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
+    const { paths: protectedPaths, standIns, gitDirs, hooks } = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
     signal?.throwIfAborted();
-    this.updateGuard(writable, gitDirs);
+    this.updateGuard(writable, gitDirs, hooks);
     for (const file of writeStandIns(standIns)) this.writtenStandIns.add(file);
     try {
       return await this.wrapProtected(policy, shellArgv, extraWritable, signal, { lib, utils, programs, protectedPaths });
@@ -120,7 +124,7 @@ export class SandboxRuntime {
         this.removeWrittenStandIns();
         // No session started: the guard goes back to what it was with none open.
         try {
-          this.guard.update(theseAndBelow([...this.taintedGitDirs]), []);
+          if (!this.searchGaveUp) this.narrowGuard();
         } catch (guardError) {
           this.log.warn(`sandbox: git guard after a sandboxed session failed to start: ${errorMessage(guardError)}`);
         }
@@ -247,7 +251,7 @@ export class SandboxRuntime {
    * and those found now are tainted (an open session could have made or changed them).
    * @throws TerminalError SANDBOX_UNAVAILABLE when the guard cannot be written (no session starts).
    */
-  private updateGuard(writable: string[], gitDirs: string[]): void {
+  private updateGuard(writable: string[], gitDirs: string[], hooks: HooksFolder[]): void {
     for (const w of writable) {
       // Folders only: a writable file (the runtime's /dev/stdout, /dev/null) holds no repository.
       if (isFile(w)) continue;
@@ -259,14 +263,16 @@ export class SandboxRuntime {
       }
     }
     const found = [...new Set(gitDirs.flatMap((d) => [d, realOrGiven(d)]))];
-    if (this.active === 0) this.allowedGitDirs = found.filter((d) => !this.taintedGitDirs.has(d));
-    else for (const d of found) if (!this.allowedGitDirs.includes(d)) this.taintedGitDirs.add(d);
+    if (this.active === 0) {
+      this.allowedGitDirs = found.filter((d) => !this.taintedGitDirs.has(d));
+      this.hooksFolders = hooks.filter((h) => this.allowedGitDirs.includes(h.gitDir));
+    } else for (const d of found) if (!this.allowedGitDirs.includes(d)) this.taintedGitDirs.add(d);
     const patterns = [...this.guardRoots].flatMap((root) => everythingBut(root, this.allowedGitDirs));
     this.log.info(
       `sandbox: git guard: a sandboxed session starts (${this.active} open); git outside refuses every repository in ${listed([...this.guardRoots])} but ${listed(this.allowedGitDirs)}; never again: ${listed([...this.taintedGitDirs])}`,
     );
     try {
-      this.guard.update(patterns, writable);
+      this.guard.update(patterns, writable, this.hooksFolders);
     } catch (error) {
       throw new TerminalError(
         'SANDBOX_UNAVAILABLE',
@@ -288,31 +294,47 @@ export class SandboxRuntime {
     if (this.active > 0 || this.guardRoots.size === 0) return;
     const found = await gitDirsBelow([...this.guardRoots], closedAt);
     if (found === undefined) {
+      this.searchGaveUp = true;
       this.log.warn(
-        'sandbox: too many folders to search for repositories sandboxed sessions made; git outside refuses every repository not protected when they started until the window reloads',
+        `sandbox: the search for repositories sandboxed sessions made could not finish (more than ${FULL_SCAN_MAX_FOLDERS} folders, a folder it cannot read, or a name that is not UTF-8); git outside refuses every repository not protected when they started until the window reloads`,
       );
       return;
     }
+    this.searchGaveUp = false;
     for (const d of found)
       for (const spelling of [d, realOrGiven(d)]) if (!this.allowedGitDirs.includes(spelling)) this.taintedGitDirs.add(spelling);
     if (this.active > 0) return;
     this.log.info(`sandbox: git guard: no sandboxed session open; git outside refuses only ${listed([...this.taintedGitDirs])}`);
-    this.guard.update(theseAndBelow([...this.taintedGitDirs]), []);
+    this.narrowGuard();
+  }
+
+  /** With no sandboxed session open: git outside refuses exactly the tainted git folders, and reads the allowed ones' hooks where they are. */
+  private narrowGuard(): void {
+    this.guard.update(exactly([...this.taintedGitDirs]), [], this.hooksFolders);
+  }
+
+  /**
+   * Whether the search after the last close could not finish (see gitDirsBelow): git outside then
+   * refuses every repository in the folders sandboxed commands could write that was not protected,
+   * and none can be let in, until the window reloads.
+   */
+  get refusesAllUnprotected(): boolean {
+    return this.searchGaveUp;
   }
 
   /**
    * The git folders git run in this host refuses because sandboxed sessions could have made or
-   * changed them (absolute real paths, sorted; a folder inside another listed one is left out).
+   * changed them (absolute real paths, sorted).
    */
   repositoriesRefused(): string[] {
-    const all = [...new Set([...this.taintedGitDirs].map(realOrGiven))].sort();
-    return all.filter((d) => !all.some((other) => other !== d && d.startsWith(other + path.sep)));
+    return [...new Set([...this.taintedGitDirs].map(realOrGiven))].sort();
   }
 
   /**
-   * Lets git run in this host use `gitDir` again (one of {@link repositoriesRefused}, with
-   * everything below it), once the person has read what it would run. Only when no sandboxed
-   * session is open (one could still be writing it). From the next sandboxed session on it is
+   * Lets git run in this host use `gitDir` again (one of {@link repositoriesRefused}; the others,
+   * also those inside it, stay refused), once the person has read what it would run. Only when no
+   * sandboxed session is open (one could still be writing it), and not while the search after the
+   * last close could not finish ({@link refusesAllUnprotected}). From the next sandboxed session on it is
    * protected like any repository found when a session opens (within three folders of a writable
    * root; a deeper one is refused again after that session closes).
    * @returns `allowed`, `sessions open` (nothing changed), or `not refused` (not in the list).
@@ -320,14 +342,13 @@ export class SandboxRuntime {
   allowRepository(gitDir: string): Promise<'allowed' | 'sessions open' | 'not refused'> {
     const run = this.queue.then(() => {
       if (this.active > 0) return 'sessions open' as const;
-      if (!this.taintedGitDirs.has(gitDir)) return 'not refused' as const;
-      const real = realOrGiven(gitDir);
-      const within = (d: string, top: string) => d === top || d.startsWith(top + path.sep);
-      for (const d of [...this.taintedGitDirs]) if (within(d, gitDir) || within(d, real)) this.taintedGitDirs.delete(d);
+      if (this.searchGaveUp || !this.repositoriesRefused().includes(gitDir)) return 'not refused' as const;
+      for (const d of [...this.taintedGitDirs]) if (realOrGiven(d) === gitDir) this.taintedGitDirs.delete(d);
+      this.taintedGitDirs.delete(gitDir);
       this.log.info(
         `sandbox: git guard: the person lets git open ${JSON.stringify(gitDir)}; git outside refuses only ${listed([...this.taintedGitDirs])}`,
       );
-      this.guard.update(theseAndBelow([...this.taintedGitDirs]), []);
+      this.narrowGuard();
       return 'allowed' as const;
     });
     this.queue = run.catch(() => undefined);
@@ -425,21 +446,24 @@ const NESTED_SCAN_MAX_FOLDERS = 20_000;
  * - a `.git` file (a submodule or a worktree): the file itself, which names the git folder git uses.
  * @returns `paths`: absolute paths, possibly absent ones (the runtime keeps them from being
  *   created); `standIns`: absent git files to write before the session starts (gitControl.ts);
- *   `gitDirs`: the git folders whose control files `paths` protect.
+ *   `gitDirs`: the git folders whose control files `paths` protect; `hooks`: those of them whose
+ *   `core.hooksPath` is relative, with the hooks folder it names (gitGuard.ts HooksFolder).
  */
 async function protectedWorkspacePaths(
   roots: string[],
   utils: RuntimeUtils,
   log?: Log,
-): Promise<{ paths: string[]; standIns: string[]; gitDirs: string[] }> {
+): Promise<{ paths: string[]; standIns: string[]; gitDirs: string[]; hooks: HooksFolder[] }> {
   const names = [...utils.DANGEROUS_FILES, ...utils.getDangerousDirectories()];
   const paths: string[] = [];
   const standIns: string[] = [];
   const gitDirs: string[] = [];
+  const hooks: HooksFolder[] = [];
   const git = async (dir: string) => {
     const found = await gitControlPaths(dir);
     paths.push(...found.paths);
     gitDirs.push(...found.gitDirs);
+    hooks.push(...found.hooks);
     // Written only where sandboxed commands could otherwise write one (elsewhere it stays absent and unwritable).
     standIns.push(...found.standIns.filter((file) => roots.some((r) => file.startsWith(r + path.sep))));
   };
@@ -479,7 +503,7 @@ async function protectedWorkspacePaths(
       level = next;
     }
   }
-  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)], gitDirs: [...new Set(gitDirs)] };
+  return { paths: [...new Set(paths)], standIns: [...new Set(standIns)], gitDirs: [...new Set(gitDirs)], hooks };
 }
 
 async function folderEntries(dir: string): Promise<fs.Dirent[]> {

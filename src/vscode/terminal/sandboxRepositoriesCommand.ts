@@ -22,6 +22,12 @@ const LET_GIT_OPEN = 'Let Git Open It';
  */
 export function registerSandboxRepositoriesCommand(runtime: SandboxRuntime): vscode.Disposable {
   return vscode.commands.registerCommand(COMMAND.allowSandboxRepository, async (named?: unknown): Promise<string | undefined> => {
+    if (runtime.refusesAllUnprotected) {
+      void vscode.window.showWarningMessage(
+        'DSH Bridge: the search for repositories the agent sandbox made could not finish (too many folders, one it cannot read, or a name that is not UTF-8; see the DSH Bridge log). Git refuses every repository in the folders sandboxed sessions could write that was not protected, until the window reloads.',
+      );
+      return undefined;
+    }
     const refused = runtime.repositoriesRefused();
     if (refused.length === 0) {
       void vscode.window.showInformationMessage('DSH Bridge: git refuses no repository made in the agent sandbox in this window.');

@@ -220,6 +220,90 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     assert.equal(await session.runtime.allowRepository(sub), 'not refused');
   });
 
+  /** Waits until the search after the last close is done: git outside takes a repository made now. */
+  const searchDone = async () => {
+    const probe = path.join(workspace, `probe-${Date.now()}`);
+    fs.mkdirSync(probe);
+    await until(
+      'git outside to take a repository made after the session closed',
+      () => hostGit(probe, 'init', '-q').status === 0,
+      20_000,
+      100,
+    );
+    fs.rmSync(probe, { recursive: true, force: true });
+  };
+  /** git status outside in `dir` (relative to the workspace), as VS Code's git runs it, with a file changed so that git refreshes the index. */
+  const statusOutside = (dir: string) => {
+    fs.writeFileSync(path.join(workspace, dir, 'changed.txt'), `${Date.now()}\n`);
+    hostGit(path.join(workspace, dir), 'add', '-A');
+    hostGit(path.join(workspace, dir), 'status', '-z', '-uall');
+  };
+  /** A bare repository at `dir` (relative) pointed at the planted script, as a sandboxed command makes it. */
+  const bare = (dir: string) =>
+    `git init -q --bare ${dir} && git --git-dir=${dir} config core.bare false && git --git-dir=${dir} config core.fsmonitor ${evil}`;
+
+  it('a worktree folder made half in one session and finished in the next is not taken for a protected one', async () => {
+    repository(workspace);
+    await open();
+    await send(
+      `mkdir -p .git/worktrees/w/objects .git/worktrees/w/refs && printf '.\\n' > .git/worktrees/w/commondir && printf '[core]\\n\\tbare = false\\n\\tfsmonitor = ${evil}\\n' > .git/worktrees/w/config; ls .git/worktrees/w`,
+    );
+    await session.close();
+    await searchDone();
+    await session.open();
+    await send(
+      `echo 'ref: refs/heads/master' > .git/worktrees/w/HEAD; mkdir -p sub && printf 'gitdir: ../.git/worktrees/w\\n' > sub/.git; ls sub`,
+    );
+    statusOutside('sub');
+    assertNotRun();
+    await session.close();
+    await searchDone();
+    statusOutside('sub');
+    assertNotRun();
+  });
+
+  it("a git folder inside the person's logs or refs, reached through a .git symbolic link or a .git file read as git reads it, is refused after the close", async () => {
+    repository(workspace);
+    await open();
+    await send(
+      `${bare('.git/logs/evil')} && mkdir -p sub && ln -s ../.git/logs/evil sub/.git && ${bare('.git/refs/evil2')} && mkdir -p "sub2/x
+" && printf 'gitdir: x\\n/../../.git/refs/evil2\\n' > sub2/.git && echo MADE`,
+    );
+    await session.close();
+    await searchDone();
+    for (const dir of ['sub', 'sub2']) statusOutside(dir);
+    assertNotRun();
+    assert.equal(hostGit(workspace, 'status', '--short').status, 0, "git outside works in the person's repository");
+  });
+
+  it("a relative core.hooksPath is read from the repository's own worktree, not from a new worktree a session made with hooks of its own", async () => {
+    repository(workspace);
+    fs.mkdirSync(path.join(workspace, '.githooks'));
+    git(workspace, 'config', 'core.hooksPath', '.githooks');
+    await open();
+    await send(
+      `mkdir -p sub/.githooks && cp ${evil} sub/.githooks/post-index-change && printf 'gitdir: ../.git\\n' > sub/.git && cp tracked.txt sub/ && echo MADE`,
+    );
+    statusOutside('sub');
+    assertNotRun();
+    await session.close();
+    await searchDone();
+    statusOutside('sub');
+    assertNotRun();
+  });
+
+  it("a HEAD a session writes at the workspace folder refuses that folder only: the person's repositories, old and new, still work", async () => {
+    repository(workspace);
+    await open();
+    await send(`echo 'ref: refs/heads/main' > HEAD && mkdir -p objects refs && echo MADE`);
+    await session.close();
+    await searchDone();
+    assert.equal(hostGit(workspace, 'status', '--short').status, 0, "git outside works in the person's repository");
+    fs.mkdirSync(path.join(workspace, 'mine'));
+    assert.equal(hostGit(path.join(workspace, 'mine'), 'init', '-q').status, 0, 'a repository the person makes afterwards works');
+    assert.ok(session.runtime.repositoriesRefused().includes(workspace), 'the workspace folder is listed, itself only');
+  });
+
   it('ordinary work inside still works in an existing repository: status, add, commit, branch, diff', async () => {
     repository(workspace);
     await open();

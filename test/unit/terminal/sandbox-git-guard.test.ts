@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GitGuard, everythingBut, gitDirsBelow, theseAndBelow } from '../../../src/terminal/sandbox/gitGuard';
+import { GitGuard, everythingBut, gitDirsBelow, exactly } from '../../../src/terminal/sandbox/gitGuard';
 
 describe('the git guard: git outside refuses the repositories it names', () => {
   let base: string;
@@ -90,11 +90,11 @@ describe('the git guard: git outside refuses the repositories it names', () => {
     assert.ok(fs.existsSync(ran));
   });
 
-  it('these and below: the named git folders fail, a repository made after them works', async () => {
+  it('exactly these: the named git folders fail, a repository made after them works', async () => {
     planted(path.join(ws, 'made'));
     const found = await gitDirsBelow([ws]);
     assert.deepEqual(found, [path.join(ws, 'made', '.git')]);
-    guard.update(theseAndBelow(found ?? []), []);
+    guard.update(exactly(found ?? []), []);
     assert.notEqual(git(path.join(ws, 'made'), 'status').status, 0);
     fs.mkdirSync(path.join(ws, 'later'));
     assert.equal(git(path.join(ws, 'later'), 'init', '-q').status, 0);
@@ -106,9 +106,18 @@ describe('the git guard: git outside refuses the repositories it names', () => {
     planted(path.join(ws, 'new\nline'));
     const found = await gitDirsBelow([ws]);
     assert.deepEqual(found, [path.join(ws, 'new\nline', '.git')]);
-    guard.update(theseAndBelow(found ?? []), []);
+    guard.update(exactly(found ?? []), []);
     assert.notEqual(git(path.join(ws, 'new\nline'), 'status').status, 0);
     assert.ok(!fs.existsSync(ran));
+  });
+
+  it('a folder whose name is not UTF-8 cannot be named to git: the search says it could not finish', async () => {
+    fs.mkdirSync(ws, { recursive: true });
+    fs.mkdirSync(Buffer.concat([Buffer.from(`${ws}/`), Buffer.from([0xff])]));
+    assert.equal(await gitDirsBelow([ws]), undefined);
+    fs.mkdirSync(path.join(ws, 'named \uFFFD in UTF-8'));
+    fs.rmSync(Buffer.concat([Buffer.from(`${ws}/`), Buffer.from([0xff])]), { recursive: true });
+    assert.deepEqual(await gitDirsBelow([ws]), [], 'a name holding U+FFFD itself is UTF-8');
   });
 
   it('a .git folder that is no repository yet (no HEAD) counts: a git init there afterwards fails, as it would keep the configuration inside', async () => {
@@ -122,7 +131,7 @@ describe('the git guard: git outside refuses the repositories it names', () => {
     latent(path.join(ws, 'latent'));
     const found = await gitDirsBelow([ws]);
     assert.deepEqual(found, [path.join(ws, 'latent', '.git')]);
-    guard.update(theseAndBelow(found ?? []), []);
+    guard.update(exactly(found ?? []), []);
     assert.notEqual(git(path.join(ws, 'latent'), 'init', '-q').status, 0);
     git(path.join(ws, 'latent'), 'status');
     assert.ok(!fs.existsSync(ran));
