@@ -24,8 +24,8 @@
  * kept unwritable whole: with only its `HEAD` protected, `git init` inside writes everything else
  * (`config`, `hooks`), and a `git init` the person runs there later keeps them.
  */
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { HooksFolder } from './gitGuard';
 
@@ -51,8 +51,8 @@ export interface GitControl {
  * without `HEAD` (git does not take it for a repository yet) is protected whole, and counts as a
  * protected git folder.
  */
-export async function gitControlPaths(dir: string): Promise<GitControl> {
-  if (await repositoryAt(dir)) return gitControlOf(dir);
+export async function gitControlPaths(dir: string, gitEnv: NodeJS.ProcessEnv = process.env): Promise<GitControl> {
+  if (await repositoryAt(dir)) return gitControlOf(dir, gitEnv);
   const dotGit = path.join(dir, '.git');
   if ((await lstat(dotGit))?.isDirectory()) return { paths: [dotGit], standIns: [], gitDirs: [dotGit], hooks: [] };
   return { paths: [], standIns: [], gitDirs: [], hooks: [] };
@@ -64,7 +64,7 @@ export async function repositoryAt(dir: string): Promise<boolean> {
   return !!stat && (stat.isFile() || (stat.isDirectory() && !!(await lstat(path.join(dir, '.git', 'HEAD')))));
 }
 
-async function gitControlOf(dir: string): Promise<GitControl> {
+async function gitControlOf(dir: string, gitEnv: NodeJS.ProcessEnv): Promise<GitControl> {
   const dotGit = path.join(dir, '.git');
   const stat = await lstat(dotGit);
   if (!stat) return { paths: [], standIns: [], gitDirs: [], hooks: [] };
@@ -96,7 +96,13 @@ async function gitControlOf(dir: string): Promise<GitControl> {
     );
     for (const name of ['commondir', 'config.worktree'])
       if (!(await lstat(path.join(gitDir, name)))) standIns.push(path.join(gitDir, name));
-    const hooksPath = await configuredHooksPath(path.join(gitDir, 'config'), top);
+    // A `commondir` naming another folder: git reads that folder's `config` and `hooks` instead.
+    const common = (await readSmall(path.join(gitDir, 'commondir')))?.replace(/[\r\n]+$/, '');
+    if (common) {
+      const commonDir = path.resolve(gitDir, common);
+      if (commonDir !== gitDir && (await lstat(commonDir))?.isDirectory()) gitDirs.push({ gitDir: commonDir, top });
+    }
+    const hooksPath = await configuredHooksPath(gitDir, top, gitEnv);
     if (hooksPath) paths.push(hooksPath.folder);
     if (hooksPath?.relative) hooks.push({ gitDir, hooks: hooksPath.folder });
     // Linked worktrees: their administrative folders, and the `.git` file each names back.
@@ -106,10 +112,12 @@ async function gitControlOf(dir: string): Promise<GitControl> {
       paths.push(path.join(admin, 'commondir'), path.join(admin, 'gitdir'), path.join(admin, 'config.worktree'));
       worktreeDirs.push(admin);
       if (!(await lstat(path.join(admin, 'config.worktree')))) standIns.push(path.join(admin, 'config.worktree'));
-      const worktreeGitFile = (await readSmall(path.join(admin, 'gitdir')))?.trim();
-      if (worktreeGitFile && path.isAbsolute(worktreeGitFile)) {
+      // Absolute, or relative to the administrative folder (git 2.48's worktree.useRelativePaths).
+      const named = (await readSmall(path.join(admin, 'gitdir')))?.trim();
+      if (named) {
+        const worktreeGitFile = path.resolve(admin, named);
         paths.push(worktreeGitFile);
-        const worktreeHooks = await configuredHooksPath(path.join(gitDir, 'config'), path.dirname(worktreeGitFile));
+        const worktreeHooks = await configuredHooksPath(admin, path.dirname(worktreeGitFile), gitEnv);
         if (worktreeHooks) paths.push(worktreeHooks.folder);
         if (worktreeHooks?.relative) hooks.push({ gitDir: admin, hooks: worktreeHooks.folder });
       }
@@ -130,22 +138,31 @@ async function gitControlOf(dir: string): Promise<GitControl> {
 }
 
 /**
- * The hooks folder `core.hooksPath` names for the repository whose config is `configFile` and whose
- * worktree's top folder is `top`, from that config or else the person's global config
- * (`~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`): absolute, `~/`-relative, or relative to `top`
- * (`relative`: git resolves it against the worktree it runs in). Undefined when none is set.
+ * The hooks folder `core.hooksPath` names for the git folder `gitDir` whose worktree's top folder
+ * is `top`, as git itself reads it (`git config --type=path --get core.hooksPath` with `gitEnv`:
+ * every scope, `config.worktree`, includes): absolute, or relative to `top` (`relative`: git
+ * resolves it against the worktree it runs in). Undefined when none is set or git cannot say.
+ * Reading configuration runs no program the repository names.
  */
-export async function configuredHooksPath(configFile: string, top: string): Promise<{ folder: string; relative: boolean } | undefined> {
-  const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
-  for (const file of [configFile, path.join(os.homedir(), '.gitconfig'), path.join(xdg, 'git', 'config')]) {
-    const text = await readSmall(file);
-    const value = text === undefined ? undefined : gitConfigValue(text, 'core', 'hookspath');
-    if (value === undefined || value === '') continue;
-    if (value.startsWith('~/')) return { folder: path.join(os.homedir(), value.slice(2)), relative: false };
-    return { folder: path.resolve(top, value), relative: !path.isAbsolute(value) };
-  }
-  return undefined;
+export async function configuredHooksPath(
+  gitDir: string,
+  top: string,
+  gitEnv: NodeJS.ProcessEnv = process.env,
+): Promise<{ folder: string; relative: boolean } | undefined> {
+  const value = await new Promise<string | undefined>((resolve) => {
+    execFile(
+      'git',
+      ['--git-dir', gitDir, 'config', '--type=path', '--get', 'core.hooksPath'],
+      { cwd: top, env: gitEnv, timeout: HOOKS_PATH_TIMEOUT_MS, encoding: 'utf8' },
+      (error, stdout) => resolve(error ? undefined : stdout.replace(/\n$/, '')),
+    );
+  });
+  if (!value) return undefined;
+  return { folder: path.resolve(top, value), relative: !path.isAbsolute(value) };
 }
+
+/** Longest a `git config` read of `core.hooksPath` may take (ms). */
+const HOOKS_PATH_TIMEOUT_MS = 5000;
 
 /**
  * The last value of `section.key` (both lower case; no subsection) in git config `text`, as git

@@ -208,11 +208,13 @@ export class GitGuard {
     }
     const covering = inWritable(this.dir);
     if (covering) throw new Error(`the guard's folder ${this.dir} lies in ${covering}, which sandboxed commands can write`);
-    const includes = hooks.map(({ gitDir, hooks: folder }, i) => {
-      const hooksFile = path.join(this.dir!, `hooks-${i}.gitconfig`);
-      writeAtomically(hooksFile, Buffer.from(`[core]\n\thooksPath = ${configQuote(folder)}\n`, 'utf8'));
-      return { pattern: exactly([gitDir])[0]!, file: hooksFile };
-    });
+    const includes = hooks
+      .map(({ gitDir, hooks: folder }, i) => {
+        const hooksFile = path.join(this.dir!, `hooks-${i}.gitconfig`);
+        writeAtomically(hooksFile, Buffer.from(`[core]\n\thooksPath = ${configQuote(folder)}\n`, 'utf8'));
+        return [...new Set(exactly([gitDir, realOrGiven(gitDir)]))].map((pattern) => ({ pattern, file: hooksFile }));
+      })
+      .flat();
     const file = path.join(this.dir, 'guard.gitconfig');
     writeAtomically(file, Buffer.from(guardText(patterns, path.join(this.dir, REFUSAL_FILE_NAME), includes), 'latin1'));
     if (this.index === undefined) {
@@ -223,6 +225,17 @@ export class GitGuard {
       this.env.GIT_CONFIG_COUNT = String(index + 1);
       this.index = index;
     }
+  }
+
+  /** A copy of `env` without the guard's entry: git that reads configuration as the person's own git does. */
+  envWithout(env: NodeJS.ProcessEnv = this.env): NodeJS.ProcessEnv {
+    const copy = { ...env };
+    if (this.index === undefined) return copy;
+    delete copy[`GIT_CONFIG_KEY_${this.index}`];
+    delete copy[`GIT_CONFIG_VALUE_${this.index}`];
+    if (this.index === 0) delete copy.GIT_CONFIG_COUNT;
+    else copy.GIT_CONFIG_COUNT = String(this.index);
+    return copy;
   }
 
   /**
@@ -258,7 +271,7 @@ export const FULL_SCAN_MAX_FOLDERS = 200_000;
  * - a folder holding a `HEAD` (git takes a folder for a git folder by its `HEAD`, `objects` and
  *   `refs`); inside a git folder's `logs` and `refs`, where `HEAD` files are reflogs and symbolic
  *   refs, only one that also holds `objects`, `commondir` or `config`;
- * - a folder holding a `commondir` (it names the folder whose `config` and `hooks` git reads);
+ * - a folder holding a `commondir`, and the folder it names (whose `config` and `hooks` git reads);
  * - each folder in a git folder's `worktrees` and `modules` (a linked worktree's or a submodule's
  *   git folder, even before it holds a `HEAD`);
  * - each folder named `.git` (one without `HEAD` is no repository yet, but `git init` there keeps
@@ -292,6 +305,9 @@ export async function gitDirsBelow(roots: readonly string[], madeBefore = Infini
     const head = entries.some((e) => e.name === 'HEAD' && !e.isDirectory());
     const gitFolder = head && !inRefs;
     if (gitFolder || has('commondir') || path.basename(dir) === '.git' || (head && (has('objects') || has('config')))) found.add(dir);
+    // The folder a `commondir` names: git reads its `config` and `hooks` for this one.
+    const common = has('commondir') ? (await readSmall(path.join(dir, 'commondir'))).replace(/[\r\n]+$/, '') : '';
+    if (common !== '') found.add(path.resolve(dir, common));
     for (const e of entries) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {

@@ -12,6 +12,7 @@
  * the proxies; while any session that needs them is open, a new session gets the restricted
  * network of the running proxies, and its summary says so.
  */
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerminalError } from '../errors';
@@ -49,6 +50,8 @@ export class SandboxRuntime {
   /** The network configuration the runtime's proxies run with, when they run. */
   private proxied: RuntimeConfig['network'] | undefined;
   private active = 0;
+  /** Whether the git on PATH was checked for GIT_CONFIG_COUNT, which the git guard needs. */
+  private gitVersionChecked = false;
   /** Serialises wraps: the runtime's manager keeps one configuration at a time. */
   private queue: Promise<unknown> = Promise.resolve();
   /**
@@ -112,8 +115,21 @@ export class SandboxRuntime {
         );
       }
     }
+    if (!this.gitVersionChecked) {
+      this.gitVersionChecked = true;
+      const version = await gitVersion();
+      if (version !== undefined && (version[0] < 2 || (version[0] === 2 && version[1] < GUARD_MIN_GIT_MINOR)))
+        this.log.warn(
+          `sandbox: git ${version.join('.')} ignores GIT_CONFIG_COUNT (read from git 2.${GUARD_MIN_GIT_MINOR} on): git outside the sandbox does not refuse repositories sandboxed sessions make (docs/sandbox-git.md)`,
+        );
+    }
     signal?.throwIfAborted();
-    const { paths: protectedPaths, standIns, gitDirs, hooks } = await protectedWorkspacePaths(policy.writableRoots, utils, this.log);
+    const {
+      paths: protectedPaths,
+      standIns,
+      gitDirs,
+      hooks,
+    } = await protectedWorkspacePaths(policy.writableRoots, utils, this.guard.envWithout(), this.log);
     signal?.throwIfAborted();
     this.updateGuard(writable, gitDirs, hooks);
     for (const file of writeStandIns(standIns)) this.writtenStandIns.add(file);
@@ -444,6 +460,7 @@ const NESTED_SCAN_MAX_FOLDERS = 20_000;
  * - a `.git` folder: its `hooks` and `config`, and those of every submodule's git folder inside
  *   it (`.git/modules/<name>/…`, nested too), which git reads when it runs in the submodule;
  * - a `.git` file (a submodule or a worktree): the file itself, which names the git folder git uses.
+ * @param gitEnv the environment git reads a repository's configuration with (the host's, without the guard).
  * @returns `paths`: absolute paths, possibly absent ones (the runtime keeps them from being
  *   created); `standIns`: absent git files to write before the session starts (gitControl.ts);
  *   `gitDirs`: the git folders whose control files `paths` protect; `hooks`: those of them whose
@@ -452,6 +469,7 @@ const NESTED_SCAN_MAX_FOLDERS = 20_000;
 async function protectedWorkspacePaths(
   roots: string[],
   utils: RuntimeUtils,
+  gitEnv: NodeJS.ProcessEnv,
   log?: Log,
 ): Promise<{ paths: string[]; standIns: string[]; gitDirs: string[]; hooks: HooksFolder[] }> {
   const names = [...utils.DANGEROUS_FILES, ...utils.getDangerousDirectories()];
@@ -460,7 +478,7 @@ async function protectedWorkspacePaths(
   const gitDirs: string[] = [];
   const hooks: HooksFolder[] = [];
   const git = async (dir: string) => {
-    const found = await gitControlPaths(dir);
+    const found = await gitControlPaths(dir, gitEnv);
     paths.push(...found.paths);
     gitDirs.push(...found.gitDirs);
     hooks.push(...found.hooks);
@@ -555,6 +573,19 @@ function isFile(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** git reads GIT_CONFIG_COUNT (the guard's entry) from 2.31 on. */
+const GUARD_MIN_GIT_MINOR = 31;
+
+/** The version of the git on PATH as [major, minor], or undefined when it cannot be read. */
+function gitVersion(): Promise<[number, number] | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', ['--version'], { timeout: 5000, encoding: 'utf8' }, (error, stdout) => {
+      const m = /(\d+)\.(\d+)/.exec(stdout ?? '');
+      resolve(error || !m ? undefined : [Number(m[1]), Number(m[2])]);
+    });
+  });
 }
 
 /** `paths` for a log line: quoted, comma-separated, or "none". */

@@ -5,6 +5,7 @@
  * git extension, sessions outside the sandbox) opens it again, without a window reload. Only while
  * no sandboxed session is open.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMAND } from '../../common/ids';
@@ -51,6 +52,7 @@ export function registerSandboxRepositoriesCommand(runtime: SandboxRuntime): vsc
         },
       );
     if (!picked) return undefined;
+    const common = commonFolder(picked.gitDir);
     // A dialog VS Code cannot show (it refuses modal dialogs while extension tests run) counts as no.
     const answer = await vscode.window
       .showWarningMessage(
@@ -59,8 +61,11 @@ export function registerSandboxRepositoriesCommand(runtime: SandboxRuntime): vsc
           modal: true,
           detail:
             `An agent in the sandbox could have written it. Git outside the sandbox (VS Code's git, sessions outside it) runs what it names: ` +
-            `read ${visibleText(path.join(picked.gitDir, 'config'))} (core.fsmonitor, filters, diff drivers, core.hooksPath) and the hooks in ` +
-            `${visibleText(path.join(picked.gitDir, 'hooks'))} first.`,
+            `read ${visibleText(path.join(common, 'config'))} and ${visibleText(path.join(picked.gitDir, 'config.worktree'))} (core.fsmonitor, filters, diff drivers, core.hooksPath) and the hooks in ` +
+            `${visibleText(path.join(common, 'hooks'))} first` +
+            (common === picked.gitDir
+              ? '.'
+              : ` (its commondir file names ${visibleText(common)}: git reads that folder's configuration and hooks).`),
         },
         LET_GIT_OPEN,
       )
@@ -79,6 +84,16 @@ export function registerSandboxRepositoriesCommand(runtime: SandboxRuntime): vsc
     );
     return picked.gitDir;
   });
+}
+
+/** The folder whose `config` and `hooks` git reads for `gitDir`: the one its `commondir` file names, else itself. */
+function commonFolder(gitDir: string): string {
+  try {
+    const named = fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').replace(/[\r\n]+$/, '');
+    return named === '' ? gitDir : path.resolve(gitDir, named);
+  } catch {
+    return gitDir;
+  }
 }
 
 /** The repository a git folder belongs to, as the person knows it: `<folder>` for `<folder>/.git`. */

@@ -292,6 +292,63 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     assertNotRun();
   });
 
+  it('core.hooksPath set where git reads it beyond the repository config (config.worktree, an included file): its hooks folder is protected too', async () => {
+    repository(workspace);
+    git(workspace, 'config', 'extensions.worktreeConfig', 'true');
+    git(workspace, 'config', '--worktree', 'core.hooksPath', '.githooks');
+    const included = path.join(outside, 'hooks.gitconfig');
+    fs.writeFileSync(included, '[core]\n\thooksPath = .husky/_\n');
+    repository(path.join(workspace, 'other'));
+    git(path.join(workspace, 'other'), 'config', 'include.path', included);
+    for (const dir of ['.githooks', 'other/.husky/_']) fs.mkdirSync(path.join(workspace, dir), { recursive: true });
+    await open();
+    await send(`cp ${evil} .githooks/post-index-change; cp ${evil} other/.husky/_/post-index-change; echo TRIED`);
+    for (const dir of ['.', 'other']) statusOutside(dir);
+    assertNotRun();
+  });
+
+  it("a commondir naming a folder of the workspace: that folder's config and hooks are protected; one a session points at is refused with it, and named", async () => {
+    repository(workspace);
+    fs.mkdirSync(path.join(workspace, 'shared'));
+    for (const name of ['objects', 'refs', 'config', 'hooks'])
+      fs.renameSync(path.join(workspace, '.git', name), path.join(workspace, 'shared', name));
+    fs.writeFileSync(path.join(workspace, '.git', 'commondir'), '../shared\n');
+    assert.equal(hostGit(workspace, 'status', '--short').status, 0, 'the layout is a working repository');
+    await open();
+    await send(`git config --file shared/config core.fsmonitor ${evil}; cp ${evil} shared/hooks/post-index-change; echo TRIED`);
+    statusOutside('.');
+    assertNotRun();
+    // A session's decoy: a clean-looking git folder whose commondir names a folder it filled.
+    await send(
+      `git init -q sub && mkdir decoy && mv sub/.git/objects sub/.git/refs decoy/ && mkdir decoy/hooks && printf '[core]\\n\\tbare = false\\n\\tfsmonitor = ${evil}\\n' > decoy/config && echo ../../decoy > sub/.git/commondir && echo MADE`,
+    );
+    await session.close();
+    await searchDone();
+    statusOutside('sub');
+    assertNotRun();
+    assert.ok(session.runtime.repositoriesRefused().includes(path.join(workspace, 'decoy')), 'the folder the commondir names is listed');
+  });
+
+  it('a linked worktree whose gitdir file is relative (git 2.48 worktree.useRelativePaths) keeps its relative core.hooksPath from a new worktree a session makes', async () => {
+    repository(workspace);
+    git(workspace, 'config', 'core.hooksPath', '.githooks');
+    fs.mkdirSync(path.join(workspace, '.githooks'));
+    git(workspace, 'worktree', 'add', '-q', path.join(workspace, 'wt'));
+    // As git 2.48 writes them with worktree.useRelativePaths.
+    fs.writeFileSync(path.join(workspace, '.git', 'worktrees', 'wt', 'gitdir'), '../../../wt/.git\n');
+    fs.writeFileSync(path.join(workspace, 'wt', '.git'), 'gitdir: ../.git/worktrees/wt\n');
+    await open();
+    await send(
+      `mkdir -p x/.githooks && cp ${evil} x/.githooks/post-index-change && printf 'gitdir: ../.git/worktrees/wt\\n' > x/.git && cp tracked.txt x/ && echo MADE`,
+    );
+    statusOutside('x');
+    assertNotRun();
+    await session.close();
+    await searchDone();
+    statusOutside('x');
+    assertNotRun();
+  });
+
   it("a HEAD a session writes at the workspace folder refuses that folder only: the person's repositories, old and new, still work", async () => {
     repository(workspace);
     await open();
