@@ -19,8 +19,11 @@
  * Which git folders it names:
  * - while a sandboxed session is open: every path in a folder sandboxed commands can write, except
  *   the git folders of the repositories whose control files the open sessions protect (gitControl.ts);
- * - once none is open: the git folders found there that were not protected (made while sessions
- *   were open), each with everything below it. Repositories made later, by the person, work.
+ * - once none is open: the git folders found there ({@link gitDirsBelow}) that were not protected
+ *   and were made before the last close, each by itself. Repositories made later, by the person,
+ *   work, also inside one of those.
+ * Protected repositories whose `core.hooksPath` is relative also get their hooks folder set
+ * absolute ({@link HooksFolder}).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
