@@ -285,7 +285,7 @@ export class SandboxRuntime {
     } else for (const d of found) if (!this.allowedGitDirs.includes(d)) this.taintedGitDirs.add(d);
     const patterns = [...this.guardRoots].flatMap((root) => everythingBut(root, this.allowedGitDirs));
     this.log.info(
-      `sandbox: git guard: a sandboxed session starts (${this.active} open); git outside refuses every repository in ${listed([...this.guardRoots])} but ${listed(this.allowedGitDirs)}; never again: ${listed([...this.taintedGitDirs])}`,
+      `sandbox: git guard: a sandboxed session starts (${this.active} open); git outside refuses every repository in ${listed([...this.guardRoots])} but ${listed(this.allowedGitDirs)}; refused until let in: ${listed([...this.taintedGitDirs])}`,
     );
     try {
       this.guard.update(patterns, writable, this.hooksFolders);
