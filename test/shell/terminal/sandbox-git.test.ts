@@ -238,6 +238,23 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     hostGit(path.join(workspace, dir), 'add', '-A');
     hostGit(path.join(workspace, dir), 'status', '-z', '-uall');
   };
+  /**
+   * A session makes `dir` (relative) a new worktree of a protected repository (a `.git` file naming
+   * `gitDir`) with hooks of its own in `dir/.githooks`: git outside never runs them, while the
+   * session is open and after it closed.
+   */
+  const hooksOfANewWorktreeNeverRun = async (dir: string, gitDir: string) => {
+    await open();
+    await send(
+      `mkdir -p ${dir}/.githooks && cp ${evil} ${dir}/.githooks/post-index-change && printf 'gitdir: ${gitDir}\\n' > ${dir}/.git && cp tracked.txt ${dir}/ && echo MADE`,
+    );
+    statusOutside(dir);
+    assertNotRun();
+    await session.close();
+    await searchDone();
+    statusOutside(dir);
+    assertNotRun();
+  };
   /** A bare repository at `dir` (relative) pointed at the planted script, as a sandboxed command makes it. */
   const bare = (dir: string) =>
     `git init -q --bare ${dir} && git --git-dir=${dir} config core.bare false && git --git-dir=${dir} config core.fsmonitor ${evil}`;
@@ -280,16 +297,7 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     repository(workspace);
     fs.mkdirSync(path.join(workspace, '.githooks'));
     git(workspace, 'config', 'core.hooksPath', '.githooks');
-    await open();
-    await send(
-      `mkdir -p sub/.githooks && cp ${evil} sub/.githooks/post-index-change && printf 'gitdir: ../.git\\n' > sub/.git && cp tracked.txt sub/ && echo MADE`,
-    );
-    statusOutside('sub');
-    assertNotRun();
-    await session.close();
-    await searchDone();
-    statusOutside('sub');
-    assertNotRun();
+    await hooksOfANewWorktreeNeverRun('sub', '../.git');
   });
 
   it('core.hooksPath set where git reads it beyond the repository config (config.worktree, an included file): its hooks folder is protected too', async () => {
@@ -337,16 +345,7 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     // As git 2.48 writes them with worktree.useRelativePaths.
     fs.writeFileSync(path.join(workspace, '.git', 'worktrees', 'wt', 'gitdir'), '../../../wt/.git\n');
     fs.writeFileSync(path.join(workspace, 'wt', '.git'), 'gitdir: ../.git/worktrees/wt\n');
-    await open();
-    await send(
-      `mkdir -p x/.githooks && cp ${evil} x/.githooks/post-index-change && printf 'gitdir: ../.git/worktrees/wt\\n' > x/.git && cp tracked.txt x/ && echo MADE`,
-    );
-    statusOutside('x');
-    assertNotRun();
-    await session.close();
-    await searchDone();
-    statusOutside('x');
-    assertNotRun();
+    await hooksOfANewWorktreeNeverRun('x', '../.git/worktrees/wt');
   });
 
   it("a HEAD a session writes at the workspace folder refuses that folder only: the person's repositories, old and new, still work", async () => {
