@@ -27,10 +27,23 @@
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { HooksFolder } from './gitGuard';
 
 /** Most git folders searched in one repository (submodules of submodules, linked worktrees). */
 const MAX_GIT_DIRS = 20_000;
+
+/**
+ * A protected repository whose `core.hooksPath` is relative: git reads it relative to whichever
+ * worktree it runs in, and a sandboxed command can make a new worktree of the repository anywhere
+ * it writes (a `.git` file naming its git folder) with hooks of its own there. The git guard
+ * (gitGuard.ts) sets the hooks folder for that git folder to the absolute one (`hooks`) at git's
+ * command scope, which outranks the repository's own setting.
+ */
+export interface HooksFolder {
+  /** The git folder (absolute), as `includeIf "gitdir:"` matches it. */
+  gitDir: string;
+  /** The hooks folder the repository's setting names from its own worktree (absolute). */
+  hooks: string;
+}
 
 /** What {@link gitControlPaths} found for one repository. */
 export interface GitControl {
@@ -97,11 +110,9 @@ async function gitControlOf(dir: string, gitEnv: NodeJS.ProcessEnv): Promise<Git
     for (const name of ['commondir', 'config.worktree'])
       if (!(await lstat(path.join(gitDir, name)))) standIns.push(path.join(gitDir, name));
     // A `commondir` naming another folder: git reads that folder's `config` and `hooks` instead.
-    const common = (await readSmall(path.join(gitDir, 'commondir')))?.replace(/[\r\n]+$/, '');
-    if (common) {
-      const commonDir = path.resolve(gitDir, common);
-      if (commonDir !== gitDir && (await lstat(commonDir))?.isDirectory()) gitDirs.push({ gitDir: commonDir, top });
-    }
+    const commonDir = await commondirTarget(gitDir);
+    if (commonDir !== undefined && commonDir !== gitDir && (await lstat(commonDir))?.isDirectory())
+      gitDirs.push({ gitDir: commonDir, top });
     const hooksPath = await configuredHooksPath(gitDir, top, gitEnv);
     if (hooksPath) paths.push(hooksPath.folder);
     if (hooksPath?.relative) hooks.push({ gitDir, hooks: hooksPath.folder });
@@ -205,10 +216,28 @@ function unquote(raw: string): string {
   return out.trim();
 }
 
-/** The folder a `.git` file (`gitdir: <path>`) names, resolved against the file's folder. */
-async function gitFileTarget(file: string): Promise<string | undefined> {
-  const m = /^gitdir:\s*(.+?)\s*$/m.exec((await readSmall(file)) ?? '');
-  return m ? path.resolve(path.dirname(file), m[1]!) : undefined;
+/**
+ * The folder a `.git` file names, read as git reads it (setup.c `read_gitfile_gently`: `gitdir: `
+ * at the start, then the rest of the file, trailing line ends removed), resolved against the
+ * file's folder. Undefined when the file is not read so (git then refuses it too).
+ */
+export async function gitFileTarget(file: string): Promise<string | undefined> {
+  const text = (await readSmall(file)) ?? '';
+  const named = text.startsWith('gitdir: ') ? withoutLineEnds(text.slice('gitdir: '.length)) : '';
+  return named === '' ? undefined : path.resolve(path.dirname(file), named);
+}
+
+/**
+ * The folder `gitDir`'s `commondir` file names (setup.c: its text, trailing line ends removed,
+ * relative to `gitDir`), whose `config` and `hooks` git reads for `gitDir`; undefined without one.
+ */
+export async function commondirTarget(gitDir: string): Promise<string | undefined> {
+  const named = withoutLineEnds((await readSmall(path.join(gitDir, 'commondir'))) ?? '');
+  return named === '' ? undefined : path.resolve(gitDir, named);
+}
+
+function withoutLineEnds(text: string): string {
+  return text.replace(/[\r\n]+$/, '');
 }
 
 /** A submodule's worktree top folder: its git folder's `core.worktree`, resolved against the git folder. */
@@ -222,7 +251,7 @@ async function moduleWorktree(gitDir: string): Promise<string | undefined> {
 const READ_MAX_BYTES = 1024 * 1024;
 
 /** The text of a regular file of at most {@link READ_MAX_BYTES}, else undefined (absent, a FIFO, too large). */
-async function readSmall(file: string): Promise<string | undefined> {
+export async function readSmall(file: string): Promise<string | undefined> {
   const stat = await lstat(file);
   if (!stat?.isFile() || stat.size > READ_MAX_BYTES) return undefined;
   try {
@@ -232,7 +261,8 @@ async function readSmall(file: string): Promise<string | undefined> {
   }
 }
 
-async function lstat(p: string): Promise<fs.Stats | undefined> {
+/** `p`'s lstat, or undefined when it cannot be read (absent). */
+export async function lstat(p: string): Promise<fs.Stats | undefined> {
   try {
     return await fs.promises.lstat(p);
   } catch {

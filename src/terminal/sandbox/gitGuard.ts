@@ -23,11 +23,12 @@
  *   and were made before the last close, each by itself. Repositories made later, by the person,
  *   work, also inside one of those.
  * Protected repositories whose `core.hooksPath` is relative also get their hooks folder set
- * absolute ({@link HooksFolder}).
+ * absolute (gitControl.ts HooksFolder).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { commondirTarget, gitFileTarget, type HooksFolder } from './gitControl';
 
 /** The file name of the unparseable file the guard includes; git's error names it. */
 export const REFUSAL_FILE_NAME = 'repository-made-in-the-agent-sandbox';
@@ -65,20 +66,6 @@ export function everythingBut(root: string, allowed: readonly string[]): string[
  */
 export function exactly(gitDirs: readonly string[]): string[] {
   return gitDirs.map((d) => escapeGlob(bytes(trimSlash(d))).replace(/\n/g, '?'));
-}
-
-/**
- * A protected repository whose `core.hooksPath` is relative: git reads it relative to whichever
- * worktree it runs in, and a sandboxed command can make a new worktree of the repository anywhere
- * it writes (a `.git` file naming its git folder) with hooks of its own there. The guard sets the
- * hooks folder for that git folder to the absolute one (`hooks`) at git's command scope, which
- * outranks the repository's own setting.
- */
-export interface HooksFolder {
-  /** The git folder (absolute), as `includeIf "gitdir:"` matches it. */
-  gitDir: string;
-  /** The hooks folder the repository's setting names from its own worktree (absolute). */
-  hooks: string;
 }
 
 interface ComponentTrie {
@@ -309,8 +296,8 @@ export async function gitDirsBelow(roots: readonly string[], madeBefore = Infini
     const gitFolder = head && !inRefs;
     if (gitFolder || has('commondir') || path.basename(dir) === '.git' || (head && (has('objects') || has('config')))) found.add(dir);
     // The folder a `commondir` names: git reads its `config` and `hooks` for this one.
-    const common = has('commondir') ? (await readSmall(path.join(dir, 'commondir'))).replace(/[\r\n]+$/, '') : '';
-    if (common !== '') found.add(path.resolve(dir, common));
+    const common = has('commondir') ? await commondirTarget(dir) : undefined;
+    if (common !== undefined) found.add(common);
     for (const e of entries) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
@@ -324,8 +311,8 @@ export async function gitDirsBelow(roots: readonly string[], madeBefore = Infini
         const target = realOrGiven(full);
         if (target !== full) found.add(target);
       } else if (e.name === '.git' && e.isFile()) {
-        const named = gitFileTarget(await readSmall(full));
-        if (named !== undefined) found.add(path.resolve(dir, named));
+        const named = await gitFileTarget(full);
+        if (named !== undefined) found.add(named);
       }
     }
   }
@@ -333,16 +320,6 @@ export async function gitDirsBelow(roots: readonly string[], madeBefore = Infini
   const before: string[] = [];
   for (const d of found) if ((await madeAt(d)) <= madeBefore) before.push(d);
   return before;
-}
-
-/**
- * The folder a `.git` file names, read as git reads it (setup.c `read_gitfile_gently`): the text
- * after `gitdir: ` at its start, trailing line ends removed. Undefined when it does not start so.
- */
-function gitFileTarget(text: string): string | undefined {
-  if (!text.startsWith('gitdir: ')) return undefined;
-  const named = text.slice('gitdir: '.length).replace(/[\r\n]+$/, '');
-  return named === '' ? undefined : named;
 }
 
 /** Whether every name in `dir` is UTF-8 (Node reads others with U+FFFD in place of what it cannot decode). */
@@ -361,20 +338,5 @@ async function madeAt(dir: string): Promise<number> {
     return (await fs.promises.stat(dir)).birthtimeMs;
   } catch {
     return 0;
-  }
-}
-
-async function readSmall(file: string): Promise<string> {
-  try {
-    const handle = await fs.promises.open(file, 'r');
-    try {
-      const buf = Buffer.alloc(8192);
-      const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
-      return buf.subarray(0, bytesRead).toString('utf8');
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return '';
   }
 }

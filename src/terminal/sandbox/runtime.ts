@@ -18,8 +18,8 @@ import * as path from 'node:path';
 import { TerminalError } from '../errors';
 import { keepControllingTerminal } from './controllingTerminal';
 import { unshareIpc } from './ipcNamespace';
-import { gitControlPaths, removeStandIns, writeStandIns } from './gitControl';
-import { FULL_SCAN_MAX_FOLDERS, GitGuard, HooksFolder, everythingBut, exactly, gitDirsBelow, realOrGiven } from './gitGuard';
+import { HooksFolder, gitControlPaths, lstat, removeStandIns, writeStandIns } from './gitControl';
+import { FULL_SCAN_MAX_FOLDERS, GitGuard, everythingBut, exactly, gitDirsBelow, realOrGiven } from './gitGuard';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms, writableFolderBefore } from './prerequisites';
 import { errorMessage } from '../../common/errorMessage';
@@ -70,7 +70,7 @@ export class SandboxRuntime {
   private allowedGitDirs: string[] = [];
   /** Git folders found that sandboxed sessions could have made or changed: refused until the person lets one in. */
   private readonly taintedGitDirs = new Set<string>();
-  /** The allowed git folders' hooks folders, where `core.hooksPath` is relative (gitGuard.ts HooksFolder). */
+  /** The allowed git folders' hooks folders, where `core.hooksPath` is relative (gitControl.ts HooksFolder). */
   private hooksFolders: HooksFolder[] = [];
   /** Whether the search after the last close could not finish: every git folder not allowed stays refused. */
   private searchGaveUp = false;
@@ -464,7 +464,7 @@ const NESTED_SCAN_MAX_FOLDERS = 20_000;
  * @returns `paths`: absolute paths, possibly absent ones (the runtime keeps them from being
  *   created); `standIns`: absent git files to write before the session starts (gitControl.ts);
  *   `gitDirs`: the git folders whose control files `paths` protect; `hooks`: those of them whose
- *   `core.hooksPath` is relative, with the hooks folder it names (gitGuard.ts HooksFolder).
+ *   `core.hooksPath` is relative, with the hooks folder it names (gitControl.ts HooksFolder).
  */
 async function protectedWorkspacePaths(
   roots: string[],
@@ -487,7 +487,7 @@ async function protectedWorkspacePaths(
   };
   for (const root of roots) {
     for (const name of names) paths.push(path.join(root, name));
-    const dotGit = await lstatOrUndefined(path.join(root, '.git'));
+    const dotGit = await lstat(path.join(root, '.git'));
     if (dotGit?.isDirectory() || dotGit?.isFile()) await git(root);
     else if (await exists(root)) {
       paths.push(path.join(root, '.git', 'HEAD'));
@@ -532,16 +532,8 @@ async function folderEntries(dir: string): Promise<fs.Dirent[]> {
   }
 }
 
-async function lstatOrUndefined(p: string): Promise<fs.Stats | undefined> {
-  try {
-    return await fs.promises.lstat(p);
-  } catch {
-    return undefined;
-  }
-}
-
 async function exists(p: string): Promise<boolean> {
-  return (await lstatOrUndefined(p)) !== undefined;
+  return (await lstat(p)) !== undefined;
 }
 
 /**

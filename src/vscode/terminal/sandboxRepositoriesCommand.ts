@@ -5,11 +5,11 @@
  * git extension, sessions outside the sandbox) opens it again, without a window reload. Only while
  * no sandboxed session is open.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { COMMAND } from '../../common/ids';
 import { visibleText } from '../../terminal/input/input';
+import { commondirTarget } from '../../terminal/sandbox/gitControl';
 import type { SandboxRuntime } from '../../terminal/sandbox/runtime';
 
 /** The answer of the confirmation that lets git open the repository. */
@@ -52,7 +52,7 @@ export function registerSandboxRepositoriesCommand(runtime: SandboxRuntime): vsc
         },
       );
     if (!picked) return undefined;
-    const common = commonFolder(picked.gitDir);
+    const common = (await commondirTarget(picked.gitDir)) ?? picked.gitDir;
     // A dialog VS Code cannot show (it refuses modal dialogs while extension tests run) counts as no.
     const answer = await vscode.window
       .showWarningMessage(
@@ -84,16 +84,6 @@ export function registerSandboxRepositoriesCommand(runtime: SandboxRuntime): vsc
     );
     return picked.gitDir;
   });
-}
-
-/** The folder whose `config` and `hooks` git reads for `gitDir`: the one its `commondir` file names, else itself. */
-function commonFolder(gitDir: string): string {
-  try {
-    const named = fs.readFileSync(path.join(gitDir, 'commondir'), 'utf8').replace(/[\r\n]+$/, '');
-    return named === '' ? gitDir : path.resolve(gitDir, named);
-  } catch {
-    return gitDir;
-  }
 }
 
 /** The repository a git folder belongs to, as the person knows it: `<folder>` for `<folder>/.git`. */

@@ -120,6 +120,13 @@ describe('the git guard: git outside refuses the repositories it names', () => {
     assert.deepEqual(await gitDirsBelow([ws]), [], 'a name holding U+FFFD itself is UTF-8');
   });
 
+  it('a commondir or .git that is a FIFO does not hold the search up', async function () {
+    this.timeout(5000);
+    fs.mkdirSync(path.join(ws, 'sub', 'gd'), { recursive: true });
+    assert.equal(spawnSync('mkfifo', [path.join(ws, 'sub', 'gd', 'commondir'), path.join(ws, 'sub', '.git')]).status, 0);
+    assert.deepEqual(await gitDirsBelow([ws]), [path.join(ws, 'sub', 'gd')]);
+  });
+
   it('a .git folder that is no repository yet (no HEAD) counts: a git init there afterwards fails, as it would keep the configuration inside', async () => {
     const script = path.join(base, 'evil.sh');
     fs.writeFileSync(script, `#!/bin/sh\ntouch ${ran}\nexit 1\n`, { mode: 0o755 });
