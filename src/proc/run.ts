@@ -23,14 +23,20 @@ const MAX_REASON_DETAIL = 200;
 /**
  * Runs `file` with `args` (no shell; looked up on `PATH` when `file` has no slash), killed with
  * SIGKILL after `timeoutMs`, with stdout capped at 64 KiB. Resolves how it went; never rejects.
+ * @param options the working folder and environment (this process's by default).
  */
-export function run(file: string, args: readonly string[], timeoutMs: number): Promise<RunResult> {
+export function run(
+  file: string,
+  args: readonly string[],
+  timeoutMs: number,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<RunResult> {
   return new Promise((resolve) => {
     try {
       execFile(
         file,
         args,
-        { timeout: timeoutMs, maxBuffer: 64 * 1024, encoding: 'utf8', windowsHide: true, killSignal: 'SIGKILL' },
+        { ...options, timeout: timeoutMs, maxBuffer: 64 * 1024, encoding: 'utf8', windowsHide: true, killSignal: 'SIGKILL' },
         (error, stdout, stderr) => {
           if (!error) {
             resolve({ kind: 'ok', stdout });

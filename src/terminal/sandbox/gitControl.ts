@@ -24,9 +24,9 @@
  * kept unwritable whole: with only its `HEAD` protected, `git init` inside writes everything else
  * (`config`, `hooks`), and a `git init` the person runs there later keeps them.
  */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { run } from '../../proc/run';
 
 /** Most git folders searched in one repository (submodules of submodules, linked worktrees). */
 const MAX_GIT_DIRS = 20_000;
@@ -160,14 +160,11 @@ export async function configuredHooksPath(
   top: string,
   gitEnv: NodeJS.ProcessEnv = process.env,
 ): Promise<{ folder: string; relative: boolean } | undefined> {
-  const value = await new Promise<string | undefined>((resolve) => {
-    execFile(
-      'git',
-      ['--git-dir', gitDir, 'config', '--type=path', '--get', 'core.hooksPath'],
-      { cwd: top, env: gitEnv, timeout: HOOKS_PATH_TIMEOUT_MS, encoding: 'utf8' },
-      (error, stdout) => resolve(error ? undefined : stdout.replace(/\n$/, '')),
-    );
+  const read = await run('git', ['--git-dir', gitDir, 'config', '--type=path', '--get', 'core.hooksPath'], HOOKS_PATH_TIMEOUT_MS, {
+    cwd: top,
+    env: gitEnv,
   });
+  const value = read.kind === 'ok' ? read.stdout.replace(/\n$/, '') : undefined;
   if (!value) return undefined;
   return { folder: path.resolve(top, value), relative: !path.isAbsolute(value) };
 }

@@ -28,6 +28,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { run } from '../../proc/run';
 import { commondirTarget, gitFileTarget, type HooksFolder } from './gitControl';
 
 /** The file name of the unparseable file the guard includes; git's error names it. */
@@ -250,6 +251,22 @@ function writeAtomically(file: string, data: Buffer): void {
 function configQuote(value: string): string {
   if (value.includes('\n')) throw new Error(`a path with a newline cannot be named to git: ${JSON.stringify(value)}`);
   return `"${value.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}
+
+/** git reads GIT_CONFIG_COUNT, where the guard's entry is, from 2.31 on. */
+const GUARD_MIN_GIT: readonly [number, number] = [2, 31];
+
+/**
+ * Why the git on PATH cannot keep the guard (older than 2.31, it ignores GIT_CONFIG_COUNT: git
+ * outside the sandbox then refuses nothing), or undefined when it can or its version cannot be read.
+ */
+export async function gitTooOldForGuard(): Promise<string | undefined> {
+  const read = await run('git', ['--version'], 5000);
+  const m = read.kind === 'ok' ? /(\d+)\.(\d+)/.exec(read.stdout) : null;
+  if (!m) return undefined;
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  if (major > GUARD_MIN_GIT[0] || (major === GUARD_MIN_GIT[0] && minor >= GUARD_MIN_GIT[1])) return undefined;
+  return `git ${major}.${minor} ignores GIT_CONFIG_COUNT (read from git ${GUARD_MIN_GIT.join('.')} on): git outside the sandbox does not refuse repositories sandboxed sessions make`;
 }
 
 /** Most folders {@link gitDirsBelow} reads in one call; past it the result is undefined. */

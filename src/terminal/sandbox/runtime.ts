@@ -12,14 +12,13 @@
  * the proxies; while any session that needs them is open, a new session gets the restricted
  * network of the running proxies, and its summary says so.
  */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TerminalError } from '../errors';
 import { keepControllingTerminal } from './controllingTerminal';
 import { unshareIpc } from './ipcNamespace';
 import { HooksFolder, gitControlPaths, lstat, removeStandIns, writeStandIns } from './gitControl';
-import { FULL_SCAN_MAX_FOLDERS, GitGuard, everythingBut, exactly, gitDirsBelow, realOrGiven } from './gitGuard';
+import { FULL_SCAN_MAX_FOLDERS, GitGuard, everythingBut, exactly, gitDirsBelow, gitTooOldForGuard, realOrGiven } from './gitGuard';
 import { SandboxPolicy, SandboxSummary, sandboxSummary } from './policy';
 import { sandboxPrograms, writableFolderBefore } from './prerequisites';
 import { errorMessage } from '../../common/errorMessage';
@@ -117,11 +116,8 @@ export class SandboxRuntime {
     }
     if (!this.gitVersionChecked) {
       this.gitVersionChecked = true;
-      const version = await gitVersion();
-      if (version !== undefined && (version[0] < 2 || (version[0] === 2 && version[1] < GUARD_MIN_GIT_MINOR)))
-        this.log.warn(
-          `sandbox: git ${version.join('.')} ignores GIT_CONFIG_COUNT (read from git 2.${GUARD_MIN_GIT_MINOR} on): git outside the sandbox does not refuse repositories sandboxed sessions make (docs/sandbox-git.md)`,
-        );
+      const tooOld = await gitTooOldForGuard();
+      if (tooOld) this.log.warn(`sandbox: ${tooOld} (docs/sandbox-git.md)`);
     }
     signal?.throwIfAborted();
     const {
@@ -360,7 +356,6 @@ export class SandboxRuntime {
       if (this.active > 0) return 'sessions open' as const;
       if (this.searchGaveUp || !this.repositoriesRefused().includes(gitDir)) return 'not refused' as const;
       for (const d of [...this.taintedGitDirs]) if (realOrGiven(d) === gitDir) this.taintedGitDirs.delete(d);
-      this.taintedGitDirs.delete(gitDir);
       this.log.info(
         `sandbox: git guard: the person lets git open ${JSON.stringify(gitDir)}; git outside refuses only ${listed([...this.taintedGitDirs])}`,
       );
@@ -565,19 +560,6 @@ function isFile(p: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** git reads GIT_CONFIG_COUNT (the guard's entry) from 2.31 on. */
-const GUARD_MIN_GIT_MINOR = 31;
-
-/** The version of the git on PATH as [major, minor], or undefined when it cannot be read. */
-function gitVersion(): Promise<[number, number] | undefined> {
-  return new Promise((resolve) => {
-    execFile('git', ['--version'], { timeout: 5000, encoding: 'utf8' }, (error, stdout) => {
-      const m = /(\d+)\.(\d+)/.exec(stdout ?? '');
-      resolve(error || !m ? undefined : [Number(m[1]), Number(m[2])]);
-    });
-  });
 }
 
 /** `paths` for a log line: quoted, comma-separated, or "none". */
