@@ -320,7 +320,7 @@ describe('a sandboxed session cannot make git outside run code (real bubblewrap,
     fs.mkdirSync(path.join(workspace, 'shared'));
     for (const name of ['objects', 'refs', 'config', 'hooks'])
       fs.renameSync(path.join(workspace, '.git', name), path.join(workspace, 'shared', name));
-    fs.writeFileSync(path.join(workspace, '.git', 'commondir'), '../shared\n');
+    fs.writeFileSync(path.join(workspace, '.git', 'commondir'), `${path.join(workspace, 'shared')}\n`);
     assert.equal(hostGit(workspace, 'status', '--short').status, 0, 'the layout is a working repository');
     await open();
     await send(`git config --file shared/config core.fsmonitor ${evil}; cp ${evil} shared/hooks/post-index-change; echo TRIED`);

@@ -23,16 +23,28 @@ describe('the git guard: git outside refuses the repositories it names', () => {
       env: { ...env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
       encoding: 'utf8',
     });
+  /** The planted script: it touches `ran`. */
+  const evilScript = () => {
+    const script = path.join(base, 'evil.sh');
+    fs.writeFileSync(script, `#!/bin/sh\ntouch ${ran}\nexit 1\n`, { mode: 0o755 });
+    return script;
+  };
   /** A repository at `dir` whose `core.fsmonitor` and `post-index-change` hook touch `ran`. */
   const planted = (dir: string) => {
     fs.mkdirSync(dir, { recursive: true });
     assert.equal(git(dir, 'init', '-q').status, 0);
-    const script = path.join(base, 'evil.sh');
-    fs.writeFileSync(script, `#!/bin/sh\ntouch ${ran}\nexit 1\n`, { mode: 0o755 });
+    const script = evilScript();
     assert.equal(git(dir, 'config', 'core.fsmonitor', script).status, 0);
     fs.copyFileSync(script, path.join(dir, '.git', 'hooks', 'post-index-change'));
     fs.chmodSync(path.join(dir, '.git', 'hooks', 'post-index-change'), 0o755);
     fs.writeFileSync(path.join(dir, 'f'), 'x\n');
+  };
+
+  /** The search finds exactly `expected` in the workspace, and the guard refuses exactly those. */
+  const refuseFound = async (expected: string[]) => {
+    const found = await gitDirsBelow([ws]);
+    assert.deepEqual(found, expected);
+    guard.update(exactly(found ?? []), []);
   };
 
   beforeEach(() => {
@@ -92,9 +104,7 @@ describe('the git guard: git outside refuses the repositories it names', () => {
 
   it('exactly these: the named git folders fail, a repository made after them works', async () => {
     planted(path.join(ws, 'made'));
-    const found = await gitDirsBelow([ws]);
-    assert.deepEqual(found, [path.join(ws, 'made', '.git')]);
-    guard.update(exactly(found ?? []), []);
+    await refuseFound([path.join(ws, 'made', '.git')]);
     assert.notEqual(git(path.join(ws, 'made'), 'status').status, 0);
     fs.mkdirSync(path.join(ws, 'later'));
     assert.equal(git(path.join(ws, 'later'), 'init', '-q').status, 0);
@@ -104,9 +114,7 @@ describe('the git guard: git outside refuses the repositories it names', () => {
 
   it('a git folder whose path holds a newline (which git configuration cannot spell) is refused too', async () => {
     planted(path.join(ws, 'new\nline'));
-    const found = await gitDirsBelow([ws]);
-    assert.deepEqual(found, [path.join(ws, 'new\nline', '.git')]);
-    guard.update(exactly(found ?? []), []);
+    await refuseFound([path.join(ws, 'new\nline', '.git')]);
     assert.notEqual(git(path.join(ws, 'new\nline'), 'status').status, 0);
     assert.ok(!fs.existsSync(ran));
   });
@@ -128,17 +136,14 @@ describe('the git guard: git outside refuses the repositories it names', () => {
   });
 
   it('a .git folder that is no repository yet (no HEAD) counts: a git init there afterwards fails, as it would keep the configuration inside', async () => {
-    const script = path.join(base, 'evil.sh');
-    fs.writeFileSync(script, `#!/bin/sh\ntouch ${ran}\nexit 1\n`, { mode: 0o755 });
+    const script = evilScript();
     const latent = (dir: string) => {
       fs.mkdirSync(path.join(dir, '.git'), { recursive: true });
       fs.writeFileSync(path.join(dir, '.git', 'config'), `[core]\n\tfsmonitor = ${script}\n`);
       fs.writeFileSync(path.join(dir, 'f'), 'f\n');
     };
     latent(path.join(ws, 'latent'));
-    const found = await gitDirsBelow([ws]);
-    assert.deepEqual(found, [path.join(ws, 'latent', '.git')]);
-    guard.update(exactly(found ?? []), []);
+    await refuseFound([path.join(ws, 'latent', '.git')]);
     assert.notEqual(git(path.join(ws, 'latent'), 'init', '-q').status, 0);
     git(path.join(ws, 'latent'), 'status');
     assert.ok(!fs.existsSync(ran));
